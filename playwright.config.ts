@@ -1,0 +1,25 @@
+import { defineConfig } from '@playwright/test'
+
+// Debian's Chromium, never a downloaded browser (these machines have no internet).
+const executablePath = process.env.SITECALL_CHROMIUM ?? '/usr/bin/chromium'
+
+export default defineConfig({
+  testDir: 'test/e2e',
+  outputDir: 'test-results/e2e',
+  timeout: 90_000,
+  workers: 1,
+  reporter: [['list']],
+  use: {
+    launchOptions: {
+      executablePath,
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
+    },
+  },
+})

@@ -1,0 +1,60 @@
+import type { AppApiInput, AppApiMethod, AppApiResult, AppInfo } from '../../shared/appApi'
+import { ServiceError } from '../../shared/errors'
+import { summarizeTool } from '../../shared/toolSpec'
+import type { RecordingSessions } from '../browse/recordingSessions'
+import { toPublicRun, type RunEngine } from '../engine/runEngine'
+import type { Store } from '../store/store'
+
+export type AppHandlers = { [M in AppApiMethod]: (input: AppApiInput<M>) => Promise<AppApiResult<M>> }
+
+export interface AppHandlerDeps {
+  store: Store
+  engine: RunEngine
+  recordings: RecordingSessions
+  clock: () => number
+  ulid: () => string
+  info: () => AppInfo
+  /** The local workspace every UI action runs in. */
+  tenant: string
+}
+
+/**
+ * The implementation of every method of the UI contract (`src/shared/appApi.ts`). The Electron
+ * IPC bridge and the web transport both call these, so each is tested once by calling it.
+ * Errors are ServiceErrors; the transports wrap them as `{ok:false,error}`.
+ */
+export function createAppHandlers(deps: AppHandlerDeps): AppHandlers {
+  const { store } = deps
+  const toolOr404 = (id: string) => {
+    const tool = store.tools.get(id)
+    if (!tool) throw new ServiceError('not_found', 404, `No tool ${id}.`)
+    return tool
+  }
+  return {
+    'app.info': async () => deps.info(),
+    'recorder.start': async (input) => deps.recordings.start(input),
+    'recorder.current': async () => deps.recordings.current(),
+    'recorder.stop': async ({ sessionId }) => deps.recordings.stop(sessionId),
+    'tools.list': async () => store.tools.list().map(summarizeTool),
+    'tools.get': async ({ id }) => {
+      const tool = toolOr404(id)
+      const target = store.traces.getExchange(tool.evidence.traceId, tool.evidence.targetExchangeId)
+      return { tool, target }
+    },
+    'tools.run': async ({ id, inputs }) => {
+      const tool = toolOr404(id)
+      const started = deps.engine.start(tool, inputs, { tenant: deps.tenant })
+      return toPublicRun(await started.done)
+    },
+    'tools.delete': async ({ id }) => ({ deleted: store.tools.delete(id) }),
+    'runs.list': async ({ toolId }) =>
+      store.runs.list(toolId ? { toolId, limit: 20 } : { limit: 50 }).map(toPublicRun),
+    'keys.list': async () =>
+      store.keys.list(deps.tenant).map(({ id, label, prefix, createdAt, revokedAt }) => ({ id, label, prefix, createdAt, revokedAt })),
+    'keys.create': async ({ label }) => {
+      const { key, record } = store.keys.create({ id: `key_${deps.ulid()}`, tenant: deps.tenant, label }, deps.clock())
+      const { id, prefix, createdAt, revokedAt } = record
+      return { key, summary: { id, label, prefix, createdAt, revokedAt } }
+    },
+  }
+}

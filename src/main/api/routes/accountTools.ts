@@ -1,0 +1,83 @@
+import type { FastifyInstance } from 'fastify'
+import { ServiceError } from '../../../shared/errors'
+import { summarizeTool, type SlotSchema, type ToolSpec } from '../../../shared/toolSpec'
+import { toPublicRun } from '../../engine/runEngine'
+import type { ServerDeps } from '../server'
+
+/** Spec "Resources": operation key, 8 to 128 of letters, digits, `.`, `_`, `:`, `-`. */
+const OPERATION_KEY = /^[A-Za-z0-9._:-]{8,128}$/
+
+/**
+ * The account API's tool routes (spec "B"): `GET /v1/tools/catalog` (free, unranked) and
+ * `POST /v1/tools/{id}/execute` (the first execution of a candidate verifies it).
+ */
+export function registerAccountToolRoutes(app: FastifyInstance, deps: ServerDeps): void {
+  const { store, engine, auth } = deps
+
+  app.get('/v1/tools/catalog', async (request) => {
+    auth.authenticate(request)
+    return {
+      traces: store.traces.list(),
+      tools: store.tools.list().map(summarizeTool),
+    }
+  })
+
+  app.post<{ Params: { id: string } }>('/v1/tools/:id/execute', async (request) => {
+    const caller = auth.authenticate(request)
+    const key = request.headers['idempotency-key']
+    if (typeof key !== 'string' || !OPERATION_KEY.test(key))
+      throw new ServiceError('invalid_input', 400, 'Idempotency-Key is required: 8 to 128 letters, digits, ".", "_", ":" or "-".')
+    const body = (request.body ?? {}) as Record<string, unknown>
+    if (typeof body !== 'object' || Array.isArray(body)) throw new ServiceError('bad_request', 400, 'The body must be a JSON object.')
+    const unknown = Object.keys(body).filter((k) => !['intent', 'inputs', 'allow_mutation'].includes(k))
+    if (unknown.length)
+      throw new ServiceError('unknown_argument', 422, `Unknown fields ${unknown.join(', ')}. Valid: intent, inputs, allow_mutation.`)
+    const tool = store.tools.get(request.params.id)
+    if (!tool) throw new ServiceError('not_found', 404, `No tool ${request.params.id}.`)
+    if (tool.status === 'quarantined') throw new ServiceError('tool_quarantined', 409, `${tool.name} failed its checks.`)
+    if (tool.mutating && body.allow_mutation !== true)
+      throw new ServiceError('forbidden', 403, `${tool.name} changes data on the site: send "allow_mutation": true to confirm.`)
+    const inputs = slotInputs(tool, body.inputs)
+    const started = engine.start(tool, inputs, { tenant: caller.tenant, idempotencyKey: `execute:${key}` })
+    const run = await started.done
+    return { run: toPublicRun(run), tool: summarizeTool(store.tools.get(tool.id) ?? tool) }
+  })
+}
+
+/**
+ * Maps the account API's slot inputs (`{"p0": "writing"}`, values as strings) to semantic names,
+ * converting each by its slot's declared type (DESIGN.md §4). Errors: 422 `unknown_argument` for
+ * a slot the tool lacks, 400 `invalid_input` for a value that does not convert.
+ */
+export function slotInputs(tool: ToolSpec, raw: unknown): Record<string, unknown> {
+  if (raw === undefined) return {}
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw))
+    throw new ServiceError('invalid_input', 400, '"inputs" must be an object of slot names (p0, p1, ...) to string values.')
+  const bySlot = new Map(Object.entries(tool.inputs.properties).map(([name, s]) => [s['x-slot'], [name, s] as const]))
+  const out: Record<string, unknown> = {}
+  for (const [slot, value] of Object.entries(raw)) {
+    const entry = bySlot.get(slot)
+    if (!entry)
+      throw new ServiceError('unknown_argument', 422, `${tool.name} has no slot "${slot}". Valid slots: ${[...bySlot.keys()].join(', ')}.`)
+    out[entry[0]] = convert(slot, value, entry[1])
+  }
+  return out
+}
+
+function convert(slot: string, value: unknown, schema: SlotSchema): unknown {
+  if (typeof value !== 'string') return value
+  const bad = () => new ServiceError('invalid_input', 400, `Slot ${slot} takes ${String(schema.type)}; "${value}" is not one.`)
+  switch (schema.type) {
+    case 'integer':
+      if (!/^-?\d+$/.test(value.trim())) throw bad()
+      return Number(value)
+    case 'number':
+      if (value.trim() === '' || Number.isNaN(Number(value))) throw bad()
+      return Number(value)
+    case 'boolean':
+      if (value !== 'true' && value !== 'false') throw bad()
+      return value === 'true'
+    default:
+      return value
+  }
+}

@@ -1,0 +1,102 @@
+import type { FastifyInstance } from 'fastify'
+import { ServiceError } from '../../../shared/errors'
+import { isFinal, toPublicRun } from '../../engine/runEngine'
+import type { RunRecord } from '../../store/runRepository'
+import type { ServerDeps } from '../server'
+import { applySelect } from '../select'
+import { parseDeadline } from '../deadline'
+
+/** Spec "Limits": Idempotency-Key (site tool call) max 200 characters. */
+const MAX_IDEMPOTENCY_KEY = 200
+
+/**
+ * Surface A (spec "A. Site tool calls") and runs (spec "C"): `POST
+ * /api/v1/sites/{site_host}/call/{tool_id}`, `GET /api/v1/sites/{site_host}`, `GET
+ * /api/v1/runs/{runId}`.
+ */
+export function registerSiteCallRoutes(app: FastifyInstance, deps: ServerDeps): void {
+  const { store, engine, auth } = deps
+
+  app.post<{ Params: { siteHost: string; toolId: string } }>(
+    '/api/v1/sites/:siteHost/call/:toolId',
+    async (request, reply) => {
+      const caller = auth.authenticate(request)
+      const body = request.body
+      if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body))
+        throw new ServiceError('bad_request', 400, 'The body must be a JSON object of the tool\'s inputs.')
+      const { siteHost, toolId } = request.params
+      const tool = store.tools.getByName(siteHost, toolId) ?? store.tools.get(toolId)
+      if (!tool || tool.siteHost !== siteHost)
+        throw new ServiceError('not_found', 404, `No tool "${toolId}" on ${siteHost}: GET /api/v1/sites/${siteHost} lists them.`)
+      if (tool.status === 'quarantined')
+        throw new ServiceError('tool_quarantined', 409, `${tool.name} failed its checks; record the flow again meanwhile.`)
+      if (tool.status === 'candidate')
+        throw new ServiceError('not_found', 404, `${tool.name} is an unverified candidate: execute it once with POST /v1/tools/${tool.id}/execute.`)
+      const { select, deadlineMs: bodyDeadline, ...inputs } = body as Record<string, unknown>
+      if (select !== undefined && !(Array.isArray(select) && select.every((s) => typeof s === 'string')))
+        throw new ServiceError('invalid_input', 400, '"select" must be an array of path strings.')
+      const deadlineMs = parseDeadline(request.headers['x-service-deadline-ms'], bodyDeadline)
+      const idempotencyKey = request.headers['idempotency-key']
+      if (typeof idempotencyKey === 'string' && (idempotencyKey.length === 0 || idempotencyKey.length > MAX_IDEMPOTENCY_KEY))
+        throw new ServiceError('invalid_input', 400, `Idempotency-Key must be 1 to ${MAX_IDEMPOTENCY_KEY} characters.`)
+      const started = engine.start(tool, inputs, {
+        tenant: caller.tenant,
+        idempotencyKey: typeof idempotencyKey === 'string' ? idempotencyKey : null,
+        deadlineMs,
+      })
+      const run = await withDeadline(started.done, deadlineMs)
+      if (!run) {
+        throw new ServiceError('run_timeout', 504, `The run passed its ${deadlineMs} ms deadline and goes on: poll it.`, {
+          runId: started.run.runId,
+          deadlineMs,
+          poll: `/api/v1/runs/${started.run.runId}`,
+        })
+      }
+      return reply.status(run.status === 'input_required' ? 202 : 200).send(present(run, select as string[] | undefined))
+    },
+  )
+
+  app.get<{ Params: { siteHost: string } }>('/api/v1/sites/:siteHost', async (request) => {
+    auth.authenticate(request)
+    const { siteHost } = request.params
+    const tools = store.tools.list({ siteHost })
+    if (!tools.length) throw new ServiceError('not_found', 404, `No tools on ${siteHost}.`)
+    return {
+      site_host: siteHost,
+      tools: tools.map((t) => ({
+        id: t.name,
+        capabilityId: t.capabilityId,
+        description: t.description,
+        inputs: t.inputs,
+        mutating: t.mutating,
+        status: t.status,
+      })),
+    }
+  })
+
+  app.get<{ Params: { runId: string } }>('/api/v1/runs/:runId', async (request, reply) => {
+    const caller = auth.authenticate(request)
+    const run = store.runs.get(request.params.runId)
+    if (!run || (run.tenant !== caller.tenant && !caller.owner))
+      throw new ServiceError('not_found', 404, `No run ${request.params.runId}.`)
+    return reply.status(isFinal(run) ? 200 : 202).send(toPublicRun(run))
+  })
+}
+
+function present(record: RunRecord, select: string[] | undefined) {
+  const run = toPublicRun(record)
+  if (!select || run.status !== 'succeeded') return run
+  const { value, missing } = applySelect(run.result, select)
+  return { ...run, result: value, ...(missing.length ? { selectMissing: missing } : {}) }
+}
+
+/** The run when it settles within `ms`, else null (the run goes on). */
+async function withDeadline(done: Promise<RunRecord>, ms: number): Promise<RunRecord | null> {
+  let timer: NodeJS.Timeout | undefined
+  const timeout = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), ms)))
+  try {
+    return await Promise.race([done, timeout])
+  } finally {
+    clearTimeout(timer)
+  }
+}

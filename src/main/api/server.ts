@@ -1,0 +1,71 @@
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify'
+import { isServiceError, ServiceError } from '../../shared/errors'
+import type { Authenticator } from './auth'
+import type { AppHandlers } from './appHandlers'
+import type { EventBus } from '../events'
+import type { RunEngine } from '../engine/runEngine'
+import type { Store } from '../store/store'
+import { registerAppRoutes } from './routes/appRoutes'
+import { registerSiteCallRoutes } from './routes/siteCalls'
+import { registerAccountToolRoutes } from './routes/accountTools'
+import { registerUiRoutes } from './routes/uiRoutes'
+
+export interface ServerDeps {
+  store: Store
+  engine: RunEngine
+  auth: Authenticator
+  handlers: AppHandlers
+  events: EventBus
+  /** Directory of the built web UI (`out/renderer`), or null when it is not built. */
+  rendererDir: string | null
+  logger?: boolean
+}
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]'])
+
+/**
+ * Builds the local service (DESIGN.md §2): surface A under `/api/v1`, the account API under `/v1`,
+ * the UI's transport under `/app-api`, the web UI under `/app/`. Every refusal is the spec's error
+ * body `{error:{code,message}}`. `Host` must be a loopback name and a present `Origin` must be
+ * this server's own (no DNS rebinding, no drive-by requests from web pages).
+ */
+export function buildServer(deps: ServerDeps): FastifyInstance {
+  const app = Fastify({ logger: deps.logger ?? false, bodyLimit: 5 * 1024 * 1024 })
+
+  app.addHook('onRequest', async (request) => {
+    const host = request.headers.host ?? ''
+    const hostname = host.replace(/:\d+$/, '')
+    if (!LOOPBACK_HOSTS.has(hostname))
+      throw new ServiceError('forbidden', 403, `Host "${host}" is not this machine: the local service answers loopback names only.`)
+    const origin = request.headers.origin
+    if (origin !== undefined && origin !== `http://${host}`)
+      throw new ServiceError('forbidden', 403, `Requests from ${origin} are refused: only the app's own pages may call it.`)
+  })
+
+  app.setErrorHandler((error: FastifyError | ServiceError, request, reply) => {
+    if (isServiceError(error)) return reply.status(error.status).send({ error: error.toBody() })
+    const e = error as FastifyError
+    if (e.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || (e instanceof SyntaxError && e.statusCode === 400))
+      return reply.status(400).send({ error: { code: 'bad_request', message: 'The body is not valid JSON.' } })
+    if (e.code === 'FST_ERR_CTP_EMPTY_JSON_BODY')
+      return reply.status(400).send({ error: { code: 'bad_request', message: 'The body is required: send a JSON object.' } })
+    if (e.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE')
+      return reply.status(400).send({ error: { code: 'bad_request', message: 'Send the body as application/json.' } })
+    if (e.code === 'FST_ERR_CTP_BODY_TOO_LARGE')
+      return reply.status(400).send({ error: { code: 'bad_request', message: 'The body is too large.' } })
+    if (e.statusCode && e.statusCode < 500)
+      return reply.status(400).send({ error: { code: 'bad_request', message: e.message } })
+    request.log.error(error)
+    return reply.status(500).send({ error: { code: 'internal', message: 'Internal error: retry once, then report it.' } })
+  })
+
+  app.setNotFoundHandler((request, reply) =>
+    reply.status(404).send({ error: { code: 'not_found', message: `No route ${request.method} ${request.url.split('?')[0]}.` } }),
+  )
+
+  registerSiteCallRoutes(app, deps)
+  registerAccountToolRoutes(app, deps)
+  registerAppRoutes(app, deps)
+  registerUiRoutes(app, deps.rendererDir)
+  return app
+}

@@ -1,0 +1,138 @@
+import type { RecordingResult, RecordingState } from '../../shared/appApi'
+import { ServiceError } from '../../shared/errors'
+import type { ExchangeSummary, Trace } from '../../shared/trace'
+import { compileTrace } from '../compiler'
+import type { EventBus } from '../events'
+import type { Recording, RecordingOptions } from '../recorder'
+import type { Store } from '../store/store'
+
+export interface RecordingSessionsDeps {
+  store: Pick<Store, 'traces' | 'tools'>
+  events: EventBus
+  clock: () => number
+  ulid: () => string
+  uuid: () => string
+  /** The Chromium to launch; throws `chromium_not_found` with the install hint when none. */
+  chromiumPath: () => string
+  startRecording: (options: RecordingOptions) => Promise<Recording>
+  /** Forces headless (tests, servers); default: headed when a display exists. */
+  headless?: boolean
+}
+
+export interface RecordingSessions {
+  /** Opens Chromium at `url` and records; one recording at a time. */
+  start(input: { url: string; intent: string; cdpEndpoint?: string }): Promise<RecordingState>
+  current(): RecordingState | null
+  /** Stops (or, after the person closed the window, collects), saves the trace and compiles it. */
+  stop(sessionId: string): Promise<RecordingResult>
+  /** Resolves with the result when the recording ends either way. */
+  finished(sessionId: string): Promise<RecordingResult>
+  closeAll(): Promise<void>
+}
+
+interface Session {
+  state: RecordingState
+  recording: Recording
+  result: Promise<RecordingResult>
+  end: (trace: Trace) => void
+}
+
+/**
+ * Recording sessions of the Record view and `sitecall record` (issue 2 step 2-3): each ends when
+ * the caller stops it or the person closes the window; either way the trace is saved and compiled
+ * into a candidate (or an explanation) exactly once.
+ */
+export function createRecordingSessions(deps: RecordingSessionsDeps): RecordingSessions {
+  let active: Session | null = null
+  const sessions = new Map<string, Session>()
+
+  const finish = (state: RecordingState, trace: Trace): RecordingResult => {
+    deps.store.traces.save(trace)
+    const compiled = compileTrace(trace, { toolId: deps.uuid(), now: deps.clock() })
+    let result: RecordingResult
+    if (compiled.ok) {
+      const candidate = { ...compiled.candidate, name: deps.store.tools.uniqueName(compiled.candidate.siteHost, compiled.candidate.name) }
+      candidate.capabilityId = `${candidate.siteHost}/${candidate.name}`
+      deps.store.tools.save(candidate)
+      result = { traceId: trace.id, candidate, explanation: null }
+    } else result = { traceId: trace.id, candidate: null, explanation: compiled.explanation }
+    deps.events.emit('recorder.stopped', { sessionId: state.sessionId, result })
+    return result
+  }
+
+  const stop = async (sessionId: string): Promise<RecordingResult> => {
+    const session = sessions.get(sessionId)
+    if (!session) throw new ServiceError('not_found', 404, `No recording ${sessionId}.`)
+    session.end(await session.recording.stop())
+    return session.result
+  }
+
+  return {
+    async start(input) {
+      if (active) throw new ServiceError('conflict', 409, 'A recording is already running: stop it first.')
+      let url: URL
+      try {
+        url = new URL(input.url)
+      } catch {
+        throw new ServiceError('invalid_input', 400, `"${input.url}" is not a URL: use a full address like https://example.com/.`)
+      }
+      if (url.protocol !== 'http:' && url.protocol !== 'https:')
+        throw new ServiceError('invalid_input', 400, 'Only http and https pages can be recorded.')
+      const sessionId = `rec_${deps.ulid()}`
+      const state: RecordingState = {
+        sessionId,
+        traceId: `trc_${deps.ulid()}`,
+        url: url.href,
+        intent: input.intent,
+        startedAt: deps.clock(),
+        exchanges: [],
+        actionCount: 0,
+      }
+      const recording = await deps.startRecording({
+        chromiumPath: input.cdpEndpoint ? '' : deps.chromiumPath(),
+        url: url.href,
+        intent: input.intent,
+        traceId: state.traceId,
+        sessionId,
+        clock: deps.clock,
+        ...(deps.headless !== undefined ? { headless: deps.headless } : {}),
+        ...(input.cdpEndpoint ? { cdpEndpoint: input.cdpEndpoint } : {}),
+        onExchange: (exchange: ExchangeSummary) => {
+          state.exchanges.push(exchange)
+          deps.events.emit('recorder.exchange', { sessionId, exchange })
+        },
+        onAction: () => {
+          state.actionCount++
+          deps.events.emit('recorder.action', { sessionId, actionCount: state.actionCount })
+        },
+      })
+      // The recording ends by stop() or by the person closing the window, whichever comes first;
+      // the trace is saved and compiled once.
+      let resolveEnd!: (trace: Trace) => void
+      let rejectEnd!: (error: unknown) => void
+      const ended = new Promise<Trace>((resolve, reject) => ((resolveEnd = resolve), (rejectEnd = reject)))
+      recording.done.then(resolveEnd, rejectEnd)
+      const result = ended.then((trace) => {
+        if (active?.state.sessionId === sessionId) active = null
+        return finish(state, trace)
+      })
+      const session: Session = { state, recording, result, end: resolveEnd }
+      // Errors surface through stop()/finished(); keep an unobserved failure from crashing the app.
+      result.catch(() => undefined)
+      sessions.set(sessionId, session)
+      active = session
+      return state
+    },
+    current: () => active?.state ?? null,
+    stop,
+    finished(sessionId) {
+      const session = sessions.get(sessionId)
+      if (!session) return Promise.reject(new ServiceError('not_found', 404, `No recording ${sessionId}.`))
+      return session.result
+    },
+    async closeAll() {
+      await Promise.allSettled([...sessions.keys()].map(stop))
+    },
+  }
+}
+

@@ -1,0 +1,119 @@
+import { spawn } from 'node:child_process'
+import { parseArgs } from 'node:util'
+import { monotonicFactory } from 'ulid'
+import { isServiceError } from '../shared/errors'
+import { dataDir, databasePath, DEFAULT_PORT } from './config'
+import { createCore, LOCAL_TENANT } from './core'
+import { findChromium } from './recorder'
+import { createStore } from './store/store'
+
+const USAGE = `Usage:
+  sitecall serve [--port N] [--no-open]
+  sitecall record --url URL --intent TEXT [--cdp ENDPOINT] [--json]
+  sitecall keys create [--label TEXT] [--json]
+
+Data lives in SITECALL_HOME (now: ${dataDir()}).`
+
+/**
+ * The headless entry (DESIGN.md §2). Commands work on the data dir of SITECALL_HOME whether or not
+ * `serve` runs (SQLite WAL lets several processes share the file). Exit codes: 0 done, 1 failed,
+ * 2 bad usage.
+ */
+export async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv
+  try {
+    if (command === 'serve') return await serve(rest)
+    if (command === 'record') return await record(rest)
+    if (command === 'keys' && rest[0] === 'create') return keysCreate(rest.slice(1))
+    process.stderr.write(`${USAGE}\n`)
+    return command === undefined || command === '--help' || command === 'help' ? 0 : 2
+  } catch (error) {
+    const message = isServiceError(error) ? `${error.code}: ${error.message}` : (error as Error).message
+    process.stderr.write(`sitecall ${command}: ${message}\n`)
+    return isServiceError(error) && error.code === 'invalid_input' ? 2 : 1
+  }
+}
+
+async function serve(args: string[]): Promise<number> {
+  const { values } = parseArgs({ args, options: { port: { type: 'string' }, 'no-open': { type: 'boolean' } } })
+  const port = values.port === undefined ? DEFAULT_PORT : Number(values.port)
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port takes 0 to 65535, not ${values.port}`)
+  const core = createCore({ port })
+  const base = await core.listen()
+  const url = `${base}/app/?token=${core.ownerToken}`
+  process.stdout.write(`Sitecall is running at ${url}\nAPI: ${base}/api/v1 and ${base}/v1 · data: ${core.home}\n`)
+  const chromium = findChromium()
+  if (!chromium.path) process.stdout.write(`Recording needs Chromium: ${chromium.hint}\n`)
+  if (!values['no-open']) openInBrowser(url)
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve)
+    process.once('SIGTERM', resolve)
+  })
+  await core.close()
+  return 0
+}
+
+async function record(args: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: { url: { type: 'string' }, intent: { type: 'string' }, cdp: { type: 'string' }, json: { type: 'boolean' } },
+  })
+  if (!values.url || !values.intent) {
+    process.stderr.write(`sitecall record needs --url and --intent\n${USAGE}\n`)
+    return 2
+  }
+  const core = createCore({ rendererDir: null })
+  try {
+    const state = await core.recordings.start({
+      url: values.url,
+      intent: values.intent,
+      ...(values.cdp ? { cdpEndpoint: values.cdp } : {}),
+    })
+    if (!values.json) process.stderr.write('Recording: use the browser window, then close it (or press Ctrl+C).\n')
+    const onSignal = () => void core.recordings.stop(state.sessionId).catch(() => undefined)
+    process.once('SIGINT', onSignal)
+    process.once('SIGTERM', onSignal)
+    const result = await core.recordings.finished(state.sessionId)
+    process.off('SIGINT', onSignal)
+    process.off('SIGTERM', onSignal)
+    if (values.json) {
+      const out = result.candidate
+        ? { traceId: result.traceId, candidate: result.candidate }
+        : { traceId: result.traceId, explanation: result.explanation }
+      process.stdout.write(`${JSON.stringify(out)}\n`)
+    } else if (result.candidate) {
+      const c = result.candidate
+      process.stdout.write(
+        `Trace ${result.traceId}\nCandidate ${c.name} (${c.id})\n  ${c.steps.at(-1)!.request.method} ${c.steps.at(-1)!.request.url}\n  inputs: ${Object.entries(c.inputs.properties).map(([n, s]) => `${s['x-slot']}=${n}:${String(s.type)}`).join(', ')}\nVerify it in the app, or: POST /v1/tools/${c.id}/execute\n`,
+      )
+    } else {
+      process.stdout.write(`Trace ${result.traceId}\nNo tool compiled: ${result.explanation?.reason}\n${result.explanation?.missing.map((m) => `  missing: ${m}`).join('\n')}\n`)
+    }
+    return result.candidate ? 0 : 1
+  } finally {
+    await core.close()
+  }
+}
+
+function keysCreate(args: string[]): number {
+  const { values } = parseArgs({ args, options: { label: { type: 'string' }, json: { type: 'boolean' } } })
+  const store = createStore(databasePath(dataDir()))
+  try {
+    const ulid = monotonicFactory()
+    const { key } = store.keys.create({ id: `key_${ulid()}`, tenant: LOCAL_TENANT, label: values.label ?? 'cli' }, Date.now())
+    process.stdout.write(values.json ? `${JSON.stringify({ key })}\n` : `${key}\nCopy it now: it is stored hashed and will not be shown again.\n`)
+    return 0
+  } finally {
+    store.close()
+  }
+}
+
+/** Opens the UI in the person's browser where there is a desktop; silently skips elsewhere. */
+function openInBrowser(url: string): void {
+  if (process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) return
+  const [cmd, args] =
+    process.platform === 'darwin' ? ['open', [url]] : process.platform === 'win32' ? ['cmd', ['/c', 'start', '', url]] : ['xdg-open', [url]]
+  const child = spawn(cmd, args as string[], { detached: true, stdio: 'ignore' })
+  child.on('error', () => undefined)
+  child.unref()
+}

@@ -1,0 +1,42 @@
+import type { Action } from '../../shared/trace'
+
+/** A value the person typed or chose, as the compiler uses it to find the target request. */
+export interface TypedValue {
+  value: string
+  fieldName: string | null
+  name: string | null
+  kind: 'fill' | 'select'
+  at: number
+  options?: string[]
+}
+
+/**
+ * The final value of each field the person filled or chose, in the order they were last edited.
+ * Secret fields (their value is null in a trace) and empty values are skipped.
+ */
+export function typedValues(actions: Action[]): TypedValue[] {
+  const byField = new Map<string, TypedValue>()
+  for (const a of actions) {
+    if ((a.kind !== 'fill' && a.kind !== 'select') || a.secret || a.value === null) continue
+    const key = a.selector ?? a.fieldName ?? a.name ?? String(a.seq)
+    byField.delete(key)
+    if (!a.value.trim()) continue
+    byField.set(key, {
+      value: a.value,
+      fieldName: a.fieldName ?? null,
+      name: a.name,
+      kind: a.kind,
+      at: a.at,
+      ...(a.options ? { options: a.options } : {}),
+    })
+  }
+  return [...byField.values()]
+}
+
+/** When the person committed the form: the last submit, Enter, or click after typing, else null. */
+export function commitTime(actions: Action[]): number | null {
+  const commits = actions.filter(
+    (a) => a.kind === 'submit' || a.kind === 'click' || (a.kind === 'press' && a.value === 'Enter'),
+  )
+  return commits.length ? commits[commits.length - 1]!.at : null
+}

@@ -1,0 +1,129 @@
+import { randomBytes, randomUUID } from 'node:crypto'
+import { existsSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { monotonicFactory } from 'ulid'
+import type { FastifyInstance } from 'fastify'
+import { createAuthenticator } from './api/auth'
+import { createAppHandlers, type AppHandlers } from './api/appHandlers'
+import { buildServer } from './api/server'
+import { createRecordingSessions, type RecordingSessions } from './browse/recordingSessions'
+import { dataDir, databasePath, DEFAULT_PORT, readSettings } from './config'
+import { createRunEngine, type RunEngine } from './engine/runEngine'
+import type { SendRequest } from './engine/httpExecutor'
+import { createEventBus, type EventBus } from './events'
+import { findChromium, requireChromium, startRecording } from './recorder'
+import { createStore, type Store } from './store/store'
+
+/** The workspace of the person who runs the app; end-user workspaces come with org keys. */
+export const LOCAL_TENANT = 'local'
+
+export interface CoreConfig {
+  /** Data dir; default `dataDir()` (SITECALL_HOME or the platform's app-data dir). */
+  home?: string
+  port?: number
+  /** Record headless even when a display exists (tests, servers). */
+  headless?: boolean
+  clock?: () => number
+  send?: SendRequest
+  /** Built web UI; default `out/renderer` of this checkout when it exists. */
+  rendererDir?: string | null
+  env?: Record<string, string | undefined>
+}
+
+export interface Core {
+  home: string
+  store: Store
+  engine: RunEngine
+  events: EventBus
+  recordings: RecordingSessions
+  handlers: AppHandlers
+  server: FastifyInstance
+  /** The owner token of this process: the UI's session, printed in its URL. */
+  ownerToken: string
+  /** Starts listening on 127.0.0.1; resolves with the base URL. */
+  listen(): Promise<string>
+  /** Stops recordings, the server and the database; safe to call twice. */
+  close(): Promise<void>
+}
+
+/** The composition root (DESIGN.md §3): the only place that wires services together. */
+export function createCore(config: CoreConfig = {}): Core {
+  const env = config.env ?? process.env
+  const home = config.home ?? dataDir(env)
+  const clock = config.clock ?? Date.now
+  const ulid = monotonicFactory()
+  const nextUlid = () => ulid(clock())
+  const store = createStore(databasePath(home))
+  const events = createEventBus()
+  const settings = readSettings(home)
+  const ownerToken = randomBytes(24).toString('base64url')
+  let baseUrl = ''
+  const engine = createRunEngine({
+    runs: store.runs,
+    tools: store.tools,
+    clock,
+    ulid: nextUlid,
+    ...(config.send ? { send: config.send } : {}),
+    onRunUpdated: (run) => events.emit('runs.updated', { run }),
+  })
+  const recordings = createRecordingSessions({
+    store,
+    events,
+    clock,
+    ulid: nextUlid,
+    uuid: randomUUID,
+    chromiumPath: () => requireChromium({ env, settingPath: settings.chromiumPath ?? null }),
+    startRecording,
+    ...(config.headless !== undefined ? { headless: config.headless } : {}),
+  })
+  const handlers = createAppHandlers({
+    store,
+    engine,
+    recordings,
+    clock,
+    ulid: nextUlid,
+    tenant: LOCAL_TENANT,
+    info: () => {
+      const chromium = findChromium({ env, settingPath: settings.chromiumPath ?? null })
+      return { version: '0.1.0', dataDir: home, apiUrl: baseUrl, chromium: { path: chromium.path, hint: chromium.hint } }
+    },
+  })
+  const server = buildServer({
+    store,
+    engine,
+    events,
+    handlers,
+    auth: createAuthenticator(store.keys, ownerToken, LOCAL_TENANT, clock),
+    rendererDir: config.rendererDir === undefined ? defaultRendererDir() : config.rendererDir,
+  })
+  let closed = false
+  return {
+    home,
+    store,
+    engine,
+    events,
+    recordings,
+    handlers,
+    server,
+    ownerToken,
+    async listen() {
+      const port = config.port ?? DEFAULT_PORT
+      await server.listen({ host: '127.0.0.1', port })
+      const address = server.server.address()
+      baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : port}`
+      return baseUrl
+    },
+    async close() {
+      if (closed) return
+      closed = true
+      await recordings.closeAll()
+      await server.close()
+      store.close()
+    },
+  }
+}
+
+function defaultRendererDir(): string | null {
+  const dir = fileURLToPath(new URL('../../out/renderer', import.meta.url))
+  return existsSync(dir) ? dir : null
+}

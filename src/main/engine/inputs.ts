@@ -1,0 +1,60 @@
+import { Ajv, type ValidateFunction } from 'ajv'
+import { ServiceError } from '../../shared/errors'
+import type { ToolSpec } from '../../shared/toolSpec'
+
+/** Body fields every surface-A call accepts besides the tool's inputs (spec "A. Site tool calls"). */
+export const COMMON_CALL_FIELDS = ['select', 'deadlineMs'] as const
+
+/**
+ * Checks a call's inputs against the tool's input schema and resolves them to slot values.
+ * Inputs are by semantic name (surface A, MCP, UI); absent optional slots take their default.
+ * Errors: 422 `unknown_argument` naming the valid arguments; 400 `invalid_input` for a value of
+ * the wrong type or a missing required slot (the spec's "Request shape" table).
+ */
+export interface InputValidator {
+  resolve(tool: ToolSpec, inputs: Record<string, unknown>): Record<string, unknown>
+}
+
+/** Creates a validator that compiles each tool's schema once per tool version. */
+export function createInputValidator(): InputValidator {
+  const ajv = new Ajv({ allErrors: true, strict: false, useDefaults: false })
+  const cache = new Map<string, ValidateFunction>()
+  const compile = (tool: ToolSpec) => {
+    const key = `${tool.id}@${tool.updatedAt}`
+    let fn = cache.get(key)
+    if (!fn) {
+      fn = ajv.compile({ ...tool.inputs, additionalProperties: true })
+      cache.set(key, fn)
+    }
+    return fn
+  }
+  return {
+    resolve(tool, inputs) {
+      const names = Object.keys(tool.inputs.properties)
+      const unknown = Object.keys(inputs).filter((k) => !names.includes(k))
+      if (unknown.length) {
+        throw new ServiceError(
+          'unknown_argument',
+          422,
+          `${tool.name} does not take ${unknown.map((k) => `"${k}"`).join(', ')}. Valid arguments: ${[...names, ...COMMON_CALL_FIELDS].join(', ')}.`,
+          { valid: [...names, ...COMMON_CALL_FIELDS] },
+        )
+      }
+      const validate = compile(tool)
+      if (!validate(inputs)) {
+        const problems = (validate.errors ?? []).map((e) =>
+          e.keyword === 'required'
+            ? `missing required "${String(e.params.missingProperty)}"`
+            : `"${e.instancePath.slice(1)}" ${e.message ?? 'is invalid'}`,
+        )
+        throw new ServiceError('invalid_input', 400, `Invalid input: ${problems.join('; ')}.`)
+      }
+      const slots: Record<string, unknown> = {}
+      for (const [name, schema] of Object.entries(tool.inputs.properties)) {
+        const value = name in inputs ? inputs[name] : schema.default
+        if (value !== undefined) slots[`input.${schema['x-slot']}`] = value
+      }
+      return slots
+    },
+  }
+}

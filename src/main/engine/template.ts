@@ -1,0 +1,62 @@
+import type { RequestTemplate } from '../../shared/toolSpec'
+
+/** Values a template may name: `input.p0`, `step.<id>.<name>`, `login.<name>`. */
+export type TemplateScope = Record<string, unknown>
+
+export interface RenderedRequest {
+  method: string
+  url: string
+  headers: Record<string, string>
+  body: string | null
+}
+
+const PLACEHOLDER = /\{\{\s*([a-zA-Z0-9_.:-]+)\s*\}\}/g
+const WHOLE = /^\{\{\s*([a-zA-Z0-9_.:-]+)\s*\}\}$/
+
+/**
+ * Renders a step's request template (DESIGN.md §4). In a JSON body a string that is exactly one
+ * placeholder takes the raw typed value (so an integer slot stays a number); placeholders inside
+ * longer strings, headers and form fields are stringified; in the URL they are percent-encoded
+ * (RFC 3986 §2.1). A placeholder naming nothing in scope renders as empty, except a slot with
+ * no value in a JSON body, which drops the key (an optional slot left out).
+ */
+export function renderRequest(template: RequestTemplate, scope: TemplateScope): RenderedRequest {
+  const text = (s: string, encode: (v: string) => string = (v) => v) =>
+    s.replace(PLACEHOLDER, (_, name: string) => (scope[name] === undefined ? '' : encode(stringify(scope[name]))))
+  const headers: Record<string, string> = {}
+  for (const [k, v] of Object.entries(template.headers)) headers[k] = text(v)
+  let body: string | null = null
+  if (template.body?.kind === 'json') body = JSON.stringify(renderJson(template.body.template, scope))
+  else if (template.body?.kind === 'form') {
+    const form = new URLSearchParams()
+    for (const [k, v] of Object.entries(template.body.template)) {
+      const whole = WHOLE.exec(v)
+      if (whole && scope[whole[1]!] === undefined) continue
+      form.append(k, text(v))
+    }
+    body = form.toString()
+  } else if (template.body?.kind === 'text') body = text(template.body.template)
+  return { method: template.method, url: text(template.url, encodeURIComponent), headers, body }
+}
+
+function renderJson(value: unknown, scope: TemplateScope): unknown {
+  if (typeof value === 'string') {
+    const whole = WHOLE.exec(value)
+    if (whole) return scope[whole[1]!]
+    return value.replace(PLACEHOLDER, (_, name: string) => stringify(scope[name] ?? ''))
+  }
+  if (Array.isArray(value)) return value.map((v) => renderJson(v, scope))
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {}
+    for (const [k, v] of Object.entries(value)) {
+      const rendered = renderJson(v, scope)
+      if (rendered !== undefined) out[k] = rendered
+    }
+    return out
+  }
+  return value
+}
+
+function stringify(value: unknown): string {
+  return typeof value === 'string' ? value : JSON.stringify(value)
+}

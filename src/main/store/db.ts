@@ -1,0 +1,45 @@
+import Database from 'better-sqlite3'
+import { readdirSync, readFileSync, mkdirSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+export type Db = Database.Database
+
+/** Where the numbered `NNN_name.sql` files live (copied next to the bundle in the Electron build). */
+export function defaultMigrationsDir(): string {
+  return fileURLToPath(new URL('./migrations', import.meta.url))
+}
+
+/**
+ * Opens (creating if needed) the SQLite file at `path` in WAL mode with foreign keys on, and
+ * applies every migration newer than `PRAGMA user_version`, each in its own transaction, so a
+ * crash mid-upgrade leaves the file at the last whole version. `:memory:` works for tests.
+ * Throws if a migration fails (the file keeps its previous version).
+ */
+export function openDatabase(path: string, migrationsDir = defaultMigrationsDir()): Db {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
+  const db = new Database(path)
+  db.pragma('journal_mode = WAL')
+  db.pragma('foreign_keys = ON')
+  // WAL with NORMAL sync is durable across app crashes; only an OS crash can lose the last commit.
+  db.pragma('synchronous = NORMAL')
+  db.pragma('busy_timeout = 5000')
+  migrate(db, migrationsDir)
+  return db
+}
+
+function migrate(db: Db, dir: string): void {
+  const current = db.pragma('user_version', { simple: true }) as number
+  const files = readdirSync(dir)
+    .filter((f) => /^\d{3}_.+\.sql$/.test(f))
+    .sort()
+  for (const file of files) {
+    const version = Number(file.slice(0, 3))
+    if (version <= current) continue
+    const sql = readFileSync(join(dir, file), 'utf8')
+    db.transaction(() => {
+      db.exec(sql)
+      db.pragma(`user_version = ${version}`)
+    })()
+  }
+}

@@ -1,0 +1,89 @@
+import { createHash, randomBytes } from 'node:crypto'
+import type { Db } from './db'
+import type { KeySummary } from '../../shared/appApi'
+
+/** The key prefix of spec "Authentication" 1 (`svc_live_` + characters). */
+export const API_KEY_PREFIX = 'svc_live_'
+
+export interface ApiKeyRecord extends KeySummary {
+  tenant: string
+  kind: 'personal' | 'org'
+}
+
+export interface KeyRepository {
+  /**
+   * Mints a key: 32 random bytes in base64url after `svc_live_`. Only its SHA-256 is stored (a
+   * high-entropy key needs no slow hash); the plain key is returned once and never again.
+   */
+  create(input: { id: string; tenant: string; label: string; kind?: 'personal' | 'org' }, now: number): {
+    key: string
+    record: ApiKeyRecord
+  }
+  /** The key record a presented bearer value belongs to (revoked ones included), or null. */
+  findByKey(key: string): ApiKeyRecord | null
+  list(tenant?: string): ApiKeyRecord[]
+  revoke(id: string, now: number): boolean
+  touch(id: string, now: number): void
+}
+
+interface KeyRow {
+  id: string
+  tenant: string
+  label: string
+  prefix: string
+  kind: 'personal' | 'org'
+  created_at: number
+  revoked_at: number | null
+}
+
+const hashKey = (key: string) => createHash('sha256').update(key).digest('hex')
+const toRecord = (r: KeyRow): ApiKeyRecord => ({
+  id: r.id,
+  tenant: r.tenant,
+  label: r.label,
+  prefix: r.prefix,
+  kind: r.kind,
+  createdAt: r.created_at,
+  revokedAt: r.revoked_at,
+})
+
+/** Creates the API-key repository over an open database. */
+export function createKeyRepository(db: Db): KeyRepository {
+  return {
+    create({ id, tenant, label, kind = 'personal' }, now) {
+      const key = API_KEY_PREFIX + randomBytes(32).toString('base64url')
+      const prefix = key.slice(0, API_KEY_PREFIX.length + 4)
+      db.prepare(
+        `INSERT INTO api_keys (id, tenant, label, prefix, hash, kind, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      ).run(id, tenant, label, prefix, hashKey(key), kind, now)
+      return {
+        key,
+        record: { id, tenant, label, prefix, kind, createdAt: now, revokedAt: null },
+      }
+    },
+    findByKey(key) {
+      const row = db.prepare('SELECT * FROM api_keys WHERE hash = ?').get(hashKey(key)) as
+        | KeyRow
+        | undefined
+      return row ? toRecord(row) : null
+    },
+    list(tenant) {
+      const rows = (
+        tenant
+          ? db.prepare('SELECT * FROM api_keys WHERE tenant = ? ORDER BY created_at DESC').all(tenant)
+          : db.prepare('SELECT * FROM api_keys ORDER BY created_at DESC').all()
+      ) as KeyRow[]
+      return rows.map(toRecord)
+    },
+    revoke(id, now) {
+      return (
+        db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(now, id)
+          .changes > 0
+      )
+    },
+    touch(id, now) {
+      db.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ?').run(now, id)
+    },
+  }
+}

@@ -1,0 +1,167 @@
+import type { Db } from './db'
+import { parseJson } from './json'
+import type { ErrorBody } from '../../shared/errors'
+import type { Requirement, Run, RunStatus } from '../../shared/run'
+
+/** A run as stored: the public Run plus what only the engine needs (DESIGN.md §4). */
+export interface RunRecord extends Run {
+  tenant: string
+  inputs: Record<string, unknown>
+  inputHash: string
+  idempotencyKey: string | null
+  deadlineMs: number | null
+  billed: boolean
+  finishedAt: string | null
+}
+
+export interface NewRun {
+  runId: string
+  tenant: string
+  toolId: string
+  capabilityId: string | null
+  via: 'http' | 'rendered'
+  inputs: Record<string, unknown>
+  inputHash: string
+  idempotencyKey: string | null
+  deadlineMs: number | null
+  status: RunStatus
+}
+
+/** The fields a transition may change; `stateRevision` is always incremented by one. */
+export interface RunPatch {
+  status: RunStatus
+  result?: unknown
+  error?: ErrorBody | null
+  requirements?: Requirement[]
+  signIn?: { url: string } | null
+  billed?: boolean
+  finished?: boolean
+}
+
+export interface RunRepository {
+  /**
+   * Inserts a run (stateRevision 1) and commits before returning, so it is on disk before any
+   * outbound request. With an idempotency key already used by the tenant, inserts nothing and
+   * returns the existing run with `created: false`.
+   */
+  create(run: NewRun, now: number): { run: RunRecord; created: boolean }
+  get(runId: string): RunRecord | null
+  /** One transition, one transaction; returns the updated run, or null when there is no run. */
+  transition(runId: string, patch: RunPatch, now: number): RunRecord | null
+  list(filter?: { toolId?: string; limit?: number }): RunRecord[]
+}
+
+interface RunRow {
+  id: string
+  tenant: string
+  tool_id: string
+  status: RunStatus
+  state_revision: number
+  inputs: string
+  input_hash: string
+  idempotency_key: string | null
+  result: string | null
+  error: string | null
+  requirements: string
+  via: 'http' | 'rendered' | null
+  sign_in: string | null
+  deadline_ms: number | null
+  billed: number
+  created_at: number
+  updated_at: number
+  finished_at: number | null
+  capability_id: string | null
+}
+
+const iso = (ms: number) => new Date(ms).toISOString()
+
+function toRecord(r: RunRow): RunRecord {
+  const record: RunRecord = {
+    runId: r.id,
+    status: r.status,
+    capabilityId: r.capability_id,
+    error: parseJson<ErrorBody>(r.error),
+    requirements: JSON.parse(r.requirements) as Requirement[],
+    via: r.via,
+    signIn: parseJson<{ url: string }>(r.sign_in),
+    toolId: r.tool_id,
+    stateRevision: r.state_revision,
+    createdAt: iso(r.created_at),
+    updatedAt: iso(r.updated_at),
+    tenant: r.tenant,
+    inputs: JSON.parse(r.inputs) as Record<string, unknown>,
+    inputHash: r.input_hash,
+    idempotencyKey: r.idempotency_key,
+    deadlineMs: r.deadline_ms,
+    billed: r.billed === 1,
+    finishedAt: r.finished_at === null ? null : iso(r.finished_at),
+  }
+  if (r.result !== null) record.result = JSON.parse(r.result)
+  return record
+}
+
+/** Creates the run repository over an open database. */
+export function createRunRepository(db: Db): RunRepository {
+  // capability_id is not a column of its own: it is read from the run's tool row.
+  const select = `SELECT runs.*, json_extract(tools.spec, '$.capabilityId') AS capability_id
+    FROM runs LEFT JOIN tools ON tools.id = runs.tool_id`
+  const get = (runId: string) => {
+    const row = db.prepare(`${select} WHERE runs.id = ?`).get(runId) as RunRow | undefined
+    return row ? toRecord(row) : null
+  }
+  const byKey = (tenant: string, key: string) => {
+    const row = db
+      .prepare(`${select} WHERE runs.tenant = ? AND runs.idempotency_key = ?`)
+      .get(tenant, key) as RunRow | undefined
+    return row ? toRecord(row) : null
+  }
+  const create = db.transaction((run: NewRun, now: number) => {
+    if (run.idempotencyKey) {
+      const existing = byKey(run.tenant, run.idempotencyKey)
+      if (existing) return { run: existing, created: false }
+    }
+    db.prepare(
+      `INSERT INTO runs (id, tenant, tool_id, status, state_revision, inputs, input_hash,
+        idempotency_key, via, deadline_ms, created_at, updated_at)
+       VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(
+      run.runId,
+      run.tenant,
+      run.toolId,
+      run.status,
+      JSON.stringify(run.inputs),
+      run.inputHash,
+      run.idempotencyKey,
+      run.via,
+      run.deadlineMs,
+      now,
+      now,
+    )
+    return { run: get(run.runId)!, created: true }
+  })
+  const transition = db.transaction((runId: string, patch: RunPatch, now: number) => {
+    const sets = ['status = @status', 'state_revision = state_revision + 1', 'updated_at = @now']
+    const args: Record<string, unknown> = { runId, status: patch.status, now }
+    if ('result' in patch) sets.push('result = @result') && (args.result = JSON.stringify(patch.result ?? null))
+    if ('error' in patch) sets.push('error = @error') && (args.error = patch.error ? JSON.stringify(patch.error) : null)
+    if (patch.requirements) sets.push('requirements = @requirements') && (args.requirements = JSON.stringify(patch.requirements))
+    if ('signIn' in patch) sets.push('sign_in = @signIn') && (args.signIn = patch.signIn ? JSON.stringify(patch.signIn) : null)
+    if (patch.billed !== undefined) sets.push('billed = @billed') && (args.billed = patch.billed ? 1 : 0)
+    if (patch.finished) sets.push('finished_at = @now')
+    const changed = db.prepare(`UPDATE runs SET ${sets.join(', ')} WHERE id = @runId`).run(args)
+    return changed.changes ? get(runId) : null
+  })
+  return {
+    create: (run, now) => create(run, now),
+    get,
+    transition: (runId, patch, now) => transition(runId, patch, now),
+    list(filter = {}) {
+      const rows = (
+        filter.toolId
+          ? db.prepare(`${select} WHERE runs.tool_id = ? ORDER BY runs.created_at DESC LIMIT ?`).all(filter.toolId, filter.limit ?? 50)
+          : db.prepare(`${select} ORDER BY runs.created_at DESC LIMIT ?`).all(filter.limit ?? 50)
+      ) as RunRow[]
+      return rows.map(toRecord)
+    },
+  }
+}

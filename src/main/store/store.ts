@@ -1,0 +1,27 @@
+import { openDatabase, type Db } from './db'
+import { createKeyRepository, type KeyRepository } from './keyRepository'
+import { createRunRepository, type RunRepository } from './runRepository'
+import { createToolRepository, type ToolRepository } from './toolRepository'
+import { createTraceRepository, type TraceRepository } from './traceRepository'
+
+export interface Store {
+  db: Db
+  traces: TraceRepository
+  tools: ToolRepository
+  runs: RunRepository
+  keys: KeyRepository
+  close(): void
+}
+
+/** Opens the SQLite file at `path` (migrating it) and builds every repository over it. */
+export function createStore(path: string): Store {
+  const db = openDatabase(path)
+  return {
+    db,
+    traces: createTraceRepository(db),
+    tools: createToolRepository(db),
+    runs: createRunRepository(db),
+    keys: createKeyRepository(db),
+    close: () => db.close(),
+  }
+}

@@ -1,0 +1,75 @@
+import type { Db } from './db'
+import type { ToolSpec, ToolStatus } from '../../shared/toolSpec'
+
+/** Compiled tools (candidates, verified, quarantined); the spec is kept whole as JSON. */
+export interface ToolRepository {
+  /** Inserts or replaces a tool by id. Throws on a (siteHost, name) clash with another tool. */
+  save(tool: ToolSpec): void
+  get(id: string): ToolSpec | null
+  /** The tool named `name` on `siteHost` (the surface-A `{site_host}`/`{tool_id}` pair), or null. */
+  getByName(siteHost: string, name: string): ToolSpec | null
+  list(filter?: { siteHost?: string; status?: ToolStatus }): ToolSpec[]
+  /** `base` if free on that site, else `base_2`, `base_3`... */
+  uniqueName(siteHost: string, base: string): string
+  setStatus(id: string, status: ToolStatus, now: number): ToolSpec | null
+  delete(id: string): boolean
+}
+
+/** Creates the tool repository over an open database. */
+export function createToolRepository(db: Db): ToolRepository {
+  const parse = (row: { spec: string } | undefined): ToolSpec | null =>
+    row ? (JSON.parse(row.spec) as ToolSpec) : null
+  const get = (id: string) =>
+    parse(db.prepare('SELECT spec FROM tools WHERE id = ?').get(id) as { spec: string } | undefined)
+  const save = (tool: ToolSpec) => {
+    db.prepare(
+      `INSERT INTO tools (id, name, site_host, status, spec, created_at, updated_at)
+       VALUES (@id, @name, @siteHost, @status, @spec, @createdAt, @updatedAt)
+       ON CONFLICT(id) DO UPDATE SET name = excluded.name, site_host = excluded.site_host,
+         status = excluded.status, spec = excluded.spec, updated_at = excluded.updated_at`,
+    ).run({ ...tool, spec: JSON.stringify(tool) })
+  }
+  return {
+    save,
+    get,
+    getByName(siteHost, name) {
+      return parse(
+        db.prepare('SELECT spec FROM tools WHERE site_host = ? AND name = ?').get(siteHost, name) as
+          | { spec: string }
+          | undefined,
+      )
+    },
+    list(filter = {}) {
+      const where: string[] = []
+      const args: string[] = []
+      if (filter.siteHost) where.push('site_host = ?') && args.push(filter.siteHost)
+      if (filter.status) where.push('status = ?') && args.push(filter.status)
+      const sql = `SELECT spec FROM tools ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+        ORDER BY updated_at DESC`
+      return (db.prepare(sql).all(...args) as Array<{ spec: string }>).map(
+        (r) => JSON.parse(r.spec) as ToolSpec,
+      )
+    },
+    uniqueName(siteHost, base) {
+      const taken = new Set(
+        (
+          db
+            .prepare('SELECT name FROM tools WHERE site_host = ? AND (name = ? OR name LIKE ?)')
+            .all(siteHost, base, `${base}\\_%`) as Array<{ name: string }>
+        ).map((r) => r.name),
+      )
+      if (!taken.has(base)) return base
+      for (let n = 2; ; n++) if (!taken.has(`${base}_${n}`)) return `${base}_${n}`
+    },
+    setStatus(id, status, now) {
+      const tool = get(id)
+      if (!tool) return null
+      const next = { ...tool, status, updatedAt: now }
+      save(next)
+      return next
+    },
+    delete(id) {
+      return db.prepare('DELETE FROM tools WHERE id = ?').run(id).changes > 0
+    },
+  }
+}

@@ -1,0 +1,169 @@
+import { createHash } from 'node:crypto'
+import type { Db } from './db'
+import { parseJson } from './json'
+import type { Action, Body, Exchange, StorageState, Trace } from '../../shared/trace'
+
+interface ExchangeRow {
+  id: string
+  seq: number
+  method: string
+  url: string
+  request_headers: string
+  request_body_hash: string | null
+  req_encoding: 'utf8' | 'base64' | null
+  req_content: string | null
+  status: number
+  response_headers: string
+  response_body_hash: string | null
+  res_encoding: 'utf8' | 'base64' | null
+  res_content: string | null
+  resource_type: string
+  started_at: number
+  duration_ms: number
+  page_url: string
+}
+
+export interface TraceListItem {
+  id: string
+  intent: string
+  startUrl: string
+  createdAt: number
+  exchangeCount: number
+}
+
+/** Traces with their exchanges and actions; bodies deduplicated by SHA-256 of their content. */
+export interface TraceRepository {
+  /** Saves a whole trace in one transaction (replacing one with the same id). */
+  save(trace: Trace): void
+  /** The whole trace, or null when there is none with that id. */
+  get(id: string): Trace | null
+  /** One exchange of a trace, or null. */
+  getExchange(traceId: string, exchangeId: string): Exchange | null
+  list(): TraceListItem[]
+}
+
+/** Creates the trace repository over an open database. */
+export function createTraceRepository(db: Db): TraceRepository {
+  const putBody = db.prepare(
+    'INSERT OR IGNORE INTO bodies (hash, encoding, content) VALUES (?, ?, ?)',
+  )
+  const putExchange = db.prepare(`INSERT INTO exchanges (trace_id, id, seq, method, url,
+    request_headers, request_body_hash, status, response_headers, response_body_hash,
+    resource_type, started_at, duration_ms, page_url) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)`)
+  const putAction = db.prepare(
+    'INSERT INTO actions (trace_id, seq, kind, at, data) VALUES (?, ?, ?, ?, ?)',
+  )
+  const exchangeSelect = `SELECT e.*, rq.encoding AS req_encoding, rq.content AS req_content,
+      rs.encoding AS res_encoding, rs.content AS res_content
+    FROM exchanges e LEFT JOIN bodies rq ON rq.hash = e.request_body_hash
+    LEFT JOIN bodies rs ON rs.hash = e.response_body_hash`
+
+  const storeBody = (body: Body | null): string | null => {
+    if (!body) return null
+    const hash = createHash('sha256').update(body.encoding).update('\0').update(body.text).digest('hex')
+    putBody.run(hash, body.encoding, body.text)
+    return hash
+  }
+
+  const save = db.transaction((trace: Trace) => {
+    db.prepare('DELETE FROM traces WHERE id = ?').run(trace.id)
+    db.prepare(
+      'INSERT INTO traces (id, intent, start_url, created_at, storage_state) VALUES (?, ?, ?, ?, ?)',
+    ).run(
+      trace.id,
+      trace.intent,
+      trace.startUrl,
+      trace.createdAt,
+      trace.storageState ? JSON.stringify(trace.storageState) : null,
+    )
+    for (const e of trace.exchanges) {
+      putExchange.run(
+        trace.id,
+        e.id,
+        e.seq,
+        e.method,
+        e.url,
+        JSON.stringify(e.requestHeaders),
+        storeBody(e.requestBody),
+        e.status,
+        JSON.stringify(e.responseHeaders),
+        storeBody(e.responseBody),
+        e.resourceType,
+        e.startedAt,
+        e.durationMs,
+        e.pageUrl,
+      )
+    }
+    for (const a of trace.actions) putAction.run(trace.id, a.seq, a.kind, a.at, JSON.stringify(a))
+  })
+
+  return {
+    save: (trace) => save(trace),
+    get(id) {
+      const row = db.prepare('SELECT * FROM traces WHERE id = ?').get(id) as
+        | { id: string; intent: string; start_url: string; created_at: number; storage_state: string | null }
+        | undefined
+      if (!row) return null
+      const exchanges = (
+        db.prepare(`${exchangeSelect} WHERE e.trace_id = ? ORDER BY e.seq`).all(id) as ExchangeRow[]
+      ).map(toExchange)
+      const actions = (
+        db.prepare('SELECT data FROM actions WHERE trace_id = ? ORDER BY seq').all(id) as Array<{
+          data: string
+        }>
+      ).map((r) => JSON.parse(r.data) as Action)
+      return {
+        id: row.id,
+        intent: row.intent,
+        startUrl: row.start_url,
+        createdAt: row.created_at,
+        exchanges,
+        actions,
+        storageState: parseJson<StorageState>(row.storage_state),
+      }
+    },
+    getExchange(traceId, exchangeId) {
+      const row = db
+        .prepare(`${exchangeSelect} WHERE e.trace_id = ? AND e.id = ?`)
+        .get(traceId, exchangeId) as ExchangeRow | undefined
+      return row ? toExchange(row) : null
+    },
+    list() {
+      return (
+        db
+          .prepare(
+            `SELECT t.id, t.intent, t.start_url, t.created_at,
+              (SELECT COUNT(*) FROM exchanges e WHERE e.trace_id = t.id) AS n
+             FROM traces t ORDER BY t.created_at DESC`,
+          )
+          .all() as Array<{ id: string; intent: string; start_url: string; created_at: number; n: number }>
+      ).map((r) => ({
+        id: r.id,
+        intent: r.intent,
+        startUrl: r.start_url,
+        createdAt: r.created_at,
+        exchangeCount: r.n,
+      }))
+    },
+  }
+}
+
+function toExchange(r: ExchangeRow): Exchange {
+  const body = (encoding: 'utf8' | 'base64' | null, text: string | null): Body | null =>
+    encoding && text !== null ? { encoding, text } : null
+  return {
+    id: r.id,
+    seq: r.seq,
+    method: r.method,
+    url: r.url,
+    requestHeaders: JSON.parse(r.request_headers) as Record<string, string>,
+    requestBody: body(r.req_encoding, r.req_content),
+    status: r.status,
+    responseHeaders: JSON.parse(r.response_headers) as Record<string, string>,
+    responseBody: body(r.res_encoding, r.res_content),
+    resourceType: r.resource_type,
+    startedAt: r.started_at,
+    durationMs: r.duration_ms,
+    pageUrl: r.page_url,
+  }
+}
