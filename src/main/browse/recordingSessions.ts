@@ -27,6 +27,8 @@ export interface RecordingSessions {
   stop(sessionId: string): Promise<RecordingResult>
   /** Resolves with the result when the recording ends either way. */
   finished(sessionId: string): Promise<RecordingResult>
+  /** The live recording (its browser context and first page), for scripted use; null when none. */
+  recording(sessionId: string): Recording | null
   closeAll(): Promise<void>
 }
 
@@ -124,6 +126,7 @@ export function createRecordingSessions(deps: RecordingSessionsDeps): RecordingS
       return state
     },
     current: () => active?.state ?? null,
+    recording: (sessionId) => sessions.get(sessionId)?.recording ?? null,
     stop,
     finished(sessionId) {
       const session = sessions.get(sessionId)

@@ -271,6 +271,7 @@ describe('startRecording (launch mode)', () => {
   it(
     'resolves done with the trace when the person closes the window',
     async () => {
+      const reported: Action[] = []
       const recording = await startRecording({
         chromiumPath: CHROMIUM,
         url: site.url,
@@ -278,8 +279,11 @@ describe('startRecording (launch mode)', () => {
         traceId: 'trc_03TEST',
         sessionId: 'rec_3',
         headless: true,
+        onAction: (action) => reported.push(action),
       })
       await recording.page.fill('#q', 'code')
+      // No blur, no Enter: the debounce alone must report the typed value.
+      await expect.poll(() => reported.some((a) => a.kind === 'fill'), { timeout: 5_000 }).toBe(true)
       await recording.page.close()
       const trace = await recording.done
       expect(trace.id).toBe('trc_03TEST')
