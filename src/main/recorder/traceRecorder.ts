@@ -1,4 +1,5 @@
-import { mkdtemp, rm } from 'node:fs/promises'
+import { constants } from 'node:fs'
+import { access, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { chromium } from 'playwright-core'
@@ -162,6 +163,10 @@ export async function startRecording(options: RecordingOptions): Promise<Recordi
       context = first
     } else {
       const headless = options.headless ?? defaultHeadless()
+      // Checked first because a failed launch leaves Playwright's artifacts dir behind in /tmp.
+      await access(options.chromiumPath, constants.X_OK).catch(() => {
+        throw new Error(`${options.chromiumPath} is not an executable file`)
+      })
       ownedDir = options.userDataDir ? null : await mkdtemp(join(tmpdir(), 'sitecall-record-'))
       context = await chromium.launchPersistentContext(options.userDataDir ?? ownedDir!, {
         executablePath: options.chromiumPath,

@@ -1,11 +1,12 @@
 import { spawn } from 'node:child_process'
 import type { ChildProcess } from 'node:child_process'
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises'
 import { createServer } from 'node:http'
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { chromium } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { chromiumArgs } from '../../../src/main/recorder/chromium'
 import { startRecording } from '../../../src/main/recorder/traceRecorder'
@@ -180,7 +181,8 @@ describe('startRecording (launch mode)', () => {
       trace.exchanges.forEach((exchange, index) => {
         expect(exchange.seq).toBe(index + 1)
         expect(exchange.id).toBe(`exc_${index + 1}`)
-        if (index > 0) expect(exchange.startedAt).toBeGreaterThanOrEqual(trace.exchanges[index - 1]!.startedAt)
+        if (index > 0)
+          expect(exchange.startedAt).toBeGreaterThanOrEqual(trace.exchanges[index - 1]!.startedAt)
       })
       expect(doc!.seq).toBeLessThan(exchangeOf(trace, 'GET', '/style.css')!.seq)
       expect(doc!.seq).toBeLessThan(search!.seq)
@@ -241,8 +243,9 @@ describe('startRecording (launch mode)', () => {
   )
 
   it(
-    'reports the final typed value when the person presses Enter without leaving the field',
+    'keeps one fill per field edit and reports its final value when the person presses Enter',
     async () => {
+      const reported: Action[] = []
       const recording = await startRecording({
         chromiumPath: CHROMIUM,
         url: site.url,
@@ -250,8 +253,13 @@ describe('startRecording (launch mode)', () => {
         traceId: 'trc_02TEST',
         sessionId: 'rec_2',
         headless: true,
+        onAction: (action) => reported.push(action),
       })
       await recording.page.locator('#q').pressSequentially('wri')
+      // The person pauses long enough for the debounce to report 'wri', then types on.
+      await expect
+        .poll(() => reported.some((a) => a.kind === 'fill'), { timeout: 5_000 })
+        .toBe(true)
       await recording.page.locator('#q').pressSequentially('ting')
       await recording.page.locator('#q').press('Enter')
       await recording.page.waitForSelector('.result')
@@ -261,6 +269,11 @@ describe('startRecording (launch mode)', () => {
       expect(kinds).toEqual(['navigate', 'fill', 'press', 'click', 'submit'])
       expect(trace.actions[1]).toMatchObject({ kind: 'fill', selector: '#q', value: 'writing' })
       expect(trace.actions[2]).toMatchObject({ kind: 'press', selector: '#q', value: 'Enter' })
+      const fills = reported.filter((a) => a.kind === 'fill')
+      expect(fills.map((a) => [a.seq, a.value])).toEqual([
+        [2, 'wri'],
+        [2, 'writing'],
+      ])
       expect(exchangeOf(trace, 'POST', '/api/search')?.requestBody?.text).toContain(
         '"query":"writing"',
       )
@@ -283,7 +296,9 @@ describe('startRecording (launch mode)', () => {
       })
       await recording.page.fill('#q', 'code')
       // No blur, no Enter: the debounce alone must report the typed value.
-      await expect.poll(() => reported.some((a) => a.kind === 'fill'), { timeout: 5_000 }).toBe(true)
+      await expect
+        .poll(() => reported.some((a) => a.kind === 'fill'), { timeout: 5_000 })
+        .toBe(true)
       await recording.page.close()
       const trace = await recording.done
       expect(trace.id).toBe('trc_03TEST')
@@ -343,13 +358,15 @@ async function waitForPort(userDataDir: string, child: ChildProcess): Promise<nu
 
 describe('startRecording (over CDP)', () => {
   let site: Site
-  let userDataDir: string
+  let root: string
   let child: ChildProcess
   let endpoint: string
 
   beforeAll(async () => {
     site = await startSite()
-    userDataDir = await mkdtemp(join(tmpdir(), 'sitecall-cdp-test-'))
+    root = await mkdtemp(join(tmpdir(), 'sitecall-cdp-test-'))
+    const userDataDir = join(root, 'profile')
+    await mkdir(join(root, 'tmp'))
     child = spawn(
       CHROMIUM,
       [
@@ -359,7 +376,8 @@ describe('startRecording (over CDP)', () => {
         ...chromiumArgs(),
         'about:blank',
       ],
-      { stdio: 'ignore' },
+      // Chromium's own temp files go under root too, so the test leaves nothing in /tmp.
+      { stdio: 'ignore', env: { ...process.env, TMPDIR: join(root, 'tmp') } },
     )
     endpoint = `http://127.0.0.1:${await waitForPort(userDataDir, child)}`
   }, TEST_TIMEOUT)
@@ -367,16 +385,19 @@ describe('startRecording (over CDP)', () => {
   afterAll(async () => {
     if (child.exitCode === null) {
       const exited = new Promise((resolve) => child.once('exit', resolve))
-      child.kill('SIGKILL')
+      child.kill('SIGTERM')
       await exited
     }
-    await rm(userDataDir, { recursive: true, force: true })
+    await rm(root, { recursive: true, force: true })
     await site.close()
   })
 
   it(
     "records in the person's running browser and leaves it running after stop",
     async () => {
+      // The person's own tab, open before the recording, driven over a separate connection.
+      const person = await chromium.connectOverCDP(endpoint)
+      const ownTab = person.contexts()[0]!.pages()[0]!
       const recording = await startRecording({
         chromiumPath: CHROMIUM,
         url: site.url,
@@ -385,8 +406,16 @@ describe('startRecording (over CDP)', () => {
         sessionId: 'rec_6',
         cdpEndpoint: endpoint,
       })
+      expect(recording.page).not.toBe(ownTab)
+      await ownTab.goto(`${site.url}elsewhere`)
       await searchAsPerson(recording)
       const trace = await recording.stop()
+
+      // Only the recording's tab is recorded, and the person's tabs stay open.
+      expect(trace.exchanges.some((e) => e.url.includes('/elsewhere'))).toBe(false)
+      expect(trace.actions.some((a) => a.pageUrl.includes('/elsewhere'))).toBe(false)
+      expect(await ownTab.evaluate(() => location.pathname)).toBe('/elsewhere')
+      await person.close()
 
       const search = exchangeOf(trace, 'POST', '/api/search')
       expect(search?.requestBody?.text).toContain('"query":"writing"')

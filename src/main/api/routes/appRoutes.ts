@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify'
-import { Ajv } from 'ajv'
-import { APP_API_INPUT_SCHEMAS, APP_EVENT_NAMES, isAppApiMethod, type AppResult } from '../../../shared/appApi'
-import { isServiceError, ServiceError } from '../../../shared/errors'
+import { APP_EVENT_NAMES, type AppResult } from '../../../shared/appApi'
+import { createAppDispatch } from '../appDispatch'
 import type { ServerDeps } from '../server'
 
 /**
@@ -9,24 +8,11 @@ import type { ServerDeps } from '../server'
  * `AppResult`, `GET /app-api/events` streams the push events as server-sent events. Owner token only.
  */
 export function registerAppRoutes(app: FastifyInstance, deps: ServerDeps): void {
-  const ajv = new Ajv({ allErrors: true })
-  const validators = new Map(Object.entries(APP_API_INPUT_SCHEMAS).map(([m, s]) => [m, ajv.compile(s)]))
+  const dispatch = createAppDispatch(deps.handlers, (error) => app.log.error(error))
 
   app.post<{ Params: { method: string } }>('/app-api/:method', async (request): Promise<AppResult<unknown>> => {
     deps.auth.requireOwner(request)
-    const { method } = request.params
-    try {
-      if (!isAppApiMethod(method)) throw new ServiceError('not_found', 404, `No app method ${method}.`)
-      const input = request.body ?? {}
-      const validate = validators.get(method)!
-      if (!validate(input)) throw new ServiceError('invalid_input', 400, `Invalid input for ${method}: ${ajv.errorsText(validate.errors)}.`)
-      const handler = deps.handlers[method] as (input: unknown) => Promise<unknown>
-      return { ok: true, value: await handler(input) }
-    } catch (error) {
-      if (isServiceError(error)) return { ok: false, error: error.toBody() }
-      request.log.error(error)
-      return { ok: false, error: { code: 'internal', message: String((error as Error).message ?? error) } }
-    }
+    return dispatch(request.params.method, request.body)
   })
 
   app.get('/app-api/events', (request, reply) => {

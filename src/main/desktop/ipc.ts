@@ -1,0 +1,28 @@
+import type { IpcMain, IpcMainInvokeEvent } from 'electron'
+import { APP_API_METHODS, APP_EVENT_NAMES, type AppResult } from '../../shared/appApi'
+import type { AppDispatch } from '../api/appDispatch'
+import type { EventBus } from '../events'
+
+/** The one channel main pushes events on; the preload fans them out by event name. */
+export const EVENT_CHANNEL = 'sitecall:event'
+
+type Handler = (event: IpcMainInvokeEvent, input: unknown) => Promise<AppResult<unknown>>
+
+/** One IPC channel per contract method, named after the method (`tools.list`). */
+export function handle(ipcMain: Pick<IpcMain, 'handle'>, channel: string, fn: Handler): void {
+  ipcMain.handle(channel, fn)
+}
+
+/**
+ * Registers every method of the UI contract on `ipcMain` (and nothing else), each a thin line
+ * over the shared dispatcher, so the IPC table is the contract and is unit-tested with a fake.
+ */
+export function registerIpc(ipcMain: Pick<IpcMain, 'handle'>, dispatch: AppDispatch): void {
+  for (const method of APP_API_METHODS) handle(ipcMain, method, (_event, input) => dispatch(method, input))
+}
+
+/** Forwards every push event to a window; returns the unsubscribe function. */
+export function forwardEvents(events: EventBus, send: (channel: string, payload: unknown) => void): () => void {
+  const offs = APP_EVENT_NAMES.map((event) => events.on(event, (data) => send(EVENT_CHANNEL, { event, data })))
+  return () => offs.forEach((off) => off())
+}

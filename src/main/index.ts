@@ -1,0 +1,44 @@
+import { app, BrowserWindow, ipcMain } from 'electron'
+import { dirname } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { createAppDispatch } from './api/appDispatch'
+import { createCore, type Core } from './core'
+import { forwardEvents, registerIpc } from './desktop/ipc'
+import { createMainWindow } from './desktop/window'
+
+// The Electron entry (DESIGN.md §2): the same core as `sitecall serve`, plus a window over IPC.
+const dir = dirname(fileURLToPath(import.meta.url))
+let core: Core | null = null
+
+async function start(): Promise<void> {
+  core = createCore({ rendererDir: null })
+  await core.listen()
+  registerIpc(ipcMain, createAppDispatch(core.handlers, (error) => console.error(error)))
+  const open = () => {
+    const win = createMainWindow(dir, process.env.ELECTRON_RENDERER_URL)
+    const off = forwardEvents(core!.events, (channel, payload) => win.webContents.send(channel, payload))
+    win.on('closed', off)
+  }
+  open()
+  app.on('activate', () => {
+    if (BrowserWindow.getAllWindows().length === 0) open()
+  })
+}
+
+app.whenReady().then(start, (error: unknown) => {
+  console.error(error)
+  app.exit(1)
+})
+
+app.on('window-all-closed', () => {
+  if (process.platform !== 'darwin') app.quit()
+})
+
+app.on('before-quit', (event) => {
+  if (!core) return
+  // Close the database and recordings before exit so nothing is lost mid-write.
+  event.preventDefault()
+  const closing = core
+  core = null
+  void closing.close().finally(() => app.quit())
+})

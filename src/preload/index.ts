@@ -1,0 +1,26 @@
+import { contextBridge, ipcRenderer } from 'electron'
+import { APP_EVENT_NAMES, isAppApiMethod, type AppEventName, type AppResult } from '../shared/appApi'
+
+const EVENT_CHANNEL = 'sitecall:event'
+
+/**
+ * The renderer's only bridge (DESIGN.md §7, VS Code's preload allowlist): `invoke` refuses any
+ * method not in the contract and `on` any event not in it; nothing else of Electron is exposed.
+ */
+const api = {
+  invoke(method: string, input: unknown): Promise<AppResult<unknown>> {
+    if (!isAppApiMethod(method))
+      return Promise.resolve({ ok: false, error: { code: 'not_found', message: `No app method ${method}.` } })
+    return ipcRenderer.invoke(method, input) as Promise<AppResult<unknown>>
+  },
+  on(event: AppEventName, listener: (data: unknown) => void): () => void {
+    if (!APP_EVENT_NAMES.includes(event)) return () => undefined
+    const wrapped = (_e: unknown, message: { event: string; data: unknown }) => {
+      if (message.event === event) listener(message.data)
+    }
+    ipcRenderer.on(EVENT_CHANNEL, wrapped)
+    return () => void ipcRenderer.off(EVENT_CHANNEL, wrapped)
+  },
+}
+
+contextBridge.exposeInMainWorld('sitecall', api)

@@ -1,0 +1,83 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { createStore, type Store } from '../../../src/main/store/store'
+import type { Trace } from '../../../src/shared/trace'
+
+let dir: string
+let store: Store
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'sitecall-store-'))
+  store = createStore(join(dir, 'sitecall.db'))
+})
+afterEach(() => {
+  store.close()
+  rmSync(dir, { recursive: true, force: true })
+})
+
+const body = { text: 'console.log(1)', encoding: 'utf8' as const }
+const trace: Trace = {
+  id: 'trc_1',
+  intent: 'search',
+  startUrl: 'https://x.example/',
+  createdAt: 1,
+  storageState: { cookies: [], origins: [] },
+  actions: [{ seq: 1, kind: 'fill', at: 2, pageUrl: 'https://x.example/', selector: '#q', role: 'textbox', name: 'Search', value: 'writing' }],
+  exchanges: [1, 2].map((n) => ({
+    id: `exc_${n}`,
+    seq: n,
+    method: 'GET',
+    url: `https://x.example/app.js?v=${n}`,
+    requestHeaders: { accept: '*/*' },
+    requestBody: null,
+    status: 200,
+    responseHeaders: { 'content-type': 'text/javascript' },
+    responseBody: body,
+    resourceType: 'script',
+    startedAt: 3,
+    durationMs: 1.5,
+    pageUrl: 'https://x.example/',
+  })),
+}
+
+describe('the store', () => {
+  it('migrates a new file to the latest user_version in WAL mode', () => {
+    expect(store.db.pragma('user_version', { simple: true })).toBe(1)
+    expect(store.db.pragma('journal_mode', { simple: true })).toBe('wal')
+  })
+
+  it('round-trips a trace and stores a body seen twice once', () => {
+    store.traces.save(trace)
+    expect(store.traces.get('trc_1')).toEqual(trace)
+    expect(store.db.prepare('SELECT COUNT(*) AS n FROM bodies').get()).toEqual({ n: 1 })
+    expect(store.traces.getExchange('trc_1', 'exc_2')?.url).toBe('https://x.example/app.js?v=2')
+  })
+
+  it('joins a run by idempotency key and counts each transition in stateRevision', () => {
+    const base = { tenant: 'local', toolId: 't1', capabilityId: null, via: 'http' as const, inputs: { q: 1 }, inputHash: 'h', deadlineMs: null, status: 'accepted' as const }
+    const first = store.runs.create({ ...base, runId: 'lrun_1', idempotencyKey: 'k' }, 10)
+    const again = store.runs.create({ ...base, runId: 'lrun_2', idempotencyKey: 'k' }, 11)
+    expect(first.created).toBe(true)
+    expect(again).toMatchObject({ created: false, run: { runId: 'lrun_1' } })
+    const done = store.runs.transition('lrun_1', { status: 'succeeded', result: { ok: 1 }, billed: true, finished: true }, 12)
+    expect(done).toMatchObject({ status: 'succeeded', stateRevision: 2, result: { ok: 1 }, billed: true })
+    expect(done?.finishedAt).toBe(new Date(12).toISOString())
+  })
+
+  it('keeps keys hashed: the plain key is not in the file', () => {
+    const { key } = store.keys.create({ id: 'key_1', tenant: 'local', label: 'x' }, 1)
+    expect(key).toMatch(/^svc_live_/)
+    expect(store.keys.findByKey(key)?.id).toBe('key_1')
+    const rows = JSON.stringify(store.db.prepare('SELECT * FROM api_keys').all())
+    expect(rows).not.toContain(key)
+  })
+
+  it('names a second tool of the same name on a site with a suffix', () => {
+    expect(store.tools.uniqueName('x.example', 'x__post_search')).toBe('x__post_search')
+    const tool = { id: 'u1', siteHost: 'x.example', name: 'x__post_search', status: 'candidate', createdAt: 1, updatedAt: 1 }
+    store.tools.save(tool as unknown as Parameters<Store['tools']['save']>[0])
+    expect(store.tools.uniqueName('x.example', 'x__post_search')).toBe('x__post_search_2')
+    expect(store.tools.uniqueName('y.example', 'x__post_search')).toBe('x__post_search')
+  })
+})
