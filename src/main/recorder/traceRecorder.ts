@@ -69,6 +69,9 @@ export interface RecordingOptions {
 export interface Recording {
   sessionId: string
   traceId: string
+  /**
+   * The recorded context. Over CDP it is the person's own context: read it, never close it.
+   */
   context: BrowserContext
   /** The first page, already navigated to the start URL. */
   page: Page
@@ -78,7 +81,10 @@ export interface Recording {
    * disconnects (CDP mode). Idempotent: later calls return the same trace. Never rejects.
    */
   stop(): Promise<Trace>
-  /** Settles with the same trace once the person closes the last page or the browser goes away. */
+  /**
+   * Settles with the same trace once the recording ends: the person closed the last recorded
+   * page, the browser went away, or `stop()` was called. Never rejects.
+   */
   done: Promise<Trace>
 }
 
@@ -329,8 +335,10 @@ class RecordingSession {
   }
 
   private track(work: Promise<void>): void {
-    this.inflight.add(work)
-    void work.finally(() => this.inflight.delete(work))
+    // A request torn down mid-read (page closed, browser gone) only loses its own exchange.
+    const guarded = work.catch(() => undefined)
+    this.inflight.add(guarded)
+    void guarded.finally(() => this.inflight.delete(guarded))
   }
 
   private isRecorded(request: Request): boolean {
@@ -412,6 +420,9 @@ class RecordingSession {
       responseBody = await this.readBody(response, responseHeaders)
     }
     const responseEnd = request.timing().responseEnd
+    // The request body is kept as sent. Secret values in it are redacted when the trace is built
+    // (by field name, see redactSecrets), which cannot catch a secret the page script encoded or
+    // renamed; only the actions are guaranteed never to hold a typed secret.
     this.addExchange({
       id: start.id,
       seq: start.seq,
@@ -667,7 +678,7 @@ class RecordingSession {
       actions: this.actions.map((action) => ({ ...action })),
       storageState: this.storageState(),
     }
-    await this.release()
+    await this.release().catch(() => undefined)
     return trace
   }
 
