@@ -7,7 +7,9 @@ import react from '@vitejs/plugin-react'
 const copyMigrations = {
   name: 'sitecall-copy-migrations',
   closeBundle() {
-    cpSync(resolve('src/main/store/migrations'), resolve('out/main/migrations'), { recursive: true })
+    cpSync(resolve('src/main/store/migrations'), resolve('out/main/migrations'), {
+      recursive: true,
+    })
   },
 }
 
@@ -32,7 +34,10 @@ export default defineConfig({
   renderer: {
     root: resolve('src/renderer'),
     base: './',
-    build: { outDir: resolve('out/renderer'), rollupOptions: { input: resolve('src/renderer/index.html') } },
+    build: {
+      outDir: resolve('out/renderer'),
+      rollupOptions: { input: resolve('src/renderer/index.html') },
+    },
     plugins: [react()],
   },
 })

@@ -6,8 +6,15 @@ const restrict = (files, patterns) => ({
   files,
   rules: { 'no-restricted-imports': ['error', { patterns }] },
 })
-const electronOnly = { group: ['electron'], message: 'Only src/main/index.ts and src/main/desktop import electron.' }
-const up = (names) => names.map((n) => ({ group: [`**/${n}/*`, `**/${n}`], message: `Imports point down DESIGN.md §3: not ${n}.` }))
+const electronOnly = {
+  group: ['electron'],
+  message: 'Only src/main/index.ts and src/main/desktop import electron.',
+}
+const up = (names) =>
+  names.map((n) => ({
+    group: [`**/${n}/*`, `**/${n}`],
+    message: `Imports point down DESIGN.md §3: not ${n}.`,
+  }))
 
 export default tseslint.config(
   { ignores: ['out/**', 'node_modules/**', 'test-results/**', 'playwright-report/**'] },
@@ -15,20 +22,54 @@ export default tseslint.config(
   ...tseslint.configs.recommended,
   {
     files: ['**/*.ts', '**/*.tsx'],
-    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/consistent-type-imports': 'error',
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
     },
   },
   { files: ['**/*.js', '**/*.mjs'], ...tseslint.configs.disableTypeChecked },
-  restrict(['src/shared/**'], [electronOnly, ...up(['main', 'renderer', 'preload']), { group: ['node:*'], message: 'src/shared is pure: no Node.' }]),
+  restrict(
+    ['src/shared/**'],
+    [
+      electronOnly,
+      ...up(['main', 'renderer', 'preload']),
+      { group: ['node:*'], message: 'src/shared is pure: no Node.' },
+    ],
+  ),
   restrict(['src/renderer/**'], [electronOnly, ...up(['main', 'preload'])]),
-  restrict(['src/main/store/**'], [electronOnly, ...up(['vault', 'recorder', 'compiler', 'router', 'engine', 'browse', 'api', 'desktop'])]),
-  restrict(['src/main/compiler/**'], [electronOnly, ...up(['store', 'vault', 'recorder', 'router', 'engine', 'browse', 'api', 'desktop']), { group: ['node:fs', 'node:net', 'node:http', 'undici'], message: 'The compiler is pure: no I/O.' }]),
-  restrict(['src/main/recorder/**', 'src/main/vault/**'], [electronOnly, ...up(['compiler', 'router', 'engine', 'browse', 'api', 'desktop'])]),
+  restrict(
+    ['src/main/store/**'],
+    [
+      electronOnly,
+      ...up(['vault', 'recorder', 'compiler', 'router', 'engine', 'browse', 'api', 'desktop']),
+    ],
+  ),
+  restrict(
+    ['src/main/compiler/**'],
+    [
+      electronOnly,
+      ...up(['store', 'vault', 'recorder', 'router', 'engine', 'browse', 'api', 'desktop']),
+      {
+        group: ['node:fs', 'node:net', 'node:http', 'undici'],
+        message: 'The compiler is pure: no I/O.',
+      },
+    ],
+  ),
+  restrict(
+    ['src/main/recorder/**', 'src/main/vault/**'],
+    [electronOnly, ...up(['compiler', 'router', 'engine', 'browse', 'api', 'desktop'])],
+  ),
   restrict(['src/main/router/**'], [electronOnly, ...up(['engine', 'browse', 'api', 'desktop'])]),
   restrict(['src/main/engine/**'], [electronOnly, ...up(['browse', 'api', 'desktop', 'router'])]),
-  restrict(['src/main/api/**', 'src/main/browse/**', 'src/main/core.ts', 'src/main/cli.ts'], [electronOnly, ...up(['desktop'])]),
+  restrict(
+    ['src/main/api/**', 'src/main/browse/**', 'src/main/core.ts', 'src/main/cli.ts'],
+    [electronOnly, ...up(['desktop'])],
+  ),
 )

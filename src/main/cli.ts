@@ -28,20 +28,28 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`${USAGE}\n`)
     return command === undefined || command === '--help' || command === 'help' ? 0 : 2
   } catch (error) {
-    const message = isServiceError(error) ? `${error.code}: ${error.message}` : (error as Error).message
+    const message = isServiceError(error)
+      ? `${error.code}: ${error.message}`
+      : (error as Error).message
     process.stderr.write(`sitecall ${command}: ${message}\n`)
     return isServiceError(error) && error.code === 'invalid_input' ? 2 : 1
   }
 }
 
 async function serve(args: string[]): Promise<number> {
-  const { values } = parseArgs({ args, options: { port: { type: 'string' }, 'no-open': { type: 'boolean' } } })
+  const { values } = parseArgs({
+    args,
+    options: { port: { type: 'string' }, 'no-open': { type: 'boolean' } },
+  })
   const port = values.port === undefined ? DEFAULT_PORT : Number(values.port)
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port takes 0 to 65535, not ${values.port}`)
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`--port takes 0 to 65535, not ${values.port}`)
   const core = createCore({ port })
   const base = await core.listen()
   const url = `${base}/app/?token=${core.ownerToken}`
-  process.stdout.write(`Sitecall is running at ${url}\nAPI: ${base}/api/v1 and ${base}/v1 · data: ${core.home}\n`)
+  process.stdout.write(
+    `Sitecall is running at ${url}\nAPI: ${base}/api/v1 and ${base}/v1 · data: ${core.home}\n`,
+  )
   const chromium = findChromium()
   if (!chromium.path) process.stdout.write(`Recording needs Chromium: ${chromium.hint}\n`)
   if (!values['no-open']) openInBrowser(url)
@@ -56,7 +64,12 @@ async function serve(args: string[]): Promise<number> {
 async function record(args: string[]): Promise<number> {
   const { values } = parseArgs({
     args,
-    options: { url: { type: 'string' }, intent: { type: 'string' }, cdp: { type: 'string' }, json: { type: 'boolean' } },
+    options: {
+      url: { type: 'string' },
+      intent: { type: 'string' },
+      cdp: { type: 'string' },
+      json: { type: 'boolean' },
+    },
   })
   if (!values.url || !values.intent) {
     process.stderr.write(`sitecall record needs --url and --intent\n${USAGE}\n`)
@@ -69,7 +82,8 @@ async function record(args: string[]): Promise<number> {
       intent: values.intent,
       ...(values.cdp ? { cdpEndpoint: values.cdp } : {}),
     })
-    if (!values.json) process.stderr.write('Recording: use the browser window, then close it (or press Ctrl+C).\n')
+    if (!values.json)
+      process.stderr.write('Recording: use the browser window, then close it (or press Ctrl+C).\n')
     const onSignal = () => void core.recordings.stop(state.sessionId).catch(() => undefined)
     process.once('SIGINT', onSignal)
     process.once('SIGTERM', onSignal)
@@ -84,10 +98,16 @@ async function record(args: string[]): Promise<number> {
     } else if (result.candidate) {
       const c = result.candidate
       process.stdout.write(
-        `Trace ${result.traceId}\nCandidate ${c.name} (${c.id})\n  ${c.steps.at(-1)!.request.method} ${c.steps.at(-1)!.request.url}\n  inputs: ${Object.entries(c.inputs.properties).map(([n, s]) => `${s['x-slot']}=${n}:${String(s.type)}`).join(', ')}\nVerify it in the app, or: POST /v1/tools/${c.id}/execute\n`,
+        `Trace ${result.traceId}\nCandidate ${c.name} (${c.id})\n  ${c.steps.at(-1)!.request.method} ${c.steps.at(-1)!.request.url}\n  inputs: ${Object.entries(
+          c.inputs.properties,
+        )
+          .map(([n, s]) => `${s['x-slot']}=${n}:${String(s.type)}`)
+          .join(', ')}\nVerify it in the app, or: POST /v1/tools/${c.id}/execute\n`,
       )
     } else {
-      process.stdout.write(`Trace ${result.traceId}\nNo tool compiled: ${result.explanation?.reason}\n${result.explanation?.missing.map((m) => `  missing: ${m}`).join('\n')}\n`)
+      process.stdout.write(
+        `Trace ${result.traceId}\nNo tool compiled: ${result.explanation?.reason}\n${result.explanation?.missing.map((m) => `  missing: ${m}`).join('\n')}\n`,
+      )
     }
     return result.candidate ? 0 : 1
   } finally {
@@ -96,12 +116,22 @@ async function record(args: string[]): Promise<number> {
 }
 
 function keysCreate(args: string[]): number {
-  const { values } = parseArgs({ args, options: { label: { type: 'string' }, json: { type: 'boolean' } } })
+  const { values } = parseArgs({
+    args,
+    options: { label: { type: 'string' }, json: { type: 'boolean' } },
+  })
   const store = createStore(databasePath(dataDir()))
   try {
     const ulid = monotonicFactory()
-    const { key } = store.keys.create({ id: `key_${ulid()}`, tenant: LOCAL_TENANT, label: values.label ?? 'cli' }, Date.now())
-    process.stdout.write(values.json ? `${JSON.stringify({ key })}\n` : `${key}\nCopy it now: it is stored hashed and will not be shown again.\n`)
+    const { key } = store.keys.create(
+      { id: `key_${ulid()}`, tenant: LOCAL_TENANT, label: values.label ?? 'cli' },
+      Date.now(),
+    )
+    process.stdout.write(
+      values.json
+        ? `${JSON.stringify({ key })}\n`
+        : `${key}\nCopy it now: it is stored hashed and will not be shown again.\n`,
+    )
     return 0
   } finally {
     store.close()
@@ -112,7 +142,11 @@ function keysCreate(args: string[]): number {
 function openInBrowser(url: string): void {
   if (process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) return
   const [cmd, args] =
-    process.platform === 'darwin' ? ['open', [url]] : process.platform === 'win32' ? ['cmd', ['/c', 'start', '', url]] : ['xdg-open', [url]]
+    process.platform === 'darwin'
+      ? ['open', [url]]
+      : process.platform === 'win32'
+        ? ['cmd', ['/c', 'start', '', url]]
+        : ['xdg-open', [url]]
   const child = spawn(cmd, args as string[], { detached: true, stdio: 'ignore' })
   child.on('error', () => undefined)
   child.unref()

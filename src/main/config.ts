@@ -14,10 +14,14 @@ export interface Settings {
  * The data dir: `SITECALL_HOME`, else the platform's app-data dir (Linux `$XDG_DATA_HOME` or
  * `~/.local/share`, macOS `~/Library/Application Support`, Windows `%APPDATA%`) + `Sitecall`.
  */
-export function dataDir(env: Record<string, string | undefined> = process.env, platform = process.platform): string {
+export function dataDir(
+  env: Record<string, string | undefined> = process.env,
+  platform = process.platform,
+): string {
   if (env.SITECALL_HOME) return env.SITECALL_HOME
   if (platform === 'darwin') return join(homedir(), 'Library', 'Application Support', 'Sitecall')
-  if (platform === 'win32') return join(env.APPDATA ?? join(homedir(), 'AppData', 'Roaming'), 'Sitecall')
+  if (platform === 'win32')
+    return join(env.APPDATA ?? join(homedir(), 'AppData', 'Roaming'), 'Sitecall')
   return join(env.XDG_DATA_HOME ?? join(homedir(), '.local', 'share'), 'sitecall')
 }
 

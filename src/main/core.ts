@@ -85,7 +85,12 @@ export function createCore(config: CoreConfig = {}): Core {
     tenant: LOCAL_TENANT,
     info: () => {
       const chromium = findChromium({ env, settingPath: settings.chromiumPath ?? null })
-      return { version: '0.1.0', dataDir: home, apiUrl: baseUrl, chromium: { path: chromium.path, hint: chromium.hint } }
+      return {
+        version: '0.1.0',
+        dataDir: home,
+        apiUrl: baseUrl,
+        chromium: { path: chromium.path, hint: chromium.hint },
+      }
     },
   })
   const server = buildServer({

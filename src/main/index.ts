@@ -13,10 +13,15 @@ let core: Core | null = null
 async function start(): Promise<void> {
   core = createCore({ rendererDir: null })
   await core.listen()
-  registerIpc(ipcMain, createAppDispatch(core.handlers, (error) => console.error(error)))
+  registerIpc(
+    ipcMain,
+    createAppDispatch(core.handlers, (error) => console.error(error)),
+  )
   const open = () => {
     const win = createMainWindow(dir, process.env.ELECTRON_RENDERER_URL)
-    const off = forwardEvents(core!.events, (channel, payload) => win.webContents.send(channel, payload))
+    const off = forwardEvents(core!.events, (channel, payload) =>
+      win.webContents.send(channel, payload),
+    )
     win.on('closed', off)
   }
   open()

@@ -1,5 +1,10 @@
 import { contextBridge, ipcRenderer } from 'electron'
-import { APP_EVENT_NAMES, isAppApiMethod, type AppEventName, type AppResult } from '../shared/appApi'
+import {
+  APP_EVENT_NAMES,
+  isAppApiMethod,
+  type AppEventName,
+  type AppResult,
+} from '../shared/appApi'
 
 const EVENT_CHANNEL = 'sitecall:event'
 
@@ -10,7 +15,10 @@ const EVENT_CHANNEL = 'sitecall:event'
 const api = {
   invoke(method: string, input: unknown): Promise<AppResult<unknown>> {
     if (!isAppApiMethod(method))
-      return Promise.resolve({ ok: false, error: { code: 'not_found', message: `No app method ${method}.` } })
+      return Promise.resolve({
+        ok: false,
+        error: { code: 'not_found', message: `No app method ${method}.` },
+      })
     return ipcRenderer.invoke(method, input) as Promise<AppResult<unknown>>
   },
   on(event: AppEventName, listener: (data: unknown) => void): () => void {

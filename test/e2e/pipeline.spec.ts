@@ -24,7 +24,10 @@ test.afterEach(async () => {
 })
 
 test('records a search by clicking, compiles POST /api/search, verifies it, and calls it with another query', async () => {
-  const state = await core.recordings.start({ url: `${site.url}/`, intent: 'search the AI tools directory by keyword' })
+  const state = await core.recordings.start({
+    url: `${site.url}/`,
+    intent: 'search the AI tools directory by keyword',
+  })
   const page = core.recordings.recording(state.sessionId)!.page
   // The scripted person: type a query into the site's search box and submit.
   await page.getByLabel('Search AI tools').fill('writing')
@@ -46,7 +49,10 @@ test('records a search by clicking, compiles POST /api/search, verifies it, and 
   expect(noise.length).toBeGreaterThan(0)
   expect(noise.map((e) => e.id)).not.toContain(candidate.evidence.targetExchangeId)
 
-  const key = core.store.keys.create({ id: 'key_e2e', tenant: 'local', label: 'e2e' }, Date.now()).key
+  const key = core.store.keys.create(
+    { id: 'key_e2e', tenant: 'local', label: 'e2e' },
+    Date.now(),
+  ).key
   const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' }
   // Verify: the first execution of the candidate.
   const verify = await fetch(`${base}/v1/tools/${candidate.id}/execute`, {
@@ -67,5 +73,7 @@ test('records a search by clicking, compiles POST /api/search, verifies it, and 
   const run = (await call.json()) as { status: string; result: unknown; runId: string }
   expect(run.status).toBe('succeeded')
   expect(run.runId).toMatch(/^lrun_/)
-  expect(run.result).toEqual(searchRecords(site.records, { query: 'image', verified: false, page: 1, perPage: 12 }))
+  expect(run.result).toEqual(
+    searchRecords(site.records, { query: 'image', verified: false, page: 1, perPage: 12 }),
+  )
 })

@@ -12,22 +12,35 @@ export type AppDispatch = (method: string, input: unknown) => Promise<AppResult<
  * then wraps the handler's value or error as an `AppResult` (DESIGN.md §7: Electron passes only
  * an error's message across `ipcMain.handle`, so errors travel as values).
  */
-export function createAppDispatch(handlers: AppHandlers, onInternalError?: (error: unknown) => void): AppDispatch {
+export function createAppDispatch(
+  handlers: AppHandlers,
+  onInternalError?: (error: unknown) => void,
+): AppDispatch {
   const ajv = new Ajv({ allErrors: true })
-  const validators = new Map(Object.entries(APP_API_INPUT_SCHEMAS).map(([m, s]) => [m, ajv.compile(s)]))
+  const validators = new Map(
+    Object.entries(APP_API_INPUT_SCHEMAS).map(([m, s]) => [m, ajv.compile(s)]),
+  )
   return async (method, input) => {
     try {
-      if (!isAppApiMethod(method)) throw new ServiceError('not_found', 404, `No app method ${method}.`)
+      if (!isAppApiMethod(method))
+        throw new ServiceError('not_found', 404, `No app method ${method}.`)
       const value = input ?? {}
       const validate = validators.get(method)!
       if (!validate(value))
-        throw new ServiceError('invalid_input', 400, `Invalid input for ${method}: ${ajv.errorsText(validate.errors)}.`)
+        throw new ServiceError(
+          'invalid_input',
+          400,
+          `Invalid input for ${method}: ${ajv.errorsText(validate.errors)}.`,
+        )
       const handler = handlers[method] as (input: unknown) => Promise<unknown>
       return { ok: true, value: await handler(value) }
     } catch (error) {
       if (isServiceError(error)) return { ok: false, error: error.toBody() }
       onInternalError?.(error)
-      return { ok: false, error: { code: 'internal', message: (error as Error)?.message ?? String(error) } }
+      return {
+        ok: false,
+        error: { code: 'internal', message: (error as Error)?.message ?? String(error) },
+      }
     }
   }
 }

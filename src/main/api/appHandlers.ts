@@ -5,7 +5,9 @@ import type { RecordingSessions } from '../browse/recordingSessions'
 import { toPublicRun, type RunEngine } from '../engine/runEngine'
 import type { Store } from '../store/store'
 
-export type AppHandlers = { [M in AppApiMethod]: (input: AppApiInput<M>) => Promise<AppApiResult<M>> }
+export type AppHandlers = {
+  [M in AppApiMethod]: (input: AppApiInput<M>) => Promise<AppApiResult<M>>
+}
 
 export interface AppHandlerDeps {
   store: Store
@@ -50,9 +52,20 @@ export function createAppHandlers(deps: AppHandlerDeps): AppHandlers {
     'runs.list': async ({ toolId }) =>
       store.runs.list(toolId ? { toolId, limit: 20 } : { limit: 50 }).map(toPublicRun),
     'keys.list': async () =>
-      store.keys.list(deps.tenant).map(({ id, label, prefix, createdAt, revokedAt }) => ({ id, label, prefix, createdAt, revokedAt })),
+      store.keys
+        .list(deps.tenant)
+        .map(({ id, label, prefix, createdAt, revokedAt }) => ({
+          id,
+          label,
+          prefix,
+          createdAt,
+          revokedAt,
+        })),
     'keys.create': async ({ label }) => {
-      const { key, record } = store.keys.create({ id: `key_${deps.ulid()}`, tenant: deps.tenant, label }, deps.clock())
+      const { key, record } = store.keys.create(
+        { id: `key_${deps.ulid()}`, tenant: deps.tenant, label },
+        deps.clock(),
+      )
       const { id, prefix, createdAt, revokedAt } = record
       return { key, summary: { id, label, prefix, createdAt, revokedAt } }
     },

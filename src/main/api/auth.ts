@@ -20,7 +20,12 @@ export interface Authenticator {
 }
 
 /** Creates the authenticator over the key store and this process's owner token. */
-export function createAuthenticator(keys: KeyRepository, ownerToken: string, tenant: string, clock: () => number): Authenticator {
+export function createAuthenticator(
+  keys: KeyRepository,
+  ownerToken: string,
+  tenant: string,
+  clock: () => number,
+): Authenticator {
   const bearer = (request: FastifyRequest, allowQuery: boolean): string | null => {
     const header = request.headers.authorization
     const match = header ? /^Bearer\s+(\S+)$/i.exec(header) : null
@@ -35,7 +40,8 @@ export function createAuthenticator(keys: KeyRepository, ownerToken: string, ten
     if (token === ownerToken) return { tenant, keyId: null, owner: true }
     const record = keys.findByKey(token)
     if (!record) throw new ServiceError('unauthorized', 401, 'Unknown API key.')
-    if (record.revokedAt !== null) throw new ServiceError('revoked', 403, 'This API key was revoked: create a new one.')
+    if (record.revokedAt !== null)
+      throw new ServiceError('revoked', 403, 'This API key was revoked: create a new one.')
     keys.touch(record.id, clock())
     return { tenant: record.tenant, keyId: record.id, owner: false }
   }
@@ -43,7 +49,8 @@ export function createAuthenticator(keys: KeyRepository, ownerToken: string, ten
     authenticate: (request) => authenticate(request),
     requireOwner(request) {
       const caller = authenticate(request, true)
-      if (!caller.owner) throw new ServiceError('forbidden', 403, 'Only the app itself may use this route.')
+      if (!caller.owner)
+        throw new ServiceError('forbidden', 403, 'Only the app itself may use this route.')
       return caller
     },
   }

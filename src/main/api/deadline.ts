@@ -13,7 +13,16 @@ export function parseDeadline(header: string | string[] | undefined, body: unkno
   const raw = Array.isArray(header) ? header[0] : header
   const value = raw !== undefined ? (/^\d+$/.test(raw.trim()) ? Number(raw) : NaN) : body
   if (value === undefined) return DEADLINE_DEFAULT_MS
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < DEADLINE_MIN_MS || value > DEADLINE_MAX_MS)
-    throw new ServiceError('invalid_input', 400, `The deadline must be an integer from ${DEADLINE_MIN_MS} to ${DEADLINE_MAX_MS} ms.`)
+  if (
+    typeof value !== 'number' ||
+    !Number.isInteger(value) ||
+    value < DEADLINE_MIN_MS ||
+    value > DEADLINE_MAX_MS
+  )
+    throw new ServiceError(
+      'invalid_input',
+      400,
+      `The deadline must be an integer from ${DEADLINE_MIN_MS} to ${DEADLINE_MAX_MS} ms.`,
+    )
   return value
 }

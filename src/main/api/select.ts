@@ -3,7 +3,10 @@
  * Dots walk keys, `[]` maps over a list, a final brace group keeps several keys
  * (`data[].{toolName,slug}`). Paths that match nothing are returned in `missing`.
  */
-export function applySelect(value: unknown, paths: string[]): { value: unknown; missing: string[] } {
+export function applySelect(
+  value: unknown,
+  paths: string[],
+): { value: unknown; missing: string[] } {
   const missing: string[] = []
   let out: unknown = undefined
   for (const path of paths) {
@@ -25,7 +28,13 @@ function tokenize(path: string): Token[] {
     if (name) tokens.push(name)
     for (let i = 0; i < (part.length - name.length) / 2; i++) tokens.push({ list: true })
   }
-  if (brace) tokens.push({ keys: brace[1]!.split(',').map((k) => k.trim()).filter(Boolean) })
+  if (brace)
+    tokens.push({
+      keys: brace[1]!
+        .split(',')
+        .map((k) => k.trim())
+        .filter(Boolean),
+    })
   return tokens
 }
 
@@ -40,7 +49,9 @@ function pick(value: unknown, tokens: Token[]): unknown {
   if ('list' in token!) {
     if (!Array.isArray(value)) return undefined
     const items = value.map((item) => pick(item, rest))
-    return items.length && items.every((i) => i === undefined) ? undefined : items.map((i) => i ?? null)
+    return items.length && items.every((i) => i === undefined)
+      ? undefined
+      : items.map((i) => i ?? null)
   }
   if (!isObject(value)) return undefined
   const kept = Object.fromEntries(token!.keys.filter((k) => k in value).map((k) => [k, value[k]]))

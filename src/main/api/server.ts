@@ -36,31 +36,61 @@ export function buildServer(deps: ServerDeps): FastifyInstance {
     const host = request.headers.host ?? ''
     const hostname = host.replace(/:\d+$/, '')
     if (!LOOPBACK_HOSTS.has(hostname))
-      throw new ServiceError('forbidden', 403, `Host "${host}" is not this machine: the local service answers loopback names only.`)
+      throw new ServiceError(
+        'forbidden',
+        403,
+        `Host "${host}" is not this machine: the local service answers loopback names only.`,
+      )
     const origin = request.headers.origin
     if (origin !== undefined && origin !== `http://${host}`)
-      throw new ServiceError('forbidden', 403, `Requests from ${origin} are refused: only the app's own pages may call it.`)
+      throw new ServiceError(
+        'forbidden',
+        403,
+        `Requests from ${origin} are refused: only the app's own pages may call it.`,
+      )
   })
 
   app.setErrorHandler((error: FastifyError | ServiceError, request, reply) => {
     if (isServiceError(error)) return reply.status(error.status).send({ error: error.toBody() })
     const e = error as FastifyError
-    if (e.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || (e instanceof SyntaxError && e.statusCode === 400))
-      return reply.status(400).send({ error: { code: 'bad_request', message: 'The body is not valid JSON.' } })
+    if (
+      e.code === 'FST_ERR_CTP_INVALID_JSON_BODY' ||
+      (e instanceof SyntaxError && e.statusCode === 400)
+    )
+      return reply
+        .status(400)
+        .send({ error: { code: 'bad_request', message: 'The body is not valid JSON.' } })
     if (e.code === 'FST_ERR_CTP_EMPTY_JSON_BODY')
-      return reply.status(400).send({ error: { code: 'bad_request', message: 'The body is required: send a JSON object.' } })
+      return reply
+        .status(400)
+        .send({
+          error: { code: 'bad_request', message: 'The body is required: send a JSON object.' },
+        })
     if (e.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE')
-      return reply.status(400).send({ error: { code: 'bad_request', message: 'Send the body as application/json.' } })
+      return reply
+        .status(400)
+        .send({ error: { code: 'bad_request', message: 'Send the body as application/json.' } })
     if (e.code === 'FST_ERR_CTP_BODY_TOO_LARGE')
-      return reply.status(400).send({ error: { code: 'bad_request', message: 'The body is too large.' } })
+      return reply
+        .status(400)
+        .send({ error: { code: 'bad_request', message: 'The body is too large.' } })
     if (e.statusCode && e.statusCode < 500)
       return reply.status(400).send({ error: { code: 'bad_request', message: e.message } })
     request.log.error(error)
-    return reply.status(500).send({ error: { code: 'internal', message: 'Internal error: retry once, then report it.' } })
+    return reply
+      .status(500)
+      .send({ error: { code: 'internal', message: 'Internal error: retry once, then report it.' } })
   })
 
   app.setNotFoundHandler((request, reply) =>
-    reply.status(404).send({ error: { code: 'not_found', message: `No route ${request.method} ${request.url.split('?')[0]}.` } }),
+    reply
+      .status(404)
+      .send({
+        error: {
+          code: 'not_found',
+          message: `No route ${request.method} ${request.url.split('?')[0]}.`,
+        },
+      }),
   )
 
   registerSiteCallRoutes(app, deps)

@@ -53,7 +53,10 @@ export function createRecordingSessions(deps: RecordingSessionsDeps): RecordingS
     const compiled = compileTrace(trace, { toolId: deps.uuid(), now: deps.clock() })
     let result: RecordingResult
     if (compiled.ok) {
-      const candidate = { ...compiled.candidate, name: deps.store.tools.uniqueName(compiled.candidate.siteHost, compiled.candidate.name) }
+      const candidate = {
+        ...compiled.candidate,
+        name: deps.store.tools.uniqueName(compiled.candidate.siteHost, compiled.candidate.name),
+      }
       candidate.capabilityId = `${candidate.siteHost}/${candidate.name}`
       deps.store.tools.save(candidate)
       result = { traceId: trace.id, candidate, explanation: null }
@@ -71,12 +74,17 @@ export function createRecordingSessions(deps: RecordingSessionsDeps): RecordingS
 
   return {
     async start(input) {
-      if (active) throw new ServiceError('conflict', 409, 'A recording is already running: stop it first.')
+      if (active)
+        throw new ServiceError('conflict', 409, 'A recording is already running: stop it first.')
       let url: URL
       try {
         url = new URL(input.url)
       } catch {
-        throw new ServiceError('invalid_input', 400, `"${input.url}" is not a URL: use a full address like https://example.com/.`)
+        throw new ServiceError(
+          'invalid_input',
+          400,
+          `"${input.url}" is not a URL: use a full address like https://example.com/.`,
+        )
       }
       if (url.protocol !== 'http:' && url.protocol !== 'https:')
         throw new ServiceError('invalid_input', 400, 'Only http and https pages can be recorded.')
@@ -112,7 +120,9 @@ export function createRecordingSessions(deps: RecordingSessionsDeps): RecordingS
       // the trace is saved and compiled once.
       let resolveEnd!: (trace: Trace) => void
       let rejectEnd!: (error: unknown) => void
-      const ended = new Promise<Trace>((resolve, reject) => ((resolveEnd = resolve), (rejectEnd = reject)))
+      const ended = new Promise<Trace>(
+        (resolve, reject) => ((resolveEnd = resolve), (rejectEnd = reject)),
+      )
       recording.done.then(resolveEnd, rejectEnd)
       const result = ended.then((trace) => {
         if (active?.state.sessionId === sessionId) active = null
@@ -130,7 +140,8 @@ export function createRecordingSessions(deps: RecordingSessionsDeps): RecordingS
     stop,
     finished(sessionId) {
       const session = sessions.get(sessionId)
-      if (!session) return Promise.reject(new ServiceError('not_found', 404, `No recording ${sessionId}.`))
+      if (!session)
+        return Promise.reject(new ServiceError('not_found', 404, `No recording ${sessionId}.`))
       return session.result
     },
     async closeAll() {
@@ -138,4 +149,3 @@ export function createRecordingSessions(deps: RecordingSessionsDeps): RecordingS
     },
   }
 }
-

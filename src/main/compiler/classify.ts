@@ -11,7 +11,9 @@ export function rejectionReason(exchange: Exchange, siteHosts: Set<string>): str
   if (!url) return 'not an http(s) URL'
   if (exchange.method === 'OPTIONS') return 'CORS preflight'
   if (!siteHosts.has(url.host)) return `third-party host ${url.host}`
-  if (['image', 'font', 'stylesheet', 'media', 'script', 'manifest'].includes(exchange.resourceType))
+  if (
+    ['image', 'font', 'stylesheet', 'media', 'script', 'manifest'].includes(exchange.resourceType)
+  )
     return `static asset (${exchange.resourceType})`
   if (/\.(css|js|mjs|png|jpe?g|gif|svg|webp|ico|woff2?|ttf|otf|map)$/i.test(url.pathname))
     return 'static asset (by extension)'
@@ -20,9 +22,14 @@ export function rejectionReason(exchange: Exchange, siteHosts: Set<string>): str
   if (exchange.status < 200 || exchange.status >= 300) return `answered HTTP ${exchange.status}`
   if (exchange.resourceType === 'document') return 'HTML document (page reads come later)'
   const json = parseJsonBody(exchange)
-  if (json === undefined) return `answer is not JSON (${mimeTypeOf(exchange.responseHeaders) || 'no type'})`
+  if (json === undefined)
+    return `answer is not JSON (${mimeTypeOf(exchange.responseHeaders) || 'no type'})`
   if (isDictionaryPath(url.pathname) || looksLikeDictionary(json)) return 'translation dictionary'
-  if (/(feature[-_]?flags?|\/flags\b|\/config(\.json)?$|remote-?config|experiments?)/i.test(url.pathname))
+  if (
+    /(feature[-_]?flags?|\/flags\b|\/config(\.json)?$|remote-?config|experiments?)/i.test(
+      url.pathname,
+    )
+  )
     return 'feature-flag or config blob'
   return null
 }

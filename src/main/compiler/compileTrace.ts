@@ -21,8 +21,7 @@ export interface CompileOptions {
 }
 
 export type CompileResult =
-  | { ok: true; candidate: ToolSpec }
-  | { ok: false; explanation: CompileExplanation }
+  { ok: true; candidate: ToolSpec } | { ok: false; explanation: CompileExplanation }
 
 /** The lowest evidence score that makes a candidate; below it the answer is an explanation. */
 export const MIN_TARGET_SCORE = 0.5
@@ -35,11 +34,16 @@ export const MIN_TARGET_SCORE = 0.5
 export function compileTrace(trace: Trace, options: CompileOptions): CompileResult {
   const intent = options.intent ?? trace.intent
   const start = safeUrl(trace.startUrl)
-  const siteHosts = new Set([start?.host, ...trace.actions.map((a) => safeUrl(a.pageUrl)?.host)].filter(Boolean) as string[])
+  const siteHosts = new Set(
+    [start?.host, ...trace.actions.map((a) => safeUrl(a.pageUrl)?.host)].filter(
+      Boolean,
+    ) as string[],
+  )
   const considered: CompileExplanation['considered'] = []
   const eligible = trace.exchanges.filter((e) => {
     const why = rejectionReason(e, siteHosts)
-    if (why) considered.push({ exchangeId: e.id, method: e.method, url: e.url, rejectedBecause: why })
+    if (why)
+      considered.push({ exchangeId: e.id, method: e.method, url: e.url, rejectedBecause: why })
     return !why || e.id === options.targetExchangeId
   })
   const typed = typedValues(trace.actions)
@@ -48,7 +52,16 @@ export function compileTrace(trace: Trace, options: CompileOptions): CompileResu
     ? scored.find((s) => s.exchange.id === options.targetExchangeId)
     : scored[0]
   if (!chosen || (!options.targetExchangeId && chosen.score < MIN_TARGET_SCORE)) {
-    return { ok: false, explanation: explain(trace, typed.map((t) => t.value), eligible, considered, chosen?.score) }
+    return {
+      ok: false,
+      explanation: explain(
+        trace,
+        typed.map((t) => t.value),
+        eligible,
+        considered,
+        chosen?.score,
+      ),
+    }
   }
   const { exchange } = chosen
   const answer = parseJsonBody(exchange)
@@ -66,7 +79,11 @@ export function compileTrace(trace: Trace, options: CompileOptions): CompileResu
       intent,
       description: `${intent} — ${exchange.method} ${site.pathname}`,
       version: versionOf(options.now),
-      mutating: isMutating(exchange.method, exchange.url, chosen.exactMatches.map((m) => m.value.key)),
+      mutating: isMutating(
+        exchange.method,
+        exchange.url,
+        chosen.exactMatches.map((m) => m.value.key),
+      ),
       status: 'candidate',
       inputs: plan.inputs,
       steps: [{ id: 'target', request: plan.request, extract: [] }],
@@ -79,7 +96,10 @@ export function compileTrace(trace: Trace, options: CompileOptions): CompileResu
         exchangeIds: [exchange.id],
         score: chosen.score,
         signals: chosen.signals,
-        alternatives: alternativesOf(chosen, scored.filter((s) => s !== chosen)),
+        alternatives: alternativesOf(
+          chosen,
+          scored.filter((s) => s !== chosen),
+        ),
       },
       createdAt: options.now,
       updatedAt: options.now,
@@ -96,11 +116,20 @@ function explain(
 ): CompileExplanation {
   const missing: string[] = []
   if (!trace.exchanges.length) missing.push('the trace holds no requests: was the page loaded?')
-  if (!typed.length) missing.push('nothing was typed or chosen: type the value the tool should take')
-  else missing.push(`a fetch/XHR answering JSON whose request carries ${typed.map((t) => `"${t}"`).join(', ')}`)
+  if (!typed.length)
+    missing.push('nothing was typed or chosen: type the value the tool should take')
+  else
+    missing.push(
+      `a fetch/XHR answering JSON whose request carries ${typed.map((t) => `"${t}"`).join(', ')}`,
+    )
   for (const e of eligible) {
     if (!considered.some((c) => c.exchangeId === e.id))
-      considered.push({ exchangeId: e.id, method: e.method, url: e.url, rejectedBecause: 'carries none of the typed values' })
+      considered.push({
+        exchangeId: e.id,
+        method: e.method,
+        url: e.url,
+        rejectedBecause: 'carries none of the typed values',
+      })
   }
   const reason =
     bestScore === undefined

@@ -1,2 +1,7 @@
-export { compileTrace, MIN_TARGET_SCORE, type CompileOptions, type CompileResult } from './compileTrace'
+export {
+  compileTrace,
+  MIN_TARGET_SCORE,
+  type CompileOptions,
+  type CompileResult,
+} from './compileTrace'
 export { inferSchema } from './inferSchema'

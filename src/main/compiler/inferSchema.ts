@@ -1,7 +1,9 @@
 import type { JsonSchema } from '../../shared/toolSpec'
 
 /** The JSON Schema type of a JSON value: integers are told apart from other numbers. */
-export function jsonType(value: unknown): 'object' | 'array' | 'string' | 'integer' | 'number' | 'boolean' | 'null' {
+export function jsonType(
+  value: unknown,
+): 'object' | 'array' | 'string' | 'integer' | 'number' | 'boolean' | 'null' {
   if (value === null) return 'null'
   if (Array.isArray(value)) return 'array'
   if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number'
@@ -47,7 +49,8 @@ export function mergeSchemas(a: JsonSchema, b: JsonSchema): JsonSchema {
     return { type: 'array', items: mergeSchemas(a.items ?? {}, b.items ?? {}) }
   if (a.type === b.type) return a
   const numeric = new Set([a.type, b.type])
-  if (numeric.size === 2 && numeric.has('integer') && numeric.has('number')) return { type: 'number' }
+  if (numeric.size === 2 && numeric.has('integer') && numeric.has('number'))
+    return { type: 'number' }
   const types = [...new Set([...[a.type].flat(), ...[b.type].flat()])] as string[]
   return { type: types }
 }

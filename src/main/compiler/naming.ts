@@ -8,7 +8,10 @@ export function siteLabel(host: string): string {
   const hostname = host.replace(/:\d+$/, '')
   if (/^(localhost|\d+\.\d+\.\d+\.\d+|\[.*\])$/.test(hostname)) return 'local'
   const labels = hostname.split('.').filter((l) => l !== 'www')
-  const main = labels.length >= 3 && labels.at(-2)!.length <= 3 ? labels.at(-3)! : (labels.at(-2) ?? labels[0]!)
+  const main =
+    labels.length >= 3 && labels.at(-2)!.length <= 3
+      ? labels.at(-3)!
+      : (labels.at(-2) ?? labels[0]!)
   return snake(main)
 }
 
@@ -21,7 +24,9 @@ export function toolName(method: string, url: string): string {
   const segments = (parsed?.pathname ?? '/')
     .split('/')
     .filter((s) => s && !/^(api|v\d+|\d+|[0-9a-f-]{16,})$/i.test(s))
-  const object = segments.length ? snake(segments[segments.length - 1]!.replace(/\.\w+$/, '')) : 'root'
+  const object = segments.length
+    ? snake(segments[segments.length - 1]!.replace(/\.\w+$/, ''))
+    : 'root'
   return `${siteLabel(parsed?.host ?? '')}__${method.toLowerCase()}_${object}`
 }
 
@@ -34,7 +39,8 @@ export function isMutating(method: string, url: string, typedKeys: string[]): bo
   if (m === 'GET' || m === 'HEAD') return false
   if (m !== 'POST') return true
   const path = safeUrl(url)?.pathname ?? ''
-  if (/(search|query|find|lookup|list|filter|suggest|autocomplete|read|get|graphql)/i.test(path)) return false
+  if (/(search|query|find|lookup|list|filter|suggest|autocomplete|read|get|graphql)/i.test(path))
+    return false
   return !typedKeys.some((k) => /^(q|query|search|term|keywords?|text)$/i.test(k))
 }
 

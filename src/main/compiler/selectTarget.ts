@@ -35,7 +35,11 @@ export function scoreExchanges(
     .sort((a, b) => b.score - a.score || b.exchange.seq - a.exchange.seq)
 }
 
-function scoreOne(exchange: Exchange, typed: TypedValue[], committedAt: number | null): ScoredExchange {
+function scoreOne(
+  exchange: Exchange,
+  typed: TypedValue[],
+  committedAt: number | null,
+): ScoredExchange {
   const signals: EvidenceSignal[] = []
   const values = requestValues(exchange)
   const exactMatches: ScoredExchange['exactMatches'] = []
@@ -50,7 +54,9 @@ function scoreOne(exchange: Exchange, typed: TypedValue[], committedAt: number |
     signals.push({
       name: 'typed_value_in_request',
       weight: round(W.typed * share),
-      detail: exactMatches.map((m) => `"${m.typed.value}" is ${m.value.location}.${m.value.path}`).join('; '),
+      detail: exactMatches
+        .map((m) => `"${m.typed.value}" is ${m.value.location}.${m.value.path}`)
+        .join('; '),
     })
   } else if (prefixes) {
     signals.push({
@@ -61,10 +67,18 @@ function scoreOne(exchange: Exchange, typed: TypedValue[], committedAt: number |
   }
   const json = parseJsonBody(exchange)
   if (json !== undefined && ['fetch', 'xhr'].includes(exchange.resourceType)) {
-    signals.push({ name: 'json_answer', weight: W.json, detail: `${exchange.resourceType} answered JSON` })
+    signals.push({
+      name: 'json_answer',
+      weight: W.json,
+      detail: `${exchange.resourceType} answered JSON`,
+    })
   }
   if (committedAt !== null && exchange.startedAt >= committedAt - 50) {
-    signals.push({ name: 'after_submit', weight: W.afterCommit, detail: 'sent after the person submitted' })
+    signals.push({
+      name: 'after_submit',
+      weight: W.afterCommit,
+      detail: 'sent after the person submitted',
+    })
   }
   const records = largestRecordList(json)
   if (records) {
@@ -74,7 +88,8 @@ function scoreOne(exchange: Exchange, typed: TypedValue[], committedAt: number |
       detail: `answer holds ${records.count} records at ${records.path || '(root)'}`,
     })
   }
-  const text = exchange.responseBody?.encoding === 'utf8' ? exchange.responseBody.text.toLowerCase() : ''
+  const text =
+    exchange.responseBody?.encoding === 'utf8' ? exchange.responseBody.text.toLowerCase() : ''
   const echoed = typed.filter((t) => text.includes(t.value.toLowerCase()))
   if (json !== undefined && typed.length && echoed.length) {
     signals.push({
@@ -86,11 +101,21 @@ function scoreOne(exchange: Exchange, typed: TypedValue[], committedAt: number |
   // Without the typed value in the request, other signals alone do not make a target.
   const hasIntentEvidence = typed.length === 0 || exactMatches.length > 0 || prefixes > 0
   const score = hasIntentEvidence ? round(signals.reduce((sum, s) => sum + s.weight, 0)) : 0
-  return { exchange, score, signals, exactMatches, prefixOnly: !exactMatches.length && prefixes > 0 }
+  return {
+    exchange,
+    score,
+    signals,
+    exactMatches,
+    prefixOnly: !exactMatches.length && prefixes > 0,
+  }
 }
 
 /** The biggest array of objects in a JSON answer (its path, with `[]` for nesting), or null. */
-export function largestRecordList(json: unknown, path = '', depth = 0): { path: string; count: number } | null {
+export function largestRecordList(
+  json: unknown,
+  path = '',
+  depth = 0,
+): { path: string; count: number } | null {
   if (depth > 4 || json === null || typeof json !== 'object') return null
   if (Array.isArray(json)) {
     const objects = json.filter((v) => v !== null && typeof v === 'object' && !Array.isArray(v))
@@ -110,7 +135,8 @@ export function alternativesOf(chosen: ScoredExchange, others: ScoredExchange[])
   return others.slice(0, 8).map((s) => {
     const url = s.exchange.url
     let reason = `lower evidence score (${s.score} < ${chosen.score})`
-    if (s.prefixOnly) reason = 'carries only a prefix of what was typed: a typeahead/suggest request'
+    if (s.prefixOnly)
+      reason = 'carries only a prefix of what was typed: a typeahead/suggest request'
     else if (endpointKey(s.exchange) === chosenKey)
       reason = 'the same endpoint sent earlier; the later answer is the one the page shows'
     else if (!s.signals.some((x) => x.name === 'answer_has_records'))

@@ -9,7 +9,8 @@ import type { TypedValue } from './typedValues'
  * Headers a replay must not copy: hop-by-hop and computed ones (RFC 9110 §7.6.1), browser-only
  * fetch metadata, and session-bound ones (cookies and credentials belong to the site's login).
  */
-const DROPPED_HEADERS = /^(:|sec-|cookie$|authorization$|host$|content-length$|connection$|accept-encoding$|origin$|referer$|user-agent$|priority$|pragma$|cache-control$|upgrade-insecure-requests$|if-none-match$|if-modified-since$|keep-alive$|transfer-encoding$)/i
+const DROPPED_HEADERS =
+  /^(:|sec-|cookie$|authorization$|host$|content-length$|connection$|accept-encoding$|origin$|referer$|user-agent$|priority$|pragma$|cache-control$|upgrade-insecure-requests$|if-none-match$|if-modified-since$|keep-alive$|transfer-encoding$)/i
 
 export interface SlotPlan {
   inputs: ToolSpec['inputs']
@@ -84,7 +85,9 @@ function urlTemplate(raw: string, slotOf: Map<string, string>): string {
   const params: string[] = []
   url.searchParams.forEach((value, key) => {
     const slot = slotOf.get(`query:${key}`)
-    params.push(`${encodeURIComponent(key)}=${slot ? `{{input.${slot}}}` : encodeURIComponent(value)}`)
+    params.push(
+      `${encodeURIComponent(key)}=${slot ? `{{input.${slot}}}` : encodeURIComponent(value)}`,
+    )
   })
   return `${url.origin}${url.pathname}?${params.join('&')}`
 }
@@ -117,6 +120,7 @@ function placeJson(value: unknown, path: string, slotOf: Map<string, string>): u
 
 function keptHeaders(headers: Record<string, string>): Record<string, string> {
   const kept: Record<string, string> = {}
-  for (const [name, value] of Object.entries(headers)) if (!DROPPED_HEADERS.test(name)) kept[name.toLowerCase()] = value
+  for (const [name, value] of Object.entries(headers))
+    if (!DROPPED_HEADERS.test(name)) kept[name.toLowerCase()] = value
   return kept
 }

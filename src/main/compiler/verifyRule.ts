@@ -23,7 +23,8 @@ export function deriveVerifyRule(output: JsonSchema, answer: unknown): VerifyRul
     const itemPath = list.path ? `${list.path}[]` : '[]'
     for (const key of (items?.required ?? []).slice(0, MAX_ITEM_FIELDS)) {
       const type = items?.properties?.[key]?.type
-      if (typeof type === 'string' && type !== 'null') required.push({ path: `${itemPath}.${key}`, type })
+      if (typeof type === 'string' && type !== 'null')
+        required.push({ path: `${itemPath}.${key}`, type })
     }
   }
   return { status: [200, 299], mimeType: 'application/json', required }

@@ -18,11 +18,17 @@ export function handle(ipcMain: Pick<IpcMain, 'handle'>, channel: string, fn: Ha
  * over the shared dispatcher, so the IPC table is the contract and is unit-tested with a fake.
  */
 export function registerIpc(ipcMain: Pick<IpcMain, 'handle'>, dispatch: AppDispatch): void {
-  for (const method of APP_API_METHODS) handle(ipcMain, method, (_event, input) => dispatch(method, input))
+  for (const method of APP_API_METHODS)
+    handle(ipcMain, method, (_event, input) => dispatch(method, input))
 }
 
 /** Forwards every push event to a window; returns the unsubscribe function. */
-export function forwardEvents(events: EventBus, send: (channel: string, payload: unknown) => void): () => void {
-  const offs = APP_EVENT_NAMES.map((event) => events.on(event, (data) => send(EVENT_CHANNEL, { event, data })))
+export function forwardEvents(
+  events: EventBus,
+  send: (channel: string, payload: unknown) => void,
+): () => void {
+  const offs = APP_EVENT_NAMES.map((event) =>
+    events.on(event, (data) => send(EVENT_CHANNEL, { event, data })),
+  )
   return () => offs.forEach((off) => off())
 }

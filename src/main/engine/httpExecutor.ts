@@ -23,7 +23,8 @@ export const sendWithUndici: SendRequest = async (req, signal) => {
     bodyTimeout: 30_000,
   })
   const headers: Record<string, string> = {}
-  for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v
+  for (const [k, v] of Object.entries(res.headers))
+    if (v !== undefined) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v
   return { status: res.statusCode, headers, body: await res.body.text() }
 }
 
@@ -51,13 +52,22 @@ export async function executeHttp(
   } catch (error) {
     const text = describe(error)
     if (tool.mutating && !NOT_SENT.test(text))
-      return { ok: false, code: 'outcome_unknown', message: `The write may have landed; its answer was lost (${text}).` }
+      return {
+        ok: false,
+        code: 'outcome_unknown',
+        message: `The write may have landed; its answer was lost (${text}).`,
+      }
     return { ok: false, code: 'network_error', message: `The site could not be reached: ${text}.` }
   }
   return judgeResponse(response, tool.verify)
 }
 
-async function sendOnce(req: RenderedRequest, send: SendRequest, signal: AbortSignal, retry: boolean): Promise<SiteResponse> {
+async function sendOnce(
+  req: RenderedRequest,
+  send: SendRequest,
+  signal: AbortSignal,
+  retry: boolean,
+): Promise<SiteResponse> {
   try {
     return await send(req, signal)
   } catch (error) {
@@ -74,7 +84,8 @@ export function destinationDenied(url: string, siteHost: string): string | null 
   } catch {
     return `"${url}" is not a URL.`
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return `${parsed.protocol} is not allowed.`
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+    return `${parsed.protocol} is not allowed.`
   if (parsed.host !== siteHost) return `${parsed.host} is outside the tool's site ${siteHost}.`
   return null
 }

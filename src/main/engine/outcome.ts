@@ -23,23 +23,36 @@ export const DEFAULT_RATE_LIMIT_WAIT_S = 60
 export function judgeResponse(response: SiteResponse, verify: VerifyRule): Outcome {
   const { status } = response
   if (status === 401 || status === 403)
-    return fail('session_or_permission', `The site answered HTTP ${status}: sign in or check permissions.`, true)
+    return fail(
+      'session_or_permission',
+      `The site answered HTTP ${status}: sign in or check permissions.`,
+      true,
+    )
   if (status === 429) {
     const wait = retryAfterSeconds(response.headers['retry-after']) ?? DEFAULT_RATE_LIMIT_WAIT_S
     return fail('rate_limited', `The site is rate limiting: wait ${wait} s before calling again.`)
   }
-  if (status === 404 || status === 410) return fail('not_found', `The site answered HTTP ${status} for these inputs.`)
+  if (status === 404 || status === 410)
+    return fail('not_found', `The site answered HTTP ${status} for these inputs.`)
   if (status >= 500) return fail('upstream_error', `The site failed with HTTP ${status}.`)
   if (status < verify.status[0] || status > verify.status[1])
-    return fail('upstream_error', `The site answered HTTP ${status}, outside ${verify.status.join('–')}.`)
+    return fail(
+      'upstream_error',
+      `The site answered HTTP ${status}, outside ${verify.status.join('–')}.`,
+    )
   const mime = (response.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase()
-  if (mime.includes('html') || /^\s*<(!doctype|html)/i.test(response.body)) return judgePage(response.body)
+  if (mime.includes('html') || /^\s*<(!doctype|html)/i.test(response.body))
+    return judgePage(response.body)
   let json: unknown
   try {
     json = JSON.parse(response.body)
   } catch {
-    if (!response.body.trim()) return fail('outcome_not_verified', 'The site answered an empty body.')
-    return fail('schema_or_auth_drift', `The site answered ${mime || 'something'} that is not JSON where data used to be.`)
+    if (!response.body.trim())
+      return fail('outcome_not_verified', 'The site answered an empty body.')
+    return fail(
+      'schema_or_auth_drift',
+      `The site answered ${mime || 'something'} that is not JSON where data used to be.`,
+    )
   }
   return judgeJson(json, verify)
 }
@@ -47,23 +60,35 @@ export function judgeResponse(response: SiteResponse, verify: VerifyRule): Outco
 function judgePage(html: string): Outcome {
   if (/captcha|cf-challenge|are you a robot|verify you are human|challenge-platform/i.test(html))
     return fail('challenge', 'The site showed a bot check; rerun interactively.')
-  if (/one-time code|two-factor|2fa|verification code|authenticator/i.test(html) && /<input/i.test(html))
+  if (
+    /one-time code|two-factor|2fa|verification code|authenticator/i.test(html) &&
+    /<input/i.test(html)
+  )
     return fail('mfa_required', 'The site asked for a second factor.', true)
   if (/type=["']?password|<title>[^<]*(sign|log)\s?in/i.test(html))
     return fail('session_or_permission', 'The site showed a sign-in page instead of data.', true)
-  return fail('schema_or_auth_drift', 'The site answered an HTML page where data used to be: record the flow again.')
+  return fail(
+    'schema_or_auth_drift',
+    'The site answered an HTML page where data used to be: record the flow again.',
+  )
 }
 
 function judgeJson(json: unknown, verify: VerifyRule): Outcome {
   const empty =
-    json === null || json === '' || (Array.isArray(json) && !json.length) ||
+    json === null ||
+    json === '' ||
+    (Array.isArray(json) && !json.length) ||
     (typeof json === 'object' && !Array.isArray(json) && !Object.keys(json).length)
-  if (empty && verify.required.length) return fail('outcome_not_verified', 'The site answered an empty result.')
+  if (empty && verify.required.length)
+    return fail('outcome_not_verified', 'The site answered an empty result.')
   const topLevel = verify.required.filter((r) => !r.path.includes('.') && !r.path.includes('['))
   const failures = verify.required.filter((r) => !holds(json, r.path, r.type))
   if (!failures.length) return { ok: true, result: json }
   if (topLevel.length && topLevel.every((r) => failures.includes(r)))
-    return fail('schema_or_auth_drift', `The answer has another shape: none of ${topLevel.map((r) => r.path).join(', ')} is there.`)
+    return fail(
+      'schema_or_auth_drift',
+      `The answer has another shape: none of ${topLevel.map((r) => r.path).join(', ')} is there.`,
+    )
   return fail(
     'outcome_not_verified',
     `Promised fields missing or of another type: ${failures.map((f) => `${f.path} (${f.type})`).join(', ')}.`,
@@ -72,7 +97,10 @@ function judgeJson(json: unknown, verify: VerifyRule): Outcome {
 
 /** True when every value at `path` (dots, `[]` = each list item) exists with JSON type `type`. */
 export function holds(value: unknown, path: string, type: string): boolean {
-  const parts = path.split('.').flatMap((p) => (p.endsWith('[]') ? [p.slice(0, -2), '[]'] : [p])).filter(Boolean)
+  const parts = path
+    .split('.')
+    .flatMap((p) => (p.endsWith('[]') ? [p.slice(0, -2), '[]'] : [p]))
+    .filter(Boolean)
   const walk = (v: unknown, i: number): boolean => {
     if (i === parts.length) return hasType(v, type)
     const part = parts[i]!

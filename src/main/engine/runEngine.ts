@@ -74,27 +74,63 @@ export function createRunEngine(deps: RunEngineDeps): RunEngine {
     return run
   }
 
-  async function execute(tool: ToolSpec, run: RunRecord, scope: Record<string, unknown>): Promise<RunRecord> {
+  async function execute(
+    tool: ToolSpec,
+    run: RunRecord,
+    scope: Record<string, unknown>,
+  ): Promise<RunRecord> {
     const working = notify(deps.runs.transition(run.runId, { status: 'working' }, deps.clock()))!
     const controller = new AbortController()
     let outcome
     try {
       outcome = await executeHttp(tool, scope, send, controller.signal)
     } catch (error) {
-      outcome = { ok: false as const, code: 'upstream_error' as const, message: `Executor fault: ${String(error)}` }
+      outcome = {
+        ok: false as const,
+        code: 'upstream_error' as const,
+        message: `Executor fault: ${String(error)}`,
+      }
     }
     const now = deps.clock()
     if (outcome.ok) {
       if (tool.status === 'candidate') deps.tools.setStatus(tool.id, 'verified', now)
       // Only a verified success bills (spec "What the service does" 7).
-      return notify(deps.runs.transition(working.runId, { status: 'succeeded', result: outcome.result, billed: true, finished: true }, now))!
+      return notify(
+        deps.runs.transition(
+          working.runId,
+          { status: 'succeeded', result: outcome.result, billed: true, finished: true },
+          now,
+        ),
+      )!
     }
     if (outcome.code === 'outcome_unknown') {
-      return notify(deps.runs.transition(working.runId, { status: 'outcome_unknown', error: { code: 'upstream_error', message: outcome.message }, finished: true }, now))!
+      return notify(
+        deps.runs.transition(
+          working.runId,
+          {
+            status: 'outcome_unknown',
+            error: { code: 'upstream_error', message: outcome.message },
+            finished: true,
+          },
+          now,
+        ),
+      )!
     }
-    const signIn = 'signIn' in outcome && outcome.signIn ? { url: `${new URL(tool.steps[0]!.request.url).origin}/` } : null
+    const signIn =
+      'signIn' in outcome && outcome.signIn
+        ? { url: `${new URL(tool.steps[0]!.request.url).origin}/` }
+        : null
     return notify(
-      deps.runs.transition(working.runId, { status: 'failed', error: { code: outcome.code, message: outcome.message }, signIn, finished: true }, now),
+      deps.runs.transition(
+        working.runId,
+        {
+          status: 'failed',
+          error: { code: outcome.code, message: outcome.message },
+          signIn,
+          finished: true,
+        },
+        now,
+      ),
     )!
   }
 
@@ -119,7 +155,11 @@ export function createRunEngine(deps: RunEngineDeps): RunEngine {
       )
       if (!created) {
         if (run.inputHash !== inputHash || run.toolId !== tool.id)
-          throw new ServiceError('idempotency_conflict', 409, 'This Idempotency-Key was used with different input.')
+          throw new ServiceError(
+            'idempotency_conflict',
+            409,
+            'This Idempotency-Key was used with different input.',
+          )
         const pending = inFlight.get(run.runId)
         const done = pending ?? Promise.resolve(run)
         return { run, done, joined: true }
@@ -127,7 +167,15 @@ export function createRunEngine(deps: RunEngineDeps): RunEngine {
       notify(run)
       const done = execute(tool, run, scope)
         .catch((error: unknown) => {
-          const failed = deps.runs.transition(run.runId, { status: 'failed', error: { code: 'worker_lost', message: String(error) }, finished: true }, deps.clock())
+          const failed = deps.runs.transition(
+            run.runId,
+            {
+              status: 'failed',
+              error: { code: 'worker_lost', message: String(error) },
+              finished: true,
+            },
+            deps.clock(),
+          )
           return notify(failed) ?? run
         })
         .finally(() => inFlight.delete(run.runId))
@@ -147,6 +195,9 @@ export function isFinal(run: Pick<Run, 'status'>): boolean {
 export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`
   if (value !== null && typeof value === 'object')
-    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`).join(',')}}`
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`)
+      .join(',')}}`
   return JSON.stringify(value) ?? 'null'
 }

@@ -22,11 +22,14 @@ const WHOLE = /^\{\{\s*([a-zA-Z0-9_.:-]+)\s*\}\}$/
  */
 export function renderRequest(template: RequestTemplate, scope: TemplateScope): RenderedRequest {
   const text = (s: string, encode: (v: string) => string = (v) => v) =>
-    s.replace(PLACEHOLDER, (_, name: string) => (scope[name] === undefined ? '' : encode(stringify(scope[name]))))
+    s.replace(PLACEHOLDER, (_, name: string) =>
+      scope[name] === undefined ? '' : encode(stringify(scope[name])),
+    )
   const headers: Record<string, string> = {}
   for (const [k, v] of Object.entries(template.headers)) headers[k] = text(v)
   let body: string | null = null
-  if (template.body?.kind === 'json') body = JSON.stringify(renderJson(template.body.template, scope))
+  if (template.body?.kind === 'json')
+    body = JSON.stringify(renderJson(template.body.template, scope))
   else if (template.body?.kind === 'form') {
     const form = new URLSearchParams()
     for (const [k, v] of Object.entries(template.body.template)) {

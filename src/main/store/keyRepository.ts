@@ -15,7 +15,10 @@ export interface KeyRepository {
    * Mints a key: 32 random bytes in base64url after `svc_live_`. Only its SHA-256 is stored (a
    * high-entropy key needs no slow hash); the plain key is returned once and never again.
    */
-  create(input: { id: string; tenant: string; label: string; kind?: 'personal' | 'org' }, now: number): {
+  create(
+    input: { id: string; tenant: string; label: string; kind?: 'personal' | 'org' },
+    now: number,
+  ): {
     key: string
     record: ApiKeyRecord
   }
@@ -64,22 +67,24 @@ export function createKeyRepository(db: Db): KeyRepository {
     },
     findByKey(key) {
       const row = db.prepare('SELECT * FROM api_keys WHERE hash = ?').get(hashKey(key)) as
-        | KeyRow
-        | undefined
+        KeyRow | undefined
       return row ? toRecord(row) : null
     },
     list(tenant) {
       const rows = (
         tenant
-          ? db.prepare('SELECT * FROM api_keys WHERE tenant = ? ORDER BY created_at DESC').all(tenant)
+          ? db
+              .prepare('SELECT * FROM api_keys WHERE tenant = ? ORDER BY created_at DESC')
+              .all(tenant)
           : db.prepare('SELECT * FROM api_keys ORDER BY created_at DESC').all()
       ) as KeyRow[]
       return rows.map(toRecord)
     },
     revoke(id, now) {
       return (
-        db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(now, id)
-          .changes > 0
+        db
+          .prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL')
+          .run(now, id).changes > 0
       )
     },
     touch(id, now) {

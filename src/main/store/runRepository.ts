@@ -142,11 +142,16 @@ export function createRunRepository(db: Db): RunRepository {
   const transition = db.transaction((runId: string, patch: RunPatch, now: number) => {
     const sets = ['status = @status', 'state_revision = state_revision + 1', 'updated_at = @now']
     const args: Record<string, unknown> = { runId, status: patch.status, now }
-    if ('result' in patch) sets.push('result = @result') && (args.result = JSON.stringify(patch.result ?? null))
-    if ('error' in patch) sets.push('error = @error') && (args.error = patch.error ? JSON.stringify(patch.error) : null)
-    if (patch.requirements) sets.push('requirements = @requirements') && (args.requirements = JSON.stringify(patch.requirements))
-    if ('signIn' in patch) sets.push('sign_in = @signIn') && (args.signIn = patch.signIn ? JSON.stringify(patch.signIn) : null)
-    if (patch.billed !== undefined) sets.push('billed = @billed') && (args.billed = patch.billed ? 1 : 0)
+    const set = (column: string, name: string, value: unknown) => {
+      sets.push(`${column} = @${name}`)
+      args[name] = value
+    }
+    if ('result' in patch) set('result', 'result', JSON.stringify(patch.result ?? null))
+    if ('error' in patch) set('error', 'error', patch.error ? JSON.stringify(patch.error) : null)
+    if (patch.requirements) set('requirements', 'requirements', JSON.stringify(patch.requirements))
+    if ('signIn' in patch)
+      set('sign_in', 'signIn', patch.signIn ? JSON.stringify(patch.signIn) : null)
+    if (patch.billed !== undefined) set('billed', 'billed', patch.billed ? 1 : 0)
     if (patch.finished) sets.push('finished_at = @now')
     const changed = db.prepare(`UPDATE runs SET ${sets.join(', ')} WHERE id = @runId`).run(args)
     return changed.changes ? get(runId) : null
@@ -158,7 +163,9 @@ export function createRunRepository(db: Db): RunRepository {
     list(filter = {}) {
       const rows = (
         filter.toolId
-          ? db.prepare(`${select} WHERE runs.tool_id = ? ORDER BY runs.created_at DESC LIMIT ?`).all(filter.toolId, filter.limit ?? 50)
+          ? db
+              .prepare(`${select} WHERE runs.tool_id = ? ORDER BY runs.created_at DESC LIMIT ?`)
+              .all(filter.toolId, filter.limit ?? 50)
           : db.prepare(`${select} ORDER BY runs.created_at DESC LIMIT ?`).all(filter.limit ?? 50)
       ) as RunRow[]
       return rows.map(toRecord)

@@ -34,16 +34,22 @@ export function createToolRepository(db: Db): ToolRepository {
     get,
     getByName(siteHost, name) {
       return parse(
-        db.prepare('SELECT spec FROM tools WHERE site_host = ? AND name = ?').get(siteHost, name) as
-          | { spec: string }
-          | undefined,
+        db
+          .prepare('SELECT spec FROM tools WHERE site_host = ? AND name = ?')
+          .get(siteHost, name) as { spec: string } | undefined,
       )
     },
     list(filter = {}) {
       const where: string[] = []
       const args: string[] = []
-      if (filter.siteHost) where.push('site_host = ?') && args.push(filter.siteHost)
-      if (filter.status) where.push('status = ?') && args.push(filter.status)
+      if (filter.siteHost) {
+        where.push('site_host = ?')
+        args.push(filter.siteHost)
+      }
+      if (filter.status) {
+        where.push('status = ?')
+        args.push(filter.status)
+      }
       const sql = `SELECT spec FROM tools ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
         ORDER BY updated_at DESC`
       return (db.prepare(sql).all(...args) as Array<{ spec: string }>).map(

@@ -60,7 +60,11 @@ export function createTraceRepository(db: Db): TraceRepository {
 
   const storeBody = (body: Body | null): string | null => {
     if (!body) return null
-    const hash = createHash('sha256').update(body.encoding).update('\0').update(body.text).digest('hex')
+    const hash = createHash('sha256')
+      .update(body.encoding)
+      .update('\0')
+      .update(body.text)
+      .digest('hex')
     putBody.run(hash, body.encoding, body.text)
     return hash
   }
@@ -101,7 +105,13 @@ export function createTraceRepository(db: Db): TraceRepository {
     save: (trace) => save(trace),
     get(id) {
       const row = db.prepare('SELECT * FROM traces WHERE id = ?').get(id) as
-        | { id: string; intent: string; start_url: string; created_at: number; storage_state: string | null }
+        | {
+            id: string
+            intent: string
+            start_url: string
+            created_at: number
+            storage_state: string | null
+          }
         | undefined
       if (!row) return null
       const exchanges = (
@@ -136,7 +146,13 @@ export function createTraceRepository(db: Db): TraceRepository {
               (SELECT COUNT(*) FROM exchanges e WHERE e.trace_id = t.id) AS n
              FROM traces t ORDER BY t.created_at DESC`,
           )
-          .all() as Array<{ id: string; intent: string; start_url: string; created_at: number; n: number }>
+          .all() as Array<{
+          id: string
+          intent: string
+          start_url: string
+          created_at: number
+          n: number
+        }>
       ).map((r) => ({
         id: r.id,
         intent: r.intent,

@@ -6,9 +6,25 @@ const options = { toolId: '00000000-0000-4000-8000-000000000001', now: Date.UTC(
 
 function noisyPage() {
   return traceBuilder()
-    .exchange('GET', '/', { type: 'document', mime: 'text/html', responseText: '<html><body>Search</body></html>' })
-    .exchange('GET', '/static/app.js', { type: 'script', mime: 'text/javascript', responseText: 'void 0' })
-    .exchange('GET', '/locales/en.json', { response: { 'search.placeholder': 'Search', 'results.count': '{n}', 'nav.home': 'Home', 'nav.about': 'About', 'footer.copy': '(c)' } })
+    .exchange('GET', '/', {
+      type: 'document',
+      mime: 'text/html',
+      responseText: '<html><body>Search</body></html>',
+    })
+    .exchange('GET', '/static/app.js', {
+      type: 'script',
+      mime: 'text/javascript',
+      responseText: 'void 0',
+    })
+    .exchange('GET', '/locales/en.json', {
+      response: {
+        'search.placeholder': 'Search',
+        'results.count': '{n}',
+        'nav.home': 'Home',
+        'nav.about': 'About',
+        'footer.copy': '(c)',
+      },
+    })
     .exchange('GET', '/static/logo.png', { type: 'image', mime: 'image/png' })
 }
 
@@ -17,7 +33,10 @@ describe('compileTrace', () => {
     const trace = noisyPage()
       .fill('writing')
       .submit()
-      .exchange('POST', '/api/search', { body: { query: 'writing', verified: false, page: 1, perPage: 12 }, response: records('writing') })
+      .exchange('POST', '/api/search', {
+        body: { query: 'writing', verified: false, page: 1, perPage: 12 },
+        response: records('writing'),
+      })
       .build()
     const result = compileTrace(trace, options)
     if (!result.ok) throw new Error(result.explanation.reason)
@@ -34,7 +53,12 @@ describe('compileTrace', () => {
     })
     expect(tool.steps.at(-1)!.request.body).toEqual({
       kind: 'json',
-      template: { query: '{{input.p0}}', verified: '{{input.p1}}', page: '{{input.p2}}', perPage: '{{input.p3}}' },
+      template: {
+        query: '{{input.p0}}',
+        verified: '{{input.p1}}',
+        page: '{{input.p2}}',
+        perPage: '{{input.p3}}',
+      },
     })
     // Session-bound headers belong to the login, never to the tool.
     expect(tool.steps.at(-1)!.request.headers).not.toHaveProperty('cookie')
@@ -53,12 +77,16 @@ describe('compileTrace', () => {
       .fill('writing')
       .submit()
       .exchange('POST', '/collect', { body: { event: 'search', query: 'writing' }, status: 204 })
-      .exchange('GET', '/i18n/en.json?q=writing', { response: { 'a.b': 'x', 'a.c': 'y', 'a.d': 'z', 'b.a': 'w', 'b.b': 'v' } })
+      .exchange('GET', '/i18n/en.json?q=writing', {
+        response: { 'a.b': 'x', 'a.c': 'y', 'a.d': 'z', 'b.a': 'w', 'b.b': 'v' },
+      })
       .build()
     const result = compileTrace(trace, options)
     expect(result.ok).toBe(false)
     if (result.ok) return
-    const reasons = Object.fromEntries(result.explanation.considered.map((c) => [c.exchangeId, c.rejectedBecause]))
+    const reasons = Object.fromEntries(
+      result.explanation.considered.map((c) => [c.exchangeId, c.rejectedBecause]),
+    )
     expect(reasons).toEqual({ exc_1: 'analytics beacon', exc_2: 'translation dictionary' })
     expect(result.explanation.missing.join(' ')).toContain('"writing"')
   })
@@ -74,7 +102,9 @@ describe('compileTrace', () => {
     const result = compileTrace(trace, options)
     if (!result.ok) throw new Error(result.explanation.reason)
     expect(result.candidate.evidence.targetExchangeId).toBe('exc_3')
-    expect(result.candidate.steps[0]!.request.url).toBe('https://tools.example.com/api/tools?q={{input.p0}}&page={{input.p1}}')
+    expect(result.candidate.steps[0]!.request.url).toBe(
+      'https://tools.example.com/api/tools?q={{input.p0}}&page={{input.p1}}',
+    )
     expect(result.candidate.inputs.properties.q).toMatchObject({ 'x-in': 'query', type: 'string' })
     expect(result.candidate.evidence.alternatives.map((a) => a.reason)).toEqual([
       'carries only a prefix of what was typed: a typeahead/suggest request',
@@ -92,15 +122,24 @@ describe('compileTrace', () => {
     const result = compileTrace(trace, options)
     if (!result.ok) throw new Error(result.explanation.reason)
     expect(result.candidate.evidence.targetExchangeId).toBe('exc_2')
-    expect(result.candidate.evidence.alternatives[0]).toMatchObject({ exchangeId: 'exc_1', reason: expect.stringContaining('same endpoint') })
+    expect(result.candidate.evidence.alternatives[0]).toMatchObject({
+      exchangeId: 'exc_1',
+      reason: expect.stringContaining('same endpoint'),
+    })
   })
 
   it('explains instead of guessing when nothing carries the typed value', () => {
-    const trace = noisyPage().fill('writing').submit().exchange('GET', '/api/featured', { response: records('other') }).build()
+    const trace = noisyPage()
+      .fill('writing')
+      .submit()
+      .exchange('GET', '/api/featured', { response: records('other') })
+      .build()
     const result = compileTrace(trace, options)
     expect(result.ok).toBe(false)
     if (result.ok) return
-    expect(result.explanation.considered.find((c) => c.exchangeId === 'exc_5')?.rejectedBecause).toBe('carries none of the typed values')
+    expect(
+      result.explanation.considered.find((c) => c.exchangeId === 'exc_5')?.rejectedBecause,
+    ).toBe('carries none of the typed values')
   })
 
   it('never turns a secret field into a slot and makes a select an enum', () => {
@@ -109,7 +148,10 @@ describe('compileTrace', () => {
       .fill('pro', { name: 'plan', options: ['free', 'pro', 'team'] })
       .fill('writing')
       .submit()
-      .exchange('POST', '/api/search', { body: { query: 'writing', plan: 'pro' }, response: records('writing') })
+      .exchange('POST', '/api/search', {
+        body: { query: 'writing', plan: 'pro' },
+        response: records('writing'),
+      })
       .build()
     const result = compileTrace(trace, options)
     if (!result.ok) throw new Error(result.explanation.reason)
@@ -122,7 +164,10 @@ describe('compileTrace', () => {
     const trace = traceBuilder()
       .fill('Ada')
       .submit()
-      .exchange('POST', '/api/orders', { body: { customer: 'Ada' }, response: { id: 'o1', customer: 'Ada', items: [{ sku: 'x' }] } })
+      .exchange('POST', '/api/orders', {
+        body: { customer: 'Ada' },
+        response: { id: 'o1', customer: 'Ada', items: [{ sku: 'x' }] },
+      })
       .build()
     const result = compileTrace(trace, options)
     if (!result.ok) throw new Error(result.explanation.reason)
@@ -131,7 +176,14 @@ describe('compileTrace', () => {
 
   it('is deterministic', () => {
     const build = () =>
-      traceBuilder().fill('writing').submit().exchange('POST', '/api/search', { body: { query: 'writing' }, response: records('writing') }).build()
+      traceBuilder()
+        .fill('writing')
+        .submit()
+        .exchange('POST', '/api/search', {
+          body: { query: 'writing' },
+          response: records('writing'),
+        })
+        .build()
     expect(compileTrace(build(), options)).toEqual(compileTrace(build(), options))
   })
 })

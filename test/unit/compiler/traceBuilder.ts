@@ -8,7 +8,10 @@ export function traceBuilder(origin = 'https://tools.example.com') {
   const tick = () => (clock += 100)
   return {
     origin,
-    fill(value: string | null, field: { name?: string; label?: string; secret?: boolean; options?: string[] } = {}) {
+    fill(
+      value: string | null,
+      field: { name?: string; label?: string; secret?: boolean; options?: string[] } = {},
+    ) {
       actions.push({
         seq: actions.length + 1,
         kind: field.options ? 'select' : 'fill',
@@ -26,24 +29,54 @@ export function traceBuilder(origin = 'https://tools.example.com') {
       return this
     },
     submit() {
-      actions.push({ seq: actions.length + 1, kind: 'submit', at: tick(), pageUrl: `${origin}/`, selector: 'form', role: 'form', name: null, value: null })
+      actions.push({
+        seq: actions.length + 1,
+        kind: 'submit',
+        at: tick(),
+        pageUrl: `${origin}/`,
+        selector: 'form',
+        role: 'form',
+        name: null,
+        value: null,
+      })
       return this
     },
-    exchange(method: string, path: string, options: { body?: unknown; form?: string; response?: unknown; status?: number; type?: string; mime?: string; responseText?: string } = {}) {
+    exchange(
+      method: string,
+      path: string,
+      options: {
+        body?: unknown
+        form?: string
+        response?: unknown
+        status?: number
+        type?: string
+        mime?: string
+        responseText?: string
+      } = {},
+    ) {
       const requestBody =
         options.form !== undefined
           ? { text: options.form, encoding: 'utf8' as const }
           : options.body !== undefined
             ? { text: JSON.stringify(options.body), encoding: 'utf8' as const }
             : null
-      const responseText = options.responseText ?? (options.response !== undefined ? JSON.stringify(options.response) : '')
+      const responseText =
+        options.responseText ??
+        (options.response !== undefined ? JSON.stringify(options.response) : '')
       exchanges.push({
         id: `exc_${exchanges.length + 1}`,
         seq: exchanges.length + 1,
         method,
         url: path.startsWith('http') ? path : `${origin}${path}`,
         requestHeaders: {
-          ...(requestBody ? { 'content-type': options.form !== undefined ? 'application/x-www-form-urlencoded' : 'application/json' } : {}),
+          ...(requestBody
+            ? {
+                'content-type':
+                  options.form !== undefined
+                    ? 'application/x-www-form-urlencoded'
+                    : 'application/json',
+              }
+            : {}),
           cookie: 'sid=secret-session',
           accept: 'application/json',
         },
@@ -59,7 +92,15 @@ export function traceBuilder(origin = 'https://tools.example.com') {
       return this
     },
     build(intent = 'search the AI tools directory by keyword'): Trace {
-      return { id: 'trc_TEST', intent, startUrl: `${origin}/`, createdAt: 1_700_000_000_000, exchanges: [...exchanges], actions: [...actions], storageState: null }
+      return {
+        id: 'trc_TEST',
+        intent,
+        startUrl: `${origin}/`,
+        createdAt: 1_700_000_000_000,
+        exchanges: [...exchanges],
+        actions: [...actions],
+        storageState: null,
+      }
     },
   }
 }

@@ -42,7 +42,10 @@ describe('the IPC table', () => {
   it('answers a method as {ok:true,value} from the real core', async () => {
     const ipc = fakeIpcMain()
     registerIpc(ipc, createAppDispatch(core.handlers))
-    const created = (await ipc.handlers.get('keys.create')!({}, { label: 'desktop' })) as AppResult<{ key: string }>
+    const created = (await ipc.handlers.get('keys.create')!(
+      {},
+      { label: 'desktop' },
+    )) as AppResult<{ key: string }>
     expect(created.ok).toBe(true)
     const listed = await ipc.handlers.get('keys.list')!({}, {})
     expect(listed).toMatchObject({ ok: true, value: [{ label: 'desktop' }] })
@@ -66,6 +69,8 @@ describe('the IPC table', () => {
     core.events.emit('recorder.action', { sessionId: 'rec_1', actionCount: 3 })
     off()
     core.events.emit('recorder.action', { sessionId: 'rec_1', actionCount: 4 })
-    expect(sent).toEqual([[EVENT_CHANNEL, { event: 'recorder.action', data: { sessionId: 'rec_1', actionCount: 3 } }]])
+    expect(sent).toEqual([
+      [EVENT_CHANNEL, { event: 'recorder.action', data: { sessionId: 'rec_1', actionCount: 3 } }],
+    ])
   })
 })

@@ -30,19 +30,43 @@ describe('judgeResponse', () => {
     expect(codeOf(judgeResponse(json({}, 404), verify))).toBe('not_found')
     expect(codeOf(judgeResponse(json({}, 410), verify))).toBe('not_found')
     expect(codeOf(judgeResponse(json({}, 503), verify))).toBe('upstream_error')
-    expect(codeOf(judgeResponse(json({ items: [], total: 0 }), verify))).toBe('schema_or_auth_drift')
+    expect(codeOf(judgeResponse(json({ items: [], total: 0 }), verify))).toBe(
+      'schema_or_auth_drift',
+    )
     expect(codeOf(judgeResponse(json({}), verify))).toBe('outcome_not_verified')
-    expect(codeOf(judgeResponse(json({ data: [{ toolName: 5 }], count: 1 }), verify))).toBe('outcome_not_verified')
-    const page = (html: string) => ({ status: 200, headers: { 'content-type': 'text/html' }, body: html })
-    expect(codeOf(judgeResponse(page('<title>Sign in</title><input type="password">'), verify))).toBe('session_or_permission')
-    expect(codeOf(judgeResponse(page('<html>Enter the verification code <input name=otp></html>'), verify))).toBe('mfa_required')
-    expect(codeOf(judgeResponse(page('<html><div class="captcha">Are you a robot?</div></html>'), verify))).toBe('challenge')
-    expect(codeOf(judgeResponse(page('<html><body>Welcome</body></html>'), verify))).toBe('schema_or_auth_drift')
+    expect(codeOf(judgeResponse(json({ data: [{ toolName: 5 }], count: 1 }), verify))).toBe(
+      'outcome_not_verified',
+    )
+    const page = (html: string) => ({
+      status: 200,
+      headers: { 'content-type': 'text/html' },
+      body: html,
+    })
+    expect(
+      codeOf(judgeResponse(page('<title>Sign in</title><input type="password">'), verify)),
+    ).toBe('session_or_permission')
+    expect(
+      codeOf(
+        judgeResponse(page('<html>Enter the verification code <input name=otp></html>'), verify),
+      ),
+    ).toBe('mfa_required')
+    expect(
+      codeOf(
+        judgeResponse(page('<html><div class="captcha">Are you a robot?</div></html>'), verify),
+      ),
+    ).toBe('challenge')
+    expect(codeOf(judgeResponse(page('<html><body>Welcome</body></html>'), verify))).toBe(
+      'schema_or_auth_drift',
+    )
   })
 
   it("puts the site's Retry-After, else 60 s, in a rate-limit message", () => {
     const told = judgeResponse(json({}, 429, { 'retry-after': '7' }), verify)
-    expect(told).toMatchObject({ ok: false, code: 'rate_limited', message: expect.stringContaining('7 s') })
+    expect(told).toMatchObject({
+      ok: false,
+      code: 'rate_limited',
+      message: expect.stringContaining('7 s'),
+    })
     const untold = judgeResponse(json({}, 429), verify)
     expect(untold).toMatchObject({ code: 'rate_limited', message: expect.stringContaining('60 s') })
   })
@@ -60,7 +84,12 @@ describe('holds', () => {
 describe('retryAfterSeconds', () => {
   it('reads delta-seconds and HTTP-dates (RFC 9110 §10.2.3)', () => {
     expect(retryAfterSeconds('120')).toBe(120)
-    expect(retryAfterSeconds('Wed, 21 Oct 2026 07:28:30 GMT', Date.parse('Wed, 21 Oct 2026 07:28:00 GMT'))).toBe(30)
+    expect(
+      retryAfterSeconds(
+        'Wed, 21 Oct 2026 07:28:30 GMT',
+        Date.parse('Wed, 21 Oct 2026 07:28:00 GMT'),
+      ),
+    ).toBe(30)
     expect(retryAfterSeconds('soon')).toBeNull()
   })
 })

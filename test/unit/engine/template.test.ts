@@ -8,7 +8,15 @@ describe('renderRequest', () => {
         method: 'POST',
         url: 'https://x.example/api/search?q={{input.p0}}&lang=en',
         headers: { 'x-trace': 'id-{{input.p1}}' },
-        body: { kind: 'json', template: { query: '{{input.p0}}', page: '{{input.p1}}', label: 'p={{input.p1}}', missing: '{{input.p9}}' } },
+        body: {
+          kind: 'json',
+          template: {
+            query: '{{input.p0}}',
+            page: '{{input.p1}}',
+            label: 'p={{input.p1}}',
+            missing: '{{input.p9}}',
+          },
+        },
       },
       { 'input.p0': 'a&b c', 'input.p1': 2 },
     )
@@ -19,7 +27,12 @@ describe('renderRequest', () => {
 
   it('renders form bodies as urlencoded text', () => {
     const rendered = renderRequest(
-      { method: 'POST', url: 'https://x.example/s', headers: {}, body: { kind: 'form', template: { q: '{{input.p0}}', n: '{{input.p1}}' } } },
+      {
+        method: 'POST',
+        url: 'https://x.example/s',
+        headers: {},
+        body: { kind: 'form', template: { q: '{{input.p0}}', n: '{{input.p1}}' } },
+      },
       { 'input.p0': 'a b', 'input.p1': 3 },
     )
     expect(rendered.body).toBe('q=a+b&n=3')

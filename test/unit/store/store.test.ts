@@ -23,7 +23,18 @@ const trace: Trace = {
   startUrl: 'https://x.example/',
   createdAt: 1,
   storageState: { cookies: [], origins: [] },
-  actions: [{ seq: 1, kind: 'fill', at: 2, pageUrl: 'https://x.example/', selector: '#q', role: 'textbox', name: 'Search', value: 'writing' }],
+  actions: [
+    {
+      seq: 1,
+      kind: 'fill',
+      at: 2,
+      pageUrl: 'https://x.example/',
+      selector: '#q',
+      role: 'textbox',
+      name: 'Search',
+      value: 'writing',
+    },
+  ],
   exchanges: [1, 2].map((n) => ({
     id: `exc_${n}`,
     seq: n,
@@ -55,13 +66,31 @@ describe('the store', () => {
   })
 
   it('joins a run by idempotency key and counts each transition in stateRevision', () => {
-    const base = { tenant: 'local', toolId: 't1', capabilityId: null, via: 'http' as const, inputs: { q: 1 }, inputHash: 'h', deadlineMs: null, status: 'accepted' as const }
+    const base = {
+      tenant: 'local',
+      toolId: 't1',
+      capabilityId: null,
+      via: 'http' as const,
+      inputs: { q: 1 },
+      inputHash: 'h',
+      deadlineMs: null,
+      status: 'accepted' as const,
+    }
     const first = store.runs.create({ ...base, runId: 'lrun_1', idempotencyKey: 'k' }, 10)
     const again = store.runs.create({ ...base, runId: 'lrun_2', idempotencyKey: 'k' }, 11)
     expect(first.created).toBe(true)
     expect(again).toMatchObject({ created: false, run: { runId: 'lrun_1' } })
-    const done = store.runs.transition('lrun_1', { status: 'succeeded', result: { ok: 1 }, billed: true, finished: true }, 12)
-    expect(done).toMatchObject({ status: 'succeeded', stateRevision: 2, result: { ok: 1 }, billed: true })
+    const done = store.runs.transition(
+      'lrun_1',
+      { status: 'succeeded', result: { ok: 1 }, billed: true, finished: true },
+      12,
+    )
+    expect(done).toMatchObject({
+      status: 'succeeded',
+      stateRevision: 2,
+      result: { ok: 1 },
+      billed: true,
+    })
     expect(done?.finishedAt).toBe(new Date(12).toISOString())
   })
 
@@ -75,7 +104,14 @@ describe('the store', () => {
 
   it('names a second tool of the same name on a site with a suffix', () => {
     expect(store.tools.uniqueName('x.example', 'x__post_search')).toBe('x__post_search')
-    const tool = { id: 'u1', siteHost: 'x.example', name: 'x__post_search', status: 'candidate', createdAt: 1, updatedAt: 1 }
+    const tool = {
+      id: 'u1',
+      siteHost: 'x.example',
+      name: 'x__post_search',
+      status: 'candidate',
+      createdAt: 1,
+      updatedAt: 1,
+    }
     store.tools.save(tool as unknown as Parameters<Store['tools']['save']>[0])
     expect(store.tools.uniqueName('x.example', 'x__post_search')).toBe('x__post_search_2')
     expect(store.tools.uniqueName('y.example', 'x__post_search')).toBe('x__post_search')

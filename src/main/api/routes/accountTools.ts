@@ -26,19 +26,38 @@ export function registerAccountToolRoutes(app: FastifyInstance, deps: ServerDeps
     const caller = auth.authenticate(request)
     const key = request.headers['idempotency-key']
     if (typeof key !== 'string' || !OPERATION_KEY.test(key))
-      throw new ServiceError('invalid_input', 400, 'Idempotency-Key is required: 8 to 128 letters, digits, ".", "_", ":" or "-".')
+      throw new ServiceError(
+        'invalid_input',
+        400,
+        'Idempotency-Key is required: 8 to 128 letters, digits, ".", "_", ":" or "-".',
+      )
     const body = (request.body ?? {}) as Record<string, unknown>
-    if (typeof body !== 'object' || Array.isArray(body)) throw new ServiceError('bad_request', 400, 'The body must be a JSON object.')
-    const unknown = Object.keys(body).filter((k) => !['intent', 'inputs', 'allow_mutation'].includes(k))
+    if (typeof body !== 'object' || Array.isArray(body))
+      throw new ServiceError('bad_request', 400, 'The body must be a JSON object.')
+    const unknown = Object.keys(body).filter(
+      (k) => !['intent', 'inputs', 'allow_mutation'].includes(k),
+    )
     if (unknown.length)
-      throw new ServiceError('unknown_argument', 422, `Unknown fields ${unknown.join(', ')}. Valid: intent, inputs, allow_mutation.`)
+      throw new ServiceError(
+        'unknown_argument',
+        422,
+        `Unknown fields ${unknown.join(', ')}. Valid: intent, inputs, allow_mutation.`,
+      )
     const tool = store.tools.get(request.params.id)
     if (!tool) throw new ServiceError('not_found', 404, `No tool ${request.params.id}.`)
-    if (tool.status === 'quarantined') throw new ServiceError('tool_quarantined', 409, `${tool.name} failed its checks.`)
+    if (tool.status === 'quarantined')
+      throw new ServiceError('tool_quarantined', 409, `${tool.name} failed its checks.`)
     if (tool.mutating && body.allow_mutation !== true)
-      throw new ServiceError('forbidden', 403, `${tool.name} changes data on the site: send "allow_mutation": true to confirm.`)
+      throw new ServiceError(
+        'forbidden',
+        403,
+        `${tool.name} changes data on the site: send "allow_mutation": true to confirm.`,
+      )
     const inputs = slotInputs(tool, body.inputs)
-    const started = engine.start(tool, inputs, { tenant: caller.tenant, idempotencyKey: `execute:${key}` })
+    const started = engine.start(tool, inputs, {
+      tenant: caller.tenant,
+      idempotencyKey: `execute:${key}`,
+    })
     const run = await started.done
     return { run: toPublicRun(run), tool: summarizeTool(store.tools.get(tool.id) ?? tool) }
   })
@@ -52,13 +71,23 @@ export function registerAccountToolRoutes(app: FastifyInstance, deps: ServerDeps
 export function slotInputs(tool: ToolSpec, raw: unknown): Record<string, unknown> {
   if (raw === undefined) return {}
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw))
-    throw new ServiceError('invalid_input', 400, '"inputs" must be an object of slot names (p0, p1, ...) to string values.')
-  const bySlot = new Map(Object.entries(tool.inputs.properties).map(([name, s]) => [s['x-slot'], [name, s] as const]))
+    throw new ServiceError(
+      'invalid_input',
+      400,
+      '"inputs" must be an object of slot names (p0, p1, ...) to string values.',
+    )
+  const bySlot = new Map(
+    Object.entries(tool.inputs.properties).map(([name, s]) => [s['x-slot'], [name, s] as const]),
+  )
   const out: Record<string, unknown> = {}
   for (const [slot, value] of Object.entries(raw)) {
     const entry = bySlot.get(slot)
     if (!entry)
-      throw new ServiceError('unknown_argument', 422, `${tool.name} has no slot "${slot}". Valid slots: ${[...bySlot.keys()].join(', ')}.`)
+      throw new ServiceError(
+        'unknown_argument',
+        422,
+        `${tool.name} has no slot "${slot}". Valid slots: ${[...bySlot.keys()].join(', ')}.`,
+      )
     out[entry[0]] = convert(slot, value, entry[1])
   }
   return out
@@ -66,7 +95,12 @@ export function slotInputs(tool: ToolSpec, raw: unknown): Record<string, unknown
 
 function convert(slot: string, value: unknown, schema: SlotSchema): unknown {
   if (typeof value !== 'string') return value
-  const bad = () => new ServiceError('invalid_input', 400, `Slot ${slot} takes ${String(schema.type)}; "${value}" is not one.`)
+  const bad = () =>
+    new ServiceError(
+      'invalid_input',
+      400,
+      `Slot ${slot} takes ${String(schema.type)}; "${value}" is not one.`,
+    )
   switch (schema.type) {
     case 'integer':
       if (!/^-?\d+$/.test(value.trim())) throw bad()

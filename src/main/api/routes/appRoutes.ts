@@ -10,16 +10,23 @@ import type { ServerDeps } from '../server'
 export function registerAppRoutes(app: FastifyInstance, deps: ServerDeps): void {
   const dispatch = createAppDispatch(deps.handlers, (error) => app.log.error(error))
 
-  app.post<{ Params: { method: string } }>('/app-api/:method', async (request): Promise<AppResult<unknown>> => {
-    deps.auth.requireOwner(request)
-    return dispatch(request.params.method, request.body)
-  })
+  app.post<{ Params: { method: string } }>(
+    '/app-api/:method',
+    async (request): Promise<AppResult<unknown>> => {
+      deps.auth.requireOwner(request)
+      return dispatch(request.params.method, request.body)
+    },
+  )
 
   app.get('/app-api/events', (request, reply) => {
     deps.auth.requireOwner(request)
     reply.hijack()
     const res = reply.raw
-    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' })
+    res.writeHead(200, {
+      'content-type': 'text/event-stream',
+      'cache-control': 'no-cache',
+      connection: 'keep-alive',
+    })
     res.write(': connected\n\n')
     const offs = APP_EVENT_NAMES.map((event) =>
       deps.events.on(event, (data) => res.write(`data: ${JSON.stringify({ event, data })}\n\n`)),

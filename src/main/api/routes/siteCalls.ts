@@ -23,22 +23,48 @@ export function registerSiteCallRoutes(app: FastifyInstance, deps: ServerDeps): 
       const caller = auth.authenticate(request)
       const body = request.body
       if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body))
-        throw new ServiceError('bad_request', 400, 'The body must be a JSON object of the tool\'s inputs.')
+        throw new ServiceError(
+          'bad_request',
+          400,
+          "The body must be a JSON object of the tool's inputs.",
+        )
       const { siteHost, toolId } = request.params
       const tool = store.tools.getByName(siteHost, toolId) ?? store.tools.get(toolId)
       if (!tool || tool.siteHost !== siteHost)
-        throw new ServiceError('not_found', 404, `No tool "${toolId}" on ${siteHost}: GET /api/v1/sites/${siteHost} lists them.`)
+        throw new ServiceError(
+          'not_found',
+          404,
+          `No tool "${toolId}" on ${siteHost}: GET /api/v1/sites/${siteHost} lists them.`,
+        )
       if (tool.status === 'quarantined')
-        throw new ServiceError('tool_quarantined', 409, `${tool.name} failed its checks; record the flow again meanwhile.`)
+        throw new ServiceError(
+          'tool_quarantined',
+          409,
+          `${tool.name} failed its checks; record the flow again meanwhile.`,
+        )
       if (tool.status === 'candidate')
-        throw new ServiceError('not_found', 404, `${tool.name} is an unverified candidate: execute it once with POST /v1/tools/${tool.id}/execute.`)
+        throw new ServiceError(
+          'not_found',
+          404,
+          `${tool.name} is an unverified candidate: execute it once with POST /v1/tools/${tool.id}/execute.`,
+        )
       const { select, deadlineMs: bodyDeadline, ...inputs } = body as Record<string, unknown>
-      if (select !== undefined && !(Array.isArray(select) && select.every((s) => typeof s === 'string')))
+      if (
+        select !== undefined &&
+        !(Array.isArray(select) && select.every((s) => typeof s === 'string'))
+      )
         throw new ServiceError('invalid_input', 400, '"select" must be an array of path strings.')
       const deadlineMs = parseDeadline(request.headers['x-service-deadline-ms'], bodyDeadline)
       const idempotencyKey = request.headers['idempotency-key']
-      if (typeof idempotencyKey === 'string' && (idempotencyKey.length === 0 || idempotencyKey.length > MAX_IDEMPOTENCY_KEY))
-        throw new ServiceError('invalid_input', 400, `Idempotency-Key must be 1 to ${MAX_IDEMPOTENCY_KEY} characters.`)
+      if (
+        typeof idempotencyKey === 'string' &&
+        (idempotencyKey.length === 0 || idempotencyKey.length > MAX_IDEMPOTENCY_KEY)
+      )
+        throw new ServiceError(
+          'invalid_input',
+          400,
+          `Idempotency-Key must be 1 to ${MAX_IDEMPOTENCY_KEY} characters.`,
+        )
       const started = engine.start(tool, inputs, {
         tenant: caller.tenant,
         idempotencyKey: typeof idempotencyKey === 'string' ? idempotencyKey : null,
@@ -46,13 +72,20 @@ export function registerSiteCallRoutes(app: FastifyInstance, deps: ServerDeps): 
       })
       const run = await withDeadline(started.done, deadlineMs)
       if (!run) {
-        throw new ServiceError('run_timeout', 504, `The run passed its ${deadlineMs} ms deadline and goes on: poll it.`, {
-          runId: started.run.runId,
-          deadlineMs,
-          poll: `/api/v1/runs/${started.run.runId}`,
-        })
+        throw new ServiceError(
+          'run_timeout',
+          504,
+          `The run passed its ${deadlineMs} ms deadline and goes on: poll it.`,
+          {
+            runId: started.run.runId,
+            deadlineMs,
+            poll: `/api/v1/runs/${started.run.runId}`,
+          },
+        )
       }
-      return reply.status(run.status === 'input_required' ? 202 : 200).send(present(run, select as string[] | undefined))
+      return reply
+        .status(run.status === 'input_required' ? 202 : 200)
+        .send(present(run, select as string[] | undefined))
     },
   )
 
