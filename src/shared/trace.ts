@@ -51,7 +51,17 @@ export interface Action {
 }
 
 export interface StorageState {
-  cookies: Array<{ name: string; value: string; domain: string; path: string; expires: number }>
+  /** `expires` in seconds since the Unix epoch, -1 for a session cookie (as Playwright gives it). */
+  cookies: Array<{
+    name: string
+    value: string
+    domain: string
+    path: string
+    expires: number
+    httpOnly?: boolean
+    secure?: boolean
+    sameSite?: 'Strict' | 'Lax' | 'None'
+  }>
   origins: Array<{ origin: string; localStorage: Array<{ name: string; value: string }> }>
 }
 

@@ -1,4 +1,4 @@
-import { constants } from 'node:fs'
+import { constants, existsSync } from 'node:fs'
 import { access, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -598,6 +598,9 @@ class RecordingSession {
             domain: c.domain,
             path: c.path,
             expires: c.expires,
+            httpOnly: c.httpOnly,
+            secure: c.secure,
+            sameSite: c.sameSite,
           }))
         }
       } else {
@@ -695,14 +698,12 @@ class RecordingSession {
       await within(this.context.close(), CLOSE_WAIT_MS, undefined)
     }
     if (this.ownedDir) {
-      // Chromium may still be writing its profile for a moment after close.
-      for (let attempt = 0; attempt < 5; attempt++) {
-        try {
-          await rm(this.ownedDir, { recursive: true, force: true })
-          break
-        } catch {
-          await sleep(200)
-        }
+      // When the person closed the browser, `close` can return before Chromium has exited and
+      // written its last profile files: remove again until the directory stays gone.
+      for (let attempt = 0; attempt < 10; attempt++) {
+        await rm(this.ownedDir, { recursive: true, force: true }).catch(() => undefined)
+        await sleep(150)
+        if (!existsSync(this.ownedDir)) break
       }
     }
   }

@@ -327,6 +327,28 @@ describe('startRecording (launch mode)', () => {
     TEST_TIMEOUT,
   )
 
+  it(
+    'fails with recording_failed and closes the browser when the start URL cannot be opened',
+    async () => {
+      await expect(
+        startRecording({
+          chromiumPath: CHROMIUM,
+          // Port 1 on loopback refuses connections.
+          url: 'http://127.0.0.1:1/',
+          intent: 'x',
+          traceId: 'trc_07TEST',
+          sessionId: 'rec_7',
+          headless: true,
+        }),
+      ).rejects.toMatchObject({
+        name: 'ServiceError',
+        code: 'recording_failed',
+        message: expect.stringContaining('http://127.0.0.1:1/'),
+      })
+    },
+    TEST_TIMEOUT,
+  )
+
   it('fails with recording_failed when Chromium cannot be launched', async () => {
     await expect(
       startRecording({
