@@ -1,4 +1,3 @@
-import type { IpcMain, IpcMainInvokeEvent } from 'electron'
 import { APP_API_METHODS, APP_EVENT_NAMES, type AppResult } from '../../shared/appApi'
 import type { AppDispatch } from '../api/appDispatch'
 import type { EventBus } from '../events'
@@ -6,10 +5,15 @@ import type { EventBus } from '../events'
 /** The one channel main pushes events on; the preload fans them out by event name. */
 export const EVENT_CHANNEL = 'sitecall:event'
 
-type Handler = (event: IpcMainInvokeEvent, input: unknown) => Promise<AppResult<unknown>>
+type Handler = (event: unknown, input: unknown) => Promise<AppResult<unknown>>
+
+/** What the bridge needs of Electron's `ipcMain` (so tests can pass a fake at the OS edge). */
+export interface IpcMainLike {
+  handle(channel: string, listener: Handler): void
+}
 
 /** One IPC channel per contract method, named after the method (`tools.list`). */
-export function handle(ipcMain: Pick<IpcMain, 'handle'>, channel: string, fn: Handler): void {
+export function handle(ipcMain: IpcMainLike, channel: string, fn: Handler): void {
   ipcMain.handle(channel, fn)
 }
 
@@ -17,7 +21,7 @@ export function handle(ipcMain: Pick<IpcMain, 'handle'>, channel: string, fn: Ha
  * Registers every method of the UI contract on `ipcMain` (and nothing else), each a thin line
  * over the shared dispatcher, so the IPC table is the contract and is unit-tested with a fake.
  */
-export function registerIpc(ipcMain: Pick<IpcMain, 'handle'>, dispatch: AppDispatch): void {
+export function registerIpc(ipcMain: IpcMainLike, dispatch: AppDispatch): void {
   for (const method of APP_API_METHODS)
     handle(ipcMain, method, (_event, input) => dispatch(method, input))
 }
