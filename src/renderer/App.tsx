@@ -1,0 +1,62 @@
+import { useEffect } from 'react'
+import { ErrorBanner } from './components/ErrorBanner'
+import { StatusLine } from './components/StatusLine'
+import { useHashRoute, type Route } from './route'
+import { bindEvents } from './stores/bindEvents'
+import { useAppStore } from './stores/useAppStore'
+import { KeysView } from './views/KeysView'
+import { RecordView } from './views/RecordView'
+import { ToolPage } from './views/ToolPage'
+import { ToolsView } from './views/ToolsView'
+
+const NAV = [
+  { view: 'record', label: 'Record', href: '#/record' },
+  { view: 'tools', label: 'Tools', href: '#/tools' },
+  { view: 'keys', label: 'Keys', href: '#/keys' },
+] as const
+
+function View({ route }: { route: Route }) {
+  switch (route.view) {
+    case 'record':
+      return <RecordView />
+    case 'tools':
+      return <ToolsView />
+    case 'tool':
+      return <ToolPage id={route.id} />
+    case 'keys':
+      return <KeysView />
+  }
+}
+
+export function App() {
+  const route = useHashRoute()
+  const section = route.view === 'tool' ? 'tools' : route.view
+  useEffect(() => bindEvents(), [])
+  useEffect(() => void useAppStore.getState().loadInfo(), [])
+  // An error belongs to the page it happened on.
+  useEffect(() => useAppStore.getState().dismiss(), [location.hash])
+  return (
+    <div className="layout">
+      <nav className="sidebar">
+        <div className="brand">Sitecall</div>
+        {NAV.map((item) => (
+          <a
+            key={item.view}
+            href={item.href}
+            data-testid={`nav-${item.view}`}
+            className={item.view === section ? 'active' : ''}
+          >
+            {item.label}
+          </a>
+        ))}
+      </nav>
+      <div className="main">
+        <ErrorBanner />
+        <main className="content">
+          <View route={route} />
+        </main>
+        <StatusLine />
+      </div>
+    </div>
+  )
+}

@@ -1,0 +1,165 @@
+import type {
+  AppApiInput,
+  AppApiMethod,
+  AppApiResult,
+  AppEventMap,
+  AppEventName,
+  AppResult,
+} from '../shared/appApi'
+import type { ErrorBody, ErrorCode } from '../shared/errors'
+
+/** An `{ok:false,error}` answer of the app contract, thrown by `invoke`. */
+export class AppError extends Error {
+  override readonly name = 'AppError'
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details: Record<string, unknown> = {},
+  ) {
+    super(message)
+  }
+
+  static fromBody(body: ErrorBody): AppError {
+    const { code, message, ...details } = body
+    return new AppError(code, message, details)
+  }
+}
+
+/** What carries the contract: the Electron preload's bridge has exactly this shape. */
+export interface Transport {
+  invoke(method: string, input: unknown): Promise<AppResult<unknown>>
+  on(event: AppEventName, listener: (data: unknown) => void): () => void
+}
+
+declare global {
+  interface Window {
+    sitecall?: Transport
+  }
+}
+
+interface EventSourceLike {
+  onmessage: ((message: MessageEvent<string>) => void) | null
+}
+
+export interface HttpTransportOptions {
+  /** Origin of the local server; '' in the browser, where the UI is served by that server. */
+  baseUrl?: string
+  openEvents?: (url: string) => EventSourceLike
+}
+
+function isAppResult(body: unknown): body is AppResult<unknown> {
+  return (
+    typeof body === 'object' && body !== null && typeof (body as { ok?: unknown }).ok === 'boolean'
+  )
+}
+
+/**
+ * Web mode: `POST /app-api/<method>` with the owner token as a bearer, answered by an `AppResult`;
+ * push events from one shared `EventSource` on `/app-api/events?token=…`.
+ */
+export function createHttpTransport(
+  fetchImpl: typeof fetch,
+  token: () => string | null,
+  options: HttpTransportOptions = {},
+): Transport {
+  const base = options.baseUrl ?? ''
+  const openEvents = options.openEvents ?? ((url: string) => new EventSource(url))
+  const listeners = new Map<string, Set<(data: unknown) => void>>()
+  let source: EventSourceLike | null = null
+
+  return {
+    async invoke(method, input) {
+      let response: Response
+      try {
+        response = await fetchImpl(`${base}/app-api/${encodeURIComponent(method)}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${token() ?? ''}` },
+          body: JSON.stringify(input ?? {}),
+        })
+      } catch (error) {
+        const message = `Cannot reach the Sitecall server: ${(error as Error).message}`
+        return { ok: false, error: { code: 'unavailable', message } }
+      }
+      const body: unknown = await response.json().catch(() => null)
+      if (isAppResult(body)) return body
+      // Refusals before dispatch (auth, Host/Origin checks) use the REST envelope {error:{...}}.
+      const error = (body as { error?: ErrorBody } | null)?.error
+      if (error && typeof error.code === 'string') return { ok: false, error }
+      const message = `HTTP ${response.status} from /app-api/${method}`
+      return { ok: false, error: { code: 'internal', message } }
+    },
+    on(event, listener) {
+      let set = listeners.get(event)
+      if (!set) listeners.set(event, (set = new Set()))
+      set.add(listener)
+      if (!source) {
+        // EventSource cannot send headers, so the stream takes the token in its query.
+        source = openEvents(`${base}/app-api/events?token=${encodeURIComponent(token() ?? '')}`)
+        source.onmessage = (message) => {
+          const { event: name, data } = JSON.parse(message.data) as { event: string; data: unknown }
+          listeners.get(name)?.forEach((fn) => fn(data))
+        }
+      }
+      return () => void set.delete(listener)
+    },
+  }
+}
+
+const TOKEN_KEY = 'sitecall.token'
+
+/**
+ * The owner token: from `?token=` on first load (then kept in sessionStorage and taken out of the
+ * visible URL, so it is not bookmarked or shared by accident), else from sessionStorage.
+ */
+export function takeToken(): string | null {
+  const params = new URLSearchParams(location.search)
+  const fromUrl = params.get('token')
+  if (!fromUrl) return sessionStorage.getItem(TOKEN_KEY)
+  sessionStorage.setItem(TOKEN_KEY, fromUrl)
+  params.delete('token')
+  const query = params.toString()
+  history.replaceState(null, '', `${location.pathname}${query ? `?${query}` : ''}${location.hash}`)
+  return fromUrl
+}
+
+export interface AppClient {
+  invoke<M extends AppApiMethod>(method: M, input: AppApiInput<M>): Promise<AppApiResult<M>>
+  on<E extends AppEventName>(event: E, listener: (data: AppEventMap[E]) => void): () => void
+}
+
+/** Types a transport by the contract and throws `AppError` for `{ok:false}` answers. */
+export function createClient(transport: Transport): AppClient {
+  return {
+    async invoke(method, input) {
+      const result = await transport.invoke(method, input)
+      if (!result.ok) throw AppError.fromBody(result.error)
+      return result.value as AppApiResult<typeof method>
+    },
+    on: (event, listener) => transport.on(event, listener as (data: unknown) => void),
+  }
+}
+
+let client: AppClient | null = null
+
+// Picked on first use, not at import, so this module loads in Node tests without a window.
+function current(): AppClient {
+  if (!client) {
+    const token = window.sitecall ? null : takeToken()
+    client = createClient(window.sitecall ?? createHttpTransport(fetch.bind(window), () => token))
+  }
+  return client
+}
+
+export function invoke<M extends AppApiMethod>(
+  method: M,
+  input: AppApiInput<M>,
+): Promise<AppApiResult<M>> {
+  return current().invoke(method, input)
+}
+
+export function on<E extends AppEventName>(
+  event: E,
+  listener: (data: AppEventMap[E]) => void,
+): () => void {
+  return current().on(event, listener)
+}

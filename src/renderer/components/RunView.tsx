@@ -1,0 +1,36 @@
+import type { Run } from '../../shared/run'
+import { json } from '../format'
+import { StatusBadge } from './StatusBadge'
+
+/** A run's status and its result JSON, or its error code and message. */
+export function RunView({ run }: { run: Run }) {
+  return (
+    <div className="run">
+      <div className="run-head">
+        <StatusBadge status={run.status} testId="run-status" />
+        <code className="muted">{run.runId}</code>
+        {run.via && <span className="muted">via {run.via}</span>}
+      </div>
+      {run.error && (
+        <p className="run-error">
+          <code>{run.error.code}</code> {run.error.message}
+        </p>
+      )}
+      {run.requirements.map((r) => (
+        <p key={r.id} className="notice">
+          Waiting for {r.kind}: {r.message}
+        </p>
+      ))}
+      {run.signIn && (
+        <p className="notice">
+          Sign in first: <a href={run.signIn.url}>{run.signIn.url}</a>
+        </p>
+      )}
+      {run.result !== undefined && (
+        <pre className="json" data-testid="run-result">
+          {json(run.result)}
+        </pre>
+      )}
+    </div>
+  )
+}

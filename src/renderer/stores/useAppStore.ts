@@ -1,0 +1,36 @@
+import { create } from 'zustand'
+import type { AppInfo } from '../../shared/appApi'
+import { AppError, invoke } from '../api'
+
+interface AppState {
+  info: AppInfo | null
+  error: AppError | null
+  loadInfo(): Promise<void>
+  report(error: unknown): void
+  dismiss(): void
+}
+
+export const useAppStore = create<AppState>()((set) => ({
+  info: null,
+  error: null,
+  async loadInfo() {
+    const info = await attempt(invoke('app.info', {}))
+    if (info) set({ info })
+  },
+  report(error) {
+    const appError =
+      error instanceof AppError ? error : new AppError('internal', (error as Error).message)
+    set({ error: appError })
+  },
+  dismiss: () => set({ error: null }),
+}))
+
+/** Awaits `work`; a failure goes to the error banner and yields `undefined`. */
+export async function attempt<T>(work: Promise<T>): Promise<T | undefined> {
+  try {
+    return await work
+  } catch (error) {
+    useAppStore.getState().report(error)
+    return undefined
+  }
+}

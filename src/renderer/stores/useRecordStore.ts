@@ -1,0 +1,90 @@
+import { create } from 'zustand'
+import type { RecordingResult, RecordingState, ToolDetail } from '../../shared/appApi'
+import type { ExchangeSummary } from '../../shared/trace'
+import { invoke } from '../api'
+import { attempt } from './useAppStore'
+
+export type RecordPhase = 'idle' | 'starting' | 'recording' | 'stopping' | 'done'
+
+interface RecordState {
+  phase: RecordPhase
+  session: RecordingState | null
+  exchanges: ExchangeSummary[]
+  actionCount: number
+  result: RecordingResult | null
+  /** The candidate with its target exchange, once `tools.get` answered. */
+  detail: ToolDetail | null
+  loadCurrent(): Promise<void>
+  start(url: string, intent: string): Promise<void>
+  stop(): Promise<void>
+  reset(): void
+  refreshDetail(): Promise<void>
+  addExchange(sessionId: string, exchange: ExchangeSummary): void
+  setActionCount(sessionId: string, actionCount: number): void
+  finish(sessionId: string, result: RecordingResult): Promise<void>
+}
+
+const recording = (session: RecordingState) => ({
+  phase: 'recording' as const,
+  session,
+  exchanges: session.exchanges,
+  actionCount: session.actionCount,
+  result: null,
+  detail: null,
+})
+
+export const useRecordStore = create<RecordState>()((set, get) => ({
+  phase: 'idle',
+  session: null,
+  exchanges: [],
+  actionCount: 0,
+  result: null,
+  detail: null,
+
+  async loadCurrent() {
+    const session = await attempt(invoke('recorder.current', {}))
+    if (session && get().phase === 'idle') set(recording(session))
+  },
+  async start(url, intent) {
+    set({ phase: 'starting', result: null, detail: null })
+    const session = await attempt(invoke('recorder.start', { url, intent }))
+    set(session ? recording(session) : { phase: 'idle' })
+  },
+  async stop() {
+    const session = get().session
+    if (!session) return
+    set({ phase: 'stopping' })
+    const result = await attempt(invoke('recorder.stop', { sessionId: session.sessionId }))
+    if (result) await get().finish(session.sessionId, result)
+    else if (get().phase === 'stopping') set({ phase: 'recording' })
+  },
+  reset: () =>
+    set({
+      phase: 'idle',
+      session: null,
+      exchanges: [],
+      actionCount: 0,
+      result: null,
+      detail: null,
+    }),
+  async refreshDetail() {
+    const id = get().detail?.tool.id
+    const detail = id ? await attempt(invoke('tools.get', { id })) : undefined
+    if (detail) set({ detail })
+  },
+  addExchange(sessionId, exchange) {
+    const { session, exchanges } = get()
+    if (session?.sessionId !== sessionId || exchanges.some((e) => e.id === exchange.id)) return
+    set({ exchanges: [...exchanges, exchange] })
+  },
+  setActionCount(sessionId, actionCount) {
+    if (get().session?.sessionId === sessionId) set({ actionCount })
+  },
+  // Reached from our own stop and from `recorder.stopped` (e.g. the browser window was closed).
+  async finish(sessionId, result) {
+    if (get().session?.sessionId !== sessionId || get().result) return
+    const candidate = result.candidate
+    set({ phase: 'done', result, detail: candidate ? { tool: candidate, target: null } : null })
+    if (candidate) await get().refreshDetail()
+  },
+}))

@@ -1,0 +1,186 @@
+import { useEffect, useState } from 'react'
+import type { CompileExplanation } from '../../shared/appApi'
+import { CandidateReview } from '../components/CandidateReview'
+import { pathOf } from '../format'
+import { toolHref } from '../route'
+import { useRecordStore } from '../stores/useRecordStore'
+import { useRunner } from '../useRunner'
+
+function StartForm() {
+  const start = useRecordStore((s) => s.start)
+  const starting = useRecordStore((s) => s.phase === 'starting')
+  const [url, setUrl] = useState('')
+  const [intent, setIntent] = useState('')
+  return (
+    <form
+      className="card stack"
+      onSubmit={(e) => {
+        e.preventDefault()
+        void start(url.trim(), intent.trim())
+      }}
+    >
+      <label className="field">
+        <span className="field-name">Start URL</span>
+        <input
+          data-testid="record-url"
+          type="url"
+          required
+          placeholder="https://example.com/"
+          value={url}
+          onChange={(e) => setUrl(e.target.value)}
+        />
+      </label>
+      <label className="field">
+        <span className="field-name">What should the tool do?</span>
+        <input
+          data-testid="record-intent"
+          required
+          placeholder="search the AI tools directory by keyword"
+          value={intent}
+          onChange={(e) => setIntent(e.target.value)}
+        />
+      </label>
+      <div>
+        <button className="primary" type="submit" disabled={starting} data-testid="record-start">
+          {starting ? 'Opening the browser…' : 'Start recording'}
+        </button>
+      </div>
+    </form>
+  )
+}
+
+function Recording() {
+  const { session, exchanges, actionCount, phase, stop } = useRecordStore()
+  const stopping = phase === 'stopping'
+  return (
+    <>
+      <div className="banner banner-rec">
+        <span className="rec-dot" />
+        <span>
+          {stopping
+            ? 'Compiling the trace…'
+            : 'Recording — use the browser window, then press Stop'}
+        </span>
+        <button
+          className="danger"
+          onClick={() => void stop()}
+          disabled={stopping}
+          data-testid="record-stop"
+        >
+          {stopping ? 'Stopping…' : 'Stop'}
+        </button>
+      </div>
+      <p className="muted">
+        <strong>{session?.intent}</strong> · {session?.url} · {exchanges.length} requests ·{' '}
+        <span data-testid="action-count">{actionCount}</span> actions
+      </p>
+      <div className="scroll card flush">
+        <table>
+          <thead>
+            <tr>
+              <th>Method</th>
+              <th>Path</th>
+              <th>Status</th>
+              <th>Type</th>
+              <th>MIME</th>
+            </tr>
+          </thead>
+          <tbody>
+            {exchanges.map((e) => (
+              <tr key={e.id} data-testid="exchange-row">
+                <td className="method">{e.method}</td>
+                <td className="url" title={e.url}>
+                  {pathOf(e.url)}
+                </td>
+                <td className={e.status >= 400 || e.status === 0 ? 'bad' : ''}>
+                  {e.status || '—'}
+                </td>
+                <td>{e.resourceType}</td>
+                <td className="muted">{e.mimeType}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        {exchanges.length === 0 && <p className="muted pad">No requests captured yet.</p>}
+      </div>
+    </>
+  )
+}
+
+function Explanation({ explanation }: { explanation: CompileExplanation }) {
+  return (
+    <section className="card" data-testid="compile-explanation">
+      <h2>No tool was compiled</h2>
+      <p>{explanation.reason}</p>
+      {explanation.missing.length > 0 && (
+        <>
+          <h3>Missing</h3>
+          <ul>
+            {explanation.missing.map((m) => (
+              <li key={m}>{m}</li>
+            ))}
+          </ul>
+        </>
+      )}
+      {explanation.considered.length > 0 && (
+        <>
+          <h3>Considered</h3>
+          <table>
+            <tbody>
+              {explanation.considered.map((c) => (
+                <tr key={c.exchangeId}>
+                  <td className="method">{c.method}</td>
+                  <td className="url">{c.url}</td>
+                  <td>{c.rejectedBecause}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </>
+      )}
+    </section>
+  )
+}
+
+function Result() {
+  const { result, detail, reset, refreshDetail } = useRecordStore()
+  const runner = useRunner()
+  return (
+    <>
+      <div className="row">
+        <p className="muted">
+          Trace <code>{result?.traceId}</code>
+        </p>
+        <span className="spacer" />
+        {detail && <a href={toolHref(detail.tool.id)}>Open tool page</a>}
+        <button onClick={reset}>New recording</button>
+      </div>
+      {detail && (
+        <CandidateReview detail={detail} runner={runner} onVerified={() => void refreshDetail()} />
+      )}
+      {result?.explanation && <Explanation explanation={result.explanation} />}
+    </>
+  )
+}
+
+export function RecordView() {
+  const phase = useRecordStore((s) => s.phase)
+  const loadCurrent = useRecordStore((s) => s.loadCurrent)
+  useEffect(() => void loadCurrent(), [loadCurrent])
+  return (
+    <>
+      <h1>Record</h1>
+      {(phase === 'idle' || phase === 'starting') && (
+        <>
+          <p className="muted">
+            Open a site in a recording browser, do the task once, and Sitecall compiles the request
+            that does it into a typed tool.
+          </p>
+          <StartForm />
+        </>
+      )}
+      {(phase === 'recording' || phase === 'stopping') && <Recording />}
+      {phase === 'done' && <Result />}
+    </>
+  )
+}

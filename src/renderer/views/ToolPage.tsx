@@ -1,0 +1,141 @@
+import { useEffect, useState } from 'react'
+import type { ToolDetail } from '../../shared/appApi'
+import { FINAL_RUN_STATUSES } from '../../shared/run'
+import type { ToolSpec } from '../../shared/toolSpec'
+import { CandidateReview, VerifiedNotice, callPath } from '../components/CandidateReview'
+import { RunForm, cleanInputs, defaultsOf, type Values } from '../components/RunForm'
+import { RunView } from '../components/RunView'
+import { StatusBadge } from '../components/StatusBadge'
+import { formatTime } from '../format'
+import { useAppStore } from '../stores/useAppStore'
+import { useToolsStore } from '../stores/useToolsStore'
+import { useRunner } from '../useRunner'
+
+function CurlExample({ tool, inputs }: { tool: ToolSpec; inputs: Values }) {
+  const apiUrl = useAppStore((s) => s.info?.apiUrl) ?? location.origin
+  const body = JSON.stringify(inputs).replaceAll("'", "'\\''")
+  const curl = [
+    `curl -X POST ${apiUrl}${callPath(tool)}`,
+    `  -H 'Authorization: Bearer svc_live_…'`,
+    `  -H 'Content-Type: application/json'`,
+    `  -d '${body}'`,
+  ].join(' \\\n')
+  return (
+    <>
+      <h3>Call it from a program</h3>
+      <pre className="code" data-testid="curl-example">
+        {curl}
+      </pre>
+      <p className="muted small">
+        Create a key under <a href="#/keys">Keys</a> and put it in place of <code>svc_live_…</code>.
+      </p>
+    </>
+  )
+}
+
+function RecentRuns({ onShow }: { onShow: (runId: string) => void }) {
+  const runs = useToolsStore((s) => s.runs)
+  if (runs.length === 0) return <p className="muted">No runs yet.</p>
+  return (
+    <table className="clickable">
+      <tbody>
+        {runs.map((r) => (
+          <tr key={r.runId} onClick={() => onShow(r.runId)}>
+            <td>
+              <StatusBadge status={r.status} />
+            </td>
+            <td>
+              <code>{r.runId}</code>
+            </td>
+            <td className="muted">{r.error?.code}</td>
+            <td className="nowrap muted">{formatTime(r.createdAt)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  )
+}
+
+function ToolBody({ detail }: { detail: ToolDetail }) {
+  const { tool } = detail
+  const { loadTool, loadRuns, remove } = useToolsStore()
+  const runs = useToolsStore((s) => s.runs)
+  const runner = useRunner()
+  const [values, setValues] = useState(() => defaultsOf(tool.inputs))
+  const [justVerified, setJustVerified] = useState(false)
+  const finished = runner.run && FINAL_RUN_STATUSES.includes(runner.run.status)
+  useEffect(() => void loadRuns(tool.id), [loadRuns, tool.id, finished])
+
+  return (
+    <>
+      <div className="row">
+        <h1>{tool.name}</h1>
+        <StatusBadge status={tool.status} />
+        {tool.mutating && <span className="badge badge-amber">mutating</span>}
+        <span className="spacer" />
+        <button
+          className="link danger-text"
+          onClick={() => {
+            if (confirm(`Delete ${tool.name}?`))
+              void remove(tool.id).then((ok) => ok && (location.hash = '#/tools'))
+          }}
+        >
+          Delete
+        </button>
+      </div>
+      <p>{tool.description}</p>
+      <p className="muted">
+        Intent: “{tool.intent}” · {tool.siteHost} · via {tool.via} · v{tool.version}
+      </p>
+      {tool.status === 'candidate' ? (
+        <CandidateReview
+          detail={detail}
+          runner={runner}
+          onVerified={() => {
+            setJustVerified(true)
+            void loadTool(tool.id)
+          }}
+        />
+      ) : (
+        <section className="card">
+          {justVerified && <VerifiedNotice tool={tool} />}
+          <h2>Run</h2>
+          <RunForm
+            schema={tool.inputs}
+            values={values}
+            onChange={setValues}
+            onSubmit={(inputs) => void runner.start(tool.id, inputs)}
+            busy={runner.busy}
+            submitLabel="Run"
+            submitTestId="run-button"
+          />
+          {runner.run && <RunView run={runner.run} />}
+          <CurlExample tool={tool} inputs={cleanInputs(tool.inputs, values)} />
+        </section>
+      )}
+      <section className="card">
+        <h2>Recent runs</h2>
+        <RecentRuns
+          onShow={(id) => {
+            const run = runs.find((r) => r.runId === id)
+            if (run) runner.show(run)
+          }}
+        />
+      </section>
+    </>
+  )
+}
+
+export function ToolPage({ id }: { id: string }) {
+  const detail = useToolsStore((s) => s.detail)
+  const loadTool = useToolsStore((s) => s.loadTool)
+  useEffect(() => void loadTool(id), [loadTool, id])
+  const failed = useToolsStore((s) => s.failedId === id)
+  if (detail?.tool.id === id) return <ToolBody key={id} detail={detail} />
+  if (!failed) return <p className="muted">Loading…</p>
+  return (
+    <p className="muted">
+      This tool could not be loaded. <a href="#/tools">Back to Tools</a>
+    </p>
+  )
+}

@@ -1,0 +1,55 @@
+// `npm run bench`: Sitecall's surface A against the site it wraps, measured in one run.
+// Prints a table and writes bench-results/bench.json. Exit 1 when setup fails or any Sitecall call
+// did not succeed; timings themselves never fail the run (benchmarks are not tests).
+import { fileURLToPath } from 'node:url'
+import { createClients } from './clients'
+import { QUERIES, readConfig } from './config'
+import { formatReport, writeJson, type BenchResults } from './report'
+import { machine, rssMB, storageFigures } from './resources'
+import { startBench } from './setup'
+import { measureLatency, measureThroughput } from './surfaceA'
+
+const OUT = fileURLToPath(new URL('../../bench-results/bench.json', import.meta.url))
+
+async function main(): Promise<number> {
+  const date = new Date().toISOString()
+  const rssStartMB = rssMB()
+  const config = readConfig()
+  const env = await startBench(QUERIES)
+  const clients = createClients(env)
+  try {
+    const rssAfterSetupMB = rssMB()
+    const latency = await measureLatency(clients, QUERIES, config)
+    // The fixture keeps every request it saw (for tests); dropped here so its growth is not
+    // counted as the core's memory below.
+    env.site.requests.length = 0
+    const throughput = await measureThroughput(clients, QUERIES, config)
+    env.site.requests.length = 0
+    const results: BenchResults = {
+      date,
+      machine: machine(),
+      config,
+      queries: [...QUERIES],
+      latency,
+      throughput,
+      memory: { rssStartMB, rssAfterSetupMB, rssEndMB: rssMB() },
+      storage: storageFigures(env),
+      sitecallFailures: latency.failures.sitecall.count + throughput.sitecall.failures.count,
+      directFailures: latency.failures.direct.count + throughput.direct.failures.count,
+    }
+    console.log(formatReport(results))
+    writeJson(OUT, results)
+    console.log(`\nJSON: ${OUT}`)
+    return results.sitecallFailures ? 1 : 0
+  } finally {
+    await clients.close()
+    await env.close()
+  }
+}
+
+try {
+  process.exitCode = await main()
+} catch (error) {
+  console.error('Bench setup or run failed:', error)
+  process.exitCode = 1
+}

@@ -1,0 +1,54 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createCore, LOCAL_TENANT, type Core } from '../../src/main/core'
+import type { ToolSpec } from '../../src/shared/toolSpec'
+import { searchRecords, startDirectorySite, type DirectorySite } from '../fixtures/sites/directory'
+import { makeSearchTool } from './searchTool'
+
+export interface BenchEnv {
+  /** The core's data dir: a fresh temp dir holding `sitecall.db`. */
+  home: string
+  core: Core
+  /** `http://127.0.0.1:PORT` of the core's local service. */
+  base: string
+  site: DirectorySite
+  tool: ToolSpec
+  /** A personal `svc_live_…` key of the local workspace. */
+  key: string
+  /** Closes the site, then the core, then removes the data dir; safe after a partial start. */
+  close(): Promise<void>
+}
+
+/**
+ * Starts what the bench measures, all in this process: the directory fixture and a real core
+ * (real SQLite file, port 0), with the verified search tool and a key. Throws (after cleaning up)
+ * when any part cannot start or when a bench query would find nothing.
+ */
+export async function startBench(queries: readonly string[]): Promise<BenchEnv> {
+  const home = mkdtempSync(join(tmpdir(), 'sitecall-bench-'))
+  let site: DirectorySite | undefined
+  let core: Core | undefined
+  const close = async () => {
+    await site?.close()
+    await core?.close()
+    rmSync(home, { recursive: true, force: true })
+  }
+  try {
+    site = await startDirectorySite()
+    for (const query of queries)
+      if (!searchRecords(site.records, { query }).count)
+        throw new Error(`The bench query "${query}" matches no fixture record.`)
+    core = createCore({ home, port: 0, rendererDir: null })
+    const base = await core.listen()
+    const tool = await makeSearchTool(core, site)
+    const { key } = core.store.keys.create(
+      { id: 'key_bench', tenant: LOCAL_TENANT, label: 'bench' },
+      Date.now(),
+    )
+    return { home, core, base, site, tool, key, close }
+  } catch (error) {
+    await close()
+    throw error
+  }
+}

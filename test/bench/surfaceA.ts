@@ -1,0 +1,156 @@
+import { performance } from 'node:perf_hooks'
+import { attempt, type Call } from './clients'
+import { emptyTally, recordFailure, type FailureTally } from './failures'
+import { ratio, summarize, type LatencySummary } from './stats'
+
+export type Side = 'direct' | 'sitecall'
+export type Sides = Record<Side, Call>
+
+export interface LatencyResult {
+  direct: LatencySummary
+  sitecall: LatencySummary
+  /** Sitecall / direct: how many times slower a call through Sitecall is. */
+  ratio: { p50: number; p99: number; mean: number }
+  failures: Record<Side, FailureTally>
+}
+
+export interface ThroughputSide {
+  calls: number
+  failures: FailureTally
+  seconds: number
+  /** Succeeded calls per second. */
+  perSecond: number
+  latency: LatencySummary
+}
+
+export interface ThroughputResult {
+  concurrency: number
+  direct: ThroughputSide
+  sitecall: ThroughputSide
+  /** Sitecall / direct req/s. */
+  ratio: number
+}
+
+/** Hands out the queries in turn, so consecutive calls (and workers) search different words. */
+function rotation(queries: readonly string[]): () => string {
+  let i = 0
+  return () => queries[i++ % queries.length]!
+}
+
+/** Runs `count` calls one after another; times each (failed ones too, but tallies them). */
+async function sequential(
+  call: Call,
+  count: number,
+  next: () => string,
+  samples: number[],
+  failures: FailureTally,
+): Promise<void> {
+  for (let i = 0; i < count; i++) {
+    const started = performance.now()
+    const result = await attempt(call, next())
+    samples.push(performance.now() - started)
+    if (!result.ok) recordFailure(failures, result.reason)
+  }
+}
+
+/**
+ * Sequential latency of both sides in one run. Warm-up calls are tallied but not timed. Batches
+ * alternate and so does which side leads, so drift over the run (a growing runs table, GC,
+ * CPU frequency) falls on both sides alike.
+ */
+export async function measureLatency(
+  sides: Sides,
+  queries: readonly string[],
+  options: { n: number; warmup: number; batch: number },
+): Promise<LatencyResult> {
+  const failures = { direct: emptyTally(), sitecall: emptyTally() }
+  const samples: Record<Side, number[]> = { direct: [], sitecall: [] }
+  const next = { direct: rotation(queries), sitecall: rotation(queries) }
+  for (const side of ['direct', 'sitecall'] as const)
+    await sequential(sides[side], options.warmup, next[side], [], failures[side])
+  for (let done = 0, round = 0; done < options.n; done += options.batch, round++) {
+    const count = Math.min(options.batch, options.n - done)
+    const order: Side[] = round % 2 ? ['sitecall', 'direct'] : ['direct', 'sitecall']
+    for (const side of order)
+      await sequential(sides[side], count, next[side], samples[side], failures[side])
+  }
+  const direct = summarize(samples.direct)
+  const sitecall = summarize(samples.sitecall)
+  return {
+    direct,
+    sitecall,
+    ratio: {
+      p50: ratio(sitecall.p50, direct.p50),
+      p99: ratio(sitecall.p99, direct.p99),
+      mean: ratio(sitecall.mean, direct.mean),
+    },
+    failures,
+  }
+}
+
+/** Keeps `concurrency` calls in flight until `ms` have passed; no call starts after that. */
+async function drive(
+  call: Call,
+  concurrency: number,
+  ms: number,
+  next: () => string,
+  samples: number[],
+  failures: FailureTally,
+): Promise<{ calls: number; seconds: number }> {
+  let calls = 0
+  const started = performance.now()
+  const until = started + ms
+  const worker = async () => {
+    while (performance.now() < until) {
+      const t = performance.now()
+      const result = await attempt(call, next())
+      samples.push(performance.now() - t)
+      calls++
+      if (!result.ok) recordFailure(failures, result.reason)
+    }
+  }
+  await Promise.all(Array.from({ length: concurrency }, worker))
+  // Measured to the last answer, not to `until`: calls in flight at the deadline still count.
+  return { calls, seconds: (performance.now() - started) / 1000 }
+}
+
+/**
+ * Requests per second at `concurrency` for both sides, `seconds` each, in ABBA order (half the
+ * time per segment) so neither side always runs on the later, bigger database.
+ */
+export async function measureThroughput(
+  sides: Sides,
+  queries: readonly string[],
+  options: { concurrency: number; seconds: number },
+): Promise<ThroughputResult> {
+  const acc = {
+    direct: { calls: 0, seconds: 0, samples: [] as number[], failures: emptyTally() },
+    sitecall: { calls: 0, seconds: 0, samples: [] as number[], failures: emptyTally() },
+  }
+  const next = rotation(queries)
+  const segment = (options.seconds * 1000) / 2
+  for (const side of ['direct', 'sitecall', 'sitecall', 'direct'] as const) {
+    const a = acc[side]
+    const run = await drive(sides[side], options.concurrency, segment, next, a.samples, a.failures)
+    a.calls += run.calls
+    a.seconds += run.seconds
+  }
+  const finish = (side: Side): ThroughputSide => {
+    const a = acc[side]
+    return {
+      calls: a.calls,
+      failures: a.failures,
+      seconds: a.seconds,
+      perSecond: (a.calls - a.failures.count) / a.seconds,
+      latency: summarize(a.samples),
+    }
+  }
+  const direct = finish('direct')
+  const sitecall = finish('sitecall')
+  return {
+    concurrency: options.concurrency,
+    direct,
+    sitecall,
+    ratio: ratio(sitecall.perSecond, direct.perSecond),
+  }
+}
