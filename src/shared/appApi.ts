@@ -60,6 +60,11 @@ export interface AppApiMethods {
   'recorder.current': [Record<string, never>, RecordingState | null]
   'recorder.stop': [{ sessionId: string }, RecordingResult]
   'tools.list': [Record<string, never>, ToolSummary[]]
+  /** Manual compile: exactly this exchange of a stored trace ("use this request instead"). */
+  'compile.prepare': [
+    { traceId: string; exchangeId: string; intent?: string; dependencyExchangeIds?: string[] },
+    RecordingResult,
+  ]
   'tools.get': [{ id: string }, ToolDetail]
   'tools.run': [{ id: string; inputs: Record<string, unknown> }, Run]
   'tools.delete': [{ id: string }, { deleted: boolean }]
@@ -112,6 +117,21 @@ export const APP_API_INPUT_SCHEMAS: Record<AppApiMethod, object> = {
     properties: { sessionId: { type: 'string', minLength: 1 } },
   },
   'tools.list': emptyObject,
+  'compile.prepare': {
+    type: 'object',
+    additionalProperties: false,
+    required: ['traceId', 'exchangeId'],
+    properties: {
+      traceId: { type: 'string', minLength: 1, maxLength: 200 },
+      exchangeId: { type: 'string', minLength: 1, maxLength: 200 },
+      intent: { type: 'string', minLength: 1, maxLength: 2000 },
+      dependencyExchangeIds: {
+        type: 'array',
+        maxItems: 50,
+        items: { type: 'string', minLength: 1, maxLength: 200 },
+      },
+    },
+  },
   'tools.get': idOnly,
   'tools.run': {
     type: 'object',

@@ -1,9 +1,11 @@
+import { randomUUID } from 'node:crypto'
 import type { AppApiInput, AppApiMethod, AppApiResult, AppInfo } from '../../shared/appApi'
 import { ServiceError } from '../../shared/errors'
 import { summarizeTool } from '../../shared/toolSpec'
 import type { RecordingSessions } from '../browse/recordingSessions'
 import { toPublicRun, type RunEngine } from '../engine/runEngine'
 import type { Store } from '../store/store'
+import { prepareCandidate } from './routes/prepare'
 
 export type AppHandlers = {
   [M in AppApiMethod]: (input: AppApiInput<M>) => Promise<AppApiResult<M>>
@@ -15,6 +17,8 @@ export interface AppHandlerDeps {
   recordings: RecordingSessions
   clock: () => number
   ulid: () => string
+  /** UUIDs of new candidates; default `crypto.randomUUID`. */
+  uuid?: () => string
   info: () => AppInfo
   /** The local workspace every UI action runs in. */
   tenant: string
@@ -38,6 +42,8 @@ export function createAppHandlers(deps: AppHandlerDeps): AppHandlers {
     'recorder.current': async () => deps.recordings.current(),
     'recorder.stop': async ({ sessionId }) => deps.recordings.stop(sessionId),
     'tools.list': async () => store.tools.list().map(summarizeTool),
+    'compile.prepare': async (input) =>
+      prepareCandidate({ store, clock: deps.clock, uuid: deps.uuid ?? randomUUID }, input),
     'tools.get': async ({ id }) => {
       const tool = toolOr404(id)
       const target = store.traces.getExchange(tool.evidence.traceId, tool.evidence.targetExchangeId)
@@ -52,15 +58,13 @@ export function createAppHandlers(deps: AppHandlerDeps): AppHandlers {
     'runs.list': async ({ toolId }) =>
       store.runs.list(toolId ? { toolId, limit: 20 } : { limit: 50 }).map(toPublicRun),
     'keys.list': async () =>
-      store.keys
-        .list(deps.tenant)
-        .map(({ id, label, prefix, createdAt, revokedAt }) => ({
-          id,
-          label,
-          prefix,
-          createdAt,
-          revokedAt,
-        })),
+      store.keys.list(deps.tenant).map(({ id, label, prefix, createdAt, revokedAt }) => ({
+        id,
+        label,
+        prefix,
+        createdAt,
+        revokedAt,
+      })),
     'keys.create': async ({ label }) => {
       const { key, record } = store.keys.create(
         { id: `key_${deps.ulid()}`, tenant: deps.tenant, label },

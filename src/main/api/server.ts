@@ -8,6 +8,7 @@ import type { Store } from '../store/store'
 import { registerAppRoutes } from './routes/appRoutes'
 import { registerSiteCallRoutes } from './routes/siteCalls'
 import { registerAccountToolRoutes } from './routes/accountTools'
+import { registerPrepareRoutes } from './routes/prepare'
 import { registerUiRoutes } from './routes/uiRoutes'
 
 export interface ServerDeps {
@@ -95,6 +96,7 @@ export function buildServer(deps: ServerDeps): FastifyInstance {
 
   registerSiteCallRoutes(app, deps)
   registerAccountToolRoutes(app, deps)
+  registerPrepareRoutes(app, deps)
   registerAppRoutes(app, deps)
   registerUiRoutes(app, deps.rendererDir)
   return app

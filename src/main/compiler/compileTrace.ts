@@ -18,6 +18,8 @@ export interface CompileOptions {
   intent?: string
   /** Compile exactly this exchange (manual compile); its evidence is still reported. */
   targetExchangeId?: string
+  /** Observed exchanges the target depends on (manual compile); each becomes a dependency step. */
+  dependencyExchangeIds?: string[]
 }
 
 export type CompileResult =

@@ -1,0 +1,179 @@
+import { createHash } from 'node:crypto'
+import type { FastifyInstance } from 'fastify'
+import type { CompileExplanation } from '../../../shared/appApi'
+import { PREPARE_BODY_SCHEMA } from '../../../shared/accountApiSchemas'
+import { ServiceError } from '../../../shared/errors'
+import type { ToolSpec } from '../../../shared/toolSpec'
+import { compileTrace } from '../../compiler'
+import type { Store } from '../../store/store'
+import type { ServerDeps } from '../server'
+
+/** Spec "Resources": operation key, 8 to 128 of letters, digits, `.`, `_`, `:`, `-`. */
+const OPERATION_KEY = /^[A-Za-z0-9._:-]{8,128}$/
+/** Idempotent replays kept per server; older keys fall out first. */
+const MAX_REMEMBERED_KEYS = 1000
+
+export interface PrepareInput {
+  traceId: string
+  /** The exchange to compile exactly (the target request). */
+  exchangeId: string
+  /** Overrides the trace's intent. */
+  intent?: string
+  /** Observed exchanges the target depends on (the manual dependency choice). */
+  dependencyExchangeIds?: string[]
+}
+
+export interface PrepareResult {
+  traceId: string
+  candidate: ToolSpec | null
+  explanation: CompileExplanation | null
+}
+
+export interface PrepareDeps {
+  store: Pick<Store, 'traces' | 'tools'>
+  clock: () => number
+  uuid: () => string
+}
+
+/**
+ * Manual compile (issue 3 "Manual compile", spec B `POST /v1/tools/prepare`): compiles exactly
+ * the chosen exchange of a stored trace and saves the candidate under a name unique on its site.
+ * Errors: 404 `not_found` for an unknown trace; 422 `invalid_input` for an exchange or
+ * dependency id the trace does not hold (the message says how many exchanges it has).
+ */
+export function prepareCandidate(deps: PrepareDeps, input: PrepareInput): PrepareResult {
+  const trace = deps.store.traces.get(input.traceId)
+  if (!trace) throw new ServiceError('not_found', 404, `No trace ${input.traceId}.`)
+  const ids = new Set(trace.exchanges.map((e) => e.id))
+  const unknown = [input.exchangeId, ...(input.dependencyExchangeIds ?? [])].filter(
+    (id) => !ids.has(id),
+  )
+  if (unknown.length) {
+    const first = trace.exchanges[0]?.id
+    const last = trace.exchanges[trace.exchanges.length - 1]?.id
+    throw new ServiceError(
+      'invalid_input',
+      422,
+      `Trace ${trace.id} has no request ${unknown.join(', ')}: it holds ${trace.exchanges.length} ` +
+        `exchanges${first ? ` (${first} to ${last})` : ''}.`,
+      { traceId: trace.id, unknownIds: unknown, exchangeCount: trace.exchanges.length },
+    )
+  }
+  const compiled = compileTrace(trace, {
+    toolId: deps.uuid(),
+    now: deps.clock(),
+    ...(input.intent ? { intent: input.intent } : {}),
+    targetExchangeId: input.exchangeId,
+    ...(input.dependencyExchangeIds?.length
+      ? { dependencyExchangeIds: input.dependencyExchangeIds }
+      : {}),
+  })
+  if (!compiled.ok) return { traceId: trace.id, candidate: null, explanation: compiled.explanation }
+  const name = deps.store.tools.uniqueName(compiled.candidate.siteHost, compiled.candidate.name)
+  const candidate: ToolSpec = {
+    ...compiled.candidate,
+    name,
+    capabilityId: `${compiled.candidate.siteHost}/${name}`,
+  }
+  deps.store.tools.save(candidate)
+  return { traceId: trace.id, candidate, explanation: null }
+}
+
+/**
+ * `POST /v1/tools/prepare` (spec "B"; 1 credit for manual compilation, billed later): body
+ * `{trace_id, request_id, intent, dependency_ids?}` (`PREPARE_BODY_SCHEMA`), header
+ * `Idempotency-Key` required. Answers `{candidate}` or `{explanation}`. A repeated key with the
+ * same body answers the first result again; with another body it is 409 `idempotency_conflict`.
+ */
+export function registerPrepareRoutes(app: FastifyInstance, deps: ServerDeps): void {
+  const remembered = new Map<string, { bodyHash: string; answer: object }>()
+
+  app.post('/v1/tools/prepare', async (request) => {
+    const caller = deps.auth.authenticate(request)
+    const key = request.headers['idempotency-key']
+    if (typeof key !== 'string' || !OPERATION_KEY.test(key))
+      throw new ServiceError(
+        'invalid_input',
+        400,
+        'Idempotency-Key is required: 8 to 128 letters, digits, ".", "_", ":" or "-".',
+      )
+    const body = parseBody(request.body)
+    const bodyHash = createHash('sha256').update(JSON.stringify(body)).digest('hex')
+    const memoKey = `${caller.tenant}\0${key}`
+    const seen = remembered.get(memoKey)
+    if (seen) {
+      if (seen.bodyHash !== bodyHash)
+        throw new ServiceError(
+          'idempotency_conflict',
+          409,
+          `Idempotency-Key "${key}" was used with another body: use a new key.`,
+        )
+      return seen.answer
+    }
+    const result = await deps.handlers['compile.prepare']({
+      traceId: body.trace_id,
+      exchangeId: body.request_id,
+      intent: body.intent,
+      ...(body.dependency_ids ? { dependencyExchangeIds: body.dependency_ids } : {}),
+    })
+    const answer = result.candidate
+      ? { candidate: result.candidate }
+      : { explanation: result.explanation }
+    if (remembered.size >= MAX_REMEMBERED_KEYS)
+      remembered.delete(remembered.keys().next().value as string)
+    remembered.set(memoKey, { bodyHash, answer })
+    return answer
+  })
+}
+
+interface PrepareBody {
+  trace_id: string
+  request_id: string
+  intent: string
+  dependency_ids?: string[]
+}
+
+const FIELDS = Object.keys(PREPARE_BODY_SCHEMA.properties)
+
+function parseBody(raw: unknown): PrepareBody {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw))
+    throw new ServiceError('bad_request', 400, 'The body must be a JSON object.')
+  const body = raw as Record<string, unknown>
+  const unknown = Object.keys(body).filter((k) => !FIELDS.includes(k))
+  if (unknown.length)
+    throw new ServiceError(
+      'unknown_argument',
+      422,
+      `Unknown fields ${unknown.join(', ')}. Valid: ${FIELDS.join(', ')}.`,
+    )
+  const text = (name: string, max: number): string => {
+    const value = body[name]
+    if (typeof value !== 'string' || !value.trim() || value.length > max)
+      throw new ServiceError(
+        'invalid_input',
+        400,
+        `"${name}" is required: a non-empty string of at most ${max} characters.`,
+      )
+    return value
+  }
+  const parsed: PrepareBody = {
+    trace_id: text('trace_id', 200),
+    request_id: text('request_id', 200),
+    intent: text('intent', 2000),
+  }
+  const deps = body.dependency_ids
+  if (deps !== undefined) {
+    if (
+      !Array.isArray(deps) ||
+      deps.length > 50 ||
+      !deps.every((d) => typeof d === 'string' && d.length > 0 && d.length <= 200)
+    )
+      throw new ServiceError(
+        'invalid_input',
+        400,
+        '"dependency_ids" must be a list of at most 50 request ids of the trace.',
+      )
+    parsed.dependency_ids = deps as string[]
+  }
+  return parsed
+}
