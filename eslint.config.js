@@ -1,5 +1,6 @@
 // Import directions of DESIGN.md §3 are enforced here so a wrong arrow fails `npm run lint`.
 import js from '@eslint/js'
+import globals from 'globals'
 import tseslint from 'typescript-eslint'
 
 const restrict = (files, patterns) => ({
@@ -35,6 +36,7 @@ export default tseslint.config(
     },
   },
   { files: ['**/*.js', '**/*.mjs'], ...tseslint.configs.disableTypeChecked },
+  { files: ['bin/**', '*.config.js'], languageOptions: { globals: globals.node } },
   restrict(
     ['src/shared/**'],
     [

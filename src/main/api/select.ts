@@ -42,7 +42,7 @@ function pick(value: unknown, tokens: Token[]): unknown {
   if (!tokens.length) return value
   const [token, ...rest] = tokens
   if (typeof token === 'string') {
-    if (!isObject(value) || !(token in value)) return undefined
+    if (!isObject(value) || !Object.hasOwn(value, token)) return undefined
     const inner = pick(value[token], rest)
     return inner === undefined ? undefined : { [token]: inner }
   }
@@ -54,7 +54,9 @@ function pick(value: unknown, tokens: Token[]): unknown {
       : items.map((i) => i ?? null)
   }
   if (!isObject(value)) return undefined
-  const kept = Object.fromEntries(token!.keys.filter((k) => k in value).map((k) => [k, value[k]]))
+  const kept = Object.fromEntries(
+    token!.keys.filter((k) => Object.hasOwn(value, k)).map((k) => [k, value[k]]),
+  )
   return Object.keys(kept).length ? kept : undefined
 }
 
@@ -63,7 +65,7 @@ function merge(a: unknown, b: unknown): unknown {
   if (Array.isArray(a) && Array.isArray(b)) return a.map((item, i) => merge(item, b[i]))
   if (isObject(a) && isObject(b)) {
     const out: Record<string, unknown> = { ...a }
-    for (const [k, v] of Object.entries(b)) out[k] = k in out ? merge(out[k], v) : v
+    for (const [k, v] of Object.entries(b)) out[k] = Object.hasOwn(out, k) ? merge(out[k], v) : v
     return out
   }
   return b
