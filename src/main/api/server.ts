@@ -10,6 +10,7 @@ import { registerSiteCallRoutes } from './routes/siteCalls'
 import { registerAccountToolRoutes } from './routes/accountTools'
 import { registerPrepareRoutes } from './routes/prepare'
 import { registerUiRoutes } from './routes/uiRoutes'
+import { registerOrdersDemo } from './demo/orders'
 
 export interface ServerDeps {
   store: Store
@@ -99,5 +100,7 @@ export function buildServer(deps: ServerDeps): FastifyInstance {
   registerPrepareRoutes(app, deps)
   registerAppRoutes(app, deps)
   registerUiRoutes(app, deps.rendererDir)
+  // Public like the pages it serves: INTERFACE.md section B rule 3's demo observation page.
+  registerOrdersDemo(app, { prefix: '/demo/orders' })
   return app
 }
