@@ -61,6 +61,7 @@ export function createCore(config: CoreConfig = {}): Core {
   const engine = createRunEngine({
     runs: store.runs,
     tools: store.tools,
+    logins: store.logins,
     clock,
     ulid: nextUlid,
     ...(config.send ? { send: config.send } : {}),
@@ -68,6 +69,7 @@ export function createCore(config: CoreConfig = {}): Core {
   })
   const recordings = createRecordingSessions({
     store,
+    tenant: LOCAL_TENANT,
     events,
     clock,
     ulid: nextUlid,

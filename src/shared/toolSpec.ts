@@ -39,11 +39,18 @@ export interface RequestTemplate {
   body: TemplateBody | null
 }
 
+/**
+ * Where an extractor reads a step's answer: a JSON leaf (dot path, `[n]` for list items), a
+ * response header, a `Set-Cookie` cookie, an HTML `<meta name|property>`'s content, a named
+ * `<input>`'s value, or an inline script's `key: "value"` / `key = "value"` assignment.
+ */
+export type ExtractorSource = 'json' | 'header' | 'cookie' | 'meta' | 'input' | 'script'
+
 /** Names a value of a step's response for later steps (`{{step.<id>.<name>}}`). */
 export interface Extractor {
   name: string
-  from: 'json' | 'header' | 'html'
-  /** Dot path for json, header name, or CSS-ish selector for html. */
+  from: ExtractorSource
+  /** Dot path for json; header, cookie, meta, input or script key name for the others. */
   path: string
 }
 
@@ -51,7 +58,33 @@ export interface ToolStep {
   id: string
   request: RequestTemplate
   extract: Extractor[]
+  /** The trace exchange this step was compiled from. */
+  exchangeId?: string
 }
+
+/**
+ * What a tool takes from the site's saved login (DESIGN.md §4 `{{login.<name>}}`): the session
+ * cookies its requests carry (sent from the login's cookie jar, never baked into the tool) and
+ * values the page kept in storage (a bearer token in localStorage), named for templates.
+ */
+export interface LoginBinding {
+  cookies: string[]
+  values: Array<{
+    name: string
+    from: 'localStorage' | 'cookie'
+    origin: string
+    /** localStorage key or cookie name. */
+    key: string
+    /** Dot path inside a JSON storage value, or '' for the whole value. */
+    path: string
+  }>
+}
+
+/**
+ * Values made fresh for every run (`{{gen.<kind>}}`): a UUID v4, the time in milliseconds or
+ * seconds since the Unix epoch, or a random hex nonce.
+ */
+export type GeneratedValue = 'uuid' | 'now_ms' | 'now_s' | 'nonce'
 
 /** The declared outcome that makes a run `succeeded` (a 2xx alone never does). */
 export interface VerifyRule {
@@ -88,6 +121,23 @@ export interface Evidence {
 
 export type ToolStatus = 'candidate' | 'verified' | 'quarantined'
 
+/** Where a server-rendered page keeps its data: the script that embeds it and the path inside. */
+export interface EmbeddedDataSource {
+  source: 'next_data' | 'ld_json' | 'json_island' | 'script_assignment'
+  /** `script#__NEXT_DATA__`, `script#<id>`, `script[type="application/ld+json"]:eq(<n>)`, `window.<name>`. */
+  selector: string
+  /** Dot path inside the embedded JSON (numeric parts index arrays); '' for the whole value. */
+  path: string
+}
+
+/**
+ * How the target's answer becomes the tool's result: the JSON answer itself, or (issue 3
+ * "Server-rendered data", "Page reads") an HTML document turned into `{data?, title, text, links}`.
+ */
+export type ResultShape =
+  | { kind: 'json' }
+  | { kind: 'document'; data?: EmbeddedDataSource; page: boolean }
+
 export interface ToolSpec {
   /** UUID */
   id: string
@@ -105,7 +155,11 @@ export interface ToolSpec {
   steps: ToolStep[]
   output: JsonSchema
   verify: VerifyRule
+  /** How the answer becomes the result; absent means the JSON answer (`{kind: 'json'}`). */
+  result?: ResultShape
   via: 'http' | 'rendered'
+  /** The saved login this tool's requests need, when they carry session values. */
+  login?: LoginBinding
   evidence: Evidence
   /** Milliseconds since the Unix epoch. */
   createdAt: number

@@ -5,9 +5,12 @@ import { compileTrace } from '../compiler'
 import type { EventBus } from '../events'
 import type { Recording, RecordingOptions } from '../recorder'
 import type { Store } from '../store/store'
+import { siteStorageState } from './siteLogin'
 
 export interface RecordingSessionsDeps {
-  store: Pick<Store, 'traces' | 'tools'>
+  store: Pick<Store, 'traces' | 'tools' | 'logins'>
+  /** The workspace whose logins a recording saves. */
+  tenant: string
   events: EventBus
   clock: () => number
   ulid: () => string
@@ -59,6 +62,11 @@ export function createRecordingSessions(deps: RecordingSessionsDeps): RecordingS
       }
       candidate.capabilityId = `${candidate.siteHost}/${candidate.name}`
       deps.store.tools.save(candidate)
+      // The person signed in while recording: a tool bound to a login runs with that session.
+      const login = candidate.login
+        ? siteStorageState(trace.storageState, candidate.siteHost)
+        : null
+      if (login) deps.store.logins.save(deps.tenant, candidate.siteHost, login, deps.clock())
       result = { traceId: trace.id, candidate, explanation: null }
     } else result = { traceId: trace.id, candidate: null, explanation: compiled.explanation }
     deps.events.emit('recorder.stopped', { sessionId: state.sessionId, result })

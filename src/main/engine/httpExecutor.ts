@@ -1,5 +1,9 @@
+import { randomBytes, randomUUID } from 'node:crypto'
+import { Cookie, CookieJar } from 'tough-cookie'
 import { request } from 'undici'
-import type { ToolSpec } from '../../shared/toolSpec'
+import type { LoginBinding, ToolSpec, ToolStep, VerifyRule } from '../../shared/toolSpec'
+import type { StorageState } from '../../shared/trace'
+import { extractValue } from './extract'
 import { judgeResponse, type Outcome, type SiteResponse } from './outcome'
 import { renderRequest, type RenderedRequest, type TemplateScope } from './template'
 
@@ -25,41 +29,192 @@ export const sendWithUndici: SendRequest = async (req, signal) => {
   const headers: Record<string, string> = {}
   for (const [k, v] of Object.entries(res.headers))
     if (v !== undefined) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v
-  return { status: res.statusCode, headers, body: await res.body.text() }
+  const cookies = res.headers['set-cookie']
+  const setCookies = cookies === undefined ? [] : Array.isArray(cookies) ? cookies : [cookies]
+  return { status: res.statusCode, headers, body: await res.body.text(), setCookies }
 }
 
 export type ExecutionOutcome = Outcome | { ok: false; code: 'outcome_unknown'; message: string }
 
+/** What a run brings besides its inputs: the saved login of the tool's site, if any. */
+export interface RunContext {
+  login: StorageState | null
+}
+
 /**
- * Runs a tool's steps over HTTP (DESIGN.md §1 "executor (http)"): renders each step, checks its
- * destination, sends it, and judges the last answer against `verify`. A read that fails on the
- * network is retried once; a write whose answer was lost is `outcome_unknown`, never retried.
+ * Runs a tool's steps over HTTP (DESIGN.md §1 "executor (http)"): dependency steps first, each
+ * answer's extractors naming values for later steps (`{{step.<id>.<name>}}`), then the target,
+ * whose answer is judged against `verify`. One cookie jar per run (RFC 6265) starts with the
+ * login's cookies and takes every `Set-Cookie`, so a CSRF token and its cookie are fetched anew
+ * on every run. Every URL is checked against the tool's site before it is sent. A read that
+ * fails on the network is retried once; a write whose answer was lost is `outcome_unknown`,
+ * never retried. A tool bound to a login fails `session_or_permission` when none is saved.
  */
 export async function executeHttp(
   tool: ToolSpec,
-  scope: TemplateScope,
+  inputs: TemplateScope,
   send: SendRequest,
   signal: AbortSignal,
+  context: RunContext = { login: null },
 ): Promise<ExecutionOutcome> {
   const last = tool.steps[tool.steps.length - 1]
   if (!last) return { ok: false, code: 'outcome_not_verified', message: 'The tool has no steps.' }
-  const rendered = renderRequest(last.request, scope)
-  const denied = destinationDenied(rendered.url, tool.siteHost)
-  if (denied) return { ok: false, code: 'destination_denied', message: denied }
-  let response: SiteResponse
-  try {
-    response = await sendOnce(rendered, send, signal, !tool.mutating)
-  } catch (error) {
-    const text = describe(error)
-    if (tool.mutating && !NOT_SENT.test(text))
+  const login = loginScope(tool.login, context.login)
+  if (!login.ok) return login.outcome
+  const scope: TemplateScope = { ...inputs, ...login.scope, ...generatedScope() }
+  const jar = await jarOf(context.login)
+  for (const step of tool.steps) {
+    const isTarget = step === last
+    const rendered = renderRequest(step.request, scope)
+    const denied = destinationDenied(rendered.url, tool.siteHost)
+    if (denied) return { ok: false, code: 'destination_denied', message: denied }
+    const cookie = await jar.getCookieString(rendered.url)
+    if (cookie) rendered.headers.cookie = cookie
+    const writes = isTarget && tool.mutating
+    let response: SiteResponse
+    try {
+      response = await sendOnce(rendered, send, signal, !writes)
+    } catch (error) {
+      const text = describe(error)
+      if (writes && !NOT_SENT.test(text))
+        return {
+          ok: false,
+          code: 'outcome_unknown',
+          message: `The write may have landed; its answer was lost (${text}).`,
+        }
       return {
         ok: false,
-        code: 'outcome_unknown',
-        message: `The write may have landed; its answer was lost (${text}).`,
+        code: 'network_error',
+        message: `The site could not be reached: ${text}.`,
       }
-    return { ok: false, code: 'network_error', message: `The site could not be reached: ${text}.` }
+    }
+    for (const line of response.setCookies ?? [])
+      await jar.setCookie(line, rendered.url, { ignoreError: true })
+    const redirect = signInRedirect(response)
+    if (redirect) return redirect
+    if (!isTarget) {
+      const failed = readDependency(step, response, scope)
+      if (failed) return failed
+      continue
+    }
+    return judgeResponse(response, tool.verify)
   }
-  return judgeResponse(response, tool.verify)
+  return { ok: false, code: 'outcome_not_verified', message: 'The tool has no target step.' }
+}
+
+/** Judges a dependency step's answer and puts its extracted values in scope; null when fine. */
+function readDependency(
+  step: ToolStep,
+  response: SiteResponse,
+  scope: TemplateScope,
+): Outcome | null {
+  if (response.status >= 400) {
+    const judged = judgeResponse(response, ANY_ANSWER)
+    return judged.ok ? null : judged
+  }
+  for (const extractor of step.extract) {
+    const value = extractValue(response, extractor)
+    if (value !== undefined) {
+      scope[`step.${step.id}.${extractor.name}`] = value
+      continue
+    }
+    // A sign-in page, a bot check or a second factor where the value used to be says why.
+    const page = judgeResponse(
+      { ...response, headers: { 'content-type': 'text/html' } },
+      ANY_ANSWER,
+    )
+    if (!page.ok && page.code !== 'schema_or_auth_drift') return page
+    return {
+      ok: false,
+      code: 'schema_or_auth_drift',
+      message: `${step.request.method} ${new URL(step.request.url).pathname} no longer carries ${extractor.from} "${extractor.path}": record the flow again.`,
+    }
+  }
+  return null
+}
+
+const ANY_ANSWER: VerifyRule = { status: [200, 399], mimeType: '', required: [] }
+
+/** A 3xx to a sign-in page: the session is gone (a redirect is never followed, see above). */
+function signInRedirect(response: SiteResponse): Outcome | null {
+  if (response.status < 300 || response.status >= 400) return null
+  const location = response.headers.location ?? ''
+  if (!/log-?in|sign-?in|auth|session/i.test(location)) return null
+  return {
+    ok: false,
+    code: 'session_or_permission',
+    message: `The site sent the request to its sign-in page (${location}): save the login again.`,
+    signIn: true,
+  }
+}
+
+/**
+ * The `login.<name>` values a tool takes from its site's saved login (localStorage items, cookie
+ * values), or the failure when the tool needs a login and none is saved.
+ */
+function loginScope(
+  binding: LoginBinding | undefined,
+  state: StorageState | null,
+): { ok: true; scope: TemplateScope } | { ok: false; outcome: Outcome } {
+  if (!binding || (!binding.cookies.length && !binding.values.length))
+    return { ok: true, scope: {} }
+  const missing: Outcome = {
+    ok: false,
+    code: 'session_or_permission',
+    message: 'This tool needs a saved login for its site: sign in, then call again.',
+    signIn: true,
+  }
+  if (!state) return { ok: false, outcome: missing }
+  const scope: TemplateScope = {}
+  for (const v of binding.values) {
+    let raw: string | undefined
+    if (v.from === 'cookie') raw = state.cookies.find((c) => c.name === v.key)?.value
+    else
+      raw = state.origins
+        .find((o) => o.origin === v.origin)
+        ?.localStorage.find((item) => item.name === v.key)?.value
+    const value = raw === undefined || !v.path ? raw : pathValue(raw, v.path)
+    if (value === undefined) return { ok: false, outcome: missing }
+    scope[`login.${v.name}`] = value
+  }
+  return { ok: true, scope }
+}
+
+function pathValue(raw: string, path: string): string | undefined {
+  try {
+    return extractValue({ status: 200, headers: {}, body: raw }, { name: '', from: 'json', path })
+  } catch {
+    return undefined
+  }
+}
+
+/** Fresh per-run values (`{{gen.*}}`): a UUID v4, epoch ms and s, a 128-bit hex nonce. */
+function generatedScope(now = Date.now()): TemplateScope {
+  return {
+    'gen.uuid': randomUUID(),
+    'gen.now_ms': String(now),
+    'gen.now_s': String(Math.floor(now / 1000)),
+    'gen.nonce': randomBytes(16).toString('hex'),
+  }
+}
+
+/** A cookie jar holding the saved login's cookies (Playwright's storage-state shape). */
+async function jarOf(state: StorageState | null): Promise<CookieJar> {
+  const jar = new CookieJar(undefined, { allowSpecialUseDomain: true })
+  for (const c of state?.cookies ?? []) {
+    const cookie = new Cookie({
+      key: c.name,
+      value: c.value,
+      domain: c.domain.replace(/^\./, ''),
+      hostOnly: !c.domain.startsWith('.'),
+      path: c.path || '/',
+      secure: c.secure ?? false,
+      httpOnly: c.httpOnly ?? false,
+      expires: c.expires > 0 ? new Date(c.expires * 1000) : 'Infinity',
+    })
+    await jar.store.putCookie(cookie)
+  }
+  return jar
 }
 
 async function sendOnce(

@@ -6,6 +6,8 @@ export interface SiteResponse {
   status: number
   headers: Record<string, string>
   body: string
+  /** Each `Set-Cookie` line apart (joined headers lose their boundaries: Expires has commas). */
+  setCookies?: string[]
 }
 
 export type Outcome =

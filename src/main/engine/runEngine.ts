@@ -3,6 +3,7 @@ import { ServiceError } from '../../shared/errors'
 import { FINAL_RUN_STATUSES, type Run } from '../../shared/run'
 import type { ToolSpec } from '../../shared/toolSpec'
 import type { RunRecord, RunRepository } from '../store/runRepository'
+import type { LoginRepository } from '../store/loginRepository'
 import type { ToolRepository } from '../store/toolRepository'
 import { executeHttp, sendWithUndici, type SendRequest } from './httpExecutor'
 import { createInputValidator } from './inputs'
@@ -10,6 +11,8 @@ import { createInputValidator } from './inputs'
 export interface RunEngineDeps {
   runs: RunRepository
   tools: ToolRepository
+  /** Saved site logins: a run uses its tool's site's login (cookies, storage values). */
+  logins?: LoginRepository
   /** Milliseconds since the Unix epoch. */
   clock: () => number
   /** A new ULID for each run id. */
@@ -83,7 +86,11 @@ export function createRunEngine(deps: RunEngineDeps): RunEngine {
     const controller = new AbortController()
     let outcome
     try {
-      outcome = await executeHttp(tool, scope, send, controller.signal)
+      const login = deps.logins?.get(run.tenant, tool.siteHost) ?? null
+      if (login) deps.logins!.touch(run.tenant, tool.siteHost, deps.clock())
+      outcome = await executeHttp(tool, scope, send, controller.signal, {
+        login: login?.storageState ?? null,
+      })
     } catch (error) {
       outcome = {
         ok: false as const,

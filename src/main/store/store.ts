@@ -1,5 +1,6 @@
 import { openDatabase, type Db } from './db'
 import { createKeyRepository, type KeyRepository } from './keyRepository'
+import { createLoginRepository, type LoginRepository } from './loginRepository'
 import { createRunRepository, type RunRepository } from './runRepository'
 import { createToolRepository, type ToolRepository } from './toolRepository'
 import { createTraceRepository, type TraceRepository } from './traceRepository'
@@ -10,6 +11,7 @@ export interface Store {
   tools: ToolRepository
   runs: RunRepository
   keys: KeyRepository
+  logins: LoginRepository
   close(): void
 }
 
@@ -22,6 +24,7 @@ export function createStore(path: string): Store {
     tools: createToolRepository(db),
     runs: createRunRepository(db),
     keys: createKeyRepository(db),
+    logins: createLoginRepository(db),
     close: () => db.close(),
   }
 }

@@ -54,7 +54,7 @@ const trace: Trace = {
 
 describe('the store', () => {
   it('migrates a new file to the latest user_version in WAL mode', () => {
-    expect(store.db.pragma('user_version', { simple: true })).toBe(1)
+    expect(store.db.pragma('user_version', { simple: true })).toBe(2)
     expect(store.db.pragma('journal_mode', { simple: true })).toBe('wal')
   })
 
@@ -115,5 +115,26 @@ describe('the store', () => {
     store.tools.save(tool as unknown as Parameters<Store['tools']['save']>[0])
     expect(store.tools.uniqueName('x.example', 'x__post_search')).toBe('x__post_search_2')
     expect(store.tools.uniqueName('y.example', 'x__post_search')).toBe('x__post_search')
+  })
+
+  it('keeps one login per site and workspace, replaced on save and forgotten on remove', () => {
+    const state = {
+      cookies: [{ name: 'sid', value: 'v1', domain: 'shop.test', path: '/', expires: -1 }],
+      origins: [],
+    }
+    store.logins.save('local', 'shop.test:8080', state, 1_000)
+    store.logins.save('local', 'shop.test:8080', { ...state, origins: [] }, 2_000)
+    store.logins.touch('local', 'shop.test:8080', 3_000)
+    expect(store.logins.get('local', 'shop.test:8080')).toEqual({
+      tenant: 'local',
+      siteHost: 'shop.test:8080',
+      storageState: state,
+      savedAt: 2_000,
+      lastUsedAt: 3_000,
+    })
+    expect(store.logins.get('other', 'shop.test:8080')).toBeNull()
+    expect(store.logins.list('local')).toHaveLength(1)
+    expect(store.logins.remove('local', 'shop.test:8080')).toBe(true)
+    expect(store.logins.remove('local', 'shop.test:8080')).toBe(false)
   })
 })

@@ -1,0 +1,121 @@
+import type { RequestTemplate, SlotSchema, ToolSpec } from '../../shared/toolSpec'
+import type { ValueSite } from './dependencies'
+
+/**
+ * Puts traced values into a target plan (issue 3 "Dependencies"): a query or body value bound to
+ * a dependency step, the login or a generated value stops being an input slot and takes its
+ * placeholder; a bound header is set; the remaining slots are renumbered p0..pn in order, so slot
+ * ids stay dense (DESIGN.md §4).
+ */
+export function applyBindings(
+  plan: { inputs: ToolSpec['inputs']; request: RequestTemplate },
+  bindings: Map<ValueSite, string>,
+): { inputs: ToolSpec['inputs']; request: RequestTemplate } {
+  if (!bindings.size) return plan
+  const replace = new Map<string, string>()
+  const properties: Record<string, SlotSchema> = {}
+  for (const [name, schema] of Object.entries(plan.inputs.properties)) {
+    const bound = bindings.get(`${schema['x-in']}:${schema['x-path']}`)
+    if (bound) replace.set(schema['x-slot'], bound)
+    else properties[name] = schema
+  }
+  Object.values(properties).forEach((schema, index) => {
+    if (schema['x-slot'] !== `p${index}`) {
+      replace.set(schema['x-slot'], `{{input.p${index}}}`)
+      schema['x-slot'] = `p${index}`
+    }
+  })
+  const slotted = new Set(
+    Object.values(plan.inputs.properties).map((p) => `${p['x-in']}:${p['x-path']}`),
+  )
+  const unslotted = [...bindings].filter(
+    ([site]) => !site.startsWith('header:') && !slotted.has(site),
+  )
+  const rewrite = (text: string) =>
+    text.replace(
+      /\{\{\s*input\.(p\d+)\s*\}\}/g,
+      (whole, slot: string) => replace.get(slot) ?? whole,
+    )
+  const headers: Record<string, string> = {}
+  for (const [name, value] of Object.entries(plan.request.headers)) headers[name] = rewrite(value)
+  for (const [site, placeholder] of bindings)
+    if (site.startsWith('header:')) headers[site.slice('header:'.length)] = placeholder
+  const body = placeConstants(plan.request.body, unslotted)
+  return {
+    inputs: {
+      ...plan.inputs,
+      properties,
+      required: (plan.inputs.required ?? []).filter((name) => name in properties),
+    },
+    request: {
+      ...plan.request,
+      url: placeQuery(rewrite(plan.request.url), unslotted),
+      headers,
+      body:
+        body === null
+          ? null
+          : body.kind === 'json'
+            ? { kind: 'json', template: rewriteJson(body.template, rewrite) }
+            : body.kind === 'form'
+              ? {
+                  kind: 'form',
+                  template: Object.fromEntries(
+                    Object.entries(body.template).map(([k, v]) => [k, rewrite(v)]),
+                  ),
+                }
+              : { kind: 'text', template: rewrite(body.template) },
+    },
+  }
+}
+
+function rewriteJson(value: unknown, rewrite: (text: string) => string): unknown {
+  if (typeof value === 'string') return rewrite(value)
+  if (Array.isArray(value)) return value.map((v) => rewriteJson(v, rewrite))
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, rewriteJson(v, rewrite)]))
+  return value
+}
+
+/** Puts placeholders on query parameters that were constants rather than slots. */
+function placeQuery(url: string, bound: Array<[ValueSite, string]>): string {
+  const query = bound.filter(([site]) => site.startsWith('query:'))
+  const q = url.indexOf('?')
+  if (!query.length || q < 0) return url
+  const pairs = url
+    .slice(q + 1)
+    .split('&')
+    .map((pair) => {
+      const name = decodeURIComponent(pair.split('=')[0]!)
+      const hit = query.find(([site]) => site === `query:${name}`)
+      return hit ? `${pair.split('=')[0]}=${hit[1]}` : pair
+    })
+  return `${url.slice(0, q)}?${pairs.join('&')}`
+}
+
+/** Puts placeholders on body values that were constants rather than slots. */
+function placeConstants(
+  body: RequestTemplate['body'],
+  bound: Array<[ValueSite, string]>,
+): RequestTemplate['body'] {
+  const fields = bound.filter(([site]) => site.startsWith('body:'))
+  if (!body || !fields.length) return body
+  if (body.kind === 'form') {
+    const template = { ...body.template }
+    for (const [site, placeholder] of fields) template[site.slice(5)] = placeholder
+    return { kind: 'form', template }
+  }
+  if (body.kind !== 'json') return body
+  const template = structuredClone(body.template)
+  for (const [site, placeholder] of fields) {
+    const keys = site.slice(5).split('.')
+    let node = template as Record<string, unknown>
+    for (const key of keys.slice(0, -1)) {
+      const next = node?.[key]
+      if (next === null || typeof next !== 'object') break
+      node = next as Record<string, unknown>
+    }
+    const last = keys[keys.length - 1]!
+    if (node && typeof node === 'object' && last in node) node[last] = placeholder
+  }
+  return { kind: 'json', template }
+}

@@ -1,0 +1,171 @@
+import * as cheerio from 'cheerio'
+import type { Extractor } from '../../shared/toolSpec'
+import type { Exchange, StorageState } from '../../shared/trace'
+import { headerValue, mimeTypeOf } from '../../shared/trace'
+import { parseJsonBody } from './classify'
+
+/** Where a request value was found in an earlier answer: the exchange and how to read it again. */
+export interface ExchangeSource {
+  exchange: Exchange
+  from: Extractor['from']
+  path: string
+}
+
+/** A value kept in the browser's storage at the end of the recording (belongs to the login). */
+export interface StorageSource {
+  from: 'localStorage' | 'cookie'
+  origin: string
+  key: string
+  path: string
+}
+
+/**
+ * Finds the earliest-latest answer that carried `value` before `before` (exchanges in trace
+ * order): a JSON leaf, a response header, a `Set-Cookie`, an HTML `<meta>`, a named `<input>` or
+ * an inline script assignment. The latest answer wins, as the page would have used it.
+ * Bodies are searched as text first, so only answers that contain the value are parsed.
+ */
+export function findExchangeSource(
+  value: string,
+  earlier: Exchange[],
+  sameSite: (e: Exchange) => boolean,
+): ExchangeSource | null {
+  for (let i = earlier.length - 1; i >= 0; i--) {
+    const exchange = earlier[i]!
+    if (!sameSite(exchange) || exchange.status < 200 || exchange.status >= 400) continue
+    const found = sourceIn(exchange, value)
+    if (found) return { exchange, ...found }
+  }
+  return null
+}
+
+function sourceIn(exchange: Exchange, value: string): Omit<ExchangeSource, 'exchange'> | null {
+  for (const cookie of setCookies(exchange))
+    if (cookie.value === value || safeDecode(cookie.value) === value)
+      return { from: 'cookie', path: cookie.name }
+  for (const [name, v] of Object.entries(exchange.responseHeaders))
+    if (name.toLowerCase() !== 'set-cookie' && v === value)
+      return { from: 'header', path: name.toLowerCase() }
+  const body = exchange.responseBody
+  if (!body || body.encoding !== 'utf8' || !body.text.includes(value)) return null
+  const json = parseJsonBody(exchange)
+  if (json !== undefined) {
+    const path = jsonPathOf(json, value)
+    return path === null ? null : { from: 'json', path }
+  }
+  if (mimeTypeOf(exchange.responseHeaders).includes('html')) return htmlSource(body.text, value)
+  return null
+}
+
+/** The dot path (`a.b[2].c`) of the first JSON leaf equal to `value`, or null. */
+export function jsonPathOf(json: unknown, value: string, path = ''): string | null {
+  if (typeof json === 'string' || typeof json === 'number')
+    return String(json) === value ? path : null
+  if (Array.isArray(json)) {
+    for (let i = 0; i < json.length; i++) {
+      const found = jsonPathOf(json[i], value, `${path}[${i}]`)
+      if (found !== null) return found
+    }
+    return null
+  }
+  if (json !== null && typeof json === 'object') {
+    for (const [key, child] of Object.entries(json)) {
+      const found = jsonPathOf(child, value, path ? `${path}.${key}` : key)
+      if (found !== null) return found
+    }
+  }
+  return null
+}
+
+function htmlSource(html: string, value: string): Omit<ExchangeSource, 'exchange'> | null {
+  const $ = cheerio.load(html)
+  let found: Omit<ExchangeSource, 'exchange'> | null = null
+  $('meta[content]').each((_, el) => {
+    const name = $(el).attr('name') ?? $(el).attr('property')
+    if (!found && name && $(el).attr('content') === value) found = { from: 'meta', path: name }
+  })
+  if (found) return found
+  $('input[name][value]').each((_, el) => {
+    if (!found && $(el).attr('value') === value)
+      found = { from: 'input', path: $(el).attr('name')! }
+  })
+  if (found) return found
+  const scripts = $('script:not([src])')
+    .map((_, el) => $(el).text())
+    .get()
+    .join('\n')
+  const key = scriptKeyOf(scripts, value)
+  return key ? { from: 'script', path: key } : null
+}
+
+/** The key of an inline-script assignment `key: "value"` or `key = 'value'`, or null. */
+export function scriptKeyOf(script: string, value: string): string | null {
+  const escaped = value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+  const match = new RegExp(`["']?([A-Za-z_$][\\w$.-]*)["']?\\s*[:=]\\s*["']${escaped}["']`).exec(
+    script,
+  )
+  return match ? match[1]! : null
+}
+
+/** Cookies an answer set (RFC 6265 §4.1: name=value before the first `;`). */
+export function setCookies(exchange: Exchange): Array<{ name: string; value: string }> {
+  const header = headerValue(exchange.responseHeaders, 'set-cookie')
+  if (!header) return []
+  // Recorders join several Set-Cookie lines with "\n"; split on newlines only (Expires has commas).
+  return header
+    .split('\n')
+    .map((line) => line.split(';')[0]!.trim())
+    .filter((pair) => pair.includes('='))
+    .map((pair) => ({
+      name: pair.slice(0, pair.indexOf('=')),
+      value: pair.slice(pair.indexOf('=') + 1),
+    }))
+}
+
+/** Cookie name/value pairs of a request's `Cookie` header (RFC 6265 §5.4). */
+export function requestCookies(exchange: Exchange): Array<{ name: string; value: string }> {
+  const header = headerValue(exchange.requestHeaders, 'cookie')
+  if (!header) return []
+  return header
+    .split(';')
+    .map((pair) => pair.trim())
+    .filter((pair) => pair.includes('='))
+    .map((pair) => ({
+      name: pair.slice(0, pair.indexOf('=')),
+      value: pair.slice(pair.indexOf('=') + 1),
+    }))
+}
+
+/**
+ * Finds `value` in the storage state saved at the end of the recording: a localStorage value (or
+ * a leaf of a JSON one) or a cookie. Such values belong to the person's session.
+ */
+export function findStorageSource(value: string, state: StorageState | null): StorageSource | null {
+  if (!state) return null
+  for (const origin of state.origins) {
+    for (const item of origin.localStorage) {
+      if (item.value === value)
+        return { from: 'localStorage', origin: origin.origin, key: item.name, path: '' }
+      if (!item.value.includes(value)) continue
+      try {
+        const path = jsonPathOf(JSON.parse(item.value), value)
+        if (path !== null)
+          return { from: 'localStorage', origin: origin.origin, key: item.name, path }
+      } catch {
+        // not JSON: a partial match is not the value
+      }
+    }
+  }
+  for (const cookie of state.cookies)
+    if (cookie.value === value || safeDecode(cookie.value) === value)
+      return { from: 'cookie', origin: cookie.domain, key: cookie.name, path: '' }
+  return null
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text)
+  } catch {
+    return text
+  }
+}

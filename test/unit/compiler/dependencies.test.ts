@@ -1,0 +1,256 @@
+import { describe, expect, it } from 'vitest'
+import { compileTrace } from '../../../src/main/compiler'
+import type { ToolSpec } from '../../../src/shared/toolSpec'
+import type { Action, Exchange, StorageState, Trace } from '../../../src/shared/trace'
+
+const ORIGIN = 'https://shop.example.com'
+const T0 = 1_700_000_000_000
+
+/** A trace written exchange by exchange, with the headers and storage the dependency rules read. */
+function build() {
+  const exchanges: Exchange[] = []
+  const actions: Action[] = []
+  let clock = T0
+  const tick = () => (clock += 100)
+  const b = {
+    now: () => clock,
+    exchange(
+      method: string,
+      path: string,
+      o: {
+        headers?: Record<string, string>
+        body?: unknown
+        response?: unknown
+        html?: string
+        setCookie?: string[]
+        type?: string
+      } = {},
+    ) {
+      const responseText = o.html ?? (o.response === undefined ? '' : JSON.stringify(o.response))
+      exchanges.push({
+        id: `exc_${exchanges.length + 1}`,
+        seq: exchanges.length + 1,
+        method,
+        url: `${ORIGIN}${path}`,
+        requestHeaders: {
+          accept: '*/*',
+          cookie: 'sid=s3ss10n-cookie',
+          ...(o.body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...o.headers,
+        },
+        requestBody:
+          o.body === undefined ? null : { text: JSON.stringify(o.body), encoding: 'utf8' },
+        status: method === 'POST' ? 201 : 200,
+        responseHeaders: {
+          'content-type': o.html ? 'text/html; charset=utf-8' : 'application/json',
+          ...(o.setCookie ? { 'set-cookie': o.setCookie.join('\n') } : {}),
+        },
+        responseBody: responseText ? { text: responseText, encoding: 'utf8' } : null,
+        resourceType: o.type ?? (o.html ? 'document' : 'fetch'),
+        startedAt: tick(),
+        durationMs: 10,
+        pageUrl: `${ORIGIN}/orders`,
+      })
+      return b
+    },
+    noise() {
+      b.exchange('GET', '/static/app.css', { type: 'stylesheet' })
+      b.exchange('POST', '/collect', { type: 'ping', body: { ev: 'view' } })
+      b.exchange('GET', '/locales/en.json', {
+        response: {
+          'nav.home': 'Home',
+          'nav.orders': 'Orders',
+          'a.b': 'c',
+          'd.e': 'f',
+          'g.h': 'i',
+        },
+      })
+      return b
+    },
+    fill(name: string, value: string, options?: string[]) {
+      actions.push({
+        seq: actions.length + 1,
+        kind: options ? 'select' : 'fill',
+        at: tick(),
+        pageUrl: `${ORIGIN}/orders`,
+        selector: `[name=${name}]`,
+        role: options ? 'combobox' : 'textbox',
+        name,
+        value,
+        fieldName: name,
+        ...(options ? { options } : {}),
+      })
+      return b
+    },
+    click(name: string) {
+      actions.push({
+        seq: actions.length + 1,
+        kind: 'click',
+        at: tick(),
+        pageUrl: `${ORIGIN}/orders`,
+        selector: 'button',
+        role: 'button',
+        name,
+        value: null,
+      })
+      return b
+    },
+    build(intent: string, storageState: StorageState | null = SESSION): Trace {
+      return {
+        id: 'trc_DEPS',
+        intent,
+        startUrl: `${ORIGIN}/orders`,
+        createdAt: T0,
+        exchanges,
+        actions,
+        storageState,
+      }
+    },
+  }
+  return b
+}
+
+const SESSION: StorageState = {
+  cookies: [
+    { name: 'sid', value: 's3ss10n-cookie', domain: 'shop.example.com', path: '/', expires: -1 },
+  ],
+  origins: [],
+}
+
+function compile(trace: Trace): ToolSpec {
+  const result = compileTrace(trace, { toolId: '00000000-0000-4000-8000-000000000001', now: T0 })
+  if (!result.ok) throw new Error(JSON.stringify(result.explanation))
+  return result.candidate
+}
+
+const ORDERS_PAGE = (token: string) =>
+  `<!doctype html><html><head><meta name="csrf-token" content="${token}"><title>Orders</title></head><body><form><input name="item"></form></body></html>`
+
+describe('dependencies', () => {
+  it('fetches the CSRF token of a <meta> anew, binds the session cookie to the login and generates per-request values', () => {
+    const b = build()
+    b.exchange('GET', '/orders', { html: ORDERS_PAGE('csrf-Tok3n-0001') }).noise()
+    b.fill('item', 'teapot')
+      .fill('quantity', '2')
+      .fill('shipping', 'express', ['standard', 'express'])
+    b.click('Create order')
+    const requestId = '1b4e28ba-2fa1-41d2-883f-0016d3cca427'
+    b.exchange('POST', `/api/orders?ts=${b.now() + 100}`, {
+      headers: { 'x-csrf-token': 'csrf-Tok3n-0001', 'x-request-id': requestId },
+      body: { item: 'teapot', quantity: 2, shipping: 'express' },
+      response: { order: { id: 'ord_1', item: 'teapot', quantity: 2, shipping: 'express' } },
+    })
+    const tool = compile(b.build('create an order'))
+
+    expect(tool.steps.map((s) => `${s.request.method} ${new URL(s.request.url).pathname}`)).toEqual(
+      ['GET /orders', 'POST /api/orders'],
+    )
+    const [page, target] = tool.steps
+    expect(page!.extract).toEqual([{ name: 'csrf_token', from: 'meta', path: 'csrf-token' }])
+    expect(target!.request.headers['x-csrf-token']).toBe(`{{step.${page!.id}.csrf_token}}`)
+    expect(target!.request.headers['x-request-id']).toBe('{{gen.uuid}}')
+    expect(target!.request.url).toContain('ts={{gen.now_ms}}')
+    expect(target!.request.headers.cookie).toBeUndefined()
+    expect(tool.login).toEqual({ cookies: ['sid'], values: [] })
+    expect(Object.keys(tool.inputs.properties).sort()).toEqual(['item', 'quantity', 'shipping'])
+    expect(Object.values(tool.inputs.properties).map((p) => p['x-slot'])).toEqual([
+      'p0',
+      'p1',
+      'p2',
+    ])
+    expect(tool.evidence.exchangeIds).toEqual(['exc_1', 'exc_5'])
+    expect(tool.mutating).toBe(true)
+  })
+
+  it('follows a chain of three steps: config ► session token ► search', () => {
+    const b = build()
+    b.exchange('GET', '/api/bootstrap', { response: { apiKey: 'pk_live_7788aa' } }).noise()
+    b.exchange('GET', '/api/session?key=pk_live_7788aa', {
+      response: { session: { token: 'st_99xx11zz' } },
+    })
+    b.exchange('GET', '/api/grant', {
+      headers: { 'x-session-token': 'st_99xx11zz' },
+      response: { grant: 'gr_abcdef12' },
+    })
+    b.fill('q', 'teapots').click('Search')
+    b.exchange('POST', '/api/search', {
+      headers: { 'x-grant': 'gr_abcdef12' },
+      body: { q: 'teapots', limit: 20 },
+      response: { hits: [{ id: 1, name: 'teapots deluxe' }], total: 1 },
+    })
+    const tool = compile(b.build('search the shop'))
+    const paths = tool.steps.map((s) => new URL(s.request.url).pathname)
+    expect(paths).toEqual(['/api/bootstrap', '/api/session', '/api/grant', '/api/search'])
+    expect(tool.steps[1]!.request.url).toBe(`${ORIGIN}/api/session?key={{step.d1.api_key}}`)
+    expect(tool.steps[2]!.request.headers['x-session-token']).toBe('{{step.d5.token}}')
+    expect(tool.steps[2]!.request.headers['x-session-token']).toBe(
+      `{{step.${tool.steps[1]!.id}.${tool.steps[1]!.extract[0]!.name}}}`,
+    )
+    expect(tool.steps[1]!.extract[0]).toMatchObject({ from: 'json', path: 'session.token' })
+    expect(tool.steps[3]!.request.headers['x-grant']).toMatch(/^\{\{step\.d6\./)
+    expect(tool.mutating).toBe(false)
+  })
+
+  it('binds a bearer token kept in localStorage to the login instead of the sign-in request', () => {
+    const b = build()
+    b.exchange('POST', '/api/token', {
+      body: { username: 'alice', password: '[sitecall:secret]' },
+      response: { token: 'eyJhbGciOi.jwt-payload.sig' },
+    })
+    b.noise().fill('status', 'open').click('Filter')
+    b.exchange('GET', '/api/spa/orders?status=open', {
+      headers: { authorization: 'Bearer eyJhbGciOi.jwt-payload.sig' },
+      response: { orders: [{ id: 'o1', status: 'open' }], count: 1 },
+    })
+    const trace = b.build('list my open orders', {
+      cookies: [],
+      origins: [
+        {
+          origin: ORIGIN,
+          localStorage: [{ name: 'auth', value: '{"token":"eyJhbGciOi.jwt-payload.sig"}' }],
+        },
+      ],
+    })
+    const tool = compile(trace)
+    expect(tool.steps).toHaveLength(1)
+    expect(tool.steps[0]!.request.headers.authorization).toBe('Bearer {{login.token}}')
+    expect(tool.login?.values).toEqual([
+      { name: 'token', from: 'localStorage', origin: ORIGIN, key: 'auth', path: 'token' },
+    ])
+  })
+
+  it('keeps a cookie that a dependency step sets out of the login (the run jar receives it)', () => {
+    const b = build()
+    b.exchange('GET', '/form', {
+      html: '<html><body><form><input type="hidden" name="authenticity_token" value="at-5566778899"></form></body></html>',
+      setCookie: ['_csrf=c00kie-csrf-1; Path=/; HttpOnly'],
+    })
+    b.fill('item', 'kettle').click('Save')
+    const trace = b.build('save an item')
+    trace.exchanges.push({
+      ...trace.exchanges[0]!,
+      id: 'exc_2',
+      seq: 2,
+      method: 'POST',
+      url: `${ORIGIN}/items`,
+      requestHeaders: {
+        'content-type': 'application/x-www-form-urlencoded',
+        cookie: 'sid=s3ss10n-cookie; _csrf=c00kie-csrf-1',
+      },
+      requestBody: { text: 'authenticity_token=at-5566778899&item=kettle', encoding: 'utf8' },
+      responseHeaders: { 'content-type': 'application/json' },
+      responseBody: { text: '{"item":{"id":7,"name":"kettle"}}', encoding: 'utf8' },
+      resourceType: 'fetch',
+      startedAt: T0 + 10_000,
+    })
+    const tool = compile(trace)
+    expect(tool.steps[0]!.extract).toEqual([
+      { name: 'authenticity_token', from: 'input', path: 'authenticity_token' },
+    ])
+    expect(tool.steps[1]!.request.body).toEqual({
+      kind: 'form',
+      template: { authenticity_token: '{{step.d1.authenticity_token}}', item: '{{input.p0}}' },
+    })
+    expect(tool.login).toEqual({ cookies: ['sid'], values: [] })
+  })
+})
