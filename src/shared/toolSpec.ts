@@ -108,6 +108,8 @@ export interface Alternative {
   url: string
   score: number
   reason: string
+  /** Names of the evidence signals it showed (see `EvidenceSignal.name`). */
+  signals?: string[]
 }
 
 export interface Evidence {
