@@ -17,3 +17,23 @@ export function pathOf(url: string): string {
 export function json(value: unknown): string {
   return JSON.stringify(value, null, 2) ?? 'undefined'
 }
+
+const OUTLINE_FIELDS = 6
+
+/**
+ * A run result in one line, read before the JSON: `12 items`, or per top-level field of an
+ * object `data: 12 items · count: 14` (at most six fields; nested objects as `{…}`).
+ */
+export function outlineResult(value: unknown): string {
+  const one = (v: unknown): string => {
+    if (Array.isArray(v)) return `${v.length} ${v.length === 1 ? 'item' : 'items'}`
+    if (v !== null && typeof v === 'object') return '{…}'
+    const text = JSON.stringify(v) ?? 'undefined'
+    return text.length > 40 ? `${text.slice(0, 39)}…` : text
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return one(value)
+  const entries = Object.entries(value)
+  const shown = entries.slice(0, OUTLINE_FIELDS).map(([k, v]) => `${k}: ${one(v)}`)
+  if (entries.length > OUTLINE_FIELDS) shown.push(`${entries.length - OUTLINE_FIELDS} more fields`)
+  return shown.join(' · ') || 'empty object'
+}

@@ -1,8 +1,9 @@
 import { useEffect, useState } from 'react'
 import type { ToolDetail } from '../../shared/appApi'
-import type { ToolSpec } from '../../shared/toolSpec'
+import type { JsonSchema, ToolSpec, VerifyRule } from '../../shared/toolSpec'
 import { json } from '../format'
 import type { Runner } from '../useRunner'
+import { Alternatives, ReplacedNotice } from './Alternatives'
 import { RunForm, defaultsOf, typeOf } from './RunForm'
 import { RunView } from './RunView'
 import { StatusBadge } from './StatusBadge'
@@ -23,51 +24,41 @@ function Target({ detail }: { detail: ToolDetail }) {
   const { target, tool } = detail
   const request = target ?? tool.steps.at(-1)?.request
   if (!request) return <p className="muted">No target request.</p>
+  const body = target?.requestBody?.encoding === 'utf8' ? target.requestBody.text : null
   return (
     <div className="target" data-testid="candidate-target">
-      <span className="method">{request.method}</span>
-      <code>{request.url}</code>
-      {target && <span className="muted">→ {target.status}</span>}
+      <div className="row">
+        <span className="method">{request.method}</span>
+        <code>{request.url}</code>
+        {target && <span className="muted">→ {target.status}</span>}
+      </div>
+      {body && (
+        <code className="target-body" title={body}>
+          {body}
+        </code>
+      )}
     </div>
   )
 }
 
 function Evidence({ tool }: { tool: ToolSpec }) {
-  const { signals, alternatives, score } = tool.evidence
+  const { signals, score } = tool.evidence
   return (
     <>
       <h3>
         Why this request <span className="score">score {score.toFixed(2)}</span>
       </h3>
-      <table>
+      <table className="kv" data-testid="evidence-signals">
         <tbody>
           {signals.map((s) => (
             <tr key={s.name}>
-              <td className="nowrap">{s.name}</td>
+              <td>{s.name.replaceAll('_', ' ')}</td>
               <td className="num">{s.weight.toFixed(2)}</td>
               <td>{s.detail}</td>
             </tr>
           ))}
         </tbody>
       </table>
-      {alternatives.length > 0 && (
-        <>
-          <h3>Alternatives</h3>
-          <table>
-            <tbody>
-              {alternatives.map((a) => (
-                <tr key={a.exchangeId}>
-                  <td className="nowrap">
-                    <span className="method">{a.method}</span> <code>{a.url}</code>
-                  </td>
-                  <td className="num">{a.score.toFixed(2)}</td>
-                  <td>{a.reason}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </>
-      )}
     </>
   )
 }
@@ -108,19 +99,72 @@ function Slots({ tool }: { tool: ToolSpec }) {
   )
 }
 
+/** Field checks shown before the rest fold away: a long record list would bury the form below. */
+const RULES_SHOWN = 5
+
 function VerifyRuleView({ tool }: { tool: ToolSpec }) {
   const { status, mimeType, required } = tool.verify
+  const item = (r: VerifyRule['required'][number]) => (
+    <li key={r.path}>
+      <code>{r.path}</code> is {r.type}
+    </li>
+  )
+  const rest = required.slice(RULES_SHOWN)
   return (
-    <ul className="rule">
-      <li>
-        Status {status[0]}–{status[1]}, type <code>{mimeType}</code>
-      </li>
-      {required.map((r) => (
-        <li key={r.path}>
-          <code>{r.path}</code> is {r.type}
+    <div data-testid="verify-rule">
+      <p className="muted small">A run succeeds only when the answer meets all of these.</p>
+      <ul className="rule">
+        <li>
+          Status {status[0]}–{status[1]}, type <code>{mimeType}</code>
         </li>
-      ))}
-    </ul>
+        {required.slice(0, RULES_SHOWN).map(item)}
+      </ul>
+      {rest.length > 0 && (
+        <details className="tight">
+          <summary>{rest.length} more field checks</summary>
+          <ul className="rule">{rest.map(item)}</ul>
+        </details>
+      )}
+    </div>
+  )
+}
+
+/** `list of object (40 fields)`, `integer`, `string | null`: a schema in a few words. */
+export function describeSchema(schema: JsonSchema): string {
+  const types = Array.isArray(schema.type) ? schema.type : [schema.type ?? 'any']
+  const type = types.filter((t) => t !== 'null').join(' | ') || 'null'
+  const nullable = types.length > 1 && types.includes('null') ? ' or null' : ''
+  if (type === 'array' && schema.items) return `list of ${describeSchema(schema.items)}${nullable}`
+  if (type === 'object' && schema.properties)
+    return `object (${Object.keys(schema.properties).length} fields)${nullable}`
+  return `${type}${nullable}`
+}
+
+function OutputView({ tool }: { tool: ToolSpec }) {
+  const fields = Object.entries(tool.output.properties ?? {})
+  return (
+    <div data-testid="output-schema">
+      {fields.length === 0 ? (
+        <p>{describeSchema(tool.output)}</p>
+      ) : (
+        <table className="kv">
+          <tbody>
+            {fields.map(([name, schema]) => (
+              <tr key={name}>
+                <td>
+                  <code>{name}</code>
+                </td>
+                <td>{describeSchema(schema)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <details className="tight">
+        <summary>Full JSON Schema</summary>
+        <pre className="json">{json(tool.output)}</pre>
+      </details>
+    </div>
   )
 }
 
@@ -129,10 +173,12 @@ interface Props {
   runner: Runner
   /** Called once the verify run succeeded, to reload the tool (now `verified`). */
   onVerified(): void
+  /** Shows the candidate compiled from an alternative ("use this request instead"). */
+  onReplaced(candidate: ToolSpec): void
 }
 
 /** What the compiler chose and why, and the first run that verifies it. */
-export function CandidateReview({ detail, runner, onVerified }: Props) {
+export function CandidateReview({ detail, runner, onVerified, onReplaced }: Props) {
   const { tool } = detail
   const [values, setValues] = useState(() => defaultsOf(tool.inputs))
   const succeeded = runner.run?.status === 'succeeded'
@@ -149,18 +195,18 @@ export function CandidateReview({ detail, runner, onVerified }: Props) {
         <h2>{tool.name}</h2>
         <StatusBadge status={tool.status} />
       </div>
+      <ReplacedNotice tool={tool} />
       <p>{tool.description}</p>
       <h3>Chosen request</h3>
       <Target detail={detail} />
       <Evidence tool={tool} />
+      <Alternatives tool={tool} onReplaced={onReplaced} />
       <h3>Inputs</h3>
       <Slots tool={tool} />
+      <h3>Output</h3>
+      <OutputView tool={tool} />
       <h3>Verify rule</h3>
       <VerifyRuleView tool={tool} />
-      <details>
-        <summary>Output schema</summary>
-        <pre className="json">{json(tool.output)}</pre>
-      </details>
       <h3>Verify</h3>
       {!succeeded && (
         <>

@@ -1,5 +1,5 @@
 import type { Run } from '../../shared/run'
-import { json } from '../format'
+import { json, outlineResult } from '../format'
 import { StatusBadge } from './StatusBadge'
 
 /** A run's status and its result JSON, or its error code and message. */
@@ -27,9 +27,14 @@ export function RunView({ run }: { run: Run }) {
         </p>
       )}
       {run.result !== undefined && (
-        <pre className="json" data-testid="run-result">
-          {json(run.result)}
-        </pre>
+        <>
+          <p className="run-summary" data-testid="run-summary">
+            Result: {outlineResult(run.result)}
+          </p>
+          <pre className="json" data-testid="run-result">
+            {json(run.result)}
+          </pre>
+        </>
       )}
     </div>
   )

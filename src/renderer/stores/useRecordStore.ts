@@ -1,5 +1,6 @@
 import { create } from 'zustand'
 import type { RecordingResult, RecordingState, ToolDetail } from '../../shared/appApi'
+import type { ToolSpec } from '../../shared/toolSpec'
 import type { ExchangeSummary } from '../../shared/trace'
 import { invoke } from '../api'
 import { attempt } from './useAppStore'
@@ -19,6 +20,8 @@ interface RecordState {
   stop(): Promise<void>
   reset(): void
   refreshDetail(): Promise<void>
+  /** Puts a candidate compiled from an alternative of the trace in place of the current one. */
+  showCandidate(candidate: ToolSpec): Promise<void>
   addExchange(sessionId: string, exchange: ExchangeSummary): void
   setActionCount(sessionId: string, actionCount: number): void
   finish(sessionId: string, result: RecordingResult): Promise<void>
@@ -71,6 +74,11 @@ export const useRecordStore = create<RecordState>()((set, get) => ({
     const id = get().detail?.tool.id
     const detail = id ? await attempt(invoke('tools.get', { id })) : undefined
     if (detail) set({ detail })
+  },
+  async showCandidate(candidate) {
+    const result = { traceId: candidate.evidence.traceId, candidate, explanation: null }
+    set({ phase: 'done', result, detail: { tool: candidate, target: null } })
+    await get().refreshDetail()
   },
   addExchange(sessionId, exchange) {
     const { session, exchanges } = get()

@@ -39,7 +39,12 @@ export const useToolsStore = create<ToolsState>()((set, get) => ({
   },
   async remove(id) {
     const answer = await attempt(invoke('tools.delete', { id }))
-    if (answer?.deleted) set({ detail: null, list: get().list?.filter((t) => t.id !== id) ?? null })
+    if (answer?.deleted)
+      set({
+        // Deleting another tool (a replaced candidate) must not blank the page being shown.
+        detail: get().detail?.tool.id === id ? null : get().detail,
+        list: get().list?.filter((t) => t.id !== id) ?? null,
+      })
     return answer?.deleted ?? false
   },
   applyRun(run) {

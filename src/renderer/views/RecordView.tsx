@@ -1,5 +1,5 @@
-import { useEffect, useState } from 'react'
-import type { CompileExplanation } from '../../shared/appApi'
+import { useEffect, useRef, useState } from 'react'
+import type { CompileExplanation, ToolDetail } from '../../shared/appApi'
 import { CandidateReview } from '../components/CandidateReview'
 import { pathOf } from '../format'
 import { toolHref } from '../route'
@@ -49,9 +49,27 @@ function StartForm() {
   )
 }
 
+/** Page assets: shown greyed, since a tool is compiled from data requests (fetch, XHR, forms). */
+const ASSET_TYPES = new Set(['stylesheet', 'script', 'image', 'font', 'media', 'manifest', 'ping'])
+
+/** Keeps a scroll box at its newest row as rows arrive, unless the person scrolled up to read. */
+function useFollow(rows: number) {
+  const box = useRef<HTMLDivElement>(null)
+  const following = useRef(true)
+  useEffect(() => {
+    if (following.current && box.current) box.current.scrollTop = box.current.scrollHeight
+  }, [rows])
+  const onScroll = () => {
+    const el = box.current
+    if (el) following.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40
+  }
+  return { box, onScroll }
+}
+
 function Recording() {
   const { session, exchanges, actionCount, phase, stop } = useRecordStore()
   const stopping = phase === 'stopping'
+  const { box, onScroll } = useFollow(exchanges.length)
   return (
     <>
       <div className="banner banner-rec">
@@ -71,10 +89,10 @@ function Recording() {
         </button>
       </div>
       <p className="muted">
-        <strong>{session?.intent}</strong> · {session?.url} · {exchanges.length} requests ·{' '}
-        <span data-testid="action-count">{actionCount}</span> actions
+        Intent <strong>“{session?.intent}”</strong> · started at {session?.url} · {exchanges.length}{' '}
+        requests · <span data-testid="action-count">{actionCount}</span> actions
       </p>
-      <div className="scroll card flush">
+      <div className="scroll card flush" ref={box} onScroll={onScroll}>
         <table>
           <thead>
             <tr>
@@ -87,7 +105,11 @@ function Recording() {
           </thead>
           <tbody>
             {exchanges.map((e) => (
-              <tr key={e.id} data-testid="exchange-row">
+              <tr
+                key={e.id}
+                data-testid="exchange-row"
+                className={ASSET_TYPES.has(e.resourceType) ? 'asset' : ''}
+              >
                 <td className="method">{e.method}</td>
                 <td className="url" title={e.url}>
                   {pathOf(e.url)}
@@ -142,9 +164,21 @@ function Explanation({ explanation }: { explanation: CompileExplanation }) {
   )
 }
 
-function Result() {
-  const { result, detail, reset, refreshDetail } = useRecordStore()
+function Review({ detail }: { detail: ToolDetail }) {
+  const { refreshDetail, showCandidate } = useRecordStore()
   const runner = useRunner()
+  return (
+    <CandidateReview
+      detail={detail}
+      runner={runner}
+      onVerified={() => void refreshDetail()}
+      onReplaced={(candidate) => void showCandidate(candidate)}
+    />
+  )
+}
+
+function Result() {
+  const { result, detail, reset } = useRecordStore()
   return (
     <>
       <div className="row">
@@ -155,9 +189,8 @@ function Result() {
         {detail && <a href={toolHref(detail.tool.id)}>Open tool page</a>}
         <button onClick={reset}>New recording</button>
       </div>
-      {detail && (
-        <CandidateReview detail={detail} runner={runner} onVerified={() => void refreshDetail()} />
-      )}
+      {/* Keyed by tool: a replaced candidate brings its own form values and verify run. */}
+      {detail && <Review key={detail.tool.id} detail={detail} />}
       {result?.explanation && <Explanation explanation={result.explanation} />}
     </>
   )

@@ -7,6 +7,7 @@ import { RunForm, cleanInputs, defaultsOf, type Values } from '../components/Run
 import { RunView } from '../components/RunView'
 import { StatusBadge } from '../components/StatusBadge'
 import { formatTime } from '../format'
+import { toolHref } from '../route'
 import { useAppStore } from '../stores/useAppStore'
 import { useToolsStore } from '../stores/useToolsStore'
 import { useRunner } from '../useRunner'
@@ -37,22 +38,33 @@ function RecentRuns({ onShow }: { onShow: (runId: string) => void }) {
   const runs = useToolsStore((s) => s.runs)
   if (runs.length === 0) return <p className="muted">No runs yet.</p>
   return (
-    <table className="clickable">
-      <tbody>
-        {runs.map((r) => (
-          <tr key={r.runId} onClick={() => onShow(r.runId)}>
-            <td>
-              <StatusBadge status={r.status} />
-            </td>
-            <td>
-              <code>{r.runId}</code>
-            </td>
-            <td className="muted">{r.error?.code}</td>
-            <td className="nowrap muted">{formatTime(r.createdAt)}</td>
+    <>
+      <p className="muted small">Click a run to show its result above.</p>
+      <table className="clickable">
+        <thead>
+          <tr>
+            <th>Status</th>
+            <th>Run</th>
+            <th>Error</th>
+            <th>Started</th>
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {runs.map((r) => (
+            <tr key={r.runId} onClick={() => onShow(r.runId)}>
+              <td>
+                <StatusBadge status={r.status} />
+              </td>
+              <td>
+                <code>{r.runId}</code>
+              </td>
+              <td className="muted">{r.error?.code}</td>
+              <td className="nowrap muted">{formatTime(r.createdAt)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </>
   )
 }
 
@@ -95,6 +107,7 @@ function ToolBody({ detail }: { detail: ToolDetail }) {
             setJustVerified(true)
             void loadTool(tool.id)
           }}
+          onReplaced={(candidate) => (location.hash = toolHref(candidate.id))}
         />
       ) : (
         <section className="card">
