@@ -1,8 +1,10 @@
 // `npm run bench`: Sitecall's surface A against the site it wraps, measured in one run.
-// Prints a table and writes bench-results/bench.json. Exit 1 when setup fails or any Sitecall call
+// Prints a table and writes bench-results/bench.json; then the compiler bench (./compiler.ts)
+// writes bench-results/compiler.json. Exit 1 when setup fails or any Sitecall call
 // did not succeed; timings themselves never fail the run (benchmarks are not tests).
 import { fileURLToPath } from 'node:url'
 import { createClients } from './clients'
+import { runCompilerBench } from './compiler'
 import { QUERIES, readConfig } from './config'
 import { formatReport, writeJson, type BenchResults } from './report'
 import { machine, rssMB, storageFigures } from './resources'
@@ -49,6 +51,8 @@ async function main(): Promise<number> {
 
 try {
   process.exitCode = await main()
+  console.log('')
+  runCompilerBench()
 } catch (error) {
   console.error('Bench setup or run failed:', error)
   process.exitCode = 1
