@@ -32,7 +32,12 @@ const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]'])
  * this server's own (no DNS rebinding, no drive-by requests from web pages).
  */
 export function buildServer(deps: ServerDeps): FastifyInstance {
-  const app = Fastify({ logger: deps.logger ?? false, bodyLimit: 5 * 1024 * 1024 })
+  // The UI's event streams never end by themselves: close() must cut them, or shutdown hangs.
+  const app = Fastify({
+    logger: deps.logger ?? false,
+    bodyLimit: 5 * 1024 * 1024,
+    forceCloseConnections: true,
+  })
 
   app.addHook('onRequest', async (request) => {
     const host = request.headers.host ?? ''
@@ -63,11 +68,9 @@ export function buildServer(deps: ServerDeps): FastifyInstance {
         .status(400)
         .send({ error: { code: 'bad_request', message: 'The body is not valid JSON.' } })
     if (e.code === 'FST_ERR_CTP_EMPTY_JSON_BODY')
-      return reply
-        .status(400)
-        .send({
-          error: { code: 'bad_request', message: 'The body is required: send a JSON object.' },
-        })
+      return reply.status(400).send({
+        error: { code: 'bad_request', message: 'The body is required: send a JSON object.' },
+      })
     if (e.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE')
       return reply
         .status(400)
@@ -85,14 +88,12 @@ export function buildServer(deps: ServerDeps): FastifyInstance {
   })
 
   app.setNotFoundHandler((request, reply) =>
-    reply
-      .status(404)
-      .send({
-        error: {
-          code: 'not_found',
-          message: `No route ${request.method} ${request.url.split('?')[0]}.`,
-        },
-      }),
+    reply.status(404).send({
+      error: {
+        code: 'not_found',
+        message: `No route ${request.method} ${request.url.split('?')[0]}.`,
+      },
+    }),
   )
 
   registerSiteCallRoutes(app, deps)

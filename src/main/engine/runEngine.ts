@@ -5,7 +5,13 @@ import type { ToolSpec } from '../../shared/toolSpec'
 import type { RunRecord, RunRepository } from '../store/runRepository'
 import type { LoginRepository } from '../store/loginRepository'
 import type { ToolRepository } from '../store/toolRepository'
-import { executeHttp, sendWithUndici, type SendRequest } from './httpExecutor'
+import {
+  executeHttp,
+  sendWithUndici,
+  type ExecutionOutcome,
+  type RunContext,
+  type SendRequest,
+} from './httpExecutor'
 import { createInputValidator } from './inputs'
 
 export interface RunEngineDeps {
@@ -18,9 +24,23 @@ export interface RunEngineDeps {
   /** A new ULID for each run id. */
   ulid: () => string
   send?: SendRequest
+  /**
+   * Runs a tool in a pooled headless browser (issue 4 "Rendered executor"): used for tools with
+   * `via: "rendered"`, and once for a read whose HTTP attempt met a bot check. Absent: such tools
+   * fail `browser_capacity`.
+   */
+  executeRendered?: RenderedExecutor
   /** Told of every transition (the UI's live run list). */
   onRunUpdated?: (run: Run) => void
 }
+
+/** The rendered executor's signature: same inputs and outcome as the HTTP executor. */
+export type RenderedExecutor = (
+  tool: ToolSpec,
+  scope: Record<string, unknown>,
+  context: RunContext,
+  signal: AbortSignal,
+) => Promise<ExecutionOutcome>
 
 export interface StartOptions {
   tenant: string
@@ -77,6 +97,33 @@ export function createRunEngine(deps: RunEngineDeps): RunEngine {
     return run
   }
 
+  /**
+   * Dispatches to the executor of the tool's `via`; a read whose HTTP answer was a bot check is
+   * tried once more in the browser (issue 4 "Rendered executor").
+   */
+  async function runVia(
+    tool: ToolSpec,
+    scope: Record<string, unknown>,
+    context: RunContext,
+    signal: AbortSignal,
+  ): Promise<ExecutionOutcome & { via?: 'http' | 'rendered' }> {
+    const rendered = deps.executeRendered
+    if (tool.via === 'rendered') {
+      if (!rendered)
+        return {
+          ok: false,
+          code: 'browser_capacity',
+          message:
+            'This tool needs a browser and none is configured: point SITECALL_CHROMIUM at one.',
+        }
+      return { ...(await rendered(tool, scope, context, signal)), via: 'rendered' }
+    }
+    const outcome = await executeHttp(tool, scope, send, signal, context)
+    if (!outcome.ok && outcome.code === 'challenge' && !tool.mutating && rendered)
+      return { ...(await rendered(tool, scope, context, signal)), via: 'rendered' }
+    return outcome
+  }
+
   async function execute(
     tool: ToolSpec,
     run: RunRecord,
@@ -88,9 +135,8 @@ export function createRunEngine(deps: RunEngineDeps): RunEngine {
     try {
       const login = deps.logins?.get(run.tenant, tool.siteHost) ?? null
       if (login) deps.logins!.touch(run.tenant, tool.siteHost, deps.clock())
-      outcome = await executeHttp(tool, scope, send, controller.signal, {
-        login: login?.storageState ?? null,
-      })
+      const context: RunContext = { login: login?.storageState ?? null }
+      outcome = await runVia(tool, scope, context, controller.signal)
     } catch (error) {
       outcome = {
         ok: false as const,

@@ -60,8 +60,13 @@ export function createToolRepository(db: Db): ToolRepository {
       const taken = new Set(
         (
           db
-            .prepare('SELECT name FROM tools WHERE site_host = ? AND (name = ? OR name LIKE ?)')
-            .all(siteHost, base, `${base}\\_%`) as Array<{ name: string }>
+            .prepare(
+              "SELECT name FROM tools WHERE site_host = ? AND (name = ? OR name LIKE ? ESCAPE '\\')",
+            )
+            // Names are full of `_`, LIKE's one-character wildcard: escape it (and `%`, `\`).
+            .all(siteHost, base, `${base.replace(/[\\%_]/g, '\\$&')}\\_%`) as Array<{
+            name: string
+          }>
         ).map((r) => r.name),
       )
       if (!taken.has(base)) return base

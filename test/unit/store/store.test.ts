@@ -115,6 +115,16 @@ describe('the store', () => {
     store.tools.save(tool as unknown as Parameters<Store['tools']['save']>[0])
     expect(store.tools.uniqueName('x.example', 'x__post_search')).toBe('x__post_search_2')
     expect(store.tools.uniqueName('y.example', 'x__post_search')).toBe('x__post_search')
+    store.tools.save({ ...tool, id: 'u2', name: 'x__post_search_2' } as unknown as Parameters<
+      Store['tools']['save']
+    >[0])
+    expect(store.tools.uniqueName('x.example', 'x__post_search')).toBe('x__post_search_3')
+    // `_` is LIKE's wildcard: a name that only matches through it is not taken.
+    store.tools.save({ ...tool, id: 'u3', name: 'xx_post_search' } as unknown as Parameters<
+      Store['tools']['save']
+    >[0])
+    expect(store.tools.uniqueName('x.example', 'xx_post_search')).toBe('xx_post_search_2')
+    expect(store.tools.uniqueName('x.example', 'x__post_searc')).toBe('x__post_searc')
   })
 
   it('keeps one login per site and workspace, replaced on save and forgotten on remove', () => {
