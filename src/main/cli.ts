@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util'
 import { monotonicFactory } from 'ulid'
 import { isServiceError } from '../shared/errors'
 import { dataDir, databasePath, DEFAULT_PORT } from './config'
+import { compileHarCommand, exportHarCommand, importHarCommand } from './cliHar'
 import { createCore, LOCAL_TENANT } from './core'
 import { findChromium } from './recorder'
 import { createStore } from './store/store'
@@ -11,6 +12,9 @@ const USAGE = `Usage:
   sitecall serve [--port N] [--no-open]
   sitecall record --url URL --intent TEXT [--cdp ENDPOINT] [--json]
   sitecall keys create [--label TEXT] [--json]
+  sitecall compile --har FILE --intent TEXT [--json]
+  sitecall import-har FILE --intent TEXT [--json]
+  sitecall export-har TRACE_ID [--out FILE]
 
 Data lives in SITECALL_HOME (now: ${dataDir()}).`
 
@@ -25,6 +29,9 @@ export async function main(argv: string[]): Promise<number> {
     if (command === 'serve') return await serve(rest)
     if (command === 'record') return await record(rest)
     if (command === 'keys' && rest[0] === 'create') return keysCreate(rest.slice(1))
+    if (command === 'compile') return await compileHarCommand(rest)
+    if (command === 'import-har') return await importHarCommand(rest)
+    if (command === 'export-har') return exportHarCommand(rest)
     process.stderr.write(`${USAGE}\n`)
     return command === undefined || command === '--help' || command === 'help' ? 0 : 2
   } catch (error) {

@@ -1,0 +1,190 @@
+import { randomUUID } from 'node:crypto'
+import { readFileSync, writeFileSync } from 'node:fs'
+import { parseArgs } from 'node:util'
+import { monotonicFactory } from 'ulid'
+import type { CompileExplanation } from '../shared/appApi'
+import { ServiceError } from '../shared/errors'
+import type { ToolSpec } from '../shared/toolSpec'
+import type { Trace } from '../shared/trace'
+import { compileTrace } from './compiler'
+import { dataDir, databasePath } from './config'
+import { exportHar, importHarFile } from './recorder/har'
+import { createStore } from './store/store'
+
+/** The CLI contract's answer (issue 3 "CLI contract"): scripts parse this; keep it stable. */
+export type CompileOutput =
+  | {
+      traceId?: string
+      candidate: ToolSpec
+      target: { method: string; url: string; body: string | null }
+      alternatives: Array<{ method: string; url: string; score: number; signals: string[] }>
+    }
+  | { traceId?: string; explanation: CompileExplanation }
+
+const MAX_ALTERNATIVES = 5
+
+/**
+ * `sitecall compile --har FILE --intent TEXT [--json]`: imports the HAR (streamed) and compiles
+ * it without touching a data dir. Prints one JSON object (`CompileOutput`) with `--json`, else a
+ * short summary. Returns 0 with a candidate, 1 with an explanation; bad usage and an unreadable
+ * or invalid file throw 400 `invalid_input` (exit 2).
+ */
+export async function compileHarCommand(args: string[]): Promise<number> {
+  const { file, intent, json } = harArgs('compile', args)
+  const ulid = monotonicFactory()
+  const trace = await importHarFile(file, { traceId: `trc_${ulid()}`, intent, now: Date.now() })
+  const output = compileOutput(trace, compileTrace(trace, compileOptions(intent)))
+  print(output, json)
+  return 'candidate' in output ? 0 : 1
+}
+
+/**
+ * `sitecall import-har FILE --intent TEXT [--json]`: as `compile`, and also stores the trace and
+ * the candidate (named uniquely on its site) in the data dir of SITECALL_HOME, so the candidate
+ * can be verified and run. The output carries `traceId`.
+ */
+export async function importHarCommand(args: string[]): Promise<number> {
+  const { file, intent, json } = harArgs('import-har', args)
+  const ulid = monotonicFactory()
+  const trace = await importHarFile(file, { traceId: `trc_${ulid()}`, intent, now: Date.now() })
+  const store = createStore(databasePath(dataDir()))
+  try {
+    store.traces.save(trace)
+    const compiled = compileTrace(trace, compileOptions(intent))
+    if (compiled.ok) {
+      const { candidate } = compiled
+      candidate.name = store.tools.uniqueName(candidate.siteHost, candidate.name)
+      candidate.capabilityId = `${candidate.siteHost}/${candidate.name}`
+      store.tools.save(candidate)
+    }
+    const output = { traceId: trace.id, ...compileOutput(trace, compiled) }
+    print(output, json)
+    return 'candidate' in output ? 0 : 1
+  } finally {
+    store.close()
+  }
+}
+
+/**
+ * `sitecall export-har TRACE_ID [--out FILE]`: writes a stored trace as HAR 1.2 to the file, or
+ * to stdout. An unknown trace is 404 `not_found` (exit 1).
+ */
+export function exportHarCommand(args: string[]): number {
+  const { values, positionals } = parse('export-har', args, { out: { type: 'string' } }, 1)
+  const traceId = positionals[0]
+  if (!traceId) throw usage('export-har needs a TRACE_ID')
+  const store = createStore(databasePath(dataDir()))
+  try {
+    const trace = store.traces.get(traceId)
+    if (!trace) throw new ServiceError('not_found', 404, `No trace ${traceId} in ${dataDir()}.`)
+    const text = `${JSON.stringify(exportHar(trace, { version: sitecallVersion() }), null, 2)}\n`
+    if (typeof values.out === 'string') {
+      writeFileSync(values.out, text)
+      process.stderr.write(`Wrote ${trace.exchanges.length} entries to ${values.out}\n`)
+    } else process.stdout.write(text)
+    return 0
+  } finally {
+    store.close()
+  }
+}
+
+function compileOptions(intent: string) {
+  return { toolId: randomUUID(), now: Date.now(), intent }
+}
+
+function compileOutput(trace: Trace, compiled: ReturnType<typeof compileTrace>): CompileOutput {
+  if (!compiled.ok) return { explanation: compiled.explanation }
+  const { candidate } = compiled
+  const target = trace.exchanges.find((e) => e.id === candidate.evidence.targetExchangeId)
+  return {
+    candidate,
+    target: {
+      method: target?.method ?? candidate.steps.at(-1)!.request.method,
+      url: target?.url ?? candidate.steps.at(-1)!.request.url,
+      body: target?.requestBody?.text ?? null,
+    },
+    alternatives: candidate.evidence.alternatives.slice(0, MAX_ALTERNATIVES).map((a) => ({
+      method: a.method,
+      url: a.url,
+      score: a.score,
+      signals: a.signals ?? [],
+    })),
+  }
+}
+
+function print(output: CompileOutput, json: boolean): void {
+  if (json) {
+    process.stdout.write(`${JSON.stringify(output)}\n`)
+    return
+  }
+  const lines: string[] = []
+  if (output.traceId) lines.push(`Trace ${output.traceId}`)
+  if ('candidate' in output) {
+    const c = output.candidate
+    const inputs = Object.entries(c.inputs.properties)
+      .map(([name, s]) => `${s['x-slot']}=${name}:${String(s.type)}`)
+      .join(', ')
+    lines.push(
+      `Candidate ${c.name} (${c.mutating ? 'mutating' : 'read-only'}, score ${c.evidence.score})`,
+      `  ${output.target.method} ${output.target.url}`,
+      `  inputs: ${inputs || 'none'}`,
+      ...output.alternatives.map((a) => `  alternative: ${a.method} ${a.url} (score ${a.score})`),
+    )
+    if (output.traceId) lines.push(`Verify it in the app, or: POST /v1/tools/${c.id}/execute`)
+  } else {
+    lines.push(
+      `No tool compiled: ${output.explanation.reason}`,
+      ...output.explanation.missing.map((m) => `  missing: ${m}`),
+    )
+  }
+  process.stdout.write(`${lines.join('\n')}\n`)
+}
+
+function harArgs(command: string, args: string[]): { file: string; intent: string; json: boolean } {
+  const { values, positionals } = parse(
+    command,
+    args,
+    { har: { type: 'string' }, intent: { type: 'string' }, json: { type: 'boolean' } },
+    1,
+  )
+  const file = typeof values.har === 'string' ? values.har : positionals[0]
+  const intent = typeof values.intent === 'string' ? values.intent.trim() : ''
+  if (!file || !intent)
+    throw usage(
+      command === 'compile'
+        ? 'compile needs --har FILE and --intent TEXT'
+        : 'import-har needs FILE and --intent TEXT',
+    )
+  return { file, intent, json: values.json === true }
+}
+
+type Options = Parameters<typeof parseArgs>[0] extends infer C
+  ? C extends { options?: infer O }
+    ? O
+    : never
+  : never
+
+function parse(command: string, args: string[], options: Options, maxPositionals: number) {
+  let parsed: { values: Record<string, unknown>; positionals: string[] }
+  try {
+    parsed = parseArgs({ args, options, allowPositionals: true }) as typeof parsed
+  } catch (error) {
+    throw usage(`${command}: ${(error as Error).message}`)
+  }
+  if (parsed.positionals.length > maxPositionals)
+    throw usage(`${command}: unexpected ${parsed.positionals.slice(maxPositionals).join(' ')}`)
+  return parsed
+}
+
+function usage(message: string): ServiceError {
+  return new ServiceError('invalid_input', 400, message)
+}
+
+function sitecallVersion(): string {
+  try {
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'))
+    return typeof pkg.version === 'string' ? pkg.version : '0.0.0'
+  } catch {
+    return '0.0.0'
+  }
+}
