@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs'
-import { stat } from 'node:fs/promises'
+import { readFile, stat } from 'node:fs/promises'
 import { pipeline } from 'node:stream/promises'
 import { parser } from 'stream-json'
 import { pick } from 'stream-json/filters/pick.js'
@@ -23,38 +23,55 @@ export type { HarImportOptions } from './har/traceBuilder'
  * `log.entries` list, or holds an entry without a request method and URL.
  */
 export function importHar(har: Har | string, options: HarImportOptions): Trace {
+  return importWhole(har, options)
+}
+
+function importWhole(har: Har | string, options: HarImportOptions, path?: string): Trace {
   let parsed: unknown = har
   if (typeof har === 'string') {
     try {
       parsed = JSON.parse(har)
     } catch (error) {
-      throw notHar(`it is not valid JSON (${(error as Error).message})`)
+      throw notHar(`it is not valid JSON (${(error as Error).message})`, path)
     }
   }
   const log = (parsed as Partial<Har> | null)?.log
-  if (!log || !Array.isArray(log.entries)) throw notHar('it has no "log.entries" list')
+  if (!log || !Array.isArray(log.entries)) throw notHar('it has no "log.entries" list', path)
   const builder = new HarTraceBuilder(options)
   for (const page of Array.isArray(log.pages) ? log.pages : []) builder.addPage(page)
   log.entries.forEach((entry) => addEntry(builder, entry))
   return builder.finish()
 }
 
+/** Files up to this size are parsed whole; larger ones are streamed. */
+const STREAM_ABOVE_BYTES = 32 * 1024 * 1024
+
 /**
- * Imports a HAR file by streaming it (stream-json): `log.pages` and `log.entries` are parsed one
- * item at a time, so a HAR of hundreds of MB needs memory for the exchanges kept, not for the
- * whole text. Same conversion and errors as {@link importHar}; a missing or unreadable file is
- * 400 `invalid_input` naming the path.
+ * Imports a HAR file by streaming it (stream-json) when it is larger than `streamAboveBytes`
+ * (default 32 MiB): `log.pages` and `log.entries` are parsed one item at a time, so a HAR of
+ * hundreds of MB needs memory for the exchanges kept, not for the whole text. Same conversion
+ * and errors as {@link importHar}; a missing or unreadable file is 400 `invalid_input` naming
+ * the path.
  */
-export async function importHarFile(path: string, options: HarImportOptions): Promise<Trace> {
+export async function importHarFile(
+  path: string,
+  options: HarImportOptions & { streamAboveBytes?: number },
+): Promise<Trace> {
+  let size: number
   try {
     const info = await stat(path)
     if (!info.isFile()) throw new Error('not a file')
+    size = info.size
   } catch (error) {
     throw new ServiceError(
       'invalid_input',
       400,
       `Cannot read the HAR file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.`,
     )
+  }
+  // JSON.parse is several times faster than a streaming parser; memory only matters for big files.
+  if (size <= (options.streamAboveBytes ?? STREAM_ABOVE_BYTES)) {
+    return importWhole(await readFile(path, 'utf8'), options, path)
   }
   const builder = new HarTraceBuilder(options)
   let sawEntries = false
@@ -70,7 +87,7 @@ export async function importHarFile(path: string, options: HarImportOptions): Pr
   try {
     await pipeline(
       createReadStream(path),
-      parser.asStream(),
+      parser.asStream({ streamValues: false }),
       pick.asStream({ filter }),
       streamValues.asStream(),
       async (items: AsyncIterable<{ value: unknown }>) => {

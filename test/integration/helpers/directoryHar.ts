@@ -41,7 +41,7 @@ export async function directorySearchHar(siteUrl: string, query: string): Promis
   for (const step of steps) {
     const method = step.method ?? 'GET'
     const url = `${siteUrl}${step.path}`
-    const requestHeaders = {
+    const requestHeaders: Record<string, string> = {
       ...(step.headers ?? {}),
       ...(step.path === '/' ? {} : { referer: page }),
     }

@@ -152,8 +152,13 @@ describe('HAR import', () => {
 
   it('streams a file to the same trace as parsing it whole', async () => {
     for (const name of ['chrome.har', 'firefox.har', 'playwright.har', 'mitmproxy.har']) {
-      const streamed = await importHarFile(join(fixtures, name), options())
-      expect(streamed).toEqual(importHar(readFixture(name), options()))
+      const whole = importHar(readFixture(name), options())
+      const streamed = await importHarFile(join(fixtures, name), {
+        ...options(),
+        streamAboveBytes: 0,
+      })
+      expect(streamed).toEqual(whole)
+      expect(await importHarFile(join(fixtures, name), options())).toEqual(whole)
     }
   })
 
@@ -165,7 +170,9 @@ describe('HAR import', () => {
     for (const attempt of [
       () => importHarFile(join(temp, 'missing.har'), options()),
       () => importHarFile(bad, options()),
+      () => importHarFile(bad, { ...options(), streamAboveBytes: 0 }),
       () => importHarFile(notHar, options()),
+      () => importHarFile(notHar, { ...options(), streamAboveBytes: 0 }),
       async () => importHar('not json', options()),
       async () => importHar({ log: { entries: [{ request: {} }] } } as unknown as Har, options()),
     ]) {
@@ -178,7 +185,10 @@ describe('HAR import', () => {
     await expect(importHarFile(join(temp, 'missing.har'), options())).rejects.toThrow(
       /missing\.har.*ENOENT/,
     )
-    await expect(importHarFile(notHar, options())).rejects.toThrow(/no "log.entries"/)
+    for (const streamAboveBytes of [0, 1e9])
+      await expect(importHarFile(notHar, { ...options(), streamAboveBytes })).rejects.toThrow(
+        /other\.json is not a HAR 1\.2 file: it has no "log.entries"/,
+      )
   })
 })
 
@@ -308,7 +318,11 @@ describe('HAR import of a large file', () => {
     expect(statSync(path).size).toBeGreaterThan(48 * 1024 * 1024)
 
     // Bodies over 1 KiB are left out, so what the import keeps stays small.
-    const trace = await importHarFile(path, { ...options(), maxBodyBytes: 1024 })
+    const trace = await importHarFile(path, {
+      ...options(),
+      maxBodyBytes: 1024,
+      streamAboveBytes: 0,
+    })
     expect(trace.exchanges).toHaveLength(count)
     expect(trace.exchanges.at(-1)).toMatchObject({
       id: `exc_${count}`,
