@@ -2,40 +2,69 @@ import type { Exchange } from '../../shared/trace'
 import { headerValue, mimeTypeOf } from '../../shared/trace'
 
 /**
- * Why an exchange can never be a tool's target, or null when it may be one. Rules (issue 2/3):
- * never a static asset, a beacon, a translation dictionary, a feature-flag or config blob, a
- * preflight, a failed request or a third-party host.
+ * Why an exchange can never be a tool's target, or null when it may be one. Rules (issue 3
+ * "Refusals"): never a preflight, an ad or analytics request, a third-party host, a static asset,
+ * a failed request, a translation dictionary or a feature-flag/config blob. An HTML document may
+ * be a target (a page read, or records the server rendered into the page); any other answer must
+ * be JSON.
  */
 export function rejectionReason(exchange: Exchange, siteHosts: Set<string>): string | null {
   const url = safeUrl(exchange.url)
   if (!url) return 'not an http(s) URL'
   if (exchange.method === 'OPTIONS') return 'CORS preflight'
-  if (!siteHosts.has(url.host)) return `third-party host ${url.host}`
+  if (isAdRequest(url)) return 'ad request'
+  if (!isSiteHost(url.host, siteHosts)) return `third-party host ${url.host}`
   if (
-    ['image', 'font', 'stylesheet', 'media', 'script', 'manifest'].includes(exchange.resourceType)
+    ['image', 'font', 'stylesheet', 'media', 'script', 'manifest', 'texttrack'].includes(
+      exchange.resourceType,
+    )
   )
     return `static asset (${exchange.resourceType})`
-  if (/\.(css|js|mjs|png|jpe?g|gif|svg|webp|ico|woff2?|ttf|otf|map)$/i.test(url.pathname))
+  if (
+    /\.(css|js|mjs|png|jpe?g|gif|svg|webp|avif|ico|woff2?|ttf|otf|eot|map|mp4|webm)$/i.test(
+      url.pathname,
+    )
+  )
     return 'static asset (by extension)'
   if (exchange.resourceType === 'ping' || isBeaconPath(url.pathname)) return 'analytics beacon'
   if (exchange.status === 0) return 'request failed without an answer'
   if (exchange.status < 200 || exchange.status >= 300) return `answered HTTP ${exchange.status}`
-  if (exchange.resourceType === 'document') return 'HTML document (page reads come later)'
+  if (isHtmlDocument(exchange)) return null
+  if (exchange.resourceType === 'document') return 'a document that is not an HTML page'
+  if (isDictionaryPath(url.pathname)) return 'translation dictionary'
+  if (isFlagPath(url.pathname)) return 'feature-flag or config blob'
   const json = parseJsonBody(exchange)
   if (json === undefined)
     return `answer is not JSON (${mimeTypeOf(exchange.responseHeaders) || 'no type'})`
-  if (isDictionaryPath(url.pathname) || looksLikeDictionary(json)) return 'translation dictionary'
-  if (
-    /(feature[-_]?flags?|\/flags\b|\/config(\.json)?$|remote-?config|experiments?)/i.test(
-      url.pathname,
-    )
-  )
-    return 'feature-flag or config blob'
+  if (looksLikeDictionary(json)) return 'translation dictionary'
+  if (looksLikeFlags(json)) return 'feature-flag or config blob'
   return null
 }
 
-/** The parsed JSON answer of an exchange, or undefined when it has none. */
+/** True for a navigation (or HAR entry) that answered an HTML page with a body. */
+export function isHtmlDocument(exchange: Exchange): boolean {
+  const mime = mimeTypeOf(exchange.responseHeaders)
+  const body = exchange.responseBody
+  if (!body || body.encoding !== 'utf8') return false
+  if (mime) return mime === 'text/html' || mime === 'application/xhtml+xml'
+  return exchange.resourceType === 'document' && /^\s*<(!doctype html|html)/i.test(body.text)
+}
+
+// Memos keyed by the exchange object, so each body is parsed once per trace however many
+// passes read it. Same input, same output: this is a cache, not state. Callers must not mutate
+// the values they get back.
+const answerMemo = new WeakMap<Exchange, unknown>()
+const requestMemo = new WeakMap<Exchange, unknown>()
+
+/** The parsed JSON answer of an exchange, or undefined when it has none. Parsed once. */
 export function parseJsonBody(exchange: Exchange): unknown {
+  if (answerMemo.has(exchange)) return answerMemo.get(exchange)
+  const parsed = parseAnswer(exchange)
+  answerMemo.set(exchange, parsed)
+  return parsed
+}
+
+function parseAnswer(exchange: Exchange): unknown {
   const body = exchange.responseBody
   if (!body || body.encoding !== 'utf8' || !body.text.trim()) return undefined
   const mime = mimeTypeOf(exchange.responseHeaders)
@@ -47,12 +76,20 @@ export function parseJsonBody(exchange: Exchange): unknown {
   }
 }
 
-/** The request's JSON body, if it has one. */
+/** The request's JSON body, if it has one. Parsed once. */
 export function parseJsonRequest(exchange: Exchange): unknown {
+  if (requestMemo.has(exchange)) return requestMemo.get(exchange)
+  const parsed = parseRequest(exchange)
+  requestMemo.set(exchange, parsed)
+  return parsed
+}
+
+function parseRequest(exchange: Exchange): unknown {
   const body = exchange.requestBody
   if (!body || body.encoding !== 'utf8') return undefined
   const type = headerValue(exchange.requestHeaders, 'content-type') ?? ''
-  if (type && !type.includes('json')) return undefined
+  // Some clients (Algolia's) send JSON labelled as a form or text to skip the CORS preflight.
+  if (type && !type.includes('json') && !/^\s*[{[]/.test(body.text)) return undefined
   try {
     return JSON.parse(body.text)
   } catch {
@@ -60,6 +97,33 @@ export function parseJsonRequest(exchange: Exchange): unknown {
   }
 }
 
+/**
+ * Whether a host belongs to the site: one of the hosts the person visited, or a host of the same
+ * registrable domain (`api.shop.example` for `www.shop.example`). IP and loopback hosts must match
+ * exactly, port included.
+ */
+export function isSiteHost(host: string, siteHosts: Set<string>): boolean {
+  if (siteHosts.has(host)) return true
+  const domain = registrableDomain(host)
+  if (!domain) return false
+  for (const site of siteHosts) if (registrableDomain(site) === domain) return true
+  return false
+}
+
+/** The registrable part of a host (`a.b.example.co.uk` → `example.co.uk`), '' for IPs. */
+function registrableDomain(host: string): string {
+  const name = host.replace(/:\d+$/, '').toLowerCase()
+  if (/^(localhost|\d+\.\d+\.\d+\.\d+|\[.*\])$/.test(name)) return ''
+  const labels = name.split('.')
+  if (labels.length < 2) return ''
+  // Without the public-suffix list: a short second-level label under a country code (co.uk,
+  // com.au) is part of the suffix.
+  const take =
+    labels.length >= 3 && labels.at(-1)!.length === 2 && labels.at(-2)!.length <= 3 ? 3 : 2
+  return labels.slice(-take).join('.')
+}
+
+/** The URL when it is http(s), else null. */
 export function safeUrl(text: string): URL | null {
   try {
     const url = new URL(text)
@@ -69,14 +133,38 @@ export function safeUrl(text: string): URL | null {
   }
 }
 
+/** Ad servers and ad paths: a host label or a path segment that names ads. */
+function isAdRequest(url: URL): boolean {
+  const labels = url.hostname.toLowerCase().split('.')
+  if (
+    labels.some((l) =>
+      /^(ads?|adservice|adserver|adsystem|adnxs|doubleclick|googlesyndication|googleadservices|pagead2?|amazon-adsystem|criteo|taboola|outbrain)$/.test(
+        l,
+      ),
+    )
+  )
+    return true
+  return /(^|\/)(ads?|adserver|adservice|adview|adunit|pagead|doubleclick|prebid|ad-?request)(\/|$|\.)/i.test(
+    url.pathname,
+  )
+}
+
 function isBeaconPath(path: string): boolean {
-  return /(^|\/)(collect|beacon|track(ing)?|analytics|telemetry|pixel|log|events?|metrics|rum|gtag|pageview)(\/|$|\.)/i.test(
+  return /(^|\/)(collect|beacon|track(ing)?|analytics|telemetry|pixel|log|events?|metrics|rum|gtag|pageview|vitals|heartbeat|sentry|envelope|hotjar|amplitude|mixpanel|clarity)(\/|$|\.)/i.test(
     path,
   )
 }
 
 function isDictionaryPath(path: string): boolean {
-  return /(^|\/)(locales?|i18n|l10n|translations?|lang|messages)(\/|$)/i.test(path)
+  return /(^|\/)(locales?|i18n|l10n|intl|translations?|lang|messages|dictionar(y|ies))(\/|$)/i.test(
+    path,
+  )
+}
+
+function isFlagPath(path: string): boolean {
+  return /(feature[-_]?(flags?|toggles?)|(^|\/)(flags|toggles|experiments?)(\/|$|\.json)|(^|\/)(app[-_]?|remote[-_]?|client[-_]?)?config(uration)?(\/|$|\.json)|launchdarkly|unleash|growthbook|statsig|optimizely)/i.test(
+    path,
+  )
 }
 
 /** A flat object of many string values under UI-message keys: what i18n bundles look like. */
@@ -87,4 +175,30 @@ function looksLikeDictionary(json: unknown): boolean {
   const strings = entries.filter(([, v]) => typeof v === 'string')
   const messageKeys = entries.filter(([k]) => /^[a-z0-9_]+([.:][a-z0-9_]+)+$/i.test(k))
   return strings.length === entries.length && messageKeys.length >= entries.length * 0.6
+}
+
+/**
+ * A flag blob: an object (or its `flags`/`features`/`experiments` member) whose values are mostly
+ * booleans or `{enabled|value|variant}` switches.
+ */
+function looksLikeFlags(json: unknown): boolean {
+  if (!json || typeof json !== 'object' || Array.isArray(json)) return false
+  const obj = json as Record<string, unknown>
+  for (const key of ['flags', 'features', 'featureFlags', 'experiments', 'toggles'])
+    if (obj[key] && typeof obj[key] === 'object' && switchShare(obj[key]) >= 0.8) return true
+  return Object.keys(obj).length >= 5 && switchShare(obj) >= 0.8
+}
+
+function switchShare(value: unknown): number {
+  const entries = Array.isArray(value) ? [] : Object.values(value as Record<string, unknown>)
+  if (!entries.length) return 0
+  const switches = entries.filter(
+    (v) =>
+      typeof v === 'boolean' ||
+      (v !== null &&
+        typeof v === 'object' &&
+        !Array.isArray(v) &&
+        ('enabled' in v || 'variant' in v || 'treatment' in v)),
+  )
+  return switches.length / entries.length
 }

@@ -1,4 +1,6 @@
-import { safeUrl } from './classify'
+import type { Exchange } from '../../shared/trace'
+import { parseJsonRequest, safeUrl } from './classify'
+import { graphqlMutating, type GraphqlOperation } from './graphql'
 
 /**
  * The site part of a tool name: the host's main label (`www.example.co.uk` → `example`);
@@ -31,23 +33,116 @@ export function toolName(method: string, url: string): string {
 }
 
 /**
- * Whether a tool may change state on the site (issue 3 "Mutations"): GET/HEAD never; a POST that
- * searches or reads (by its path or a query-like key) does not; anything else, or unsure, does.
+ * The name of a GraphQL tool (issue 3 "GraphQL"): `<site>__<operation>` in snake case
+ * (`SearchTools` → `search_tools`); an anonymous operation is named by its kind and first field.
+ */
+export function graphqlToolName(host: string, op: GraphqlOperation): string {
+  const object = op.operationName
+    ? snake(op.operationName)
+    : `${op.kind ?? 'graphql'}_${snake(op.rootField ?? 'operation')}`
+  return `${siteLabel(host)}__${object}`
+}
+
+/**
+ * The name of a document tool: a page read is `<site>__read_page` (the spec's `read_page`);
+ * data the server rendered into a page is `<site>__get_<page>` (the spec's `get_search`).
+ */
+export function documentToolName(url: string, pageRead: boolean): string {
+  const host = safeUrl(url)?.host ?? ''
+  return pageRead ? `${siteLabel(host)}__read_page` : toolName('GET', url)
+}
+
+/** Path words and body keys that say a POST searches or reads (issue 3 "Mutations"). */
+const READ_WORDS = new Set([
+  'search',
+  'query',
+  'filter',
+  'list',
+  'find',
+  'lookup',
+  'suggest',
+  'autocomplete',
+  'typeahead',
+  'count',
+  'get',
+  'fetch',
+  'read',
+  'browse',
+  'explore',
+])
+const READ_KEYS =
+  /^(q|query|search|search_?term|term|keywords?|filters?|facets?|sort|order_?by|page|page_?size|per_?page|limit|offset|cursor)$/i
+
+/** Whether a tool may change state on the site, with the reason shown as evidence. */
+export interface MutationVerdict {
+  mutating: boolean
+  detail: string
+}
+
+/**
+ * Decides whether a tool may change state (issue 3 "Mutations"): GET/HEAD read; a GraphQL query
+ * reads and a mutation writes (a persisted query by its name); a POST whose path words or body
+ * keys say it searches, filters, lists or looks up reads; every other POST, PUT, PATCH or DELETE
+ * writes. When unsure: writes.
+ */
+export function mutationVerdict(
+  exchange: Exchange,
+  graphql: GraphqlOperation | null,
+): MutationVerdict {
+  const method = exchange.method.toUpperCase()
+  if (method === 'GET' || method === 'HEAD')
+    return { mutating: false, detail: `${method} reads (RFC 9110 §9.2.1 safe method)` }
+  if (graphql) return graphqlMutating(graphql)
+  if (method !== 'POST') return { mutating: true, detail: `${method} changes the resource` }
+  const words = pathWords(exchange.url)
+  const word = words.find((w) => READ_WORDS.has(w))
+  if (word) return { mutating: false, detail: `a POST whose path says "${word}": it reads` }
+  const key = bodyKeys(parseJsonRequest(exchange), exchange).find((k) => READ_KEYS.test(k))
+  if (key) return { mutating: false, detail: `a POST whose body carries "${key}": it searches` }
+  return { mutating: true, detail: 'a POST that neither searches nor reads: it may write' }
+}
+
+/**
+ * Whether a tool may change state (compatibility form of {@link mutationVerdict}): `typedKeys`
+ * are the request keys that carried typed values.
  */
 export function isMutating(method: string, url: string, typedKeys: string[]): boolean {
   const m = method.toUpperCase()
   if (m === 'GET' || m === 'HEAD') return false
   if (m !== 'POST') return true
-  const path = safeUrl(url)?.pathname ?? ''
-  if (/(search|query|find|lookup|list|filter|suggest|autocomplete|read|get|graphql)/i.test(path))
-    return false
-  return !typedKeys.some((k) => /^(q|query|search|term|keywords?|text)$/i.test(k))
+  if (pathWords(url).some((w) => READ_WORDS.has(w))) return false
+  return !typedKeys.some((k) => READ_KEYS.test(k))
 }
 
-function snake(s: string): string {
+/** Lower-case words of the URL path: segments split on `-`, `_`, `.` and camelCase. */
+function pathWords(url: string): string[] {
+  const path = safeUrl(url)?.pathname ?? ''
+  return path
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((w) => w.toLowerCase())
+}
+
+function bodyKeys(json: unknown, exchange: Exchange): string[] {
+  if (json && typeof json === 'object' && !Array.isArray(json)) {
+    const obj = json as Record<string, unknown>
+    const nested = Object.values(obj).flatMap((v) =>
+      v && typeof v === 'object' && !Array.isArray(v) ? Object.keys(v) : [],
+    )
+    return [...Object.keys(obj), ...nested]
+  }
+  if (exchange.requestBody?.encoding === 'utf8' && json === undefined)
+    return [...new URLSearchParams(exchange.requestBody.text).keys()]
+  return []
+}
+
+/** snake_case of a name or path segment (`searchTools` → `search_tools`). */
+export function snake(s: string): string {
   return (
     s
       .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+      .replace(/([A-Z]+)([A-Z][a-z])/g, '$1_$2')
       .replace(/[^A-Za-z0-9]+/g, '_')
       .replace(/^_+|_+$/g, '')
       .toLowerCase() || 'site'

@@ -12,19 +12,28 @@ export interface RequestValue {
   value: string | number | boolean | null
   /** True for values of an `application/x-www-form-urlencoded` body. */
   form?: boolean
+  /** For a leaf inside a query parameter that holds JSON (GraphQL GET `variables`): its name. */
+  inJson?: string
 }
 
 /**
- * Every scalar value a request carries in its URL query, JSON body (leaves, arrays excluded) or
- * form body (RFC 1866 urlencoded), in document order.
+ * Every scalar value a request carries in its URL query, JSON body (leaves of nested objects and
+ * lists: a list item's path part is its index, its key the list's key) or form body (RFC 1866
+ * urlencoded), in document order. GraphQL `variables` are walked like any nested object.
  */
 export function requestValues(exchange: Exchange): RequestValue[] {
   const out: RequestValue[] = []
   const url = safeUrl(exchange.url)
-  url?.searchParams.forEach((value, key) => out.push({ location: 'query', path: key, key, value }))
+  url?.searchParams.forEach((value, key) => {
+    const nested = /^\s*\{/.test(value) ? parseObject(value) : undefined
+    if (!nested) return void out.push({ location: 'query', path: key, key, value })
+    const start = out.length
+    walk(nested, key, key, out, 1)
+    for (let i = start; i < out.length; i++) out[i] = { ...out[i]!, location: 'query', inJson: key }
+  })
   const json = parseJsonRequest(exchange)
   if (json !== undefined && json !== null && typeof json === 'object' && !Array.isArray(json)) {
-    walk(json as Record<string, unknown>, '', out)
+    walk(json as Record<string, unknown>, '', '', out, 0)
   } else if (
     exchange.requestBody?.encoding === 'utf8' &&
     (headerValue(exchange.requestHeaders, 'content-type') ?? '').includes('x-www-form-urlencoded')
@@ -36,15 +45,57 @@ export function requestValues(exchange: Exchange): RequestValue[] {
   return out
 }
 
-function walk(obj: Record<string, unknown>, prefix: string, out: RequestValue[]): void {
-  for (const [key, value] of Object.entries(obj)) {
-    const path = prefix ? `${prefix}.${key}` : key
+/** Lists longer than this keep their tail constant: ids by the hundred are not inputs. */
+const MAX_LIST_ITEMS = 20
+const MAX_DEPTH = 12
+
+function walk(
+  node: Record<string, unknown> | unknown[],
+  prefix: string,
+  listKey: string,
+  out: RequestValue[],
+  depth: number,
+): void {
+  if (depth > MAX_DEPTH) return
+  const entries: Array<[string, unknown]> = Array.isArray(node)
+    ? node.slice(0, MAX_LIST_ITEMS).map((v, i) => [String(i), v])
+    : Object.entries(node)
+  for (const [part, value] of entries) {
+    const path = prefix ? `${prefix}.${part}` : part
+    const key = Array.isArray(node) ? listKey : part
     if (value !== null && typeof value === 'object') {
-      if (!Array.isArray(value)) walk(value as Record<string, unknown>, path, out)
+      walk(value as Record<string, unknown>, path, key, out, depth + 1)
       continue
     }
     out.push({ location: 'body', path, key, value: value as string | number | boolean | null })
   }
+}
+
+function parseObject(text: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(text)
+    return value && typeof value === 'object' && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** The URL's path segments, decoded, without empty ones (`/tool/a%20b` → `['tool', 'a b']`). */
+export function pathSegments(url: string): string[] {
+  const parsed = safeUrl(url)
+  if (!parsed) return []
+  return parsed.pathname
+    .split('/')
+    .filter(Boolean)
+    .map((s) => {
+      try {
+        return decodeURIComponent(s)
+      } catch {
+        return s
+      }
+    })
 }
 
 /** How a request value relates to a typed value: the same, a prefix of it (typeahead), or neither. */

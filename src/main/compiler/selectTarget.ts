@@ -1,8 +1,20 @@
-import type { Alternative, EvidenceSignal } from '../../shared/toolSpec'
-import type { Exchange } from '../../shared/trace'
-import { parseJsonBody, safeUrl } from './classify'
-import { matchTyped, requestValues, type RequestValue } from './requestValues'
+import type { Alternative, EvidenceSignal, ResultShape } from '../../shared/toolSpec'
+import type { Action, Exchange } from '../../shared/trace'
+import { isHtmlDocument, parseJsonBody, parseJsonRequest, safeUrl } from './classify'
+import type { PathSlot } from './slots'
+import { endpointKey } from './observations'
+import { matchTyped, pathSegments, requestValues, type RequestValue } from './requestValues'
 import type { TypedValue } from './typedValues'
+
+/** How a document target becomes a result: its result shape and its varying path segment. */
+export interface DocumentPlan {
+  result: Extract<ResultShape, { kind: 'document' }>
+  /** The embedded records the compiler saw (the `data` of the result), when there are any. */
+  data?: unknown
+  pathSlot?: PathSlot
+  /** True when the intent reads this page (the tool is `<site>__read_page`). */
+  pageRead?: boolean
+}
 
 /** A candidate target exchange with its evidence. */
 export interface ScoredExchange {
@@ -13,51 +25,140 @@ export interface ScoredExchange {
   /** Request values equal to a typed value: these become required slots. */
   exactMatches: Array<{ typed: TypedValue; value: RequestValue }>
   prefixOnly: boolean
+  /** Set when the target is an HTML document (a page read or server-rendered data). */
+  document?: DocumentPlan
+  /** A path segment that carries a typed value or a value the intent names (`/search/{query}`). */
+  pathSlot?: PathSlot
+  /** How many of the intent's words the request's path names. */
+  intentHits?: number
 }
 
-/** Evidence weights (sum 1.0): the typed value in the request is the strongest proof of intent. */
-const W = { typed: 0.4, prefix: 0.1, json: 0.15, afterCommit: 0.15, records: 0.15, echoes: 0.15 }
+/** What else in the trace tells which answer the page showed (issue 3 "Sibling endpoints"). */
+export interface PageContext {
+  actions: Action[]
+  /** Every exchange of the trace, in order (assets included: the page loads what it shows). */
+  exchanges: Exchange[]
+  intent?: string
+}
+
+/** The lowest score that makes a candidate: the same bar as compileTrace's MIN_TARGET_SCORE. */
+export const TARGET_THRESHOLD = 0.5
 
 /**
- * Scores the exchanges that may be targets (issue 2 "Compiler v1"): the typed values appear in
- * its request; its answer holds records (what the page showed) that mention the typed value; it
- * came after the person committed the form; it is a fetch/XHR with a JSON answer. Returns the
- * candidates best first; ties go to the later request (a repeated search: the one the page shows).
+ * Evidence weights (the positive ones sum to 1.0): the typed value in the request is the
+ * strongest proof of intent; a suggest endpoint or a count-only answer weighs against.
+ */
+const W = {
+  typed: 0.3,
+  prefix: 0.1,
+  intentWords: 0.3,
+  intentValue: 0.1,
+  json: 0.1,
+  afterCommit: 0.15,
+  records: 0.15,
+  echoes: 0.05,
+  shown: 0.15,
+  suggest: -0.25,
+  countOnly: -0.2,
+  movedOn: -0.35,
+}
+
+/** Display strings after the commit are matched against answers only when at least this long. */
+const MIN_SHOWN_LENGTH = 4
+const MAX_SHOWN_PROBES = 120
+
+/**
+ * Scores the exchanges that may be targets (issue 2 "Compiler v1", issue 3 "Sibling
+ * endpoints"): the typed values appear in its request (or, with nothing typed, the intent's
+ * words); its answer holds records that mention the typed value; the page showed that answer
+ * (later clicks name a record, later loads fetch a URL it holds); it came after the person
+ * committed the form; it is a fetch/XHR with a JSON answer. A suggest endpoint and a count-only
+ * answer weigh against. Returns the candidates best first; ties go to the later request (of a
+ * repeated search, the page shows the last answer).
  */
 export function scoreExchanges(
   exchanges: Exchange[],
   typed: TypedValue[],
   committedAt: number | null,
+  context?: PageContext,
 ): ScoredExchange[] {
-  const scored = exchanges.map((exchange) => scoreOne(exchange, typed, committedAt))
-  return scored
-    .filter((s) => s.score > 0)
-    .sort((a, b) => b.score - a.score || b.exchange.seq - a.exchange.seq)
+  const probes = context ? shownProbes(context, committedAt) : []
+  const words = context?.intent ? intentWords(context.intent) : []
+  const scored = exchanges.map((exchange) =>
+    scoreOne(exchange, typed, committedAt, probes, words, context?.intent ?? ''),
+  )
+  if (context) penalizeMovedOn(scored, context.actions)
+  return sortScored(scored.filter((s) => s.score > 0))
+}
+
+/**
+ * A candidate the person moved on from: after its answer they clicked or navigated to another
+ * page, where a later request names the intent's words and this one names none (the search that
+ * led to the page whose related tools the intent asks for).
+ */
+function penalizeMovedOn(scored: ScoredExchange[], actions: Action[]): void {
+  const named = scored.filter((s) => s.score > 0 && (s.intentHits ?? 0) > 0)
+  if (!named.length) return
+  for (const s of scored) {
+    if (s.score <= 0 || (s.intentHits ?? 0) > 0) continue
+    const later = named.find(
+      (n) =>
+        n.exchange.startedAt > s.exchange.startedAt &&
+        actions.some(
+          (a) =>
+            (a.kind === 'click' || a.kind === 'navigate') &&
+            a.at > s.exchange.startedAt &&
+            a.at <= n.exchange.startedAt,
+        ),
+    )
+    if (!later) continue
+    s.signals.push({
+      name: 'person_moved_on',
+      weight: W.movedOn,
+      detail: `after this answer the person opened another page, where ${later.exchange.method} ${safeUrl(later.exchange.url)?.pathname} names the intent's words`,
+    })
+    s.score = round(Math.max(0.01, s.score + W.movedOn))
+  }
+}
+
+/** Best first; equal scores: the later request first. */
+export function sortScored(scored: ScoredExchange[]): ScoredExchange[] {
+  return scored.sort((a, b) => b.score - a.score || b.exchange.seq - a.exchange.seq)
 }
 
 function scoreOne(
   exchange: Exchange,
   typed: TypedValue[],
   committedAt: number | null,
+  probes: Probe[],
+  words: string[],
+  intent: string,
 ): ScoredExchange {
   const signals: EvidenceSignal[] = []
   const values = requestValues(exchange)
-  const exactMatches: ScoredExchange['exactMatches'] = []
-  let prefixes = 0
-  for (const t of typed) {
-    const exact = values.find((v) => matchTyped(v.value, t.value) === 'exact')
-    if (exact) exactMatches.push({ typed: t, value: exact })
-    else if (values.some((v) => matchTyped(v.value, t.value) === 'prefix')) prefixes++
-  }
-  if (exactMatches.length) {
-    const share = exactMatches.length / typed.length
+  const { exactMatches, prefixes } = matchValues(values, typed)
+  const segments = pathSegments(exchange.url)
+  const inPath = typed
+    .filter((t) => !exactMatches.some((m) => m.typed === t))
+    .map((t) => ({ t, index: segments.findIndex((s) => s === t.value) }))
+    .find((m) => m.index >= 0)
+  let pathSlot: PathSlot | undefined
+  if (exactMatches.length || inPath) {
+    const carried = exactMatches.length + (inPath ? 1 : 0)
     signals.push({
       name: 'typed_value_in_request',
-      weight: round(W.typed * share),
-      detail: exactMatches
-        .map((m) => `"${m.typed.value}" is ${m.value.location}.${m.value.path}`)
-        .join('; '),
+      weight: round(W.typed * (carried / typed.length)),
+      detail: [
+        ...exactMatches.map((m) => `"${m.typed.value}" is ${m.value.location}.${m.value.path}`),
+        ...(inPath ? [`"${inPath.t.value}" is path segment ${inPath.index}`] : []),
+      ].join('; '),
     })
+    if (inPath)
+      pathSlot = {
+        index: inPath.index,
+        name: pathSlotName(segments, inPath.index, inPath.t.fieldName),
+        description: `What was typed into "${inPath.t.name ?? inPath.t.fieldName ?? 'the field'}" (path segment ${inPath.index})`,
+      }
   } else if (prefixes) {
     signals.push({
       name: 'typed_prefix_in_request',
@@ -65,49 +166,268 @@ function scoreOne(
       detail: 'carries only a prefix of what was typed (a typeahead request)',
     })
   }
+  let wordHits: string[] = []
+  if (words.length) {
+    const haystack = pathWords(exchange)
+    wordHits = words.filter((w) => haystack.has(w))
+    if (wordHits.length)
+      signals.push({
+        name: 'intent_words_in_request',
+        weight: round(W.intentWords * Math.min(1, wordHits.length / Math.min(2, words.length))),
+        detail: `the request's path names ${wordHits.map((w) => `"${w}"`).join(', ')} of the intent`,
+      })
+  }
+  const named = !pathSlot ? intentValueInPath(segments, intent) : null
+  if (named) {
+    pathSlot = named.slot
+    signals.push({
+      name: 'intent_value_in_path',
+      weight: W.intentValue,
+      detail: `path segment ${named.slot.index} is "${segments[named.slot.index]}", named in the intent`,
+    })
+  }
   const json = parseJsonBody(exchange)
-  if (json !== undefined && ['fetch', 'xhr'].includes(exchange.resourceType)) {
+  const html = isHtmlDocument(exchange)
+  if (json !== undefined && ['fetch', 'xhr'].includes(exchange.resourceType))
     signals.push({
       name: 'json_answer',
       weight: W.json,
       detail: `${exchange.resourceType} answered JSON`,
     })
-  }
-  if (committedAt !== null && exchange.startedAt >= committedAt - 50) {
+  else if (html)
+    signals.push({
+      name: 'html_answer',
+      weight: W.json,
+      detail: 'answered an HTML page (a form post or a server-rendered page)',
+    })
+  if (committedAt !== null && exchange.startedAt >= committedAt - 50)
     signals.push({
       name: 'after_submit',
       weight: W.afterCommit,
       detail: 'sent after the person submitted',
     })
-  }
   const records = largestRecordList(json)
-  if (records) {
+  if (records)
     signals.push({
       name: 'answer_has_records',
       weight: W.records,
       detail: `answer holds ${records.count} records at ${records.path || '(root)'}`,
     })
+  // Evidence needs the intent first: bodies of requests that carry nothing of it are not read.
+  const hasIntentEvidence =
+    exactMatches.length > 0 || !!inPath || prefixes > 0 || wordHits.length > 0 || !!named
+  if (hasIntentEvidence && json !== undefined) {
+    const text = answerText(exchange)
+    const echoed = typed.filter((t) => text.includes(t.value.toLowerCase()))
+    if (echoed.length)
+      signals.push({
+        name: 'answer_mentions_typed_value',
+        weight: round((W.echoes * echoed.length) / typed.length),
+        detail: `answer mentions ${echoed.map((t) => `"${t.value}"`).join(', ')}`,
+      })
+    const shown = probes.filter((p) => p.at > exchange.startedAt && text.includes(p.text))
+    if (shown.length)
+      signals.push({
+        name: 'shown_by_page',
+        weight: W.shown,
+        detail: `the page used this answer: ${shown
+          .slice(0, 3)
+          .map((p) => p.what)
+          .join('; ')}`,
+      })
+    if (isSuggestEndpoint(exchange, json))
+      signals.push({
+        name: 'suggest_endpoint',
+        weight: W.suggest,
+        detail: 'a typeahead/suggest endpoint: it answers suggestions, not the records',
+      })
+    if (isCountOnly(exchange, json))
+      signals.push({
+        name: 'count_only_answer',
+        weight: W.countOnly,
+        detail: 'its answer is a count, not the records the page listed',
+      })
   }
-  const text =
-    exchange.responseBody?.encoding === 'utf8' ? exchange.responseBody.text.toLowerCase() : ''
-  const echoed = typed.filter((t) => text.includes(t.value.toLowerCase()))
-  if (json !== undefined && typed.length && echoed.length) {
-    signals.push({
-      name: 'answer_mentions_typed_value',
-      weight: round((W.echoes * echoed.length) / typed.length),
-      detail: `answer mentions ${echoed.map((t) => `"${t.value}"`).join(', ')}`,
-    })
-  }
-  // Without the typed value in the request, other signals alone do not make a target.
-  const hasIntentEvidence = typed.length === 0 || exactMatches.length > 0 || prefixes > 0
-  const score = hasIntentEvidence ? round(signals.reduce((sum, s) => sum + s.weight, 0)) : 0
+  // A candidate with intent evidence stays listed (as an alternative), however low it scores.
+  const score = hasIntentEvidence
+    ? round(
+        Math.max(
+          0.01,
+          signals.reduce((sum, x) => sum + x.weight, 0),
+        ),
+      )
+    : 0
   return {
     exchange,
-    score,
+    score: Math.min(1, score),
     signals,
     exactMatches,
-    prefixOnly: !exactMatches.length && prefixes > 0,
+    prefixOnly: !exactMatches.length && !inPath && prefixes > 0,
+    intentHits: wordHits.length,
+    ...(pathSlot ? { pathSlot } : {}),
+    ...(html ? { document: { result: { kind: 'document' as const, page: true } } } : {}),
   }
+}
+
+/**
+ * A path segment the intent names as a value ("the details of the tidy-csv package" and
+ * `/sidebar/tidy-csv`): only value-like segments (with a digit, `-`, `_` or `.`) count, so path
+ * words such as `search` never become slots. The slot is named by the noun after the value in
+ * the intent, else the one before it, else the preceding path segment.
+ */
+function intentValueInPath(segments: string[], intent: string): { slot: PathSlot } | null {
+  if (!intent) return null
+  const tokens = intent
+    .toLowerCase()
+    .split(/[\s"'“”‘’,;:!?()]+/)
+    .filter(Boolean)
+  for (let index = 0; index < segments.length; index++) {
+    const segment = segments[index]!.toLowerCase()
+    if (segment.length < 3 || !/[\d._-]/.test(segment)) continue
+    const at = tokens.indexOf(segment)
+    if (at < 0) continue
+    const noun = [tokens[at + 1], tokens[at - 1]].find(
+      (w) => w && /^[a-z]{3,}$/.test(w) && !STOP_WORDS.has(w),
+    )
+    return {
+      slot: {
+        index,
+        name: noun ? singular(noun) : pathSlotName(segments, index, null),
+        description: `The part of the address that names the ${noun ?? 'item'} (path segment ${index}, observed "${segments[index]}")`,
+      },
+    }
+  }
+  return null
+}
+
+/** A path slot's name: the typed field's name, `query` after a search word, else the segment before. */
+export function pathSlotName(segments: string[], index: number, fieldName: string | null): string {
+  if (fieldName && /^[A-Za-z_][\w]*$/.test(fieldName)) return fieldName
+  const before = segments[index - 1]?.toLowerCase()
+  if (before && /^(search|find|query|q|lookup|suggest)$/.test(before)) return 'query'
+  if (before && /^[a-z][a-z_-]*$/.test(before)) return singular(before).replace(/-/g, '_')
+  return /^\d+$/.test(segments[index] ?? '') ? 'id' : 'slug'
+}
+
+/** The request values equal to each typed value, and how many typed values only have a prefix. */
+export function matchValues(values: RequestValue[], typed: TypedValue[]) {
+  const exactMatches: ScoredExchange['exactMatches'] = []
+  let prefixes = 0
+  for (const t of typed) {
+    const exact = values.find((v) => matchTyped(v.value, t.value) === 'exact')
+    if (exact) exactMatches.push({ typed: t, value: exact })
+    else if (values.some((v) => matchTyped(v.value, t.value) === 'prefix')) prefixes++
+  }
+  return { exactMatches, prefixes }
+}
+
+interface Probe {
+  text: string
+  at: number
+  what: string
+}
+
+/**
+ * What the page did with an answer after the commit: the names of what the person clicked and
+ * the URLs the page loaded (images, pages, API calls). An answer holding them is one the page
+ * showed. Bounded, so the scan stays linear in the trace.
+ */
+function shownProbes(context: PageContext, committedAt: number | null): Probe[] {
+  const since = committedAt ?? -Infinity
+  const probes: Probe[] = []
+  for (const a of context.actions) {
+    if (a.at < since || (a.kind !== 'click' && a.kind !== 'navigate')) continue
+    const name = (a.name ?? '').trim().toLowerCase()
+    if (name.length >= MIN_SHOWN_LENGTH)
+      probes.push({ text: name, at: a.at, what: `clicked "${a.name}"` })
+  }
+  for (const e of context.exchanges) {
+    if (probes.length >= MAX_SHOWN_PROBES) break
+    if (e.startedAt < since) continue
+    const url = safeUrl(e.url)
+    if (!url || url.pathname.length < MIN_SHOWN_LENGTH || e.method !== 'GET') continue
+    const last = url.pathname.split('/').filter(Boolean).pop() ?? ''
+    // Only id-like or file-like segments (`a1.png`, `writing-pilot`): plain words are everywhere.
+    if (last.length < MIN_SHOWN_LENGTH || !/[\d._-]/.test(last)) continue
+    probes.push({ text: last.toLowerCase(), at: e.startedAt, what: `then loaded ${url.pathname}` })
+  }
+  return probes
+}
+
+const STOP_WORDS = new Set(
+  'the a an and or of for to in on by with from at as is are be this that these those my our your their it its into about all any some get find show give me what which who how when where list read open page data api v1 v2'.split(
+    ' ',
+  ),
+)
+
+/** Content words of an intent, lower-case, with simple plurals folded (`tools` → `tool`). */
+export function intentWords(intent: string): string[] {
+  return [
+    ...new Set(
+      intent
+        .toLowerCase()
+        .split(/[^a-z0-9]+/)
+        .filter((w) => w.length >= 3 && !STOP_WORDS.has(w))
+        .map(singular),
+    ),
+  ]
+}
+
+/** English singular of a path word or noun: `categories` → `category`, `tools` → `tool`. */
+export function singular(word: string): string {
+  if (/ies$/.test(word) && word.length > 4) return word.slice(0, -3) + 'y'
+  if (/(ss|us|is)$/.test(word)) return word
+  if (/(sh|ch|x|z)es$/.test(word)) return word.slice(0, -2)
+  if (/s$/.test(word) && word.length > 3) return word.slice(0, -1)
+  return word
+}
+
+/** Words of the request's path and GraphQL operation name, singular, lower-case. */
+function pathWords(exchange: Exchange): Set<string> {
+  const url = safeUrl(exchange.url)
+  const body = parseJsonRequest(exchange) as { operationName?: unknown } | undefined
+  const op = url?.searchParams.get('operationName') ?? body?.operationName
+  const text = `${url?.pathname ?? ''} ${typeof op === 'string' ? op : ''}`
+  return new Set(
+    text
+      .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+      .toLowerCase()
+      .split(/[^a-z0-9]+/)
+      .filter(Boolean)
+      .map(singular),
+  )
+}
+
+function answerText(exchange: Exchange): string {
+  return exchange.responseBody?.encoding === 'utf8' ? exchange.responseBody.text.toLowerCase() : ''
+}
+
+function isSuggestEndpoint(exchange: Exchange, json: unknown): boolean {
+  const path = safeUrl(exchange.url)?.pathname ?? ''
+  if (/(suggest|autocomplete|auto-complete|typeahead|complet(e|ion)s?|hints?)(\/|$|\b)/i.test(path))
+    return true
+  const list = Array.isArray(json)
+    ? json
+    : json && typeof json === 'object'
+      ? Object.values(json).find(Array.isArray)
+      : undefined
+  // A list of bare strings and no records: what suggestion boxes are fed.
+  return (
+    Array.isArray(list) &&
+    list.length > 0 &&
+    list.every((v) => typeof v === 'string') &&
+    !largestRecordList(json)
+  )
+}
+
+function isCountOnly(exchange: Exchange, json: unknown): boolean {
+  if (typeof json === 'number') return true
+  const path = safeUrl(exchange.url)?.pathname ?? ''
+  if (json === null || typeof json !== 'object' || Array.isArray(json)) return false
+  if (largestRecordList(json)) return false
+  const values = Object.values(json)
+  const numbers = values.filter((v) => typeof v === 'number')
+  return /(count|total|stats?)(\/|$)/i.test(path) || (numbers.length >= 1 && values.length <= 3)
 }
 
 /** The biggest array of objects in a JSON answer (its path, with `[]` for nesting), or null. */
@@ -129,25 +449,71 @@ export function largestRecordList(
   return best
 }
 
-/** Explains why each runner-up lost to the chosen target. */
+/**
+ * Orders every candidate (issue 3): a page read wins when the intent reads a page and a page
+ * was reached; else a fetch/XHR whose answer holds records; else a page whose server-rendered
+ * data holds them; else the best of what is left. The first item is the target.
+ */
+export function rankTargets(
+  json: ScoredExchange[],
+  pageReads: ScoredExchange[],
+  rendered: ScoredExchange[],
+): ScoredExchange[] {
+  const ordered = orderKinds(json, pageReads, rendered)
+  const seen = new Set<Exchange>()
+  return ordered.filter((s) => !seen.has(s.exchange) && !!seen.add(s.exchange))
+}
+
+function orderKinds(
+  json: ScoredExchange[],
+  pageReads: ScoredExchange[],
+  rendered: ScoredExchange[],
+): ScoredExchange[] {
+  const qualifies = (s: ScoredExchange | undefined) => !!s && s.score >= TARGET_THRESHOLD
+  const hasRecords = (s: ScoredExchange | undefined) =>
+    !!s?.signals.some((x) => x.name === 'answer_has_records')
+  if (qualifies(pageReads[0])) return [...pageReads, ...json, ...rendered]
+  if (qualifies(json[0]) && (hasRecords(json[0]) || !qualifies(rendered[0])))
+    return [...json, ...rendered, ...pageReads]
+  if (qualifies(rendered[0])) return [...rendered, ...json, ...pageReads]
+  return sortScored([...json, ...rendered, ...pageReads])
+}
+
+/** Explains why each runner-up (up to 8) lost to the chosen target. */
 export function alternativesOf(chosen: ScoredExchange, others: ScoredExchange[]): Alternative[] {
   const chosenKey = endpointKey(chosen.exchange)
   return others.slice(0, 8).map((s) => {
-    const url = s.exchange.url
+    const has = (name: string) => s.signals.some((x) => x.name === name)
     let reason = `lower evidence score (${s.score} < ${chosen.score})`
     if (s.prefixOnly)
       reason = 'carries only a prefix of what was typed: a typeahead/suggest request'
+    else if (has('suggest_endpoint'))
+      reason =
+        'a typeahead/suggest endpoint: it answered suggestions, not the records the page showed'
     else if (endpointKey(s.exchange) === chosenKey)
-      reason = 'the same endpoint sent earlier; the later answer is the one the page shows'
-    else if (!s.signals.some((x) => x.name === 'answer_has_records'))
+      reason =
+        s.exchange.seq < chosen.exchange.seq
+          ? 'the same endpoint sent earlier; the later answer is the one the page shows'
+          : `the same endpoint sent later with less evidence (${s.score} < ${chosen.score})`
+    else if (has('count_only_answer'))
+      reason = 'its answer is a count (a count endpoint next to the list the page showed)'
+    else if (s.document && !chosen.document)
+      reason = 'the page embeds data too, but a fetch/XHR carried the records the page showed'
+    else if (!s.document && chosen.document?.result.page && !chosen.document.data)
+      reason = 'the intent reads a page: the page itself is the target'
+    else if (!s.document && !has('answer_has_records'))
       reason = 'its answer holds no records (a count or status endpoint)'
-    return { exchangeId: s.exchange.id, method: s.exchange.method, url, score: s.score, reason }
+    else if (chosen.document?.data && !s.document)
+      reason = 'its answer lacks the records the page rendered'
+    return {
+      exchangeId: s.exchange.id,
+      method: s.exchange.method,
+      url: s.exchange.url,
+      score: s.score,
+      reason,
+      signals: s.signals.map((x) => x.name),
+    }
   })
-}
-
-function endpointKey(exchange: Exchange): string {
-  const url = safeUrl(exchange.url)
-  return `${exchange.method} ${url?.host}${url?.pathname}`
 }
 
 const round = (n: number) => Math.round(n * 1000) / 1000

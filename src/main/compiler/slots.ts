@@ -1,7 +1,15 @@
 import type { RequestTemplate, SlotSchema, TemplateBody, ToolSpec } from '../../shared/toolSpec'
 import type { Exchange } from '../../shared/trace'
 import { parseJsonRequest, safeUrl } from './classify'
-import { jsonType } from './inferSchema'
+import {
+  coerce,
+  compareObservations,
+  inferScalarType,
+  looksGenerated,
+  valueKey,
+  type Observed,
+  type ScalarType,
+} from './observations'
 import { requestValues, type RequestValue } from './requestValues'
 import type { TypedValue } from './typedValues'
 
@@ -17,90 +25,233 @@ export interface SlotPlan {
   request: RequestTemplate
 }
 
+/** What the recorder writes in place of a secret (src/main/recorder/redactSecrets.ts). */
+const SECRET_PLACEHOLDER = '[sitecall:secret]'
+
+/** A URL path segment that varies per call (a page read's `/tool/{slug}`). */
+export interface PathSlot {
+  /** Index among the non-empty path segments. */
+  index: number
+  /** The slot's semantic name (`tool`). */
+  name: string
+  description: string
+}
+
+export interface SlotOptions {
+  /**
+   * Every observed call of the target's endpoint (the target included). With two or more, only
+   * the values that vary become slots; what stays is constant in the template.
+   */
+  observations?: Exchange[]
+  /** Which request values may become slots at all (GraphQL: only `variables`). */
+  slottable?: (v: RequestValue) => boolean
+  pathSlot?: PathSlot
+}
+
 /**
- * Turns the target request into a request template and its input slots (issue 2 "Compiler v1"):
- * each typed value becomes a required slot named after its request key, typed (a `<select>`'s
- * options become an enum); every other scalar of the query or body becomes an optional slot whose
- * default is the observed value. Slots are numbered p0..pn, typed ones first.
+ * Turns the target request into a request template and its input slots (issue 2 "Compiler v1",
+ * issue 3 "Several observations"): each typed value becomes a required slot named after its
+ * request key, typed (a `<select>`'s options become an enum); a varying path segment becomes a
+ * required string slot; other values become optional slots whose default is the first observed
+ * value, unless several calls show they stay the same (then they are constants). Values the page
+ * makes fresh per request are never slots. Slots are numbered p0..pn, typed ones first.
  */
 export function planSlots(
   exchange: Exchange,
   matches: Array<{ typed: TypedValue; value: RequestValue }>,
+  options: SlotOptions = {},
 ): SlotPlan {
   const values = requestValues(exchange)
-  const typedByPath = new Map(matches.map((m) => [`${m.value.location}:${m.value.path}`, m.typed]))
+  const observations = options.observations ?? [exchange]
+  const observed = compareObservations(
+    observations.includes(exchange) ? observations : [...observations, exchange],
+  )
+  // Identical repeats (a search sent twice) say nothing about what varies.
+  const several = [...observed.values()].some((o) => o.varies)
+  const typedByPath = new Map(matches.map((m) => [valueKey(m.value), m.typed]))
+  const slottable = (v: RequestValue) => {
+    if (typedByPath.has(valueKey(v))) return true
+    if (options.slottable && !options.slottable(v)) return false
+    if (looksGenerated(v.value, exchange.startedAt)) return false
+    // A redacted secret belongs to the login or the vault, never to the tool's inputs.
+    if (typeof v.value === 'string' && v.value.includes(SECRET_PLACEHOLDER)) return false
+    return !several || observed.get(valueKey(v))?.varies === true
+  }
   const ordered = [
-    ...values.filter((v) => typedByPath.has(`${v.location}:${v.path}`)),
-    ...values.filter((v) => !typedByPath.has(`${v.location}:${v.path}`)),
+    ...values.filter((v) => typedByPath.has(valueKey(v))),
+    ...values.filter((v) => !typedByPath.has(valueKey(v)) && slottable(v)),
   ]
   const properties: Record<string, SlotSchema> = {}
   const required: string[] = []
   const slotOf = new Map<string, string>()
   const used = new Set<string>()
-  ordered.forEach((v, index) => {
-    const slot = `p${index}`
-    const name = semanticName(v, used)
-    const typed = typedByPath.get(`${v.location}:${v.path}`)
-    properties[name] = slotSchema(v, slot, typed)
+  let next = 0
+  const take = () => `p${next++}`
+  const place = (v: RequestValue) => {
+    const slot = take()
+    const name = uniqueName(v.key, v.path, used)
+    const typed = typedByPath.get(valueKey(v))
+    properties[name] = slotSchema(v, slot, typed, observed.get(valueKey(v)))
     if (typed) required.push(name)
-    slotOf.set(`${v.location}:${v.path}`, slot)
-  })
+    slotOf.set(valueKey(v), slot)
+  }
+  ordered.filter((v) => typedByPath.has(valueKey(v))).forEach(place)
+  let pathSlotId: string | null = null
+  if (options.pathSlot) {
+    pathSlotId = take()
+    const name = uniqueName(options.pathSlot.name, options.pathSlot.name, used)
+    properties[name] = {
+      'x-slot': pathSlotId,
+      'x-in': 'path',
+      'x-path': String(options.pathSlot.index),
+      type: 'string',
+      minLength: 1,
+      description: options.pathSlot.description,
+    }
+    required.push(name)
+  }
+  ordered.filter((v) => !typedByPath.has(valueKey(v))).forEach(place)
   return {
     inputs: { type: 'object', properties, required, additionalProperties: false },
     request: {
       method: exchange.method,
-      url: urlTemplate(exchange.url, slotOf),
+      url: urlTemplate(
+        exchange.url,
+        slotOf,
+        options.pathSlot?.index,
+        pathSlotId,
+        values,
+        properties,
+      ),
       headers: keptHeaders(exchange.requestHeaders),
-      body: bodyTemplate(exchange, slotOf),
+      body: bodyTemplate(exchange, values, slotOf),
     },
   }
 }
 
-function slotSchema(v: RequestValue, slot: string, typed: TypedValue | undefined): SlotSchema {
-  const base = { 'x-slot': slot, 'x-in': v.location, 'x-path': v.path } as const
-  const type = v.value === null ? 'string' : jsonType(v.value)
-  const schema: SlotSchema = { ...base, type: type as SlotSchema['type'] }
-  if (v.value !== null) schema.default = v.value
-  if (typed?.kind === 'select' && typed.options?.length) schema.enum = typed.options
+function slotSchema(
+  v: RequestValue,
+  slot: string,
+  typed: TypedValue | undefined,
+  observed: Observed | undefined,
+): SlotSchema {
+  const text = v.location === 'query' || v.form === true
+  const seen = observed?.values.length ? observed.values : [v.value]
+  let type: ScalarType = inferScalarType(seen, text)
+  // What a person typed into a text box stays text, even when it is all digits ("2024").
+  if (typed && text && typed.kind === 'fill' && !/^(number|range)$/.test(typed.inputType ?? ''))
+    type = 'string'
+  const schema: SlotSchema = { 'x-slot': slot, 'x-in': v.location, 'x-path': v.path, type }
+  const first = seen.find((x) => x !== null)
+  // A typed slot's default is what the person typed (forms prefill it); others take the first call's.
+  if (typed && v.value !== null) schema.default = coerce(v.value, type)
+  else if (!typed && first !== undefined) schema.default = coerce(first, type)
+  if (typed?.kind === 'select' && typed.options?.length)
+    schema.enum = [...new Set(typed.options.map((o) => coerce(o, type)))]
+  const calls =
+    observed && observed.values.length > 1 ? ` across ${observed.values.length} calls` : ''
   schema.description = typed
     ? `What was typed into "${typed.name ?? typed.fieldName ?? v.key}" (${v.location} ${v.path})`
-    : `${v.location} ${v.path}; observed ${JSON.stringify(v.value)}`
+    : `${v.location} ${v.path}; observed ${[...new Set(seen)]
+        .slice(0, 5)
+        .map((x) => JSON.stringify(x))
+        .join(', ')}${calls}`
   return schema
 }
 
 /** The slot's semantic name: the request key, made unique and identifier-safe. */
-function semanticName(v: RequestValue, used: Set<string>): string {
+function uniqueName(key: string, path: string, used: Set<string>): string {
   const clean = (s: string) => s.replace(/[^A-Za-z0-9_]/g, '_').replace(/^(\d)/, '_$1') || 'value'
-  let name = clean(v.key)
-  if (used.has(name)) name = clean(v.path.replace(/\./g, '_'))
-  for (let n = 2; used.has(name); n++) name = `${clean(v.key)}_${n}`
+  let name = clean(key)
+  if (used.has(name)) name = clean(path.replace(/\./g, '_'))
+  for (let n = 2; used.has(name); n++) name = `${clean(key)}_${n}`
   used.add(name)
   return name
 }
 
-/** The URL with each query value replaced by its placeholder; the rest keeps its encoding. */
-function urlTemplate(raw: string, slotOf: Map<string, string>): string {
+/**
+ * The URL with each query value that is a slot replaced by its placeholder, and the varying
+ * path segment too; constants keep their observed encoding.
+ */
+function urlTemplate(
+  raw: string,
+  slotOf: Map<string, string>,
+  pathIndex: number | undefined,
+  pathSlot: string | null,
+  values: RequestValue[],
+  properties: Record<string, SlotSchema>,
+): string {
   const url = safeUrl(raw)
-  if (!url || !url.search) return raw
+  if (!url) return raw
+  let pathname = url.pathname
+  if (pathSlot !== null && pathIndex !== undefined) {
+    let seen = -1
+    pathname = pathname
+      .split('/')
+      .map((segment) => (segment && ++seen === pathIndex ? `{{input.${pathSlot}}}` : segment))
+      .join('/')
+  }
+  if (!url.search) return `${url.origin}${pathname}`
   const params: string[] = []
   url.searchParams.forEach((value, key) => {
     const slot = slotOf.get(`query:${key}`)
-    params.push(
-      `${encodeURIComponent(key)}=${slot ? `{{input.${slot}}}` : encodeURIComponent(value)}`,
-    )
+    const nested = values.some((v) => v.inJson === key && slotOf.has(valueKey(v)))
+    const text = nested
+      ? jsonParamTemplate(value, key, slotOf, properties)
+      : slot
+        ? `{{input.${slot}}}`
+        : encodeURIComponent(value)
+    params.push(`${encodeURIComponent(key)}=${text}`)
   })
-  return `${url.origin}${url.pathname}?${params.join('&')}`
+  return `${url.origin}${pathname}?${params.join('&')}`
 }
 
-function bodyTemplate(exchange: Exchange, slotOf: Map<string, string>): TemplateBody | null {
+/**
+ * A JSON-valued query parameter (GraphQL GET `variables`) with slots inside: the JSON text is
+ * percent-encoded around raw placeholders, which the renderer fills and encodes. A string slot
+ * keeps its quotes; numbers and booleans are written bare so they stay typed. A string value
+ * holding a `"` would need JSON escaping the URL renderer does not do: such values break.
+ */
+function jsonParamTemplate(
+  value: string,
+  key: string,
+  slotOf: Map<string, string>,
+  properties: Record<string, SlotSchema>,
+): string {
+  const querySlots = new Map<string, string>()
+  for (const [k, slot] of slotOf)
+    if (k.startsWith('query:')) querySlots.set(`body:${k.slice(6)}`, slot)
+  const placed = JSON.stringify(placeJson(JSON.parse(value), key, querySlots))
+  const bare = new Set(
+    Object.values(properties)
+      .filter((p) => p.type !== 'string')
+      .map((p) => p['x-slot']),
+  )
+  const text = placed.replace(/"\{\{input\.(p\d+)\}\}"/g, (whole, slot: string) =>
+    bare.has(slot) ? `{{input.${slot}}}` : whole,
+  )
+  return text
+    .split(/(\{\{input\.p\d+\}\})/)
+    .map((part) => (/^\{\{input\.p\d+\}\}$/.test(part) ? part : encodeURIComponent(part)))
+    .join('')
+}
+
+function bodyTemplate(
+  exchange: Exchange,
+  values: RequestValue[],
+  slotOf: Map<string, string>,
+): TemplateBody | null {
   const body = exchange.requestBody
   if (!body) return null
   const json = parseJsonRequest(exchange)
   if (json !== undefined) return { kind: 'json', template: placeJson(json, '', slotOf) }
-  const values = requestValues(exchange).filter((v) => v.form)
-  if (values.length) {
+  const form = values.filter((v) => v.form)
+  if (form.length) {
     const template: Record<string, string> = {}
-    for (const v of values) template[v.path] = `{{input.${slotOf.get(`body:${v.path}`)}}}`
+    for (const v of form) {
+      const slot = slotOf.get(`body:${v.path}`)
+      template[v.path] = slot ? `{{input.${slot}}}` : String(v.value ?? '')
+    }
     return { kind: 'form', template }
   }
   return body.encoding === 'utf8' ? { kind: 'text', template: body.text } : null
@@ -112,10 +263,9 @@ function placeJson(value: unknown, path: string, slotOf: Map<string, string>): u
     const slot = slotOf.get(`body:${path}`)
     return slot ? `{{input.${slot}}}` : value
   }
-  if (Array.isArray(value)) return value
-  return Object.fromEntries(
-    Object.entries(value).map(([k, v]) => [k, placeJson(v, path ? `${path}.${k}` : k, slotOf)]),
-  )
+  const at = (k: string) => (path ? `${path}.${k}` : k)
+  if (Array.isArray(value)) return value.map((v, i) => placeJson(v, at(String(i)), slotOf))
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, placeJson(v, at(k), slotOf)]))
 }
 
 function keptHeaders(headers: Record<string, string>): Record<string, string> {

@@ -6,6 +6,8 @@ export interface TypedValue {
   fieldName: string | null
   name: string | null
   kind: 'fill' | 'select'
+  /** The field's input type (`text`, `number`, `search`...), when the recorder saw it. */
+  inputType: string | null
   at: number
   options?: string[]
 }
@@ -26,6 +28,7 @@ export function typedValues(actions: Action[]): TypedValue[] {
       fieldName: a.fieldName ?? null,
       name: a.name,
       kind: a.kind,
+      inputType: a.inputType ?? null,
       at: a.at,
       ...(a.options ? { options: a.options } : {}),
     })
@@ -33,10 +36,20 @@ export function typedValues(actions: Action[]): TypedValue[] {
   return [...byField.values()]
 }
 
-/** When the person committed the form: the last submit, Enter, or click after typing, else null. */
+/**
+ * When the person committed the form: the first submit, Enter or click after the last value was
+ * typed or chosen; with nothing typed (or no commit after it), the last commit of the trace;
+ * null when there is none.
+ */
 export function commitTime(actions: Action[]): number | null {
-  const commits = actions.filter(
-    (a) => a.kind === 'submit' || a.kind === 'click' || (a.kind === 'press' && a.value === 'Enter'),
-  )
+  const isCommit = (a: Action) =>
+    a.kind === 'submit' || a.kind === 'click' || (a.kind === 'press' && a.value === 'Enter')
+  let lastEdit = -1
+  actions.forEach((a, i) => {
+    if ((a.kind === 'fill' || a.kind === 'select') && !a.secret) lastEdit = i
+  })
+  const after = actions.slice(lastEdit + 1).find(isCommit)
+  if (after) return after.at
+  const commits = actions.filter(isCommit)
   return commits.length ? commits[commits.length - 1]!.at : null
 }

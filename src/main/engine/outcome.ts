@@ -1,5 +1,7 @@
 import type { RunFailureCode } from '../../shared/errors'
-import type { VerifyRule } from '../../shared/toolSpec'
+import type { ResultShape, VerifyRule } from '../../shared/toolSpec'
+import { extractEmbedded } from '../compiler/embeddedData'
+import { readPage } from './pageView'
 
 /** What the executor got back from the site for the target request. */
 export interface SiteResponse {
@@ -21,9 +23,25 @@ export const DEFAULT_RATE_LIMIT_WAIT_S = 60
  * Judges a site's answer against the tool's declared outcome (spec "Why a run failed"; DESIGN.md
  * §5 "Verified means verified": a 2xx alone is never a success). Order: HTTP status signals,
  * then pages where data used to be (sign-in, bot check, other HTML), then the JSON shape.
+ * A document tool (`shape.kind === 'document'`, issue 3 "Page reads", "Server-rendered data")
+ * turns its HTML answer into `{data?, title, text, links}` (links resolved against `pageUrl`,
+ * the URL the request went to) and judges that object instead.
  */
-export function judgeResponse(response: SiteResponse, verify: VerifyRule): Outcome {
+export function judgeResponse(
+  response: SiteResponse,
+  verify: VerifyRule,
+  shape?: ResultShape,
+  pageUrl = '',
+): Outcome {
   const { status } = response
+  // A CDN's bot check answers 403 or 503 with an interstitial (Cloudflare marks it with
+  // `cf-mitigated: challenge`): a browser passes it, so it is no missing login.
+  if (
+    (status === 403 || status === 503) &&
+    (response.headers['cf-mitigated'] === 'challenge' ||
+      readPage(response.body, pageUrl || 'http://localhost/').barrier === 'challenge')
+  )
+    return fail('challenge', 'The site showed a bot check; rerun interactively.')
   if (status === 401 || status === 403)
     return fail(
       'session_or_permission',
@@ -43,8 +61,9 @@ export function judgeResponse(response: SiteResponse, verify: VerifyRule): Outco
       `The site answered HTTP ${status}, outside ${verify.status.join('–')}.`,
     )
   const mime = (response.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase()
-  if (mime.includes('html') || /^\s*<(!doctype|html)/i.test(response.body))
-    return judgePage(response.body)
+  const html = mime.includes('html') || /^\s*<(!doctype|html)/i.test(response.body)
+  if (shape?.kind === 'document') return judgeDocument(response.body, html, verify, shape, pageUrl)
+  if (html) return judgePage(response.body)
   let json: unknown
   try {
     json = JSON.parse(response.body)
@@ -73,6 +92,42 @@ function judgePage(html: string): Outcome {
     'schema_or_auth_drift',
     'The site answered an HTML page where data used to be: record the flow again.',
   )
+}
+
+/**
+ * A document tool's answer: a page that blocks (bot check, second factor, sign-in form) maps to
+ * its failure code; any other page becomes the result object, judged by the verify rule.
+ */
+function judgeDocument(
+  body: string,
+  html: boolean,
+  verify: VerifyRule,
+  shape: Extract<ResultShape, { kind: 'document' }>,
+  pageUrl: string,
+): Outcome {
+  if (!html)
+    return fail(
+      'schema_or_auth_drift',
+      'The site answered something other than a page: record the flow again.',
+    )
+  const { view, barrier } = readPage(body, pageUrl)
+  if (barrier === 'challenge')
+    return fail('challenge', 'The site showed a bot check; rerun interactively.')
+  if (barrier === 'mfa_required')
+    return fail('mfa_required', 'The site asked for a second factor.', true)
+  if (barrier === 'sign_in')
+    return fail(
+      'session_or_permission',
+      'The site showed a sign-in page instead of the page.',
+      true,
+    )
+  const result: Record<string, unknown> = {}
+  if (shape.data) {
+    const data = extractEmbedded(body, shape.data)
+    if (data !== undefined) result.data = data
+  }
+  if (shape.page) Object.assign(result, view)
+  return judgeJson(result, verify)
 }
 
 function judgeJson(json: unknown, verify: VerifyRule): Outcome {

@@ -1,0 +1,90 @@
+import type { EvidenceSignal, JsonSchema, ResultShape, VerifyRule } from '../../shared/toolSpec'
+import type { Exchange } from '../../shared/trace'
+import { parseJsonBody, parseJsonRequest, safeUrl } from './classify'
+import { graphqlOfExchange } from './graphql'
+import { inferSchema } from './inferSchema'
+import { documentToolName, graphqlToolName, mutationVerdict, toolName } from './naming'
+import { observationsOf } from './observations'
+import type { ScoredExchange } from './selectTarget'
+import { planSlots, type SlotPlan } from './slots'
+import { deriveDocumentRule, deriveVerifyRule } from './verifyRule'
+
+/** Everything about the target that makes the tool, besides its steps' dependencies. */
+export interface ShapedTarget {
+  /** The observed result: the JSON answer, or for a document the embedded data (if any). */
+  answer: unknown
+  output: JsonSchema
+  plan: SlotPlan
+  name: string
+  mutating: boolean
+  verify: VerifyRule
+  /** Set for document targets; JSON tools leave it out. */
+  result?: ResultShape
+  /** Evidence of how the tool was shaped (weight 0: they explain, they do not choose). */
+  signals: EvidenceSignal[]
+}
+
+/**
+ * Shapes the chosen target into a tool's name, slots, result and declared outcome (issue 3):
+ * GraphQL operations are named by `operationName` and take their slots from `variables` only
+ * (the query text and persisted hash stay constant); document targets return the page view
+ * (and the embedded data); several calls of the endpoint decide which values are inputs.
+ */
+export function shapeTarget(chosen: ScoredExchange, eligible: Exchange[]): ShapedTarget {
+  const { exchange } = chosen
+  const host = safeUrl(exchange.url)?.host ?? ''
+  const signals: EvidenceSignal[] = []
+  const graphql = chosen.document ? null : graphqlOfExchange(exchange, parseJsonRequest(exchange))
+  const observations = observationsOf(exchange, eligible)
+  const pathSlot = chosen.document?.pathSlot ?? chosen.pathSlot
+  if (observations.length > 1)
+    signals.push({
+      name: 'several_observations',
+      weight: 0,
+      detail: `${observations.length} calls of this endpoint: what varies became slots, the rest is constant`,
+    })
+  const plan = planSlots(exchange, chosen.exactMatches, {
+    observations,
+    ...(graphql ? { slottable: (v) => v.path.startsWith('variables.') } : {}),
+    ...(pathSlot ? { pathSlot } : {}),
+  })
+  const verdict = mutationVerdict(exchange, graphql)
+  signals.push({
+    name: verdict.mutating ? 'mutating' : 'read_only',
+    weight: 0,
+    detail: verdict.detail,
+  })
+  if (chosen.document) {
+    const { output, verify } = deriveDocumentRule(chosen.document.data)
+    return {
+      answer: chosen.document.data,
+      output,
+      plan,
+      name:
+        exchange.method === 'GET'
+          ? documentToolName(exchange.url, chosen.document.pageRead === true)
+          : toolName(exchange.method, exchange.url),
+      mutating: verdict.mutating,
+      verify,
+      result: chosen.document.result,
+      signals,
+    }
+  }
+  if (graphql)
+    signals.push({
+      name: 'graphql_operation',
+      weight: 0,
+      detail: `${graphql.kind ?? 'persisted'} ${graphql.operationName ?? '(anonymous)'}${graphql.persistedHash ? `, persisted hash ${graphql.persistedHash.slice(0, 12)}… kept` : ''}`,
+    })
+  const answer = parseJsonBody(exchange)
+  const output = inferSchema(answer)
+  return {
+    answer,
+    output,
+    plan,
+    name: graphql ? graphqlToolName(host, graphql) : toolName(exchange.method, exchange.url),
+    mutating: verdict.mutating,
+    verify: deriveVerifyRule(output, answer),
+    signals,
+  }
+}
