@@ -97,7 +97,7 @@ export async function executeHttp(
       if (failed) return failed
       continue
     }
-    return judgeResponse(response, tool.verify)
+    return judgeResponse(response, tool.verify, tool.result, rendered.url)
   }
   return { ok: false, code: 'outcome_not_verified', message: 'The tool has no target step.' }
 }
