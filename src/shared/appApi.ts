@@ -83,6 +83,8 @@ export interface AppEventMap {
   'recorder.action': { sessionId: string; actionCount: number }
   'recorder.stopped': { sessionId: string; result: RecordingResult }
   'runs.updated': { run: Run }
+  /** A tool was verified, quarantined or let out of quarantine. */
+  'tools.changed': { tool: ToolSummary }
 }
 export type AppEventName = keyof AppEventMap
 

@@ -8,6 +8,7 @@ import type { Store } from '../store/store'
 import { registerAppRoutes } from './routes/appRoutes'
 import { registerSiteCallRoutes } from './routes/siteCalls'
 import { registerAccountToolRoutes } from './routes/accountTools'
+import { registerRunRoutes } from './routes/runs'
 import { registerPrepareRoutes } from './routes/prepare'
 import { registerUiRoutes } from './routes/uiRoutes'
 import { registerOrdersDemo } from './demo/orders'
@@ -18,6 +19,8 @@ export interface ServerDeps {
   auth: Authenticator
   handlers: AppHandlers
   events: EventBus
+  /** Milliseconds since the Unix epoch (billing, expiry). */
+  clock: () => number
   /** Directory of the built web UI (`out/renderer`), or null when it is not built. */
   rendererDir: string | null
   logger?: boolean
@@ -98,6 +101,7 @@ export function buildServer(deps: ServerDeps): FastifyInstance {
 
   registerSiteCallRoutes(app, deps)
   registerAccountToolRoutes(app, deps)
+  registerRunRoutes(app, deps)
   registerPrepareRoutes(app, deps)
   registerAppRoutes(app, deps)
   registerUiRoutes(app, deps.rendererDir)

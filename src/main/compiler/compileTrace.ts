@@ -1,13 +1,14 @@
 import type { CompileExplanation } from '../../shared/appApi'
 import type { ToolSpec } from '../../shared/toolSpec'
 import type { Trace } from '../../shared/trace'
-import { parseJsonBody, rejectionReason, safeUrl } from './classify'
-import { inferSchema } from './inferSchema'
-import { isMutating, toolName } from './naming'
-import { alternativesOf, scoreExchanges } from './selectTarget'
-import { planSlots } from './slots'
+import { applyBindings } from './bindings'
+import { rankCandidates } from './candidates'
+import { rejectionReason, safeUrl } from './classify'
+import { planDependencies } from './dependencies'
+import { explainMissing } from './explain'
+import { alternativesOf } from './selectTarget'
+import { shapeTarget } from './shapeTarget'
 import { commitTime, typedValues } from './typedValues'
-import { deriveVerifyRule } from './verifyRule'
 
 export interface CompileOptions {
   /** UUID for the new tool. */
@@ -49,27 +50,29 @@ export function compileTrace(trace: Trace, options: CompileOptions): CompileResu
     return !why || e.id === options.targetExchangeId
   })
   const typed = typedValues(trace.actions)
-  const scored = scoreExchanges(eligible, typed, commitTime(trace.actions))
+  const committedAt = commitTime(trace.actions)
+  const scored = rankCandidates(trace, eligible, typed, committedAt, intent)
   const chosen = options.targetExchangeId
     ? scored.find((s) => s.exchange.id === options.targetExchangeId)
     : scored[0]
   if (!chosen || (!options.targetExchangeId && chosen.score < MIN_TARGET_SCORE)) {
     return {
       ok: false,
-      explanation: explain(
-        trace,
-        typed.map((t) => t.value),
-        eligible,
-        considered,
-        chosen?.score,
-      ),
+      explanation: explainMissing(trace, intent, typed, scored, considered, committedAt),
     }
   }
   const { exchange } = chosen
-  const answer = parseJsonBody(exchange)
-  const output = inferSchema(answer)
-  const plan = planSlots(exchange, chosen.exactMatches)
-  const name = toolName(exchange.method, exchange.url)
+  const shaped = shapeTarget(chosen, eligible)
+  const { output } = shaped
+  const slotPlan = shaped.plan
+  const dependencies = planDependencies(trace, exchange, {
+    typed: typed.map((t) => t.value),
+    slotOf: typedSlots(slotPlan.inputs, chosen.exactMatches),
+    forced: options.dependencyExchangeIds ?? [],
+    sameSite: (e) => siteHosts.has(safeUrl(e.url)?.host ?? ''),
+  })
+  const plan = applyBindings(slotPlan, dependencies.bindings)
+  const { name } = shaped
   const site = safeUrl(exchange.url)!
   return {
     ok: true,
@@ -81,23 +84,24 @@ export function compileTrace(trace: Trace, options: CompileOptions): CompileResu
       intent,
       description: `${intent} — ${exchange.method} ${site.pathname}`,
       version: versionOf(options.now),
-      mutating: isMutating(
-        exchange.method,
-        exchange.url,
-        chosen.exactMatches.map((m) => m.value.key),
-      ),
+      mutating: shaped.mutating,
       status: 'candidate',
       inputs: plan.inputs,
-      steps: [{ id: 'target', request: plan.request, extract: [] }],
+      steps: [
+        ...dependencies.steps,
+        { id: 'target', exchangeId: exchange.id, request: plan.request, extract: [] },
+      ],
+      ...(dependencies.login ? { login: dependencies.login } : {}),
       output,
-      verify: deriveVerifyRule(output, answer),
+      verify: shaped.verify,
+      ...(shaped.result ? { result: shaped.result } : {}),
       via: 'http',
       evidence: {
         traceId: trace.id,
         targetExchangeId: exchange.id,
-        exchangeIds: [exchange.id],
+        exchangeIds: [...dependencies.steps.map((s) => s.exchangeId!), exchange.id],
         score: chosen.score,
-        signals: chosen.signals,
+        signals: [...chosen.signals, ...shaped.signals, ...dependencies.signals],
         alternatives: alternativesOf(
           chosen,
           scored.filter((s) => s !== chosen),
@@ -109,38 +113,22 @@ export function compileTrace(trace: Trace, options: CompileOptions): CompileResu
   }
 }
 
-function explain(
-  trace: Trace,
-  typed: string[],
-  eligible: Trace['exchanges'],
-  considered: CompileExplanation['considered'],
-  bestScore: number | undefined,
-): CompileExplanation {
-  const missing: string[] = []
-  if (!trace.exchanges.length) missing.push('the trace holds no requests: was the page loaded?')
-  if (!typed.length)
-    missing.push('nothing was typed or chosen: type the value the tool should take')
-  else
-    missing.push(
-      `a fetch/XHR answering JSON whose request carries ${typed.map((t) => `"${t}"`).join(', ')}`,
-    )
-  for (const e of eligible) {
-    if (!considered.some((c) => c.exchangeId === e.id))
-      considered.push({
-        exchangeId: e.id,
-        method: e.method,
-        url: e.url,
-        rejectedBecause: 'carries none of the typed values',
-      })
-  }
-  const reason =
-    bestScore === undefined
-      ? 'No request in the trace carries the evidence of the intent.'
-      : `The best request scored ${bestScore}, below ${MIN_TARGET_SCORE}: not enough evidence to pick it.`
-  return { reason, missing, considered: considered.slice(0, 100) }
-}
-
 /** Tool versions are dates (spec "Versioning" 3): `YYYY.MM.DD`. */
 function versionOf(now: number): string {
   return new Date(now).toISOString().slice(0, 10).replace(/-/g, '.')
+}
+
+/** The input placeholder of each typed value, for dependency requests that carry it too. */
+function typedSlots(
+  inputs: ToolSpec['inputs'],
+  matches: Array<{ typed: { value: string }; value: { location: string; path: string } }>,
+): Map<string, string> {
+  const out = new Map<string, string>()
+  for (const m of matches) {
+    const slot = Object.values(inputs.properties).find(
+      (p) => p['x-in'] === m.value.location && p['x-path'] === m.value.path,
+    )
+    if (slot) out.set(m.typed.value, `{{input.${slot['x-slot']}}}`)
+  }
+  return out
 }

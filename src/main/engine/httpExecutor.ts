@@ -39,6 +39,8 @@ export type ExecutionOutcome = Outcome | { ok: false; code: 'outcome_unknown'; m
 /** What a run brings besides its inputs: the saved login of the tool's site, if any. */
 export interface RunContext {
   login: StorageState | null
+  /** Told of every request once it was sent (status null when no answer came): run effects. */
+  onSent?: (sent: { method: string; url: string; status: number | null }) => void
 }
 
 /**
@@ -76,6 +78,8 @@ export async function executeHttp(
       response = await sendOnce(rendered, send, signal, !writes)
     } catch (error) {
       const text = describe(error)
+      if (!NOT_SENT.test(text))
+        context.onSent?.({ method: rendered.method, url: rendered.url, status: null })
       if (writes && !NOT_SENT.test(text))
         return {
           ok: false,
@@ -88,6 +92,7 @@ export async function executeHttp(
         message: `The site could not be reached: ${text}.`,
       }
     }
+    context.onSent?.({ method: rendered.method, url: rendered.url, status: response.status })
     for (const line of response.setCookies ?? [])
       await jar.setCookie(line, rendered.url, { ignoreError: true })
     const redirect = signInRedirect(response)
@@ -103,7 +108,7 @@ export async function executeHttp(
 }
 
 /** Judges a dependency step's answer and puts its extracted values in scope; null when fine. */
-function readDependency(
+export function readDependency(
   step: ToolStep,
   response: SiteResponse,
   scope: TemplateScope,
@@ -152,7 +157,7 @@ function signInRedirect(response: SiteResponse): Outcome | null {
  * The `login.<name>` values a tool takes from its site's saved login (localStorage items, cookie
  * values), or the failure when the tool needs a login and none is saved.
  */
-function loginScope(
+export function loginScope(
   binding: LoginBinding | undefined,
   state: StorageState | null,
 ): { ok: true; scope: TemplateScope } | { ok: false; outcome: Outcome } {
@@ -189,7 +194,7 @@ function pathValue(raw: string, path: string): string | undefined {
 }
 
 /** Fresh per-run values (`{{gen.*}}`): a UUID v4, epoch ms and s, a 128-bit hex nonce. */
-function generatedScope(now = Date.now()): TemplateScope {
+export function generatedScope(now = Date.now()): TemplateScope {
   return {
     'gen.uuid': randomUUID(),
     'gen.now_ms': String(now),

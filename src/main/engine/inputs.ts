@@ -13,6 +13,13 @@ export const COMMON_CALL_FIELDS = ['select', 'deadlineMs'] as const
  */
 export interface InputValidator {
   resolve(tool: ToolSpec, inputs: Record<string, unknown>): Record<string, unknown>
+  /**
+   * Checks names and types only: a missing required slot is not an error here (it becomes a
+   * `value` requirement, issue 4), nor is a value outside a slot's options (a `choice`).
+   */
+  check(tool: ToolSpec, inputs: Record<string, unknown>): void
+  /** Maps inputs by semantic name to template slots (`input.p0`), defaults filled in. */
+  toScope(tool: ToolSpec, inputs: Record<string, unknown>): Record<string, unknown>
 }
 
 /** Creates a validator that compiles each tool's schema once per tool version. */
@@ -28,18 +35,39 @@ export function createInputValidator(): InputValidator {
     }
     return fn
   }
+  const unknownArguments = (tool: ToolSpec, inputs: Record<string, unknown>) => {
+    const names = Object.keys(tool.inputs.properties)
+    const unknown = Object.keys(inputs).filter((k) => !names.includes(k))
+    if (unknown.length)
+      throw new ServiceError(
+        'unknown_argument',
+        422,
+        `${tool.name} does not take ${unknown.map((k) => `"${k}"`).join(', ')}. Valid arguments: ${[...names, ...COMMON_CALL_FIELDS].join(', ')}.`,
+        { valid: [...names, ...COMMON_CALL_FIELDS] },
+      )
+  }
+  const toScope = (tool: ToolSpec, inputs: Record<string, unknown>) => {
+    const slots: Record<string, unknown> = {}
+    for (const [name, schema] of Object.entries(tool.inputs.properties)) {
+      const value = name in inputs ? inputs[name] : schema.default
+      if (value !== undefined) slots[`input.${schema['x-slot']}`] = value
+    }
+    return slots
+  }
   return {
+    toScope,
+    check(tool, inputs) {
+      unknownArguments(tool, inputs)
+      const validate = compile(tool)
+      if (validate(inputs)) return
+      const problems = (validate.errors ?? [])
+        .filter((e) => e.keyword !== 'required' && e.keyword !== 'enum')
+        .map((e) => `"${e.instancePath.slice(1)}" ${e.message ?? 'is invalid'}`)
+      if (problems.length)
+        throw new ServiceError('invalid_input', 400, `Invalid input: ${problems.join('; ')}.`)
+    },
     resolve(tool, inputs) {
-      const names = Object.keys(tool.inputs.properties)
-      const unknown = Object.keys(inputs).filter((k) => !names.includes(k))
-      if (unknown.length) {
-        throw new ServiceError(
-          'unknown_argument',
-          422,
-          `${tool.name} does not take ${unknown.map((k) => `"${k}"`).join(', ')}. Valid arguments: ${[...names, ...COMMON_CALL_FIELDS].join(', ')}.`,
-          { valid: [...names, ...COMMON_CALL_FIELDS] },
-        )
-      }
+      unknownArguments(tool, inputs)
       const validate = compile(tool)
       if (!validate(inputs)) {
         const problems = (validate.errors ?? []).map((e) =>
@@ -49,12 +77,7 @@ export function createInputValidator(): InputValidator {
         )
         throw new ServiceError('invalid_input', 400, `Invalid input: ${problems.join('; ')}.`)
       }
-      const slots: Record<string, unknown> = {}
-      for (const [name, schema] of Object.entries(tool.inputs.properties)) {
-        const value = name in inputs ? inputs[name] : schema.default
-        if (value !== undefined) slots[`input.${schema['x-slot']}`] = value
-      }
-      return slots
+      return toScope(tool, inputs)
     },
   }
 }

@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto'
 import { ServiceError } from '../../shared/errors'
-import { FINAL_RUN_STATUSES, type Run } from '../../shared/run'
+import { FINAL_RUN_STATUSES, type Run, type RunStatus } from '../../shared/run'
 import type { ToolSpec } from '../../shared/toolSpec'
-import type { RunRecord, RunRepository } from '../store/runRepository'
+import type { LedgerRepository } from '../store/ledgerRepository'
 import type { LoginRepository } from '../store/loginRepository'
+import type { RunEffect, RunRecord, RunRepository } from '../store/runRepository'
+import type { ToolHealthRepository } from '../store/toolHealthRepository'
 import type { ToolRepository } from '../store/toolRepository'
 import {
   executeHttp,
@@ -13,12 +15,18 @@ import {
   type SendRequest,
 } from './httpExecutor'
 import { createInputValidator } from './inputs'
+import { createQuarantine } from './quarantine'
+import { applyAnswers, planRequirements, type Answer, type OpenRequirement } from './requirements'
 
 export interface RunEngineDeps {
   runs: RunRepository
   tools: ToolRepository
   /** Saved site logins: a run uses its tool's site's login (cookies, storage values). */
   logins?: LoginRepository
+  /** The billing ledger: surface-A runs bill one credit when they succeed. */
+  ledger?: LedgerRepository
+  /** Failure streaks and last good inputs per tool (quarantine). */
+  health?: ToolHealthRepository
   /** Milliseconds since the Unix epoch. */
   clock: () => number
   /** A new ULID for each run id. */
@@ -30,8 +38,10 @@ export interface RunEngineDeps {
    * fail `browser_capacity`.
    */
   executeRendered?: RenderedExecutor
-  /** Told of every transition (the UI's live run list). */
+  /** Told of every transition (the UI's live run list, the requirements inbox). */
   onRunUpdated?: (run: Run) => void
+  /** Told when a tool is verified, quarantined or let out (MCP's tools/list_changed). */
+  onToolChanged?: (tool: ToolSpec) => void
 }
 
 /** The rendered executor's signature: same inputs and outcome as the HTTP executor. */
@@ -46,36 +56,77 @@ export interface StartOptions {
   tenant: string
   idempotencyKey?: string | null
   deadlineMs?: number | null
+  /** The caller can be asked (202 `input_required`) rather than refused; default true. */
+  mayAsk?: boolean
+  /** The caller confirmed a write (`allow_mutation`): no approval is asked. */
+  allowMutation?: boolean
+  /** Surface A: check the balance first (402) and bill one credit on success. */
+  billOnSuccess?: boolean
+  /** Account-API execution: one run at a time per workspace, in arrival order (spec B rule 5). */
+  serialize?: boolean
 }
 
 export interface StartedRun {
   /** The run as persisted before anything was sent. */
   run: RunRecord
-  /** Settles with the run in its final state (it never rejects). */
+  /** Settles when the run is final or waits on a person (it never rejects). */
   done: Promise<RunRecord>
   /** True when an earlier call with the same Idempotency-Key owns this run. */
   joined: boolean
 }
 
+export interface RespondBody {
+  stateRevision: unknown
+  answers: unknown
+}
+
 export interface RunEngine {
   /**
    * Starts a run of `tool` with `inputs` (by semantic name). Validates first (422
-   * `unknown_argument`, 400 `invalid_input`; nothing is persisted then), persists the run, and only
-   * then sends. The same idempotency key with the same inputs joins the existing run; with other
-   * inputs it is 409 `idempotency_conflict`.
+   * `unknown_argument`, 400 `invalid_input`, 402 `quota_exceeded`; nothing is persisted then),
+   * persists the run, and only then sends. Missing values, ambiguous choices and unapproved writes
+   * make it wait as `input_required`. The same idempotency key with the same inputs joins the
+   * existing run; with other inputs it is 409 `idempotency_conflict`.
    */
   start(tool: ToolSpec, inputs: Record<string, unknown>, options: StartOptions): StartedRun
+  /**
+   * Answers a waiting run's requirements and continues the same run (spec "Answering an
+   * input_required run"): 404 `not_found`, 409 `conflict` / `stale_revision` /
+   * `stale_requirement` / `expired_requirement`, 422 `unknown_requirement` / `invalid_option` /
+   * `invalid_answer`, 400 `invalid_input` for a malformed body.
+   */
+  respond(runId: string, tenant: string | null, body: RespondBody): StartedRun
+  /**
+   * Cancels a run that is `accepted`, `working` or `input_required` (409 `conflict` otherwise);
+   * what it already sent is not undone and stays on the run as `effects`.
+   */
+  cancel(runId: string, tenant: string | null): RunRecord
   get(runId: string): RunRecord | null
+  /**
+   * After a crash or kill (issue 4 "Writes are never guessed"): runs left in flight end
+   * `outcome_unknown` if they were writes already sent, fail `worker_lost` if they were writes
+   * not yet sent, and are resumed if they were reads. Waiting runs past their window expire.
+   */
+  recover(): { resumed: number; unknown: number; lost: number; expired: number }
+  /** Expires waiting runs whose requirements passed their 15 minutes; returns how many. */
+  expireWaiting(): number
+  /** Re-runs each quarantined read tool with its last good inputs; lifts it when it passes. */
+  recheckQuarantined(): Promise<number>
+  /** Resolves when every run started so far is final or waiting. */
+  idle(): Promise<void>
 }
+
+const RUNNING: RunStatus[] = ['accepted', 'working']
+const CANCELLABLE: RunStatus[] = ['accepted', 'working', 'input_required']
 
 /** The run as the API shows it: the spec's fields and a few extras, without engine internals. */
 export function toPublicRun(record: RunRecord): Run {
-  const run: Run = {
+  const run: Run & { effects?: RunEffect[] } = {
     runId: record.runId,
     status: record.status,
     capabilityId: record.capabilityId,
     error: record.error,
-    requirements: record.requirements,
+    requirements: record.status === 'input_required' ? record.requirements : [],
     via: record.via,
     signIn: record.signIn,
     toolId: record.toolId,
@@ -84,18 +135,26 @@ export function toPublicRun(record: RunRecord): Run {
     updatedAt: record.updatedAt,
   }
   if (record.status === 'succeeded') run.result = record.result
+  // What a cancel could not undo, or a lost write may have done (issue 4 "Cancel").
+  if (record.status === 'cancelled' || record.status === 'outcome_unknown')
+    run.effects = record.effects
   return run
 }
 
-/** Creates the run engine (DESIGN.md §1 "engine"): state machine, HTTP executor, verification. */
+/** Creates the run engine (DESIGN.md §1 "engine"): state machine, executors, verification. */
 export function createRunEngine(deps: RunEngineDeps): RunEngine {
   const validator = createInputValidator()
   const send = deps.send ?? sendWithUndici
   const inFlight = new Map<string, Promise<RunRecord>>()
+  const controllers = new Map<string, AbortController>()
+  const chains = new Map<string, Promise<unknown>>()
+  const quarantine = createQuarantine(deps)
   const notify = (run: RunRecord | null) => {
     if (run) deps.onRunUpdated?.(toPublicRun(run))
     return run
   }
+  const move = (runId: string, patch: Parameters<RunRepository['transition']>[1]) =>
+    notify(deps.runs.transition(runId, patch, deps.clock()))
 
   /**
    * Dispatches to the executor of the tool's `via`; a read whose HTTP answer was a bot check is
@@ -124,119 +183,359 @@ export function createRunEngine(deps: RunEngineDeps): RunEngine {
     return outcome
   }
 
-  async function execute(
-    tool: ToolSpec,
-    run: RunRecord,
-    scope: Record<string, unknown>,
-  ): Promise<RunRecord> {
-    const working = notify(deps.runs.transition(run.runId, { status: 'working' }, deps.clock()))!
+  /** Runs an `accepted` run to its end; every transition is guarded so a cancel wins. */
+  async function execute(tool: ToolSpec, run: RunRecord): Promise<RunRecord> {
+    const working = move(run.runId, { status: 'working', from: ['accepted'] })
+    if (!working) return deps.runs.get(run.runId)!
     const controller = new AbortController()
-    let outcome
+    controllers.set(run.runId, controller)
+    const effects: RunEffect[] = []
+    let outcome: ExecutionOutcome & { via?: 'http' | 'rendered' }
     try {
       const login = deps.logins?.get(run.tenant, tool.siteHost) ?? null
       if (login) deps.logins!.touch(run.tenant, tool.siteHost, deps.clock())
-      const context: RunContext = { login: login?.storageState ?? null }
-      outcome = await runVia(tool, scope, context, controller.signal)
-    } catch (error) {
-      outcome = {
-        ok: false as const,
-        code: 'upstream_error' as const,
-        message: `Executor fault: ${String(error)}`,
+      const context: RunContext = {
+        login: login?.storageState ?? null,
+        onSent: (sent) => effects.push({ ...sent, at: new Date(deps.clock()).toISOString() }),
       }
+      outcome = await runVia(tool, validator.toScope(tool, run.inputs), context, controller.signal)
+    } catch (error) {
+      outcome = { ok: false, code: 'upstream_error', message: `Executor fault: ${String(error)}` }
+    } finally {
+      controllers.delete(run.runId)
     }
-    const now = deps.clock()
+    const common = { from: ['working'] as RunStatus[], finished: true, effects }
+    const via = outcome.via ? { via: outcome.via } : {}
     if (outcome.ok) {
-      if (tool.status === 'candidate') deps.tools.setStatus(tool.id, 'verified', now)
-      // Only a verified success bills (spec "What the service does" 7).
-      return notify(
-        deps.runs.transition(
-          working.runId,
-          { status: 'succeeded', result: outcome.result, billed: true, finished: true },
-          now,
-        ),
-      )!
+      const billed =
+        run.billOnSuccess &&
+        (deps.ledger?.charge(run.tenant, `run:${run.runId}`, 1, 'site tool call', deps.clock()) ??
+          false)
+      const done = move(run.runId, {
+        status: 'succeeded',
+        result: outcome.result,
+        billed,
+        ...via,
+        ...common,
+      })
+      quarantine.succeeded(tool, run.inputs)
+      return done ?? deps.runs.get(run.runId)!
     }
-    if (outcome.code === 'outcome_unknown') {
-      return notify(
-        deps.runs.transition(
-          working.runId,
-          {
-            status: 'outcome_unknown',
-            error: { code: 'upstream_error', message: outcome.message },
-            finished: true,
-          },
-          now,
-        ),
-      )!
-    }
+    if (outcome.code === 'outcome_unknown')
+      return (
+        move(run.runId, {
+          status: 'outcome_unknown',
+          error: { code: 'upstream_error', message: outcome.message },
+          ...via,
+          ...common,
+        }) ?? deps.runs.get(run.runId)!
+      )
     const signIn =
       'signIn' in outcome && outcome.signIn
         ? { url: `${new URL(tool.steps[0]!.request.url).origin}/` }
         : null
-    return notify(
-      deps.runs.transition(
-        working.runId,
-        {
-          status: 'failed',
-          error: { code: outcome.code, message: outcome.message },
-          signIn,
-          finished: true,
-        },
-        now,
-      ),
-    )!
+    const failed = move(run.runId, {
+      status: 'failed',
+      error: { code: outcome.code, message: outcome.message },
+      signIn,
+      ...via,
+      ...common,
+    })
+    quarantine.failed(tool, outcome.code)
+    return failed ?? deps.runs.get(run.runId)!
   }
+
+  /** Starts `execute` in the background (queued per workspace when serialized). */
+  function launch(tool: ToolSpec, run: RunRecord, serialize: boolean): Promise<RunRecord> {
+    const go = () => execute(tool, run)
+    let done: Promise<RunRecord>
+    if (serialize) {
+      const previous = chains.get(run.tenant) ?? Promise.resolve()
+      done = previous.then(go, go)
+      chains.set(run.tenant, done)
+    } else done = go()
+    const settled = done
+      .catch((error: unknown) => {
+        const failed = move(run.runId, {
+          status: 'failed',
+          error: { code: 'worker_lost', message: String(error) },
+          from: RUNNING,
+          finished: true,
+        })
+        return failed ?? deps.runs.get(run.runId)!
+      })
+      .finally(() => {
+        inFlight.delete(run.runId)
+        if (chains.get(run.tenant) === done) chains.delete(run.tenant)
+      })
+    inFlight.set(run.runId, settled)
+    return settled
+  }
+
+  function checkCredits(tenant: string): void {
+    if (!deps.ledger) return
+    const usage = deps.ledger.usage(tenant, deps.clock())
+    if (usage.balance >= 1) return
+    if (usage.paidRemaining > 0)
+      throw new ServiceError(
+        'insufficient_paid_credits',
+        402,
+        `This call costs 1 credit; ${usage.paidRemaining} paid credits are left.`,
+      )
+    throw new ServiceError(
+      'quota_exceeded',
+      402,
+      'The free calls are used up and no paid credits are left: buy credits to go on.',
+    )
+  }
+
+  function findRun(runId: string, tenant: string | null): RunRecord {
+    const run = deps.runs.get(runId)
+    if (!run || (tenant !== null && run.tenant !== tenant))
+      throw new ServiceError('not_found', 404, `No run ${runId}.`)
+    return run
+  }
+
+  const expireIfDue = (run: RunRecord): RunRecord => {
+    if (run.status !== 'input_required') return run
+    const now = deps.clock()
+    if (!run.requirements.some((r) => Date.parse(r.expiresAt) <= now)) return run
+    return (
+      move(run.runId, { status: 'expired', from: ['input_required'], finished: true }) ??
+      deps.runs.get(run.runId)!
+    )
+  }
+
+  const expireWaiting = (): number => {
+    let n = 0
+    for (const run of deps.runs.withStatus(['input_required']))
+      if (expireIfDue(run).status === 'expired') n++
+    return n
+  }
+
+  const settledNow = (run: RunRecord): StartedRun => ({
+    run,
+    done: Promise.resolve(run),
+    joined: false,
+  })
 
   return {
     start(tool, inputs, options) {
-      const scope = validator.resolve(tool, inputs)
+      validator.check(tool, inputs)
       const inputHash = createHash('sha256').update(canonicalJson(inputs)).digest('hex')
+      if (options.idempotencyKey) {
+        const existing = deps.runs.findByKey(options.tenant, options.idempotencyKey)
+        if (existing) return join(existing, tool, inputHash)
+      }
+      if (tool.mutating && !options.allowMutation && options.mayAsk === false)
+        throw new ServiceError(
+          'forbidden',
+          403,
+          `${tool.name} changes data on the site: send "allow_mutation": true to confirm.`,
+        )
+      if (options.billOnSuccess) checkCredits(options.tenant)
+      const runId = `lrun_${deps.ulid()}`
+      const planned = planRequirements(tool, inputs, {
+        runId,
+        revision: 1,
+        now: deps.clock(),
+        needsApproval: tool.mutating && !options.allowMutation,
+      })
       const { run, created } = deps.runs.create(
         {
-          runId: `lrun_${deps.ulid()}`,
+          runId,
           tenant: options.tenant,
           toolId: tool.id,
           capabilityId: tool.capabilityId,
           via: tool.via,
-          inputs,
+          inputs: planned.inputs,
           inputHash,
           idempotencyKey: options.idempotencyKey ?? null,
           deadlineMs: options.deadlineMs ?? null,
-          status: 'accepted',
+          status: planned.requirements.length ? 'input_required' : 'accepted',
+          mutating: tool.mutating,
+          billOnSuccess: options.billOnSuccess ?? false,
+          requirements: planned.requirements,
         },
         deps.clock(),
       )
-      if (!created) {
-        if (run.inputHash !== inputHash || run.toolId !== tool.id)
-          throw new ServiceError(
-            'idempotency_conflict',
-            409,
-            'This Idempotency-Key was used with different input.',
-          )
-        const pending = inFlight.get(run.runId)
-        const done = pending ?? Promise.resolve(run)
-        return { run, done, joined: true }
-      }
+      if (!created) return join(run, tool, inputHash)
       notify(run)
-      const done = execute(tool, run, scope)
-        .catch((error: unknown) => {
-          const failed = deps.runs.transition(
-            run.runId,
-            {
-              status: 'failed',
-              error: { code: 'worker_lost', message: String(error) },
-              finished: true,
-            },
-            deps.clock(),
-          )
-          return notify(failed) ?? run
-        })
-        .finally(() => inFlight.delete(run.runId))
-      inFlight.set(run.runId, done)
-      return { run, done, joined: false }
+      if (run.status === 'input_required') return settledNow(run)
+      return { run, done: launch(tool, run, options.serialize ?? false), joined: false }
     },
+
+    respond(runId, tenant, body) {
+      const run = expireIfDue(findRun(runId, tenant))
+      const answers = parseAnswers(body.answers)
+      const ownIds = (run.requirements as OpenRequirement[]).map((r) => r.id)
+      if (run.status === 'expired' && answers.some((a) => ownIds.includes(a.requirementId)))
+        throw new ServiceError(
+          'expired_requirement',
+          409,
+          `The requirements of ${runId} expired after 15 minutes: start a new run.`,
+        )
+      if (run.status !== 'input_required')
+        throw new ServiceError('conflict', 409, `${runId} is ${run.status}, not waiting for input.`)
+      if (body.stateRevision !== run.stateRevision)
+        throw new ServiceError(
+          'stale_revision',
+          409,
+          `${runId} is at stateRevision ${run.stateRevision}: GET it and answer again.`,
+        )
+      const tool = deps.tools.get(run.toolId)
+      if (!tool) throw new ServiceError('not_found', 404, `The tool of ${runId} was deleted.`)
+      const applied = applyAnswers(
+        tool,
+        runId,
+        run.requirements as OpenRequirement[],
+        run.inputs,
+        answers,
+        deps.clock(),
+      )
+      validator.check(tool, applied.inputs)
+      const guard = { from: ['input_required'] as RunStatus[], revision: run.stateRevision }
+      const raced = () =>
+        new ServiceError('stale_revision', 409, `${runId} changed meanwhile: GET it again.`)
+      if (applied.declined) {
+        const failed = move(runId, {
+          status: 'failed',
+          error: { code: 'declined', message: 'The approval was declined: nothing was sent.' },
+          finished: true,
+          ...guard,
+        })
+        if (!failed) throw raced()
+        return settledNow(failed)
+      }
+      if (applied.open.length) {
+        const waiting = move(runId, {
+          status: 'input_required',
+          inputs: applied.inputs,
+          requirements: applied.open,
+          ...guard,
+        })
+        if (!waiting) throw raced()
+        return settledNow(waiting)
+      }
+      const accepted = move(runId, {
+        status: 'accepted',
+        inputs: applied.inputs,
+        requirements: [],
+        ...guard,
+      })
+      if (!accepted) throw raced()
+      return { run: accepted, done: launch(tool, accepted, false), joined: false }
+    },
+
+    cancel(runId, tenant) {
+      const run = findRun(runId, tenant)
+      if (!CANCELLABLE.includes(run.status))
+        throw new ServiceError(
+          'conflict',
+          409,
+          `${runId} is ${run.status}: it cannot be cancelled.`,
+        )
+      const cancelled = move(runId, { status: 'cancelled', from: CANCELLABLE, finished: true })
+      if (!cancelled)
+        throw new ServiceError('conflict', 409, `${runId} finished meanwhile: GET it.`)
+      controllers.get(runId)?.abort(new Error('cancelled'))
+      return cancelled
+    },
+
     get: (runId) => deps.runs.get(runId),
+
+    recover() {
+      const counts = { resumed: 0, unknown: 0, lost: 0, expired: expireWaiting() }
+      for (const run of deps.runs.withStatus(RUNNING)) {
+        const tool = deps.tools.get(run.toolId)
+        if (run.mutating && run.status === 'working') {
+          move(run.runId, {
+            status: 'outcome_unknown',
+            error: {
+              code: 'worker_lost',
+              message:
+                'Sitecall stopped while this write was in flight: check the site before repeating it.',
+            },
+            from: ['working'],
+            finished: true,
+          })
+          counts.unknown++
+        } else if (run.mutating || !tool) {
+          move(run.runId, {
+            status: 'failed',
+            error: { code: 'worker_lost', message: 'Sitecall stopped before this run was sent.' },
+            from: RUNNING,
+            finished: true,
+          })
+          counts.lost++
+        } else {
+          // A read is safe to send again: put it back to accepted and run it.
+          const again = move(run.runId, { status: 'accepted', from: RUNNING })
+          if (again) {
+            void launch(tool, again, false)
+            counts.resumed++
+          }
+        }
+      }
+      return counts
+    },
+
+    expireWaiting,
+
+    recheckQuarantined: () => quarantine.recheck((tool, inputs) => startRecheck(tool, inputs)),
+
+    async idle() {
+      while (inFlight.size) await Promise.allSettled([...inFlight.values()])
+    },
   }
+
+  /** A recheck run of a quarantined tool: no caller, no idempotency key, no billing. */
+  function startRecheck(tool: ToolSpec, inputs: Record<string, unknown>): Promise<RunRecord> {
+    validator.check(tool, inputs)
+    const runId = `lrun_${deps.ulid()}`
+    const { run } = deps.runs.create(
+      {
+        runId,
+        tenant: 'local',
+        toolId: tool.id,
+        capabilityId: tool.capabilityId,
+        via: tool.via,
+        inputs,
+        inputHash: createHash('sha256').update(canonicalJson(inputs)).digest('hex'),
+        idempotencyKey: null,
+        deadlineMs: null,
+        status: 'accepted',
+        mutating: tool.mutating,
+      },
+      deps.clock(),
+    )
+    return launch(tool, run, false)
+  }
+
+  function join(run: RunRecord, tool: ToolSpec, inputHash: string): StartedRun {
+    if (run.inputHash !== inputHash || run.toolId !== tool.id)
+      throw new ServiceError(
+        'idempotency_conflict',
+        409,
+        'This Idempotency-Key was used with different input.',
+      )
+    return { run, done: inFlight.get(run.runId) ?? Promise.resolve(run), joined: true }
+  }
+}
+
+/** Checks the shape of `answers` (spec "Answering an input_required run"). */
+function parseAnswers(raw: unknown): Answer[] {
+  if (!Array.isArray(raw) || !raw.length)
+    throw new ServiceError('invalid_input', 400, '"answers" must be a non-empty array.')
+  return raw.map((a) => {
+    if (a === null || typeof a !== 'object' || typeof (a as Answer).requirementId !== 'string')
+      throw new ServiceError(
+        'invalid_input',
+        400,
+        'Each answer is {requirementId, value | optionId | approve}.',
+      )
+    return a as Answer
+  })
 }
 
 /** True when a run will not change again. */

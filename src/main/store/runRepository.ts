@@ -12,6 +12,22 @@ export interface RunRecord extends Run {
   deadlineMs: number | null
   billed: boolean
   finishedAt: string | null
+  /** The tool writes: a run lost in flight ends `outcome_unknown`, never retried. */
+  mutating: boolean
+  /** Surface A: the run bills one credit when it ends `succeeded` (spec "What the service does" 7). */
+  billOnSuccess: boolean
+  /** Requests already sent, kept when the run is cancelled or its answer is lost. */
+  effects: RunEffect[]
+}
+
+/** One request a run sent: what a cancel cannot undo. */
+export interface RunEffect {
+  method: string
+  url: string
+  /** The answer's HTTP status, or null when none came. */
+  status: number | null
+  /** ISO 8601 */
+  at: string
 }
 
 export interface NewRun {
@@ -25,6 +41,9 @@ export interface NewRun {
   idempotencyKey: string | null
   deadlineMs: number | null
   status: RunStatus
+  mutating?: boolean
+  billOnSuccess?: boolean
+  requirements?: Requirement[]
 }
 
 /** The fields a transition may change; `stateRevision` is always incremented by one. */
@@ -36,6 +55,13 @@ export interface RunPatch {
   signIn?: { url: string } | null
   billed?: boolean
   finished?: boolean
+  via?: 'http' | 'rendered'
+  inputs?: Record<string, unknown>
+  effects?: RunEffect[]
+  /** Compare-and-set: only when the run is in one of these states (else null is returned). */
+  from?: RunStatus[]
+  /** Compare-and-set on `stateRevision`. */
+  revision?: number
 }
 
 export interface RunRepository {
@@ -46,9 +72,16 @@ export interface RunRepository {
    */
   create(run: NewRun, now: number): { run: RunRecord; created: boolean }
   get(runId: string): RunRecord | null
-  /** One transition, one transaction; returns the updated run, or null when there is no run. */
+  /** The tenant's run of an idempotency key, or null. */
+  findByKey(tenant: string, key: string): RunRecord | null
+  /**
+   * One transition, one transaction, `stateRevision` + 1; returns the updated run, or null when
+   * there is no such run or the `from`/`revision` guard did not hold (a racing transition won).
+   */
   transition(runId: string, patch: RunPatch, now: number): RunRecord | null
   list(filter?: { toolId?: string; limit?: number }): RunRecord[]
+  /** Runs in any of these states, oldest first (recovery, the requirements inbox, expiry). */
+  withStatus(statuses: RunStatus[]): RunRecord[]
 }
 
 interface RunRow {
@@ -71,6 +104,9 @@ interface RunRow {
   updated_at: number
   finished_at: number | null
   capability_id: string | null
+  effects: string
+  mutating: number
+  bill_on_success: number
 }
 
 const iso = (ms: number) => new Date(ms).toISOString()
@@ -95,6 +131,9 @@ function toRecord(r: RunRow): RunRecord {
     deadlineMs: r.deadline_ms,
     billed: r.billed === 1,
     finishedAt: r.finished_at === null ? null : iso(r.finished_at),
+    mutating: r.mutating === 1,
+    billOnSuccess: r.bill_on_success === 1,
+    effects: JSON.parse(r.effects) as RunEffect[],
   }
   if (r.result !== null) record.result = JSON.parse(r.result)
   return record
@@ -122,8 +161,9 @@ export function createRunRepository(db: Db): RunRepository {
     }
     db.prepare(
       `INSERT INTO runs (id, tenant, tool_id, status, state_revision, inputs, input_hash,
-        idempotency_key, via, deadline_ms, created_at, updated_at)
-       VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?)`,
+        idempotency_key, via, deadline_ms, mutating, bill_on_success, requirements,
+        created_at, updated_at)
+       VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(
       run.runId,
       run.tenant,
@@ -134,6 +174,9 @@ export function createRunRepository(db: Db): RunRepository {
       run.idempotencyKey,
       run.via,
       run.deadlineMs,
+      run.mutating ? 1 : 0,
+      run.billOnSuccess ? 1 : 0,
+      JSON.stringify(run.requirements ?? []),
       now,
       now,
     )
@@ -149,16 +192,29 @@ export function createRunRepository(db: Db): RunRepository {
     if ('result' in patch) set('result', 'result', JSON.stringify(patch.result ?? null))
     if ('error' in patch) set('error', 'error', patch.error ? JSON.stringify(patch.error) : null)
     if (patch.requirements) set('requirements', 'requirements', JSON.stringify(patch.requirements))
+    if (patch.via) set('via', 'via', patch.via)
+    if (patch.inputs) set('inputs', 'inputs', JSON.stringify(patch.inputs))
+    if (patch.effects) set('effects', 'effects', JSON.stringify(patch.effects))
     if ('signIn' in patch)
       set('sign_in', 'signIn', patch.signIn ? JSON.stringify(patch.signIn) : null)
     if (patch.billed !== undefined) set('billed', 'billed', patch.billed ? 1 : 0)
     if (patch.finished) sets.push('finished_at = @now')
-    const changed = db.prepare(`UPDATE runs SET ${sets.join(', ')} WHERE id = @runId`).run(args)
+    let where = 'id = @runId'
+    if (patch.from) {
+      where += ` AND status IN (${patch.from.map((_, i) => `@from${i}`).join(', ')})`
+      patch.from.forEach((status, i) => (args[`from${i}`] = status))
+    }
+    if (patch.revision !== undefined) {
+      where += ' AND state_revision = @revision'
+      args.revision = patch.revision
+    }
+    const changed = db.prepare(`UPDATE runs SET ${sets.join(', ')} WHERE ${where}`).run(args)
     return changed.changes ? get(runId) : null
   })
   return {
     create: (run, now) => create(run, now),
     get,
+    findByKey: byKey,
     transition: (runId, patch, now) => transition(runId, patch, now),
     list(filter = {}) {
       const rows = (
@@ -168,6 +224,13 @@ export function createRunRepository(db: Db): RunRepository {
               .all(filter.toolId, filter.limit ?? 50)
           : db.prepare(`${select} ORDER BY runs.created_at DESC LIMIT ?`).all(filter.limit ?? 50)
       ) as RunRow[]
+      return rows.map(toRecord)
+    },
+    withStatus(statuses) {
+      const marks = statuses.map(() => '?').join(', ')
+      const rows = db
+        .prepare(`${select} WHERE runs.status IN (${marks}) ORDER BY runs.created_at, runs.id`)
+        .all(...statuses) as RunRow[]
       return rows.map(toRecord)
     },
   }

@@ -1,7 +1,9 @@
 import { openDatabase, type Db } from './db'
 import { createKeyRepository, type KeyRepository } from './keyRepository'
+import { createLedgerRepository, type LedgerRepository } from './ledgerRepository'
 import { createLoginRepository, type LoginRepository } from './loginRepository'
 import { createRunRepository, type RunRepository } from './runRepository'
+import { createToolHealthRepository, type ToolHealthRepository } from './toolHealthRepository'
 import { createToolRepository, type ToolRepository } from './toolRepository'
 import { createTraceRepository, type TraceRepository } from './traceRepository'
 
@@ -12,6 +14,8 @@ export interface Store {
   runs: RunRepository
   keys: KeyRepository
   logins: LoginRepository
+  ledger: LedgerRepository
+  health: ToolHealthRepository
   close(): void
 }
 
@@ -25,6 +29,8 @@ export function createStore(path: string): Store {
     runs: createRunRepository(db),
     keys: createKeyRepository(db),
     logins: createLoginRepository(db),
+    ledger: createLedgerRepository(db),
+    health: createToolHealthRepository(db),
     close: () => db.close(),
   }
 }

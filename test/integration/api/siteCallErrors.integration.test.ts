@@ -176,13 +176,17 @@ describe('surface A request shape', () => {
     expectNothingSent()
   })
 
-  it('answers 400 invalid_input when the required query is missing', async () => {
+  it('answers 202 input_required with a value requirement when the required query is missing', async () => {
+    // Issue 4 "Requirements": a missing required slot waits for a value instead of failing.
     const answer = await callTool(h.base, h.key, tool, { page: 2 })
-    expect(answer.status).toBe(400)
-    expect(answer.body).toEqual(
-      refusal('invalid_input', { message: expect.stringContaining('missing required "query"') }),
-    )
-    expectNothingSent()
+    expect(answer.status).toBe(202)
+    expect(answer.body).toMatchObject({
+      status: 'input_required',
+      requirements: [{ kind: 'value', slot: 'query', message: expect.stringContaining('query') }],
+    })
+    // The run waits, persisted; the site has seen nothing of it.
+    expect(searchRequests(h.site)).toHaveLength(1)
+    expect(h.core.store.runs.list().map((r) => r.status)).toEqual(['input_required'])
   })
 
   it('answers 400 invalid_input for a select that is not a list of path strings', async () => {

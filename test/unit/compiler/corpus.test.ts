@@ -17,11 +17,6 @@ const KNOWN_GAPS: string[] = [
   // The workspace and account ids sit in the URL path: path segments are not traced to the
   // earlier answers that handed them out, so the chain's two steps are missing.
   'chain3_workspace_documents',
-  // Apollo persisted query over GET: `variables` is JSON inside the query string; the compiler
-  // makes the raw operationName/variables/extensions parameters slots, not `term` and `limit`.
-  'graphql_persisted_get',
-  // The typed password's placeholder becomes a `password` slot; it belongs to the login.
-  'realsite-verdaccio-login',
 ]
 
 const corpus = loadCorpus()

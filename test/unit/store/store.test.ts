@@ -54,7 +54,7 @@ const trace: Trace = {
 
 describe('the store', () => {
   it('migrates a new file to the latest user_version in WAL mode', () => {
-    expect(store.db.pragma('user_version', { simple: true })).toBe(2)
+    expect(store.db.pragma('user_version', { simple: true })).toBe(3)
     expect(store.db.pragma('journal_mode', { simple: true })).toBe('wal')
   })
 

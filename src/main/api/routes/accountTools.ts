@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import { ServiceError } from '../../../shared/errors'
 import { summarizeTool, type SlotSchema, type ToolSpec } from '../../../shared/toolSpec'
 import { toPublicRun } from '../../engine/runEngine'
+import { admitMetered } from '../billing'
 import type { ServerDeps } from '../server'
 
 /** Spec "Resources": operation key, 8 to 128 of letters, digits, `.`, `_`, `:`, `-`. */
@@ -12,7 +13,12 @@ const OPERATION_KEY = /^[A-Za-z0-9._:-]{8,128}$/
  * `POST /v1/tools/{id}/execute` (the first execution of a candidate verifies it).
  */
 export function registerAccountToolRoutes(app: FastifyInstance, deps: ServerDeps): void {
-  const { store, engine, auth } = deps
+  const { store, engine, auth, clock } = deps
+
+  app.get('/v1/usage', async (request) => {
+    const caller = auth.authenticate(request)
+    return store.ledger.usage(caller.tenant, clock())
+  })
 
   app.get('/v1/tools/catalog', async (request) => {
     auth.authenticate(request)
@@ -54,10 +60,15 @@ export function registerAccountToolRoutes(app: FastifyInstance, deps: ServerDeps
         `${tool.name} changes data on the site: send "allow_mutation": true to confirm.`,
       )
     const inputs = slotInputs(tool, body.inputs)
+    const charge = admitMetered(store.ledger, caller.tenant, `execute:${key}`, 'execution', clock())
     const started = engine.start(tool, inputs, {
       tenant: caller.tenant,
       idempotencyKey: `execute:${key}`,
+      mayAsk: false,
+      allowMutation: body.allow_mutation === true,
+      serialize: true,
     })
+    charge()
     const run = await started.done
     return { run: toPublicRun(run), tool: summarizeTool(store.tools.get(tool.id) ?? tool) }
   })

@@ -1,0 +1,59 @@
+import type { FastifyInstance } from 'fastify'
+import { ServiceError } from '../../../shared/errors'
+import { isFinal, toPublicRun } from '../../engine/runEngine'
+import type { RunRecord } from '../../store/runRepository'
+import { DEADLINE_DEFAULT_MS } from '../deadline'
+import type { ServerDeps } from '../server'
+
+/**
+ * Answering and cancelling runs (spec "C" and "Answering an input_required run"):
+ * `POST /api/v1/runs/{runId}/responses` `{stateRevision, answers:[{requirementId, value |
+ * optionId | approve}]}` continues the same run and answers like a call: 200 when it finished,
+ * 202 while it waits or still runs; `POST /api/v1/runs/{runId}/cancel` (the cancel path the spec
+ * leaves "not shown") stops it and answers the cancelled run.
+ */
+export function registerRunRoutes(app: FastifyInstance, deps: ServerDeps): void {
+  const { engine, auth } = deps
+
+  app.post<{ Params: { runId: string } }>(
+    '/api/v1/runs/:runId/responses',
+    async (request, reply) => {
+      const caller = auth.authenticate(request)
+      const body = request.body
+      if (body === null || typeof body !== 'object' || Array.isArray(body))
+        throw new ServiceError(
+          'bad_request',
+          400,
+          'The body must be a JSON object {stateRevision, answers}.',
+        )
+      const started = engine.respond(request.params.runId, caller.owner ? null : caller.tenant, {
+        stateRevision: (body as Record<string, unknown>).stateRevision,
+        answers: (body as Record<string, unknown>).answers,
+      })
+      const run =
+        (await settleWithin(started.done, started.run.deadlineMs)) ?? engine.get(started.run.runId)!
+      return reply.status(isFinal(run) ? 200 : 202).send(toPublicRun(run))
+    },
+  )
+
+  app.post<{ Params: { runId: string } }>('/api/v1/runs/:runId/cancel', async (request) => {
+    const caller = auth.authenticate(request)
+    return toPublicRun(engine.cancel(request.params.runId, caller.owner ? null : caller.tenant))
+  })
+}
+
+/** The run once it settles within its deadline, else null (the caller polls). */
+async function settleWithin(
+  done: Promise<RunRecord>,
+  deadlineMs: number | null,
+): Promise<RunRecord | null> {
+  let timer: NodeJS.Timeout | undefined
+  const late = new Promise<null>(
+    (resolve) => (timer = setTimeout(() => resolve(null), deadlineMs ?? DEADLINE_DEFAULT_MS)),
+  )
+  try {
+    return await Promise.race([done, late])
+  } finally {
+    clearTimeout(timer)
+  }
+}

@@ -1,0 +1,69 @@
+import type { RunFailureCode } from '../../shared/errors'
+import type { ToolSpec } from '../../shared/toolSpec'
+import type { RunRecord } from '../store/runRepository'
+import type { ToolHealthRepository } from '../store/toolHealthRepository'
+import type { ToolRepository } from '../store/toolRepository'
+
+/** Failures in a row that quarantine a verified tool (issue 4 "Quarantine"). */
+export const QUARANTINE_AFTER = 3
+/** Failures that say the site changed under the tool, not that one call went wrong. */
+const DRIFT: RunFailureCode[] = ['schema_or_auth_drift', 'outcome_not_verified']
+
+export interface Quarantine {
+  succeeded(tool: ToolSpec, inputs: Record<string, unknown>): void
+  failed(tool: ToolSpec, code: RunFailureCode): void
+  /** Re-runs quarantined read tools with their last good inputs; returns how many were let out. */
+  recheck(
+    run: (tool: ToolSpec, inputs: Record<string, unknown>) => Promise<RunRecord>,
+  ): Promise<number>
+}
+
+/**
+ * Keeps each tool's failure streak (issue 4 "Quarantine"): a verified tool that fails with
+ * `schema_or_auth_drift` or `outcome_not_verified` three times in a row is quarantined (calls
+ * answer 409 `tool_quarantined`); a success resets the streak, records its inputs for rechecks,
+ * and lets a quarantined tool out. A candidate's first success verifies it.
+ */
+export function createQuarantine(deps: {
+  tools: ToolRepository
+  health?: ToolHealthRepository
+  clock: () => number
+  onToolChanged?: (tool: ToolSpec) => void
+}): Quarantine {
+  const setStatus = (tool: ToolSpec, status: ToolSpec['status']) => {
+    const updated = deps.tools.setStatus(tool.id, status, deps.clock())
+    if (updated) deps.onToolChanged?.(updated)
+  }
+  return {
+    succeeded(tool, inputs) {
+      const current = deps.tools.get(tool.id) ?? tool
+      if (current.status !== 'verified') setStatus(current, 'verified')
+      if (!deps.health) return
+      deps.health.recordSuccess(tool.id, inputs)
+      if (current.status === 'quarantined') deps.health.setQuarantined(tool.id, null)
+    },
+    failed(tool, code) {
+      if (!deps.health || !DRIFT.includes(code)) return
+      const current = deps.tools.get(tool.id) ?? tool
+      if (current.status === 'candidate') return
+      const health = deps.health.recordFailure(tool.id, code)
+      if (current.status === 'verified' && health.consecutiveFailures >= QUARANTINE_AFTER) {
+        deps.health.setQuarantined(tool.id, deps.clock())
+        setStatus(current, 'quarantined')
+      }
+    },
+    async recheck(run) {
+      if (!deps.health) return 0
+      let lifted = 0
+      for (const health of deps.health.quarantined()) {
+        const tool = deps.tools.get(health.toolId)
+        // Only reads are rechecked: a write must never be sent without a person asking for it.
+        if (!tool || tool.mutating || !health.lastGoodInputs) continue
+        deps.health.markChecked(tool.id, deps.clock())
+        const result = await run(tool, health.lastGoodInputs)
+        if (result.status === 'succeeded') lifted++
+      }
+      return lifted
+    },
+  }
+}

@@ -1,0 +1,214 @@
+import { ServiceError } from '../../shared/errors'
+import type { Requirement } from '../../shared/run'
+import type { SlotSchema, ToolSpec } from '../../shared/toolSpec'
+
+/** Spec "Limits": requirement answer window. */
+export const REQUIREMENT_WINDOW_MS = 15 * 60 * 1000
+
+/** An open requirement with what the engine needs to apply its answer. */
+export interface OpenRequirement extends Requirement {
+  /** The semantic input name a choice or value fills. */
+  slot?: string
+  /** For an approval: the request the run will send once approved (shown in the inbox). */
+  request?: { method: string; url: string; body: unknown }
+}
+
+export interface Answer {
+  requirementId: string
+  value?: unknown
+  optionId?: string
+  approve?: boolean
+}
+
+export interface PlannedInputs {
+  /** Inputs by semantic name after resolving unique choices (`Express` ► `express`). */
+  inputs: Record<string, unknown>
+  requirements: OpenRequirement[]
+}
+
+/**
+ * What a call still needs from a person before it may run (issue 4 "Requirements"; spec
+ * "Answering an input_required run"): a value for each missing required slot, a choice for a
+ * slot with known options whose value matches none or several of them (a case-insensitive
+ * prefix that matches exactly one is taken as that option), and an approval when a mutating tool
+ * is called without `allow_mutation` by a caller that may ask. Ids are `<runId>.<revision>.<n>`,
+ * so an answer naming a replaced requirement of the same run is told apart from a foreign id.
+ */
+export function planRequirements(
+  tool: ToolSpec,
+  inputs: Record<string, unknown>,
+  options: { runId: string; revision: number; now: number; needsApproval: boolean },
+): PlannedInputs {
+  const out: Record<string, unknown> = { ...inputs }
+  const requirements: OpenRequirement[] = []
+  const expiresAt = new Date(options.now + REQUIREMENT_WINDOW_MS).toISOString()
+  const id = () => `${options.runId}.${options.revision}.${requirements.length + 1}`
+  const required = new Set(tool.inputs.required ?? [])
+  for (const [name, schema] of Object.entries(tool.inputs.properties)) {
+    const given = out[name]
+    if (given === undefined) {
+      if (required.has(name))
+        requirements.push({
+          id: id(),
+          kind: 'value',
+          slot: name,
+          message: `Enter ${name} (${describeType(schema)}).`,
+          expiresAt,
+        })
+      continue
+    }
+    if (!schema.enum?.length || typeof given !== 'string') continue
+    const choices = schema.enum.map(String)
+    if (choices.includes(given)) continue
+    const matches = choices.filter((c) => c.toLowerCase().startsWith(given.toLowerCase()))
+    if (matches.length === 1) {
+      out[name] = matches[0]
+      continue
+    }
+    delete out[name]
+    const offered = matches.length ? matches : choices
+    requirements.push({
+      id: id(),
+      kind: 'choice',
+      slot: name,
+      options: offered.map((label) => ({ id: `opt_${choices.indexOf(label)}`, label })),
+      message: matches.length
+        ? `"${given}" fits several ${name} options: choose one.`
+        : `"${given}" is not a ${name} option: choose one.`,
+      expiresAt,
+    })
+  }
+  if (options.needsApproval)
+    requirements.push({
+      id: id(),
+      kind: 'approval',
+      message: `${tool.name} changes data on ${tool.siteHost}: approve the request it will send.`,
+      request: previewRequest(tool, out),
+      expiresAt,
+    })
+  return { inputs: out, requirements }
+}
+
+/**
+ * Applies answers to a waiting run's open requirements (spec "Answering an input_required run").
+ * Returns the new inputs, the requirements still open, and whether an approval was declined.
+ * Errors: 422 `unknown_requirement` (an id of no requirement of this run), 409
+ * `stale_requirement` (a replaced one), 409 `expired_requirement` (past its 15 minutes), 422
+ * `invalid_option`, 422 `invalid_answer`.
+ */
+export function applyAnswers(
+  tool: ToolSpec,
+  runId: string,
+  open: OpenRequirement[],
+  inputs: Record<string, unknown>,
+  answers: Answer[],
+  now: number,
+): { inputs: Record<string, unknown>; open: OpenRequirement[]; declined: boolean } {
+  const next = { ...inputs }
+  const answered = new Set<string>()
+  let declined = false
+  for (const answer of answers) {
+    const requirement = open.find((r) => r.id === answer.requirementId)
+    if (!requirement) {
+      if (typeof answer.requirementId === 'string' && answer.requirementId.startsWith(`${runId}.`))
+        throw new ServiceError(
+          'stale_requirement',
+          409,
+          `Requirement ${answer.requirementId} was replaced: GET the run and answer its current requirements.`,
+        )
+      throw new ServiceError(
+        'unknown_requirement',
+        422,
+        `No open requirement ${String(answer.requirementId)} on ${runId}.`,
+      )
+    }
+    if (Date.parse(requirement.expiresAt) <= now)
+      throw new ServiceError(
+        'expired_requirement',
+        409,
+        `Requirement ${requirement.id} expired at ${requirement.expiresAt}: start a new run.`,
+      )
+    if (requirement.kind === 'approval') {
+      if (typeof answer.approve !== 'boolean')
+        throw new ServiceError(
+          'invalid_answer',
+          422,
+          'Answer an approval with "approve": true or false.',
+        )
+      if (!answer.approve) declined = true
+    } else if (requirement.kind === 'choice') {
+      const option = requirement.options?.find((o) => o.id === answer.optionId)
+      if (!option)
+        throw new ServiceError(
+          'invalid_option',
+          422,
+          `"${String(answer.optionId)}" is not offered; choose one of ${requirement.options?.map((o) => o.id).join(', ')}.`,
+        )
+      next[requirement.slot!] = option.label
+    } else {
+      const schema = tool.inputs.properties[requirement.slot!]!
+      const value = coerce(answer.value, schema)
+      if (value === undefined)
+        throw new ServiceError(
+          'invalid_answer',
+          422,
+          `${requirement.slot} takes ${describeType(schema)}; send it as "value".`,
+        )
+      next[requirement.slot!] = value
+    }
+    answered.add(requirement.id)
+  }
+  return { inputs: next, open: open.filter((r) => !answered.has(r.id)), declined }
+}
+
+/** The answer's value as the slot's type, or undefined when it is not one. */
+function coerce(value: unknown, schema: SlotSchema): unknown {
+  if (value === undefined || value === null) return undefined
+  const type = Array.isArray(schema.type) ? schema.type[0] : schema.type
+  let out: unknown = value
+  if ((type === 'integer' || type === 'number') && typeof value === 'string' && value.trim())
+    out = Number(value)
+  if (type === 'boolean' && (value === 'true' || value === 'false')) out = value === 'true'
+  if (type === 'integer' && !Number.isInteger(out)) return undefined
+  if (type === 'number' && (typeof out !== 'number' || Number.isNaN(out))) return undefined
+  if (type === 'boolean' && typeof out !== 'boolean') return undefined
+  if (type === 'string' && typeof out !== 'string') return undefined
+  if (schema.enum?.length && !schema.enum.includes(out)) return undefined
+  return out
+}
+
+function describeType(schema: SlotSchema): string {
+  if (schema.enum?.length) return `one of ${schema.enum.join(', ')}`
+  return String(schema.type ?? 'a value')
+}
+
+/** The target request with the inputs known so far in place (the approval shows it). */
+function previewRequest(
+  tool: ToolSpec,
+  inputs: Record<string, unknown>,
+): { method: string; url: string; body: unknown } {
+  const target = tool.steps[tool.steps.length - 1]!.request
+  const bySlot = new Map(
+    Object.entries(tool.inputs.properties).map(([name, s]) => [
+      s['x-slot'],
+      inputs[name] ?? s.default,
+    ]),
+  )
+  const fill = (text: string) =>
+    text.replace(/\{\{\s*input\.(p\d+)\s*\}\}/g, (whole, slot: string) =>
+      bySlot.get(slot) === undefined ? whole : String(bySlot.get(slot)),
+    )
+  const body = target.body
+  return {
+    method: target.method,
+    url: fill(target.url),
+    body:
+      body === null
+        ? null
+        : body.kind === 'json'
+          ? JSON.parse(fill(JSON.stringify(body.template)))
+          : body.kind === 'form'
+            ? Object.fromEntries(Object.entries(body.template).map(([k, v]) => [k, fill(v)]))
+            : fill(body.template),
+  }
+}

@@ -1,0 +1,93 @@
+import type { Db } from './db'
+
+/** Spec "What the service does" 7 and "Limits": a one-time free grant of 10,000 calls. */
+export const FREE_GRANT_CREDITS = 10_000
+
+export interface Usage {
+  tenant: string
+  /** Credits left in all (free and paid). */
+  balance: number
+  freeGrant: number
+  freeRemaining: number
+  paidRemaining: number
+  /** Credits charged so far. */
+  charged: number
+}
+
+export interface LedgerRepository {
+  /**
+   * Charges `amount` credits once per `ref` (a run id, an operation key): a repeat with the same
+   * ref charges nothing and returns false. The free grant is spent first, then paid credits.
+   * The balance may not go below zero: returns false too when it would (nothing is written).
+   */
+  charge(tenant: string, ref: string, amount: number, reason: string, now: number): boolean
+  /** True when `ref` was charged already (a repeated operation costs nothing again). */
+  charged(tenant: string, ref: string): boolean
+  /** Adds paid credits (a purchase). */
+  purchase(tenant: string, ref: string, amount: number, now: number): void
+  usage(tenant: string, now: number): Usage
+}
+
+/**
+ * Creates the billing ledger over an open database: one ledger per workspace, every movement a
+ * row, the one-time free grant written on first use, charges unique per (workspace, ref).
+ */
+export function createLedgerRepository(db: Db): LedgerRepository {
+  const grant = (tenant: string, now: number) =>
+    db
+      .prepare(
+        `INSERT OR IGNORE INTO ledger (tenant, kind, amount, ref, reason, at)
+         VALUES (?, 'grant', ?, 'grant:free', 'one-time free grant', ?)`,
+      )
+      .run(tenant, FREE_GRANT_CREDITS, now)
+  const sums = (tenant: string) =>
+    db
+      .prepare(
+        `SELECT
+           COALESCE(SUM(CASE WHEN kind = 'grant' THEN amount END), 0) AS granted,
+           COALESCE(SUM(CASE WHEN kind = 'purchase' THEN amount END), 0) AS purchased,
+           COALESCE(-SUM(CASE WHEN kind = 'charge' THEN amount END), 0) AS charged
+         FROM ledger WHERE tenant = ?`,
+      )
+      .get(tenant) as { granted: number; purchased: number; charged: number }
+  const usage = (tenant: string, now: number): Usage => {
+    grant(tenant, now)
+    const { granted, purchased, charged } = sums(tenant)
+    const freeRemaining = Math.max(0, granted - charged)
+    const paidRemaining = purchased - Math.max(0, charged - granted)
+    return {
+      tenant,
+      balance: freeRemaining + paidRemaining,
+      freeGrant: granted,
+      freeRemaining,
+      paidRemaining,
+      charged,
+    }
+  }
+  const charge = db.transaction(
+    (tenant: string, ref: string, amount: number, reason: string, now: number) => {
+      if (usage(tenant, now).balance < amount) return false
+      return (
+        db
+          .prepare(
+            `INSERT OR IGNORE INTO ledger (tenant, kind, amount, ref, reason, at)
+             VALUES (?, 'charge', ?, ?, ?, ?)`,
+          )
+          .run(tenant, -amount, ref, reason, now).changes > 0
+      )
+    },
+  )
+  return {
+    charge: (tenant, ref, amount, reason, now) => charge(tenant, ref, amount, reason, now),
+    charged: (tenant, ref) =>
+      db.prepare('SELECT 1 FROM ledger WHERE tenant = ? AND ref = ?').get(tenant, ref) !==
+      undefined,
+    purchase(tenant, ref, amount, now) {
+      db.prepare(
+        `INSERT OR IGNORE INTO ledger (tenant, kind, amount, ref, reason, at)
+         VALUES (?, 'purchase', ?, ?, 'paid credits', ?)`,
+      ).run(tenant, amount, ref, now)
+    },
+    usage,
+  }
+}
