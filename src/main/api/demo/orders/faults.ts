@@ -1,6 +1,8 @@
 import { setTimeout as delay } from 'node:timers/promises'
 import type { FastifyReply } from 'fastify'
-import { botCheckPage, signInWallPage } from './pages'
+import { CLEARANCE_COOKIE, challengePage, challengeSeed, isCleared } from './challenge'
+import { readCookie } from './http'
+import { signInWallPage } from './pages'
 import type { OrdersState } from './state'
 
 /** True for the data routes faults apply to: /api/* and /graphql. */
@@ -13,7 +15,8 @@ const errorBody = (error: string) =>
  * Applies the live switches to one request before its route runs (`path` is below the prefix).
  * Waits `delayMs` first on data routes (aborted by the state's signal), then answers for the fault
  * when it preempts the route. Returns true when it answered (the caller must then return `reply`). 'drift' never preempts: it
- * reshapes the route's own answer (see drift). 'bot_check' covers pages too, not static files.
+ * reshapes the route's own answer (see drift). 'bot_check' covers pages too, not static files,
+ * and lets a request through once it carries the clearance cookie the challenge script sets.
  */
 export async function applyFaults(
   state: OrdersState,
@@ -32,12 +35,17 @@ export async function applyFaults(
   }
   const json = (status: number, body: string) =>
     void reply.code(status).type('application/json; charset=utf-8').send(body)
-  if (fault === 'bot_check' && !path.startsWith('/static/')) {
+  if (
+    fault === 'bot_check' &&
+    !path.startsWith('/static/') &&
+    !isCleared(state.clearanceSecret, readCookie(reply.request, CLEARANCE_COOKIE))
+  ) {
     void reply
       .code(403)
       .header('cf-mitigated', 'challenge')
+      .header('cache-control', 'no-store')
       .type('text/html; charset=utf-8')
-      .send(botCheckPage())
+      .send(challengePage(challengeSeed(state.clearanceSecret), state.prefix))
     return true
   }
   if (!api) return false

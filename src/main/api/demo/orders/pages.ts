@@ -175,16 +175,6 @@ export function signInWallPage(prefix: string): string {
   )
 }
 
-/** What the 'bot_check' fault answers: a browser-check interstitial, no data. */
-export function botCheckPage(): string {
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Just a moment...</title></head>
-<body><h1>Checking your browser before accessing the site.</h1>
-<p>This process is automatic. Please enable JavaScript and cookies.</p>
-<noscript>JavaScript is required.</noscript></body></html>
-`
-}
-
 /** Any unknown page below the prefix. */
 export function notFoundPage(prefix: string): string {
   return layout(

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto'
 import { createOrderBook } from './orderBook'
 import type { OrderBook } from './orderBook'
 import { createSessions } from './sessions'
@@ -24,6 +25,8 @@ export interface OrdersState {
   readonly sessions: Sessions
   /** Live fault switches: set a field, the next request sees it. */
   readonly switches: OrdersSwitches
+  /** Signs the 'bot_check' challenge's seeds, so only a solved challenge clears (per instance). */
+  readonly clearanceSecret: string
   /** Requests per path below the prefix, query excluded (e.g. '/api/orders' → 3). */
   readonly counts: Map<string, number>
   /** Every request in arrival order when `recordRequests` is on; else stays empty. */
@@ -57,6 +60,7 @@ export function createOrdersState(options: OrdersDemoOptions = {}): OrdersState 
     ),
     sessions,
     switches: { fault: null, delayMs: 0, retryAfterSeconds: 7 },
+    clearanceSecret: randomBytes(16).toString('hex'),
     counts,
     requests: [],
     recordRequests: options.recordRequests ?? false,

@@ -29,7 +29,8 @@ export interface OrdersUser {
 /**
  * Failure modes of /api/* and /graphql (and, for 'bot_check', of pages too):
  * 'unauthorized' 401 JSON, 'rate_limited' 429 JSON with Retry-After, 'html' a 200 sign-in wall
- * instead of JSON, 'server_error' 500 JSON, 'bot_check' a 403 challenge page, 'drift' renamed
+ * instead of JSON, 'server_error' 500 JSON, 'bot_check' a 403 JS challenge page (a browser
+ * runs its script, gets the clearance cookie and passes; plain HTTP does not), 'drift' renamed
  * fields in every 2xx JSON answer.
  */
 export type OrdersFault =
