@@ -46,6 +46,8 @@ export const REST_ERROR_CODES = [
   'page_unresponsive',
   'egress_unavailable',
   'blocked',
+  // MCP browser calls: a missing, blank or non-string sessionId (spec "C", MCP tools).
+  'invalid_argument',
   'upstream_not_found',
   'upstream_conflict',
   'upstream_unavailable',
