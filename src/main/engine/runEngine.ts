@@ -256,13 +256,19 @@ export function createRunEngine(deps: RunEngineDeps): RunEngine {
     } else done = go()
     const settled = done
       .catch((error: unknown) => {
-        const failed = move(run.runId, {
-          status: 'failed',
-          error: { code: 'worker_lost', message: String(error) },
-          from: RUNNING,
-          finished: true,
-        })
-        return failed ?? deps.runs.get(run.runId)!
+        try {
+          const failed = move(run.runId, {
+            status: 'failed',
+            error: { code: 'worker_lost', message: String(error) },
+            from: RUNNING,
+            finished: true,
+          })
+          return failed ?? deps.runs.get(run.runId)!
+        } catch {
+          // The store closed under the run (shutdown): it stays in flight on disk, and the next
+          // start's recover() settles it; `done` must still never reject.
+          return run
+        }
       })
       .finally(() => {
         inFlight.delete(run.runId)
@@ -368,6 +374,8 @@ export function createRunEngine(deps: RunEngineDeps): RunEngine {
     respond(runId, tenant, body) {
       const run = expireIfDue(findRun(runId, tenant))
       const answers = parseAnswers(body.answers)
+      if (!Number.isInteger(body.stateRevision))
+        throw new ServiceError('invalid_input', 400, '"stateRevision" must be the run\'s integer.')
       const ownIds = (run.requirements as OpenRequirement[]).map((r) => r.id)
       if (run.status === 'expired' && answers.some((a) => ownIds.includes(a.requirementId)))
         throw new ServiceError(
