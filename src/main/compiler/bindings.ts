@@ -1,8 +1,8 @@
 import type { RequestTemplate, SlotSchema, ToolSpec } from '../../shared/toolSpec'
-import type { ValueSite } from './dependencies'
+import { placePath, type ValueSite } from './dependencies'
 
 /**
- * Puts traced values into a target plan (issue 3 "Dependencies"): a query or body value bound to
+ * Puts traced values into a target plan (issue 3 "Dependencies"): a path segment, query or body value bound to
  * a dependency step, the login or a generated value stops being an input slot and takes its
  * placeholder; a bound header is set; the remaining slots are renumbered p0..pn in order, so slot
  * ids stay dense (DESIGN.md §4).
@@ -49,7 +49,7 @@ export function applyBindings(
     },
     request: {
       ...plan.request,
-      url: placeQuery(rewrite(plan.request.url), unslotted),
+      url: placeUrlPath(placeQuery(rewrite(plan.request.url), unslotted), unslotted),
       headers,
       body:
         body === null
@@ -74,6 +74,14 @@ function rewriteJson(value: unknown, rewrite: (text: string) => string): unknown
   if (value !== null && typeof value === 'object')
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, rewriteJson(v, rewrite)]))
   return value
+}
+
+/** Puts placeholders on path segments that carry ids from earlier answers (`path:<index>`). */
+function placeUrlPath(url: string, bound: Array<[ValueSite, string]>): string {
+  const path = bound.filter(([site]) => site.startsWith('path:'))
+  const parts = /^([a-z][a-z0-9+.-]*:\/\/[^/?#]*)([^?#]*)(.*)$/i.exec(url)
+  if (!path.length || !parts) return url
+  return `${parts[1]}${placePath(parts[2]!, new Map(path))}${parts[3]}`
 }
 
 /** Puts placeholders on query parameters that were constants rather than slots. */

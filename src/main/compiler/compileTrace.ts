@@ -69,6 +69,9 @@ export function compileTrace(trace: Trace, options: CompileOptions): CompileResu
     typed: typed.map((t) => t.value),
     slotOf: typedSlots(slotPlan.inputs, chosen.exactMatches),
     forced: options.dependencyExchangeIds ?? [],
+    pathSlots: Object.values(slotPlan.inputs.properties)
+      .filter((p) => p['x-in'] === 'path')
+      .map((p) => Number(p['x-path'])),
     sameSite: (e) => siteHosts.has(safeUrl(e.url)?.host ?? ''),
   })
   const plan = applyBindings(slotPlan, dependencies.bindings)

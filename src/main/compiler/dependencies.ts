@@ -8,7 +8,8 @@ import type {
 } from '../../shared/toolSpec'
 import type { Exchange, Trace } from '../../shared/trace'
 import { safeUrl } from './classify'
-import { requestValues } from './requestValues'
+import { pathSegments, requestValues } from './requestValues'
+import { singular } from './selectTarget'
 import { DROPPED_HEADERS } from './headers'
 import {
   findExchangeSource,
@@ -18,7 +19,10 @@ import {
   type ExchangeSource,
 } from './valueSources'
 
-/** Where a traced value sits in a request: `query:<name>`, `body:<path>` or `header:<name>`. */
+/**
+ * Where a traced value sits in a request: `query:<name>`, `body:<path>`, `header:<name>` or
+ * `path:<index>` (index among the URL's non-empty path segments).
+ */
 export type ValueSite = string
 
 /** The request parts of a tool that come from somewhere other than its inputs. */
@@ -38,6 +42,8 @@ export interface DependencyOptions {
   slotOf: Map<string, string>
   /** Exchanges the caller names as dependencies (manual compile): always become steps. */
   forced?: string[]
+  /** Path segments of the target that are input slots (`/search/{query}`): never traced. */
+  pathSlots?: number[]
   sameSite: (e: Exchange) => boolean
 }
 
@@ -48,6 +54,8 @@ const MIN_TRACED_LENGTH = 6
 /** Headers the browser computes; anything else a page adds by script is traced. */
 const UNTRACED_HEADERS =
   /^(accept|accept-language|content-type|x-requested-with|dnt|sec-.*|:.*|cookie|host|origin|referer|user-agent|content-length|connection|accept-encoding|priority|pragma|cache-control)$/i
+/** An id handed out by the site: a segment with a digit (`acc_7Hq2Lm`, a UUID, `12345678`). */
+const ID_SEGMENT = /^(?=.*\d)[A-Za-z0-9._~:-]+$/
 const NONCE_KEY = /nonce|request[-_]?id|trace[-_]?id|correlation|idempotency|cache[-_]?buster|^_$/i
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i
 const WEEK_MS = 7 * 24 * 3600 * 1000
@@ -80,15 +88,7 @@ export function planDependencies(
     const step = steps.get(source.exchange.id)!
     const same = step.extract.find((x) => x.from === source.from && x.path === source.path)
     if (same) return `{{step.${stepId}.${same.name}}}`
-    let name =
-      snake(
-        source.path
-          .split('.')
-          .pop()!
-          .replace(/\[\d+\]$/, ''),
-      ) ||
-      snake(key) ||
-      'value'
+    let name = extractorBaseName(source.path) || snake(key) || 'value'
     while (step.extract.some((x) => x.name === name)) name = `${name}_${step.extract.length}`
     step.extract.push({ name, from: source.from, path: source.path })
     return `{{step.${stepId}.${name}}}`
@@ -111,8 +111,26 @@ export function planDependencies(
 
   const trace1 = (exchange: Exchange, depth: number): Map<ValueSite, string> => {
     const bindings = new Map<ValueSite, string>()
+    const skipPath = new Set(exchange === target ? (options.pathSlots ?? []) : [])
     for (const { site, key, value } of tracedValues(exchange)) {
       if (typed.has(value)) continue
+      if (site.startsWith('path:')) {
+        // An id in the path comes from an earlier answer, or it is a constant of the endpoint:
+        // never the login's, never generated (a UUID in a path names a resource).
+        if (skipPath.has(Number(site.slice(5))) || depth >= MAX_DEPTH) continue
+        const source = findExchangeSource(value, earlierThan(exchange), options.sameSite)
+        if (!source || isLoginExchange(source.exchange)) continue
+        bindings.set(site, extractorName(stepIdOf(source.exchange), source, key))
+        signals.push(
+          signal(
+            'dependency',
+            `path segment ${site.slice(5)} ("${value}") comes from ${source.from} ${source.path} of ${source.exchange.method} ${pathOf(source.exchange.url)}`,
+          ),
+        )
+        if (!stepBindings.has(source.exchange.id))
+          stepBindings.set(source.exchange.id, trace1(source.exchange, depth + 1))
+        continue
+      }
       const bearer = /^Bearer\s+(\S+)$/i.exec(value)
       const raw = bearer ? bearer[1]! : value
       const wrap = (placeholder: string) => (bearer ? `Bearer ${placeholder}` : placeholder)
@@ -180,9 +198,13 @@ export function planDependencies(
   }
 }
 
-/** The values of a request worth tracing: query, body and script-set headers. */
+/** The values of a request worth tracing: id-like path segments, query, body, script-set headers. */
 function tracedValues(exchange: Exchange): Array<{ site: ValueSite; key: string; value: string }> {
   const out: Array<{ site: ValueSite; key: string; value: string }> = []
+  pathSegments(exchange.url).forEach((segment, index, all) => {
+    if (segment.length >= MIN_TRACED_LENGTH && ID_SEGMENT.test(segment))
+      out.push({ site: `path:${index}`, key: all[index - 1] ?? 'id', value: segment })
+  })
   for (const v of requestValues(exchange)) {
     if (v.value === null || typeof v.value === 'boolean') continue
     const value = String(v.value)
@@ -220,6 +242,7 @@ function templateOf(
     bindings.get(site) ?? slotOf.get(value) ?? value
   const url = safeUrl(exchange.url)!
   const params: string[] = []
+  const pathname = placePath(url.pathname, bindings)
   url.searchParams.forEach((value, key) => {
     const placed = place(`query:${key}`, value)
     params.push(
@@ -251,10 +274,22 @@ function templateOf(
   }
   return {
     method: exchange.method,
-    url: `${url.origin}${url.pathname}${params.length ? `?${params.join('&')}` : ''}`,
+    url: `${url.origin}${pathname}${params.length ? `?${params.join('&')}` : ''}`,
     headers,
     body,
   }
+}
+
+/**
+ * A URL path (as written, percent-encoded) with each bound segment (`path:<index>`, counting
+ * non-empty segments) replaced by its placeholder; the renderer percent-encodes what it puts there.
+ */
+export function placePath(pathname: string, bindings: Map<ValueSite, string>): string {
+  let index = -1
+  return pathname
+    .split('/')
+    .map((segment) => (segment ? (bindings.get(`path:${++index}`) ?? segment) : segment))
+    .join('/')
 }
 
 function placeJson(
@@ -278,6 +313,17 @@ function safeJson(text: string): unknown {
   } catch {
     return undefined
   }
+}
+
+/**
+ * An extractor's name from its JSON path: the last key in snake case, and a bare `id` takes its
+ * parent's singular noun (`workspaces[0].id` → `workspace_id`) so a chain's values read apart.
+ */
+function extractorBaseName(path: string): string {
+  const parts = path.split('.').map((p) => snake(p.replace(/\[\d+\]/g, '')))
+  const last = parts.pop() ?? ''
+  const parent = parts.pop()
+  return last === 'id' && parent ? `${singular(parent)}_id` : last
 }
 
 function signal(name: string, detail: string): EvidenceSignal {

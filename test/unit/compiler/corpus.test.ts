@@ -13,11 +13,7 @@ import {
  * Each capability of issue 3 is being built; when one lands, its traces start passing and this
  * test fails until they are removed from here, so the list only ever shrinks to empty.
  */
-const KNOWN_GAPS: string[] = [
-  // The workspace and account ids sit in the URL path: path segments are not traced to the
-  // earlier answers that handed them out, so the chain's two steps are missing.
-  'chain3_workspace_documents',
-]
+const KNOWN_GAPS: string[] = []
 
 const corpus = loadCorpus()
 const verdicts = new Map<string, Verdict>(

@@ -253,4 +253,45 @@ describe('dependencies', () => {
     })
     expect(tool.login).toEqual({ cookies: ['sid'], values: [] })
   })
+
+  it('traces ids in the URL path to the answers that handed them out, as a chain of steps', () => {
+    const b = build()
+    b.exchange('GET', '/api/me', { response: { id: 'usr_81f2', accountId: 'acc_7Hq2Lm' } }).noise()
+    b.exchange('GET', '/api/accounts/acc_7Hq2Lm/workspaces', {
+      response: { workspaces: [{ id: 'ws_93Kd0aPq', name: 'Main' }] },
+    })
+    b.fill('q', 'roadmap').click('Search')
+    b.exchange('GET', '/api/workspaces/ws_93Kd0aPq/documents?q=roadmap', {
+      response: { documents: [{ id: 'p_1', title: 'roadmap 2026' }] },
+    })
+    const tool = compile(b.build('search my notes'))
+    expect(tool.steps.map((s) => s.request.url)).toEqual([
+      `${ORIGIN}/api/me`,
+      `${ORIGIN}/api/accounts/{{step.d1.account_id}}/workspaces`,
+      `${ORIGIN}/api/workspaces/{{step.d5.workspace_id}}/documents?q={{input.p0}}`,
+    ])
+    expect(tool.steps[1]!.extract).toEqual([
+      { name: 'workspace_id', from: 'json', path: 'workspaces[0].id' },
+    ])
+    expect(Object.keys(tool.inputs.properties)).toEqual(['q'])
+    expect(tool.evidence.signals.map((s) => s.detail)).toContain(
+      'path segment 2 ("ws_93Kd0aPq") comes from json workspaces[0].id of GET /api/accounts/acc_7Hq2Lm/workspaces',
+    )
+  })
+
+  it('leaves a path slot, a word and an id no answer gave as they are (never generated)', () => {
+    const b = build()
+    const uuid = '1b4e28ba-2fa1-41d2-883f-0016d3cca427'
+    b.exchange('GET', '/api/catalog', {
+      response: { catalogs: [{ id: 'cat_2024x' }], hint: 'kettle99' },
+    }).noise()
+    b.fill('term', 'kettle99').click('Search')
+    b.exchange('GET', `/api/catalogs/${uuid}/search/kettle99`, {
+      response: { items: [{ id: 1, name: 'kettle99 steel' }] },
+    })
+    const tool = compile(b.build('search the catalog'))
+    expect(tool.steps).toHaveLength(1)
+    expect(tool.steps[0]!.request.url).toBe(`${ORIGIN}/api/catalogs/${uuid}/search/{{input.p0}}`)
+    expect(tool.inputs.properties['term']).toMatchObject({ 'x-in': 'path', 'x-path': '4' })
+  })
 })
