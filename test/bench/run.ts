@@ -8,6 +8,7 @@ import { runCompilerBench } from './compiler'
 import { QUERIES, readConfig } from './config'
 import { formatReport, writeJson, type BenchResults } from './report'
 import { machine, rssMB, storageFigures } from './resources'
+import { runRenderedBench } from './rendered'
 import { startBench } from './setup'
 import { measureLatency, measureThroughput } from './surfaceA'
 
@@ -42,6 +43,8 @@ async function main(): Promise<number> {
     console.log(formatReport(results))
     writeJson(OUT, results)
     console.log(`\nJSON: ${OUT}`)
+    console.log('')
+    await runRenderedBench(env, QUERIES[0]!)
     return results.sitecallFailures ? 1 : 0
   } finally {
     await clients.close()

@@ -112,7 +112,7 @@ async function runSteps(
   if (fetches > 0) {
     // Same-origin first: the site's cookies (a bot check's clearance among them) then apply.
     const origin = new URL(renderRequest(tool.steps[0]!.request, scope).url).origin
-    const opened = await run.open(`${origin}/`)
+    const opened = await run.open(`${origin}/`, 'enter')
     if (!opened.ok) return opened.outcome
     if (readPage(opened.html, opened.url).barrier === 'challenge')
       return judgeResponse(opened.response, tool.verify, shape ?? undefined, opened.url)
@@ -122,7 +122,7 @@ async function runSteps(
     const denied = destinationDenied(request.url, tool.siteHost)
     if (denied) return { ok: false, code: 'destination_denied', message: denied }
     if (step === target && shape) {
-      const opened = await run.open(request.url)
+      const opened = await run.open(request.url, 'render')
       context.onSent?.({
         method: 'GET',
         url: request.url,
@@ -196,14 +196,16 @@ class PageRun {
   }
 
   /**
-   * Loads `url` in the page and waits until its scripts settle: the load event, then network
-   * idle (bounded), then, while a bot check shows, the next load it causes (bounded).
+   * Loads `url` in the page. `render` waits until its scripts settle (the load event, then
+   * network idle, bounded); `enter` only needs the document (the origin a fetch runs from).
+   * Either way, while a bot check shows, waits for the load its script causes (bounded).
    */
-  async open(url: string): Promise<Opened> {
+  async open(url: string, mode: 'render' | 'enter'): Promise<Opened> {
     const deadline = Date.now() + this.loadTimeout
     try {
-      await this.page.goto(url, { timeout: this.loadTimeout, waitUntil: 'load' })
-      await this.idle(deadline)
+      const waitUntil = mode === 'render' ? 'load' : 'domcontentloaded'
+      await this.page.goto(url, { timeout: this.loadTimeout, waitUntil })
+      if (mode === 'render') await this.idle(deadline)
       let html = await this.content(deadline)
       const challengeEnd = Math.min(deadline, Date.now() + CHALLENGE_BUDGET_MS)
       while (readPage(html, this.page.url()).barrier === 'challenge' && Date.now() < challengeEnd) {
