@@ -12,7 +12,10 @@ const DRIFT: RunFailureCode[] = ['schema_or_auth_drift', 'outcome_not_verified']
 export interface Quarantine {
   succeeded(tool: ToolSpec, inputs: Record<string, unknown>): void
   failed(tool: ToolSpec, code: RunFailureCode): void
-  /** Re-runs quarantined read tools with their last good inputs; returns how many were let out. */
+  /**
+   * Re-runs quarantined read tools with their last good inputs (else the recording's); returns
+   * how many were let out.
+   */
   recheck(
     run: (tool: ToolSpec, inputs: Record<string, unknown>) => Promise<RunRecord>,
   ): Promise<number>
@@ -58,12 +61,26 @@ export function createQuarantine(deps: {
       for (const health of deps.health.quarantined()) {
         const tool = deps.tools.get(health.toolId)
         // Only reads are rechecked: a write must never be sent without a person asking for it.
-        if (!tool || tool.mutating || !health.lastGoodInputs) continue
+        if (!tool || tool.mutating) continue
+        const inputs = health.lastGoodInputs ?? recordedInputs(tool)
+        if (!inputs) continue
         deps.health.markChecked(tool.id, deps.clock())
-        const result = await run(tool, health.lastGoodInputs)
+        const result = await run(tool, inputs)
         if (result.status === 'succeeded') lifted++
       }
       return lifted
     },
   }
+}
+
+/**
+ * The inputs of the recording, for a tool verified before any run of its own succeeded: each
+ * slot's default is the value the person used. Null when a required slot has none.
+ */
+export function recordedInputs(tool: ToolSpec): Record<string, unknown> | null {
+  const inputs: Record<string, unknown> = {}
+  for (const [name, slot] of Object.entries(tool.inputs.properties))
+    if (slot.default !== undefined) inputs[name] = slot.default
+  const required = tool.inputs.required ?? []
+  return required.every((name) => name in inputs) ? inputs : null
 }
