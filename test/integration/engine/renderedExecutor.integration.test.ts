@@ -179,6 +179,20 @@ describe('rendered executor in a real Chromium', () => {
         signal,
       )
       expect(read).toMatchObject({ ok: true })
+      // A page read behind the JS challenge: the page's script clears it and the page renders.
+      orders.switches.fault = 'bot_check'
+      const login = await aliceLogin(orders).catch(() => null)
+      expect(login).toBeNull()
+      orders.switches.fault = null
+      const saved = await aliceLogin(orders)
+      orders.switches.fault = 'bot_check'
+      const behind = await execute(page, {}, { login: saved }, signal)
+      expect(behind).toMatchObject({ ok: true, result: { title: 'Orders – Parcel & Co.' } })
+      expect(await execute(page, {}, { login: null }, signal)).toMatchObject({
+        ok: false,
+        code: 'session_or_permission',
+      })
+      orders.switches.fault = null
     } finally {
       await orders.close()
     }
