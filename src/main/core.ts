@@ -8,6 +8,8 @@ import { createAppHandlers, type AppHandlers } from './api/appHandlers'
 import { buildServer } from './api/server'
 import { createRecordingSessions, type RecordingSessions } from './browse/recordingSessions'
 import { dataDir, databasePath, DEFAULT_PORT, readSettings } from './config'
+import { createBrowserPool } from './engine/browserPool'
+import { createRenderedExecutor } from './engine/renderedExecutor'
 import { createRunEngine, type RunEngine } from './engine/runEngine'
 import type { SendRequest } from './engine/httpExecutor'
 import { createEventBus, type EventBus } from './events'
@@ -28,6 +30,10 @@ export interface CoreConfig {
   /** Built web UI; default `out/renderer` of this checkout when it exists. */
   rendererDir?: string | null
   env?: Record<string, string | undefined>
+  /** Rendered runs at once (issue 4 "Rendered executor"); default 2. */
+  browserCapacity?: number
+  /** How long a rendered run queues for a browser before `browser_capacity`, ms; default 30,000. */
+  browserWaitMs?: number
 }
 
 export interface Core {
@@ -58,6 +64,14 @@ export function createCore(config: CoreConfig = {}): Core {
   const settings = readSettings(home)
   const ownerToken = randomBytes(24).toString('base64url')
   let baseUrl = ''
+  // Lazy: no Chromium starts until the first rendered run asks for a page.
+  const browsers = createBrowserPool({
+    chromiumPath: () => requireChromium({ env, settingPath: settings.chromiumPath ?? null }),
+    clock,
+    headless: config.headless ?? true,
+    ...(config.browserCapacity !== undefined ? { capacity: config.browserCapacity } : {}),
+    ...(config.browserWaitMs !== undefined ? { waitMs: config.browserWaitMs } : {}),
+  })
   const engine = createRunEngine({
     runs: store.runs,
     tools: store.tools,
@@ -65,6 +79,7 @@ export function createCore(config: CoreConfig = {}): Core {
     clock,
     ulid: nextUlid,
     ...(config.send ? { send: config.send } : {}),
+    executeRendered: createRenderedExecutor({ pool: browsers }),
     onRunUpdated: (run) => events.emit('runs.updated', { run }),
   })
   const recordings = createRecordingSessions({
@@ -125,6 +140,7 @@ export function createCore(config: CoreConfig = {}): Core {
       closed = true
       await recordings.closeAll()
       await server.close()
+      await browsers.close()
       store.close()
     },
   }

@@ -83,6 +83,12 @@ export function registerSiteCallRoutes(app: FastifyInstance, deps: ServerDeps): 
           },
         )
       }
+      const refused = capacityRefusal(run)
+      if (refused)
+        return reply
+          .status(refused.status)
+          .header('retry-after', String(refused.retryAfterSeconds))
+          .send({ error: refused.error })
       return reply
         .status(run.status === 'input_required' ? 202 : 200)
         .send(present(run, select as string[] | undefined))
@@ -121,6 +127,24 @@ function present(record: RunRecord, select: string[] | undefined) {
   if (!select || run.status !== 'succeeded') return run
   const { value, missing } = applySelect(run.result, select)
   return { ...run, result: value, ...(missing.length ? { selectMissing: missing } : {}) }
+}
+
+/**
+ * A run that failed for want of a browser (spec "Errors": `browser_capacity`) answers 503 when it
+ * queued for its 30 s first, 429 when it was refused at once, with `Retry-After` (about 30 s).
+ * The rendered executor puts `waited` and `retryAfterSeconds` on the run's error; a run without
+ * them (no browser configured) counts as waited.
+ */
+function capacityRefusal(record: RunRecord) {
+  const error = record.error
+  if (record.status !== 'failed' || error?.code !== 'browser_capacity') return null
+  const retryAfterSeconds =
+    typeof error.retryAfterSeconds === 'number' ? error.retryAfterSeconds : 30
+  return {
+    status: error.waited === false ? 429 : 503,
+    retryAfterSeconds,
+    error: { code: error.code, message: error.message, runId: record.runId },
+  }
 }
 
 /** The run when it settles within `ms`, else null (the run goes on). */
