@@ -6,6 +6,7 @@ import { rankCandidates } from './candidates'
 import { rejectionReason, safeUrl } from './classify'
 import { planDependencies } from './dependencies'
 import { explainMissing } from './explain'
+import { intentValues } from './intentValues'
 import { alternativesOf } from './selectTarget'
 import { shapeTarget } from './shapeTarget'
 import { commitTime, typedValues } from './typedValues'
@@ -49,7 +50,8 @@ export function compileTrace(trace: Trace, options: CompileOptions): CompileResu
       considered.push({ exchangeId: e.id, method: e.method, url: e.url, rejectedBecause: why })
     return !why || e.id === options.targetExchangeId
   })
-  const typed = typedValues(trace.actions)
+  // A HAR has no actions: the values its intent names stand in for what was typed.
+  const typed = trace.actions.length ? typedValues(trace.actions) : intentValues(intent, eligible)
   const committedAt = commitTime(trace.actions)
   const scored = rankCandidates(trace, eligible, typed, committedAt, intent)
   const chosen = options.targetExchangeId

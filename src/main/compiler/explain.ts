@@ -34,9 +34,15 @@ export function explainMissing(
   if (!typed.length) {
     missing.push('nothing was typed or chosen: type the value the tool should take')
   } else {
-    if (committedAt === null)
+    // Values the intent names (a HAR without actions) were never typed: no submit to look for.
+    const recorded = typed.some((t) => !t.fromIntent)
+    if (recorded && committedAt === null)
       missing.push('a submit: press Enter or click the search/submit button after typing')
-    else if (!trace.exchanges.some((e) => e.startedAt >= committedAt - 50))
+    else if (
+      recorded &&
+      committedAt !== null &&
+      !trace.exchanges.some((e) => e.startedAt >= committedAt - 50)
+    )
       missing.push('any request after the submit: wait for the results before stopping')
     for (const t of typed) missing.push(whereTyped(trace, t, rejected))
   }
@@ -74,7 +80,7 @@ function whereTyped(trace: Trace, t: TypedValue, rejected: Map<string, string>):
       requestValues(e).some((v) => matchTyped(v.value, t.value) === 'exact') ||
       decodeSafe(e.url).includes(`/${t.value}`),
   )
-  const field = t.name ?? t.fieldName ?? 'a field'
+  const field = t.fromIntent ? 'the intent' : (t.name ?? t.fieldName ?? 'a field')
   if (!carriers.length)
     return `a fetch/XHR answering JSON (or a page) whose request carries "${t.value}" (typed into ${field}): no request carried it; submit and wait for the results`
   const refused = carriers.filter((e) => rejected.has(e.id))

@@ -149,7 +149,10 @@ function scoreOne(
       name: 'typed_value_in_request',
       weight: round(W.typed * (carried / typed.length)),
       detail: [
-        ...exactMatches.map((m) => `"${m.typed.value}" is ${m.value.location}.${m.value.path}`),
+        ...exactMatches.map(
+          (m) =>
+            `"${m.typed.value}"${m.typed.fromIntent ? ' (named in the intent)' : ''} is ${m.value.location}.${m.value.path}`,
+        ),
         ...(inPath ? [`"${inPath.t.value}" is path segment ${inPath.index}`] : []),
       ].join('; '),
     })

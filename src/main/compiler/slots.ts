@@ -150,12 +150,14 @@ function slotSchema(
     schema.enum = [...new Set(typed.options.map((o) => coerce(o, type)))]
   const calls =
     observed && observed.values.length > 1 ? ` across ${observed.values.length} calls` : ''
-  schema.description = typed
-    ? `What was typed into "${typed.name ?? typed.fieldName ?? v.key}" (${v.location} ${v.path})`
-    : `${v.location} ${v.path}; observed ${[...new Set(seen)]
-        .slice(0, 5)
-        .map((x) => JSON.stringify(x))
-        .join(', ')}${calls}`
+  schema.description = typed?.fromIntent
+    ? `The value the intent names (observed ${JSON.stringify(typed.value)}; ${v.location} ${v.path})`
+    : typed
+      ? `What was typed into "${typed.name ?? typed.fieldName ?? v.key}" (${v.location} ${v.path})`
+      : `${v.location} ${v.path}; observed ${[...new Set(seen)]
+          .slice(0, 5)
+          .map((x) => JSON.stringify(x))
+          .join(', ')}${calls}`
   return schema
 }
 

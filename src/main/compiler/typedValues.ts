@@ -10,6 +10,8 @@ export interface TypedValue {
   inputType: string | null
   at: number
   options?: string[]
+  /** Not typed: a value the intent names, found in a request of a trace without actions (a HAR). */
+  fromIntent?: boolean
 }
 
 /**

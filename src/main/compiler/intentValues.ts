@@ -1,0 +1,50 @@
+import type { Exchange } from '../../shared/trace'
+import { requestValues } from './requestValues'
+import { intentWords } from './selectTarget'
+import type { TypedValue } from './typedValues'
+
+/** Longest intent phrase compared with a request value, in words ("new york city"). */
+const MAX_PHRASE_WORDS = 5
+const MIN_VALUE_LENGTH = 3
+
+/**
+ * The values a trace without recorded actions (a HAR) was made for (issue 3 "CLI contract": then
+ * only the intent text, the traffic and the responses are evidence): each string in a request's
+ * query or body that equals a word or phrase of the intent, case and surrounding punctuation aside
+ * ("search the AI tools directory for writing" and `{"query":"writing"}`). They stand in for typed
+ * values, so the request carrying one scores as one carrying what was typed, and the value becomes
+ * its required slot. The intent's first word (its verb: "search", "find") and stop words alone are
+ * never values. Returned in the order the requests carried them, each value once.
+ */
+export function intentValues(intent: string, exchanges: Exchange[]): TypedValue[] {
+  const tokens = intent
+    .toLowerCase()
+    .split(/\s+/)
+    .map((t) => t.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ''))
+  const phrases = new Set<string>()
+  for (let start = 0; start < tokens.length; start++)
+    for (let n = 1; n <= MAX_PHRASE_WORDS && start + n <= tokens.length; n++) {
+      if (start === 0 && n === 1) continue
+      const phrase = tokens.slice(start, start + n)
+      if (phrase.some((t) => !t)) break
+      const text = phrase.join(' ')
+      if (text.length >= MIN_VALUE_LENGTH && intentWords(text).length) phrases.add(text)
+    }
+  const found = new Map<string, TypedValue>()
+  for (const exchange of exchanges)
+    for (const v of requestValues(exchange)) {
+      if (typeof v.value !== 'string' || found.has(v.value)) continue
+      const text = v.value.trim().toLowerCase().replace(/\s+/g, ' ')
+      if (!phrases.has(text)) continue
+      found.set(v.value, {
+        value: v.value,
+        fieldName: null,
+        name: null,
+        kind: 'fill',
+        inputType: null,
+        at: exchange.startedAt,
+        fromIntent: true,
+      })
+    }
+  return [...found.values()]
+}

@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest'
+import { compileTrace } from '../../../src/main/compiler'
+import { intentValues } from '../../../src/main/compiler/intentValues'
+import { records, traceBuilder } from './traceBuilder'
+
+const options = { toolId: '00000000-0000-4000-8000-0000000000a1', now: 1_700_000_000_000 }
+
+/** A HAR-like trace: page noise, a beacon carrying the value, a count call, then the search. */
+function harLike(query: string) {
+  return traceBuilder()
+    .exchange('GET', '/', { mime: 'text/html', type: 'document', responseText: '<html></html>' })
+    .exchange('GET', '/locales/en.json', { response: { 'a.b': 'x', 'c.d': 'y' } })
+    .exchange('POST', '/collect', { type: 'ping', body: { event: 'search', q: query } })
+    .exchange('GET', '/api/stats', { response: { visitors: 12 } })
+    .exchange('POST', '/api/search', {
+      body: { query, verified: false, page: 1, perPage: 12 },
+      response: records(query),
+    })
+}
+
+describe('intent values (a trace without actions)', () => {
+  it('finds request values equal to a word or phrase of the intent, never its verb or stop words', () => {
+    const trace = traceBuilder()
+      .exchange('GET', '/api/a?type=search&lang=the&q=Machine%20Learning', { response: {} })
+      .exchange('POST', '/api/b', { body: { topic: 'writing', n: 3, flag: 'for' }, response: {} })
+      .build()
+    const found = intentValues('search the tools for writing or machine learning', trace.exchanges)
+    expect(found.map((v) => [v.value, v.fromIntent])).toEqual([
+      ['Machine Learning', true],
+      ['writing', true],
+    ])
+  })
+
+  it('compiles the search of a HAR with no actions: the intent names the value, which becomes the required slot', () => {
+    const result = compileTrace(
+      harLike('writing').build('search the AI tools directory for writing'),
+      options,
+    )
+    expect(result.ok).toBe(true)
+    if (!result.ok) return
+    const { candidate } = result
+    expect(candidate.steps.at(-1)!.request).toMatchObject({
+      method: 'POST',
+      url: 'https://tools.example.com/api/search',
+      body: { kind: 'json', template: { query: '{{input.p0}}' } },
+    })
+    expect(candidate.inputs.required).toEqual(['query'])
+    expect(candidate.inputs.properties['query']).toMatchObject({
+      type: 'string',
+      default: 'writing',
+      description: expect.stringContaining('the intent names'),
+    })
+    expect(candidate.evidence.signals.find((s) => s.name === 'typed_value_in_request')).toEqual(
+      expect.objectContaining({ detail: '"writing" (named in the intent) is body.query' }),
+    )
+    expect(candidate.evidence.score).toBeGreaterThanOrEqual(0.5)
+  })
+
+  it('still explains when the intent names nothing any request carries', () => {
+    const result = compileTrace(harLike('writing').build('search the AI tools directory'), options)
+    expect(result.ok).toBe(false)
+  })
+
+  it('is only a stand-in: with recorded actions, what was typed decides', () => {
+    const trace = harLike('writing').build('search the AI tools directory for writing')
+    trace.actions.push({
+      seq: 1,
+      kind: 'navigate',
+      at: trace.exchanges[0]!.startedAt,
+      pageUrl: 'https://tools.example.com/',
+      selector: null,
+      role: null,
+      name: null,
+      value: 'https://tools.example.com/',
+    })
+    const result = compileTrace(trace, options)
+    expect(result.ok).toBe(false)
+  })
+})
