@@ -1,6 +1,7 @@
 import { ServiceError } from '../../shared/errors'
 import type { Requirement } from '../../shared/run'
 import type { SlotSchema, ToolSpec } from '../../shared/toolSpec'
+import { renderRequest, type TemplateScope } from './template'
 
 /** Spec "Limits": requirement answer window. */
 export const REQUIREMENT_WINDOW_MS = 15 * 60 * 1000
@@ -182,33 +183,41 @@ function describeType(schema: SlotSchema): string {
   return String(schema.type ?? 'a value')
 }
 
-/** The target request with the inputs known so far in place (the approval shows it). */
+/**
+ * The target request with the inputs known so far in place (the approval shows it), rendered by
+ * the executor's own `renderRequest` so types and escaping match what is sent (an integer slot
+ * stays a number). Values only known at send time (`{{step.…}}`, `{{login.…}}`, `{{gen.…}}`,
+ * `{{secret:…}}`) stay visible as their placeholders.
+ */
 function previewRequest(
   tool: ToolSpec,
   inputs: Record<string, unknown>,
 ): { method: string; url: string; body: unknown } {
   const target = tool.steps[tool.steps.length - 1]!.request
-  const bySlot = new Map(
-    Object.entries(tool.inputs.properties).map(([name, s]) => [
-      s['x-slot'],
-      inputs[name] ?? s.default,
-    ]),
+  const scope: TemplateScope = {}
+  for (const name of JSON.stringify(target).matchAll(/\{\{\s*([a-zA-Z0-9_.:-]+)\s*\}\}/g))
+    if (!name[1]!.startsWith('input.')) scope[name[1]!] = `{{${name[1]!}}}`
+  for (const [name, s] of Object.entries(tool.inputs.properties)) {
+    const value = inputs[name] ?? s.default
+    if (value !== undefined) scope[`input.${s['x-slot']}`] = value
+  }
+  const rendered = renderRequest(target, scope)
+  // Placeholders kept in the URL were percent-encoded like any value: show them as written.
+  const url = rendered.url.replace(
+    /%7B%7B(.*?)%7D%7D/g,
+    (_, name: string) => `{{${decodeURIComponent(name)}}}`,
   )
-  const fill = (text: string) =>
-    text.replace(/\{\{\s*input\.(p\d+)\s*\}\}/g, (whole, slot: string) =>
-      bySlot.get(slot) === undefined ? whole : String(bySlot.get(slot)),
-    )
-  const body = target.body
+  const kind = target.body?.kind
   return {
-    method: target.method,
-    url: fill(target.url),
+    method: rendered.method,
+    url,
     body:
-      body === null
+      rendered.body === null
         ? null
-        : body.kind === 'json'
-          ? JSON.parse(fill(JSON.stringify(body.template)))
-          : body.kind === 'form'
-            ? Object.fromEntries(Object.entries(body.template).map(([k, v]) => [k, fill(v)]))
-            : fill(body.template),
+        : kind === 'json'
+          ? (JSON.parse(rendered.body) as unknown)
+          : kind === 'form'
+            ? Object.fromEntries(new URLSearchParams(rendered.body))
+            : rendered.body,
   }
 }

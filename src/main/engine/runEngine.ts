@@ -147,6 +147,8 @@ export function createRunEngine(deps: RunEngineDeps): RunEngine {
   const send = deps.send ?? sendWithUndici
   const inFlight = new Map<string, Promise<RunRecord>>()
   const controllers = new Map<string, AbortController>()
+  /** The requests each working run has sent so far (a cancel keeps them as effects). */
+  const sentBy = new Map<string, RunEffect[]>()
   const chains = new Map<string, Promise<unknown>>()
   const quarantine = createQuarantine(deps)
   const notify = (run: RunRecord | null) => {
@@ -190,6 +192,7 @@ export function createRunEngine(deps: RunEngineDeps): RunEngine {
     const controller = new AbortController()
     controllers.set(run.runId, controller)
     const effects: RunEffect[] = []
+    sentBy.set(run.runId, effects)
     let outcome: ExecutionOutcome & { via?: 'http' | 'rendered' }
     try {
       const login = deps.logins?.get(run.tenant, tool.siteHost) ?? null
@@ -203,23 +206,32 @@ export function createRunEngine(deps: RunEngineDeps): RunEngine {
       outcome = { ok: false, code: 'upstream_error', message: `Executor fault: ${String(error)}` }
     } finally {
       controllers.delete(run.runId)
+      sentBy.delete(run.runId)
     }
     const common = { from: ['working'] as RunStatus[], finished: true, effects }
     const via = outcome.via ? { via: outcome.via } : {}
+    // A cancel won the race: the run stays cancelled, unbilled, and keeps every request that went
+    // out, including the one whose answer the cancel cut off (spec "Run status": cancelled).
+    const lostToCancel = (): RunRecord => {
+      const current = deps.runs.get(run.runId)!
+      if (current.status !== 'cancelled' || current.effects.length >= effects.length) return current
+      return move(run.runId, { status: 'cancelled', from: ['cancelled'], effects }) ?? current
+    }
     if (outcome.ok) {
-      const billed =
-        run.billOnSuccess &&
-        (deps.ledger?.charge(run.tenant, `run:${run.runId}`, 1, 'site tool call', deps.clock()) ??
-          false)
       const done = move(run.runId, {
         status: 'succeeded',
         result: outcome.result,
-        billed,
+        billed: run.billOnSuccess && !!deps.ledger,
         ...via,
         ...common,
       })
+      if (!done) return lostToCancel()
+      // Charged only once the run is succeeded, so a run a cancel overtook is never billed; the
+      // ref makes the charge happen once per run (spec "Run status": only succeeded bills).
+      if (run.billOnSuccess)
+        deps.ledger?.charge(run.tenant, `run:${run.runId}`, 1, 'site tool call', deps.clock())
       quarantine.succeeded(tool, run.inputs)
-      return done ?? deps.runs.get(run.runId)!
+      return done
     }
     if (outcome.code === 'outcome_unknown')
       return (
@@ -228,7 +240,7 @@ export function createRunEngine(deps: RunEngineDeps): RunEngine {
           error: { code: 'upstream_error', message: outcome.message },
           ...via,
           ...common,
-        }) ?? deps.runs.get(run.runId)!
+        }) ?? lostToCancel()
       )
     const signIn =
       'signIn' in outcome && outcome.signIn
@@ -241,8 +253,9 @@ export function createRunEngine(deps: RunEngineDeps): RunEngine {
       ...via,
       ...common,
     })
+    if (!failed) return lostToCancel()
     quarantine.failed(tool, outcome.code)
-    return failed ?? deps.runs.get(run.runId)!
+    return failed
   }
 
   /** Starts `execute` in the background (queued per workspace when serialized). */
@@ -443,7 +456,13 @@ export function createRunEngine(deps: RunEngineDeps): RunEngine {
           409,
           `${runId} is ${run.status}: it cannot be cancelled.`,
         )
-      const cancelled = move(runId, { status: 'cancelled', from: CANCELLABLE, finished: true })
+      const sent = sentBy.get(runId)
+      const cancelled = move(runId, {
+        status: 'cancelled',
+        from: CANCELLABLE,
+        finished: true,
+        ...(sent?.length ? { effects: [...sent] } : {}),
+      })
       if (!cancelled)
         throw new ServiceError('conflict', 409, `${runId} finished meanwhile: GET it.`)
       controllers.get(runId)?.abort(new Error('cancelled'))

@@ -1,0 +1,182 @@
+import { randomUUID } from 'node:crypto'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createCore, LOCAL_TENANT, type Core } from '../../../src/main/core'
+import type { ToolSpec } from '../../../src/shared/toolSpec'
+import { startDirectorySite, type DirectorySite } from '../../fixtures/sites/directory'
+import type { ApiHook } from '../helpers/harness'
+import { startOrdersSite, type OrdersSite } from '../../fixtures/sites/orders'
+
+/** A clock the test moves by hand (the 15-minute requirement window). */
+export interface FakeClock {
+  now: () => number
+  advance(ms: number): void
+}
+
+/** Starts at the real time so ids and dates look ordinary, then only moves when told. */
+export function fakeClock(): FakeClock {
+  let at = Date.now()
+  return { now: () => at, advance: (ms) => void (at += ms) }
+}
+
+export interface EngineHarness {
+  core: Core
+  base: string
+  key: string
+  directory: DirectorySite
+  orders: OrdersSite
+  /** Sets (or clears) what the directory awaits before answering each /api/* request. */
+  setApiHook(hook: ApiHook | null): void
+  close(): Promise<void>
+}
+
+/**
+ * A real core (SQLite file in a temp dir, port 0, optionally a fake clock), both fixture sites on
+ * 127.0.0.1, and a personal key of the local workspace.
+ */
+export async function startEngineHarness(options: { clock?: FakeClock } = {}) {
+  let hook: ApiHook | null = null
+  const home = mkdtempSync(join(tmpdir(), 'sitecall-engine-'))
+  const directory = await startDirectorySite({ onApiRequest: (req) => hook?.(req) })
+  const orders = await startOrdersSite({ recordRequests: true })
+  const core = createCore({
+    home,
+    port: 0,
+    rendererDir: null,
+    ...(options.clock ? { clock: options.clock.now } : {}),
+  })
+  const base = await core.listen()
+  const { key } = core.store.keys.create(
+    { id: 'key_engine', tenant: LOCAL_TENANT, label: 'engine tests' },
+    Date.now(),
+  )
+  const harness: EngineHarness = {
+    core,
+    base,
+    key,
+    directory,
+    orders,
+    setApiHook: (next) => void (hook = next),
+    async close() {
+      hook = null
+      await directory.close()
+      await orders.close()
+      await core.close()
+      rmSync(home, { recursive: true, force: true })
+    },
+  }
+  return harness
+}
+
+/**
+ * The orders site's "create an order" tool, shaped as the compiler makes it from a recorded
+ * order form (test/e2e/orders.spec.ts): a GET of /orders whose `<meta name="csrf-token">` feeds the
+ * `X-CSRF-Token` of the `POST /api/orders` target, the session cookie from the saved login, and
+ * `shipping` with the form's three options. Saved verified, with alice's login saved for the site.
+ */
+export function saveOrderTool(core: Core, orders: OrdersSite): ToolSpec {
+  const now = Date.now()
+  const slot = (p: string, path: string, schema: object) => ({
+    ...schema,
+    'x-slot': p,
+    'x-in': 'body' as const,
+    'x-path': path,
+  })
+  const tool: ToolSpec = {
+    id: randomUUID(),
+    siteHost: orders.host,
+    name: 'orders__post_orders',
+    capabilityId: `${orders.host}/orders__post_orders`,
+    intent: 'create an order',
+    description: 'Creates an order on the orders site.',
+    version: '2026.11.23',
+    mutating: true,
+    status: 'verified',
+    inputs: {
+      type: 'object',
+      properties: {
+        item: slot('p0', 'item', { type: 'string' }),
+        quantity: slot('p1', 'quantity', { type: 'integer' }),
+        shipping: slot('p2', 'shipping', {
+          type: 'string',
+          enum: ['standard', 'express', 'overnight'],
+        }),
+      },
+      required: ['item', 'quantity', 'shipping'],
+    },
+    steps: [
+      {
+        id: 'd1',
+        request: { method: 'GET', url: `${orders.url}/orders`, headers: {}, body: null },
+        extract: [{ name: 'csrf_token', from: 'meta', path: 'csrf-token' }],
+      },
+      {
+        id: 'target',
+        request: {
+          method: 'POST',
+          url: `${orders.url}/api/orders`,
+          headers: {
+            'content-type': 'application/json',
+            'x-csrf-token': '{{step.d1.csrf_token}}',
+          },
+          body: {
+            kind: 'json',
+            template: { item: '{{input.p0}}', quantity: '{{input.p1}}', shipping: '{{input.p2}}' },
+          },
+        },
+        extract: [],
+      },
+    ],
+    login: { cookies: ['parcel_session'], values: [] },
+    output: { type: 'object' },
+    verify: {
+      status: [200, 299],
+      mimeType: 'application/json',
+      required: [{ path: 'order', type: 'object' }],
+    },
+    via: 'http',
+    evidence: {
+      traceId: 'trc_orders',
+      targetExchangeId: 'exc_2',
+      exchangeIds: ['exc_1', 'exc_2'],
+      score: 1,
+      signals: [],
+      alternatives: [],
+    },
+    createdAt: now,
+    updatedAt: now,
+  }
+  core.store.tools.save(tool)
+  const session = orders.state.sessions.start('alice')
+  core.store.logins.save(
+    LOCAL_TENANT,
+    orders.host,
+    {
+      cookies: [
+        { name: 'parcel_session', value: session, domain: '127.0.0.1', path: '/', expires: -1 },
+      ],
+      origins: [],
+    },
+    now,
+  )
+  return tool
+}
+
+/** The orders site's `POST /api/orders` requests, in arrival order. */
+export const orderPosts = (orders: OrdersSite) =>
+  orders.state.requests.filter((r) => r.method === 'POST' && r.path.startsWith('/api/orders'))
+
+/** Alice's orders made by runs (the seeds excluded). */
+export const createdOrders = (orders: OrdersSite, item: string) =>
+  orders.state.orders.list('alice', null).filter((o) => o.item === item)
+
+/** Runs of a tool in the database (every status). */
+export const runsOf = (core: Core, toolId: string) => core.store.runs.list({ toolId, limit: 1000 })
+
+/** The workspace's ledger charges, read from the SQLite file. */
+export function charges(core: Core): Array<{ ref: string; amount: number }> {
+  return core.store.db
+    .prepare(`SELECT ref, amount FROM ledger WHERE tenant = ? AND kind = 'charge' ORDER BY id`)
+    .all(LOCAL_TENANT) as Array<{ ref: string; amount: number }>
+}
