@@ -1,0 +1,221 @@
+import { stem } from './text'
+
+/**
+ * What an intent or a tool does, by its verb. The read classes agree with one another (a list
+ * filtered by a query is a search); write classes agree only with themselves; a read never agrees
+ * with a write. `write` is a tool that writes but whose verb is not known.
+ */
+export type VerbClass =
+  'search' | 'list' | 'read' | 'create' | 'update' | 'delete' | 'auth' | 'write'
+
+export const READ_CLASSES: readonly VerbClass[] = ['search', 'list', 'read']
+
+/** Common verbs by class (their stems are what is compared). */
+const VERBS: Record<Exclude<VerbClass, 'write'>, string[]> = {
+  search: [
+    'search',
+    'find',
+    'lookup',
+    'look',
+    'query',
+    'seek',
+    'filter',
+    'browse',
+    'explore',
+    'discover',
+    'hunt',
+    'locate',
+  ],
+  list: ['list', 'enumerate'],
+  read: [
+    'get',
+    'read',
+    'view',
+    'open',
+    'fetch',
+    'retrieve',
+    'see',
+    'display',
+    'show',
+    'check',
+    'track',
+    'download',
+    'load',
+    'inspect',
+    'give',
+    'tell',
+  ],
+  create: [
+    'create',
+    'add',
+    'make',
+    'post',
+    'submit',
+    'send',
+    'place',
+    'register',
+    'subscribe',
+    'book',
+    'reserve',
+    'insert',
+    'publish',
+    'upload',
+    'write',
+    'compose',
+    'buy',
+    'purchase',
+    'leave',
+    'comment',
+    'join',
+    'invite',
+    'schedule',
+    'apply',
+    'signup',
+  ],
+  update: [
+    'update',
+    'edit',
+    'change',
+    'modify',
+    'rename',
+    'patch',
+    'set',
+    'save',
+    'replace',
+    'move',
+    'mark',
+    'toggle',
+    'assign',
+    'adjust',
+    'correct',
+  ],
+  delete: [
+    'delete',
+    'remove',
+    'cancel',
+    'unsubscribe',
+    'erase',
+    'destroy',
+    'clear',
+    'drop',
+    'archive',
+    'discard',
+    'revoke',
+  ],
+  auth: ['login', 'log', 'authenticate', 'sign'],
+  logout: ['logout', 'signout'],
+}
+
+const VERB_BY_STEM = new Map<string, VerbClass>()
+for (const [verbClass, list] of Object.entries(VERBS))
+  for (const verb of list) VERB_BY_STEM.set(stem(verb), verbClass as VerbClass)
+
+/** The class of a verb's stem, or null when it is not a verb the router knows. */
+export function verbClassOf(wordStem: string): VerbClass | null {
+  return VERB_BY_STEM.get(wordStem) ?? null
+}
+
+/** HTTP method words in tool names (`post_search`): a method is not the tool's verb. */
+export const METHOD_WORDS = new Set(['get', 'post', 'put', 'patch', 'delete', 'head'])
+
+/** Agreement between two different read classes: a filtered list is nearly a search. */
+const READ_AGREEMENT: Partial<Record<VerbClass, Partial<Record<VerbClass, number>>>> = {
+  search: { list: 0.96, read: 0.94 },
+  list: { search: 0.96, read: 0.92 },
+  read: { search: 0.94, list: 0.92 },
+}
+
+/**
+ * How well a tool's verb class serves an intent's, from 0 (contradiction) to 1, and why.
+ * Spec "B": a score of 0.9 or more must mean the tool does what the intent asks, so a write
+ * never serves a read, nor a read a write, nor one kind of write another.
+ */
+export function verbAgreement(
+  intent: VerbClass | null,
+  tool: VerbClass,
+): { factor: number; contradicts: boolean } {
+  const toolReads = READ_CLASSES.includes(tool)
+  if (intent === null)
+    // No verb: a read is assumed; a write is never chosen without a verb that asks for it.
+    return toolReads ? { factor: 0.97, contradicts: false } : { factor: 0, contradicts: true }
+  if (intent === tool) return { factor: 1, contradicts: false }
+  const intentReads = READ_CLASSES.includes(intent)
+  if (intentReads && toolReads)
+    return { factor: READ_AGREEMENT[intent]![tool]!, contradicts: false }
+  if (!intentReads && tool === 'write' && intent !== 'auth' && intent !== 'logout')
+    return { factor: 0.93, contradicts: false }
+  return { factor: 0, contradicts: true }
+}
+
+/**
+ * Nouns that name the same thing (by stem): an intent's word found in a tool only as one of its
+ * synonyms counts a little less than the word itself.
+ */
+const NOUN_GROUPS: string[][] = [
+  ['product', 'item', 'good', 'merchandise'],
+  ['job', 'position', 'vacancy', 'opening', 'role'],
+  ['flat', 'apartment', 'listing', 'rental'],
+  ['stay', 'accommodation', 'lodging', 'room'],
+  ['note', 'document', 'doc'],
+  ['repo', 'repository'],
+  ['film', 'movie'],
+  ['message', 'contact', 'inquiry', 'enquiry'],
+  ['todo', 'task', 'chore'],
+  ['package', 'module', 'library', 'dependency'],
+  ['recipe', 'dish', 'meal'],
+  ['order', 'purchase'],
+  ['invoice', 'bill'],
+  ['user', 'account', 'member', 'profile'],
+  ['book', 'novel'],
+  ['flight', 'fare'],
+  ['dataset', 'table'],
+  ['tool', 'app', 'software'],
+  ['directory', 'catalog', 'catalogue'],
+  ['gear', 'equipment'],
+]
+
+/**
+ * Words that name what an input slot takes (the `by ...` of an intent): an intent asking to search
+ * "by keyword" is served by a slot named `q`, `query`, `term`...
+ */
+const ROLE_GROUPS: string[][] = [
+  ['keyword', 'query', 'q', 'k', 's', 'term', 'search', 'text', 'phrase', 'word'],
+  ['name', 'title', 'query', 'q', 'term', 'keyword'],
+  ['city', 'location', 'place', 'where', 'destination', 'town', 'loc', 'region'],
+  ['status', 'state'],
+  ['date', 'day', 'when', 'since', 'until'],
+  ['price', 'cost', 'amount', 'budget'],
+  ['category', 'type', 'tag', 'topic', 'kind', 'genre'],
+  ['id', 'number', 'ref', 'reference', 'code'],
+  ['email', 'mail', 'address'],
+  ['page', 'offset', 'cursor'],
+  ['size', 'limit', 'count', 'first'],
+]
+
+const toGroups = (groups: string[][]) => {
+  const map = new Map<string, Set<string>>()
+  for (const group of groups) {
+    const stems = group.map(stem)
+    for (const s of stems) {
+      const set = map.get(s) ?? new Set<string>()
+      for (const other of stems) if (other !== s) set.add(other)
+      map.set(s, set)
+    }
+  }
+  return map
+}
+
+const NOUN_SYNONYMS = toGroups(NOUN_GROUPS)
+const ROLE_SYNONYMS = toGroups(ROLE_GROUPS)
+
+/** Stems that name the same thing as `wordStem` (not itself). */
+export function nounSynonyms(wordStem: string): ReadonlySet<string> {
+  return NOUN_SYNONYMS.get(wordStem) ?? EMPTY
+}
+
+/** Slot-name stems that take what `wordStem` names (not itself). */
+export function roleSynonyms(wordStem: string): ReadonlySet<string> {
+  return ROLE_SYNONYMS.get(wordStem) ?? EMPTY
+}
+
+const EMPTY: ReadonlySet<string> = new Set()

@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest'
+import { parseIntent } from '../../../src/main/router/parseIntent'
+import { stem, words } from '../../../src/main/router/text'
+
+describe('stem', () => {
+  it.each([
+    ['searches', 'search'],
+    ['searching', 'search'],
+    ['search', 'search'],
+    ['categories', 'category'],
+    ['writing', 'writ'],
+    ['write', 'writ'],
+    ['updated', 'updat'],
+    ['update', 'updat'],
+    ['running', 'run'],
+    ['boxes', 'box'],
+    ['status', 'status'],
+    ['verified', 'verify'],
+  ])('%s → %s', (word, expected) => {
+    expect(stem(word)).toBe(expected)
+  })
+})
+
+describe('words', () => {
+  it('splits camelCase, snake_case, paths and accents', () => {
+    expect(words('perPage order_number /api/v1/Search café')).toEqual([
+      'per',
+      'page',
+      'order',
+      'number',
+      'api',
+      'v1',
+      'search',
+      'cafe',
+    ])
+  })
+})
+
+describe('parseIntent', () => {
+  const stems = (list: Array<{ stem: string }>) => list.map((w) => w.stem)
+
+  it('splits verb, object, qualifiers and values', () => {
+    const p = parseIntent('Search the AI tools directory for writing assistants by keyword')
+    expect(p.verb).toEqual({ word: 'search', verbClass: 'search' })
+    expect(stems(p.core)).toEqual(['ai', 'tool', 'directory'])
+    expect(stems(p.values)).toEqual(['writ', 'assistant'])
+    expect(stems(p.qualifiers)).toEqual(['keyword'])
+  })
+
+  it('reads two-word verbs and leading filler', () => {
+    expect(parseIntent('please log in to the registry').verb?.verbClass).toBe('auth')
+    expect(parseIntent('sign up for the newsletter').verb?.verbClass).toBe('create')
+    expect(parseIntent("I'd like to look up hotels").verb?.verbClass).toBe('search')
+  })
+
+  it('keeps places, sites, literals and quoted strings apart', () => {
+    const p = parseIntent('find flights from london on skyfare for order 42 named "x y"')
+    expect(stems(p.places)).toEqual(['london'])
+    expect(p.sites.map((w) => w.word)).toEqual(['skyfare'])
+    expect(p.values.map((w) => w.word)).toEqual(['order', '42'])
+    expect(p.quoted).toBe(1)
+  })
+
+  it('takes a later verb when none leads, but not a participle', () => {
+    expect(parseIntent('AI tools search').verb?.verbClass).toBe('search')
+    expect(parseIntent('orders placed yesterday').verb).toBeNull()
+  })
+})
