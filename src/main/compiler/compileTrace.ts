@@ -1,15 +1,15 @@
 import type { CompileExplanation } from '../../shared/appApi'
 import type { ToolSpec } from '../../shared/toolSpec'
-import type { Trace } from '../../shared/trace'
+import type { Exchange, Trace } from '../../shared/trace'
 import { applyBindings } from './bindings'
 import { rankCandidates } from './candidates'
 import { rejectionReason, safeUrl } from './classify'
 import { planDependencies } from './dependencies'
 import { explainMissing } from './explain'
 import { intentValues } from './intentValues'
-import { alternativesOf } from './selectTarget'
+import { alternativesOf, scoreChosen, withHandSignal, type ScoredExchange } from './selectTarget'
 import { shapeTarget } from './shapeTarget'
-import { commitTime, typedValues } from './typedValues'
+import { commitTime, typedValues, type TypedValue } from './typedValues'
 
 export interface CompileOptions {
   /** UUID for the new tool. */
@@ -54,10 +54,16 @@ export function compileTrace(trace: Trace, options: CompileOptions): CompileResu
   const typed = trace.actions.length ? typedValues(trace.actions) : intentValues(intent, eligible)
   const committedAt = commitTime(trace.actions)
   const scored = rankCandidates(trace, eligible, typed, committedAt, intent)
-  const chosen = options.targetExchangeId
-    ? scored.find((s) => s.exchange.id === options.targetExchangeId)
+  const byHand = options.targetExchangeId !== undefined
+  const chosen = byHand
+    ? chosenByHand(options.targetExchangeId!, scored, eligible, {
+        typed,
+        committedAt,
+        trace,
+        intent,
+      })
     : scored[0]
-  if (!chosen || (!options.targetExchangeId && chosen.score < MIN_TARGET_SCORE)) {
+  if (!chosen || (!byHand && chosen.score < MIN_TARGET_SCORE)) {
     return {
       ok: false,
       explanation: explainMissing(trace, intent, typed, scored, considered, committedAt),
@@ -109,13 +115,36 @@ export function compileTrace(trace: Trace, options: CompileOptions): CompileResu
         signals: [...chosen.signals, ...shaped.signals, ...dependencies.signals],
         alternatives: alternativesOf(
           chosen,
-          scored.filter((s) => s !== chosen),
+          scored.filter((s) => s.exchange !== exchange),
+          byHand,
         ),
       },
       createdAt: options.now,
       updatedAt: options.now,
     },
   }
+}
+
+/**
+ * The target the person named (manual compile): its ranked evidence when it has some, else its
+ * evidence scored alone (an exchange with none still compiles: the choice is the person's).
+ * Undefined when the trace holds no such exchange.
+ */
+function chosenByHand(
+  id: string,
+  scored: ScoredExchange[],
+  eligible: Exchange[],
+  at: { typed: TypedValue[]; committedAt: number | null; trace: Trace; intent: string },
+): ScoredExchange | undefined {
+  const ranked = scored.find((s) => s.exchange.id === id)
+  if (ranked) return withHandSignal(ranked)
+  const exchange = eligible.find((e) => e.id === id)
+  if (!exchange) return undefined
+  return scoreChosen(exchange, at.typed, at.committedAt, {
+    actions: at.trace.actions,
+    exchanges: at.trace.exchanges,
+    intent: at.intent,
+  })
 }
 
 /** Tool versions are dates (spec "Versioning" 3): `YYYY.MM.DD`. */

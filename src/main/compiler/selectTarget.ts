@@ -92,6 +92,38 @@ export function scoreExchanges(
 }
 
 /**
+ * The evidence of one exchange the person named as the target (manual compile, issue 3 "Manual
+ * compile"), scored like any candidate but kept even when it carries nothing of the intent
+ * (score 0): the person's choice is the evidence, marked by a `chosen_by_hand` signal (weight 0).
+ */
+export function scoreChosen(
+  exchange: Exchange,
+  typed: TypedValue[],
+  committedAt: number | null,
+  context: PageContext,
+): ScoredExchange {
+  const probes = shownProbes(context, committedAt)
+  const words = context.intent ? intentWords(context.intent) : []
+  const scored = scoreOne(exchange, typed, committedAt, probes, words, context.intent ?? '')
+  return withHandSignal(scored)
+}
+
+/** The candidate with the `chosen_by_hand` signal added (a copy: rankings stay as they were). */
+export function withHandSignal(scored: ScoredExchange): ScoredExchange {
+  return {
+    ...scored,
+    signals: [
+      ...scored.signals,
+      {
+        name: 'chosen_by_hand',
+        weight: 0,
+        detail: `the person chose this request as the target (evidence score ${scored.score})`,
+      },
+    ],
+  }
+}
+
+/**
  * A candidate the person moved on from: after its answer they clicked or navigated to another
  * page, where a later request names the intent's words and this one names none (the search that
  * led to the page whose related tools the intent asks for).
@@ -482,12 +514,24 @@ function orderKinds(
   return sortScored([...json, ...rendered, ...pageReads])
 }
 
-/** Explains why each runner-up (up to 8) lost to the chosen target. */
-export function alternativesOf(chosen: ScoredExchange, others: ScoredExchange[]): Alternative[] {
+/**
+ * Explains why each runner-up (up to 8) lost to the chosen target. With `byHand` (manual compile:
+ * the person named the target), a runner-up may have more evidence than the target; the
+ * comparison then says so instead of calling it weaker.
+ */
+export function alternativesOf(
+  chosen: ScoredExchange,
+  others: ScoredExchange[],
+  byHand = false,
+): Alternative[] {
   const chosenKey = endpointKey(chosen.exchange)
+  const kept = byHand ? '; the request chosen by hand was kept' : ''
   return others.slice(0, 8).map((s) => {
     const has = (name: string) => s.signals.some((x) => x.name === name)
-    let reason = `lower evidence score (${s.score} < ${chosen.score})`
+    const { more, less } = compareScores(s.score, chosen.score)
+    let reason = less
+      ? `lower evidence score ${less}${kept}`
+      : `as much evidence (${s.score} = ${chosen.score}), ranked after the target${kept}`
     if (s.prefixOnly)
       reason = 'carries only a prefix of what was typed: a typeahead/suggest request'
     else if (has('suggest_endpoint'))
@@ -497,7 +541,13 @@ export function alternativesOf(chosen: ScoredExchange, others: ScoredExchange[])
       reason =
         s.exchange.seq < chosen.exchange.seq
           ? 'the same endpoint sent earlier; the later answer is the one the page shows'
-          : `the same endpoint sent later with less evidence (${s.score} < ${chosen.score})`
+          : more
+            ? `the same endpoint sent later with more evidence ${more}${kept}`
+            : less
+              ? `the same endpoint sent later with less evidence ${less}${kept}`
+              : `the same endpoint sent later with as much evidence (${s.score} = ${chosen.score})${kept}`
+    // Only a target named by hand can have less evidence than a runner-up: say so, plainly.
+    else if (more) reason = `more evidence ${more}, but the request chosen by hand was kept`
     else if (has('count_only_answer'))
       reason = 'its answer is a count (a count endpoint next to the list the page showed)'
     else if (s.document && !chosen.document)
@@ -517,6 +567,13 @@ export function alternativesOf(chosen: ScoredExchange, others: ScoredExchange[])
       signals: s.signals.map((x) => x.name),
     }
   })
+}
+
+/** `(a > b)` when the runner-up scored more, `(a < b)` when less; neither when equal. */
+function compareScores(score: number, chosen: number): { more?: string; less?: string } {
+  if (score > chosen) return { more: `(${score} > ${chosen})` }
+  if (score < chosen) return { less: `(${score} < ${chosen})` }
+  return {}
 }
 
 const round = (n: number) => Math.round(n * 1000) / 1000
