@@ -3,6 +3,7 @@ import { Cookie, CookieJar } from 'tough-cookie'
 import { request } from 'undici'
 import type { LoginBinding, ToolSpec, ToolStep, VerifyRule } from '../../shared/toolSpec'
 import type { StorageState } from '../../shared/trace'
+import { addressDenied, type HostLookup } from './destination'
 import { extractValue } from './extract'
 import { judgeResponse, type Outcome, type SiteResponse } from './outcome'
 import { renderRequest, type RenderedRequest, type TemplateScope } from './template'
@@ -39,6 +40,8 @@ export type ExecutionOutcome = Outcome | { ok: false; code: 'outcome_unknown'; m
 /** What a run brings besides its inputs: the saved login of the tool's site, if any. */
 export interface RunContext {
   login: StorageState | null
+  /** Resolves site names for the private-address check; default the system resolver. */
+  lookup?: HostLookup
   /** Told of every request once it was sent (status null when no answer came): run effects. */
   onSent?: (sent: { method: string; url: string; status: number | null }) => void
 }
@@ -65,11 +68,14 @@ export async function executeHttp(
   if (!login.ok) return login.outcome
   const scope: TemplateScope = { ...inputs, ...login.scope, ...generatedScope() }
   const jar = await jarOf(context.login)
+  const resolved = new Map<string, string | null>()
   for (const step of tool.steps) {
     const isTarget = step === last
     const rendered = renderRequest(step.request, scope)
     const denied = destinationDenied(rendered.url, tool.siteHost)
     if (denied) return { ok: false, code: 'destination_denied', message: denied }
+    const inside = await addressDenied(rendered.url, tool.siteHost, context.lookup, resolved)
+    if (inside) return { ok: false, code: 'destination_denied', message: inside }
     const cookie = await jar.getCookieString(rendered.url)
     if (cookie) rendered.headers.cookie = cookie
     const writes = isTarget && tool.mutating
@@ -140,10 +146,20 @@ export function readDependency(
 
 const ANY_ANSWER: VerifyRule = { status: [200, 399], mimeType: '', required: [] }
 
-/** A 3xx to a sign-in page: the session is gone (a redirect is never followed, see above). */
+/**
+ * A 3xx to a sign-in page: the session is gone (a redirect is never followed, see above); to a
+ * second-factor page (`/login/otp`, `/2fa`, `/mfa`): the site asks for a one-time code.
+ */
 function signInRedirect(response: SiteResponse): Outcome | null {
   if (response.status < 300 || response.status >= 400) return null
   const location = response.headers.location ?? ''
+  if (/\b(otp|totp|2fa|mfa|two-?factor|second-?factor)\b/i.test(location))
+    return {
+      ok: false,
+      code: 'mfa_required',
+      message: `The site asked for a second factor (${location}): sign in with the code, or save a TOTP seed.`,
+      signIn: true,
+    }
   if (!/log-?in|sign-?in|auth|session/i.test(location)) return null
   return {
     ok: false,

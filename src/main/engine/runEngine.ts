@@ -14,6 +14,7 @@ import {
   type RunContext,
   type SendRequest,
 } from './httpExecutor'
+import type { HostLookup } from './destination'
 import { createInputValidator } from './inputs'
 import { createQuarantine } from './quarantine'
 import { applyAnswers, planRequirements, type Answer, type OpenRequirement } from './requirements'
@@ -32,6 +33,8 @@ export interface RunEngineDeps {
   /** A new ULID for each run id. */
   ulid: () => string
   send?: SendRequest
+  /** Resolves site names for the private-address check (`destination_denied`); default DNS. */
+  lookup?: HostLookup
   /**
    * Runs a tool in a pooled headless browser (issue 4 "Rendered executor"): used for tools with
    * `via: "rendered"`, and once for a read whose HTTP attempt met a bot check. Absent: such tools
@@ -199,6 +202,7 @@ export function createRunEngine(deps: RunEngineDeps): RunEngine {
       if (login) deps.logins!.touch(run.tenant, tool.siteHost, deps.clock())
       const context: RunContext = {
         login: login?.storageState ?? null,
+        ...(deps.lookup ? { lookup: deps.lookup } : {}),
         onSent: (sent) => effects.push({ ...sent, at: new Date(deps.clock()).toISOString() }),
       }
       outcome = await runVia(tool, validator.toScope(tool, run.inputs), context, controller.signal)

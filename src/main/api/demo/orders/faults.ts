@@ -54,7 +54,7 @@ export async function applyFaults(
       json(401, errorBody('unauthorized'))
       return true
     case 'rate_limited':
-      reply.header('retry-after', String(retryAfterSeconds))
+      if (retryAfterSeconds !== null) reply.header('retry-after', String(retryAfterSeconds))
       json(429, errorBody('rate_limited'))
       return true
     case 'html':

@@ -51,8 +51,8 @@ export interface OrdersSwitches {
   fault: OrdersFault | null
   /** Milliseconds every /api/* and /graphql answer waits first (the slow switch); 0 = none. */
   delayMs: number
-  /** Seconds sent in Retry-After with 'rate_limited'; default 7. */
-  retryAfterSeconds: number
+  /** Seconds sent in Retry-After with 'rate_limited'; default 7; null sends no Retry-After. */
+  retryAfterSeconds: number | null
 }
 
 export interface OrdersDemoOptions {
