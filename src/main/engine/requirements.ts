@@ -159,7 +159,11 @@ export function applyAnswers(
     }
     answered.add(requirement.id)
   }
-  return { inputs: next, open: open.filter((r) => !answered.has(r.id)), declined }
+  // An approval still open shows the request with the values just given: the one it will send.
+  const still = open
+    .filter((r) => !answered.has(r.id))
+    .map((r) => (r.kind === 'approval' ? { ...r, request: previewRequest(tool, next) } : r))
+  return { inputs: next, open: still, declined }
 }
 
 /** The answer's value as the slot's type, or undefined when it is not one. */

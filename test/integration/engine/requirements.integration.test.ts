@@ -206,6 +206,10 @@ describe('answer errors', () => {
     expect(partial.status).toBe(202)
     expect(partial.body).toMatchObject({ status: 'input_required', stateRevision: 2 })
     expect(partial.body.requirements.map((r) => r.kind)).toEqual(['approval'])
+    // The approval left open now shows the request with the chosen option in it.
+    expect(partial.body.requirements[0]!.request).toMatchObject({
+      body: { item: 'Cup', quantity: 1, shipping: choice!.options![0]!.label },
+    })
     expectError(
       await respond(run.runId, {
         stateRevision: 2,

@@ -193,7 +193,16 @@ describe('applyAnswers', () => {
       { requirementId: shipping!.id, optionId: 'opt_2' },
     ])
     expect(out.inputs).toEqual({ item: 'Mug', quantity: 3, shipping: 'expedited' })
-    expect(out.open).toEqual([approval])
+    // The approval left open now shows the request with the answered values in it.
+    expect(out.open).toEqual([
+      {
+        ...approval,
+        request: {
+          ...approval!.request,
+          body: { item: 'Mug', quantity: 3, shipping: 'expedited', gift: false, label: 'for Mug' },
+        },
+      },
+    ])
     expect(out.declined).toBe(false)
   })
 
