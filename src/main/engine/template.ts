@@ -1,6 +1,6 @@
 import type { RequestTemplate } from '../../shared/toolSpec'
 
-/** Values a template may name: `input.p0`, `step.<id>.<name>`, `login.<name>`. */
+/** Values a template may name: `input.p0`, `step.<id>.<name>`, `login.<name>`, `secret:NAME`. */
 export type TemplateScope = Record<string, unknown>
 
 export interface RenderedRequest {
@@ -12,6 +12,23 @@ export interface RenderedRequest {
 
 const PLACEHOLDER = /\{\{\s*([a-zA-Z0-9_.:-]+)\s*\}\}/g
 const WHOLE = /^\{\{\s*([a-zA-Z0-9_.:-]+)\s*\}\}$/
+const SECRET_PLACEHOLDER = /\{\{\s*secret:([A-Za-z0-9_.-]{1,64})\s*\}\}/g
+
+/**
+ * The names of the `{{secret:NAME}}` placeholders of a request template (URL, headers, body), in
+ * order of first use. The executor resolves them from the vault into the scope as `secret:NAME`
+ * just before it renders the request, and checks where they may go (issue 6 "Vault").
+ */
+export function secretNames(template: RequestTemplate): string[] {
+  const names = new Set<string>()
+  const texts = [
+    template.url,
+    ...Object.values(template.headers),
+    JSON.stringify(template.body ?? null),
+  ]
+  for (const text of texts) for (const m of text.matchAll(SECRET_PLACEHOLDER)) names.add(m[1]!)
+  return [...names]
+}
 
 /**
  * Renders a step's request template (DESIGN.md §4). In a JSON body a string that is exactly one
