@@ -12,6 +12,7 @@ import { registerRunRoutes } from './routes/runs'
 import { registerPrepareRoutes } from './routes/prepare'
 import { registerUiRoutes } from './routes/uiRoutes'
 import { registerOrdersDemo } from './demo/orders'
+import { registerMcpRoutes } from './mcp/mcpRoutes'
 
 export interface ServerDeps {
   store: Store
@@ -107,5 +108,7 @@ export function buildServer(deps: ServerDeps): FastifyInstance {
   registerUiRoutes(app, deps.rendererDir)
   // Public like the pages it serves: INTERFACE.md section B rule 3's demo observation page.
   registerOrdersDemo(app, { prefix: '/demo/orders' })
+  // Last: OAuth routes registered before it serve the protected-resource metadata themselves.
+  registerMcpRoutes(app, { ...deps, tools: deps.store.tools })
   return app
 }

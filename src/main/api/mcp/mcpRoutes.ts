@@ -1,0 +1,206 @@
+import { randomUUID } from 'node:crypto'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js'
+import { isServiceError, ServiceError } from '../../../shared/errors'
+import type { Authenticator, Caller } from '../auth'
+import { createMcpSession, type McpDeps, type McpSession } from './mcpServer'
+import { parseApps, type ScopeLookup, type ToolScope } from './toolsInScope'
+
+export interface McpRouteDeps extends McpDeps {
+  auth: Authenticator
+  /** Finds a scope by slug; absent while no scope store exists (then no slug names a scope). */
+  scopes?: ScopeLookup | undefined
+  /** Milliseconds since the Unix epoch (idle sessions). */
+  clock: () => number
+}
+
+/** OAuth 2.0 Protected Resource Metadata (RFC 9728 §3) of the MCP endpoint. */
+export const PROTECTED_RESOURCE_PATH = '/.well-known/oauth-protected-resource'
+/** Scopes an MCP client may ask for; the OAuth server decides what each grants. */
+export const MCP_OAUTH_SCOPES = ['tools:read', 'tools:execute']
+/** Spec "Limits": slug 1 to 40 characters; spec "Request shape": lowercase, digits, dashes. */
+const SLUG = /^[a-z0-9-]{1,40}$/
+/** Spec "Limits": a scope lists at most 200 apps and tools. */
+const MAX_SCOPE_ENTRIES = 200
+/** A session no request touched for this long is closed; its client starts a new one on 404. */
+const SESSION_IDLE_MS = 60 * 60_000
+
+interface SessionEntry {
+  transport: StreamableHTTPServerTransport
+  session: McpSession
+  tenant: string
+  scopeKey: string
+  lastSeen: number
+}
+
+/**
+ * The MCP endpoint (spec "C", issue 5 "MCP"): Streamable HTTP at `/mcp` and `/mcp/{slug}`
+ * (also `?scope=` and `?apps=`), stateful: each client's `initialize` opens a session (its own
+ * MCP server and transport, id in `Mcp-Session-Id`), closed by `DELETE`, by idling an hour, or
+ * by the server closing. Every request needs the bearer key of the session's workspace; without
+ * credentials 401 with `WWW-Authenticate` pointing at the protected-resource metadata (spec
+ * "Authentication" 6, RFC 9728 §5.1), which this also serves unless the OAuth routes already do.
+ */
+export function registerMcpRoutes(app: FastifyInstance, deps: McpRouteDeps): void {
+  const sessions = new Map<string, SessionEntry>()
+
+  const drop = (id: string | undefined) => {
+    const entry = id === undefined ? undefined : sessions.get(id)
+    if (!entry) return
+    sessions.delete(id!)
+    entry.session.dispose()
+    void entry.transport.close().catch(() => undefined)
+  }
+
+  const handle = async (
+    request: FastifyRequest<{ Params: { slug?: string }; Querystring: Record<string, unknown> }>,
+    reply: FastifyReply,
+  ) => {
+    const base = `http://${request.headers.host}`
+    const caller = authenticate(request, reply, base)
+    if (!caller) return reply
+    const scopes = resolveScopes(caller, request.params.slug, request.query ?? {})
+    const scopeKey = JSON.stringify(scopes)
+    const sessionId = request.headers['mcp-session-id']
+    if (typeof sessionId === 'string') {
+      const entry = sessions.get(sessionId)
+      // Another workspace's session id is answered like an unknown one: it must not leak.
+      if (!entry || entry.tenant !== caller.tenant || entry.scopeKey !== scopeKey)
+        throw new ServiceError(
+          'not_found',
+          404,
+          'No such MCP session (it ended or expired): initialize a new one.',
+        )
+      entry.lastSeen = deps.clock()
+      reply.hijack()
+      await entry.transport.handleRequest(request.raw, reply.raw, request.body)
+      return reply
+    }
+    const body = request.body
+    const initializing =
+      request.method === 'POST' &&
+      (isInitializeRequest(body) || (Array.isArray(body) && body.some(isInitializeRequest)))
+    if (!initializing)
+      throw new ServiceError(
+        'bad_request',
+        400,
+        'Send Mcp-Session-Id, or start a session with an initialize request.',
+      )
+    const session = createMcpSession(deps, {
+      tenant: caller.tenant,
+      owner: caller.owner,
+      scopes,
+      usageUrl: `${base}/app/#/usage`,
+    })
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: randomUUID,
+      onsessioninitialized: (id) => {
+        sessions.set(id, {
+          transport,
+          session,
+          tenant: caller.tenant,
+          scopeKey,
+          lastSeen: deps.clock(),
+        })
+      },
+      onsessionclosed: drop,
+    })
+    session.server.onclose = () => drop(transport.sessionId)
+    await session.server.connect(transport)
+    reply.hijack()
+    await transport.handleRequest(request.raw, reply.raw, body)
+    // An initialize the transport refused opened no session: nothing else holds these.
+    if (transport.sessionId === undefined || !sessions.has(transport.sessionId)) {
+      session.dispose()
+      await transport.close().catch(() => undefined)
+    }
+    return reply
+  }
+
+  /**
+   * The caller, or null after answering 401 with the RFC 6750 §3 challenge carrying RFC 9728's
+   * `resource_metadata` (and `error="invalid_token"` when a bearer value was sent but unknown).
+   */
+  const authenticate = (request: FastifyRequest, reply: FastifyReply, base: string) => {
+    try {
+      return deps.auth.authenticate(request)
+    } catch (error) {
+      if (!isServiceError(error) || error.status !== 401) throw error
+      const sent = request.headers.authorization !== undefined
+      void reply
+        .status(401)
+        .header(
+          'www-authenticate',
+          `Bearer resource_metadata="${base}${PROTECTED_RESOURCE_PATH}"${sent ? ', error="invalid_token"' : ''}`,
+        )
+        .send({ error: error.toBody() })
+      return null
+    }
+  }
+
+  /**
+   * The scopes of a connection (spec "C" and "Request shape"): the path slug and `?scope=` name
+   * stored scopes (404 `unknown_scope` when the workspace has none of that slug), `?apps=` an
+   * ad-hoc one (400 `invalid_scope` when empty or over 200 entries). All of them narrow.
+   */
+  const resolveScopes = (
+    caller: Caller,
+    pathSlug: string | undefined,
+    query: Record<string, unknown>,
+  ): ToolScope[] => {
+    const slugs = [pathSlug, query.scope].filter((s) => s !== undefined)
+    const scopes: ToolScope[] = []
+    for (const slug of new Set(slugs)) {
+      const found =
+        typeof slug === 'string' && SLUG.test(slug) ? deps.scopes?.(caller.tenant, slug) : null
+      if (!found)
+        throw new ServiceError(
+          'unknown_scope',
+          404,
+          `No tool scope "${String(slug)}" in this workspace: POST /api/v1/scopes creates one.`,
+        )
+      scopes.push(found)
+    }
+    const apps = parseApps(query.apps)
+    if (apps !== null) {
+      if (!apps.length || apps.length > MAX_SCOPE_ENTRIES)
+        throw new ServiceError(
+          'invalid_scope',
+          400,
+          `"apps" takes 1 to ${MAX_SCOPE_ENTRIES} comma-separated app names.`,
+        )
+      scopes.push({ slug: null, apps, tools: [] })
+    }
+    return scopes
+  }
+
+  const methods = ['GET', 'POST', 'DELETE'] as const
+  app.route({ method: [...methods], url: '/mcp', handler: handle })
+  app.route({ method: [...methods], url: '/mcp/:slug', handler: handle })
+
+  const metadata = (request: FastifyRequest) => {
+    const base = `http://${request.headers.host}`
+    return {
+      resource: `${base}/mcp`,
+      authorization_servers: [base],
+      scopes_supported: MCP_OAUTH_SCOPES,
+      bearer_methods_supported: ['header'],
+      resource_name: 'Sitecall MCP',
+    }
+  }
+  // RFC 9728 §3.1: the metadata of a resource with a path also lives under that path.
+  for (const url of [PROTECTED_RESOURCE_PATH, `${PROTECTED_RESOURCE_PATH}/mcp`])
+    if (!app.hasRoute({ method: 'GET', url })) app.get(url, async (request) => metadata(request))
+
+  const sweep = setInterval(() => {
+    const now = deps.clock()
+    for (const [id, entry] of sessions) if (now - entry.lastSeen > SESSION_IDLE_MS) drop(id)
+  }, 5 * 60_000)
+  sweep.unref()
+  // Before the listener closes: open event streams would hold it open.
+  app.addHook('preClose', async () => {
+    clearInterval(sweep)
+    for (const id of [...sessions.keys()]) drop(id)
+  })
+}

@@ -1,0 +1,88 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js'
+import {
+  CallToolRequestSchema,
+  ListToolsRequestSchema,
+  type CallToolResult,
+} from '@modelcontextprotocol/sdk/types.js'
+import type { EventBus } from '../../events'
+import type { RunEngine } from '../../engine/runEngine'
+import type { ToolRepository } from '../../store/toolRepository'
+import { mcpError, toMcpError } from './mcpErrors'
+import {
+  callServiceTool,
+  isServiceTool,
+  listServiceTools,
+  type McpBrowse,
+  type RouteIntent,
+} from './serviceTools'
+import { callSiteTool, findSiteTool, listSiteTools } from './siteTools'
+import { inScope, type ToolScope } from './toolsInScope'
+
+/** The parts of the core an MCP server uses. */
+export interface McpDeps {
+  tools: ToolRepository
+  engine: RunEngine
+  events: EventBus
+  /** Browse sessions (issue 5); absent: the browser calls answer 503 `unavailable`. */
+  browse?: McpBrowse | undefined
+  /** The intent router; absent: `service_run` without a pinned capability is `unavailable`. */
+  route?: RouteIntent | undefined
+}
+
+/** Who an MCP connection acts for, and what it may see. */
+export interface McpConnection {
+  tenant: string
+  owner: boolean
+  /** Every scope must admit a tool (a slug scope and `?apps=`); empty: unscoped. */
+  scopes: ToolScope[]
+  /** The app's usage page for balance elicitations, or null (no page to send the person to). */
+  usageUrl: string | null
+}
+
+export interface McpSession {
+  server: Server
+  /** Stops listening for tool changes; the transport is closed by its owner. */
+  dispose(): void
+}
+
+export const MCP_SERVER_INFO = { name: 'sitecall', version: '0.1.0' }
+
+/**
+ * One MCP server per client connection (the SDK binds a `Server` to one transport), on the
+ * low-level `Server` so a thrown refusal stays a JSON-RPC error with the spec's `data.code`
+ * (spec "Errors" → "Shapes" 3) instead of becoming an `isError` result. Lists the scope's
+ * verified site tools and the service tools; tells the client `notifications/tools/list_changed`
+ * when a tool of its scope is verified, quarantined or let out (the core's `tools.changed`).
+ */
+export function createMcpSession(deps: McpDeps, connection: McpConnection): McpSession {
+  const server = new Server(MCP_SERVER_INFO, {
+    capabilities: { tools: { listChanged: true } },
+    instructions:
+      'Sitecall runs private tools compiled from web workflows. Call a site tool by name; a run that waits on input_required is continued with service_resume; browse a site with service_browse_open, snapshot, act, finish to make a new tool.',
+  })
+
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: [...listSiteTools(deps.tools, connection.scopes), ...listServiceTools()],
+  }))
+
+  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
+    const { name } = request.params
+    const args = request.params.arguments ?? {}
+    const elicitUrl = server.getClientCapabilities()?.elicitation?.url !== undefined
+    const context = { ...connection, urlElicitation: elicitUrl }
+    try {
+      if (isServiceTool(name)) return await callServiceTool(deps, context, name, args)
+      const tool = findSiteTool(deps.tools, name, connection.scopes)
+      if (!tool) throw mcpError('not_found', 404, `No tool ${name}: tools/list names them.`)
+      return await callSiteTool(deps.engine, tool, args, context)
+    } catch (error) {
+      throw toMcpError(error)
+    }
+  })
+
+  const unsubscribe = deps.events.on('tools.changed', ({ tool }) => {
+    if (connection.scopes.every((s) => inScope(tool, s)))
+      void server.sendToolListChanged().catch(() => undefined)
+  })
+  return { server, dispose: unsubscribe }
+}

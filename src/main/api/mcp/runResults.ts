@@ -1,0 +1,110 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import { isServiceError, ServiceError } from '../../../shared/errors'
+import { toPublicRun } from '../../engine/runEngine'
+import type { StartedRun } from '../../engine/runEngine'
+import type { RunRecord } from '../../store/runRepository'
+import { mcpError, urlElicitation, type McpToolError } from './mcpErrors'
+
+/**
+ * How long an MCP call waits for its run, in ms: under the 60 s request timeout of the SDK's
+ * clients, so the agent gets `run_timeout` with the run id instead of its own timeout.
+ */
+export const MCP_DEADLINE_MS = 50_000
+
+/** What the presentation of a run needs to know of the connection. */
+export interface RunPresentation {
+  /** The client declared `capabilities.elicitation.url` at initialize. */
+  urlElicitation: boolean
+}
+
+/** A JSON value as a tool result: the text for every client, structured content for new ones. */
+export function jsonResult(value: unknown, isError = false): CallToolResult {
+  return {
+    content: [{ type: 'text', text: JSON.stringify(value) }],
+    structuredContent: value as Record<string, unknown>,
+    ...(isError ? { isError: true } : {}),
+  }
+}
+
+/**
+ * A run as an MCP tool result (spec "Errors" → "Shapes" 3): a run that ended without success
+ * (`failed`, `outcome_unknown`, `cancelled`, `expired`) is a normal result with `isError: true`,
+ * never a JSON-RPC error; `input_required` is not a failure. Two failures are refused instead:
+ * a missing login when the client takes URL elicitations (-32042 with the sign-in URL, spec
+ * "Shapes" 4), and `browser_capacity`, which REST answers 429/503 with `Retry-After`.
+ */
+export function runResult(record: RunRecord, presentation: RunPresentation): CallToolResult {
+  const error = record.error
+  if (record.status === 'failed' && error?.code === 'browser_capacity')
+    throw mcpError('browser_capacity', error.waited === false ? 429 : 503, error.message, {
+      runId: record.runId,
+      retryAfter: typeof error.retryAfterSeconds === 'number' ? error.retryAfterSeconds : 30,
+    })
+  if (
+    record.status === 'failed' &&
+    record.signIn &&
+    presentation.urlElicitation &&
+    (error?.code === 'session_or_permission' || error?.code === 'mfa_required')
+  )
+    throw urlElicitation(
+      error.code,
+      record.signIn.url,
+      `Sign in to the site in your browser and save the login in Sitecall, then call again. ${error.message}`,
+      { runId: record.runId },
+    )
+  return plainRunResult(record)
+}
+
+/** A run as a tool result without refusals (inspection): `isError` when it ended unsuccessful. */
+export function plainRunResult(record: RunRecord): CallToolResult {
+  const run = toPublicRun(record)
+  return jsonResult(
+    run,
+    !['succeeded', 'input_required', 'accepted', 'working'].includes(run.status),
+  )
+}
+
+/**
+ * The run once it settles within `deadlineMs`; past it, 504 `run_timeout` with the run id and
+ * where to poll (spec "Run-timeout error body"), while the run goes on.
+ */
+export async function settleRun(started: StartedRun, deadlineMs: number): Promise<RunRecord> {
+  const run = await settleWithin(started.done, deadlineMs)
+  if (run) return run
+  const runId = started.run.runId
+  throw new ServiceError(
+    'run_timeout',
+    504,
+    `The run passed its ${deadlineMs} ms deadline and goes on: call service_inspect with its runId.`,
+    { runId, deadlineMs, poll: `/api/v1/runs/${runId}` },
+  )
+}
+
+/** What `done` settles with within `ms`, else null (the run goes on). */
+export async function settleWithin<T>(done: Promise<T>, ms: number): Promise<T | null> {
+  let timer: NodeJS.Timeout | undefined
+  const late = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), ms)))
+  try {
+    return await Promise.race([done, late])
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+/**
+ * An empty balance as a URL elicitation when the client takes them and a usage page is known
+ * (spec "Errors" → "Shapes" 4); otherwise null and the caller sends the plain 402.
+ */
+export function balanceElicitation(
+  error: unknown,
+  presentation: RunPresentation,
+  usageUrl: string | null,
+): McpToolError | null {
+  if (!presentation.urlElicitation || !usageUrl) return null
+  if (!isServiceError(error) || error.status !== 402) return null
+  return urlElicitation(
+    error.code,
+    usageUrl,
+    `${error.message} Open the usage page, then call again.`,
+  )
+}

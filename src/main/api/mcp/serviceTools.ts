@@ -1,0 +1,365 @@
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js'
+import type { ToolSpec } from '../../../shared/toolSpec'
+import type { RunEngine } from '../../engine/runEngine'
+import type { ToolRepository } from '../../store/toolRepository'
+import { mcpError } from './mcpErrors'
+import { jsonResult, MCP_DEADLINE_MS, plainRunResult, runResult, settleWithin } from './runResults'
+import { callSiteTool, type SiteToolConnection } from './siteTools'
+import { inScope } from './toolsInScope'
+
+/** A browse session's page as the agent sees it (issue 5 "Browse sessions"). */
+export interface BrowseSnapshot {
+  sessionId: string
+  url: string
+  title: string
+  text: string
+  refs: unknown
+}
+
+/** The browse sessions service (`src/main/browse/browseSessions.ts`) as MCP uses it. */
+export interface McpBrowse {
+  open(tenant: string, body: { url: string; intent?: string }): Promise<BrowseSnapshot>
+  snapshot(tenant: string, sessionId: string): Promise<BrowseSnapshot>
+  act(
+    tenant: string,
+    sessionId: string,
+    body: { ref: string; action: BrowseAction; value?: string },
+  ): Promise<BrowseSnapshot>
+  finish(tenant: string, sessionId: string, body: { intent?: string }): Promise<unknown>
+  close(tenant: string, sessionId: string): Promise<unknown>
+}
+
+export const BROWSE_ACTIONS = ['click', 'fill', 'select', 'press', 'navigate'] as const
+export type BrowseAction = (typeof BROWSE_ACTIONS)[number]
+
+/** Ranks a workspace's tools for an intent (the router, DESIGN.md §1): best first, score ≥ 0.9. */
+export type RouteIntent = (tenant: string, intent: string) => ToolSpec[] | Promise<ToolSpec[]>
+
+export interface ServiceToolDeps {
+  tools: ToolRepository
+  engine: RunEngine
+  browse?: McpBrowse | undefined
+  route?: RouteIntent | undefined
+}
+
+export interface ServiceConnection extends SiteToolConnection {
+  /** The owner (the app itself, or the stdio bridge) may read every workspace's runs. */
+  owner: boolean
+}
+
+type Args = Record<string, unknown>
+type Handler = (deps: ServiceToolDeps, c: ServiceConnection, args: Args) => Promise<CallToolResult>
+
+const str = (description: string) => ({ type: 'string', description })
+const sessionId = str('The exact sessionId that service_browse_open returned.')
+
+/**
+ * The service's own MCP tools (spec "C": `service_run`, `service_resume`, `service_inspect`,
+ * `service_index`, `service_browse_open`, and the browser calls `snapshot`, `act`, `finish`,
+ * `close`), each with its input schema and handler.
+ */
+const SERVICE_TOOLS: Record<string, { tool: Omit<Tool, 'name'>; handle: Handler }> = {
+  service_run: {
+    tool: {
+      description:
+        'Run a task: an intent routed to the best verified tool, or the tool whose capabilityId is pinned (a candidate runs once this way and is verified when it succeeds).',
+      inputSchema: {
+        type: 'object',
+        properties: {
+          intent: str('What to do, in words.'),
+          inputs: { type: 'object', description: "The tool's inputs by name." },
+          capabilityId: str('Run exactly this tool (its capabilityId).'),
+        },
+        required: ['intent'],
+      },
+      annotations: { destructiveHint: true, openWorldHint: true },
+    },
+    handle: serviceRun,
+  },
+  service_resume: {
+    tool: {
+      description:
+        'Answer the requirements of an input_required run (an approval, a choice, a value) and continue it.',
+      inputSchema: {
+        type: 'object',
+        properties: {
+          runId: str('The run to continue.'),
+          stateRevision: { type: 'integer', description: "The run's current stateRevision." },
+          answers: {
+            type: 'array',
+            description: 'One answer per requirement: {requirementId, value | optionId | approve}.',
+            items: { type: 'object' },
+          },
+        },
+        required: ['runId', 'stateRevision', 'answers'],
+      },
+      annotations: { destructiveHint: true, openWorldHint: true },
+    },
+    handle: async (deps, c, args) => {
+      only(args, ['runId', 'stateRevision', 'answers'])
+      const runId = requireString(args, 'runId')
+      const started = deps.engine.respond(runId, c.owner ? null : c.tenant, {
+        stateRevision: args.stateRevision,
+        answers: args.answers,
+      })
+      const run = await settleWithin(started.done, MCP_DEADLINE_MS)
+      return runResult(run ?? deps.engine.get(runId)!, c)
+    },
+  },
+  service_inspect: {
+    tool: {
+      description: 'Read a run: its status, result, error or open requirements.',
+      inputSchema: { type: 'object', properties: { runId: str('The run.') }, required: ['runId'] },
+      annotations: { readOnlyHint: true },
+    },
+    handle: async (deps, c, args) => {
+      only(args, ['runId'])
+      const runId = requireString(args, 'runId')
+      const run = deps.engine.get(runId)
+      if (!run || (!c.owner && run.tenant !== c.tenant))
+        throw mcpError('not_found', 404, `No run ${runId}.`)
+      return plainRunResult(run)
+    },
+  },
+  service_index: {
+    tool: {
+      description:
+        'Index a URL: observe it in the local browser and compile a tool for the intent.',
+      inputSchema: {
+        type: 'object',
+        properties: { url: str('The page to observe.'), intent: str('What the tool should do.') },
+        required: ['url', 'intent'],
+      },
+      annotations: { openWorldHint: true },
+    },
+    handle: async (_deps, _c, args) => {
+      only(args, ['url', 'intent'])
+      requireUrl(args)
+      requireString(args, 'intent')
+      throw mcpError(
+        'unavailable',
+        503,
+        'Indexing jobs are not available in this version yet: use service_browse_open on the URL, act on the page, then finish.',
+      )
+    },
+  },
+  service_browse_open: {
+    tool: {
+      description:
+        'Open a page in the local browser; answers the sessionId and an accessibility snapshot with element refs.',
+      inputSchema: {
+        type: 'object',
+        properties: { url: str('The page to open.'), intent: str('What you mean to do there.') },
+        required: ['url'],
+      },
+      annotations: { openWorldHint: true },
+    },
+    handle: async (deps, c, args) => {
+      only(args, ['url', 'intent'])
+      const url = requireUrl(args)
+      const intent = optionalString(args, 'intent')
+      return jsonResult(
+        await browse(deps).open(c.tenant, { url, ...(intent !== undefined ? { intent } : {}) }),
+      )
+    },
+  },
+  snapshot: {
+    tool: {
+      description: "The browse session's current page: text and element refs.",
+      inputSchema: { type: 'object', properties: { sessionId }, required: ['sessionId'] },
+      annotations: { readOnlyHint: true },
+    },
+    handle: async (deps, c, args) => {
+      only(args, ['sessionId'])
+      const id = requireSessionId(args)
+      return jsonResult(await browse(deps).snapshot(c.tenant, id))
+    },
+  },
+  act: {
+    tool: {
+      description:
+        'Act on an element of the latest snapshot by its ref: click, fill, select, press (a key) or navigate (a URL); answers the new snapshot.',
+      inputSchema: {
+        type: 'object',
+        properties: {
+          sessionId,
+          ref: str('An element ref of the latest snapshot.'),
+          action: { type: 'string', enum: [...BROWSE_ACTIONS] },
+          value: str('Text to fill, option to select, key to press, or URL to navigate to.'),
+        },
+        required: ['sessionId', 'ref', 'action'],
+      },
+      annotations: { destructiveHint: true, openWorldHint: true },
+    },
+    handle: async (deps, c, args) => {
+      only(args, ['sessionId', 'ref', 'action', 'value'])
+      const id = requireSessionId(args)
+      const ref = requireString(args, 'ref')
+      const action = args.action
+      if (typeof action !== 'string' || !(BROWSE_ACTIONS as readonly string[]).includes(action))
+        throw invalidArgument(`"action" is one of ${BROWSE_ACTIONS.join(', ')}.`)
+      const value = optionalString(args, 'value')
+      return jsonResult(
+        await browse(deps).act(c.tenant, id, {
+          ref,
+          action: action as BrowseAction,
+          ...(value !== undefined ? { value } : {}),
+        }),
+      )
+    },
+  },
+  finish: {
+    tool: {
+      description:
+        'End the browse session, keep its trace and compile it: the routing result, with a candidate tool when the evidence supports one.',
+      inputSchema: {
+        type: 'object',
+        properties: { sessionId, intent: str('What the recorded flow does.') },
+        required: ['sessionId'],
+      },
+    },
+    handle: async (deps, c, args) => {
+      only(args, ['sessionId', 'intent'])
+      const id = requireSessionId(args)
+      const intent = optionalString(args, 'intent')
+      return jsonResult(
+        await browse(deps).finish(c.tenant, id, intent !== undefined ? { intent } : {}),
+      )
+    },
+  },
+  close: {
+    tool: {
+      description: 'End the browse session without learning from it.',
+      inputSchema: { type: 'object', properties: { sessionId }, required: ['sessionId'] },
+    },
+    handle: async (deps, c, args) => {
+      only(args, ['sessionId'])
+      const id = requireSessionId(args)
+      await browse(deps).close(c.tenant, id)
+      return jsonResult({ sessionId: id, closed: true })
+    },
+  },
+}
+
+/** The service tools as MCP lists them. */
+export function listServiceTools(): Tool[] {
+  return Object.entries(SERVICE_TOOLS).map(([name, { tool }]) => ({ name, ...tool }))
+}
+
+/** Whether `name` is one of the service's own tools (site tools always hold `__`). */
+export function isServiceTool(name: string): boolean {
+  return Object.hasOwn(SERVICE_TOOLS, name)
+}
+
+/** Calls a service tool; refusals are thrown as `McpToolError`s or `ServiceError`s. */
+export function callServiceTool(
+  deps: ServiceToolDeps,
+  connection: ServiceConnection,
+  name: string,
+  args: Args,
+): Promise<CallToolResult> {
+  return SERVICE_TOOLS[name]!.handle(deps, connection, args)
+}
+
+/**
+ * `service_run`: a pinned `capabilityId` runs that tool (404 `capability_not_found`, spec
+ * "Request shape"); otherwise the router picks the best tool in scope. Without a router, 503
+ * `unavailable`. No tool for the intent: a failed result `no_capability` naming the index tool.
+ */
+async function serviceRun(
+  deps: ServiceToolDeps,
+  c: ServiceConnection,
+  args: Args,
+): Promise<CallToolResult> {
+  only(args, ['intent', 'inputs', 'capabilityId'])
+  const intent = requireString(args, 'intent')
+  const inputs = args.inputs ?? {}
+  if (inputs === null || typeof inputs !== 'object' || Array.isArray(inputs))
+    throw invalidArgument('"inputs" must be an object of the tool\'s inputs by name.')
+  const admitted = (tool: ToolSpec) => c.scopes.every((s) => inScope(tool, s))
+  let tool: ToolSpec | undefined
+  if (args.capabilityId !== undefined) {
+    const capabilityId = requireString(args, 'capabilityId')
+    tool = deps.tools.list().find((t) => t.capabilityId === capabilityId)
+    if (!tool) throw mcpError('capability_not_found', 404, `No capability ${capabilityId}.`)
+    if (!admitted(tool))
+      throw mcpError('not_in_scope', 403, `${capabilityId} is outside this connection's scope.`)
+    if (tool.status === 'quarantined')
+      throw mcpError('tool_quarantined', 409, `${tool.name} failed its checks; it is rechecked.`)
+  } else {
+    if (!deps.route)
+      throw mcpError(
+        'unavailable',
+        503,
+        'Routing a task by intent is not available in this version yet: list the tools and call one by name, or pin a capabilityId.',
+      )
+    tool = (await deps.route(c.tenant, intent)).find(admitted)
+    if (!tool)
+      return jsonResult(
+        {
+          status: 'failed',
+          error: { code: 'no_capability', message: `No tool fits "${intent}" yet.` },
+          result: { next: { tool: 'service_index' } },
+        },
+        true,
+      )
+  }
+  return callSiteTool(deps.engine, tool, inputs as Args, c)
+}
+
+function browse(deps: ServiceToolDeps): McpBrowse {
+  if (!deps.browse)
+    throw mcpError('unavailable', 503, 'Browse sessions are not available in this version yet.')
+  return deps.browse
+}
+
+function invalidArgument(message: string) {
+  return mcpError('invalid_argument', 400, message)
+}
+
+/** Unknown arguments are refused like surface A's (422 `unknown_argument`, listing valid ones). */
+function only(args: Args, accepted: string[]): void {
+  const unknown = Object.keys(args).filter((k) => !accepted.includes(k))
+  if (unknown.length)
+    throw mcpError(
+      'unknown_argument',
+      422,
+      `Unknown arguments ${unknown.join(', ')}. Valid: ${accepted.join(', ')}.`,
+    )
+}
+
+function requireString(args: Args, key: string): string {
+  const value = args[key]
+  if (typeof value !== 'string' || !value.trim())
+    throw invalidArgument(`"${key}" is required: a non-blank string.`)
+  return value
+}
+
+function optionalString(args: Args, key: string): string | undefined {
+  if (args[key] === undefined) return undefined
+  if (typeof args[key] !== 'string') throw invalidArgument(`"${key}" must be a string.`)
+  return args[key]
+}
+
+/** Spec "C": the browser calls need the exact sessionId; missing, blank or non-string → 400. */
+function requireSessionId(args: Args): string {
+  const value = args.sessionId
+  if (typeof value !== 'string' || !value.trim())
+    throw invalidArgument(
+      '"sessionId" is required: the exact sessionId that service_browse_open returned.',
+    )
+  return value
+}
+
+function requireUrl(args: Args): string {
+  const url = requireString(args, 'url')
+  let parsed: URL
+  try {
+    parsed = new URL(url)
+  } catch {
+    throw invalidArgument(`"url" must be an absolute http(s) URL, not "${url}".`)
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+    throw invalidArgument(`"url" must be an http(s) URL, not ${parsed.protocol}.`)
+  return url
+}

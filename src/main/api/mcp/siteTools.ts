@@ -1,0 +1,133 @@
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js'
+import { isServiceError } from '../../../shared/errors'
+import type { JsonSchema, ToolSpec } from '../../../shared/toolSpec'
+import type { RunEngine } from '../../engine/runEngine'
+import type { ToolRepository } from '../../store/toolRepository'
+import { mcpError, toMcpError } from './mcpErrors'
+import { mcpToolNames } from './toolNames'
+import { inScope, toolsInScope, type ToolScope } from './toolsInScope'
+import {
+  balanceElicitation,
+  MCP_DEADLINE_MS,
+  runResult,
+  settleRun,
+  type RunPresentation,
+} from './runResults'
+
+/** What a site-tool call knows of its connection. */
+export interface SiteToolConnection extends RunPresentation {
+  tenant: string
+  scopes: ToolScope[]
+  /** The app's usage page for balance elicitations, or null when none is served. */
+  usageUrl: string | null
+}
+
+/** JSON Schema keywords whose values are schemas (or maps or lists of them). */
+const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'definitions'])
+const SCHEMA_VALUES = new Set(['items', 'additionalProperties', 'not', 'contains'])
+const SCHEMA_LISTS = new Set(['anyOf', 'oneOf', 'allOf', 'prefixItems'])
+
+/**
+ * A tool's input schema without the compiler's `x-` keywords (`x-slot`, `x-in`, `x-path`):
+ * they are for the executor, and strict JSON Schema validators in clients refuse unknown
+ * keywords. Property names are kept as they are.
+ */
+export function publicSchema(schema: JsonSchema): JsonSchema {
+  const out: JsonSchema = {}
+  for (const [key, value] of Object.entries(schema)) {
+    if (key.startsWith('x-')) continue
+    if (SCHEMA_MAPS.has(key) && value && typeof value === 'object')
+      out[key] = Object.fromEntries(
+        Object.entries(value as Record<string, JsonSchema>).map(([k, v]) => [k, publicSchema(v)]),
+      )
+    else if (SCHEMA_VALUES.has(key) && value && typeof value === 'object')
+      out[key] = publicSchema(value as JsonSchema)
+    else if (SCHEMA_LISTS.has(key) && Array.isArray(value))
+      out[key] = value.map((v: JsonSchema) => publicSchema(v))
+    else out[key] = value
+  }
+  return out
+}
+
+/** A verified tool as MCP lists it: its schema, and hints from `mutating` (issue 5 "MCP"). */
+export function toMcpTool(name: string, tool: ToolSpec): Tool {
+  return {
+    name,
+    title: tool.intent || tool.name,
+    description: `${tool.description} (site ${tool.siteHost}${tool.mutating ? '; changes data on the site' : ''})`,
+    inputSchema: { ...publicSchema(tool.inputs), type: 'object' },
+    annotations: {
+      readOnlyHint: !tool.mutating,
+      destructiveHint: tool.mutating,
+      idempotentHint: !tool.mutating,
+      openWorldHint: true,
+    },
+  }
+}
+
+/** Every verified tool of the connection's scope, as MCP tools, in the store's order. */
+export function listSiteTools(tools: ToolRepository, scopes: ToolScope[]): Tool[] {
+  const names = mcpToolNames(tools.list())
+  const inView = new Set(
+    toolsInScope(
+      [...names.values()].filter((t) => t.status === 'verified'),
+      scopes,
+    ).map((t) => t.id),
+  )
+  return [...names].filter(([, tool]) => inView.has(tool.id)).map(([n, t]) => toMcpTool(n, t))
+}
+
+/**
+ * The site tool an MCP name stands for, checked like a surface-A call (spec "A", "Request
+ * shape"): 404 `not_found` for no such tool or an unverified candidate, 403 `not_in_scope`
+ * outside the connection's scope, 409 `tool_quarantined`. Null when the name is not a site tool.
+ */
+export function findSiteTool(
+  tools: ToolRepository,
+  name: string,
+  scopes: ToolScope[],
+): ToolSpec | null {
+  const tool = mcpToolNames(tools.list()).get(name)
+  if (!tool) return null
+  if (!scopes.every((s) => inScope(tool, s)))
+    throw mcpError('not_in_scope', 403, `${name} is outside this connection's tool scope.`)
+  if (tool.status === 'candidate')
+    throw mcpError(
+      'not_found',
+      404,
+      `${name} is an unverified candidate: execute it once with POST /v1/tools/${tool.id}/execute.`,
+    )
+  if (tool.status === 'quarantined')
+    throw mcpError(
+      'tool_quarantined',
+      409,
+      `${name} failed its checks and is rechecked automatically; record the flow again meanwhile.`,
+    )
+  return tool
+}
+
+/**
+ * Calls a site tool: starts a run through the engine as surface A does (may ask, bills on
+ * success), waits up to `MCP_DEADLINE_MS`, and answers the run (see `runResult`). Refusals are
+ * thrown as MCP errors; an empty balance is a URL elicitation for clients that take them.
+ */
+export async function callSiteTool(
+  engine: RunEngine,
+  tool: ToolSpec,
+  args: Record<string, unknown>,
+  connection: SiteToolConnection,
+): Promise<CallToolResult> {
+  try {
+    const started = engine.start(tool, args, {
+      tenant: connection.tenant,
+      deadlineMs: MCP_DEADLINE_MS,
+      mayAsk: true,
+      billOnSuccess: true,
+    })
+    return runResult(await settleRun(started, MCP_DEADLINE_MS), connection)
+  } catch (error) {
+    if (isServiceError(error))
+      throw balanceElicitation(error, connection, connection.usageUrl) ?? toMcpError(error)
+    throw toMcpError(error)
+  }
+}
