@@ -31,10 +31,16 @@ export function applyBindings(
   const unslotted = [...bindings].filter(
     ([site]) => !site.startsWith('header:') && !slotted.has(site),
   )
+  // `{{json:input.pN}}` (JSON inside a URL) keeps its form when a single placeholder replaces it.
   const rewrite = (text: string) =>
     text.replace(
-      /\{\{\s*input\.(p\d+)\s*\}\}/g,
-      (whole, slot: string) => replace.get(slot) ?? whole,
+      /\{\{\s*(json:)?input\.(p\d+)\s*\}\}/g,
+      (whole, json: string | undefined, slot: string) => {
+        const placed = replace.get(slot)
+        if (placed === undefined) return whole
+        const single = /^\{\{\s*([\w.:-]+)\s*\}\}$/.exec(placed)
+        return json && single ? `{{json:${single[1]}}}` : placed
+      },
     )
   const headers: Record<string, string> = {}
   for (const [name, value] of Object.entries(plan.request.headers)) headers[name] = rewrite(value)

@@ -115,14 +115,7 @@ export function planSlots(
     inputs: { type: 'object', properties, required, additionalProperties: false },
     request: {
       method: exchange.method,
-      url: urlTemplate(
-        exchange.url,
-        slotOf,
-        options.pathSlot?.index,
-        pathSlotId,
-        values,
-        properties,
-      ),
+      url: urlTemplate(exchange.url, slotOf, options.pathSlot?.index, pathSlotId, values),
       headers: keptHeaders(exchange.requestHeaders),
       body: bodyTemplate(exchange, values, slotOf),
     },
@@ -181,7 +174,6 @@ function urlTemplate(
   pathIndex: number | undefined,
   pathSlot: string | null,
   values: RequestValue[],
-  properties: Record<string, SlotSchema>,
 ): string {
   const url = safeUrl(raw)
   if (!url) return raw
@@ -199,7 +191,7 @@ function urlTemplate(
     const slot = slotOf.get(`query:${key}`)
     const nested = values.some((v) => v.inJson === key && slotOf.has(valueKey(v)))
     const text = nested
-      ? jsonParamTemplate(value, key, slotOf, properties)
+      ? jsonParamTemplate(value, key, slotOf)
       : slot
         ? `{{input.${slot}}}`
         : encodeURIComponent(value)
@@ -210,31 +202,19 @@ function urlTemplate(
 
 /**
  * A JSON-valued query parameter (GraphQL GET `variables`) with slots inside: the JSON text is
- * percent-encoded around raw placeholders, which the renderer fills and encodes. A string slot
- * keeps its quotes; numbers and booleans are written bare so they stay typed. A string value
- * holding a `"` would need JSON escaping the URL renderer does not do: such values break.
+ * percent-encoded around `{{json:input.pN}}` placeholders, which the renderer fills with the
+ * value as JSON (a string quoted and escaped, so a `"` in it stays valid JSON; a number or boolean
+ * bare) and then percent-encodes (src/main/engine/template.ts).
  */
-function jsonParamTemplate(
-  value: string,
-  key: string,
-  slotOf: Map<string, string>,
-  properties: Record<string, SlotSchema>,
-): string {
+function jsonParamTemplate(value: string, key: string, slotOf: Map<string, string>): string {
   const querySlots = new Map<string, string>()
   for (const [k, slot] of slotOf)
     if (k.startsWith('query:')) querySlots.set(`body:${k.slice(6)}`, slot)
   const placed = JSON.stringify(placeJson(JSON.parse(value), key, querySlots))
-  const bare = new Set(
-    Object.values(properties)
-      .filter((p) => p.type !== 'string')
-      .map((p) => p['x-slot']),
-  )
-  const text = placed.replace(/"\{\{input\.(p\d+)\}\}"/g, (whole, slot: string) =>
-    bare.has(slot) ? `{{input.${slot}}}` : whole,
-  )
+  const text = placed.replace(/"\{\{input\.(p\d+)\}\}"/g, '{{json:input.$1}}')
   return text
-    .split(/(\{\{input\.p\d+\}\})/)
-    .map((part) => (/^\{\{input\.p\d+\}\}$/.test(part) ? part : encodeURIComponent(part)))
+    .split(/(\{\{json:input\.p\d+\}\})/)
+    .map((part) => (/^\{\{json:input\.p\d+\}\}$/.test(part) ? part : encodeURIComponent(part)))
     .join('')
 }
 

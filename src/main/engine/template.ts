@@ -36,12 +36,17 @@ export function secretNames(template: RequestTemplate): string[] {
  * longer strings, headers and form fields are stringified; in the URL they are percent-encoded
  * (RFC 3986 §2.1). A placeholder naming nothing in scope renders as empty, except a slot with
  * no value in a JSON body, which drops the key (an optional slot left out).
+ * `{{json:<name>}}` renders the value as JSON text (RFC 8259: a string quoted and escaped, a
+ * number bare, nothing in scope `null`), for JSON carried inside a URL or text (GraphQL GET
+ * `variables=`); in the URL that JSON is then percent-encoded like any placeholder.
  */
 export function renderRequest(template: RequestTemplate, scope: TemplateScope): RenderedRequest {
   const text = (s: string, encode: (v: string) => string = (v) => v) =>
-    s.replace(PLACEHOLDER, (_, name: string) =>
-      scope[name] === undefined ? '' : encode(stringify(scope[name])),
-    )
+    s.replace(PLACEHOLDER, (_, name: string) => {
+      if (name.startsWith(JSON_PREFIX))
+        return encode(jsonText(scope[name.slice(JSON_PREFIX.length)]))
+      return scope[name] === undefined ? '' : encode(stringify(scope[name]))
+    })
   const headers: Record<string, string> = {}
   for (const [k, v] of Object.entries(template.headers)) headers[k] = text(v)
   let body: string | null = null
@@ -62,8 +67,14 @@ export function renderRequest(template: RequestTemplate, scope: TemplateScope): 
 function renderJson(value: unknown, scope: TemplateScope): unknown {
   if (typeof value === 'string') {
     const whole = WHOLE.exec(value)
+    if (whole?.[1]!.startsWith(JSON_PREFIX))
+      return scope[whole[1]!.slice(JSON_PREFIX.length)] ?? null
     if (whole) return scope[whole[1]!]
-    return value.replace(PLACEHOLDER, (_, name: string) => stringify(scope[name] ?? ''))
+    return value.replace(PLACEHOLDER, (_, name: string) =>
+      name.startsWith(JSON_PREFIX)
+        ? jsonText(scope[name.slice(JSON_PREFIX.length)])
+        : stringify(scope[name] ?? ''),
+    )
   }
   if (Array.isArray(value)) return value.map((v) => renderJson(v, scope))
   if (value !== null && typeof value === 'object') {
@@ -75,6 +86,13 @@ function renderJson(value: unknown, scope: TemplateScope): unknown {
     return out
   }
   return value
+}
+
+/** The prefix of a placeholder rendered as JSON text: `{{json:input.p0}}`. */
+const JSON_PREFIX = 'json:'
+
+function jsonText(value: unknown): string {
+  return JSON.stringify(value ?? null)
 }
 
 function stringify(value: unknown): string {

@@ -137,6 +137,36 @@ describe('GraphQL', () => {
     const url = new URL(rendered.url)
     expect(JSON.parse(url.searchParams.get('variables')!)).toEqual({ term: 'arrival', limit: 5 })
     expect(url.searchParams.get('extensions')).toContain('cd'.repeat(32))
+    expect(tool.steps.at(-1)!.request.url).toContain('{{json:input.p0}}')
+
+    // A string with quotes, a backslash, `&` and non-ASCII stays one valid JSON string.
+    const awkward = 'say "hi" \\ & déjà'
+    const tricky = new URL(
+      renderRequest(tool.steps.at(-1)!.request, { 'input.p0': awkward, 'input.p1': 3 }).url,
+    )
+    expect(JSON.parse(tricky.searchParams.get('variables')!)).toEqual({ term: awkward, limit: 3 })
+    expect(tricky.searchParams.get('operationName')).toBe('SearchTitles')
+    // An optional slot left out is JSON null, never a hole that breaks the JSON.
+    const left = new URL(renderRequest(tool.steps.at(-1)!.request, { 'input.p0': 'x' }).url)
+    expect(JSON.parse(left.searchParams.get('variables')!)).toEqual({ term: 'x', limit: null })
+  })
+
+  it('renders {{json:...}} as JSON text in URLs, text and JSON bodies', () => {
+    const scope = { 'input.p0': 'a "b"', 'input.p1': 2 }
+    const rendered = renderRequest(
+      {
+        method: 'POST',
+        url: 'https://x.example/q?v={{json:input.p0}}&n={{json:input.p1}}',
+        headers: { 'x-filter': '{"name":{{json:input.p0}}}' },
+        body: { kind: 'json', template: { a: '{{json:input.p1}}', b: 'n={{json:input.p0}}' } },
+      },
+      scope,
+    )
+    const url = new URL(rendered.url)
+    expect(JSON.parse(url.searchParams.get('v')!)).toBe('a "b"')
+    expect(url.searchParams.get('n')).toBe('2')
+    expect(JSON.parse(rendered.headers['x-filter']!)).toEqual({ name: 'a "b"' })
+    expect(JSON.parse(rendered.body!)).toEqual({ a: 2, b: 'n="a \\"b\\""' })
   })
 
   it('does not take a plain search body for GraphQL', () => {
