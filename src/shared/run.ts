@@ -30,6 +30,8 @@ export interface Requirement {
   message: string
   /** ISO 8601 */
   expiresAt: string
+  /** An approval's request as it will be sent (values known only at send time stay placeholders). */
+  request?: { method: string; url: string; body: unknown }
 }
 
 /**
