@@ -42,3 +42,101 @@ export const PREPARE_BODY_SCHEMA = {
     },
   },
 } as const
+
+/**
+ * Operation key (spec "Resources"): header `Idempotency-Key` of every metered account-API
+ * request, 8 to 128 letters, digits, `.`, `_`, `:`, `-`.
+ */
+export const OPERATION_KEY_PATTERN = '^[A-Za-z0-9._:-]{8,128}$'
+
+/** A bare host name, optionally with a port: no scheme, no path (spec "B" search `domain`). */
+const DOMAIN_PATTERN =
+  '^(?=.{1,253}(:\\d{1,5})?$)[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\\.?(:\\d{1,5})?$'
+
+/**
+ * Body of `POST /v1/tools/search` and `POST /v1/tool-router`, and the query of `GET /v1/tools`
+ * (spec "B"): the three forms share one result and one operation-key ledger. The answer is a
+ * search receipt `{status, cost, result}`; repeating the key with the same inputs returns the
+ * stored receipt unchanged (its `cost` is what the operation cost, charged once; the answer then
+ * carries the header `Idempotent-Replayed: true`); other inputs are 409 `idempotency_conflict`.
+ */
+export const SEARCH_BODY_SCHEMA = {
+  type: 'object',
+  description:
+    'Finds the callable tools of this account for an intent. Send the header Idempotency-Key ' +
+    '(8 to 128 letters, digits, ".", "_", ":" or "-"). Costs 1 credit per operation key.',
+  additionalProperties: false,
+  required: ['intent'],
+  properties: {
+    intent: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 2000,
+      pattern: '\\S',
+      description: 'What the tool should do, in plain words (1 to 2000 characters).',
+    },
+    domain: {
+      type: 'string',
+      maxLength: 260,
+      pattern: DOMAIN_PATTERN,
+      description:
+        'Optional bare host name (no scheme or path): only tools on that host and its ' +
+        'subdomains. With a port (`127.0.0.1:4101`), only that port.',
+    },
+  },
+} as const
+
+/**
+ * Body of `POST /api/v1/runs` (run by task; spec "C", body "not shown"): an intent routed to the
+ * best verified tool scoring 0.9 or more, run like a site tool call. Answers 200 with the run when
+ * it finished, 202 while `accepted`, `working` or `input_required`, 504 `run_timeout` past the
+ * deadline. With no tool that fits, the run is persisted as `failed` with `no_capability` and
+ * `result.next.tool` naming the index tool. Optional header `Idempotency-Key` (up to 200
+ * characters): a repeat joins the same run; other inputs are 409 `idempotency_conflict`.
+ */
+export const TASK_RUN_BODY_SCHEMA = {
+  type: 'object',
+  description: 'Runs a task: routes the intent to a verified tool and runs it with the inputs.',
+  additionalProperties: false,
+  required: ['intent'],
+  properties: {
+    intent: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 2000,
+      pattern: '\\S',
+      description: 'The task in plain words (1 to 2000 characters).',
+    },
+    inputs: {
+      type: 'object',
+      description:
+        "The tool's inputs by semantic name (as surface A takes them), or by slot (`p0`, `p1`... " +
+        'as strings, as search matches list them). Missing required values make the run wait ' +
+        'as `input_required`.',
+    },
+    domain: {
+      type: 'string',
+      maxLength: 260,
+      pattern: DOMAIN_PATTERN,
+      description: 'Optional bare host name: route only to tools on it and its subdomains.',
+    },
+    select: {
+      type: 'array',
+      items: { type: 'string' },
+      description: 'Keep only the named parts of the result (as in site tool calls).',
+    },
+    deadlineMs: {
+      type: 'integer',
+      minimum: 5000,
+      maximum: 300000,
+      description:
+        'Answer deadline in ms (default 60000); the header x-service-deadline-ms wins. Past it ' +
+        'the answer is 504 run_timeout and the run goes on.',
+    },
+    allow_mutation: {
+      type: 'boolean',
+      description:
+        'Confirms a tool that changes data on the site; without it such a run waits for approval.',
+    },
+  },
+} as const

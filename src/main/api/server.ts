@@ -10,6 +10,8 @@ import { registerSiteCallRoutes } from './routes/siteCalls'
 import { registerAccountToolRoutes } from './routes/accountTools'
 import { registerRunRoutes } from './routes/runs'
 import { registerPrepareRoutes } from './routes/prepare'
+import { registerSearchRoutes } from './routes/search'
+import { registerTaskRunRoutes } from './routes/taskRuns'
 import { registerUiRoutes } from './routes/uiRoutes'
 import { registerOrdersDemo } from './demo/orders'
 import { registerMcpRoutes } from './mcp/mcpRoutes'
@@ -104,6 +106,8 @@ export function buildServer(deps: ServerDeps): FastifyInstance {
   registerAccountToolRoutes(app, deps)
   registerRunRoutes(app, deps)
   registerPrepareRoutes(app, deps)
+  registerSearchRoutes(app, deps)
+  registerTaskRunRoutes(app, deps)
   registerAppRoutes(app, deps)
   registerUiRoutes(app, deps.rendererDir)
   // Public like the pages it serves: INTERFACE.md section B rule 3's demo observation page.

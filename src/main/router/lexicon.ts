@@ -6,7 +6,7 @@ import { stem } from './text'
  * with a write. `write` is a tool that writes but whose verb is not known.
  */
 export type VerbClass =
-  'search' | 'list' | 'read' | 'create' | 'update' | 'delete' | 'auth' | 'write'
+  'search' | 'list' | 'read' | 'create' | 'update' | 'delete' | 'auth' | 'logout' | 'write'
 
 export const READ_CLASSES: readonly VerbClass[] = ['search', 'list', 'read']
 

@@ -2,6 +2,7 @@ import { openDatabase, type Db } from './db'
 import { createKeyRepository, type KeyRepository } from './keyRepository'
 import { createLedgerRepository, type LedgerRepository } from './ledgerRepository'
 import { createLoginRepository, type LoginRepository } from './loginRepository'
+import { createReceiptRepository, type ReceiptRepository } from './receiptRepository'
 import { createRunRepository, type RunRepository } from './runRepository'
 import { createToolHealthRepository, type ToolHealthRepository } from './toolHealthRepository'
 import { createToolRepository, type ToolRepository } from './toolRepository'
@@ -16,6 +17,8 @@ export interface Store {
   logins: LoginRepository
   ledger: LedgerRepository
   health: ToolHealthRepository
+  /** Receipts of account-API operations by operation key (issue 5). */
+  receipts: ReceiptRepository
   close(): void
 }
 
@@ -31,6 +34,7 @@ export function createStore(path: string): Store {
     logins: createLoginRepository(db),
     ledger: createLedgerRepository(db),
     health: createToolHealthRepository(db),
+    receipts: createReceiptRepository(db),
     close: () => db.close(),
   }
 }

@@ -1,0 +1,183 @@
+import { createHash } from 'node:crypto'
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { OPERATION_KEY_PATTERN, SEARCH_BODY_SCHEMA } from '../../../shared/accountApiSchemas'
+import { ServiceError } from '../../../shared/errors'
+import { canonicalJson } from '../../engine/runEngine'
+import { createToolRouter, type RouteResult, type ToolRouter } from '../../router/router'
+import type { OperationReceipt } from '../../store/receiptRepository'
+import type { Caller } from '../auth'
+import { admitMetered, METERED_COST } from '../billing'
+import type { ServerDeps } from '../server'
+
+/** Spec "B": `index_endpoint`, the path of the indexing endpoint a search result points at. */
+export const INDEX_ENDPOINT = '/v1/index'
+
+/** Spec "Authentication" 4: the OAuth scope the search forms need (or an owner token). */
+export const SEARCH_SCOPE = 'tools:read'
+
+/** The search receipt of spec "Resources". */
+export interface SearchReceipt {
+  status: 'completed' | 'uncertain'
+  cost: number
+  result: RouteResult & { index_endpoint: string }
+}
+
+const OPERATION_KEY = new RegExp(OPERATION_KEY_PATTERN)
+
+/**
+ * The three search forms of spec "B" (rule 1: one result and one operation-key ledger):
+ * `POST /v1/tools/search` and `POST /v1/tool-router` (JSON `{intent, domain?}`) and
+ * `GET /v1/tools?intent=&domain=`. Each needs `Idempotency-Key`; the operation is keyed
+ * `search:<key>` in the ledger and the receipts, whatever the form. The first request with a key
+ * costs 1 credit and stores its receipt; a repeat with the same inputs returns that receipt as it
+ * was stored (its `cost` stays the operation's cost, 1; nothing is charged again; the answer
+ * carries `Idempotent-Replayed: true`); a repeat with other inputs is 409 `idempotency_conflict`.
+ * Refusals: 401/403 (auth; 403 `forbidden` for a token whose scopes lack `tools:read`), 400
+ * `invalid_input` (key, intent, domain), 400 `bad_request` (no JSON object), 422
+ * `unknown_argument`, 402 `quota_exceeded` / `insufficient_paid_credits` (checked before routing).
+ */
+export function registerSearchRoutes(app: FastifyInstance, deps: ServerDeps): void {
+  const router = createToolRouter()
+  const validate = compileBody(SEARCH_BODY_SCHEMA)
+  const handle = (request: FastifyRequest, reply: FastifyReply, input: unknown) =>
+    search(deps, router, validate, request, reply, input)
+  app.post('/v1/tools/search', (request, reply) => handle(request, reply, request.body))
+  app.post('/v1/tool-router', (request, reply) => handle(request, reply, request.body))
+  app.get('/v1/tools', (request, reply) => handle(request, reply, request.query))
+}
+
+function search(
+  deps: ServerDeps,
+  router: ToolRouter,
+  validate: ValidateFunction,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  input: unknown,
+) {
+  const { store, auth, clock } = deps
+  const caller = auth.authenticate(request)
+  requireScope(caller, SEARCH_SCOPE)
+  const key = operationKey(request)
+  const body = checkBody<{ intent: string; domain?: string }>(validate, input)
+  const domain = body.domain?.toLowerCase().replace(/\.(?=:|$)/, '') ?? null
+  const inputHash = hashInputs({ intent: body.intent, domain })
+  const opKey = `search:${key}`
+  const stored = store.receipts.get<SearchReceipt['result']>(caller.tenant, opKey)
+  if (stored) return replay(reply, stored, inputHash)
+  const charge = admitMetered(store.ledger, caller.tenant, opKey, 'search', clock())
+  const routed = router.route(body.intent, store.tools.list(), { domain })
+  const result: SearchReceipt['result'] = { ...routed, index_endpoint: INDEX_ENDPOINT }
+  const now = clock()
+  // The charge and the receipt land together: a crash leaves neither or both.
+  const { receipt, created } = store.db.transaction(() => {
+    const put = store.receipts.put({
+      tenant: caller.tenant,
+      opKey,
+      operation: 'search',
+      inputHash,
+      status: 'completed',
+      cost: METERED_COST,
+      result,
+      createdAt: now,
+      updatedAt: now,
+    })
+    if (put.created) charge()
+    return put
+  })()
+  if (!created) return replay(reply, receipt, inputHash)
+  return reply.status(200).send(present(receipt))
+}
+
+function replay(
+  reply: FastifyReply,
+  stored: OperationReceipt<SearchReceipt['result']>,
+  inputHash: string,
+) {
+  if (stored.inputHash !== inputHash)
+    throw new ServiceError(
+      'idempotency_conflict',
+      409,
+      'This Idempotency-Key was used with different input: use a new key for a new operation.',
+    )
+  return reply.status(200).header('idempotent-replayed', 'true').send(present(stored))
+}
+
+function present(receipt: OperationReceipt<SearchReceipt['result']>): SearchReceipt {
+  return { status: receipt.status, cost: receipt.cost, result: receipt.result }
+}
+
+/** sha256 of the canonical JSON of an operation's inputs. */
+export function hashInputs(inputs: unknown): string {
+  return createHash('sha256').update(canonicalJson(inputs)).digest('hex')
+}
+
+/**
+ * The `Idempotency-Key` of a metered account-API request (spec "Resources": operation key).
+ * Missing or malformed: 400 `invalid_input`.
+ */
+export function operationKey(request: FastifyRequest): string {
+  const key = request.headers['idempotency-key']
+  if (typeof key !== 'string' || !OPERATION_KEY.test(key))
+    throw new ServiceError(
+      'invalid_input',
+      400,
+      'Idempotency-Key is required: 8 to 128 letters, digits, ".", "_", ":" or "-".',
+    )
+  return key
+}
+
+/**
+ * Refuses a caller whose token carries scopes without `scope` (403 `forbidden`; spec
+ * "Authentication" 4). The owner token and API keys carry no scope list: they may do everything
+ * their workspace may.
+ */
+export function requireScope(caller: Caller, scope: string): void {
+  if (caller.owner) return
+  const scopes = (caller as Caller & { scopes?: readonly string[] }).scopes
+  if (scopes && !scopes.includes(scope))
+    throw new ServiceError('forbidden', 403, `This token lacks the scope "${scope}".`, {
+      requiredScope: scope,
+    })
+}
+
+/** Compiles a request schema of `src/shared` once (the same schema the OpenAPI is made from). */
+export function compileBody(schema: object): ValidateFunction {
+  return new Ajv({ allErrors: true, strict: false }).compile(schema)
+}
+
+/**
+ * Checks a body (or query) against its schema: not an object is 400 `bad_request`; a property
+ * the schema does not name is 422 `unknown_argument` listing the accepted ones (spec "Request
+ * shape"); any other mismatch is 400 `invalid_input` naming the field.
+ */
+export function checkBody<T>(validate: ValidateFunction, input: unknown): T {
+  if (input === null || input === undefined || typeof input !== 'object' || Array.isArray(input))
+    throw new ServiceError('bad_request', 400, 'The body must be a JSON object.')
+  if (validate(input)) return input as T
+  const errors = validate.errors ?? []
+  const accepted = Object.keys(
+    (validate.schema as { properties?: Record<string, unknown> }).properties ?? {},
+  )
+  const unknown = errors
+    .filter((e) => e.keyword === 'additionalProperties')
+    .map((e) => String(e.params.additionalProperty))
+  if (unknown.length)
+    throw new ServiceError(
+      'unknown_argument',
+      422,
+      `Unknown field${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}. Valid: ${accepted.join(', ')}.`,
+      { valid: accepted },
+    )
+  throw new ServiceError('invalid_input', 400, describe(errors[0]))
+}
+
+function describe(error: ErrorObject | undefined): string {
+  if (!error) return 'The input is invalid.'
+  if (error.keyword === 'required') return `"${String(error.params.missingProperty)}" is required.`
+  const field = error.instancePath.slice(1).replace(/\//g, '.') || 'The body'
+  if (field === 'intent')
+    return '"intent" must be a string of 1 to 2000 characters that is not blank.'
+  if (field === 'domain') return '"domain" must be a bare host name: no scheme, no path.'
+  return `"${field}" ${error.message ?? 'is invalid'}.`
+}

@@ -1,0 +1,251 @@
+import type { FastifyInstance, FastifyReply } from 'fastify'
+import { monotonicFactory } from 'ulid'
+import { TASK_RUN_BODY_SCHEMA } from '../../../shared/accountApiSchemas'
+import { ServiceError } from '../../../shared/errors'
+import type { Run } from '../../../shared/run'
+import type { ToolSpec } from '../../../shared/toolSpec'
+import { isFinal, toPublicRun, type StartOptions } from '../../engine/runEngine'
+import { createToolRouter, type RouteResult, type ToolMatch } from '../../router/router'
+import type { RunRecord } from '../../store/runRepository'
+import { parseDeadline, settleWithin } from '../deadline'
+import type { ServerDeps } from '../server'
+import { applySelect } from '../select'
+import { slotInputs } from './accountTools'
+import { checkBody, compileBody, hashInputs } from './search'
+
+/** Spec "Limits": Idempotency-Key (site tool call and run) max 200 characters. */
+const MAX_IDEMPOTENCY_KEY = 200
+
+/** Spec "Why a run failed" `no_capability`: the index tool `result.next.tool` names. */
+export const INDEX_TOOL = 'service_index'
+
+interface TaskBody {
+  intent: string
+  inputs?: Record<string, unknown>
+  domain?: string
+  select?: string[]
+  deadlineMs?: number
+  allow_mutation?: boolean
+}
+
+/** What the receipt of a task's Idempotency-Key keeps: the run it started and with what. */
+interface TaskReceipt {
+  runId: string
+  toolId: string | null
+  inputs: Record<string, unknown>
+}
+
+/**
+ * `POST /api/v1/runs`, run by task (spec "C"; body `TASK_RUN_BODY_SCHEMA`): the intent is routed
+ * to the best verified tool scoring at least 0.9 and run like a site tool call (billed only when
+ * it succeeds): 200 when the run finished, 202 while `accepted`, `working` or `input_required`,
+ * 504 `run_timeout` (`runId`, `deadlineMs`, `poll`) past the deadline while the run goes on. No
+ * tool fits: a run is persisted as `failed` with `no_capability` and `result.next` naming the
+ * index tool (`service_index`, REST `POST /api/v1/index`), answered 200 and pollable like any run.
+ * The answer carries `routing` (`toolId`, `name`, `score`, the router's status). `Idempotency-Key`
+ * (optional, 1 to 200 characters): a repeat with the same body joins the same run; with another
+ * body it is 409 `idempotency_conflict`. Refusals: 401/403, 400 `bad_request` / `invalid_input`,
+ * 422 `unknown_argument` (body field, or an input the tool does not take), 402 before a run.
+ */
+export function registerTaskRunRoutes(app: FastifyInstance, deps: ServerDeps): void {
+  const { store, engine, auth, clock } = deps
+  const router = createToolRouter()
+  const validate = compileBody(TASK_RUN_BODY_SCHEMA)
+  const nextId = monotonicFactory()
+
+  app.post('/api/v1/runs', async (request, reply) => {
+    const caller = auth.authenticate(request)
+    const body = checkBody<TaskBody>(validate, request.body)
+    const deadlineMs = parseDeadline(request.headers['x-service-deadline-ms'], body.deadlineMs)
+    const key = taskKey(request.headers['idempotency-key'])
+    const domain = body.domain?.toLowerCase() ?? null
+    const inputHash = hashInputs({
+      intent: body.intent,
+      inputs: body.inputs ?? {},
+      domain,
+      allow_mutation: body.allow_mutation === true,
+    })
+    const options = (tool: ToolSpec | null): StartOptions => ({
+      tenant: caller.tenant,
+      idempotencyKey: key,
+      deadlineMs,
+      mayAsk: true,
+      allowMutation: body.allow_mutation === true,
+      billOnSuccess: tool !== null,
+    })
+
+    if (key) {
+      const stored = store.receipts.get<TaskReceipt>(caller.tenant, key)
+      if (stored) {
+        if (stored.inputHash !== inputHash)
+          throw new ServiceError(
+            'idempotency_conflict',
+            409,
+            'This Idempotency-Key was used with a different task.',
+          )
+        const run = store.runs.get(stored.result.runId)
+        if (!run) throw new ServiceError('not_found', 404, `No run ${stored.result.runId}.`)
+        const tool = stored.result.toolId ? store.tools.get(stored.result.toolId) : null
+        // Joining through the engine hands back the running run's own completion.
+        const joined =
+          tool && !isFinal(run)
+            ? engine.start(tool, stored.result.inputs, options(tool)).done
+            : Promise.resolve(run)
+        return answer(reply, joined, run, deadlineMs, body.select, null)
+      }
+    }
+
+    const routing = router.route(body.intent, store.tools.list({ status: 'verified' }), {
+      domain,
+    })
+    const best = routing.status === 'matched' ? routing.tools[0]! : null
+    const tool = best ? store.tools.get(best.id) : null
+    if (!best || !tool) {
+      const run = noCapability(body, routing, caller.tenant, key)
+      if (key)
+        store.receipts.put({
+          tenant: caller.tenant,
+          opKey: key,
+          operation: 'task',
+          inputHash,
+          status: 'completed',
+          cost: 0,
+          result: { runId: run.runId, toolId: null, inputs: {} } satisfies TaskReceipt,
+          createdAt: clock(),
+          updatedAt: clock(),
+        })
+      return answer(reply, Promise.resolve(run), run, deadlineMs, body.select, routingOf(routing))
+    }
+    const inputs = taskInputs(tool, body.inputs ?? {})
+    const started = engine.start(tool, inputs, options(tool))
+    if (key)
+      store.receipts.put({
+        tenant: caller.tenant,
+        opKey: key,
+        operation: 'task',
+        inputHash,
+        status: 'completed',
+        cost: 0,
+        result: { runId: started.run.runId, toolId: tool.id, inputs } satisfies TaskReceipt,
+        createdAt: clock(),
+        updatedAt: clock(),
+      })
+    return answer(
+      reply,
+      started.done,
+      started.run,
+      deadlineMs,
+      body.select,
+      routingOf(routing, best),
+    )
+  })
+
+  /** Persists the failed run of a task no tool fits (spec "Why a run failed": `no_capability`). */
+  function noCapability(
+    body: TaskBody,
+    routing: RouteResult,
+    tenant: string,
+    key: string | null,
+  ): RunRecord {
+    const runId = `lrun_${nextId(clock())}`
+    return store.db.transaction(() => {
+      const { run, created } = store.runs.create(
+        {
+          runId,
+          tenant,
+          toolId: '',
+          capabilityId: null,
+          via: null,
+          inputs: body.inputs ?? {},
+          inputHash: hashInputs(body.inputs ?? {}),
+          idempotencyKey: key,
+          deadlineMs: null,
+          status: 'failed',
+        },
+        clock(),
+      )
+      if (!created) return run
+      return store.runs.transition(
+        runId,
+        {
+          status: 'failed',
+          finished: true,
+          error: {
+            code: 'no_capability',
+            message: `No verified tool does "${body.intent}" with confidence: index the workflow (${INDEX_TOOL}, or POST /api/v1/index), then run the task again.`,
+          },
+          result: {
+            next: {
+              tool: INDEX_TOOL,
+              endpoint: '/api/v1/index',
+              method: 'POST',
+              intent: body.intent,
+              routing: { status: routing.status, reason: routing.reason ?? null },
+            },
+          },
+        },
+        clock(),
+      )!
+    })()
+  }
+}
+
+/** The extra `routing` field of a task's run: which tool it went to, with what confidence. */
+function routingOf(routing: RouteResult, best?: ToolMatch) {
+  return {
+    status: routing.status,
+    toolId: best?.id ?? null,
+    name: best?.name ?? null,
+    score: best?.score ?? null,
+  }
+}
+
+/** Answers like a site tool call: 200 final, 202 running or waiting, 504 past the deadline. */
+async function answer(
+  reply: FastifyReply,
+  done: Promise<RunRecord>,
+  started: RunRecord,
+  deadlineMs: number,
+  select: string[] | undefined,
+  routing: ReturnType<typeof routingOf> | null,
+) {
+  const run = await settleWithin(done, deadlineMs)
+  if (!run)
+    throw new ServiceError(
+      'run_timeout',
+      504,
+      `The run passed its ${deadlineMs} ms deadline and goes on: poll it.`,
+      { runId: started.runId, deadlineMs, poll: `/api/v1/runs/${started.runId}` },
+    )
+  const body: Run & { selectMissing?: string[]; routing?: unknown } = toPublicRun(run)
+  if (select && body.status === 'succeeded') {
+    const { value, missing } = applySelect(body.result, select)
+    body.result = value
+    if (missing.length) body.selectMissing = missing
+  }
+  if (routing) body.routing = routing
+  return reply.status(isFinal(run) ? 200 : 202).send(body)
+}
+
+/**
+ * A task's inputs by semantic name; a body that names only slots the tool has as properties by
+ * other names (`p0`, `p1`...) is taken as slot inputs (strings converted by declared type).
+ */
+function taskInputs(tool: ToolSpec, inputs: Record<string, unknown>): Record<string, unknown> {
+  const names = Object.keys(tool.inputs.properties)
+  const keys = Object.keys(inputs)
+  const bySlot = keys.length > 0 && keys.every((k) => /^p\d+$/.test(k) && !names.includes(k))
+  return bySlot ? slotInputs(tool, inputs) : inputs
+}
+
+/** The task's idempotency key in the engine's and the receipts' namespace, or null. */
+function taskKey(header: string | string[] | undefined): string | null {
+  if (header === undefined) return null
+  if (typeof header !== 'string' || header.length === 0 || header.length > MAX_IDEMPOTENCY_KEY)
+    throw new ServiceError(
+      'invalid_input',
+      400,
+      `Idempotency-Key must be 1 to ${MAX_IDEMPOTENCY_KEY} characters.`,
+    )
+  return `task:${header}`
+}
