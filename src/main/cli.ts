@@ -4,6 +4,7 @@ import { monotonicFactory } from 'ulid'
 import { isServiceError } from '../shared/errors'
 import { dataDir, databasePath, DEFAULT_PORT } from './config'
 import { compileHarCommand, exportHarCommand, importHarCommand } from './cliHar'
+import { mcpCommand } from './cliMcp'
 import { createCore, LOCAL_TENANT } from './core'
 import { findChromium } from './recorder'
 import { createStore } from './store/store'
@@ -15,6 +16,7 @@ const USAGE = `Usage:
   sitecall compile --har FILE --intent TEXT [--json]
   sitecall import-har FILE --intent TEXT [--json]
   sitecall export-har TRACE_ID [--out FILE]
+  sitecall mcp [--apps HOST,...]     (MCP over stdio, for desktop MCP clients)
 
 Data lives in SITECALL_HOME (now: ${dataDir()}).`
 
@@ -32,6 +34,7 @@ export async function main(argv: string[]): Promise<number> {
     if (command === 'compile') return await compileHarCommand(rest)
     if (command === 'import-har') return await importHarCommand(rest)
     if (command === 'export-har') return exportHarCommand(rest)
+    if (command === 'mcp') return await mcpCommand(rest)
     process.stderr.write(`${USAGE}\n`)
     return command === undefined || command === '--help' || command === 'help' ? 0 : 2
   } catch (error) {

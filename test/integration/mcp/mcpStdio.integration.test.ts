@@ -1,0 +1,78 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import { createCore } from '../../../src/main/core'
+import type { Run } from '../../../src/shared/run'
+import type { ToolSpec } from '../../../src/shared/toolSpec'
+import {
+  searchRecords,
+  startDirectorySite,
+  type DirectorySite,
+} from '../../fixtures/sites/directory'
+import { makeSearchTool } from '../helpers/searchTool'
+
+let home: string
+let site: DirectorySite
+let tool: ToolSpec
+let client: Client | null = null
+
+beforeEach(async () => {
+  home = mkdtempSync(join(tmpdir(), 'sitecall-mcp-stdio-'))
+  site = await startDirectorySite()
+  // The tool is saved by one core, then served by another process on the same data dir.
+  const core = createCore({ home, rendererDir: null })
+  ;({ tool } = await makeSearchTool(core, site))
+  await core.close()
+})
+
+afterEach(async () => {
+  await client?.close()
+  client = null
+  await site.close()
+  rmSync(home, { recursive: true, force: true })
+})
+
+/** `node bin/sitecall.mjs mcp` as a desktop MCP client starts it, on the temp data dir. */
+async function connectStdio(args: string[] = []): Promise<Client> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: ['bin/sitecall.mjs', 'mcp', ...args],
+    cwd: process.cwd(),
+    env: { ...(process.env as Record<string, string>), SITECALL_HOME: home },
+    stderr: 'pipe',
+  })
+  client = new Client({ name: 'sitecall-stdio-test', version: '1.0.0' })
+  await client.connect(transport)
+  return client
+}
+
+describe('sitecall mcp (stdio bridge)', () => {
+  it('lists the data dir’s verified tools and calls one to a succeeded run', async () => {
+    const mcp = await connectStdio()
+    const { tools } = await mcp.listTools()
+    expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining([tool.name, 'service_run']))
+    const query = Object.keys(tool.inputs.properties).find((k) => /query/i.test(k))!
+    const result = (await mcp.callTool({
+      name: tool.name,
+      arguments: { [query]: 'writing' },
+    })) as CallToolResult
+    expect(result.isError).toBeFalsy()
+    const run = result.structuredContent as unknown as Run
+    expect(run.status).toBe('succeeded')
+    const expected = searchRecords(site.records, { query: 'writing', page: 1, perPage: 12 })
+    expect((run.result as { data: Array<{ _id: string }> }).data.map((r) => r._id)).toEqual(
+      expected.data.map((r) => r._id),
+    )
+  })
+
+  it('serves only the listed apps with --apps', async () => {
+    const mcp = await connectStdio(['--apps', 'example.com'])
+    const { tools } = await mcp.listTools()
+    expect(tools.map((t) => t.name)).not.toContain(tool.name)
+    expect(tools.map((t) => t.name)).toContain('service_inspect')
+  })
+})
