@@ -4,8 +4,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { compileTrace } from '../../../src/main/compiler'
-import { createCore } from '../../../src/main/core'
+import { createCore, LOCAL_TENANT } from '../../../src/main/core'
 import { SECRET_PLACEHOLDER } from '../../../src/main/recorder/redactSecrets'
+import type { ToolSpec } from '../../../src/shared/toolSpec'
 import type { Exchange, Trace } from '../../../src/shared/trace'
 import { startVerdaccioSite, type VerdaccioSite } from '../../fixtures/sites/verdaccio'
 import {
@@ -43,6 +44,29 @@ function namesIn(exchange: Exchange): string[] {
   return records.map((r) => r.name).sort()
 }
 
+/** Compiles a recorded trace as the app does (its own intent); fails the test on an explanation. */
+function compileOk(trace: Trace): ToolSpec {
+  const compiled = compileTrace(trace, { toolId: randomUUID(), now: Date.now() })
+  if (!compiled.ok) throw new Error(JSON.stringify(compiled.explanation, null, 1))
+  return compiled.candidate
+}
+
+/**
+ * Runs a tool with `inputs` (by slot name) through a real core's run engine against the live
+ * Verdaccio, in a fresh data dir, and returns the final run.
+ */
+async function runThroughEngine(tool: ToolSpec, inputs: Record<string, unknown>) {
+  const home = mkdtempSync(join(tmpdir(), 'sitecall-realsite-run-'))
+  const core = createCore({ home, port: 0, rendererDir: null })
+  try {
+    core.store.tools.save(tool)
+    return await core.engine.start(tool, inputs, { tenant: LOCAL_TENANT }).done
+  } finally {
+    await core.close()
+    rmSync(home, { recursive: true, force: true })
+  }
+}
+
 describe('Verdaccio web UI recorded by a scripted person', () => {
   it(
     'search: the typeahead asks GET /-/verdaccio/data/search/<typed>, whose answer lists the picked package',
@@ -65,11 +89,29 @@ describe('Verdaccio web UI recorded by a scripted person', () => {
     TEST_TIMEOUT,
   )
 
-  // Today compileTrace answers an explanation for this trace ("No request in the trace carries the
-  // evidence of the intent"): the typed value sits in a URL path segment and requestValues reads
-  // only the query and the body. Turn into a test once path-segment slots land (issue 3).
-  it.todo(
-    'search: compiles to GET /-/verdaccio/data/search/{query} with the typed value as a slot, and the tool run through POST /v1/tools/{id}/execute with "tidy" returns tidy-csv',
+  it(
+    'search: compiles to GET /-/verdaccio/data/search/{query} with the typed value as a path slot; run with "tidy" it returns tidy-csv',
+    async () => {
+      const trace = await recordFlow(site, searchFlow, 'trc_verdaccio_search_tool')
+      const tool = compileOk(trace)
+      expect(tool.steps).toHaveLength(1)
+      expect(tool.steps[0]!.request).toMatchObject({
+        method: 'GET',
+        url: `${site.url}/-/verdaccio/data/search/{{input.p0}}`,
+      })
+      expect(tool.inputs.required).toEqual(['query'])
+      expect(tool.inputs.properties['query']).toMatchObject({
+        'x-in': 'path',
+        'x-path': '4',
+        type: 'string',
+      })
+      expect(tool.mutating).toBe(false)
+
+      const run = await runThroughEngine(tool, { query: 'tidy' })
+      expect(run.status).toBe('succeeded')
+      expect((run.result as Array<{ name: string }>).map((r) => r.name)).toEqual(['tidy-csv'])
+    },
+    TEST_TIMEOUT,
   )
 
   it(
@@ -92,10 +134,25 @@ describe('Verdaccio web UI recorded by a scripted person', () => {
     TEST_TIMEOUT,
   )
 
-  // Today compileTrace explains ("The best request scored 0.3, below 0.5"): nothing was typed, and
-  // the package name is a path segment named only by the intent and the clicked link. Turn into a
-  // test once page reads with path-segment slots land (issue 3 "Page reads").
-  it.todo('detail: compiles to GET /-/verdaccio/data/sidebar/{package} with the name as a slot')
+  it(
+    'detail: compiles to GET /-/verdaccio/data/sidebar/{package} with the name as a slot; run with another package it returns that package',
+    async () => {
+      const trace = await recordFlow(site, detailFlow, 'trc_verdaccio_detail_tool')
+      const tool = compileOk(trace)
+      expect(tool.steps).toHaveLength(1)
+      expect(tool.steps[0]!.request).toMatchObject({
+        method: 'GET',
+        url: `${site.url}/-/verdaccio/data/sidebar/{{input.p0}}`,
+      })
+      expect(tool.inputs.required).toEqual(['package'])
+      expect(tool.inputs.properties['package']).toMatchObject({ 'x-in': 'path', type: 'string' })
+
+      const run = await runThroughEngine(tool, { package: SEARCH_PICKED })
+      expect(run.status).toBe('succeeded')
+      expect(run.result).toMatchObject({ latest: { name: SEARCH_PICKED } })
+    },
+    TEST_TIMEOUT,
+  )
 
   it(
     'login: the form posts the user name; the password is nowhere in the stored trace; the target is POST /-/verdaccio/sec/login',
@@ -135,6 +192,9 @@ describe('Verdaccio web UI recorded by a scripted person', () => {
           default: site.user.name,
         })
         expect(JSON.stringify(candidate)).not.toContain(site.user.password)
+        // The redacted password is never an input slot: it belongs to the login or the vault.
+        expect(Object.keys(candidate.inputs.properties)).toEqual(['username'])
+        expect(JSON.stringify(candidate.inputs)).not.toContain(SECRET_PLACEHOLDER)
         core.store.tools.save(candidate)
       } finally {
         await core.close()
