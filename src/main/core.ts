@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify'
 import { createAuthenticator } from './api/auth'
 import { createAppHandlers, type AppHandlers } from './api/appHandlers'
 import { buildServer } from './api/server'
+import { createBrowseSessions, type BrowseSessions } from './browse/browseSessions'
 import { createRecordingSessions, type RecordingSessions } from './browse/recordingSessions'
 import { dataDir, databasePath, DEFAULT_PORT, readSettings } from './config'
 import { createBrowserPool } from './engine/browserPool'
@@ -42,6 +43,8 @@ export interface Core {
   engine: RunEngine
   events: EventBus
   recordings: RecordingSessions
+  /** The agents' browse sessions (issue 5): the MCP browser tools call these. */
+  browse: BrowseSessions
   handlers: AppHandlers
   server: FastifyInstance
   /** The owner token of this process: the UI's session, printed in its URL. */
@@ -93,6 +96,14 @@ export function createCore(config: CoreConfig = {}): Core {
     startRecording,
     ...(config.headless !== undefined ? { headless: config.headless } : {}),
   })
+  const browse = createBrowseSessions({
+    store,
+    clock,
+    ulid: nextUlid,
+    uuid: randomUUID,
+    chromiumPath: () => requireChromium({ env, settingPath: settings.chromiumPath ?? null }),
+    startRecording,
+  })
   const handlers = createAppHandlers({
     store,
     engine,
@@ -125,6 +136,7 @@ export function createCore(config: CoreConfig = {}): Core {
     engine,
     events,
     recordings,
+    browse,
     handlers,
     server,
     ownerToken,
@@ -139,6 +151,7 @@ export function createCore(config: CoreConfig = {}): Core {
       if (closed) return
       closed = true
       await recordings.closeAll()
+      await browse.closeAll()
       await server.close()
       await browsers.close()
       store.close()
