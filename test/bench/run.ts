@@ -11,6 +11,7 @@ import { machine, rssMB, storageFigures } from './resources'
 import { runRenderedBench } from './rendered'
 import { startBench } from './setup'
 import { measureLatency, measureThroughput } from './surfaceA'
+import { runMcpBench } from './mcp'
 
 const OUT = fileURLToPath(new URL('../../bench-results/bench.json', import.meta.url))
 
@@ -45,6 +46,8 @@ async function main(): Promise<number> {
     console.log(`\nJSON: ${OUT}`)
     console.log('')
     await runRenderedBench(env, QUERIES[0]!)
+    console.log('')
+    await runMcpBench(env, QUERIES)
     return results.sitecallFailures ? 1 : 0
   } finally {
     await clients.close()

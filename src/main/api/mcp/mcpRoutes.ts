@@ -95,6 +95,9 @@ export function registerMcpRoutes(app: FastifyInstance, deps: McpRouteDeps): voi
     })
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: randomUUID,
+      // Plain JSON answers: no tool call streams notifications of its own, and JSON is cheaper
+      // than an event stream per request. Server-sent notifications use the GET stream.
+      enableJsonResponse: true,
       onsessioninitialized: (id) => {
         sessions.set(id, {
           transport,

@@ -1,0 +1,94 @@
+// MCP tool-call overhead (issue 5 "Done when": `npm run bench`): the same verified search tool
+// called through MCP (official SDK client, Streamable HTTP, one session) and through a direct
+// surface-A REST call, sequential, in alternating batches. Writes bench-results/mcp.json.
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { dirname } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import type { Run } from '../../src/shared/run'
+import { createClients, type Call } from './clients'
+import type { FailureTally } from './failures'
+import type { BenchEnv } from './setup'
+import type { LatencySummary } from './stats'
+import { measureLatency } from './surfaceA'
+
+const OUT = fileURLToPath(new URL('../../bench-results/mcp.json', import.meta.url))
+
+export interface McpBenchResults {
+  /** ISO 8601, when this part started. */
+  date: string
+  tool: string
+  /** Measured calls per side (BENCH_MCP_N, default 300), after 30 unmeasured ones each. */
+  n: number
+  rest: LatencySummary
+  mcp: LatencySummary
+  /** MCP / REST: how many times slower a tool call over MCP is. */
+  ratio: { p50: number; p99: number; mean: number }
+  /** MCP p50 − REST p50, in milliseconds: what the MCP layer adds to one call. */
+  overheadP50Ms: number
+  failures: { rest: FailureTally; mcp: FailureTally }
+}
+
+/** One MCP `tools/call` of the bench's tool; ok when the run in the result `succeeded`. */
+function mcpCall(client: Client, env: BenchEnv): Call {
+  const query = Object.keys(env.tool.inputs.properties).find((k) => /query/i.test(k)) ?? 'query'
+  return async (q) => {
+    const result = await client.callTool({ name: env.tool.name, arguments: { [query]: q } })
+    const run = result.structuredContent as Partial<Run> | undefined
+    if (run?.status === 'succeeded') return { ok: true }
+    return { ok: false, reason: `${run?.status ?? 'no run'} ${run?.error?.code ?? ''}`.trim() }
+  }
+}
+
+/**
+ * Measures MCP against REST on `env`'s core and prints a short table; the figures are one run's
+ * ratios (DESIGN.md §6), never asserted.
+ */
+export async function runMcpBench(
+  env: BenchEnv,
+  queries: readonly string[],
+  n = Number(process.env.BENCH_MCP_N ?? 300),
+): Promise<McpBenchResults> {
+  const date = new Date().toISOString()
+  const client = new Client({ name: 'sitecall-bench', version: '1.0.0' })
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${env.base}/mcp`), {
+      requestInit: { headers: { authorization: `Bearer ${env.key}` } },
+    }),
+  )
+  const rest = createClients(env)
+  try {
+    const measured = await measureLatency(
+      { direct: rest.sitecall, sitecall: mcpCall(client, env) },
+      queries,
+      { n, warmup: 30, batch: 50 },
+    )
+    const results: McpBenchResults = {
+      date,
+      tool: env.tool.name,
+      n,
+      rest: measured.direct,
+      mcp: measured.sitecall,
+      ratio: measured.ratio,
+      overheadP50Ms: measured.sitecall.p50 - measured.direct.p50,
+      failures: { rest: measured.failures.direct, mcp: measured.failures.sitecall },
+    }
+    const ms = (x: number) => x.toFixed(2).padStart(8)
+    console.log('MCP tool call vs REST surface A (sequential, ms)')
+    console.log('           p50      p99     mean')
+    console.log(`REST  ${ms(results.rest.p50)} ${ms(results.rest.p99)} ${ms(results.rest.mean)}`)
+    console.log(`MCP   ${ms(results.mcp.p50)} ${ms(results.mcp.p99)} ${ms(results.mcp.mean)}`)
+    console.log(
+      `ratio ${ms(results.ratio.p50)} ${ms(results.ratio.p99)} ${ms(results.ratio.mean)}   (+${results.overheadP50Ms.toFixed(2)} ms at p50)`,
+    )
+    console.log(`failures: REST ${results.failures.rest.count}, MCP ${results.failures.mcp.count}`)
+    mkdirSync(dirname(OUT), { recursive: true })
+    writeFileSync(OUT, `${JSON.stringify(results, null, 2)}\n`)
+    console.log(`JSON: ${OUT}`)
+    return results
+  } finally {
+    await client.close()
+    await rest.close()
+  }
+}
