@@ -8,6 +8,7 @@ import { runCompilerBench } from './compiler'
 import { QUERIES, readConfig } from './config'
 import { formatReport, writeJson, type BenchResults } from './report'
 import { machine, rssMB, storageFigures } from './resources'
+import { reportEngineBench } from './engine'
 import { runRenderedBench } from './rendered'
 import { startBench } from './setup'
 import { measureLatency, measureThroughput } from './surfaceA'
@@ -48,7 +49,9 @@ async function main(): Promise<number> {
     await runRenderedBench(env, QUERIES[0]!)
     console.log('')
     await runMcpBench(env, QUERIES)
-    return results.sitecallFailures ? 1 : 0
+    console.log('')
+    const engineErrors = await reportEngineBench(env, clients)
+    return results.sitecallFailures || engineErrors ? 1 : 0
   } finally {
     await clients.close()
     await env.close()

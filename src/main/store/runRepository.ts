@@ -1,3 +1,4 @@
+import type { Statement } from 'better-sqlite3'
 import type { Db } from './db'
 import { parseJson } from './json'
 import type { ErrorBody } from '../../shared/errors'
@@ -35,8 +36,7 @@ export interface NewRun {
   tenant: string
   toolId: string
   capabilityId: string | null
-  /** Null for a run no tool took (a task that failed `no_capability`). */
-  via: 'http' | 'rendered' | null
+  via: 'http' | 'rendered'
   inputs: Record<string, unknown>
   inputHash: string
   idempotencyKey: string | null
@@ -112,7 +112,11 @@ interface RunRow {
 
 const iso = (ms: number) => new Date(ms).toISOString()
 
-function toRecord(r: RunRow): RunRecord {
+/**
+ * The record of a row. `result`, when given, is the value just written to the row's `result`
+ * column: it is used as is instead of parsing the column again (results can be large).
+ */
+function toRecord(r: RunRow, result?: { value: unknown }): RunRecord {
   const record: RunRecord = {
     runId: r.id,
     status: r.status,
@@ -136,7 +140,8 @@ function toRecord(r: RunRow): RunRecord {
     billOnSuccess: r.bill_on_success === 1,
     effects: JSON.parse(r.effects) as RunEffect[],
   }
-  if (r.result !== null) record.result = JSON.parse(r.result)
+  if (result) record.result = result.value
+  else if (r.result !== null) record.result = JSON.parse(r.result)
   return record
 }
 
@@ -145,14 +150,23 @@ export function createRunRepository(db: Db): RunRepository {
   // capability_id is not a column of its own: it is read from the run's tool row.
   const select = `SELECT runs.*, json_extract(tools.spec, '$.capabilityId') AS capability_id
     FROM runs LEFT JOIN tools ON tools.id = runs.tool_id`
-  const get = (runId: string) => {
-    const row = db.prepare(`${select} WHERE runs.id = ?`).get(runId) as RunRow | undefined
-    return row ? toRecord(row) : null
+  // Statements are prepared once per SQL text and reused: preparing costs more than running
+  // these (issue 4 bench). None of them is put in pluck/raw/expand mode, so sharing is safe.
+  const statements = new Map<string, Statement<unknown[]>>()
+  const prepare = (sql: string) => {
+    let statement = statements.get(sql)
+    if (!statement) statements.set(sql, (statement = db.prepare<unknown[]>(sql)))
+    return statement
+  }
+  const get = (runId: string, result?: { value: unknown }) => {
+    const row = prepare(`${select} WHERE runs.id = ?`).get(runId) as RunRow | undefined
+    return row ? toRecord(row, result) : null
   }
   const byKey = (tenant: string, key: string) => {
-    const row = db
-      .prepare(`${select} WHERE runs.tenant = ? AND runs.idempotency_key = ?`)
-      .get(tenant, key) as RunRow | undefined
+    const row = prepare(`${select} WHERE runs.tenant = ? AND runs.idempotency_key = ?`).get(
+      tenant,
+      key,
+    ) as RunRow | undefined
     return row ? toRecord(row) : null
   }
   const create = db.transaction((run: NewRun, now: number) => {
@@ -160,7 +174,7 @@ export function createRunRepository(db: Db): RunRepository {
       const existing = byKey(run.tenant, run.idempotencyKey)
       if (existing) return { run: existing, created: false }
     }
-    db.prepare(
+    prepare(
       `INSERT INTO runs (id, tenant, tool_id, status, state_revision, inputs, input_hash,
         idempotency_key, via, deadline_ms, mutating, bill_on_success, requirements,
         created_at, updated_at)
@@ -209,8 +223,14 @@ export function createRunRepository(db: Db): RunRepository {
       where += ' AND state_revision = @revision'
       args.revision = patch.revision
     }
-    const changed = db.prepare(`UPDATE runs SET ${sets.join(', ')} WHERE ${where}`).run(args)
-    return changed.changes ? get(runId) : null
+    const changed = prepare(`UPDATE runs SET ${sets.join(', ')} WHERE ${where}`).run(args)
+    if (!changed.changes) return null
+    // JSON.stringify then JSON.parse gives the plain-JSON copy of the result (no undefined, no
+    // prototypes): only a result that already is plain JSON is reused as is.
+    return get(
+      runId,
+      'result' in patch && isPlainJson(patch.result) ? { value: patch.result } : undefined,
+    )
   })
   return {
     create: (run, now) => create(run, now),
@@ -225,14 +245,25 @@ export function createRunRepository(db: Db): RunRepository {
               .all(filter.toolId, filter.limit ?? 50)
           : db.prepare(`${select} ORDER BY runs.created_at DESC LIMIT ?`).all(filter.limit ?? 50)
       ) as RunRow[]
-      return rows.map(toRecord)
+      return rows.map((row) => toRecord(row))
     },
     withStatus(statuses) {
       const marks = statuses.map(() => '?').join(', ')
       const rows = db
         .prepare(`${select} WHERE runs.status IN (${marks}) ORDER BY runs.created_at, runs.id`)
         .all(...statuses) as RunRow[]
-      return rows.map(toRecord)
+      return rows.map((row) => toRecord(row))
     },
   }
+}
+
+/** True for a value JSON round-trips unchanged: null, finite numbers, strings, booleans, arrays and plain objects of those. */
+function isPlainJson(value: unknown): boolean {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return true
+  if (typeof value === 'number') return Number.isFinite(value)
+  if (Array.isArray(value)) return value.every(isPlainJson)
+  if (typeof value !== 'object' || Object.getPrototypeOf(value) !== Object.prototype) return false
+  return Object.values(value as Record<string, unknown>).every(
+    (v) => v !== undefined && isPlainJson(v),
+  )
 }

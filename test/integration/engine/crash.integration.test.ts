@@ -86,7 +86,8 @@ afterEach(async () => {
   rmSync(home, { recursive: true, force: true })
 })
 
-describe('a kill -9 of the serving process', () => {
+// Each test starts the real app (tsx compiles it) once or twice: slow on a busy machine.
+describe('a kill -9 of the serving process', { timeout: 180_000 }, () => {
   it('leaves a write in flight outcome_unknown after restart, never resent, and loses no run', async () => {
     const first = await serve()
     // Runs of every kind persisted before the kill: finished reads and a write awaiting approval.
