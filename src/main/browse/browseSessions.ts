@@ -10,6 +10,8 @@ import { checkActInput, performAction, type BrowseActInput } from './browseActio
 import { takeSnapshot } from './pageSnapshot'
 import { siteStorageState } from './siteLogin'
 
+export { BROWSE_ACTIONS, type BrowseActInput, type BrowseActionKind } from './browseAction'
+
 /** What `open`, `snapshot` and `act` return: the page's accessibility snapshot with its refs. */
 export interface Snapshot {
   sessionId: string
