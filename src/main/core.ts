@@ -1,9 +1,14 @@
-import { randomBytes, randomUUID } from 'node:crypto'
+import { randomUUID } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { monotonicFactory } from 'ulid'
 import type { FastifyInstance } from 'fastify'
 import { createAuthenticator } from './api/auth'
+import { createAuthorizations } from './api/oauth/authorization'
+import { createOwnerTokens, type OwnerTokens } from './api/oauth/ownerTokens'
+import { createTokenService } from './api/oauth/tokens'
+import { createRateLimiter, DEFAULT_RATE_LIMITS, type RateLimits } from './api/rateLimit'
+import { scopeLookup } from './api/routes/scopes'
 import { createAppHandlers, type AppHandlers } from './api/appHandlers'
 import { buildServer } from './api/server'
 import { createBrowseSessions, type BrowseSessions } from './browse/browseSessions'
@@ -35,6 +40,8 @@ export interface CoreConfig {
   browserCapacity?: number
   /** How long a rendered run queues for a browser before `browser_capacity`, ms; default 30,000. */
   browserWaitMs?: number
+  /** Per-key request limits (issue 5 "Auth"); default 600 a minute, bursts of 100; null: off. */
+  rateLimits?: RateLimits | null
 }
 
 export interface Core {
@@ -47,8 +54,10 @@ export interface Core {
   browse: BrowseSessions
   handlers: AppHandlers
   server: FastifyInstance
-  /** The owner token of this process: the UI's session, printed in its URL. */
+  /** The first owner token of this process (one hour): the UI's session, printed in its URL. */
   ownerToken: string
+  /** Mints and refreshes owner tokens (spec "Other time-bound states": one hour each). */
+  ownerTokens: OwnerTokens
   /** Starts listening on 127.0.0.1; resolves with the base URL. */
   listen(): Promise<string>
   /** Stops recordings, the server and the database; safe to call twice. */
@@ -65,7 +74,8 @@ export function createCore(config: CoreConfig = {}): Core {
   const store = createStore(databasePath(home))
   const events = createEventBus()
   const settings = readSettings(home)
-  const ownerToken = randomBytes(24).toString('base64url')
+  const ownerTokens = createOwnerTokens({ clock })
+  const ownerToken = ownerTokens.issue().token
   let baseUrl = ''
   // Lazy: no Chromium starts until the first rendered run asks for a page.
   const browsers = createBrowserPool({
@@ -121,12 +131,31 @@ export function createCore(config: CoreConfig = {}): Core {
       }
     },
   })
+  const oauthTokens = createTokenService({ repo: store.oauth, clock })
   const server = buildServer({
     store,
     engine,
     events,
     handlers,
-    auth: createAuthenticator(store.keys, ownerToken, LOCAL_TENANT, clock),
+    auth: createAuthenticator({
+      keys: store.keys,
+      owner: ownerTokens,
+      tokens: oauthTokens,
+      scopes: scopeLookup(store.scopes),
+      tools: store.tools,
+      tenant: LOCAL_TENANT,
+      clock,
+      limiter:
+        config.rateLimits === null
+          ? null
+          : createRateLimiter(config.rateLimits ?? DEFAULT_RATE_LIMITS, clock),
+    }),
+    oauth: {
+      authorizations: createAuthorizations({ repo: store.oauth, clock }),
+      tokens: oauthTokens,
+      ownerTokens,
+      tenant: LOCAL_TENANT,
+    },
     rendererDir: config.rendererDir === undefined ? defaultRendererDir() : config.rendererDir,
   })
   let closed = false
@@ -140,6 +169,7 @@ export function createCore(config: CoreConfig = {}): Core {
     handlers,
     server,
     ownerToken,
+    ownerTokens,
     async listen() {
       const port = config.port ?? DEFAULT_PORT
       await server.listen({ host: '127.0.0.1', port })

@@ -122,6 +122,40 @@ export function takeToken(): string | null {
   return fromUrl
 }
 
+/** Owner tokens last an hour (spec "Other time-bound states"): trade them well before that. */
+export const SESSION_REFRESH_MS = 20 * 60_000
+
+/**
+ * Keeps web mode's owner session alive: `POST /app-api/session/refresh` with the current token
+ * at once (a reloaded page may hold a token near its end) and every 20 minutes; each fresh token
+ * replaces `session.token` and goes to `save`. The answer also sets the consent page's cookie.
+ * A failed refresh leaves the token as it is. Returns a function that stops the timer.
+ */
+export function keepSessionFresh(
+  fetchImpl: typeof fetch,
+  session: { token: string | null },
+  options: { baseUrl?: string; everyMs?: number; save?: (token: string) => void } = {},
+): () => void {
+  const refresh = async () => {
+    if (!session.token) return
+    try {
+      const response = await fetchImpl(`${options.baseUrl ?? ''}/app-api/session/refresh`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${session.token}` },
+      })
+      if (!response.ok) return
+      const { token } = (await response.json()) as { token: string }
+      session.token = token
+      options.save?.(token)
+    } catch {
+      // Offline or restarting: the next tick tries again while the token lasts.
+    }
+  }
+  void refresh()
+  const timer = setInterval(() => void refresh(), options.everyMs ?? SESSION_REFRESH_MS)
+  return () => clearInterval(timer)
+}
+
 export interface AppClient {
   invoke<M extends AppApiMethod>(method: M, input: AppApiInput<M>): Promise<AppApiResult<M>>
   on<E extends AppEventName>(event: E, listener: (data: AppEventMap[E]) => void): () => void
@@ -144,8 +178,14 @@ let client: AppClient | null = null
 // Picked on first use, not at import, so this module loads in Node tests without a window.
 function current(): AppClient {
   if (!client) {
-    const token = window.sitecall ? null : takeToken()
-    client = createClient(window.sitecall ?? createHttpTransport(fetch.bind(window), () => token))
+    const session = { token: window.sitecall ? null : takeToken() }
+    if (!window.sitecall)
+      keepSessionFresh(fetch.bind(window), session, {
+        save: (token) => sessionStorage.setItem(TOKEN_KEY, token),
+      })
+    client = createClient(
+      window.sitecall ?? createHttpTransport(fetch.bind(window), () => session.token),
+    )
   }
   return client
 }

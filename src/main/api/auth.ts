@@ -1,71 +1,263 @@
 import type { FastifyRequest } from 'fastify'
 import { ServiceError } from '../../shared/errors'
+import { ALL_API_SCOPES, type ApiScope } from '../../shared/apiScopes'
 import type { KeyRepository } from '../store/keyRepository'
+import type { ToolRepository } from '../store/toolRepository'
+import {
+  inScope,
+  parseApps,
+  type ScopeLookup,
+  type ScopedTool,
+  type ToolScope,
+} from './mcp/toolsInScope'
+import type { OwnerTokens } from './oauth/ownerTokens'
+import { scopeForRoute } from './oauth/routeScopes'
+import { ACCESS_TOKEN_PREFIX, type TokenService } from './oauth/tokens'
+import type { RateLimiter } from './rateLimit'
 
 export interface Caller {
   tenant: string
-  /** The API key's id, or null for the owner (the app's own UI session). */
+  /** The API key's id, or null for the owner and OAuth tokens. */
   keyId: string | null
   owner: boolean
   /** `X-Service-End-User` of an org key: the run's workspace is that end user's. */
   endUser: string | null
+  /** What the bearer value was: the owner token, an API key or an OAuth access token. */
+  via: 'owner' | 'key' | 'oauth'
+  /** OAuth scopes held: every scope for the owner and API keys, the approved ones for tokens. */
+  scopes: readonly ApiScope[]
+  /** The OAuth client of an access token, else null. */
+  clientId: string | null
+  /**
+   * Tool scopes this request chose (`X-Service-Scope: <slug>`, `?scope=<slug>`, `?apps=a,b`):
+   * a tool must be in every one of them; empty means unscoped.
+   */
+  toolScopes: ToolScope[]
 }
 
 /** Spec "Limits": end-user header max 200 characters. */
 const MAX_END_USER = 200
+/** Spec "Limits" and "Request shape": slug of 1 to 40 lowercase letters, digits or dashes. */
+export const SCOPE_SLUG = /^[a-z0-9-]{1,40}$/
+/** Spec "Limits": a scope lists at most 200 apps and tools. */
+export const MAX_SCOPE_ENTRIES = 200
 
 export interface Authenticator {
   /**
-   * Who is calling (spec "Authentication" 1): `Authorization: Bearer <svc_live_… key | owner
-   * token>`. Errors: 401 `unauthorized` for no or an unknown key, 403 `revoked` for a revoked one.
+   * Who is calling (spec "Authentication"): `Authorization: Bearer <svc_live_… key | OAuth
+   * access token | owner token>`. Errors: 401 `unauthorized` for no, an unknown, an expired or a
+   * revoked-by-reuse token; 403 `revoked` for a revoked key; 403 `forbidden` for
+   * `X-Service-End-User` without an org key, or an OAuth token without the route's scope; 429
+   * `rate_limited` past the key's rate; 404 `unknown_scope` / 400 `invalid_scope` for a bad tool
+   * scope; 403 `not_in_scope` for a tool call outside it.
    */
   authenticate(request: FastifyRequest): Caller
   /** Like authenticate, but only the owner token (the UI's own routes). */
   requireOwner(request: FastifyRequest): Caller
 }
 
-/** Creates the authenticator over the key store and this process's owner token. */
-export function createAuthenticator(
-  keys: KeyRepository,
-  ownerToken: string,
-  tenant: string,
-  clock: () => number,
-): Authenticator {
-  const bearer = (request: FastifyRequest, allowQuery: boolean): string | null => {
-    const header = request.headers.authorization
-    const match = header ? /^Bearer\s+(\S+)$/i.exec(header) : null
-    if (match) return match[1]!
-    // EventSource cannot send headers: the UI's event stream carries the owner token in the query.
-    const query = request.query as Record<string, unknown> | undefined
-    return allowQuery && typeof query?.token === 'string' ? query.token : null
-  }
-  const authenticate = (request: FastifyRequest, allowQuery = false): Caller => {
+export interface AuthDeps {
+  keys: KeyRepository
+  owner: OwnerTokens
+  tokens: Pick<TokenService, 'checkAccess'>
+  /** The workspace's stored tool scopes by slug. */
+  scopes: ScopeLookup
+  /** Finds the tool of a call, for the `not_in_scope` check. */
+  tools: Pick<ToolRepository, 'get' | 'getByName'>
+  /** The owner's workspace. */
+  tenant: string
+  clock: () => number
+  /** Per-key limits; null turns them off (benchmarks, fuzzing). */
+  limiter: RateLimiter | null
+}
+
+/** Creates the authenticator over the key store, OAuth tokens and this process's owner tokens. */
+export function createAuthenticator(deps: AuthDeps): Authenticator {
+  const { keys, owner, tokens, tenant, clock, limiter } = deps
+  // A route may authenticate more than once; it is still one request against the rate.
+  const counted = new WeakSet<object>()
+
+  const identify = (request: FastifyRequest, allowQuery: boolean): Caller => {
     const token = bearer(request, allowQuery)
     if (!token) throw new ServiceError('unauthorized', 401, 'Send Authorization: Bearer <API key>.')
     const endUser = endUserOf(request)
-    if (token === ownerToken) {
+    const base = { endUser: null, clientId: null, toolScopes: [] }
+    if (owner.isValid(token)) {
       if (endUser !== null) throw endUserRefused()
-      return { tenant, keyId: null, owner: true, endUser: null }
+      return { ...base, tenant, keyId: null, owner: true, via: 'owner', scopes: ALL_API_SCOPES }
+    }
+    if (token.startsWith(ACCESS_TOKEN_PREFIX)) {
+      const access = tokens.checkAccess(token)
+      if (access.kind !== 'valid')
+        throw new ServiceError(
+          'unauthorized',
+          401,
+          access.kind === 'expired'
+            ? 'The access token expired (one hour): refresh it at POST /oauth/token.'
+            : access.kind === 'revoked'
+              ? 'The access token was revoked: sign in again.'
+              : 'Unknown access token.',
+        )
+      if (endUser !== null) throw endUserRefused()
+      take(request, `oauth:${access.familyId}`)
+      return {
+        ...base,
+        tenant: access.tenant,
+        keyId: null,
+        owner: false,
+        via: 'oauth',
+        scopes: access.scopes,
+        clientId: access.clientId,
+      }
     }
     const record = keys.findByKey(token)
-    if (!record) throw new ServiceError('unauthorized', 401, 'Unknown API key.')
+    if (!record)
+      throw new ServiceError('unauthorized', 401, 'Unknown API key, or an expired owner token.')
     if (record.revokedAt !== null)
       throw new ServiceError('revoked', 403, 'This API key was revoked: create a new one.')
     if (endUser !== null && record.kind !== 'org') throw endUserRefused()
+    take(request, `key:${record.id}`)
     keys.touch(record.id, clock())
     // Each end user of an org key has a workspace of its own (spec "Authentication" 2).
     const workspace = endUser === null ? record.tenant : `${record.tenant}::${endUser}`
-    return { tenant: workspace, keyId: record.id, owner: false, endUser }
+    return {
+      ...base,
+      tenant: workspace,
+      keyId: record.id,
+      owner: false,
+      endUser,
+      via: 'key',
+      scopes: ALL_API_SCOPES,
+    }
   }
+
+  const take = (request: FastifyRequest, key: string) => {
+    if (!limiter || counted.has(request.raw)) return
+    counted.add(request.raw)
+    limiter.take(key)
+  }
+
   return {
-    authenticate: (request) => authenticate(request),
+    authenticate(request) {
+      const caller = identify(request, false)
+      const path = request.url.split('?')[0]!
+      if (caller.via === 'oauth') {
+        const needed = scopeForRoute(request.method, path)
+        if (needed === null)
+          throw new ServiceError(
+            'forbidden',
+            403,
+            `${request.method} ${path} takes an API key, not an OAuth access token.`,
+          )
+        requireScope(caller, needed)
+      }
+      // MCP reads its scope from its own path and query.
+      if (!path.startsWith('/mcp')) {
+        caller.toolScopes = toolScopesOf(request, caller.tenant, deps.scopes)
+        const tool = caller.toolScopes.length ? calledTool(request.method, path, deps.tools) : null
+        if (tool) assertInScope(caller, tool)
+      }
+      return caller
+    },
     requireOwner(request) {
-      const caller = authenticate(request, true)
+      const caller = identify(request, true)
       if (!caller.owner)
         throw new ServiceError('forbidden', 403, 'Only the app itself may use this route.')
       return caller
     },
   }
+}
+
+/**
+ * Refuses a caller without an OAuth scope (spec "Authentication" 4 and "Account API status
+ * meanings": 403 for a missing scope) with 403 `forbidden` naming it. API keys and the owner
+ * token hold every scope. For routes that check inside (MCP tool calls need `tools:execute`).
+ */
+export function requireScope(caller: Caller, scope: ApiScope): void {
+  if (!caller.scopes.includes(scope))
+    throw new ServiceError(
+      'forbidden',
+      403,
+      `This token lacks the scope "${scope}": sign in again asking for it.`,
+      { scope },
+    )
+}
+
+/**
+ * Refuses a tool outside the request's tool scopes (spec "Authentication" 5, "Request shape"):
+ * 403 `not_in_scope`. An unscoped caller may use every tool of its workspace.
+ */
+export function assertInScope(caller: Pick<Caller, 'toolScopes'>, tool: ScopedTool): void {
+  const outside = caller.toolScopes.find((scope) => !inScope(tool, scope))
+  if (outside)
+    throw new ServiceError(
+      'not_in_scope',
+      403,
+      `${tool.name} is outside the tool scope ${outside.slug === null ? '"apps"' : `"${outside.slug}"`} of this connection.`,
+    )
+}
+
+/**
+ * The tool scopes a REST request chose: the slug of `X-Service-Scope` or `?scope=` (404
+ * `unknown_scope` when the workspace has no such scope) and an ad-hoc `?apps=a,b` (400
+ * `invalid_scope` when empty or over 200 names).
+ */
+function toolScopesOf(request: FastifyRequest, tenant: string, lookup: ScopeLookup): ToolScope[] {
+  const query = (request.query ?? {}) as Record<string, unknown>
+  const slugs = new Set([request.headers['x-service-scope'], query.scope].flat())
+  slugs.delete(undefined)
+  const found: ToolScope[] = []
+  for (const slug of slugs) {
+    const scope = typeof slug === 'string' && SCOPE_SLUG.test(slug) ? lookup(tenant, slug) : null
+    if (!scope)
+      throw new ServiceError(
+        'unknown_scope',
+        404,
+        `No tool scope "${String(slug)}" in this workspace: POST /api/v1/scopes creates one.`,
+      )
+    found.push(scope)
+  }
+  const apps = parseApps(query.apps)
+  if (apps !== null) {
+    if (!apps.length || apps.length > MAX_SCOPE_ENTRIES)
+      throw new ServiceError(
+        'invalid_scope',
+        400,
+        `"apps" takes 1 to ${MAX_SCOPE_ENTRIES} comma-separated site hosts.`,
+      )
+    found.push({ slug: null, apps, tools: [] })
+  }
+  return found
+}
+
+/** The tool a surface A call or a B execute names in its path, when it exists. */
+function calledTool(method: string, path: string, tools: AuthDeps['tools']): ScopedTool | null {
+  if (method !== 'POST') return null
+  const decode = (s: string) => {
+    try {
+      return decodeURIComponent(s)
+    } catch {
+      return s
+    }
+  }
+  const call = /^\/api\/v1\/sites\/([^/]+)\/call\/([^/]+)$/.exec(path)
+  if (call) {
+    const [site, id] = [decode(call[1]!), decode(call[2]!)]
+    const tool = tools.getByName(site, id) ?? tools.get(id)
+    // A tool of another site is the route's 404, not a scope question.
+    return tool?.siteHost === site ? tool : null
+  }
+  const execute = /^\/v1\/tools\/([^/]+)\/execute$/.exec(path)
+  return execute ? tools.get(decode(execute[1]!)) : null
+}
+
+function bearer(request: FastifyRequest, allowQuery: boolean): string | null {
+  const header = request.headers.authorization
+  const match = header ? /^Bearer\s+(\S+)$/i.exec(header) : null
+  if (match) return match[1]!
+  // EventSource cannot send headers: the UI's event stream carries the owner token in the query.
+  const query = request.query as Record<string, unknown> | undefined
+  return allowQuery && typeof query?.token === 'string' ? query.token : null
 }
 
 /** The `X-Service-End-User` header, or null; 400 `invalid_input` when blank or over 200. */

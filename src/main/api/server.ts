@@ -15,6 +15,8 @@ import { registerTaskRunRoutes } from './routes/taskRuns'
 import { registerUiRoutes } from './routes/uiRoutes'
 import { registerOrdersDemo } from './demo/orders'
 import { registerMcpRoutes } from './mcp/mcpRoutes'
+import { registerOAuthRoutes, type OAuthRouteDeps } from './routes/oauth'
+import { registerScopeRoutes, scopeLookup } from './routes/scopes'
 
 export interface ServerDeps {
   store: Store
@@ -27,6 +29,8 @@ export interface ServerDeps {
   /** Directory of the built web UI (`out/renderer`), or null when it is not built. */
   rendererDir: string | null
   logger?: boolean
+  /** OAuth clients, consent, tokens, owner sessions (issue 5 "Auth"); absent: no OAuth routes. */
+  oauth?: Omit<OAuthRouteDeps, 'clock' | 'oauthRepo'>
 }
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]'])
@@ -64,7 +68,12 @@ export function buildServer(deps: ServerDeps): FastifyInstance {
   })
 
   app.setErrorHandler((error: FastifyError | ServiceError, request, reply) => {
-    if (isServiceError(error)) return reply.status(error.status).send({ error: error.toBody() })
+    if (isServiceError(error)) {
+      // RFC 9110 §10.2.3: a refusal that knows when to come back says so (429, 503).
+      const retryAfter = error.details.retryAfterSeconds
+      if (typeof retryAfter === 'number') void reply.header('retry-after', String(retryAfter))
+      return reply.status(error.status).send({ error: error.toBody() })
+    }
     const e = error as FastifyError
     if (
       e.code === 'FST_ERR_CTP_INVALID_JSON_BODY' ||
@@ -112,7 +121,14 @@ export function buildServer(deps: ServerDeps): FastifyInstance {
   registerUiRoutes(app, deps.rendererDir)
   // Public like the pages it serves: INTERFACE.md section B rule 3's demo observation page.
   registerOrdersDemo(app, { prefix: '/demo/orders' })
+  if (deps.oauth)
+    registerOAuthRoutes(app, { ...deps.oauth, oauthRepo: deps.store.oauth, clock: deps.clock })
+  registerScopeRoutes(app, { auth: deps.auth, scopes: deps.store.scopes, clock: deps.clock })
   // Last: OAuth routes registered before it serve the protected-resource metadata themselves.
-  registerMcpRoutes(app, { ...deps, tools: deps.store.tools })
+  registerMcpRoutes(app, {
+    ...deps,
+    tools: deps.store.tools,
+    scopes: scopeLookup(deps.store.scopes),
+  })
   return app
 }

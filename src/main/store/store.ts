@@ -2,8 +2,10 @@ import { openDatabase, type Db } from './db'
 import { createKeyRepository, type KeyRepository } from './keyRepository'
 import { createLedgerRepository, type LedgerRepository } from './ledgerRepository'
 import { createLoginRepository, type LoginRepository } from './loginRepository'
+import { createOAuthRepository, type OAuthRepository } from './oauthRepository'
 import { createReceiptRepository, type ReceiptRepository } from './receiptRepository'
 import { createRunRepository, type RunRepository } from './runRepository'
+import { createScopeRepository, type ScopeRepository } from './scopeRepository'
 import { createToolHealthRepository, type ToolHealthRepository } from './toolHealthRepository'
 import { createToolRepository, type ToolRepository } from './toolRepository'
 import { createTraceRepository, type TraceRepository } from './traceRepository'
@@ -17,6 +19,10 @@ export interface Store {
   logins: LoginRepository
   ledger: LedgerRepository
   health: ToolHealthRepository
+  /** OAuth clients, grants, codes and tokens (issue 5 "Auth"). */
+  oauth: OAuthRepository
+  /** Tool scopes per workspace (spec "Tool scope"). */
+  scopes: ScopeRepository
   /** Receipts of account-API operations by operation key (issue 5). */
   receipts: ReceiptRepository
   close(): void
@@ -34,6 +40,8 @@ export function createStore(path: string): Store {
     logins: createLoginRepository(db),
     ledger: createLedgerRepository(db),
     health: createToolHealthRepository(db),
+    oauth: createOAuthRepository(db),
+    scopes: createScopeRepository(db),
     receipts: createReceiptRepository(db),
     close: () => db.close(),
   }

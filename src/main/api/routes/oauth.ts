@@ -1,0 +1,210 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { ServiceError } from '../../../shared/errors'
+import type { OAuthRepository } from '../../store/oauthRepository'
+import type { Authorizations } from '../oauth/authorization'
+import { registerClient } from '../oauth/clientRegistration'
+import { renderConsentPage, renderSignInNeededPage } from '../oauth/consentPage'
+import { authorizationServerMetadata, OAUTH_PATHS } from '../oauth/metadata'
+import type { OwnerTokens } from '../oauth/ownerTokens'
+import { OAuthError, type TokenService } from '../oauth/tokens'
+
+export interface OAuthRouteDeps {
+  oauthRepo: OAuthRepository
+  authorizations: Authorizations
+  tokens: TokenService
+  ownerTokens: OwnerTokens
+  /** The owner's workspace: what an approved grant acts on. */
+  tenant: string
+  clock: () => number
+}
+
+/** Forms of the consent page and the token endpoint are small. */
+const FORM_LIMIT = 64 * 1024
+
+const baseOf = (request: FastifyRequest) => `http://${request.headers.host}`
+/** Cookies ignore ports: the port in the name keeps two local servers' sessions apart. */
+const cookieName = (request: FastifyRequest) =>
+  `sitecall_owner_${/:(\d+)$/.exec(request.headers.host ?? '')?.[1] ?? '80'}`
+
+/**
+ * OAuth 2.1 for public clients and the owner's session (issue 5 "Auth"):
+ * - `GET /.well-known/oauth-authorization-server` (RFC 8414), public;
+ * - `POST /oauth/clients` (RFC 7591), public, answers 201 with the client information;
+ * - `GET /oauth/authorize` shows the consent page to the owner; `POST /oauth/authorize` takes
+ *   the Approve/Deny form and redirects (303) back to the client with `code` or `error`;
+ * - `POST /oauth/token` (form-encoded) exchanges a code with its PKCE verifier, or rotates a
+ *   refresh token. Its errors are RFC 6749 §5.2's `{error, error_description}`, not the spec's
+ *   envelope, because OAuth clients branch on that `error` (a refresh answered `invalid_grant`
+ *   makes them sign in again);
+ * - `POST /app-api/session/refresh` trades the UI's valid owner token for a fresh one.
+ *
+ * The consent page needs the owner's session, since the one who opens it is the app's owner:
+ * the owner token as a bearer header, as `?token=` on the GET (then kept in the cookie), or the
+ * `sitecall_owner_<port>` cookie (HttpOnly, SameSite=Strict, Path=/oauth) that every session
+ * refresh of the UI sets, so a browser where the app is open can approve.
+ */
+export function registerOAuthRoutes(app: FastifyInstance, deps: OAuthRouteDeps): void {
+  const { authorizations, tokens, ownerTokens } = deps
+
+  app.get(OAUTH_PATHS.metadata, async (request) => authorizationServerMetadata(baseOf(request)))
+
+  app.post(OAUTH_PATHS.register, async (request, reply) =>
+    reply
+      .status(201)
+      .header('cache-control', 'no-store')
+      .send(registerClient(deps.oauthRepo, request.body, deps.clock())),
+  )
+
+  app.post('/app-api/session/refresh', async (request, reply) => {
+    const header = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')
+    if (!header)
+      throw new ServiceError('unauthorized', 401, 'Send the current owner token as a bearer.')
+    const fresh = ownerTokens.refresh(header[1]!)
+    setSessionCookie(request, reply, fresh.token, fresh.expiresAt - deps.clock())
+    return reply.header('cache-control', 'no-store').send({
+      token: fresh.token,
+      expiresAt: fresh.expiresAt,
+      expiresInSeconds: Math.round((fresh.expiresAt - deps.clock()) / 1000),
+    })
+  })
+
+  /** The owner token this request carries, when it is valid (bearer, cookie, or GET `?token=`). */
+  const ownerSession = (request: FastifyRequest, allowQuery: boolean): string | null => {
+    const candidates = [
+      /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1],
+      allowQuery ? (request.query as Record<string, unknown>).token : undefined,
+      readCookie(request.headers.cookie, cookieName(request)),
+    ]
+    return (
+      candidates.find((t): t is string => typeof t === 'string' && ownerTokens.isValid(t)) ?? null
+    )
+  }
+
+  const signInNeeded = (request: FastifyRequest, reply: FastifyReply) => {
+    const error = new ServiceError(
+      'unauthorized',
+      401,
+      "Approving access needs the app's owner session: open Sitecall in this browser, then reload.",
+    )
+    if (wantsHtml(request))
+      return securePage(reply.status(401)).type('text/html').send(renderSignInNeededPage())
+    return reply.status(401).send({ error: error.toBody() })
+  }
+
+  // Form bodies only here: elsewhere the API takes JSON and refuses other media types.
+  void app.register(async (scoped) => {
+    scoped.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { parseAs: 'string', bodyLimit: FORM_LIMIT },
+      (_request, body, done) => done(null, new URLSearchParams(body as string)),
+    )
+
+    scoped.get(OAUTH_PATHS.authorize, async (request, reply) => {
+      const session = ownerSession(request, true)
+      if (!session) return signInNeeded(request, reply)
+      const checked = authorizations.check(
+        request.query as Record<string, unknown>,
+        baseOf(request),
+      )
+      if (checked.kind === 'refuse') throw checked.error
+      if (checked.kind === 'redirect') return reply.redirect(checked.url, 302)
+      if (readCookie(request.headers.cookie, cookieName(request)) !== session)
+        setSessionCookie(
+          request,
+          reply,
+          session,
+          (ownerTokens.expiresAt(session) ?? deps.clock()) - deps.clock(),
+        )
+      return securePage(reply).type('text/html').send(renderConsentPage(checked.consent))
+    })
+
+    scoped.post(OAUTH_PATHS.authorize, async (request, reply) => {
+      if (!ownerSession(request, false)) return signInNeeded(request, reply)
+      const form = formOf(request.body)
+      const decision = form?.get('decision')
+      const consent = form?.get('consent')
+      if (!consent || (decision !== 'approve' && decision !== 'deny'))
+        throw new ServiceError(
+          'invalid_input',
+          400,
+          'Send the consent form: consent=<id>&decision=approve|deny.',
+        )
+      const url = authorizations.decide(
+        consent,
+        decision === 'approve',
+        deps.tenant,
+        baseOf(request),
+      )
+      // 303: the browser follows a POST's redirect with a GET (RFC 9110 §15.4.4).
+      return reply.header('cache-control', 'no-store').redirect(url, 303)
+    })
+
+    scoped.post(OAUTH_PATHS.token, async (request, reply) => {
+      void reply.header('cache-control', 'no-store').header('pragma', 'no-cache')
+      try {
+        const form = formOf(request.body)
+        if (!form)
+          throw new OAuthError(
+            'invalid_request',
+            'Send the parameters as application/x-www-form-urlencoded (RFC 6749 §3.2).',
+          )
+        const params: Record<string, string> = {}
+        for (const [name, value] of form) {
+          // RFC 6749 §3.2: a parameter must not be sent twice.
+          if (Object.hasOwn(params, name))
+            throw new OAuthError('invalid_request', `"${name}" was sent more than once.`)
+          params[name] = value
+        }
+        return reply.send(tokens.exchange(params))
+      } catch (error) {
+        if (!(error instanceof OAuthError)) throw error
+        if (error.status === 401) void reply.header('www-authenticate', 'Bearer')
+        return reply
+          .status(error.status)
+          .send({ error: error.error, error_description: error.message })
+      }
+    })
+  })
+}
+
+function formOf(body: unknown): URLSearchParams | null {
+  return body instanceof URLSearchParams ? body : null
+}
+
+function wantsHtml(request: FastifyRequest): boolean {
+  return (request.headers.accept ?? '').includes('text/html')
+}
+
+/** A page that grants access must not be framed (clickjacking) nor leak its URL onwards. */
+function securePage(reply: FastifyReply): FastifyReply {
+  return reply
+    .header('cache-control', 'no-store')
+    .header('x-frame-options', 'DENY')
+    .header(
+      'content-security-policy',
+      "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
+    )
+    .header('referrer-policy', 'no-referrer')
+}
+
+/** Sets the owner-session cookie of the consent page; `lifeMs` is what the token has left. */
+function setSessionCookie(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  token: string,
+  lifeMs: number,
+) {
+  const maxAge = Math.max(0, Math.floor(lifeMs / 1000))
+  void reply.header(
+    'set-cookie',
+    `${cookieName(request)}=${token}; Path=/oauth; HttpOnly; SameSite=Strict; Max-Age=${maxAge}`,
+  )
+}
+
+function readCookie(header: string | undefined, name: string): string | null {
+  for (const part of (header ?? '').split(';')) {
+    const [key, ...rest] = part.trim().split('=')
+    if (key === name) return rest.join('=')
+  }
+  return null
+}
