@@ -10,7 +10,7 @@ import { createTokenService } from './api/oauth/tokens'
 import { createRateLimiter, DEFAULT_RATE_LIMITS, type RateLimits } from './api/rateLimit'
 import { scopeLookup } from './api/routes/scopes'
 import { createAppHandlers, type AppHandlers } from './api/appHandlers'
-import { buildServer } from './api/server'
+import { buildServer, type ServerDeps } from './api/server'
 import { createBrowseSessions, type BrowseSessions } from './browse/browseSessions'
 import { createRecordingSessions, type RecordingSessions } from './browse/recordingSessions'
 import { dataDir, databasePath, DEFAULT_PORT, readSettings } from './config'
@@ -21,6 +21,8 @@ import type { SendRequest } from './engine/httpExecutor'
 import { createEventBus, type EventBus } from './events'
 import { findChromium, requireChromium, startRecording } from './recorder'
 import { createStore, type Store } from './store/store'
+import { createSecretRepository } from './store/secretRepository'
+import { createKeychain, createVault, type Keychain, type Vault } from './vault'
 
 /** The workspace of the person who runs the app; end-user workspaces come with org keys. */
 export const LOCAL_TENANT = 'local'
@@ -36,6 +38,10 @@ export interface CoreConfig {
   /** Built web UI; default `out/renderer` of this checkout when it exists. */
   rendererDir?: string | null
   env?: Record<string, string | undefined>
+  /** The vault's OS keychain; null skips it. Default: the real one unless SITECALL_KEYCHAIN=off. */
+  keychain?: Keychain | null
+  /** Fastify's logger of the local service; default off (tests pass a stream to read it). */
+  logger?: ServerDeps['logger']
   /** Rendered runs at once (issue 4 "Rendered executor"); default 2. */
   browserCapacity?: number
   /** How long a rendered run queues for a browser before `browser_capacity`, ms; default 30,000. */
@@ -47,6 +53,8 @@ export interface CoreConfig {
 export interface Core {
   home: string
   store: Store
+  /** Secrets and the master key's mode (issue 6); opened on first use. */
+  vault: Vault
   engine: RunEngine
   events: EventBus
   recordings: RecordingSessions
@@ -72,6 +80,17 @@ export function createCore(config: CoreConfig = {}): Core {
   const ulid = monotonicFactory()
   const nextUlid = () => ulid(clock())
   const store = createStore(databasePath(home))
+  const vault = createVault({
+    secrets: createSecretRepository(store.db),
+    keychain:
+      config.keychain !== undefined
+        ? config.keychain
+        : env.SITECALL_KEYCHAIN === 'off'
+          ? null
+          : createKeychain({ env }),
+    passphrase: env.SITECALL_PASSPHRASE ?? null,
+    clock,
+  })
   const events = createEventBus()
   const settings = readSettings(home)
   const ownerTokens = createOwnerTokens({ clock })
@@ -93,6 +112,7 @@ export function createCore(config: CoreConfig = {}): Core {
     ulid: nextUlid,
     ...(config.send ? { send: config.send } : {}),
     executeRendered: createRenderedExecutor({ pool: browsers }),
+    secrets: vault,
     onRunUpdated: (run) => events.emit('runs.updated', { run }),
   })
   const recordings = createRecordingSessions({
@@ -104,6 +124,7 @@ export function createCore(config: CoreConfig = {}): Core {
     uuid: randomUUID,
     chromiumPath: () => requireChromium({ env, settingPath: settings.chromiumPath ?? null }),
     startRecording,
+    refuseSecretValues: vault.refuseSecretValues,
     ...(config.headless !== undefined ? { headless: config.headless } : {}),
   })
   const browse = createBrowseSessions({
@@ -133,6 +154,7 @@ export function createCore(config: CoreConfig = {}): Core {
   })
   const oauthTokens = createTokenService({ repo: store.oauth, clock })
   const server = buildServer({
+    ...(config.logger !== undefined ? { logger: config.logger } : {}),
     store,
     engine,
     events,
@@ -157,11 +179,13 @@ export function createCore(config: CoreConfig = {}): Core {
       tenant: LOCAL_TENANT,
     },
     rendererDir: config.rendererDir === undefined ? defaultRendererDir() : config.rendererDir,
+    vault,
   })
   let closed = false
   return {
     home,
     store,
+    vault,
     engine,
     events,
     recordings,

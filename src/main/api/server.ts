@@ -5,6 +5,7 @@ import type { AppHandlers } from './appHandlers'
 import type { EventBus } from '../events'
 import type { RunEngine } from '../engine/runEngine'
 import type { Store } from '../store/store'
+import type { Vault } from '../vault'
 import { registerAppRoutes } from './routes/appRoutes'
 import { registerSiteCallRoutes } from './routes/siteCalls'
 import { registerAccountToolRoutes } from './routes/accountTools'
@@ -12,6 +13,7 @@ import { registerRunRoutes } from './routes/runs'
 import { registerPrepareRoutes } from './routes/prepare'
 import { registerSearchRoutes } from './routes/search'
 import { registerTaskRunRoutes } from './routes/taskRuns'
+import { registerAccountRoutes } from './routes/accounts'
 import { registerUiRoutes } from './routes/uiRoutes'
 import { registerOrdersDemo } from './demo/orders'
 import { registerMcpRoutes } from './mcp/mcpRoutes'
@@ -28,7 +30,10 @@ export interface ServerDeps {
   clock: () => number
   /** Directory of the built web UI (`out/renderer`), or null when it is not built. */
   rendererDir: string | null
-  logger?: boolean
+  /** Fastify's logger: off by default; `{level, stream}` sends its lines to a stream (tests). */
+  logger?: boolean | { level?: string; stream: { write(line: string): void } }
+  /** The vault of secrets (issue 6); absent: the credential routes answer 503 `unavailable`. */
+  vault?: Vault
   /** OAuth clients, consent, tokens, owner sessions (issue 5 "Auth"); absent: no OAuth routes. */
   oauth?: Omit<OAuthRouteDeps, 'clock' | 'oauthRepo'>
 }
@@ -117,6 +122,7 @@ export function buildServer(deps: ServerDeps): FastifyInstance {
   registerPrepareRoutes(app, deps)
   registerSearchRoutes(app, deps)
   registerTaskRunRoutes(app, deps)
+  registerAccountRoutes(app, deps)
   registerAppRoutes(app, deps)
   registerUiRoutes(app, deps.rendererDir)
   // Public like the pages it serves: INTERFACE.md section B rule 3's demo observation page.

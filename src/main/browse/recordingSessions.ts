@@ -20,6 +20,8 @@ export interface RecordingSessionsDeps {
   startRecording: (options: RecordingOptions) => Promise<Recording>
   /** Forces headless (tests, servers); default: headed when a display exists. */
   headless?: boolean
+  /** The vault's check that an intent holds no secret's value (spec B rule 4). */
+  refuseSecretValues?: (text: string, tenant: string) => Promise<void>
 }
 
 export interface RecordingSessions {
@@ -96,6 +98,7 @@ export function createRecordingSessions(deps: RecordingSessionsDeps): RecordingS
       }
       if (url.protocol !== 'http:' && url.protocol !== 'https:')
         throw new ServiceError('invalid_input', 400, 'Only http and https pages can be recorded.')
+      await deps.refuseSecretValues?.(input.intent, deps.tenant)
       const sessionId = `rec_${deps.ulid()}`
       const state: RecordingState = {
         sessionId,

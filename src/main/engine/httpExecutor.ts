@@ -6,7 +6,8 @@ import type { StorageState } from '../../shared/trace'
 import { addressDenied, type HostLookup } from './destination'
 import { extractValue } from './extract'
 import { judgeResponse, type Outcome, type SiteResponse } from './outcome'
-import { renderRequest, type RenderedRequest, type TemplateScope } from './template'
+import { bindStepSecrets, type RunSecrets } from '../vault'
+import { renderRequest, secretNames, type RenderedRequest, type TemplateScope } from './template'
 
 /** Sends one rendered request; injectable so tests and benchmarks can count or fault it. */
 export type SendRequest = (req: RenderedRequest, signal: AbortSignal) => Promise<SiteResponse>
@@ -40,6 +41,8 @@ export type ExecutionOutcome = Outcome | { ok: false; code: 'outcome_unknown'; m
 /** What a run brings besides its inputs: the saved login of the tool's site, if any. */
 export interface RunContext {
   login: StorageState | null
+  /** The run's workspace secrets for `{{secret:NAME}}`; absent: a step naming one is refused. */
+  secrets?: RunSecrets
   /** Resolves site names for the private-address check; default the system resolver. */
   lookup?: HostLookup
   /** Told of every request once it was sent (status null when no answer came): run effects. */
@@ -71,9 +74,14 @@ export async function executeHttp(
   const resolved = new Map<string, string | null>()
   for (const step of tool.steps) {
     const isTarget = step === last
-    const rendered = renderRequest(step.request, scope)
+    // Secrets enter this step's scope only, resolved at send time and checked before sending.
+    const secrets = await bindStepSecrets(secretNames(step.request), context.secrets)
+    if (!secrets.ok) return secrets
+    const rendered = renderRequest(step.request, { ...scope, ...secrets.scope })
     const denied = destinationDenied(rendered.url, tool.siteHost)
     if (denied) return { ok: false, code: 'destination_denied', message: denied }
+    const leak = secrets.deniedAt(rendered.url)
+    if (leak) return leak
     const inside = await addressDenied(rendered.url, tool.siteHost, context.lookup, resolved)
     if (inside) return { ok: false, code: 'destination_denied', message: inside }
     const cookie = await jar.getCookieString(rendered.url)

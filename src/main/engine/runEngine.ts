@@ -7,6 +7,7 @@ import type { LoginRepository } from '../store/loginRepository'
 import type { RunEffect, RunRecord, RunRepository } from '../store/runRepository'
 import type { ToolHealthRepository } from '../store/toolHealthRepository'
 import type { ToolRepository } from '../store/toolRepository'
+import type { RunSecrets } from '../vault'
 import {
   executeHttp,
   sendWithUndici,
@@ -41,6 +42,8 @@ export interface RunEngineDeps {
    * fail `browser_capacity`.
    */
   executeRendered?: RenderedExecutor
+  /** The vault: each run resolves `{{secret:NAME}}` of its workspace and redacts what it keeps. */
+  secrets?: { forRun(tenant: string): RunSecrets }
   /** Told of every transition (the UI's live run list, the requirements inbox). */
   onRunUpdated?: (run: Run) => void
   /** Told when a tool is verified, quarantined or let out (MCP's tools/list_changed). */
@@ -200,13 +203,17 @@ export function createRunEngine(deps: RunEngineDeps): RunEngine {
     const effects: RunEffect[] = []
     sentBy.set(run.runId, effects)
     let outcome: ExecutionOutcome & { via?: 'http' | 'rendered' }
+    const secrets = deps.secrets?.forRun(run.tenant)
+    const redact = <T>(value: T): T => (secrets ? secrets.redact(value) : value)
     try {
       const login = deps.logins?.get(run.tenant, tool.siteHost) ?? null
       if (login) deps.logins!.touch(run.tenant, tool.siteHost, deps.clock())
       const context: RunContext = {
         login: login?.storageState ?? null,
+        ...(secrets ? { secrets } : {}),
         ...(deps.lookup ? { lookup: deps.lookup } : {}),
-        onSent: (sent) => effects.push({ ...sent, at: new Date(deps.clock()).toISOString() }),
+        onSent: (sent) =>
+          effects.push(redact({ ...sent, at: new Date(deps.clock()).toISOString() })),
       }
       outcome = await runVia(tool, validator.toScope(tool, run.inputs), context, controller.signal)
     } catch (error) {
@@ -215,6 +222,8 @@ export function createRunEngine(deps: RunEngineDeps): RunEngine {
       controllers.delete(run.runId)
       sentBy.delete(run.runId)
     }
+    // A secret's value never stays on a run: not in its result, its error or its effects.
+    outcome = redact(outcome)
     const common = { from: ['working'] as RunStatus[], finished: true, effects }
     const via = outcome.via ? { via: outcome.via } : {}
     // A cancel won the race: the run stays cancelled, unbilled, and keeps every request that went

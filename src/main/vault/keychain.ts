@@ -84,14 +84,20 @@ export function createKeychain(options: KeychainOptions = {}): Keychain {
         clearTimeout(timer)
         resolve(answer)
       }
+      // Answered once the child is gone (reaped), so a timed-out call leaves no process behind.
+      let timedOut = false
       const timer = setTimeout(() => {
+        timedOut = true
         child.kill('SIGKILL')
-        finish({
-          ok: false,
-          reason: 'timeout',
-          message: `The OS keychain did not answer within ${timeoutMs} ms (is it locked?).`,
-        })
       }, timeoutMs)
+      child.on('exit', () => {
+        if (timedOut)
+          finish({
+            ok: false,
+            reason: 'timeout',
+            message: `The OS keychain did not answer within ${timeoutMs} ms (is it locked?).`,
+          })
+      })
       child.stdout.setEncoding('utf8')
       child.stdout.on('data', (chunk: string) => (stdout += chunk))
       child.on('error', (error) =>

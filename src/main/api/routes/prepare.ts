@@ -98,6 +98,8 @@ export function registerPrepareRoutes(app: FastifyInstance, deps: ServerDeps): v
         'Idempotency-Key is required: 8 to 128 letters, digits, ".", "_", ":" or "-".',
       )
     const body = parseBody(request.body)
+    // Spec B rule 4: a secret's value in an intent is refused before the intent is stored.
+    await deps.vault?.refuseSecretValues(body.intent, caller.tenant)
     const bodyHash = createHash('sha256').update(JSON.stringify(body)).digest('hex')
     const memoKey = `${caller.tenant}\0${key}`
     const seen = remembered.get(memoKey)

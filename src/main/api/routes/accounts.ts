@@ -1,0 +1,86 @@
+import type { FastifyInstance } from 'fastify'
+import { ServiceError } from '../../../shared/errors'
+import { normalizeSecretHosts, type Vault } from '../../vault'
+import type { ServerDeps } from '../server'
+
+const PUT_FIELDS = ['value', 'hosts']
+
+/**
+ * The account API's credentials (spec B `PUT/GET/DELETE /v1/accounts`, "Authentication" 8) and
+ * the vault's lock (issue 6):
+ * - `PUT /v1/accounts/{name}` `{value, hosts?}`: stores or replaces a secret; `hosts` (bare
+ *   `host[:port]` names) are where it may be sent, and leaving it out keeps an existing secret's
+ *   hosts. Answers `{name, hosts, createdAt, updatedAt, created}`, never the value.
+ * - `GET /v1/accounts`: `{accounts: [{name, hosts, createdAt, updatedAt}]}`.
+ * - `DELETE /v1/accounts/{name}`: `{name, deleted: true}`, or 404 `not_found`.
+ * - `GET /v1/vault`: `{vault: {mode, unlockWith, initialized, message}}`.
+ * - `POST /v1/vault/unlock` `{passphrase?}` (owner only): unlocks, or sets a new vault's
+ *   passphrase; without one it asks the keychain again.
+ * A locked vault answers PUT with 503 `unavailable` saying how to unlock it.
+ */
+export function registerAccountRoutes(app: FastifyInstance, deps: ServerDeps): void {
+  const vaultOf = (): Vault => {
+    if (!deps.vault)
+      throw new ServiceError('unavailable', 503, 'This server was started without a vault.')
+    return deps.vault
+  }
+
+  app.put<{ Params: { name: string } }>('/v1/accounts/:name', async (request) => {
+    const caller = deps.auth.authenticate(request)
+    const body = objectBody(request.body)
+    const unknown = Object.keys(body).filter((k) => !PUT_FIELDS.includes(k))
+    if (unknown.length)
+      throw new ServiceError(
+        'unknown_argument',
+        422,
+        `Unknown fields ${unknown.join(', ')}. Valid: ${PUT_FIELDS.join(', ')}.`,
+      )
+    const hosts = body.hosts === undefined ? null : normalizeSecretHosts(body.hosts)
+    const { created, secret } = await vaultOf().put(
+      caller.tenant,
+      request.params.name,
+      body.value as string,
+      hosts,
+    )
+    return { ...secret, created }
+  })
+
+  app.get('/v1/accounts', async (request) => {
+    const caller = deps.auth.authenticate(request)
+    return { accounts: vaultOf().list(caller.tenant) }
+  })
+
+  app.delete<{ Params: { name: string } }>('/v1/accounts/:name', async (request) => {
+    const caller = deps.auth.authenticate(request)
+    const { name } = request.params
+    if (!vaultOf().remove(caller.tenant, name))
+      throw new ServiceError('not_found', 404, `No secret "${name}".`)
+    return { name, deleted: true }
+  })
+
+  app.get('/v1/vault', async (request) => {
+    deps.auth.authenticate(request)
+    return { vault: await vaultOf().open() }
+  })
+
+  app.post('/v1/vault/unlock', async (request) => {
+    deps.auth.requireOwner(request)
+    const body = request.body === undefined || request.body === null ? {} : objectBody(request.body)
+    const unknown = Object.keys(body).filter((k) => k !== 'passphrase')
+    if (unknown.length)
+      throw new ServiceError(
+        'unknown_argument',
+        422,
+        `Unknown fields ${unknown.join(', ')}. Valid: passphrase.`,
+      )
+    if (body.passphrase !== undefined && typeof body.passphrase !== 'string')
+      throw new ServiceError('invalid_input', 400, '"passphrase" must be a string.')
+    return { vault: await vaultOf().unlock(body.passphrase) }
+  })
+}
+
+function objectBody(raw: unknown): Record<string, unknown> {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw))
+    throw new ServiceError('bad_request', 400, 'The body must be a JSON object.')
+  return raw as Record<string, unknown>
+}
