@@ -10,6 +10,7 @@ import { formatReport, writeJson, type BenchResults } from './report'
 import { machine, rssMB, storageFigures } from './resources'
 import { reportEngineBench } from './engine'
 import { runRenderedBench } from './rendered'
+import { runSearchBench } from './search'
 import { startBench } from './setup'
 import { measureLatency, measureThroughput } from './surfaceA'
 import { runMcpBench } from './mcp'
@@ -47,6 +48,8 @@ async function main(): Promise<number> {
     console.log(`\nJSON: ${OUT}`)
     console.log('')
     await runRenderedBench(env, QUERIES[0]!)
+    console.log('')
+    await runSearchBench(env)
     console.log('')
     await runMcpBench(env, QUERIES)
     console.log('')

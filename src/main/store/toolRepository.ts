@@ -13,6 +13,11 @@ export interface ToolRepository {
   uniqueName(siteHost: string, base: string): string
   setStatus(id: string, status: ToolStatus, now: number): ToolSpec | null
   delete(id: string): boolean
+  /**
+   * Every tool's id with its `updatedAt` (ms) and status, without parsing specs: lets a reader
+   * keep parsed tools and re-read only those that changed (the router's search).
+   */
+  versions(): Array<{ id: string; updatedAt: number; status: ToolStatus }>
 }
 
 /** Creates the tool repository over an open database. */
@@ -78,6 +83,13 @@ export function createToolRepository(db: Db): ToolRepository {
       const next = { ...tool, status, updatedAt: now }
       save(next)
       return next
+    },
+    versions() {
+      return db.prepare('SELECT id, updated_at AS updatedAt, status FROM tools').all() as Array<{
+        id: string
+        updatedAt: number
+        status: ToolStatus
+      }>
     },
     delete(id) {
       return db.prepare('DELETE FROM tools WHERE id = ?').run(id).changes > 0

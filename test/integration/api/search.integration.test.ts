@@ -224,8 +224,8 @@ describe('search: refusals', () => {
     // access tokens will carry.
     const { store, engine, handlers, events } = h.core
     const auth = {
-      authenticate: (request: Parameters<typeof h.core.server.inject>[0] & object) => {
-        const header = (request as { headers: Record<string, string> }).headers.authorization
+      authenticate: (request: { headers: Record<string, string | undefined> }) => {
+        const header = request.headers.authorization
         if (header === 'Bearer narrow')
           return {
             tenant: LOCAL_TENANT,

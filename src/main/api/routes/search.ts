@@ -6,6 +6,8 @@ import { ServiceError } from '../../../shared/errors'
 import { canonicalJson } from '../../engine/runEngine'
 import { createToolRouter, type RouteResult, type ToolRouter } from '../../router/router'
 import type { OperationReceipt } from '../../store/receiptRepository'
+import type { ToolRepository } from '../../store/toolRepository'
+import type { ToolSpec } from '../../../shared/toolSpec'
 import type { Caller } from '../auth'
 import { admitMetered, METERED_COST } from '../billing'
 import type { ServerDeps } from '../server'
@@ -40,8 +42,9 @@ const OPERATION_KEY = new RegExp(OPERATION_KEY_PATTERN)
 export function registerSearchRoutes(app: FastifyInstance, deps: ServerDeps): void {
   const router = createToolRouter()
   const validate = compileBody(SEARCH_BODY_SCHEMA)
+  const tools = createToolCache(deps.store.tools)
   const handle = (request: FastifyRequest, reply: FastifyReply, input: unknown) =>
-    search(deps, router, validate, request, reply, input)
+    search(deps, router, tools, validate, request, reply, input)
   app.post('/v1/tools/search', (request, reply) => handle(request, reply, request.body))
   app.post('/v1/tool-router', (request, reply) => handle(request, reply, request.body))
   app.get('/v1/tools', (request, reply) => handle(request, reply, request.query))
@@ -50,6 +53,7 @@ export function registerSearchRoutes(app: FastifyInstance, deps: ServerDeps): vo
 function search(
   deps: ServerDeps,
   router: ToolRouter,
+  tools: () => ToolSpec[],
   validate: ValidateFunction,
   request: FastifyRequest,
   reply: FastifyReply,
@@ -66,7 +70,7 @@ function search(
   const stored = store.receipts.get<SearchReceipt['result']>(caller.tenant, opKey)
   if (stored) return replay(reply, stored, inputHash)
   const charge = admitMetered(store.ledger, caller.tenant, opKey, 'search', clock())
-  const routed = router.route(body.intent, store.tools.list(), { domain })
+  const routed = router.route(body.intent, tools(), { domain })
   const result: SearchReceipt['result'] = { ...routed, index_endpoint: INDEX_ENDPOINT }
   const now = clock()
   // The charge and the receipt land together: a crash leaves neither or both.
@@ -105,6 +109,32 @@ function replay(
 
 function present(receipt: OperationReceipt<SearchReceipt['result']>): SearchReceipt {
   return { status: receipt.status, cost: receipt.cost, result: receipt.result }
+}
+
+/**
+ * The workspace's tools, parsed once per version: each search reads only ids, versions and
+ * statuses, and parses the specs of tools that are new or changed (specs are kilobytes each).
+ */
+export function createToolCache(repository: ToolRepository): () => ToolSpec[] {
+  const cache = new Map<string, { version: string; tool: ToolSpec }>()
+  return () => {
+    const seen = new Set<string>()
+    const out: ToolSpec[] = []
+    for (const { id, updatedAt, status } of repository.versions()) {
+      seen.add(id)
+      const version = `${updatedAt}:${status}`
+      let entry = cache.get(id)
+      if (!entry || entry.version !== version) {
+        const tool = repository.get(id)
+        if (!tool) continue
+        entry = { version, tool }
+        cache.set(id, entry)
+      }
+      out.push(entry.tool)
+    }
+    for (const id of cache.keys()) if (!seen.has(id)) cache.delete(id)
+    return out
+  }
 }
 
 /** sha256 of the canonical JSON of an operation's inputs. */

@@ -11,7 +11,7 @@ import { parseDeadline, settleWithin } from '../deadline'
 import type { ServerDeps } from '../server'
 import { applySelect } from '../select'
 import { slotInputs } from './accountTools'
-import { checkBody, compileBody, hashInputs } from './search'
+import { checkBody, compileBody, createToolCache, hashInputs } from './search'
 
 /** Spec "Limits": Idempotency-Key (site tool call and run) max 200 characters. */
 const MAX_IDEMPOTENCY_KEY = 200
@@ -52,6 +52,7 @@ export function registerTaskRunRoutes(app: FastifyInstance, deps: ServerDeps): v
   const router = createToolRouter()
   const validate = compileBody(TASK_RUN_BODY_SCHEMA)
   const nextId = monotonicFactory()
+  const tools = createToolCache(store.tools)
 
   app.post('/api/v1/runs', async (request, reply) => {
     const caller = auth.authenticate(request)
@@ -95,9 +96,8 @@ export function registerTaskRunRoutes(app: FastifyInstance, deps: ServerDeps): v
       }
     }
 
-    const routing = router.route(body.intent, store.tools.list({ status: 'verified' }), {
-      domain,
-    })
+    const verified = tools().filter((t) => t.status === 'verified')
+    const routing = router.route(body.intent, verified, { domain })
     const best = routing.status === 'matched' ? routing.tools[0]! : null
     const tool = best ? store.tools.get(best.id) : null
     if (!best || !tool) {
