@@ -1,7 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { defaultMigrationsDir } from '../../../src/main/store/db'
 import { createStore, type Store } from '../../../src/main/store/store'
 import type { Trace } from '../../../src/shared/trace'
 
@@ -54,7 +55,13 @@ const trace: Trace = {
 
 describe('the store', () => {
   it('migrates a new file to the latest user_version in WAL mode', () => {
-    expect(store.db.pragma('user_version', { simple: true })).toBe(3)
+    const newest = Math.max(
+      ...readdirSync(defaultMigrationsDir())
+        .filter((f) => /^\d{3}_.+\.sql$/.test(f))
+        .map((f) => Number(f.slice(0, 3))),
+    )
+    expect(newest).toBeGreaterThanOrEqual(3)
+    expect(store.db.pragma('user_version', { simple: true })).toBe(newest)
     expect(store.db.pragma('journal_mode', { simple: true })).toBe('wal')
   })
 
