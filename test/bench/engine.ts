@@ -36,6 +36,8 @@ export interface EngineBenchResults {
   throughput: EngineThroughput[]
   /** Sitecall calls that failed or runs that were not found persisted: any is a bench error. */
   errors: number
+  /** Why Sitecall calls failed, with counts (the first distinct reasons of each phase). */
+  failureReasons: Record<string, number>
 }
 
 const succeededRuns = (env: BenchEnv): number =>
@@ -57,11 +59,14 @@ export async function runEngineBench(env: BenchEnv, clients: Clients): Promise<E
   const latency = await measureLatency(clients, QUERIES, { n, warmup: 100, batch: 50 })
   env.site.requests.length = 0
   const throughput: EngineThroughput[] = []
+  const failureReasons = { ...latency.failures.sitecall.reasons }
   for (const concurrency of [1, 16, 64]) {
     const before = succeededRuns(env)
     const t = await measureThroughput(clients, QUERIES, { concurrency, seconds })
     env.site.requests.length = 0
     await env.core.engine.idle()
+    for (const [reason, count] of Object.entries(t.sitecall.failures.reasons))
+      failureReasons[reason] = (failureReasons[reason] ?? 0) + count
     throughput.push({
       concurrency,
       runsPerSecond: t.sitecall.perSecond,
@@ -87,6 +92,7 @@ export async function runEngineBench(env: BenchEnv, clients: Clients): Promise<E
     },
     throughput,
     errors,
+    failureReasons,
   }
 }
 
@@ -101,7 +107,7 @@ export function formatEngineReport(r: EngineBenchResults): string {
       (t) =>
         `  concurrency ${String(t.concurrency).padStart(2)}: ${t.runsPerSecond.toFixed(0).padStart(5)} runs/s (direct ${t.directPerSecond.toFixed(0)}/s)   p50 ${f(t.p50Ms)} ms   p99 ${f(t.p99Ms)} ms   ${t.persisted}/${t.runs - t.failures} persisted`,
     ),
-    `  errors: ${r.errors}`,
+    `  errors: ${r.errors}${r.errors ? ` ${JSON.stringify(r.failureReasons)}` : ''}`,
   ].join('\n')
 }
 
