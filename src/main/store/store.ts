@@ -1,4 +1,5 @@
 import { openDatabase, type Db } from './db'
+import { createIndexJobRepository, type IndexJobRepository } from './indexJobRepository'
 import { createKeyRepository, type KeyRepository } from './keyRepository'
 import { createLedgerRepository, type LedgerRepository } from './ledgerRepository'
 import { createLoginRepository, type LoginRepository } from './loginRepository'
@@ -25,6 +26,8 @@ export interface Store {
   scopes: ScopeRepository
   /** Receipts of account-API operations by operation key (issue 5). */
   receipts: ReceiptRepository
+  /** Index jobs of `POST /api/v1/index` (issue 5). */
+  indexJobs: IndexJobRepository
   close(): void
 }
 
@@ -43,6 +46,7 @@ export function createStore(path: string): Store {
     oauth: createOAuthRepository(db),
     scopes: createScopeRepository(db),
     receipts: createReceiptRepository(db),
+    indexJobs: createIndexJobRepository(db),
     close: () => db.close(),
   }
 }
