@@ -23,6 +23,7 @@ import { findChromium, requireChromium, startRecording } from './recorder'
 import { createStore, type Store } from './store/store'
 import { createSecretRepository } from './store/secretRepository'
 import { createKeychain, createVault, type Keychain, type Vault } from './vault'
+import { summarizeTool } from '../shared/toolSpec'
 
 /** The workspace of the person who runs the app; end-user workspaces come with org keys. */
 export const LOCAL_TENANT = 'local'
@@ -42,6 +43,10 @@ export interface CoreConfig {
   keychain?: Keychain | null
   /** Fastify's logger of the local service; default off (tests pass a stream to read it). */
   logger?: ServerDeps['logger']
+  /** How often waiting runs are checked for expired requirements; default 30 s. */
+  expirySweepMs?: number
+  /** How often quarantined tools are rechecked; default 5 minutes. */
+  recheckMs?: number
   /** Rendered runs at once (issue 4 "Rendered executor"); default 2. */
   browserCapacity?: number
   /** How long a rendered run queues for a browser before `browser_capacity`, ms; default 30,000. */
@@ -66,7 +71,7 @@ export interface Core {
   ownerToken: string
   /** Mints and refreshes owner tokens (spec "Other time-bound states": one hour each). */
   ownerTokens: OwnerTokens
-  /** Starts listening on 127.0.0.1; resolves with the base URL. */
+  /** Recovers runs a crash left in flight, then listens on 127.0.0.1; resolves with the base URL. */
   listen(): Promise<string>
   /** Stops recordings, the server and the database; safe to call twice. */
   close(): Promise<void>
@@ -108,13 +113,21 @@ export function createCore(config: CoreConfig = {}): Core {
     runs: store.runs,
     tools: store.tools,
     logins: store.logins,
+    ledger: store.ledger,
+    health: store.health,
     clock,
     ulid: nextUlid,
     ...(config.send ? { send: config.send } : {}),
     executeRendered: createRenderedExecutor({ pool: browsers }),
     secrets: vault,
     onRunUpdated: (run) => events.emit('runs.updated', { run }),
+    onToolChanged: (tool) => events.emit('tools.changed', { tool: summarizeTool(tool) }),
   })
+  const timers = [
+    setInterval(() => engine.expireWaiting(), config.expirySweepMs ?? 30_000),
+    setInterval(() => void engine.recheckQuarantined(), config.recheckMs ?? 5 * 60_000),
+  ]
+  for (const timer of timers) timer.unref()
   const recordings = createRecordingSessions({
     store,
     tenant: LOCAL_TENANT,
@@ -134,6 +147,7 @@ export function createCore(config: CoreConfig = {}): Core {
     uuid: randomUUID,
     chromiumPath: () => requireChromium({ env, settingPath: settings.chromiumPath ?? null }),
     startRecording,
+    refuseSecretValues: vault.refuseSecretValues,
   })
   const handlers = createAppHandlers({
     store,
@@ -156,6 +170,7 @@ export function createCore(config: CoreConfig = {}): Core {
   const server = buildServer({
     ...(config.logger !== undefined ? { logger: config.logger } : {}),
     store,
+    clock,
     engine,
     events,
     handlers,
@@ -180,6 +195,7 @@ export function createCore(config: CoreConfig = {}): Core {
     },
     rendererDir: config.rendererDir === undefined ? defaultRendererDir() : config.rendererDir,
     vault,
+    browse,
   })
   let closed = false
   return {
@@ -196,6 +212,10 @@ export function createCore(config: CoreConfig = {}): Core {
     ownerTokens,
     async listen() {
       const port = config.port ?? DEFAULT_PORT
+      // Runs a crash or kill left in flight: writes end outcome_unknown, reads run again. Only
+      // the serving process owns runs: a core opened without serving (`sitecall record`) next
+      // to a running server must not end that server's runs.
+      engine.recover()
       await server.listen({ host: '127.0.0.1', port })
       const address = server.server.address()
       baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : port}`
@@ -204,6 +224,7 @@ export function createCore(config: CoreConfig = {}): Core {
     async close() {
       if (closed) return
       closed = true
+      for (const timer of timers) clearInterval(timer)
       await recordings.closeAll()
       await browse.closeAll()
       await server.close()

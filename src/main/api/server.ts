@@ -17,6 +17,7 @@ import { registerAccountRoutes } from './routes/accounts'
 import { registerUiRoutes } from './routes/uiRoutes'
 import { registerOrdersDemo } from './demo/orders'
 import { registerMcpRoutes } from './mcp/mcpRoutes'
+import type { McpBrowse } from './mcp/serviceTools'
 import { registerOAuthRoutes, type OAuthRouteDeps } from './routes/oauth'
 import { registerScopeRoutes, scopeLookup } from './routes/scopes'
 
@@ -30,6 +31,8 @@ export interface ServerDeps {
   clock: () => number
   /** Directory of the built web UI (`out/renderer`), or null when it is not built. */
   rendererDir: string | null
+  /** The agents' browse sessions (issue 5); absent: the MCP browser tools answer `unavailable`. */
+  browse?: McpBrowse
   /** Fastify's logger: off by default; `{level, stream}` sends its lines to a stream (tests). */
   logger?: boolean | { level?: string; stream: { write(line: string): void } }
   /** The vault of secrets (issue 6); absent: the credential routes answer 503 `unavailable`. */

@@ -262,9 +262,14 @@ export function createRunEngine(deps: RunEngineDeps): RunEngine {
       'signIn' in outcome && outcome.signIn
         ? { url: `${new URL(tool.steps[0]!.request.url).origin}/` }
         : null
+    // A browser_capacity failure keeps when to retry and whether it queued (503 vs 429).
+    const capacity =
+      outcome.code === 'browser_capacity'
+        ? pick(outcome as unknown as Record<string, unknown>, ['retryAfterSeconds', 'waited'])
+        : {}
     const failed = move(run.runId, {
       status: 'failed',
-      error: { code: outcome.code, message: outcome.message },
+      error: { code: outcome.code, message: outcome.message, ...capacity },
       signIn,
       ...via,
       ...common,
@@ -376,6 +381,13 @@ export function createRunEngine(deps: RunEngineDeps): RunEngine {
         now: deps.clock(),
         needsApproval: tool.mutating && !options.allowMutation,
       })
+      // A caller that cannot be asked gets the refusal now, before anything is stored or billed.
+      if (options.mayAsk === false && planned.requirements.length)
+        throw new ServiceError(
+          'invalid_input',
+          400,
+          `Invalid input: ${planned.requirements.map((r) => r.message).join(' ')}`,
+        )
       const { run, created } = deps.runs.create(
         {
           runId,
@@ -485,7 +497,11 @@ export function createRunEngine(deps: RunEngineDeps): RunEngine {
       return cancelled
     },
 
-    get: (runId) => deps.runs.get(runId),
+    get(runId) {
+      const run = deps.runs.get(runId)
+      // Past its window a waiting run reads as expired, whether or not the sweep ran yet.
+      return run ? expireIfDue(run) : null
+    },
 
     recover() {
       const counts = { resumed: 0, unknown: 0, lost: 0, expired: expireWaiting() }
@@ -595,4 +611,8 @@ export function canonicalJson(value: unknown): string {
       .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`)
       .join(',')}}`
   return JSON.stringify(value) ?? 'null'
+}
+
+function pick(from: Record<string, unknown>, keys: string[]): Record<string, unknown> {
+  return Object.fromEntries(keys.filter((k) => from[k] !== undefined).map((k) => [k, from[k]]))
 }

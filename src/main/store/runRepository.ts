@@ -36,7 +36,8 @@ export interface NewRun {
   tenant: string
   toolId: string
   capabilityId: string | null
-  via: 'http' | 'rendered'
+  /** Null for a run no tool took (a task that failed `no_capability`). */
+  via: 'http' | 'rendered' | null
   inputs: Record<string, unknown>
   inputHash: string
   idempotencyKey: string | null

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { ServiceError } from '../../../shared/errors'
+import type { ToolSpec } from '../../../shared/toolSpec'
 import { isFinal, toPublicRun } from '../../engine/runEngine'
 import type { RunRecord } from '../../store/runRepository'
 import type { ServerDeps } from '../server'
@@ -36,12 +37,7 @@ export function registerSiteCallRoutes(app: FastifyInstance, deps: ServerDeps): 
           404,
           `No tool "${toolId}" on ${siteHost}: GET /api/v1/sites/${siteHost} lists them.`,
         )
-      if (tool.status === 'quarantined')
-        throw new ServiceError(
-          'tool_quarantined',
-          409,
-          `${tool.name} failed its checks; record the flow again meanwhile.`,
-        )
+      if (tool.status === 'quarantined') throw quarantined(tool, store.tools.list({ siteHost }))
       if (tool.status === 'candidate')
         throw new ServiceError(
           'not_found',
@@ -67,8 +63,11 @@ export function registerSiteCallRoutes(app: FastifyInstance, deps: ServerDeps): 
         )
       const started = engine.start(tool, inputs, {
         tenant: caller.tenant,
-        idempotencyKey: typeof idempotencyKey === 'string' ? idempotencyKey : null,
+        // Namespaced apart from account-API operation keys (`execute:…`), which share the table.
+        idempotencyKey: typeof idempotencyKey === 'string' ? `call:${idempotencyKey}` : null,
         deadlineMs,
+        mayAsk: true,
+        billOnSuccess: true,
       })
       const run = await withDeadline(started.done, deadlineMs)
       if (!run) {
@@ -115,7 +114,7 @@ export function registerSiteCallRoutes(app: FastifyInstance, deps: ServerDeps): 
 
   app.get<{ Params: { runId: string } }>('/api/v1/runs/:runId', async (request, reply) => {
     const caller = auth.authenticate(request)
-    const run = store.runs.get(request.params.runId)
+    const run = engine.get(request.params.runId)
     if (!run || (run.tenant !== caller.tenant && !caller.owner))
       throw new ServiceError('not_found', 404, `No run ${request.params.runId}.`)
     return reply.status(isFinal(run) ? 200 : 202).send(toPublicRun(run))
@@ -156,4 +155,20 @@ async function withDeadline(done: Promise<RunRecord>, ms: number): Promise<RunRe
   } finally {
     clearTimeout(timer)
   }
+}
+
+/**
+ * 409 `tool_quarantined` (spec "A", 409): names what to use meanwhile: another verified tool of
+ * the site when there is one, else recording the flow again. The tool is rechecked by itself.
+ */
+function quarantined(tool: ToolSpec, siblings: ToolSpec[]): ServiceError {
+  const other = siblings.find((t) => t.id !== tool.id && t.status === 'verified')
+  const meanwhile = other
+    ? `use ${other.name} meanwhile`
+    : 'record the flow again in the app meanwhile'
+  return new ServiceError(
+    'tool_quarantined',
+    409,
+    `${tool.name} failed its checks 3 times in a row and is rechecked automatically; ${meanwhile}.`,
+  )
 }
