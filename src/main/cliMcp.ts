@@ -18,9 +18,8 @@ export async function mcpCommand(args: string[]): Promise<number> {
   const { values } = parseArgs({ args, options: { apps: { type: 'string' } } })
   const apps = parseApps(values.apps)
   const core = createCore({ rendererDir: null })
-  const browse = (core as { browse?: Parameters<typeof createMcpSession>[0]['browse'] }).browse
   const session = createMcpSession(
-    { tools: core.store.tools, engine: core.engine, events: core.events, browse },
+    { tools: core.store.tools, engine: core.engine, events: core.events, browse: core.browse },
     {
       tenant: LOCAL_TENANT,
       owner: true,

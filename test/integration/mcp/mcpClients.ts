@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js'
+import type { Run } from '../../../src/shared/run'
 import type { JsonSchema, ToolSpec } from '../../../src/shared/toolSpec'
 
 export interface ConnectOptions {
@@ -125,4 +126,79 @@ export function addNoteTool(site: NotesSite): ToolSpec {
     createdAt: now,
     updatedAt: now,
   }
+}
+
+/** The ref of the snapshot line `<role> "<name>" … [ref=eN]`. */
+export function refOf(snapshotText: string, role: string, name: string): string {
+  const line = snapshotText
+    .split('\n')
+    .find((l) => l.includes(`${role} ${JSON.stringify(name)}`) && l.includes('[ref='))
+  const ref = line && /\[ref=(e\d+)\]/.exec(line)?.[1]
+  if (!ref) throw new Error(`No ${role} "${name}" with a ref in:\n${snapshotText}`)
+  return ref
+}
+
+/** The structured content of a tool result, typed by the caller. */
+export const structured = <T>(result: unknown) =>
+  (result as { structuredContent: T }).structuredContent
+
+/** What the agent's browse flow learned and ran. */
+export interface BrowseFlow {
+  candidate: ToolSpec
+  /** The verifying run (`service_run` pinned to the candidate's capability). */
+  verifyRun: Run
+  /** The tool's MCP name once listed, and a call of it with another query. */
+  listedName: string | undefined
+  call: Run
+}
+
+/**
+ * The issue's "Done when" flow as an agent does it over MCP: opens a browse session on the
+ * directory site, snapshots, fills the search box and submits it by ref (Enter), finishes (a
+ * candidate), verifies the candidate by running it once (`service_run` with its capabilityId),
+ * and calls the new tool by name with another query.
+ */
+export async function browseFlow(client: Client, siteUrl: string): Promise<BrowseFlow> {
+  const opened = structured<{ sessionId: string; text: string }>(
+    await client.callTool({
+      name: 'service_browse_open',
+      arguments: { url: `${siteUrl}/`, intent: 'search the AI tools directory by keyword' },
+    }),
+  )
+  const { sessionId } = opened
+  const page = structured<{ text: string }>(
+    await client.callTool({ name: 'snapshot', arguments: { sessionId } }),
+  )
+  const box = refOf(page.text, 'searchbox', 'Search AI tools')
+  await client.callTool({
+    name: 'act',
+    arguments: { sessionId, ref: box, action: 'fill', value: 'writing' },
+  })
+  await client.callTool({
+    name: 'act',
+    arguments: { sessionId, ref: box, action: 'press', value: 'Enter' },
+  })
+  const finished = structured<{ status: string; candidate: ToolSpec | null }>(
+    await client.callTool({ name: 'finish', arguments: { sessionId } }),
+  )
+  if (finished.status !== 'candidate' || !finished.candidate)
+    throw new Error(`finish compiled no candidate: ${JSON.stringify(finished)}`)
+  const candidate = finished.candidate
+  const query = Object.keys(candidate.inputs.properties)[0]!
+  const verifyRun = structured<Run>(
+    await client.callTool({
+      name: 'service_run',
+      arguments: {
+        intent: candidate.intent,
+        capabilityId: candidate.capabilityId,
+        inputs: { [query]: 'writing' },
+      },
+    }),
+  )
+  const { tools } = await client.listTools()
+  const listedName = tools.find((t) => t.name === candidate.name)?.name
+  const call = structured<Run>(
+    await client.callTool({ name: candidate.name, arguments: { [query]: 'code' } }),
+  )
+  return { candidate, verifyRun, listedName, call }
 }

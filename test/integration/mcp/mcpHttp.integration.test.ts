@@ -205,6 +205,34 @@ describe('MCP over Streamable HTTP', () => {
     }
   })
 
+  it('routes service_run by intent to the verified tool; no match is a failed no_capability', async () => {
+    const { tool } = await makeSearchTool(h.core, h.site)
+    const client = await connect()
+    const routed = await client.callTool({
+      name: 'service_run',
+      arguments: { intent: tool.intent, inputs: { [queryOf(tool)]: 'writing' } },
+    })
+    expect(runOf(routed)).toMatchObject({ status: 'succeeded', toolId: tool.id })
+    const none = await client.callTool({
+      name: 'service_run',
+      arguments: { intent: 'delete every invoice of the accounting app' },
+    })
+    expect(none.isError).toBe(true)
+    expect(runOf(none)).toMatchObject({
+      status: 'failed',
+      error: { code: 'no_capability' },
+      result: { next: { tool: 'service_index' } },
+    })
+    const pinned = await refusal(
+      client.callTool({
+        name: 'service_run',
+        arguments: { intent: 'x', capabilityId: 'nowhere/none' },
+      }),
+    )
+    expect(pinned.code).toBe(-32004)
+    expect(pinned.data).toMatchObject({ code: 'capability_not_found' })
+  })
+
   it('answers service_index with the unavailable error shape', async () => {
     const client = await connect()
     const error = await refusal(

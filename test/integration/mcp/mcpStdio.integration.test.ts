@@ -14,6 +14,7 @@ import {
   type DirectorySite,
 } from '../../fixtures/sites/directory'
 import { makeSearchTool } from '../helpers/searchTool'
+import { addNoteTool, browseFlow, startNotesSite, structured } from './mcpClients'
 
 let home: string
 let site: DirectorySite
@@ -67,6 +68,41 @@ describe('sitecall mcp (stdio bridge)', () => {
     expect((run.result as { data: Array<{ _id: string }> }).data.map((r) => r._id)).toEqual(
       expected.data.map((r) => r._id),
     )
+  })
+
+  it('browses, verifies and calls a new tool, and resumes an approval, over stdio', async () => {
+    const notes = await startNotesSite()
+    try {
+      const seed = createCore({ home, rendererDir: null })
+      const write = addNoteTool(notes)
+      seed.store.tools.save(write)
+      await seed.close()
+      const mcp = await connectStdio()
+      const flow = await browseFlow(mcp, site.url)
+      expect(flow.verifyRun.status).toBe('succeeded')
+      expect(flow.listedName).toBe(flow.candidate.name)
+      expect(flow.call.status).toBe('succeeded')
+
+      const waiting = structured<Run>(
+        await mcp.callTool({ name: write.name, arguments: { text: 'via stdio' } }),
+      )
+      expect(waiting.status).toBe('input_required')
+      const approval = waiting.requirements.find((r) => r.kind === 'approval')!
+      const resumed = structured<Run>(
+        await mcp.callTool({
+          name: 'service_resume',
+          arguments: {
+            runId: waiting.runId,
+            stateRevision: waiting.stateRevision,
+            answers: [{ requirementId: approval.id, approve: true }],
+          },
+        }),
+      )
+      expect(resumed.status).toBe('succeeded')
+      expect(notes.posts).toEqual([{ text: 'via stdio' }])
+    } finally {
+      await notes.close()
+    }
   })
 
   it('serves only the listed apps with --apps', async () => {

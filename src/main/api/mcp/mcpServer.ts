@@ -15,6 +15,7 @@ import {
   type McpBrowse,
   type RouteIntent,
 } from './serviceTools'
+import { createRouteIntent } from './routeIntent'
 import { callSiteTool, findSiteTool, listSiteTools } from './siteTools'
 import { inScope, type ToolScope } from './toolsInScope'
 
@@ -25,7 +26,7 @@ export interface McpDeps {
   events: EventBus
   /** Browse sessions (issue 5); absent: the browser calls answer 503 `unavailable`. */
   browse?: McpBrowse | undefined
-  /** The intent router; absent: `service_run` without a pinned capability is `unavailable`. */
+  /** Ranks tools for `service_run`; default the tool router over the verified tools. */
   route?: RouteIntent | undefined
 }
 
@@ -61,6 +62,7 @@ export function createMcpSession(deps: McpDeps, connection: McpConnection): McpS
       'Sitecall runs private tools compiled from web workflows. Call a site tool by name; a run that waits on input_required is continued with service_resume; browse a site with service_browse_open, snapshot, act, finish to make a new tool.',
   })
 
+  const services = { ...deps, route: deps.route ?? createRouteIntent(deps.tools) }
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: [...listSiteTools(deps.tools, connection.scopes), ...listServiceTools()],
   }))
@@ -71,7 +73,7 @@ export function createMcpSession(deps: McpDeps, connection: McpConnection): McpS
     const elicitUrl = server.getClientCapabilities()?.elicitation?.url !== undefined
     const context = { ...connection, urlElicitation: elicitUrl }
     try {
-      if (isServiceTool(name)) return await callServiceTool(deps, context, name, args)
+      if (isServiceTool(name)) return await callServiceTool(services, context, name, args)
       const tool = findSiteTool(deps.tools, name, connection.scopes)
       if (!tool) throw mcpError('not_found', 404, `No tool ${name}: tools/list names them.`)
       return await callSiteTool(deps.engine, tool, args, context)

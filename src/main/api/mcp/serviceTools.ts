@@ -1,5 +1,11 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js'
 import type { ToolSpec } from '../../../shared/toolSpec'
+import {
+  BROWSE_ACTIONS,
+  checkSessionId,
+  type BrowseActInput,
+  type BrowseSessions,
+} from '../../browse/browseSessions'
 import type { RunEngine } from '../../engine/runEngine'
 import type { ToolRepository } from '../../store/toolRepository'
 import { mcpError } from './mcpErrors'
@@ -7,30 +13,8 @@ import { jsonResult, MCP_DEADLINE_MS, plainRunResult, runResult, settleWithin } 
 import { callSiteTool, type SiteToolConnection } from './siteTools'
 import { inScope } from './toolsInScope'
 
-/** A browse session's page as the agent sees it (issue 5 "Browse sessions"). */
-export interface BrowseSnapshot {
-  sessionId: string
-  url: string
-  title: string
-  text: string
-  refs: unknown
-}
-
-/** The browse sessions service (`src/main/browse/browseSessions.ts`) as MCP uses it. */
-export interface McpBrowse {
-  open(tenant: string, body: { url: string; intent?: string }): Promise<BrowseSnapshot>
-  snapshot(tenant: string, sessionId: string): Promise<BrowseSnapshot>
-  act(
-    tenant: string,
-    sessionId: string,
-    body: { ref: string; action: BrowseAction; value?: string },
-  ): Promise<BrowseSnapshot>
-  finish(tenant: string, sessionId: string, body: { intent?: string }): Promise<unknown>
-  close(tenant: string, sessionId: string): Promise<unknown>
-}
-
-export const BROWSE_ACTIONS = ['click', 'fill', 'select', 'press', 'navigate'] as const
-export type BrowseAction = (typeof BROWSE_ACTIONS)[number]
+/** The browse sessions service as MCP uses it (`core.browse`). */
+export type McpBrowse = Pick<BrowseSessions, 'open' | 'snapshot' | 'act' | 'finish' | 'close'>
 
 /** Ranks a workspace's tools for an intent (the router, DESIGN.md §1): best first, score ≥ 0.9. */
 export type RouteIntent = (tenant: string, intent: string) => ToolSpec[] | Promise<ToolSpec[]>
@@ -183,29 +167,20 @@ const SERVICE_TOOLS: Record<string, { tool: Omit<Tool, 'name'>; handle: Handler 
         type: 'object',
         properties: {
           sessionId,
-          ref: str('An element ref of the latest snapshot.'),
+          ref: str('An element ref of the latest snapshot (not for navigate).'),
           action: { type: 'string', enum: [...BROWSE_ACTIONS] },
           value: str('Text to fill, option to select, key to press, or URL to navigate to.'),
         },
-        required: ['sessionId', 'ref', 'action'],
+        required: ['sessionId', 'action'],
       },
       annotations: { destructiveHint: true, openWorldHint: true },
     },
     handle: async (deps, c, args) => {
       only(args, ['sessionId', 'ref', 'action', 'value'])
       const id = requireSessionId(args)
-      const ref = requireString(args, 'ref')
-      const action = args.action
-      if (typeof action !== 'string' || !(BROWSE_ACTIONS as readonly string[]).includes(action))
-        throw invalidArgument(`"action" is one of ${BROWSE_ACTIONS.join(', ')}.`)
-      const value = optionalString(args, 'value')
-      return jsonResult(
-        await browse(deps).act(c.tenant, id, {
-          ref,
-          action: action as BrowseAction,
-          ...(value !== undefined ? { value } : {}),
-        }),
-      )
+      // The browse service checks action, ref and value itself (`invalid_argument`).
+      const input = { ref: args.ref, action: args.action, value: args.value } as BrowseActInput
+      return jsonResult(await browse(deps).act(c.tenant, id, input))
     },
   },
   finish: {
@@ -298,8 +273,11 @@ async function serviceRun(
       return jsonResult(
         {
           status: 'failed',
-          error: { code: 'no_capability', message: `No tool fits "${intent}" yet.` },
-          result: { next: { tool: 'service_index' } },
+          error: {
+            code: 'no_capability',
+            message: `No verified tool does "${intent}" with confidence: index the workflow with service_index (or browse it), then run the task again.`,
+          },
+          result: { next: { tool: 'service_index', intent } },
         },
         true,
       )
@@ -343,12 +321,7 @@ function optionalString(args: Args, key: string): string | undefined {
 
 /** Spec "C": the browser calls need the exact sessionId; missing, blank or non-string → 400. */
 function requireSessionId(args: Args): string {
-  const value = args.sessionId
-  if (typeof value !== 'string' || !value.trim())
-    throw invalidArgument(
-      '"sessionId" is required: the exact sessionId that service_browse_open returned.',
-    )
-  return value
+  return checkSessionId(args.sessionId)
 }
 
 function requireUrl(args: Args): string {

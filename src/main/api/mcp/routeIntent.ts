@@ -1,0 +1,18 @@
+import type { ToolRepository } from '../../store/toolRepository'
+import { createToolRouter } from '../../router/router'
+import type { RouteIntent } from './serviceTools'
+
+/**
+ * `service_run`'s routing (DESIGN.md §1 "router"): the verified tools that match the intent with
+ * a score of at least 0.9, best first, as `POST /api/v1/runs` routes a task; empty when none does.
+ */
+export function createRouteIntent(tools: ToolRepository): RouteIntent {
+  const router = createToolRouter()
+  return (_tenant, intent) => {
+    const verified = tools.list({ status: 'verified' })
+    const routing = router.route(intent, verified)
+    if (routing.status !== 'matched') return []
+    const byId = new Map(verified.map((t) => [t.id, t]))
+    return routing.tools.flatMap((match) => byId.get(match.id) ?? [])
+  }
+}
