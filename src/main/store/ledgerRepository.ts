@@ -40,7 +40,18 @@ export function createLedgerRepository(db: Db): LedgerRepository {
          VALUES (?, 'grant', ?, 'grant:free', 'one-time free grant', ?)`,
       )
       .run(tenant, FREE_GRANT_CREDITS, now)
-  const sums = (tenant: string) =>
+  // Sums per workspace, read once and then kept up to date by this process's own writes: a
+  // billed run must not cost a scan of every ledger row (only this process writes the ledger).
+  const totals = new Map<string, { granted: number; purchased: number; charged: number }>()
+  const sums = (tenant: string) => {
+    let t = totals.get(tenant)
+    if (!t) {
+      t = readSums(tenant)
+      totals.set(tenant, t)
+    }
+    return t
+  }
+  const readSums = (tenant: string) =>
     db
       .prepare(
         `SELECT
@@ -51,7 +62,7 @@ export function createLedgerRepository(db: Db): LedgerRepository {
       )
       .get(tenant) as { granted: number; purchased: number; charged: number }
   const usage = (tenant: string, now: number): Usage => {
-    grant(tenant, now)
+    if (!totals.has(tenant)) grant(tenant, now)
     const { granted, purchased, charged } = sums(tenant)
     const freeRemaining = Math.max(0, granted - charged)
     const paidRemaining = purchased - Math.max(0, charged - granted)
@@ -67,14 +78,15 @@ export function createLedgerRepository(db: Db): LedgerRepository {
   const charge = db.transaction(
     (tenant: string, ref: string, amount: number, reason: string, now: number) => {
       if (usage(tenant, now).balance < amount) return false
-      return (
+      const added =
         db
           .prepare(
             `INSERT OR IGNORE INTO ledger (tenant, kind, amount, ref, reason, at)
              VALUES (?, 'charge', ?, ?, ?, ?)`,
           )
           .run(tenant, -amount, ref, reason, now).changes > 0
-      )
+      if (added) sums(tenant).charged += amount
+      return added
     },
   )
   return {
@@ -83,10 +95,14 @@ export function createLedgerRepository(db: Db): LedgerRepository {
       db.prepare('SELECT 1 FROM ledger WHERE tenant = ? AND ref = ?').get(tenant, ref) !==
       undefined,
     purchase(tenant, ref, amount, now) {
-      db.prepare(
-        `INSERT OR IGNORE INTO ledger (tenant, kind, amount, ref, reason, at)
+      usage(tenant, now)
+      const added = db
+        .prepare(
+          `INSERT OR IGNORE INTO ledger (tenant, kind, amount, ref, reason, at)
          VALUES (?, 'purchase', ?, ?, 'paid credits', ?)`,
-      ).run(tenant, amount, ref, now)
+        )
+        .run(tenant, amount, ref, now).changes
+      if (added) sums(tenant).purchased += amount
     },
     usage,
   }
