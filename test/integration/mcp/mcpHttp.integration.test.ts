@@ -205,6 +205,28 @@ describe('MCP over Streamable HTTP', () => {
     }
   })
 
+  it('serves a stored scope at /mcp/{slug} and ?scope=: only its tools', async () => {
+    const { tool } = await makeSearchTool(h.core, h.site)
+    const created = await send(h.base, 'POST', '/api/v1/scopes', {
+      key: h.key,
+      json: { slug: 'directory-only', tools: [tool.name] },
+    })
+    expect(created.status).toBeLessThan(300)
+    const emptyScope = await send(h.base, 'POST', '/api/v1/scopes', {
+      key: h.key,
+      json: { slug: 'elsewhere', apps: ['example.com'] },
+    })
+    expect(emptyScope.status).toBeLessThan(300)
+    const scoped = await connect({ path: '/mcp/directory-only' })
+    expect((await scoped.listTools()).tools.map((t) => t.name)).toContain(tool.name)
+    const other = await connect({ path: '/mcp?scope=elsewhere' })
+    expect((await other.listTools()).tools.map((t) => t.name)).not.toContain(tool.name)
+    const refused = await refusal(
+      other.callTool({ name: tool.name, arguments: { [queryOf(tool)]: 'writing' } }),
+    )
+    expect(refused.data).toMatchObject({ code: 'not_in_scope' })
+  })
+
   it('routes service_run by intent to the verified tool; no match is a failed no_capability', async () => {
     const { tool } = await makeSearchTool(h.core, h.site)
     const client = await connect()
