@@ -156,6 +156,7 @@ export function createCore(config: CoreConfig = {}): Core {
     clock,
     ulid: nextUlid,
     tenant: LOCAL_TENANT,
+    vault,
     info: () => {
       const chromium = findChromium({ env, settingPath: settings.chromiumPath ?? null })
       return {

@@ -1,5 +1,5 @@
 import type { ErrorBody } from './errors'
-import type { Run } from './run'
+import type { Requirement, Run } from './run'
 import type { ToolSpec, ToolSummary } from './toolSpec'
 import type { ExchangeSummary, Exchange } from './trace'
 
@@ -53,6 +53,49 @@ export interface KeySummary {
   revokedAt: number | null
 }
 
+/** A requirement as the inbox shows it: a value's or choice's slot carries its declared type. */
+export interface InboxRequirement extends Requirement {
+  slotSchema?: { type?: string; format?: string; enum?: unknown[]; description?: string }
+}
+
+/** A run waiting on the person (issue 6 "Requirements in the app"), with its tool and site. */
+export interface InboxItem {
+  runId: string
+  stateRevision: number
+  toolId: string
+  toolName: string
+  siteHost: string
+  mutating: boolean
+  /** ISO 8601 */
+  createdAt: string
+  requirements: InboxRequirement[]
+}
+
+/** One answer (spec "Answering an input_required run"). */
+export interface RequirementAnswer {
+  requirementId: string
+  value?: unknown
+  optionId?: string
+  approve?: boolean
+}
+
+/** A secret of the vault: its name and bound hosts, never its value. */
+export interface SecretSummary {
+  name: string
+  hosts: string[]
+  /** Milliseconds since the Unix epoch. */
+  createdAt: number
+  updatedAt: number
+}
+
+/** The vault's key mode (issue 6: it always says which, and never falls back to plaintext). */
+export interface VaultState {
+  mode: 'keychain' | 'passphrase' | 'locked'
+  unlockWith: 'passphrase' | 'keychain' | null
+  initialized: boolean
+  message: string
+}
+
 /** Method name → `[input, result]`. */
 export interface AppApiMethods {
   'app.info': [Record<string, never>, AppInfo]
@@ -71,6 +114,19 @@ export interface AppApiMethods {
   'runs.list': [{ toolId?: string }, Run[]]
   'keys.list': [Record<string, never>, KeySummary[]]
   'keys.create': [{ label: string }, { key: string; summary: KeySummary }]
+  /** Runs waiting on the person, oldest first; `now` is the core's clock (ms) for the countdown. */
+  'requirements.list': [Record<string, never>, { now: number; items: InboxItem[] }]
+  /** Answers a waiting run and resolves with it once it is final or waits again. */
+  'requirements.answer': [
+    { runId: string; stateRevision: number; answers: RequirementAnswer[] },
+    Run,
+  ]
+  'secrets.list': [Record<string, never>, SecretSummary[]]
+  /** Stores or replaces a secret bound to `hosts`; the value never comes back. */
+  'secrets.set': [{ name: string; value: string; hosts: string[] }, SecretSummary]
+  'secrets.delete': [{ name: string }, { deleted: boolean }]
+  'vault.status': [Record<string, never>, VaultState]
+  'vault.unlock': [{ passphrase: string }, VaultState]
 }
 
 export type AppApiMethod = keyof AppApiMethods
@@ -153,6 +209,56 @@ export const APP_API_INPUT_SCHEMAS: Record<AppApiMethod, object> = {
     additionalProperties: false,
     required: ['label'],
     properties: { label: { type: 'string', minLength: 1, maxLength: 100 } },
+  },
+  'requirements.list': emptyObject,
+  'requirements.answer': {
+    type: 'object',
+    additionalProperties: false,
+    required: ['runId', 'stateRevision', 'answers'],
+    properties: {
+      runId: { type: 'string', minLength: 1, maxLength: 200 },
+      stateRevision: { type: 'integer' },
+      answers: {
+        type: 'array',
+        minItems: 1,
+        maxItems: 50,
+        items: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['requirementId'],
+          properties: {
+            requirementId: { type: 'string', minLength: 1, maxLength: 300 },
+            value: {},
+            optionId: { type: 'string', maxLength: 200 },
+            approve: { type: 'boolean' },
+          },
+        },
+      },
+    },
+  },
+  'secrets.list': emptyObject,
+  'secrets.set': {
+    type: 'object',
+    additionalProperties: false,
+    required: ['name', 'value', 'hosts'],
+    properties: {
+      name: { type: 'string', minLength: 1, maxLength: 64 },
+      value: { type: 'string', minLength: 1 },
+      hosts: { type: 'array', maxItems: 20, items: { type: 'string', maxLength: 260 } },
+    },
+  },
+  'secrets.delete': {
+    type: 'object',
+    additionalProperties: false,
+    required: ['name'],
+    properties: { name: { type: 'string', minLength: 1, maxLength: 64 } },
+  },
+  'vault.status': emptyObject,
+  'vault.unlock': {
+    type: 'object',
+    additionalProperties: false,
+    required: ['passphrase'],
+    properties: { passphrase: { type: 'string', minLength: 1, maxLength: 1024 } },
   },
 }
 

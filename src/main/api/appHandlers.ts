@@ -5,6 +5,8 @@ import { summarizeTool } from '../../shared/toolSpec'
 import type { RecordingSessions } from '../browse/recordingSessions'
 import { toPublicRun, type RunEngine } from '../engine/runEngine'
 import type { Store } from '../store/store'
+import { normalizeSecretHosts, type Vault } from '../vault'
+import { listInbox } from './appInbox'
 import { prepareCandidate } from './routes/prepare'
 
 export type AppHandlers = {
@@ -22,6 +24,8 @@ export interface AppHandlerDeps {
   info: () => AppInfo
   /** The local workspace every UI action runs in. */
   tenant: string
+  /** Secrets and the master key (issue 6); absent: the secrets methods answer 503. */
+  vault?: Vault
 }
 
 /**
@@ -35,6 +39,11 @@ export function createAppHandlers(deps: AppHandlerDeps): AppHandlers {
     const tool = store.tools.get(id)
     if (!tool) throw new ServiceError('not_found', 404, `No tool ${id}.`)
     return tool
+  }
+  const vaultOf = (): Vault => {
+    if (!deps.vault)
+      throw new ServiceError('unavailable', 503, 'This app was started without a vault.')
+    return deps.vault
   }
   return {
     'app.info': async () => deps.info(),
@@ -73,5 +82,17 @@ export function createAppHandlers(deps: AppHandlerDeps): AppHandlers {
       const { id, prefix, createdAt, revokedAt } = record
       return { key, summary: { id, label, prefix, createdAt, revokedAt } }
     },
+    'requirements.list': async () => ({
+      now: deps.clock(),
+      items: listInbox({ store, engine: deps.engine }, deps.tenant),
+    }),
+    'requirements.answer': async ({ runId, stateRevision, answers }) =>
+      toPublicRun(await deps.engine.respond(runId, deps.tenant, { stateRevision, answers }).done),
+    'secrets.list': async () => vaultOf().list(deps.tenant),
+    'secrets.set': async ({ name, value, hosts }) =>
+      (await vaultOf().put(deps.tenant, name, value, normalizeSecretHosts(hosts))).secret,
+    'secrets.delete': async ({ name }) => ({ deleted: vaultOf().remove(deps.tenant, name) }),
+    'vault.status': async () => vaultOf().open(),
+    'vault.unlock': async ({ passphrase }) => vaultOf().unlock(passphrase),
   }
 }
