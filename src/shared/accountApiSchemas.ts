@@ -140,3 +140,123 @@ export const TASK_RUN_BODY_SCHEMA = {
     },
   },
 } as const
+
+/**
+ * Body of `POST /v1/tools/{id}/execute` (spec "B"): runs a candidate or tool once with slot
+ * inputs; the first real execution of a candidate verifies it. Header `Idempotency-Key`
+ * required (operation key).
+ */
+export const EXECUTE_BODY_SCHEMA = {
+  type: 'object',
+  description: 'Executes a tool or candidate once. Costs 1 credit per operation key.',
+  additionalProperties: false,
+  properties: {
+    intent: {
+      type: 'string',
+      maxLength: 2000,
+      description: 'Why this execution is made, in plain words (kept with the run).',
+    },
+    inputs: {
+      type: 'object',
+      description:
+        "Slot names (`p0`, `p1`...) to values, as strings converted by the slot's declared type.",
+    },
+    allow_mutation: {
+      type: 'boolean',
+      description: 'Required true for a tool that changes data on the site.',
+    },
+  },
+} as const
+
+/** Body of `PUT /v1/accounts/{name}` (spec "B"): stores or replaces a secret. */
+export const ACCOUNT_PUT_BODY_SCHEMA = {
+  type: 'object',
+  description: 'Stores or replaces the secret {name}; the value is never returned.',
+  additionalProperties: false,
+  required: ['value'],
+  properties: {
+    value: { type: 'string', description: 'The secret value (encrypted at rest per tenant).' },
+    hosts: {
+      type: 'array',
+      items: { type: 'string' },
+      description:
+        'Bare `host[:port]` names the secret may be sent to; omitted keeps an existing ' +
+        "secret's hosts.",
+    },
+  },
+} as const
+
+/** Body of `POST /v1/vault/unlock` (owner only). */
+export const VAULT_UNLOCK_BODY_SCHEMA = {
+  type: 'object',
+  description:
+    "Unlocks the vault, or sets a new vault's passphrase; empty asks the OS keychain again.",
+  additionalProperties: false,
+  properties: { passphrase: { type: 'string', description: 'The vault passphrase.' } },
+} as const
+
+/** Body of `POST /api/v1/scopes` (spec "C", "Limits": slug rules, 200 apps and tools). */
+export const SCOPE_BODY_SCHEMA = {
+  type: 'object',
+  description: 'Creates or replaces a tool scope; at least one app or tool.',
+  additionalProperties: false,
+  required: ['slug'],
+  properties: {
+    slug: {
+      type: 'string',
+      pattern: '^[a-z0-9-]{1,40}$',
+      description: '1 to 40 lowercase letters, digits or dashes.',
+    },
+    apps: {
+      type: 'array',
+      items: { type: 'string', minLength: 1, maxLength: 253, pattern: '^\\S+$' },
+      description: 'Site hosts whose tools the scope allows.',
+    },
+    tools: {
+      type: 'array',
+      items: { type: 'string', minLength: 1, maxLength: 253, pattern: '^\\S+$' },
+      description: 'Tool names (`<site>__<tool>`) the scope allows; with apps, at most 200.',
+    },
+  },
+} as const
+
+/** Body of `POST /api/v1/runs/{runId}/responses` (spec "Answering an input_required run"). */
+export const RUN_RESPONSES_BODY_SCHEMA = {
+  type: 'object',
+  description: "Answers a run's open requirements; carries the run's current stateRevision.",
+  required: ['stateRevision', 'answers'],
+  properties: {
+    stateRevision: { type: 'integer', description: "The run's `stateRevision` as last read." },
+    answers: {
+      type: 'array',
+      minItems: 1,
+      items: {
+        type: 'object',
+        required: ['requirementId'],
+        properties: {
+          requirementId: { type: 'string' },
+          value: { description: 'The value of a `value` requirement.' },
+          optionId: { type: 'string', description: 'The chosen option of a `choice`.' },
+          approve: { type: 'boolean', description: 'The decision on an `approval`.' },
+        },
+      },
+    },
+  },
+} as const
+
+/** Body of `POST /oauth/clients` (RFC 7591 §2; other client metadata is ignored). */
+export const OAUTH_CLIENT_BODY_SCHEMA = {
+  type: 'object',
+  description: 'Registers a public OAuth client (no secret; S256 PKCE).',
+  required: ['redirect_uris'],
+  properties: {
+    redirect_uris: {
+      type: 'array',
+      minItems: 1,
+      maxItems: 10,
+      items: { type: 'string', maxLength: 2000 },
+      description: 'https URIs, or http on 127.0.0.1, [::1] or localhost; no fragment.',
+    },
+    client_name: { type: 'string', minLength: 1, maxLength: 200 },
+  },
+} as const

@@ -3,10 +3,13 @@ import { ServiceError } from '../../../shared/errors'
 import { summarizeTool, type SlotSchema, type ToolSpec } from '../../../shared/toolSpec'
 import { toPublicRun } from '../../engine/runEngine'
 import { admitMetered } from '../billing'
+import { EXECUTE_BODY_SCHEMA } from '../../../shared/accountApiSchemas'
+import { checkBody, compileBody } from './search'
 import type { ServerDeps } from '../server'
 
 /** Spec "Resources": operation key, 8 to 128 of letters, digits, `.`, `_`, `:`, `-`. */
 const OPERATION_KEY = /^[A-Za-z0-9._:-]{8,128}$/
+const EXECUTE_FIELDS = Object.keys(EXECUTE_BODY_SCHEMA.properties)
 
 /**
  * The account API's tool routes (spec "B"): `GET /v1/tools/catalog` (free, unranked) and
@@ -14,6 +17,8 @@ const OPERATION_KEY = /^[A-Za-z0-9._:-]{8,128}$/
  */
 export function registerAccountToolRoutes(app: FastifyInstance, deps: ServerDeps): void {
   const { store, engine, auth, clock } = deps
+  // The schema the OpenAPI document shows for this body (src/shared/accountApiSchemas.ts).
+  const validateExecute = compileBody(EXECUTE_BODY_SCHEMA)
 
   app.get('/v1/usage', async (request) => {
     const caller = auth.authenticate(request)
@@ -37,18 +42,18 @@ export function registerAccountToolRoutes(app: FastifyInstance, deps: ServerDeps
         400,
         'Idempotency-Key is required: 8 to 128 letters, digits, ".", "_", ":" or "-".',
       )
-    const body = (request.body ?? {}) as Record<string, unknown>
-    if (typeof body !== 'object' || Array.isArray(body))
-      throw new ServiceError('bad_request', 400, 'The body must be a JSON object.')
-    const unknown = Object.keys(body).filter(
-      (k) => !['intent', 'inputs', 'allow_mutation'].includes(k),
-    )
+    const raw = request.body ?? {}
+    const unknown =
+      typeof raw === 'object' && !Array.isArray(raw)
+        ? Object.keys(raw).filter((k) => !EXECUTE_FIELDS.includes(k))
+        : []
     if (unknown.length)
       throw new ServiceError(
         'unknown_argument',
         422,
-        `Unknown fields ${unknown.join(', ')}. Valid: intent, inputs, allow_mutation.`,
+        `Unknown fields ${unknown.join(', ')}. Valid: ${EXECUTE_FIELDS.join(', ')}.`,
       )
+    const body = checkBody<{ inputs?: unknown; allow_mutation?: boolean }>(validateExecute, raw)
     const tool = store.tools.get(request.params.id)
     if (!tool) throw new ServiceError('not_found', 404, `No tool ${request.params.id}.`)
     if (tool.status === 'quarantined')

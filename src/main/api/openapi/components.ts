@@ -1,0 +1,145 @@
+import { REST_ERROR_CODES, RUN_FAILURE_CODES } from '../../../shared/errors'
+import { RUN_STATUSES } from '../../../shared/run'
+
+/** Every error code of `src/shared/errors.ts` (REST refusals and run failures), once each. */
+export const ALL_ERROR_CODES = [...new Set<string>([...REST_ERROR_CODES, ...RUN_FAILURE_CODES])]
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` })
+
+/**
+ * Shared schemas of the document (`components.schemas`): the spec's error bodies ("Error body",
+ * "Run-timeout error body"), the Run ("Run"), the search receipt ("Resources") and RFC 6749
+ * §5.2's token error. Response shapes are open (`additionalProperties` allowed): the spec says
+ * "extra fields may appear".
+ */
+export const COMPONENT_SCHEMAS = {
+  Error: {
+    type: 'object',
+    description: 'A refused request (spec "Error body"). Branch on `error.code`.',
+    required: ['error'],
+    properties: {
+      error: {
+        type: 'object',
+        required: ['code', 'message'],
+        properties: {
+          code: { type: 'string', enum: ALL_ERROR_CODES, description: 'Stable; branch on it.' },
+          message: { type: 'string', description: 'Human text; may name a next step.' },
+        },
+      },
+    },
+  },
+  RunTimeoutError: {
+    type: 'object',
+    description: 'HTTP 504: the deadline passed and the run goes on (spec "Run-timeout error").',
+    required: ['error'],
+    properties: {
+      error: {
+        type: 'object',
+        required: ['code', 'message', 'runId', 'poll'],
+        properties: {
+          code: { const: 'run_timeout' },
+          message: { type: 'string' },
+          runId: { type: 'string' },
+          deadlineMs: { type: 'integer' },
+          poll: { type: 'string', description: 'Path to GET for the run when it is ready.' },
+        },
+      },
+    },
+  },
+  Run: {
+    type: 'object',
+    description: 'A run (spec "Run"); extra fields may appear.',
+    required: ['runId', 'status'],
+    properties: {
+      runId: { type: 'string', pattern: '^lrun_' },
+      status: { type: 'string', enum: [...RUN_STATUSES] },
+      capabilityId: { type: ['string', 'null'] },
+      result: { description: "The site's verified result when `succeeded`." },
+      error: {
+        oneOf: [
+          { type: 'null' },
+          {
+            type: 'object',
+            required: ['code', 'message'],
+            properties: { code: { type: 'string' }, message: { type: 'string' } },
+          },
+        ],
+      },
+      requirements: { type: 'array', items: { type: 'object' } },
+      via: { enum: ['http', 'rendered', null] },
+      signIn: {
+        oneOf: [
+          { type: 'null' },
+          { type: 'object', required: ['url'], properties: { url: { type: 'string' } } },
+        ],
+      },
+      stateRevision: { type: 'integer' },
+      selectMissing: { type: 'array', items: { type: 'string' } },
+    },
+  },
+  SearchReceipt: {
+    type: 'object',
+    description: 'Receipt of a search form (spec "B"): one result per operation key.',
+    required: ['status', 'cost', 'result'],
+    properties: {
+      status: { enum: ['completed', 'uncertain'] },
+      cost: { type: 'integer' },
+      result: {
+        type: 'object',
+        required: ['status', 'tools', 'index_endpoint'],
+        properties: {
+          status: { type: 'string' },
+          tools: { type: 'array', maxItems: 10, items: { type: 'object' } },
+          index_endpoint: { type: 'string' },
+          candidate: { type: 'object' },
+        },
+      },
+    },
+  },
+  OAuthError: {
+    type: 'object',
+    description:
+      'Token endpoint error (RFC 6749 §5.2), not the spec envelope: clients branch on it.',
+    required: ['error'],
+    properties: {
+      error: {
+        enum: [
+          'invalid_request',
+          'invalid_client',
+          'invalid_grant',
+          'unauthorized_client',
+          'unsupported_grant_type',
+          'invalid_scope',
+        ],
+      },
+      error_description: { type: 'string' },
+    },
+  },
+  Object: { type: 'object', description: 'A JSON object.' },
+  CallBody: {
+    type: 'object',
+    description:
+      "The tool's inputs by name (GET /api/v1/sites/{site_host} lists each tool's input " +
+      'schema; `x-tools` of this document too) plus the common fields. Unknown properties are ' +
+      '422 `unknown_argument`.',
+    properties: {
+      select: {
+        type: 'array',
+        items: { type: 'string' },
+        description:
+          'Keep only the named parts of the result: dots walk keys, `[]` maps over a list, a ' +
+          'final `{a,b}` keeps several keys; paths that match nothing are in `selectMissing`.',
+      },
+      deadlineMs: {
+        type: 'integer',
+        minimum: 5000,
+        maximum: 300000,
+        description: 'Answer deadline (default 60000); the header x-service-deadline-ms wins.',
+      },
+    },
+    additionalProperties: true,
+  },
+} as const
+
+/** `$ref` to a component schema by name. */
+export const schemaRef = (name: keyof typeof COMPONENT_SCHEMAS) => ref(name)
