@@ -20,6 +20,7 @@ import { registerMcpRoutes } from './mcp/mcpRoutes'
 import type { McpBrowse } from './mcp/serviceTools'
 import { registerOAuthRoutes, type OAuthRouteDeps } from './routes/oauth'
 import { registerScopeRoutes, scopeLookup } from './routes/scopes'
+import { registerOpenApiRoute } from './routes/openapi'
 
 export interface ServerDeps {
   store: Store
@@ -56,6 +57,8 @@ export function buildServer(deps: ServerDeps): FastifyInstance {
     bodyLimit: 5 * 1024 * 1024,
     forceCloseConnections: true,
   })
+  // First: its route catalogue sees only routes registered after it.
+  registerOpenApiRoute(app, deps)
 
   app.addHook('onRequest', async (request) => {
     const host = request.headers.host ?? ''
