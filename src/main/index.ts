@@ -4,6 +4,8 @@ import { fileURLToPath } from 'node:url'
 import { createAppDispatch } from './api/appDispatch'
 import { createCore, type Core } from './core'
 import { forwardEvents, registerIpc } from './desktop/ipc'
+import { electronAlertSinks } from './desktop/notifications'
+import { watchRequirements } from './desktop/requirementAlerts'
 import { createMainWindow } from './desktop/window'
 
 // The Electron entry (DESIGN.md §2): the same core as `sitecall serve`, plus a window over IPC.
@@ -25,6 +27,21 @@ async function start(): Promise<void> {
     win.on('closed', off)
   }
   open()
+  // A notification's click brings the app forward on its inbox (DESIGN.md §2: hash routes).
+  const openInbox = () => {
+    const win = BrowserWindow.getAllWindows()[0]
+    if (!win) return open()
+    if (win.isMinimized()) win.restore()
+    win.show()
+    win.focus()
+    void win.webContents.executeJavaScript("location.hash = '#/inbox'")
+  }
+  watchRequirements({
+    events: core.events,
+    pending: async () => (await core!.handlers['requirements.list']({})).items,
+    ...electronAlertSinks(openInbox),
+    onError: (error) => console.error(error),
+  })
   app.on('activate', () => {
     if (BrowserWindow.getAllWindows().length === 0) open()
   })
