@@ -12,6 +12,9 @@ import { scopeLookup } from './api/routes/scopes'
 import { createAppHandlers, type AppHandlers } from './api/appHandlers'
 import { buildServer, type ServerDeps } from './api/server'
 import { createBrowseSessions, type BrowseSessions } from './browse/browseSessions'
+import { createBrowserWork } from './browse/browserWork'
+import { createIndexing, type Indexing, type IndexLimits } from './browse/indexJobs'
+import type { ObserveLimits } from './browse/observePage'
 import { createRecordingSessions, type RecordingSessions } from './browse/recordingSessions'
 import { dataDir, databasePath, DEFAULT_PORT, readSettings } from './config'
 import { createBrowserPool } from './engine/browserPool'
@@ -51,6 +54,10 @@ export interface CoreConfig {
   browserCapacity?: number
   /** How long a rendered run queues for a browser before `browser_capacity`, ms; default 30,000. */
   browserWaitMs?: number
+  /** Index-job limits (spec "Limits"); default 3 running and 5 a day per workspace. */
+  indexLimits?: Partial<IndexLimits>
+  /** Bounds of an unattended observation (load, settle, search), ms; tests shorten them. */
+  observeLimits?: Partial<ObserveLimits>
   /** Per-key request limits (issue 5 "Auth"); default 600 a minute, bursts of 100; null: off. */
   rateLimits?: RateLimits | null
 }
@@ -65,6 +72,8 @@ export interface Core {
   recordings: RecordingSessions
   /** The agents' browse sessions (issue 5): the MCP browser tools call these. */
   browse: BrowseSessions
+  /** `POST /v1/index` and the index jobs of `/api/v1/index` (issue 5). */
+  indexing: Indexing
   handlers: AppHandlers
   server: FastifyInstance
   /** The first owner token of this process (one hour): the UI's session, printed in its URL. */
@@ -149,6 +158,20 @@ export function createCore(config: CoreConfig = {}): Core {
     startRecording,
     refuseSecretValues: vault.refuseSecretValues,
   })
+  const indexing = createIndexing({
+    store,
+    clock,
+    ulid: nextUlid,
+    uuid: randomUUID,
+    chromiumPath: () => requireChromium({ env, settingPath: settings.chromiumPath ?? null }),
+    startRecording,
+    logins: {
+      load: async (tenant, siteHost) => store.logins.get(tenant, siteHost)?.storageState ?? null,
+      save: async (tenant, siteHost, state) => store.logins.save(tenant, siteHost, state, clock()),
+    },
+    ...(config.indexLimits ? { jobLimits: config.indexLimits } : {}),
+    ...(config.observeLimits ? { limits: config.observeLimits } : {}),
+  })
   const handlers = createAppHandlers({
     store,
     engine,
@@ -197,6 +220,13 @@ export function createCore(config: CoreConfig = {}): Core {
     rendererDir: config.rendererDir === undefined ? defaultRendererDir() : config.rendererDir,
     vault,
     browse,
+    indexing,
+    browserWork: createBrowserWork({
+      browse,
+      indexing,
+      recordings,
+      recordingTenant: LOCAL_TENANT,
+    }),
   })
   let closed = false
   return {
@@ -207,6 +237,7 @@ export function createCore(config: CoreConfig = {}): Core {
     events,
     recordings,
     browse,
+    indexing,
     handlers,
     server,
     ownerToken,
@@ -217,6 +248,7 @@ export function createCore(config: CoreConfig = {}): Core {
       // the serving process owns runs: a core opened without serving (`sitecall record`) next
       // to a running server must not end that server's runs.
       engine.recover()
+      indexing.recover()
       await server.listen({ host: '127.0.0.1', port })
       const address = server.server.address()
       baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : port}`
@@ -228,6 +260,7 @@ export function createCore(config: CoreConfig = {}): Core {
       for (const timer of timers) clearInterval(timer)
       await recordings.closeAll()
       await browse.closeAll()
+      await indexing.close()
       await server.close()
       await browsers.close()
       store.close()

@@ -20,6 +20,10 @@ import { registerMcpRoutes } from './mcp/mcpRoutes'
 import type { McpBrowse } from './mcp/serviceTools'
 import { registerOAuthRoutes, type OAuthRouteDeps } from './routes/oauth'
 import { registerScopeRoutes, scopeLookup } from './routes/scopes'
+import { registerIndexRoutes } from './routes/indexRoutes'
+import { registerBrowserRoutes } from './routes/browser'
+import type { Indexing } from '../browse/indexJobs'
+import type { BrowserWork } from '../browse/browserWork'
 import { registerOpenApiRoute } from './routes/openapi'
 
 export interface ServerDeps {
@@ -38,6 +42,10 @@ export interface ServerDeps {
   logger?: boolean | { level?: string; stream: { write(line: string): void } }
   /** The vault of secrets (issue 6); absent: the credential routes answer 503 `unavailable`. */
   vault?: Vault
+  /** `POST /v1/index` and the index jobs (issue 5); absent: those routes answer 503 `unavailable`. */
+  indexing?: Indexing
+  /** `POST /v1/browser/stop` and `DELETE /v1/browser` (issue 5); absent: 503 `unavailable`. */
+  browserWork?: BrowserWork
   /** OAuth clients, consent, tokens, owner sessions (issue 5 "Auth"); absent: no OAuth routes. */
   oauth?: Omit<OAuthRouteDeps, 'clock' | 'oauthRepo'>
 }
@@ -136,6 +144,8 @@ export function buildServer(deps: ServerDeps): FastifyInstance {
   if (deps.oauth)
     registerOAuthRoutes(app, { ...deps.oauth, oauthRepo: deps.store.oauth, clock: deps.clock })
   registerScopeRoutes(app, { auth: deps.auth, scopes: deps.store.scopes, clock: deps.clock })
+  registerIndexRoutes(app, deps)
+  registerBrowserRoutes(app, deps)
   // Last: OAuth routes registered before it serve the protected-resource metadata themselves.
   registerMcpRoutes(app, {
     ...deps,

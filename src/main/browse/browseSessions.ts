@@ -42,6 +42,12 @@ export interface BrowseSessions {
   /** Ends the session, keeps its trace and compiles it: the routing result. */
   finish(tenant: string, sessionId: string, input: { intent?: string }): Promise<BrowseFinishResult>
   close(tenant: string, sessionId: string): Promise<void>
+  /**
+   * Ends every open session of a workspace (`POST /v1/browser/stop`, `DELETE /v1/browser`):
+   * `keep` saves each trace uncompiled like an idle session, else it is dropped like `close`.
+   * Their next use is `session_expired`. Returns how many ended.
+   */
+  endWorkspace(tenant: string, options: { keep: boolean }): Promise<number>
   closeAll(): Promise<void>
 }
 
@@ -434,6 +440,12 @@ export function createBrowseSessions(deps: BrowseSessionsDeps): BrowseSessions {
       use(tenant, sessionId, async (s) => {
         await end(s)
       }),
+
+    async endWorkspace(tenant, { keep }) {
+      const mine = [...sessions.values()].filter((s) => s.tenant === tenant && !s.ended)
+      await Promise.allSettled(mine.map((s) => (keep ? endKeeping(s) : end(s))))
+      return mine.length
+    },
 
     async closeAll() {
       if (sweeper) clearInterval(sweeper)

@@ -44,9 +44,9 @@ export interface IndexJobRepository {
   update(id: string, patch: IndexJobPatch, now: number): IndexJobRecord | null
   /** Jobs still `queued` or `running` in a workspace, oldest first. */
   active(tenant: string): IndexJobRecord[]
-  /** Jobs a workspace created at or after `since` (ms), whatever their status. */
+  /** Jobs a workspace created after `since` (ms), whatever their status. */
   countSince(tenant: string, since: number): number
-  /** The oldest job created at or after `since` (ms): when the day's window frees a place. */
+  /** The oldest job created after `since` (ms): when the day's window frees a place. */
   oldestSince(tenant: string, since: number): IndexJobRecord | null
   /** Fails every job left `queued` or `running` (the process that ran them is gone). */
   failActive(reason: string, message: string, now: number): number
@@ -151,14 +151,14 @@ export function createIndexJobRepository(db: Db): IndexJobRepository {
     },
     countSince(tenant, since) {
       const row = db
-        .prepare('SELECT COUNT(*) AS n FROM index_jobs WHERE tenant = ? AND created_at >= ?')
+        .prepare('SELECT COUNT(*) AS n FROM index_jobs WHERE tenant = ? AND created_at > ?')
         .get(tenant, since) as { n: number }
       return row.n
     },
     oldestSince(tenant, since) {
       const row = db
         .prepare(
-          `SELECT * FROM index_jobs WHERE tenant = ? AND created_at >= ?
+          `SELECT * FROM index_jobs WHERE tenant = ? AND created_at > ?
            ORDER BY created_at, id LIMIT 1`,
         )
         .get(tenant, since) as IndexJobRow | undefined

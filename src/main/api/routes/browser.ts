@@ -1,0 +1,34 @@
+import type { FastifyInstance } from 'fastify'
+import { ServiceError } from '../../../shared/errors'
+import type { BrowserWork } from '../../browse/browserWork'
+import type { ServerDeps } from '../server'
+
+function browserWork(deps: ServerDeps): BrowserWork {
+  if (!deps.browserWork)
+    throw new ServiceError(
+      'unavailable',
+      503,
+      'The local browser is not available in this process.',
+    )
+  return deps.browserWork
+}
+
+/**
+ * The browser routes of spec "B" (no body; fields of the answer "not shown", ours):
+ * `POST /v1/browser/stop` stops the workspace's browser work and answers
+ * `{stopped: true, browseSessions, indexing, recording, profileKept: true}`; `DELETE /v1/browser`
+ * closes the workspace's browse sessions and answers `{cleared: true, browseSessions,
+ * profileKept: true}`. Saved logins stay either way. What each ends is documented on
+ * `createBrowserWork`. A browse session ended here answers `410 session_expired` on its next use.
+ * Free; 401/403 like every route (OAuth tokens need `tools:index`).
+ */
+export function registerBrowserRoutes(app: FastifyInstance, deps: ServerDeps): void {
+  app.post('/v1/browser/stop', async (request) => {
+    const caller = deps.auth.authenticate(request)
+    return browserWork(deps).stop(caller.tenant)
+  })
+  app.delete('/v1/browser', async (request) => {
+    const caller = deps.auth.authenticate(request)
+    return browserWork(deps).clear(caller.tenant)
+  })
+}

@@ -1,0 +1,279 @@
+import type { FastifyInstance, FastifyReply } from 'fastify'
+import { ServiceError } from '../../../shared/errors'
+import type { IndexOutcome } from '../../browse/indexSite'
+import type { Indexing } from '../../browse/indexJobs'
+import { createToolRouter, type ToolMatch } from '../../router/router'
+import type { OperationReceipt } from '../../store/receiptRepository'
+import { admitMetered, METERED_COST } from '../billing'
+import type { ServerDeps } from '../server'
+import { checkBody, compileBody, hashInputs, INDEX_ENDPOINT, operationKey } from './search'
+
+/** Body of `POST /v1/index` (spec "B"): the URL to observe and the intent to compile for. */
+export const INDEX_BODY_SCHEMA = {
+  type: 'object',
+  description:
+    'Observes a URL with the local browser and compiles a candidate tool for the intent when ' +
+    'the evidence supports one. Send the header Idempotency-Key (8 to 128 letters, digits, ".", ' +
+    '"_", ":" or "-"). Costs 1 credit per operation key.',
+  additionalProperties: false,
+  required: ['url', 'intent'],
+  properties: {
+    url: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 2048,
+      description: 'The http or https page to observe.',
+    },
+    intent: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 2000,
+      pattern: '\\S',
+      description:
+        'What the tool should do (1 to 2000 characters). When it names a value ("search the ' +
+        'directory for writing") and the page has one search box, the browser types and submits it.',
+    },
+    browser: {
+      type: 'string',
+      enum: ['remote'],
+      description:
+        "Optional; `remote` is accepted for compatibility: this service's browser is the local " +
+        'headless Chromium, with the saved login of the site.',
+    },
+  },
+} as const
+
+/** Body of `POST /api/v1/index` (spec "C"; body "not shown"): a URL and an optional intent. */
+export const INDEX_JOB_BODY_SCHEMA = {
+  type: 'object',
+  description:
+    'Starts an index job on a URL. At most 3 run at once per workspace (429 index_busy) and 5 ' +
+    'start a day (429 index_limit); a site already being indexed answers its job.',
+  additionalProperties: false,
+  required: ['url'],
+  properties: {
+    url: { type: 'string', minLength: 1, maxLength: 2048, description: 'The page to index.' },
+    intent: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 2000,
+      pattern: '\\S',
+      description: 'Optional: what the tool should do; default the data the page loads itself.',
+    },
+  },
+} as const
+
+/** The result of an index receipt: the search result's shape plus `routing` (spec "B"). */
+export interface IndexResult {
+  status: 'candidate' | 'unavailable'
+  tools: ToolMatch[]
+  index_endpoint: string
+  candidate?: ToolMatch
+  reason?: string
+  routing: {
+    traceId: string
+    status: 'candidate' | 'unavailable' | 'running'
+    candidate?: ToolMatch
+    explanation?: IndexOutcome['explanation']
+    /** Machine reason: `sign_in_required`, `site_unreachable`, `browser_failed`, `stopped`, `no_evidence`. */
+    reason?: string
+    signIn?: { url: string }
+    observed?: IndexOutcome['observed']
+  }
+}
+
+interface IndexReceipt {
+  status: 'completed' | 'uncertain'
+  cost: number
+  result: IndexResult
+}
+
+/** Checks an http(s) URL; 400 `invalid_input` otherwise. Returns it normalized. */
+function checkUrl(value: string): string {
+  let url: URL | null = null
+  try {
+    url = new URL(value)
+  } catch {
+    url = null
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:'))
+    throw new ServiceError(
+      'invalid_input',
+      400,
+      '"url" must be a full http or https address, like https://example.com/.',
+    )
+  return url.href
+}
+
+function indexing(deps: ServerDeps): Indexing {
+  if (!deps.indexing)
+    throw new ServiceError('unavailable', 503, 'Indexing is not available in this process.')
+  return deps.indexing
+}
+
+/**
+ * The indexing routes (issue 5):
+ *
+ * `POST /v1/index` (spec "B"; body {@link INDEX_BODY_SCHEMA}; header `Idempotency-Key`
+ * required; 1 credit per operation key, ledger and receipt key `index:<key>`): observes the URL
+ * with the local headless Chromium (see `observePage`: load, settle, the one-search-box heuristic)
+ * and compiles the trace with the intent. Answers the receipt `{status, cost, result}` where
+ * `result` is shaped like a search result (`status` `candidate` or `unavailable`, `tools: []`,
+ * `index_endpoint`, `candidate` as a tool match, `reason` text) plus `result.routing`
+ * `{traceId, status, candidate?, explanation?, reason?, signIn?, observed}`; the candidate is
+ * saved, so `POST /v1/tools/{id}/execute` runs and verifies it. A page that asks to sign in is
+ * `unavailable` with `routing.reason` `sign_in_required` and `routing.signIn.url`. The receipt is
+ * stored `uncertain` (and charged) before the browser starts and completed when the observation
+ * ends: a repeat of the key while it runs waits for it; after a crash it stays `uncertain`
+ * (inspect before a new operation). A repeat with the same inputs replays the receipt
+ * (`Idempotent-Replayed: true`), with other inputs 409 `idempotency_conflict`.
+ *
+ * `POST /api/v1/index` (spec "C"; body {@link INDEX_JOB_BODY_SCHEMA}): starts an index job in the
+ * background, 202 with the job; a site the workspace is already indexing answers that job, 200.
+ * 429 `index_limit` (5 jobs in 24 hours, `Retry-After` until the oldest leaves the window), 429
+ * `index_busy` (3 jobs running). A new job costs 1 credit (402 before it starts). `GET
+ * /api/v1/index/{jobId}` reads it (404 `not_found` for another workspace's or unknown id); done
+ * means `status` `done` and `indexed` above 0.
+ *
+ * `model_unavailable` (spec "Index job": "carries model_unavailable as a reason when the indexing
+ * model has no credit") never occurs here: Sitecall compiles without a language model, so no
+ * job can wait on a model's credit. It is not faked.
+ *
+ * Refusals: 401/403 (auth; OAuth tokens need `tools:index`), 400 `bad_request` /
+ * `invalid_input`, 422 `unknown_argument`, 402, 503 `chromium_not_found` (checked before billing).
+ */
+export function registerIndexRoutes(app: FastifyInstance, deps: ServerDeps): void {
+  const { store, auth, clock } = deps
+  const validateIndex = compileBody(INDEX_BODY_SCHEMA)
+  const validateJob = compileBody(INDEX_JOB_BODY_SCHEMA)
+  const router = createToolRouter()
+  const inflight = new Map<string, Promise<unknown>>()
+
+  const match = (outcome: IndexOutcome, intent: string): ToolMatch | undefined =>
+    outcome.candidate ? router.rank(intent, [outcome.candidate])[0] : undefined
+
+  const resultOf = (outcome: IndexOutcome, intent: string): IndexResult => {
+    const candidate = match(outcome, intent)
+    return {
+      status: outcome.status,
+      tools: [],
+      index_endpoint: INDEX_ENDPOINT,
+      ...(candidate ? { candidate } : {}),
+      ...(outcome.message ? { reason: outcome.message } : {}),
+      routing: {
+        traceId: outcome.traceId,
+        status: outcome.status,
+        ...(candidate ? { candidate } : {}),
+        ...(outcome.explanation ? { explanation: outcome.explanation } : {}),
+        ...(outcome.reason ? { reason: outcome.reason } : {}),
+        ...(outcome.signIn ? { signIn: outcome.signIn } : {}),
+        observed: outcome.observed,
+      },
+    }
+  }
+
+  const replay = (
+    reply: FastifyReply,
+    stored: OperationReceipt<IndexResult>,
+    inputHash: string,
+  ) => {
+    if (stored.inputHash !== inputHash)
+      throw new ServiceError(
+        'idempotency_conflict',
+        409,
+        'This Idempotency-Key was used with different input: use a new key for a new operation.',
+      )
+    return reply.status(200).header('idempotent-replayed', 'true').send(present(stored))
+  }
+
+  app.post('/v1/index', async (request, reply) => {
+    const caller = auth.authenticate(request)
+    const key = operationKey(request)
+    const body = checkBody<{ url: string; intent: string; browser?: 'remote' }>(
+      validateIndex,
+      request.body,
+    )
+    const url = checkUrl(body.url)
+    const inputHash = hashInputs({ url, intent: body.intent })
+    const opKey = `index:${key}`
+    const memo = `${caller.tenant}\0${opKey}`
+    const running = inflight.get(memo)
+    if (running) await running.catch(() => undefined)
+    const stored = store.receipts.get<IndexResult>(caller.tenant, opKey)
+    if (stored) return replay(reply, stored, inputHash)
+    await deps.vault?.refuseSecretValues(body.intent, caller.tenant)
+    const service = indexing(deps)
+    service.requireBrowser()
+    const charge = admitMetered(store.ledger, caller.tenant, opKey, 'indexing', clock())
+    const traceId = service.newTraceId()
+    const now = clock()
+    const pending: IndexResult = {
+      status: 'unavailable',
+      tools: [],
+      index_endpoint: INDEX_ENDPOINT,
+      reason:
+        'The observation had not finished when this receipt was read (or the app stopped during it): inspect the trace and the browser before a new operation.',
+      routing: { traceId, status: 'running' },
+    }
+    const { receipt, created } = store.db.transaction(() => {
+      const put = store.receipts.put<IndexResult>({
+        tenant: caller.tenant,
+        opKey,
+        operation: 'index',
+        inputHash,
+        status: 'uncertain',
+        cost: METERED_COST,
+        result: pending,
+        createdAt: now,
+        updatedAt: now,
+      })
+      if (put.created) charge()
+      return put
+    })()
+    if (!created) return replay(reply, receipt, inputHash)
+    const work = service
+      .index(caller.tenant, { url, intent: body.intent, traceId })
+      .then((outcome) =>
+        store.receipts.complete<IndexResult>(
+          caller.tenant,
+          opKey,
+          { status: 'completed', result: resultOf(outcome, body.intent) },
+          clock(),
+        ),
+      )
+    inflight.set(memo, work)
+    try {
+      const done = await work
+      return reply.status(200).send(present(done ?? receipt))
+    } finally {
+      inflight.delete(memo)
+    }
+  })
+
+  app.post('/api/v1/index', async (request, reply) => {
+    const caller = auth.authenticate(request)
+    const body = checkBody<{ url: string; intent?: string }>(validateJob, request.body)
+    const url = checkUrl(body.url)
+    if (body.intent) await deps.vault?.refuseSecretValues(body.intent, caller.tenant)
+    const service = indexing(deps)
+    service.requireBrowser()
+    const { job, created } = service.startJob(
+      caller.tenant,
+      { url, ...(body.intent ? { intent: body.intent } : {}) },
+      (jobId) =>
+        admitMetered(store.ledger, caller.tenant, `index-job:${jobId}`, 'indexing', clock()),
+    )
+    return reply.status(created ? 202 : 200).send(job)
+  })
+
+  app.get<{ Params: { jobId: string } }>('/api/v1/index/:jobId', async (request) => {
+    const caller = auth.authenticate(request)
+    const job = indexing(deps).getJob(caller.tenant, request.params.jobId)
+    if (!job) throw new ServiceError('not_found', 404, `No index job ${request.params.jobId}.`)
+    return job
+  })
+}
+
+function present(receipt: OperationReceipt<IndexResult>): IndexReceipt {
+  return { status: receipt.status, cost: receipt.cost, result: receipt.result }
+}
