@@ -19,7 +19,13 @@ export async function mcpCommand(args: string[]): Promise<number> {
   const apps = parseApps(values.apps)
   const core = createCore({ rendererDir: null })
   const session = createMcpSession(
-    { tools: core.store.tools, engine: core.engine, events: core.events, browse: core.browse },
+    {
+      tools: core.store.tools,
+      engine: core.engine,
+      events: core.events,
+      browse: core.browse,
+      indexing: core.indexing,
+    },
     {
       tenant: LOCAL_TENANT,
       owner: true,

@@ -5,6 +5,7 @@ import {
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js'
 import type { EventBus } from '../../events'
+import type { Indexing } from '../../browse/indexJobs'
 import type { RunEngine } from '../../engine/runEngine'
 import type { ToolRepository } from '../../store/toolRepository'
 import { mcpError, toMcpError } from './mcpErrors'
@@ -28,6 +29,8 @@ export interface McpDeps {
   browse?: McpBrowse | undefined
   /** Ranks tools for `service_run`; default the tool router over the verified tools. */
   route?: RouteIntent | undefined
+  /** Observes a URL and compiles a tool (`service_index`); absent: 503 `unavailable`. */
+  indexing?: Pick<Indexing, 'index'> | undefined
 }
 
 /** Who an MCP connection acts for, and what it may see. */

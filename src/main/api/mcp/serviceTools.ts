@@ -1,3 +1,4 @@
+import type { Indexing } from '../../browse/indexJobs'
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js'
 import type { ToolSpec } from '../../../shared/toolSpec'
 import {
@@ -24,6 +25,7 @@ export interface ServiceToolDeps {
   engine: RunEngine
   browse?: McpBrowse | undefined
   route?: RouteIntent | undefined
+  indexing?: Pick<Indexing, 'index'> | undefined
 }
 
 export interface ServiceConnection extends SiteToolConnection {
@@ -116,15 +118,13 @@ const SERVICE_TOOLS: Record<string, { tool: Omit<Tool, 'name'>; handle: Handler 
       },
       annotations: { openWorldHint: true },
     },
-    handle: async (_deps, _c, args) => {
+    handle: async (deps, c, args) => {
       only(args, ['url', 'intent'])
-      requireUrl(args)
-      requireString(args, 'intent')
-      throw mcpError(
-        'unavailable',
-        503,
-        'Indexing jobs are not available in this version yet: use service_browse_open on the URL, act on the page, then finish.',
-      )
+      const url = requireUrl(args)
+      const intent = requireString(args, 'intent')
+      if (!deps.indexing)
+        throw mcpError('unavailable', 503, 'Indexing is not available in this process.')
+      return jsonResult(await deps.indexing.index(c.tenant, { url, intent }))
     },
   },
   service_browse_open: {
