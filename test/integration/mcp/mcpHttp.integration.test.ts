@@ -255,16 +255,16 @@ describe('MCP over Streamable HTTP', () => {
     expect(pinned.data).toMatchObject({ code: 'capability_not_found' })
   })
 
-  it('answers service_index with the unavailable error shape', async () => {
+  it('indexes a URL with service_index: the local browser observes it and a candidate comes back', async () => {
     const client = await connect()
-    const error = await refusal(
-      client.callTool({
-        name: 'service_index',
-        arguments: { url: h.site.url, intent: 'search the directory' },
-      }),
-    )
-    expect(error.code).toBe(-32000)
-    expect(error.data).toMatchObject({ code: 'unavailable' })
+    const answer = (await client.callTool({
+      name: 'service_index',
+      arguments: { url: `${h.site.url}/`, intent: 'search the AI tools directory for writing' },
+    })) as unknown as { structuredContent: { status: string; candidate: { name: string } | null } }
+    expect(answer.structuredContent.status).toBe('candidate')
+    expect(answer.structuredContent.candidate?.name).toMatch(/post_search/)
+    const invalid = await refusal(client.callTool({ name: 'service_index', arguments: {} }))
+    expect(invalid.data).toMatchObject({ code: 'invalid_argument' })
   })
 
   it('narrows tools to ?apps= and refuses others with not_in_scope; unknown slugs are 404', async () => {
