@@ -70,9 +70,13 @@ describe('POST /v1/tools/prepare', () => {
   })
 
   it('answers a repeated Idempotency-Key with the first result, and refuses it with another body', async () => {
+    const charged = () => h.core.store.ledger.usage('local', Date.now()).charged
+    const before = charged()
     const first = await prepare(body(), 'prepare-key-replay')
     const again = await prepare(body(), 'prepare-key-replay')
     expect(again.body.candidate!.id).toBe(first.body.candidate!.id)
+    // One credit for the compilation; the repeat is free (spec "What the service does" 7).
+    expect(charged()).toBe(before + 1)
     const other = await prepare<ErrorAnswerBody>(
       body({ intent: 'something else' }),
       'prepare-key-replay',

@@ -6,6 +6,7 @@ import { ServiceError } from '../../../shared/errors'
 import type { ToolSpec } from '../../../shared/toolSpec'
 import { compileTrace } from '../../compiler'
 import type { Store } from '../../store/store'
+import { admitMetered } from '../billing'
 import type { ServerDeps } from '../server'
 
 /** Spec "Resources": operation key, 8 to 128 of letters, digits, `.`, `_`, `:`, `-`. */
@@ -112,6 +113,14 @@ export function registerPrepareRoutes(app: FastifyInstance, deps: ServerDeps): v
         )
       return seen.answer
     }
+    // Spec "What the service does" 7: one credit per admitted compilation; a repeat is free.
+    const charge = admitMetered(
+      deps.store.ledger,
+      caller.tenant,
+      `prepare:${key}`,
+      'compilation',
+      deps.clock(),
+    )
     const result = await deps.handlers['compile.prepare']({
       traceId: body.trace_id,
       exchangeId: body.request_id,
@@ -121,6 +130,7 @@ export function registerPrepareRoutes(app: FastifyInstance, deps: ServerDeps): v
     const answer = result.candidate
       ? { candidate: result.candidate }
       : { explanation: result.explanation }
+    charge()
     if (remembered.size >= MAX_REMEMBERED_KEYS)
       remembered.delete(remembered.keys().next().value as string)
     remembered.set(memoKey, { bodyHash, answer })
