@@ -4,6 +4,7 @@ import { monotonicFactory } from 'ulid'
 import { isServiceError } from '../shared/errors'
 import { dataDir, databasePath, DEFAULT_PORT } from './config'
 import { compileHarCommand, exportHarCommand, importHarCommand } from './cliHar'
+import { loginCommand } from './cliLogin'
 import { mcpCommand } from './cliMcp'
 import { createCore, LOCAL_TENANT } from './core'
 import { findChromium } from './recorder'
@@ -13,6 +14,7 @@ const USAGE = `Usage:
   sitecall serve [--port N] [--no-open]
   sitecall record --url URL --intent TEXT [--cdp ENDPOINT] [--json]
   sitecall keys create [--label TEXT] [--json]
+  sitecall login HOST [--url URL] [--save-password] [--json]
   sitecall compile --har FILE --intent TEXT [--json]
   sitecall import-har FILE --intent TEXT [--json]
   sitecall export-har TRACE_ID [--out FILE]
@@ -31,6 +33,7 @@ export async function main(argv: string[]): Promise<number> {
     if (command === 'serve') return await serve(rest)
     if (command === 'record') return await record(rest)
     if (command === 'keys' && rest[0] === 'create') return keysCreate(rest.slice(1))
+    if (command === 'login') return await loginCommand(rest)
     if (command === 'compile') return await compileHarCommand(rest)
     if (command === 'import-har') return await importHarCommand(rest)
     if (command === 'export-har') return exportHarCommand(rest)

@@ -16,6 +16,11 @@ import { createBrowserWork } from './browse/browserWork'
 import { createIndexing, type Indexing, type IndexLimits } from './browse/indexJobs'
 import type { ObserveLimits } from './browse/observePage'
 import { createRecordingSessions, type RecordingSessions } from './browse/recordingSessions'
+import { createAutoSignIn } from './browse/signInAuto'
+import { createLoginAutofill } from './browse/signInAutofill'
+import { createSignInFlows, type SignInFlows } from './browse/signInFlows'
+import { createSignInLinks, type SignInLinks } from './browse/signInLinks'
+import { createSiteLogins, type SiteLogins } from './vault/logins'
 import { dataDir, databasePath, DEFAULT_PORT, readSettings } from './config'
 import { createBrowserPool } from './engine/browserPool'
 import { createRenderedExecutor } from './engine/renderedExecutor'
@@ -72,6 +77,12 @@ export interface Core {
   recordings: RecordingSessions
   /** The agents' browse sessions (issue 5): the MCP browser tools call these. */
   browse: BrowseSessions
+  /** Saved site logins, sealed in the vault (issue 6 "Site logins"). */
+  logins: SiteLogins
+  /** Sign-in flows in a browser (UI `logins.signIn`, `sitecall login HOST`, one-time links). */
+  signIns: SignInFlows
+  /** One-time sign-in links of runs that met a sign-in wall (`signIn.url`). */
+  signInLinks: SignInLinks
   /** `POST /v1/index` and the index jobs of `/api/v1/index` (issue 5). */
   indexing: Indexing
   handlers: AppHandlers
@@ -105,11 +116,21 @@ export function createCore(config: CoreConfig = {}): Core {
     passphrase: env.SITECALL_PASSPHRASE ?? null,
     clock,
   })
+  const logins = createSiteLogins({
+    repo: store.logins,
+    vault,
+    clock,
+    // Sealing empties plaintext columns: checkpoint so the old pages leave the WAL file too.
+    afterSealing: () => void store.db.pragma('wal_checkpoint(TRUNCATE)'),
+  })
+  void logins.sealPlaintext().catch(() => undefined)
   const events = createEventBus()
   const settings = readSettings(home)
   const ownerTokens = createOwnerTokens({ clock })
   const ownerToken = ownerTokens.issue().token
   let baseUrl = ''
+  const signInLinks = createSignInLinks({ clock, baseUrl: () => baseUrl })
+  const chromiumPath = () => requireChromium({ env, settingPath: settings.chromiumPath ?? null })
   // Lazy: no Chromium starts until the first rendered run asks for a page.
   const browsers = createBrowserPool({
     chromiumPath: () => requireChromium({ env, settingPath: settings.chromiumPath ?? null }),
@@ -121,7 +142,9 @@ export function createCore(config: CoreConfig = {}): Core {
   const engine = createRunEngine({
     runs: store.runs,
     tools: store.tools,
-    logins: store.logins,
+    logins,
+    mintSignInLink: (tenant, host) => signInLinks.mint(tenant, host),
+    relogin: createAutoSignIn({ logins, chromiumPath, clock }),
     ledger: store.ledger,
     health: store.health,
     clock,
@@ -147,6 +170,7 @@ export function createCore(config: CoreConfig = {}): Core {
     chromiumPath: () => requireChromium({ env, settingPath: settings.chromiumPath ?? null }),
     startRecording,
     refuseSecretValues: vault.refuseSecretValues,
+    saveLogin: (tenant, host, state) => logins.save(tenant, host, state),
     ...(config.headless !== undefined ? { headless: config.headless } : {}),
   })
   const browse = createBrowseSessions({
@@ -157,6 +181,23 @@ export function createCore(config: CoreConfig = {}): Core {
     chromiumPath: () => requireChromium({ env, settingPath: settings.chromiumPath ?? null }),
     startRecording,
     refuseSecretValues: vault.refuseSecretValues,
+    saveLogin: (tenant, host, state) => logins.save(tenant, host, state),
+    autofill: createLoginAutofill({
+      logins,
+      clock,
+      mintSignInLink: (tenant, host, url) => signInLinks.mint(tenant, host, url),
+    }),
+  })
+  const signIns = createSignInFlows({
+    logins,
+    chromiumPath,
+    clock,
+    ulid: nextUlid,
+    siteOrigin: (host) => {
+      const tool = store.tools.list({ siteHost: host })[0]
+      return tool ? new URL(tool.steps[0]!.request.url).origin : null
+    },
+    ...(config.headless !== undefined ? { headless: config.headless } : {}),
   })
   const indexing = createIndexing({
     store,
@@ -166,8 +207,8 @@ export function createCore(config: CoreConfig = {}): Core {
     chromiumPath: () => requireChromium({ env, settingPath: settings.chromiumPath ?? null }),
     startRecording,
     logins: {
-      load: async (tenant, siteHost) => store.logins.get(tenant, siteHost)?.storageState ?? null,
-      save: async (tenant, siteHost, state) => store.logins.save(tenant, siteHost, state, clock()),
+      load: async (tenant, siteHost) => (await logins.load(tenant, siteHost)).state,
+      save: (tenant, siteHost, state) => logins.save(tenant, siteHost, state),
     },
     ...(config.indexLimits ? { jobLimits: config.indexLimits } : {}),
     ...(config.observeLimits ? { limits: config.observeLimits } : {}),
@@ -180,6 +221,7 @@ export function createCore(config: CoreConfig = {}): Core {
     ulid: nextUlid,
     tenant: LOCAL_TENANT,
     vault,
+    logins: { saved: logins, flows: signIns },
     info: () => {
       const chromium = findChromium({ env, settingPath: settings.chromiumPath ?? null })
       return {
@@ -220,6 +262,7 @@ export function createCore(config: CoreConfig = {}): Core {
     rendererDir: config.rendererDir === undefined ? defaultRendererDir() : config.rendererDir,
     vault,
     browse,
+    signIn: { links: signInLinks, flows: signIns },
     indexing,
     browserWork: createBrowserWork({
       browse,
@@ -237,6 +280,9 @@ export function createCore(config: CoreConfig = {}): Core {
     events,
     recordings,
     browse,
+    logins,
+    signIns,
+    signInLinks,
     indexing,
     handlers,
     server,
@@ -260,6 +306,7 @@ export function createCore(config: CoreConfig = {}): Core {
       for (const timer of timers) clearInterval(timer)
       await recordings.closeAll()
       await browse.closeAll()
+      await signIns.closeAll()
       await indexing.close()
       await server.close()
       await browsers.close()

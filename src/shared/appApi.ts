@@ -88,6 +88,41 @@ export interface SecretSummary {
   updatedAt: number
 }
 
+/** A saved site login (issue 6 "Logins view"): what is kept, never a value. */
+export interface LoginSummary {
+  /** host[:port] of the site. */
+  host: string
+  /** Milliseconds since the Unix epoch. */
+  savedAt: number
+  lastUsedAt: number | null
+  /** A username and password are saved (the app can sign in again by itself). */
+  hasPassword: boolean
+  /** A TOTP seed is saved (a second factor needs no person). */
+  hasTotp: boolean
+  /** The page the password was typed on. */
+  loginUrl: string | null
+}
+
+/** Where a sign-in is: `open` waits on the person, `signed_in` saved the login's storage state. */
+export type SignInStatus = 'open' | 'signing_in' | 'signed_in' | 'saved' | 'cancelled' | 'failed'
+
+/** One sign-in flow (issue 6 "Sign in"): the browser the person signs in with, and its outcome. */
+export interface SignInState {
+  signInId: string
+  host: string
+  url: string
+  status: SignInStatus
+  message: string
+  /** A password was typed: the app may offer to keep the username and password as secrets. */
+  canSaveCredentials: boolean
+  /** The username typed with it, shown so the person knows which account would be kept. */
+  username: string | null
+  /** The site asked a one-time code: the app may offer to keep a TOTP seed. */
+  sawOneTimeCode: boolean
+  startedAt: number
+  updatedAt: number
+}
+
 /** The vault's key mode (issue 6: it always says which, and never falls back to plaintext). */
 export interface VaultState {
   mode: 'keychain' | 'passphrase' | 'locked'
@@ -127,6 +162,18 @@ export interface AppApiMethods {
   'secrets.delete': [{ name: string }, { deleted: boolean }]
   'vault.status': [Record<string, never>, VaultState]
   'vault.unlock': [{ passphrase: string }, VaultState]
+  'logins.list': [Record<string, never>, LoginSummary[]]
+  /** Opens the site in a browser for the person to sign in (by `host` or `url`). */
+  'logins.signIn': [{ host?: string; url?: string }, SignInState]
+  'logins.signInState': [{ signInId: string }, SignInState]
+  /** Saves the login and, as chosen, the typed username and password and a TOTP seed. */
+  'logins.finishSignIn': [
+    { signInId: string; saveCredentials: boolean; totpSeed?: string },
+    SignInState,
+  ]
+  'logins.cancelSignIn': [{ signInId: string }, SignInState]
+  /** Deletes a site's login and its secrets. */
+  'logins.forget': [{ host: string }, { forgotten: boolean }]
 }
 
 export type AppApiMethod = keyof AppApiMethods
@@ -153,6 +200,13 @@ const idOnly = {
   additionalProperties: false,
   required: ['id'],
   properties: { id: { type: 'string', minLength: 1 } },
+} as const
+
+const signInIdOnly = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['signInId'],
+  properties: { signInId: { type: 'string', minLength: 1, maxLength: 100 } },
 } as const
 
 /** JSON Schema of each method's input: the allowlist of channels and what each may carry. */
@@ -259,6 +313,34 @@ export const APP_API_INPUT_SCHEMAS: Record<AppApiMethod, object> = {
     additionalProperties: false,
     required: ['passphrase'],
     properties: { passphrase: { type: 'string', minLength: 1, maxLength: 1024 } },
+  },
+  'logins.list': emptyObject,
+  'logins.signIn': {
+    type: 'object',
+    additionalProperties: false,
+    minProperties: 1,
+    properties: {
+      host: { type: 'string', minLength: 1, maxLength: 260 },
+      url: { type: 'string', minLength: 1, maxLength: 2000 },
+    },
+  },
+  'logins.signInState': signInIdOnly,
+  'logins.finishSignIn': {
+    type: 'object',
+    additionalProperties: false,
+    required: ['signInId', 'saveCredentials'],
+    properties: {
+      signInId: { type: 'string', minLength: 1, maxLength: 100 },
+      saveCredentials: { type: 'boolean' },
+      totpSeed: { type: 'string', maxLength: 2000 },
+    },
+  },
+  'logins.cancelSignIn': signInIdOnly,
+  'logins.forget': {
+    type: 'object',
+    additionalProperties: false,
+    required: ['host'],
+    properties: { host: { type: 'string', minLength: 1, maxLength: 260 } },
   },
 }
 

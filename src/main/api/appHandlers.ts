@@ -6,6 +6,8 @@ import type { RecordingSessions } from '../browse/recordingSessions'
 import { toPublicRun, type RunEngine } from '../engine/runEngine'
 import type { Store } from '../store/store'
 import { normalizeSecretHosts, type Vault } from '../vault'
+import type { SiteLogins } from '../vault/logins'
+import type { SignInFlows } from '../browse/signInFlows'
 import { listInbox } from './appInbox'
 import { prepareCandidate } from './routes/prepare'
 
@@ -26,6 +28,8 @@ export interface AppHandlerDeps {
   tenant: string
   /** Secrets and the master key (issue 6); absent: the secrets methods answer 503. */
   vault?: Vault
+  /** Saved site logins and sign-in flows (issue 6); absent: the logins methods answer 503. */
+  logins?: { saved: SiteLogins; flows: SignInFlows }
 }
 
 /**
@@ -44,6 +48,11 @@ export function createAppHandlers(deps: AppHandlerDeps): AppHandlers {
     if (!deps.vault)
       throw new ServiceError('unavailable', 503, 'This app was started without a vault.')
     return deps.vault
+  }
+  const loginsOf = () => {
+    if (!deps.logins)
+      throw new ServiceError('unavailable', 503, 'This app was started without site logins.')
+    return deps.logins
   }
   return {
     'app.info': async () => deps.info(),
@@ -94,5 +103,14 @@ export function createAppHandlers(deps: AppHandlerDeps): AppHandlers {
     'secrets.delete': async ({ name }) => ({ deleted: vaultOf().remove(deps.tenant, name) }),
     'vault.status': async () => vaultOf().open(),
     'vault.unlock': async ({ passphrase }) => vaultOf().unlock(passphrase),
+    'logins.list': async () => loginsOf().saved.list(deps.tenant),
+    'logins.signIn': async (target) => loginsOf().flows.start(deps.tenant, target),
+    'logins.signInState': async ({ signInId }) => loginsOf().flows.get(deps.tenant, signInId),
+    'logins.finishSignIn': async ({ signInId, ...choice }) =>
+      loginsOf().flows.finish(deps.tenant, signInId, choice),
+    'logins.cancelSignIn': async ({ signInId }) => loginsOf().flows.cancel(deps.tenant, signInId),
+    'logins.forget': async ({ host }) => ({
+      forgotten: loginsOf().saved.forget(deps.tenant, host.trim().toLowerCase()),
+    }),
   }
 }

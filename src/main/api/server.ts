@@ -20,11 +20,12 @@ import { registerMcpRoutes } from './mcp/mcpRoutes'
 import type { McpBrowse } from './mcp/serviceTools'
 import { registerOAuthRoutes, type OAuthRouteDeps } from './routes/oauth'
 import { registerScopeRoutes, scopeLookup } from './routes/scopes'
+import { registerSignInRoutes, type SignInRouteDeps } from './routes/signIn'
+import { registerOpenApiRoute } from './routes/openapi'
 import { registerIndexRoutes } from './routes/indexRoutes'
 import { registerBrowserRoutes } from './routes/browser'
 import type { Indexing } from '../browse/indexJobs'
 import type { BrowserWork } from '../browse/browserWork'
-import { registerOpenApiRoute } from './routes/openapi'
 
 export interface ServerDeps {
   store: Store
@@ -48,6 +49,8 @@ export interface ServerDeps {
   browserWork?: BrowserWork
   /** OAuth clients, consent, tokens, owner sessions (issue 5 "Auth"); absent: no OAuth routes. */
   oauth?: Omit<OAuthRouteDeps, 'clock' | 'oauthRepo'>
+  /** One-time sign-in links and their flows (issue 6); absent: no `/signin/<token>` routes. */
+  signIn?: SignInRouteDeps
 }
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]'])
@@ -144,6 +147,7 @@ export function buildServer(deps: ServerDeps): FastifyInstance {
   if (deps.oauth)
     registerOAuthRoutes(app, { ...deps.oauth, oauthRepo: deps.store.oauth, clock: deps.clock })
   registerScopeRoutes(app, { auth: deps.auth, scopes: deps.store.scopes, clock: deps.clock })
+  if (deps.signIn) registerSignInRoutes(app, deps.signIn)
   registerIndexRoutes(app, deps)
   registerBrowserRoutes(app, deps)
   // Last: OAuth routes registered before it serve the protected-resource metadata themselves.

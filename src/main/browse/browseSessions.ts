@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core'
 import type { CompileExplanation } from '../../shared/appApi'
 import { isServiceError, ServiceError } from '../../shared/errors'
 import type { ToolSpec } from '../../shared/toolSpec'
-import type { Trace } from '../../shared/trace'
+import type { StorageState, Trace } from '../../shared/trace'
 import { compileTrace } from '../compiler'
 import type { Recording, RecordingOptions } from '../recorder'
 import type { Store } from '../store/store'
@@ -42,6 +42,8 @@ export interface BrowseSessions {
   /** Ends the session, keeps its trace and compiles it: the routing result. */
   finish(tenant: string, sessionId: string, input: { intent?: string }): Promise<BrowseFinishResult>
   close(tenant: string, sessionId: string): Promise<void>
+  /** Fills and submits the page's login form from the site's saved login; the new snapshot. */
+  autofill(tenant: string, sessionId: string): Promise<Snapshot>
   /**
    * Ends every open session of a workspace (`POST /v1/browser/stop`, `DELETE /v1/browser`):
    * `keep` saves each trace uncompiled like an idle session, else it is dropped like `close`.
@@ -94,6 +96,13 @@ export interface BrowseSessionsDeps {
   limits?: Partial<BrowseLimits>
   /** The vault's check that an intent holds no secret's value (spec B rule 4). */
   refuseSecretValues?: (text: string, tenant: string) => Promise<void>
+  /** Seals a login into the vault (issue 6); absent or failing (locked vault): not kept. */
+  saveLogin?: (tenant: string, siteHost: string, state: StorageState) => Promise<void>
+  /**
+   * Fills the page's login form from the saved login (issue 6 "Browse-session autofill"): 412
+   * `credential_required` with a one-time `url`, 422 `no_login_form`. Absent: 503.
+   */
+  autofill?: (tenant: string, page: Page) => Promise<void>
 }
 
 /** `bs_` and a ULID (26 Crockford base-32 characters), exactly as `open` issues it. */
@@ -431,7 +440,7 @@ export function createBrowseSessions(deps: BrowseSessionsDeps): BrowseSessions {
         deps.store.tools.save(candidate)
         // Signed in while browsing: a tool bound to a login runs with that session.
         const login = candidate.login ? siteStorageState(trace.storageState, siteHost) : null
-        if (login) deps.store.logins.save(s.tenant, siteHost, login, deps.clock())
+        if (login) await deps.saveLogin?.(s.tenant, siteHost, login).catch(() => undefined)
         return { traceId: trace.id, status: 'candidate', candidate, explanation: null }
       })
     },
@@ -439,6 +448,14 @@ export function createBrowseSessions(deps: BrowseSessionsDeps): BrowseSessions {
     close: (tenant, sessionId) =>
       use(tenant, sessionId, async (s) => {
         await end(s)
+      }),
+
+    autofill: (tenant, sessionId) =>
+      use(tenant, sessionId, async (s) => {
+        if (!deps.autofill)
+          throw new ServiceError('unavailable', 503, 'Autofill needs the vault of site logins.')
+        await deps.autofill(s.tenant, s.page)
+        return snap(s)
       }),
 
     async endWorkspace(tenant, { keep }) {

@@ -1,6 +1,6 @@
 import type { RecordingResult, RecordingState } from '../../shared/appApi'
 import { ServiceError } from '../../shared/errors'
-import type { ExchangeSummary, Trace } from '../../shared/trace'
+import type { ExchangeSummary, StorageState, Trace } from '../../shared/trace'
 import { compileTrace } from '../compiler'
 import type { EventBus } from '../events'
 import type { Recording, RecordingOptions } from '../recorder'
@@ -22,6 +22,8 @@ export interface RecordingSessionsDeps {
   headless?: boolean
   /** The vault's check that an intent holds no secret's value (spec B rule 4). */
   refuseSecretValues?: (text: string, tenant: string) => Promise<void>
+  /** Seals a login into the vault (issue 6); absent or failing (locked vault): not kept. */
+  saveLogin?: (tenant: string, siteHost: string, state: StorageState) => Promise<void>
 }
 
 export interface RecordingSessions {
@@ -53,7 +55,7 @@ export function createRecordingSessions(deps: RecordingSessionsDeps): RecordingS
   let active: Session | null = null
   const sessions = new Map<string, Session>()
 
-  const finish = (state: RecordingState, trace: Trace): RecordingResult => {
+  const finish = async (state: RecordingState, trace: Trace): Promise<RecordingResult> => {
     deps.store.traces.save(trace)
     const compiled = compileTrace(trace, { toolId: deps.uuid(), now: deps.clock() })
     let result: RecordingResult
@@ -68,7 +70,8 @@ export function createRecordingSessions(deps: RecordingSessionsDeps): RecordingS
       const login = candidate.login
         ? siteStorageState(trace.storageState, candidate.siteHost)
         : null
-      if (login) deps.store.logins.save(deps.tenant, candidate.siteHost, login, deps.clock())
+      if (login)
+        await deps.saveLogin?.(deps.tenant, candidate.siteHost, login).catch(() => undefined)
       result = { traceId: trace.id, candidate, explanation: null }
     } else result = { traceId: trace.id, candidate: null, explanation: compiled.explanation }
     deps.events.emit('recorder.stopped', { sessionId: state.sessionId, result })

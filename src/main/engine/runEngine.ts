@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto'
-import { ServiceError } from '../../shared/errors'
+import { isServiceError, ServiceError } from '../../shared/errors'
 import { FINAL_RUN_STATUSES, type Run, type RunStatus } from '../../shared/run'
 import type { ToolSpec } from '../../shared/toolSpec'
 import type { LedgerRepository } from '../store/ledgerRepository'
-import type { LoginRepository } from '../store/loginRepository'
+import type { StorageState } from '../../shared/trace'
 import type { RunEffect, RunRecord, RunRepository } from '../store/runRepository'
 import type { ToolHealthRepository } from '../store/toolHealthRepository'
 import type { ToolRepository } from '../store/toolRepository'
@@ -23,8 +23,24 @@ import { applyAnswers, planRequirements, type Answer, type OpenRequirement } fro
 export interface RunEngineDeps {
   runs: RunRepository
   tools: ToolRepository
-  /** Saved site logins: a run uses its tool's site's login (cookies, storage values). */
-  logins?: LoginRepository
+  /**
+   * Saved site logins (sealed in the vault): a run uses its tool's site's login (cookies,
+   * storage values); `locked` says what to do when one is saved but cannot be read now.
+   */
+  logins?: {
+    load(
+      tenant: string,
+      siteHost: string,
+    ): Promise<{ state: StorageState | null; locked: string | null }>
+  }
+  /** A one-time sign-in link for a run that met a sign-in wall (spec run field `signIn.url`). */
+  mintSignInLink?: (tenant: string, siteHost: string) => string
+  /**
+   * Signs in again with the saved username, password and TOTP seed when a saved login's session
+   * expired; true when it saved a new login (the run is then retried once). May reject with
+   * `mfa_required`.
+   */
+  relogin?: (tenant: string, tool: ToolSpec) => Promise<boolean>
   /** The billing ledger: surface-A runs bill one credit when they succeed. */
   ledger?: LedgerRepository
   /** Failure streaks and last good inputs per tool (quarantine). */
@@ -205,17 +221,48 @@ export function createRunEngine(deps: RunEngineDeps): RunEngine {
     let outcome: ExecutionOutcome & { via?: 'http' | 'rendered' }
     const secrets = deps.secrets?.forRun(run.tenant)
     const redact = <T>(value: T): T => (secrets ? secrets.redact(value) : value)
+    let hadLogin = false
     try {
-      const login = deps.logins?.get(run.tenant, tool.siteHost) ?? null
-      if (login) deps.logins!.touch(run.tenant, tool.siteHost, deps.clock())
-      const context: RunContext = {
-        login: login?.storageState ?? null,
-        ...(secrets ? { secrets } : {}),
-        ...(deps.lookup ? { lookup: deps.lookup } : {}),
-        onSent: (sent) =>
-          effects.push(redact({ ...sent, at: new Date(deps.clock()).toISOString() })),
+      const attempt = async (): Promise<ExecutionOutcome & { via?: 'http' | 'rendered' }> => {
+        const login = deps.logins
+          ? await deps.logins.load(run.tenant, tool.siteHost)
+          : { state: null, locked: null }
+        if (login.locked && needsLogin(tool))
+          return { ok: false, code: 'session_or_permission', message: login.locked }
+        const context: RunContext = {
+          login: login.state,
+          ...(secrets ? { secrets } : {}),
+          ...(deps.lookup ? { lookup: deps.lookup } : {}),
+          onSent: (sent) =>
+            effects.push(redact({ ...sent, at: new Date(deps.clock()).toISOString() })),
+        }
+        hadLogin = login.state !== null
+        return runVia(tool, validator.toScope(tool, run.inputs), context, controller.signal)
       }
-      outcome = await runVia(tool, validator.toScope(tool, run.inputs), context, controller.signal)
+      outcome = await attempt()
+      // An expired session of a saved login: sign in again by itself, then retry once (issue 6).
+      // A 401 or a redirect to sign-in means the site refused the request, so nothing landed.
+      if (
+        !outcome.ok &&
+        outcome.code === 'session_or_permission' &&
+        'signIn' in outcome &&
+        hadLogin &&
+        deps.relogin &&
+        !controller.signal.aborted
+      ) {
+        const again = await deps.relogin(run.tenant, tool).catch((error: unknown) => {
+          if (isServiceError(error) && error.code === 'mfa_required')
+            return {
+              ok: false as const,
+              code: 'mfa_required' as const,
+              message: error.message,
+              signIn: true,
+            }
+          return false
+        })
+        if (again === true) outcome = await attempt()
+        else if (again) outcome = again
+      }
     } catch (error) {
       outcome = { ok: false, code: 'upstream_error', message: `Executor fault: ${String(error)}` }
     } finally {
@@ -260,7 +307,11 @@ export function createRunEngine(deps: RunEngineDeps): RunEngine {
       )
     const signIn =
       'signIn' in outcome && outcome.signIn
-        ? { url: `${new URL(tool.steps[0]!.request.url).origin}/` }
+        ? {
+            url: deps.mintSignInLink
+              ? deps.mintSignInLink(run.tenant, tool.siteHost)
+              : `${new URL(tool.steps[0]!.request.url).origin}/`,
+          }
         : null
     // A browser_capacity failure keeps when to retry and whether it queued (503 vs 429).
     const capacity =
@@ -600,6 +651,11 @@ function parseAnswers(raw: unknown): Answer[] {
 /** True when a run will not change again. */
 export function isFinal(run: Pick<Run, 'status'>): boolean {
   return FINAL_RUN_STATUSES.includes(run.status)
+}
+
+/** True when the tool takes cookies or values from its site's saved login. */
+function needsLogin(tool: ToolSpec): boolean {
+  return !!tool.login && (tool.login.cookies.length > 0 || tool.login.values.length > 0)
 }
 
 /** JSON with object keys sorted, so equal inputs hash equally whatever their key order. */

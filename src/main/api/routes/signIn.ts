@@ -1,0 +1,157 @@
+import type { FastifyInstance, FastifyReply } from 'fastify'
+import { ServiceError } from '../../../shared/errors'
+import type { SignInFlows } from '../../browse/signInFlows'
+import type { SignInLinks } from '../../browse/signInLinks'
+
+export interface SignInRouteDeps {
+  links: SignInLinks
+  flows: SignInFlows
+}
+
+const TOKEN = /^[A-Za-z0-9_-]{16,100}$/
+
+const text = (value: unknown, max = 2000) =>
+  typeof value === 'string' && value.length <= max ? value : ''
+
+function bodyOf(raw: unknown): Record<string, unknown> {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw))
+    throw new ServiceError('invalid_input', 400, 'Send a JSON object.')
+  return raw as Record<string, unknown>
+}
+
+/** No caching and no Referer: the URL itself is the capability (a one-time link's token). */
+const private_ = (reply: FastifyReply) =>
+  reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer')
+
+/**
+ * The one-time sign-in links of runs (spec "Authentication" 7, "Logins", run `signIn.url`):
+ * `GET /signin/<token>` uses the link once, starts the sign-in flow of its site and answers a
+ * page that shows the flow's progress (for the headless web UI it also takes the username,
+ * password and code, since the person cannot see a headless browser). The page reads and drives
+ * its flow under the same token (`/state`, `/submit`, `/finish`, `/decline`) for the link's 30
+ * minutes. Opening a used, declined, expired or unknown link answers `409 request_closed`.
+ */
+export function registerSignInRoutes(app: FastifyInstance, deps: SignInRouteDeps): void {
+  const tokenOf = (params: unknown): string => {
+    const token = (params as { token?: string }).token ?? ''
+    if (!TOKEN.test(token))
+      throw new ServiceError('request_closed', 409, 'This sign-in link is unknown.')
+    return token
+  }
+  const flowOf = (token: string) => {
+    const link = deps.links.opened(token)
+    if (!link.signInId) throw new ServiceError('request_closed', 409, 'This sign-in did not start.')
+    return { tenant: link.tenant, signInId: link.signInId }
+  }
+
+  app.get('/signin/:token', async (request, reply) => {
+    const token = tokenOf(request.params)
+    const link = deps.links.use(token)
+    const state = await deps.flows.start(link.tenant, {
+      host: link.host,
+      ...(link.startUrl ? { url: link.startUrl } : {}),
+    })
+    deps.links.attach(token, state.signInId)
+    return private_(reply).type('text/html; charset=utf-8').send(signInPage(link.host))
+  })
+
+  app.get('/signin/:token/state', async (request, reply) => {
+    const { tenant, signInId } = flowOf(tokenOf(request.params))
+    return private_(reply).send(deps.flows.get(tenant, signInId))
+  })
+
+  app.post('/signin/:token/submit', async (request, reply) => {
+    const { tenant, signInId } = flowOf(tokenOf(request.params))
+    const body = bodyOf(request.body)
+    const username = text(body.username, 500)
+    const password = text(body.password, 1000)
+    if (!username || !password)
+      throw new ServiceError('invalid_input', 400, '"username" and "password" are required.')
+    const state = await deps.flows.submit(tenant, signInId, {
+      username,
+      password,
+      code: text(body.code, 20) || null,
+      totpSeed: text(body.totpSeed) || null,
+      saveCredentials: body.saveCredentials === true,
+    })
+    return private_(reply).send(state)
+  })
+
+  app.post('/signin/:token/finish', async (request, reply) => {
+    const { tenant, signInId } = flowOf(tokenOf(request.params))
+    const body = bodyOf(request.body)
+    const state = await deps.flows.finish(tenant, signInId, {
+      saveCredentials: body.saveCredentials === true,
+      totpSeed: text(body.totpSeed) || null,
+    })
+    return private_(reply).send(state)
+  })
+
+  app.post('/signin/:token/decline', async (request, reply) => {
+    const token = tokenOf(request.params)
+    let used: { tenant: string; signInId: string } | null = null
+    try {
+      used = flowOf(token)
+    } catch {
+      used = null
+    }
+    // A used link declines by cancelling the sign-in it started; an open one is closed unused.
+    if (used) return private_(reply).send(await deps.flows.cancel(used.tenant, used.signInId))
+    const link = deps.links.decline(token)
+    return private_(reply).send({ declined: true, host: link.host })
+  })
+}
+
+const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
+
+/** The sign-in page: progress of the flow, and the forms that drive it. */
+function signInPage(host: string): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Sign in to ${esc(host)} – Sitecall</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<style>body{font:15px system-ui,sans-serif;max-width:34rem;margin:2rem auto;padding:0 1rem}
+form{display:grid;gap:.4rem;margin:1rem 0;padding:1rem;border:1px solid #ccc;border-radius:6px}
+#status{font-weight:600}</style></head>
+<body><h1>Sign in to ${esc(host)}</h1>
+<p>Status: <span id="status" role="status">starting</span></p>
+<p id="message"></p>
+<form id="submit"><strong>Sign in from here</strong>
+<p>Where the browser window is not visible, Sitecall signs in with what you enter.</p>
+<label>Username <input name="username" autocomplete="off" required></label>
+<label>Password <input name="password" type="password" autocomplete="off" required></label>
+<label>One-time code (if asked) <input name="code" inputmode="numeric" autocomplete="off"></label>
+<label>TOTP seed, Base32 or otpauth:// (optional) <input name="totpSeed" autocomplete="off"></label>
+<label><input name="saveCredentials" type="checkbox" checked> Save the username, password and seed as secrets, so Sitecall can sign in again by itself</label>
+<button type="submit">Sign in</button></form>
+<form id="finish"><strong>Done signing in in the browser window?</strong>
+<p id="offer"></p>
+<label><input name="saveCredentials" type="checkbox"> Save the username and password I typed as secrets</label>
+<label>TOTP seed, Base32 or otpauth:// (optional) <input name="totpSeed" autocomplete="off"></label>
+<button type="submit">Save login</button></form>
+<form id="decline"><button type="submit">Cancel</button></form>
+<script>
+const base = location.pathname.replace(/\\/$/, '')
+const $ = (id) => document.getElementById(id)
+let done = false
+function show(s) {
+  $('status').textContent = s.status
+  $('message').textContent = s.message || ''
+  $('offer').textContent = s.canSaveCredentials ? 'You typed a password' + (s.username ? ' for ' + s.username : '') + '.' : ''
+  done = ['saved', 'cancelled', 'failed'].includes(s.status)
+  for (const f of ['submit', 'finish', 'decline']) $(f).hidden = done
+}
+async function call(path, body) {
+  const res = await fetch(base + path, body ? { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) } : {})
+  const data = await res.json()
+  if (!res.ok) { $('message').textContent = (data.error && data.error.message) || 'Failed.'; return null }
+  if (data.status) show(data)
+  return data
+}
+const values = (form) => Object.fromEntries([...new FormData(form)].map(([k, v]) => [k, v]))
+$('submit').addEventListener('submit', (e) => { e.preventDefault(); const v = values(e.target); v.saveCredentials = e.target.saveCredentials.checked; $('status').textContent = 'signing_in'; call('/submit', v) })
+$('finish').addEventListener('submit', (e) => { e.preventDefault(); const v = values(e.target); v.saveCredentials = e.target.saveCredentials.checked; call('/finish', v) })
+$('decline').addEventListener('submit', (e) => { e.preventDefault(); call('/decline', {}) })
+async function poll() { if (!done) await call('/state').catch(() => null); if (!done) setTimeout(poll, 1000) }
+poll()
+</script></body></html>`
+}

@@ -1,0 +1,352 @@
+import type { BrowserContext, Page } from 'playwright-core'
+import { ServiceError } from '../../shared/errors'
+import type { SignInState, SignInStatus } from '../../shared/appApi'
+import type { StorageState } from '../../shared/trace'
+import type { SiteLogins } from '../vault/logins'
+import { parseTotpSeed } from '../vault/logins'
+import { totpCode } from './signInAuto'
+import {
+  defaultSignInHeadless,
+  launchSignInBrowser,
+  siteStateOf,
+  type SignInBrowser,
+} from './signInBrowser'
+import {
+  CAPTURE_BINDING,
+  captureScript,
+  fillLoginForm,
+  findLoginFields,
+  type CapturedSubmit,
+} from './signInForm'
+
+export type { SignInState, SignInStatus } from '../../shared/appApi'
+
+/** What the person chose to keep when the sign-in is done. */
+export interface SignInFinish {
+  /** Keep the username and password typed in the sign-in as secrets. */
+  saveCredentials: boolean
+  /** A TOTP seed the person entered (Base32 or otpauth://), never read from the page. */
+  totpSeed?: string | null
+}
+
+/** Values a person enters in the app to sign in where they cannot see the browser. */
+export interface SignInSubmit {
+  username: string
+  password: string
+  /** The current one-time code, when the site asks one and no seed is given. */
+  code?: string | null
+  totpSeed?: string | null
+  /** Keep the username, password and seed as secrets once signed in. */
+  saveCredentials: boolean
+}
+
+export interface SignInFlows {
+  /**
+   * Opens the site in the recorder's browser (headed when a display exists) for the person to
+   * sign in: at `url`, or the site of `host` (its saved sign-in page, else its origin). Errors:
+   * 400 `invalid_input` (neither or a bad URL), 503 `chromium_not_found`, 500 `recording_failed`.
+   */
+  start(tenant: string, target: { host?: string; url?: string }): Promise<SignInState>
+  /** The flow's state; 404 `not_found` for an unknown id or another workspace's flow. */
+  get(tenant: string, signInId: string): SignInState
+  /** Signs in with values the person entered in the app (the headless web UI's path). */
+  submit(tenant: string, signInId: string, values: SignInSubmit): Promise<SignInState>
+  /**
+   * Saves the login (the storage state now, if not saved yet) and, as chosen, the typed username
+   * and password and a TOTP seed; closes the browser. 409 `conflict` when the flow has ended.
+   */
+  finish(tenant: string, signInId: string, choice: SignInFinish): Promise<SignInState>
+  /** Ends the flow without saving anything more; typed values are dropped. */
+  cancel(tenant: string, signInId: string): Promise<SignInState>
+  /** Settles when the flow is signed in or has ended. */
+  settled(signInId: string): Promise<SignInState>
+  /** The flow's current page (tests drive it as a person would; the CLI shows nothing of it). */
+  page(signInId: string): Page | null
+  closeAll(): Promise<void>
+}
+
+export interface SignInFlowsDeps {
+  logins: Pick<SiteLogins, 'save' | 'get'>
+  chromiumPath: () => string
+  clock: () => number
+  ulid: () => string
+  /** The origin of a site's tools (`https://host`), to start a sign-in given only a host. */
+  siteOrigin?: (host: string) => string | null
+  /** Default: headless only where no display exists. */
+  headless?: boolean
+  /** A flow nobody finished ends after this long, ms; default 30 minutes (the link's life). */
+  maxMs?: number
+}
+
+interface Flow {
+  state: SignInState
+  tenant: string
+  browser: SignInBrowser
+  page: Page
+  /** Typed values, in this process's memory only, until saved or the flow ends. */
+  captured: { username: string | null; password: string; url: string } | null
+  /** The site's storage state last saved, for a `finish` after the window was closed. */
+  lastState: StorageState | null
+  waiters: Array<(state: SignInState) => void>
+  timer: NodeJS.Timeout
+}
+
+const ENDED: SignInStatus[] = ['saved', 'cancelled', 'failed']
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|\[::1\])(:\d+)?$/
+
+/**
+ * Creates the interactive sign-in flows (issue 6 "Sign in"; UI `logins.signIn`, `sitecall login
+ * HOST`, one-time links). The person signs in in a real browser; the flow notices when the site
+ * stops showing a login form after a password was submitted, and saves the storage state sealed
+ * in the vault. The username and password come from the form through {@link captureScript}'s
+ * binding into this flow's memory (not the recorder, so never a trace, log or run) and are kept
+ * as secrets only if the person chooses so in `finish`.
+ */
+export function createSignInFlows(deps: SignInFlowsDeps): SignInFlows {
+  const flows = new Map<string, Flow>()
+  const snapshot = (flow: Flow): SignInState => ({
+    ...flow.state,
+    canSaveCredentials: !!flow.captured,
+    username: flow.captured?.username ?? null,
+  })
+  const update = (flow: Flow, status: SignInStatus, message: string) => {
+    flow.state = { ...flow.state, status, message, updatedAt: deps.clock() }
+    if (status !== 'open' && status !== 'signing_in')
+      for (const wake of flow.waiters.splice(0)) wake(snapshot(flow))
+  }
+  const find = (tenant: string | null, id: string): Flow => {
+    const flow = flows.get(id)
+    if (!flow || (tenant !== null && flow.tenant !== tenant))
+      throw new ServiceError('not_found', 404, `No sign-in ${id}.`)
+    return flow
+  }
+  const end = async (flow: Flow, status: SignInStatus, message: string) => {
+    clearTimeout(flow.timer)
+    flow.captured = null
+    if (!ENDED.includes(flow.state.status)) update(flow, status, message)
+    flow.lastState = null
+    // The state stays readable a while (a page polling it), then the flow is forgotten.
+    setTimeout(() => flows.delete(flow.state.signInId), 10 * 60_000).unref()
+    await flow.browser.close()
+  }
+
+  /** Saves what the browser holds for the site now; false when it holds nothing. */
+  const saveState = async (flow: Flow, extras: Parameters<SiteLogins['save']>[3] = {}) => {
+    const state = (await siteStateOf(flow.browser.context, flow.state.host)) ?? flow.lastState
+    if (!state) return false
+    flow.lastState = state
+    await deps.logins.save(flow.tenant, flow.state.host, state, {
+      ...(flow.captured ? { loginUrl: flow.captured.url } : {}),
+      ...extras,
+    })
+    return true
+  }
+
+  /** After each page load: a password was submitted and no login form is left: signed in. */
+  const check = async (flow: Flow, page: Page) => {
+    if (flow.state.status !== 'open' || !flow.captured || page.isClosed()) return
+    const fields = await findLoginFields(page)
+    if (fields.password || fields.otp || flow.state.status !== 'open') return
+    try {
+      if (!(await saveState(flow))) return
+      update(flow, 'signed_in', `Signed in to ${flow.state.host}: the login is saved.`)
+    } catch (error) {
+      update(flow, 'open', `Signed in, but the login was not saved: ${(error as Error).message}`)
+    }
+  }
+
+  const watch = (flow: Flow, context: BrowserContext) => {
+    const onPage = (page: Page) => {
+      flow.page = page
+      page.on('load', () => void check(flow, page))
+    }
+    context.on('page', onPage)
+    for (const page of context.pages()) onPage(page)
+    context.once('close', () => {
+      clearTimeout(flow.timer)
+      if (flow.state.status === 'open' || flow.state.status === 'signing_in')
+        update(flow, 'cancelled', 'The browser was closed before the sign-in finished.')
+    })
+  }
+
+  function resolveUrl(target: { host?: string; url?: string }, tenant: string) {
+    if (target.url) {
+      try {
+        const url = new URL(target.url)
+        if (url.protocol === 'http:' || url.protocol === 'https:')
+          return { url: url.href, host: url.host }
+      } catch {
+        // Falls through to the refusal below.
+      }
+      throw new ServiceError('invalid_input', 400, '"url" must be an http(s) URL.')
+    }
+    const host = target.host?.trim().toLowerCase()
+    if (!host || /[/\s?#@]/.test(host))
+      throw new ServiceError(
+        'invalid_input',
+        400,
+        'Give the site as "host" (host[:port]) or "url".',
+      )
+    const saved = deps.logins.get(tenant, host)?.loginUrl
+    const origin = deps.siteOrigin?.(host) ?? `${LOOPBACK.test(host) ? 'http' : 'https'}://${host}`
+    return { url: saved ?? `${origin}/`, host }
+  }
+
+  return {
+    async start(tenant, target) {
+      const { url, host } = resolveUrl(target, tenant)
+      const browser = await launchSignInBrowser(
+        deps.chromiumPath(),
+        deps.headless ?? defaultSignInHeadless(),
+      )
+      const id = `signin_${deps.ulid()}`
+      const now = deps.clock()
+      const flow: Flow = {
+        tenant,
+        browser,
+        page: null as unknown as Page,
+        captured: null,
+        lastState: null,
+        waiters: [],
+        timer: setTimeout(
+          () => void end(flow, 'cancelled', 'The sign-in was left open too long.'),
+          deps.maxMs ?? 30 * 60_000,
+        ),
+        state: {
+          signInId: id,
+          host,
+          url,
+          status: 'open',
+          message: `Sign in to ${host} in the browser window.`,
+          canSaveCredentials: false,
+          username: null,
+          sawOneTimeCode: false,
+          startedAt: now,
+          updatedAt: now,
+        },
+      }
+      flow.timer.unref()
+      try {
+        await browser.context.exposeBinding(CAPTURE_BINDING, (source, payload: CapturedSubmit) => {
+          if (payload?.kind === 'otp') flow.state = { ...flow.state, sawOneTimeCode: true }
+          else if (payload?.kind === 'password' && typeof payload.password === 'string')
+            flow.captured = {
+              username: typeof payload.username === 'string' ? payload.username : null,
+              password: payload.password,
+              url: typeof payload.url === 'string' ? payload.url : url,
+            }
+        })
+        await browser.context.addInitScript(captureScript())
+        watch(flow, browser.context)
+        const page = browser.context.pages()[0] ?? (await browser.context.newPage())
+        flow.page = page
+        flows.set(id, flow)
+        await page.goto(url, { waitUntil: 'load', timeout: 30_000 }).catch((error: Error) => {
+          flow.state = { ...flow.state, message: `The page did not load: ${error.message}` }
+        })
+      } catch (error) {
+        await end(flow, 'failed', (error as Error).message)
+        throw error
+      }
+      return snapshot(flow)
+    },
+
+    get: (tenant, id) => snapshot(find(tenant, id)),
+
+    async submit(tenant, id, values) {
+      const flow = find(tenant, id)
+      if (flow.state.status !== 'open')
+        throw new ServiceError('conflict', 409, `The sign-in is ${flow.state.status}.`)
+      const seed = values.totpSeed ? parseTotpSeed(values.totpSeed) : null
+      const code = values.code?.trim() || null
+      update(flow, 'signing_in', `Signing in to ${flow.state.host}…`)
+      try {
+        const outcome = await fillLoginForm(flow.page, {
+          username: values.username,
+          password: values.password,
+          totp: seed ? () => totpCode(seed, deps.clock()) : code ? async () => code : null,
+        })
+        if (outcome !== 'signed_in') {
+          const why = {
+            no_login_form: 'The page shows no login form.',
+            mfa_required: 'The site asks a one-time code: enter the current code or a TOTP seed.',
+            rejected: 'The site did not accept these values.',
+          }[outcome]
+          if (outcome === 'mfa_required') flow.state = { ...flow.state, sawOneTimeCode: true }
+          update(flow, 'open', why)
+          return snapshot(flow)
+        }
+        flow.captured = {
+          username: values.username,
+          password: values.password,
+          url: flow.state.url,
+        }
+        const saved = await saveState(flow, {
+          loginUrl: flow.state.url,
+          ...(values.saveCredentials
+            ? { credentials: { username: values.username, password: values.password } }
+            : {}),
+          ...(values.saveCredentials && seed ? { totpSeed: seed } : {}),
+        })
+        if (!saved) {
+          update(flow, 'open', 'Signed in, but the site kept no cookies or storage to save.')
+          return snapshot(flow)
+        }
+        update(flow, 'signed_in', `Signed in to ${flow.state.host}: the login is saved.`)
+        if (values.saveCredentials) await end(flow, 'saved', 'The login and its secrets are saved.')
+        return snapshot(flow)
+      } catch (error) {
+        update(flow, 'open', `The sign-in did not finish: ${(error as Error).message}`)
+        throw error
+      }
+    },
+
+    async finish(tenant, id, choice) {
+      const flow = find(tenant, id)
+      if (ENDED.includes(flow.state.status))
+        throw new ServiceError('conflict', 409, `The sign-in is ${flow.state.status}.`)
+      const seed = choice.totpSeed ? parseTotpSeed(choice.totpSeed) : null
+      const credentials =
+        choice.saveCredentials && flow.captured
+          ? { username: flow.captured.username ?? '', password: flow.captured.password }
+          : null
+      if (credentials && !credentials.username)
+        throw new ServiceError(
+          'invalid_input',
+          400,
+          'No username was typed with the password: only the login can be saved.',
+        )
+      const saved = await saveState(flow, {
+        ...(credentials ? { credentials } : {}),
+        ...(seed ? { totpSeed: seed } : {}),
+      })
+      if (!saved && flow.state.status !== 'signed_in')
+        throw new ServiceError(
+          'conflict',
+          409,
+          `The browser holds no login of ${flow.state.host} yet: sign in first.`,
+        )
+      await end(flow, 'saved', 'The login is saved.')
+      return snapshot(flow)
+    },
+
+    async cancel(tenant, id) {
+      const flow = find(tenant, id)
+      await end(flow, 'cancelled', 'The sign-in was cancelled.')
+      return snapshot(flow)
+    },
+
+    settled(id) {
+      const flow = find(null, id)
+      if (flow.state.status !== 'open' && flow.state.status !== 'signing_in')
+        return Promise.resolve(snapshot(flow))
+      return new Promise((resolve) => flow.waiters.push(resolve))
+    },
+
+    page: (id) => flows.get(id)?.page ?? null,
+
+    async closeAll() {
+      await Promise.all([...flows.values()].map((f) => end(f, 'cancelled', 'Sitecall stopped.')))
+    },
+  }
+}
