@@ -148,6 +148,22 @@ describe('{{secret:NAME}} in runs', () => {
     expect(record.body.error?.code).toBe('invalid_input')
     expect(JSON.stringify(record.body)).not.toContain(VALUE)
     expect(core.recordings.current()).toBeNull()
+    // The search forms and run-by-task take intents too: refused before anything is charged.
+    const charged = core.store.ledger.usage('local', Date.now()).charged
+    for (const [path, json] of [
+      ['/v1/tools/search', { intent: `find items for ${VALUE}` }],
+      ['/api/v1/runs', { intent: `list items with key ${VALUE}` }],
+    ] as const) {
+      const answer = await send<ErrorAnswerBody>(base, 'POST', path, {
+        key,
+        headers: { 'idempotency-key': `op-secret-intent-${path.length}` },
+        json,
+      })
+      expect(answer.status, path).toBe(422)
+      expect(answer.body.error.code).toBe('invalid_input')
+      expect(JSON.stringify(answer.body)).not.toContain(VALUE)
+    }
+    expect(core.store.ledger.usage('local', Date.now()).charged).toBe(charged)
   })
 
   it('restarts locked without the passphrase: runs fail, PUT answers 503, the owner unlocks', async () => {

@@ -50,7 +50,7 @@ export function registerSearchRoutes(app: FastifyInstance, deps: ServerDeps): vo
   app.get('/v1/tools', (request, reply) => handle(request, reply, request.query))
 }
 
-function search(
+async function search(
   deps: ServerDeps,
   router: ToolRouter,
   tools: () => ToolSpec[],
@@ -64,6 +64,8 @@ function search(
   requireScope(caller, SEARCH_SCOPE)
   const key = operationKey(request)
   const body = checkBody<{ intent: string; domain?: string }>(validate, input)
+  // Spec B rule 4: secret values never appear in intents; name them as {{secret:NAME}}.
+  await deps.vault?.refuseSecretValues(body.intent, caller.tenant)
   const domain = body.domain?.toLowerCase().replace(/\.(?=:|$)/, '') ?? null
   const inputHash = hashInputs({ intent: body.intent, domain })
   const opKey = `search:${key}`

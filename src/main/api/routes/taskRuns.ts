@@ -57,6 +57,8 @@ export function registerTaskRunRoutes(app: FastifyInstance, deps: ServerDeps): v
   app.post('/api/v1/runs', async (request, reply) => {
     const caller = auth.authenticate(request)
     const body = checkBody<TaskBody>(validate, request.body)
+    // Spec B rule 4: secret values never appear in intents; name them as {{secret:NAME}}.
+    await deps.vault?.refuseSecretValues(body.intent, caller.tenant)
     const deadlineMs = parseDeadline(request.headers['x-service-deadline-ms'], body.deadlineMs)
     const key = taskKey(request.headers['idempotency-key'])
     const domain = body.domain?.toLowerCase() ?? null
