@@ -1,3 +1,4 @@
+import { bindStepSecrets } from '../vault'
 import type { BrowserContext, Page, Response } from 'playwright-core'
 import type { ResultShape, ToolSpec, ToolStep } from '../../shared/toolSpec'
 import { isBrowserCapacityError, type BrowserPool } from './browserPool'
@@ -12,7 +13,7 @@ import {
 import { judgeResponse, type Outcome, type SiteResponse } from './outcome'
 import { readPage } from './pageView'
 import type { RenderedExecutor } from './runEngine'
-import { renderRequest, type RenderedRequest, type TemplateScope } from './template'
+import { renderRequest, secretNames, type RenderedRequest, type TemplateScope } from './template'
 
 /** A page load's limit (issue 4 "Rendered executor": over 30 s is `render_failed`). */
 export const PAGE_LOAD_TIMEOUT_MS = 30_000
@@ -118,9 +119,14 @@ async function runSteps(
       return judgeResponse(opened.response, tool.verify, shape ?? undefined, opened.url)
   }
   for (const step of tool.steps) {
-    const request = renderRequest(step.request, scope)
+    // As over HTTP: secrets enter this step only, and only toward the hosts they are bound to.
+    const secrets = await bindStepSecrets(secretNames(step.request), context.secrets)
+    if (!secrets.ok) return secrets
+    const request = renderRequest(step.request, { ...scope, ...secrets.scope })
     const denied = destinationDenied(request.url, tool.siteHost)
     if (denied) return { ok: false, code: 'destination_denied', message: denied }
+    const leak = secrets.deniedAt(request.url)
+    if (leak) return leak
     if (step === target && shape) {
       const opened = await run.open(request.url, 'render')
       context.onSent?.({
