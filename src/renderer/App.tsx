@@ -4,14 +4,21 @@ import { StatusLine } from './components/StatusLine'
 import { useHashRoute, type Route } from './route'
 import { bindEvents } from './stores/bindEvents'
 import { useAppStore } from './stores/useAppStore'
+import { pendingCount, useInboxStore } from './stores/useInboxStore'
+import { InboxView } from './views/InboxView'
 import { KeysView } from './views/KeysView'
+import { LoginsView } from './views/LoginsView'
 import { RecordView } from './views/RecordView'
+import { SecretsView } from './views/SecretsView'
 import { ToolPage } from './views/ToolPage'
 import { ToolsView } from './views/ToolsView'
 
 const NAV = [
   { view: 'record', label: 'Record', href: '#/record' },
   { view: 'tools', label: 'Tools', href: '#/tools' },
+  { view: 'inbox', label: 'Inbox', href: '#/inbox' },
+  { view: 'logins', label: 'Logins', href: '#/logins' },
+  { view: 'secrets', label: 'Secrets', href: '#/secrets' },
   { view: 'keys', label: 'Keys', href: '#/keys' },
 ] as const
 
@@ -23,6 +30,12 @@ function View({ route }: { route: Route }) {
       return <ToolsView />
     case 'tool':
       return <ToolPage id={route.id} />
+    case 'inbox':
+      return <InboxView />
+    case 'logins':
+      return <LoginsView />
+    case 'secrets':
+      return <SecretsView />
     case 'keys':
       return <KeysView />
   }
@@ -31,6 +44,7 @@ function View({ route }: { route: Route }) {
 export function App() {
   const route = useHashRoute()
   const section = route.view === 'tool' ? 'tools' : route.view
+  const pending = useInboxStore((s) => pendingCount(s.items))
   useEffect(() => bindEvents(), [])
   useEffect(() => void useAppStore.getState().loadInfo(), [])
   // An error belongs to the page it happened on.
@@ -47,6 +61,15 @@ export function App() {
             className={item.view === section ? 'active' : ''}
           >
             {item.label}
+            {item.view === 'inbox' && pending > 0 && (
+              <span
+                className="nav-count"
+                data-testid="inbox-count"
+                aria-label={`${pending} waiting`}
+              >
+                {pending}
+              </span>
+            )}
           </a>
         ))}
       </nav>

@@ -37,3 +37,26 @@ export function outlineResult(value: unknown): string {
   if (entries.length > OUTLINE_FIELDS) shown.push(`${entries.length - OUTLINE_FIELDS} more fields`)
   return shown.join(' · ') || 'empty object'
 }
+
+/**
+ * Milliseconds left as `m:ss` (`14:59`), or `h:mm:ss` past an hour; 0 or less is `0:00`. The
+ * inbox counts a requirement's 15 minutes down with it (spec "Limits").
+ */
+export function formatTimeLeft(ms: number): string {
+  const total = Math.max(0, Math.ceil(ms / 1000))
+  const h = Math.floor(total / 3600)
+  const m = Math.floor((total % 3600) / 60)
+  const s = String(total % 60).padStart(2, '0')
+  return h ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`
+}
+
+/** A past moment relative to `now` (both ms): `just now`, `5 min ago`, `3 h ago`, else the date. */
+export function formatAgo(then: number | string | null, now: number): string {
+  if (then === null) return 'never'
+  const at = typeof then === 'number' ? then : Date.parse(then)
+  const minutes = Math.floor((now - at) / 60_000)
+  if (minutes < 1) return 'just now'
+  if (minutes < 60) return `${minutes} min ago`
+  if (minutes < 24 * 60) return `${Math.floor(minutes / 60)} h ago`
+  return formatTime(at)
+}

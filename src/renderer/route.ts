@@ -1,12 +1,21 @@
 import { useSyncExternalStore } from 'react'
 
 export type Route =
-  { view: 'record' } | { view: 'tools' } | { view: 'tool'; id: string } | { view: 'keys' }
+  | { view: 'record' }
+  | { view: 'tools' }
+  | { view: 'tool'; id: string }
+  | { view: 'inbox' }
+  | { view: 'logins' }
+  | { view: 'secrets' }
+  | { view: 'keys' }
+
+const PLAIN_VIEWS = ['tools', 'inbox', 'logins', 'secrets', 'keys'] as const
 
 export function parseHash(hash: string): Route {
   const [, view, id] = hash.replace(/^#/, '').split('/')
   if (view === 'tools' && id) return { view: 'tool', id: decodeURIComponent(id) }
-  if (view === 'tools' || view === 'keys') return { view }
+  const plain = PLAIN_VIEWS.find((v) => v === view)
+  if (plain) return { view: plain }
   return { view: 'record' }
 }
 

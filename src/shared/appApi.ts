@@ -161,7 +161,8 @@ export interface AppApiMethods {
   'secrets.set': [{ name: string; value: string; hosts: string[] }, SecretSummary]
   'secrets.delete': [{ name: string }, { deleted: boolean }]
   'vault.status': [Record<string, never>, VaultState]
-  'vault.unlock': [{ passphrase: string }, VaultState]
+  /** With a passphrase: unlocks (or sets a new vault's); without: asks the keychain again. */
+  'vault.unlock': [{ passphrase?: string }, VaultState]
   'logins.list': [Record<string, never>, LoginSummary[]]
   /** Opens the site in a browser for the person to sign in (by `host` or `url`). */
   'logins.signIn': [{ host?: string; url?: string }, SignInState]
@@ -311,7 +312,6 @@ export const APP_API_INPUT_SCHEMAS: Record<AppApiMethod, object> = {
   'vault.unlock': {
     type: 'object',
     additionalProperties: false,
-    required: ['passphrase'],
     properties: { passphrase: { type: 'string', minLength: 1, maxLength: 1024 } },
   },
   'logins.list': emptyObject,

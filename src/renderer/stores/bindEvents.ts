@@ -1,6 +1,9 @@
 import { on } from '../api'
+import { useInboxStore } from './useInboxStore'
 import { useRecordStore } from './useRecordStore'
 import { useToolsStore } from './useToolsStore'
+
+const INBOX_RESYNC_MS = 60_000
 
 /** Feeds the push events into the stores; returns the unsubscribe. */
 export function bindEvents(): () => void {
@@ -9,7 +12,17 @@ export function bindEvents(): () => void {
     on('recorder.exchange', (e) => record().addExchange(e.sessionId, e.exchange)),
     on('recorder.action', (e) => record().setActionCount(e.sessionId, e.actionCount)),
     on('recorder.stopped', (e) => void record().finish(e.sessionId, e.result)),
-    on('runs.updated', (e) => useToolsStore.getState().applyRun(e.run)),
+    on('runs.updated', (e) => {
+      useToolsStore.getState().applyRun(e.run)
+      useInboxStore.getState().applyRun(e.run)
+    }),
   ]
-  return () => offs.forEach((off) => off())
+  // The Inbox badge counts from the start, and a missed event or a clock jump heals within a minute.
+  const inbox = () => void useInboxStore.getState().load()
+  inbox()
+  const timer = setInterval(inbox, INBOX_RESYNC_MS)
+  return () => {
+    clearInterval(timer)
+    offs.forEach((off) => off())
+  }
 }

@@ -1,0 +1,66 @@
+import { create } from 'zustand'
+import type { LoginSummary, SignInState } from '../../shared/appApi'
+import { invoke } from '../api'
+import { attempt } from './useAppStore'
+
+interface LoginsState {
+  logins: LoginSummary[] | null
+  /** The sign-in the person is doing now, if any. */
+  signIn: SignInState | null
+  load(): Promise<void>
+  /** Opens the site in a browser to sign in, by a saved login's host or a page's URL. */
+  start(target: { host: string } | { url: string }): Promise<void>
+  /** Reads the open sign-in's state again (the view polls while the person signs in). */
+  refresh(): Promise<void>
+  finish(saveCredentials: boolean, totpSeed: string): Promise<void>
+  cancel(): Promise<void>
+  forget(host: string): Promise<void>
+  dismissSignIn(): void
+}
+
+/** Sign-in states in which the person still works in the browser. */
+export const SIGNING_IN: ReadonlyArray<SignInState['status']> = ['open', 'signing_in']
+
+export const useLoginsStore = create<LoginsState>()((set, get) => ({
+  logins: null,
+  signIn: null,
+  async load() {
+    const logins = await attempt(invoke('logins.list', {}))
+    if (logins) set({ logins })
+  },
+  async start(target) {
+    const signIn = await attempt(invoke('logins.signIn', target))
+    if (signIn) set({ signIn })
+  },
+  async refresh() {
+    const open = get().signIn
+    if (!open) return
+    const signIn = await attempt(invoke('logins.signInState', { signInId: open.signInId }))
+    if (signIn && get().signIn?.signInId === signIn.signInId) set({ signIn })
+  },
+  async finish(saveCredentials, totpSeed) {
+    const open = get().signIn
+    if (!open) return
+    const seed = totpSeed.trim()
+    const signIn = await attempt(
+      invoke('logins.finishSignIn', {
+        signInId: open.signInId,
+        saveCredentials,
+        ...(seed ? { totpSeed: seed } : {}),
+      }),
+    )
+    if (signIn) set({ signIn })
+    await get().load()
+  },
+  async cancel() {
+    const open = get().signIn
+    if (!open) return
+    const signIn = await attempt(invoke('logins.cancelSignIn', { signInId: open.signInId }))
+    set({ signIn: signIn ?? null })
+  },
+  async forget(host) {
+    const answer = await attempt(invoke('logins.forget', { host }))
+    if (answer) set({ logins: (get().logins ?? []).filter((l) => l.host !== host) })
+  },
+  dismissSignIn: () => set({ signIn: null }),
+}))

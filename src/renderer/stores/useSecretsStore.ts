@@ -1,0 +1,60 @@
+import { create } from 'zustand'
+import type { SecretSummary, VaultState } from '../../shared/appApi'
+import { invoke } from '../api'
+import { attempt } from './useAppStore'
+
+interface SecretsState {
+  secrets: SecretSummary[] | null
+  vault: VaultState | null
+  load(): Promise<void>
+  /** Stores or replaces a secret; true when the vault took it. The value is not kept here. */
+  set(name: string, value: string, hosts: string[]): Promise<boolean>
+  remove(name: string): Promise<void>
+  unlock(passphrase?: string): Promise<boolean>
+}
+
+/**
+ * Splits what the person typed into host names: commas, spaces or new lines separate them; a
+ * pasted URL keeps only its `host[:port]` (the vault binds a secret by host, issue 6).
+ */
+export function parseHosts(text: string): string[] {
+  return text
+    .split(/[\s,]+/)
+    .filter(Boolean)
+    .map((entry) => {
+      if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(entry)) return entry
+      try {
+        return new URL(entry).host
+      } catch {
+        return entry
+      }
+    })
+}
+
+export const useSecretsStore = create<SecretsState>()((set, get) => ({
+  secrets: null,
+  vault: null,
+  async load() {
+    const [vault, secrets] = await Promise.all([
+      attempt(invoke('vault.status', {})),
+      attempt(invoke('secrets.list', {})),
+    ])
+    set({ vault: vault ?? get().vault, secrets: secrets ?? get().secrets ?? [] })
+  },
+  async set(name, value, hosts) {
+    const saved = await attempt(invoke('secrets.set', { name, value, hosts }))
+    if (!saved) return false
+    const others = (get().secrets ?? []).filter((s) => s.name !== saved.name)
+    set({ secrets: [...others, saved].sort((a, b) => a.name.localeCompare(b.name)) })
+    return true
+  },
+  async remove(name) {
+    const answer = await attempt(invoke('secrets.delete', { name }))
+    if (answer) set({ secrets: (get().secrets ?? []).filter((s) => s.name !== name) })
+  },
+  async unlock(passphrase) {
+    const vault = await attempt(invoke('vault.unlock', passphrase ? { passphrase } : {}))
+    if (vault) set({ vault })
+    return Boolean(vault && vault.mode !== 'locked')
+  },
+}))
