@@ -65,6 +65,9 @@ async function serve(args: string[]): Promise<number> {
   )
   const chromium = findChromium()
   if (!chromium.path) process.stdout.write(`Recording needs Chromium: ${chromium.hint}\n`)
+  // Saved logins and secrets need an open vault: say at once which mode it is in, or how to open it.
+  const vault = await core.vault.open()
+  process.stdout.write(`Vault: ${vault.message}\n`)
   if (!values['no-open']) openInBrowser(url)
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve)

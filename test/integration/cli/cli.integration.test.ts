@@ -52,6 +52,8 @@ describe('sitecall CLI', () => {
       body: '{}',
     })
     expect(await answer.json()).toEqual({ ok: true, value: [] })
+    // It says which mode the vault is in (or how to open it) right after the URL.
+    await expect.poll(() => stdout, { timeout: 15_000 }).toMatch(/^Vault: .+/m)
     const exited = new Promise<number | null>((resolve) => child.on('exit', resolve))
     child.kill('SIGTERM')
     expect(await exited).toBe(0)
