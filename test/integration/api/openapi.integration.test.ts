@@ -200,7 +200,10 @@ describe('request and error schemas', () => {
 
   it('answers the token endpoint errors in the RFC 6749 shape', () => {
     const token = doc.paths['/oauth/token']!.post!
-    expect(token.responses['400']!.content!['application/json']!.schema).toEqual({
+    expect(token.responses['400']!.content!['application/json']!.schema).toMatchObject({
+      oneOf: [{ $ref: '#/components/schemas/OAuthError' }, { allOf: expect.any(Array) }],
+    })
+    expect(token.responses['401']!.content!['application/json']!.schema).toEqual({
       $ref: '#/components/schemas/OAuthError',
     })
   })

@@ -200,14 +200,6 @@ function responses(doc: RouteDoc, errors: string[]) {
         ? { content: { [r.contentType ?? 'application/json']: { schema: r.schema } } }
         : {}),
     }
-  if (doc.oauthErrors) {
-    for (const status of ['400', '401'])
-      out[status] = {
-        description: 'RFC 6749 §5.2 token error.',
-        content: { 'application/json': { schema: schemaRef('OAuthError') } },
-      }
-    return out
-  }
   const byStatus = new Map<number, Set<string>>()
   for (const entry of errors) {
     const { code, status } = parseErrorEntry(entry)
@@ -234,6 +226,20 @@ function responses(doc: RouteDoc, errors: string[]) {
       },
     }
   }
+  // The token endpoint answers its own errors as RFC 6749 §5.2 says; the server's checks
+  // before it (Host, Origin, the body's media type) still answer the spec envelope.
+  if (doc.oauthErrors)
+    for (const status of ['400', '401']) {
+      const envelope = (out[status] as { content?: { 'application/json': { schema: object } } })
+        ?.content?.['application/json'].schema
+      const schema = envelope
+        ? { oneOf: [schemaRef('OAuthError'), envelope] }
+        : schemaRef('OAuthError')
+      out[status] = {
+        description: 'RFC 6749 §5.2 token error (or the envelope of a server check).',
+        content: { 'application/json': { schema } },
+      }
+    }
   return out
 }
 

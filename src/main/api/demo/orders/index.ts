@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify'
+import { isServiceError } from '../../../../shared/errors'
 import { registerApiRoutes } from './apiRoutes'
 import { applyFaults } from './faults'
 import { sendJson, sitePath } from './http'
@@ -64,6 +65,10 @@ export function registerOrdersDemo(
       })
       scope.setErrorHandler(
         async (error: { statusCode?: number; message: string }, _request, reply) => {
+          // The service's own refusals (its Host and Origin checks run before these routes)
+          // keep the service's status and envelope; only the site's own errors look like the site's.
+          if (isServiceError(error))
+            return reply.status(error.status).send({ error: error.toBody() })
           const status = error.statusCode && error.statusCode < 500 ? 400 : 500
           return sendJson(state, reply, status, {
             error: status === 400 ? 'bad_request' : 'internal_error',
