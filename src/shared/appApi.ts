@@ -350,6 +350,7 @@ export const APP_EVENT_NAMES: AppEventName[] = [
   'recorder.action',
   'recorder.stopped',
   'runs.updated',
+  'tools.changed',
 ]
 
 /** True when `name` is a method of the contract (the preload's and web transport's allowlist). */

@@ -27,6 +27,10 @@ export interface CompileOptions {
 export type CompileResult =
   { ok: true; candidate: ToolSpec } | { ok: false; explanation: CompileExplanation }
 
+/** Refusals a manual compile cannot override (issue 3 "Refusals": never targets). */
+const NEVER_A_TARGET =
+  /^(not an http|CORS preflight|ad request|static asset|analytics beacon|translation dictionary|feature-flag)/
+
 /** The lowest evidence score that makes a candidate; below it the answer is an explanation. */
 export const MIN_TARGET_SCORE = 0.5
 
@@ -48,7 +52,8 @@ export function compileTrace(trace: Trace, options: CompileOptions): CompileResu
     const why = rejectionReason(e, siteHosts)
     if (why)
       considered.push({ exchangeId: e.id, method: e.method, url: e.url, rejectedBecause: why })
-    return !why || e.id === options.targetExchangeId
+    // A request chosen by hand may be a page or another host's API, never an asset or noise.
+    return !why || (e.id === options.targetExchangeId && !NEVER_A_TARGET.test(why))
   })
   // A HAR has no actions: the values its intent names stand in for what was typed.
   const typed = trace.actions.length ? typedValues(trace.actions) : intentValues(intent, eligible)

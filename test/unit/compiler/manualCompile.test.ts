@@ -35,6 +35,18 @@ describe('manual compile (targetExchangeId)', () => {
     )
   })
 
+  it('refuses a static asset even when it is chosen by hand, saying why', () => {
+    const result = compileTrace(searchWithStatus(), { ...options, targetExchangeId: 'exc_2' })
+    expect(result.ok).toBe(false)
+    if (result.ok) return
+    expect(result.explanation.considered).toContainEqual(
+      expect.objectContaining({
+        exchangeId: 'exc_2',
+        rejectedBecause: 'static asset (stylesheet)',
+      }),
+    )
+  })
+
   it('says a later call of the same endpoint had more evidence when the earlier one was chosen', () => {
     const trace = traceBuilder()
       .exchange('GET', '/api/tools?q=writing', { response: records('writing') })
