@@ -11,6 +11,7 @@ import {
   VAULT_UNLOCK_BODY_SCHEMA,
 } from '../../../shared/accountApiSchemas'
 import { APP_API_INPUT_SCHEMAS, APP_API_METHODS } from '../../../shared/appApi'
+import { INDEX_BODY_SCHEMA, INDEX_JOB_BODY_SCHEMA } from '../routes/indexRoutes'
 import { schemaRef } from './components'
 
 /**
@@ -429,6 +430,61 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
       '200': { description: 'Event stream.', contentType: 'text/event-stream', schema: {} },
     },
     errors: [],
+  },
+  'POST /v1/index': {
+    summary: 'Observe a URL with the local browser and compile a candidate (1 credit).',
+    tag: 'indexing',
+    auth: 'key',
+    body: { schema: INDEX_BODY_SCHEMA, required: true },
+    params: [OPERATION_KEY],
+    responses: { '200': json('Index receipt `{status, cost, result: {..., routing}}`.') },
+    errors: [
+      'bad_request',
+      'invalid_input',
+      'invalid_input@422',
+      'unknown_argument',
+      'idempotency_conflict',
+      'unavailable',
+      ...billing,
+    ],
+  },
+  'POST /api/v1/index': {
+    summary: 'Start an index job (202), or answer the job already indexing that site (200).',
+    tag: 'indexing',
+    auth: 'key',
+    body: { schema: INDEX_JOB_BODY_SCHEMA, required: true },
+    responses: { '200': json('The running job.'), '202': json('The new job.') },
+    errors: [
+      'bad_request',
+      'invalid_input',
+      'invalid_input@422',
+      'unknown_argument',
+      'unavailable',
+      'index_busy',
+      'index_limit',
+      ...billing,
+    ],
+  },
+  'GET /api/v1/index/:': {
+    summary: 'Read an index job (done: status `done` and `indexed` above 0).',
+    tag: 'indexing',
+    auth: 'key',
+    responses: { '200': json('The job.') },
+    errors: ['not_found', 'unavailable'],
+  },
+  'POST /v1/browser/stop': {
+    summary: "Stop the workspace's browser work; the profile and logins stay.",
+    tag: 'indexing',
+    auth: 'key',
+    responses: { '200': json('`{stopped, browseSessions, indexing, recording, profileKept}`') },
+    errors: ['unavailable'],
+  },
+  'DELETE /v1/browser': {
+    summary: "Close the workspace's browse sessions.",
+    tag: 'indexing',
+    auth: 'key',
+    responses: { '200': json('`{cleared, browseSessions, profileKept}`') },
+    errors: ['unavailable'],
   },
   'GET /openapi.json': {
     summary: 'This description: OpenAPI 3.1.0, version 2026.09.28 (public).',

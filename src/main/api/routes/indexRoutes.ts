@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply } from 'fastify'
-import { ServiceError } from '../../../shared/errors'
+import { isServiceError, ServiceError } from '../../../shared/errors'
 import type { IndexOutcome } from '../../browse/indexSite'
 import type { Indexing } from '../../browse/indexJobs'
 import { createToolRouter, type ToolMatch } from '../../router/router'
@@ -203,7 +203,7 @@ export function registerIndexRoutes(app: FastifyInstance, deps: ServerDeps): voi
     if (stored) return replay(reply, stored, inputHash)
     await deps.vault?.refuseSecretValues(body.intent, caller.tenant)
     const service = indexing(deps)
-    service.requireBrowser()
+    requireBrowser(service)
     const charge = admitMetered(store.ledger, caller.tenant, opKey, 'indexing', clock())
     const traceId = service.newTraceId()
     const now = clock()
@@ -256,7 +256,7 @@ export function registerIndexRoutes(app: FastifyInstance, deps: ServerDeps): voi
     const url = checkUrl(body.url)
     if (body.intent) await deps.vault?.refuseSecretValues(body.intent, caller.tenant)
     const service = indexing(deps)
-    service.requireBrowser()
+    requireBrowser(service)
     const { job, created } = service.startJob(
       caller.tenant,
       { url, ...(body.intent ? { intent: body.intent } : {}) },
@@ -272,6 +272,21 @@ export function registerIndexRoutes(app: FastifyInstance, deps: ServerDeps): voi
     if (!job) throw new ServiceError('not_found', 404, `No index job ${request.params.jobId}.`)
     return job
   })
+}
+
+/**
+ * No Chromium to observe with is 503 `unavailable` (spec "Account API status meanings": 503,
+ * provider configuration required), its message saying how to point at one: the recorder's
+ * `chromium_not_found` is the desktop app's code, not one of the spec's REST tables.
+ */
+function requireBrowser(service: Indexing): void {
+  try {
+    service.requireBrowser()
+  } catch (error) {
+    if (isServiceError(error) && error.code === 'chromium_not_found')
+      throw new ServiceError('unavailable', 503, error.message)
+    throw error
+  }
 }
 
 function present(receipt: OperationReceipt<IndexResult>): IndexReceipt {
