@@ -39,7 +39,16 @@ declare global {
 
 interface EventSourceLike {
   onmessage: ((message: MessageEvent<string>) => void) | null
+  onerror?: ((event: Event) => void) | null
+  /** 2 once the browser gave up on the stream (e.g. its token expired: a 401 is final). */
+  readyState?: number
+  close?: () => void
 }
+
+/** EventSource.CLOSED: the browser will not reconnect by itself. */
+const CLOSED = 2
+/** Wait before opening a stream the browser gave up on, with the token of the moment. */
+const REOPEN_AFTER_MS = 2_000
 
 export interface HttpTransportOptions {
   /** Origin of the local server; '' in the browser, where the UI is served by that server. */
@@ -66,6 +75,22 @@ export function createHttpTransport(
   const openEvents = options.openEvents ?? ((url: string) => new EventSource(url))
   const listeners = new Map<string, Set<(data: unknown) => void>>()
   let source: EventSourceLike | null = null
+  const connect = () => {
+    // EventSource cannot send headers, so the stream takes the token in its query. The browser
+    // retries a dropped stream with the same URL; once the token it holds has expired (owner
+    // tokens last an hour) that retry fails for good, so reopen with the current token.
+    const opened = openEvents(`${base}/app-api/events?token=${encodeURIComponent(token() ?? '')}`)
+    source = opened
+    opened.onmessage = (message: MessageEvent<string>) => {
+      const { event: name, data } = JSON.parse(message.data) as { event: string; data: unknown }
+      listeners.get(name)?.forEach((fn) => fn(data))
+    }
+    opened.onerror = () => {
+      if (opened.readyState !== CLOSED || source !== opened) return
+      opened.close?.()
+      setTimeout(() => source === opened && connect(), REOPEN_AFTER_MS)
+    }
+  }
 
   return {
     async invoke(method, input) {
@@ -92,14 +117,7 @@ export function createHttpTransport(
       let set = listeners.get(event)
       if (!set) listeners.set(event, (set = new Set()))
       set.add(listener)
-      if (!source) {
-        // EventSource cannot send headers, so the stream takes the token in its query.
-        source = openEvents(`${base}/app-api/events?token=${encodeURIComponent(token() ?? '')}`)
-        source.onmessage = (message) => {
-          const { event: name, data } = JSON.parse(message.data) as { event: string; data: unknown }
-          listeners.get(name)?.forEach((fn) => fn(data))
-        }
-      }
+      if (!source) connect()
       return () => void set.delete(listener)
     },
   }

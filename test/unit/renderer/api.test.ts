@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { AppError, createClient, createHttpTransport } from '../../../src/renderer/api'
 
 interface Seen {
@@ -81,5 +81,48 @@ describe('the web transport of the app contract', () => {
     await expect(createClient(transport).invoke('app.info', {})).rejects.toMatchObject({
       code: 'unavailable',
     })
+  })
+
+  it('reopens the event stream with the current token once the browser gave up on it', () => {
+    vi.useFakeTimers()
+    try {
+      const opened: Array<{
+        url: string
+        readyState: number
+        onmessage: ((m: MessageEvent<string>) => void) | null
+        onerror: ((e: Event) => void) | null
+        close: () => void
+      }> = []
+      let token = 'first-token'
+      const transport = createHttpTransport(fetch, () => token, {
+        baseUrl: base,
+        openEvents: (url) => {
+          const source = { url, readyState: 1, onmessage: null, onerror: null, close() {} }
+          opened.push(source)
+          return source
+        },
+      })
+      const received: unknown[] = []
+      transport.on('runs.updated', (data) => received.push(data))
+      expect(opened.map((o) => o.url)).toEqual([`${base}/app-api/events?token=first-token`])
+      // A passing drop: the browser reconnects by itself, nothing to do.
+      opened[0]!.onerror!(new Event('error'))
+      vi.advanceTimersByTime(5_000)
+      expect(opened).toHaveLength(1)
+      // The token ran out: the browser's retry got a 401 and closed the stream for good.
+      token = 'fresh-token'
+      opened[0]!.readyState = 2
+      opened[0]!.onerror!(new Event('error'))
+      vi.advanceTimersByTime(5_000)
+      expect(opened.map((o) => o.url)).toEqual([
+        `${base}/app-api/events?token=first-token`,
+        `${base}/app-api/events?token=fresh-token`,
+      ])
+      const message = { data: JSON.stringify({ event: 'runs.updated', data: { n: 1 } }) }
+      opened[1]!.onmessage!(message as MessageEvent<string>)
+      expect(received).toEqual([{ n: 1 }])
+    } finally {
+      vi.useRealTimers()
+    }
   })
 })
