@@ -5,10 +5,9 @@ import { toPublicRun } from '../../engine/runEngine'
 import { admitMetered } from '../billing'
 import { EXECUTE_BODY_SCHEMA } from '../../../shared/accountApiSchemas'
 import { checkBody, compileBody } from './search'
+import { operationKey } from '../operationKey'
 import type { ServerDeps } from '../server'
 
-/** Spec "Resources": operation key, 8 to 128 of letters, digits, `.`, `_`, `:`, `-`. */
-const OPERATION_KEY = /^[A-Za-z0-9._:-]{8,128}$/
 const EXECUTE_FIELDS = Object.keys(EXECUTE_BODY_SCHEMA.properties)
 
 /**
@@ -35,13 +34,7 @@ export function registerAccountToolRoutes(app: FastifyInstance, deps: ServerDeps
 
   app.post<{ Params: { id: string } }>('/v1/tools/:id/execute', async (request) => {
     const caller = auth.authenticate(request)
-    const key = request.headers['idempotency-key']
-    if (typeof key !== 'string' || !OPERATION_KEY.test(key))
-      throw new ServiceError(
-        'invalid_input',
-        400,
-        'Idempotency-Key is required: 8 to 128 letters, digits, ".", "_", ":" or "-".',
-      )
+    const key = operationKey(request)
     const raw = request.body ?? {}
     const unknown =
       typeof raw === 'object' && !Array.isArray(raw)

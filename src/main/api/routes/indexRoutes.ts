@@ -6,7 +6,8 @@ import { createToolRouter, type ToolMatch } from '../../router/router'
 import type { OperationReceipt } from '../../store/receiptRepository'
 import { admitMetered, METERED_COST } from '../billing'
 import type { ServerDeps } from '../server'
-import { checkBody, compileBody, hashInputs, INDEX_ENDPOINT, operationKey } from './search'
+import { operationKey } from '../operationKey'
+import { checkBody, compileBody, hashInputs, INDEX_ENDPOINT } from './search'
 
 /** Body of `POST /v1/index` (spec "B"): the URL to observe and the intent to compile for. */
 export const INDEX_BODY_SCHEMA = {

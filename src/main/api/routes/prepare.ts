@@ -7,10 +7,9 @@ import type { ToolSpec } from '../../../shared/toolSpec'
 import { compileTrace } from '../../compiler'
 import type { Store } from '../../store/store'
 import { admitMetered } from '../billing'
+import { operationKey } from '../operationKey'
 import type { ServerDeps } from '../server'
 
-/** Spec "Resources": operation key, 8 to 128 of letters, digits, `.`, `_`, `:`, `-`. */
-const OPERATION_KEY = /^[A-Za-z0-9._:-]{8,128}$/
 /** Idempotent replays kept per server; older keys fall out first. */
 const MAX_REMEMBERED_KEYS = 1000
 
@@ -91,13 +90,7 @@ export function registerPrepareRoutes(app: FastifyInstance, deps: ServerDeps): v
 
   app.post('/v1/tools/prepare', async (request) => {
     const caller = deps.auth.authenticate(request)
-    const key = request.headers['idempotency-key']
-    if (typeof key !== 'string' || !OPERATION_KEY.test(key))
-      throw new ServiceError(
-        'invalid_input',
-        400,
-        'Idempotency-Key is required: 8 to 128 letters, digits, ".", "_", ":" or "-".',
-      )
+    const key = operationKey(request)
     const body = parseBody(request.body)
     // Spec B rule 4: a secret's value in an intent is refused before the intent is stored.
     await deps.vault?.refuseSecretValues(body.intent, caller.tenant)

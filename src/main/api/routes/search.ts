@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { OPERATION_KEY_PATTERN, SEARCH_BODY_SCHEMA } from '../../../shared/accountApiSchemas'
+import { SEARCH_BODY_SCHEMA } from '../../../shared/accountApiSchemas'
 import { ServiceError } from '../../../shared/errors'
 import { canonicalJson } from '../../engine/runEngine'
 import { createToolRouter, type RouteResult, type ToolRouter } from '../../router/router'
@@ -10,6 +10,7 @@ import type { ToolRepository } from '../../store/toolRepository'
 import type { ToolSpec } from '../../../shared/toolSpec'
 import type { Caller } from '../auth'
 import { admitMetered, METERED_COST } from '../billing'
+import { operationKey } from '../operationKey'
 import type { ServerDeps } from '../server'
 
 /** Spec "B": `index_endpoint`, the path of the indexing endpoint a search result points at. */
@@ -24,8 +25,6 @@ export interface SearchReceipt {
   cost: number
   result: RouteResult & { index_endpoint: string }
 }
-
-const OPERATION_KEY = new RegExp(OPERATION_KEY_PATTERN)
 
 /**
  * The three search forms of spec "B" (rule 1: one result and one operation-key ledger):
@@ -142,21 +141,6 @@ export function createToolCache(repository: ToolRepository): () => ToolSpec[] {
 /** sha256 of the canonical JSON of an operation's inputs. */
 export function hashInputs(inputs: unknown): string {
   return createHash('sha256').update(canonicalJson(inputs)).digest('hex')
-}
-
-/**
- * The `Idempotency-Key` of a metered account-API request (spec "Resources": operation key).
- * Missing or malformed: 400 `invalid_input`.
- */
-export function operationKey(request: FastifyRequest): string {
-  const key = request.headers['idempotency-key']
-  if (typeof key !== 'string' || !OPERATION_KEY.test(key))
-    throw new ServiceError(
-      'invalid_input',
-      400,
-      'Idempotency-Key is required: 8 to 128 letters, digits, ".", "_", ":" or "-".',
-    )
-  return key
 }
 
 /**
