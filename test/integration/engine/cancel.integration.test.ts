@@ -35,7 +35,7 @@ const getRun = (runId: string) =>
 
 describe('POST /api/v1/runs/{runId}/cancel', () => {
   it('cancels a run waiting for input; answering it then is a conflict', async () => {
-    const order = saveOrderTool(h.core, h.orders)
+    const order = await saveOrderTool(h.core, h.orders)
     const asked = await callTool<Run>(h.base, h.key, order, {
       item: 'Lamp',
       quantity: 1,
@@ -94,7 +94,7 @@ describe('POST /api/v1/runs/{runId}/cancel', () => {
   })
 
   it('cancels an approved write in flight and names both requests it sent, the unanswered write too', async () => {
-    const order = saveOrderTool(h.core, h.orders)
+    const order = await saveOrderTool(h.core, h.orders)
     const asked = await callTool<Run>(h.base, h.key, order, {
       item: 'Desk',
       quantity: 1,

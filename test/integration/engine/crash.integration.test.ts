@@ -10,6 +10,7 @@ import type { Run } from '../../../src/shared/run'
 import type { ToolSpec } from '../../../src/shared/toolSpec'
 import { startOrdersSite, type OrdersSite } from '../../fixtures/sites/orders'
 import { pollRun, send } from '../helpers/http'
+import { saveTestLoginAt, TEST_VAULT_ENV } from '../logins/loginHelpers'
 import { bearerLogin, createOrderTool, listOrdersTool, requestsTo } from './ordersTools'
 import { startServe, until, type ServeProcess } from './serveProcess'
 
@@ -32,8 +33,9 @@ function withStore<T>(fn: (store: Store) => T): T {
   }
 }
 
+/** Starts `sitecall serve` on `home`, its vault opened by the passphrase sealing the login. */
 async function serve(): Promise<ServeProcess> {
-  const child = await startServe(home)
+  const child = await startServe(home, TEST_VAULT_ENV)
   children.push(child)
   return child
 }
@@ -71,11 +73,10 @@ beforeEach(async () => {
   site = await startOrdersSite()
   list = listOrdersTool(site)
   create = createOrderTool(site)
-  const login = await bearerLogin(site)
+  await saveTestLoginAt(home, 'local', site.host, await bearerLogin(site))
   withStore((store) => {
     store.tools.save(list)
     store.tools.save(create)
-    store.logins.save('local', site.host, login, Date.now())
     key = store.keys.create({ id: 'key_crash', tenant: 'local', label: 'crash' }, Date.now()).key
   })
 })

@@ -6,6 +6,7 @@ import { createCore, LOCAL_TENANT, type Core } from '../../../src/main/core'
 import type { ToolSpec } from '../../../src/shared/toolSpec'
 import { startDirectorySite, type DirectorySite } from '../../fixtures/sites/directory'
 import type { ApiHook } from '../helpers/harness'
+import { saveTestLogin } from '../logins/loginHelpers'
 import { startOrdersSite, type OrdersSite } from '../../fixtures/sites/orders'
 
 /** A clock the test moves by hand (the 15-minute requirement window). */
@@ -32,8 +33,8 @@ export interface EngineHarness {
 }
 
 /**
- * A real core (SQLite file in a temp dir, port 0, optionally a fake clock), both fixture sites on
- * 127.0.0.1, and a personal key of the local workspace.
+ * A real core (SQLite file in a temp dir, port 0, optionally a fake clock, a vault that never asks
+ * the OS keychain), both fixture sites on 127.0.0.1, and a personal key of the local workspace.
  */
 export async function startEngineHarness(options: { clock?: FakeClock } = {}) {
   let hook: ApiHook | null = null
@@ -44,6 +45,7 @@ export async function startEngineHarness(options: { clock?: FakeClock } = {}) {
     home,
     port: 0,
     rendererDir: null,
+    keychain: null,
     ...(options.clock ? { clock: options.clock.now } : {}),
   })
   const base = await core.listen()
@@ -73,9 +75,10 @@ export async function startEngineHarness(options: { clock?: FakeClock } = {}) {
  * The orders site's "create an order" tool, shaped as the compiler makes it from a recorded
  * order form (test/e2e/orders.spec.ts): a GET of /orders whose `<meta name="csrf-token">` feeds the
  * `X-CSRF-Token` of the `POST /api/orders` target, the session cookie from the saved login, and
- * `shipping` with the form's three options. Saved verified, with alice's login saved for the site.
+ * `shipping` with the form's three options. Saved verified, with alice's login sealed in the vault
+ * (unlocked with the test passphrase) for the site.
  */
-export function saveOrderTool(core: Core, orders: OrdersSite): ToolSpec {
+export async function saveOrderTool(core: Core, orders: OrdersSite): Promise<ToolSpec> {
   const now = Date.now()
   const slot = (p: string, path: string, schema: object) => ({
     ...schema,
@@ -149,17 +152,12 @@ export function saveOrderTool(core: Core, orders: OrdersSite): ToolSpec {
   }
   core.store.tools.save(tool)
   const session = orders.state.sessions.start('alice')
-  core.store.logins.save(
-    LOCAL_TENANT,
-    orders.host,
-    {
-      cookies: [
-        { name: 'parcel_session', value: session, domain: '127.0.0.1', path: '/', expires: -1 },
-      ],
-      origins: [],
-    },
-    now,
-  )
+  await saveTestLogin(core, LOCAL_TENANT, orders.host, {
+    cookies: [
+      { name: 'parcel_session', value: session, domain: '127.0.0.1', path: '/', expires: -1 },
+    ],
+    origins: [],
+  })
   return tool
 }
 

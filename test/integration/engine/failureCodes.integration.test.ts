@@ -16,6 +16,7 @@ import { startOrdersSite, type OrdersSite } from '../../fixtures/sites/orders'
 import { startHarness, type Harness } from '../helpers/harness'
 import { callTool, searchRequests } from '../helpers/http'
 import { makeSearchTool } from '../helpers/searchTool'
+import { saveTestLogin, signInLinkHost } from '../logins/loginHelpers'
 import { bearerLogin, listOrdersTool, ordersTool, requestsTo } from './ordersTools'
 
 const TOTP_USER = {
@@ -48,7 +49,7 @@ async function call(tool: ToolSpec, body: Record<string, unknown> = {}): Promise
 }
 
 const saveBearerLogin = async () =>
-  h.core.store.logins.save('local', orders.host, await bearerLogin(orders), Date.now())
+  saveTestLogin(h.core, 'local', orders.host, await bearerLogin(orders))
 
 /** Signs in through the cookie form and returns the storage state a browser would keep. */
 async function cookieLogin(): Promise<StorageState> {
@@ -121,11 +122,13 @@ function signInThenListTool(): ToolSpec {
   return tool
 }
 
-const signIn = () => ({ url: `${orders.url}/` })
+/** The run carries a one-time sign-in link of this core, minted for the orders site. */
+const expectSignInToOrders = (run: Run) =>
+  expect(signInLinkHost(h.core, h.base, run.signIn?.url)).toBe(orders.host)
 
 describe('session_or_permission and mfa_required', () => {
   it('fails session_or_permission with signIn when the site redirects the page to /login', async () => {
-    h.core.store.logins.save('local', orders.host, await cookieLogin(), Date.now())
+    await saveTestLogin(h.core, 'local', orders.host, await cookieLogin())
     const tool = ordersPageTool()
     expect((await call(tool)).status).toBe('succeeded')
     orders.expireSessions()
@@ -133,17 +136,14 @@ describe('session_or_permission and mfa_required', () => {
     expect(run).toMatchObject({
       status: 'failed',
       error: { code: 'session_or_permission', message: expect.stringContaining('/login') },
-      signIn: signIn(),
     })
+    expectSignInToOrders(run)
   })
 
   it('fails session_or_permission with signIn, sending nothing, when no login is saved', async () => {
     const run = await call(listOrdersTool(orders))
-    expect(run).toMatchObject({
-      status: 'failed',
-      error: { code: 'session_or_permission' },
-      signIn: signIn(),
-    })
+    expect(run).toMatchObject({ status: 'failed', error: { code: 'session_or_permission' } })
+    expectSignInToOrders(run)
     expect(requestsTo(orders, 'GET', '/api/spa/orders')).toHaveLength(0)
   })
 
@@ -156,8 +156,8 @@ describe('session_or_permission and mfa_required', () => {
     expect(bob).toMatchObject({
       status: 'failed',
       error: { code: 'mfa_required', message: expect.stringContaining('/login/otp') },
-      signIn: signIn(),
     })
+    expectSignInToOrders(bob)
     // The list was never asked for bob: the run stopped at the second factor.
     expect(requestsTo(orders, 'GET', '/api/orders')).toHaveLength(1)
   })
@@ -298,7 +298,7 @@ describe('destination_denied', () => {
       url: `http://${siteHost}/api/spa/orders`,
     })
     h.core.store.tools.save(tool)
-    h.core.store.logins.save('local', siteHost, await bearerLogin(orders), Date.now())
+    await saveTestLogin(h.core, 'local', siteHost, await bearerLogin(orders))
     const run = await engine.start(tool, {}, { tenant: 'local' }).done
     expect(run).toMatchObject({
       status: 'failed',
@@ -357,7 +357,7 @@ function bareEngine(lookup?: Parameters<typeof createRunEngine>[0]['lookup']) {
   return createRunEngine({
     runs: h.core.store.runs,
     tools: h.core.store.tools,
-    logins: h.core.store.logins,
+    logins: h.core.logins,
     clock: Date.now,
     ulid: () => ulid(),
     ...(lookup ? { lookup } : {}),

@@ -6,6 +6,7 @@ import { startOrdersSite, type OrdersSite } from '../../fixtures/sites/orders'
 import { startHarness, type Harness } from '../helpers/harness'
 import { callTool, searchRequests, type ErrorAnswerBody } from '../helpers/http'
 import { makeSearchTool } from '../helpers/searchTool'
+import { saveTestLogin } from '../logins/loginHelpers'
 import { bearerLogin, createOrderTool, requestsTo } from './ordersTools'
 
 let h: Harness
@@ -131,7 +132,7 @@ describe('quarantine of a write', () => {
   it('quarantines a write whose answers drift but never rechecks it: nothing is sent', async () => {
     const write = createOrderTool(orders)
     h.core.store.tools.save(write)
-    h.core.store.logins.save('local', orders.host, await bearerLogin(orders), Date.now())
+    await saveTestLogin(h.core, 'local', orders.host, await bearerLogin(orders))
     const start = (item: string) =>
       h.core.engine.start(write, { item }, { tenant: 'local', allowMutation: true }).done
     expect((await start('Desk lamp')).status).toBe('succeeded')

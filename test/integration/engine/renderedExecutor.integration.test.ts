@@ -15,6 +15,7 @@ import {
   type DirectorySite,
 } from '../../fixtures/sites/directory'
 import { startOrdersSite, type OrdersSite } from '../../fixtures/sites/orders'
+import { saveTestLogin } from '../logins/loginHelpers'
 
 const CHROMIUM = '/usr/bin/chromium'
 
@@ -308,6 +309,7 @@ describe('rendered runs through the core', () => {
       port: 0,
       headless: true,
       rendererDir: null,
+      keychain: null,
       env: { ...process.env, SITECALL_CHROMIUM: CHROMIUM },
       browserCapacity: 1,
       browserWaitMs: 500,
@@ -317,7 +319,7 @@ describe('rendered runs through the core', () => {
       { id: 'key_rendered', tenant: LOCAL_TENANT, label: 't' },
       Date.now(),
     ).key
-    core.store.logins.save(LOCAL_TENANT, orders.host, await aliceLogin(orders), Date.now())
+    await saveTestLogin(core, LOCAL_TENANT, orders.host, await aliceLogin(orders))
   })
   afterAll(async () => {
     await orders?.close()
@@ -337,7 +339,8 @@ describe('rendered runs through the core', () => {
     core.store.tools.save(read)
     orders.switches.fault = 'bot_check'
     try {
-      const login = core.store.logins.get(LOCAL_TENANT, orders.host)!.storageState
+      const { state: login } = await core.logins.load(LOCAL_TENANT, orders.host)
+      expect(login).not.toBeNull()
       const plain = await executeHttp(read, {}, sendWithUndici, new AbortController().signal, {
         login,
       })

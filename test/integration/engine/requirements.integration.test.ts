@@ -26,7 +26,7 @@ let orderTool: ToolSpec
 beforeEach(async () => {
   clock = fakeClock()
   h = await startEngineHarness({ clock })
-  orderTool = saveOrderTool(h.core, h.orders)
+  orderTool = await saveOrderTool(h.core, h.orders)
 })
 
 afterEach(async () => {

@@ -14,10 +14,14 @@ export interface ServeProcess {
 /**
  * Starts `sitecall serve --port 0 --no-open` on the data dir `home` as a child process (the real
  * app, as a person runs it) and resolves once it printed its URL. Rejects when it exits first.
+ * `env` is added to this process's environment (e.g. the vault's `SITECALL_PASSPHRASE`).
  */
-export async function startServe(home: string): Promise<ServeProcess> {
+export async function startServe(
+  home: string,
+  env: Record<string, string> = {},
+): Promise<ServeProcess> {
   const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--no-open'], {
-    env: { ...process.env, SITECALL_HOME: home },
+    env: { ...process.env, ...env, SITECALL_HOME: home },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   const exited = new Promise<NodeJS.Signals | number | null>((resolve) =>

@@ -26,12 +26,15 @@ export interface Harness {
   close(): Promise<void>
 }
 
-/** Starts a real core (real SQLite file in a temp dir, port 0) and the directory fixture site. */
+/**
+ * Starts a real core (real SQLite file in a temp dir, port 0, a vault that never asks the OS
+ * keychain: `saveTestLogin` unlocks it with a passphrase) and the directory fixture site.
+ */
 export async function startHarness(): Promise<Harness> {
   let hook: ApiHook | null = null
   const home = mkdtempSync(join(tmpdir(), 'sitecall-api-'))
   const site = await startDirectorySite({ onApiRequest: (req) => hook?.(req) })
-  const core = createCore({ home, port: 0, rendererDir: null })
+  const core = createCore({ home, port: 0, rendererDir: null, keychain: null })
   const base = await core.listen()
   const { key, record } = core.store.keys.create(
     { id: 'key_harness', tenant: LOCAL_TENANT, label: 'harness' },

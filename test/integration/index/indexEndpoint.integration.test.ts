@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { LOCAL_TENANT } from '../../../src/main/core'
 import { startDirectorySite, type DirectorySite } from '../../fixtures/sites/directory'
 import { send, type ErrorAnswerBody } from '../helpers/http'
+import { saveTestLogin } from '../logins/loginHelpers'
 import { signInToOrdersDemo, startIndexCore, type IndexCore } from './indexHarness'
 
 interface Match {
@@ -172,7 +173,7 @@ describe('the orders demo flow of spec B rule 3', () => {
 
     // The demo needs a login: the person signs in once in a browser and the login is saved.
     const host = new URL(app.base).host
-    app.core.store.logins.save(LOCAL_TENANT, host, await signInToOrdersDemo(app.base), Date.now())
+    await saveTestLogin(app.core, LOCAL_TENANT, host, await signInToOrdersDemo(app.base))
 
     const indexed = await index('demo-index-0001', { url, intent, browser: 'remote' })
     expect(indexed.status).toBe(200)

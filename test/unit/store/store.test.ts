@@ -135,20 +135,28 @@ describe('the store', () => {
   })
 
   it('keeps one login per site and workspace, replaced on save and forgotten on remove', () => {
-    const state = {
-      cookies: [{ name: 'sid', value: 'v1', domain: 'shop.test', path: '/', expires: -1 }],
-      origins: [],
-    }
-    store.logins.save('local', 'shop.test:8080', state, 1_000)
-    store.logins.save('local', 'shop.test:8080', { ...state, origins: [] }, 2_000)
+    // The repository keeps the vault's envelope as opaque bytes; sealing is the vault's job.
+    const first = Buffer.from('sealed envelope one')
+    const second = Buffer.from('sealed envelope two')
+    const secrets = { username: 'login.shop.test_8080.username' }
+    store.logins.save('local', 'shop.test:8080', first, 1_000, {
+      secrets,
+      loginUrl: 'http://shop.test:8080/login',
+    })
+    // A save without extras replaces the envelope and keeps the secret names and sign-in page.
+    store.logins.save('local', 'shop.test:8080', second, 2_000)
     store.logins.touch('local', 'shop.test:8080', 3_000)
     expect(store.logins.get('local', 'shop.test:8080')).toEqual({
       tenant: 'local',
       siteHost: 'shop.test:8080',
-      storageState: state,
+      sealedState: second,
+      plaintextState: null,
+      secrets,
+      loginUrl: 'http://shop.test:8080/login',
       savedAt: 2_000,
       lastUsedAt: 3_000,
     })
+    expect(store.logins.plaintext()).toEqual([])
     expect(store.logins.get('other', 'shop.test:8080')).toBeNull()
     expect(store.logins.list('local')).toHaveLength(1)
     expect(store.logins.remove('local', 'shop.test:8080')).toBe(true)
