@@ -5,6 +5,7 @@ import type { ToolSpec } from '../../../src/shared/toolSpec'
 import { startHarness, type Harness } from '../helpers/harness'
 import { callTool, searchRequests } from '../helpers/http'
 import { makeSearchTool } from '../helpers/searchTool'
+import { signInLinkHost } from '../logins/loginHelpers'
 
 let h: Harness
 let tool: ToolSpec
@@ -19,7 +20,7 @@ afterEach(async () => {
 })
 
 /** A finished run answered 200 with status `failed` and exactly the spec's Run fields. */
-function failedRun(code: string, signIn: { url: string } | null, message: unknown) {
+function failedRun(code: string, signIn: { url: unknown } | null, message: unknown) {
   return {
     runId: expect.stringMatching(/^lrun_/),
     status: 'failed',
@@ -65,8 +66,14 @@ describe('run failures over surface A', () => {
       const answer = await callTool<Run>(h.base, h.key, tool, { query: 'image' })
       expect(answer.status).toBe(200)
       expect(answer.body).toEqual(
-        failedRun(code, signIn ? { url: `${h.site.url}/` } : null, message ?? expect.any(String)),
+        failedRun(
+          code,
+          signIn ? { url: expect.stringContaining(`${h.base}/signin/`) } : null,
+          message ?? expect.any(String),
+        ),
       )
+      // The sign-in link is a one-time link of this service, minted for the tool's site.
+      if (signIn) expect(signInLinkHost(h.core, h.base, answer.body.signIn!.url)).toBe(h.site.host)
       expect(answer.body).not.toHaveProperty('result')
       const stored = h.core.store.runs.get(answer.body.runId)!
       expect(stored.status).toBe('failed')

@@ -11,6 +11,7 @@ import type { Run } from '../../../src/shared/run'
 import { startHarness, type Harness } from '../helpers/harness'
 import { send } from '../helpers/http'
 import { makeSearchTool } from '../helpers/searchTool'
+import { signInLinkHost } from '../logins/loginHelpers'
 import { connectHttp } from './mcpClients'
 
 let h: Harness
@@ -312,20 +313,25 @@ describe('MCP over Streamable HTTP', () => {
     const error = await refusal(eliciting.callTool({ name: tool.name, arguments: args }))
     expect(error.code).toBe(-32042)
     const data = error.data as { elicitations: Array<{ url: string; mode: string }> }
-    expect(data.elicitations[0]).toMatchObject({ mode: 'url', url: `${h.site.url}/` })
+    expect(data.elicitations[0]).toMatchObject({ mode: 'url' })
+    // Each call mints its own one-time sign-in link of this service for the tool's site.
+    expect(signInLinkHost(h.core, h.base, data.elicitations[0]!.url)).toBe(h.site.host)
     const wire = await rawCall(eliciting, tool.name, args)
     expect(wire.error).toMatchObject({
       code: -32042,
-      data: { code: 'session_or_permission', elicitations: [{ url: `${h.site.url}/` }] },
+      data: { code: 'session_or_permission', elicitations: [{ url: expect.any(String) }] },
     })
+    const [wireLink] = wire.error!.data.elicitations as Array<{ url: string }>
+    expect(signInLinkHost(h.core, h.base, wireLink!.url)).toBe(h.site.host)
     const plain = await connect()
     const result = await plain.callTool({ name: tool.name, arguments: args })
     expect(result.isError).toBe(true)
     expect(runOf(result)).toMatchObject({
       status: 'failed',
       error: { code: 'session_or_permission' },
-      signIn: { url: `${h.site.url}/` },
+      signIn: { url: expect.any(String) },
     })
+    expect(signInLinkHost(h.core, h.base, runOf(result).signIn?.url)).toBe(h.site.host)
   })
 
   it('asks a URL elicitation for an empty balance, and answers others 402 quota_exceeded', async () => {
