@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { expect, test } from '@playwright/test'
 import { createCore, type Core } from '../../src/main/core'
 import { startOrdersSite, type OrdersSite } from '../fixtures/sites/orders'
+import { TEST_PASSPHRASE } from '../integration/logins/loginHelpers'
 
 let site: OrdersSite
 let core: Core
@@ -13,7 +14,9 @@ let home: string
 test.beforeEach(async () => {
   home = mkdtempSync(join(tmpdir(), 'sitecall-e2e-orders-'))
   site = await startOrdersSite({ recordRequests: true })
-  core = createCore({ home, port: 0, headless: true, rendererDir: null })
+  core = createCore({ home, port: 0, headless: true, rendererDir: null, keychain: null })
+  // A recording keeps the site's login only in an unlocked vault (sealed, never in the clear).
+  expect((await core.vault.unlock(TEST_PASSPHRASE)).mode).toBe('passphrase')
   base = await core.listen()
 })
 
@@ -56,8 +59,13 @@ test('a recorded order form compiles to a tool that signs in with the saved logi
   // What was typed into the password field is nowhere in the stored trace.
   const stored = JSON.stringify(core.store.traces.get(result.traceId))
   expect(stored).not.toContain('wonderland')
-  // The session the person signed in with is the site's saved login.
-  expect(core.store.logins.get('local', tool.siteHost)).not.toBeNull()
+  // The session the person signed in with is the site's saved login, sealed in the vault.
+  const saved = core.store.logins.get('local', tool.siteHost)
+  expect(saved).not.toBeNull()
+  expect(saved!.plaintextState).toBeNull()
+  expect(saved!.sealedState!.toString('utf8')).not.toContain('parcel_session')
+  const { state: login } = await core.logins.load('local', tool.siteHost)
+  expect(login?.cookies.map((c) => c.name)).toContain('parcel_session')
 
   const key = core.store.keys.create(
     { id: 'key_orders', tenant: 'local', label: 'e2e' },
