@@ -5,7 +5,7 @@ import type { KeyRepository } from '../store/keyRepository'
 import type { ToolRepository } from '../store/toolRepository'
 import {
   inScope,
-  parseApps,
+  resolveToolScopes,
   type ScopeLookup,
   type ScopedTool,
   type ToolScope,
@@ -37,10 +37,7 @@ export interface Caller {
 
 /** Spec "Limits": end-user header max 200 characters. */
 const MAX_END_USER = 200
-/** Spec "Limits" and "Request shape": slug of 1 to 40 lowercase letters, digits or dashes. */
-export const SCOPE_SLUG = /^[a-z0-9-]{1,40}$/
-/** Spec "Limits": a scope lists at most 200 apps and tools. */
-export const MAX_SCOPE_ENTRIES = 200
+export { MAX_SCOPE_ENTRIES, SCOPE_SLUG } from './mcp/toolsInScope'
 
 export interface Authenticator {
   /**
@@ -204,30 +201,12 @@ export function assertInScope(caller: Pick<Caller, 'toolScopes'>, tool: ScopedTo
  */
 function toolScopesOf(request: FastifyRequest, tenant: string, lookup: ScopeLookup): ToolScope[] {
   const query = (request.query ?? {}) as Record<string, unknown>
-  const slugs = new Set([request.headers['x-service-scope'], query.scope].flat())
-  slugs.delete(undefined)
-  const found: ToolScope[] = []
-  for (const slug of slugs) {
-    const scope = typeof slug === 'string' && SCOPE_SLUG.test(slug) ? lookup(tenant, slug) : null
-    if (!scope)
-      throw new ServiceError(
-        'unknown_scope',
-        404,
-        `No tool scope "${String(slug)}" in this workspace: POST /api/v1/scopes creates one.`,
-      )
-    found.push(scope)
-  }
-  const apps = parseApps(query.apps)
-  if (apps !== null) {
-    if (!apps.length || apps.length > MAX_SCOPE_ENTRIES)
-      throw new ServiceError(
-        'invalid_scope',
-        400,
-        `"apps" takes 1 to ${MAX_SCOPE_ENTRIES} comma-separated site hosts.`,
-      )
-    found.push({ slug: null, apps, tools: [] })
-  }
-  return found
+  return resolveToolScopes(
+    [request.headers['x-service-scope'], query.scope].flat(),
+    query.apps,
+    tenant,
+    lookup,
+  )
 }
 
 /** The tool a surface A call or a B execute names in its path, when it exists. */

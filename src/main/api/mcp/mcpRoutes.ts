@@ -5,7 +5,7 @@ import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js'
 import { isServiceError, ServiceError } from '../../../shared/errors'
 import type { Authenticator, Caller } from '../auth'
 import { createMcpSession, type McpDeps, type McpSession } from './mcpServer'
-import { parseApps, type ScopeLookup, type ToolScope } from './toolsInScope'
+import { resolveToolScopes, type ScopeLookup, type ToolScope } from './toolsInScope'
 
 export interface McpRouteDeps extends McpDeps {
   auth: Authenticator
@@ -19,10 +19,6 @@ export interface McpRouteDeps extends McpDeps {
 export const PROTECTED_RESOURCE_PATH = '/.well-known/oauth-protected-resource'
 /** Scopes an MCP client may ask for; the OAuth server decides what each grants. */
 export const MCP_OAUTH_SCOPES = ['tools:read', 'tools:execute']
-/** Spec "Limits": slug 1 to 40 characters; spec "Request shape": lowercase, digits, dashes. */
-const SLUG = /^[a-z0-9-]{1,40}$/
-/** Spec "Limits": a scope lists at most 200 apps and tools. */
-const MAX_SCOPE_ENTRIES = 200
 /** A session no request touched for this long is closed; its client starts a new one on 404. */
 const SESSION_IDLE_MS = 60 * 60_000
 
@@ -152,30 +148,7 @@ export function registerMcpRoutes(app: FastifyInstance, deps: McpRouteDeps): voi
     pathSlug: string | undefined,
     query: Record<string, unknown>,
   ): ToolScope[] => {
-    const slugs = [pathSlug, query.scope].filter((s) => s !== undefined)
-    const scopes: ToolScope[] = []
-    for (const slug of new Set(slugs)) {
-      const found =
-        typeof slug === 'string' && SLUG.test(slug) ? deps.scopes?.(caller.tenant, slug) : null
-      if (!found)
-        throw new ServiceError(
-          'unknown_scope',
-          404,
-          `No tool scope "${String(slug)}" in this workspace: POST /api/v1/scopes creates one.`,
-        )
-      scopes.push(found)
-    }
-    const apps = parseApps(query.apps)
-    if (apps !== null) {
-      if (!apps.length || apps.length > MAX_SCOPE_ENTRIES)
-        throw new ServiceError(
-          'invalid_scope',
-          400,
-          `"apps" takes 1 to ${MAX_SCOPE_ENTRIES} comma-separated app names.`,
-        )
-      scopes.push({ slug: null, apps, tools: [] })
-    }
-    return scopes
+    return resolveToolScopes([pathSlug, query.scope], query.apps, caller.tenant, deps.scopes)
   }
 
   const methods = ['GET', 'POST', 'DELETE'] as const

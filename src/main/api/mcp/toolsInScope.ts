@@ -1,3 +1,4 @@
+import { ServiceError } from '../../../shared/errors'
 import type { ToolSpec } from '../../../shared/toolSpec'
 
 /**
@@ -49,4 +50,46 @@ export function parseApps(raw: unknown): string[] | null {
     .flatMap((v) => (typeof v === 'string' ? v.split(',') : []))
     .map((v) => v.trim())
     .filter(Boolean)
+}
+
+/** Spec "Limits" and "Request shape": slug of 1 to 40 lowercase letters, digits or dashes. */
+export const SCOPE_SLUG = /^[a-z0-9-]{1,40}$/
+/** Spec "Limits": a scope lists at most 200 apps and tools. */
+export const MAX_SCOPE_ENTRIES = 200
+
+/**
+ * The tool scopes a connection names (REST: `X-Service-Scope` or `?scope=`; MCP: `/mcp/{slug}` or
+ * `?scope=`) plus an ad-hoc scope of `?apps=` site hosts. Errors: 404 `unknown_scope` for a slug
+ * the workspace lacks, 400 `invalid_scope` for an empty or over-long `apps` list (spec "Request
+ * shape").
+ */
+export function resolveToolScopes(
+  slugs: unknown[],
+  rawApps: unknown,
+  tenant: string,
+  lookup: ScopeLookup | undefined,
+): ToolScope[] {
+  const found: ToolScope[] = []
+  for (const slug of new Set(slugs.filter((s) => s !== undefined))) {
+    const scope =
+      typeof slug === 'string' && SCOPE_SLUG.test(slug) ? (lookup?.(tenant, slug) ?? null) : null
+    if (!scope)
+      throw new ServiceError(
+        'unknown_scope',
+        404,
+        `No tool scope "${String(slug)}" in this workspace: POST /api/v1/scopes creates one.`,
+      )
+    found.push(scope)
+  }
+  const apps = parseApps(rawApps)
+  if (apps !== null) {
+    if (!apps.length || apps.length > MAX_SCOPE_ENTRIES)
+      throw new ServiceError(
+        'invalid_scope',
+        400,
+        `"apps" takes 1 to ${MAX_SCOPE_ENTRIES} comma-separated site hosts.`,
+      )
+    found.push({ slug: null, apps, tools: [] })
+  }
+  return found
 }
