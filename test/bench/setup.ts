@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { createCore, LOCAL_TENANT, type Core } from '../../src/main/core'
 import type { ToolSpec } from '../../src/shared/toolSpec'
 import { searchRecords, startDirectorySite, type DirectorySite } from '../fixtures/sites/directory'
-import { makeSearchTool } from './searchTool'
+import { makeSearchTool } from '../integration/helpers/searchTool'
 
 export interface BenchEnv {
   /** The core's data dir: a fresh temp dir holding `sitecall.db`. */
@@ -42,7 +42,7 @@ export async function startBench(queries: readonly string[]): Promise<BenchEnv> 
     // The bench drives thousands of calls a second through one key: the per-key limit is off.
     core = createCore({ home, port: 0, rendererDir: null, rateLimits: null })
     const base = await core.listen()
-    const tool = await makeSearchTool(core, site)
+    const { tool } = await makeSearchTool(core, site)
     const { key } = core.store.keys.create(
       { id: 'key_bench', tenant: LOCAL_TENANT, label: 'bench' },
       Date.now(),
