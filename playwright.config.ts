@@ -8,7 +8,10 @@ export default defineConfig({
   outputDir: 'test-results/e2e',
   timeout: 90_000,
   workers: 1,
-  reporter: [['list']],
+  // CI also writes the counts as JSON: .ci/run prints them as one closing line.
+  reporter: process.env.CI
+    ? [['list'], ['json', { outputFile: 'test-results/playwright.json' }]]
+    : [['list']],
   use: {
     launchOptions: {
       executablePath,

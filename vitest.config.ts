@@ -7,5 +7,9 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Chromium and native SQLite are heavy on 2 cores: keep parallel files modest.
     maxWorkers: 2,
+    // CI also writes the counts as JSON: .ci/run prints them as one closing line.
+    reporters: process.env.CI
+      ? ['default', ['json', { outputFile: 'test-results/vitest.json' }]]
+      : ['default'],
   },
 })
