@@ -36,7 +36,7 @@ export default tseslint.config(
     },
   },
   { files: ['**/*.js', '**/*.mjs'], ...tseslint.configs.disableTypeChecked },
-  { files: ['bin/**', '*.config.js'], languageOptions: { globals: globals.node } },
+  { files: ['bin/**', '.ci/**', '*.config.js'], languageOptions: { globals: globals.node } },
   restrict(
     ['src/shared/**'],
     [
