@@ -9,6 +9,8 @@ const vitest = read('test-results/vitest.json')
 if (vitest) {
   passed += vitest.numPassedTests
   failed += vitest.numFailedTests
+  // A file can fail outside its tests (a hook, an import): count it, or the line would say 0.
+  if (!vitest.success && !vitest.numFailedTests) failed += Math.max(1, vitest.numFailedTestSuites)
 }
 const playwright = read('test-results/playwright.json')
 if (playwright) {

@@ -410,7 +410,8 @@ describe('startRecording (over CDP)', () => {
       child.kill('SIGTERM')
       await exited
     }
-    await rm(root, { recursive: true, force: true })
+    // Chromium's helper processes may still be writing the profile a moment after it exited.
+    await rm(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 })
     await site.close()
   })
 
