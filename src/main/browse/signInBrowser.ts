@@ -36,7 +36,9 @@ export async function launchSignInBrowser(
       ...(headless ? {} : { viewport: null }),
     })
   } catch (error) {
-    await rm(dir, { recursive: true, force: true }).catch(() => undefined)
+    await rm(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }).catch(
+      () => undefined,
+    )
     throw new ServiceError(
       'recording_failed',
       500,
@@ -50,7 +52,11 @@ export async function launchSignInBrowser(
       (closing ??= context
         .close()
         .catch(() => undefined)
-        .then(() => rm(dir, { recursive: true, force: true }).catch(() => undefined))),
+        .then(() =>
+          rm(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }).catch(
+            () => undefined,
+          ),
+        )),
   }
 }
 

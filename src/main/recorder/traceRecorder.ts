@@ -184,7 +184,10 @@ export async function startRecording(options: RecordingOptions): Promise<Recordi
     }
   } catch (error) {
     await browser?.close().catch(() => undefined)
-    if (ownedDir) await rm(ownedDir, { recursive: true, force: true }).catch(() => undefined)
+    if (ownedDir)
+      await rm(ownedDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }).catch(
+        () => undefined,
+      )
     const where = options.cdpEndpoint
       ? `connect to Chromium at ${options.cdpEndpoint}`
       : `launch Chromium at ${options.chromiumPath}`
@@ -701,7 +704,12 @@ class RecordingSession {
       // When the person closed the browser, `close` can return before Chromium has exited and
       // written its last profile files: remove again until the directory stays gone.
       for (let attempt = 0; attempt < 10; attempt++) {
-        await rm(this.ownedDir, { recursive: true, force: true }).catch(() => undefined)
+        await rm(this.ownedDir, {
+          recursive: true,
+          force: true,
+          maxRetries: 5,
+          retryDelay: 100,
+        }).catch(() => undefined)
         await sleep(150)
         if (!existsSync(this.ownedDir)) break
       }
