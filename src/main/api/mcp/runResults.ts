@@ -3,6 +3,7 @@ import { isServiceError, ServiceError } from '../../../shared/errors'
 import { toPublicRun } from '../../engine/runEngine'
 import type { StartedRun } from '../../engine/runEngine'
 import type { RunRecord } from '../../store/runRepository'
+import { settleWithin } from '../deadline'
 import { mcpError, urlElicitation, type McpToolError } from './mcpErrors'
 
 /**
@@ -78,17 +79,6 @@ export async function settleRun(started: StartedRun, deadlineMs: number): Promis
     `The run passed its ${deadlineMs} ms deadline and goes on: call service_inspect with its runId.`,
     { runId, deadlineMs, poll: `/api/v1/runs/${runId}` },
   )
-}
-
-/** What `done` settles with within `ms`, else null (the run goes on). */
-export async function settleWithin<T>(done: Promise<T>, ms: number): Promise<T | null> {
-  let timer: NodeJS.Timeout | undefined
-  const late = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), ms)))
-  try {
-    return await Promise.race([done, late])
-  } finally {
-    clearTimeout(timer)
-  }
 }
 
 /**

@@ -10,7 +10,8 @@ import {
 import type { RunEngine } from '../../engine/runEngine'
 import type { ToolRepository } from '../../store/toolRepository'
 import { mcpError } from './mcpErrors'
-import { jsonResult, MCP_DEADLINE_MS, plainRunResult, runResult, settleWithin } from './runResults'
+import { settleWithin } from '../deadline'
+import { jsonResult, MCP_DEADLINE_MS, plainRunResult, runResult } from './runResults'
 import { callSiteTool, type SiteToolConnection } from './siteTools'
 import { inScope } from './toolsInScope'
 

@@ -1,8 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { ServiceError } from '../../../shared/errors'
 import { isFinal, toPublicRun } from '../../engine/runEngine'
-import type { RunRecord } from '../../store/runRepository'
-import { DEADLINE_DEFAULT_MS } from '../deadline'
+import { DEADLINE_DEFAULT_MS, settleWithin } from '../deadline'
 import type { ServerDeps } from '../server'
 
 /**
@@ -31,7 +30,8 @@ export function registerRunRoutes(app: FastifyInstance, deps: ServerDeps): void 
         answers: (body as Record<string, unknown>).answers,
       })
       const run =
-        (await settleWithin(started.done, started.run.deadlineMs)) ?? engine.get(started.run.runId)!
+        (await settleWithin(started.done, started.run.deadlineMs ?? DEADLINE_DEFAULT_MS)) ??
+        engine.get(started.run.runId)!
       return reply.status(isFinal(run) ? 200 : 202).send(toPublicRun(run))
     },
   )
@@ -40,20 +40,4 @@ export function registerRunRoutes(app: FastifyInstance, deps: ServerDeps): void 
     const caller = auth.authenticate(request)
     return toPublicRun(engine.cancel(request.params.runId, caller.owner ? null : caller.tenant))
   })
-}
-
-/** The run once it settles within its deadline, else null (the caller polls). */
-async function settleWithin(
-  done: Promise<RunRecord>,
-  deadlineMs: number | null,
-): Promise<RunRecord | null> {
-  let timer: NodeJS.Timeout | undefined
-  const late = new Promise<null>(
-    (resolve) => (timer = setTimeout(() => resolve(null), deadlineMs ?? DEADLINE_DEFAULT_MS)),
-  )
-  try {
-    return await Promise.race([done, late])
-  } finally {
-    clearTimeout(timer)
-  }
 }

@@ -5,7 +5,7 @@ import { isFinal, toPublicRun } from '../../engine/runEngine'
 import type { RunRecord } from '../../store/runRepository'
 import type { ServerDeps } from '../server'
 import { applySelect } from '../select'
-import { parseDeadline } from '../deadline'
+import { parseDeadline, settleWithin } from '../deadline'
 
 /** Spec "Limits": Idempotency-Key (site tool call) max 200 characters. */
 const MAX_IDEMPOTENCY_KEY = 200
@@ -69,7 +69,7 @@ export function registerSiteCallRoutes(app: FastifyInstance, deps: ServerDeps): 
         mayAsk: true,
         billOnSuccess: true,
       })
-      const run = await withDeadline(started.done, deadlineMs)
+      const run = await settleWithin(started.done, deadlineMs)
       if (!run) {
         throw new ServiceError(
           'run_timeout',
@@ -143,17 +143,6 @@ function capacityRefusal(record: RunRecord) {
     status: error.waited === false ? 429 : 503,
     retryAfterSeconds,
     error: { code: error.code, message: error.message, runId: record.runId },
-  }
-}
-
-/** The run when it settles within `ms`, else null (the run goes on). */
-async function withDeadline(done: Promise<RunRecord>, ms: number): Promise<RunRecord | null> {
-  let timer: NodeJS.Timeout | undefined
-  const timeout = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), ms)))
-  try {
-    return await Promise.race([done, timeout])
-  } finally {
-    clearTimeout(timer)
   }
 }
 
