@@ -133,7 +133,7 @@ export function createCore(config: CoreConfig = {}): Core {
   const chromiumPath = () => requireChromium({ env, settingPath: settings.chromiumPath ?? null })
   // Lazy: no Chromium starts until the first rendered run asks for a page.
   const browsers = createBrowserPool({
-    chromiumPath: () => requireChromium({ env, settingPath: settings.chromiumPath ?? null }),
+    chromiumPath,
     clock,
     headless: config.headless ?? true,
     ...(config.browserCapacity !== undefined ? { capacity: config.browserCapacity } : {}),
@@ -167,7 +167,7 @@ export function createCore(config: CoreConfig = {}): Core {
     clock,
     ulid: nextUlid,
     uuid: randomUUID,
-    chromiumPath: () => requireChromium({ env, settingPath: settings.chromiumPath ?? null }),
+    chromiumPath,
     startRecording,
     refuseSecretValues: vault.refuseSecretValues,
     saveLogin: (tenant, host, state) => logins.save(tenant, host, state),
@@ -178,7 +178,7 @@ export function createCore(config: CoreConfig = {}): Core {
     clock,
     ulid: nextUlid,
     uuid: randomUUID,
-    chromiumPath: () => requireChromium({ env, settingPath: settings.chromiumPath ?? null }),
+    chromiumPath,
     startRecording,
     refuseSecretValues: vault.refuseSecretValues,
     saveLogin: (tenant, host, state) => logins.save(tenant, host, state),
@@ -204,7 +204,7 @@ export function createCore(config: CoreConfig = {}): Core {
     clock,
     ulid: nextUlid,
     uuid: randomUUID,
-    chromiumPath: () => requireChromium({ env, settingPath: settings.chromiumPath ?? null }),
+    chromiumPath,
     startRecording,
     logins: {
       load: async (tenant, siteHost) => (await logins.load(tenant, siteHost)).state,
