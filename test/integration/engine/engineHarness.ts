@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -8,6 +7,7 @@ import { startDirectorySite, type DirectorySite } from '../../fixtures/sites/dir
 import type { ApiHook } from '../helpers/harness'
 import { saveTestLogin } from '../logins/loginHelpers'
 import { startOrdersSite, type OrdersSite } from '../../fixtures/sites/orders'
+import { orderTool } from '../../fixtures/sites/orders/orderTool'
 
 /** A clock the test moves by hand (the 15-minute requirement window). */
 export interface FakeClock {
@@ -80,76 +80,7 @@ export async function startEngineHarness(options: { clock?: FakeClock } = {}) {
  */
 export async function saveOrderTool(core: Core, orders: OrdersSite): Promise<ToolSpec> {
   const now = Date.now()
-  const slot = (p: string, path: string, schema: object) => ({
-    ...schema,
-    'x-slot': p,
-    'x-in': 'body' as const,
-    'x-path': path,
-  })
-  const tool: ToolSpec = {
-    id: randomUUID(),
-    siteHost: orders.host,
-    name: 'orders__post_orders',
-    capabilityId: `${orders.host}/orders__post_orders`,
-    intent: 'create an order',
-    description: 'Creates an order on the orders site.',
-    version: '2026.11.23',
-    mutating: true,
-    status: 'verified',
-    inputs: {
-      type: 'object',
-      properties: {
-        item: slot('p0', 'item', { type: 'string' }),
-        quantity: slot('p1', 'quantity', { type: 'integer' }),
-        shipping: slot('p2', 'shipping', {
-          type: 'string',
-          enum: ['standard', 'express', 'overnight'],
-        }),
-      },
-      required: ['item', 'quantity', 'shipping'],
-    },
-    steps: [
-      {
-        id: 'd1',
-        request: { method: 'GET', url: `${orders.url}/orders`, headers: {}, body: null },
-        extract: [{ name: 'csrf_token', from: 'meta', path: 'csrf-token' }],
-      },
-      {
-        id: 'target',
-        request: {
-          method: 'POST',
-          url: `${orders.url}/api/orders`,
-          headers: {
-            'content-type': 'application/json',
-            'x-csrf-token': '{{step.d1.csrf_token}}',
-          },
-          body: {
-            kind: 'json',
-            template: { item: '{{input.p0}}', quantity: '{{input.p1}}', shipping: '{{input.p2}}' },
-          },
-        },
-        extract: [],
-      },
-    ],
-    login: { cookies: ['parcel_session'], values: [] },
-    output: { type: 'object' },
-    verify: {
-      status: [200, 299],
-      mimeType: 'application/json',
-      required: [{ path: 'order', type: 'object' }],
-    },
-    via: 'http',
-    evidence: {
-      traceId: 'trc_orders',
-      targetExchangeId: 'exc_2',
-      exchangeIds: ['exc_1', 'exc_2'],
-      score: 1,
-      signals: [],
-      alternatives: [],
-    },
-    createdAt: now,
-    updatedAt: now,
-  }
+  const tool: ToolSpec = { ...orderTool(orders), createdAt: now, updatedAt: now }
   core.store.tools.save(tool)
   const session = orders.state.sessions.start('alice')
   await saveTestLogin(core, LOCAL_TENANT, orders.host, {
