@@ -208,6 +208,7 @@ function current(): AppClient {
   return client
 }
 
+/** Calls a method of the app contract (`src/shared/appApi.ts`); rejects with an `AppError`. */
 export function invoke<M extends AppApiMethod>(
   method: M,
   input: AppApiInput<M>,
@@ -215,6 +216,7 @@ export function invoke<M extends AppApiMethod>(
   return current().invoke(method, input)
 }
 
+/** Subscribes to a push event of the contract; returns the unsubscribe function. */
 export function on<E extends AppEventName>(
   event: E,
   listener: (data: AppEventMap[E]) => void,

@@ -14,6 +14,7 @@ export function pathOf(url: string): string {
   }
 }
 
+/** JSON indented by two spaces for display; `undefined` shown as the word. */
 export function json(value: unknown): string {
   return JSON.stringify(value, null, 2) ?? 'undefined'
 }

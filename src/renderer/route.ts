@@ -11,6 +11,7 @@ export type Route =
 
 const PLAIN_VIEWS = ['tools', 'inbox', 'logins', 'secrets', 'keys'] as const
 
+/** The view a location hash names (`#/tools/<id>`, `#/inbox`, …); unknown hashes show Record. */
 export function parseHash(hash: string): Route {
   const [, view, id] = hash.replace(/^#/, '').split('/')
   if (view === 'tools' && id) return { view: 'tool', id: decodeURIComponent(id) }
@@ -19,6 +20,7 @@ export function parseHash(hash: string): Route {
   return { view: 'record' }
 }
 
+/** The hash of a tool's page, its id percent-encoded. */
 export function toolHref(id: string): string {
   return `#/tools/${encodeURIComponent(id)}`
 }
@@ -29,6 +31,7 @@ const subscribe = (onChange: () => void) => {
 }
 
 /** The current `#/view/id` route; hash routing keeps the app working from file:// in Electron. */
+/** The view of the current location hash, updated when it changes. */
 export function useHashRoute(): Route {
   return parseHash(useSyncExternalStore(subscribe, () => location.hash))
 }

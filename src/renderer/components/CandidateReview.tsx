@@ -8,6 +8,7 @@ import { RunForm, defaultsOf, typeOf } from './RunForm'
 import { RunView } from './RunView'
 import { StatusBadge } from './StatusBadge'
 
+/** The surface-A path that calls `tool` (spec "A. Site tool calls"). */
 export function callPath(tool: ToolSpec): string {
   return `/api/v1/sites/${tool.siteHost}/call/${tool.name}`
 }

@@ -17,6 +17,7 @@ export function cleanInputs(schema: InputSchema, values: Values): Values {
   )
 }
 
+/** A slot's JSON type for its form field: the first non-null of a type list, else `string`. */
 export function typeOf(slot: SlotSchema): string {
   const type = Array.isArray(slot.type) ? slot.type.find((t) => t !== 'null') : slot.type
   return type ?? 'string'
