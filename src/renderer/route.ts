@@ -31,7 +31,6 @@ const subscribe = (onChange: () => void) => {
 }
 
 /** The current `#/view/id` route; hash routing keeps the app working from file:// in Electron. */
-/** The view of the current location hash, updated when it changes. */
 export function useHashRoute(): Route {
   return parseHash(useSyncExternalStore(subscribe, () => location.hash))
 }
