@@ -319,7 +319,7 @@ describe('browse sessions on the directory site', () => {
     const busy = createServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/html' })
       res.end(`<!doctype html><title>Busy</title>
-<button onclick="setTimeout(() => { const end = Date.now() + 4000; while (Date.now() < end) {} }, 50)">Freeze</button>`)
+<button onclick="setTimeout(() => { const end = Date.now() + 15000; while (Date.now() < end) {} }, 50)">Freeze</button>`)
     })
     await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve))
     const { port } = busy.address() as AddressInfo
