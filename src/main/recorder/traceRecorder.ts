@@ -48,6 +48,11 @@ export interface RecordingOptions {
    * browser running when it stops.
    */
   cdpEndpoint?: string
+  /**
+   * Cookies and localStorage to start with (launch mode), as a saved login gives them: the
+   * recording then starts signed in, as the person's own browser would be.
+   */
+  storageState?: StorageState
   /** Profile directory for launch mode. Default: a fresh temp dir, removed when recording ends. */
   userDataDir?: string
   /** Milliseconds since the Unix epoch; default `Date.now`. */
@@ -181,6 +186,7 @@ export async function startRecording(options: RecordingOptions): Promise<Recordi
         // Headed: let the page follow the window size the person drags it to.
         ...(headless ? {} : { viewport: null }),
       })
+      if (options.storageState) await applyStorageState(context, options.storageState)
     }
   } catch (error) {
     await browser?.close().catch(() => undefined)
@@ -715,4 +721,20 @@ class RecordingSession {
       }
     }
   }
+}
+
+/**
+ * Puts a saved storage state into a fresh context: cookies directly, localStorage by an init
+ * script that fills each origin's entries before the page's own scripts run.
+ */
+async function applyStorageState(context: BrowserContext, state: StorageState): Promise<void> {
+  if (state.cookies.length) await context.addCookies(state.cookies)
+  const origins = state.origins.filter((o) => o.localStorage.length)
+  if (!origins.length) return
+  await context.addInitScript((all: StorageState['origins']) => {
+    const mine = all.find((o) => o.origin === location.origin)
+    if (!mine || sessionStorage.getItem('__sitecall_seeded')) return
+    for (const { name, value } of mine.localStorage) localStorage.setItem(name, value)
+    sessionStorage.setItem('__sitecall_seeded', '1')
+  }, origins)
 }
