@@ -1,0 +1,92 @@
+/**
+ * How the corpus compares requests with answer keys: by method, URL path (a string or a RegExp)
+ * and, for action-style APIs, the field that names the operation (in the query or a form body).
+ */
+import type { RequestTemplate, ToolSpec } from '../../src/shared/toolSpec'
+import type { Exchange } from '../../src/shared/trace'
+import type { RequestKey } from './types'
+
+/** Stands for a value only known at run time (a step's extract, a login value, a secret). */
+const WILD = '\u0001'
+
+/** The field's value in a URL's query or a form, multipart or JSON body; null when absent. */
+function fieldValue(url: URL, body: string | null, field: string): string | null {
+  const q = url.searchParams.get(field)
+  if (q !== null) return q
+  if (!body) return null
+  const multipart = new RegExp(`name="${field}"\\r?\\n\\r?\\n([^\\r\\n]*)`).exec(body)
+  if (multipart) return multipart[1]!
+  try {
+    const json = JSON.parse(body) as Record<string, unknown>
+    const v = json[field]
+    return typeof v === 'string' ? v : null
+  } catch {
+    return new URLSearchParams(body).get(field)
+  }
+}
+
+const decode = (s: string): string => {
+  try {
+    return decodeURIComponent(s)
+  } catch {
+    return s
+  }
+}
+
+/** A path matches a string key segment by segment (a run-time segment matches any), a RegExp whole. */
+function pathMatches(path: string, want: string | RegExp): boolean {
+  if (typeof want === 'string') {
+    const mine = path.split('/')
+    const theirs = want.split('/')
+    return (
+      mine.length === theirs.length &&
+      mine.every((seg, i) => seg.includes(WILD) || seg === theirs[i] || decode(seg) === theirs[i])
+    )
+  }
+  const whole = new RegExp(`^(?:${want.source})$`, want.flags)
+  const tries = path.includes(WILD) ? ['1', 'x'].map((g) => path.split(WILD).join(g)) : [path]
+  return tries.some((p) => whole.test(p) || whole.test(decode(p)))
+}
+
+function matches(method: string, url: URL, body: string | null, key: RequestKey): boolean {
+  if (method.toUpperCase() !== key.method.toUpperCase()) return false
+  if (!pathMatches(url.pathname, key.path)) return false
+  if (!key.operation) return true
+  return fieldValue(url, body, key.operation.field) === key.operation.value
+}
+
+/** Does a recorded exchange match a key? */
+export function exchangeMatches(e: Exchange, key: RequestKey): boolean {
+  const body = e.requestBody?.encoding === 'utf8' ? e.requestBody.text : null
+  return matches(e.method, new URL(e.url), body, key)
+}
+
+/**
+ * Does a compiled step match a key? The template is filled with the tool's input defaults (what
+ * the person gave); every other placeholder matches anything.
+ */
+export function stepMatches(tool: ToolSpec, request: RequestTemplate, key: RequestKey): boolean {
+  const fill = (text: string): string =>
+    text.replace(/\{\{\s*([^}]+?)\s*\}\}/g, (_, name: string) => {
+      const slot = /^input\.(p\d+)$/.exec(name)?.[1]
+      if (!slot) return WILD
+      const prop = Object.values(tool.inputs.properties ?? {}).find((p) => p['x-slot'] === slot)
+      return prop?.default === undefined ? WILD : encodeURIComponent(String(prop.default))
+    })
+  let url: URL
+  try {
+    url = new URL(fill(request.url))
+  } catch {
+    return false
+  }
+  return matches(request.method, url, filledBody(request.body, fill), key)
+}
+
+function filledBody(body: RequestTemplate['body'], fill: (t: string) => string): string | null {
+  if (!body) return null
+  if (body.kind === 'text') return fill(body.template)
+  if (body.kind === 'json') return fill(JSON.stringify(body.template))
+  const form = new URLSearchParams()
+  for (const [k, v] of Object.entries(body.template)) form.append(k, decode(fill(v)))
+  return form.toString()
+}
