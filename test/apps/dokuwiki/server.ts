@@ -1,0 +1,159 @@
+/**
+ * Starts a private DokuWiki: a copy of Debian's tree (/usr/share/dokuwiki, symlinks resolved) in a
+ * temp dir whose `inc/preload.php` points DOKU_CONF at the instance's own conf dir, its own data
+ * dir with the seed, a fresh full-text index, and PHP's built-in server on 127.0.0.1.
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { writeConfig, writeData } from './seed'
+
+/** Where Debian's `dokuwiki` package puts the code and the default configuration. */
+export const DOKU_TREE = '/usr/share/dokuwiki'
+const DOKU_ETC = '/etc/dokuwiki'
+const PHP = '/usr/bin/php'
+
+/** A running DokuWiki server. */
+export interface DokuServer {
+  origin: string
+  /** The instance's temp dir (tree in `www/`, config in `conf/`, pages in `data/`). */
+  dir: string
+  close(): Promise<void>
+}
+
+/** Why DokuWiki cannot run here (naming the apt package), or null. */
+export function dokuUnavailable(): string | null {
+  if (!existsSync(join(DOKU_TREE, 'doku.php')) || !existsSync(join(DOKU_ETC, 'dokuwiki.php')))
+    return 'DokuWiki is not installed: apt-get install dokuwiki'
+  if (!existsSync(PHP)) return 'php is not installed: apt-get install php-cli'
+  return null
+}
+
+/** A port on 127.0.0.1 that was free a moment ago (the kernel picks it). */
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer()
+    srv.once('error', reject)
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address()
+      const port = typeof addr === 'object' && addr ? addr.port : 0
+      srv.close(() => resolve(port))
+    })
+  })
+}
+
+/** Copies Debian's default conf files (not its users/ACL, which point into /var/lib). */
+function copyDefaultConf(confDir: string): void {
+  mkdirSync(confDir, { recursive: true })
+  for (const name of readdirSync(DOKU_ETC)) {
+    if (/\.auth\.php$|^local\.php$|^(apache|lighttpd)\.conf$|^htaccess$|^\./.test(name)) continue
+    const src = join(DOKU_ETC, name)
+    if (!statSync(src).isFile()) continue
+    cpSync(src, join(confDir, name), { dereference: true })
+  }
+}
+
+/** Resolves once `url` answers with any HTTP status; rejects when `child` exits or time runs out. */
+async function waitForHttp(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  let exited = false
+  child.once('exit', () => (exited = true))
+  while (Date.now() < deadline) {
+    if (exited) throw new Error('php -S exited before DokuWiki answered')
+    try {
+      const res = await fetch(url, { redirect: 'manual' })
+      await res.arrayBuffer()
+      return
+    } catch {
+      await new Promise((r) => setTimeout(r, 200))
+    }
+  }
+  throw new Error(`DokuWiki did not answer ${url} within ${timeoutMs} ms`)
+}
+
+/**
+ * Builds a fresh instance and serves it; stops by itself after `lifetimeMs`. Rejects, after
+ * removing everything, when a step fails.
+ */
+export async function startDokuServer(lifetimeMs: number): Promise<DokuServer> {
+  const dir = mkdtempSync(join(tmpdir(), 'sitecall-dokuwiki-'))
+  const www = join(dir, 'www')
+  const confDir = join(dir, 'conf')
+  const dataDir = join(dir, 'data')
+  let child: ChildProcess | null = null
+  let timer: NodeJS.Timeout | null = null
+  let closing: Promise<void> | null = null
+  const close = (): Promise<void> => {
+    closing ??= (async () => {
+      if (timer) clearTimeout(timer)
+      if (child?.pid && child.exitCode === null) {
+        const exited = new Promise<void>((r) => child!.once('exit', () => r()))
+        try {
+          // php -S may fork workers: end the whole process group it leads.
+          process.kill(-child.pid, 'SIGTERM')
+        } catch {
+          // already gone
+        }
+        await Promise.race([exited, new Promise((r) => setTimeout(r, 3000))])
+        if (child.exitCode === null && child.signalCode === null) {
+          try {
+            process.kill(-child.pid, 'SIGKILL')
+          } catch {
+            // already gone
+          }
+        }
+      }
+      rmSync(dir, { recursive: true, force: true, maxRetries: 3 })
+    })()
+    return closing
+  }
+  try {
+    // Resolve Debian's symlinks (lib/tpl, lib/plugins point into /var/lib/dokuwiki) so the copy
+    // stands alone; its .htaccess only matters to Apache.
+    cpSync(DOKU_TREE, www, {
+      recursive: true,
+      dereference: true,
+      filter: (src) => !src.endsWith('/.htaccess'),
+    })
+    copyDefaultConf(confDir)
+    // Debian's preload.php sends DOKU_CONF to /etc/dokuwiki; this one keeps it in the instance.
+    writeFileSync(
+      join(www, 'inc', 'preload.php'),
+      `<?php\nif (!defined('DOKU_CONF')) define('DOKU_CONF', '${confDir}/');\n`,
+    )
+    writeConfig(confDir, dataDir)
+    writeData(dataDir)
+    mkdirSync(join(dir, 'sessions'))
+    // Search (do=search, the quick search) reads the full-text index, which DokuWiki otherwise
+    // builds lazily page by page as people view them: build it now so search works at once.
+    execFileSync(PHP, [join(www, 'bin', 'indexer.php'), '-q'], {
+      stdio: 'ignore',
+      timeout: 120_000,
+    })
+    const port = await freePort()
+    const origin = `http://127.0.0.1:${port}`
+    child = spawn(
+      PHP,
+      ['-d', `session.save_path=${join(dir, 'sessions')}`, '-S', `127.0.0.1:${port}`, '-t', www],
+      { cwd: www, detached: true, stdio: 'ignore' },
+    )
+    await waitForHttp(`${origin}/doku.php`, child, 30_000)
+    timer = setTimeout(() => void close(), lifetimeMs)
+    timer.unref()
+    return { origin, dir, close }
+  } catch (error) {
+    await close()
+    throw error
+  }
+}
