@@ -14,7 +14,7 @@ import { requireChromium } from '../../src/main/recorder/chromium'
 import { startRecording } from '../../src/main/recorder/traceRecorder'
 import type { Har } from '../../src/main/recorder/har'
 import type { StorageState } from '../../src/shared/trace'
-import { launchChromium } from './browser'
+import { launchChromium, playwrightState } from './browser'
 import { exchangeMatches } from './match'
 import { loadApps } from './registry'
 import { writeStored } from './store'
@@ -85,19 +85,6 @@ async function recordHar(app: AppDefinition, inst: AppInstance, wf: Workflow): P
   } finally {
     await browser.close()
     rmSync(dir, { recursive: true, force: true })
-  }
-}
-
-/** Playwright wants every cookie flag present; a saved login may leave them out. */
-function playwrightState(state: StorageState) {
-  return {
-    origins: state.origins,
-    cookies: state.cookies.map((c) => ({
-      ...c,
-      httpOnly: c.httpOnly ?? false,
-      secure: c.secure ?? false,
-      sameSite: c.sameSite ?? ('Lax' as const),
-    })),
   }
 }
 

@@ -1,0 +1,92 @@
+/**
+ * The working-tools check of the real-app corpus (issue 9 "Measured"): a stored recording of a
+ * workflow, moved to a live instance of its app, compiled, saved with the user's login, and run
+ * through a real core's run engine with the answer key's changed values; the key's `check` then
+ * reads the app to see that the tool did what the person did.
+ */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createCore, LOCAL_TENANT } from '../../src/main/core'
+import type { StorageState } from '../../src/shared/trace'
+import { saveTestLogin, TEST_VAULT_ENV } from '../integration/logins/loginHelpers'
+import { compileStored, inputFor, type StoredWorkflow } from './corpus'
+import type { RecordingPath } from './store'
+import type { AppInstance } from './types'
+
+export interface WorkingVerdict {
+  working: boolean
+  /** The run's status and error code, or why no run happened. */
+  detail: string
+}
+
+/** How long one tool run may take before the check calls it broken, ms. */
+const RUN_TIMEOUT_MS = 60_000
+
+/**
+ * Compiles `entry`'s `path` recording against the live `inst`, runs the tool once with the key's
+ * changed values (`changed[0]` for the recording, `changed[1]` for the HAR, so writes never
+ * collide), and judges it with the key's `check`. Never throws: a failure is a verdict.
+ */
+export async function checkWorking(
+  entry: StoredWorkflow,
+  path: RecordingPath,
+  inst: AppInstance,
+  session: StorageState,
+): Promise<WorkingVerdict> {
+  const compiled = compileStored(entry, path, { origin: inst.origin })
+  if (!compiled) return { working: false, detail: 'not recorded' }
+  if (!compiled.ok)
+    return { working: false, detail: `no candidate: ${compiled.explanation.reason}` }
+  const tool = compiled.candidate
+  const key = entry.workflow.key
+  const index = path === 'recording' ? 0 : 1
+  const inputs: Record<string, unknown> = {}
+  const used: Array<string | number | boolean> = []
+  const taken = new Set<string>()
+  for (const input of key.inputs) {
+    const name = inputFor(tool, input.recorded, taken)
+    if (!name)
+      return { working: false, detail: `no input carries ${JSON.stringify(input.recorded)}` }
+    taken.add(name)
+    inputs[name] = input.changed[index]
+    used.push(input.changed[index])
+  }
+  const home = mkdtempSync(join(tmpdir(), 'sitecall-apps-run-'))
+  const core = createCore({
+    home,
+    port: 0,
+    rendererDir: null,
+    keychain: null,
+    env: { ...process.env, ...TEST_VAULT_ENV },
+  })
+  try {
+    await saveTestLogin(core, LOCAL_TENANT, tool.siteHost, session)
+    core.store.tools.save(tool)
+    const started = core.engine.start(tool, inputs, {
+      tenant: LOCAL_TENANT,
+      allowMutation: true,
+      mayAsk: false,
+    })
+    const run = await Promise.race([
+      started.done,
+      new Promise<null>((resolve) => setTimeout(() => resolve(null), RUN_TIMEOUT_MS).unref()),
+    ])
+    if (!run) return { working: false, detail: `no answer within ${RUN_TIMEOUT_MS} ms` }
+    const code = run.error?.code ? ` ${run.error.code}` : ''
+    if (run.status !== 'succeeded')
+      return {
+        working: false,
+        detail: `${run.status}${code}: ${run.error?.message ?? ''}`.slice(0, 300),
+      }
+    const problem = await key.check(inst, { status: run.status, result: run.result }, session, used)
+    return problem
+      ? { working: false, detail: `wrong answer: ${problem}` }
+      : { working: true, detail: 'succeeded' }
+  } catch (error) {
+    return { working: false, detail: `error: ${(error as Error).message}` }
+  } finally {
+    await core.close()
+    rmSync(home, { recursive: true, force: true })
+  }
+}
