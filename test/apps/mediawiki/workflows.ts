@@ -1,0 +1,2 @@
+import type { Workflow } from '../types'
+export const workflows: Workflow[] = []
