@@ -1,19 +1,22 @@
 import type { Exchange } from '../../shared/trace'
 import { headerValue, mimeTypeOf } from '../../shared/trace'
+import { registrableDomain, thirdPartyKind } from './thirdParty'
 
 /**
  * Why an exchange can never be a tool's target, or null when it may be one. Rules (issue 3
- * "Refusals"): never a preflight, an ad or analytics request, a third-party host, a static asset,
- * a failed request, a translation dictionary or a feature-flag/config blob. An HTML document may
- * be a target (a page read, or records the server rendered into the page); any other answer must
- * be JSON.
+ * "Refusals", issue 9): never a preflight, an ad or analytics request, a tracker, CDN, social or
+ * consent host (another host that is none of these may be the site's own API), a static asset, a
+ * failed request, a translation dictionary or a feature-flag/config blob. An HTML document may
+ * be a target (a page read, or records the server rendered into the page); a read's answer must
+ * be JSON; a write may answer anything (`204`, `text/plain "OK"`, a redirect after a form post).
  */
 export function rejectionReason(exchange: Exchange, siteHosts: Set<string>): string | null {
   const url = safeUrl(exchange.url)
   if (!url) return 'not an http(s) URL'
   if (exchange.method === 'OPTIONS') return 'CORS preflight'
   if (isAdRequest(url)) return 'ad request'
-  if (!isSiteHost(url.host, siteHosts)) return `third-party host ${url.host}`
+  const kind = isSiteHost(url.host, siteHosts) ? null : thirdPartyKind(url.hostname)
+  if (kind) return `third-party ${kind} host ${url.host}`
   if (
     ['image', 'font', 'stylesheet', 'media', 'script', 'manifest', 'texttrack'].includes(
       exchange.resourceType,
@@ -28,7 +31,12 @@ export function rejectionReason(exchange: Exchange, siteHosts: Set<string>): str
     return 'static asset (by extension)'
   if (exchange.resourceType === 'ping' || isBeaconPath(url.pathname)) return 'analytics beacon'
   if (exchange.status === 0) return 'request failed without an answer'
-  if (exchange.status < 200 || exchange.status >= 300) return `answered HTTP ${exchange.status}`
+  const write = isWriteMethod(exchange.method)
+  // A form post answers with a redirect to the page that shows its result (Post/Redirect/Get).
+  const redirectAfterWrite = write && exchange.status >= 300 && exchange.status < 400
+  if ((exchange.status < 200 || exchange.status >= 300) && !redirectAfterWrite)
+    return `answered HTTP ${exchange.status}`
+  if (write) return null
   if (isHtmlDocument(exchange)) return null
   if (exchange.resourceType === 'document') return 'a document that is not an HTML page'
   if (isDictionaryPath(url.pathname)) return 'translation dictionary'
@@ -39,6 +47,11 @@ export function rejectionReason(exchange: Exchange, siteHosts: Set<string>): str
   if (looksLikeDictionary(json)) return 'translation dictionary'
   if (looksLikeFlags(json)) return 'feature-flag or config blob'
   return null
+}
+
+/** True for the methods that may change the site's state (RFC 9110 §9.2.1: not safe). */
+export function isWriteMethod(method: string): boolean {
+  return !['GET', 'HEAD', 'OPTIONS', 'TRACE'].includes(method.toUpperCase())
 }
 
 /** True for a navigation (or HAR entry) that answered an HTML page with a body. */
@@ -108,19 +121,6 @@ export function isSiteHost(host: string, siteHosts: Set<string>): boolean {
   if (!domain) return false
   for (const site of siteHosts) if (registrableDomain(site) === domain) return true
   return false
-}
-
-/** The registrable part of a host (`a.b.example.co.uk` → `example.co.uk`), '' for IPs. */
-function registrableDomain(host: string): string {
-  const name = host.replace(/:\d+$/, '').toLowerCase()
-  if (/^(localhost|\d+\.\d+\.\d+\.\d+|\[.*\])$/.test(name)) return ''
-  const labels = name.split('.')
-  if (labels.length < 2) return ''
-  // Without the public-suffix list: a short second-level label under a country code (co.uk,
-  // com.au) is part of the suffix.
-  const take =
-    labels.length >= 3 && labels.at(-1)!.length === 2 && labels.at(-2)!.length <= 3 ? 3 : 2
-  return labels.slice(-take).join('.')
 }
 
 /** The URL when it is http(s), else null. */

@@ -69,7 +69,7 @@ describe('refusals', () => {
       site,
     )
 
-  it('never targets ads, flags, config, dictionaries, assets, preflights or third parties', () => {
+  it('never targets ads, flags, config, dictionaries, assets, preflights or trackers', () => {
     expect(reason('GET', 'https://securepubads.g.doubleclick.net/gampad/ads?q=writing', {})).toBe(
       'ad request',
     )
@@ -81,9 +81,14 @@ describe('refusals', () => {
     expect(reason('GET', '/i18n/de.json', { 'a.b': 'x' })).toBe('translation dictionary')
     expect(reason('GET', '/static/app.js', 'x', 'script')).toBe('static asset (script)')
     expect(reason('OPTIONS', '/api/search', '')).toBe('CORS preflight')
-    expect(reason('GET', 'https://cdn.other.net/api/search?q=x', records('x'))).toBe(
-      'third-party host cdn.other.net',
+    expect(reason('GET', 'https://www.google-analytics.com/g/search?q=x', records('x'))).toBe(
+      'third-party analytics host www.google-analytics.com',
     )
+    expect(reason('GET', 'https://cdn.jsdelivr.net/api/search?q=x', records('x'))).toBe(
+      'third-party cdn host cdn.jsdelivr.net',
+    )
+    // Another domain that is no tracker may be the site's own API (issue 9 "Third party").
+    expect(reason('GET', 'https://api.weather.example/v1/forecast?q=x', records('x'))).toBeNull()
     // A subdomain of the same site is first-party.
     expect(reason('POST', 'https://api.example.com/v1/search', records('x'))).toBeNull()
   })
