@@ -1,0 +1,172 @@
+import type { Workflow } from '../types'
+import {
+  bodyEditor,
+  editor,
+  nextWrite,
+  openBySearch,
+  startEditing,
+  tiddlerFrame,
+  waitForFirstSync,
+} from './person'
+import {
+  bagPath,
+  deleteTiddler,
+  expectNoContent,
+  orThrow,
+  putTiddler,
+  readTiddler,
+  recipePath,
+} from './tiddlers'
+
+/** The new tiddler's title and text. */
+const NEW_TITLE = 'Grocery List'
+const NEW_TEXT = 'Milk, bread, apples.'
+
+/** Creates a tiddler: the sidebar's plus button, a title, a text, tick. */
+export const createTiddler: Workflow = {
+  id: 'create_tiddler',
+  intent: `create a tiddler called ${NEW_TITLE} that says "${NEW_TEXT}"`,
+  rewordings: {
+    terse: `new tiddler ${NEW_TITLE}: ${NEW_TEXT}`,
+    chatty: `Hey, can you add a new page named ${NEW_TITLE} to the wiki with "${NEW_TEXT}" in it?`,
+    withoutValue: 'create a new tiddler with a title and some text',
+  },
+  startPath: '/',
+  signedIn: false,
+  async play(page) {
+    await waitForFirstSync(page)
+    await page.getByRole('button', { name: 'new tiddler', exact: true }).click()
+    const frame = editor(page)
+    await frame.locator('input.tc-titlebar').fill(NEW_TITLE)
+    await bodyEditor(page).locator('textarea').fill(NEW_TEXT)
+    const saved = nextWrite(page, 'PUT', recipePath(NEW_TITLE))
+    await frame.getByRole('button', { name: 'Confirm changes to this tiddler' }).click()
+    await saved
+    await tiddlerFrame(page, NEW_TITLE).getByText(NEW_TEXT).waitFor()
+  },
+  key: {
+    target: { method: 'PUT', path: recipePath(NEW_TITLE) },
+    inputs: [
+      { recorded: NEW_TITLE, changed: ['Packing List', 'Camping Gear'] },
+      { recorded: NEW_TEXT, changed: ['Tent, stove, maps.', 'Boots, rope, torch.'] },
+    ],
+    dependencies: [],
+    mutating: true,
+    async replayByHand(app, session) {
+      const used = this.inputs.map((i) => i.changed[0])
+      const [title, text] = used.map(String) as [string, string]
+      await expectNoContent(await putTiddler(app, { title, text, tags: [] }), `PUT ${title}`)
+      orThrow(await this.check(app, { status: 'succeeded', result: null }, session, used))
+    },
+    async check(app, _run, _session, used) {
+      const title = String(used[0])
+      const tiddler = await readTiddler(app, title)
+      if (!tiddler) return `no tiddler ${title}`
+      if (tiddler.text?.trim() !== String(used[1]))
+        return `${title} says ${JSON.stringify(tiddler.text)}`
+      return null
+    },
+  },
+}
+
+/** The tiddler the person renames, its text, and the new title. */
+const OLD_TITLE = 'Meeting Notes'
+const OLD_TEXT = 'Discuss the quarterly budget with Dana.'
+const RENAMED = 'Team Meeting Notes'
+
+/**
+ * Renames a tiddler: pencil, a new title in the title field, tick. The client saves the tiddler
+ * under the new title (PUT) and then deletes the old one (DELETE under the bag): a correct tool
+ * sends both, so the check wants the old title gone too.
+ */
+export const renameTiddler: Workflow = {
+  id: 'rename_tiddler',
+  intent: `rename the tiddler ${OLD_TITLE} to ${RENAMED}`,
+  rewordings: {
+    terse: `rename ${OLD_TITLE} → ${RENAMED}`,
+    chatty: `The ${OLD_TITLE} tiddler needs a better name, could you call it ${RENAMED} instead?`,
+    withoutValue: `give the ${OLD_TITLE} tiddler a new title`,
+  },
+  startPath: '/',
+  signedIn: false,
+  async play(page) {
+    await waitForFirstSync(page)
+    await openBySearch(page, OLD_TITLE)
+    const frame = await startEditing(page, OLD_TITLE)
+    await frame.locator('input.tc-titlebar').fill(RENAMED)
+    const saved = nextWrite(page, 'PUT', recipePath(RENAMED))
+    const deleted = nextWrite(page, 'DELETE', bagPath(OLD_TITLE))
+    await frame.getByRole('button', { name: 'Confirm changes to this tiddler' }).click()
+    await saved
+    await deleted
+    await tiddlerFrame(page, RENAMED).getByText(OLD_TEXT).waitFor()
+  },
+  key: {
+    target: { method: 'PUT', path: recipePath(RENAMED) },
+    inputs: [{ recorded: RENAMED, changed: ['Weekly Meeting Notes', 'Staff Meeting Notes'] }],
+    dependencies: [],
+    mutating: true,
+    async replayByHand(app, session) {
+      const title = String(this.inputs[0]!.changed[0])
+      await expectNoContent(
+        await putTiddler(app, { title, text: OLD_TEXT, tags: ['Work'] }),
+        `PUT ${title}`,
+      )
+      await expectNoContent(await deleteTiddler(app, OLD_TITLE), `DELETE ${OLD_TITLE}`)
+      orThrow(await this.check(app, { status: 'succeeded', result: null }, session, [title]))
+    },
+    async check(app, _run, _session, used) {
+      const title = String(used[0])
+      const renamed = await readTiddler(app, title)
+      if (!renamed) return `no tiddler ${title}`
+      if (renamed.text?.trim() !== OLD_TEXT) return `${title} says ${JSON.stringify(renamed.text)}`
+      if (await readTiddler(app, OLD_TITLE)) return `${OLD_TITLE} still exists`
+      return null
+    },
+  },
+}
+
+/** The tiddler the person deletes. */
+const DOOMED = 'Old Draft'
+
+/** Deletes a tiddler: find it, pencil, the bin button, OK in the browser's confirm dialog. */
+export const deleteTiddlerWorkflow: Workflow = {
+  id: 'delete_tiddler',
+  intent: `delete the tiddler ${DOOMED}`,
+  rewordings: {
+    terse: `rm tiddler ${DOOMED}`,
+    chatty: `I don't need the ${DOOMED} tiddler any more, could you delete it for me?`,
+    withoutValue: 'delete a tiddler',
+  },
+  startPath: '/',
+  signedIn: false,
+  async play(page) {
+    await waitForFirstSync(page)
+    await openBySearch(page, DOOMED)
+    const frame = await startEditing(page, DOOMED)
+    // TiddlyWiki asks with window.confirm; the person clicks OK.
+    page.once('dialog', (dialog) => void dialog.accept())
+    const deleted = nextWrite(page, 'DELETE', bagPath(DOOMED))
+    await frame.getByRole('button', { name: 'Delete this tiddler' }).click()
+    await deleted
+    await editor(page).waitFor({ state: 'detached' })
+  },
+  key: {
+    target: { method: 'DELETE', path: bagPath(DOOMED) },
+    inputs: [{ recorded: DOOMED, changed: ['Scratch Pad', 'Unused Ideas'] }],
+    dependencies: [],
+    mutating: true,
+    async replayByHand(app, session) {
+      const title = String(this.inputs[0]!.changed[0])
+      if (!(await readTiddler(app, title))) throw new Error(`${title} is not seeded`)
+      await expectNoContent(await deleteTiddler(app, title), `DELETE ${title}`)
+      orThrow(await this.check(app, { status: 'succeeded', result: null }, session, [title]))
+    },
+    async check(app, _run, _session, used) {
+      const title = String(used[0])
+      if (await readTiddler(app, title)) return `${title} still exists`
+      if (!(await readTiddler(app, 'Reading List'))) return 'Reading List is gone too'
+      return null
+    },
+  },
+}

@@ -1,0 +1,73 @@
+import type { AppInstance } from '../types'
+
+/**
+ * The CSRF guard of TiddlyWiki's server: every PUT and DELETE must carry this header (the browser
+ * client's `$tw.utils.httpRequest` adds it), else the server answers 403.
+ */
+export const WRITE_HEADERS = { 'x-requested-with': 'TiddlyWiki' }
+
+/** A tiddler as `GET /recipes/default/tiddlers/<title>` answers it (tags as one string). */
+export interface StoredTiddler {
+  title: string
+  text?: string
+  tags?: string
+  revision?: number
+  [field: string]: unknown
+}
+
+/** The path of a tiddler under the default recipe, title encoded as the client encodes it. */
+export function recipePath(title: string): string {
+  return `/recipes/default/tiddlers/${encodeURIComponent(title)}`
+}
+
+/** The path the client deletes a tiddler at: under the bag, not the recipe. */
+export function bagPath(title: string): string {
+  return `/bags/default/tiddlers/${encodeURIComponent(title)}`
+}
+
+/** Reads a tiddler by title; null when the server has none (404). Throws on other answers. */
+export async function readTiddler(app: AppInstance, title: string): Promise<StoredTiddler | null> {
+  const res = await app.fetch(recipePath(title))
+  if (res.status === 404) {
+    await res.arrayBuffer()
+    return null
+  }
+  if (!res.ok) throw new Error(`GET ${recipePath(title)} answered ${res.status}`)
+  return (await res.json()) as StoredTiddler
+}
+
+/** Splits TiddlyWiki's title list format (`a [[b c]] d`) into titles. */
+export function parseTitleList(list: string | undefined): string[] {
+  const out: string[] = []
+  const re = /\[\[([^\]]*)\]\]|(\S+)/g
+  for (const m of (list ?? '').matchAll(re)) out.push(m[1] ?? m[2]!)
+  return out
+}
+
+/** Saves a tiddler as the client does: `PUT` under the recipe, JSON body, the CSRF header. */
+export async function putTiddler(
+  app: AppInstance,
+  fields: { title: string; text: string; tags: string[] },
+): Promise<Response> {
+  return app.fetch(recipePath(fields.title), {
+    method: 'PUT',
+    headers: { ...WRITE_HEADERS, 'content-type': 'application/json' },
+    body: JSON.stringify({ ...fields, type: 'text/vnd.tiddlywiki' }),
+  })
+}
+
+/** Deletes a tiddler as the client does: `DELETE` under the bag, with the CSRF header. */
+export function deleteTiddler(app: AppInstance, title: string): Promise<Response> {
+  return app.fetch(bagPath(title), { method: 'DELETE', headers: WRITE_HEADERS })
+}
+
+/** Throws `message` plus the status when a write did not answer 204 as the client expects. */
+export async function expectNoContent(res: Response, message: string): Promise<void> {
+  await res.arrayBuffer()
+  if (res.status !== 204) throw new Error(`${message}: answered ${res.status}`)
+}
+
+/** Throws the check's complaint when there is one: replays end with the check. */
+export function orThrow(problem: string | null): void {
+  if (problem) throw new Error(problem)
+}
