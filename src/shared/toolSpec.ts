@@ -117,6 +117,12 @@ export interface Evidence {
   targetExchangeId: string
   exchangeIds: string[]
   score: number
+  /**
+   * 0..1: how sure the compiler is that the target answers the intent (issue 9): the evidence
+   * score, lowered when a runner-up has nearly as much. Below 0.5 the person or agent should look
+   * at the alternatives (each can be compiled instead in one call).
+   */
+  confidence?: number
   signals: EvidenceSignal[]
   alternatives: Alternative[]
 }
@@ -137,8 +143,20 @@ export interface EmbeddedDataSource {
  * "Server-rendered data", "Page reads") an HTML document turned into `{data?, title, text, links}`.
  */
 export type ResultShape =
-  | { kind: 'json' }
-  | { kind: 'document'; data?: EmbeddedDataSource; page: boolean }
+  { kind: 'json' } | { kind: 'document'; data?: EmbeddedDataSource; page: boolean }
+
+/**
+ * What the site of a tool calls itself, from the pages the person passed through while recording
+ * (issue 10: people name the app, "in the tracker", "on DokuWiki", even when it runs on
+ * `127.0.0.1:PORT`). Filled by the compiler with `siteOfTrace` (src/main/router/siteOfTrace.ts);
+ * the router adds these words to the tool's profile.
+ */
+export interface ToolSite {
+  /** Names the site gives itself: application-name, og:site_name, generator, shared title part. */
+  names: string[]
+  /** Titles of the HTML pages of the recording, in order, each once. */
+  titles: string[]
+}
 
 export interface ToolSpec {
   /** UUID */
@@ -163,6 +181,8 @@ export interface ToolSpec {
   /** The saved login this tool's requests need, when they carry session values. */
   login?: LoginBinding
   evidence: Evidence
+  /** What the site calls itself (optional: tools compiled before it have none). */
+  site?: ToolSite
   /** Milliseconds since the Unix epoch. */
   createdAt: number
   updatedAt: number
