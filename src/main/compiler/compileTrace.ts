@@ -31,8 +31,12 @@ export type CompileResult =
 const NEVER_A_TARGET =
   /^(not an http|CORS preflight|ad request|static asset|analytics beacon|translation dictionary|feature-flag)/
 
-/** The lowest evidence score that makes a candidate; below it the answer is an explanation. */
-export const MIN_TARGET_SCORE = 0.5
+/**
+ * The lowest evidence score that makes a candidate (issue 9 "No recorded actions, no tool"): any
+ * request that carries something of the intent is plausible and becomes a candidate with its
+ * confidence and alternatives; only when none carries anything is the answer an explanation.
+ */
+export const MIN_TARGET_SCORE = 0.01
 
 /**
  * Compiles a trace into a candidate tool, deterministically and without a language model
@@ -55,8 +59,10 @@ export function compileTrace(trace: Trace, options: CompileOptions): CompileResu
     // A request chosen by hand may be a page or another host's API, never an asset or noise.
     return !why || (e.id === options.targetExchangeId && !NEVER_A_TARGET.test(why))
   })
-  // A HAR has no actions: the values its intent names stand in for what was typed.
-  const typed = trace.actions.length ? typedValues(trace.actions) : intentValues(intent, eligible)
+  // A HAR has no actions, and a recording may hold only clicks: then the values the intent names
+  // stand in for what was typed.
+  const fromActions = typedValues(trace.actions)
+  const typed = fromActions.length ? fromActions : intentValues(intent, eligible)
   const committedAt = commitTime(trace.actions)
   const scored = rankCandidates(trace, eligible, typed, committedAt, intent)
   const byHand = options.targetExchangeId !== undefined
@@ -117,6 +123,7 @@ export function compileTrace(trace: Trace, options: CompileOptions): CompileResu
         targetExchangeId: exchange.id,
         exchangeIds: [...dependencies.steps.map((s) => s.exchangeId!), exchange.id],
         score: chosen.score,
+        confidence: confidenceOf(chosen, scored),
         signals: [...chosen.signals, ...shaped.signals, ...dependencies.signals],
         alternatives: alternativesOf(
           chosen,
@@ -150,6 +157,20 @@ function chosenByHand(
     exchanges: at.trace.exchanges,
     intent: at.intent,
   })
+}
+
+/**
+ * How sure the choice is, 0..1: the evidence score, scaled down when the best other endpoint has
+ * nearly as much (a margin of 0.2 or more keeps it whole; an equal runner-up halves it).
+ */
+export function confidenceOf(chosen: ScoredExchange, scored: ScoredExchange[]): number {
+  const key = `${chosen.exchange.method} ${chosen.exchange.url.split('?')[0]}`
+  const runnerUp = scored.find(
+    (s) => s !== chosen && `${s.exchange.method} ${s.exchange.url.split('?')[0]}` !== key,
+  )
+  const margin = runnerUp ? Math.max(0, chosen.score - runnerUp.score) : 0.2
+  const scale = 0.5 + 0.5 * Math.min(1, margin / 0.2)
+  return Math.round(Math.min(1, chosen.score) * scale * 100) / 100
 }
 
 /** Tool versions are dates (spec "Versioning" 3): `YYYY.MM.DD`. */

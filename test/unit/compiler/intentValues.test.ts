@@ -56,12 +56,23 @@ describe('intent values (a trace without actions)', () => {
     expect(candidate.evidence.score).toBeGreaterThanOrEqual(0.5)
   })
 
-  it('still explains when the intent names nothing any request carries', () => {
+  it('makes a low-confidence candidate when the intent names no value (issue 9: rank, do not refuse)', () => {
     const result = compileTrace(harLike('writing').build('search the AI tools directory'), options)
+    expect(result.ok).toBe(true)
+    if (!result.ok) return
+    expect(result.candidate.steps.at(-1)!.request).toMatchObject({
+      method: 'POST',
+      url: 'https://tools.example.com/api/search',
+    })
+    expect(result.candidate.evidence.confidence).toBeLessThan(0.5)
+  })
+
+  it('still explains when nothing in the trace carries anything of the intent', () => {
+    const result = compileTrace(harLike('writing').build('book a flight to Lisbon'), options)
     expect(result.ok).toBe(false)
   })
 
-  it('is only a stand-in: with recorded actions, what was typed decides', () => {
+  it('stands in for typed values when the recording holds only clicks and navigations', () => {
     const trace = harLike('writing').build('search the AI tools directory for writing')
     trace.actions.push({
       seq: 1,
@@ -74,6 +85,9 @@ describe('intent values (a trace without actions)', () => {
       value: 'https://tools.example.com/',
     })
     const result = compileTrace(trace, options)
-    expect(result.ok).toBe(false)
+    expect(result.ok).toBe(true)
+    if (!result.ok) return
+    expect(result.candidate.inputs.required).toEqual(['query'])
+    expect(result.candidate.inputs.properties['query']).toMatchObject({ default: 'writing' })
   })
 })
