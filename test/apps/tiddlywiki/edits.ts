@@ -86,7 +86,7 @@ export const addTag: Workflow = {
     const frame = await startEditing(page, TAGGED)
     await frame.locator('.tc-edit-add-tag input[placeholder="tag name"]').fill(TAG)
     await frame.locator('.tc-add-tag-button button').click()
-    await frame.locator(`.tc-tag-label[data-tag-title="${TAG}"]`).waitFor()
+    await frame.locator(`.tc-tag-list-item[data-tag-title="${TAG}"]`).waitFor()
     const saved = nextWrite(page, 'PUT', recipePath(TAGGED))
     await frame.getByRole('button', { name: 'Confirm changes to this tiddler' }).click()
     await saved
