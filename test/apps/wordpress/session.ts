@@ -1,0 +1,99 @@
+/**
+ * Signing in to WordPress and talking to it by hand, as a person with curl would: the login form
+ * of wp-login.php, and plain HTTP with the session's cookies.
+ */
+import type { StorageState } from '../../../src/shared/trace'
+
+type Cookie = StorageState['cookies'][number]
+
+/** Parses one Set-Cookie header into a Playwright-style cookie for `host`. */
+function parseSetCookie(header: string, host: string): Cookie | null {
+  const [pair, ...attributes] = header.split(';')
+  const eq = pair?.indexOf('=') ?? -1
+  if (!pair || eq <= 0) return null
+  const cookie: Cookie = {
+    name: pair.slice(0, eq).trim(),
+    value: pair.slice(eq + 1).trim(),
+    domain: host,
+    path: '/',
+    expires: -1,
+  }
+  for (const attribute of attributes) {
+    const [rawKey, ...rest] = attribute.split('=')
+    const key = (rawKey ?? '').trim().toLowerCase()
+    const value = rest.join('=').trim()
+    if (key === 'path') cookie.path = value || '/'
+    else if (key === 'expires') cookie.expires = Math.floor(Date.parse(value) / 1000)
+    else if (key === 'httponly') cookie.httpOnly = true
+    else if (key === 'secure') cookie.secure = true
+  }
+  return cookie
+}
+
+/** Adds the cookies a response sets to `cookies`, dropping those it expires. */
+export function keepCookies(cookies: Cookie[], res: Response, host: string): Cookie[] {
+  let jar = cookies
+  for (const header of res.headers.getSetCookie()) {
+    const cookie = parseSetCookie(header, host)
+    if (!cookie) continue
+    jar = jar.filter((c) => !(c.name === cookie.name && c.path === cookie.path))
+    const expired = cookie.expires !== -1 && cookie.expires * 1000 < Date.now()
+    if (!expired && cookie.value !== 'deleted') jar.push(cookie)
+  }
+  return jar
+}
+
+/** The Cookie header a browser sends for `path` (WordPress scopes some cookies to /wp-admin). */
+export function cookieHeader(session: StorageState | undefined, path: string): string {
+  if (!session) return ''
+  const pathname = new URL(path, 'http://x').pathname
+  return session.cookies
+    .filter((c) => pathname.startsWith(c.path))
+    .map((c) => `${c.name}=${c.value}`)
+    .join('; ')
+}
+
+/** `fetch` against the instance, with the session's cookies for that path; no redirects followed. */
+export async function appFetch(
+  origin: string,
+  path: string,
+  init: RequestInit & { session?: StorageState } = {},
+): Promise<Response> {
+  const { session, ...rest } = init
+  const headers = new Headers(rest.headers)
+  const cookies = cookieHeader(session, path)
+  if (cookies && !headers.has('cookie')) headers.set('cookie', cookies)
+  return fetch(`${origin}${path}`, { redirect: 'manual', ...rest, headers })
+}
+
+/**
+ * Signs in through wp-login.php's form: a GET first (WordPress answers the POST only when the
+ * browser proved it keeps cookies: `wordpress_test_cookie`), then the POST, whose 302 sets the
+ * auth cookies. Throws when WordPress does not sign the user in.
+ */
+export async function signInByForm(
+  origin: string,
+  user: { name: string; password: string },
+): Promise<StorageState> {
+  const host = new URL(origin).hostname
+  const page = await appFetch(origin, '/wp-login.php')
+  await page.arrayBuffer()
+  let cookies = keepCookies([], page, host)
+  const body = new URLSearchParams({
+    log: user.name,
+    pwd: user.password,
+    'wp-submit': 'Log In',
+    redirect_to: `${origin}/wp-admin/`,
+    testcookie: '1',
+  })
+  const res = await appFetch(origin, '/wp-login.php', {
+    method: 'POST',
+    body,
+    session: { cookies, origins: [] },
+  })
+  await res.arrayBuffer()
+  cookies = keepCookies(cookies, res, host)
+  if (res.status !== 302 || !cookies.some((c) => c.name.startsWith('wordpress_logged_in_')))
+    throw new Error(`WordPress refused the login of ${user.name} (${res.status})`)
+  return { cookies, origins: [] }
+}
