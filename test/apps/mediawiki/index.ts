@@ -5,7 +5,7 @@ import { ADMIN } from './seed'
 import { startServer } from './server'
 import { cookieHeader, signInByForm } from './session'
 import { MEDIAWIKI_CODE } from './settings'
-import { workflows } from './workflows'
+import { workflows } from './workflows/index'
 
 /** Why this machine cannot run the wiki (a missing package or PHP module), or null. */
 function unavailable(): string | null {

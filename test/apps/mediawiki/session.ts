@@ -13,7 +13,7 @@ export function cookieHeader(session: StorageState | undefined, path = '/'): str
 
 /** Parses one `Set-Cookie` header into a Playwright-shaped cookie for 127.0.0.1. */
 function parseSetCookie(header: string): Cookie {
-  const [pair, ...attributes] = header.split(';').map((part) => part.trim())
+  const [pair = '', ...attributes] = header.split(';').map((part) => part.trim())
   const eq = pair.indexOf('=')
   const cookie: Cookie = {
     name: pair.slice(0, eq),
@@ -23,7 +23,7 @@ function parseSetCookie(header: string): Cookie {
     expires: -1,
   }
   for (const attribute of attributes) {
-    const [key, value = ''] = attribute.split('=')
+    const [key = '', value = ''] = attribute.split('=')
     const name = key.toLowerCase()
     if (name === 'path') cookie.path = value
     else if (name === 'httponly') cookie.httpOnly = true
@@ -53,12 +53,15 @@ export function absorbCookies(session: StorageState, res: Response): StorageStat
   return { cookies: [...cookies.values()], origins: session.origins }
 }
 
-/** The value of the hidden form field `name` in an HTML page, or throws naming the field. */
+/**
+ * The value of the form field `name` in an HTML page ('' when it has none), or throws naming
+ * the field. MediaWiki quotes attributes with " in its own forms and with ' in OOUI widgets.
+ */
 export function hiddenField(html: string, name: string): string {
-  const input = html.match(new RegExp(`<input[^>]*name="${name}"[^>]*>`))
-  const value = input?.[0].match(/value="([^"]*)"/)
-  if (!value) throw new Error(`no ${name} field in the page`)
-  return decodeEntities(value[1])
+  const input = html.match(new RegExp(`<input[^>]*name=["']${name}["'][^>]*>`))
+  if (!input) throw new Error(`no ${name} field in the page`)
+  const value = input[0].match(/value=(?:"([^"]*)"|'([^']*)')/)
+  return decodeEntities(value?.[1] ?? value?.[2] ?? '')
 }
 
 /** Undoes the HTML escaping MediaWiki applies to attribute values. */

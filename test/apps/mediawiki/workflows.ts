@@ -1,2 +1,0 @@
-import type { Workflow } from '../types'
-export const workflows: Workflow[] = []
