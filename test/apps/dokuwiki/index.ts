@@ -7,7 +7,7 @@ import type { AppDefinition, AppInstance } from '../types'
 import { MAIN_USER } from './seed'
 import { dokuUnavailable, startDokuServer } from './server'
 import { sendWithSession, signInByHttp } from './session'
-import { WORKFLOWS } from './workflows'
+import { WORKFLOWS } from './workflows/index'
 
 export const app: AppDefinition = {
   name: 'dokuwiki',

@@ -98,6 +98,10 @@ export const PAGES: Record<string, string> = {
     '',
   ].join('\n'),
   'team:status': 'Status: green\n',
+  // Pages only the delete workflow and its changed runs remove, so no other workflow needs them.
+  'archive:2024-retro': '====== Retro 2024 ======\n\nWhat went well in 2024.\n',
+  'archive:2025-q3-plan': '====== Plan Q3 2025 ======\n\nGoals of the third quarter.\n',
+  'archive:2025-q4-plan': '====== Plan Q4 2025 ======\n\nGoals of the fourth quarter.\n',
   'team:contacts': [
     '====== Contacts ======',
     '',
@@ -108,13 +112,16 @@ export const PAGES: Record<string, string> = {
   ].join('\n'),
 }
 
-/** A seeded media file (namespace path and bytes): a minimal PDF. */
-export const MEDIA = {
-  id: 'projects:floorplan.pdf',
-  bytes: Buffer.from(
-    '%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n',
-  ),
-}
+/** The bytes of a minimal PDF (DokuWiki checks an upload's extension, not its content). */
+export const PDF_BYTES = Buffer.from(
+  '%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n',
+)
+
+/**
+ * Seeded media files: the media manager's tree lists only namespaces that hold media, so one file
+ * in `meetings` lets the person pick that namespace for an upload.
+ */
+export const MEDIA_IDS = ['projects:floorplan.pdf', 'meetings:agenda-template.pdf']
 
 /** The data directories DokuWiki expects under its savedir. */
 const DATA_DIRS = [
@@ -172,7 +179,7 @@ export function writeConfig(confDir: string, dataDir: string): void {
   writeFileSync(join(confDir, 'acl.auth.php'), acl)
 }
 
-/** Writes the data dir: the empty dirs DokuWiki needs, the pages and the media file. */
+/** Writes the data dir: the empty dirs DokuWiki needs, the pages and the media files. */
 export function writeData(dataDir: string): void {
   for (const d of DATA_DIRS) mkdirSync(join(dataDir, d), { recursive: true })
   for (const [id, text] of Object.entries(PAGES)) {
@@ -180,7 +187,9 @@ export function writeData(dataDir: string): void {
     mkdirSync(dirname(file), { recursive: true })
     writeFileSync(file, text)
   }
-  const media = join(dataDir, 'media', idPath(MEDIA.id, ''))
-  mkdirSync(dirname(media), { recursive: true })
-  writeFileSync(media, MEDIA.bytes)
+  for (const id of MEDIA_IDS) {
+    const media = join(dataDir, 'media', idPath(id, ''))
+    mkdirSync(dirname(media), { recursive: true })
+    writeFileSync(media, PDF_BYTES)
+  }
 }

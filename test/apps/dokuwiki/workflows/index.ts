@@ -1,0 +1,16 @@
+/** The scripted workflows of DokuWiki, in the order they are recorded (all on one instance). */
+import type { Workflow } from '../../types'
+import { logIn } from './login'
+import { uploadFile } from './media'
+import { createPage, deletePage, editPage } from './pages'
+import { openPage, searchPages } from './read'
+
+export const WORKFLOWS: Workflow[] = [
+  searchPages,
+  openPage,
+  editPage,
+  createPage,
+  deletePage,
+  uploadFile,
+  logIn,
+]
