@@ -62,6 +62,16 @@ function sessionFrom(res: Response): string | null {
   return null
 }
 
+/**
+ * `session` updated with the cookies `res` set, as a browser's cookie jar would. Rails rewrites its
+ * cookie session when a page first renders a CSRF token, so a form post must send the cookie of
+ * the page its token came from.
+ */
+export function withSetCookies(session: StorageState, res: Response): StorageState {
+  const value = sessionFrom(res)
+  return value ? stateWith(value) : session
+}
+
 function stateWith(session: string): StorageState {
   return {
     cookies: [

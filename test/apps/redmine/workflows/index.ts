@@ -1,4 +1,15 @@
 import type { Workflow } from '../../types'
+import { logIn } from './login'
+import { filterIssues, searchIssues, viewIssue } from './reads'
+import { changeStatus, createIssue, uploadFile } from './writes'
 
-/** Every Redmine workflow of the corpus. */
-export const WORKFLOWS: Workflow[] = []
+/** Every Redmine workflow of the corpus: three reads, three writes, a login. */
+export const WORKFLOWS: Workflow[] = [
+  searchIssues,
+  viewIssue,
+  filterIssues,
+  createIssue,
+  changeStatus,
+  uploadFile,
+  logIn,
+]

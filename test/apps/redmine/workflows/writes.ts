@@ -1,0 +1,233 @@
+import type { Page } from 'playwright-core'
+import type { Workflow } from '../../types'
+import { fieldValue } from '../http'
+import type { StorageState } from '../../../../src/shared/trace'
+import type { AppInstance } from '../../types'
+import { judgeByHand, pageWithToken, postForm, readIssue, readIssues } from '../keys'
+import { STATUS } from '../seed'
+
+const NEW_SUBJECT = 'Checkout button overlaps the footer on phones'
+
+/** Opens "New issue" from the project's issue list, types a subject and creates the issue. */
+export const createIssue: Workflow = {
+  id: 'create_issue',
+  intent: `create a bug in the Website project titled "${NEW_SUBJECT}"`,
+  rewordings: {
+    terse: `new website bug: ${NEW_SUBJECT}`,
+    chatty: `Please file a new bug in the Website project for me, the title should be "${NEW_SUBJECT}".`,
+    withoutValue: 'create a bug in the Website project',
+  },
+  startPath: '/projects/website/issues',
+  signedIn: true,
+  async play(page) {
+    await page.locator('#content').getByRole('link', { name: 'New issue' }).click()
+    await page.waitForURL('**/projects/website/issues/new')
+    await page.locator('#issue_subject').click()
+    await page.locator('#issue_subject').pressSequentially(NEW_SUBJECT, { delay: 20 })
+    await page.locator('#issue-form input[type=submit][name=commit]').click()
+    await page
+      .locator('#flash_notice')
+      .getByText(/Issue #\d+ created/)
+      .waitFor()
+  },
+  key: {
+    // A multipart form post with the Rails authenticity_token of the new-issue page.
+    target: { method: 'POST', path: '/projects/website/issues' },
+    inputs: [
+      {
+        recorded: NEW_SUBJECT,
+        changed: ['Pricing table misses the VAT note', 'Contact form sends every message twice'],
+      },
+    ],
+    dependencies: [{ method: 'GET', path: '/projects/website/issues/new' }],
+    mutating: true,
+    async replayByHand(app, session) {
+      const form = await pageWithToken(app, session, '/projects/website/issues/new')
+      const res = await postForm(app, form.session, '/projects/website/issues', {
+        authenticity_token: form.token,
+        'issue[tracker_id]': '1',
+        'issue[subject]': String(this.inputs[0]!.changed[0]),
+        'issue[status_id]': String(STATUS.new),
+        commit: 'Create',
+      })
+      if (res.status !== 302 || !/\/issues\/\d+$/.test(res.location))
+        throw new Error(`the post answered ${res.status} ${res.location}`)
+      await judgeByHand(this, app, session, res.body)
+    },
+    async check(app, _run, _session, used) {
+      const issues = await readIssues(app, 'website')
+      return issues.some((i) => i.subject === used[0])
+        ? null
+        : `no issue "${String(used[0])}" in the Website project`
+    },
+  },
+}
+
+/** Opens an issue's edit form (the "Edit" link of the issue page). */
+async function openEditForm(page: Page): Promise<void> {
+  await page.locator('#content .contextual').first().getByRole('link', { name: 'Edit' }).click()
+  await page.locator('#issue-form').waitFor()
+}
+
+/** Submits the issue's edit form and waits for Redmine's "Successful update." */
+async function submitEditForm(page: Page): Promise<void> {
+  await page.locator('#issue-form input[type=submit][name=commit]').click()
+  await page.locator('#flash_notice').getByText('Successful update.').waitFor()
+}
+
+/**
+ * The issue edit form's post by hand: GET the issue page (token and lock_version), then
+ * POST /issues/<id> with `_method=patch`, as Rails' form does.
+ */
+async function patchIssue(
+  app: AppInstance,
+  session: StorageState,
+  id: number,
+  fields: Record<string, string>,
+): Promise<string> {
+  const form = await pageWithToken(app, session, `/issues/${id}`)
+  const res = await postForm(app, form.session, `/issues/${id}`, {
+    _method: 'patch',
+    authenticity_token: form.token,
+    'issue[lock_version]': fieldValue(form.html, 'issue[lock_version]'),
+    ...fields,
+  })
+  if (res.status !== 302 || !res.location.endsWith(`/issues/${id}`))
+    throw new Error(`PATCH /issues/${id} answered ${res.status} ${res.location}`)
+  return res.body
+}
+
+const STATUS_NAME: Record<string, string> = {
+  [STATUS.inProgress]: 'In Progress',
+  [STATUS.resolved]: 'Resolved',
+  [STATUS.feedback]: 'Feedback',
+}
+
+/** Edits issue #1 and picks another status (the form reloads itself through edit.js). */
+export const changeStatus: Workflow = {
+  id: 'change_status',
+  intent: 'set the status of issue #1 to In Progress',
+  rewordings: {
+    terse: 'issue 1 → in progress',
+    chatty: "I've started working on issue 1, can you mark it as In Progress?",
+    withoutValue: 'change the status of issue #1',
+  },
+  startPath: '/issues/1',
+  signedIn: true,
+  async play(page) {
+    await openEditForm(page)
+    // Picking a status makes the page POST the form to /issues/1/edit.js and swap the form.
+    const reloaded = page.waitForResponse((r) => r.url().includes('/issues/1/edit.js'))
+    await page.locator('#issue_status_id').selectOption({ label: 'In Progress' })
+    await reloaded
+    await submitEditForm(page)
+    await page.locator('.issue .attributes .status').getByText('In Progress').waitFor()
+  },
+  key: {
+    // Rails' method override: a POST whose form says _method=patch. The form also carries
+    // issue[lock_version] (optimistic locking): a stale one is refused as a conflict.
+    target: {
+      method: 'POST',
+      path: /\/issues\/\d+/,
+      operation: { field: '_method', value: 'patch' },
+    },
+    inputs: [
+      {
+        recorded: String(STATUS.inProgress),
+        changed: [String(STATUS.resolved), String(STATUS.feedback)],
+      },
+    ],
+    dependencies: [{ method: 'GET', path: /\/issues\/\d+/ }],
+    mutating: true,
+    async replayByHand(app, session) {
+      const status = String(this.inputs[0]!.changed[0])
+      const body = await patchIssue(app, session, 1, { 'issue[status_id]': status })
+      await judgeByHand(this, app, session, body)
+    },
+    async check(app, _run, _session, used) {
+      const issue = await readIssue(app, 1)
+      return String(issue.status.id) === String(used[0])
+        ? null
+        : `issue #1 is ${issue.status.name}, not ${STATUS_NAME[String(used[0])] ?? String(used[0])}`
+    },
+  },
+}
+
+const UPLOAD_NAME = 'release-notes.txt'
+
+/** Edits issue #5, picks a file to attach (uploaded at once by the page), and submits. */
+export const uploadFile: Workflow = {
+  id: 'upload_file',
+  intent: `attach the file ${UPLOAD_NAME} to issue #5`,
+  rewordings: {
+    terse: `attach ${UPLOAD_NAME} to #5`,
+    chatty: `Could you add my ${UPLOAD_NAME} file to issue 5 so the others can read it?`,
+    withoutValue: 'attach a file to issue #5',
+  },
+  startPath: '/issues/5',
+  signedIn: true,
+  async play(page) {
+    await openEditForm(page)
+    const uploaded = page.waitForResponse((r) => r.url().includes('/uploads.js'))
+    await page.locator('#issue-form input[type=file].file_selector').setInputFiles({
+      name: UPLOAD_NAME,
+      mimeType: 'text/plain',
+      buffer: Buffer.from('Release 2.4: dark mode in the header, faster login.\n'),
+    })
+    await uploaded
+    // The page writes the upload's token into a hidden field once the answer's script ran.
+    await page.locator('#attachments_1 input.token').and(page.locator('[value]')).waitFor({
+      state: 'attached',
+    })
+    await submitEditForm(page)
+    await page.locator('.attachments').getByRole('link', { name: UPLOAD_NAME }).first().waitFor()
+  },
+  key: {
+    // Two steps: the file's bytes go to POST /uploads.js?filename=... (X-CSRF-Token header),
+    // whose JS answer holds a token; the edit form's PATCH then names attachments[1][token] and
+    // attachments[1][filename].
+    target: {
+      method: 'POST',
+      path: /\/issues\/\d+/,
+      operation: { field: '_method', value: 'patch' },
+    },
+    inputs: [{ recorded: UPLOAD_NAME, changed: ['changelog-2.5.txt', 'migration-guide.txt'] }],
+    dependencies: [
+      { method: 'POST', path: '/uploads.js' },
+      { method: 'GET', path: /\/issues\/\d+/ },
+    ],
+    mutating: true,
+    async replayByHand(app, session) {
+      const name = String(this.inputs[0]!.changed[0])
+      const form = await pageWithToken(app, session, '/issues/5')
+      const upload = await app.fetch(
+        `/uploads.js?attachment_id=1&filename=${encodeURIComponent(name)}&content_type=text%2Fplain`,
+        {
+          method: 'POST',
+          session: form.session,
+          headers: {
+            'content-type': 'application/octet-stream',
+            'x-csrf-token': form.token,
+            'x-requested-with': 'XMLHttpRequest',
+          },
+          body: 'Notes written by hand.\n',
+        },
+      )
+      const script = await upload.text()
+      const fileToken = /val\('([^']+)'\)/.exec(script)?.[1]
+      if (upload.status !== 200 || !fileToken)
+        throw new Error(`POST /uploads.js answered ${upload.status} without a token`)
+      const body = await patchIssue(app, form.session, 5, {
+        'attachments[1][filename]': name,
+        'attachments[1][token]': fileToken,
+      })
+      await judgeByHand(this, app, session, body)
+    },
+    async check(app, _run, _session, used) {
+      const issue = await readIssue(app, 5, 'attachments')
+      return issue.attachments?.some((a) => a.filename === used[0])
+        ? null
+        : `issue #5 has no attachment ${String(used[0])}`
+    },
+  },
+}
