@@ -114,3 +114,9 @@ export function summarizeExchange(exchange: Exchange): ExchangeSummary {
     durationMs: exchange.durationMs,
   }
 }
+
+/**
+ * What the recorder writes in place of a secret the person typed (a password or one-time code):
+ * its value never enters a trace (DESIGN.md §5 "Typed secrets stay secret").
+ */
+export const SECRET_PLACEHOLDER = '[sitecall:secret]'

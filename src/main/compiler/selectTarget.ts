@@ -5,6 +5,8 @@ import type { PathSlot } from './slots'
 import { endpointKey } from './observations'
 import { matchTyped, pathSegments, requestValues, type RequestValue } from './requestValues'
 import type { TypedValue } from './typedValues'
+import { intentVerbClass } from './intentVerb'
+import { verbSignals } from './verbSignals'
 
 /** How a document target becomes a result: its result shape and its varying path segment. */
 export interface DocumentPlan {
@@ -21,6 +23,8 @@ export interface ScoredExchange {
   exchange: Exchange
   /** 0..1: the sum of the signal weights. */
   score: number
+  /** The sum uncapped: what ranks candidates whose scores both reach 1. */
+  rank?: number
   signals: EvidenceSignal[]
   /** Request values equal to a typed value: these become required slots. */
   exactMatches: Array<{ typed: TypedValue; value: RequestValue }>
@@ -85,7 +89,15 @@ export function scoreExchanges(
   const probes = context ? shownProbes(context, committedAt) : []
   const words = context?.intent ? intentWords(context.intent) : []
   const scored = exchanges.map((exchange) =>
-    scoreOne(exchange, typed, committedAt, probes, words, context?.intent ?? ''),
+    scoreOne(
+      exchange,
+      typed,
+      committedAt,
+      probes,
+      words,
+      context?.intent ?? '',
+      context?.actions ?? [],
+    ),
   )
   if (context) penalizeMovedOn(scored, context.actions)
   return sortScored(scored.filter((s) => s.score > 0))
@@ -104,7 +116,15 @@ export function scoreChosen(
 ): ScoredExchange {
   const probes = shownProbes(context, committedAt)
   const words = context.intent ? intentWords(context.intent) : []
-  const scored = scoreOne(exchange, typed, committedAt, probes, words, context.intent ?? '')
+  const scored = scoreOne(
+    exchange,
+    typed,
+    committedAt,
+    probes,
+    words,
+    context.intent ?? '',
+    context.actions,
+  )
   return withHandSignal(scored)
 }
 
@@ -150,12 +170,15 @@ function penalizeMovedOn(scored: ScoredExchange[], actions: Action[]): void {
       detail: `after this answer the person opened another page, where ${later.exchange.method} ${safeUrl(later.exchange.url)?.pathname} names the intent's words`,
     })
     s.score = round(Math.max(0.01, s.score + W.movedOn))
+    s.rank = round(Math.max(0.01, (s.rank ?? s.score) + W.movedOn))
   }
 }
 
 /** Best first; equal scores: the later request first. */
 export function sortScored(scored: ScoredExchange[]): ScoredExchange[] {
-  return scored.sort((a, b) => b.score - a.score || b.exchange.seq - a.exchange.seq)
+  return scored.sort(
+    (a, b) => (b.rank ?? b.score) - (a.rank ?? a.score) || b.exchange.seq - a.exchange.seq,
+  )
 }
 
 function scoreOne(
@@ -165,6 +188,7 @@ function scoreOne(
   probes: Probe[],
   words: string[],
   intent: string,
+  actions: Action[],
 ): ScoredExchange {
   const signals: EvidenceSignal[] = []
   const values = requestValues(exchange)
@@ -248,9 +272,16 @@ function scoreOne(
       weight: W.records,
       detail: `answer holds ${records.count} records at ${records.path || '(root)'}`,
     })
+  const verb = verbSignals(exchange, intentVerbClass(intent), actions)
+  signals.push(...verb.signals)
   // Evidence needs the intent first: bodies of requests that carry nothing of it are not read.
   const hasIntentEvidence =
-    exactMatches.length > 0 || !!inPath || prefixes > 0 || wordHits.length > 0 || !!named
+    exactMatches.length > 0 ||
+    !!inPath ||
+    prefixes > 0 ||
+    wordHits.length > 0 ||
+    !!named ||
+    verb.plausible
   if (hasIntentEvidence && json !== undefined) {
     const text = answerText(exchange)
     const echoed = typed.filter((t) => text.includes(t.value.toLowerCase()))
@@ -295,6 +326,7 @@ function scoreOne(
   return {
     exchange,
     score: Math.min(1, score),
+    rank: score,
     signals,
     exactMatches,
     prefixOnly: !exactMatches.length && !inPath && prefixes > 0,

@@ -1,5 +1,5 @@
 import type { RequestTemplate, SlotSchema, TemplateBody, ToolSpec } from '../../shared/toolSpec'
-import type { Exchange } from '../../shared/trace'
+import { SECRET_PLACEHOLDER, type Exchange } from '../../shared/trace'
 import { parseJsonRequest, safeUrl } from './classify'
 import {
   coerce,
@@ -24,9 +24,6 @@ export interface SlotPlan {
   inputs: ToolSpec['inputs']
   request: RequestTemplate
 }
-
-/** What the recorder writes in place of a secret (src/main/recorder/redactSecrets.ts). */
-const SECRET_PLACEHOLDER = '[sitecall:secret]'
 
 /** A URL path segment that varies per call (a page read's `/tool/{slug}`). */
 export interface PathSlot {
@@ -107,6 +104,7 @@ export function planSlots(
       type: 'string',
       minLength: 1,
       description: options.pathSlot.description,
+      ...recordedSegment(exchange.url, options.pathSlot.index),
     }
     required.push(name)
   }
@@ -119,6 +117,17 @@ export function planSlots(
       headers: keptHeaders(exchange.requestHeaders),
       body: bodyTemplate(exchange, values, slotOf),
     },
+  }
+}
+
+/** What the path segment held when recorded (percent-decoded), as the slot's default. */
+function recordedSegment(url: string, index: number): { default?: string } {
+  const segment = new URL(url).pathname.split('/').filter(Boolean)[index]
+  if (segment === undefined) return {}
+  try {
+    return { default: decodeURIComponent(segment) }
+  } catch {
+    return { default: segment }
   }
 }
 

@@ -1,9 +1,8 @@
 import type { Body, Exchange } from '../../shared/trace'
-import { headerValue } from '../../shared/trace'
+import { headerValue, SECRET_PLACEHOLDER } from '../../shared/trace'
 import { encodeBody } from './encodeBody'
 
-/** What a trace keeps in place of a typed secret (DESIGN.md §5 "Typed secrets stay secret"). */
-export const SECRET_PLACEHOLDER = '[sitecall:secret]'
+export { SECRET_PLACEHOLDER }
 
 /**
  * Keys that carry a password or one-time code in practically every API, redacted even when the

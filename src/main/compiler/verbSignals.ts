@@ -1,0 +1,159 @@
+import type { EvidenceSignal } from '../../shared/toolSpec'
+import { SECRET_PLACEHOLDER, type Action, type Exchange } from '../../shared/trace'
+import { isWriteMethod, parseJsonRequest, safeUrl } from './classify'
+import { graphqlOfExchange } from './graphql'
+import { mutationVerdict } from './naming'
+import { isWriteClass, type VerbClass } from './intentVerb'
+
+/** Weights of the verb signals, on the scale of selectTarget's evidence weights. */
+const V = {
+  changeAgrees: 0.25,
+  kindAgrees: 0.1,
+  readForChange: -0.25,
+  deleteNotAsked: -0.3,
+  changeForRead: -0.3,
+  signIn: 0.5,
+  notSignIn: -0.2,
+  causedByAction: 0.1,
+}
+
+/** A click, key press or submit at most this long before a write is taken as its cause, ms. */
+const CAUSE_WINDOW_MS = 3_000
+
+const DELETE_WORDS = /(^|[/_.=&-])(delete|remove|trash|destroy|erase|discard)/i
+const AUTH_FIELD = /(^|[_-])(pass(word)?|passwd|pwd|user(name)?|login|email)$/i
+
+/**
+ * Evidence from the intent's verb (issue 9): a change asked for is answered by a request that
+ * changes state, of the right kind (a delete by a DELETE or a path/operation that names one), and
+ * caused by the person's last click; a read is not answered by a write; a sign-in is answered by
+ * the request that sends the credentials. Returns the signals and whether they alone make the
+ * exchange plausible (a write the person's click caused, when a write was asked for).
+ */
+export function verbSignals(
+  exchange: Exchange,
+  cls: VerbClass | null,
+  actions: Action[],
+): { signals: EvidenceSignal[]; plausible: boolean } {
+  if (!cls) return { signals: [], plausible: false }
+  const signals: EvidenceSignal[] = []
+  // A GraphQL query or a search sent as a POST reads: judge by what the request does.
+  const write = mutationVerdict(
+    exchange,
+    graphqlOfExchange(exchange, parseJsonRequest(exchange)),
+  ).mutating
+  const method = exchange.method.toUpperCase()
+  const where = `${safeUrl(exchange.url)?.pathname ?? ''}?${safeUrl(exchange.url)?.search ?? ''}&${formText(exchange)}`
+  let plausible = false
+  if (cls === 'auth') {
+    if (sendsCredentials(exchange))
+      signals.push({
+        name: 'sends_sign_in',
+        weight: V.signIn,
+        detail: 'sends the credentials the person typed',
+      })
+    else
+      signals.push({
+        name: 'not_the_sign_in',
+        weight: V.notSignIn,
+        detail: 'the intent signs in; this request sends no credentials',
+      })
+    return { signals, plausible: signals[0]!.weight > 0 }
+  }
+  if (isWriteClass(cls)) {
+    if (!write) {
+      signals.push({
+        name: 'read_for_a_change',
+        weight: V.readForChange,
+        detail: `the intent asks to ${cls}; a ${method} reads`,
+      })
+      return { signals, plausible }
+    }
+    signals.push({
+      name: 'intent_asks_a_change',
+      weight: V.changeAgrees,
+      detail: `the intent asks to ${cls}; ${method} changes state`,
+    })
+    const deletes = method === 'DELETE' || DELETE_WORDS.test(where)
+    if (cls === 'delete' && deletes)
+      signals.push({
+        name: 'delete_agrees',
+        weight: V.kindAgrees,
+        detail: 'the intent deletes; so does this request',
+      })
+    else if (cls !== 'delete' && deletes)
+      signals.push({
+        name: 'delete_not_asked',
+        weight: V.deleteNotAsked,
+        detail: `this request deletes; the intent asks to ${cls}`,
+      })
+    else if ((cls === 'create' || cls === 'upload') && (method === 'POST' || method === 'PUT'))
+      signals.push({
+        name: 'create_agrees',
+        weight: V.kindAgrees,
+        detail: `${method} creates, as the intent asks`,
+      })
+    else if (cls === 'update' && ['PUT', 'PATCH', 'POST'].includes(method))
+      signals.push({
+        name: 'update_agrees',
+        weight: V.kindAgrees / 2,
+        detail: `${method} may update, as the intent asks`,
+      })
+    const cause = causeOf(exchange, actions)
+    if (cause) {
+      signals.push({
+        name: 'caused_by_action',
+        weight: V.causedByAction,
+        detail: `sent right after the person's ${cause}`,
+      })
+      plausible = true
+    }
+    return { signals, plausible }
+  }
+  if (write && method !== 'POST')
+    signals.push({
+      name: 'change_for_a_read',
+      weight: V.changeForRead,
+      detail: `the intent asks to ${cls}; ${method} changes state`,
+    })
+  return { signals, plausible }
+}
+
+/** The action that caused a request: the last click, press or submit shortly before it. */
+function causeOf(exchange: Exchange, actions: Action[]): string | null {
+  let cause: Action | null = null
+  for (const a of actions) {
+    if (a.at > exchange.startedAt + 50) break
+    if (a.kind === 'click' || a.kind === 'press' || a.kind === 'submit') cause = a
+  }
+  if (!cause || exchange.startedAt - cause.at > CAUSE_WINDOW_MS) return null
+  return `${cause.kind}${cause.name ? ` on "${cause.name.slice(0, 40)}"` : ''}`
+}
+
+/** True when the request carries a redacted secret or a password/user field. */
+function sendsCredentials(exchange: Exchange): boolean {
+  const body = exchange.requestBody?.encoding === 'utf8' ? exchange.requestBody.text : ''
+  if (body.includes(SECRET_PLACEHOLDER)) return true
+  const auth = Object.keys(exchange.requestHeaders).some((h) => h.toLowerCase() === 'authorization')
+  if (
+    auth &&
+    /^basic /i.test(
+      Object.entries(exchange.requestHeaders).find(
+        ([h]) => h.toLowerCase() === 'authorization',
+      )?.[1] ?? '',
+    )
+  )
+    return true
+  if (!isWriteMethod(exchange.method) || !body) return false
+  try {
+    const json = JSON.parse(body) as Record<string, unknown>
+    return Object.keys(json).filter((k) => AUTH_FIELD.test(k)).length >= 2
+  } catch {
+    return [...new URLSearchParams(body).keys()].filter((k) => AUTH_FIELD.test(k)).length >= 2
+  }
+}
+
+function formText(exchange: Exchange): string {
+  const body = exchange.requestBody?.encoding === 'utf8' ? exchange.requestBody.text : ''
+  return body.length < 2000 && !body.trimStart().startsWith('{') ? body : ''
+}
