@@ -1,7 +1,7 @@
 /**
  * The deterministic seed of the Node-RED instance: the flows file (six tabs with fixed ids, so
  * stored traces stay valid and the flows' `rev` hash is the same on every start) and the editor
- * users. Every inject node is wired to a "count runs" function that counts its runs in the
+ * user. Every inject node is wired to a "count runs" function that counts its runs in the
  * global context, so a key can see through the admin API that an inject really fired.
  */
 
@@ -18,20 +18,6 @@ export const USER: SeedUser = {
   password: 'Flows-are-fun-42',
   hash: '$2a$08$03tDoK7OIme9zY4vlSafoucukeaPonPO4P2Oel/ZDQWFil6KyVyqq',
 }
-
-/** Two more users, so the login key has other valid credentials to call the tool with. */
-export const OTHER_USERS: [SeedUser, SeedUser] = [
-  {
-    name: 'auditor',
-    password: 'Audit-trail-7',
-    hash: '$2a$08$uHm4LmiyQB676hXUVnL0aecgjE.HdNiZaUVNtZvklj6iumEp4I57G',
-  },
-  {
-    name: 'deployer',
-    password: 'Deploy-bot-9',
-    hash: '$2a$08$myrk4F09bImfo4XmjplOoe59UieR8OredAbfCGbsHUvUjq1PnM06K',
-  },
-]
 
 /** Ids of the seeded tabs (Node-RED ids are 16 hex digits). */
 export const TAB = {

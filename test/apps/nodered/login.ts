@@ -1,0 +1,63 @@
+import type { Workflow } from '../types'
+import { resultText } from './api'
+import { waitForEditor } from './editor'
+
+/**
+ * Signs in from the editor's login dialog. The token answer is the result; the check proves it
+ * is a working token of the seeded user by asking `/settings` with it, as the editor does next.
+ */
+export const login: Workflow = {
+  id: 'login',
+  intent: 'log in to the Node-RED editor as operator',
+  rewordings: {
+    terse: 'node-red login operator',
+    chatty: 'Could you sign me in to our Node-RED editor with the operator account, please?',
+    withoutValue: 'log in to the Node-RED editor',
+  },
+  startPath: '/',
+  signedIn: false,
+  async play(page, app) {
+    // Signed out, the editor asks /settings, gets 401 and shows its login dialog.
+    const name = page.locator('#node-dialog-login-username')
+    await name.click()
+    await name.pressSequentially(app.user.name, { delay: 40 })
+    await page.locator('#node-dialog-login-password').fill(app.user.password)
+    await page.locator('#node-dialog-login-submit').click()
+    await waitForEditor(page)
+  },
+  key: {
+    target: { method: 'POST', path: '/auth/token' },
+    // The password is the saved credential, and there is one user: no other value can log in.
+    inputs: [],
+    dependencies: [],
+    mutating: false,
+    async replayByHand(app, session) {
+      const res = await app.fetch('/auth/token', {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          client_id: 'node-red-editor',
+          grant_type: 'password',
+          scope: '',
+          username: app.user.name,
+          password: app.user.password,
+        }),
+      })
+      const problem = await login.key.check(
+        app,
+        { status: res.ok ? 'ok' : 'error', result: await res.text() },
+        session,
+        [],
+      )
+      if (problem) throw new Error(problem)
+    },
+    async check(app, run) {
+      const token = /"access_token"\s*:\s*"([^"]+)"/.exec(resultText(run.result))?.[1]
+      if (!token) return 'the result holds no access_token'
+      const res = await app.fetch('/settings', { headers: { authorization: `Bearer ${token}` } })
+      if (!res.ok) return `the token does not open /settings (${res.status})`
+      const user = ((await res.json()) as { user?: { username?: string } }).user?.username
+      return user === app.user.name ? null : `the token is not ${app.user.name}'s (${user})`
+    },
+  },
+}
