@@ -7,27 +7,30 @@ import {
   startEditing,
   waitForFirstSync,
 } from './person'
+import { seeded } from './seed'
 import {
+  expectNoContent,
+  keptTags,
   orThrow,
   parseTitleList,
   putTiddler,
+  READ_TIDDLER,
   readTiddler,
   recipePath,
-  expectNoContent,
 } from './tiddlers'
 
-/** The tiddler whose text the person rewrites, and the text they type. */
+/** The tiddler whose text the person rewrites (found by typing its title), and the new text. */
 const EDITED = 'Project Roadmap'
 const NEW_TEXT = 'Ship the beta in April.'
 
-/** Replaces the text of a tiddler: open it, pencil, new text in the editor, tick. */
+/** Replaces the text of a tiddler: search it, open it, pencil, new text in the editor, tick. */
 export const editTiddlerText: Workflow = {
   id: 'edit_tiddler_text',
   intent: `change the text of the tiddler ${EDITED} to "${NEW_TEXT}"`,
   rewordings: {
     terse: `set ${EDITED} text: ${NEW_TEXT}`,
     chatty: `Could you update our ${EDITED} tiddler so that it just says "${NEW_TEXT}"? Thanks!`,
-    withoutValue: `rewrite the text of the ${EDITED} tiddler`,
+    withoutValue: 'rewrite the text of a tiddler',
   },
   startPath: '/',
   signedIn: false,
@@ -43,40 +46,45 @@ export const editTiddlerText: Workflow = {
   },
   key: {
     target: { method: 'PUT', path: recipePath(EDITED) },
-    inputs: [{ recorded: NEW_TEXT, changed: ['Ship the beta in May.', 'Ship the beta in June.'] }],
-    dependencies: [],
+    inputs: [
+      { recorded: EDITED, changed: ['Travel Plans', 'Reading List'] },
+      { recorded: NEW_TEXT, changed: ['Lisbon in June only.', 'Only Dune this year.'] },
+    ],
+    dependencies: [READ_TIDDLER],
     mutating: true,
     async replayByHand(app, session) {
-      const text = String(this.inputs[0]!.changed[0])
-      await expectNoContent(
-        await putTiddler(app, { title: EDITED, text, tags: ['Work'] }),
-        `PUT ${recipePath(EDITED)}`,
-      )
-      orThrow(await this.check(app, { status: 'succeeded', result: null }, session, [text]))
+      const used = this.inputs.map((i) => i.changed[0])
+      const [title, text] = used.map(String) as [string, string]
+      // Read first: the PUT replaces the whole tiddler, its tags must go back unchanged.
+      const before = await readTiddler(app, title)
+      if (!before) throw new Error(`${title} is not seeded`)
+      const res = await putTiddler(app, { title, text, tags: parseTitleList(before.tags) })
+      await expectNoContent(res, `PUT ${recipePath(title)}`)
+      orThrow(await this.check(app, { status: 'succeeded', result: null }, session, used))
     },
     async check(app, _run, _session, used) {
-      const tiddler = await readTiddler(app, EDITED)
-      if (!tiddler) return `${EDITED} is gone`
-      if (tiddler.text?.trim() !== String(used[0]))
-        return `${EDITED} says ${JSON.stringify(tiddler.text)}`
-      if (!parseTitleList(tiddler.tags).includes('Work')) return `${EDITED} lost its tag Work`
-      return null
+      const title = String(used[0])
+      const tiddler = await readTiddler(app, title)
+      if (!tiddler) return `${title} is gone`
+      if (tiddler.text?.trim() !== String(used[1]))
+        return `${title} says ${JSON.stringify(tiddler.text)}`
+      return keptTags(tiddler, seeded(title).tags)
     },
   },
 }
 
-/** The tiddler the person tags, and the new tag they type. */
+/** The tiddler the person tags (found by typing its title), and the new tag they type. */
 const TAGGED = 'Recipe Lentil Soup'
 const TAG = 'Favourite'
 
-/** Adds a tag: open the tiddler, pencil, type the tag name, add, tick. */
+/** Adds a tag: search the tiddler, open it, pencil, type the tag name, add, tick. */
 export const addTag: Workflow = {
   id: 'add_tag',
   intent: `tag the tiddler ${TAGGED} with ${TAG}`,
   rewordings: {
     terse: `tag ${TAGGED} ${TAG}`,
     chatty: `Please put the tag ${TAG} on my ${TAGGED} tiddler so I can find it later`,
-    withoutValue: `add a tag to ${TAGGED}`,
+    withoutValue: 'add a tag to a tiddler',
   },
   startPath: '/',
   signedIn: false,
@@ -94,31 +102,29 @@ export const addTag: Workflow = {
   },
   key: {
     target: { method: 'PUT', path: recipePath(TAGGED) },
-    inputs: [{ recorded: TAG, changed: ['Vegan', 'Winter'] }],
-    dependencies: [],
+    inputs: [
+      { recorded: TAGGED, changed: ['Recipe Pancakes', 'Garden Notes'] },
+      { recorded: TAG, changed: ['Vegan', 'Winter'] },
+    ],
+    dependencies: [READ_TIDDLER],
     mutating: true,
     async replayByHand(app, session) {
-      const tag = String(this.inputs[0]!.changed[0])
-      const before = await readTiddler(app, TAGGED)
-      if (!before) throw new Error(`${TAGGED} is not seeded`)
-      await expectNoContent(
-        await putTiddler(app, {
-          title: TAGGED,
-          text: before.text ?? '',
-          tags: [...parseTitleList(before.tags), tag],
-        }),
-        `PUT ${recipePath(TAGGED)}`,
-      )
-      orThrow(await this.check(app, { status: 'succeeded', result: null }, session, [tag]))
+      const used = this.inputs.map((i) => i.changed[0])
+      const [title, tag] = used.map(String) as [string, string]
+      const before = await readTiddler(app, title)
+      if (!before) throw new Error(`${title} is not seeded`)
+      const tags = [...parseTitleList(before.tags), tag]
+      const res = await putTiddler(app, { title, text: before.text ?? '', tags })
+      await expectNoContent(res, `PUT ${recipePath(title)}`)
+      orThrow(await this.check(app, { status: 'succeeded', result: null }, session, used))
     },
     async check(app, _run, _session, used) {
-      const tiddler = await readTiddler(app, TAGGED)
-      if (!tiddler) return `${TAGGED} is gone`
-      const tags = parseTitleList(tiddler.tags)
-      if (!tags.includes(String(used[0]))) return `${TAGGED} is tagged ${tags.join(', ')}`
-      if (!tags.includes('Cooking')) return `${TAGGED} lost its tag Cooking`
-      if (!tiddler.text?.includes('lentils')) return `${TAGGED} lost its text`
-      return null
+      const title = String(used[0])
+      const tiddler = await readTiddler(app, title)
+      if (!tiddler) return `${title} is gone`
+      const seed = seeded(title)
+      if (tiddler.text?.trim() !== seed.text) return `${title} lost its text`
+      return keptTags(tiddler, seed.tags, [String(used[1])])
     },
   },
 }

@@ -8,12 +8,16 @@ import {
   tiddlerFrame,
   waitForFirstSync,
 } from './person'
+import { seeded } from './seed'
 import {
   bagPath,
   deleteTiddler,
   expectNoContent,
+  keptTags,
   orThrow,
+  parseTitleList,
   putTiddler,
+  READ_TIDDLER,
   readTiddler,
   recipePath,
 } from './tiddlers'
@@ -69,15 +73,15 @@ export const createTiddler: Workflow = {
   },
 }
 
-/** The tiddler the person renames, its text, and the new title. */
+/** The tiddler the person renames (found by typing its title), and the new title. */
 const OLD_TITLE = 'Meeting Notes'
-const OLD_TEXT = 'Discuss the quarterly budget with Dana.'
 const RENAMED = 'Team Meeting Notes'
 
 /**
  * Renames a tiddler: pencil, a new title in the title field, tick. The client saves the tiddler
- * under the new title (PUT) and then deletes the old one (DELETE under the bag): a correct tool
- * sends both, so the check wants the old title gone too.
+ * under the new title (PUT, with the old one's text and tags) and then deletes the old one
+ * (DELETE under the bag), the last request: the key's target. A correct tool reads the old
+ * tiddler first (the browser had it in the page), PUTs the new title, then DELETEs.
  */
 export const renameTiddler: Workflow = {
   id: 'rename_tiddler',
@@ -85,7 +89,7 @@ export const renameTiddler: Workflow = {
   rewordings: {
     terse: `rename ${OLD_TITLE} → ${RENAMED}`,
     chatty: `The ${OLD_TITLE} tiddler needs a better name, could you call it ${RENAMED} instead?`,
-    withoutValue: `give the ${OLD_TITLE} tiddler a new title`,
+    withoutValue: 'give a tiddler a new title',
   },
   startPath: '/',
   signedIn: false,
@@ -99,29 +103,37 @@ export const renameTiddler: Workflow = {
     await frame.getByRole('button', { name: 'Confirm changes to this tiddler' }).click()
     await saved
     await deleted
-    await tiddlerFrame(page, RENAMED).getByText(OLD_TEXT).waitFor()
+    await tiddlerFrame(page, RENAMED).getByText(seeded(OLD_TITLE).text).waitFor()
   },
   key: {
-    target: { method: 'PUT', path: recipePath(RENAMED) },
-    inputs: [{ recorded: RENAMED, changed: ['Weekly Meeting Notes', 'Staff Meeting Notes'] }],
-    dependencies: [],
+    target: { method: 'DELETE', path: bagPath(OLD_TITLE) },
+    inputs: [
+      { recorded: OLD_TITLE, changed: ['Budget Review', 'Team Offsite'] },
+      { recorded: RENAMED, changed: ['Budget Review 2026', 'Team Offsite Plan'] },
+    ],
+    dependencies: [READ_TIDDLER],
     mutating: true,
     async replayByHand(app, session) {
-      const title = String(this.inputs[0]!.changed[0])
+      const used = this.inputs.map((i) => i.changed[0])
+      const [from, to] = used.map(String) as [string, string]
+      const before = await readTiddler(app, from)
+      if (!before) throw new Error(`${from} is not seeded`)
+      const tags = parseTitleList(before.tags)
       await expectNoContent(
-        await putTiddler(app, { title, text: OLD_TEXT, tags: ['Work'] }),
-        `PUT ${title}`,
+        await putTiddler(app, { title: to, text: before.text ?? '', tags }),
+        `PUT ${to}`,
       )
-      await expectNoContent(await deleteTiddler(app, OLD_TITLE), `DELETE ${OLD_TITLE}`)
-      orThrow(await this.check(app, { status: 'succeeded', result: null }, session, [title]))
+      await expectNoContent(await deleteTiddler(app, from), `DELETE ${from}`)
+      orThrow(await this.check(app, { status: 'succeeded', result: null }, session, used))
     },
     async check(app, _run, _session, used) {
-      const title = String(used[0])
-      const renamed = await readTiddler(app, title)
-      if (!renamed) return `no tiddler ${title}`
-      if (renamed.text?.trim() !== OLD_TEXT) return `${title} says ${JSON.stringify(renamed.text)}`
-      if (await readTiddler(app, OLD_TITLE)) return `${OLD_TITLE} still exists`
-      return null
+      const [from, to] = used.map(String) as [string, string]
+      const renamed = await readTiddler(app, to)
+      if (!renamed) return `no tiddler ${to}`
+      const seed = seeded(from)
+      if (renamed.text?.trim() !== seed.text) return `${to} says ${JSON.stringify(renamed.text)}`
+      if (await readTiddler(app, from)) return `${from} still exists`
+      return keptTags(renamed, seed.tags)
     },
   },
 }

@@ -25,11 +25,22 @@ export const SEED_TIDDLERS: SeedTiddler[] = [
   { title: 'Recipe Pancakes', tags: ['Cooking'], text: 'Flour, milk, eggs, a pinch of salt.' },
   { title: 'Reading List', tags: ['Personal'], text: 'Dune; The Left Hand of Darkness.' },
   { title: 'Travel Plans', tags: ['Personal'], text: 'Lisbon in May, Oslo in August.' },
+  // Tiddlers that only the tools' runs touch (a run must not meet a recording's change).
+  { title: 'Budget Review', tags: ['Work'], text: 'Costs are up four percent.' },
+  { title: 'Team Offsite', tags: ['Work'], text: 'Two days at the lake in June.' },
+  { title: 'Garden Notes', tags: ['Personal'], text: 'Plant tomatoes after the frost.' },
   // Three throwaway tiddlers: the delete workflow removes one when recorded, one per tool run.
   { title: 'Old Draft', tags: [], text: 'Nothing worth keeping here.' },
   { title: 'Scratch Pad', tags: [], text: 'Phone numbers to sort out.' },
   { title: 'Unused Ideas', tags: [], text: 'A wiki for the garden.' },
 ]
+
+/** The seeded tiddler titled `title`; throws when the seed has none (a key's typo). */
+export function seeded(title: string): SeedTiddler {
+  const found = SEED_TIDDLERS.find((t) => t.title === title)
+  if (!found) throw new Error(`no seeded tiddler ${title}`)
+  return found
+}
 
 /** Fixed timestamps (TiddlyWiki's `YYYYMMDDhhmmssmmm`, UTC) so seeded files never differ. */
 const STAMP = '20260101090000000'

@@ -71,3 +71,22 @@ export async function expectNoContent(res: Response, message: string): Promise<v
 export function orThrow(problem: string | null): void {
   if (problem) throw new Error(problem)
 }
+
+/**
+ * The dependency a correct tool has when it rewrites an existing tiddler: TiddlyWiki's PUT
+ * replaces the whole tiddler, so the tool must first read the one it changes (its tags, its
+ * text) by title. The browser never sends this read (the page already holds every tiddler).
+ */
+export const READ_TIDDLER = {
+  method: 'GET',
+  path: /\/recipes\/default\/tiddlers\/(?!%24|\$|Draft)[^/]+/,
+}
+
+/** Null when `tiddler` still has the tags of its seed, else what is wrong. */
+export function keptTags(tiddler: StoredTiddler, seededTags: string[], extra: string[] = []) {
+  const tags = parseTitleList(tiddler.tags).sort()
+  const want = [...seededTags, ...extra].sort()
+  return tags.join('|') === want.join('|')
+    ? null
+    : `${tiddler.title} is tagged [${tags.join(', ')}], not [${want.join(', ')}]`
+}
