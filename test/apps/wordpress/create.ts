@@ -139,7 +139,13 @@ export const uploadMedia: Workflow = {
       .waitFor()
   },
   key: {
-    target: { method: 'POST', path: '/wp-admin/async-upload.php' },
+    // plupload's multipart POST (short=1, answered with the new attachment's id); the page then
+    // POSTs the same path again (attachment_id=..&fetch=3) for the item's HTML.
+    target: {
+      method: 'POST',
+      path: '/wp-admin/async-upload.php',
+      operation: { field: 'short', value: '1' },
+    },
     inputs: [{ recorded: UPLOAD.recorded, changed: UPLOAD.changed }],
     // The upload's _wpnonce is in the inline script `wpUploaderInit = {...multipart_params...}`.
     dependencies: [{ method: 'GET', path: '/wp-admin/media-new.php' }],

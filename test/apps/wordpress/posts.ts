@@ -21,6 +21,11 @@ export function listedTitles(html: string): string[] {
   return [...html.matchAll(/<div class="post_title">([^<]*)<\/div>/g)].map((m) => m[1] ?? '')
 }
 
+/** A post's title link in the list (its accessible name is `“Title” (Edit)`). */
+function titleLink(page: Page, title: string) {
+  return page.locator('#the-list a.row-title', { hasText: title })
+}
+
 /** The row of a post in the list: Quick Edit and Trash show only when it is hovered. */
 function row(page: Page, title: string) {
   return page.locator('#the-list tr').filter({ has: page.getByRole('link', { name: title }) })
@@ -43,10 +48,8 @@ export const filterByCategory: Workflow = {
     await page.locator('#cat').selectOption({ label: category(FILTER.recorded).name })
     await page.getByRole('button', { name: 'Filter', exact: true }).click()
     await page.waitForURL(/cat=4/)
-    await page.getByRole('link', { name: seedPost(22).title, exact: true }).waitFor()
-    await page.getByRole('link', { name: seedPost(21).title, exact: true }).waitFor({
-      state: 'detached',
-    })
+    await titleLink(page, seedPost(22).title).waitFor()
+    await titleLink(page, seedPost(21).title).waitFor({ state: 'detached' })
   },
   key: {
     // The filter form is a GET of the list; WordPress first answers it with a 302 that drops the
@@ -114,7 +117,7 @@ export const renamePost: Workflow = {
     await title.fill('')
     await title.pressSequentially(RENAME.recorded, { delay: 40 })
     await editor.getByRole('button', { name: 'Update' }).click()
-    await page.getByRole('link', { name: RENAME.recorded, exact: true }).waitFor()
+    await titleLink(page, RENAME.recorded).waitFor()
   },
   key: {
     target: {
