@@ -53,20 +53,23 @@ export const uploadFile: Workflow = {
         recorded: 'minutes-2026-11-20.pdf',
         changed: ['minutes-2026-11-27.pdf', 'minutes-2026-12-04.pdf'],
       },
+      // The namespace the person picked in the media tree (and named in the intent); an upload
+      // to a namespace without media creates it.
+      { recorded: NS, changed: ['projects', 'team'] },
     ],
     // The sectok comes from any page viewed signed in (the media manager's forms hold it).
     dependencies: [{ method: 'GET', path: '/doku.php' }],
     mutating: true,
     async replayByHand(app, session) {
-      const name = 'minutes-2026-11-27.pdf'
-      const page = await app.fetch(`/doku.php?id=start&do=media&ns=${NS}`, { session })
+      const [name, ns] = ['minutes-2026-11-27.pdf', 'projects']
+      const page = await app.fetch(`/doku.php?id=start&do=media&ns=${ns}`, { session })
       const sectok = hiddenField(await page.text(), 'sectok')
       if (!sectok) throw new Error('the media manager holds no sectok')
       const query = new URLSearchParams({
         tab_files: 'files',
         tab_details: 'view',
         do: 'media',
-        ns: NS,
+        ns,
         sectok,
         mediaid: '',
         call: 'mediaupload',
@@ -86,11 +89,14 @@ export const uploadFile: Workflow = {
       const answer = (await res.json()) as { success?: boolean; error?: string }
       if (!answer.success) throw new Error(`upload refused: ${answer.error ?? res.status}`)
       mustPass(
-        await uploadFile.key.check(app, { status: 'succeeded', result: answer }, session, [name]),
+        await uploadFile.key.check(app, { status: 'succeeded', result: answer }, session, [
+          name,
+          ns,
+        ]),
       )
     },
     async check(app, _run, session, used) {
-      const id = `${NS}:${String(used[0])}`
+      const id = `${String(used[1])}:${String(used[0])}`
       return (await mediaExists(app, session, id)) ? null : `the media file ${id} does not exist`
     },
   },
