@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core'
 import type { StorageState } from '../../../../src/shared/trace'
 import type { AnswerKey, AppInstance, Workflow } from '../../types'
 import { getPage, hiddenFieldsOf, postForm, rawText, urlTitle } from '../http'
-import { openPageBySearch } from '../person'
+import { focusSearchBox, openPageBySearch } from '../person'
 
 const MAIN = '/index.php/Main_Page'
 
@@ -122,8 +122,7 @@ export const createPage: Workflow = {
   startPath: MAIN,
   signedIn: true,
   async play(page) {
-    const box = page.locator('#searchInput')
-    await box.click()
+    const box = await focusSearchBox(page)
     await box.pressSequentially('Picnic Plan', { delay: 30 })
     await box.press('Enter')
     await page.locator('.mw-search-createlink a').click()

@@ -1,6 +1,7 @@
 /** The read workflows: the search box's suggestions and the list of pages by prefix. */
 import type { Workflow } from '../../types'
 import { resultText } from '../http'
+import { focusSearchBox } from '../person'
 
 const MAIN = '/index.php/Main_Page'
 
@@ -36,8 +37,7 @@ export const searchPages: Workflow = {
   startPath: MAIN,
   signedIn: true,
   async play(page) {
-    const box = page.locator('#searchInput')
-    await box.click()
+    const box = await focusSearchBox(page)
     await box.pressSequentially('Lunar', { delay: 80 })
     await page.locator('.suggestions-result', { hasText: 'Lunar Eclipse' }).waitFor()
   },
@@ -71,7 +71,7 @@ export const searchPages: Workflow = {
 
 /**
  * Opens Special pages from the sidebar, then "All pages with prefix", types a prefix and
- * submits the form (a GET of index.php?title=Special:PrefixIndex&prefix=...).
+ * submits the form (a GET of /index.php/Special:PrefixIndex?prefix=...).
  */
 export const listPagesByPrefix: Workflow = {
   id: 'list_pages_by_prefix',
@@ -84,28 +84,24 @@ export const listPagesByPrefix: Workflow = {
   startPath: MAIN,
   signedIn: true,
   async play(page) {
+    await page.waitForLoadState('load')
     await page.locator('#t-specialpages a').click()
     await page.getByRole('link', { name: 'All pages with prefix' }).click()
     const prefix = page.locator('input[name="prefix"]')
     await prefix.click()
     await prefix.pressSequentially('Bicycle', { delay: 40 })
-    await page.getByRole('button', { name: 'Go' }).click()
+    await page.locator('#mw-content-text').getByRole('button', { name: 'Show' }).click()
     await page.locator('.mw-prefixindex-list', { hasText: 'Bicycle Routes' }).waitFor()
   },
   key: {
-    target: {
-      method: 'GET',
-      path: '/index.php',
-      operation: { field: 'title', value: 'Special:PrefixIndex' },
-    },
+    target: { method: 'GET', path: '/index.php/Special:PrefixIndex' },
     inputs: [{ recorded: 'Bicycle', changed: ['Holiday', 'Onboarding'] }],
     dependencies: [],
     mutating: false,
     async replayByHand(app, session) {
-      const res = await app.fetch(
-        '/index.php?title=Special%3APrefixIndex&prefix=Holiday&namespace=0',
-        { session },
-      )
+      const res = await app.fetch('/index.php/Special:PrefixIndex?prefix=Holiday&namespace=0', {
+        session,
+      })
       const html = await res.text()
       const problem = await this.check(app, { status: 'succeeded', result: html }, session, [
         'Holiday',

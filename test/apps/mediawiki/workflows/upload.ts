@@ -36,6 +36,7 @@ export const uploadFile: Workflow = {
   startPath: '/index.php/Main_Page',
   signedIn: true,
   async play(page) {
+    await page.waitForLoadState('load')
     await page.locator('#t-upload a').click()
     await page
       .locator('#wpUploadFile')
