@@ -24,7 +24,7 @@ export const triggerInject: Workflow = {
     await waitForToast(page, 'Successfully injected: run nightly import')
   },
   key: {
-    target: { method: 'POST', path: /\/inject\/[0-9a-f]{16}/ },
+    target: { method: 'POST', path: /\/inject\/[^/]+/ },
     inputs: [
       {
         recorded: 'run nightly import',

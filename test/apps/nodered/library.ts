@@ -27,7 +27,9 @@ export const exportToLibrary: Workflow = {
     const dialog = page.getByRole('dialog')
     await dialog.getByRole('link', { name: 'Local', exact: true }).click()
     const name = page.locator('#red-ui-clipboard-dialog-tab-library-name')
+    // The field comes prefilled with "flows.json": select it all and type over it.
     await name.click()
+    await name.press('Control+a')
     await name.pressSequentially('nightly-backup.json', { delay: 40 })
     // The Export button is enabled by a validation that runs 100 ms after typing.
     const button = page.locator('#red-ui-clipboard-dialog-export')

@@ -1,10 +1,11 @@
 import type { Workflow } from '../types'
 import { resultText } from './api'
 import { waitForEditor } from './editor'
+import { OTHER_USER_NAMES, USER } from './seed'
 
 /**
  * Signs in from the editor's login dialog. The token answer is the result; the check proves it
- * is a working token of the seeded user by asking `/settings` with it, as the editor does next.
+ * is a working token of the user named by asking `/settings` with it, as the editor does next.
  */
 export const login: Workflow = {
   id: 'login',
@@ -27,8 +28,9 @@ export const login: Workflow = {
   },
   key: {
     target: { method: 'POST', path: '/auth/token' },
-    // The password is the saved credential, and there is one user: no other value can log in.
-    inputs: [],
+    // The password is the saved credential (redacted in the trace); the typed user name is an
+    // input, and the seed has two more users that the same password opens.
+    inputs: [{ recorded: USER.name, changed: OTHER_USER_NAMES }],
     dependencies: [],
     mutating: false,
     async replayByHand(app, session) {
@@ -39,7 +41,7 @@ export const login: Workflow = {
           client_id: 'node-red-editor',
           grant_type: 'password',
           scope: '',
-          username: app.user.name,
+          username: OTHER_USER_NAMES[0],
           password: app.user.password,
         }),
       })
@@ -47,17 +49,18 @@ export const login: Workflow = {
         app,
         { status: res.ok ? 'ok' : 'error', result: await res.text() },
         session,
-        [],
+        [OTHER_USER_NAMES[0]],
       )
       if (problem) throw new Error(problem)
     },
-    async check(app, run) {
+    async check(app, run, _session, used) {
       const token = /"access_token"\s*:\s*"([^"]+)"/.exec(resultText(run.result))?.[1]
       if (!token) return 'the result holds no access_token'
       const res = await app.fetch('/settings', { headers: { authorization: `Bearer ${token}` } })
       if (!res.ok) return `the token does not open /settings (${res.status})`
       const user = ((await res.json()) as { user?: { username?: string } }).user?.username
-      return user === app.user.name ? null : `the token is not ${app.user.name}'s (${user})`
+      const want = String(used[0])
+      return user === want ? null : `the token is not ${want}'s but ${String(user)}'s`
     },
   },
 }

@@ -19,6 +19,13 @@ export const USER: SeedUser = {
   hash: '$2a$08$03tDoK7OIme9zY4vlSafoucukeaPonPO4P2Oel/ZDQWFil6KyVyqq',
 }
 
+/**
+ * Two more editor users with the operator's password: the login key's user name is an input
+ * (the person typed it) while the password is the saved secret, so other names that the same
+ * password opens are what the login tool can be called with.
+ */
+export const OTHER_USER_NAMES: [string, string] = ['auditor', 'deployer']
+
 /** Ids of the seeded tabs (Node-RED ids are 16 hex digits). */
 export const TAB = {
   nightly: 'f1a0000000000001',

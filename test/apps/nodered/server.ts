@@ -4,7 +4,7 @@ import { createRequire } from 'node:module'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
-import { USER, seedFlows } from './seed'
+import { OTHER_USER_NAMES, USER, seedFlows } from './seed'
 
 /** A Node-RED child process serving the editor and its admin API on loopback. */
 export interface NodeRedServer {
@@ -43,7 +43,11 @@ function freePort(): Promise<number> {
  * palette catalogues, installs) switched off, so the UI and the traffic are the same every run.
  */
 function settingsFile(port: number): string {
-  const users = [{ username: USER.name, password: USER.hash, permissions: '*' }]
+  const users = [USER.name, ...OTHER_USER_NAMES].map((username) => ({
+    username,
+    password: USER.hash,
+    permissions: '*',
+  }))
   const settings = {
     uiHost: '127.0.0.1',
     uiPort: port,

@@ -1,7 +1,7 @@
 import type { AnswerKey, Workflow } from '../types'
 import { deployFlows, readFlows, tabByLabel } from './api'
 import { deploy, flowTab, waitForEditor } from './editor'
-import { TAB } from './seed'
+import { TAB, TAB_LABEL } from './seed'
 
 /**
  * A deploy is `POST /flows` with `{flows: [every node of every tab], rev}` and the header
@@ -94,9 +94,19 @@ export const disableFlowTab: Workflow = {
       if (problem) throw new Error(problem)
     },
     async check(app, _run, session, used) {
-      const tab = tabByLabel(await readFlows(app, session), String(used[0]))
-      if (!tab) return `no tab is labelled ${String(used[0])} any more`
-      return tab.disabled === true ? null : `the tab ${String(used[0])} is still enabled`
+      // By the seeded id, not the label: a tool that relabels another tab with the changed name
+      // (and disables that one) must not pass.
+      const label = String(used[0])
+      const key = (Object.keys(TAB_LABEL) as Array<keyof typeof TAB>).find(
+        (k) => TAB_LABEL[k] === label,
+      )
+      if (!key) return `no seeded tab is labelled ${label}`
+      const state = await readFlows(app, session)
+      const tab = state.flows.find((n) => n.id === TAB[key])
+      if (tab?.label !== label) return `the tab ${label} was relabelled ${String(tab?.label)}`
+      const twins = state.flows.filter((n) => n.type === 'tab' && n.label === label).length
+      if (twins > 1) return `${twins} tabs are now labelled ${label}`
+      return tab.disabled === true ? null : `the tab ${label} is still enabled`
     },
   },
 }
