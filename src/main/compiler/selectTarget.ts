@@ -7,6 +7,7 @@ import { matchTyped, pathSegments, requestValues, type RequestValue } from './re
 import type { TypedValue } from './typedValues'
 import { intentVerbClass } from './intentVerb'
 import { verbSignals } from './verbSignals'
+import { hasSiblings, normalValue, pickedNames, segmentCarrying, tracePaths } from './pathValues'
 
 /** How a document target becomes a result: its result shape and its varying path segment. */
 export interface DocumentPlan {
@@ -88,16 +89,9 @@ export function scoreExchanges(
 ): ScoredExchange[] {
   const probes = context ? shownProbes(context, committedAt) : []
   const words = context?.intent ? intentWords(context.intent) : []
+  const where = pathContext(context)
   const scored = exchanges.map((exchange) =>
-    scoreOne(
-      exchange,
-      typed,
-      committedAt,
-      probes,
-      words,
-      context?.intent ?? '',
-      context?.actions ?? [],
-    ),
+    scoreOne(exchange, typed, committedAt, probes, words, context?.intent ?? '', where),
   )
   if (context) penalizeMovedOn(scored, context.actions)
   return sortScored(scored.filter((s) => s.score > 0))
@@ -123,7 +117,7 @@ export function scoreChosen(
     probes,
     words,
     context.intent ?? '',
-    context.actions,
+    pathContext(context),
   )
   return withHandSignal(scored)
 }
@@ -188,15 +182,16 @@ function scoreOne(
   probes: Probe[],
   words: string[],
   intent: string,
-  actions: Action[],
+  where: PathContext,
 ): ScoredExchange {
+  const { actions } = where
   const signals: EvidenceSignal[] = []
   const values = requestValues(exchange)
   const { exactMatches, prefixes } = matchValues(values, typed)
   const segments = pathSegments(exchange.url)
   const inPath = typed
     .filter((t) => !exactMatches.some((m) => m.typed === t))
-    .map((t) => ({ t, index: segments.findIndex((s) => s === t.value) }))
+    .map((t) => ({ t, index: segmentCarrying(segments, t.value) }))
     .find((m) => m.index >= 0)
   let pathSlot: PathSlot | undefined
   if (exactMatches.length || inPath) {
@@ -236,7 +231,16 @@ function scoreOne(
         detail: `the request's path names ${wordHits.map((w) => `"${w}"`).join(', ')} of the intent`,
       })
   }
-  const named = !pathSlot ? intentValueInPath(segments, intent) : null
+  const picked = !pathSlot ? pickedInPath(segments, where) : null
+  if (picked) {
+    pathSlot = picked.slot
+    signals.push({
+      name: 'picked_value_in_path',
+      weight: round(W.typed / 2),
+      detail: `path segment ${picked.slot.index} names "${picked.value}", the item the person clicked`,
+    })
+  }
+  const named = !pathSlot ? intentValueInPath(segments, intent, where.paths) : null
   if (named) {
     pathSlot = named.slot
     signals.push({
@@ -278,6 +282,7 @@ function scoreOne(
   const hasIntentEvidence =
     exactMatches.length > 0 ||
     !!inPath ||
+    !!picked ||
     prefixes > 0 ||
     wordHits.length > 0 ||
     !!named ||
@@ -342,18 +347,33 @@ function scoreOne(
  * words such as `search` never become slots. The slot is named by the noun after the value in
  * the intent, else the one before it, else the preceding path segment.
  */
-function intentValueInPath(segments: string[], intent: string): { slot: PathSlot } | null {
+function intentValueInPath(
+  segments: string[],
+  intent: string,
+  paths: string[][],
+): { slot: PathSlot } | null {
   if (!intent) return null
-  const tokens = intent
-    .toLowerCase()
-    .split(/[\s"'“”‘’,;:!?()]+/)
-    .filter(Boolean)
+  const raw = intent.split(/[\s,;:!?()]+/).filter(Boolean)
+  const tokens = raw.map((t) => t.toLowerCase().replace(/^["'“”‘’]+|["'“”‘’]+$/g, ''))
   for (let index = 0; index < segments.length; index++) {
     const segment = segments[index]!.toLowerCase()
-    if (segment.length < 3 || !/[\d._-]/.test(segment)) continue
-    const at = tokens.indexOf(segment)
-    if (at < 0) continue
-    const noun = [tokens[at + 1], tokens[at - 1]].find(
+    if (segment.length < 3) continue
+    const found = phraseAt(tokens, segment)
+    if (!found) continue
+    const at = found.start
+    const after = found.end
+    // A plain word is a value only where the path varies across the trace and the intent
+    // names it as one: quoted, capitalised, or before a container noun ("the invoices folder");
+    // else it is a route word such as `search` or `jobs` (issue 9 kind 2).
+    if (!/[\d._-]/.test(segment)) {
+      const spelled = raw.slice(at, after + 1).join(' ')
+      const asValue =
+        /^["'“‘]/.test(spelled) ||
+        (at > 0 && /^[A-Z]/.test(spelled)) ||
+        CONTAINER_NOUNS.has(singular(tokens[after + 1] ?? ''))
+      if (!asValue || !hasSiblings(segments, index, paths)) continue
+    }
+    const noun = [tokens[after + 1], tokens[at - 1]].find(
       (w) => w && /^[a-z]{3,}$/.test(w) && !STOP_WORDS.has(w),
     )
     return {
@@ -361,6 +381,60 @@ function intentValueInPath(segments: string[], intent: string): { slot: PathSlot
         index,
         name: noun ? singular(noun) : pathSlotName(segments, index, null),
         description: `The part of the address that names the ${noun ?? 'item'} (path segment ${index}, observed "${segments[index]}")`,
+      },
+    }
+  }
+  return null
+}
+
+/** Nouns that hold named things: a word just before one in an intent is that thing's name. */
+const CONTAINER_NOUNS = new Set(
+  'folder directory dir page file project category tag tab flow board list channel repo repository package namespace space collection album section wiki tiddler post issue ticket document doc note sheet notebook group team workspace bucket table database'.split(
+    ' ',
+  ),
+)
+
+/** Where in the intent's tokens a path segment is spelled (one to five words), or null. */
+function phraseAt(tokens: string[], segment: string): { start: number; end: number } | null {
+  const want = normalValue(segment)
+  for (let start = 0; start < tokens.length; start++)
+    for (let end = start; end < Math.min(tokens.length, start + 5); end++)
+      if (normalValue(tokens.slice(start, end + 1).join(' ')) === want) return { start, end }
+  return null
+}
+
+/** What the trace says about paths: every requested path, and what the person clicked. */
+export interface PathContext {
+  paths: string[][]
+  picked: Array<{ value: string; at: number }>
+  actions: Action[]
+}
+
+function pathContext(context: PageContext | undefined): PathContext {
+  return {
+    paths: tracePaths(context?.exchanges ?? []),
+    picked: pickedNames(context?.actions ?? []),
+    actions: context?.actions ?? [],
+  }
+}
+
+/**
+ * A path segment that names an item the person picked before the request (a folder link, a
+ * page in a list), where the path varies across the trace: the picked item becomes a path slot.
+ */
+function pickedInPath(
+  segments: string[],
+  where: PathContext,
+): { slot: PathSlot; value: string } | null {
+  for (const p of where.picked) {
+    const index = segmentCarrying(segments, p.value)
+    if (index < 0 || !hasSiblings(segments, index, where.paths)) continue
+    return {
+      value: p.value,
+      slot: {
+        index,
+        name: pathSlotName(segments, index, null),
+        description: `The item the person picked ("${p.value}", path segment ${index})`,
       },
     }
   }

@@ -1,16 +1,37 @@
-import type { JsonSchema, VerifyRule } from '../../shared/toolSpec'
+import type { ErrorShape, JsonSchema, VerifyRule } from '../../shared/toolSpec'
+import { headerValue, mimeTypeOf, type Exchange } from '../../shared/trace'
+import { inBandError } from '../engine/inBand'
+import { safeUrl } from './classify'
 import { inferSchema } from './inferSchema'
+import { requestValues } from './requestValues'
 import { largestRecordList } from './selectTarget'
 
 /** How many fields of the record list's items the rule promises: the stable core of a record. */
 const MAX_ITEM_FIELDS = 12
 
+/** What the compiler saw of the target besides its parsed answer. */
+export interface VerifyContext {
+  /** The recorded target exchange: its status, media type, Location and request decide the rule. */
+  exchange?: Exchange
+}
+
 /**
  * Writes the declared outcome of a tool (issue 2): a 2xx JSON answer whose observed top-level
  * fields are present with their types, and, for the main record list, the fields every observed
  * record carried. Paths use dots and `[]` for "every item of the list".
+ * Given the recorded `exchange` (issue 9 items 4 and 5), a write that answered no JSON is judged
+ * by its acknowledgement (`acknowledgementRule`), and the site's in-band error answers are
+ * declared (`errorShapesOf`): a 200 `{"error":{"code":"badtoken"}}` then fails the run.
+ * Without it the rule is the one tools always had.
  */
-export function deriveVerifyRule(output: JsonSchema, answer: unknown): VerifyRule {
+export function deriveVerifyRule(
+  output: JsonSchema,
+  answer: unknown,
+  context: VerifyContext = {},
+): VerifyRule {
+  const { exchange } = context
+  const ack = exchange ? acknowledgementRule(exchange, answer) : null
+  if (ack) return ack
   const required: VerifyRule['required'] = []
   if (output.type === 'object') {
     for (const key of output.required ?? []) {
@@ -28,7 +49,176 @@ export function deriveVerifyRule(output: JsonSchema, answer: unknown): VerifyRul
         required.push({ path: `${itemPath}.${key}`, type })
     }
   }
-  return { status: [200, 299], mimeType: 'application/json', required }
+  const errorShapes = exchange ? errorShapesOf(exchange, answer) : []
+  return {
+    status: [200, 299],
+    mimeType: 'application/json',
+    required,
+    ...(errorShapes.length ? { errorShapes } : {}),
+  }
+}
+
+/**
+ * The rule of a target that answered no JSON data (issue 9 item 4), or null for a JSON answer:
+ * - a redirect (RFC 9110 §15.4; Post/Redirect/Get after a form post): any 3xx whose Location
+ *   path matches the recorded one, ids and the request's values generalised to `*`;
+ * - `204 No Content`/`205` or an empty body (RFC 9110 §15.3.5): any 2xx, status only;
+ * - an HTML page or text (`text/plain "OK"`): any 2xx of the same media type, with the in-band
+ *   errors a text answer can carry (`errorShapesOf`: admin-ajax's `0`/`-1`, `Error: …`).
+ */
+export function acknowledgementRule(exchange: Exchange, answer: unknown): VerifyRule | null {
+  const { status } = exchange
+  if (status >= 300 && status < 400) {
+    const path = redirectPattern(exchange)
+    return {
+      status: [300, 399],
+      mimeType: '*',
+      required: [],
+      ...(path === null ? {} : { redirect: { path } }),
+    }
+  }
+  if (answer !== undefined) return null
+  const body = exchange.responseBody
+  const text = body?.encoding === 'utf8' ? body.text : ''
+  const mime = mimeTypeOf(exchange.responseHeaders)
+  const errorShapes = errorShapesOf(exchange, undefined)
+  const withErrors = errorShapes.length ? { errorShapes } : {}
+  if (status === 204 || status === 205 || (!text.trim() && body?.encoding !== 'base64'))
+    return { status: [200, 299], mimeType: '*', required: [], ...withErrors }
+  const html = mime.includes('html') || /^\s*<(!doctype|html)/i.test(text)
+  return {
+    status: [200, 299],
+    mimeType: html ? 'text/html' : mime || '*',
+    required: [],
+    ...withErrors,
+  }
+}
+
+/**
+ * The Location path of a recorded redirect as a pattern (`/page/*`): a segment with a digit (an
+ * id: `/issues/42`, `/p/9f3c…`, not a version `v2`) or equal to a value the request sent (the
+ * title the person typed, in any of its spellings) becomes `*`; the rest stays.
+ */
+export function redirectPattern(exchange: Exchange): string | null {
+  const location = headerValue(exchange.responseHeaders, 'location')
+  if (!location) return null
+  let target: URL
+  try {
+    target = new URL(location, exchange.url)
+  } catch {
+    return null
+  }
+  const sent = new Set<string>()
+  for (const v of requestValues(exchange))
+    if (typeof v.value === 'string' || typeof v.value === 'number')
+      sent.add(spelling(String(v.value)))
+  sent.delete('')
+  const segments = target.pathname.split('/').filter(Boolean)
+  const variable = (segment: string) => {
+    const word = decoded(segment)
+    return (/\d/.test(word) && !/^v\d+$/i.test(word)) || sent.has(spelling(word))
+  }
+  return `/${segments.map((s) => (variable(s) ? '*' : s)).join('/')}`
+}
+
+/** One spelling of a value for comparing with a path segment: case, `_`, `+`, `-` and spaces. */
+function spelling(value: string): string {
+  return value
+    .toLowerCase()
+    .replace(/[\s_+-]+/g, ' ')
+    .trim()
+}
+
+function decoded(segment: string): string {
+  try {
+    return decodeURIComponent(segment)
+  } catch {
+    return segment
+  }
+}
+
+/** Paths of action APIs: the operation is a parameter, errors come back as a 200. */
+const ACTION_ENDPOINT = /(?:^|\/)(?:api|admin-ajax|xmlrpc|ajax)\.php$|\/(?:json-?rpc|rpc)\/?$/i
+/** Parameter names that carry an action API's operation (`action=edit`, `do=save`). */
+const OPERATION_PARAM = /^(?:action|do|op|cmd|method|task|operation)$/i
+
+/**
+ * The in-band errors of the target's site (issue 9 item 5), from what the endpoint is and what its
+ * success looked like:
+ * - an action API (the operation a parameter: MediaWiki's `api.php?action=edit`, JSON-RPC's
+ *   `method`) answers `{"error": …}` (and MediaWiki's newer `{"errors": […]}`);
+ * - WordPress `admin-ajax.php` answers a bare `-1` when the nonce check failed and `0` when no
+ *   handler runs for the caller (signed out): both `session_or_permission`;
+ * - a success flag observed on the recorded answer (`success: true`, `ok: true`,
+ *   `status: "ok"`, MediaWiki's `edit.result: "Success"`) flips on failure;
+ * - a text acknowledgement starting `Error`, `Failed`, `Denied`, `Forbidden` or `Invalid`.
+ * A shape the recorded answer itself matches is dropped: the recorded answer was a success.
+ */
+export function errorShapesOf(exchange: Exchange, answer: unknown): ErrorShape[] {
+  const shapes: ErrorShape[] = []
+  const path = safeUrl(exchange.url)?.pathname ?? ''
+  const record = isRecord(answer) ? answer : null
+  if (/(?:^|\/)admin-ajax\.php$/i.test(path))
+    shapes.push(
+      { path: '', equals: ['-1'], failure: 'session_or_permission', message: '' },
+      { path: '', equals: ['0'], failure: 'session_or_permission', message: '' },
+    )
+  if (record?.success === true) shapes.push({ path: 'success', equals: [false] })
+  if (record?.ok === true) shapes.push({ path: 'ok', equals: [false] })
+  if (typeof record?.status === 'string' && /^(ok|success|succeeded)$/i.test(record.status))
+    shapes.push({ path: 'status', pattern: '^(error|fail|failed|failure)$' })
+  for (const [key, value] of Object.entries(record ?? {}))
+    if (isRecord(value) && typeof value.result === 'string' && /^success$/i.test(value.result))
+      shapes.push({ path: `${key}.result`, pattern: '^(failure|error)$' })
+  const rpc = record !== null && 'jsonrpc' in record
+  if (rpc || ACTION_ENDPOINT.test(path) || requestValues(exchange).some(isOperation)) {
+    shapes.push({ path: 'error' })
+    if (!rpc) shapes.push({ path: 'errors' })
+  }
+  if (answer === undefined && isText(exchange))
+    shapes.push({ path: '', pattern: '^(error|fail|failed|failure|denied|forbidden|invalid)\\b' })
+  const recorded = exchange.responseBody?.encoding === 'utf8' ? exchange.responseBody.text : ''
+  return shapes.filter((shape) => !inBandError(recorded, [shape]))
+}
+
+function isOperation(v: { path: string; value: unknown }): boolean {
+  return OPERATION_PARAM.test(v.path) && typeof v.value === 'string' && /^[\w.-]+$/.test(v.value)
+}
+
+/** A plain-text answer (not a page, not JSON): `text/plain`, or no type with a non-markup body. */
+function isText(exchange: Exchange): boolean {
+  const mime = mimeTypeOf(exchange.responseHeaders)
+  const body = exchange.responseBody?.encoding === 'utf8' ? exchange.responseBody.text : ''
+  return mime.startsWith('text/plain') || (!mime && !!body.trim() && !/^\s*</.test(body))
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
+}
+
+/**
+ * The output schema of a tool whose rule is an acknowledgement (the engine's `Acknowledgement`:
+ * `{status, location?, text?, title?, data?}`); other rules keep the schema of their answer.
+ */
+export function outputForRule(verify: VerifyRule, output: JsonSchema): JsonSchema {
+  const ack =
+    verify.redirect !== undefined ||
+    verify.mimeType === '*' ||
+    (verify.mimeType.startsWith('text/') && !verify.required.length)
+  return ack ? ACKNOWLEDGEMENT_SCHEMA : output
+}
+
+/** What a write that answers no data returns (src/main/engine/outcome.ts `Acknowledgement`). */
+export const ACKNOWLEDGEMENT_SCHEMA: JsonSchema = {
+  type: 'object',
+  properties: {
+    status: { type: 'integer', description: 'HTTP status of the answer' },
+    location: { type: 'string', description: 'Where the site redirected, absolute' },
+    text: { type: 'string', description: 'The text the site answered' },
+    title: { type: 'string', description: 'Title of the page the site answered' },
+    data: { description: 'JSON the site answered' },
+  },
+  required: ['status'],
 }
 
 function schemaAt(schema: JsonSchema, path: string): JsonSchema | undefined {
