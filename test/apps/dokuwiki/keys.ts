@@ -88,17 +88,17 @@ export async function rawPage(app: AppInstance, id: string): Promise<string> {
   return (res.headers.get('content-type') ?? '').startsWith('text/plain') ? text : ''
 }
 
-/** Whether the media file `ns:name` exists (fetch.php answers 200 with its bytes, else 404). */
-export async function mediaExists(
+/** The size in bytes of the media file `ns:name` (fetch.php answers 200 with its bytes), or null. */
+export async function mediaSize(
   app: AppInstance,
   session: StorageState,
   mediaId: string,
-): Promise<boolean> {
+): Promise<number | null> {
   const res = await app.fetch(`/lib/exe/fetch.php?media=${encodeURIComponent(mediaId)}`, {
     session,
   })
-  await res.arrayBuffer()
-  return res.status === 200
+  const bytes = await res.arrayBuffer()
+  return res.status === 200 ? bytes.byteLength : null
 }
 
 /** A run's result as one searchable string (HTML-escaped text unescaped for the common cases). */

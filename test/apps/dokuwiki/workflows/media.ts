@@ -5,7 +5,7 @@
  * target namespace, the file name and the CSRF token all travel in the query, not in a form.
  */
 import type { Workflow } from '../../types'
-import { hiddenField, mediaExists, mustPass } from '../keys'
+import { hiddenField, mediaSize, mustPass } from '../keys'
 import { PDF_BYTES } from '../seed'
 
 const NS = 'meetings'
@@ -57,14 +57,29 @@ export const uploadFile: Workflow = {
       // to a namespace without media creates it.
       { recorded: NS, changed: ['projects', 'team'] },
     ],
-    // The sectok comes from any page viewed signed in (the media manager's forms hold it).
-    dependencies: [{ method: 'GET', path: '/doku.php' }],
+    // The uploader takes its parameters, the sectok among them, from the upload form
+    // (#dw__upload) of the Upload tab, which the media manager loads with ajax.php
+    // call=medialist. (Every page viewed signed in holds the same per-session sectok, so a tool
+    // reading it from GET /doku.php would work too; the key names what the UI reads.)
+    dependencies: [
+      {
+        method: 'POST',
+        path: '/lib/exe/ajax.php',
+        operation: { field: 'call', value: 'medialist' },
+      },
+    ],
     mutating: true,
     async replayByHand(app, session) {
       const [name, ns] = ['minutes-2026-11-27.pdf', 'projects']
-      const page = await app.fetch(`/doku.php?id=start&do=media&ns=${ns}`, { session })
-      const sectok = hiddenField(await page.text(), 'sectok')
-      if (!sectok) throw new Error('the media manager holds no sectok')
+      // The Upload tab, as the media manager loads it: its form holds the sectok.
+      const tab = await app.fetch('/lib/exe/ajax.php', {
+        method: 'POST',
+        session,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ call: 'medialist', tab_files: 'upload', do: 'media', ns }),
+      })
+      const sectok = hiddenField(await tab.text(), 'sectok')
+      if (!sectok) throw new Error('the Upload tab holds no sectok')
       const query = new URLSearchParams({
         tab_files: 'files',
         tab_details: 'view',
@@ -97,7 +112,10 @@ export const uploadFile: Workflow = {
     },
     async check(app, _run, session, used) {
       const id = `${String(used[1])}:${String(used[0])}`
-      return (await mediaExists(app, session, id)) ? null : `the media file ${id} does not exist`
+      const size = await mediaSize(app, session, id)
+      // An upload whose body was lost saves an empty file: not what the person uploaded.
+      if (size === null) return `the media file ${id} does not exist`
+      return size === PDF_BYTES.length ? null : `${id} holds ${size} bytes, not the uploaded file`
     },
   },
 }
