@@ -139,13 +139,12 @@ export const uploadMedia: Workflow = {
       .waitFor()
   },
   key: {
-    // plupload's multipart POST (short=1, answered with the new attachment's id); the page then
-    // POSTs the same path again (attachment_id=..&fetch=3) for the item's HTML.
-    target: {
-      method: 'POST',
-      path: '/wp-admin/async-upload.php',
-      operation: { field: 'short', value: '1' },
-    },
+    // plupload's multipart POST (fields name, post_id, _wpnonce, type, tab, short=1 and the file
+    // as async-upload), answered with the new attachment's id. The page then POSTs the same path
+    // again (attachment_id=..&fetch=3) for the item's HTML. No operation field tells them apart
+    // here: Chromium hands no body for a request whose FormData holds a file, so neither the
+    // recorder nor a HAR has the upload's fields to match on.
+    target: { method: 'POST', path: '/wp-admin/async-upload.php' },
     inputs: [{ recorded: UPLOAD.recorded, changed: UPLOAD.changed }],
     // The upload's _wpnonce is in the inline script `wpUploaderInit = {...multipart_params...}`.
     dependencies: [{ method: 'GET', path: '/wp-admin/media-new.php' }],

@@ -5,6 +5,7 @@
 import type { AppDefinition, AppInstance } from '../types'
 import { quickDraft, uploadMedia } from './create'
 import { searchPosts, viewPost } from './front'
+import { login } from './login'
 import { filterByCategory, renamePost, trashPost } from './posts'
 import { ADMIN } from './seed'
 import { missingPackages, startWordPress } from './server'
@@ -39,5 +40,6 @@ export const app: AppDefinition = {
     trashPost,
     quickDraft,
     uploadMedia,
+    login,
   ],
 }

@@ -7,18 +7,24 @@
 /** The admin the workflows sign in as. */
 export const ADMIN = { name: 'ada', password: 'ada-garden-2024', email: 'ada@example.com' }
 
-/** A second account, so the login workflow has other real users to sign in as. */
+/**
+ * Two more accounts with the admin's password: the login key's user name is an input (the person
+ * typed it) while the password is the saved secret, so these are what the login tool can be
+ * called with instead. Ids 2 and 3.
+ */
 export const USERS = [
   {
+    id: 2,
     name: 'grace',
-    password: 'grace-garden-2024',
+    password: ADMIN.password,
     email: 'grace@example.com',
     display: 'Grace',
     role: 'editor',
   },
   {
+    id: 3,
     name: 'linus',
-    password: 'linus-garden-2024',
+    password: ADMIN.password,
     email: 'linus@example.com',
     display: 'Linus',
     role: 'author',

@@ -20,6 +20,10 @@ switch_theme($seed['theme']);
 update_option('permalink_structure', '/%postname%/');
 update_option('blogdescription', $seed['tagline']);
 update_option('timezone_string', 'UTC');
+// Avatars come from gravatar.com: off, so no page asks the network.
+update_option('show_avatars', 0);
+// Answered now, so the first admin page of every instance skips its compression test requests.
+update_site_option('can_compress_scripts', 0);
 
 // The installer's own sample content goes: the seed is the whole content.
 foreach (get_posts(['post_type' => ['post', 'page'], 'post_status' => 'any', 'numberposts' => -1]) as $p) {
@@ -32,6 +36,7 @@ foreach ($seed['users'] as $u) {
         'display_name' => $u['display'], 'role' => $u['role'],
     ]);
     if (is_wp_error($id)) { fwrite(STDERR, $id->get_error_message() . "\n"); exit(1); }
+    if ($id !== $u['id']) { fwrite(STDERR, "user {$u['name']} got id $id\n"); exit(1); }
 }
 
 foreach ($seed['categories'] as $c) {
