@@ -25,6 +25,12 @@ seed['people'].each do |p|
   user.password = p['password']
   user.password_confirmation = p['password']
   user.status = User::STATUS_ACTIVE
+  if p['totp']
+    # Paired TOTP, as after "Enable two-factor authentication" in My account (the key is stored in
+    # clear: no database_cipher_key is configured).
+    user.twofa_scheme = 'totp'
+    user.twofa_totp_key = p['totp']
+  end
   user.save!
   people[p['login']] = user
 end

@@ -7,10 +7,19 @@
 /** The account every workflow signs in as (Redmine's built-in admin, password reset by the seed). */
 export const ADMIN = { name: 'admin', password: 'sitecall-redmine-admin' }
 
-/** Two more people; the login key signs in as them instead of the admin. */
+/**
+ * Two more people, members of both projects. Robin signs in with a second factor: Redmine's
+ * built-in TOTP, paired with a fixed key so the scripted person can compute the codes.
+ */
 export const PEOPLE = [
-  { login: 'dkim', password: 'dana-kim-secret-1', firstname: 'Dana', lastname: 'Kim' },
-  { login: 'rlee', password: 'robin-lee-secret-2', firstname: 'Robin', lastname: 'Lee' },
+  { login: 'dkim', password: 'dana-kim-secret-1', firstname: 'Dana', lastname: 'Kim', totp: null },
+  {
+    login: 'rlee',
+    password: 'robin-lee-secret-2',
+    firstname: 'Robin',
+    lastname: 'Lee',
+    totp: 'ROBINLEESITECALLREDMINETOTPKEY23',
+  },
 ] as const
 
 /** Redmine's default trackers and statuses (from `redmine:load_default_data`, language en). */

@@ -104,6 +104,10 @@ export async function templateDatabase(): Promise<string> {
     const partial = `${target}.${process.pid}.partial`
     copyFileSync(db, partial)
     renameSync(partial, target)
+    // Templates of an older seed or Redmine are never read again.
+    for (const name of readdirSync(tmpdir()))
+      if (name.startsWith('sitecall-redmine-template-') && join(tmpdir(), name) !== target)
+        rmSync(join(tmpdir(), name), { force: true })
     return target
   } finally {
     rmSync(dir, { recursive: true, force: true })

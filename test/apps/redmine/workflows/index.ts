@@ -1,9 +1,10 @@
 import type { Workflow } from '../../types'
 import { logIn } from './login'
+import { logInTwoFactor } from './login2fa'
 import { filterIssues, searchIssues, viewIssue } from './reads'
 import { changeStatus, createIssue, uploadFile } from './writes'
 
-/** Every Redmine workflow of the corpus: three reads, three writes, a login. */
+/** Every Redmine workflow of the corpus: three reads, three writes, a login with a password and one with a second factor. */
 export const WORKFLOWS: Workflow[] = [
   searchIssues,
   viewIssue,
@@ -12,4 +13,5 @@ export const WORKFLOWS: Workflow[] = [
   changeStatus,
   uploadFile,
   logIn,
+  logInTwoFactor,
 ]

@@ -4,9 +4,9 @@ import { judgeByHand, resultText } from '../keys'
 import { ADMIN } from '../seed'
 
 /**
- * Signs in from the home page: "Sign in", user name, password, Login. Redmine has a built-in
- * TOTP second factor, but the admin has none enabled: a one-time code cannot be an answer key's
- * fixed "changed" value (see NOTES.md).
+ * Signs in from the home page: "Sign in", user name, password, Login. The admin has no second
+ * factor (every workflow's scripted sign-in uses it, and Redmine refuses a TOTP code used twice);
+ * `log_in_2fa` signs in a person who has one.
  */
 export const logIn: Workflow = {
   id: 'log_in',

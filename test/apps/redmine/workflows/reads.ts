@@ -109,7 +109,8 @@ export const filterIssues: Workflow = {
     // Rails' nested query arrays: f[]=tracker_id&op[tracker_id]==&v[tracker_id][]=3 (next to the
     // default "open" status filter and the column list); the picked tracker is its id.
     target: { method: 'GET', path: '/projects/website/issues' },
-    inputs: [{ recorded: String(TRACKER.support), changed: ['1', '2'] }],
+    // Ids are numbers: the picked option's value is an integer id, so a tool may type it so.
+    inputs: [{ recorded: TRACKER.support, changed: [TRACKER.bug, TRACKER.feature] }],
     dependencies: [],
     mutating: false,
     async replayByHand(app, session) {
@@ -119,7 +120,7 @@ export const filterIssues: Workflow = {
         ['op[status_id]', 'o'],
         ['f[]', 'tracker_id'],
         ['op[tracker_id]', '='],
-        ['v[tracker_id][]', '1'],
+        ['v[tracker_id][]', String(this.inputs[0]!.changed[0])],
       ])
       const html = await page(app, session, `/projects/website/issues?${query.toString()}`)
       await judgeByHand(this, app, session, html)

@@ -132,10 +132,8 @@ export const changeStatus: Workflow = {
       operation: { field: '_method', value: 'patch' },
     },
     inputs: [
-      {
-        recorded: String(STATUS.inProgress),
-        changed: [String(STATUS.resolved), String(STATUS.feedback)],
-      },
+      // The picked option's value is the status id, a number.
+      { recorded: STATUS.inProgress, changed: [STATUS.resolved, STATUS.feedback] },
     ],
     dependencies: [{ method: 'GET', path: /\/issues\/\d+/ }],
     mutating: true,
