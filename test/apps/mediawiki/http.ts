@@ -19,11 +19,6 @@ export async function getPage(
   return res.text()
 }
 
-/** The hidden fields of a form page that a POST of that form must send back. */
-export function formFields(html: string, names: string[]): Record<string, string> {
-  return Object.fromEntries(names.map((name) => [name, hiddenField(html, name)]))
-}
-
 /** A page's wikitext (`action=raw`), or null when the page does not exist. */
 export async function rawText(app: AppInstance, title: string): Promise<string | null> {
   const res = await app.fetch(`/index.php?title=${urlTitle(title)}&action=raw`)
