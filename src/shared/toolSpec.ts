@@ -86,14 +86,55 @@ export interface LoginBinding {
  */
 export type GeneratedValue = 'uuid' | 'now_ms' | 'now_s' | 'nonce'
 
-/** The declared outcome that makes a run `succeeded` (a 2xx alone never does). */
+/** A JSON scalar an in-band error field may hold. */
+export type JsonScalar = string | number | boolean | null
+
+/**
+ * One way a site answers an error inside a successful HTTP status (issue 9 item 5): action APIs
+ * (MediaWiki's api.php `{"error":{"code":"badtoken"}}`, WordPress admin-ajax `0`/`-1` or
+ * `{"success":false}`, JSON-RPC-ish `{"ok":false}` / `{"status":"error"}`) answer 200 either way.
+ * The answer is that error when the value at `path` equals one of `equals`, matches `pattern`, or,
+ * with neither, is present and not empty (`null`, `false`, `''`, `0`, `[]`, `{}` are not errors).
+ */
+export interface ErrorShape {
+  /** Dot path in the JSON answer; '' for the whole answer (a bare `-1`, as JSON or as text). */
+  path: string
+  equals?: JsonScalar[]
+  /** A case-insensitive regular expression the value (as text) matches. */
+  pattern?: string
+  /** Dot path of the site's error code; absent: found by common names (`code`, `error.code`). */
+  code?: string
+  /** Dot path of the site's message; absent: found by common names (`info`, `message`, `data`). */
+  message?: string
+  /** What the error means when the site says nothing more (a bare `-1`), for the run error. */
+  meaning?: string
+  /** The failure this error always means; absent: told from the site's code and message. */
+  failure?: 'session_or_permission' | 'not_found' | 'rate_limited' | 'upstream_error'
+}
+
+/**
+ * The declared outcome that makes a run `succeeded` (a 2xx alone never does). Rules written
+ * before issue 9 (a JSON answer with `required` fields) mean what they always meant; the optional
+ * parts describe writes that answer no JSON and action APIs that answer errors in-band.
+ */
 export interface VerifyRule {
-  /** Accepted HTTP statuses, inclusive range. */
+  /** Accepted HTTP statuses, inclusive range (`[300, 399]` with `redirect` for Post/Redirect/Get). */
   status: [number, number]
-  /** Expected media type of the answer. */
+  /**
+   * Expected media type of the answer. `application/json`: the JSON answer is the result and must
+   * hold `required`. `text/plain`, `text/html` (without a document result shape): a write's
+   * acknowledgement, judged by status and type. `'*'`: status only (`204 No Content`, a redirect).
+   */
   mimeType: string
   /** Paths (dot notation, `[]` for list items) that must exist with these JSON types. */
   required: Array<{ path: string; type: string }>
+  /**
+   * For a redirect answer (RFC 9110 §15.4): the Location's path, `*` standing for any one segment
+   * (`/page/*`), the ids and the person's values of the recorded one generalised.
+   */
+  redirect?: { path: string }
+  /** In-band errors of the site: any that matches fails the run even on a 2xx. */
+  errorShapes?: ErrorShape[]
 }
 
 export interface EvidenceSignal {

@@ -1,6 +1,5 @@
-import type { ErrorShape, JsonSchema, VerifyRule } from '../../shared/toolSpec'
+import type { ErrorShape, JsonSchema, ResultShape, VerifyRule } from '../../shared/toolSpec'
 import { headerValue, mimeTypeOf, type Exchange } from '../../shared/trace'
-import { inBandError } from '../engine/inBand'
 import { safeUrl } from './classify'
 import { inferSchema } from './inferSchema'
 import { requestValues } from './requestValues'
@@ -160,8 +159,18 @@ export function errorShapesOf(exchange: Exchange, answer: unknown): ErrorShape[]
   const record = isRecord(answer) ? answer : null
   if (/(?:^|\/)admin-ajax\.php$/i.test(path))
     shapes.push(
-      { path: '', equals: ['-1'], failure: 'session_or_permission', message: '' },
-      { path: '', equals: ['0'], failure: 'session_or_permission', message: '' },
+      {
+        path: '',
+        equals: ['-1'],
+        failure: 'session_or_permission',
+        meaning: 'WordPress: the nonce check failed (expired or from another session)',
+      },
+      {
+        path: '',
+        equals: ['0'],
+        failure: 'session_or_permission',
+        meaning: 'WordPress: no handler ran for this caller (signed out, or the action is unknown)',
+      },
     )
   if (record?.success === true) shapes.push({ path: 'success', equals: [false] })
   if (record?.ok === true) shapes.push({ path: 'ok', equals: [false] })
@@ -178,7 +187,7 @@ export function errorShapesOf(exchange: Exchange, answer: unknown): ErrorShape[]
   if (answer === undefined && isText(exchange))
     shapes.push({ path: '', pattern: '^(error|fail|failed|failure|denied|forbidden|invalid)\\b' })
   const recorded = exchange.responseBody?.encoding === 'utf8' ? exchange.responseBody.text : ''
-  return shapes.filter((shape) => !inBandError(recorded, [shape]))
+  return shapes.filter((shape) => !matchErrorShape(recorded, [shape]))
 }
 
 function isOperation(v: { path: string; value: unknown }): boolean {
@@ -192,20 +201,12 @@ function isText(exchange: Exchange): boolean {
   return mime.startsWith('text/plain') || (!mime && !!body.trim() && !/^\s*</.test(body))
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value)
-}
-
 /**
  * The output schema of a tool whose rule is an acknowledgement (the engine's `Acknowledgement`:
  * `{status, location?, text?, title?, data?}`); other rules keep the schema of their answer.
  */
 export function outputForRule(verify: VerifyRule, output: JsonSchema): JsonSchema {
-  const ack =
-    verify.redirect !== undefined ||
-    verify.mimeType === '*' ||
-    (verify.mimeType.startsWith('text/') && !verify.required.length)
-  return ack ? ACKNOWLEDGEMENT_SCHEMA : output
+  return isAcknowledgement(verify) ? ACKNOWLEDGEMENT_SCHEMA : output
 }
 
 /** What a write that answers no data returns (src/main/engine/outcome.ts `Acknowledgement`). */
@@ -282,4 +283,178 @@ export function deriveDocumentRule(data: unknown): { output: JsonSchema; verify:
       required: [{ path: 'data', type: dataType }, ...required, ...nested],
     },
   }
+}
+
+/** Site messages are quoted into run errors; a page of text is no message. */
+const MAX_MESSAGE = 300
+
+/** An in-band error shape an answer matched, with the site's own code and message. */
+export interface ErrorShapeMatch {
+  shape: ErrorShape
+  /** The site's code (`badtoken`, `-1`), when it gave one. */
+  siteCode: string | null
+  /** The site's message (`Invalid CSRF token.`), else the shape's `meaning`, else null. */
+  siteMessage: string | null
+}
+
+/**
+ * The first of `shapes` an answer `body` matches (the semantics of `ErrorShape`), or null. The
+ * body is read as JSON when it parses, else as text for the whole-answer shapes (`path: ''`:
+ * WordPress admin-ajax's bare `0` / `-1`); an empty body (a 204) matches nothing.
+ */
+export function matchErrorShape(body: string, shapes: ErrorShape[]): ErrorShapeMatch | null {
+  const text = body.trim()
+  if (!text || !shapes.length) return null
+  let json: unknown
+  let parsed = false
+  try {
+    json = JSON.parse(text)
+    parsed = true
+  } catch {
+    // Not JSON: only the whole-answer shapes can match the text.
+  }
+  for (const shape of shapes) {
+    const value = shape.path
+      ? parsed
+        ? valueAt(json, shape.path)
+        : undefined
+      : parsed
+        ? json
+        : text
+    if (value === undefined || !matches(value, shape)) continue
+    const siteCode = shape.code ? wordOf(valueAt(json, shape.code)) : codeOf(value)
+    const said = shape.message
+      ? wordOf(valueAt(json, shape.message))
+      : messageOf(value, parsed ? json : undefined)
+    return { shape, siteCode, siteMessage: said?.slice(0, MAX_MESSAGE) ?? shape.meaning ?? null }
+  }
+  return null
+}
+
+function matches(value: unknown, shape: ErrorShape): boolean {
+  if (shape.equals || shape.pattern) {
+    const scalar = scalarText(value)
+    if (scalar === null) return false
+    if (shape.equals?.some((e) => scalar === String(e))) return true
+    return shape.pattern !== undefined && new RegExp(shape.pattern, 'i').test(scalar)
+  }
+  // Present and not empty: `"error": null`, `false`, `""`, `[]` or `{}` on a success is no error.
+  if (value === null || value === false || value === '' || value === 0) return false
+  if (Array.isArray(value)) return value.length > 0
+  if (typeof value === 'object') return Object.keys(value).length > 0
+  return true
+}
+
+const CODE_KEYS = ['code', 'error_code', 'errorCode', 'type', 'name']
+const MESSAGE_KEYS = [
+  'info',
+  'message',
+  'msg',
+  'error_description',
+  'description',
+  'detail',
+  'text',
+]
+
+/** The site's code: the error value itself when it is a word or number, else its `code`. */
+function codeOf(value: unknown): string | null {
+  if (typeof value === 'string' || typeof value === 'number') return String(value)
+  if (!isRecord(value)) return null
+  for (const key of CODE_KEYS) {
+    const code = wordOf(value[key])
+    if (code) return code
+  }
+  return null
+}
+
+/**
+ * The site's message: a message field of the error object, else of the whole answer
+ * (`{"success":false,"data":"…"}`, `{"status":"error","message":"…"}`, `errors[0].message`).
+ */
+function messageOf(value: unknown, json: unknown): string | null {
+  for (const node of [value, json]) {
+    if (!isRecord(node)) continue
+    for (const key of MESSAGE_KEYS) {
+      const text = wordOf(node[key])
+      if (text) return text
+    }
+    for (const key of ['error', 'data', 'errors']) {
+      const inner = node[key]
+      if (typeof inner === 'string' && inner) return inner
+      const first = Array.isArray(inner) ? inner[0] : inner
+      if (node !== value && first === value) continue
+      if (typeof first === 'string' && first) return first
+      if (!isRecord(first)) continue
+      for (const k of MESSAGE_KEYS) {
+        const text = wordOf(first[k])
+        if (text) return text
+      }
+    }
+  }
+  return null
+}
+
+/**
+ * True for a rule that judges a write's acknowledgement rather than data (issue 9 item 4): a
+ * redirect, status only (`mimeType: '*'`), or a text type with no promised fields. Rules written
+ * before (JSON with fields, document pages with their shape) are never acknowledgements.
+ */
+export function isAcknowledgement(verify: VerifyRule, shape?: ResultShape): boolean {
+  if (shape?.kind === 'document') return false
+  if (verify.redirect || verify.mimeType === '*') return true
+  return verify.mimeType.startsWith('text/') && !verify.required.length
+}
+
+/**
+ * True when a Location path matches a rule's redirect pattern: the same number of non-empty
+ * segments, each equal (percent-decoded) or the pattern's `*` (any one segment).
+ */
+export function locationMatches(pattern: string, path: string): boolean {
+  const want = segmentsOf(pattern)
+  const got = segmentsOf(path)
+  return want.length === got.length && want.every((w, i) => w === '*' || w === got[i])
+}
+
+function segmentsOf(path: string): string[] {
+  return path
+    .split('?')[0]!
+    .split('/')
+    .filter(Boolean)
+    .map((s) => {
+      try {
+        return decodeURIComponent(s)
+      } catch {
+        return s
+      }
+    })
+}
+
+/** The value at a dot path (numeric parts index lists); '' is the value itself. */
+function valueAt(value: unknown, path: string): unknown {
+  if (!path) return value
+  let node: unknown = value
+  for (const part of path.split('.')) {
+    if (Array.isArray(node) && /^\d+$/.test(part)) node = node[Number(part)]
+    else if (isRecord(node)) node = node[part]
+    else return undefined
+  }
+  return node
+}
+
+/** A JSON scalar as text, for comparing with a shape's `equals` or `pattern`. */
+function scalarText(value: unknown): string | null {
+  if (typeof value === 'string') return value.trim()
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value)
+  if (value === null) return 'null'
+  return null
+}
+
+/** A code or message: a non-empty string or a number (never `null`, `true` or `false`). */
+function wordOf(value: unknown): string | null {
+  if (typeof value === 'string') return value.trim() || null
+  return typeof value === 'number' ? String(value) : null
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
 }

@@ -5,6 +5,7 @@ import type { LoginBinding, ToolSpec, ToolStep, VerifyRule } from '../../shared/
 import type { StorageState } from '../../shared/trace'
 import { addressDenied, type HostLookup } from './destination'
 import { extractValue } from './extract'
+import { locationMatches } from '../compiler/verifyRule'
 import { judgeResponse, type Outcome, type SiteResponse } from './outcome'
 import { bindStepSecrets, type RunSecrets } from '../vault'
 import { renderRequest, secretNames, type RenderedRequest, type TemplateScope } from './template'
@@ -109,7 +110,7 @@ export async function executeHttp(
     context.onSent?.({ method: rendered.method, url: rendered.url, status: response.status })
     for (const line of response.setCookies ?? [])
       await jar.setCookie(line, rendered.url, { ignoreError: true })
-    const redirect = signInRedirect(response)
+    const redirect = signInRedirect(response, isTarget ? tool.verify.redirect : undefined)
     if (redirect) return redirect
     if (!isTarget) {
       const failed = readDependency(step, response, scope)
@@ -154,26 +155,50 @@ export function readDependency(
 
 const ANY_ANSWER: VerifyRule = { status: [200, 399], mimeType: '', required: [] }
 
+/** Locations of sign-in pages (`/login`, `/users/sign_in`, `/session/new`, `/auth/…`). */
+const SIGN_IN_LOCATION = /log-?in|sign-?in|\bauth\b|oauth|authenticat|authori[sz]e|session/i
+const SECOND_FACTOR_LOCATION = /\b(otp|totp|2fa|mfa|two-?factor|second-?factor)\b/i
+
 /**
  * A 3xx to a sign-in page: the session is gone (a redirect is never followed, see above); to a
- * second-factor page (`/login/otp`, `/2fa`, `/mfa`): the site asks for a one-time code.
+ * second-factor page (`/login/otp`, `/2fa`, `/mfa`): the site asks for a one-time code. Not when
+ * the target's rule expects this very redirect (`expected`, issue 9: a sign-out's recorded
+ * redirect to `/login`), and only a sign-in page's own words count (`/author/x` is none).
  */
-function signInRedirect(response: SiteResponse): Outcome | null {
+export function signInRedirect(
+  response: SiteResponse,
+  expected?: VerifyRule['redirect'],
+): Outcome | null {
   if (response.status < 300 || response.status >= 400) return null
   const location = response.headers.location ?? ''
-  if (/\b(otp|totp|2fa|mfa|two-?factor|second-?factor)\b/i.test(location))
+  if (
+    expected &&
+    (SIGN_IN_LOCATION.test(expected.path) || SECOND_FACTOR_LOCATION.test(expected.path)) &&
+    locationMatches(expected.path, locationPath(location))
+  )
+    return null
+  if (SECOND_FACTOR_LOCATION.test(location))
     return {
       ok: false,
       code: 'mfa_required',
       message: `The site asked for a second factor (${location}): sign in with the code, or save a TOTP seed.`,
       signIn: true,
     }
-  if (!/log-?in|sign-?in|auth|session/i.test(location)) return null
+  if (!SIGN_IN_LOCATION.test(location)) return null
   return {
     ok: false,
     code: 'session_or_permission',
     message: `The site sent the request to its sign-in page (${location}): save the login again.`,
     signIn: true,
+  }
+}
+
+/** The path of a Location header (absolute or relative: RFC 9110 §10.2.2), '' when unreadable. */
+function locationPath(location: string): string {
+  try {
+    return new URL(location, 'http://localhost/').pathname
+  } catch {
+    return ''
   }
 }
 

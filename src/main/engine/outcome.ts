@@ -1,7 +1,9 @@
 import type { RunFailureCode } from '../../shared/errors'
 import type { ResultShape, VerifyRule } from '../../shared/toolSpec'
 import { extractEmbedded } from '../compiler/embeddedData'
-import { readPage } from './pageView'
+import { isAcknowledgement, locationMatches } from '../compiler/verifyRule'
+import { classifyInBand, inBandError, pageErrorText } from './inBand'
+import { readPage, type PageBarrier } from './pageView'
 
 /** What the executor got back from the site for the target request. */
 export interface SiteResponse {
@@ -20,12 +22,33 @@ export type Outcome =
 export const DEFAULT_RATE_LIMIT_WAIT_S = 60
 
 /**
+ * What a write that answers no data returns (issue 9 item 4): the HTTP status, the redirect's
+ * target (absolute), the text of a `text/plain` answer, the title of an HTML one, or the JSON
+ * the site sent anyway.
+ */
+export interface Acknowledgement {
+  status: number
+  location?: string
+  text?: string
+  title?: string
+  data?: unknown
+}
+
+/** A text acknowledgement is kept whole up to this many characters. */
+const MAX_ACK_TEXT = 2000
+
+/**
  * Judges a site's answer against the tool's declared outcome (spec "Why a run failed"; DESIGN.md
  * §5 "Verified means verified": a 2xx alone is never a success). Order: HTTP status signals,
- * then pages where data used to be (sign-in, bot check, other HTML), then the JSON shape.
+ * then the site's in-band errors (`verify.errorShapes`: a 200 that says `badtoken` fails with
+ * the site's message), then the status range, then pages where data used to be (sign-in, bot
+ * check, other HTML), then the JSON shape.
  * A document tool (`shape.kind === 'document'`, issue 3 "Page reads", "Server-rendered data")
  * turns its HTML answer into `{data?, title, text, links}` (links resolved against `pageUrl`,
  * the URL the request went to) and judges that object instead.
+ * An acknowledgement rule (`isAcknowledgement`: a write answering `204`, `text/plain "OK"`, an
+ * HTML page or a redirect) is judged by status, media type and the redirect's Location path, and
+ * returns an `Acknowledgement`; its body is never parsed as JSON when empty.
  */
 export function judgeResponse(
   response: SiteResponse,
@@ -55,14 +78,29 @@ export function judgeResponse(
   if (status === 404 || status === 410)
     return fail('not_found', `The site answered HTTP ${status} for these inputs.`)
   if (status >= 500) return fail('upstream_error', `The site failed with HTTP ${status}.`)
-  if (status < verify.status[0] || status > verify.status[1])
+  const inBand = verify.errorShapes ? inBandError(response.body, verify.errorShapes) : null
+  if (inBand) {
+    const said = [inBand.siteCode, inBand.siteMessage].filter(Boolean).join(': ')
+    return fail(
+      inBand.code,
+      `The site answered HTTP ${status} with an error${said ? `: ${said}` : ''}.`,
+      inBand.code === 'session_or_permission',
+    )
+  }
+  const mime = (response.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase()
+  const html = mime.includes('html') || /^\s*<(!doctype|html)/i.test(response.body)
+  const ack = isAcknowledgement(verify, shape)
+  if (status < verify.status[0] || status > verify.status[1]) {
+    // A form answered with a page where it used to redirect: the page says why (a sign-in form,
+    // DokuWiki's "Security Token did not match"); the write did not happen.
+    if (ack && html && status < 300) return judgeFormAgain(response.body, verify, status, pageUrl)
     return fail(
       'upstream_error',
       `The site answered HTTP ${status}, outside ${verify.status.join('–')}.`,
     )
-  const mime = (response.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase()
-  const html = mime.includes('html') || /^\s*<(!doctype|html)/i.test(response.body)
+  }
   if (shape?.kind === 'document') return judgeDocument(response.body, html, verify, shape, pageUrl)
+  if (ack) return judgeAcknowledgement(response, verify, mime, html, pageUrl)
   if (html) return judgePage(response.body)
   let json: unknown
   try {
@@ -76,6 +114,118 @@ export function judgeResponse(
     )
   }
   return judgeJson(json, verify)
+}
+
+/**
+ * A write's acknowledgement: a 3xx must go where the recorded one went (RFC 9110 §15.4: the
+ * Location names the page that shows the result; `verify.redirect.path`, `*` for one segment); an
+ * HTML page must not be a sign-in page, bot check or second-factor prompt; another type must be
+ * the recorded one (status-only rules take any). A redirect to a sign-in page is caught before
+ * (httpExecutor's `signInRedirect`).
+ */
+function judgeAcknowledgement(
+  response: SiteResponse,
+  verify: VerifyRule,
+  mime: string,
+  html: boolean,
+  pageUrl: string,
+): Outcome {
+  const result: Acknowledgement = { status: response.status }
+  const location = response.headers.location
+  if (response.status >= 300 && response.status < 400) {
+    const target = location ? resolveUrl(location, pageUrl) : null
+    if (verify.redirect && !target)
+      return fail(
+        'outcome_not_verified',
+        `The site answered HTTP ${response.status} without a Location; it used to redirect to ${verify.redirect.path}.`,
+      )
+    if (verify.redirect && target && !locationMatches(verify.redirect.path, target.pathname))
+      return fail(
+        'outcome_not_verified',
+        `The site redirected to ${target.pathname}, not to ${verify.redirect.path} as when recorded.`,
+      )
+    if (target) result.location = target.href
+    return { ok: true, result }
+  }
+  const body = response.body
+  if (html) {
+    const { view, barrier } = readPage(body, pageUrl || 'http://localhost/')
+    const blocked = barrierOutcome(barrier)
+    if (blocked) return blocked
+    if (verify.mimeType !== '*' && !verify.mimeType.includes('html'))
+      return fail(
+        'schema_or_auth_drift',
+        `The site answered an HTML page where it used to answer ${verify.mimeType}: record the flow again.`,
+      )
+    result.title = view.title
+    return { ok: true, result }
+  }
+  if (verify.mimeType !== '*' && mime && mime !== verify.mimeType)
+    return fail(
+      'schema_or_auth_drift',
+      `The site answered ${mime} where it used to answer ${verify.mimeType}: record the flow again.`,
+    )
+  // 204 No Content and 205 have no body (RFC 9110 §15.3.5, §15.3.6); any empty body is not JSON.
+  if (!body.trim()) return { ok: true, result }
+  try {
+    result.data = JSON.parse(body)
+  } catch {
+    result.text = body.trim().slice(0, MAX_ACK_TEXT)
+  }
+  return { ok: true, result }
+}
+
+/**
+ * The page a form post answered instead of its recorded redirect: a sign-in form or other
+ * barrier maps to its code; an error the page shows is quoted (a bad or expired token →
+ * `session_or_permission`, a missing page → `not_found`); else the write is not verified.
+ */
+function judgeFormAgain(
+  html: string,
+  verify: VerifyRule,
+  status: number,
+  pageUrl: string,
+): Outcome {
+  const { view, barrier } = readPage(html, pageUrl || 'http://localhost/')
+  const blocked = barrierOutcome(barrier)
+  if (blocked) return blocked
+  const error = pageErrorText(html)
+  const expected = verify.redirect
+    ? `a redirect to ${verify.redirect.path}`
+    : verify.status.join('–')
+  if (!error)
+    return fail(
+      'outcome_not_verified',
+      `The site answered HTTP ${status} with the page "${view.title}" instead of ${expected}.`,
+    )
+  const code = classifyInBand(null, error)
+  return fail(
+    code === 'upstream_error' ? 'outcome_not_verified' : code,
+    `The site answered HTTP ${status} with the page "${view.title}" instead of ${expected}: ${error}`,
+    code === 'session_or_permission',
+  )
+}
+
+function barrierOutcome(barrier: PageBarrier): Outcome | null {
+  if (barrier === 'challenge')
+    return fail('challenge', 'The site showed a bot check; rerun interactively.')
+  if (barrier === 'mfa_required')
+    return fail('mfa_required', 'The site asked for a second factor.', true)
+  if (barrier === 'sign_in')
+    return fail(
+      'session_or_permission',
+      'The site showed a sign-in page instead of the answer.',
+      true,
+    )
+  return null
+}
+
+function resolveUrl(href: string, base: string): URL | null {
+  try {
+    return new URL(href, base || 'http://localhost/')
+  } catch {
+    return null
+  }
 }
 
 function judgePage(html: string): Outcome {
