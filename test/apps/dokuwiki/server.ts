@@ -10,8 +10,10 @@ import {
   mkdirSync,
   mkdtempSync,
   readdirSync,
+  realpathSync,
   rmSync,
   statSync,
+  symlinkSync,
   writeFileSync,
 } from 'node:fs'
 import { createServer } from 'node:net'
@@ -23,6 +25,8 @@ import { writeConfig, writeData } from './seed'
 export const DOKU_TREE = '/usr/share/dokuwiki'
 const DOKU_ETC = '/etc/dokuwiki'
 const PHP = '/usr/bin/php'
+/** Parts of the tree linked instead of copied (see startDokuServer). */
+const LINKED = ['inc/lang', 'lib/plugins', 'lib/images']
 
 /** A running DokuWiki server. */
 export interface DokuServer {
@@ -119,13 +123,17 @@ export async function startDokuServer(lifetimeMs: number): Promise<DokuServer> {
     return closing
   }
   try {
-    // Resolve Debian's symlinks (lib/tpl, lib/plugins point into /var/lib/dokuwiki) so the copy
-    // stands alone; its .htaccess only matters to Apache.
+    // A copy, not a symlink: DokuWiki finds its own root (DOKU_INC) from the real path of the
+    // entry script, and the copy's inc/preload.php must be the one it loads. The big read-only
+    // parts that are only included or served by path (translations, bundled plugins, images)
+    // stay links into Debian's tree, which keeps a start cheap on a busy machine.
     cpSync(DOKU_TREE, www, {
       recursive: true,
       dereference: true,
-      filter: (src) => !src.endsWith('/.htaccess'),
+      filter: (src) =>
+        !src.endsWith('/.htaccess') && !LINKED.includes(src.slice(DOKU_TREE.length + 1)),
     })
+    for (const part of LINKED) symlinkSync(realpathSync(join(DOKU_TREE, part)), join(www, part))
     copyDefaultConf(confDir)
     // Debian's preload.php sends DOKU_CONF to /etc/dokuwiki; this one keeps it in the instance.
     writeFileSync(
