@@ -61,7 +61,12 @@ export async function checkWorking(
     env: { ...process.env, ...TEST_VAULT_ENV },
   })
   try {
+    // The site's login as a person saves it: the session, and the user name and password, which
+    // a sign-in tool sends as the secrets `login.<host>.username` / `.password`.
     await saveTestLogin(core, LOCAL_TENANT, tool.siteHost, session)
+    await core.logins.save(LOCAL_TENANT, tool.siteHost, session, {
+      credentials: { username: inst.user.name, password: inst.user.password },
+    })
     core.store.tools.save(tool)
     const started = core.engine.start(tool, inputs, {
       tenant: LOCAL_TENANT,

@@ -9,6 +9,7 @@ import { explainMissing } from './explain'
 import { intentValues } from './intentValues'
 import { alternativesOf, scoreChosen, withHandSignal, type ScoredExchange } from './selectTarget'
 import { shapeTarget } from './shapeTarget'
+import { bindSignIn } from './signIn'
 import { commitTime, typedValues, type TypedValue } from './typedValues'
 
 export interface CompileOptions {
@@ -93,9 +94,10 @@ export function compileTrace(trace: Trace, options: CompileOptions): CompileResu
       .map((p) => Number(p['x-path'])),
     sameSite: (e) => siteHosts.has(safeUrl(e.url)?.host ?? ''),
   })
-  const plan = applyBindings(slotPlan, dependencies.bindings)
-  const { name } = shaped
   const site = safeUrl(exchange.url)!
+  const signIn = bindSignIn(applyBindings(slotPlan, dependencies.bindings), site.host)
+  const { plan } = signIn
+  const { name } = shaped
   return {
     ok: true,
     candidate: {
@@ -106,7 +108,7 @@ export function compileTrace(trace: Trace, options: CompileOptions): CompileResu
       intent,
       description: `${intent} — ${exchange.method} ${site.pathname}`,
       version: versionOf(options.now),
-      mutating: shaped.mutating,
+      mutating: shaped.mutating && !signIn.signIn,
       status: 'candidate',
       inputs: plan.inputs,
       steps: [
@@ -124,7 +126,7 @@ export function compileTrace(trace: Trace, options: CompileOptions): CompileResu
         exchangeIds: [...dependencies.steps.map((s) => s.exchangeId!), exchange.id],
         score: chosen.score,
         confidence: confidenceOf(chosen, scored),
-        signals: [...chosen.signals, ...shaped.signals, ...dependencies.signals],
+        signals: [...chosen.signals, ...shaped.signals, ...dependencies.signals, ...signIn.signals],
         alternatives: alternativesOf(
           chosen,
           scored.filter((s) => s.exchange !== exchange),

@@ -250,7 +250,7 @@ function varyingSegment(
   }
   for (const a of actions) {
     if (a.kind !== 'click' || !a.name || a.at > doc.startedAt) continue
-    const index = segments.findIndex((s) => s.length > 2 && s.toLowerCase() === slug(a.name!))
+    const index = segments.findIndex((s) => s.length > 2 && slugNames(s, a.name!))
     if (index >= 0) return slotAt(index, `path segment ${index} is the clicked link's text`)
   }
   if (segments.length >= 2 && /^[A-Za-z][\w-]*$/.test(segments.at(-2)!))
@@ -267,6 +267,17 @@ function slotNameFor(segments: string[], index: number): string {
 }
 
 /** A URL slug of a text: lower-case words joined by dashes. */
+/**
+ * True when a path segment is the slug of a clicked name: the same words, or (WordPress, most
+ * CMSs) a run of at least two of its words ("sweet-peas" for "Growing Sweet Peas").
+ */
+function slugNames(segment: string, name: string): boolean {
+  const mine = segment.toLowerCase()
+  const theirs = slug(name)
+  if (mine === theirs) return true
+  return mine.includes('-') && `-${theirs}-`.includes(`-${mine}-`)
+}
+
 function slug(text: string): string {
   return text
     .toLowerCase()

@@ -354,10 +354,11 @@ function intentValueInPath(
 ): { slot: PathSlot } | null {
   if (!intent) return null
   const raw = intent.split(/[\s,;:!?()]+/).filter(Boolean)
-  const tokens = raw.map((t) => t.toLowerCase().replace(/^["'“”‘’]+|["'“”‘’]+$/g, ''))
+  const tokens = raw.map((t) => t.toLowerCase().replace(/^["'“”‘’#]+|["'“”‘’]+$/g, ''))
   for (let index = 0; index < segments.length; index++) {
     const segment = segments[index]!.toLowerCase()
-    if (segment.length < 3) continue
+    // Short words are route words; short numbers are ids ("issue #3").
+    if (segment.length < 3 && !/^\d+$/.test(segment)) continue
     const found = phraseAt(tokens, segment)
     if (!found) continue
     const at = found.start

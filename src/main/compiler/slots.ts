@@ -145,9 +145,12 @@ function slotSchema(
     type = 'string'
   const schema: SlotSchema = { 'x-slot': slot, 'x-in': v.location, 'x-path': v.path, type }
   const first = seen.find((x) => x !== null)
-  // A typed slot's default is what the person typed (forms prefill it); others take the first call's.
+  // A typed slot's default is what the person typed (forms prefill it); others take the first
+  // call's (page 1 of a paged list). What the target itself sent stays as its example.
   if (typed && v.value !== null) schema.default = coerce(v.value, type)
   else if (!typed && first !== undefined) schema.default = coerce(first, type)
+  if (v.value !== null && schema.default !== coerce(v.value, type))
+    schema.examples = [coerce(v.value, type)]
   if (typed?.kind === 'select' && typed.options?.length)
     schema.enum = [...new Set(typed.options.map((o) => coerce(o, type)))]
   const calls =

@@ -1,3 +1,4 @@
+import { plainLoginSecretName, type LoginSecretPart } from '../../shared/loginSecrets'
 import { createHash } from 'node:crypto'
 import type { LoginSummary } from '../../shared/appApi'
 import { isServiceError, ServiceError } from '../../shared/errors'
@@ -80,9 +81,9 @@ const statePurpose = (siteHost: string) => `login-state:${siteHost}`
  * (secret names take letters, digits, `_`, `-`, `.`); a host too long for 64 characters is
  * replaced by its SHA-256 prefix.
  */
-export function loginSecretName(siteHost: string, part: 'username' | 'password' | 'totp'): string {
-  const plain = `login.${siteHost.toLowerCase().replace(/[^a-z0-9.-]/g, '_')}.${part}`
-  if (plain.length <= 64) return plain
+export function loginSecretName(siteHost: string, part: LoginSecretPart): string {
+  const plain = plainLoginSecretName(siteHost, part)
+  if (plain) return plain
   return `login.${createHash('sha256').update(siteHost).digest('hex').slice(0, 24)}.${part}`
 }
 

@@ -186,15 +186,19 @@ describe('Verdaccio web UI recorded by a scripted person', () => {
         const { candidate } = compiled
         const target = stored!.exchanges.find((e) => e.id === candidate.evidence.targetExchangeId)
         expect(target && `${target.method} ${pathOf(target)}`).toBe('POST /-/verdaccio/sec/login')
-        expect(candidate.inputs.properties['username']).toMatchObject({
-          'x-in': 'body',
-          'x-path': 'username',
-          default: site.user.name,
-        })
         expect(JSON.stringify(candidate)).not.toContain(site.user.password)
-        // The redacted password is never an input slot: it belongs to the login or the vault.
-        expect(Object.keys(candidate.inputs.properties)).toEqual(['username'])
-        expect(JSON.stringify(candidate.inputs)).not.toContain(SECRET_PLACEHOLDER)
+        // A sign-in sends the saved login's credentials (issue 9 item 6): neither the password
+        // nor the user name is an input, and no credential is baked into the tool.
+        expect(Object.keys(candidate.inputs.properties)).toEqual([])
+        expect(candidate.steps.at(-1)!.request.body).toMatchObject({
+          kind: 'json',
+          template: {
+            username: `{{secret:login.${site.host.replace(':', '_')}.username}}`,
+            password: `{{secret:login.${site.host.replace(':', '_')}.password}}`,
+          },
+        })
+        expect(candidate.mutating).toBe(false)
+        expect(JSON.stringify(candidate)).not.toContain(SECRET_PLACEHOLDER)
         core.store.tools.save(candidate)
       } finally {
         await core.close()
