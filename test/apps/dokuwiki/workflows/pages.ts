@@ -149,7 +149,7 @@ export const deletePage: Workflow = {
   rewordings: {
     terse: 'delete archive:2024-retro',
     chatty:
-      "the old 2024 retro page in the archive isn't needed any more, could you remove it from the wiki?",
+      'the page archive:2024-retro is outdated now, could you please remove it from our wiki?',
     withoutValue: 'delete a page from the wiki',
   },
   startPath: '/doku.php?id=archive:2024-retro',

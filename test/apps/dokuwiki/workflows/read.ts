@@ -72,7 +72,7 @@ export const openPage: Workflow = {
   intent: 'open the wiki page projects:office_move',
   rewordings: {
     terse: 'show projects:office_move',
-    chatty: "I'd like to read the office move page in the projects section of our wiki, please",
+    chatty: "I'd like to read the projects:office_move page of our wiki, could you open it for me?",
     withoutValue: 'open a page of the wiki',
   },
   startPath: '/doku.php?id=start',
