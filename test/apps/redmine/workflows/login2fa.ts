@@ -54,7 +54,9 @@ export const logInTwoFactor: Workflow = {
     // POST /login opened (Redmine keeps a two-minute "twofa_session" token in the cookie). The
     // code is a one-time secret like the password: never a fixed input, never baked.
     target: { method: 'POST', path: '/account/twofa' },
-    inputs: [],
+    // The user name is typed, so an input (Redmine matches logins case-insensitively: "Rlee" and
+    // "RLEE" are new values for the same person); the password and the code are secrets.
+    inputs: [{ recorded: ROBIN.login, changed: ['Rlee', 'RLEE'] }],
     dependencies: [
       { method: 'POST', path: '/login' },
       { method: 'GET', path: '/account/twofa/confirm' },
@@ -65,7 +67,7 @@ export const logInTwoFactor: Workflow = {
       const login = await step(app, jar, '/login')
       const first = await step(app, jar, '/login', {
         authenticity_token: csrfToken(await login.text()),
-        username: ROBIN.login,
+        username: String(this.inputs[0]!.changed[0]),
         password: ROBIN.password,
       })
       if (!first.headers.get('location')?.endsWith('/account/twofa/confirm'))

@@ -134,19 +134,23 @@ export const changeStatus: Workflow = {
     inputs: [
       // The picked option's value is the status id, a number.
       { recorded: STATUS.inProgress, changed: [STATUS.resolved, STATUS.feedback] },
+      // The intent names the issue, whose number is the path's last segment. Each run edits
+      // another issue, neither already in the status it sets (#6 is New, #2 In Progress).
+      { recorded: 1, changed: [6, 2] },
     ],
     dependencies: [{ method: 'GET', path: /\/issues\/\d+/ }],
     mutating: true,
     async replayByHand(app, session) {
       const status = String(this.inputs[0]!.changed[0])
-      const body = await patchIssue(app, session, 1, { 'issue[status_id]': status })
+      const id = Number(this.inputs[1]!.changed[0])
+      const body = await patchIssue(app, session, id, { 'issue[status_id]': status })
       await judgeByHand(this, app, session, body)
     },
     async check(app, _run, _session, used) {
-      const issue = await readIssue(app, 1)
+      const issue = await readIssue(app, Number(used[1]))
       return String(issue.status.id) === String(used[0])
         ? null
-        : `issue #1 is ${issue.status.name}, not ${STATUS_NAME[String(used[0])] ?? String(used[0])}`
+        : `issue #${issue.id} is ${issue.status.name}, not ${STATUS_NAME[String(used[0])] ?? String(used[0])}`
     },
   },
 }
@@ -189,7 +193,11 @@ export const uploadFile: Workflow = {
       path: /\/issues\/\d+/,
       operation: { field: '_method', value: 'patch' },
     },
-    inputs: [{ recorded: UPLOAD_NAME, changed: ['changelog-2.5.txt', 'migration-guide.txt'] }],
+    inputs: [
+      { recorded: UPLOAD_NAME, changed: ['changelog-2.5.txt', 'migration-guide.txt'] },
+      // The intent names the issue, whose number is the path's last segment.
+      { recorded: 5, changed: [6, 7] },
+    ],
     dependencies: [
       { method: 'POST', path: '/uploads.js' },
       { method: 'GET', path: /\/issues\/\d+/ },
@@ -197,7 +205,8 @@ export const uploadFile: Workflow = {
     mutating: true,
     async replayByHand(app, session) {
       const name = String(this.inputs[0]!.changed[0])
-      const form = await pageWithToken(app, session, '/issues/5')
+      const id = Number(this.inputs[1]!.changed[0])
+      const form = await pageWithToken(app, session, `/issues/${id}`)
       const upload = await app.fetch(
         `/uploads.js?attachment_id=1&filename=${encodeURIComponent(name)}&content_type=text%2Fplain`,
         {
@@ -215,17 +224,17 @@ export const uploadFile: Workflow = {
       const fileToken = /val\('([^']+)'\)/.exec(script)?.[1]
       if (upload.status !== 200 || !fileToken)
         throw new Error(`POST /uploads.js answered ${upload.status} without a token`)
-      const body = await patchIssue(app, form.session, 5, {
+      const body = await patchIssue(app, form.session, id, {
         'attachments[1][filename]': name,
         'attachments[1][token]': fileToken,
       })
       await judgeByHand(this, app, session, body)
     },
     async check(app, _run, _session, used) {
-      const issue = await readIssue(app, 5, 'attachments')
+      const issue = await readIssue(app, Number(used[1]), 'attachments')
       return issue.attachments?.some((a) => a.filename === used[0])
         ? null
-        : `issue #5 has no attachment ${String(used[0])}`
+        : `issue #${issue.id} has no attachment ${String(used[0])}`
     },
   },
 }
