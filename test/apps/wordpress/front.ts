@@ -53,11 +53,15 @@ export const searchPosts: Workflow = {
       const term = String(used[0])
       const title = SEARCH_FINDS[term]
       if (!title) return `no expected post for ${term}`
-      // Titles also show in the footer's Recent Posts: only a result's own heading counts.
-      const listed = [...resultText(run.result).matchAll(ENTRY_TITLE)].map((m) => m[1] ?? '')
-      if (!listed.includes(title)) return `the search for ${term} does not list "${title}"`
-      if (listed.some((t) => mentions(t, SEARCH.recorded)))
-        return `the search for ${term} lists the ${SEARCH.recorded} posts`
+      // The result is the page (HTML) or the engine's view of it ({title, text, links}).
+      const text = resultText(run.result)
+      if (!new RegExp(`Results for\\W+${term}\\W`, 'i').test(text))
+        return `the result is not the search for ${term}`
+      if (!mentions(text, title)) return `the search for ${term} does not list "${title}"`
+      // Raw HTML tells result headings from the footer's Recent Posts: check those too.
+      const listed = [...text.matchAll(ENTRY_TITLE)].map((m) => m[1] ?? '')
+      if (listed.length && !listed.includes(title))
+        return `the search for ${term} does not list "${title}"`
       return null
     },
   },

@@ -4,7 +4,7 @@
  */
 import type { Page } from 'playwright-core'
 import type { AppInstance, Workflow } from '../types'
-import { form, grab, mustPass, readPage, resultText } from './keys'
+import { form, grab, mustPass, readPage } from './keys'
 import { CATEGORIES, POSTS, seedPost } from './seed'
 
 const category = (id: number) => {
@@ -14,11 +14,19 @@ const category = (id: number) => {
 }
 
 /**
- * Post titles of an admin list page, from each row's hidden Quick Edit data
- * (`<div class="post_title">`): the Trash view shows titles without their row-title links.
+ * Post titles of an admin list page, raw HTML or the engine's page view (`{title, text, links}`).
+ * HTML: each row's hidden Quick Edit data (`<div class="post_title">`), since the Trash view
+ * shows titles without links. Page view: the links to a post's editor whose text is not "Edit".
  */
-export function listedTitles(html: string): string[] {
-  return [...html.matchAll(/<div class="post_title">([^<]*)<\/div>/g)].map((m) => m[1] ?? '')
+export function listedTitles(page: unknown): string[] {
+  if (typeof page === 'string')
+    return [...page.matchAll(/<div class="post_title">([^<]*)<\/div>/g)].map((m) => m[1] ?? '')
+  const links = (page as { links?: unknown } | null)?.links
+  if (!Array.isArray(links)) return []
+  return links
+    .filter((l): l is { text: string; href: string } => typeof l?.text === 'string')
+    .filter((l) => /post\.php\?post=\d+&action=edit/.test(String(l.href)) && l.text !== 'Edit')
+    .map((l) => l.text.trim())
 }
 
 /** A post's title link in the list (its accessible name is `“Title” (Edit)`). */
@@ -69,7 +77,7 @@ export const filterByCategory: Workflow = {
     },
     async check(_app, run, _session, used) {
       const cat = Number(used[0])
-      const listed = listedTitles(resultText(run.result))
+      const listed = listedTitles(run.result)
       // Titles may have been renamed or trashed by other workflows: compare on what is left.
       const inside = POSTS.filter((p) => p.category === cat).map((p) => p.title)
       const outside = POSTS.filter((p) => p.category !== cat).map((p) => p.title)
