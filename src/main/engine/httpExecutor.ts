@@ -156,7 +156,7 @@ export function readDependency(
 const ANY_ANSWER: VerifyRule = { status: [200, 399], mimeType: '', required: [] }
 
 /** Locations of sign-in pages (`/login`, `/users/sign_in`, `/session/new`, `/auth/…`). */
-const SIGN_IN_LOCATION = /log-?in|sign-?in|\bauth\b|oauth|authenticat|authori[sz]e|session/i
+const SIGN_IN_LOCATION = /log[-_]?in|sign[-_]?in|\bauth\b|oauth|authenticat|authori[sz]e|session/i
 const SECOND_FACTOR_LOCATION = /\b(otp|totp|2fa|mfa|two-?factor|second-?factor)\b/i
 
 /**

@@ -80,10 +80,11 @@ export function judgeResponse(
   if (status >= 500) return fail('upstream_error', `The site failed with HTTP ${status}.`)
   const inBand = verify.errorShapes ? inBandError(response.body, verify.errorShapes) : null
   if (inBand) {
-    const said = [inBand.siteCode, inBand.siteMessage].filter(Boolean).join(': ')
+    const code = inBand.siteCode ? ` (${inBand.siteCode})` : ''
+    const said = inBand.siteMessage ? `: ${inBand.siteMessage}` : ''
     return fail(
       inBand.code,
-      `The site answered HTTP ${status} with an error${said ? `: ${said}` : ''}.`,
+      sentence(`The site answered HTTP ${status} with an error${code}${said}`),
       inBand.code === 'session_or_permission',
     )
   }
@@ -201,9 +202,16 @@ function judgeFormAgain(
   const code = classifyInBand(null, error)
   return fail(
     code === 'upstream_error' ? 'outcome_not_verified' : code,
-    `The site answered HTTP ${status} with the page "${view.title}" instead of ${expected}: ${error}`,
+    sentence(
+      `The site answered HTTP ${status} with the page "${view.title}" instead of ${expected}: ${error}`,
+    ),
     code === 'session_or_permission',
   )
+}
+
+/** Ends a message that quotes the site with one full stop, not two. */
+function sentence(text: string): string {
+  return /[.!?]$/.test(text) ? text : `${text}.`
 }
 
 function barrierOutcome(barrier: PageBarrier): Outcome | null {

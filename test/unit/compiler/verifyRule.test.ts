@@ -1,0 +1,258 @@
+// Issue 9 items 4 and 5: the declared outcome of writes that answer no JSON (204, text/plain
+// "OK", an HTML page, a redirect after a form post) and of action APIs whose errors come back as
+// HTTP 200. Each rule is derived from a recorded exchange the way shapeTarget does it, then
+// checked against the answers the engine would judge.
+import { describe, expect, it } from 'vitest'
+import { parseJsonBody } from '../../../src/main/compiler/classify'
+import { inferSchema } from '../../../src/main/compiler/inferSchema'
+import {
+  ACKNOWLEDGEMENT_SCHEMA,
+  deriveVerifyRule,
+  locationMatches,
+  matchErrorShape,
+  outputForRule,
+  redirectPattern,
+} from '../../../src/main/compiler/verifyRule'
+import type { VerifyRule } from '../../../src/shared/toolSpec'
+import type { Exchange } from '../../../src/shared/trace'
+
+const ORIGIN = 'http://127.0.0.1:8080'
+
+interface Recorded {
+  status?: number
+  headers?: Record<string, string>
+  body?: string
+  form?: string
+  json?: unknown
+}
+
+/** One recorded exchange of a write: the request's body and the site's answer. */
+function exchange(method: string, path: string, r: Recorded = {}): Exchange {
+  const requestBody =
+    r.form !== undefined
+      ? { text: r.form, encoding: 'utf8' as const }
+      : r.json !== undefined
+        ? { text: JSON.stringify(r.json), encoding: 'utf8' as const }
+        : null
+  return {
+    id: 'exc_1',
+    seq: 1,
+    method,
+    url: `${ORIGIN}${path}`,
+    requestHeaders: requestBody
+      ? {
+          'content-type':
+            r.form !== undefined ? 'application/x-www-form-urlencoded' : 'application/json',
+        }
+      : {},
+    requestBody,
+    status: r.status ?? 200,
+    responseHeaders: r.headers ?? {},
+    responseBody: r.body === undefined ? null : { text: r.body, encoding: 'utf8' },
+    resourceType: 'fetch',
+    startedAt: 0,
+    durationMs: 1,
+    pageUrl: `${ORIGIN}/`,
+  }
+}
+
+/** The rule shapeTarget derives for this exchange (its answer parsed as the compiler does). */
+function ruleOf(ex: Exchange): VerifyRule {
+  const answer = parseJsonBody(ex)
+  return deriveVerifyRule(inferSchema(answer), answer, { exchange: ex })
+}
+
+const JSON_TYPE = { 'content-type': 'application/json; charset=utf-8' }
+
+describe('writes that answer no JSON', () => {
+  it('verifies a 204 No Content (or an empty body) by its status alone', () => {
+    const rule = ruleOf(exchange('DELETE', '/api/contents/old-draft.txt', { status: 204 }))
+    expect(rule).toEqual({ status: [200, 299], mimeType: '*', required: [] })
+    // An empty 200 with a JSON type is no JSON either: nothing to parse.
+    expect(
+      ruleOf(exchange('POST', '/api/items/7/archive', { headers: JSON_TYPE, body: '' })),
+    ).toEqual({ status: [200, 299], mimeType: '*', required: [] })
+    expect(outputForRule(rule, {})).toBe(ACKNOWLEDGEMENT_SCHEMA)
+  })
+
+  it('verifies text/plain "OK" and an HTML page by status and media type', () => {
+    const text = ruleOf(
+      exchange('POST', '/settings/save', {
+        form: 'theme=dark',
+        headers: { 'content-type': 'text/plain; charset=utf-8' },
+        body: 'OK',
+      }),
+    )
+    expect(text).toMatchObject({ status: [200, 299], mimeType: 'text/plain', required: [] })
+    // A text answer that starts with "Error" is a failure even at 200.
+    expect(matchErrorShape('Error: title is empty', text.errorShapes ?? [])).not.toBeNull()
+    expect(matchErrorShape('OK', text.errorShapes ?? [])).toBeNull()
+
+    const page = ruleOf(
+      exchange('POST', '/doku.php', {
+        form: 'id=start&do=save&wikitext=Hello',
+        headers: { 'content-type': 'text/html; charset=utf-8' },
+        body: '<!DOCTYPE html><html><head><title>start</title></head><body>Hello</body></html>',
+      }),
+    )
+    expect(page).toMatchObject({ status: [200, 299], mimeType: 'text/html', required: [] })
+  })
+
+  it('verifies a redirect by 3xx and the Location path, ids and typed values generalised', () => {
+    const created = exchange('POST', '/page/new', {
+      status: 303,
+      form: 'title=Release+notes&text=Hello',
+      headers: { location: '/page/Release_notes' },
+    })
+    expect(ruleOf(created)).toEqual({
+      status: [300, 399],
+      mimeType: '*',
+      required: [],
+      redirect: { path: '/page/*' },
+    })
+    // An id the site made (Redmine `/issues/42`), an absolute Location; a version stays.
+    expect(
+      redirectPattern(
+        exchange('POST', '/projects/demo/issues', {
+          status: 302,
+          form: 'issue[subject]=Broken',
+          headers: { location: `${ORIGIN}/v2/issues/42` },
+        }),
+      ),
+    ).toBe('/v2/issues/*')
+    // Constant parts stay: DokuWiki's redirect after saving names the script, the id is a query.
+    expect(
+      redirectPattern(
+        exchange('POST', '/doku.php', {
+          status: 302,
+          form: 'id=start&do=save',
+          headers: { location: '/doku.php?id=start' },
+        }),
+      ),
+    ).toBe('/doku.php')
+    expect(locationMatches('/page/*', '/page/Another%20page')).toBe(true)
+    expect(locationMatches('/page/*', '/page')).toBe(false)
+    expect(locationMatches('/page/*', '/login')).toBe(false)
+    expect(locationMatches('/doku.php', '/doku.php/')).toBe(true)
+  })
+
+  it('leaves JSON answers and calls without the exchange as they always were', () => {
+    const answer = { id: 7, title: 'x' }
+    const ex = exchange('POST', '/api/notes', {
+      json: { title: 'x' },
+      headers: JSON_TYPE,
+      body: JSON.stringify(answer),
+      status: 201,
+    })
+    const before = deriveVerifyRule(inferSchema(answer), answer)
+    expect(before).toEqual({
+      status: [200, 299],
+      mimeType: 'application/json',
+      required: [
+        { path: 'id', type: 'integer' },
+        { path: 'title', type: 'string' },
+      ],
+    })
+    expect(ruleOf(ex)).toEqual(before)
+    expect(outputForRule(before, inferSchema(answer))).toEqual(inferSchema(answer))
+  })
+})
+
+describe('action APIs: errors answered as HTTP 200', () => {
+  it('declares MediaWiki api.php errors next to the success shape', () => {
+    const success = { edit: { result: 'Success', pageid: 3, title: 'Sandbox', newrevid: 12 } }
+    const rule = ruleOf(
+      exchange('POST', '/api.php', {
+        form: 'action=edit&format=json&title=Sandbox&text=Hi&token=abc%2B%5C',
+        headers: JSON_TYPE,
+        body: JSON.stringify(success),
+      }),
+    )
+    expect(rule.required).toEqual([{ path: 'edit', type: 'object' }])
+    expect(rule.errorShapes).toEqual([
+      { path: 'edit.result', pattern: '^(failure|error)$' },
+      { path: 'error' },
+      { path: 'errors' },
+    ])
+    const badToken = { error: { code: 'badtoken', info: 'Invalid CSRF token.', '*': 'See docs' } }
+    expect(matchErrorShape(JSON.stringify(badToken), rule.errorShapes!)).toMatchObject({
+      siteCode: 'badtoken',
+      siteMessage: 'Invalid CSRF token.',
+    })
+    expect(matchErrorShape(JSON.stringify(success), rule.errorShapes!)).toBeNull()
+    expect(
+      matchErrorShape('{"edit":{"result":"Failure","captcha":{}}}', rule.errorShapes!),
+    ).not.toBeNull()
+  })
+
+  it('declares admin-ajax 0 / -1 and the success flag of WordPress', () => {
+    const rule = ruleOf(
+      exchange('POST', '/wp-admin/admin-ajax.php', {
+        form: 'action=inline-save&post_ID=5&_inline_edit=n0nce',
+        headers: JSON_TYPE,
+        body: JSON.stringify({ success: true, data: { id: 5 } }),
+      }),
+    )
+    const shapes = rule.errorShapes!
+    expect(matchErrorShape('-1', shapes)).toMatchObject({
+      siteCode: '-1',
+      shape: { failure: 'session_or_permission' },
+    })
+    expect(matchErrorShape('0', shapes)?.siteMessage).toContain('signed out')
+    expect(
+      matchErrorShape('{"success":false,"data":"Sorry, you are not allowed."}', shapes),
+    ).toMatchObject({ siteMessage: 'Sorry, you are not allowed.' })
+    expect(matchErrorShape('{"success":true,"data":{"id":6}}', shapes)).toBeNull()
+  })
+
+  it('reads the success flags of JSON-RPC-ish answers: ok, status', () => {
+    const ok = ruleOf(
+      exchange('POST', '/rpc', {
+        json: { method: 'notes.rename', params: { id: 1, name: 'b' } },
+        headers: JSON_TYPE,
+        body: '{"ok":true}',
+      }),
+    )
+    expect(ok.errorShapes).toContainEqual({ path: 'ok', equals: [false] })
+    expect(matchErrorShape('{"ok":false,"error":"not_authed"}', ok.errorShapes!)).toMatchObject({
+      siteMessage: 'not_authed',
+    })
+    const status = ruleOf(
+      exchange('POST', '/api/tasks/run', {
+        json: { task: 'x' },
+        headers: JSON_TYPE,
+        body: '{"status":"ok","id":"t1"}',
+      }),
+    )
+    expect(
+      matchErrorShape('{"status":"error","message":"No such task"}', status.errorShapes!),
+    ).toMatchObject({ siteCode: 'error', siteMessage: 'No such task' })
+  })
+
+  it('adds no error shape a plain REST answer does not show, and none the success matches', () => {
+    const rest = ruleOf(
+      exchange('PATCH', '/api/notes/7', {
+        json: { title: 'y' },
+        headers: JSON_TYPE,
+        body: '{"id":7,"title":"y"}',
+      }),
+    )
+    expect(rest.errorShapes).toBeUndefined()
+    // An action API whose success carries an `error` field (empty here) keeps the error check;
+    // one whose success carries a real `error` value cannot use it.
+    const empty = ruleOf(
+      exchange('GET', '/api.php?action=query&list=search&srsearch=x', {
+        headers: JSON_TYPE,
+        body: '{"error":null,"query":{"search":[]}}',
+      }),
+    )
+    expect(empty.errorShapes).toContainEqual({ path: 'error' })
+    const busy = ruleOf(
+      exchange('GET', '/api.php?action=query&list=search&srsearch=x', {
+        headers: JSON_TYPE,
+        body: '{"error":"warning: slow","query":{"search":[]}}',
+      }),
+    )
+    expect(busy.errorShapes).not.toContainEqual({ path: 'error' })
+  })
+})

@@ -1,0 +1,192 @@
+// Issue 9 items 4 and 5 on the engine side: judging writes that answer no JSON (status only,
+// text, HTML page, redirect) and in-band errors of action APIs, without a server (the
+// integration test writeAnswers.integration.test.ts runs the same through a real core).
+import { describe, expect, it } from 'vitest'
+import { signInRedirect } from '../../../src/main/engine/httpExecutor'
+import { classifyInBand, inBandError, pageErrorText } from '../../../src/main/engine/inBand'
+import { judgeResponse, type SiteResponse } from '../../../src/main/engine/outcome'
+import type { VerifyRule } from '../../../src/shared/toolSpec'
+
+const PAGE_URL = 'http://127.0.0.1:8080/page/new'
+const statusOnly: VerifyRule = { status: [200, 299], mimeType: '*', required: [] }
+const text: VerifyRule = { status: [200, 299], mimeType: 'text/plain', required: [] }
+const html: VerifyRule = { status: [200, 299], mimeType: 'text/html', required: [] }
+const redirect: VerifyRule = {
+  status: [300, 399],
+  mimeType: '*',
+  required: [],
+  redirect: { path: '/page/*' },
+}
+const answer = (status: number, body = '', headers: Record<string, string> = {}): SiteResponse => ({
+  status,
+  headers,
+  body,
+})
+const judge = (r: SiteResponse, v: VerifyRule) => judgeResponse(r, v, undefined, PAGE_URL)
+const codeOf = (o: ReturnType<typeof judgeResponse>) => (o.ok ? 'ok' : o.code)
+
+describe('acknowledgement rules', () => {
+  it('status only: a 204 with no body and no type succeeds; a 2xx JSON body is kept as data', () => {
+    expect(judge(answer(204), statusOnly)).toEqual({ ok: true, result: { status: 204 } })
+    expect(
+      judge(answer(200, '{"id":3}', { 'content-type': 'application/json' }), statusOnly),
+    ).toEqual({ ok: true, result: { status: 200, data: { id: 3 } } })
+    expect(codeOf(judge(answer(302, '', { location: '/elsewhere' }), statusOnly))).toBe(
+      'upstream_error',
+    )
+  })
+
+  it('a JSON rule written before still fails an empty answer (rules keep their meaning)', () => {
+    const old: VerifyRule = { status: [200, 299], mimeType: 'application/json', required: [] }
+    expect(codeOf(judge(answer(204), old))).toBe('outcome_not_verified')
+  })
+
+  it('text: the recorded type is required, the text is the result', () => {
+    expect(judge(answer(200, 'OK\n', { 'content-type': 'text/plain' }), text)).toEqual({
+      ok: true,
+      result: { status: 200, text: 'OK' },
+    })
+    expect(
+      codeOf(judge(answer(200, '{"a":1}', { 'content-type': 'application/json' }), text)),
+    ).toBe('schema_or_auth_drift')
+    // A sign-in page where the acknowledgement used to be.
+    const signIn = '<html><title>Log in</title><form action="/login"><input type="password"></form>'
+    expect(codeOf(judge(answer(200, signIn, { 'content-type': 'text/html' }), text))).toBe(
+      'session_or_permission',
+    )
+  })
+
+  it('html: any page but a barrier succeeds with its title', () => {
+    const page = '<!DOCTYPE html><html><head><title>Saved - Wiki</title></head><body>ok</body>'
+    expect(judge(answer(200, page, { 'content-type': 'text/html' }), html)).toEqual({
+      ok: true,
+      result: { status: 200, title: 'Saved - Wiki' },
+    })
+    const check = '<html><title>Just a moment...</title><div id="challenge-form"></div></html>'
+    expect(codeOf(judge(answer(200, check, { 'content-type': 'text/html' }), html))).toBe(
+      'challenge',
+    )
+  })
+
+  it('redirect: the Location path must match the recorded pattern', () => {
+    expect(judge(answer(303, '', { location: '/page/Roadmap' }), redirect)).toEqual({
+      ok: true,
+      result: { status: 303, location: 'http://127.0.0.1:8080/page/Roadmap' },
+    })
+    const elsewhere = judge(answer(302, '', { location: '/oops?e=1' }), redirect)
+    expect(elsewhere).toMatchObject({
+      ok: false,
+      code: 'outcome_not_verified',
+      message: expect.stringContaining('/oops'),
+    })
+    expect(codeOf(judge(answer(302), redirect))).toBe('outcome_not_verified')
+    // The form again instead of the redirect: its error decides, else not verified.
+    const again = (error: string) =>
+      `<html><title>New page</title><body><div class="error">${error}</div><form></form></body></html>`
+    expect(
+      judge(
+        answer(200, again('Security Token did not match. Possible CSRF attack.'), {
+          'content-type': 'text/html',
+        }),
+        redirect,
+      ),
+    ).toMatchObject({ ok: false, code: 'session_or_permission', signIn: true })
+    expect(
+      codeOf(
+        judge(answer(200, again('Title is too long'), { 'content-type': 'text/html' }), redirect),
+      ),
+    ).toBe('outcome_not_verified')
+    expect(codeOf(judge(answer(200, '<html><title>x</title></html>'), redirect))).toBe(
+      'outcome_not_verified',
+    )
+  })
+
+  it('a redirect to the sign-in page fails, unless the rule expects that very page', () => {
+    const toLogin = answer(303, '', { location: '/login?returnto=%2Fpage%2Fnew' })
+    expect(signInRedirect(toLogin)).toMatchObject({ code: 'session_or_permission' })
+    expect(signInRedirect(toLogin, { path: '/page/*' })).toMatchObject({
+      code: 'session_or_permission',
+    })
+    // A generalised pattern does not swallow the sign-in page: `/*` names no sign-in.
+    expect(signInRedirect(toLogin, { path: '/*' })).toMatchObject({
+      code: 'session_or_permission',
+    })
+    // A sign-out's recorded redirect goes to /login: that is its success.
+    expect(signInRedirect(toLogin, { path: '/login' })).toBeNull()
+    // An author's page is no sign-in page.
+    expect(signInRedirect(answer(302, '', { location: '/author/alice' }))).toBeNull()
+    expect(signInRedirect(answer(302, '', { location: '/users/sign_in' }))).not.toBeNull()
+    expect(signInRedirect(answer(302, '', { location: '/auth/realms/x' }))).not.toBeNull()
+  })
+})
+
+describe('in-band errors', () => {
+  const action: VerifyRule = {
+    status: [200, 299],
+    mimeType: 'application/json',
+    required: [{ path: 'edit', type: 'object' }],
+    errorShapes: [{ path: 'edit.result', pattern: '^(failure|error)$' }, { path: 'error' }],
+  }
+  const api = (body: unknown, status = 200) =>
+    answer(status, JSON.stringify(body), { 'content-type': 'application/json' })
+
+  it('fail a 200 with the code the site means and its message', () => {
+    expect(
+      judge(api({ error: { code: 'badtoken', info: 'Invalid CSRF token.' } }), action),
+    ).toEqual({
+      ok: false,
+      code: 'session_or_permission',
+      message: 'The site answered HTTP 200 with an error (badtoken): Invalid CSRF token.',
+      signIn: true,
+    })
+    expect(codeOf(judge(api({ error: { code: 'missingtitle', info: 'x' } }), action))).toBe(
+      'not_found',
+    )
+    expect(codeOf(judge(api({ error: { code: 'ratelimited', info: 'x' } }), action))).toBe(
+      'rate_limited',
+    )
+    expect(codeOf(judge(api({ error: { code: 'maxlag', info: 'Waiting' } }), action))).toBe(
+      'upstream_error',
+    )
+    expect(codeOf(judge(api({ edit: { result: 'Failure', spamblacklist: 'x' } }), action))).toBe(
+      'upstream_error',
+    )
+    // A 400 carrying the same object is told by it too, not by its status.
+    expect(codeOf(judge(api({ error: { code: 'notloggedin', info: 'x' } }, 400), action))).toBe(
+      'session_or_permission',
+    )
+    expect(judge(api({ edit: { result: 'Success' }, error: null }), action)).toMatchObject({
+      ok: true,
+    })
+  })
+
+  it('read bare and flagged answers; an empty body matches nothing', () => {
+    const shapes = [
+      { path: '', equals: ['-1' as const], failure: 'session_or_permission' as const },
+      { path: 'success', equals: [false] },
+      { path: 'status', pattern: '^(error|fail|failed|failure)$' },
+    ]
+    expect(inBandError('-1', shapes)).toMatchObject({
+      code: 'session_or_permission',
+      siteCode: '-1',
+    })
+    expect(inBandError(' -1\n', shapes)?.siteCode).toBe('-1')
+    expect(
+      inBandError('{"success":false,"data":[{"code":"x","message":"Not allowed"}]}', shapes),
+    ).toMatchObject({ code: 'session_or_permission', siteMessage: 'Not allowed' })
+    expect(inBandError('{"status":"error","message":"Item does not exist"}', shapes)).toMatchObject(
+      { code: 'not_found', siteCode: 'error' },
+    )
+    expect(inBandError('', shapes)).toBeNull()
+    expect(inBandError('{"success":true}', shapes)).toBeNull()
+  })
+
+  it('classifies by the code first, the message only when the code says nothing', () => {
+    expect(classifyInBand('nosuchpageid', 'There is no page with ID 9')).toBe('not_found')
+    expect(classifyInBand('permissiondenied', null)).toBe('session_or_permission')
+    expect(classifyInBand('E42', 'You must be logged in')).toBe('session_or_permission')
+    expect(classifyInBand(null, 'Something broke')).toBe('upstream_error')
+    expect(pageErrorText('<div class="alert alert-danger"> Name  taken </div>')).toBe('Name taken')
+    expect(pageErrorText('<p>fine</p>')).toBeNull()
+  })
+})
