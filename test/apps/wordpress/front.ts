@@ -55,7 +55,9 @@ export const searchPosts: Workflow = {
       if (!title) return `no expected post for ${term}`
       // The result is the page (HTML) or the engine's view of it ({title, text, links}).
       const text = resultText(run.result)
-      if (!new RegExp(`Results for\\W+${term}\\W`, 'i').test(text))
+      // Raw HTML: tags out and WordPress's curly quotes (&#8220; &#8221;) back to plain ones.
+      const plain = text.replace(/<[^>]*>/g, '').replace(/&#82(?:20|21);|&quot;/g, '"')
+      if (!new RegExp(`Results for\\W+${term}\\W`, 'i').test(plain))
         return `the result is not the search for ${term}`
       if (!mentions(text, title)) return `the search for ${term} does not list "${title}"`
       // Raw HTML tells result headings from the footer's Recent Posts: check those too.
