@@ -209,7 +209,9 @@ function tracedValues(exchange: Exchange): Array<{ site: ValueSite; key: string;
   for (const v of requestValues(exchange)) {
     if (v.value === null || typeof v.value === 'boolean') continue
     const value = String(v.value)
-    if (value.length >= MIN_TRACED_LENGTH)
+    // A plain word (`directory`, `delete`, `password`) is a constant of the route that an earlier
+    // answer may hold by coincidence, never a token or an id to read fresh.
+    if (value.length >= MIN_TRACED_LENGTH && !PLAIN_WORDS.test(value))
       out.push({ site: `${v.location}:${v.path}`, key: v.key, value })
   }
   for (const [name, value] of Object.entries(exchange.requestHeaders)) {
@@ -218,6 +220,9 @@ function tracedValues(exchange: Exchange): Array<{ site: ValueSite; key: string;
   }
   return out
 }
+
+/** One to three words of letters: an enum or an operation name, not a value to trace. */
+const PLAIN_WORDS = /^[A-Za-z]{1,24}([ _:-][A-Za-z]{1,24}){0,2}$/
 
 /** A request that signs in (its body carries a password): its answers belong to the login. */
 function isLoginExchange(exchange: Exchange): boolean {

@@ -1,5 +1,6 @@
 import type { Exchange } from '../../shared/trace'
 import { requestValues } from './requestValues'
+import { normalValue } from './valueSpelling'
 import { intentWords } from './selectTarget'
 import type { TypedValue } from './typedValues'
 
@@ -35,7 +36,7 @@ export function intentValues(intent: string, exchanges: Exchange[]): TypedValue[
     for (const v of requestValues(exchange)) {
       if (typeof v.value !== 'string' || found.has(v.value)) continue
       const text = v.value.trim().toLowerCase().replace(/\s+/g, ' ')
-      if (!phrases.has(text)) continue
+      if (!phrases.has(text) && !phrases.has(normalValue(v.value))) continue
       found.set(v.value, {
         value: v.value,
         fieldName: null,

@@ -1,20 +1,8 @@
 import type { Action, Exchange } from '../../shared/trace'
 import { pathSegments } from './requestValues'
+import { normalValue } from './valueSpelling'
 
-/**
- * A value as sites spell it in a URL path (issue 9 "Values in a plain path segment"): percent-
- * decoded, `+`, `_` and `-` read as spaces (form encoding, MediaWiki titles, slugs), case folded,
- * spaces collapsed. Two spellings of one value compare equal.
- */
-export function normalValue(text: string): string {
-  let decoded = text
-  try {
-    decoded = decodeURIComponent(text.replace(/\+/g, ' '))
-  } catch {
-    // keep the raw text
-  }
-  return decoded.replace(/[_+-]/g, ' ').replace(/\s+/g, ' ').trim().toLowerCase()
-}
+export { normalValue }
 
 /** The index of the first path segment that spells `value` in any encoding, or -1. */
 export function segmentCarrying(segments: string[], value: string): number {
@@ -55,6 +43,8 @@ export function tracePaths(exchanges: Exchange[]): string[][] {
   const seen = new Set<string>()
   const out: string[][] = []
   for (const e of exchanges) {
+    // Assets live beside pages (`/-/static/app.js`): only requests for data or pages count.
+    if (!['document', 'xhr', 'fetch', 'other'].includes(e.resourceType)) continue
     const path = e.url.split(/[?#]/)[0]!
     if (seen.has(path)) continue
     seen.add(path)

@@ -1,6 +1,7 @@
 import type { Exchange } from '../../shared/trace'
 import { headerValue } from '../../shared/trace'
 import { parseJsonRequest, safeUrl } from './classify'
+import { normalValue } from './valueSpelling'
 
 /** One scalar value of a request, with where it sits. */
 export interface RequestValue {
@@ -103,6 +104,8 @@ export function matchTyped(value: RequestValue['value'], typed: string): 'exact'
   if (value === null) return null
   const text = String(value)
   if (text === typed || text.trim() === typed.trim()) return 'exact'
+  // The same value spelled for a URL or a title: `Old_Draft`, `old-draft`, `Old+Draft`.
+  if (/\s/.test(typed) && normalValue(text) === normalValue(typed)) return 'exact'
   if (text.length > 0 && text.length < typed.length && typed.startsWith(text)) return 'prefix'
   return null
 }

@@ -11,6 +11,7 @@ import {
   type ScalarType,
 } from './observations'
 import { requestValues, type RequestValue } from './requestValues'
+import { normalValue } from './valueSpelling'
 import type { TypedValue } from './typedValues'
 
 /**
@@ -109,7 +110,7 @@ export function planSlots(
     required.push(name)
   }
   ordered.filter((v) => !typedByPath.has(valueKey(v))).forEach(place)
-  return {
+  return mergeSameValues({
     inputs: { type: 'object', properties, required, additionalProperties: false },
     request: {
       method: exchange.method,
@@ -117,6 +118,42 @@ export function planSlots(
       headers: keptHeaders(exchange.requestHeaders),
       body: bodyTemplate(exchange, values, slotOf),
     },
+  })
+}
+
+/**
+ * One value the person gave, sent in several places (a file name in the path and in the body's
+ * `name` and `path`; a title in the path and in the body), is one input (issue 9): inputs whose
+ * string defaults spell the same value, at least one of them required, merge into the first
+ * required one, and every placeholder of the others points at it.
+ */
+function mergeSameValues(plan: SlotPlan): SlotPlan {
+  const props = plan.inputs.properties
+  const required = new Set(plan.inputs.required ?? [])
+  const spelled = (p: SlotSchema) =>
+    typeof p.default === 'string' && p.default.length >= 3 ? normalValue(p.default) : null
+  const keepers = new Map<string, string>()
+  for (const name of [...required, ...Object.keys(props)]) {
+    const key = spelled(props[name]!)
+    if (key && required.has(name) && !keepers.has(key)) keepers.set(key, name)
+  }
+  const properties: Record<string, SlotSchema> = {}
+  let text = JSON.stringify(plan.request)
+  for (const [name, p] of Object.entries(props)) {
+    const keeper = keepers.get(spelled(p) ?? '')
+    if (!keeper || keeper === name) {
+      properties[name] = p
+      continue
+    }
+    text = text.split(`{{input.${p['x-slot']}}}`).join(`{{input.${props[keeper]!['x-slot']}}}`)
+  }
+  return {
+    inputs: {
+      ...plan.inputs,
+      properties,
+      required: (plan.inputs.required ?? []).filter((n) => n in properties),
+    },
+    request: JSON.parse(text) as RequestTemplate,
   }
 }
 
