@@ -7,6 +7,7 @@ import {
   generatedScope,
   loginScope,
   readDependency,
+  signInRedirect,
   type ExecutionOutcome,
   type RunContext,
 } from './httpExecutor'
@@ -151,9 +152,24 @@ async function runSteps(
       if (failed) return failed
       continue
     }
-    return judgeResponse(fetched.response, tool.verify, tool.result, request.url)
+    const response = asRedirect(fetched.response, tool.verify.redirect !== undefined)
+    const redirect = signInRedirect(response, tool.verify.redirect)
+    if (redirect) return redirect
+    return judgeResponse(response, tool.verify, tool.result, request.url)
   }
   return { ok: false, code: 'outcome_not_verified', message: 'The tool has no target step.' }
+}
+
+/**
+ * A page's `fetch` follows redirects (with `redirect: 'manual'` it sees an opaque answer without
+ * its Location), so a target whose rule expects a redirect (issue 9: Post/Redirect/Get) is shown
+ * the redirect it followed: a 302 to the final URL. The original 3xx status is not visible to a
+ * page; any 3xx passes such a rule (RFC 9110 §15.4), so 302 stands for it.
+ */
+function asRedirect(response: FetchedResponse, expectsRedirect: boolean): SiteResponse {
+  const { finalUrl, redirected, ...plain } = response
+  if (!expectsRedirect || !redirected) return plain
+  return { status: 302, headers: { location: finalUrl }, body: '', setCookies: plain.setCookies }
 }
 
 /**
@@ -169,7 +185,9 @@ function pageReadShape(tool: ToolSpec, target: ToolStep): ResultShape | null {
 
 type Opened =
   { ok: true; response: SiteResponse; html: string; url: string } | { ok: false; outcome: Outcome }
-type Fetched = { ok: true; response: SiteResponse } | { ok: false; outcome: ExecutionOutcome }
+/** A fetch's answer, with where its redirects (followed by the page) ended. */
+type FetchedResponse = SiteResponse & { finalUrl: string; redirected: boolean }
+type Fetched = { ok: true; response: FetchedResponse } | { ok: false; outcome: ExecutionOutcome }
 
 /** One page of one run: navigation with its limits, and `fetch` from inside the page. */
 class PageRun {
@@ -254,6 +272,7 @@ class PageRun {
             headers: seen,
             body: await res.text(),
             url: res.url,
+            redirected: res.redirected,
           }
         } catch (error) {
           const e = error as { name?: string; message?: string }
@@ -303,6 +322,8 @@ class PageRun {
         headers: answer.headers,
         body: answer.body,
         setCookies: cookies.map((c) => `${c.name}=${c.value}`),
+        finalUrl: answer.url,
+        redirected: answer.redirected,
       },
     }
   }

@@ -12,7 +12,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import type { BrowserContext } from 'playwright-core'
 import { createCore, LOCAL_TENANT, type Core } from '../../../src/main/core'
+import { createBrowserPool, type BrowserPool } from '../../../src/main/engine/browserPool'
+import { createRenderedExecutor } from '../../../src/main/engine/renderedExecutor'
 import { parseJsonBody } from '../../../src/main/compiler/classify'
 import { inferSchema } from '../../../src/main/compiler/inferSchema'
 import { deriveVerifyRule, outputForRule } from '../../../src/main/compiler/verifyRule'
@@ -118,6 +121,10 @@ async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (!title) return json(res, { success: false, data: 'The title may not be empty.' })
     state.pages.set(title, '')
     return json(res, { success: true, data: { id: 5, title } })
+  }
+  if (req.method === 'GET' && (path === '/' || path.startsWith('/page/') || path === '/login')) {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+    return void res.end(`<!DOCTYPE html><html><head><title>${path} - Wiki</title></head></html>`)
   }
   res.writeHead(404, { 'content-type': 'text/plain' })
   res.end('not found')
@@ -410,5 +417,37 @@ describe('action APIs that answer errors with HTTP 200', () => {
       },
     })
     expect(state.pages.has('Third')).toBe(false)
+  })
+})
+
+describe('a redirect rule in a real Chromium (the page follows redirects itself)', () => {
+  let pool: BrowserPool<BrowserContext>
+  beforeAll(() => {
+    pool = createBrowserPool({ chromiumPath: () => '/usr/bin/chromium' })
+  })
+  afterAll(async () => {
+    await pool.close()
+  })
+
+  it('judges the redirect a page fetch followed: to the new page succeeds, to /login fails', async () => {
+    const ex = await record('POST', '/page/new', { title: 'Release notes', text: 'v1' })
+    const tool: ToolSpec = {
+      ...toolOf(ex, 'create_page_rendered', `${origin}/page/new`, {
+        title: { field: 'title', in: 'body' },
+      }),
+      via: 'rendered',
+    }
+    const execute = createRenderedExecutor({ pool })
+    const signal = new AbortController().signal
+    expect(await execute(tool, { 'input.p0': 'Rendered' }, { login: null }, signal)).toEqual({
+      ok: true,
+      result: { status: 302, location: `${origin}/page/Rendered` },
+    })
+    expect(state.pages.has('Rendered')).toBe(true)
+    state.signedIn = false
+    expect(await execute(tool, { 'input.p0': 'Later' }, { login: null }, signal)).toMatchObject({
+      ok: false,
+      code: 'session_or_permission',
+    })
   })
 })
