@@ -6,7 +6,7 @@ import { stem } from './text'
  * with a write. `write` is a tool that writes but whose verb is not known.
  */
 export type VerbClass =
-  'search' | 'list' | 'read' | 'create' | 'update' | 'delete' | 'auth' | 'logout' | 'write'
+  'search' | 'list' | 'read' | 'create' | 'update' | 'delete' | 'run' | 'auth' | 'logout' | 'write'
 
 export const READ_CLASSES: readonly VerbClass[] = ['search', 'list', 'read']
 
@@ -26,7 +26,8 @@ const VERBS: Record<Exclude<VerbClass, 'write'>, string[]> = {
     'hunt',
     'locate',
   ],
-  list: ['list', 'enumerate'],
+  // `ls`, `cat`, `mkdir`, `rm`, `mv`: what people who use a shell type for the same acts.
+  list: ['list', 'enumerate', 'ls'],
   read: [
     'get',
     'read',
@@ -44,6 +45,7 @@ const VERBS: Record<Exclude<VerbClass, 'write'>, string[]> = {
     'inspect',
     'give',
     'tell',
+    'cat',
   ],
   create: [
     'create',
@@ -71,6 +73,7 @@ const VERBS: Record<Exclude<VerbClass, 'write'>, string[]> = {
     'schedule',
     'apply',
     'signup',
+    'mkdir',
   ],
   update: [
     'update',
@@ -88,6 +91,12 @@ const VERBS: Record<Exclude<VerbClass, 'write'>, string[]> = {
     'assign',
     'adjust',
     'correct',
+    'retitle',
+    'mv',
+    'rewrite',
+    'overwrite',
+    'revise',
+    'amend',
   ],
   delete: [
     'delete',
@@ -101,7 +110,11 @@ const VERBS: Record<Exclude<VerbClass, 'write'>, string[]> = {
     'archive',
     'discard',
     'revoke',
+    'rm',
   ],
+  // Starting something that then works on its own (a job, a kernel, a flow): a write that is
+  // neither a create, an update nor a delete.
+  run: ['run', 'start', 'execute', 'trigger', 'launch', 'deploy', 'restart', 'inject', 'rerun'],
   auth: ['login', 'log', 'authenticate', 'sign'],
   logout: ['logout', 'signout'],
 }
@@ -144,8 +157,28 @@ export function verbAgreement(
     return { factor: READ_AGREEMENT[intent]![tool]!, contradicts: false }
   if (!intentReads && tool === 'write' && intent !== 'auth' && intent !== 'logout')
     return { factor: 0.93, contradicts: false }
+  // Running something and saving or making it are often one act in an app (`deploy` a flow
+  // saves it), but never a delete.
+  const runs = (a: VerbClass, b: VerbClass) => a === 'run' && (b === 'create' || b === 'update')
+  if (runs(intent, tool) || runs(tool, intent)) return { factor: 0.93, contradicts: false }
   return { factor: 0, contradicts: true }
 }
+
+/**
+ * Verbs that say only their class (`change`, `make`, `show`): any tool of the class does what
+ * they ask. Other verbs are specific (`rename`, `upload`, `publish`): a tool whose own verb is a
+ * different specific action does something else, even in the same class.
+ */
+export const GENERIC_VERBS = new Set([
+  ...['update', 'change', 'modify', 'edit', 'set', 'alter', 'adjust', 'fix', 'correct'],
+  ...['replace', 'rewrite', 'overwrite', 'revise', 'amend'],
+  ...['create', 'add', 'make', 'new', 'write', 'put', 'insert', 'submit', 'save'],
+  ...['delete', 'remove', 'erase', 'destroy', 'discard', 'trash', 'drop', 'clear'],
+  ...['get', 'read', 'view', 'open', 'fetch', 'retrieve', 'see', 'display', 'show', 'check'],
+  ...['load', 'inspect', 'give', 'tell', 'list', 'enumerate', 'browse', 'look', 'find'],
+  ...['search', 'lookup', 'query', 'seek', 'filter', 'explore', 'discover', 'hunt', 'locate'],
+  ...['run', 'start', 'execute', 'trigger', 'launch', 'do', 'perform'],
+])
 
 /**
  * Nouns that name the same thing (by stem): an intent's word found in a tool only as one of its
@@ -171,6 +204,8 @@ const NOUN_GROUPS: string[][] = [
   ['dataset', 'table'],
   ['tool', 'app', 'software'],
   ['directory', 'catalog', 'catalogue'],
+  // A file system's directory (word vectors cannot tell: folder/directory 0.51, folder/file 0.54).
+  ['directory', 'folder'],
   ['gear', 'equipment'],
 ]
 
@@ -219,3 +254,16 @@ export function roleSynonyms(wordStem: string): ReadonlySet<string> {
 }
 
 const EMPTY: ReadonlySet<string> = new Set()
+
+/**
+ * Verbs the table knows whose action is another verb's: shell commands and words WordNet lacks
+ * (`retitle` is not in WordNet 3.1).
+ */
+export const ACTION_ALIASES: Record<string, string> = {
+  retitle: 'rename',
+  mv: 'move',
+  rm: 'delete',
+  mkdir: 'create',
+  ls: 'list',
+  cat: 'read',
+}

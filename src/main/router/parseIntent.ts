@@ -1,5 +1,8 @@
-import { verbClassOf, type VerbClass } from './lexicon'
+import { ACTION_ALIASES, GENERIC_VERBS, verbClassOf, type VerbClass } from './lexicon'
+import { verbLemma } from './meaning/lemma'
+import { isPhrasalVerb, isWord, verbClassByMeaning } from './meaning/related'
 import { GENERIC_STEMS, STOP_WORDS, stem, words } from './text'
+import { extractValues, type ValueKind } from './values'
 
 /**
  * One word of an intent: its surface form, its stem, and whether it names nothing in particular
@@ -10,6 +13,10 @@ export interface IntentWord {
   stem: string
   generic: boolean
   literal: boolean
+  /** It names the site of some tool (`Redmine`): the tool must be on that site. */
+  siteName?: boolean
+  /** What kind of value it is, when it was recognised by its form (`budget.xlsx`: `file`). */
+  value?: ValueKind
 }
 
 /**
@@ -25,6 +32,11 @@ export interface IntentWord {
  */
 export interface ParsedIntent {
   verb: { word: string; verbClass: VerbClass } | null
+  /**
+   * The verb's dictionary form (`renamed` → `rename`; a phrasal verb joined with `_`:
+   * `kick_off`), to tell apart two verbs of one class (`rename` is not `edit`).
+   */
+  action: string | null
   core: IntentWord[]
   qualifiers: IntentWord[]
   values: IntentWord[]
@@ -64,6 +76,7 @@ const OPENERS: Record<string, Part> = {
   under: 'places',
   over: 'places',
   between: 'places',
+  as: 'values',
   on: 'sites',
   at: 'sites',
 }
@@ -75,53 +88,127 @@ const FILLER = new Set([
   ...['to', 'like', 'try', 'go', 'quickly', 'now', 'd', 'll', 'm', 've', 're', 's'],
 ])
 
-const QUOTED = /"([^"]*)"|“([^”]*)”|'([^']+)'(?=\s|$|[.,;:!?])/g
+/** Verbs that only lead to the page where the work happens (`go to the wiki and ...`). */
+const NAVIGATION = new Set(['go', 'open', 'visit', 'navigate', 'head', 'browse', 'pull'])
+/** What each shell command works on; its arguments are values. */
+const SHELL_OBJECTS: Record<string, string> = {
+  ls: 'folder',
+  mkdir: 'folder',
+  cat: 'file',
+  rm: 'file',
+  mv: 'file',
+}
+/** What is left of `'s`, `'d`, `n't`... once split into words. */
+const CLITICS = new Set(['s', 'd', 'll', 'm', 've', 're', 't'])
+/** Words after which a verb starts a clause (`log in and [rename] the file`). */
+const JOINTS = new Set(['and', 'then', 'to', 'please'])
+/** Words that open a verb's object (`trash [the] draft`). */
+const DETERMINERS = new Set([
+  'the',
+  'a',
+  'an',
+  'my',
+  'our',
+  'this',
+  'that',
+  'all',
+  'every',
+  'some',
+  'me',
+  'it',
+  'them',
+  'these',
+  'those',
+])
+/** Particles that make a phrasal verb with the word before them. */
+const PARTICLES = new Set(['up', 'off', 'out', 'down', 'in', 'on', 'over', 'away', 'back'])
 
 /**
  * Splits an intent into verb, object, qualifiers, values, places and sites (see `ParsedIntent`).
- * The verb is the first known verb before any other content word (`log in`, `sign in` are `auth`,
- * `sign up` is `create`, `look up` / `look for` search); without one, the first known verb that is
- * not a participle (`orders placed` is not a request to place one) anywhere in the intent.
- * `log out` / `sign out` are `logout`.
+ * Values written in their own form (quoted text, file names, URLs, identifiers, numbers, dates:
+ * `values.ts`) are taken out first, so `rename budget.xlsx` asks to rename, with a value.
+ *
+ * The verb is the first verb before any other content word: a table verb (`log in`, `sign in` are
+ * `auth`, `sign up` is `create`, `look up` / `look for` search), else a phrasal verb or a verb
+ * WordNet knows, classed by meaning (`kick off` → `start`, `erase` → `delete`); without one, the
+ * first table verb that is not a participle (`orders placed` is not a request to place one)
+ * anywhere in the intent. `log out` / `sign out` are `logout`. A sign-in or a navigation step
+ * before the work (`log in and rename the file`, `go to the wiki and create a page`) is not the
+ * intent's verb: the verb after `and` / `then` is.
  */
 export function parseIntent(intent: string): ParsedIntent {
-  let quoted = 0
-  const text = intent.replace(QUOTED, () => {
-    quoted++
-    return ' '
-  })
-  const tokens = words(text)
-  let start = 0
-  while (start < tokens.length && FILLER.has(tokens[start]!)) start++
-  let verb: ParsedIntent['verb'] = null
-  let rest = tokens
-  const lead = tokens[start]
-  const leadClass = lead === undefined ? null : verbClassOf(stem(lead))
-  if (lead !== undefined && leadClass) {
-    const next = tokens[start + 1]
-    let verbClass: VerbClass = leadClass
-    let skip = 1
-    if ((lead === 'log' || lead === 'sign') && (next === 'in' || next === 'on')) skip = 2
-    else if ((lead === 'log' || lead === 'sign') && next === 'out') {
-      verbClass = 'logout'
-      skip = 2
-    } else if (lead === 'sign' && next === 'up') {
-      verbClass = 'create'
-      skip = 2
-    } else if (lead === 'look' && next === 'up') skip = 2
-    verb = { word: lead, verbClass }
-    rest = tokens.slice(start + skip)
-  } else {
-    const at = tokens.findIndex(
-      (t, i) => i >= start && !t.endsWith('ed') && verbClassOf(stem(t)) !== null,
+  const extracted = extractValues(intent)
+  const quoted = extracted.values.filter((v) => v.kind === 'quoted').length
+  // `Redmine search: login`, `new tiddler: Weekend Plans`: after a colon comes the value, unless
+  // a clause starts there (`DokuWiki: create a page`).
+  let tokens = words(extracted.text)
+  let afterColon: string[] = []
+  const colon = /:\s/.exec(extracted.text)
+  if (colon) {
+    const right = words(extracted.text.slice(colon.index + 1))
+    if (right.length && !readVerb(right, skipFiller(right, 0))) {
+      tokens = words(extracted.text.slice(0, colon.index))
+      afterColon = right
+    }
+  }
+  let start = skipFiller(tokens, 0)
+  let lead = readVerb(tokens, start)
+  // `log in and ...`, `go to the tracker, then ...`: the work is the next verb.
+  while (lead && (lead.verbClass === 'auth' || NAVIGATION.has(lead.word))) {
+    const joint = tokens.findIndex(
+      (t, i) => i >= start + lead!.length && (t === 'and' || t === 'then'),
     )
-    if (at >= 0) {
-      verb = { word: tokens[at]!, verbClass: verbClassOf(stem(tokens[at]!))! }
-      rest = [...tokens.slice(start, at), ...tokens.slice(at + 1)]
+    if (joint < 0) break
+    const nextStart = skipFiller(tokens, joint + 1 + (tokens[joint + 1] === 'then' ? 1 : 0))
+    const next = readVerb(tokens, nextStart)
+    if (!next) break
+    start = nextStart
+    lead = next
+  }
+  let verb: ParsedIntent['verb'] = null
+  let action: string | null = null
+  let rest = tokens
+  if (lead) {
+    verb = { word: lead.word, verbClass: lead.verbClass }
+    action = lead.action
+    rest = tokens.slice(start + lead.length)
+  } else {
+    // No verb leads (`go to the tracker and file a bug`, `the wiki: create a page`): a verb
+    // right after `and`/`then`/`to`, else a table verb that is not a participle.
+    let at = -1
+    let found: LeadVerb | null = null
+    for (let i = start + 1; i < tokens.length && !found; i++)
+      if (JOINTS.has(tokens[i - 1]!)) {
+        found = readVerb(tokens, i)
+        if (found) at = i
+      }
+    if (!found) {
+      at = tokens.findIndex(
+        (t, i) => i >= start && !t.endsWith('ed') && verbClassOf(stem(t)) !== null,
+      )
+      if (at >= 0) found = readVerb(tokens, at)
+    }
+    // `new page Picnic Plan`, `DokuWiki new page`: a leading `new` asks to create one.
+    if (!found) {
+      const at2 = tokens.indexOf('new', start)
+      if (at2 >= 0 && at2 <= start + 1) {
+        found = { word: 'new', verbClass: 'create', action: 'create', length: 1 }
+        at = at2
+      }
+    }
+    if (found) {
+      verb = { word: found.word, verbClass: found.verbClass }
+      action = found.action
+      rest = [...tokens.slice(start, at), ...tokens.slice(at + found.length)]
     } else rest = tokens.slice(start)
   }
+  // Shell commands take their arguments as values and imply their object (`mkdir projects`).
+  const shell = verb ? SHELL_OBJECTS[verb.word] : undefined
+  if (shell) rest = [shell]
+  const shellArgs = shell ? tokens.slice(start + 1) : []
   const parsed: ParsedIntent = {
     verb,
+    action,
     core: [],
     qualifiers: [],
     values: [],
@@ -136,7 +223,9 @@ export function parseIntent(intent: string): ParsedIntent {
       part = opener
       continue
     }
-    if (STOP_WORDS.has(token) || token === 'of') continue
+    if (STOP_WORDS.has(token) || CLITICS.has(token) || token === 'of') continue
+    // Manner adverbs (`manually`, `quickly`) say how, not what: no tool needs to say them.
+    if (/..ly$/.test(token) && !isWord(token, 'noun') && !isWord(token, 'verb')) continue
     const s = stem(token)
     const word: IntentWord = {
       word: token,
@@ -147,5 +236,104 @@ export function parseIntent(intent: string): ParsedIntent {
     // A literal (an id, a date, a count) is a value wherever it stands.
     parsed[word.literal ? 'values' : part].push(word)
   }
+  for (const token of [...afterColon, ...shellArgs])
+    if (!STOP_WORDS.has(token) && !CLITICS.has(token))
+      parsed.values.push({
+        word: token,
+        stem: stem(token),
+        generic: GENERIC_STEMS.has(stem(token)),
+        literal: /\d/.test(token),
+      })
+  for (const v of extracted.values) {
+    const joined = words(v.text).join('')
+    parsed.values.push({
+      word: v.text.toLowerCase(),
+      stem: joined,
+      generic: false,
+      literal: true,
+      value: v.kind,
+    })
+  }
   return parsed
+}
+
+function skipFiller(tokens: string[], from: number): number {
+  let i = from
+  while (i < tokens.length && FILLER.has(tokens[i]!)) i++
+  return i
+}
+
+interface LeadVerb {
+  word: string
+  verbClass: VerbClass
+  action: string
+  /** Tokens the verb takes (2 for `log in`, `kick off`). */
+  length: number
+}
+
+/**
+ * The verb at `at`, if the token there is one: a table verb (with its particle: `log in`, `sign
+ * up`, `look up`), else a phrasal verb WordNet knows (`kick off`, `get rid of`), else a word
+ * WordNet knows as a verb whose meaning leads to a table verb. A word that WordNet knows only as
+ * a noun is not a verb (`invoices`).
+ */
+function readVerb(tokens: string[], at: number): LeadVerb | null {
+  const lead = tokens[at]
+  if (lead === undefined) return null
+  const next = tokens[at + 1]
+  const lemma = verbLemma(lead)
+  // A phrasal verb WordNet knows means more than its first word (`get rid of` is no `get`).
+  const table = verbClassOf(stem(lead))
+  const tableParticle =
+    (lead === 'log' || lead === 'sign' || lead === 'look') &&
+    ['in', 'on', 'into', 'out', 'up'].includes(next ?? '')
+  if (!tableParticle) {
+    const phrasal = readPhrasal(tokens, at, lemma)
+    if (phrasal) return phrasal
+  }
+  if (table) {
+    let verbClass: VerbClass = table
+    let length = 1
+    if ((lead === 'log' || lead === 'sign') && (next === 'in' || next === 'on' || next === 'into'))
+      length = 2
+    else if ((lead === 'log' || lead === 'sign') && next === 'out') {
+      verbClass = 'logout'
+      length = 2
+    } else if (lead === 'sign' && next === 'up') {
+      verbClass = 'create'
+      length = 2
+    } else if (lead === 'look' && next === 'up') length = 2
+    return { word: lead, verbClass, action: ACTION_ALIASES[lemma] ?? lemma, length }
+  }
+  // Imperatives are base forms (`issues assigned to me` is not `issue`), and a word that is a noun
+  // too is a verb only before an object's determiner (`trash the draft`) or alone.
+  if (lemma !== lead || !isWord(lead, 'verb')) return null
+  if (isWord(lead, 'noun') && next !== undefined && !DETERMINERS.has(next)) return null
+  const meaning = verbClassByMeaning(lemma, verbClassOf)
+  return meaning
+    ? { word: lead, verbClass: meaning.verbClass, action: actionOf(lemma, meaning.via), length: 1 }
+    : null
+}
+
+/**
+ * The action of a verb classed by meaning: the table verb it was found through when that verb
+ * only says its class (`kick off` is `start`, `trash` is `discard`), else the verb itself.
+ */
+function actionOf(verb: string, via: string): string {
+  return GENERIC_VERBS.has(via) ? via : verb
+}
+
+/** A phrasal verb of two or three words at `at` (`kick off`, `get rid of`), by WordNet. */
+function readPhrasal(tokens: string[], at: number, lemma: string): LeadVerb | null {
+  for (const size of [3, 2]) {
+    const phrase = [lemma, ...tokens.slice(at + 1, at + size)]
+    if (phrase.length < size || (size === 2 && !PARTICLES.has(phrase[1]!))) continue
+    if (!isPhrasalVerb(phrase)) continue
+    const joined = phrase.join('_')
+    const meaning = verbClassByMeaning(joined, verbClassOf)
+    const verbClass = meaning?.verbClass ?? verbClassOf(stem(lemma))
+    const action = meaning ? actionOf(joined, meaning.via) : joined
+    if (verbClass) return { word: tokens[at]!, verbClass, action, length: size }
+  }
+  return null
 }

@@ -37,10 +37,10 @@
  * verified before candidate, then the newest, then id: the same tools always rank the same way.
  */
 import type { JsonSchema, ToolSpec } from '../../shared/toolSpec'
-import { parseIntent } from './parseIntent'
+import { parseIntent, type IntentWord, type ParsedIntent } from './parseIntent'
 import { scoreTool, type MatchEvidence } from './score'
 import { slotInputSchema, type SlotInputs } from './slotSchema'
-import { profileTool, type ToolProfile } from './toolProfile'
+import { ToolIndex, type Expanded, type IndexEntry } from './toolIndex'
 
 /** Spec "Limits": search matches at most 10, minimum score 0.9. */
 export const MIN_SCORE = 0.9
@@ -98,25 +98,25 @@ export interface ToolRouter {
   rank(intent: string, tools: readonly ToolSpec[], options?: RouteOptions): ToolMatch[]
 }
 
-/** Creates a router that profiles each tool once per version (`id@updatedAt`). */
+/**
+ * Creates a router. It keeps one profile per tool (replaced when the tool changes) and an inverted
+ * index over them (`toolIndex.ts`): `route` scores only the tools that share a word with the
+ * intent by meaning (the others cannot reach 0.9: their head word is missing, `score.ts`);
+ * `rank` scores every tool.
+ */
 export function createToolRouter(): ToolRouter {
-  const profiles = new Map<string, ToolProfile>()
-  const profileOf = (tool: ToolSpec) => {
-    const key = `${tool.id}@${tool.updatedAt}@${tool.status}`
-    let profile = profiles.get(key)
-    if (!profile) {
-      profile = profileTool(tool)
-      profiles.set(key, profile)
-      // A tool rewritten many times must not grow the cache without end.
-      if (profiles.size > 5000) profiles.delete(profiles.keys().next().value!)
+  const index = new ToolIndex()
+  const scoreEntries = (parsed: ParsedIntent, entries: IndexEntry[], options: RouteOptions) => {
+    const memo = new Map<IntentWord, Expanded>()
+    const expand = (w: IntentWord, pos: 'noun' | 'verb' = 'noun') => {
+      if (pos === 'verb') return index.expand(w, pos)
+      let e = memo.get(w)
+      if (!e) memo.set(w, (e = index.expand(w)))
+      return e
     }
-    return profile
-  }
-  const scoreAll = (intent: string, tools: readonly ToolSpec[], options: RouteOptions) => {
-    const parsed = parseIntent(intent)
-    const scored = tools
-      .filter((t) => !options.domain || hostInDomain(t.siteHost, options.domain))
-      .map((tool) => ({ tool, ...scoreTool(parsed, profileOf(tool)) }))
+    const scored = entries
+      .filter((e) => !options.domain || hostInDomain(e.tool.siteHost, options.domain))
+      .map((e) => ({ tool: e.tool, ...scoreTool(parsed, e.profile, expand) }))
     scored.sort(
       (a, b) =>
         b.score - a.score ||
@@ -125,14 +125,58 @@ export function createToolRouter(): ToolRouter {
         b.tool.updatedAt - a.tool.updatedAt ||
         a.tool.id.localeCompare(b.tool.id),
     )
-    return scored
+    return { scored, expand }
+  }
+  // A word that names the site of some tool (`Redmine`, `dokuwiki`) names a site wherever it
+  // stands: the tool must be on that site, it is no value a slot may take.
+  const parse = (intent: string): ParsedIntent => {
+    const parsed = parseIntent(intent)
+    const named = (w: IntentWord) => index.isSiteName(w.literal ? w.stem : w.word)
+    const moved = [parsed.core, parsed.values, parsed.places].flat().filter(named)
+    if (!moved.length) return parsed
+    const keep = (list: IntentWord[]) => list.filter((w) => !moved.includes(w))
+    return {
+      ...parsed,
+      core: keep(parsed.core),
+      values: keep(parsed.values),
+      places: keep(parsed.places),
+      sites: [...parsed.sites, ...moved.map((w) => ({ ...w, siteName: true }))],
+    }
+  }
+  const candidatesOf = (intent: string, tools: readonly ToolSpec[]) => {
+    index.sync(tools)
+    const parsed = parse(intent)
+    const words = [
+      parsed.core,
+      parsed.qualifiers,
+      parsed.values,
+      parsed.places,
+      parsed.sites,
+    ].flat()
+    // Objects that go unsaid: signing in or out (any tool of that verb), a typed value.
+    const verb = parsed.verb?.verbClass
+    const keys = [
+      ...(verb === 'auth' || verb === 'logout' ? [`verb:${verb}`] : []),
+      ...parsed.values.flatMap((v) => (v.value ? [`kind:${v.value}`] : [])),
+    ]
+    const entries = index.candidates(
+      words.map((w) => index.expand(w)),
+      words.map((w) => (w.literal ? w.stem : w.word)),
+      keys,
+    )
+    return { parsed, entries }
   }
   return {
-    rank: (intent, tools, options = {}) =>
-      scoreAll(intent, tools, options).map((s) => toMatch(s.tool, s.score, s.evidence)),
+    rank(intent, tools, options = {}) {
+      const entries = index.sync(tools)
+      return scoreEntries(parse(intent), entries, options).scored.map((s) =>
+        toMatch(s.tool, s.score, s.evidence),
+      )
+    },
     route(intent, tools, options = {}) {
-      const confident = scoreAll(intent, tools, options)
-        .filter((s) => s.score >= MIN_SCORE)
+      const { parsed, entries } = candidatesOf(intent, tools)
+      const confident = scoreEntries(parsed, entries, options)
+        .scored.filter((s) => s.score >= MIN_SCORE)
         .map((s) => toMatch(s.tool, s.score, s.evidence))
       const verified = confident.filter((m) => m.status === 'verified')
       if (verified.length) return { status: 'matched', tools: verified.slice(0, MAX_MATCHES) }

@@ -1,5 +1,7 @@
-import { nounSynonyms, roleSynonyms, verbAgreement, type VerbClass } from './lexicon'
+import { GENERIC_VERBS, roleSynonyms, verbAgreement, type VerbClass } from './lexicon'
+import { sameAction } from './meaning/related'
 import type { IntentWord, ParsedIntent } from './parseIntent'
+import type { Expanded, Expansion } from './toolIndex'
 import { isPlural, stem } from './text'
 import { FIELD_STRENGTH, type TermField, type ToolProfile } from './toolProfile'
 
@@ -17,7 +19,17 @@ export const PENALTY = {
   generic: 0.02,
   /** The tool's own head noun appears nowhere in the intent: it may be about something else. */
   toolHead: 0.08,
+  /**
+   * The intent's verb is a specific action (`rename`, `upload`) and the tool's is another one of
+   * the same class (`edit`): it does something else.
+   */
+  action: 0.15,
+  /** The intent names no object but its site, with a verb that needs none (`sign in to X`). */
+  implicit: 0.03,
 } as const
+
+/** A site word found only as part of the site's name (`wiki` of `dokuwiki`) counts this much. */
+export const SITE_LABEL = 0.85
 
 /** A head noun found only among slot names or output fields counts this much of its strength. */
 export const HEAD_IN_FIELDS = 0.6
@@ -37,7 +49,7 @@ export interface WordEvidence {
   outcome: 'matched' | 'absorbed' | 'missing'
   /** Where it was found (`intent`, `name`, `slot`...) and through what (`synonym`...). */
   field?: TermField
-  via?: 'word' | 'synonym' | 'role' | 'site_label'
+  via?: Expansion['via'] | 'role' | 'site_label'
   /** How strongly the tool shows it (0 to 1). */
   strength: number
   penalty: number
@@ -45,6 +57,8 @@ export interface WordEvidence {
 
 export interface MatchEvidence {
   verb: { intent: VerbClass | null; tool: VerbClass; factor: number; contradicts: boolean }
+  /** The verbs' own actions (`rename`, `edit`): a specific action asked of another one. */
+  action: { intent: string | null; tool: string | null; agrees: boolean }
   head: string | null
   toolHead: string | null
   words: WordEvidence[]
@@ -65,25 +79,38 @@ interface Found {
   via: NonNullable<WordEvidence['via']>
 }
 
-/** How strongly the tool shows `w`: its own stem, a synonym (x0.95), or a part of its site name. */
-function find(profile: ToolProfile, w: IntentWord, roles: boolean): Found | null {
+/**
+ * How strongly the tool shows `w`: the best of its expansions (its stem, lemmas, synonyms,
+ * vectors: `toolIndex.ts`) found among the tool's words, times that word's field strength; a slot
+ * that takes a `by` role (x0.95); or a part of its site's name ({@link SITE_LABEL}).
+ */
+function find(
+  profile: ToolProfile,
+  w: IntentWord,
+  roles: boolean,
+  expanded: Expanded,
+): Found | null {
   let best: Found | null = null
   const consider = (found: Found) => {
     if (!best || found.strength > best.strength) best = found
   }
-  const own = profile.terms.get(w.stem)
-  if (own) consider({ strength: own.strength, field: own.field, via: 'word' })
-  for (const s of nounSynonyms(w.stem)) {
+  for (const [s, e] of expanded) {
     const term = profile.terms.get(s)
-    if (term) consider({ strength: term.strength * 0.95, field: term.field, via: 'synonym' })
+    // Page titles and slot values are data as much as vocabulary: only the word itself counts.
+    if (term && (e.via !== 'vector' || (term.field !== 'title' && term.field !== 'value')))
+      consider({ strength: term.strength * e.strength, field: term.field, via: e.via })
   }
   if (roles)
     for (const s of roleSynonyms(w.stem))
       if (profile.slotStems.has(s))
         consider({ strength: FIELD_STRENGTH.slot * 0.95, field: 'slot', via: 'role' })
-  // `parcel` in `parcelpost`: a site named by a part of its host label.
-  if (w.stem.length >= 4 && profile.siteLabels.some((l) => l !== w.stem && l.startsWith(w.stem)))
-    consider({ strength: 0.85, field: 'site', via: 'site_label' })
+  // `parcel` in `parcelpost`, `wiki` in `dokuwiki`: a site named by a part of its name.
+  const bare = w.literal ? w.stem : w.word
+  if (
+    bare.length >= 4 &&
+    profile.siteLabels.some((l) => l !== bare && (l.startsWith(bare) || l.endsWith(bare)))
+  )
+    consider({ strength: SITE_LABEL, field: 'site', via: 'site_label' })
   return best
 }
 
@@ -91,68 +118,100 @@ function find(profile: ToolProfile, w: IntentWord, roles: boolean): Found | null
  * Scores one tool for one parsed intent, from 0 to 1 (see `router.ts` for the calibration):
  * `base = 1 − Σ penalties` of the intent words the tool cannot account for, times the verb
  * agreement, capped at 0.6 on a contradicting verb and at 0.8 when the intent names nothing.
+ * `expand` gives each intent word's expansions by meaning (`ToolIndex.expand`).
  */
-export function scoreTool(intent: ParsedIntent, profile: ToolProfile): ToolScore {
+export function scoreTool(
+  intent: ParsedIntent,
+  profile: ToolProfile,
+  expand: (w: IntentWord, pos?: 'noun' | 'verb') => Expanded,
+): ToolScore {
   const evidence: WordEvidence[] = []
-  const matchedStems = new Set<string>()
+  const found = new Map<IntentWord, Found | null>()
+  const findOnce = (w: IntentWord, roles: boolean) => {
+    if (!found.has(w)) found.set(w, find(profile, w, roles, expand(w)))
+    return found.get(w)!
+  }
+  // A core word the tool knows only as its site's name names the site (`search [DokuWiki]`).
+  const isSite = (w: IntentWord) => {
+    const f = findOnce(w, false)
+    return f !== null && f.field === 'site' && f.via !== 'vector'
+  }
+  const core = intent.core.filter((w) => !isSite(w))
+  const sites = [...intent.sites, ...intent.core.filter(isSite)]
+  const head = pickHead(core, intent, (w) => findOnce(w, false))
   const account = (
     w: IntentWord,
     part: WordEvidence['part'],
     mayAbsorb: boolean,
     fullPenalty: number,
   ) => {
-    const found = find(profile, w, part === 'qualifier')
+    const absorbCost = 0
+    const f = findOnce(w, part === 'qualifier')
     // The head must be what the tool is about: a slot or output field of that name (a `page`
-    // slot for paging) is weak evidence of it.
-    const weak = w === head && (found?.field === 'slot' || found?.field === 'output')
-    const strength = (found?.strength ?? 0) * (weak ? HEAD_IN_FIELDS : 1)
-    if (found) matchedStems.add(w.stem)
-    if (!found && mayAbsorb) {
-      evidence.push({ word: w.word, part, outcome: 'absorbed', strength: 0, penalty: 0 })
+    // slot for paging) or the site's name is weak evidence of it.
+    const weak =
+      w === head && (f?.field === 'slot' || f?.field === 'output' || f?.field === 'value')
+    const strength = (f?.strength ?? 0) * (weak ? HEAD_IN_FIELDS : 1)
+    const penalty = round(fullPenalty * (1 - strength))
+    // A weak likeness (a vector neighbour) is never worse than a value a slot takes.
+    if (mayAbsorb && (!f || penalty > absorbCost)) {
+      evidence.push({ word: w.word, part, outcome: 'absorbed', strength: 0, penalty: absorbCost })
       return
     }
-    const penalty = round(fullPenalty * (1 - strength))
     evidence.push({
       word: w.word,
       part,
-      outcome: found ? 'matched' : 'missing',
-      ...(found ? { field: found.field, via: found.via } : {}),
+      outcome: f ? 'matched' : 'missing',
+      ...(f ? { field: f.field, via: f.via } : {}),
       strength: round(strength),
       penalty,
     })
   }
-  const head = pickHead(intent, profile)
-  for (const w of intent.core) {
+  for (const w of core) {
     const cost = w === head ? PENALTY.head : w.generic ? PENALTY.generic : PENALTY.word
     account(w, 'core', false, cost)
   }
   for (const w of intent.qualifiers)
     account(w, 'qualifier', false, w.generic ? PENALTY.generic : PENALTY.word)
-  for (const w of intent.sites) account(w, 'site', w.literal, PENALTY.word)
-  // Values and places are what to look for: a word the tool does not know is fine when a text
-  // slot can take it (`for [writing]`, `in [paris]`), and a literal whenever it has any slot.
+  // A site the intent names by the name of some tool's site is never a value to absorb.
+  for (const w of sites)
+    account(w, 'site', w.literal && !w.siteName, w.generic ? PENALTY.generic : PENALTY.word)
+  // Values and places are what to look for: a word the tool does not know is fine when a slot
+  // can take it (`for [writing]`, `in [paris]`, `budget.xlsx`).
   for (const [list, part] of [
     [intent.values, 'value'],
     [intent.places, 'place'],
   ] as const)
     for (const w of list) {
-      const absorbable = profile.hasTextSlot || (w.literal && profile.slotCount > 0)
       const cost = w === head ? PENALTY.head : w.generic ? PENALTY.generic : PENALTY.word
-      account(w, part, absorbable && w !== head, cost)
+      account(w, part, absorbable(w, profile) && w !== head, cost)
     }
   let penalty = evidence.reduce((sum, e) => sum + e.penalty, 0)
-  if (!head) penalty += PENALTY.head
-  if (intent.quoted && profile.slotCount === 0) penalty += PENALTY.word
-  const allStems = new Set([
-    ...[intent.core, intent.qualifiers, intent.values, intent.places, intent.sites]
-      .flat()
-      .map((w) => w.stem),
-  ])
+  // Signing in is done to a site, not to a thing; and `search Redmine for "timeout"` searches
+  // what the named site holds: with the verbs agreeing, the site stands for the object.
+  const asked = intent.verb?.verbClass ?? null
+  const siteNamed = evidence.some((e) => e.part === 'site' && e.outcome === 'matched')
+  // `rename budget.xlsx`: a value of the kind the tool was recorded with names the object.
+  const typedValue = intent.values.some((v) => v.value && profile.valueKinds.has(v.value))
+  const implicit =
+    !head &&
+    asked !== null &&
+    asked === profile.verb &&
+    (asked === 'auth' ||
+      asked === 'logout' ||
+      typedValue ||
+      (siteNamed && (asked === 'search' || asked === 'list')))
+  if (!head) penalty += implicit ? PENALTY.implicit : PENALTY.head
+  const all = [core, intent.qualifiers, intent.values, intent.places, sites].flat()
+  const allStems = new Set(all.map((w) => w.stem))
   const toolHeadNamed =
+    implicit ||
+    typedValue ||
     profile.head === null ||
-    allStems.has(profile.head) ||
-    [...nounSynonyms(profile.head)].some((s) => allStems.has(s))
+    all.some((w) => !w.literal && expand(w).has(profile.head!))
   if (!toolHeadNamed) penalty += PENALTY.toolHead
+  const actionAgrees = agreesInAction(intent, profile, expand)
+  if (!actionAgrees) penalty += PENALTY.action
   const verb = verbAgreement(intent.verb?.verbClass ?? null, profile.verb)
   const asksMany =
     (intent.verb?.verbClass === 'list' || intent.verb?.verbClass === 'search') &&
@@ -172,12 +231,15 @@ export function scoreTool(intent: ParsedIntent, profile: ToolProfile): ToolScore
     cap = 'vague'
   }
   const verbStem = intent.verb ? stem(intent.verb.word) : null
-  const used = [...profile.intentStems].filter((s) => allStems.has(s) || s === verbStem)
+  const used = [...profile.intentStems].filter(
+    (s) => allStems.has(s) || s === verbStem || all.some((w) => expand(w).has(s)),
+  )
   return {
     score: round(score),
     closeness: profile.intentStems.size ? used.length / profile.intentStems.size : 0,
     evidence: {
       verb: { intent: intent.verb?.verbClass ?? null, tool: profile.verb, ...verb },
+      action: { intent: intent.action, tool: profile.action, agrees: actionAgrees },
       head: head?.word ?? null,
       toolHead: profile.head,
       words: evidence,
@@ -187,20 +249,58 @@ export function scoreTool(intent: ParsedIntent, profile: ToolProfile): ToolScore
 }
 
 /**
- * The word the intent wants to act on: the last specific word of its object; else the last
- * generic object word the tool knows (`search [the web] for cats`); else the first value, place or
- * site word the tool knows (`search for [hotels] in paris`); else none (the intent names nothing
- * this tool is about).
+ * Whether a slot can take the value `w`: a number needs a number or free-text slot; a value
+ * recognised by its form, or any literal, needs some slot; other words need free text.
  */
-function pickHead(intent: ParsedIntent, profile: ToolProfile): IntentWord | null {
-  const specific = intent.core.filter((w) => !w.generic)
-  if (specific.length) return specific.at(-1)!
-  const known = (w: IntentWord) => find(profile, w, false) !== null
-  const generic = intent.core.filter(known)
+function absorbable(w: IntentWord, profile: ToolProfile): boolean {
+  if (w.value === 'number' || (w.literal && /^#?\d+([.,]\d+)?$/.test(w.word)))
+    return profile.hasNumberSlot || profile.slotCount > 0
+  if (w.literal) return profile.slotCount > 0
+  return profile.hasTextSlot
+}
+
+/**
+ * False when the intent asks a specific action (`rename`, `upload`: not in `GENERIC_VERBS`) and
+ * the tool's own verb is a different one that WordNet does not relate (`sameAction`) and the tool
+ * does not use the intent's verb anywhere else (its path, slots, answer).
+ */
+function agreesInAction(
+  intent: ParsedIntent,
+  profile: ToolProfile,
+  expand: (w: IntentWord, pos?: 'noun' | 'verb') => Expanded,
+): boolean {
+  const asked = intent.action
+  if (!asked || GENERIC_VERBS.has(asked) || !profile.action) return true
+  // Signing in, out, reading and searching have no kinds that matter here.
+  const verb = intent.verb?.verbClass
+  if (verb !== 'create' && verb !== 'update' && verb !== 'delete' && verb !== 'run') return true
+  if (sameAction(asked, profile.action)) return true
+  const word: IntentWord = { word: asked, stem: stem(asked), generic: false, literal: false }
+  for (const [s, e] of expand(word, 'verb'))
+    if (e.strength >= 0.9 && profile.terms.has(s)) return true
+  return false
+}
+
+/**
+ * The word the intent wants to act on: the last specific word of its object that the tool knows,
+ * else the last specific word of its object; else the last generic object word the tool knows
+ * (`search [the web] for cats`); else the first value, place or site word the tool knows
+ * (`search for [hotels] in paris`); else none (the intent names nothing this tool is about).
+ */
+function pickHead(
+  core: IntentWord[],
+  intent: ParsedIntent,
+  known: (w: IntentWord) => Found | null,
+): IntentWord | null {
+  const specific = core.filter((w) => !w.generic && !w.literal)
+  if (specific.length) return specific.filter(known).at(-1) ?? specific.at(-1)!
+  const generic = core.filter(known)
   if (generic.length) return generic.at(-1)!
+  // A value or place is the head only when the tool says that very word (`search for [hotels]`).
   return (
-    [...intent.values, ...intent.places, ...intent.sites].find((w) => !w.generic && known(w)) ??
-    null
+    [...intent.values, ...intent.places].find(
+      (w) => !w.generic && !w.literal && (known(w)?.strength ?? 0) >= 0.9,
+    ) ?? null
   )
 }
 

@@ -17,7 +17,8 @@ const TITLE_PARTS = /\s+[-|–—·:»]\s+|\s*\[|\]\s*/
 /**
  * The site's names and the titles of the HTML pages of `trace` (documents and HTML answers, in
  * order). Names come from `<meta name="application-name">`, `<meta property="og:site_name">`,
- * `<meta name="generator">` without its version (`MediaWiki 1.39.3` → `MediaWiki`), and the
+ * `<meta name="generator">` without its version (`MediaWiki 1.39.3` → `MediaWiki`), the `alt` of
+ * an image whose tag says `logo`, a lone page title (`Node-RED`), and the
  * part of the titles that two or more pages share (the site's name in `Home - Team Wiki`,
  * `Budget - Team Wiki`), or the last part of a lone title.
  */
@@ -33,6 +34,13 @@ export function siteOfTrace(trace: Trace): ToolSite {
     if (title) {
       const clean = decode(title).replace(/\s+/g, ' ').trim().slice(0, TITLE_CHARS)
       if (clean && !titles.includes(clean) && titles.length < MAX_TITLES) titles.push(clean)
+    }
+    // The site's logo names it (`<img src="/static/logo.png" alt="Jupyter Notebook">`).
+    for (const m of html.matchAll(/<img\s[^>]*>/gi)) {
+      const tag = m[0]
+      const alt = /\balt\s*=\s*["']([^"']+)["']/i.exec(tag)?.[1]
+      if (alt && /logo/i.test(tag.replace(/\balt\s*=\s*["'][^"']*["']/i, '')))
+        names.push(decode(alt).trim())
     }
     for (const m of html.matchAll(/<meta\s[^>]*>/gi)) {
       const tag = m[0]
@@ -57,6 +65,8 @@ export function siteOfTrace(trace: Trace): ToolSite {
   for (const list of parts) for (const p of new Set(list)) count.set(p, (count.get(p) ?? 0) + 1)
   if (titles.length >= 2) for (const [p, n] of count) if (n >= 2) names.push(p)
   if (titles.length === 1 && parts[0]!.length > 1) names.push(parts[0]!.at(-1)!)
+  // A title of one part that is the only title (`Redmine` of its login page) names the site.
+  if (titles.length === 1 && parts[0]!.length === 1) names.push(parts[0]![0]!)
   return { names: [...new Set(names.filter((n) => n && n.length <= 60))], titles }
 }
 

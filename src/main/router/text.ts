@@ -167,6 +167,8 @@ export const GENERIC_STEMS = new Set(
     'app',
     'application',
     'service',
+    'server',
+    'instance',
     'api',
     'endpoint',
     'database',

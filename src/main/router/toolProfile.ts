@@ -1,15 +1,32 @@
 import type { ToolSpec } from '../../shared/toolSpec'
 import { METHOD_WORDS, READ_CLASSES, verbClassOf, type VerbClass } from './lexicon'
+import { verbLemma } from './meaning/lemma'
 import { parseIntent } from './parseIntent'
+import { isWord } from './meaning/related'
 import { GENERIC_STEMS, HOST_NOISE, isPlural, STOP_WORDS, stem, words } from './text'
+import { extractValues, type ValueKind } from './values'
 
 /** Where a tool word came from; each field is evidence of a different strength. */
-export type TermField = 'intent' | 'name' | 'site' | 'path' | 'slot' | 'output'
+export type TermField =
+  | 'intent'
+  | 'name'
+  | 'site'
+  | 'path'
+  | 'slot'
+  | 'output'
+  | 'title'
+  | 'value'
+  /** The kind of value its slots take (`file` for a slot recorded with `budget.xlsx`). */
+  | 'kind'
+  /** An option of one of its slots (`repositories` of `type` ∈ repositories, code, issues). */
+  | 'option'
 
 /**
  * How much a word found in each field says that the tool is about that word (1 = the tool's own
  * intent says it). Slot names and URL path words are the site's vocabulary, a little weaker;
- * output field names weaker still (a tool that returns `jobs` is probably about jobs).
+ * output field names weaker still (a tool that returns `jobs` is probably about jobs); words of
+ * the page titles the person passed through and one-word slot values (`type: tab`) weaker again
+ * (they also name the data seen).
  */
 export const FIELD_STRENGTH: Record<TermField, number> = {
   intent: 1,
@@ -18,10 +35,16 @@ export const FIELD_STRENGTH: Record<TermField, number> = {
   path: 0.9,
   slot: 0.9,
   output: 0.8,
+  title: 0.75,
+  value: 0.7,
+  kind: 0.95,
+  option: 0.95,
 }
 
 export interface ToolTerm {
   stem: string
+  /** A surface form of the word (word vectors are keyed by words, not stems). */
+  word: string
   field: TermField
   strength: number
 }
@@ -30,14 +53,25 @@ export interface ToolTerm {
 export interface ToolProfile {
   tool: ToolSpec
   terms: Map<string, ToolTerm>
-  /** Labels of the site's host that name it (`hireboard` of `jobs.hireboard.example`). */
+  /**
+   * Names of the site, lower case, without separators: its host labels (`hireboard` of
+   * `jobs.hireboard.example`) and the names it gives itself (`dokuwiki`, `nodered`).
+   */
   siteLabels: string[]
+  /** Stems that only name the site (`redmine`, `wiki` of `Team Wiki`): never the intent's head. */
+  siteStems: Set<string>
   verb: VerbClass
+  /** The dictionary form of the tool's own verb (`rename`), or null when it has none. */
+  action: string | null
   /** Stems of the slot names, for `by <role>` qualifiers. */
   slotStems: Set<string>
   /** The tool takes free text (a string slot without fixed options): it can absorb values. */
   hasTextSlot: boolean
+  /** The tool takes a number (an integer or number slot, or free text). */
+  hasNumberSlot: boolean
   slotCount: number
+  /** Kinds of value its slots were recorded with (`file` for `budget.xlsx`). */
+  valueKinds: Set<ValueKind>
   /** What the tool works on: the last specific word of its intent's object, or null. */
   head: string | null
   /** The tool's intent names one item (`track an order`), not many (`list my orders`). */
@@ -47,8 +81,11 @@ export interface ToolProfile {
 }
 
 /**
- * Builds the router's view of a tool from its intent, name, site, description (the URL path
- * after " — "), slot names and output fields. Pure; cache it by `id@updatedAt`.
+ * Builds the router's view of a tool from its intent (its main action, not a sign-in before it),
+ * name, site (host labels, the names the site gives itself, the titles of the pages recorded),
+ * description (the URL path after " — "), slot names and output fields. The values the person
+ * typed (a slot's default or example, `Meeting Notes` of "rename the page Meeting Notes") are not
+ * the tool's words: they are taken out of the intent first. Pure; cache it by `id@updatedAt`.
  */
 export function profileTool(tool: ToolSpec): ToolProfile {
   const terms = new Map<string, ToolTerm>()
@@ -58,7 +95,7 @@ export function profileTool(tool: ToolSpec): ToolProfile {
       const s = stem(w)
       const strength = FIELD_STRENGTH[field]
       const known = terms.get(s)
-      if (!known || known.strength < strength) terms.set(s, { stem: s, field, strength })
+      if (!known || known.strength < strength) terms.set(s, { stem: s, word: w, field, strength })
     }
   }
   const [sitePart = '', objectPart = ''] = tool.name.includes('__')
@@ -67,46 +104,147 @@ export function profileTool(tool: ToolSpec): ToolProfile {
   const nameWords = words(objectPart)
   if (nameWords.length > 1 && METHOD_WORDS.has(nameWords[0]!)) nameWords.shift()
   const hostname = tool.siteHost.replace(/:\d+$/, '')
+  const siteNames = tool.site?.names ?? []
+  // A name's first word, when it is no English word, is the name people use (`Jupyter` of
+  // `Jupyter Notebook`, `Sitecall` of `Sitecall Wiki`).
+  const aliases = siteNames
+    .map((n) => words(n))
+    .filter((w) => w.length > 1 && !isWord(w[0]!, 'noun') && !isWord(w[0]!, 'verb'))
+    .map((w) => w[0]!)
   const siteLabels = [
     ...new Set(
-      [...hostname.split('.'), sitePart]
+      [...hostname.split('.'), sitePart, ...siteNames.map((n) => words(n).join('')), ...aliases]
         .map((l) => l.toLowerCase())
         .filter((l) => l && !HOST_NOISE.has(l) && !/^\d+$/.test(l)),
     ),
   ]
+  const intent = withoutValues(tool)
+  // Values the tool cannot vary (no slot has them: `the inject node "run nightly import"`) are
+  // what it is about: they stay its words. The parse (head, verb) sees them as values.
+  const bare = intent
   const path = tool.description.split(' — ')[1] ?? ''
   const slotNames = Object.keys(tool.inputs.properties ?? {})
   const slotWords = slotNames.flatMap(words)
-  add(words(tool.intent), 'intent')
+  const siteWords = [...siteLabels, ...siteNames.flatMap(words)]
+  add(words(bare), 'intent')
   add(nameWords, 'name')
-  add(siteLabels.flatMap(words), 'site')
   add(
     words(path).filter((w) => !METHOD_WORDS.has(w) && !/^(api|v\d+|\d+)$/.test(w)),
     'path',
   )
   add(slotWords, 'slot')
   add(Object.keys(tool.output?.properties ?? {}).flatMap(words), 'output')
-  const parsed = parseIntent(tool.intent)
-  const specific = parsed.core.filter((w) => !w.generic && !w.literal)
+  add(siteWords, 'site')
+  add((tool.site?.titles ?? []).flatMap(words), 'title')
+  // One-word defaults of slots are the site's vocabulary too (`type: tab`); the options of a
+  // slot are what the tool can be asked about (`type` ∈ repositories, code, issues).
+  const oneWord = (v: unknown): v is string => typeof v === 'string' && /^[a-z]{3,20}$/i.test(v)
+  const slotSchemas = Object.values(tool.inputs.properties ?? {})
+  add(
+    slotSchemas
+      .map((s) => s.default)
+      .filter(oneWord)
+      .flatMap(words),
+    'value',
+  )
+  add(
+    slotSchemas
+      .flatMap((s) => (Array.isArray(s.enum) ? s.enum : []))
+      .filter(oneWord)
+      .flatMap(words),
+    'option',
+  )
+  // A tool recorded with a file name, a URL, an e-mail... in a slot works on files, links, mail.
+  add(
+    valueKinds(tool).flatMap((k) => KIND_WORDS[k] ?? []),
+    'slot',
+  )
+  const siteStems = new Set(
+    siteWords
+      .map(stem)
+      .filter((s) => terms.get(s)?.field === 'site' || terms.get(s)?.field === 'title'),
+  )
+  const parsed = parseIntent(intent)
+  const specificOf = (list: typeof parsed.core) =>
+    list.filter((w) => !w.generic && !w.literal && !siteStems.has(w.stem))
+  // `what's in the invoices folder`: no object after a verb, the place names what it is about.
+  const specific = specificOf(parsed.core).length
+    ? specificOf(parsed.core)
+    : specificOf([...parsed.places, ...parsed.values])
   const nameHead = nameWords.map(stem).filter((s) => !GENERIC_STEMS.has(s) && !verbClassOf(s))
+  const nameVerb = nameWords.length && verbClassOf(stem(nameWords[0]!)) ? nameWords[0]! : null
+  const properties = Object.values(tool.inputs.properties ?? {})
+  const free = properties.filter((s) => s.type === 'string' && !Array.isArray(s.enum))
   return {
     tool,
     terms,
     siteLabels,
+    siteStems,
     verb: toolVerb(tool, parsed.verb?.verbClass ?? null, nameWords),
+    action: parsed.action ?? (nameVerb ? verbLemma(nameVerb) : null),
     slotStems: new Set(slotWords.map(stem)),
-    hasTextSlot: Object.values(tool.inputs.properties ?? {}).some(
-      (s) => s.type === 'string' && !Array.isArray(s.enum),
-    ),
+    hasTextSlot: free.length > 0,
+    hasNumberSlot:
+      free.length > 0 || properties.some((s) => s.type === 'integer' || s.type === 'number'),
     slotCount: slotNames.length,
+    valueKinds: new Set(valueKinds(tool)),
     head: specific.at(-1)?.stem ?? nameHead.at(-1) ?? null,
     headSingular: specific.length > 0 && !isPlural(specific.at(-1)!.word),
     intentStems: new Set(
-      words(tool.intent)
-        .filter((w) => !STOP_WORDS.has(w))
+      words(bare)
+        .filter((w) => !STOP_WORDS.has(w) && !siteStems.has(stem(w)))
         .map(stem),
     ),
   }
+}
+
+/**
+ * The tool's intent with the values the person gave taken out (each becomes `"…"`, a value):
+ * the defaults and examples of its slots, longest first, matched whole-word and case-blind.
+ */
+function withoutValues(tool: ToolSpec): string {
+  const values = Object.values(tool.inputs.properties ?? {})
+    .flatMap((s) =>
+      [s.default, ...(Array.isArray(s['examples']) ? s['examples'] : [])].map((v) => ({
+        v,
+        typed: /^what was typed/i.test(s.description ?? ''),
+      })),
+    )
+    .filter(
+      (x): x is { v: string | number; typed: boolean } =>
+        typeof x.v === 'string' || typeof x.v === 'number',
+    )
+    .map((x) => ({ value: String(x.v).trim(), typed: x.typed }))
+    .filter((x) => x.value.length >= 2 && x.value.length <= 200)
+    .sort((a, b) => b.value.length - a.value.length)
+  let intent = tool.intent
+  for (const { value, typed } of values) {
+    const escaped = value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+    const pattern = new RegExp(`(?<![\\w])${escaped}(?![\\w])`, 'g' + (typed ? 'i' : ''))
+    // A lower-case word of the intent that the request also carries (`the meetings media
+    // folder`, `do=media`) stays a word unless the person typed it: it is what the tool is about.
+    const valueLike = typed || /[\s\d\W]/.test(value) || /^[A-Z]/.test(value)
+    if (valueLike) intent = intent.replace(pattern, ' "…" ')
+  }
+  return intent
+}
+
+/** The words that name what a value of each kind is. */
+const KIND_WORDS: Partial<Record<ValueKind, string[]>> = {
+  file: ['file'],
+  url: ['url', 'link', 'address'],
+  email: ['email', 'address'],
+  date: ['date'],
+  path: ['path', 'folder'],
+}
+
+/** Kinds of value (`values.ts`) of the slots' recorded defaults (`budget.xlsx`: `file`). */
+function valueKinds(tool: ToolSpec): ValueKind[] {
+  return Object.values(tool.inputs.properties ?? {}).flatMap((p) => {
+    if (typeof p.default !== 'string') return []
+    const found = extractValues(p.default).values
+    return found.length === 1 && found[0]!.text === p.default.trim() ? [found[0]!.kind] : []
+  })
 }
 
 /**
@@ -117,6 +255,8 @@ export function profileTool(tool: ToolSpec): ToolProfile {
 function toolVerb(tool: ToolSpec, fromIntent: VerbClass | null, nameWords: string[]): VerbClass {
   const fromName = nameWords.length ? verbClassOf(stem(nameWords[0]!)) : null
   const said = fromIntent ?? fromName
+  // Signing in or out is what it is, whether the site's request writes or not.
+  if (said === 'auth' || said === 'logout') return said
   const reads = (c: VerbClass | null) => c !== null && READ_CLASSES.includes(c)
   if (tool.mutating) return said && !reads(said) ? said : 'write'
   return reads(said) ? said! : 'read'

@@ -57,7 +57,8 @@ describe('parseIntent', () => {
     const p = parseIntent('find flights from london on skyfare for order 42 named "x y"')
     expect(stems(p.places)).toEqual(['london'])
     expect(p.sites.map((w) => w.word)).toEqual(['skyfare'])
-    expect(p.values.map((w) => w.word)).toEqual(['order', '42'])
+    // Quoted text and numbers are values by their form (issue 10 "Values"), after the words.
+    expect(p.values.map((w) => w.word)).toEqual(['order', 'x y', '42'])
     expect(p.quoted).toBe(1)
   })
 

@@ -1,0 +1,136 @@
+/**
+ * Words related to a word by meaning, from WordNet (`wordnet.ts`) and the lemmatizer
+ * (`lemma.ts`), as router stems with a strength (how surely a tool that says the related word
+ * does what the word asks). Word vectors are not used here: their neighbours depend on the
+ * vocabulary of the tools searched, so the tool index (`../toolIndex.ts`) adds them.
+ *
+ * Strengths (fitted on the development half of `test/apps/paraphrases.json`):
+ * - the word's own stem and its lemmas' stems: 1;
+ * - a synonym (a word of one of the word's first {@link SENSES} synsets, WordNet's most frequent
+ *   senses): {@link THESAURUS};
+ * - a derivationally related form (`+` pointer: `rename` ↔ `renaming`, `directory` ↔ `direct`
+ *   is not one): {@link DERIVED}.
+ * Hypernyms are not synonyms (`page` is a kind of `leaf`), so they never count as matches; they
+ * only help tell a verb's class (`verbClassByMeaning`).
+ */
+import type { VerbClass } from '../lexicon'
+import { stem } from '../text'
+import { nounLemma, verbLemma } from './lemma'
+import { synsetOf, synsetsOf, type Synset, type WordnetPos } from './wordnet'
+
+/** How many of a word's senses, most frequent first, count (rarer senses are noise). */
+export const SENSES = 3
+/** Strength of a WordNet synonym. */
+export const THESAURUS = 0.9
+/** Strength of a derivationally related form. */
+export const DERIVED = 0.9
+
+export interface Related {
+  stem: string
+  strength: number
+  via: 'word' | 'lemma' | 'thesaurus' | 'derived'
+}
+
+const memo = new Map<string, Related[]>()
+const MEMO_LIMIT = 50_000
+
+/**
+ * The stems related to lower-case `word` used as `pos` (a thing an intent names is a noun: `note`
+ * is then no `comment`, a sense of the verb), itself first, strongest first, one entry per stem.
+ * Memoized per process.
+ */
+export function relatedStems(word: string, pos: WordnetPos): Related[] {
+  const key = `${pos}:${word}`
+  const known = memo.get(key)
+  if (known) return known
+  const out = new Map<string, Related>()
+  const add = (w: string, strength: number, via: Related['via']) => {
+    if (w.includes('_') || w.length < 2) return
+    const s = stem(w)
+    const had = out.get(s)
+    if (!had || had.strength < strength) out.set(s, { stem: s, strength, via })
+  }
+  add(word, 1, 'word')
+  const lemmas = new Set([pos === 'noun' ? nounLemma(word) : verbLemma(word), word])
+  for (const lemma of lemmas) add(lemma, 1, 'lemma')
+  for (const lemma of lemmas)
+    for (const synset of synsetsOf(lemma, pos).slice(0, SENSES)) {
+      for (const w of synset.words) add(w, THESAURUS, 'thesaurus')
+      for (const p of synset.pointers)
+        // Only the forms derived from this very word (`order` → the verb `order`, not its
+        // synonym `place`).
+        if (p.symbol === '+' && p.pos && synset.words[p.source - 1] === lemma) {
+          const target = synsetOf(p.offset, p.pos)?.words[p.target - 1]
+          if (target) add(target, DERIVED, 'derived')
+        }
+    }
+  const result = [...out.values()].sort((a, b) => b.strength - a.strength)
+  if (memo.size >= MEMO_LIMIT) memo.clear()
+  memo.set(key, result)
+  return result
+}
+
+/**
+ * True when two verbs (lower case, collocations with `_` or spaces) mean the same action: the
+ * same lemma, a shared synset among their first {@link SENSES} senses, or one's synset a direct
+ * hypernym of the other's (`erase` is a kind of `delete`).
+ */
+export function sameAction(a: string, b: string): boolean {
+  const la = verbLemma(a)
+  const lb = verbLemma(b)
+  if (la === lb || stem(la) === stem(lb)) return true
+  const sa = synsetsOf(la, 'verb').slice(0, SENSES)
+  const sb = synsetsOf(lb, 'verb').slice(0, SENSES)
+  const ids = new Set(sa.map((s) => s.offset))
+  if (sb.some((s) => ids.has(s.offset))) return true
+  const hyper = (list: Synset[]) =>
+    new Set(list.flatMap((s) => s.pointers.filter((p) => p.symbol === '@').map((p) => p.offset)))
+  const ha = hyper(sa)
+  const hb = hyper(sb)
+  return sb.some((s) => ha.has(s.offset)) || sa.some((s) => hb.has(s.offset))
+}
+
+/**
+ * The class of a verb the router's table does not list, by meaning: the class of the first
+ * table verb found among the words of its first {@link SENSES} synsets, then of their
+ * hypernyms, then of theirs (breadth first, most frequent sense first): `erase` → `delete`,
+ * `kick off` → (`inaugurate` → `start`), with the table verb it was found through. Null when none
+ * is found within two levels.
+ */
+export function verbClassByMeaning(
+  verb: string,
+  classOf: (wordStem: string) => VerbClass | null,
+): { verbClass: VerbClass; via: string } | null {
+  let level: Synset[] = synsetsOf(verbLemma(verb), 'verb').slice(0, SENSES)
+  const seen = new Set<number>()
+  for (let depth = 0; depth < 3 && level.length; depth++) {
+    for (const synset of level)
+      for (const w of synset.words) {
+        if (w.includes('_')) continue
+        const c = classOf(stem(w))
+        if (c) return { verbClass: c, via: w }
+      }
+    const next: Synset[] = []
+    for (const synset of level) {
+      seen.add(synset.offset)
+      for (const p of synset.pointers)
+        if (p.symbol === '@' && p.pos === 'verb' && !seen.has(p.offset)) {
+          const s = synsetOf(p.offset, 'verb')
+          if (s) next.push(s)
+        }
+    }
+    level = next
+  }
+  return null
+}
+
+/** True when WordNet knows `words` (joined with `_`) as a verb: a phrasal verb (`kick off`). */
+export function isPhrasalVerb(words: string[]): boolean {
+  return synsetsOf(words.join('_'), 'verb').length > 0
+}
+
+/** True when WordNet knows `word` as `pos` (in any inflection the lemmatizer undoes). */
+export function isWord(word: string, pos: WordnetPos): boolean {
+  const lemma = pos === 'noun' ? nounLemma(word) : verbLemma(word)
+  return synsetsOf(lemma, pos).length > 0
+}

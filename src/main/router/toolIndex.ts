@@ -1,0 +1,216 @@
+/**
+ * The router's memory of the tools it searches: one profile per tool version, an inverted index
+ * from word stems to the tools that use them (so a search scores only the tools that share a word
+ * with the intent, by meaning, not every tool), and the expansion of an intent's words by meaning.
+ *
+ * Profiles are kept per tool id (not per id and version, which grew one entry per edit and, capped
+ * at 5,000, thrashed at 10,000 tools: every search re-profiled every tool). A tool rewritten
+ * replaces its entry; a tool no longer passed in is dropped at the next sweep.
+ *
+ * Expansion (issue 10 "Matching by meaning"): an intent word reaches a tool's stem through its own
+ * stem and lemmas (1), the router's noun synonyms (0.95), WordNet synonyms and derived forms
+ * (`meaning/related.ts`, 0.9), and word vectors (`meaning/vectors.ts`): a tool word whose cosine
+ * similarity with the intent word is at least {@link VECTOR_FLOOR} counts
+ * `VECTOR_MAX · (cos − floor) / (full − floor)`, at most {@link VECTOR_MAX}.
+ */
+import type { ToolSpec } from '../../shared/toolSpec'
+import { nounSynonyms } from './lexicon'
+import { nounLemma, verbLemma } from './meaning/lemma'
+import { relatedStems } from './meaning/related'
+import { hasVector, similarity } from './meaning/vectors'
+import type { IntentWord } from './parseIntent'
+import { stem } from './text'
+import { profileTool, type ToolProfile } from './toolProfile'
+
+/** Cosine below which two words are unrelated (fitted on the development paraphrases). */
+export const VECTOR_FLOOR = 0.6
+/** Cosine at which a word counts {@link VECTOR_MAX}. */
+export const VECTOR_FULL = 0.8
+/** The most a word found through vectors counts: never as much as the word itself. */
+export const VECTOR_MAX = 0.85
+/** Strength of one of the router's hand-kept noun synonyms (`lexicon.ts`). */
+export const NOUN_SYNONYM = 0.95
+
+export interface Expansion {
+  strength: number
+  via: 'word' | 'lemma' | 'thesaurus' | 'derived' | 'synonym' | 'vector'
+}
+
+/** What an intent word may be in a tool: stems with how strongly each stands for the word. */
+export type Expanded = Map<string, Expansion>
+
+export interface IndexEntry {
+  tool: ToolSpec
+  profile: ToolProfile
+  /** The sync in which the tool was last passed in. */
+  generation: number
+}
+
+interface VectorMemo {
+  upTo: number
+  hits: Map<string, number>
+}
+
+/** Profiles, postings and expansions of one router; see the file comment. */
+export class ToolIndex {
+  private readonly entries = new Map<string, IndexEntry>()
+  private readonly postings = new Map<string, Set<IndexEntry>>()
+  private readonly labels = new Map<string, Set<IndexEntry>>()
+  private readonly vocabStems: string[] = []
+  private readonly vocabWords: string[] = []
+  private readonly vocab = new Set<string>()
+  private readonly vectorMemo = new Map<string, VectorMemo>()
+  private generation = 0
+
+  /**
+   * Makes the index hold exactly `tools` (profiling new or changed ones) and returns their
+   * entries in the same order. O(n) map lookups when nothing changed.
+   */
+  sync(tools: readonly ToolSpec[]): IndexEntry[] {
+    const generation = ++this.generation
+    const out: IndexEntry[] = []
+    for (const tool of tools) {
+      let entry = this.entries.get(tool.id)
+      if (
+        entry &&
+        entry.tool !== tool &&
+        (entry.tool.updatedAt !== tool.updatedAt || entry.tool.status !== tool.status)
+      ) {
+        this.unpost(entry)
+        entry = undefined
+      }
+      if (!entry) {
+        entry = { tool, profile: profileTool(tool), generation }
+        this.entries.set(tool.id, entry)
+        this.post(entry)
+      }
+      entry.tool = tool
+      entry.generation = generation
+      out.push(entry)
+    }
+    // Tools no longer passed in: dropped once they are a fifth of what is held.
+    if (this.entries.size > out.length * 1.25 + 16)
+      for (const entry of [...this.entries.values()])
+        if (entry.generation !== generation) {
+          this.unpost(entry)
+          this.entries.delete(entry.tool.id)
+        }
+    return out
+  }
+
+  /** True when `name` (lower case, no separators) is the name of a site of some tool held. */
+  isSiteName(name: string): boolean {
+    return this.labels.has(name)
+  }
+
+  /** Number of tool profiles held. */
+  get size(): number {
+    return this.entries.size
+  }
+
+  /**
+   * The entries of the last sync that share an expanded stem with one of `expansions`, or whose
+   * site name starts or ends with one of `siteWords` (`wiki` of `dokuwiki`).
+   */
+  candidates(expansions: Expanded[], siteWords: string[], keys: string[] = []): IndexEntry[] {
+    const found = new Set<IndexEntry>()
+    for (const key of keys) for (const e of this.postings.get(key) ?? []) found.add(e)
+    for (const expanded of expansions)
+      for (const s of expanded.keys()) for (const e of this.postings.get(s) ?? []) found.add(e)
+    for (const w of siteWords)
+      if (w.length >= 4)
+        for (const [label, set] of this.labels)
+          if (label !== w && (label.startsWith(w) || label.endsWith(w)))
+            for (const e of set) found.add(e)
+    return [...found].filter((e) => e.generation === this.generation)
+  }
+
+  /** The stems `word` may be in a tool, with strengths (see the file comment). Values: itself. */
+  expand(word: IntentWord, pos: 'noun' | 'verb' = 'noun'): Expanded {
+    const out: Expanded = new Map()
+    const put = (s: string, strength: number, via: Expansion['via']) => {
+      const had = out.get(s)
+      if (!had || had.strength < strength) out.set(s, { strength, via })
+    }
+    put(word.stem, 1, 'word')
+    // A value or a name keeps its own form, and may be a site's name (`redmine` is `redmin`).
+    if (word.literal) {
+      put(stem(word.stem), 1, 'word')
+      return out
+    }
+    for (const r of relatedStems(word.word, pos))
+      put(r.stem, r.strength, r.via === 'word' ? 'word' : r.via)
+    if (pos === 'noun') for (const s of nounSynonyms(word.stem)) put(s, NOUN_SYNONYM, 'synonym')
+    for (const [s, strength] of this.vectorNeighbours(word.word)) put(s, strength, 'vector')
+    return out
+  }
+
+  /** Tool stems whose words are near `word` by vector, with their strengths. */
+  private vectorNeighbours(word: string): Map<string, number> {
+    let memo = this.vectorMemo.get(word)
+    if (!memo) {
+      memo = { upTo: 0, hits: new Map() }
+      if (this.vectorMemo.size > 20_000) this.vectorMemo.clear()
+      this.vectorMemo.set(word, memo)
+    }
+    if (memo.upTo === this.vocabWords.length) return memo.hits
+    const forms = [...new Set([word, nounLemma(word), verbLemma(word)])].filter(hasVector)
+    for (let i = memo.upTo; i < this.vocabWords.length; i++) {
+      let best = -1
+      for (const f of forms) best = Math.max(best, similarity(f, this.vocabWords[i]!) ?? -1)
+      if (best >= VECTOR_FLOOR) {
+        const strength = Math.min(
+          VECTOR_MAX,
+          (VECTOR_MAX * (best - VECTOR_FLOOR)) / (VECTOR_FULL - VECTOR_FLOOR),
+        )
+        if (strength > 0) memo.hits.set(this.vocabStems[i]!, strength)
+      }
+    }
+    memo.upTo = this.vocabWords.length
+    return memo.hits
+  }
+
+  /**
+   * Keys that are no words: `verb:<class>` and `kind:<value kind>`, so that an intent whose
+   * object is implicit (`sign in to X`, `rename budget.xlsx`) still finds its tools.
+   */
+  static keysOf(profile: ToolProfile): string[] {
+    return [`verb:${profile.verb}`, ...[...profile.valueKinds].map((k) => `kind:${k}`)]
+  }
+
+  private post(entry: IndexEntry): void {
+    for (const key of ToolIndex.keysOf(entry.profile)) {
+      let set = this.postings.get(key)
+      if (!set) this.postings.set(key, (set = new Set()))
+      set.add(entry)
+    }
+    for (const term of entry.profile.terms.values()) {
+      let set = this.postings.get(term.stem)
+      if (!set) this.postings.set(term.stem, (set = new Set()))
+      set.add(entry)
+      if (!this.vocab.has(term.stem)) {
+        this.vocab.add(term.stem)
+        this.vocabStems.push(term.stem)
+        this.vocabWords.push(term.word)
+      }
+    }
+    for (const label of entry.profile.siteLabels) {
+      let set = this.labels.get(label)
+      if (!set) this.labels.set(label, (set = new Set()))
+      set.add(entry)
+    }
+  }
+
+  private unpost(entry: IndexEntry): void {
+    for (const key of [...entry.profile.terms.keys(), ...ToolIndex.keysOf(entry.profile)]) {
+      const set = this.postings.get(key)
+      set?.delete(entry)
+      if (set?.size === 0) this.postings.delete(key)
+    }
+    for (const label of entry.profile.siteLabels) {
+      const set = this.labels.get(label)
+      set?.delete(entry)
+      if (set?.size === 0) this.labels.delete(label)
+    }
+  }
+}

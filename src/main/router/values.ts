@@ -1,0 +1,79 @@
+/**
+ * Values in an intent: what a tool takes as input rather than what it is about (issue 10
+ * "Values"). `rename budget.xlsx`, `open acme-utils`, `the issue #42`, `create a page called
+ * "Berlin"`: the value needs no preposition to be one, so it is recognised by its form and
+ * matched against the tool's input slots, never against the tool's words.
+ */
+import { inWordnet } from './meaning/wordnet'
+
+export type ValueKind =
+  'quoted' | 'url' | 'email' | 'file' | 'path' | 'date' | 'number' | 'identifier' | 'name'
+
+export interface IntentValue {
+  /** As written (without quotes). */
+  text: string
+  kind: ValueKind
+}
+
+/** Prefixes of hyphenated words that are ordinary English (`sign-in`, `re-run`, `e-mail`). */
+const WORD_PREFIXES = new Set([
+  ...['re', 'pre', 'co', 'e', 'sign', 'log', 'to', 'self', 'non', 'multi', 'sub', 'un'],
+  ...['up', 'built', 'well', 'long', 'short', 'full', 'half', 'all', 'follow', 'check', 'set'],
+])
+
+/** One pattern per kind, tried in this order; each span found is taken out of the text. */
+const PATTERNS: Array<[ValueKind, RegExp]> = [
+  ['quoted', /"([^"]*)"|“([^”]*)”|‘([^’]*)’|(?<=^|\s)'([^']+)'(?=\s|$|[.,;:!?])/g],
+  ['url', /\bhttps?:\/\/\S+/g],
+  ['email', /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g],
+  ['date', /\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}\/\d{1,2}\/\d{2,4}\b/g],
+  // A file name: a name, a dot and a short extension of letters (`budget.xlsx`, `README.md`).
+  ['file', /(?<![\w/])[\w-]+(?:\.[\w-]+)*\.[A-Za-z][A-Za-z0-9]{0,5}(?!\w|\.\w)/g],
+  ['path', /(?<=^|\s)\/[\w./~-]+/g],
+  ['number', /(?<=^|\s)#?\d+(?:[.,]\d+)?(?=$|\s|[.,;:!?])/g],
+  // `acme-utils`, `my_notebook`, `projects:office_move`: joined words that are no English word.
+  ['identifier', /(?<![\w-])[A-Za-z0-9]+(?:[-_:][A-Za-z0-9]+)+(?![\w-])/g],
+  // A word with a capital inside (`DokuWiki`, `WordPress`) is a name wherever it stands.
+  ['name', /\b[A-Z][a-z]+[A-Z][A-Za-z]*\b/g],
+  // A run of capitalised words inside a sentence is a name (`the page Meeting Notes`), as is a
+  // brand (`DokuWiki`, matched against site names later); not the first word of a sentence.
+  [
+    'name',
+    /(?<!(?:^|[.!?:;]|\n)\s*)\b[A-Z][a-z0-9']*(?:[A-Z][a-z0-9']*)*(?:\s+[A-Z][a-z0-9']*(?:[A-Z][a-z0-9']*)*)*\b/g,
+  ],
+]
+
+/** Abbreviations that look like file names (`e.g.`, `i.e.`). */
+const NOT_FILES = /^(e\.g|i\.e|etc|vs|a\.m|p\.m)$/i
+
+/**
+ * Takes the values out of `intent`: returns the text with each value replaced by a space, and the
+ * values in the order found. A hyphenated word English knows (`sign-in`, `e-mail`, `to-do`) is not
+ * an identifier.
+ */
+export function extractValues(intent: string): { text: string; values: IntentValue[] } {
+  const values: IntentValue[] = []
+  let text = intent
+  for (const [kind, pattern] of PATTERNS) {
+    text = text.replace(pattern, (whole: string, ...groups: unknown[]) => {
+      const inner = groups.slice(0, 4).find((g) => typeof g === 'string') as string | undefined
+      const value = kind === 'quoted' ? (inner ?? '') : whole
+      if (kind === 'file' && NOT_FILES.test(value)) return whole
+      if (kind === 'identifier' && isEnglish(value)) return whole
+      // `I`, and acronyms of a few capitals (`AI`, `CSV`), are words.
+      if (kind === 'name' && /^(I|[A-Z]{1,4}s?)$/.test(value)) return whole
+      values.push({ text: value, kind })
+      return ' '
+    })
+  }
+  return { text, values }
+}
+
+function isEnglish(joined: string): boolean {
+  const lower = joined.toLowerCase()
+  if (/\d/.test(lower)) return false
+  const parts = lower.split(/[-_:]/)
+  if (WORD_PREFIXES.has(parts[0]!)) return true
+  const underscored = parts.join('_')
+  return inWordnet(underscored, 'noun') || inWordnet(underscored, 'verb')
+}

@@ -1,0 +1,172 @@
+// Router accuracy (issue 10 "Measured"): the hand-written paraphrases of test/apps/paraphrases.json
+// routed among the tools compiled from the real-app corpus's stored recordings. Reports, per split
+// (dev: tuned on; test: never tuned on): top-1 at >= 0.9, recall within the matches, mean
+// reciprocal rank, and false matches of the intents that must match nothing.
+import { readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { createToolRouter, MIN_SCORE, type ToolRouter } from '../../src/main/router/router'
+import { siteOfTrace } from '../../src/main/router/siteOfTrace'
+import type { ToolSpec } from '../../src/shared/toolSpec'
+import { compileStored, loadStoredWorkflows, type StoredWorkflow } from '../apps/corpus'
+import { appNames } from '../apps/registry'
+
+const PARAPHRASES = fileURLToPath(new URL('../apps/paraphrases.json', import.meta.url))
+
+/** One hand-written intent: the tool it must reach first (`<app>/<workflow>`), or null. */
+export interface Paraphrase {
+  text: string
+  expect: string | null
+  split: 'dev' | 'test'
+}
+
+/** The paraphrase set, as fixed in the file. */
+export function loadParaphrases(): Paraphrase[] {
+  return JSON.parse(readFileSync(PARAPHRASES, 'utf8')) as Paraphrase[]
+}
+
+export interface CorpusTools {
+  /** Verified tools, each with its workflow's `<app>/<workflow>` as id. */
+  tools: ToolSpec[]
+  /** Workflows without a compiled tool (not recorded yet, or no candidate). */
+  missing: string[]
+  /** Tools whose `site` the compiler did not fill: filled here from the trace. */
+  siteFilled: number
+}
+
+/**
+ * Compiles every stored recording of the corpus (the recorder's trace, else the plain HAR) into a
+ * verified tool named by its workflow. A tool without `site` gets `siteOfTrace(trace)`, as the
+ * compiler is asked to do (counted in `siteFilled`).
+ */
+export async function loadCorpusTools(): Promise<CorpusTools> {
+  const tools: ToolSpec[] = []
+  const missing: string[] = []
+  let siteFilled = 0
+  // One app at a time: an app whose definition does not load (being written) is reported, not fatal.
+  const stored: StoredWorkflow[] = []
+  for (const name of appNames())
+    try {
+      stored.push(...(await loadStoredWorkflows([name])))
+    } catch (error) {
+      missing.push(`${name}/* (${(error as Error).message.split('\n')[0]})`)
+    }
+  for (const [i, entry] of stored.entries()) {
+    const path = entry.recording ? 'recording' : 'har'
+    const result = compileStored(entry, path)
+    const trace = (entry.recording ?? entry.har)?.trace
+    if (!result?.ok || !trace) {
+      missing.push(entry.ref)
+      continue
+    }
+    const tool: ToolSpec = {
+      ...result.candidate,
+      id: entry.ref,
+      status: 'verified',
+      createdAt: i,
+      updatedAt: i,
+    }
+    if (!tool.site) {
+      tool.site = siteOfTrace(trace)
+      siteFilled++
+    }
+    tools.push(tool)
+  }
+  return { tools, missing, siteFilled }
+}
+
+export interface AccuracyFigures {
+  split: 'dev' | 'test'
+  /** Intents whose tool exists among the compiled tools. */
+  intents: number
+  /** Share (0 to 1) ranked first with a score of at least 0.9. */
+  top1: number
+  /** Share whose tool is among the matches (score >= 0.9, at most 10). */
+  recall: number
+  /** Mean of 1 / rank of the right tool in the full ranking. */
+  mrr: number
+  /** Intents that must match nothing. */
+  nothing: number
+  /** Of those, how many matched a tool. */
+  falseMatches: number
+  /** Intents skipped because their workflow has no compiled tool. */
+  skipped: number
+  misses: Array<{ text: string; expect: string | null; got: string | null; score: number }>
+}
+
+/** Routes every paraphrase of `split` among `tools` and measures the figures above. */
+export function measureAccuracy(
+  tools: ToolSpec[],
+  paraphrases: Paraphrase[],
+  split: 'dev' | 'test',
+  router: ToolRouter = createToolRouter(),
+): AccuracyFigures {
+  const ids = new Set(tools.map((t) => t.id))
+  const figures: AccuracyFigures = {
+    split,
+    intents: 0,
+    top1: 0,
+    recall: 0,
+    mrr: 0,
+    nothing: 0,
+    falseMatches: 0,
+    skipped: 0,
+    misses: [],
+  }
+  for (const p of paraphrases.filter((x) => x.split === split)) {
+    if (p.expect !== null && !ids.has(p.expect)) {
+      figures.skipped++
+      continue
+    }
+    const routed = router.route(p.text, tools)
+    const first = routed.tools[0] ?? null
+    if (p.expect === null) {
+      figures.nothing++
+      if (first) {
+        figures.falseMatches++
+        figures.misses.push({ text: p.text, expect: null, got: first.id, score: first.score })
+      }
+      continue
+    }
+    figures.intents++
+    const ranked = router.rank(p.text, tools)
+    const rank = ranked.findIndex((m) => m.id === p.expect) + 1
+    if (rank > 0) figures.mrr += 1 / rank
+    if (routed.tools.some((m) => m.id === p.expect)) figures.recall++
+    if (first?.id === p.expect && first.score >= MIN_SCORE) figures.top1++
+    else
+      figures.misses.push({
+        text: p.text,
+        expect: p.expect,
+        got: ranked[0]?.id ?? null,
+        score: ranked[0]?.score ?? 0,
+      })
+  }
+  const n = figures.intents || 1
+  figures.top1 /= n
+  figures.recall /= n
+  figures.mrr /= n
+  return figures
+}
+
+/** Prints the figures of both splits and the test half's misses; returns them. */
+export async function runRouterAccuracyBench(): Promise<AccuracyFigures[]> {
+  const corpus = await loadCorpusTools()
+  const paraphrases = loadParaphrases()
+  const router = createToolRouter()
+  const results = (['dev', 'test'] as const).map((split) =>
+    measureAccuracy(corpus.tools, paraphrases, split, router),
+  )
+  const pct = (x: number) => `${(x * 100).toFixed(1)}%`.padStart(7)
+  console.log(
+    `Router accuracy: ${corpus.tools.length} tools from the real-app corpus` +
+      ` (${corpus.missing.length} workflows without a tool; site names filled from the trace for ${corpus.siteFilled})`,
+  )
+  console.log(`${'split'.padEnd(6)} intents   top-1  recall     MRR  nothing  false matches  skipped`)
+  for (const r of results)
+    console.log(
+      `${r.split.padEnd(6)} ${String(r.intents).padStart(7)} ${pct(r.top1)} ${pct(r.recall)} ${r.mrr.toFixed(3).padStart(7)} ${String(r.nothing).padStart(8)} ${String(r.falseMatches).padStart(14)} ${String(r.skipped).padStart(8)}`,
+    )
+  for (const m of results[1]!.misses)
+    console.log(`  miss (test): "${m.text}" → ${m.got ?? 'nothing'} ${m.score} (want ${m.expect})`)
+  return results
+}
