@@ -16,8 +16,12 @@ export interface JsonSchema {
   [keyword: string]: unknown
 }
 
-/** Where an input slot goes in the target request. */
-export type SlotLocation = 'body' | 'query' | 'path' | 'header'
+/**
+ * Where an input slot goes in the target request; `answer`: nowhere in a request, the value is
+ * read against an answer instead (a lookup extractor's `[?field=={{input.pN}}]`, or the result
+ * filter's term), with `x-path` naming where (`step.<id>.<name>`, `result.filter`).
+ */
+export type SlotLocation = 'body' | 'query' | 'path' | 'header' | 'answer'
 
 /** The schema of one input: a property of `inputs`, named semantically, with its slot id. */
 export interface SlotSchema extends JsonSchema {
@@ -46,11 +50,21 @@ export interface RequestTemplate {
  */
 export type ExtractorSource = 'json' | 'header' | 'cookie' | 'meta' | 'input' | 'script'
 
-/** Names a value of a step's response for later steps (`{{step.<id>.<name>}}`). */
+/**
+ * Names a value of a step's response for later steps (`{{step.<id>.<name>}}`).
+ *
+ * A `json` path (grammar and evaluation in src/shared/jsonPath.ts) is a dot path of keys
+ * (`rev`, `a.b.c`; a numeric key indexes a list: `flows.1.label`) with bracket parts: `[2]` a
+ * list item by position, `["a.b"]` a key with dots or brackets, and `[?field==value]` the first
+ * item of a list whose `field` (a dot path) equals `value` (issue 9 item 8: an id looked up by
+ * the name the person picked, never by its position): `flows[?name=={{input.p0}}].id`. The value
+ * is a placeholder resolved from the run's scope, a JSON string literal (`"a]b"`) or a bare word;
+ * equality is exact, else the first item equal ignoring case and surrounding spaces.
+ */
 export interface Extractor {
   name: string
   from: ExtractorSource
-  /** Dot path for json; header, cookie, meta, input or script key name for the others. */
+  /** JSON path for json (above); header, cookie, meta, input or script key name for the others. */
   path: string
 }
 
@@ -180,11 +194,27 @@ export interface EmbeddedDataSource {
 }
 
 /**
- * How the target's answer becomes the tool's result: the JSON answer itself, or (issue 3
- * "Server-rendered data", "Page reads") an HTML document turned into `{data?, title, text, links}`.
+ * A search the page did in the browser on data it had loaded (issue 9 item 10): the engine keeps
+ * only the items of the list at `path` (JSON path, '' for an answer that is the list) where one
+ * of `fields` (JSON paths inside an item) holds a string containing the term, ignoring case. The
+ * term is the input slot `input` (`p0`); left empty, every item is kept. Applied after the
+ * answer is verified (the site's whole answer proves its shape; no match is an empty list, not a
+ * failure) and before `select`.
+ */
+export interface ResultFilter {
+  path: string
+  fields: string[]
+  input: string
+}
+
+/**
+ * How the target's answer becomes the tool's result: the JSON answer itself (optionally with the
+ * items of one list kept by a term, `filter`), or (issue 3 "Server-rendered data", "Page reads")
+ * an HTML document turned into `{data?, title, text, links}`.
  */
 export type ResultShape =
-  { kind: 'json' } | { kind: 'document'; data?: EmbeddedDataSource; page: boolean }
+  | { kind: 'json'; filter?: ResultFilter }
+  | { kind: 'document'; data?: EmbeddedDataSource; page: boolean }
 
 /**
  * What the site of a tool calls itself, from the pages the person passed through while recording
