@@ -94,9 +94,11 @@ export function acknowledgementRule(exchange: Exchange, answer: unknown): Verify
 }
 
 /**
- * The Location path of a recorded redirect as a pattern (`/page/*`): a segment with a digit (an
- * id: `/issues/42`, `/p/9f3c…`, not a version `v2`) or equal to a value the request sent (the
- * title the person typed, in any of its spellings) becomes `*`; the rest stays.
+ * The Location path of a recorded redirect as a pattern (`/page/*`, `/index.php/File:*`): a
+ * segment equal to a value the request sent (the title the person typed, in any of its
+ * spellings) becomes `*`; a segment holding such a value (3 characters or more) or, after an
+ * upload, a file name, keeps its constant part (`File:*`); a segment with a digit (an id:
+ * `/issues/42`, `/p/9f3c…`, not a version `v2`) becomes `*`; the rest stays.
  */
 export function redirectPattern(exchange: Exchange): string | null {
   const location = headerValue(exchange.responseHeaders, 'location')
@@ -107,17 +109,79 @@ export function redirectPattern(exchange: Exchange): string | null {
   } catch {
     return null
   }
-  const sent = new Set<string>()
-  for (const v of requestValues(exchange))
-    if (typeof v.value === 'string' || typeof v.value === 'number')
-      sent.add(spelling(String(v.value)))
-  sent.delete('')
+  const values = sentValues(exchange)
+  const sent = new Set(values.map(spelling).filter(Boolean))
+  const long = values.filter((v) => v.trim().length >= 3)
+  const upload = /multipart\/form-data/i.test(
+    headerValue(exchange.requestHeaders, 'content-type') ?? '',
+  )
   const segments = target.pathname.split('/').filter(Boolean)
-  const variable = (segment: string) => {
+  const generalise = (segment: string, index: number): string => {
     const word = decoded(segment)
-    return (/\d/.test(word) && !/^v\d+$/i.test(word)) || sent.has(spelling(word))
+    if (sent.has(spelling(word))) return '*'
+    let partial: string | null = null
+    for (const value of long) {
+      const at = indexOfValue(word, value)
+      if (at) partial = `${word.slice(0, at.start)}*${word.slice(at.end)}`
+      if (partial) break
+    }
+    // An upload's page is named after the file (MediaWiki `File:Sunset.png`), which the recorder
+    // may not have kept from the multipart body.
+    const last = index === segments.length - 1
+    const file =
+      upload && last && !SCRIPT.test(word)
+        ? /^(.*?[:=~])?[^:=~]+\.[a-z0-9]{1,5}$/i.exec(word)
+        : null
+    if (!partial && file) partial = `${file[1] ?? ''}*`
+    // What is left must be constant: a digit there is an id, so the whole segment varies.
+    const rest = partial ?? word
+    if (/\d/.test(rest) && !/^v\d+$/i.test(rest)) return '*'
+    return partial ?? segment
   }
-  return `/${segments.map((s) => (variable(s) ? '*' : s)).join('/')}`
+  return `/${segments.map(generalise).join('/')}`
+}
+
+/** Server scripts a path names (`index.php`): part of the route, never an uploaded file. */
+const SCRIPT = /\.(php|aspx?|jsp|cgi|pl|py|rb|do|action)$/i
+
+/** The request's values as text: query, form and JSON leaves, and multipart fields and files. */
+function sentValues(exchange: Exchange): string[] {
+  const out: string[] = []
+  for (const v of requestValues(exchange))
+    if (typeof v.value === 'string' || typeof v.value === 'number') out.push(String(v.value))
+  const type = headerValue(exchange.requestHeaders, 'content-type') ?? ''
+  const boundary = /boundary="?([^";]+)"?/i.exec(type)?.[1]
+  const body = exchange.requestBody
+  if (!boundary || body?.encoding !== 'utf8') return out
+  // RFC 7578: each part has its own headers; a file part names the file in `filename`.
+  for (const part of body.text.split(`--${boundary}`)) {
+    const split = /\r?\n\r?\n/.exec(part)
+    if (!split) continue
+    const head = part.slice(0, split.index)
+    const filename = /filename="([^"]*)"/i.exec(head)?.[1]
+    if (filename) out.push(filename)
+    else if (/name="/i.test(head)) {
+      const value = part.slice(split.index + split[0].length).replace(/\r?\n$/, '')
+      if (value.length <= 200) out.push(value)
+    }
+  }
+  return out
+}
+
+/** Where a value sits in a path segment, in any of its URL spellings, case aside. */
+function indexOfValue(word: string, value: string): { start: number; end: number } | null {
+  const lower = word.toLowerCase()
+  const text = value.trim().toLowerCase()
+  for (const form of new Set([
+    text,
+    text.replace(/ /g, '_'),
+    text.replace(/ /g, '+'),
+    text.replace(/ /g, '-'),
+  ])) {
+    const start = lower.indexOf(form)
+    if (start >= 0) return { start, end: start + form.length }
+  }
+  return null
 }
 
 /** One spelling of a value for comparing with a path segment: case, `_`, `+`, `-` and spaces. */
@@ -180,10 +244,16 @@ export function errorShapesOf(exchange: Exchange, answer: unknown): ErrorShape[]
     if (isRecord(value) && typeof value.result === 'string' && /^success$/i.test(value.result))
       shapes.push({ path: `${key}.result`, pattern: '^(failure|error)$' })
   const rpc = record !== null && 'jsonrpc' in record
-  if (rpc || ACTION_ENDPOINT.test(path) || requestValues(exchange).some(isOperation)) {
+  const operation = requestValues(exchange).find(isOperation)
+  if (rpc || ACTION_ENDPOINT.test(path) || operation) {
     shapes.push({ path: 'error' })
     if (!rpc) shapes.push({ path: 'errors' })
   }
+  // MediaWiki answers a refused edit (captcha, abuse filter) as `{"edit":{"result":"Failure"}}`;
+  // when the recorded answer was not kept, the operation names that field.
+  const resultPath = `${String(operation?.value)}.result`
+  if (/api\.php$/i.test(path) && operation && !shapes.some((s) => s.path === resultPath))
+    shapes.push({ path: resultPath, pattern: '^(failure|error)$' })
   if (answer === undefined && isText(exchange))
     shapes.push({ path: '', pattern: '^(error|fail|failed|failure|denied|forbidden|invalid)\\b' })
   const recorded = exchange.responseBody?.encoding === 'utf8' ? exchange.responseBody.text : ''
@@ -250,18 +320,28 @@ export const PAGE_VIEW_SCHEMA: JsonSchema = {
 /**
  * The output schema and declared outcome of a document tool (issue 3 "Page reads",
  * "Server-rendered data"): a 2xx HTML page whose view has `title`, `text` and `links`, plus,
- * when the page embeds records, `data` with the fields every observed record carried.
+ * when the page embeds records, `data` with the fields every observed record carried. Given the
+ * recorded `exchange`, the bare in-band errors of its endpoint (WordPress admin-ajax answering
+ * `-1` where its HTML row used to be) fail the run with their code.
  */
-export function deriveDocumentRule(data: unknown): { output: JsonSchema; verify: VerifyRule } {
+export function deriveDocumentRule(
+  data: unknown,
+  context: VerifyContext = {},
+): { output: JsonSchema; verify: VerifyRule } {
   const required: VerifyRule['required'] = [
     { path: 'title', type: 'string' },
     { path: 'text', type: 'string' },
     { path: 'links', type: 'array' },
   ]
+  // A page answer can only be a bare in-band error (admin-ajax's `0`/`-1` instead of its HTML).
+  const bare = context.exchange
+    ? errorShapesOf(context.exchange, undefined).filter((shape) => shape.path === '')
+    : []
+  const errors = bare.length ? { errorShapes: bare } : {}
   if (data === undefined)
     return {
       output: PAGE_VIEW_SCHEMA,
-      verify: { status: [200, 299], mimeType: 'text/html', required },
+      verify: { status: [200, 299], mimeType: 'text/html', required, ...errors },
     }
   const dataSchema = inferSchema(data)
   const dataRule = deriveVerifyRule(dataSchema, data)
@@ -281,6 +361,7 @@ export function deriveDocumentRule(data: unknown): { output: JsonSchema; verify:
       status: [200, 299],
       mimeType: 'text/html',
       required: [{ path: 'data', type: dataType }, ...required, ...nested],
+      ...errors,
     },
   }
 }
@@ -407,12 +488,19 @@ export function isAcknowledgement(verify: VerifyRule, shape?: ResultShape): bool
 
 /**
  * True when a Location path matches a rule's redirect pattern: the same number of non-empty
- * segments, each equal (percent-decoded) or the pattern's `*` (any one segment).
+ * segments, each equal (percent-decoded), the pattern's `*` standing for any non-empty text.
  */
 export function locationMatches(pattern: string, path: string): boolean {
   const want = segmentsOf(pattern)
   const got = segmentsOf(path)
-  return want.length === got.length && want.every((w, i) => w === '*' || w === got[i])
+  return want.length === got.length && want.every((w, i) => segmentMatches(w, got[i]!))
+}
+
+/** One segment: equal, or its `*` parts each standing for one or more characters (`File:*`). */
+function segmentMatches(pattern: string, segment: string): boolean {
+  if (!pattern.includes('*')) return pattern === segment
+  const parts = pattern.split('*').map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+  return new RegExp(`^${parts.join('.+')}$`).test(segment)
 }
 
 function segmentsOf(path: string): string[] {

@@ -7,6 +7,7 @@ import { parseJsonBody } from '../../../src/main/compiler/classify'
 import { inferSchema } from '../../../src/main/compiler/inferSchema'
 import {
   ACKNOWLEDGEMENT_SCHEMA,
+  deriveDocumentRule,
   deriveVerifyRule,
   locationMatches,
   matchErrorShape,
@@ -130,6 +131,32 @@ describe('writes that answer no JSON', () => {
         }),
       ),
     ).toBe('/doku.php')
+    // An upload's page keeps its namespace: the file name varies (multipart body not kept).
+    const upload = exchange('POST', '/index.php/Special:Upload', {
+      status: 302,
+      headers: { location: `${ORIGIN}/index.php/File:Sunset.png` },
+    })
+    upload.requestHeaders['content-type'] = 'multipart/form-data; boundary=----b'
+    expect(redirectPattern(upload)).toBe('/index.php/File:*')
+    // …and when the body was kept, the file name the person sent is the part that varies.
+    upload.responseHeaders.location = `${ORIGIN}/index.php/Media_Sunset.png_page`
+    upload.requestBody = {
+      text: '------b\r\nContent-Disposition: form-data; name="wpDestFile"\r\n\r\nSunset.png\r\n------b--\r\n',
+      encoding: 'utf8',
+    }
+    expect(redirectPattern(upload)).toBe('/index.php/Media_*_page')
+    expect(locationMatches('/index.php/File:*', '/index.php/File:Moon%20rise.jpg')).toBe(true)
+    expect(locationMatches('/index.php/File:*', '/index.php/Special:Upload')).toBe(false)
+    // A typed value inside a segment that also holds an id: the segment varies as a whole.
+    expect(
+      redirectPattern(
+        exchange('POST', '/posts', {
+          status: 302,
+          form: 'title=Hello',
+          headers: { location: '/posts/hello-42' },
+        }),
+      ),
+    ).toBe('/posts/*')
     expect(locationMatches('/page/*', '/page/Another%20page')).toBe(true)
     expect(locationMatches('/page/*', '/page')).toBe(false)
     expect(locationMatches('/page/*', '/login')).toBe(false)
@@ -203,6 +230,31 @@ describe('action APIs: errors answered as HTTP 200', () => {
       matchErrorShape('{"success":false,"data":"Sorry, you are not allowed."}', shapes),
     ).toMatchObject({ siteMessage: 'Sorry, you are not allowed.' })
     expect(matchErrorShape('{"success":true,"data":{"id":6}}', shapes)).toBeNull()
+  })
+
+  it('names the result field of the MediaWiki operation when the answer was not kept', () => {
+    const ex = exchange('POST', '/api.php', {
+      form: 'action=edit&title=Sandbox&text=Hi&format=json&token=abc',
+      headers: JSON_TYPE,
+    })
+    const rule = ruleOf(ex)
+    expect(rule).toMatchObject({ status: [200, 299], mimeType: '*', required: [] })
+    expect(rule.errorShapes).toEqual([
+      { path: 'error' },
+      { path: 'errors' },
+      { path: 'edit.result', pattern: '^(failure|error)$' },
+    ])
+  })
+
+  it('gives an admin-ajax page answer (a document) its bare 0 / -1 errors', () => {
+    const ex = exchange('POST', '/wp-admin/admin-ajax.php', {
+      form: 'action=inline-save&post_ID=17&post_title=Weekly',
+      headers: { 'content-type': 'text/html; charset=UTF-8' },
+      body: '<tr id="post-17"><td>Weekly</td></tr>',
+    })
+    const { verify } = deriveDocumentRule(undefined, { exchange: ex })
+    expect(verify.errorShapes?.map((s) => s.equals)).toEqual([['-1'], ['0']])
+    expect(deriveDocumentRule(undefined).verify.errorShapes).toBeUndefined()
   })
 
   it('reads the success flags of JSON-RPC-ish answers: ok, status', () => {
