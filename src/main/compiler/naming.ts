@@ -1,6 +1,7 @@
 import type { Exchange } from '../../shared/trace'
 import { parseJsonRequest, safeUrl } from './classify'
 import { graphqlMutating, type GraphqlOperation } from './graphql'
+import { operationOf } from './operation'
 
 /**
  * The site part of a tool name: the host's main label (`www.example.co.uk` → `example`);
@@ -73,6 +74,13 @@ const READ_WORDS = new Set([
 const READ_KEYS =
   /^(q|query|search|search_?term|term|keywords?|filters?|facets?|sort|order_?by|page|page_?size|per_?page|limit|offset|cursor)$/i
 
+/** Operation names that read (`call=index`, `action=opensearch`, `do=search`). */
+const READ_OPERATION =
+  /^(index|opensearch|qsearch|search|query|list|get|view|show|read|fetch|info|parse|lookup|find|suggest|export|preview|medialist|heartbeat)$/
+/** Operation names that write. */
+const WRITE_OPERATION =
+  /^(save|edit|delete|remove|trash|create|add|update|upload|mediaupload|move|rename|submit|post|publish|login|logout|inline|insert|set|purge|rollback|undelete|protect)$/
+
 /** Whether a tool may change state on the site, with the reason shown as evidence. */
 export interface MutationVerdict {
   mutating: boolean
@@ -93,6 +101,17 @@ export function mutationVerdict(
   if (method === 'GET' || method === 'HEAD')
     return { mutating: false, detail: `${method} reads (RFC 9110 §9.2.1 safe method)` }
   if (graphql) return graphqlMutating(graphql)
+  const action = operationOf(exchange)
+  if (action) {
+    const words = action
+      .split('=')[1]!
+      .toLowerCase()
+      .split(/[^a-z]+/)
+    if (words.some((w: string) => WRITE_OPERATION.test(w)))
+      return { mutating: true, detail: `its operation field says ${action}: it writes` }
+    if (words.some((w: string) => READ_WORDS.has(w) || READ_OPERATION.test(w)))
+      return { mutating: false, detail: `its operation field says ${action}: it reads` }
+  }
   if (method !== 'POST') return { mutating: true, detail: `${method} changes the resource` }
   const words = pathWords(exchange.url)
   const word = words.find((w) => READ_WORDS.has(w))

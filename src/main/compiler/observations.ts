@@ -1,6 +1,7 @@
 import type { Exchange } from '../../shared/trace'
 import { parseJsonRequest, safeUrl } from './classify'
 import { graphqlOfExchange } from './graphql'
+import { operationOf } from './operation'
 import { requestValues, type RequestValue } from './requestValues'
 
 /** Where a request value sits: `query:page`, `body:variables.first`. */
@@ -13,7 +14,10 @@ export const valueKey = (v: Pick<RequestValue, 'location' | 'path'>) => `${v.loc
 export function endpointKey(exchange: Exchange): string {
   const url = safeUrl(exchange.url)
   const op = graphqlOfExchange(exchange, parseJsonRequest(exchange))
-  return `${exchange.method} ${url?.host}${url?.pathname}${op ? `#${op.operationName ?? op.persistedHash ?? ''}` : ''}`
+  // An action API is one endpoint per operation (`admin-ajax.php` `action=heartbeat` is not
+  // `action=inline-save`): the operation field belongs to the endpoint's identity (issue 9).
+  const action = op ? null : operationOf(exchange)
+  return `${exchange.method} ${url?.host}${url?.pathname}${op ? `#${op.operationName ?? op.persistedHash ?? ''}` : ''}${action ? `?${action}` : ''}`
 }
 
 /** Every observed call of the target's endpoint among `exchanges` (the target included), in order. */

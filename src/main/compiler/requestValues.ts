@@ -11,8 +11,10 @@ export interface RequestValue {
   /** The last key of the path: the slot's semantic name. */
   key: string
   value: string | number | boolean | null
-  /** True for values of an `application/x-www-form-urlencoded` body. */
+  /** True for values of an `application/x-www-form-urlencoded` or `multipart/form-data` body. */
   form?: boolean
+  /** True for a field of a `multipart/form-data` body (RFC 7578). */
+  multipart?: boolean
   /** For a leaf inside a query parameter that holds JSON (GraphQL GET `variables`): its name. */
   inJson?: string
 }
@@ -42,8 +44,63 @@ export function requestValues(exchange: Exchange): RequestValue[] {
     new URLSearchParams(exchange.requestBody.text).forEach((value, key) =>
       out.push({ location: 'body', path: key, key, value, form: true }),
     )
+  } else if (exchange.requestBody?.encoding === 'utf8') {
+    for (const part of multipartFields(exchange)?.fields ?? [])
+      out.push({
+        location: 'body',
+        path: part.name,
+        key: part.name,
+        value: part.value,
+        form: true,
+        multipart: true,
+      })
   }
   return out
+}
+
+/** One text field of a multipart body, with where its value sits in the body text. */
+export interface MultipartField {
+  name: string
+  value: string
+  /** Offsets of the value in the body text: `[start, end)`. */
+  start: number
+  end: number
+}
+
+/**
+ * The text fields of a `multipart/form-data` request body (RFC 7578): each part's `name` from
+ * its `Content-Disposition` and its value, in order; file parts (with a `filename`) are left out.
+ * Null when the request is not multipart or its boundary is missing.
+ */
+export function multipartFields(
+  exchange: Exchange,
+): { boundary: string; fields: MultipartField[] } | null {
+  const type = headerValue(exchange.requestHeaders, 'content-type') ?? ''
+  const boundary = /multipart\/form-data;.*boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(type)
+  const body = exchange.requestBody
+  if (!boundary || !body || body.encoding !== 'utf8') return null
+  const mark = `--${boundary[1] ?? boundary[2]}`
+  const text = body.text
+  const fields: MultipartField[] = []
+  let at = text.indexOf(mark)
+  while (at >= 0) {
+    const headStart = at + mark.length
+    if (text.startsWith('--', headStart)) break
+    const next = text.indexOf(mark, headStart)
+    if (next < 0) break
+    const headEnd = text.indexOf('\r\n\r\n', headStart)
+    if (headEnd > 0 && headEnd < next) {
+      const head = text.slice(headStart, headEnd)
+      const name = /content-disposition:[^\r\n]*;\s*name="([^"]*)"/i.exec(head)?.[1]
+      const file = /content-disposition:[^\r\n]*;\s*filename=/i.test(head)
+      const start = headEnd + 4
+      const end = next - 2 // the CRLF before the next boundary belongs to the delimiter
+      if (name !== undefined && !file && end >= start)
+        fields.push({ name, value: text.slice(start, end), start, end })
+    }
+    at = next
+  }
+  return { boundary: mark, fields }
 }
 
 /** Lists longer than this keep their tail constant: ids by the hundred are not inputs. */

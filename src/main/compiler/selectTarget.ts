@@ -6,6 +6,7 @@ import { endpointKey } from './observations'
 import { matchTyped, pathSegments, requestValues, type RequestValue } from './requestValues'
 import type { TypedValue } from './typedValues'
 import { intentVerbClass } from './intentVerb'
+import { operationOf } from './operation'
 import { verbSignals } from './verbSignals'
 import { hasSiblings, normalValue, pickedNames, segmentCarrying, tracePaths } from './pathValues'
 
@@ -529,7 +530,9 @@ function pathWords(exchange: Exchange): Set<string> {
   const url = safeUrl(exchange.url)
   const body = parseJsonRequest(exchange) as { operationName?: unknown } | undefined
   const op = url?.searchParams.get('operationName') ?? body?.operationName
-  const text = `${url?.pathname ?? ''} ${typeof op === 'string' ? op : ''}`
+  // An action API names its operation in a field (`action=delete`): its words count too.
+  const action = operationOf(exchange)?.split('=')[1] ?? ''
+  const text = `${url?.pathname ?? ''} ${typeof op === 'string' ? op : ''} ${action}`
   return new Set(
     text
       .replace(/([a-z0-9])([A-Z])/g, '$1 $2')

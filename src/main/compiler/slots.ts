@@ -10,7 +10,8 @@ import {
   type Observed,
   type ScalarType,
 } from './observations'
-import { requestValues, type RequestValue } from './requestValues'
+import { isOperationValue } from './operation'
+import { multipartFields, requestValues, type RequestValue } from './requestValues'
 import { normalValue } from './valueSpelling'
 import type { TypedValue } from './typedValues'
 
@@ -71,6 +72,8 @@ export function planSlots(
     if (typedByPath.has(valueKey(v))) return true
     if (options.slottable && !options.slottable(v)) return false
     if (looksGenerated(v.value, exchange.startedAt)) return false
+    // An action API's operation (`action=inline-save`) is what the tool does, not an input.
+    if (isOperationValue(v)) return false
     // A redacted secret belongs to the login or the vault, never to the tool's inputs.
     if (typeof v.value === 'string' && v.value.includes(SECRET_PLACEHOLDER)) return false
     return !several || observed.get(valueKey(v))?.varies === true
@@ -276,6 +279,19 @@ function bodyTemplate(
   if (!body) return null
   const json = parseJsonRequest(exchange)
   if (json !== undefined) return { kind: 'json', template: placeJson(json, '', slotOf) }
+  const multipart = multipartFields(exchange)
+  if (multipart) {
+    // The body stays as sent (boundary and all); each slotted field's value takes its placeholder.
+    let text = ''
+    let from = 0
+    for (const f of multipart.fields) {
+      const slot = slotOf.get(`body:${f.name}`)
+      if (!slot) continue
+      text += body.text.slice(from, f.start) + `{{input.${slot}}}`
+      from = f.end
+    }
+    return { kind: 'text', template: text + body.text.slice(from) }
+  }
   const form = values.filter((v) => v.form)
   if (form.length) {
     const template: Record<string, string> = {}

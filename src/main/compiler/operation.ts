@@ -1,0 +1,31 @@
+import type { Exchange } from '../../shared/trace'
+import { requestValues, type RequestValue } from './requestValues'
+
+/**
+ * Field names that name the operation of an action-style API (issue 9 item 5): MediaWiki's
+ * `api.php?action=`, WordPress's `admin-ajax.php` `action=`, DokuWiki's `ajax.php` `call=` and
+ * `doku.php?do=`, and the usual `op`, `cmd`, `method`, `task`.
+ */
+const OPERATION_FIELD = /^(action|do|call|op|operation|cmd|command|method|task|_action|mode)$/i
+
+/**
+ * The operation a request names in a query or form field (`action=inline-save`), as
+ * `field=value`, or null. A value that is not a short word (an id, a URL) is no operation name.
+ */
+export function operationOf(exchange: Exchange): string | null {
+  for (const v of requestValues(exchange)) {
+    if (!OPERATION_FIELD.test(v.key) || v.path !== v.key || typeof v.value !== 'string') continue
+    if (/^[A-Za-z][\w:.-]{0,40}$/.test(v.value)) return `${v.key}=${v.value}`
+  }
+  return null
+}
+
+/** True when a request value is the operation field of an action API: a constant, never a slot. */
+export function isOperationValue(v: RequestValue): boolean {
+  return (
+    OPERATION_FIELD.test(v.key) &&
+    v.path === v.key &&
+    typeof v.value === 'string' &&
+    /^[A-Za-z][\w:.-]{0,40}$/.test(v.value)
+  )
+}
