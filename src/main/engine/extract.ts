@@ -1,15 +1,22 @@
 import * as cheerio from 'cheerio'
 import { Cookie } from 'tough-cookie'
-import type { Extractor } from '../../shared/toolSpec'
-import type { SiteResponse } from './outcome'
+import { filterList, textAt, type PathScope } from '../../shared/jsonPath'
+import type { Extractor, ResultShape } from '../../shared/toolSpec'
+import type { Outcome, SiteResponse } from './outcome'
 
 /**
  * Reads one named value out of a dependency step's answer (DESIGN.md §4 extractors): a JSON leaf
- * by dot path (`a.b[2].c`), a response header, a `Set-Cookie` cookie (RFC 6265 §4.1), an HTML
- * `<meta name|property>`'s content, a named `<input>`'s value, or an inline script's
- * `key: "value"` / `key = "value"`. Returns undefined when the answer no longer carries it.
+ * by path (`a.b[2].c`; `flows[?name=={{input.p0}}].id` looks an item up by the run's input, its
+ * placeholders resolved from `scope`: src/shared/jsonPath.ts), a response header, a `Set-Cookie`
+ * cookie (RFC 6265 §4.1), an HTML `<meta name|property>`'s content, a named `<input>`'s value, or
+ * an inline script's `key: "value"` / `key = "value"`. Returns undefined when the answer no
+ * longer carries it (for a lookup: no item has that name).
  */
-export function extractValue(response: SiteResponse, extractor: Extractor): string | undefined {
+export function extractValue(
+  response: SiteResponse,
+  extractor: Extractor,
+  scope: PathScope = {},
+): string | undefined {
   switch (extractor.from) {
     case 'header':
       return response.headers[extractor.path.toLowerCase()]
@@ -20,7 +27,7 @@ export function extractValue(response: SiteResponse, extractor: Extractor): stri
       }
       return undefined
     case 'json':
-      return jsonAt(safeJson(response.body), extractor.path)
+      return textAt(safeJson(response.body), extractor.path, scope)
     case 'meta': {
       const $ = cheerio.load(response.body)
       const name = cssString(extractor.path)
@@ -39,14 +46,22 @@ export function extractValue(response: SiteResponse, extractor: Extractor): stri
   }
 }
 
-function jsonAt(json: unknown, path: string): string | undefined {
-  let value: unknown = json
-  for (const part of path.match(/[^.[\]]+|\[\d+\]/g) ?? []) {
-    if (value === null || typeof value !== 'object') return undefined
-    const key = part.startsWith('[') ? Number(part.slice(1, -1)) : part
-    value = (value as Record<string | number, unknown>)[key]
-  }
-  return typeof value === 'string' || typeof value === 'number' ? String(value) : undefined
+/**
+ * The target's result with its declared filter applied (ToolSpec `ResultFilter`, issue 9 item
+ * 10): a verified JSON result keeps the items of its list whose fields contain the term the
+ * `scope` holds for the filter's input. Verification ran on the site's whole answer before, so
+ * an empty list is an answer ("nothing matches"), not a failure. Anything else passes unchanged.
+ */
+export function filterResult(
+  outcome: Outcome,
+  shape: ResultShape | undefined,
+  scope: PathScope,
+): Outcome {
+  if (!outcome.ok || shape?.kind !== 'json' || !shape.filter) return outcome
+  const { path, fields, input } = shape.filter
+  const term = scope[`input.${input}`]
+  if (typeof term !== 'string' && typeof term !== 'number') return outcome
+  return { ok: true, result: filterList(outcome.result, path, fields, String(term)) }
 }
 
 function safeJson(text: string): unknown {

@@ -4,7 +4,7 @@ import { request } from 'undici'
 import type { LoginBinding, ToolSpec, ToolStep, VerifyRule } from '../../shared/toolSpec'
 import type { StorageState } from '../../shared/trace'
 import { addressDenied, type HostLookup } from './destination'
-import { extractValue } from './extract'
+import { extractValue, filterResult } from './extract'
 import { locationMatches } from '../compiler/verifyRule'
 import { judgeResponse, type Outcome, type SiteResponse } from './outcome'
 import { bindStepSecrets, type RunSecrets } from '../vault'
@@ -117,7 +117,12 @@ export async function executeHttp(
       if (failed) return failed
       continue
     }
-    return judgeResponse(response, tool.verify, tool.result, rendered.url)
+    // A search the page did on its data is redone on the answer (issue 9 item 10).
+    return filterResult(
+      judgeResponse(response, tool.verify, tool.result, rendered.url),
+      tool.result,
+      scope,
+    )
   }
   return { ok: false, code: 'outcome_not_verified', message: 'The tool has no target step.' }
 }
@@ -133,7 +138,7 @@ export function readDependency(
     return judged.ok ? null : judged
   }
   for (const extractor of step.extract) {
-    const value = extractValue(response, extractor)
+    const value = extractValue(response, extractor, scope)
     if (value !== undefined) {
       scope[`step.${step.id}.${extractor.name}`] = value
       continue

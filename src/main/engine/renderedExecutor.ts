@@ -11,6 +11,7 @@ import {
   type ExecutionOutcome,
   type RunContext,
 } from './httpExecutor'
+import { filterResult } from './extract'
 import { judgeResponse, type Outcome, type SiteResponse } from './outcome'
 import { readPage } from './pageView'
 import type { RenderedExecutor } from './runEngine'
@@ -155,7 +156,12 @@ async function runSteps(
     const response = asRedirect(fetched.response, tool.verify.redirect !== undefined)
     const redirect = signInRedirect(response, tool.verify.redirect)
     if (redirect) return redirect
-    return judgeResponse(response, tool.verify, tool.result, request.url)
+    // A search the page did on its data is redone on the answer (issue 9 item 10).
+    return filterResult(
+      judgeResponse(response, tool.verify, tool.result, request.url),
+      tool.result,
+      scope,
+    )
   }
   return { ok: false, code: 'outcome_not_verified', message: 'The tool has no target step.' }
 }

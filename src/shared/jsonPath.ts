@@ -1,0 +1,282 @@
+/**
+ * The JSON-path grammar of tools (issue 11 "one JSON-path module"): extractor paths, the result
+ * filter's list and fields, and `[]` lists as verify rules and `select` write them. Pure, no Node.
+ *
+ * Grammar (a superset of the dot paths tools always had, so stored tools read as before):
+ *
+ *     path   := part? (('.' part) | bracket)*
+ *     part   := key characters up to '.' or '['     a key; on a list, a number indexes it
+ *     bracket:= '[' digits ']'                      a list item by position (`flows[6]`)
+ *             | '[' ']'                             every item of a list (`items[].id`)
+ *             | '[' json-string ']'                 a key with dots or brackets (`["a.b"]`)
+ *             | '[?' field '==' value ']'           the first item whose `field` equals `value`
+ *     field  := key ('.' key)*
+ *     value  := '{{' name '}}' | json-string | bare characters up to ']'
+ *
+ * `[?name=={{input.p0}}]` selects by the run's input (issue 9 item 8: an id looked up by the name
+ * the person picked, never by its position in the list): the placeholder is resolved from the
+ * run's scope when the path is read, never spliced into the text (a name with `]` or `.` in it
+ * stays one value). An item matches when its field (a string or number, as text) equals the
+ * value exactly; when none does, the first equal ignoring case and runs of spaces matches
+ * (people type "Run nightly import" for the label "run nightly import").
+ */
+
+/** One step of a parsed path. */
+export type PathPart =
+  | { kind: 'key'; key: string }
+  | { kind: 'index'; index: number }
+  | { kind: 'each' }
+  | { kind: 'where'; field: string[]; value: WhereValue }
+
+/** What a `[?field==value]` compares with: a literal, or a placeholder of the run's scope. */
+export type WhereValue = { literal: string } | { placeholder: string }
+
+/** Values placeholders name (`input.p0` → `"run nightly import"`), as the engine's scope holds. */
+export type PathScope = Readonly<Record<string, unknown>>
+
+/** Parses a path; null when it is not one (an unclosed bracket, `[?` without `==`). */
+export function parsePath(path: string): PathPart[] | null {
+  const parts: PathPart[] = []
+  let i = 0
+  while (i < path.length) {
+    const c = path[i]!
+    if (c === '.') {
+      i++
+      continue
+    }
+    if (c !== '[') {
+      let end = i
+      while (end < path.length && path[end] !== '.' && path[end] !== '[') end++
+      parts.push({ kind: 'key', key: path.slice(i, end) })
+      i = end
+      continue
+    }
+    const read = readBracket(path, i)
+    if (!read) return null
+    parts.push(read.part)
+    i = read.end
+  }
+  return parts
+}
+
+/** Writes parts back as a path; `formatPath(parsePath(p))` reads as `p` does. */
+export function formatPath(parts: PathPart[]): string {
+  let out = ''
+  for (const part of parts) {
+    if (part.kind === 'index') out += `[${part.index}]`
+    else if (part.kind === 'each') out += '[]'
+    else if (part.kind === 'where') out += `[?${part.field.join('.')}==${formatValue(part.value)}]`
+    else if (!part.key || /[.[\]]/.test(part.key)) out += `[${JSON.stringify(part.key)}]`
+    else out += out ? `.${part.key}` : part.key
+  }
+  return out
+}
+
+/** `[?field=={{name}}]` as text, for compilers that write lookups. */
+export function wherePart(field: string[], placeholder: string): PathPart {
+  return { kind: 'where', field, value: { placeholder } }
+}
+
+/** The placeholder names a path's `[?…]` parts read from the scope (`input.p0`). */
+export function pathPlaceholders(path: string): string[] {
+  const out: string[] = []
+  for (const part of parsePath(path) ?? [])
+    if (part.kind === 'where' && 'placeholder' in part.value) out.push(part.value.placeholder)
+  return out
+}
+
+/**
+ * Every value at `path` in `json` (`[]` expands to each item, in order); empty when the path
+ * leads nowhere or is not a path. `scope` resolves `[?…=={{name}}]` placeholders.
+ */
+export function valuesAt(
+  json: unknown,
+  path: string | PathPart[],
+  scope: PathScope = {},
+): unknown[] {
+  const parts = typeof path === 'string' ? parsePath(path) : path
+  if (!parts) return []
+  let current: unknown[] = [json]
+  for (const part of parts) {
+    const next: unknown[] = []
+    for (const value of current) step(value, part, scope, next)
+    current = next
+    if (!current.length) break
+  }
+  return current
+}
+
+/** The first value at `path` (see {@link valuesAt}), or undefined. */
+export function valueAt(json: unknown, path: string | PathPart[], scope: PathScope = {}): unknown {
+  return valuesAt(json, path, scope)[0]
+}
+
+/**
+ * The text of the leaf at `path`: a string as is, a number in JSON form; undefined for anything
+ * else (an object, a list, `null`, a path that leads nowhere). What extractors put in scope.
+ */
+export function textAt(
+  json: unknown,
+  path: string | PathPart[],
+  scope: PathScope = {},
+): string | undefined {
+  const value = valueAt(json, path, scope)
+  return typeof value === 'string' || typeof value === 'number' ? String(value) : undefined
+}
+
+/**
+ * `json` with the list at `listPath` ('' = `json` itself) cut to the items where one of `fields`
+ * (paths inside an item) holds a string containing `term`, ignoring case (issue 9 item 10: the
+ * page's own search, redone on its data). An empty term keeps every item; a path that holds no
+ * list leaves `json` as it is. Never changes `json` in place.
+ */
+export function filterList(
+  json: unknown,
+  listPath: string,
+  fields: string[],
+  term: string,
+): unknown {
+  const needle = fold(term)
+  const parts = parsePath(listPath)
+  if (!needle || !parts || parts.some((p) => p.kind !== 'key' && p.kind !== 'index')) return json
+  const keep = (item: unknown) =>
+    fields.some((field) =>
+      valuesAt(item, field).some((v) => typeof v === 'string' && fold(v).includes(needle)),
+    )
+  const replace = (value: unknown, at: number): unknown => {
+    if (at === parts.length) return Array.isArray(value) ? value.filter(keep) : value
+    const part = parts[at]!
+    const key = part.kind === 'index' ? part.index : (part as { key: string }).key
+    if (Array.isArray(value)) {
+      const index = typeof key === 'number' ? key : /^\d+$/.test(key) ? Number(key) : -1
+      if (index < 0 || index >= value.length) return value
+      const copy = [...value]
+      copy[index] = replace(value[index], at + 1)
+      return copy
+    }
+    if (!isRecord(value) || !Object.hasOwn(value, String(key))) return value
+    return { ...value, [key]: replace(value[String(key)], at + 1) }
+  }
+  return replace(json, 0)
+}
+
+/** Lower case with runs of white space as one space, trimmed: how people's words compare. */
+export function fold(text: string): string {
+  return text.trim().replace(/\s+/g, ' ').toLowerCase()
+}
+
+function step(value: unknown, part: PathPart, scope: PathScope, out: unknown[]): void {
+  switch (part.kind) {
+    case 'key':
+      if (Array.isArray(value)) {
+        // Dot paths index lists with numbers (`flows.1.label`), as stored tools write them.
+        if (/^\d+$/.test(part.key) && Number(part.key) < value.length)
+          out.push(value[Number(part.key)])
+      } else if (isRecord(value) && Object.hasOwn(value, part.key)) out.push(value[part.key])
+      return
+    case 'index':
+      if (Array.isArray(value)) {
+        if (part.index < value.length) out.push(value[part.index])
+      } else if (isRecord(value) && Object.hasOwn(value, String(part.index)))
+        out.push(value[String(part.index)])
+      return
+    case 'each':
+      if (Array.isArray(value)) out.push(...value)
+      return
+    case 'where': {
+      if (!Array.isArray(value)) return
+      const wanted = whereText(part.value, scope)
+      if (wanted === undefined) return
+      const fieldOf = (item: unknown) => textAt(item, part.field.map(asKey))
+      const exact = value.find((item) => fieldOf(item) === wanted)
+      const found =
+        exact ??
+        value.find((item) => {
+          const text = fieldOf(item)
+          return text !== undefined && fold(text) === fold(wanted)
+        })
+      if (found !== undefined) out.push(found)
+      return
+    }
+  }
+}
+
+function asKey(key: string): PathPart {
+  return { kind: 'key', key }
+}
+
+function whereText(value: WhereValue, scope: PathScope): string | undefined {
+  if ('literal' in value) return value.literal
+  const resolved = scope[value.placeholder]
+  if (typeof resolved === 'string') return resolved
+  if (typeof resolved === 'number' || typeof resolved === 'boolean') return String(resolved)
+  return undefined
+}
+
+function formatValue(value: WhereValue): string {
+  if ('placeholder' in value) return `{{${value.placeholder}}}`
+  return /^[^\]"{}]+$/.test(value.literal) && value.literal.trim() === value.literal
+    ? value.literal
+    : JSON.stringify(value.literal)
+}
+
+/** One `[...]` starting at `at`: the part and the index after its `]`, or null. */
+function readBracket(path: string, at: number): { part: PathPart; end: number } | null {
+  const rest = path.slice(at)
+  if (rest.startsWith('[]')) return { part: { kind: 'each' }, end: at + 2 }
+  const index = /^\[(\d+)\]/.exec(rest)
+  if (index) return { part: { kind: 'index', index: Number(index[1]) }, end: at + index[0].length }
+  if (rest.startsWith('["')) {
+    const key = readString(path, at + 1)
+    if (!key || path[key.end] !== ']') return null
+    return { part: { kind: 'key', key: key.value }, end: key.end + 1 }
+  }
+  if (!rest.startsWith('[?')) return null
+  const eq = path.indexOf('==', at + 2)
+  if (eq < 0) return null
+  const field = path.slice(at + 2, eq).trim()
+  if (!field || /[[\]]/.test(field)) return null
+  let i = eq + 2
+  while (path[i] === ' ') i++
+  let value: WhereValue
+  if (path.startsWith('{{', i)) {
+    const close = path.indexOf('}}', i)
+    if (close < 0) return null
+    value = { placeholder: path.slice(i + 2, close).trim() }
+    i = close + 2
+  } else if (path[i] === '"') {
+    const text = readString(path, i)
+    if (!text) return null
+    value = { literal: text.value }
+    i = text.end
+  } else {
+    const close = path.indexOf(']', i)
+    if (close < 0) return null
+    value = { literal: path.slice(i, close).trim() }
+    i = close
+  }
+  while (path[i] === ' ') i++
+  if (path[i] !== ']') return null
+  return { part: { kind: 'where', field: field.split('.'), value }, end: i + 1 }
+}
+
+/** A JSON string literal starting at `at` (RFC 8259 §7): its value and the index after it. */
+function readString(path: string, at: number): { value: string; end: number } | null {
+  for (let i = at + 1; i < path.length; i++) {
+    if (path[i] === '\\') {
+      i++
+      continue
+    }
+    if (path[i] !== '"') continue
+    try {
+      return { value: JSON.parse(path.slice(at, i + 1)) as string, end: i + 1 }
+    } catch {
+      return null
+    }
+  }
+  return null
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
+}
