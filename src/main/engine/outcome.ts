@@ -120,8 +120,8 @@ export function judgeResponse(
 /**
  * A write's acknowledgement: a 3xx must go where the recorded one went (RFC 9110 §15.4: the
  * Location names the page that shows the result; `verify.redirect.path`, `*` for one segment); an
- * HTML page must not be a sign-in page, bot check or second-factor prompt; another type must be
- * the recorded one (status-only rules take any). A redirect to a sign-in page is caught before
+ * HTML page must not be a sign-in page, bot check or second-factor prompt, and only an HTML rule
+ * takes one; another type must be the recorded one (status-only rules take any but a page). A redirect to a sign-in page is caught before
  * (httpExecutor's `signInRedirect`).
  */
 function judgeAcknowledgement(
@@ -153,10 +153,12 @@ function judgeAcknowledgement(
     const { view, barrier } = readPage(body, pageUrl || 'http://localhost/')
     const blocked = barrierOutcome(barrier)
     if (blocked) return blocked
-    if (verify.mimeType !== '*' && !verify.mimeType.includes('html'))
+    // A page where the write used to answer nothing (204) or text is another answer: an error or
+    // maintenance page rather than the acknowledgement.
+    if (!verify.mimeType.includes('html'))
       return fail(
         'schema_or_auth_drift',
-        `The site answered an HTML page where it used to answer ${verify.mimeType}: record the flow again.`,
+        `The site answered an HTML page "${view.title}" where it used to answer ${verify.mimeType === '*' ? 'no page' : verify.mimeType}: record the flow again.`,
       )
     result.title = view.title
     return { ok: true, result }

@@ -34,6 +34,15 @@ describe('acknowledgement rules', () => {
     expect(codeOf(judge(answer(302, '', { location: '/elsewhere' }), statusOnly))).toBe(
       'upstream_error',
     )
+    // A page where nothing used to come back is no acknowledgement.
+    const maintenance = '<html><title>Down for maintenance</title><p>Back soon</p></html>'
+    expect(
+      judge(answer(200, maintenance, { 'content-type': 'text/html' }), statusOnly),
+    ).toMatchObject({
+      ok: false,
+      code: 'schema_or_auth_drift',
+      message: expect.stringContaining('no page'),
+    })
   })
 
   it('a JSON rule written before still fails an empty answer (rules keep their meaning)', () => {
