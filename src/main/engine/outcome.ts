@@ -121,8 +121,8 @@ export function judgeResponse(
  * A write's acknowledgement: a 3xx must go where the recorded one went (RFC 9110 §15.4: the
  * Location names the page that shows the result; `verify.redirect.path`, `*` for one segment); an
  * HTML page must not be a sign-in page, bot check or second-factor prompt, and only an HTML rule
- * takes one; another type must be the recorded one (status-only rules take any but a page). A redirect to a sign-in page is caught before
- * (httpExecutor's `signInRedirect`).
+ * takes one; another type must be the recorded one (status-only rules take any but a page).
+ * A redirect to a sign-in page is caught before (httpExecutor's `signInRedirect`).
  */
 function judgeAcknowledgement(
   response: SiteResponse,
