@@ -7,6 +7,7 @@ import { compileTrace, type CompileResult } from '../../src/main/compiler'
 import { importHar } from '../../src/main/recorder/har'
 import type { ToolSpec } from '../../src/shared/toolSpec'
 import type { Trace } from '../../src/shared/trace'
+import { normalValue } from '../../src/main/compiler/valueSpelling'
 import { stepMatches } from './match'
 import { loadApps } from './registry'
 import { readStoredHar, readStoredTrace, rebase, type RecordingPath } from './store'
@@ -81,8 +82,9 @@ export interface Verdict {
   problems: string[]
 }
 
+/** The same value in any spelling a site uses (`Book_Club`, `book-club`, `Book%20Club`). */
 const same = (a: unknown, b: unknown): boolean =>
-  String(a).toLowerCase() === String(b).toLowerCase()
+  a !== undefined && a !== null && normalValue(String(a)) === normalValue(String(b))
 
 /**
  * The input of `tool` that carries `recorded` (its default is what the person gave), or null.

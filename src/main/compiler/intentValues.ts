@@ -4,6 +4,27 @@ import { normalValue } from './valueSpelling'
 import { intentWords } from './selectTarget'
 import type { TypedValue } from './typedValues'
 
+/** Words after which a person names a value: "for tomato", "called projects", "tagged urgent". */
+const INTRODUCERS = new Set(
+  'for about named called titled tagged to as containing mentioning matching like with by from in'.split(
+    ' ',
+  ),
+)
+/** Nouns before which a word is the name of one: "the invoices folder". */
+const CONTAINERS = new Set(
+  'folder directory page file project category tag tab flow board list channel repo package namespace space collection album section post issue document note notebook group team'.split(
+    ' ',
+  ),
+)
+
+/** True when the intent presents `tokens[at]` as a value: quoted, capitalised, introduced, or naming a container. */
+function introducesValue(tokens: string[], at: number, spelled: string): boolean {
+  if (/^["'“‘]/.test(spelled) || (at > 0 && /^[A-Z]/.test(spelled))) return true
+  if (at > 0 && INTRODUCERS.has(tokens[at - 1]!)) return true
+  const next = tokens[at + 1] ?? ''
+  return CONTAINERS.has(next) || CONTAINERS.has(next.replace(/s$/, ''))
+}
+
 /** Longest intent phrase compared with a request value, in words ("new york city"). */
 const MAX_PHRASE_WORDS = 5
 const MIN_VALUE_LENGTH = 3
@@ -18,10 +39,10 @@ const MIN_VALUE_LENGTH = 3
  * never values. Returned in the order the requests carried them, each value once.
  */
 export function intentValues(intent: string, exchanges: Exchange[]): TypedValue[] {
-  const tokens = intent
-    .toLowerCase()
-    .split(/\s+/)
-    .map((t) => t.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ''))
+  const original = intent.split(/\s+/)
+  const tokens = original.map((t) =>
+    t.toLowerCase().replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ''),
+  )
   const phrases = new Set<string>()
   for (let start = 0; start < tokens.length; start++)
     for (let n = 1; n <= MAX_PHRASE_WORDS && start + n <= tokens.length; n++) {
@@ -29,7 +50,17 @@ export function intentValues(intent: string, exchanges: Exchange[]): TypedValue[
       const phrase = tokens.slice(start, start + n)
       if (phrase.some((t) => !t)) break
       const text = phrase.join(' ')
-      if (text.length >= MIN_VALUE_LENGTH && intentWords(text).length) phrases.add(text)
+      if (text.length < MIN_VALUE_LENGTH || !intentWords(text).length) continue
+      // A lone lower-case word is a value only where the intent introduces one ("posts about
+      // tomato", "the invoices folder"); else it names the thing (`post`, `file`, `media`) and
+      // equals a constant of the request by coincidence.
+      if (
+        n === 1 &&
+        !/\d|[._:-]/.test(text) &&
+        !introducesValue(tokens, start, original[start] ?? '')
+      )
+        continue
+      phrases.add(text)
     }
   const found = new Map<string, TypedValue>()
   for (const exchange of exchanges)

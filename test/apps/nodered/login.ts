@@ -1,7 +1,6 @@
 import type { Workflow } from '../types'
 import { resultText } from './api'
 import { waitForEditor } from './editor'
-import { OTHER_USER_NAMES, USER } from './seed'
 
 /**
  * Signs in from the editor's login dialog. The token answer is the result; the check proves it
@@ -28,9 +27,9 @@ export const login: Workflow = {
   },
   key: {
     target: { method: 'POST', path: '/auth/token' },
-    // The password is the saved credential (redacted in the trace); the typed user name is an
-    // input, and the seed has two more users that the same password opens.
-    inputs: [{ recorded: USER.name, changed: OTHER_USER_NAMES }],
+    // The user name and password are the saved login's credentials (the password is redacted in
+    // the trace): a sign-in tool signs in as the saved login and takes no credential input.
+    inputs: [],
     dependencies: [],
     mutating: false,
     async replayByHand(app, session) {
@@ -41,7 +40,7 @@ export const login: Workflow = {
           client_id: 'node-red-editor',
           grant_type: 'password',
           scope: '',
-          username: OTHER_USER_NAMES[0],
+          username: app.user.name,
           password: app.user.password,
         }),
       })
@@ -49,7 +48,7 @@ export const login: Workflow = {
         app,
         { status: res.ok ? 'ok' : 'error', result: await res.text() },
         session,
-        [OTHER_USER_NAMES[0]],
+        [],
       )
       if (problem) throw new Error(problem)
     },
@@ -59,7 +58,7 @@ export const login: Workflow = {
       const res = await app.fetch('/settings', { headers: { authorization: `Bearer ${token}` } })
       if (!res.ok) return `the token does not open /settings (${res.status})`
       const user = ((await res.json()) as { user?: { username?: string } }).user?.username
-      const want = String(used[0])
+      const want = String(used[0] ?? app.user.name)
       return user === want ? null : `the token is not ${want}'s but ${String(user)}'s`
     },
   },

@@ -7,8 +7,6 @@ import type { Workflow } from '../types'
 import { form, mustPass, readPage, resultText } from './keys'
 import { ADMIN, USERS } from './seed'
 
-const OTHERS = USERS.map((u) => u.name) as [string, string]
-
 /** Signs in from the login page: types user name and password, presses Log In. */
 export const login: Workflow = {
   id: 'login',
@@ -31,14 +29,14 @@ export const login: Workflow = {
   },
   key: {
     target: { method: 'POST', path: '/wp-login.php' },
-    // The password is the saved credential (redacted in the trace); the typed user name is an
-    // input. The form's testcookie=1 needs the wordpress_test_cookie that the GET of the form
+    // The user name and password are the saved login's credentials (the password is redacted in
+    // the trace): a sign-in tool takes no credential input. The form's testcookie=1 needs the wordpress_test_cookie that the GET of the form
     // set; the saved login holds it, so no request is needed before the POST.
-    inputs: [{ recorded: ADMIN.name, changed: OTHERS }],
+    inputs: [],
     dependencies: [],
     mutating: false,
     async replayByHand(app, session) {
-      const name = OTHERS[0]
+      const name = app.user.name
       const res = await app.fetch('/wp-login.php', {
         session,
         ...form({
@@ -51,13 +49,14 @@ export const login: Workflow = {
       })
       await res.arrayBuffer()
       const result = { status: res.status, location: res.headers.get('location') ?? '' }
-      mustPass(await this.check(app, { status: String(res.status), result }, session, [name]))
+      mustPass(await this.check(app, { status: String(res.status), result }, session, []))
     },
     async check(app, run, session, used) {
       const text = resultText(run.result)
       if (text.includes('id="loginform"')) return 'the result is the login form again'
-      const user = USERS.find((u) => u.name === String(used[0]))
-      if (!user) return `no seeded user ${String(used[0])}`
+      const want = String(used[0] ?? app.user.name)
+      const user = USERS.find((u) => u.name === want)
+      if (!user) return `no seeded user ${want}`
       // Signed in once, the user has a session token: the admin sees "Log Out Everywhere".
       const page = await readPage(app, `/wp-admin/user-edit.php?user_id=${user.id}`, session)
       if (!page.text.includes('id="destroy-sessions"')) return `${user.name} has no session`
