@@ -48,8 +48,10 @@ export class HarTraceBuilder {
 
   /**
    * The trace: exchanges in order of `startedDateTime` (stable, so equal times keep file order),
-   * renumbered `exc_1..n`, each with its page URL, run through the recorder's secret redaction.
-   * HARs hold no actions and no storage state.
+   * renumbered `exc_1..n`, each with its page URL, run through the recorder's secret redaction
+   * (with the names of the password fields the HAR's own pages show). HARs hold no actions; the
+   * storage state is what the requests' `Cookie` headers carried last (issue 9 "Logins": an
+   * imported HAR carries cookies, which can become the site's login), else null.
    */
   finish(): Trace {
     const documentOfPage = new Map<string, string>()
@@ -67,6 +69,7 @@ export class HarTraceBuilder {
       .map((exchange, index) => ({ exchange, index }))
       .sort((a, b) => a.exchange.startedAt - b.exchange.startedAt || a.index - b.index)
     let currentDocument: string | null = null
+    const secretNames = passwordFieldNames(this.exchanges)
     const exchanges = ordered.map(({ exchange }, index) => {
       const ref = this.pagerefs.get(exchange.seq)
       const referer = exchange.requestHeaders.referer
@@ -78,7 +81,7 @@ export class HarTraceBuilder {
         currentDocument ??
         exchange.url
       const renumbered = { ...exchange, id: `exc_${index + 1}`, seq: index + 1, pageUrl }
-      return redactSecrets(renumbered, [])
+      return redactSecrets(renumbered, secretNames)
     })
     const firstPage = this.pages[0] ? pageUrls.get(this.pages[0].id) : undefined
     const startUrl = firstPage ?? exchanges.find(isDocument)?.url ?? exchanges[0]?.url ?? ''
@@ -92,8 +95,52 @@ export class HarTraceBuilder {
         : pageStart,
       exchanges,
       actions: [],
-      storageState: null,
+      storageState: cookiesSent(exchanges),
     }
+  }
+}
+
+/** The `name`s of `<input type="password">` fields in the HTML pages of a HAR. */
+function passwordFieldNames(exchanges: Exchange[]): string[] {
+  const names = new Set<string>()
+  for (const e of exchanges) {
+    const body = e.responseBody
+    if (!body || body.encoding !== 'utf8' || !/<input/i.test(body.text)) continue
+    for (const tag of body.text.match(/<input\b[^>]*>/gi) ?? []) {
+      if (!/\btype\s*=\s*["']?password\b/i.test(tag)) continue
+      const name = /\bname\s*=\s*["']([^"']+)["']/i.exec(tag)?.[1]
+      if (name) names.add(name)
+    }
+  }
+  return [...names]
+}
+
+/**
+ * The cookies the browser sent, as a storage state: per host, each cookie's last value from the
+ * requests' `Cookie` headers (RFC 6265 §5.4); session cookies on path `/`. Null when none.
+ */
+function cookiesSent(exchanges: Exchange[]): Trace['storageState'] {
+  const byKey = new Map<string, { name: string; value: string; domain: string }>()
+  for (const e of exchanges) {
+    const header = Object.entries(e.requestHeaders).find(([h]) => h.toLowerCase() === 'cookie')?.[1]
+    if (!header) continue
+    let host: string
+    try {
+      host = new URL(e.url).hostname
+    } catch {
+      continue
+    }
+    for (const pair of header.split(/;\s*/)) {
+      const eq = pair.indexOf('=')
+      if (eq <= 0) continue
+      const name = pair.slice(0, eq).trim()
+      byKey.set(`${host} ${name}`, { name, value: pair.slice(eq + 1).trim(), domain: host })
+    }
+  }
+  if (!byKey.size) return null
+  return {
+    cookies: [...byKey.values()].map((c) => ({ ...c, path: '/', expires: -1 })),
+    origins: [],
   }
 }
 
