@@ -7,6 +7,8 @@ import { rejectionReason, safeUrl } from './classify'
 import { planDependencies } from './dependencies'
 import { explainMissing } from './explain'
 import { intentValues } from './intentValues'
+import { lookupByName } from './lookupByName'
+import { asPageSearch, findPageSearch } from './pageSearch'
 import { alternativesOf, scoreChosen, withHandSignal, type ScoredExchange } from './selectTarget'
 import { shapeTarget } from './shapeTarget'
 import { bindSignIn } from './signIn'
@@ -39,12 +41,30 @@ const NEVER_A_TARGET =
  */
 export const MIN_TARGET_SCORE = 0.01
 
+// --- issue 9 items 8 and 10 (lookup worker): hooks around the compile, kept apart ---
+/**
+ * Compiles a trace (see `compileOnce`), then: a search the page did on data it had loaded
+ * targets that data with a result filter (`findPageSearch`, `asPageSearch`: issue 9 item 10),
+ * and ids read by position from a list are looked up by the name the person gave
+ * (`lookupByName`: issue 9 item 8). Pure.
+ */
+export function compileTrace(trace: Trace, options: CompileOptions): CompileResult {
+  const intent = options.intent ?? trace.intent
+  const inPage = options.targetExchangeId === undefined ? findPageSearch(trace, intent) : null
+  const searched = inPage && compileOnce(trace, { ...options, targetExchangeId: inPage.exchangeId })
+  const result = searched?.ok ? searched : compileOnce(trace, options)
+  if (!result.ok) return result
+  const tool = lookupByName(result.candidate, trace, intent)
+  return { ok: true, candidate: inPage && searched?.ok ? asPageSearch(tool, inPage) : tool }
+}
+// --- end of the issue 9 items 8 and 10 hooks ---
+
 /**
  * Compiles a trace into a candidate tool, deterministically and without a language model
  * (issue 2 "Compiler v1"). Pure: trace in, ToolSpec or explanation out; no I/O.
  * Never guesses: when no exchange carries the intent's evidence it explains what is missing.
  */
-export function compileTrace(trace: Trace, options: CompileOptions): CompileResult {
+function compileOnce(trace: Trace, options: CompileOptions): CompileResult {
   const intent = options.intent ?? trace.intent
   const start = safeUrl(trace.startUrl)
   const siteHosts = new Set(

@@ -1,0 +1,273 @@
+import {
+  fold,
+  formatPath,
+  parsePath,
+  valueAt,
+  valuesAt,
+  wherePart,
+  type PathPart,
+} from '../../shared/jsonPath'
+import type { EvidenceSignal, SlotSchema, ToolSpec } from '../../shared/toolSpec'
+import type { Exchange, Trace } from '../../shared/trace'
+import { parseJsonBody } from './classify'
+import { personValues, type PersonValue } from './personValues'
+import { singular } from './selectTarget'
+
+/** Fields that name a record, most telling first; any other string field may too. */
+const NAME_FIELDS = [
+  'name',
+  'title',
+  'label',
+  'display_name',
+  'displayname',
+  'subject',
+  'slug',
+  'username',
+  'login',
+  'email',
+  'key',
+]
+
+/** One extractor turned into a lookup, for tests and the evidence signal. */
+export interface Lookup {
+  stepId: string
+  extractor: string
+  /** The extractor's path before (`flows[6].id`) and after (`flows[?name=={{input.p0}}].id`). */
+  from: string
+  to: string
+  field: string
+  value: string
+  slot: string
+}
+
+/**
+ * Looks ids up by the name the person picked (issue 9 item 8: "an id the UI derived from a name
+ * the person picked becomes a lookup step by name, with the name as the slot; never an id bound
+ * by its position in a list"). For each JSON extractor of a dependency step that reads a record
+ * of a list by position (`flows[6].id`), the recorded answer's record is read; when one of its
+ * string fields equals a value the person gave (typed, clicked, quoted or named in the intent:
+ * `personValues`) and no other record of the list has that value, the extractor becomes
+ * `flows[?name=={{input.pN}}].id` and the value a new input (`x-in: answer`, default the
+ * recorded value; required when the person typed, clicked or quoted it). Name-like fields
+ * (`name`, `title`, `label`…) are preferred, then values in the order `personValues` ranks them.
+ * Pure: the tool and its trace in, the tool (unchanged when nothing applies) out.
+ */
+export function lookupByName(tool: ToolSpec, trace: Trace, intent = tool.intent): ToolSpec {
+  const values = personValues(trace, intent)
+  if (!values.length || tool.steps.length < 2) return tool
+  const properties = { ...tool.inputs.properties }
+  const required = [...(tool.inputs.required ?? [])]
+  const slotOf = new Map<string, string>()
+  const lookups: Lookup[] = []
+  const steps = tool.steps.map((step, index) => {
+    if (index === tool.steps.length - 1) return step
+    const exchange = trace.exchanges.find((e) => e.id === step.exchangeId)
+    if (!exchange) return step
+    const extract = step.extract.map((extractor) => {
+      if (extractor.from !== 'json') return extractor
+      const found = recordByName(exchange, extractor.path, values)
+      if (!found || copiesRecord(step.extract, extractor.path, found)) return extractor
+      const key = `${found.field}=${fold(found.value.value)}`
+      let slot = slotOf.get(key)
+      if (!slot) {
+        slot = nextSlot(properties)
+        slotOf.set(key, slot)
+        const name = slotName(found.field, found.list, properties)
+        properties[name] = lookupSlot(slot, found, `step.${step.id}.${extractor.name}`)
+        if (found.value.strong) required.push(name)
+      }
+      const to = formatPath([
+        ...found.parts.slice(0, found.at),
+        wherePart(found.field.split('.'), `input.${slot}`),
+        ...found.parts.slice(found.at + 1),
+      ])
+      lookups.push({
+        stepId: step.id,
+        extractor: extractor.name,
+        from: extractor.path,
+        to,
+        field: found.field,
+        value: found.value.value,
+        slot,
+      })
+      return { ...extractor, path: to }
+    })
+    return { ...step, extract }
+  })
+  if (!lookups.length) return tool
+  return {
+    ...tool,
+    inputs: { ...tool.inputs, properties, required },
+    steps,
+    evidence: {
+      ...tool.evidence,
+      signals: [...tool.evidence.signals, ...lookups.map(signalOf)],
+    },
+  }
+}
+
+/**
+ * True when other extractors of the step read the same list by position too, this record or
+ * others (Node-RED's deploy posts every node back, each id from `flows[i].id`): the list is
+ * copied whole, not one record referred to by its id, and looking one of them up by name would
+ * put one record's id in two places.
+ */
+function copiesRecord(
+  extractors: ToolSpec['steps'][number]['extract'],
+  path: string,
+  found: FoundRecord,
+): boolean {
+  const list = formatPath(found.parts.slice(0, found.at))
+  return extractors.some((x) => {
+    if (x.from !== 'json' || x.path === path) return false
+    const parts = parsePath(x.path)
+    const part = parts?.[found.at]
+    return (
+      parts !== null &&
+      part !== undefined &&
+      indexOf(part) !== null &&
+      formatPath(parts.slice(0, found.at)) === list
+    )
+  })
+}
+
+/** The record an extractor reads by position, found again by a field the person named. */
+interface FoundRecord {
+  parts: PathPart[]
+  /** Index in `parts` of the `[n]` that picks the record. */
+  at: number
+  field: string
+  value: PersonValue
+  /** The list's key (`flows`), for the slot's name and description. */
+  list: string
+}
+
+/**
+ * The record of `path` in the exchange's recorded answer that a person's value names: the last
+ * `[n]` of the path whose list holds records, and a string field of that record equal (folded)
+ * to a person's value held by no other record of the list. Null when none.
+ */
+export function recordByName(
+  exchange: Exchange,
+  path: string,
+  values: PersonValue[],
+): FoundRecord | null {
+  const parts = parsePath(path)
+  if (!parts) return null
+  const json = parseJsonBody(exchange)
+  if (json === undefined) return null
+  const picked = valueAt(json, parts)
+  for (let at = parts.length - 1; at >= 0; at--) {
+    const part = parts[at]!
+    const index = indexOf(part)
+    if (index === null) continue
+    const list = valueAt(json, parts.slice(0, at))
+    if (!Array.isArray(list)) continue
+    const record = list[index]
+    if (!isRecord(record)) continue
+    const found = nameField(record, list, values, picked)
+    if (found) return { parts, at, ...found, list: listName(parts.slice(0, at)) }
+  }
+  return null
+}
+
+/** A name-like string field of `record` that a person's value names, unique in `list`. */
+function nameField(
+  record: Record<string, unknown>,
+  list: unknown[],
+  values: PersonValue[],
+  picked: unknown,
+): { field: string; value: PersonValue } | null {
+  const fields = Object.entries(record)
+    .filter(([, v]) => typeof v === 'string' && v.trim().length >= 3 && String(picked) !== v)
+    .map(([k, v]) => ({ field: k, text: fold(v as string) }))
+  const rank = (field: string) => {
+    const i = NAME_FIELDS.indexOf(field.toLowerCase())
+    return i < 0 ? NAME_FIELDS.length : i
+  }
+  let best: { field: string; value: PersonValue; score: number } | null = null
+  for (const [order, value] of values.entries()) {
+    const text = fold(value.value)
+    for (const { field, text: own } of fields) {
+      if (own !== text) continue
+      const shared = list.some(
+        (item) =>
+          item !== record &&
+          valuesAt(item, [{ kind: 'key', key: field }]).some(
+            (v) => typeof v === 'string' && fold(v) === text,
+          ),
+      )
+      // Two records of that name: the name does not tell them apart, the position stays.
+      if (shared) continue
+      // A strong value beats a name-like field; among equals the earlier value, then the field.
+      const score = (value.strong ? 0 : 1000) + rank(field) * 100 + order
+      if (!best || score < best.score) best = { field, value, score }
+    }
+  }
+  return best && { field: best.field, value: best.value }
+}
+
+/** The next free slot id after the highest `pN` in use (slot ids stay dense: DESIGN.md §4). */
+function nextSlot(properties: Record<string, SlotSchema>): string {
+  const used = Object.values(properties).map((p) => Number(/^p(\d+)$/.exec(p['x-slot'])?.[1] ?? -1))
+  return `p${Math.max(-1, ...used) + 1}`
+}
+
+function indexOf(part: PathPart): number | null {
+  if (part.kind === 'index') return part.index
+  if (part.kind === 'key' && /^\d+$/.test(part.key)) return Number(part.key)
+  return null
+}
+
+/** The last key before the list (`flows`), or `item` for an answer that is the list. */
+function listName(parts: PathPart[]): string {
+  for (let i = parts.length - 1; i >= 0; i--) {
+    const part = parts[i]!
+    if (part.kind === 'key' && !/^\d+$/.test(part.key)) return part.key
+  }
+  return 'item'
+}
+
+/** The slot's name: the field (`name`), or `<record>_<field>` (`flow_name`) when taken. */
+function slotName(field: string, list: string, taken: Record<string, unknown>): string {
+  const base = snake(field) || 'name'
+  if (!(base in taken)) return base
+  const prefixed = `${snake(singular(list))}_${base}`
+  let name = prefixed
+  for (let i = 2; name in taken; i++) name = `${prefixed}_${i}`
+  return name
+}
+
+function lookupSlot(slot: string, found: FoundRecord, at: string): SlotSchema {
+  const record = singular(found.list)
+  return {
+    'x-slot': slot,
+    'x-in': 'answer',
+    'x-path': at,
+    type: 'string',
+    minLength: 1,
+    description: `The ${found.field} of the ${record} to act on; its id is looked up by this ${found.field}.`,
+    default: found.value.value,
+    examples: [found.value.value],
+  }
+}
+
+function signalOf(lookup: Lookup): EvidenceSignal {
+  return {
+    name: 'lookup_by_name',
+    weight: 0,
+    detail: `${lookup.stepId}.${lookup.extractor} reads ${lookup.to}, not ${lookup.from}: the record whose ${lookup.field} is "${lookup.value}" (input ${lookup.slot})`,
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
+}
+
+function snake(text: string): string {
+  return text
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .replace(/[^A-Za-z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '')
+    .toLowerCase()
+}
