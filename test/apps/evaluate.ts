@@ -20,7 +20,8 @@ import { stepMatches } from './match'
 import type { RecordingPath } from './store'
 import { checkWorking, type WorkingVerdict } from './working'
 
-const PATHS: RecordingPath[] = ['recording', 'har']
+/** The two ways a workflow was recorded: Sitecall's recorder, and a plain HAR. */
+export const PATHS: RecordingPath[] = ['recording', 'har']
 
 /** One workflow's results on one path. */
 export interface PathResult {
@@ -30,6 +31,7 @@ export interface PathResult {
   working?: WorkingVerdict
 }
 
+/** One workflow's results on both paths. */
 export interface WorkflowResult {
   ref: string
   recording: PathResult
@@ -54,17 +56,18 @@ export function evaluateOffline(entry: StoredWorkflow): WorkflowResult {
   return { ref: entry.ref, recording: out.recording, har: out.har }
 }
 
-/** Runs the live working-tools check of every workflow of one app on one fresh instance. */
+/**
+ * Runs the live working-tools check of every workflow of one app on one fresh instance, filling
+ * `working` of its results. Returns why it was skipped (the app cannot run here), else null.
+ * Throws when the app fails to start.
+ */
 export async function evaluateLive(
   entries: StoredWorkflow[],
   results: WorkflowResult[],
-): Promise<void> {
+): Promise<string | null> {
   const app = entries[0]!.app
   const why = app.unavailable()
-  if (why) {
-    console.log(`${app.name}: live check skipped (${why})`)
-    return
-  }
+  if (why) return why
   const inst = await app.start()
   try {
     const session = await inst.signIn()
@@ -76,57 +79,129 @@ export async function evaluateLive(
   } finally {
     await inst.close()
   }
+  return null
 }
 
-const pct = (n: number, d: number): string =>
-  d ? `${((100 * n) / d).toFixed(0)}%`.padStart(5) : '    -'
+/** Groups entries by app, in the order the apps come. */
+export function byApp(entries: StoredWorkflow[]): Map<string, StoredWorkflow[]> {
+  const groups = new Map<string, StoredWorkflow[]>()
+  for (const e of entries) groups.set(e.app.name, [...(groups.get(e.app.name) ?? []), e])
+  return groups
+}
 
-/** Prints the per-app table: one line per app and path, then the overall lines. */
-function printTable(results: WorkflowResult[], live: boolean): void {
+/** The corpus evaluated: every workflow's results and the apps the live check could not run. */
+export interface CorpusEvaluation {
+  entries: StoredWorkflow[]
+  results: WorkflowResult[]
+  /** App name -> why its live check did not run (unavailable here, or failed to start). */
+  skipped: Record<string, string>
+}
+
+/**
+ * Evaluates the named apps (all when empty): offline always, and with `live` the working-tools
+ * check on one fresh instance per app, one app at a time (they share 2 cores with the rest). An
+ * app that cannot run or fails to start is listed in `skipped`; the others still run.
+ */
+export async function evaluateCorpus(
+  options: { names?: string[]; live?: boolean } = {},
+): Promise<CorpusEvaluation> {
+  const entries = await loadStoredWorkflows(options.names ?? [])
+  const results = entries.map(evaluateOffline)
+  const skipped: Record<string, string> = {}
+  if (options.live)
+    for (const [name, group] of byApp(entries)) {
+      try {
+        const why = await evaluateLive(group, results)
+        if (why) skipped[name] = why
+      } catch (error) {
+        skipped[name] = `failed to start: ${(error as Error).message}`
+      }
+    }
+  return { entries, results, skipped }
+}
+
+/** One line of the per-app table: shares from 0 to 1, null where nothing was measured. */
+export interface SummaryRow {
+  /** App name, or `ALL`. */
+  app: string
+  path: RecordingPath
+  workflows: number
+  target: number
+  slots: number
+  dependencies: number
+  mutating: number
+  /** Working tools among the workflows checked live (null: none was). */
+  working: number | null
+  /** How many workflows the live check ran on. */
+  checkedLive: number
+  /** Share of rewordings compiled to the key's target (HAR path only, else null). */
+  wording: number | null
+}
+
+/** The per-app table as data: one row per app and path, then the `ALL` rows. */
+export function summarize(results: WorkflowResult[]): SummaryRow[] {
   const groups = new Map<string, WorkflowResult[]>()
   for (const r of results) {
     const app = r.ref.split('/')[0]!
     groups.set(app, [...(groups.get(app) ?? []), r])
   }
   groups.set('ALL', results)
-  console.log(
-    `app          path       n  target slots  deps   mut ${live ? ' working' : ''} wording`,
-  )
+  const rows: SummaryRow[] = []
   for (const [app, rs] of groups) {
     for (const path of PATHS) {
       const v = rs.map((r) => r[path])
       const n = v.length
-      const count = (f: (p: PathResult) => boolean) => v.filter(f).length
-      const working = live
-        ? pct(
-            count((p) => p.working?.working === true),
-            n,
-          )
-        : ''
-      const wording =
-        path === 'har'
-          ? pct(
-              v.reduce((s, p) => s + (p.wording ?? 0), 0),
-              n,
-            )
-          : '    -'
-      console.log(
-        `${app.padEnd(12)} ${path.padEnd(9)} ${String(n).padStart(2)} ${pct(
-          count((p) => p.verdict.target),
-          n,
-        )}  ${pct(
-          count((p) => p.verdict.slots),
-          n,
-        )} ${pct(
-          count((p) => p.verdict.dependencies),
-          n,
-        )} ${pct(
-          count((p) => p.verdict.mutating),
-          n,
-        )}   ${working}   ${wording}`,
-      )
+      const share = (f: (p: PathResult) => boolean): number => (n ? v.filter(f).length / n : 0)
+      const live = v.filter((p) => p.working)
+      const worded = v.filter((p) => p.wording !== undefined)
+      rows.push({
+        app,
+        path,
+        workflows: n,
+        target: share((p) => p.verdict.target),
+        slots: share((p) => p.verdict.slots),
+        dependencies: share((p) => p.verdict.dependencies),
+        mutating: share((p) => p.verdict.mutating),
+        working: live.length ? live.filter((p) => p.working!.working).length / live.length : null,
+        checkedLive: live.length,
+        // A workflow without a stored HAR counts as no rewording right, as before.
+        wording:
+          path === 'har' && worded.length ? v.reduce((s, p) => s + (p.wording ?? 0), 0) / n : null,
+      })
     }
   }
+  return rows
+}
+
+const pct = (x: number | null): string =>
+  x === null ? '    -' : `${(100 * x).toFixed(0)}%`.padStart(5)
+
+/** The per-app table as text: one line per app and path, then the overall lines. */
+export function formatTable(rows: SummaryRow[]): string {
+  const live = rows.some((r) => r.checkedLive > 0)
+  const lines = [
+    `app          path       n  target slots  deps   mut ${live ? ' working' : ''} wording`,
+  ]
+  for (const r of rows)
+    lines.push(
+      `${r.app.padEnd(12)} ${r.path.padEnd(9)} ${String(r.workflows).padStart(2)} ${pct(r.target)}  ${pct(r.slots)} ${pct(r.dependencies)} ${pct(r.mutating)}   ${live ? `${pct(r.working)}   ` : ''}${pct(r.wording)}`,
+    )
+  return lines.join('\n')
+}
+
+/** One line per workflow and path that is not right (all of them with `verbose`). */
+export function formatProblems(results: WorkflowResult[], verbose = false): string[] {
+  const lines: string[] = []
+  for (const r of results) {
+    for (const path of PATHS) {
+      const p = r[path]
+      const broken = p.working && !p.working.working ? [`working: ${p.working.detail}`] : []
+      const problems = [...p.verdict.problems, ...broken]
+      if (problems.length || verbose)
+        lines.push(`${r.ref} [${path}] ${problems.join(' | ') || 'ok'}`)
+    }
+  }
+  return lines
 }
 
 async function main(): Promise<void> {
@@ -135,24 +210,11 @@ async function main(): Promise<void> {
   const verbose = args.includes('--verbose')
   const jsonAt = args.includes('--json') ? args[args.indexOf('--json') + 1] : undefined
   const names = args.filter((a, i) => !a.startsWith('--') && args[i - 1] !== '--json')
-  const entries = await loadStoredWorkflows(names)
-  const results = entries.map(evaluateOffline)
-  if (live) {
-    const byApp = new Map<string, StoredWorkflow[]>()
-    for (const e of entries) byApp.set(e.app.name, [...(byApp.get(e.app.name) ?? []), e])
-    for (const group of byApp.values()) await evaluateLive(group, results)
-  }
-  for (const r of results) {
-    for (const path of PATHS) {
-      const p = r[path]
-      const bad = p.verdict.problems.length > 0 || (p.working && !p.working.working)
-      if (bad || verbose)
-        console.log(
-          `${r.ref} [${path}] ${[...p.verdict.problems, ...(p.working && !p.working.working ? [`working: ${p.working.detail}`] : [])].join(' | ') || 'ok'}`,
-        )
-    }
-  }
-  printTable(results, live)
+  const { results, skipped } = await evaluateCorpus({ names, live })
+  for (const [app, why] of Object.entries(skipped))
+    console.log(`${app}: live check skipped (${why})`)
+  for (const line of formatProblems(results, verbose)) console.log(line)
+  console.log(formatTable(summarize(results)))
   if (jsonAt) {
     mkdirSync(dirname(jsonAt), { recursive: true })
     writeFileSync(jsonAt, `${JSON.stringify(results, null, 1)}\n`)

@@ -1,9 +1,11 @@
 // `npm run bench`: Sitecall's surface A against the site it wraps, measured in one run.
 // Prints a table and writes bench-results/bench.json; then the compiler bench (./compiler.ts)
-// writes bench-results/compiler.json. Exit 1 when setup fails or any Sitecall call
+// writes bench-results/compiler.json, and the real-app corpus bench (./apps.ts) writes
+// bench-results/apps.json. Exit 1 when setup fails or any Sitecall call
 // did not succeed; timings themselves never fail the run (benchmarks are not tests).
 import { fileURLToPath } from 'node:url'
 import { createClients } from './clients'
+import { runAppsBench } from './apps'
 import { runCompilerBench } from './compiler'
 import { QUERIES, readConfig } from './config'
 import { formatReport, writeJson, type BenchResults } from './report'
@@ -65,6 +67,8 @@ try {
   process.exitCode = await main()
   console.log('')
   runCompilerBench()
+  console.log('')
+  await runAppsBench()
 } catch (error) {
   console.error('Bench setup or run failed:', error)
   process.exitCode = 1

@@ -1,0 +1,96 @@
+// The real-app corpus bench (issue 9 "Measured"): per app and overall, for both paths (Sitecall's
+// recorder, plain HAR), the share of workflows whose compiled tool has the key's target, slots,
+// dependencies and mutating flag; working tools (the tool run through the engine against a fresh
+// instance of the app, judged by the key's check) for the apps that can run here; and robustness
+// to wording (the HAR compiled again with its intent written three other ways). Writes
+// bench-results/apps.json. Env: BENCH_APPS=dokuwiki,nodered (only those), BENCH_APPS_LIVE=0 (no
+// live check: offline figures only).
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { dirname } from 'node:path'
+import { performance } from 'node:perf_hooks'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import {
+  evaluateCorpus,
+  formatProblems,
+  formatTable,
+  summarize,
+  type SummaryRow,
+  type WorkflowResult,
+} from '../apps/evaluate'
+
+const OUT = fileURLToPath(new URL('../../bench-results/apps.json', import.meta.url))
+
+export interface AppsBenchResults {
+  date: string
+  apps: Array<{
+    name: string
+    title: string
+    source: string
+    about: string
+    workflows: number
+    /** Why its working tools were not measured (cannot run here, failed to start), or null. */
+    liveSkipped: string | null
+  }>
+  /** One row per app and path, then the `ALL` rows; shares from 0 to 1. */
+  table: SummaryRow[]
+  /** Every workflow's verdicts, wording share and live check, with what is wrong. */
+  workflows: WorkflowResult[]
+  /** Wall time of the whole corpus bench, s (compiles, app starts and tool runs). */
+  seconds: number
+}
+
+/** Reads BENCH_APPS (comma-separated app names; all when unset) and BENCH_APPS_LIVE (0: off). */
+export function readAppsConfig(env: NodeJS.ProcessEnv = process.env): {
+  names: string[]
+  live: boolean
+} {
+  const names = (env['BENCH_APPS'] ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+  return { names, live: env['BENCH_APPS_LIVE'] !== '0' }
+}
+
+/**
+ * Evaluates the real-app corpus (live on every app that can run here, one at a time), prints the
+ * per-app table and the misses, writes bench-results/apps.json and returns the figures.
+ */
+export async function runAppsBench(
+  config: { names: string[]; live: boolean } = readAppsConfig(),
+): Promise<AppsBenchResults> {
+  const started = performance.now()
+  const { entries, results, skipped } = await evaluateCorpus(config)
+  const apps = [...new Map(entries.map((e) => [e.app.name, e.app])).values()].map((app) => ({
+    name: app.name,
+    title: app.title,
+    source: app.source,
+    about: app.about,
+    workflows: app.workflows.length,
+    liveSkipped: config.live ? (skipped[app.name] ?? null) : 'BENCH_APPS_LIVE=0',
+  }))
+  const out: AppsBenchResults = {
+    date: new Date().toISOString(),
+    apps,
+    table: summarize(results),
+    workflows: results,
+    seconds: (performance.now() - started) / 1000,
+  }
+  console.log(`Real-app corpus bench, ${out.date} (${out.seconds.toFixed(0)} s)`)
+  for (const a of apps)
+    console.log(
+      `  ${a.name.padEnd(11)} ${a.source}${a.liveSkipped ? ` [not live: ${a.liveSkipped}]` : ''}`,
+    )
+  for (const line of formatProblems(results)) console.log(`  miss ${line}`)
+  console.log('')
+  console.log(formatTable(out.table))
+  mkdirSync(dirname(OUT), { recursive: true })
+  writeFileSync(OUT, `${JSON.stringify(out, null, 2)}\n`)
+  console.log(`\nJSON: ${OUT}`)
+  return out
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href)
+  runAppsBench().catch((error: unknown) => {
+    console.error(error)
+    process.exitCode = 1
+  })
