@@ -1,11 +1,14 @@
-// Search latency (issue 5 "npm run bench"): `POST /v1/tools/search` over ~100 tools of the
-// workspace, end to end over HTTP (auth, receipt lookup, billing, routing, receipt write), next to
-// the router alone in this process. Writes bench-results/search.json; timings never fail the run.
+// Search latency (issue 5 "npm run bench", issue 10 "Speed"): `POST /v1/tools/search` over
+// workspaces of 100 to 100,000 tools, end to end over HTTP (auth, receipt lookup, billing,
+// routing, receipt write), next to the router alone in this process, with the router's memory per
+// tool. Writes bench-results/search.json; timings never fail the run.
 import { randomUUID } from 'node:crypto'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { performance } from 'node:perf_hooks'
+import { setFlagsFromString } from 'node:v8'
+import { runInNewContext } from 'node:vm'
 import { createToolRouter } from '../../src/main/router/router'
 import type { ToolSpec } from '../../src/shared/toolSpec'
 import type { BenchEnv } from './setup'
@@ -49,67 +52,112 @@ const INTENTS = [
   'update my notes',
 ]
 
-export interface SearchBenchResults {
+/** Workspace sizes measured, smallest first (issue 10: p50 <= 5 ms at 10,000 tools over HTTP). */
+export const SEARCH_SIZES = [100, 1_000, 10_000, 100_000]
+
+export interface SearchSizeResult {
   tools: number
   requests: number
   http: LatencySummary
   routerOnly: LatencySummary
+  /** Heap the router holds per tool (profiles and index), in bytes, after a first search. */
+  routerBytesPerTool: number
+  /** Milliseconds of the first search after the tools were added (profiling all of them). */
+  firstSearchMs: number
+}
+
+export interface SearchBenchResults {
+  sizes: SearchSizeResult[]
 }
 
 /**
- * Saves ~100 tools (the directory search plus 100 variations over 20 sites' objects and five
- * verbs), then times `requests` searches with a fresh operation key each (every one routes and
- * bills) and as many calls of the router alone. Prints the table; returns the figures.
+ * Grows the workspace to each of {@link SEARCH_SIZES} tools (the directory search plus variations
+ * over 20 objects, five verbs and many sites), and at each size times `requests` searches over
+ * HTTP (`POST /v1/tools/search`, a fresh operation key each: every one routes and bills) and as
+ * many calls of the router alone, after a warm-up (the JIT, the profiles, the word vectors).
+ * Memory per tool is the router's heap growth over the size's tools, measured after a forced GC.
+ * Prints the table; writes bench-results/search.json; timings never fail the run.
  */
-export async function runSearchBench(env: BenchEnv, requests = 400): Promise<SearchBenchResults> {
-  const tools = [env.tool, ...variations(env.tool, 100)]
-  for (const tool of tools.slice(1)) env.core.store.tools.save(tool)
-  const all = env.core.store.tools.list()
-  const http: number[] = []
-  for (let i = 0; i < requests + 20; i++) {
-    const started = performance.now()
-    const res = await fetch(`${env.base}/v1/tools/search`, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${env.key}`,
-        'content-type': 'application/json',
-        'idempotency-key': `bench-search-${i}-${randomUUID()}`,
-      },
-      body: JSON.stringify({ intent: INTENTS[i % INTENTS.length] }),
+export async function runSearchBench(env: BenchEnv, requests = 200): Promise<SearchBenchResults> {
+  const gc = forcedGc()
+  const sizes: SearchSizeResult[] = []
+  let made = 1
+  for (const size of SEARCH_SIZES) {
+    const extra = variations(env.tool, size - made, made)
+    env.core.store.db.transaction(() => {
+      for (const tool of extra) env.core.store.tools.save(tool)
+    })()
+    made = size
+    const all = env.core.store.tools.list()
+    const n = size >= 100_000 ? Math.min(requests, 60) : requests
+    const http: number[] = []
+    for (let i = 0; i < n + 10; i++) {
+      const started = performance.now()
+      const res = await fetch(`${env.base}/v1/tools/search`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${env.key}`,
+          'content-type': 'application/json',
+          'idempotency-key': `bench-search-${size}-${i}-${randomUUID()}`,
+        },
+        body: JSON.stringify({ intent: INTENTS[i % INTENTS.length] }),
+      })
+      await res.text()
+      if (res.status !== 200) throw new Error(`Search answered ${res.status}.`)
+      if (i >= 10) http.push(performance.now() - started)
+    }
+    gc()
+    const heapBefore = process.memoryUsage().heapUsed
+    const router = createToolRouter()
+    const firstStarted = performance.now()
+    router.route(INTENTS[0]!, all)
+    const firstSearchMs = performance.now() - firstStarted
+    gc()
+    const routerBytesPerTool = (process.memoryUsage().heapUsed - heapBefore) / all.length
+    const routerOnly: number[] = []
+    for (let i = 0; i < n + 10; i++) {
+      const started = performance.now()
+      router.route(INTENTS[i % INTENTS.length]!, all)
+      if (i >= 10) routerOnly.push(performance.now() - started)
+    }
+    sizes.push({
+      tools: all.length,
+      requests: n,
+      http: summarize(http),
+      routerOnly: summarize(routerOnly),
+      routerBytesPerTool,
+      firstSearchMs,
     })
-    await res.text()
-    if (res.status !== 200) throw new Error(`Search answered ${res.status}.`)
-    // The first 20 warm the JIT and the router's profile cache.
-    if (i >= 20) http.push(performance.now() - started)
   }
-  const router = createToolRouter()
-  const routerOnly: number[] = []
-  for (let i = 0; i < requests + 20; i++) {
-    const started = performance.now()
-    router.route(INTENTS[i % INTENTS.length]!, all)
-    if (i >= 20) routerOnly.push(performance.now() - started)
-  }
-  const results = {
-    tools: all.length,
-    requests,
-    http: summarize(http),
-    routerOnly: summarize(routerOnly),
-  }
-  const row = (name: string, s: LatencySummary) =>
-    `${name.padEnd(34)} ${s.p50.toFixed(2).padStart(8)} ${s.p99.toFixed(2).padStart(8)} ${s.mean.toFixed(2).padStart(8)}`
-  console.log(`Search latency over ${results.tools} tools, ${requests} requests (ms)`)
-  console.log(`${''.padEnd(34)} ${'p50'.padStart(8)} ${'p99'.padStart(8)} ${'mean'.padStart(8)}`)
-  console.log(row('POST /v1/tools/search (HTTP)', results.http))
-  console.log(row('router.route alone (in process)', results.routerOnly))
+  const ms = (x: number) => x.toFixed(2).padStart(8)
+  console.log(`Search latency by workspace size (ms; router memory in bytes per tool)`)
+  console.log(
+    `${'tools'.padStart(7)} ${'HTTP p50'.padStart(8)} ${'HTTP p99'.padStart(8)} ${'router p50'.padStart(10)} ${'router p99'.padStart(10)} ${'first'.padStart(8)} ${'B/tool'.padStart(8)}`,
+  )
+  for (const r of sizes)
+    console.log(
+      `${String(r.tools).padStart(7)} ${ms(r.http.p50)} ${ms(r.http.p99)} ${ms(r.routerOnly.p50).padStart(10)} ${ms(r.routerOnly.p99).padStart(10)} ${ms(r.firstSearchMs)} ${String(Math.round(r.routerBytesPerTool)).padStart(8)}`,
+    )
   mkdirSync(dirname(OUT), { recursive: true })
-  writeFileSync(OUT, `${JSON.stringify({ date: new Date().toISOString(), ...results }, null, 2)}\n`)
+  writeFileSync(OUT, `${JSON.stringify({ date: new Date().toISOString(), sizes }, null, 2)}\n`)
   console.log(`JSON: ${OUT}`)
-  return results
+  return { sizes }
 }
 
-/** `count` tools cloned from `base` with other sites, names and intents (verb × object). */
-function variations(base: ToolSpec, count: number): ToolSpec[] {
-  return Array.from({ length: count }, (_, i) => {
+/** `global.gc`, exposed for this process (memory figures need a collection before reading). */
+function forcedGc(): () => void {
+  setFlagsFromString('--expose-gc')
+  const gc = runInNewContext('gc') as (() => void) | undefined
+  return () => gc?.()
+}
+
+/**
+ * `count` tools cloned from `base` (numbered from `from`) with other sites, names and intents
+ * (verb × object), and no evidence to keep the database small.
+ */
+function variations(base: ToolSpec, count: number, from: number): ToolSpec[] {
+  return Array.from({ length: Math.max(0, count) }, (_, k) => {
+    const i = from + k
     const object = OBJECTS[i % OBJECTS.length]!
     const verb = VERBS[Math.floor(i / OBJECTS.length) % VERBS.length]!
     const site = `site${i}`
@@ -122,6 +170,7 @@ function variations(base: ToolSpec, count: number): ToolSpec[] {
       intent: `${verb} ${object}`,
       description: `${verb} ${object} — POST /api/${object}`,
       mutating: verb === 'create' || verb === 'update',
+      evidence: { ...base.evidence, alternatives: [], signals: [] },
     }
   })
 }

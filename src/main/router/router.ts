@@ -37,6 +37,8 @@
  * verified before candidate, then the newest, then id: the same tools always rank the same way.
  */
 import type { JsonSchema, ToolSpec } from '../../shared/toolSpec'
+import { verbAgreement } from './lexicon'
+import { isWord } from './meaning/related'
 import { parseIntent, type IntentWord, type ParsedIntent } from './parseIntent'
 import { scoreTool, type MatchEvidence } from './score'
 import { slotInputSchema, type SlotInputs } from './slotSchema'
@@ -131,7 +133,12 @@ export function createToolRouter(): ToolRouter {
   // stands: the tool must be on that site, it is no value a slot may take.
   const parse = (intent: string): ParsedIntent => {
     const parsed = parseIntent(intent)
-    const named = (w: IntentWord) => index.isSiteName(w.literal ? w.stem : w.word)
+    // A name (`Redmine`, `node-red`) or a word English does not have (`redmine`); an English word
+    // that is also a host label (`jobs` of jobs.example) stays a word.
+    const named = (w: IntentWord) =>
+      w.literal
+        ? index.isSiteName(w.stem)
+        : index.isSiteName(w.word) && !isWord(w.word, 'noun') && !isWord(w.word, 'verb')
     const moved = [parsed.core, parsed.values, parsed.places].flat().filter(named)
     if (!moved.length) return parsed
     const keep = (list: IntentWord[]) => list.filter((w) => !moved.includes(w))
@@ -146,23 +153,24 @@ export function createToolRouter(): ToolRouter {
   const candidatesOf = (intent: string, tools: readonly ToolSpec[]) => {
     index.sync(tools)
     const parsed = parse(intent)
-    const words = [
-      parsed.core,
-      parsed.qualifiers,
-      parsed.values,
-      parsed.places,
-      parsed.sites,
-    ].flat()
-    // Objects that go unsaid: signing in or out (any tool of that verb), a typed value.
+    // The head decides (score.ts): with specific object words, the head is one of them and a tool
+    // must show it at MIN_HEAD_STRENGTH or more to reach 0.9; without, it may be a generic object
+    // word, a value or a place, or be implicit (the site named, a sign-in, a typed value).
+    const specific = parsed.core.filter((w) => !w.generic && !w.literal)
+    const heads = specific.length
+      ? specific
+      : [...parsed.core, ...parsed.values, ...parsed.places].filter((w) => !w.literal)
     const verb = parsed.verb?.verbClass
     const keys = [
       ...(verb === 'auth' || verb === 'logout' ? [`verb:${verb}`] : []),
       ...parsed.values.flatMap((v) => (v.value ? [`kind:${v.value}`] : [])),
     ]
+    const siteWords = specific.length ? [] : [...parsed.sites, ...parsed.core]
     const entries = index.candidates(
-      words.map((w) => index.expand(w)),
-      words.map((w) => (w.literal ? w.stem : w.word)),
+      heads.map((w) => index.expand(w)),
+      siteWords.map((w) => (w.literal ? w.stem : w.word)),
       keys,
+      siteWords.map((w) => index.expand(w)),
     )
     return { parsed, entries }
   }
@@ -175,7 +183,10 @@ export function createToolRouter(): ToolRouter {
     },
     route(intent, tools, options = {}) {
       const { parsed, entries } = candidatesOf(intent, tools)
-      const confident = scoreEntries(parsed, entries, options)
+      // A tool whose verb contradicts the intent's scores at most 0.6 (`score.ts`): not scored.
+      const asked = parsed.verb?.verbClass ?? null
+      const possible = entries.filter((e) => !verbAgreement(asked, e.profile.verb).contradicts)
+      const confident = scoreEntries(parsed, possible, options)
         .scored.filter((s) => s.score >= MIN_SCORE)
         .map((s) => toMatch(s.tool, s.score, s.evidence))
       const verified = confident.filter((m) => m.status === 'verified')

@@ -33,6 +33,21 @@ export const SITE_LABEL = 0.85
 
 /** A head noun found only among slot names or output fields counts this much of its strength. */
 export const HEAD_IN_FIELDS = 0.6
+
+/**
+ * The least strength a tool can show the intent's head with and still score 0.9: the head's
+ * penalty `PENALTY.head · (1 − strength)` may not pass 0.1 (`toolIndex.ts` prunes by it).
+ */
+export const MIN_HEAD_STRENGTH = 1 - 0.1 / PENALTY.head
+
+/** Fields whose words name the tool's inputs or answer, not what it is about. */
+const WEAK_HEAD_FIELDS: ReadonlySet<TermField> = new Set(['slot', 'output', 'value'])
+
+/** How strongly a tool word found through expansion `x` shows the intent's head. */
+export function headStrength(term: { field: TermField; strength: number }, x: Expansion): number {
+  if (x.via === 'vector' && (term.field === 'title' || term.field === 'value')) return 0
+  return term.strength * x.strength * (WEAK_HEAD_FIELDS.has(term.field) ? HEAD_IN_FIELDS : 1)
+}
 /** Verb agreement at most this when many are asked of a tool that reads one (`list orders` of `track an order`). */
 export const ONE_ITEM_FACTOR = 0.85
 
@@ -149,8 +164,7 @@ export function scoreTool(
     const f = findOnce(w, part === 'qualifier')
     // The head must be what the tool is about: a slot or output field of that name (a `page`
     // slot for paging) or the site's name is weak evidence of it.
-    const weak =
-      w === head && (f?.field === 'slot' || f?.field === 'output' || f?.field === 'value')
+    const weak = w === head && f !== null && WEAK_HEAD_FIELDS.has(f.field)
     const strength = (f?.strength ?? 0) * (weak ? HEAD_IN_FIELDS : 1)
     const penalty = round(fullPenalty * (1 - strength))
     // A weak likeness (a vector neighbour) is never worse than a value a slot takes.

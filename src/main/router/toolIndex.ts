@@ -20,6 +20,7 @@ import { relatedStems } from './meaning/related'
 import { hasVector, similarity } from './meaning/vectors'
 import type { IntentWord } from './parseIntent'
 import { stem } from './text'
+import { headStrength, MIN_HEAD_STRENGTH } from './score'
 import { profileTool, type ToolProfile } from './toolProfile'
 
 /** Cosine below which two words are unrelated (fitted on the development paraphrases). */
@@ -61,12 +62,21 @@ export class ToolIndex {
   private readonly vocab = new Set<string>()
   private readonly vectorMemo = new Map<string, VectorMemo>()
   private generation = 0
+  private lastSync: { tools: ToolSpec[]; entries: IndexEntry[] } | null = null
+  private labelVersion = 0
+  private labelMemoVersion = -1
+  private readonly labelMemo = new Map<string, string[]>()
 
   /**
    * Makes the index hold exactly `tools` (profiling new or changed ones) and returns their
    * entries in the same order. O(n) map lookups when nothing changed.
    */
   sync(tools: readonly ToolSpec[]): IndexEntry[] {
+    // The same tools in the same order as last time (the API's tool cache keeps its objects):
+    // nothing to look up.
+    const last = this.lastSync
+    if (last && last.tools.length === tools.length && last.tools.every((t, i) => t === tools[i]))
+      return last.entries
     const generation = ++this.generation
     const out: IndexEntry[] = []
     for (const tool of tools) {
@@ -95,6 +105,7 @@ export class ToolIndex {
           this.unpost(entry)
           this.entries.delete(entry.tool.id)
         }
+    this.lastSync = { tools: [...tools], entries: out }
     return out
   }
 
@@ -109,20 +120,55 @@ export class ToolIndex {
   }
 
   /**
-   * The entries of the last sync that share an expanded stem with one of `expansions`, or whose
-   * site name starts or ends with one of `siteWords` (`wiki` of `dokuwiki`).
+   * The entries of the last sync that can reach 0.9: those showing one of `heads` (expanded) at
+   * {@link MIN_HEAD_STRENGTH} or more as their head would count it (`score.ts`), those posted
+   * under one of `keys`, and, for an intent whose object goes unsaid, the tools of the site it
+   * names (`sites`, expanded, or a part of a site's name such as `wiki` of `dokuwiki`).
    */
-  candidates(expansions: Expanded[], siteWords: string[], keys: string[] = []): IndexEntry[] {
+  candidates(
+    heads: Expanded[],
+    siteWords: string[],
+    keys: string[] = [],
+    sites: Expanded[] = [],
+  ): IndexEntry[] {
     const found = new Set<IndexEntry>()
     for (const key of keys) for (const e of this.postings.get(key) ?? []) found.add(e)
-    for (const expanded of expansions)
-      for (const s of expanded.keys()) for (const e of this.postings.get(s) ?? []) found.add(e)
+    for (const expanded of heads)
+      for (const [s, x] of expanded)
+        for (const e of this.postings.get(s) ?? []) {
+          if (found.has(e)) continue
+          const term = e.profile.terms.get(s)!
+          if (headStrength(term, x) >= MIN_HEAD_STRENGTH) found.add(e)
+        }
+    for (const expanded of sites)
+      for (const [s, x] of expanded)
+        if (x.strength >= 0.9)
+          for (const e of this.postings.get(s) ?? [])
+            if (e.profile.terms.get(s)?.field === 'site') found.add(e)
     for (const w of siteWords)
       if (w.length >= 4)
-        for (const [label, set] of this.labels)
-          if (label !== w && (label.startsWith(w) || label.endsWith(w)))
-            for (const e of set) found.add(e)
-    return [...found].filter((e) => e.generation === this.generation)
+        for (const label of this.labelsAround(w))
+          for (const e of this.labels.get(label) ?? []) found.add(e)
+    const out: IndexEntry[] = []
+    for (const e of found) if (e.generation === this.generation) out.push(e)
+    return out
+  }
+
+  /** Site labels that start or end with `word` (memoized until the labels change). */
+  private labelsAround(word: string): string[] {
+    if (this.labelMemoVersion !== this.labelVersion) {
+      this.labelMemo.clear()
+      this.labelMemoVersion = this.labelVersion
+    }
+    let found = this.labelMemo.get(word)
+    if (!found) {
+      found = [...this.labels.keys()].filter(
+        (l) => l !== word && (l.startsWith(word) || l.endsWith(word)),
+      )
+      if (this.labelMemo.size > 10_000) this.labelMemo.clear()
+      this.labelMemo.set(word, found)
+    }
+    return found
   }
 
   /** The stems `word` may be in a tool, with strengths (see the file comment). Values: itself. */
@@ -196,7 +242,10 @@ export class ToolIndex {
     }
     for (const label of entry.profile.siteLabels) {
       let set = this.labels.get(label)
-      if (!set) this.labels.set(label, (set = new Set()))
+      if (!set) {
+        this.labels.set(label, (set = new Set()))
+        this.labelVersion++
+      }
       set.add(entry)
     }
   }
@@ -210,7 +259,10 @@ export class ToolIndex {
     for (const label of entry.profile.siteLabels) {
       const set = this.labels.get(label)
       set?.delete(entry)
-      if (set?.size === 0) this.labels.delete(label)
+      if (set?.size === 0) {
+        this.labels.delete(label)
+        this.labelVersion++
+      }
     }
   }
 }
