@@ -135,7 +135,8 @@ function compileOnce(trace: Trace, options: CompileOptions): CompileResult {
         ...dependencies.steps,
         { id: 'target', exchangeId: exchange.id, request: plan.request, extract: [] },
       ],
-      ...(dependencies.login ? { login: dependencies.login } : {}),
+      // A sign-in starts from no session: the saved one would skip the login form it reads.
+      ...(dependencies.login && !signIn.signIn ? { login: dependencies.login } : {}),
       output,
       verify: shaped.verify,
       ...(shaped.result ? { result: shaped.result } : {}),

@@ -165,6 +165,14 @@ export function planDependencies(
       if (generated) {
         bindings.set(site, wrap(`{{gen.${generated}}}`))
         signals.push(signal('generated', `${site} is made fresh per request (${generated})`))
+        continue
+      }
+      // A bearer token with no known home (an imported HAR has no storage): it is the session's,
+      // so the run takes the token the saved login keeps, wherever in its storage that is.
+      if (bearer && site === 'header:authorization') {
+        const origin = safeUrl(exchange.url)!.origin
+        bindings.set(site, wrap(loginValue('localStorage', origin, ANY_TOKEN, '')))
+        signals.push(signal('login_value', `${site} is a bearer token: the saved login's token`))
       }
     }
     for (const cookie of requestCookies(exchange))
@@ -220,6 +228,12 @@ function tracedValues(exchange: Exchange): Array<{ site: ValueSite; key: string;
   }
   return out
 }
+
+/**
+ * The localStorage key of a login value that names no key: the engine takes the token the saved
+ * login keeps under any key (a JWT, or an `access_token`/`token` field of a JSON item).
+ */
+export const ANY_TOKEN = '*'
 
 /** One to three words of letters: an enum or an operation name, not a value to trace. */
 const PLAIN_WORDS = /^[A-Za-z]{1,24}([ _:-][A-Za-z]{1,24}){0,2}$/

@@ -6,9 +6,21 @@ import type { StorageState } from '../../shared/trace'
 import { addressDenied, type HostLookup } from './destination'
 import { extractValue, filterResult } from './extract'
 import { locationMatches } from '../compiler/verifyRule'
-import { judgeResponse, type Outcome, type SiteResponse } from './outcome'
+import {
+  judgeResponse,
+  judgeShown,
+  type Acknowledgement,
+  type Outcome,
+  type SiteResponse,
+} from './outcome'
 import { bindStepSecrets, type RunSecrets } from '../vault'
-import { renderRequest, secretNames, type RenderedRequest, type TemplateScope } from './template'
+import {
+  renderRequest,
+  renderValue,
+  secretNames,
+  type RenderedRequest,
+  type TemplateScope,
+} from './template'
 
 /** Sends one rendered request; injectable so tests and benchmarks can count or fault it. */
 export type SendRequest = (req: RenderedRequest, signal: AbortSignal) => Promise<SiteResponse>
@@ -117,14 +129,66 @@ export async function executeHttp(
       if (failed) return failed
       continue
     }
+    const judged = judgeResponse(response, tool.verify, tool.result, rendered.url)
+    // A write acknowledged by a redirect: the page it names must show the run's values.
+    const values = (tool.verify.redirect?.shows ?? [])
+      .map((template) => renderValue(template, scope))
+      .filter((value) => value.trim())
+    if (judged.ok && values.length && response.headers.location) {
+      const page = new URL(response.headers.location, rendered.url).href
+      const read = { tool, jar, send, signal, context, resolved }
+      return readBack(judged.result as Acknowledgement, values, page, read)
+    }
     // A search the page did on its data is redone on the answer (issue 9 item 10).
-    return filterResult(
-      judgeResponse(response, tool.verify, tool.result, rendered.url),
-      tool.result,
-      scope,
-    )
+    return filterResult(judged, tool.result, scope)
   }
   return { ok: false, code: 'outcome_not_verified', message: 'The tool has no target step.' }
+}
+
+/**
+ * Reads the page a write's redirect named and judges that it shows the run's values
+ * (`judgeShown`; the rule's `redirect.shows`). The page is checked against the tool's site like
+ * every request, sent with the run's cookie jar, retried once on a network error (a read), and
+ * never followed further than a sign-in redirect tells. A page that cannot be read leaves the
+ * write unverified: `outcome_not_verified`, never a success.
+ */
+async function readBack(
+  ack: Acknowledgement,
+  values: string[],
+  url: string,
+  read: {
+    tool: ToolSpec
+    jar: CookieJar
+    send: SendRequest
+    signal: AbortSignal
+    context: RunContext
+    resolved: Map<string, string | null>
+  },
+): Promise<ExecutionOutcome> {
+  const { tool, jar, send, signal, context } = read
+  const unread = (why: string): Outcome => ({
+    ok: false,
+    code: 'outcome_not_verified',
+    message: `The site acknowledged the write (HTTP ${ack.status}) but ${why}.`,
+  })
+  const denied =
+    destinationDenied(url, tool.siteHost) ??
+    (await addressDenied(url, tool.siteHost, context.lookup, read.resolved))
+  if (denied) return unread(`the page it redirected to cannot be read: ${denied}`)
+  const headers: Record<string, string> = { accept: 'text/html,application/xhtml+xml' }
+  const cookie = await jar.getCookieString(url)
+  if (cookie) headers.cookie = cookie
+  let page: SiteResponse
+  try {
+    page = await sendOnce({ method: 'GET', url, headers, body: null }, send, signal, true)
+  } catch (error) {
+    if (signal.aborted) throw error
+    context.onSent?.({ method: 'GET', url, status: null })
+    return unread(`the page it redirected to could not be read (${describe(error)})`)
+  }
+  context.onSent?.({ method: 'GET', url, status: page.status })
+  for (const line of page.setCookies ?? []) await jar.setCookie(line, url, { ignoreError: true })
+  return signInRedirect(page) ?? judgeShown(ack, page, values, url)
 }
 
 /** Judges a dependency step's answer and puts its extracted values in scope; null when fine. */
@@ -207,6 +271,44 @@ function locationPath(location: string): string {
   }
 }
 
+const JWT = /^[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}$/
+const TOKEN_KEY = /^(access_?token|token|jwt|id_?token|auth_?token|bearer)$/i
+
+/**
+ * The token a saved login keeps under any localStorage key (a login value whose key is `*`,
+ * compiled from a HAR that showed only the `Authorization` header): the items of `origin` first,
+ * then every origin; an item that is a JWT, or a JSON item with an `access_token`/`token`/`jwt`
+ * string field (searched two levels deep).
+ */
+function anyToken(state: StorageState, origin: string): string | undefined {
+  const origins = [...state.origins].sort(
+    (a, b) => Number(b.origin === origin) - Number(a.origin === origin),
+  )
+  for (const o of origins)
+    for (const item of o.localStorage) {
+      if (JWT.test(item.value)) return item.value
+      let json: unknown
+      try {
+        json = JSON.parse(item.value)
+      } catch {
+        continue
+      }
+      const found = tokenField(json, 2)
+      if (found) return found
+    }
+  return undefined
+}
+
+function tokenField(node: unknown, depth: number): string | undefined {
+  if (!node || typeof node !== 'object' || depth < 0) return undefined
+  for (const [key, value] of Object.entries(node as Record<string, unknown>)) {
+    if (typeof value === 'string' && TOKEN_KEY.test(key) && value.length >= 8) return value
+    const inner = tokenField(value, depth - 1)
+    if (inner) return inner
+  }
+  return undefined
+}
+
 /**
  * The `login.<name>` values a tool takes from its site's saved login (localStorage items, cookie
  * values), or the failure when the tool needs a login and none is saved.
@@ -228,11 +330,12 @@ export function loginScope(
   for (const v of binding.values) {
     let raw: string | undefined
     if (v.from === 'cookie') raw = state.cookies.find((c) => c.name === v.key)?.value
+    else if (v.key === '*') raw = anyToken(state, v.origin)
     else
       raw = state.origins
         .find((o) => o.origin === v.origin)
         ?.localStorage.find((item) => item.name === v.key)?.value
-    const value = raw === undefined || !v.path ? raw : pathValue(raw, v.path)
+    const value = raw === undefined || !v.path || v.key === '*' ? raw : pathValue(raw, v.path)
     if (value === undefined) return { ok: false, outcome: missing }
     scope[`login.${v.name}`] = value
   }

@@ -24,7 +24,10 @@ export interface InputValidator {
 
 /** Creates a validator that compiles each tool's schema once per tool version. */
 export function createInputValidator(): InputValidator {
-  const ajv = new Ajv({ allErrors: true, strict: false, useDefaults: false })
+  // Scalars are coerced to the slot's declared type (Ajv `coerceTypes`, as JSON Schema
+  // validators commonly do for query-like inputs): an issue number given as 7 fills a string
+  // slot "7"; "abc" for an integer slot is still refused. Validation runs on a copy.
+  const ajv = new Ajv({ allErrors: true, strict: false, useDefaults: false, coerceTypes: true })
   const cache = new Map<string, ValidateFunction>()
   const compile = (tool: ToolSpec) => {
     const key = `${tool.id}@${tool.updatedAt}`
@@ -59,16 +62,17 @@ export function createInputValidator(): InputValidator {
     check(tool, inputs) {
       unknownArguments(tool, inputs)
       const validate = compile(tool)
-      if (validate(inputs)) return
+      if (validate(structuredClone(inputs))) return
       const problems = (validate.errors ?? [])
         .filter((e) => e.keyword !== 'required' && e.keyword !== 'enum')
         .map((e) => `"${e.instancePath.slice(1)}" ${e.message ?? 'is invalid'}`)
       if (problems.length)
         throw new ServiceError('invalid_input', 400, `Invalid input: ${problems.join('; ')}.`)
     },
-    resolve(tool, inputs) {
-      unknownArguments(tool, inputs)
+    resolve(tool, given) {
+      unknownArguments(tool, given)
       const validate = compile(tool)
+      const inputs = structuredClone(given)
       if (!validate(inputs)) {
         const problems = (validate.errors ?? []).map((e) =>
           e.keyword === 'required'
