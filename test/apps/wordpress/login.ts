@@ -55,7 +55,8 @@ export const login: Workflow = {
       const text = resultText(run.result)
       if (text.includes('id="loginform"')) return 'the result is the login form again'
       const want = String(used[0] ?? app.user.name)
-      const user = [ADMIN, ...USERS].find((u) => u.name === want)
+      // The admin is user 1 (the installer made it); the others are seeded with their ids.
+      const user = [{ ...ADMIN, id: 1 }, ...USERS].find((u) => u.name === want)
       if (!user) return `no seeded user ${want}`
       // Signed in once, the user has a session token: the admin sees "Log Out Everywhere".
       const page = await readPage(app, `/wp-admin/user-edit.php?user_id=${user.id}`, session)
