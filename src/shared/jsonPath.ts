@@ -139,6 +139,7 @@ export function filterList(
   const needle = fold(term)
   const parts = parsePath(listPath)
   if (!needle || !parts || parts.some((p) => p.kind !== 'key' && p.kind !== 'index')) return json
+  if (!Array.isArray(valueAt(json, parts))) return json
   const keep = (item: unknown) =>
     fields.some((field) =>
       valuesAt(item, field).some((v) => typeof v === 'string' && fold(v).includes(needle)),

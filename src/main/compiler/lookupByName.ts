@@ -7,7 +7,7 @@ import {
   wherePart,
   type PathPart,
 } from '../../shared/jsonPath'
-import type { EvidenceSignal, SlotSchema, ToolSpec } from '../../shared/toolSpec'
+import type { EvidenceSignal, RequestTemplate, SlotSchema, ToolSpec } from '../../shared/toolSpec'
 import type { Exchange, Trace } from '../../shared/trace'
 import { parseJsonBody } from './classify'
 import { personValues, type PersonValue } from './personValues'
@@ -68,7 +68,8 @@ export function lookupByName(tool: ToolSpec, trace: Trace, intent = tool.intent)
       const found = recordByName(exchange, extractor.path, values)
       if (!found || copiesRecord(step.extract, extractor.path, found)) return extractor
       const key = `${found.field}=${fold(found.value.value)}`
-      let slot = slotOf.get(key)
+      // An input that already carries the value (a typed filter sent as `?q=`) is the name.
+      let slot = slotOf.get(key) ?? carrying(properties, found.value.value)
       if (!slot) {
         slot = nextSlot(properties)
         slotOf.set(key, slot)
@@ -92,7 +93,12 @@ export function lookupByName(tool: ToolSpec, trace: Trace, intent = tool.intent)
       })
       return { ...extractor, path: to }
     })
-    return { ...step, extract }
+    // The step's own request may search by the same name (`?q=Acme%20Corp`): it takes the input
+    // too, or another name would be looked up in the answer to the recorded search.
+    const mine = lookups.filter((l) => l.stepId === step.id)
+    let request = step.request
+    for (const l of mine) request = placeName(request, l.value, `{{input.${l.slot}}}`)
+    return mine.length ? { ...step, request, extract } : step
   })
   if (!lookups.length) return tool
   return {
@@ -205,6 +211,69 @@ function nameField(
     }
   }
   return best && { field: best.field, value: best.value }
+}
+
+/**
+ * A request with every query value, form field and JSON string equal to `value` (folded) in
+ * place of `placeholder`; the renderer percent-encodes what it puts in the URL.
+ */
+function placeName(request: RequestTemplate, value: string, placeholder: string): RequestTemplate {
+  const same = (text: string) => fold(text) === fold(value)
+  let url = request.url
+  const q = url.indexOf('?')
+  if (q >= 0)
+    url = `${url.slice(0, q)}?${url
+      .slice(q + 1)
+      .split('&')
+      .map((pair) => {
+        const eq = pair.indexOf('=')
+        if (eq < 0) return pair
+        return same(decodeQuery(pair.slice(eq + 1))) ? `${pair.slice(0, eq)}=${placeholder}` : pair
+      })
+      .join('&')}`
+  const body = request.body
+  const placeJson = (v: unknown): unknown =>
+    typeof v === 'string'
+      ? same(v)
+        ? placeholder
+        : v
+      : Array.isArray(v)
+        ? v.map(placeJson)
+        : isRecord(v)
+          ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, placeJson(x)]))
+          : v
+  return {
+    ...request,
+    url,
+    body:
+      body?.kind === 'json'
+        ? { kind: 'json', template: placeJson(body.template) }
+        : body?.kind === 'form'
+          ? {
+              kind: 'form',
+              template: Object.fromEntries(
+                Object.entries(body.template).map(([k, v]) => [k, same(v) ? placeholder : v]),
+              ),
+            }
+          : body,
+  }
+}
+
+function decodeQuery(text: string): string {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, ' '))
+  } catch {
+    return text
+  }
+}
+
+/** The slot of an input whose default or example is `value` (folded), if any. */
+function carrying(properties: Record<string, SlotSchema>, value: string): string | undefined {
+  const same = (v: unknown) => typeof v === 'string' && fold(v) === fold(value)
+  const examples = (p: SlotSchema) => (Array.isArray(p['examples']) ? p['examples'] : [])
+  return Object.values(properties).find((p) => same(p.default) || examples(p).some(same))?.[
+    'x-slot'
+  ]
 }
 
 /** The next free slot id after the highest `pN` in use (slot ids stay dense: DESIGN.md §4). */
