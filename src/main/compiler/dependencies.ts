@@ -12,6 +12,7 @@ import { pathSegments, requestValues } from './requestValues'
 import { singular } from './selectTarget'
 import { DROPPED_HEADERS } from './headers'
 import {
+  findCreatorSource,
   findExchangeSource,
   findStorageSource,
   requestCookies,
@@ -113,14 +114,17 @@ export function planDependencies(
   const trace1 = (exchange: Exchange, depth: number): Map<ValueSite, string> => {
     const bindings = new Map<ValueSite, string>()
     const skipPath = new Set(exchange === target ? (options.pathSlots ?? []) : [])
-    for (const { site, key, value } of tracedValues(exchange)) {
+    for (const { site, key, value, loose } of tracedValues(exchange)) {
       if (typed.has(value)) continue
       if (site.startsWith('path:')) {
         // An id in the path comes from an earlier answer, or it is a constant of the endpoint:
         // never the login's, never generated (a UUID in a path names a resource).
         if (skipPath.has(Number(site.slice(5))) || depth >= MAX_DEPTH) continue
-        const source = findExchangeSource(value, earlierThan(exchange), options.sameSite)
+        const source =
+          (loose ? findCreatorSource(value, earlierThan(exchange), options.sameSite) : null) ??
+          findExchangeSource(value, earlierThan(exchange), options.sameSite)
         if (!source || isLoginExchange(source.exchange)) continue
+        if (loose && source.from !== 'json') continue
         bindings.set(site, extractorName(stepIdOf(source.exchange), source, key))
         signals.push(
           signal(
@@ -208,11 +212,26 @@ export function planDependencies(
 }
 
 /** The values of a request worth tracing: id-like path segments, query, body, script-set headers. */
-function tracedValues(exchange: Exchange): Array<{ site: ValueSite; key: string; value: string }> {
-  const out: Array<{ site: ValueSite; key: string; value: string }> = []
+function tracedValues(
+  exchange: Exchange,
+): Array<{ site: ValueSite; key: string; value: string; loose?: boolean }> {
+  const out: Array<{ site: ValueSite; key: string; value: string; loose?: boolean }> = []
   pathSegments(exchange.url).forEach((segment, index, all) => {
     if (segment.length >= MIN_TRACED_LENGTH && ID_SEGMENT.test(segment))
       out.push({ site: `path:${index}`, key: all[index - 1] ?? 'id', value: segment })
+    // A name the site made ("Untitled Folder") is looked up too, but only in a JSON answer.
+    else if (
+      index === all.length - 1 &&
+      index > 0 &&
+      /\s|[A-Z]/.test(segment) &&
+      segment.length >= 3
+    )
+      out.push({
+        site: `path:${index}`,
+        key: all[index - 1] ?? 'name',
+        value: segment,
+        loose: true,
+      })
   })
   for (const v of requestValues(exchange)) {
     if (v.value === null || typeof v.value === 'boolean') continue

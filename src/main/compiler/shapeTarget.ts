@@ -84,7 +84,7 @@ export function shapeTarget(chosen: ScoredExchange, eligible: Exchange[]): Shape
     plan,
     name: graphql ? graphqlToolName(host, graphql) : toolName(exchange.method, exchange.url),
     mutating: verdict.mutating,
-    verify: deriveVerifyRule(output, answer, { exchange }),
+    verify: deriveVerifyRule(output, answer, { exchange, trace: eligible }),
     signals,
   }
 }

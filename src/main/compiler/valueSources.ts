@@ -39,6 +39,29 @@ export function findExchangeSource(
   return null
 }
 
+/**
+ * The write whose JSON answer first held `value` (a name the site made for what the write
+ * created, such as "Untitled Folder"), or null: later listings repeat it, but the write made it.
+ */
+export function findCreatorSource(
+  value: string,
+  earlier: Exchange[],
+  sameSite: (e: Exchange) => boolean,
+): ExchangeSource | null {
+  for (const exchange of earlier) {
+    if (
+      !sameSite(exchange) ||
+      exchange.method === 'GET' ||
+      exchange.status < 200 ||
+      exchange.status >= 300
+    )
+      continue
+    const found = sourceIn(exchange, value)
+    if (found?.from === 'json') return { exchange, ...found }
+  }
+  return null
+}
+
 function sourceIn(exchange: Exchange, value: string): Omit<ExchangeSource, 'exchange'> | null {
   for (const cookie of setCookies(exchange))
     if (cookie.value === value || safeDecode(cookie.value) === value)

@@ -1,4 +1,11 @@
-import type { ErrorShape, JsonSchema, ResultShape, VerifyRule } from '../../shared/toolSpec'
+import { load } from 'cheerio'
+import type {
+  ErrorShape,
+  JsonSchema,
+  ResultShape,
+  ShownField,
+  VerifyRule,
+} from '../../shared/toolSpec'
 import { headerValue, mimeTypeOf, type Exchange } from '../../shared/trace'
 import { safeUrl } from './classify'
 import { inferSchema } from './inferSchema'
@@ -12,6 +19,8 @@ const MAX_ITEM_FIELDS = 12
 export interface VerifyContext {
   /** The recorded target exchange: its status, media type, Location and request decide the rule. */
   exchange?: Exchange
+  /** The trace's exchanges: the page the recorded redirect led to, read back after the write. */
+  trace?: Exchange[]
 }
 
 /**
@@ -29,7 +38,7 @@ export function deriveVerifyRule(
   context: VerifyContext = {},
 ): VerifyRule {
   const { exchange } = context
-  const ack = exchange ? acknowledgementRule(exchange, answer) : null
+  const ack = exchange ? acknowledgementRule(exchange, answer, context) : null
   if (ack) return ack
   const required: VerifyRule['required'] = []
   if (output.type === 'object') {
@@ -65,15 +74,20 @@ export function deriveVerifyRule(
  * - an HTML page or text (`text/plain "OK"`): any 2xx of the same media type, with the in-band
  *   errors a text answer can carry (`errorShapesOf`: admin-ajax's `0`/`-1`, `Error: …`).
  */
-export function acknowledgementRule(exchange: Exchange, answer: unknown): VerifyRule | null {
+export function acknowledgementRule(
+  exchange: Exchange,
+  answer: unknown,
+  context: VerifyContext = {},
+): VerifyRule | null {
   const { status } = exchange
   if (status >= 300 && status < 400) {
     const path = redirectPattern(exchange)
+    const shows = path === null ? [] : redirectShows(exchange, context.trace)
     return {
       status: [300, 399],
       mimeType: '*',
       required: [],
-      ...(path === null ? {} : { redirect: { path } }),
+      ...(path === null ? {} : { redirect: { path, ...(shows.length ? { shows } : {}) } }),
     }
   }
   if (answer !== undefined) return null
@@ -139,6 +153,84 @@ export function redirectPattern(exchange: Exchange): string | null {
     return partial ?? segment
   }
   return `/${segments.map(generalise).join('/')}`
+}
+
+/** A read-back checks at most this many fields: the longest, the written content first. */
+const MAX_SHOWN = 2
+
+/**
+ * The request fields the page behind a recorded redirect showed (issue 9 item 4, "a read that
+ * shows the change"): the trace's GET of the Location after the write, and each query or body
+ * field whose recorded value of 3 characters or more (not a URL or path) that page shows
+ * (`pageShowsValue`) and the page the person wrote from did not show before (a page's name, a
+ * button's label show no change). Fields, not slots: the engine reads what the run sent there.
+ * Without the page in the trace: none, and the redirect alone is the outcome.
+ */
+export function redirectShows(exchange: Exchange, trace: Exchange[] | undefined): ShownField[] {
+  const location = headerValue(exchange.responseHeaders, 'location')
+  if (!trace || !location) return []
+  let target: string
+  try {
+    target = new URL(location, exchange.url).href.split('#')[0]!
+  } catch {
+    return []
+  }
+  const page = trace.find(
+    (e) =>
+      e.seq > exchange.seq &&
+      e.method === 'GET' &&
+      e.url.split('#')[0] === target &&
+      e.status >= 200 &&
+      e.status < 300 &&
+      e.responseBody?.encoding === 'utf8',
+  )
+  if (!page?.responseBody) return []
+  const html = page.responseBody.text
+  const from = exchange.pageUrl.split('#')[0]
+  const before = trace
+    .filter(
+      (e) =>
+        e.seq < exchange.seq &&
+        e.method === 'GET' &&
+        e.url.split('#')[0] === from &&
+        e.responseBody?.encoding === 'utf8',
+    )
+    .at(-1)?.responseBody?.text
+  const fields = requestValues(exchange)
+    .filter((v) => typeof v.value === 'string' && !v.inJson)
+    .sort((a, b) => String(b.value).length - String(a.value).length)
+  const shown: ShownField[] = []
+  for (const field of fields) {
+    const value = String(field.value)
+    if (value.trim().length < 3 || /^([a-z][a-z0-9+.-]*:\/\/|\/)/i.test(value)) continue
+    if (!pageShowsValue(html, value)) continue
+    if (before !== undefined && pageShowsValue(before, value)) continue
+    if (shown.some((f) => f.in === field.location && f.path === field.path)) continue
+    shown.push({ in: field.location, path: field.path })
+    if (shown.length === MAX_SHOWN) break
+  }
+  return shown
+}
+
+/**
+ * True when a page shows a value: its readable text (scripts and styles left out) contains the
+ * value's letters and digits in order, case, spacing, punctuation and markup aside (wiki
+ * markup `**bold**` renders as `bold`). A value with no letter or digit is never shown.
+ */
+export function pageShowsValue(html: string, value: string): boolean {
+  const needle = letters(value)
+  if (!needle) return false
+  const $ = load(html)
+  $('script, style, noscript, template').remove()
+  const text = `${$('title').text()} ${$('body').length ? $('body').text() : $.root().text()}`
+  return letters(text).includes(needle)
+}
+
+function letters(text: string): string {
+  return text
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, '')
 }
 
 /** Server scripts a path names (`index.php`): part of the route, never an uploaded file. */
