@@ -58,7 +58,7 @@ const W = {
   typed: 0.3,
   prefix: 0.1,
   intentWords: 0.3,
-  intentValue: 0.1,
+  intentValue: 0.2,
   json: 0.1,
   afterCommit: 0.15,
   records: 0.15,
@@ -372,8 +372,11 @@ function intentValueInPath(
       const asValue =
         /^["'“‘]/.test(spelled) ||
         (at > 0 && /^[A-Z]/.test(spelled)) ||
+        INTRODUCERS.has(tokens[at - 1] ?? '') ||
         CONTAINER_NOUNS.has(singular(tokens[after + 1] ?? ''))
-      if (!asValue || !hasSiblings(segments, index, paths)) continue
+      // After a search word the path holds the term (`/search/<term>`): no siblings needed.
+      const afterSearch = /^(search|find|query|q|lookup|suggest)$/i.test(segments[index - 1] ?? '')
+      if (!asValue || (!afterSearch && !hasSiblings(segments, index, paths))) continue
     }
     const noun = [tokens[after + 1], tokens[at - 1]].find(
       (w) => w && /^[a-z]{3,}$/.test(w) && !STOP_WORDS.has(w),
@@ -388,6 +391,11 @@ function intentValueInPath(
   }
   return null
 }
+
+/** Words after which an intent names a value: "packages named lunar", "posts about tomato". */
+const INTRODUCERS = new Set(
+  'for about named called titled tagged containing mentioning matching like'.split(' '),
+)
 
 /** Nouns that hold named things: a word just before one in an intent is that thing's name. */
 const CONTAINER_NOUNS = new Set(

@@ -133,7 +133,8 @@ function causeOf(exchange: Exchange, actions: Action[]): string | null {
 /** True when the request carries a redacted secret or a password/user field. */
 function sendsCredentials(exchange: Exchange): boolean {
   const body = exchange.requestBody?.encoding === 'utf8' ? exchange.requestBody.text : ''
-  if (body.includes(SECRET_PLACEHOLDER)) return true
+  if (body.includes(SECRET_PLACEHOLDER) || body.includes(encodeURIComponent(SECRET_PLACEHOLDER)))
+    return true
   const auth = Object.keys(exchange.requestHeaders).some((h) => h.toLowerCase() === 'authorization')
   if (
     auth &&

@@ -203,6 +203,10 @@ export function redirectShows(exchange: Exchange, trace: Exchange[] | undefined)
   for (const field of fields) {
     const value = String(field.value)
     if (value.trim().length < 3 || /^([a-z][a-z0-9+.-]*:\/\/|\/)/i.test(value)) continue
+    // The operation and the button pressed (`do=edit`, `commit=Create`) are no written content;
+    // without the page before, a short single word may be any label the page carries.
+    if (OPERATION_PARAM.test(field.key) || BUTTON_FIELD.test(field.key)) continue
+    if (before === undefined && value.trim().length < 6 && !/\s/.test(value.trim())) continue
     if (!pageShowsValue(html, value)) continue
     if (before !== undefined && pageShowsValue(before, value)) continue
     if (shown.some((f) => f.in === field.location && f.path === field.path)) continue
@@ -294,6 +298,8 @@ function decoded(segment: string): string {
 
 /** Paths of action APIs: the operation is a parameter, errors come back as a 200. */
 const ACTION_ENDPOINT = /(?:^|\/)(?:api|admin-ajax|xmlrpc|ajax)\.php$|\/(?:json-?rpc|rpc)\/?$/i
+/** Names of the field a submit button sends (`commit`, `wp-submit`, `do[save]`, `save`). */
+const BUTTON_FIELD = /submit|commit|button|^save$|\[save\]/i
 /** Parameter names that carry an action API's operation (`action=edit`, `do=save`). */
 const OPERATION_PARAM = /^(?:action|do|op|cmd|method|task|operation)$/i
 
