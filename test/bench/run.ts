@@ -12,6 +12,7 @@ import { formatReport, writeJson, type BenchResults } from './report'
 import { machine, rssMB, storageFigures } from './resources'
 import { reportEngineBench } from './engine'
 import { runRenderedBench } from './rendered'
+import { runRouterAccuracyBench } from './routerAccuracy'
 import { runSearchBench } from './search'
 import { startBench } from './setup'
 import { measureLatency, measureThroughput } from './surfaceA'
@@ -52,6 +53,8 @@ async function main(): Promise<number> {
     await runRenderedBench(env, QUERIES[0]!)
     console.log('')
     await runSearchBench(env)
+    console.log('')
+    await runRouterAccuracyBench()
     console.log('')
     await runMcpBench(env, QUERIES)
     console.log('')

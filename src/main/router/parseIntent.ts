@@ -236,6 +236,9 @@ export function parseIntent(intent: string): ParsedIntent {
     // A literal (an id, a date, a count) is a value wherever it stands.
     parsed[word.literal ? 'values' : part].push(word)
   }
+  // One signs in or out *to* a site: the place is the site (`log in to the flow editor`).
+  if (verb?.verbClass === 'auth' || verb?.verbClass === 'logout')
+    parsed.sites.push(...parsed.places.splice(0))
   for (const token of [...afterColon, ...shellArgs])
     if (!STOP_WORDS.has(token) && !CLITICS.has(token))
       parsed.values.push({

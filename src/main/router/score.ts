@@ -18,7 +18,7 @@ export const PENALTY = {
   /** A generic word (`results`, `data`, `site`...). */
   generic: 0.02,
   /** The tool's own head noun appears nowhere in the intent: it may be about something else. */
-  toolHead: 0.08,
+  toolHead: 0.1,
   /**
    * The intent's verb is a specific action (`rename`, `upload`) and the tool's is another one of
    * the same class (`edit`): it does something else.
@@ -166,7 +166,13 @@ export function scoreTool(
     // slot for paging) or the site's name is weak evidence of it.
     const weak = w === head && f !== null && WEAK_HEAD_FIELDS.has(f.field)
     const strength = (f?.strength ?? 0) * (weak ? HEAD_IN_FIELDS : 1)
-    const penalty = round(fullPenalty * (1 - strength))
+    // A word that names where the site's tools work (`blog` in `rename the blog post`, `on the
+    // wiki`) is context: before the head or as a site, it costs no more than a generic word.
+    const context =
+      part === 'site' || (part === 'core' && head !== null && core.indexOf(w) < core.indexOf(head))
+    const siteWord =
+      !f && context && !w.literal && profile.siteVocabulary.has(w.stem) ? PENALTY.generic : null
+    const penalty = round(siteWord ?? fullPenalty * (1 - strength))
     // A weak likeness (a vector neighbour) is never worse than a value a slot takes.
     if (mayAbsorb && (!f || penalty > absorbCost)) {
       evidence.push({ word: w.word, part, outcome: 'absorbed', strength: 0, penalty: absorbCost })
@@ -218,11 +224,14 @@ export function scoreTool(
   if (!head) penalty += implicit ? PENALTY.implicit : PENALTY.head
   const all = [core, intent.qualifiers, intent.values, intent.places, sites].flat()
   const allStems = new Set(all.map((w) => w.stem))
+  // The tool's head is named by the intent, or the intent's head is a word of the tool's own
+  // object (`draft` of `a draft post`), not a word it only mentions (`in the Website project`).
   const toolHeadNamed =
     implicit ||
     typedValue ||
     profile.head === null ||
-    all.some((w) => !w.literal && expand(w).has(profile.head!))
+    all.some((w) => !w.literal && expand(w).has(profile.head!)) ||
+    (head !== null && [...expand(head).keys()].some((s) => profile.objectStems.has(s)))
   if (!toolHeadNamed) penalty += PENALTY.toolHead
   const actionAgrees = agreesInAction(intent, profile, expand)
   if (!actionAgrees) penalty += PENALTY.action
@@ -232,6 +241,11 @@ export function scoreTool(
     head !== null &&
     isPlural(head.word)
   if (asksMany && profile.verb === 'read' && profile.headSingular && !verb.contradicts)
+    verb.factor = Math.min(verb.factor, ONE_ITEM_FACTOR)
+  // And the other way: the details of one item (`show the post X`) are not a search or a list.
+  const asksOne =
+    intent.verb?.verbClass === 'read' && head !== null && !head.generic && !isPlural(head.word)
+  if (asksOne && (profile.verb === 'search' || profile.verb === 'list') && !verb.contradicts)
     verb.factor = Math.min(verb.factor, ONE_ITEM_FACTOR)
   let score = Math.max(0, 1 - penalty) * (verb.contradicts ? 1 : verb.factor)
   let cap: MatchEvidence['cap']

@@ -62,6 +62,7 @@ export class ToolIndex {
   private readonly vocab = new Set<string>()
   private readonly vectorMemo = new Map<string, VectorMemo>()
   private generation = 0
+  private readonly siteVocabularies = new Map<string, Set<string>>()
   private lastSync: { tools: ToolSpec[]; entries: IndexEntry[] } | null = null
   private labelVersion = 0
   private labelMemoVersion = -1
@@ -91,6 +92,9 @@ export class ToolIndex {
       }
       if (!entry) {
         entry = { tool, profile: profileTool(tool), generation }
+        const shared = this.siteVocabularyOf(tool.siteHost)
+        for (const s of entry.profile.siteVocabulary) shared.add(s)
+        entry.profile.siteVocabulary = shared
         this.entries.set(tool.id, entry)
         this.post(entry)
       }
@@ -107,6 +111,13 @@ export class ToolIndex {
         }
     this.lastSync = { tools: [...tools], entries: out }
     return out
+  }
+
+  /** The shared vocabulary of a site's tools (grows as tools are added; a word once said stays). */
+  private siteVocabularyOf(siteHost: string): Set<string> {
+    let vocabulary = this.siteVocabularies.get(siteHost)
+    if (!vocabulary) this.siteVocabularies.set(siteHost, (vocabulary = new Set()))
+    return vocabulary
   }
 
   /** True when `name` (lower case, no separators) is the name of a site of some tool held. */

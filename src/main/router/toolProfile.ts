@@ -78,6 +78,14 @@ export interface ToolProfile {
   headSingular: boolean
   /** Stems of the content words of the tool's intent (ranking ties prefer the closest intent). */
   intentStems: Set<string>
+  /** Stems of the specific words of its intent's object (`draft`, `post` of `a draft post`). */
+  objectStems: Set<string>
+  /**
+   * Words that name where the tools of its site work (`blog` of `search the blog for posts`,
+   * `project` of `in the Website project`, the site's names): shared by the profiles of one site
+   * once the tool index has seen them, so `rename the blog post` may say `blog`.
+   */
+  siteVocabulary: Set<string>
 }
 
 /**
@@ -167,10 +175,24 @@ export function profileTool(tool: ToolSpec): ToolProfile {
   const parsed = parseIntent(intent)
   const specificOf = (list: typeof parsed.core) =>
     list.filter((w) => !w.generic && !w.literal && !siteStems.has(w.stem))
+  // `search the blog for posts about X`: what is searched (`the blog`) is a place, the plural
+  // after `for` is what the search finds (`posts`): the object.
+  const first = parsed.values.find((w) => !w.literal)
+  const found = first && !first.generic && isPlural(first.word) ? first : undefined
+  const searched = parsed.verb?.verbClass === 'search' && parsed.core.length > 0 && found
   // `what's in the invoices folder`: no object after a verb, the place names what it is about.
-  const specific = specificOf(parsed.core).length
-    ? specificOf(parsed.core)
-    : specificOf([...parsed.places, ...parsed.values])
+  const specific = searched
+    ? [found]
+    : specificOf(parsed.core).length
+      ? specificOf(parsed.core)
+      : specificOf([...parsed.places, ...parsed.values])
+  // Words that name where the tool works: what a search searches, its `in`/`on` places, the
+  // site's names and page titles. Shared with the other tools of the site (`toolIndex.ts`).
+  const context = [
+    ...(searched ? parsed.core : []),
+    ...parsed.places.filter((w) => !w.literal),
+    ...parsed.sites.filter((w) => !w.literal),
+  ].map((w) => w.stem)
   const nameHead = nameWords.map(stem).filter((s) => !GENERIC_STEMS.has(s) && !verbClassOf(s))
   const nameVerb = nameWords.length && verbClassOf(stem(nameWords[0]!)) ? nameWords[0]! : null
   const properties = Object.values(tool.inputs.properties ?? {})
@@ -195,6 +217,8 @@ export function profileTool(tool: ToolSpec): ToolProfile {
         .filter((w) => !STOP_WORDS.has(w) && !siteStems.has(stem(w)))
         .map(stem),
     ),
+    objectStems: new Set(specific.map((w) => w.stem)),
+    siteVocabulary: new Set([...context, ...siteStems]),
   }
 }
 
