@@ -126,6 +126,12 @@ export interface ErrorShape {
   failure?: 'session_or_permission' | 'not_found' | 'rate_limited' | 'upstream_error'
 }
 
+/** A field of the target request: a query parameter, or a form field or JSON dot path of the body. */
+export interface ShownField {
+  in: 'query' | 'body'
+  path: string
+}
+
 /**
  * The declared outcome that makes a run `succeeded` (a 2xx alone never does). Rules written
  * before issue 9 (a JSON answer with `required` fields) mean what they always meant; the optional
@@ -143,10 +149,12 @@ export interface VerifyRule {
   /** Paths (dot notation, `[]` for list items) that must exist with these JSON types. */
   required: Array<{ path: string; type: string }>
   /**
-   * For a redirect answer (RFC 9110 §15.4): the Location's path, `*` standing for any one segment
-   * (`/page/*`), the ids and the person's values of the recorded one generalised.
+   * For a redirect answer (RFC 9110 §15.4): the Location's path, `*` standing for any non-empty
+   * text within a segment (`/page/*`, `/index.php/File:*`), the ids and the person's values of the
+   * recorded one generalised; and `shows`, the request fields whose sent values the page at the
+   * Location must show (read after the write, as the recorded page showed what the person wrote).
    */
-  redirect?: { path: string }
+  redirect?: { path: string; shows?: ShownField[] }
   /** In-band errors of the site: any that matches fails the run even on a 2xx. */
   errorShapes?: ErrorShape[]
 }

@@ -16,7 +16,7 @@ import {
 import { bindStepSecrets, type RunSecrets } from '../vault'
 import {
   renderRequest,
-  renderValue,
+  shownValues,
   secretNames,
   type RenderedRequest,
   type TemplateScope,
@@ -131,9 +131,7 @@ export async function executeHttp(
     }
     const judged = judgeResponse(response, tool.verify, tool.result, rendered.url)
     // A write acknowledged by a redirect: the page it names must show the run's values.
-    const values = (tool.verify.redirect?.shows ?? [])
-      .map((template) => renderValue(template, scope))
-      .filter((value) => value.trim())
+    const values = shownValues(step.request, rendered, tool.verify.redirect?.shows ?? [])
     if (judged.ok && values.length && response.headers.location) {
       const page = new URL(response.headers.location, rendered.url).href
       const read = { tool, jar, send, signal, context, resolved }

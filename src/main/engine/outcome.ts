@@ -1,7 +1,7 @@
 import type { RunFailureCode } from '../../shared/errors'
 import type { ResultShape, VerifyRule } from '../../shared/toolSpec'
 import { extractEmbedded } from '../compiler/embeddedData'
-import { isAcknowledgement, locationMatches } from '../compiler/verifyRule'
+import { isAcknowledgement, locationMatches, pageShowsValue } from '../compiler/verifyRule'
 import { classifyInBand, inBandError, pageErrorText } from './inBand'
 import { readPage, type PageBarrier } from './pageView'
 
@@ -176,6 +176,48 @@ function judgeAcknowledgement(
     result.text = body.trim().slice(0, MAX_ACK_TEXT)
   }
   return { ok: true, result }
+}
+
+/** A quoted value in a message is cut here. */
+const MAX_QUOTED = 80
+
+/**
+ * The read-back of a write acknowledged by a redirect (issue 9 item 4, "a read that shows the
+ * change"; `verify.redirect.shows`): the page at the Location (`pageUrl`), read after the write,
+ * must be a 2xx page that is no sign-in page or other barrier and shows every one of `values`
+ * (the run's inputs, `pageShowsValue`), as the recorded page showed what the person wrote. The
+ * result is the acknowledgement with the page's title.
+ */
+export function judgeShown(
+  ack: Acknowledgement,
+  page: SiteResponse,
+  values: string[],
+  pageUrl: string,
+): Outcome {
+  const where = resolveUrl(pageUrl, '')?.pathname ?? pageUrl
+  if (page.status === 401 || page.status === 403)
+    return fail(
+      'session_or_permission',
+      `The site acknowledged the write but answered HTTP ${page.status} for ${where}: sign in or check permissions.`,
+      true,
+    )
+  if (page.status < 200 || page.status >= 300)
+    return fail(
+      'outcome_not_verified',
+      `The site acknowledged the write, but the page it redirected to (${where}) answered HTTP ${page.status}.`,
+    )
+  const { view, barrier } = readPage(page.body, pageUrl)
+  const blocked = barrierOutcome(barrier)
+  if (blocked) return blocked
+  const missing = values.find((value) => !pageShowsValue(page.body, value))
+  if (missing !== undefined) {
+    const quoted = missing.length > MAX_QUOTED ? `${missing.slice(0, MAX_QUOTED)}…` : missing
+    return fail(
+      'outcome_not_verified',
+      `The site redirected to ${where}, but that page does not show "${quoted}": the write is not verified.`,
+    )
+  }
+  return { ok: true, result: { ...ack, title: view.title } }
 }
 
 /**

@@ -12,10 +12,22 @@ import {
   type RunContext,
 } from './httpExecutor'
 import { filterResult } from './extract'
-import { judgeResponse, type Outcome, type SiteResponse } from './outcome'
+import {
+  judgeResponse,
+  judgeShown,
+  type Acknowledgement,
+  type Outcome,
+  type SiteResponse,
+} from './outcome'
 import { readPage } from './pageView'
 import type { RenderedExecutor } from './runEngine'
-import { renderRequest, secretNames, type RenderedRequest, type TemplateScope } from './template'
+import {
+  renderRequest,
+  shownValues,
+  secretNames,
+  type RenderedRequest,
+  type TemplateScope,
+} from './template'
 
 /** A page load's limit (issue 4 "Rendered executor": over 30 s is `render_failed`). */
 export const PAGE_LOAD_TIMEOUT_MS = 30_000
@@ -156,12 +168,15 @@ async function runSteps(
     const response = asRedirect(fetched.response, tool.verify.redirect !== undefined)
     const redirect = signInRedirect(response, tool.verify.redirect)
     if (redirect) return redirect
+    const judged = judgeResponse(response, tool.verify, tool.result, request.url)
+    // The page the fetch followed the redirect to is the read-back: it must show the values.
+    const values = shownValues(step.request, request, tool.verify.redirect?.shows ?? [])
+    if (judged.ok && values.length && fetched.response.redirected) {
+      const { finalUrl, ...page } = fetched.response
+      return judgeShown(judged.result as Acknowledgement, page, values, finalUrl)
+    }
     // A search the page did on its data is redone on the answer (issue 9 item 10).
-    return filterResult(
-      judgeResponse(response, tool.verify, tool.result, request.url),
-      tool.result,
-      scope,
-    )
+    return filterResult(judged, tool.result, scope)
   }
   return { ok: false, code: 'outcome_not_verified', message: 'The tool has no target step.' }
 }

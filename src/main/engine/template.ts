@@ -1,4 +1,4 @@
-import type { RequestTemplate } from '../../shared/toolSpec'
+import type { RequestTemplate, ShownField } from '../../shared/toolSpec'
 
 /** Values a template may name: `input.p0`, `step.<id>.<name>`, `login.<name>`, `secret:NAME`. */
 export type TemplateScope = Record<string, unknown>
@@ -97,4 +97,63 @@ function jsonText(value: unknown): string {
 
 function stringify(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value)
+}
+
+/**
+ * The values a run sent in the request fields a read-back checks (`verify.redirect.shows`): a
+ * query parameter of the rendered URL, a form field or JSON dot path of the rendered body. A
+ * field the template fills from a `{{secret:…}}` is never read back (a run error quotes a value
+ * the page does not show), nor one the run left empty.
+ */
+export function shownValues(
+  template: RequestTemplate,
+  rendered: RenderedRequest,
+  shows: ShownField[],
+): string[] {
+  const out: string[] = []
+  for (const field of shows) {
+    if (/\{\{\s*secret:/.test(fieldTemplate(template, field))) continue
+    const value = sentValue(template, rendered, field)
+    if (value?.trim()) out.push(value)
+  }
+  return out
+}
+
+/** The template text of a field (the whole body template for JSON: its secrets count). */
+function fieldTemplate(template: RequestTemplate, field: ShownField): string {
+  if (field.in === 'query') {
+    const query = template.url.split('?')[1] ?? ''
+    return new URLSearchParams(query).get(field.path) ?? ''
+  }
+  if (template.body?.kind === 'form') return template.body.template[field.path] ?? ''
+  return JSON.stringify(template.body?.template ?? '')
+}
+
+function sentValue(
+  template: RequestTemplate,
+  rendered: RenderedRequest,
+  field: ShownField,
+): string | undefined {
+  if (field.in === 'query') {
+    try {
+      return new URL(rendered.url).searchParams.get(field.path) ?? undefined
+    } catch {
+      return undefined
+    }
+  }
+  if (rendered.body === null) return undefined
+  if (template.body?.kind === 'form')
+    return new URLSearchParams(rendered.body).get(field.path) ?? undefined
+  if (template.body?.kind !== 'json') return undefined
+  let node: unknown
+  try {
+    node = JSON.parse(rendered.body)
+  } catch {
+    return undefined
+  }
+  for (const part of field.path.split('.')) {
+    if (node === null || typeof node !== 'object') return undefined
+    node = (node as Record<string, unknown>)[part]
+  }
+  return typeof node === 'string' || typeof node === 'number' ? String(node) : undefined
 }

@@ -32,6 +32,10 @@ interface WikiState {
   token: string
   /** Form posts are answered with the form again and DokuWiki's token error. */
   formTokenError: boolean
+  /** Form posts are acknowledged (303 to the page) but their text is not kept. */
+  dropText: boolean
+  /** `METHOD /path` of every request, in arrival order. */
+  requests: string[]
 }
 
 let server: Server
@@ -59,6 +63,7 @@ async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
 async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
   const url = new URL(req.url ?? '/', origin)
   const path = url.pathname
+  state.requests.push(`${req.method} ${path}`)
   const form = await readForm(req)
   const deleteNote = /^\/api\/notes\/([^/]+)$/.exec(path)
   if (req.method === 'DELETE' && deleteNote) {
@@ -85,7 +90,7 @@ async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
       )
     }
     const title = form.get('title') ?? ''
-    state.pages.set(title, form.get('text') ?? '')
+    state.pages.set(title, state.dropText ? '' : (form.get('text') ?? ''))
     res.writeHead(303, { location: `/page/${encodeURIComponent(title.replace(/ /g, '_'))}` })
     return void res.end()
   }
@@ -122,7 +127,16 @@ async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     state.pages.set(title, '')
     return json(res, { success: true, data: { id: 5, title } })
   }
-  if (req.method === 'GET' && (path === '/' || path.startsWith('/page/') || path === '/login')) {
+  const page = /^\/page\/([^/]+)$/.exec(path)
+  if (req.method === 'GET' && page && page[1] !== 'new') {
+    const title = decodeURIComponent(page[1]!).replace(/_/g, ' ')
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+    return void res.end(
+      `<!DOCTYPE html><html><head><title>${title} - Wiki</title></head><body><h1>${title}</h1>` +
+        `<div id="content"><p>${state.pages.get(title) ?? 'This page does not exist yet.'}</p></div></body></html>`,
+    )
+  }
+  if (req.method === 'GET' && (path === '/' || path === '/page/new' || path === '/login')) {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
     return void res.end(`<!DOCTYPE html><html><head><title>${path} - Wiki</title></head></html>`)
   }
@@ -158,6 +172,8 @@ beforeEach(() => {
     signedIn: true,
     token: 'tok-1',
     formTokenError: false,
+    dropText: false,
+    requests: [],
   }
 })
 
@@ -166,6 +182,7 @@ async function record(
   method: string,
   path: string,
   form: Record<string, string> | null = null,
+  seq = 1,
 ): Promise<Exchange> {
   const body = form ? new URLSearchParams(form).toString() : null
   const requestHeaders: Record<string, string> = form
@@ -179,8 +196,8 @@ async function record(
   })
   const text = await res.text()
   return {
-    id: 'exc_1',
-    seq: 1,
+    id: `exc_${seq}`,
+    seq,
     method,
     url: `${origin}${path}`,
     requestHeaders,
@@ -191,7 +208,7 @@ async function record(
     resourceType: form ? 'document' : 'fetch',
     startedAt: Date.now(),
     durationMs: 1,
-    pageUrl: `${origin}/`,
+    pageUrl: `${origin}/page/new`,
   }
 }
 
@@ -202,9 +219,15 @@ type Slots = Record<string, { field: string; in: 'body' | 'path'; path?: string 
  * The tool the compiler makes of a recorded write: the request with its slots, `verify` derived
  * from the recorded exchange (shapeTarget's call) and the output of its rule.
  */
-function toolOf(ex: Exchange, name: string, urlTemplate: string, slots: Slots): ToolSpec {
+function toolOf(
+  ex: Exchange,
+  name: string,
+  urlTemplate: string,
+  slots: Slots,
+  trace?: Exchange[],
+): ToolSpec {
   const answer = parseJsonBody(ex)
-  const verify = deriveVerifyRule(inferSchema(answer), answer, { exchange: ex })
+  const verify = deriveVerifyRule(inferSchema(answer), answer, { exchange: ex, trace })
   const properties: Record<string, SlotSchema> = {}
   const form: Record<string, string> = {}
   if (ex.requestBody) new URLSearchParams(ex.requestBody.text).forEach((v, k) => (form[k] = v))
@@ -316,6 +339,48 @@ describe('writes that answer no JSON succeed on their declared outcome', () => {
       error: { code: 'session_or_permission', message: expect.stringContaining('/login') },
     })
     expect(state.pages.has('Later')).toBe(false)
+  })
+
+  it("reads the redirect's page back: it must show the text the run wrote", async () => {
+    const post = await record('POST', '/page/new', { title: 'Release notes', text: 'First cut' }, 2)
+    const page = await record(
+      'GET',
+      new URL(post.responseHeaders.location!, origin).pathname,
+      null,
+      3,
+    )
+    expect(page.responseBody?.text).toContain('First cut')
+    const tool = toolOf(
+      post,
+      'create_page_read_back',
+      `${origin}/page/new`,
+      { title: { field: 'title', in: 'body' }, text: { field: 'text', in: 'body' } },
+      [post, page],
+    )
+    expect(tool.verify.redirect).toEqual({
+      path: '/page/*',
+      shows: [
+        { in: 'body', path: 'title' },
+        { in: 'body', path: 'text' },
+      ],
+    })
+    state.requests = []
+    expect(await run(tool, { title: 'Roadmap', text: 'Ship the second cut in May' })).toMatchObject(
+      {
+        status: 'succeeded',
+        result: { status: 303, location: `${origin}/page/Roadmap`, title: 'Roadmap - Wiki' },
+      },
+    )
+    expect(state.requests).toEqual(['POST /page/new', 'GET /page/Roadmap'])
+    // Acknowledged, but the text did not land: the page says so, the run is not verified.
+    state.dropText = true
+    expect(await run(tool, { title: 'Budget', text: 'Spend less on coffee' })).toMatchObject({
+      status: 'failed',
+      error: {
+        code: 'outcome_not_verified',
+        message: expect.stringContaining('does not show "Spend less on coffee"'),
+      },
+    })
   })
 
   it('a form shown again with a token error instead of the redirect fails session_or_permission', async () => {
@@ -448,6 +513,33 @@ describe('a redirect rule in a real Chromium (the page follows redirects itself)
     expect(await execute(tool, { 'input.p0': 'Later' }, { login: null }, signal)).toMatchObject({
       ok: false,
       code: 'session_or_permission',
+    })
+  })
+
+  it('reads back the page the fetch followed: it must show the text the run wrote', async () => {
+    const post = await record('POST', '/page/new', { title: 'Release notes', text: 'First cut' }, 2)
+    const page = await record('GET', '/page/Release_notes', null, 3)
+    const tool: ToolSpec = {
+      ...toolOf(
+        post,
+        'create_page_rendered_read_back',
+        `${origin}/page/new`,
+        { title: { field: 'title', in: 'body' }, text: { field: 'text', in: 'body' } },
+        [post, page],
+      ),
+      via: 'rendered',
+    }
+    const execute = createRenderedExecutor({ pool })
+    const signal = new AbortController().signal
+    const inputs = { 'input.p0': 'Shown', 'input.p1': 'Written in Chromium' }
+    expect(await execute(tool, inputs, { login: null }, signal)).toEqual({
+      ok: true,
+      result: { status: 302, location: `${origin}/page/Shown`, title: 'Shown - Wiki' },
+    })
+    state.dropText = true
+    expect(await execute(tool, inputs, { login: null }, signal)).toMatchObject({
+      ok: false,
+      code: 'outcome_not_verified',
     })
   })
 })

@@ -12,7 +12,9 @@ import {
   locationMatches,
   matchErrorShape,
   outputForRule,
+  pageShowsValue,
   redirectPattern,
+  redirectShows,
 } from '../../../src/main/compiler/verifyRule'
 import type { VerifyRule } from '../../../src/shared/toolSpec'
 import type { Exchange } from '../../../src/shared/trace'
@@ -161,6 +163,42 @@ describe('writes that answer no JSON', () => {
     expect(locationMatches('/page/*', '/page')).toBe(false)
     expect(locationMatches('/page/*', '/login')).toBe(false)
     expect(locationMatches('/doku.php', '/doku.php/')).toBe(true)
+  })
+
+  it('reads back what the page behind the redirect showed and the page before did not', () => {
+    const before = exchange('GET', '/page/new?title=Release+notes')
+    before.seq = 1
+    before.responseBody = {
+      text: '<html><title>Create Release notes</title><body><form></form></body></html>',
+      encoding: 'utf8',
+    }
+    const post = exchange('POST', '/page/new?title=Release+notes', {
+      status: 303,
+      form: 'title=Release+notes&text=**Quarterly** plan for v2&do=save&commit=Save+page',
+      headers: { location: '/page/Release_notes' },
+    })
+    post.seq = 2
+    post.pageUrl = before.url
+    const after = exchange('GET', '/page/Release_notes', {
+      body: '<html><title>Release notes</title><body><p><b>Quarterly</b> plan for v2</p><button>Save page</button></body></html>',
+    })
+    after.seq = 3
+    // The title was on the page before: no change shown; the button and the operation never count.
+    expect(redirectShows(post, [before, post, after])).toEqual([{ in: 'body', path: 'text' }])
+    expect(
+      deriveVerifyRule({}, undefined, { exchange: post, trace: [before, post, after] }),
+    ).toEqual({
+      status: [300, 399],
+      mimeType: '*',
+      required: [],
+      redirect: { path: '/page/*', shows: [{ in: 'body', path: 'text' }] },
+    })
+    // No page after the write in the trace: the redirect alone.
+    expect(redirectShows(post, [before, post])).toEqual([])
+    // Markup, case and spacing aside; scripts are not shown.
+    expect(pageShowsValue('<p>Quarterly  PLAN</p>', '**quarterly** plan')).toBe(true)
+    expect(pageShowsValue('<script>var t="secret plan"</script>', 'secret plan')).toBe(false)
+    expect(pageShowsValue('<p>anything</p>', '---')).toBe(false)
   })
 
   it('leaves JSON answers and calls without the exchange as they always were', () => {

@@ -4,8 +4,9 @@
 import { describe, expect, it } from 'vitest'
 import { signInRedirect } from '../../../src/main/engine/httpExecutor'
 import { classifyInBand, inBandError, pageErrorText } from '../../../src/main/engine/inBand'
-import { judgeResponse, type SiteResponse } from '../../../src/main/engine/outcome'
-import type { VerifyRule } from '../../../src/shared/toolSpec'
+import { judgeResponse, judgeShown, type SiteResponse } from '../../../src/main/engine/outcome'
+import { renderRequest, shownValues } from '../../../src/main/engine/template'
+import type { RequestTemplate, VerifyRule } from '../../../src/shared/toolSpec'
 
 const PAGE_URL = 'http://127.0.0.1:8080/page/new'
 const statusOnly: VerifyRule = { status: [200, 299], mimeType: '*', required: [] }
@@ -126,6 +127,67 @@ describe('acknowledgement rules', () => {
     expect(signInRedirect(answer(302, '', { location: '/author/alice' }))).toBeNull()
     expect(signInRedirect(answer(302, '', { location: '/users/sign_in' }))).not.toBeNull()
     expect(signInRedirect(answer(302, '', { location: '/auth/realms/x' }))).not.toBeNull()
+  })
+})
+
+describe('read-back of a redirect', () => {
+  const ack = { status: 303, location: 'http://127.0.0.1:8080/page/Roadmap' }
+  const page = (body: string, status = 200) => answer(status, body, { 'content-type': 'text/html' })
+  const at = 'http://127.0.0.1:8080/page/Roadmap'
+
+  it('succeeds when the page shows every value, with its title', () => {
+    const shown = '<html><title>Roadmap</title><body><p>Ship in <i>May</i></p></body></html>'
+    expect(judgeShown(ack, page(shown), ['Ship in May'], at)).toEqual({
+      ok: true,
+      result: { ...ack, title: 'Roadmap' },
+    })
+  })
+
+  it('fails when the page lacks a value, answers no page, or asks to sign in', () => {
+    expect(
+      judgeShown(ack, page('<p>This page does not exist yet.</p>'), ['Ship in May'], at),
+    ).toMatchObject({
+      ok: false,
+      code: 'outcome_not_verified',
+      message: expect.stringContaining('"Ship in May"'),
+    })
+    expect(codeOf(judgeShown(ack, page('gone', 404), ['x'], at))).toBe('outcome_not_verified')
+    expect(codeOf(judgeShown(ack, page('no', 403), ['x'], at))).toBe('session_or_permission')
+    const signIn = '<html><title>Log in</title><form action="/login"><input type="password"></form>'
+    expect(codeOf(judgeShown(ack, page(signIn), ['x'], at))).toBe('session_or_permission')
+  })
+
+  it('reads the values the run sent in those fields, never a secret', () => {
+    const template: RequestTemplate = {
+      method: 'POST',
+      url: 'http://127.0.0.1:8080/page/new?title={{input.p0}}',
+      headers: {},
+      body: {
+        kind: 'form',
+        template: { text: '{{input.p1}}', user: '{{secret:login.site.username}}', empty: '' },
+      },
+    }
+    const rendered = renderRequest(template, {
+      'input.p0': 'Road map',
+      'input.p1': 'Ship in May',
+      'secret:login.site.username': 'alice',
+    })
+    const fields = [
+      { in: 'query' as const, path: 'title' },
+      { in: 'body' as const, path: 'text' },
+      { in: 'body' as const, path: 'user' },
+      { in: 'body' as const, path: 'empty' },
+    ]
+    expect(shownValues(template, rendered, fields)).toEqual(['Road map', 'Ship in May'])
+    const json: RequestTemplate = {
+      ...template,
+      body: { kind: 'json', template: { page: { text: '{{input.p1}}' } } },
+    }
+    expect(
+      shownValues(json, renderRequest(json, { 'input.p1': 'Nested' }), [
+        { in: 'body', path: 'page.text' },
+      ]),
+    ).toEqual(['Nested'])
   })
 })
 
