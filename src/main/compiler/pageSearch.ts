@@ -77,8 +77,9 @@ export function findPageSearch(trace: Trace, intent: string): PageSearch | null 
  * The compiled tool as a page search (see {@link findPageSearch}): its target is the searched
  * request (compiled as if chosen by hand), and its result keeps the list's records that hold a
  * new input, the term (`x-in: answer`, optional: left out, every record comes back; its example
- * is the recorded term). The hand-choice signal gives way to a `page_search` one, and the
- * confidence is at least 0.7 for a typed or quoted term, 0.5 for a phrase of the intent.
+ * is the recorded term). The hand-choice signal gives way to a `page_search` one, and the score
+ * and confidence are at least 0.7 for a typed or quoted term, 0.5 for a phrase of the intent
+ * (the request was chosen by this rule, not by the ranking its score came from).
  */
 export function asPageSearch(tool: ToolSpec, search: PageSearch): ToolSpec {
   const used = Object.values(tool.inputs.properties).map((p) =>
@@ -110,14 +111,13 @@ export function asPageSearch(tool: ToolSpec, search: PageSearch): ToolSpec {
     },
     evidence: {
       ...tool.evidence,
+      score: Math.max(tool.evidence.score, floor),
       confidence: Math.max(tool.evidence.confidence ?? 0, floor),
       signals: [...tool.evidence.signals.filter((s) => s.name !== 'chosen_by_hand'), signal],
+      // Their evidence was weighed against a request chosen by hand; say why this one won.
       alternatives: tool.evidence.alternatives.map((a) => ({
         ...a,
-        reason: a.reason.replace(
-          '; the request chosen by hand was kept',
-          '; the page searched the target’s answer',
-        ),
+        reason: `the page searched the target's answer for "${search.term}", not this one's`,
       })),
     },
   }
