@@ -261,7 +261,9 @@ function scoreOne(
   else if (html)
     signals.push({
       name: 'html_answer',
-      weight: W.json,
+      // A page is weaker evidence than data: of a page and a JSON answer naming the same value,
+      // the data answers the intent (the page is the app's shell around it).
+      weight: W.json / 2,
       detail: 'answered an HTML page (a form post or a server-rendered page)',
     })
   if (committedAt !== null && exchange.startedAt >= committedAt - 50)
