@@ -1,6 +1,6 @@
 import * as cheerio from 'cheerio'
 import { Cookie } from 'tough-cookie'
-import { filterList, textAt, type PathScope } from '../../shared/jsonPath'
+import { filterList, parsePath, textAt, valueAt, type PathScope } from '../../shared/jsonPath'
 import type { Extractor, ResultShape } from '../../shared/toolSpec'
 import type { Outcome, SiteResponse } from './outcome'
 
@@ -43,6 +43,32 @@ export function extractValue(
       const match = new RegExp(`["']?${key}["']?\\s*[:=]\\s*["']([^"']*)["']`).exec(response.body)
       return match?.[1]
     }
+  }
+}
+
+/**
+ * Why a lookup found nothing (issue 9 item 8), or null when `extractor` is no lookup or the
+ * answer no longer holds its list (then the answer drifted). A list that holds no record with the
+ * name the run was given means the input names nothing there: `not_found`, as a 404 for these
+ * inputs would, never "record the flow again". `where` names the step's request (`GET /flows`).
+ */
+export function lookupMiss(
+  response: SiteResponse,
+  extractor: Extractor,
+  scope: PathScope,
+  where: string,
+): Outcome | null {
+  const parts = extractor.from === 'json' ? parsePath(extractor.path) : null
+  const at = parts?.findIndex((p) => p.kind === 'where') ?? -1
+  const lookup = parts?.[at]
+  if (!parts || !lookup || lookup.kind !== 'where') return null
+  if (!Array.isArray(valueAt(safeJson(response.body), parts.slice(0, at), scope))) return null
+  const wanted =
+    'placeholder' in lookup.value ? scope[lookup.value.placeholder] : lookup.value.literal
+  return {
+    ok: false,
+    code: 'not_found',
+    message: `No record of ${where} has ${lookup.field.join('.')} "${String(wanted ?? '')}": check the name.`,
   }
 }
 

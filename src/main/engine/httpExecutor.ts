@@ -4,7 +4,7 @@ import { request } from 'undici'
 import type { LoginBinding, ToolSpec, ToolStep, VerifyRule } from '../../shared/toolSpec'
 import type { StorageState } from '../../shared/trace'
 import { addressDenied, type HostLookup } from './destination'
-import { extractValue, filterResult } from './extract'
+import { extractValue, filterResult, lookupMiss } from './extract'
 import { locationMatches } from '../compiler/verifyRule'
 import {
   judgeResponse,
@@ -205,6 +205,10 @@ export function readDependency(
       scope[`step.${step.id}.${extractor.name}`] = value
       continue
     }
+    // A lookup by name whose list has no such record: the input names nothing (issue 9 item 8).
+    const where = `${step.request.method} ${new URL(step.request.url).pathname}`
+    const missed = lookupMiss(response, extractor, scope, where)
+    if (missed) return missed
     // A sign-in page, a bot check or a second factor where the value used to be says why.
     const page = judgeResponse(
       { ...response, headers: { 'content-type': 'text/html' } },

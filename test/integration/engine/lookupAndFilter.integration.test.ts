@@ -116,12 +116,15 @@ describe('a lookup by name, run', () => {
     expect(injected).toEqual(['a1a0000000000002', 'a1a0000000000003', 'a1a0000000000001'])
   })
 
-  it('fails as drift when no record has the name, and sends nothing', async () => {
+  it('fails not_found when no record has the name, and sends nothing', async () => {
     const tool = h.core.store.tools.get('00000000-0000-4000-8000-00000000c001')!
     injected.length = 0
     const run = await call(tool, { name: 'no such node' })
     expect(run.status).toBe('failed')
-    expect(run.error?.code).toBe('schema_or_auth_drift')
+    expect(run.error).toMatchObject({
+      code: 'not_found',
+      message: 'No record of GET /flows has name "no such node": check the name.',
+    })
     expect(injected).toEqual([])
   })
 })

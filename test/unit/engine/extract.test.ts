@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { extractValue, filterResult } from '../../../src/main/engine/extract'
+import { extractValue, filterResult, lookupMiss } from '../../../src/main/engine/extract'
 import type { Outcome, SiteResponse } from '../../../src/main/engine/outcome'
 import type { ResultShape } from '../../../src/shared/toolSpec'
 
@@ -46,5 +46,23 @@ describe('filterResult', () => {
     expect(filterResult(ok, { kind: 'json' }, { 'input.p0': 'x' })).toBe(ok)
     expect(filterResult(ok, undefined, { 'input.p0': 'x' })).toBe(ok)
     expect(filterResult(ok, shape, {})).toBe(ok)
+  })
+})
+
+describe('lookupMiss', () => {
+  const lookup = { name: 'id', from: 'json' as const, path: 'flows[?name=={{input.p0}}].id' }
+
+  it('says the input names nothing when the list holds no such record', () => {
+    expect(lookupMiss(flows, lookup, { 'input.p0': 'nope' }, 'GET /flows')).toEqual({
+      ok: false,
+      code: 'not_found',
+      message: 'No record of GET /flows has name "nope": check the name.',
+    })
+  })
+
+  it('leaves positions, and answers without the list, to the drift check', () => {
+    expect(lookupMiss(flows, { ...lookup, path: 'flows[7].id' }, {}, 'GET /flows')).toBeNull()
+    const page = { ...flows, body: '<html>Sign in</html>' }
+    expect(lookupMiss(page, lookup, { 'input.p0': 'x' }, 'GET /flows')).toBeNull()
   })
 })
