@@ -170,8 +170,10 @@ export function scoreTool(
     // wiki`) is context: before the head or as a site, it costs no more than a generic word.
     const context =
       part === 'site' || (part === 'core' && head !== null && core.indexOf(w) < core.indexOf(head))
-    const siteWord =
-      !f && context && !w.literal && profile.siteVocabulary.has(w.stem) ? PENALTY.generic : null
+    // A site named by what it holds (`the package registry`, `the flow editor`) is its site too.
+    const known =
+      profile.siteVocabulary.has(w.stem) || (part === 'site' && profile.siteObjects.has(w.stem))
+    const siteWord = !f && context && !w.literal && known ? PENALTY.generic : null
     const penalty = round(siteWord ?? fullPenalty * (1 - strength))
     // A weak likeness (a vector neighbour) is never worse than a value a slot takes.
     if (mayAbsorb && (!f || penalty > absorbCost)) {
@@ -204,7 +206,10 @@ export function scoreTool(
   ] as const)
     for (const w of list) {
       const cost = w === head ? PENALTY.head : w.generic ? PENALTY.generic : PENALTY.word
-      account(w, part, absorbable(w, profile) && w !== head, cost)
+      // Without a head (`upload plot-9-map.png to the media library`), a place says what the
+      // tool works on: it must be the tool's.
+      const free = absorbable(w, profile) && w !== head && (head !== null || part === 'value')
+      account(w, part, free, cost)
     }
   let penalty = evidence.reduce((sum, e) => sum + e.penalty, 0)
   // Signing in is done to a site, not to a thing; and `search Redmine for "timeout"` searches

@@ -92,9 +92,12 @@ export class ToolIndex {
       }
       if (!entry) {
         entry = { tool, profile: profileTool(tool), generation }
-        const shared = this.siteVocabularyOf(tool.siteHost)
+        const shared = this.siteVocabularyOf(`${tool.siteHost} context`)
         for (const s of entry.profile.siteVocabulary) shared.add(s)
         entry.profile.siteVocabulary = shared
+        const objects = this.siteVocabularyOf(`${tool.siteHost} objects`)
+        for (const s of entry.profile.siteObjects) objects.add(s)
+        entry.profile.siteObjects = objects
         this.entries.set(tool.id, entry)
         this.post(entry)
       }
@@ -113,7 +116,10 @@ export class ToolIndex {
     return out
   }
 
-  /** The shared vocabulary of a site's tools (grows as tools are added; a word once said stays). */
+  /**
+   * A vocabulary shared by a site's tools, by key (`<host> context`, `<host> objects`); it grows
+   * as tools are added (a word once said stays).
+   */
   private siteVocabularyOf(siteHost: string): Set<string> {
     let vocabulary = this.siteVocabularies.get(siteHost)
     if (!vocabulary) this.siteVocabularies.set(siteHost, (vocabulary = new Set()))

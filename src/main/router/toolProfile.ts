@@ -86,6 +86,8 @@ export interface ToolProfile {
    * once the tool index has seen them, so `rename the blog post` may say `blog`.
    */
   siteVocabulary: Set<string>
+  /** The objects of every tool of its site (shared like `siteVocabulary`): what the site is about. */
+  siteObjects: Set<string>
 }
 
 /**
@@ -132,7 +134,8 @@ export function profileTool(tool: ToolSpec): ToolProfile {
   const bare = intent
   const path = tool.description.split(' — ')[1] ?? ''
   const slotNames = Object.keys(tool.inputs.properties ?? {})
-  const slotWords = slotNames.flatMap(words)
+  // `wikitext`, `pagename`: a slot name made of words says each of them.
+  const slotWords = slotNames.flatMap(words).flatMap((w) => [w, ...compoundTail(w)])
   const siteWords = [...siteLabels, ...siteNames.flatMap(words)]
   add(words(bare), 'intent')
   add(nameWords, 'name')
@@ -165,7 +168,7 @@ export function profileTool(tool: ToolSpec): ToolProfile {
   // A tool recorded with a file name, a URL, an e-mail... in a slot works on files, links, mail.
   add(
     valueKinds(tool).flatMap((k) => KIND_WORDS[k] ?? []),
-    'slot',
+    'kind',
   )
   const siteStems = new Set(
     siteWords
@@ -218,6 +221,7 @@ export function profileTool(tool: ToolSpec): ToolProfile {
         .map(stem),
     ),
     objectStems: new Set(specific.map((w) => w.stem)),
+    siteObjects: new Set(specific.map((w) => w.stem)),
     siteVocabulary: new Set([...context, ...siteStems]),
   }
 }
@@ -251,6 +255,19 @@ function withoutValues(tool: ToolSpec): string {
     if (valueLike) intent = intent.replace(pattern, ' "…" ')
   }
   return intent
+}
+
+/**
+ * The last word of a closed compound (`wikitext` → `text`, `pagename` → `name`): a WordNet noun
+ * of 4 letters or more ending a word that WordNet does not know, after 3 letters or more.
+ */
+function compoundTail(word: string): string[] {
+  if (word.length < 7 || isWord(word, 'noun') || isWord(word, 'verb')) return []
+  for (let i = 3; i <= word.length - 4; i++) {
+    const tail = word.slice(i)
+    if (isWord(tail, 'noun')) return [tail]
+  }
+  return []
 }
 
 /** The words that name what a value of each kind is. */
