@@ -1,7 +1,7 @@
 import { ACTION_ALIASES, GENERIC_VERBS, verbClassOf, type VerbClass } from './lexicon'
 import { verbLemma } from './meaning/lemma'
 import { isPhrasalVerb, isWord, verbClassByMeaning } from './meaning/related'
-import { GENERIC_STEMS, STOP_WORDS, stem, words } from './text'
+import { GENERIC_STEMS, isPlural, STOP_WORDS, stem, words } from './text'
 import { extractValues, type ValueKind } from './values'
 
 /**
@@ -90,6 +90,22 @@ const FILLER = new Set([
 
 /** Verbs that only lead to the page where the work happens (`go to the wiki and ...`). */
 const NAVIGATION = new Set(['go', 'open', 'visit', 'navigate', 'head', 'browse', 'pull'])
+/**
+ * Phrasal verbs whose most frequent WordNet senses are not what people mean when they ask a tool
+ * (`pull up` a page is to show it, not to stop a car); WordNet classes the others.
+ */
+const PHRASAL: Record<string, VerbClass> = {
+  pull_up: 'read',
+  bring_up: 'read',
+  look_through: 'search',
+  go_through: 'search',
+  dig_up: 'search',
+  switch_off: 'update',
+  turn_off: 'update',
+  switch_on: 'update',
+  turn_on: 'update',
+}
+
 /** What each shell command works on; its arguments are values. */
 const SHELL_OBJECTS: Record<string, string> = {
   ls: 'folder',
@@ -183,8 +199,15 @@ export function parseIntent(intent: string): ParsedIntent {
         if (found) at = i
       }
     if (!found) {
+      // Not a participle (`orders placed`), a plural (`blog posts`) or a noun after its
+      // determiner (`the post`).
       at = tokens.findIndex(
-        (t, i) => i >= start && !t.endsWith('ed') && verbClassOf(stem(t)) !== null,
+        (t, i) =>
+          i >= start &&
+          !t.endsWith('ed') &&
+          !isPlural(t) &&
+          !DETERMINERS.has(tokens[i - 1] ?? '') &&
+          verbClassOf(stem(t)) !== null,
       )
       if (at >= 0) found = readVerb(tokens, at)
     }
@@ -331,8 +354,10 @@ function readPhrasal(tokens: string[], at: number, lemma: string): LeadVerb | nu
   for (const size of [3, 2]) {
     const phrase = [lemma, ...tokens.slice(at + 1, at + size)]
     if (phrase.length < size || (size === 2 && !PARTICLES.has(phrase[1]!))) continue
-    if (!isPhrasalVerb(phrase)) continue
     const joined = phrase.join('_')
+    const known = PHRASAL[joined]
+    if (known) return { word: tokens[at]!, verbClass: known, action: joined, length: size }
+    if (!isPhrasalVerb(phrase)) continue
     const meaning = verbClassByMeaning(joined, verbClassOf)
     const verbClass = meaning?.verbClass ?? verbClassOf(stem(lemma))
     const action = meaning ? actionOf(joined, meaning.via) : joined
