@@ -157,6 +157,12 @@ export interface VerifyRule {
   redirect?: { path: string; shows?: ShownField[] }
   /** In-band errors of the site: any that matches fails the run even on a 2xx. */
   errorShapes?: ErrorShape[]
+  /**
+   * For a write answered by an HTML page: the page's `<title>` as recorded, `*` standing for the
+   * person's values and ids (`Action complete - Wiki`, `Move succeeded - *`). The form shown
+   * again, or an error page, has another title.
+   */
+  title?: string
 }
 
 export interface EvidenceSignal {
@@ -227,7 +233,7 @@ export type ResultShape =
 /**
  * What the site of a tool calls itself, from the pages the person passed through while recording
  * (issue 10: people name the app, "in the tracker", "on DokuWiki", even when it runs on
- * `127.0.0.1:PORT`). Filled by the compiler with `siteOfTrace` (src/main/router/siteOfTrace.ts);
+ * `127.0.0.1:PORT`). Filled by the compiler with `siteOfTrace` (src/main/compiler/siteOfTrace.ts);
  * the router adds these words to the tool's profile.
  */
 export interface ToolSite {

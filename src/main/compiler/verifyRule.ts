@@ -7,7 +7,7 @@ import type {
   VerifyRule,
 } from '../../shared/toolSpec'
 import { headerValue, mimeTypeOf, type Exchange } from '../../shared/trace'
-import { safeUrl } from './classify'
+import { isWriteMethod, safeUrl } from './classify'
 import { inferSchema } from './inferSchema'
 import { requestValues } from './requestValues'
 import { largestRecordList } from './selectTarget'
@@ -99,12 +99,40 @@ export function acknowledgementRule(
   if (status === 204 || status === 205 || (!text.trim() && body?.encoding !== 'base64'))
     return { status: [200, 299], mimeType: '*', required: [], ...withErrors }
   const html = mime.includes('html') || /^\s*<(!doctype|html)/i.test(text)
+  const title = html ? titlePattern(exchange) : null
   return {
     status: [200, 299],
     mimeType: html ? 'text/html' : mime || '*',
     required: [],
     ...withErrors,
+    ...(title ? { title } : {}),
   }
+}
+
+/**
+ * The `<title>` of the page a write answered, as a pattern (`*` for text that varies): the
+ * request's values (3 characters or more, in any URL spelling) and numbers become `*`. Null for
+ * a read (a page read's title is its content), or a page without a title.
+ */
+export function titlePattern(exchange: Exchange): string | null {
+  if (!isWriteMethod(exchange.method) || exchange.responseBody?.encoding !== 'utf8') return null
+  let title = load(exchange.responseBody.text)('title').first().text().replace(/\s+/g, ' ').trim()
+  if (!title) return null
+  const values = sentValues(exchange)
+    .map((v) => v.trim())
+    .filter((v) => v.length >= 3 && v.length <= 200)
+    .sort((a, b) => b.length - a.length)
+  for (const value of values) {
+    const at = indexOfValue(title, value)
+    if (at) title = `${title.slice(0, at.start)}*${title.slice(at.end)}`
+  }
+  return title.replace(/\d+/g, '*').replace(/\*+/g, '*')
+}
+
+/** True when a page title matches a title pattern: `*` any text, whitespace collapsed. */
+export function titleMatches(pattern: string, title: string): boolean {
+  const parts = pattern.split('*').map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+  return new RegExp(`^${parts.join('.+')}$`, 'i').test(title.replace(/\s+/g, ' ').trim())
 }
 
 /**
@@ -420,7 +448,8 @@ export const PAGE_VIEW_SCHEMA: JsonSchema = {
  * "Server-rendered data"): a 2xx HTML page whose view has `title`, `text` and `links`, plus,
  * when the page embeds records, `data` with the fields every observed record carried. Given the
  * recorded `exchange`, the bare in-band errors of its endpoint (WordPress admin-ajax answering
- * `-1` where its HTML row used to be) fail the run with their code.
+ * `-1` where its HTML row used to be) fail the run with their code, and a write's page must have
+ * the recorded title (`titlePattern`: "Action complete", not the form again).
  */
 export function deriveDocumentRule(
   data: unknown,
@@ -435,7 +464,8 @@ export function deriveDocumentRule(
   const bare = context.exchange
     ? errorShapesOf(context.exchange, undefined).filter((shape) => shape.path === '')
     : []
-  const errors = bare.length ? { errorShapes: bare } : {}
+  const title = context.exchange ? titlePattern(context.exchange) : null
+  const errors = { ...(bare.length ? { errorShapes: bare } : {}), ...(title ? { title } : {}) }
   if (data === undefined)
     return {
       output: PAGE_VIEW_SCHEMA,

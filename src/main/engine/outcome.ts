@@ -1,7 +1,12 @@
 import type { RunFailureCode } from '../../shared/errors'
 import type { ResultShape, VerifyRule } from '../../shared/toolSpec'
 import { extractEmbedded } from '../compiler/embeddedData'
-import { isAcknowledgement, locationMatches, pageShowsValue } from '../compiler/verifyRule'
+import {
+  isAcknowledgement,
+  locationMatches,
+  pageShowsValue,
+  titleMatches,
+} from '../compiler/verifyRule'
 import { classifyInBand, inBandError, pageErrorText } from './inBand'
 import { readPage, type PageBarrier } from './pageView'
 
@@ -160,6 +165,8 @@ function judgeAcknowledgement(
         'schema_or_auth_drift',
         `The site answered an HTML page "${view.title}" where it used to answer ${verify.mimeType === '*' ? 'no page' : verify.mimeType}: record the flow again.`,
       )
+    const other = otherPage(verify, view.title, body)
+    if (other) return other
     result.title = view.title
     return { ok: true, result }
   }
@@ -258,6 +265,25 @@ function sentence(text: string): string {
   return /[.!?]$/.test(text) ? text : `${text}.`
 }
 
+/**
+ * A write's answer page whose title is not the recorded one (`verify.title`): the site showed
+ * another page (the form again, an error), so the write is not verified; an error the page shows
+ * is quoted and decides the code (a bad token → `session_or_permission`, a missing page →
+ * `not_found`). Null when the title matches or the rule names none.
+ */
+function otherPage(verify: VerifyRule, title: string, html: string): Outcome | null {
+  if (verify.title === undefined || titleMatches(verify.title, title)) return null
+  const error = pageErrorText(html)
+  const code = error ? classifyInBand(null, error) : 'upstream_error'
+  return fail(
+    code === 'upstream_error' ? 'outcome_not_verified' : code,
+    sentence(
+      `The site answered the page "${title}", not "${verify.title}" as when recorded${error ? `: ${error}` : ''}`,
+    ),
+    code === 'session_or_permission',
+  )
+}
+
 function barrierOutcome(barrier: PageBarrier): Outcome | null {
   if (barrier === 'challenge')
     return fail('challenge', 'The site showed a bot check; rerun interactively.')
@@ -323,6 +349,8 @@ function judgeDocument(
       'The site showed a sign-in page instead of the page.',
       true,
     )
+  const other = otherPage(verify, view.title, body)
+  if (other) return other
   const result: Record<string, unknown> = {}
   if (shape.data) {
     const data = extractEmbedded(body, shape.data)

@@ -15,6 +15,8 @@ import {
   pageShowsValue,
   redirectPattern,
   redirectShows,
+  titleMatches,
+  titlePattern,
 } from '../../../src/main/compiler/verifyRule'
 import type { VerifyRule } from '../../../src/shared/toolSpec'
 import type { Exchange } from '../../../src/shared/trace'
@@ -282,6 +284,31 @@ describe('action APIs: errors answered as HTTP 200', () => {
       { path: 'errors' },
       { path: 'edit.result', pattern: '^(failure|error)$' },
     ])
+  })
+
+  it("keeps the title of the page a write answered, the person's values and numbers as *", () => {
+    const deleted = exchange('POST', '/index.php?title=Old_Draft&action=delete', {
+      form: 'wpReason=cleanup&wpConfirmB=Delete+page',
+      headers: { 'content-type': 'text/html; charset=UTF-8' },
+      body: '<html><head><title>Action complete - Sitecall Wiki</title></head><body>Deleted</body></html>',
+    })
+    expect(titlePattern(deleted)).toBe('Action complete - Sitecall Wiki')
+    expect(deriveDocumentRule(undefined, { exchange: deleted }).verify.title).toBe(
+      'Action complete - Sitecall Wiki',
+    )
+    const moved = exchange('POST', '/index.php?title=Special:MovePage&action=submit', {
+      form: 'wpOldTitle=Meeting+Notes&wpNewTitleMain=Team+Meeting+Notes',
+      headers: { 'content-type': 'text/html' },
+      body: '<title>Team Meeting Notes moved (rev 42) - Wiki</title>',
+    })
+    expect(titlePattern(moved)).toBe('* moved (rev *) - Wiki')
+    expect(titleMatches('* moved (rev *) - Wiki', 'Roadmap  moved (rev 7) - Wiki')).toBe(true)
+    expect(
+      titleMatches('Action complete - Sitecall Wiki', 'Delete Unused Draft - Sitecall Wiki'),
+    ).toBe(false)
+    // A read's page title is its content: no title rule.
+    expect(titlePattern({ ...deleted, method: 'GET' })).toBeNull()
+    expect(ruleOf(moved)).toMatchObject({ mimeType: 'text/html', title: '* moved (rev *) - Wiki' })
   })
 
   it('gives an admin-ajax page answer (a document) its bare 0 / -1 errors', () => {

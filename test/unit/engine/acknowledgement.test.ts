@@ -78,6 +78,36 @@ describe('acknowledgement rules', () => {
     )
   })
 
+  it('html and documents of writes: the recorded title, else the form again or an error', () => {
+    const done = { ...html, title: 'Action complete - Wiki' }
+    const page = (title: string, body = '') =>
+      answer(200, `<html><title>${title}</title><body>${body}</body></html>`, {
+        'content-type': 'text/html',
+      })
+    expect(judge(page('Action complete - Wiki'), done)).toMatchObject({ ok: true })
+    expect(judge(page('Delete Unused Draft - Wiki'), done)).toMatchObject({
+      ok: false,
+      code: 'outcome_not_verified',
+      message: expect.stringContaining('"Delete Unused Draft - Wiki"'),
+    })
+    const tokenError = page('Delete - Wiki', '<div class="error">Invalid CSRF token.</div>')
+    expect(judge(tokenError, done)).toMatchObject({ ok: false, code: 'session_or_permission' })
+    const document: VerifyRule = {
+      status: [200, 299],
+      mimeType: 'text/html',
+      required: [{ path: 'title', type: 'string' }],
+      title: 'Action complete - Wiki',
+    }
+    const shape = { kind: 'document' as const, page: true }
+    expect(judgeResponse(page('Action complete - Wiki'), document, shape, PAGE_URL)).toMatchObject({
+      ok: true,
+      result: { title: 'Action complete - Wiki' },
+    })
+    expect(codeOf(judgeResponse(page('Error - Wiki'), document, shape, PAGE_URL))).toBe(
+      'outcome_not_verified',
+    )
+  })
+
   it('redirect: the Location path must match the recorded pattern', () => {
     expect(judge(answer(303, '', { location: '/page/Roadmap' }), redirect)).toEqual({
       ok: true,
