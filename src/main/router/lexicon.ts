@@ -191,6 +191,7 @@ const NOUN_GROUPS: string[][] = [
   ['flat', 'apartment', 'listing', 'rental'],
   ['stay', 'accommodation', 'lodging', 'room'],
   ['note', 'document', 'doc'],
+  ['text', 'content', 'body', 'wording'],
   ['repo', 'repository'],
   ['film', 'movie'],
   ['message', 'contact', 'inquiry', 'enquiry'],

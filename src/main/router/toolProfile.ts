@@ -213,7 +213,15 @@ export function profileTool(tool: ToolSpec): ToolProfile {
       free.length > 0 || properties.some((s) => s.type === 'integer' || s.type === 'number'),
     slotCount: slotNames.length,
     valueKinds: new Set(valueKinds(tool)),
-    head: specific.at(-1)?.stem ?? nameHead.at(-1) ?? null,
+    // Without an object in its intent, what its values are (`file`) before its name's words,
+    // which are often a recorded value (`local__patch_budget`).
+    head:
+      specific.at(-1)?.stem ??
+      valueKinds(tool)
+        .flatMap((k) => KIND_WORDS[k] ?? [])
+        .map(stem)[0] ??
+      nameHead.at(-1) ??
+      null,
     headSingular: specific.length > 0 && !isPlural(specific.at(-1)!.word),
     intentStems: new Set(
       words(bare)

@@ -30,12 +30,24 @@ const TABLE: Array<{ intent: string; top: string; fit?: string[] }> = [
   {
     intent: 'search the AI tools directory by keyword',
     top: 'rec_directory_search',
-    fit: ['rec_directory_two_searches'],
+    // The site calls itself the AI tools directory (ToolSpec.site, issue 10): its other keyword
+    // searches are searches of that directory too.
+    fit: [
+      'rec_directory_two_searches',
+      'rec_directory_search_verified',
+      'rec_directory_search_page',
+    ],
   },
   {
     intent: 'find AI tools for writing',
     top: 'ssr_next_data_search',
-    fit: ['rec_directory_search_verified', 'rec_directory_search', 'rec_directory_two_searches'],
+    fit: [
+      'rec_directory_search_verified',
+      'rec_directory_search',
+      'rec_directory_two_searches',
+      // Searches the directory "for writing tools" (issue 10: the site's names are its words).
+      'rec_directory_search_page',
+    ],
   },
   {
     intent: 'search verified AI tools',
