@@ -1,5 +1,6 @@
 import type { Exchange } from '../../shared/trace'
 import { headerValue, mimeTypeOf } from '../../shared/trace'
+import { writesByOperation } from './operation'
 import { registrableDomain, thirdPartyKind } from './thirdParty'
 
 /**
@@ -31,7 +32,7 @@ export function rejectionReason(exchange: Exchange, siteHosts: Set<string>): str
     return 'static asset (by extension)'
   if (exchange.resourceType === 'ping' || isBeaconPath(url.pathname)) return 'analytics beacon'
   if (exchange.status === 0) return 'request failed without an answer'
-  const write = isWriteMethod(exchange.method)
+  const write = isWriteMethod(exchange.method) || writesByOperation(exchange)
   // A form post answers with a redirect to the page that shows its result (Post/Redirect/Get).
   const redirectAfterWrite = write && exchange.status >= 300 && exchange.status < 400
   if ((exchange.status < 200 || exchange.status >= 300) && !redirectAfterWrite)

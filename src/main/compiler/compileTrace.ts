@@ -3,7 +3,8 @@ import type { ToolSpec } from '../../shared/toolSpec'
 import type { Exchange, Trace } from '../../shared/trace'
 import { applyBindings } from './bindings'
 import { rankCandidates } from './candidates'
-import { rejectionReason, safeUrl } from './classify'
+import { parseJsonRequest, rejectionReason, safeUrl } from './classify'
+import { graphqlOfExchange } from './graphql'
 import { planDependencies } from './dependencies'
 import { explainMissing } from './explain'
 import { intentValues } from './intentValues'
@@ -12,6 +13,8 @@ import { asPageSearch, findPageSearch } from './pageSearch'
 import { alternativesOf, scoreChosen, withHandSignal, type ScoredExchange } from './selectTarget'
 import { shapeTarget } from './shapeTarget'
 import { bindSignIn } from './signIn'
+import { intentToolName } from './intentName'
+import { siteOfTrace } from './siteOfTrace'
 import { commitTime, typedValues, type TypedValue } from './typedValues'
 
 export interface CompileOptions {
@@ -114,19 +117,23 @@ function compileOnce(trace: Trace, options: CompileOptions): CompileResult {
       .map((p) => Number(p['x-path'])),
     sameSite: (e) => siteHosts.has(safeUrl(e.url)?.host ?? ''),
   })
-  const site = safeUrl(exchange.url)!
-  const signIn = bindSignIn(applyBindings(slotPlan, dependencies.bindings), site.host)
+  const siteUrl = safeUrl(exchange.url)!
+  const signIn = bindSignIn(applyBindings(slotPlan, dependencies.bindings), siteUrl.host)
   const { plan } = signIn
-  const { name } = shaped
+  const site = siteOfTrace(trace)
+  // GraphQL operations and page reads keep their names (operationName; the spec's `read_page`).
+  const keepsName =
+    /__read_page$/.test(shaped.name) || !!graphqlOfExchange(exchange, parseJsonRequest(exchange))
+  const name = (!keepsName && intentToolName(intent, siteUrl.host, site)) || shaped.name
   return {
     ok: true,
     candidate: {
       id: options.toolId,
-      siteHost: site.host,
+      siteHost: siteUrl.host,
       name,
-      capabilityId: `${site.host}/${name}`,
+      capabilityId: `${siteUrl.host}/${name}`,
       intent,
-      description: `${intent} — ${exchange.method} ${site.pathname}`,
+      description: `${intent} — ${exchange.method} ${siteUrl.pathname}`,
       version: versionOf(options.now),
       mutating: shaped.mutating && !signIn.signIn,
       status: 'candidate',
@@ -141,6 +148,7 @@ function compileOnce(trace: Trace, options: CompileOptions): CompileResult {
       verify: shaped.verify,
       ...(shaped.result ? { result: shaped.result } : {}),
       via: 'http',
+      site,
       evidence: {
         traceId: trace.id,
         targetExchangeId: exchange.id,

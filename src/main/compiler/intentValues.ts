@@ -1,5 +1,6 @@
 import type { Exchange } from '../../shared/trace'
 import { requestValues } from './requestValues'
+import { isOperationValue } from './operation'
 import { normalValue } from './valueSpelling'
 import { intentWords } from './selectTarget'
 import type { TypedValue } from './typedValues'
@@ -65,7 +66,8 @@ export function intentValues(intent: string, exchanges: Exchange[]): TypedValue[
   const found = new Map<string, TypedValue>()
   for (const exchange of exchanges)
     for (const v of requestValues(exchange)) {
-      if (typeof v.value !== 'string' || found.has(v.value)) continue
+      // An action API's operation (`do=media`) is what the request does, never a value.
+      if (typeof v.value !== 'string' || found.has(v.value) || isOperationValue(v)) continue
       const text = v.value.trim().toLowerCase().replace(/\s+/g, ' ')
       if (!phrases.has(text) && !phrases.has(normalValue(v.value))) continue
       found.set(v.value, {

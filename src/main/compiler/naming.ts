@@ -1,7 +1,7 @@
 import type { Exchange } from '../../shared/trace'
 import { parseJsonRequest, safeUrl } from './classify'
 import { graphqlMutating, type GraphqlOperation } from './graphql'
-import { operationOf } from './operation'
+import { operationOf, WRITE_OPERATION, writesByOperation } from './operation'
 
 /**
  * The site part of a tool name: the host's main label (`www.example.co.uk` → `example`);
@@ -77,9 +77,6 @@ const READ_KEYS =
 /** Operation names that read (`call=index`, `action=opensearch`, `do=search`). */
 const READ_OPERATION =
   /^(index|opensearch|qsearch|search|query|list|get|view|show|read|fetch|info|parse|lookup|find|suggest|export|preview|medialist|heartbeat)$/
-/** Operation names that write. */
-const WRITE_OPERATION =
-  /^(save|edit|delete|remove|trash|create|add|update|upload|mediaupload|move|rename|submit|post|publish|login|logout|inline|insert|set|purge|rollback|undelete|protect)$/
 
 /** Whether a tool may change state on the site, with the reason shown as evidence. */
 export interface MutationVerdict {
@@ -98,6 +95,11 @@ export function mutationVerdict(
   graphql: GraphqlOperation | null,
 ): MutationVerdict {
   const method = exchange.method.toUpperCase()
+  if (writesByOperation(exchange))
+    return {
+      mutating: true,
+      detail: `its operation field says ${operationOf(exchange)}: it writes`,
+    }
   if (method === 'GET' || method === 'HEAD')
     return { mutating: false, detail: `${method} reads (RFC 9110 §9.2.1 safe method)` }
   if (graphql) return graphqlMutating(graphql)

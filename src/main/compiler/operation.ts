@@ -29,3 +29,21 @@ export function isOperationValue(v: RequestValue): boolean {
     /^[A-Za-z][\w:.-]{0,40}$/.test(v.value)
   )
 }
+
+/** Operation names that change state (`action=trash`, `call=mediaupload`, `do=save`). */
+export const WRITE_OPERATION =
+  /^(save|edit|delete|remove|trash|untrash|create|add|update|upload|mediaupload|move|rename|submit|post|publish|inline|insert|set|purge|rollback|undelete|protect|approve|spam|archive)$/
+
+/**
+ * True when a request names a write in its operation field, whatever its method: apps send
+ * some writes as GET links (`post.php?action=trash&_wpnonce=…`), against RFC 9110 §9.2.1.
+ */
+export function writesByOperation(exchange: Exchange): boolean {
+  const action = operationOf(exchange)
+  if (!action) return false
+  return action
+    .split('=')[1]!
+    .toLowerCase()
+    .split(/[^a-z]+/)
+    .some((w) => WRITE_OPERATION.test(w))
+}

@@ -7,7 +7,7 @@ import { documentToolName, graphqlToolName, mutationVerdict, toolName } from './
 import { observationsOf } from './observations'
 import type { ScoredExchange } from './selectTarget'
 import { planSlots, type SlotPlan } from './slots'
-import { deriveDocumentRule, deriveVerifyRule } from './verifyRule'
+import { deriveDocumentRule, deriveVerifyRule, outputForRule } from './verifyRule'
 
 /** Everything about the target that makes the tool, besides its steps' dependencies. */
 export interface ShapedTarget {
@@ -55,7 +55,10 @@ export function shapeTarget(chosen: ScoredExchange, eligible: Exchange[]): Shape
     detail: verdict.detail,
   })
   if (chosen.document) {
-    const { output, verify } = deriveDocumentRule(chosen.document.data)
+    const { output, verify } = deriveDocumentRule(chosen.document.data, {
+      exchange,
+      trace: eligible,
+    })
     return {
       answer: chosen.document.data,
       output,
@@ -77,14 +80,16 @@ export function shapeTarget(chosen: ScoredExchange, eligible: Exchange[]): Shape
       detail: `${graphql.kind ?? 'persisted'} ${graphql.operationName ?? '(anonymous)'}${graphql.persistedHash ? `, persisted hash ${graphql.persistedHash.slice(0, 12)}… kept` : ''}`,
     })
   const answer = parseJsonBody(exchange)
-  const output = inferSchema(answer)
+  const inferred = inferSchema(answer)
+  const verify = deriveVerifyRule(inferred, answer, { exchange, trace: eligible })
   return {
     answer,
-    output,
+    // A write that answers no data returns its acknowledgement (status, location, text).
+    output: outputForRule(verify, inferred),
     plan,
     name: graphql ? graphqlToolName(host, graphql) : toolName(exchange.method, exchange.url),
     mutating: verdict.mutating,
-    verify: deriveVerifyRule(output, answer, { exchange, trace: eligible }),
+    verify,
     signals,
   }
 }

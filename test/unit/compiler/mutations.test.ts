@@ -55,7 +55,7 @@ describe('mutations', () => {
     const result = compileTrace(trace, options)
     if (!result.ok) throw new Error(result.explanation.reason)
     expect(result.candidate.mutating).toBe(true)
-    expect(result.candidate.name).toBe('example__post_contact')
+    expect(result.candidate.name).toBe('example__send_message')
     expect(result.candidate.result).toEqual({ kind: 'document', page: true })
     expect(result.candidate.inputs.required).toEqual(['name', 'message'])
   })
