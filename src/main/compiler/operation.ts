@@ -41,9 +41,15 @@ export const WRITE_OPERATION =
 export function writesByOperation(exchange: Exchange): boolean {
   const action = operationOf(exchange)
   if (!action) return false
+  // A GET that opens an editor (`do=edit`, `action=edit`) reads; only a destructive link writes.
+  const pattern = exchange.method.toUpperCase() === 'GET' ? GET_WRITE_OPERATION : WRITE_OPERATION
   return action
     .split('=')[1]!
     .toLowerCase()
     .split(/[^a-z]+/)
-    .some((w) => WRITE_OPERATION.test(w))
+    .some((w) => pattern.test(w))
 }
+
+/** The operations a GET link performs in apps that write through links (WordPress, wikis). */
+const GET_WRITE_OPERATION =
+  /^(delete|remove|trash|untrash|purge|spam|unspam|approve|unapprove|archive|restore|undelete|lock|unlock)$/
