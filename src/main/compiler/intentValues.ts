@@ -63,6 +63,11 @@ export function intentValues(intent: string, exchanges: Exchange[]): TypedValue[
         continue
       phrases.add(text)
     }
+  // A quoted value is one value whatever it holds ("change it to say 'Status: amber'").
+  for (const m of intent.matchAll(/["“']([^"”']{2,200})["”']/g)) {
+    phrases.add(m[1]!.trim().toLowerCase().replace(/\s+/g, ' '))
+    phrases.add(normalValue(m[1]!))
+  }
   const found = new Map<string, TypedValue>()
   for (const exchange of exchanges)
     for (const v of requestValues(exchange)) {
