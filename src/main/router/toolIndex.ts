@@ -60,6 +60,8 @@ interface VectorMemo {
 export class ToolIndex {
   private readonly entries = new Map<string, IndexEntry>()
   private readonly postings = new Map<string, Set<IndexEntry>>()
+  /** The postings of words strong enough to be a tool's head (not output fields, slot names). */
+  private readonly headPostings = new Map<string, Set<IndexEntry>>()
   private readonly labels = new Map<string, Set<IndexEntry>>()
   private readonly vocabStems: string[] = []
   private readonly vocabWords: string[] = []
@@ -156,7 +158,7 @@ export class ToolIndex {
     for (const key of keys) for (const e of this.postings.get(key) ?? []) found.add(e)
     for (const expanded of heads)
       for (const [s, x] of expanded)
-        for (const e of this.postings.get(s) ?? []) {
+        for (const e of this.headPostings.get(s) ?? []) {
           if (found.has(e)) continue
           const term = e.profile.terms.get(s)!
           if (headStrength(term, x) >= MIN_HEAD_STRENGTH) found.add(e)
@@ -255,6 +257,11 @@ export class ToolIndex {
       let set = this.postings.get(term.stem)
       if (!set) this.postings.set(term.stem, (set = new Set()))
       set.add(entry)
+      if (headStrength(term, { strength: 1, via: 'word' }) >= MIN_HEAD_STRENGTH) {
+        let heads = this.headPostings.get(term.stem)
+        if (!heads) this.headPostings.set(term.stem, (heads = new Set()))
+        heads.add(entry)
+      }
       if (!this.vocab.has(term.stem)) {
         this.vocab.add(term.stem)
         this.vocabStems.push(term.stem)
@@ -276,6 +283,9 @@ export class ToolIndex {
       const set = this.postings.get(key)
       set?.delete(entry)
       if (set?.size === 0) this.postings.delete(key)
+      const heads = this.headPostings.get(key)
+      heads?.delete(entry)
+      if (heads?.size === 0) this.headPostings.delete(key)
     }
     for (const label of entry.profile.siteLabels) {
       const set = this.labels.get(label)

@@ -76,6 +76,19 @@ export function relatedStems(word: string, pos: WordnetPos): Related[] {
  * hypernym of the other's (`erase` is a kind of `delete`).
  */
 export function sameAction(a: string, b: string): boolean {
+  const key = `${a}|${b}`
+  let same = sameMemo.get(key)
+  if (same === undefined) {
+    same = compareActions(a, b)
+    if (sameMemo.size >= MEMO_LIMIT) sameMemo.clear()
+    sameMemo.set(key, same)
+  }
+  return same
+}
+
+const sameMemo = new Map<string, boolean>()
+
+function compareActions(a: string, b: string): boolean {
   const la = verbLemma(a)
   const lb = verbLemma(b)
   if (la === lb || stem(la) === stem(lb)) return true
