@@ -15,6 +15,7 @@ import { createStore } from './store/store'
 export type CompileOutput =
   | {
       traceId?: string
+      /** Its `evidence.confidence` (0..1, issue 9) says how sure the target is. */
       candidate: ToolSpec
       target: { method: string; url: string; body: string | null }
       alternatives: Array<{ method: string; url: string; score: number; signals: string[] }>
@@ -125,7 +126,7 @@ function print(output: CompileOutput, json: boolean): void {
       .map(([name, s]) => `${s['x-slot']}=${name}:${String(s.type)}`)
       .join(', ')
     lines.push(
-      `Candidate ${c.name} (${c.mutating ? 'mutating' : 'read-only'}, score ${c.evidence.score})`,
+      `Candidate ${c.name} (${c.mutating ? 'mutating' : 'read-only'}, confidence ${c.evidence.confidence ?? c.evidence.score})`,
       `  ${output.target.method} ${output.target.url}`,
       `  inputs: ${inputs || 'none'}`,
       ...output.alternatives.map((a) => `  alternative: ${a.method} ${a.url} (score ${a.score})`),

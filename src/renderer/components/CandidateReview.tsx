@@ -44,11 +44,21 @@ function Target({ detail }: { detail: ToolDetail }) {
 
 function Evidence({ tool }: { tool: ToolSpec }) {
   const { signals, score } = tool.evidence
+  const confidence = tool.evidence.confidence ?? score
   return (
     <>
       <h3>
-        Why this request <span className="score">score {score.toFixed(2)}</span>
+        Why this request <span className="score">score {score.toFixed(2)}</span>{' '}
+        <span className="score" data-testid="candidate-confidence">
+          confidence {Math.round(confidence * 100)}%
+        </span>
       </h3>
+      {confidence < 0.5 && (
+        <p className="hint" role="note">
+          Low confidence: check the alternatives below, and use another request if it fits the
+          intent better.
+        </p>
+      )}
       <table className="kv" data-testid="evidence-signals">
         <tbody>
           {signals.map((s) => (

@@ -39,7 +39,7 @@ interface CompileJson {
   candidate?: {
     id: string
     name: string
-    evidence: { targetExchangeId: string }
+    evidence: { targetExchangeId: string; confidence?: number }
     steps: Array<{ request: { method: string; url: string } }>
   }
   target?: { method: string; url: string; body: string | null }
@@ -56,6 +56,9 @@ describe('sitecall compile --har', () => {
     if (answer.candidate) {
       expect(out.status).toBe(0)
       expect(Object.keys(answer).sort()).toEqual(['alternatives', 'candidate', 'target'])
+      // The candidate carries its confidence (issue 9), 0 to 1.
+      expect(answer.candidate.evidence.confidence).toBeGreaterThanOrEqual(0)
+      expect(answer.candidate.evidence.confidence).toBeLessThanOrEqual(1)
       expect(answer.alternatives!.length).toBeLessThanOrEqual(5)
       for (const a of answer.alternatives!)
         expect(a).toEqual({
