@@ -46,6 +46,8 @@ const VERBS: Record<Exclude<VerbClass, 'write'>, string[]> = {
     'give',
     'tell',
     'cat',
+    // WordNet's first sense of `print` is to publish; asked of a tool, it is to show.
+    'print',
   ],
   create: [
     'create',

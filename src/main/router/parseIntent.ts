@@ -122,6 +122,8 @@ const SHELL_OBJECTS: Record<string, string> = {
   rm: 'file',
   mv: 'file',
 }
+/** Verbs that only carry tense or possession here (`which nodes have ...`). */
+const AUXILIARIES = new Set(['have', 'has', 'had', 'were', 'been', 'being', 'did', 'got'])
 /** What is left of `'s`, `'d`, `n't`... once split into words. */
 const CLITICS = new Set(['s', 'd', 'll', 'm', 've', 're', 't'])
 /** Words after which a verb starts a clause (`log in and [rename] the file`). */
@@ -169,9 +171,12 @@ export function parseIntent(intent: string): ParsedIntent {
   let afterColon: string[] = []
   const colon = /:\s/.exec(extracted.text)
   if (colon) {
+    const left = words(extracted.text.slice(0, colon.index))
     const right = words(extracted.text.slice(colon.index + 1))
-    if (right.length && !readVerb(right, skipFiller(right, 0))) {
-      tokens = words(extracted.text.slice(0, colon.index))
+    // After a colon a clause starts with its verb, even one that is a noun too (`export`).
+    if (right.length && readVerb(right, skipFiller(right, 0), true)) tokens = [...right, ...left]
+    else if (right.length) {
+      tokens = left
       afterColon = right
     }
   }
@@ -254,7 +259,8 @@ export function parseIntent(intent: string): ParsedIntent {
       part = opener
       continue
     }
-    if (STOP_WORDS.has(token) || CLITICS.has(token) || token === 'of') continue
+    if (STOP_WORDS.has(token) || CLITICS.has(token) || AUXILIARIES.has(token) || token === 'of')
+      continue
     // Manner adverbs (`manually`, `quickly`) say how, not what: no tool needs to say them.
     if (/..ly$/.test(token) && !isWord(token, 'noun') && !isWord(token, 'verb')) continue
     const s = stem(token)
@@ -311,7 +317,7 @@ interface LeadVerb {
  * WordNet knows as a verb whose meaning leads to a table verb. A word that WordNet knows only as
  * a noun is not a verb (`invoices`).
  */
-function readVerb(tokens: string[], at: number): LeadVerb | null {
+function readVerb(tokens: string[], at: number, clause = false): LeadVerb | null {
   const lead = tokens[at]
   if (lead === undefined) return null
   const next = tokens[at + 1]
@@ -342,7 +348,7 @@ function readVerb(tokens: string[], at: number): LeadVerb | null {
   // Imperatives are base forms (`issues assigned to me` is not `issue`), and a word that is a noun
   // too is a verb only before an object's determiner (`trash the draft`) or alone.
   if (lemma !== lead || !isWord(lead, 'verb')) return null
-  if (isWord(lead, 'noun') && next !== undefined && !DETERMINERS.has(next)) return null
+  if (!clause && isWord(lead, 'noun') && next !== undefined && !DETERMINERS.has(next)) return null
   const meaning = verbClassByMeaning(lemma, verbClassOf)
   return meaning
     ? { word: lead, verbClass: meaning.verbClass, action: actionOf(lemma, meaning.via), length: 1 }
