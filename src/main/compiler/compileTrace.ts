@@ -1,6 +1,6 @@
 import type { CompileExplanation } from '../../shared/appApi'
 import type { ToolSpec } from '../../shared/toolSpec'
-import type { Exchange, Trace } from '../../shared/trace'
+import type { Action, Exchange, Trace } from '../../shared/trace'
 import { applyBindings } from './bindings'
 import { rankCandidates } from './candidates'
 import { parseJsonRequest, rejectionReason, safeUrl } from './classify'
@@ -8,6 +8,8 @@ import { graphqlOfExchange } from './graphql'
 import { planDependencies } from './dependencies'
 import { explainMissing } from './explain'
 import { intentValues } from './intentValues'
+import { pickedNames } from './pathValues'
+import { requestValues } from './requestValues'
 import { lookupByName } from './lookupByName'
 import { asPageSearch, findPageSearch } from './pageSearch'
 import { alternativesOf, scoreChosen, withHandSignal, type ScoredExchange } from './selectTarget'
@@ -86,7 +88,10 @@ function compileOnce(trace: Trace, options: CompileOptions): CompileResult {
   // A HAR has no actions, and a recording may hold only clicks: then the values the intent names
   // stand in for what was typed.
   const fromActions = typedValues(trace.actions)
-  const typed = fromActions.length ? fromActions : intentValues(intent, eligible)
+  const base = fromActions.length ? fromActions : intentValues(intent, eligible)
+  // An item picked by a click (a version, a tab) that a later request sends as a query or body
+  // value is a value the person chose, as a `<select>` would be.
+  const typed = [...base, ...pickedValues(trace.actions, eligible, base)]
   const committedAt = commitTime(trace.actions)
   const scored = rankCandidates(trace, eligible, typed, committedAt, intent)
   const byHand = options.targetExchangeId !== undefined
@@ -202,6 +207,30 @@ export function confidenceOf(chosen: ScoredExchange, scored: ScoredExchange[]): 
   const margin = runnerUp ? Math.max(0, chosen.score - runnerUp.score) : 0.2
   const scale = 0.5 + 0.5 * Math.min(1, margin / 0.2)
   return Math.round(Math.min(1, chosen.score) * scale * 100) / 100
+}
+
+/**
+ * The names of clicked items (links, options, tabs) that a request sent after the click carries
+ * exactly as a query or body value, each once, as typed values.
+ */
+function pickedValues(actions: Action[], eligible: Exchange[], known: TypedValue[]): TypedValue[] {
+  const out: TypedValue[] = []
+  for (const p of pickedNames(actions)) {
+    if (known.some((k) => k.value === p.value) || out.some((o) => o.value === p.value)) continue
+    const carried = eligible.some(
+      (e) => e.startedAt >= p.at && requestValues(e).some((v) => v.value === p.value),
+    )
+    if (carried)
+      out.push({
+        value: p.value,
+        fieldName: null,
+        name: null,
+        kind: 'fill',
+        inputType: null,
+        at: p.at,
+      })
+  }
+  return out
 }
 
 /** Tool versions are dates (spec "Versioning" 3): `YYYY.MM.DD`. */
