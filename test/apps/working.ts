@@ -49,7 +49,11 @@ export async function checkWorking(
     if (!name)
       return { working: false, detail: `no input carries ${JSON.stringify(input.recorded)}` }
     taken.add(name)
-    inputs[name] = input.changed[index]
+    // The caller gives each value in the slot's declared type, as an agent reading the schema
+    // would (an issue number for a string slot is sent as "7").
+    const type = tool.inputs.properties[name]!.type
+    const value = input.changed[index]
+    inputs[name] = type === 'string' ? String(value) : value
     used.push(input.changed[index])
   }
   const home = mkdtempSync(join(tmpdir(), 'sitecall-apps-run-'))

@@ -24,10 +24,7 @@ export interface InputValidator {
 
 /** Creates a validator that compiles each tool's schema once per tool version. */
 export function createInputValidator(): InputValidator {
-  // Scalars are coerced to the slot's declared type (Ajv `coerceTypes`, as JSON Schema
-  // validators commonly do for query-like inputs): an issue number given as 7 fills a string
-  // slot "7"; "abc" for an integer slot is still refused. Validation runs on a copy.
-  const ajv = new Ajv({ allErrors: true, strict: false, useDefaults: false, coerceTypes: true })
+  const ajv = new Ajv({ allErrors: true, strict: false, useDefaults: false })
   const cache = new Map<string, ValidateFunction>()
   const compile = (tool: ToolSpec) => {
     const key = `${tool.id}@${tool.updatedAt}`
@@ -62,17 +59,16 @@ export function createInputValidator(): InputValidator {
     check(tool, inputs) {
       unknownArguments(tool, inputs)
       const validate = compile(tool)
-      if (validate(structuredClone(inputs))) return
+      if (validate(inputs)) return
       const problems = (validate.errors ?? [])
         .filter((e) => e.keyword !== 'required' && e.keyword !== 'enum')
         .map((e) => `"${e.instancePath.slice(1)}" ${e.message ?? 'is invalid'}`)
       if (problems.length)
         throw new ServiceError('invalid_input', 400, `Invalid input: ${problems.join('; ')}.`)
     },
-    resolve(tool, given) {
-      unknownArguments(tool, given)
+    resolve(tool, inputs) {
+      unknownArguments(tool, inputs)
       const validate = compile(tool)
-      const inputs = structuredClone(given)
       if (!validate(inputs)) {
         const problems = (validate.errors ?? []).map((e) =>
           e.keyword === 'required'
