@@ -159,6 +159,9 @@ export function verbAgreement(
     return { factor: READ_AGREEMENT[intent]![tool]!, contradicts: false }
   if (!intentReads && tool === 'write' && intent !== 'auth' && intent !== 'logout')
     return { factor: 0.93, contradicts: false }
+  // An act of unknown kind asked of a tool that writes: as sure as a write of unknown kind.
+  if (intent === 'write' && !toolReads && tool !== 'auth' && tool !== 'logout')
+    return { factor: 0.93, contradicts: false }
   // Running something and saving or making it are sometimes one act in an app (`deploy` a
   // flow saves it), but never a delete.
   const runs = (a: VerbClass, b: VerbClass) => a === 'run' && (b === 'create' || b === 'update')

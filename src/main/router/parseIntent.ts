@@ -350,9 +350,17 @@ function readVerb(tokens: string[], at: number, clause = false): LeadVerb | null
   if (lemma !== lead || !isWord(lead, 'verb')) return null
   if (!clause && isWord(lead, 'noun') && next !== undefined && !DETERMINERS.has(next)) return null
   const meaning = verbClassByMeaning(lemma, verbClassOf)
-  return meaning
-    ? { word: lead, verbClass: meaning.verbClass, action: actionOf(lemma, meaning.via), length: 1 }
-    : null
+  // A verb WordNet cannot class (`tag`, `star`, `pin`): an act of some kind on the site, a write
+  // whose own action the tool must share (`score.ts` agreesInAction).
+  if (meaning)
+    return {
+      word: lead,
+      verbClass: meaning.verbClass,
+      action: actionOf(lemma, meaning.via),
+      length: 1,
+    }
+  // Not after a colon: there a lone word is more often a value (`search: weather`).
+  return clause ? null : { word: lead, verbClass: 'write', action: lemma, length: 1 }
 }
 
 /**

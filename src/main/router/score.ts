@@ -1,4 +1,4 @@
-import { GENERIC_VERBS, roleSynonyms, verbAgreement, type VerbClass } from './lexicon'
+import { GENERIC_VERBS, READ_CLASSES, roleSynonyms, verbAgreement, type VerbClass } from './lexicon'
 import { sameAction } from './meaning/related'
 import type { IntentWord, ParsedIntent } from './parseIntent'
 import type { Expanded, Expansion } from './toolIndex'
@@ -218,10 +218,11 @@ export function scoreTool(
   const siteNamed = evidence.some((e) => e.part === 'site' && e.outcome === 'matched')
   // `rename budget.xlsx`: a value of the kind the tool was recorded with names the object.
   const typedValue = intent.values.some((v) => v.value && profile.valueKinds.has(v.value))
+  // No verb asks for a read (`what does readme.txt say`).
+  const sameVerb = asked === profile.verb || (asked === null && READ_CLASSES.includes(profile.verb))
   const implicit =
     !head &&
-    asked !== null &&
-    asked === profile.verb &&
+    sameVerb &&
     (asked === 'auth' ||
       asked === 'logout' ||
       typedValue ||
@@ -306,7 +307,8 @@ function agreesInAction(
   if (!asked || GENERIC_VERBS.has(asked) || !profile.action) return true
   // Signing in, out, reading and searching have no kinds that matter here.
   const verb = intent.verb?.verbClass
-  if (verb !== 'create' && verb !== 'update' && verb !== 'delete' && verb !== 'run') return true
+  const acts = ['create', 'update', 'delete', 'run', 'write']
+  if (!verb || !acts.includes(verb)) return true
   if (sameAction(asked, profile.action)) return true
   const word: IntentWord = { word: asked, stem: stem(asked), generic: false, literal: false }
   for (const [s, e] of expand(word, 'verb'))
