@@ -263,7 +263,7 @@ describe('MCP over Streamable HTTP', () => {
       arguments: { url: `${h.site.url}/`, intent: 'search the AI tools directory for writing' },
     })) as unknown as { structuredContent: { status: string; candidate: { name: string } | null } }
     expect(answer.structuredContent.status).toBe('candidate')
-    expect(answer.structuredContent.candidate?.name).toMatch(/post_search/)
+    expect(answer.structuredContent.candidate?.name).toMatch(/__search_/)
     const invalid = await refusal(client.callTool({ name: 'service_index', arguments: {} }))
     expect(invalid.data).toMatchObject({ code: 'invalid_argument' })
   })
