@@ -7,7 +7,7 @@ import type { Exchange } from '../../src/shared/trace'
 import type { RequestKey } from './types'
 
 /** Stands for a value only known at run time (a step's extract, a login value, a secret). */
-const WILD = '\u0001'
+const WILD = '__sitecall_wild__'
 
 /** The field's value in a URL's query or a form, multipart or JSON body; null when absent. */
 function fieldValue(url: URL, body: string | null, field: string): string | null {
