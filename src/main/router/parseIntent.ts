@@ -356,7 +356,7 @@ function readVerb(tokens: string[], at: number, clause = false): LeadVerb | null
     return {
       word: lead,
       verbClass: meaning.verbClass,
-      action: actionOf(lemma, meaning.via),
+      action: actionOf(lemma, meaning),
       length: 1,
     }
   // Not after a colon: there a lone word is more often a value (`search: weather`).
@@ -364,11 +364,13 @@ function readVerb(tokens: string[], at: number, clause = false): LeadVerb | null
 }
 
 /**
- * The action of a verb classed by meaning: the table verb it was found through when that verb
- * only says its class (`kick off` is `start`, `trash` is `discard`), else the verb itself.
+ * The action of a verb classed by meaning: the table verb it was found through when that verb is
+ * its synonym and only says its class (`trash` is `discard`), else the verb itself.
  */
-function actionOf(verb: string, via: string): string {
-  return GENERIC_VERBS.has(via) ? via : verb
+function actionOf(verb: string, meaning: { via: string; depth: number }): string {
+  // Only a synonym stands for the verb (`trash` → `discard`); a verb classed through a hypernym
+  // keeps its own action (`undo` is a kind of `change`, not any change).
+  return meaning.depth === 0 && GENERIC_VERBS.has(meaning.via) ? meaning.via : verb
 }
 
 /** A phrasal verb of two or three words at `at` (`kick off`, `get rid of`), by WordNet. */
@@ -382,7 +384,7 @@ function readPhrasal(tokens: string[], at: number, lemma: string): LeadVerb | nu
     if (!isPhrasalVerb(phrase)) continue
     const meaning = verbClassByMeaning(joined, verbClassOf)
     const verbClass = meaning?.verbClass ?? verbClassOf(stem(lemma))
-    const action = meaning ? actionOf(joined, meaning.via) : joined
+    const action = meaning ? actionOf(joined, meaning) : joined
     if (verbClass) return { word: tokens[at]!, verbClass, action, length: size }
   }
   return null

@@ -2,7 +2,7 @@ import { GENERIC_VERBS, READ_CLASSES, roleSynonyms, verbAgreement, type VerbClas
 import { sameAction } from './meaning/related'
 import type { IntentWord, ParsedIntent } from './parseIntent'
 import type { Expanded, Expansion } from './toolIndex'
-import { isPlural, stem } from './text'
+import { GENERIC_STEMS, isPlural, stem } from './text'
 import { FIELD_STRENGTH, type TermField, type ToolProfile } from './toolProfile'
 
 /**
@@ -215,7 +215,10 @@ export function scoreTool(
   // Signing in is done to a site, not to a thing; and `search Redmine for "timeout"` searches
   // what the named site holds: with the verbs agreeing, the site stands for the object.
   const asked = intent.verb?.verbClass ?? null
-  const siteNamed = evidence.some((e) => e.part === 'site' && e.outcome === 'matched')
+  // A generic word (`web` of "a personal web notebook") names no site.
+  const siteNamed = evidence.some(
+    (e) => e.part === 'site' && e.outcome === 'matched' && !GENERIC_STEMS.has(stem(e.word)),
+  )
   // `rename budget.xlsx`: a value of the kind the tool was recorded with names the object.
   const typedValue = intent.values.some((v) => v.value && profile.valueKinds.has(v.value))
   // No verb asks for a read (`what does readme.txt say`).
@@ -311,8 +314,13 @@ function agreesInAction(
   if (!verb || !acts.includes(verb)) return true
   if (sameAction(asked, profile.action)) return true
   const word: IntentWord = { word: asked, stem: stem(asked), generic: false, literal: false }
-  for (const [s, e] of expand(word, 'verb'))
-    if (e.strength >= 0.9 && profile.terms.has(s)) return true
+  // The site's own API words for the act (`/move`, `action=rename`), not names the intent used
+  // (`import` of a flow called "Nightly import").
+  for (const [s, e] of expand(word, 'verb')) {
+    const field = profile.terms.get(s)?.field
+    if (e.strength >= 0.9 && (field === 'path' || field === 'slot' || field === 'value'))
+      return true
+  }
   return false
 }
 
