@@ -69,12 +69,13 @@ export interface MultipartField {
 
 /**
  * The text fields of a `multipart/form-data` request body (RFC 7578): each part's `name` from
- * its `Content-Disposition` and its value, in order; file parts (with a `filename`) are left out.
+ * its `Content-Disposition` and its value, in order; file parts (with a `filename`) are left out
+ * of the fields and listed by their file names.
  * Null when the request is not multipart or its boundary is missing.
  */
 export function multipartFields(
   exchange: Exchange,
-): { boundary: string; fields: MultipartField[] } | null {
+): { boundary: string; fields: MultipartField[]; files: string[] } | null {
   const type = headerValue(exchange.requestHeaders, 'content-type') ?? ''
   const boundary = /multipart\/form-data;.*boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(type)
   const body = exchange.requestBody
@@ -82,6 +83,7 @@ export function multipartFields(
   const mark = `--${boundary[1] ?? boundary[2]}`
   const text = body.text
   const fields: MultipartField[] = []
+  const files: string[] = []
   let at = text.indexOf(mark)
   while (at >= 0) {
     const headStart = at + mark.length
@@ -92,7 +94,9 @@ export function multipartFields(
     if (headEnd > 0 && headEnd < next) {
       const head = text.slice(headStart, headEnd)
       const name = /content-disposition:[^\r\n]*;\s*name="([^"]*)"/i.exec(head)?.[1]
-      const file = /content-disposition:[^\r\n]*;\s*filename=/i.test(head)
+      const filename = /content-disposition:[^\r\n]*;\s*filename="([^"]*)"/i.exec(head)?.[1]
+      if (filename) files.push(filename)
+      const file = filename !== undefined
       const start = headEnd + 4
       const end = next - 2 // the CRLF before the next boundary belongs to the delimiter
       if (name !== undefined && !file && end >= start)
@@ -100,7 +104,7 @@ export function multipartFields(
     }
     at = next
   }
-  return { boundary: mark, fields }
+  return { boundary: mark, fields, files }
 }
 
 /** Lists longer than this keep their tail constant: ids by the hundred are not inputs. */

@@ -9,8 +9,9 @@ import type {
 import { headerValue, mimeTypeOf, type Exchange } from '../../shared/trace'
 import { isWriteMethod, safeUrl } from './classify'
 import { inferSchema } from './inferSchema'
-import { requestValues } from './requestValues'
+import { multipartFields, pathSegments, requestValues } from './requestValues'
 import { largestRecordList } from './selectTarget'
+import { valueAt } from '../../shared/jsonPath'
 
 /** How many fields of the record list's items the rule promises: the stable core of a record. */
 const MAX_ITEM_FIELDS = 12
@@ -273,22 +274,8 @@ function sentValues(exchange: Exchange): string[] {
   const out: string[] = []
   for (const v of requestValues(exchange))
     if (typeof v.value === 'string' || typeof v.value === 'number') out.push(String(v.value))
-  const type = headerValue(exchange.requestHeaders, 'content-type') ?? ''
-  const boundary = /boundary="?([^";]+)"?/i.exec(type)?.[1]
-  const body = exchange.requestBody
-  if (!boundary || body?.encoding !== 'utf8') return out
-  // RFC 7578: each part has its own headers; a file part names the file in `filename`.
-  for (const part of body.text.split(`--${boundary}`)) {
-    const split = /\r?\n\r?\n/.exec(part)
-    if (!split) continue
-    const head = part.slice(0, split.index)
-    const filename = /filename="([^"]*)"/i.exec(head)?.[1]
-    if (filename) out.push(filename)
-    else if (/name="/i.test(head)) {
-      const value = part.slice(split.index + split[0].length).replace(/\r?\n$/, '')
-      if (value.length <= 200) out.push(value)
-    }
-  }
+  // RFC 7578: a file part names the file in `filename` (its text fields are request values).
+  out.push(...(multipartFields(exchange)?.files ?? []))
   return out
 }
 
@@ -632,29 +619,7 @@ function segmentMatches(pattern: string, segment: string): boolean {
 }
 
 function segmentsOf(path: string): string[] {
-  return path
-    .split('?')[0]!
-    .split('/')
-    .filter(Boolean)
-    .map((s) => {
-      try {
-        return decodeURIComponent(s)
-      } catch {
-        return s
-      }
-    })
-}
-
-/** The value at a dot path (numeric parts index lists); '' is the value itself. */
-function valueAt(value: unknown, path: string): unknown {
-  if (!path) return value
-  let node: unknown = value
-  for (const part of path.split('.')) {
-    if (Array.isArray(node) && /^\d+$/.test(part)) node = node[Number(part)]
-    else if (isRecord(node)) node = node[part]
-    else return undefined
-  }
-  return node
+  return pathSegments(`http://localhost${path.startsWith('/') ? '' : '/'}${path.split('?')[0]}`)
 }
 
 /** A JSON scalar as text, for comparing with a shape's `equals` or `pattern`. */
