@@ -161,7 +161,9 @@ export async function runRouterAccuracyBench(): Promise<AccuracyFigures[]> {
     `Router accuracy: ${corpus.tools.length} tools from the real-app corpus` +
       ` (${corpus.missing.length} workflows without a tool; site names filled from the trace for ${corpus.siteFilled})`,
   )
-  console.log(`${'split'.padEnd(6)} intents   top-1  recall     MRR  nothing  false matches  skipped`)
+  console.log(
+    `${'split'.padEnd(6)} intents   top-1  recall     MRR  nothing  false matches  skipped`,
+  )
   for (const r of results)
     console.log(
       `${r.split.padEnd(6)} ${String(r.intents).padStart(7)} ${pct(r.top1)} ${pct(r.recall)} ${r.mrr.toFixed(3).padStart(7)} ${String(r.nothing).padStart(8)} ${String(r.falseMatches).padStart(14)} ${String(r.skipped).padStart(8)}`,
