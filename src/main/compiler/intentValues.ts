@@ -26,6 +26,9 @@ function introducesValue(tokens: string[], at: number, spelled: string): boolean
   return CONTAINERS.has(next) || CONTAINERS.has(next.replace(/s$/, ''))
 }
 
+/** Form fields that carry a button's label, not a value (`wp-submit`, `submitButton`, `btn`). */
+const SUBMIT_FIELD = /(^|[-_.])(submit|button|btn|commit)([-_.]|$)|^(wp)?(submit|save|commit)\w*$/i
+
 /** Longest intent phrase compared with a request value, in words ("new york city"). */
 const MAX_PHRASE_WORDS = 5
 const MIN_VALUE_LENGTH = 3
@@ -73,6 +76,8 @@ export function intentValues(intent: string, exchanges: Exchange[]): TypedValue[
     for (const v of requestValues(exchange)) {
       // An action API's operation (`do=media`) is what the request does, never a value.
       if (typeof v.value !== 'string' || found.has(v.value) || isOperationValue(v)) continue
+      // A submit button's label ("Log In") repeats the intent's verb; it is no value.
+      if (SUBMIT_FIELD.test(v.key)) continue
       const text = v.value.trim().toLowerCase().replace(/\s+/g, ' ')
       if (!phrases.has(text) && !phrases.has(normalValue(v.value))) continue
       found.set(v.value, {
