@@ -3,7 +3,7 @@
  * temp dir whose `inc/preload.php` points DOKU_CONF at the instance's own conf dir, its own data
  * dir with the seed, a fresh full-text index, and PHP's built-in server on 127.0.0.1.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
+import { execFileSync, type ChildProcess } from 'node:child_process'
 import {
   cpSync,
   existsSync,
@@ -16,9 +16,9 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { freePort, killGroup, lifetimeTimer, spawnServer, waitForHttp } from '../childProcess'
 import { writeConfig, writeData } from './seed'
 
 /** Where Debian's `dokuwiki` package puts the code and the default configuration. */
@@ -44,19 +44,6 @@ export function dokuUnavailable(): string | null {
   return null
 }
 
-/** A port on 127.0.0.1 that was free a moment ago (the kernel picks it). */
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer()
-    srv.once('error', reject)
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address()
-      const port = typeof addr === 'object' && addr ? addr.port : 0
-      srv.close(() => resolve(port))
-    })
-  })
-}
-
 /** Copies Debian's default conf files (not its users/ACL, which point into /var/lib). */
 function copyDefaultConf(confDir: string): void {
   mkdirSync(confDir, { recursive: true })
@@ -66,24 +53,6 @@ function copyDefaultConf(confDir: string): void {
     if (!statSync(src).isFile()) continue
     cpSync(src, join(confDir, name), { dereference: true })
   }
-}
-
-/** Resolves once `url` answers with any HTTP status; rejects when `child` exits or time runs out. */
-async function waitForHttp(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs
-  let exited = false
-  child.once('exit', () => (exited = true))
-  while (Date.now() < deadline) {
-    if (exited) throw new Error('php -S exited before DokuWiki answered')
-    try {
-      const res = await fetch(url, { redirect: 'manual' })
-      await res.arrayBuffer()
-      return
-    } catch {
-      await new Promise((r) => setTimeout(r, 200))
-    }
-  }
-  throw new Error(`DokuWiki did not answer ${url} within ${timeoutMs} ms`)
 }
 
 /**
@@ -101,23 +70,8 @@ export async function startDokuServer(lifetimeMs: number): Promise<DokuServer> {
   const close = (): Promise<void> => {
     closing ??= (async () => {
       if (timer) clearTimeout(timer)
-      if (child?.pid && child.exitCode === null) {
-        const exited = new Promise<void>((r) => child!.once('exit', () => r()))
-        try {
-          // php -S may fork workers: end the whole process group it leads.
-          process.kill(-child.pid, 'SIGTERM')
-        } catch {
-          // already gone
-        }
-        await Promise.race([exited, new Promise((r) => setTimeout(r, 3000))])
-        if (child.exitCode === null && child.signalCode === null) {
-          try {
-            process.kill(-child.pid, 'SIGKILL')
-          } catch {
-            // already gone
-          }
-        }
-      }
+      // php -S may fork workers: end the whole process group it leads.
+      await killGroup(child, { graceMs: 3000 })
       rmSync(dir, { recursive: true, force: true, maxRetries: 3 })
     })()
     return closing
@@ -151,14 +105,17 @@ export async function startDokuServer(lifetimeMs: number): Promise<DokuServer> {
     })
     const port = await freePort()
     const origin = `http://127.0.0.1:${port}`
-    child = spawn(
+    child = spawnServer(
       PHP,
       ['-d', `session.save_path=${join(dir, 'sessions')}`, '-S', `127.0.0.1:${port}`, '-t', www],
-      { cwd: www, detached: true, stdio: 'ignore' },
-    )
-    await waitForHttp(`${origin}/doku.php`, child, 30_000)
-    timer = setTimeout(() => void close(), lifetimeMs)
-    timer.unref()
+      { cwd: www },
+    ).child
+    await waitForHttp(`${origin}/doku.php`, child, {
+      name: 'php -S (DokuWiki)',
+      timeoutMs: 30_000,
+      redirect: 'manual',
+    })
+    timer = lifetimeTimer(lifetimeMs, close)
     return { origin, dir, close }
   } catch (error) {
     await close()

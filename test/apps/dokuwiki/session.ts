@@ -4,6 +4,7 @@
  * cookie `DW<md5>`), so a {@link StorageState} with those cookies is all a request needs.
  */
 import type { StorageState } from '../../../src/shared/trace'
+import { cookieHeader, fetchWithSession } from '../sessionFetch'
 
 type Cookie = StorageState['cookies'][number]
 
@@ -39,24 +40,16 @@ function mergeCookies(a: Cookie[], b: Cookie[]): Cookie[] {
   return [...byName.values()]
 }
 
-/** The `Cookie` header a browser would send for `session` (all its cookies are for this host). */
-export function cookieHeader(session: StorageState): string {
-  return session.cookies.map((c) => `${c.name}=${c.value}`).join('; ')
-}
-
 /**
  * Sends a request to `origin + path` with the session's cookies when given; never follows
  * redirects, so a caller sees DokuWiki's 302/303 answers (a save answers with a redirect).
  */
-export async function sendWithSession(
+export function sendWithSession(
   origin: string,
   path: string,
   init: RequestInit & { session?: StorageState } = {},
 ): Promise<Response> {
-  const { session, ...rest } = init
-  const headers = new Headers(rest.headers)
-  if (session && session.cookies.length) headers.set('cookie', cookieHeader(session))
-  return fetch(origin + path, { redirect: 'manual', ...rest, headers })
+  return fetchWithSession(origin, path, init)
 }
 
 /**
@@ -79,7 +72,7 @@ export async function signInByHttp(
     redirect: 'manual',
     headers: {
       'content-type': 'application/x-www-form-urlencoded',
-      cookie: cookies.map((c) => `${c.name}=${c.value}`).join('; '),
+      cookie: cookieHeader(cookies),
     },
     body,
   })

@@ -1,0 +1,45 @@
+/**
+ * Sending a request to a corpus app by hand, as a person with curl would, signed in with a saved
+ * {@link StorageState}: its cookies as a `Cookie` header and, for apps that keep a token in
+ * localStorage, that token as `Authorization: Bearer`.
+ */
+import type { StorageState } from '../../src/shared/trace'
+
+type Cookie = StorageState['cookies'][number]
+
+/**
+ * The `Cookie` header a browser holding `cookies` (a session's, or a bare jar) would send: every
+ * cookie, or with `path` given only those whose cookie path is a prefix of its pathname (some
+ * apps scope cookies to `/wp-admin` and the like). Empty when there is nothing to send.
+ */
+export function cookieHeader(cookies: StorageState | Cookie[] | undefined, path?: string): string {
+  if (!cookies) return ''
+  const jar = Array.isArray(cookies) ? cookies : cookies.cookies
+  const pathname = path === undefined ? undefined : new URL(path, 'http://x').pathname
+  return jar
+    .filter((c) => pathname === undefined || pathname.startsWith(c.path))
+    .map((c) => `${c.name}=${c.value}`)
+    .join('; ')
+}
+
+/**
+ * `fetch(origin + path)` with `init.session`'s cookies and, when `bearer` is given, that token as
+ * `Authorization: Bearer`; a header the caller set itself wins. Redirects are not followed unless
+ * `follow` is true (or `init.redirect` says otherwise), so a key sees an app's 302 as the answer.
+ * `scopeCookies` sends only the cookies whose path covers `path`.
+ */
+export function fetchWithSession(
+  origin: string,
+  path: string,
+  init: RequestInit & { session?: StorageState } = {},
+  options: { follow?: boolean; bearer?: string | null; scopeCookies?: boolean } = {},
+): Promise<Response> {
+  const { session, ...rest } = init
+  const headers = new Headers(rest.headers)
+  if (options.bearer && !headers.has('authorization'))
+    headers.set('authorization', `Bearer ${options.bearer}`)
+  const cookies = cookieHeader(session, options.scopeCookies ? path : undefined)
+  if (cookies && !headers.has('cookie')) headers.set('cookie', cookies)
+  const redirect: RequestRedirect = options.follow ? 'follow' : 'manual'
+  return fetch(`${origin}${path}`, { redirect, ...rest, headers })
+}
