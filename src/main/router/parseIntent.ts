@@ -238,6 +238,20 @@ export function parseIntent(intent: string): ParsedIntent {
       rest = [...tokens.slice(start, at), ...tokens.slice(at + found.length)]
     } else rest = tokens.slice(start)
   }
+  // `give X a new name`, `change the name of X`: to rename X (the name is no object).
+  const naming = rest.findIndex((t) => t === 'name' || t === 'title')
+  const renames =
+    naming >= 0 &&
+    ((verb?.word === 'give' && rest[naming - 1] === 'new') ||
+      (verb?.verbClass === 'update' &&
+        action !== null &&
+        GENERIC_VERBS.has(action) &&
+        rest.slice(0, naming).every((t) => STOP_WORDS.has(t))))
+  if (renames) {
+    verb = { word: verb!.word, verbClass: 'update' }
+    action = 'rename'
+    rest = rest.filter((t, i) => i !== naming && !(i === naming - 1 && t === 'new'))
+  }
   // Shell commands take their arguments as values and imply their object (`mkdir projects`).
   const shell = verb ? SHELL_OBJECTS[verb.word] : undefined
   if (shell) rest = [shell]
