@@ -1,7 +1,8 @@
 import type { StorageState } from '../../../src/shared/trace'
 import type { AppDefinition, AppInstance } from '../types'
 import { jupyterUnavailable, startJupyter } from './server'
-import { cookieHeader, mergeCookies, parseSetCookies } from './session'
+import { cookieHeader, fetchWithSession } from '../sessionFetch'
+import { mergeCookies, parseSetCookies } from './session'
 import { WORKFLOWS } from './workflows'
 
 /**
@@ -49,12 +50,7 @@ export const app: AppDefinition = {
       homePath: '/tree',
       user: USER,
       signIn: () => signIn(origin, USER.password),
-      fetch(path, init = {}) {
-        const { session, ...rest } = init
-        const headers = new Headers(rest.headers)
-        if (session) headers.set('cookie', cookieHeader(session.cookies))
-        return fetch(`${origin}${path}`, { ...rest, headers })
-      },
+      fetch: (path, init) => fetchWithSession(origin, path, init, { follow: true }),
       close: server.close,
     }
   },

@@ -1,6 +1,7 @@
 import type { AnswerKey, Workflow } from '../types'
 import { resultText } from './keys'
-import { cookieHeader, parseSetCookies } from './session'
+import { cookieHeader } from '../sessionFetch'
+import { parseSetCookies } from './session'
 
 /**
  * Login's check: the run succeeded and did not land back on the login form (a wrong password or

@@ -1,9 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { freePort, killGroup, lifetimeTimer, spawnServer, waitForHttp } from '../childProcess'
 import { seedFiles } from './seed'
 
 /** The Debian launcher of the classic notebook server (package `jupyter-notebook`). */
@@ -27,36 +27,6 @@ function passwordHash(password: string): string {
     .update(password + salt)
     .digest('hex')
   return `sha256:${salt}:${digest}`
-}
-
-/** Asks the OS for a free port on 127.0.0.1 (closed again before Jupyter binds it). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer()
-    probe.once('error', reject)
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address()
-      const port = typeof address === 'object' && address ? address.port : 0
-      probe.close(() => resolve(port))
-    })
-  })
-}
-
-/** Polls `url` until it answers 200, the child dies, or `timeoutMs` passes. */
-async function waitForHttp(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null || child.signalCode !== null)
-      throw new Error(`jupyter-notebook exited (${child.exitCode ?? child.signalCode})`)
-    try {
-      const res = await fetch(url, { redirect: 'manual' })
-      if (res.status === 200) return
-    } catch {
-      // Not listening yet.
-    }
-    await new Promise((r) => setTimeout(r, 200))
-  }
-  throw new Error(`jupyter-notebook did not answer ${url} within ${timeoutMs} ms`)
 }
 
 /**
@@ -95,14 +65,7 @@ export async function startJupyter(password: string, lifetimeMs: number): Promis
   const close = (): Promise<void> => {
     closing ??= (async () => {
       if (timer) clearTimeout(timer)
-      const proc = child
-      if (proc?.pid && proc.exitCode === null && proc.signalCode === null) {
-        const exited = new Promise<void>((r) => proc.once('exit', () => r()))
-        killGroup(proc.pid, 'SIGTERM')
-        const late = setTimeout(() => killGroup(proc.pid!, 'SIGKILL'), 3000)
-        await exited
-        clearTimeout(late)
-      }
+      await killGroup(child, { graceMs: 3000 })
       rmSync(dir, { recursive: true, force: true })
     })()
     return closing
@@ -110,7 +73,8 @@ export async function startJupyter(password: string, lifetimeMs: number): Promis
 
   try {
     const port = await freePort()
-    child = spawn(
+    // Its own group, so close() can kill the server and anything it spawned in one signal.
+    const server = spawnServer(
       JUPYTER_BIN,
       [
         '--no-browser',
@@ -121,9 +85,8 @@ export async function startJupyter(password: string, lifetimeMs: number): Promis
       ],
       {
         cwd: paths.home,
-        // Its own group, so close() can kill the server and anything it spawned in one signal.
-        detached: true,
-        stdio: ['ignore', 'ignore', 'pipe'],
+        // Jupyter logs to stderr: its tail is worth showing when the start fails.
+        output: { stderr: true },
         env: {
           PATH: '/usr/bin:/bin',
           LANG: 'C.UTF-8',
@@ -137,32 +100,23 @@ export async function startJupyter(password: string, lifetimeMs: number): Promis
         },
       },
     )
-    // Keep the tail of stderr: Jupyter logs there, and a failure message is worth showing.
-    let log = ''
-    child.stderr?.on('data', (chunk: Buffer) => {
-      log = (log + chunk.toString()).slice(-4000)
-    })
-    timer = setTimeout(() => void close(), lifetimeMs)
-    timer.unref()
+    child = server.child
+    timer = lifetimeTimer(lifetimeMs, close)
     const origin = `http://127.0.0.1:${port}`
     try {
-      await waitForHttp(`${origin}/login`, child, 30_000)
+      await waitForHttp(`${origin}/login`, child, {
+        name: 'jupyter-notebook',
+        timeoutMs: 30_000,
+        redirect: 'manual',
+        ready: (res) => res.status === 200,
+      })
     } catch (error) {
-      throw new Error(`${(error as Error).message}\n${log}`)
+      throw new Error(`${(error as Error).message}\n${server.log()}`)
     }
     return { origin, close }
   } catch (error) {
     await close()
     throw error
-  }
-}
-
-/** Signals a whole process group; a group already gone is not an error. */
-function killGroup(pid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pid, signal)
-  } catch {
-    // Already exited.
   }
 }
 

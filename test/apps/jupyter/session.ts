@@ -41,11 +41,6 @@ export function mergeCookies(jar: Cookie[], fresh: Cookie[]): Cookie[] {
   return [...jar.filter((c) => !names.has(c.name)), ...fresh]
 }
 
-/** The `Cookie` request header for a jar (every cookie here is for the app's one host). */
-export function cookieHeader(cookies: Cookie[]): string {
-  return cookies.map((c) => `${c.name}=${c.value}`).join('; ')
-}
-
 /** The value of the cookie `name` in `session`, or throws: the keys need it to be there. */
 export function cookieValue(session: StorageState, name: string): string {
   const cookie = session.cookies.find((c) => c.name === name)
