@@ -7,7 +7,7 @@ import type { TypedValue } from './typedValues'
 
 /** Words after which a person names a value: "for tomato", "called projects", "tagged urgent". */
 const INTRODUCERS = new Set(
-  'for about named called titled tagged to as containing mentioning matching like with by from in'.split(
+  'for about named called titled tagged to as containing mentioning matching like with by from in have has mention mentions include includes say says'.split(
     ' ',
   ),
 )
