@@ -1,9 +1,15 @@
-import { spawn, type ChildProcess } from 'node:child_process'
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
+import {
+  freePort,
+  killGroup,
+  killOnExit,
+  lifetimeTimer,
+  spawnServer,
+  waitForHttp,
+} from '../childProcess'
 import { OTHER_USER_NAMES, USER, seedFlows } from './seed'
 
 /** A Node-RED child process serving the editor and its admin API on loopback. */
@@ -22,19 +28,6 @@ export function redJsPath(): string | null {
   } catch {
     return null
   }
-}
-
-/** Asks the OS for a free port on 127.0.0.1 (listen on 0, read it, close). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer()
-    probe.once('error', reject)
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address()
-      const port = typeof address === 'object' && address ? address.port : 0
-      probe.close(() => resolve(port))
-    })
-  })
 }
 
 /**
@@ -74,23 +67,6 @@ function settingsFile(port: number): string {
   return `module.exports = ${JSON.stringify(settings, null, 2)}\n`
 }
 
-/** Polls `url` until it answers 200, the child exits, or `timeoutMs` passes. */
-async function waitForHttp(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null || child.signalCode !== null)
-      throw new Error(`node-red exited (${child.exitCode ?? child.signalCode}) before answering`)
-    try {
-      const res = await fetch(url, { signal: AbortSignal.timeout(2000) })
-      if (res.ok) return
-    } catch {
-      // Not listening yet.
-    }
-    await new Promise((r) => setTimeout(r, 250))
-  }
-  throw new Error(`node-red did not answer ${url} within ${timeoutMs} ms`)
-}
-
 /**
  * Starts `node red.js` in its own process group (so close can kill it and anything it spawned)
  * with a fresh user dir holding the settings and the seeded flows; resolves once the editor page
@@ -104,52 +80,39 @@ export async function startNodeRed(lifetimeMs: number): Promise<NodeRedServer> {
   const settings = join(dir, 'settings.js')
   writeFileSync(settings, settingsFile(port))
   writeFileSync(join(dir, 'flows.json'), JSON.stringify(seedFlows(), null, 4))
-  const child = spawn(
+  const server = spawnServer(
     process.execPath,
     [red, '--userDir', dir, '--port', String(port), '--settings', settings],
-    { cwd: dir, detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
+    { cwd: dir, output: { stdout: true, stderr: true } },
   )
-  let output = ''
-  const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000))
-  child.stdout?.on('data', keep)
-  child.stderr?.on('data', keep)
-
-  const kill = () => {
-    if (child.pid && child.exitCode === null && child.signalCode === null) {
-      try {
-        process.kill(-child.pid, 'SIGKILL')
-      } catch {
-        // Already gone.
-      }
-    }
-  }
   // If the test process dies without closing, do not leave Node-RED behind.
-  process.once('exit', kill)
+  const forget = killOnExit(server.child)
   let closing: Promise<void> | null = null
   const close = (): Promise<void> => {
     closing ??= (async () => {
       clearTimeout(timer)
-      process.removeListener('exit', kill)
-      const exited = new Promise<void>((resolve) => {
-        if (child.exitCode !== null || child.signalCode !== null) resolve()
-        else child.once('exit', () => resolve())
-      })
-      kill()
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))])
+      forget()
+      // SIGKILL at once: the user dir is removed next, there is nothing to save.
+      await killGroup(server.child, { first: 'SIGKILL', graceMs: 5000 })
       rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 })
     })()
     return closing
   }
-  const timer = setTimeout(() => void close(), lifetimeMs)
-  timer.unref()
+  const timer = lifetimeTimer(lifetimeMs, close)
 
   const origin = `http://127.0.0.1:${port}`
   try {
-    await waitForHttp(`${origin}/`, child, 90_000)
+    await waitForHttp(`${origin}/`, server.child, {
+      name: 'node-red',
+      timeoutMs: 90_000,
+      intervalMs: 250,
+      requestTimeoutMs: 2000,
+      ready: (res) => res.ok,
+    })
     return { origin, close }
   } catch (error) {
     await close()
     const message = error instanceof Error ? error.message : String(error)
-    throw new Error(`${message}\n${output}`)
+    throw new Error(`${message}\n${server.log()}`)
   }
 }

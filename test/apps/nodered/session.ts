@@ -1,4 +1,5 @@
 import type { StorageState } from '../../../src/shared/trace'
+import { fetchWithSession } from '../sessionFetch'
 
 /**
  * The localStorage key the editor keeps its login in. Node-RED suffixes it with the editor's
@@ -63,11 +64,8 @@ export function fetchAs(
   path: string,
   init: RequestInit & { session?: StorageState } = {},
 ): Promise<Response> {
-  const { session, ...rest } = init
-  const headers = new Headers(rest.headers)
-  const token = bearerOf(session, origin)
-  if (token && !headers.has('authorization')) headers.set('authorization', `Bearer ${token}`)
-  if (session?.cookies.length && !headers.has('cookie'))
-    headers.set('cookie', session.cookies.map((c) => `${c.name}=${c.value}`).join('; '))
-  return fetch(`${origin}${path}`, { ...rest, headers })
+  return fetchWithSession(origin, path, init, {
+    follow: true,
+    bearer: bearerOf(init.session, origin),
+  })
 }
