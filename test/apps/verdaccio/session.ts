@@ -1,4 +1,5 @@
 import type { StorageState } from '../../../src/shared/trace'
+import { fetchWithSession } from '../sessionFetch'
 
 /** The web UI's login answer: a JWT for the UI's own API. */
 interface LoginAnswer {
@@ -51,9 +52,8 @@ export function fetchAs(
   path: string,
   init: RequestInit & { session?: StorageState } = {},
 ): Promise<Response> {
-  const { session, ...rest } = init
-  const headers = new Headers(rest.headers)
-  const token = tokenOf(session, origin)
-  if (token && !headers.has('authorization')) headers.set('authorization', `Bearer ${token}`)
-  return fetch(`${origin}${path}`, { ...rest, headers })
+  return fetchWithSession(origin, path, init, {
+    follow: true,
+    bearer: tokenOf(init.session, origin),
+  })
 }
