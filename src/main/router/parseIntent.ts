@@ -252,6 +252,13 @@ export function parseIntent(intent: string): ParsedIntent {
     action = 'rename'
     rest = rest.filter((t, i) => i !== naming && !(i === naming - 1 && t === 'new'))
   }
+  // `move the post to the trash`, `throw it in the bin`: to delete it.
+  const bin = rest.findIndex((t) => t === 'trash' || t === 'bin' || t === 'recycle')
+  if (bin > 0 && verb && ['move', 'put', 'send', 'throw', 'drag', 'drop'].includes(verb.word)) {
+    verb = { word: verb.word, verbClass: 'delete' }
+    action = 'delete'
+    rest = rest.slice(0, bin).filter((t) => !['to', 'in', 'into', 'the'].includes(t))
+  }
   // Shell commands take their arguments as values and imply their object (`mkdir projects`).
   const shell = verb ? SHELL_OBJECTS[verb.word] : undefined
   if (shell) rest = [shell]

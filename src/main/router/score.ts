@@ -221,6 +221,12 @@ export function scoreTool(
   )
   // `rename budget.xlsx`: a value of the kind the tool was recorded with names the object.
   const typedValue = intent.values.some((v) => v.value && profile.valueKinds.has(v.value))
+  // `MediaWiki: retitle Planning to Planning 2026`: the site's one tool for that very act.
+  const sameSpecificAction =
+    intent.action !== null &&
+    !GENERIC_VERBS.has(intent.action) &&
+    profile.action !== null &&
+    sameAction(intent.action, profile.action)
   // No verb asks for a read (`what does readme.txt say`).
   const sameVerb = asked === profile.verb || (asked === null && READ_CLASSES.includes(profile.verb))
   const implicit =
@@ -229,7 +235,7 @@ export function scoreTool(
     (asked === 'auth' ||
       asked === 'logout' ||
       typedValue ||
-      (siteNamed && (asked === 'search' || asked === 'list')))
+      (siteNamed && (asked === 'search' || asked === 'list' || sameSpecificAction)))
   if (!head) penalty += implicit ? PENALTY.implicit : PENALTY.head
   const all = [core, intent.qualifiers, intent.values, intent.places, sites].flat()
   const allStems = new Set(all.map((w) => w.stem))
