@@ -48,6 +48,8 @@ export function spawnServer(
     cwd?: string
     env?: NodeJS.ProcessEnv
     output?: { stdout?: boolean; stderr?: boolean }
+    /** Lets Node exit while the server still runs (its own cleanup then ends the server). */
+    unref?: boolean
   } = {},
 ): ServerProcess {
   const stdout = options.output?.stdout ? 'pipe' : 'ignore'
@@ -62,6 +64,7 @@ export function spawnServer(
   const keep = (chunk: Buffer) => (log = (log + chunk.toString()).slice(-4000))
   child.stdout?.on('data', keep)
   child.stderr?.on('data', keep)
+  if (options.unref) child.unref()
   return { child, log: () => log }
 }
 
@@ -107,10 +110,31 @@ export function killOnExit(child: ChildProcess): () => void {
 }
 
 /**
- * Polls `url` until `ready(response)` holds (by default: any HTTP answer at all), every
- * `intervalMs`; throws when `child` exits first or `timeoutMs` passes, naming the server as
- * `name` and adding the last answer or error seen. Each response body is read, so no socket
- * stays open.
+ * Polls `ready()` every `intervalMs` (150 unless told) until it holds; throws when `child` exits
+ * first or `timeoutMs` passes, naming the server as `name` and adding `detail()` (an output tail,
+ * the last answer seen) to the message when given.
+ */
+export async function waitUntil(
+  name: string,
+  child: ChildProcess,
+  ready: () => Promise<boolean>,
+  options: { timeoutMs: number; intervalMs?: number; detail?: () => string },
+): Promise<void> {
+  const deadline = Date.now() + options.timeoutMs
+  const detail = () => (options.detail ? `: ${options.detail()}` : '')
+  while (Date.now() < deadline) {
+    if (!isRunning(child))
+      throw new Error(`${name} exited (${child.exitCode ?? child.signalCode})${detail()}`)
+    if (await ready()) return
+    await delay(options.intervalMs ?? 150)
+  }
+  throw new Error(`${name} did not come up within ${options.timeoutMs} ms${detail()}`)
+}
+
+/**
+ * Polls `url` (every `intervalMs`, 200 unless told) until `ready(response)` holds (by default:
+ * any HTTP answer at all); throws when `child` exits first or `timeoutMs` passes, with the last
+ * answer or error seen. Each response body is read, so no socket stays open.
  */
 export async function waitForHttp(
   url: string,
@@ -126,27 +150,28 @@ export async function waitForHttp(
     requestTimeoutMs?: number
   },
 ): Promise<void> {
-  const deadline = Date.now() + options.timeoutMs
   const ready = options.ready ?? (() => true)
   let last = 'no answer'
-  while (Date.now() < deadline) {
-    if (!isRunning(child))
-      throw new Error(`${options.name} exited (${child.exitCode ?? child.signalCode})`)
+  const answers = async (): Promise<boolean> => {
     try {
       const res = await fetch(url, {
         redirect: options.redirect,
         signal: options.requestTimeoutMs ? AbortSignal.timeout(options.requestTimeoutMs) : null,
       })
       await res.arrayBuffer()
-      if (ready(res)) return
-      last = `HTTP ${res.status}`
+      last = `${url} answered HTTP ${res.status}`
+      return ready(res)
     } catch (error) {
       // Not listening yet.
-      last = String(error)
+      last = `${url}: ${String(error)}`
+      return false
     }
-    await delay(options.intervalMs ?? 200)
   }
-  throw new Error(`${options.name} did not answer ${url} within ${options.timeoutMs} ms (${last})`)
+  await waitUntil(options.name, child, answers, {
+    timeoutMs: options.timeoutMs,
+    intervalMs: options.intervalMs ?? 200,
+    detail: () => last,
+  })
 }
 
 /**

@@ -10,15 +10,8 @@ import { appendFile, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { dataDirOf, startMariaDb } from './mariadb'
-import {
-  freePort,
-  killGroup,
-  run,
-  signalGroup,
-  spawnServer,
-  waitFor,
-  type ServerProcess,
-} from './proc'
+import { freePort, lifetimeTimer } from '../childProcess'
+import { killGroup, run, signalGroup, spawnServer, waitFor, type ServerProcess } from './proc'
 import { seededTemplate } from './template'
 import { makeTree, PHP_DIR, THEME, WORDPRESS_DIR } from './tree'
 
@@ -118,8 +111,7 @@ export async function startWordPress(lifetimeMs: number): Promise<WordPressServe
       }
     }
     await waitFor('php -S', php, answers, 60_000)
-    timer = setTimeout(() => void stop(), lifetimeMs)
-    timer.unref()
+    timer = lifetimeTimer(lifetimeMs, stop)
     return { origin, dir, stop }
   } catch (error) {
     await stop()
