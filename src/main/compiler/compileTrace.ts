@@ -250,5 +250,15 @@ function typedSlots(
     )
     if (slot) out.set(m.typed.value, `{{input.${slot['x-slot']}}}`)
   }
+  // A dependency request that sends what an input holds (the page it opens the editor of) takes
+  // that input too, so the tool reads the token of the page it writes.
+  for (const p of Object.values(inputs.properties))
+    if (
+      typeof p.default === 'string' &&
+      p.default.length >= 6 &&
+      /[^a-z]/i.test(p.default) &&
+      !out.has(p.default)
+    )
+      out.set(p.default, `{{input.${p['x-slot']}}}`)
   return out
 }

@@ -127,8 +127,8 @@ export function planSlots(
 /**
  * One value the person gave, sent in several places (a file name in the path and in the body's
  * `name` and `path`; a title in the path and in the body), is one input (issue 9): inputs whose
- * string defaults spell the same value, at least one of them required, merge into the first
- * required one, and every placeholder of the others points at it.
+ * string defaults spell the same value merge into the first required one (else the first), and
+ * every placeholder of the others points at it.
  */
 function mergeSameValues(plan: SlotPlan): SlotPlan {
   const props = plan.inputs.properties
@@ -136,9 +136,11 @@ function mergeSameValues(plan: SlotPlan): SlotPlan {
   const spelled = (p: SlotSchema) =>
     typeof p.default === 'string' && p.default.length >= 3 ? normalValue(p.default) : null
   const keepers = new Map<string, string>()
+  // A required input keeps the value; else the first that holds it (a page id sent in the query
+  // and again in the form body is one input).
   for (const name of [...required, ...Object.keys(props)]) {
     const key = spelled(props[name]!)
-    if (key && required.has(name) && !keepers.has(key)) keepers.set(key, name)
+    if (key && !keepers.has(key)) keepers.set(key, name)
   }
   const properties: Record<string, SlotSchema> = {}
   let text = JSON.stringify(plan.request)

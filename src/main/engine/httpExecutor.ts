@@ -83,7 +83,9 @@ export async function executeHttp(
   const login = loginScope(tool.login, context.login)
   if (!login.ok) return login.outcome
   const scope: TemplateScope = { ...inputs, ...login.scope, ...generatedScope() }
-  const jar = await jarOf(context.login)
+  // A sign-in tool starts from no session: with the saved one the site skips its login form.
+  const signIn = tool.evidence.signals.some((x) => x.name === 'sign_in')
+  const jar = await jarOf(signIn ? null : context.login)
   const resolved = new Map<string, string | null>()
   for (const step of tool.steps) {
     const isTarget = step === last
