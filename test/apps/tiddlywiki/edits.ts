@@ -1,8 +1,8 @@
 import type { Workflow } from '../types'
 import {
   bodyEditor,
+  confirmEdit,
   editor,
-  nextWrite,
   openBySearch,
   startEditing,
   waitForFirstSync,
@@ -15,6 +15,7 @@ import {
   parseTitleList,
   putTiddler,
   READ_TIDDLER,
+  readSeededTiddler,
   readTiddler,
   recipePath,
 } from './tiddlers'
@@ -39,9 +40,7 @@ export const editTiddlerText: Workflow = {
     await openBySearch(page, EDITED)
     const frame = await startEditing(page, EDITED)
     await bodyEditor(page).locator('textarea').fill(NEW_TEXT)
-    const saved = nextWrite(page, 'PUT', recipePath(EDITED))
-    await frame.getByRole('button', { name: 'Confirm changes to this tiddler' }).click()
-    await saved
+    await confirmEdit(page, frame, EDITED)
     await editor(page).waitFor({ state: 'detached' })
   },
   key: {
@@ -56,8 +55,7 @@ export const editTiddlerText: Workflow = {
       const used = this.inputs.map((i) => i.changed[0])
       const [title, text] = used.map(String) as [string, string]
       // Read first: the PUT replaces the whole tiddler, its tags must go back unchanged.
-      const before = await readTiddler(app, title)
-      if (!before) throw new Error(`${title} is not seeded`)
+      const before = await readSeededTiddler(app, title)
       const res = await putTiddler(app, { title, text, tags: parseTitleList(before.tags) })
       await expectNoContent(res, `PUT ${recipePath(title)}`)
       orThrow(await this.check(app, { status: 'succeeded', result: null }, session, used))
@@ -95,9 +93,7 @@ export const addTag: Workflow = {
     await frame.locator('.tc-edit-add-tag input[placeholder="tag name"]').fill(TAG)
     await frame.locator('.tc-add-tag-button button').click()
     await frame.locator(`.tc-tag-list-item[data-tag-title="${TAG}"]`).waitFor()
-    const saved = nextWrite(page, 'PUT', recipePath(TAGGED))
-    await frame.getByRole('button', { name: 'Confirm changes to this tiddler' }).click()
-    await saved
+    await confirmEdit(page, frame, TAGGED)
     await editor(page).waitFor({ state: 'detached' })
   },
   key: {
@@ -111,8 +107,7 @@ export const addTag: Workflow = {
     async replayByHand(app, session) {
       const used = this.inputs.map((i) => i.changed[0])
       const [title, tag] = used.map(String) as [string, string]
-      const before = await readTiddler(app, title)
-      if (!before) throw new Error(`${title} is not seeded`)
+      const before = await readSeededTiddler(app, title)
       const tags = [...parseTitleList(before.tags), tag]
       const res = await putTiddler(app, { title, text: before.text ?? '', tags })
       await expectNoContent(res, `PUT ${recipePath(title)}`)

@@ -1,6 +1,7 @@
 import type { Workflow } from '../types'
 import {
   bodyEditor,
+  confirmEdit,
   editor,
   nextWrite,
   openBySearch,
@@ -18,6 +19,7 @@ import {
   parseTitleList,
   putTiddler,
   READ_TIDDLER,
+  readSeededTiddler,
   readTiddler,
   recipePath,
 } from './tiddlers'
@@ -43,9 +45,7 @@ export const createTiddler: Workflow = {
     const frame = editor(page)
     await frame.locator('input.tc-titlebar').fill(NEW_TITLE)
     await bodyEditor(page).locator('textarea').fill(NEW_TEXT)
-    const saved = nextWrite(page, 'PUT', recipePath(NEW_TITLE))
-    await frame.getByRole('button', { name: 'Confirm changes to this tiddler' }).click()
-    await saved
+    await confirmEdit(page, frame, NEW_TITLE)
     await tiddlerFrame(page, NEW_TITLE).getByText(NEW_TEXT).waitFor()
   },
   key: {
@@ -98,10 +98,8 @@ export const renameTiddler: Workflow = {
     await openBySearch(page, OLD_TITLE)
     const frame = await startEditing(page, OLD_TITLE)
     await frame.locator('input.tc-titlebar').fill(RENAMED)
-    const saved = nextWrite(page, 'PUT', recipePath(RENAMED))
     const deleted = nextWrite(page, 'DELETE', bagPath(OLD_TITLE))
-    await frame.getByRole('button', { name: 'Confirm changes to this tiddler' }).click()
-    await saved
+    await confirmEdit(page, frame, RENAMED)
     await deleted
     await tiddlerFrame(page, RENAMED).getByText(seeded(OLD_TITLE).text).waitFor()
   },
@@ -116,8 +114,7 @@ export const renameTiddler: Workflow = {
     async replayByHand(app, session) {
       const used = this.inputs.map((i) => i.changed[0])
       const [from, to] = used.map(String) as [string, string]
-      const before = await readTiddler(app, from)
-      if (!before) throw new Error(`${from} is not seeded`)
+      const before = await readSeededTiddler(app, from)
       const tags = parseTitleList(before.tags)
       await expectNoContent(
         await putTiddler(app, { title: to, text: before.text ?? '', tags }),

@@ -1,4 +1,5 @@
 import type { FrameLocator, Locator, Page, Response } from 'playwright-core'
+import { recipePath } from './tiddlers'
 
 /**
  * Waits until the page's first sync with the server answered (`GET
@@ -75,4 +76,14 @@ export function nextWrite(page: Page, method: string, path: string): Promise<Res
       r.request().method() === method && new URL(r.url()).pathname === path && r.status() < 300,
     { timeout: 20_000 },
   )
+}
+
+/**
+ * Clicks the edit frame's tick and waits until the client saved `title` (its PUT): every edit,
+ * creation and rename ends this way, before the person looks for the result.
+ */
+export async function confirmEdit(page: Page, frame: Locator, title: string): Promise<void> {
+  const saved = nextWrite(page, 'PUT', recipePath(title))
+  await frame.getByRole('button', { name: 'Confirm changes to this tiddler' }).click()
+  await saved
 }

@@ -36,6 +36,13 @@ export async function readTiddler(app: AppInstance, title: string): Promise<Stor
   return (await res.json()) as StoredTiddler
 }
 
+/** Reads a tiddler a replay starts from; throws when it is missing (the seed must hold it). */
+export async function readSeededTiddler(app: AppInstance, title: string): Promise<StoredTiddler> {
+  const tiddler = await readTiddler(app, title)
+  if (!tiddler) throw new Error(`${title} is not seeded`)
+  return tiddler
+}
+
 /** Splits TiddlyWiki's title list format (`a [[b c]] d`) into titles. */
 export function parseTitleList(list: string | undefined): string[] {
   const out: string[] = []
