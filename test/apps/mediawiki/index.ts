@@ -3,7 +3,8 @@ import { existsSync } from 'node:fs'
 import type { AppDefinition, AppInstance } from '../types'
 import { ADMIN } from './seed'
 import { startServer } from './server'
-import { cookieHeader, signInByForm } from './session'
+import { fetchWithSession } from '../sessionFetch'
+import { signInByForm } from './session'
 import { MEDIAWIKI_CODE } from './settings'
 import { workflows } from './workflows/index'
 
@@ -42,13 +43,8 @@ export const app: AppDefinition = {
       homePath: '/index.php/Main_Page',
       user: { ...ADMIN },
       signIn: () => signInByForm(origin, ADMIN),
-      fetch(path, init = {}) {
-        const { session, ...rest } = init
-        const headers = new Headers(rest.headers)
-        const cookie = cookieHeader(session, path)
-        if (cookie && !headers.has('cookie')) headers.set('cookie', cookie)
-        return fetch(`${origin}${path}`, { ...rest, headers })
-      },
+      fetch: (path, init) =>
+        fetchWithSession(origin, path, init, { follow: true, scopeCookies: true }),
       close: () => server.close(),
     }
   },

@@ -1,4 +1,4 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { spawnSync, type ChildProcess } from 'node:child_process'
 import {
   cpSync,
   existsSync,
@@ -9,9 +9,9 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { freePort, killGroup, lifetimeTimer, spawnServer, waitForHttp } from '../childProcess'
 import { ADMIN, SEED_PAGES } from './seed'
 import { MEDIAWIKI_CODE, SITE_NAME, localSettings } from './settings'
 
@@ -95,19 +95,6 @@ function templateDir(): string {
   }
 }
 
-/** A free TCP port on 127.0.0.1 (asked of the OS, then released for PHP to bind). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      const port = typeof address === 'object' && address ? address.port : 0
-      server.close(() => resolve(port))
-    })
-  })
-}
-
 /**
  * The web root: a symlink per entry of the package's code, except its LocalSettings.php (ours is
  * named by MW_CONFIG_FILE) and images/ (a real dir, where uploads go and `php -S` serves them).
@@ -121,24 +108,6 @@ function webRoot(dir: string): string {
   }
   mkdirSync(join(root, 'images'))
   return root
-}
-
-/** Waits until the wiki answers its main page with 200, or throws after `timeoutMs`. */
-async function waitUntilUp(origin: string, child: ChildProcess, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs
-  let last = 'no answer'
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`php -S exited with ${child.exitCode}`)
-    try {
-      const res = await fetch(`${origin}/index.php?title=Main_Page`)
-      if (res.status === 200) return
-      last = `HTTP ${res.status}`
-    } catch (error) {
-      last = String(error)
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200))
-  }
-  throw new Error(`MediaWiki did not answer within ${timeoutMs} ms (${last})`)
 }
 
 /**
@@ -155,26 +124,8 @@ export async function startServer(lifetimeMs: number): Promise<MediaWikiServer> 
   const close = (): Promise<void> => {
     closing ??= (async () => {
       if (timer) clearTimeout(timer)
-      if (child?.pid && child.exitCode === null) {
-        const exited = new Promise((resolve) => child!.once('exit', resolve))
-        // The workers PHP forks share its process group: kill the group, not only the parent.
-        try {
-          process.kill(-child.pid, 'SIGTERM')
-        } catch {
-          // already gone
-        }
-        const killed = await Promise.race([
-          exited.then(() => true),
-          new Promise((resolve) => setTimeout(() => resolve(false), 3000)),
-        ])
-        if (!killed) {
-          try {
-            process.kill(-child.pid, 'SIGKILL')
-          } catch {
-            // already gone
-          }
-        }
-      }
+      // The workers PHP forks share its process group: kill the group, not only the parent.
+      await killGroup(child, { graceMs: 3000 })
       rmSync(dir, { recursive: true, force: true })
     })()
     return closing
@@ -186,10 +137,8 @@ export async function startServer(lifetimeMs: number): Promise<MediaWikiServer> 
     const origin = `http://127.0.0.1:${port}`
     const settings = join(dir, 'LocalSettings.php')
     writeFileSync(settings, localSettings(dir, origin))
-    child = spawn('php', ['-S', `127.0.0.1:${port}`, '-t', root], {
+    child = spawnServer('php', ['-S', `127.0.0.1:${port}`, '-t', root], {
       cwd: root,
-      detached: true,
-      stdio: 'ignore',
       env: {
         ...process.env,
         MW_INSTALL_PATH: MEDIAWIKI_CODE,
@@ -197,10 +146,13 @@ export async function startServer(lifetimeMs: number): Promise<MediaWikiServer> 
         // A few workers, so the page and its load.php requests do not queue behind each other.
         PHP_CLI_SERVER_WORKERS: '3',
       },
+    }).child
+    timer = lifetimeTimer(lifetimeMs, close)
+    await waitForHttp(`${origin}/index.php?title=Main_Page`, child, {
+      name: 'php -S (MediaWiki)',
+      timeoutMs: 60_000,
+      ready: (res) => res.status === 200,
     })
-    timer = setTimeout(() => void close(), lifetimeMs)
-    timer.unref()
-    await waitUntilUp(origin, child, 60_000)
     return { origin, port, close }
   } catch (error) {
     await close()

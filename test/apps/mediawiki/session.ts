@@ -1,15 +1,7 @@
 import type { StorageState } from '../../../src/shared/trace'
+import { cookieHeader } from '../sessionFetch'
 
 type Cookie = StorageState['cookies'][number]
-
-/** The `Cookie` header a browser holding `session` would send to 127.0.0.1 on `path`. */
-export function cookieHeader(session: StorageState | undefined, path = '/'): string {
-  if (!session) return ''
-  return session.cookies
-    .filter((c) => c.domain.replace(/^\./, '') === '127.0.0.1' && path.startsWith(c.path))
-    .map((c) => `${c.name}=${c.value}`)
-    .join('; ')
-}
 
 /** Parses one `Set-Cookie` header into a Playwright-shaped cookie for 127.0.0.1. */
 function parseSetCookie(header: string): Cookie {
