@@ -114,3 +114,21 @@ export function resultText(result: unknown): string {
 export function mustPass(problem: string | null): void {
   if (problem) throw new Error(problem)
 }
+
+/**
+ * A read's check: null when the run's result holds the text `expected` lists for the value the
+ * tool was called with, else what is missing (`missing(want, value)`), or that the table has no
+ * expectation for `value` (`what` names the kind of value: term, page...).
+ */
+export function resultHolds(
+  result: unknown,
+  expected: Record<string, string>,
+  used: string | number | boolean | undefined,
+  what: string,
+  missing: (want: string, value: string) => string,
+): string | null {
+  const value = String(used)
+  const want = expected[value]
+  if (!want) return `no expectation for the ${what} ${value}`
+  return resultText(result).includes(want) ? null : missing(want, value)
+}

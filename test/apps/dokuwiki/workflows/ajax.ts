@@ -4,7 +4,7 @@
  * tree (`call=index&idx=<namespace>`). Both answer an HTML fragment of links.
  */
 import type { Workflow } from '../../types'
-import { mustPass, resultText } from '../keys'
+import { mustPass, resultHolds } from '../keys'
 
 /** Posts an ajax.php call as the page's jQuery does (a urlencoded form) and returns the text. */
 async function ajaxCall(
@@ -69,11 +69,13 @@ export const quickSearch: Workflow = {
       )
     },
     async check(_app, run, _session, used) {
-      const want = QUICK_EXPECT[String(used[0])]
-      if (!want) return `no expectation for the term ${String(used[0])}`
-      return resultText(run.result).includes(want)
-        ? null
-        : `the suggestions do not list ${want} for ${String(used[0])}`
+      return resultHolds(
+        run.result,
+        QUICK_EXPECT,
+        used[0],
+        'term',
+        (want, value) => `the suggestions do not list ${want} for ${value}`,
+      )
     },
   },
 }
@@ -119,11 +121,13 @@ export const listNamespace: Workflow = {
       )
     },
     async check(_app, run, _session, used) {
-      const want = NAMESPACE_EXPECT[String(used[0])]
-      if (!want) return `no expectation for the namespace ${String(used[0])}`
-      return resultText(run.result).includes(want)
-        ? null
-        : `the listing does not hold ${want} for ${String(used[0])}`
+      return resultHolds(
+        run.result,
+        NAMESPACE_EXPECT,
+        used[0],
+        'namespace',
+        (want, value) => `the listing does not hold ${want} for ${value}`,
+      )
     },
   },
 }

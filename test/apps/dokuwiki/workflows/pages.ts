@@ -6,7 +6,7 @@
  */
 import type { Page } from 'playwright-core'
 import type { RequestKey, Workflow } from '../../types'
-import { rawPage, savePage } from '../keys'
+import { mustPass, rawPage, savePage } from '../keys'
 
 const SAVE: RequestKey = {
   method: 'POST',
@@ -68,13 +68,9 @@ export const editPage: Workflow = {
     async replayByHand(app, session) {
       const text = 'Status: red, waiting on the vendor'
       await savePage(app, session, 'team:status', text)
-      const problem = await editPage.key.check(
-        app,
-        { status: 'succeeded', result: null },
-        session,
-        [text],
+      mustPass(
+        await editPage.key.check(app, { status: 'succeeded', result: null }, session, [text]),
       )
-      if (problem) throw new Error(problem)
     },
     async check(app, _run, _session, used) {
       const text = (await rawPage(app, 'team:status')).trim()
@@ -126,13 +122,9 @@ export const createPage: Workflow = {
         'Plan for the data warehouse: load the sales tables first.',
       ]
       await savePage(app, session, used[0]!, used[1]!, 'created')
-      const problem = await createPage.key.check(
-        app,
-        { status: 'succeeded', result: null },
-        session,
-        used,
+      mustPass(
+        await createPage.key.check(app, { status: 'succeeded', result: null }, session, used),
       )
-      if (problem) throw new Error(problem)
     },
     async check(app, _run, _session, used) {
       const id = String(used[0])
@@ -171,13 +163,9 @@ export const deletePage: Workflow = {
     async replayByHand(app, session) {
       const id = 'archive:2025-q3-plan'
       await savePage(app, session, id, '')
-      const problem = await deletePage.key.check(
-        app,
-        { status: 'succeeded', result: null },
-        session,
-        [id],
+      mustPass(
+        await deletePage.key.check(app, { status: 'succeeded', result: null }, session, [id]),
       )
-      if (problem) throw new Error(problem)
     },
     async check(app, _run, _session, used) {
       const text = await rawPage(app, String(used[0]))

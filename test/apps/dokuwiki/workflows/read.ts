@@ -1,6 +1,6 @@
 /** DokuWiki workflows that only read: a full-text search and opening a page from the sitemap. */
 import type { Workflow } from '../../types'
-import { mustPass, resultText } from '../keys'
+import { mustPass, resultHolds } from '../keys'
 
 /** For each term a search may be called with: a page id only that term's results list. */
 const SEARCH_EXPECT: Record<string, string> = {
@@ -47,11 +47,13 @@ export const searchPages: Workflow = {
       )
     },
     async check(_app, run, _session, used) {
-      const want = SEARCH_EXPECT[String(used[0])]
-      if (!want) return `no expectation for the term ${String(used[0])}`
-      return resultText(run.result).includes(want)
-        ? null
-        : `the results do not list ${want} for ${String(used[0])}`
+      return resultHolds(
+        run.result,
+        SEARCH_EXPECT,
+        used[0],
+        'term',
+        (want, value) => `the results do not list ${want} for ${value}`,
+      )
     },
   },
 }
@@ -99,11 +101,13 @@ export const openPage: Workflow = {
       mustPass(await openPage.key.check(app, { status: 'succeeded', result: html }, session, [id]))
     },
     async check(_app, run, _session, used) {
-      const phrase = PAGE_PHRASE[String(used[0])]
-      if (!phrase) return `no expectation for the page ${String(used[0])}`
-      return resultText(run.result).includes(phrase)
-        ? null
-        : `the answer does not show the text of ${String(used[0])}`
+      return resultHolds(
+        run.result,
+        PAGE_PHRASE,
+        used[0],
+        'page',
+        (_want, value) => `the answer does not show the text of ${value}`,
+      )
     },
   },
 }
