@@ -136,6 +136,29 @@ function httpResponse(id: string, z: string, name: string, y: number): FlowNode 
   return { id, type: 'http response', z, name, statusCode: '', headers: {}, x: 640, y, wires: [] }
 }
 
+/**
+ * An HTTP endpoint on one row: `http in` on `url` → a function running `func` → `http response`,
+ * named `names` in that order, with the ids `<base>1` to `<base>3`.
+ */
+function endpoint(
+  base: string,
+  z: string,
+  names: [string, string, string],
+  url: string,
+  func: string,
+): FlowNode[] {
+  return [
+    httpIn(`${base}1`, z, names[0], url, `${base}2`, 80),
+    fn(`${base}2`, z, names[1], func, [`${base}3`], 80),
+    httpResponse(`${base}3`, z, names[2], 80),
+  ]
+}
+
+/** An inject `name` wired to a "count runs" function that ends the flow, both on row `y`. */
+function countedInject(ids: [string, string], z: string, name: string, y: number): FlowNode[] {
+  return [inject(ids[0], z, name, ids[1], y), fn(ids[1], z, 'count runs', COUNT_RUNS, [], y)]
+}
+
 /** The seeded flows file, in the order Node-RED itself would save it (tabs first). */
 export function seedFlows(): FlowNode[] {
   const { nightly, reports, alerts, customers, sensors, cleanup } = TAB
@@ -157,25 +180,19 @@ export function seedFlows(): FlowNode[] {
       140,
     ),
     debug('a1a0000000000004', nightly, 'import result', 140),
-    httpIn(
-      'b1a0000000000001',
+    ...endpoint(
+      'b1a000000000000',
       reports,
-      'daily report endpoint',
+      ['daily report endpoint', 'build daily report', 'send report'],
       '/reports/daily',
-      'b1a0000000000002',
-      80,
-    ),
-    fn(
-      'b1a0000000000002',
-      reports,
-      'build daily report',
       "msg.payload = { report: 'daily', rows: 3 }\nreturn msg",
-      ['b1a0000000000003'],
-      80,
     ),
-    httpResponse('b1a0000000000003', reports, 'send report', 80),
-    inject('b1a0000000000004', reports, 'refresh reports cache', 'b1a0000000000005', 160),
-    fn('b1a0000000000005', reports, 'count runs', COUNT_RUNS, [], 160),
+    ...countedInject(
+      ['b1a0000000000004', 'b1a0000000000005'],
+      reports,
+      'refresh reports cache',
+      160,
+    ),
     inject('c1a0000000000001', alerts, 'heartbeat', 'c1a0000000000002', 80),
     fn('c1a0000000000002', alerts, 'count runs', COUNT_RUNS, ['c1a0000000000003'], 80),
     fn(
@@ -187,28 +204,20 @@ export function seedFlows(): FlowNode[] {
       140,
     ),
     debug('c1a0000000000004', alerts, 'alert log', 140),
-    httpIn(
-      'd1a0000000000001',
+    ...endpoint(
+      'd1a000000000000',
       customers,
-      'customer endpoint',
+      ['customer endpoint', 'load customer', 'send customer'],
       '/customers/:id',
-      'd1a0000000000002',
-      80,
-    ),
-    fn(
-      'd1a0000000000002',
-      customers,
-      'load customer',
       "msg.payload = { id: msg.req.params.id, name: 'Ada Lovelace' }\nreturn msg",
-      ['d1a0000000000003'],
-      80,
     ),
-    httpResponse('d1a0000000000003', customers, 'send customer', 80),
-    inject('d1a0000000000004', customers, 'rebuild search index', 'd1a0000000000005', 160),
-    fn('d1a0000000000005', customers, 'count runs', COUNT_RUNS, [], 160),
-    inject('e1a0000000000001', sensors, 'poll sensors', 'e1a0000000000002', 80),
-    fn('e1a0000000000002', sensors, 'count runs', COUNT_RUNS, [], 80),
-    inject('e2a0000000000001', cleanup, 'purge old logs', 'e2a0000000000002', 80),
-    fn('e2a0000000000002', cleanup, 'count runs', COUNT_RUNS, [], 80),
+    ...countedInject(
+      ['d1a0000000000004', 'd1a0000000000005'],
+      customers,
+      'rebuild search index',
+      160,
+    ),
+    ...countedInject(['e1a0000000000001', 'e1a0000000000002'], sensors, 'poll sensors', 80),
+    ...countedInject(['e2a0000000000001', 'e2a0000000000002'], cleanup, 'purge old logs', 80),
   ]
 }
