@@ -1,15 +1,11 @@
 import type { StorageState } from '../../../src/shared/trace'
+import { fetchWithSession } from '../sessionFetch'
 
 /**
  * Redmine's session cookie. Debian's multitenancy config names it after `Redmine.name`, which is
  * the module's own name, so it is `Redmine` rather than Rails' `_redmine_session`.
  */
 const SESSION_COOKIE = 'Redmine'
-
-/** The `Cookie` header a browser holding `session` would send to the app. */
-export function cookieHeader(session: StorageState): string {
-  return session.cookies.map((c) => `${c.name}=${c.value}`).join('; ')
-}
 
 /**
  * `fetch` against the app, as curl would: no redirects followed (Redmine answers form posts with
@@ -20,10 +16,7 @@ export function appFetch(
   path: string,
   init: RequestInit & { session?: StorageState } = {},
 ): Promise<Response> {
-  const { session, ...rest } = init
-  const headers = new Headers(rest.headers)
-  if (session && !headers.has('cookie')) headers.set('cookie', cookieHeader(session))
-  return fetch(`${origin}${path}`, { redirect: 'manual', ...rest, headers })
+  return fetchWithSession(origin, path, init)
 }
 
 /** The CSRF token Rails puts in every page's `<meta name="csrf-token">`. */

@@ -9,10 +9,10 @@ import {
   readdirSync,
 } from 'node:fs'
 import { renameSync, rmSync, writeFileSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { freePort, killGroup, spawnServer, waitForHttp } from '../childProcess'
 import { seedJson } from './seed'
 
 /** Where Debian's `redmine` package puts the Rails app. */
@@ -114,19 +114,6 @@ export async function templateDatabase(): Promise<string> {
   }
 }
 
-/** A free TCP port on 127.0.0.1 (asks the kernel, then releases it for Redmine to take). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer()
-    probe.once('error', reject)
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address()
-      const port = typeof address === 'object' && address ? address.port : 0
-      probe.close(() => resolve(port))
-    })
-  })
-}
-
 /** A Redmine server process with its temp dir. */
 export interface RedmineServer {
   origin: string
@@ -149,63 +136,33 @@ export async function startRedmineServer(bootMs = 120_000): Promise<RedmineServe
   copyFileSync(template, db)
   const port = await freePort()
   const origin = `http://127.0.0.1:${port}`
-  const child = spawn('ruby', [join(HERE, 'webrick.rb'), String(port)], {
+  const server = spawnServer('ruby', [join(HERE, 'webrick.rb'), String(port)], {
     cwd: REDMINE_ROOT,
     env: railsEnv(dir),
-    detached: true,
-    stdio: ['ignore', 'ignore', 'pipe'],
+    output: { stderr: true },
   })
-  let output = ''
-  child.stderr.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000)))
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
-  let exitedYet = false
-  void exited.then(() => (exitedYet = true))
 
   let stopping: Promise<void> | null = null
   const stop = (): Promise<void> => {
     stopping ??= (async () => {
-      if (!exitedYet && child.pid) {
-        // The whole group, so nothing Redmine spawned (a git or svn for a repository) outlives it.
-        signalGroup(child.pid, 'SIGTERM')
-        const killed = await Promise.race([exited.then(() => true), delay(5000).then(() => false)])
-        if (!killed) {
-          signalGroup(child.pid, 'SIGKILL')
-          await exited
-        }
-      }
+      // The whole group, so nothing Redmine spawned (a git or svn for a repository) outlives it.
+      await killGroup(server.child, { graceMs: 5000 })
       rmSync(dir, { recursive: true, force: true })
     })()
     return stopping
   }
 
   try {
-    const deadline = Date.now() + bootMs
-    for (;;) {
-      if (exitedYet) throw new Error(`Redmine exited while booting:\n${output}`)
-      if (Date.now() > deadline)
-        throw new Error(`Redmine did not answer in ${bootMs} ms:\n${output}`)
-      const status = await fetch(`${origin}/`, { signal: AbortSignal.timeout(5000) }).then(
-        (r) => r.status,
-        () => 0,
-      )
-      if (status === 200) break
-      await delay(500)
-    }
+    await waitForHttp(`${origin}/`, server.child, {
+      name: 'Redmine',
+      timeoutMs: bootMs,
+      intervalMs: 500,
+      requestTimeoutMs: 5000,
+      ready: (res) => res.status === 200,
+    })
   } catch (error) {
     await stop()
-    throw error
+    throw new Error(`${(error as Error).message}:\n${server.log()}`)
   }
   return { origin, dir, stop }
-}
-
-function signalGroup(pid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pid, signal)
-  } catch {
-    // Already gone.
-  }
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms))
 }

@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core'
-import type { Workflow } from '../../types'
+import type { RequestKey, Workflow } from '../../types'
 import { fieldValue } from '../http'
 import type { StorageState } from '../../../../src/shared/trace'
 import type { AppInstance } from '../../types'
@@ -97,6 +97,19 @@ async function patchIssue(
   return res.body
 }
 
+/**
+ * The issue edit form's submit, the target of every edit of an issue: Rails' method override, a
+ * POST whose form says _method=patch.
+ */
+const PATCH_ISSUE: RequestKey = {
+  method: 'POST',
+  path: /\/issues\/\d+/,
+  operation: { field: '_method', value: 'patch' },
+}
+
+/** The issue page an edit reads first: its form holds the CSRF token and lock_version. */
+const READ_ISSUE_PAGE: RequestKey = { method: 'GET', path: /\/issues\/\d+/ }
+
 const STATUS_NAME: Record<string, string> = {
   [STATUS.inProgress]: 'In Progress',
   [STATUS.resolved]: 'Resolved',
@@ -126,11 +139,7 @@ export const changeStatus: Workflow = {
   key: {
     // Rails' method override: a POST whose form says _method=patch. The form also carries
     // issue[lock_version] (optimistic locking): a stale one is refused as a conflict.
-    target: {
-      method: 'POST',
-      path: /\/issues\/\d+/,
-      operation: { field: '_method', value: 'patch' },
-    },
+    target: PATCH_ISSUE,
     inputs: [
       // The picked option's value is the status id, a number.
       { recorded: STATUS.inProgress, changed: [STATUS.resolved, STATUS.feedback] },
@@ -138,7 +147,7 @@ export const changeStatus: Workflow = {
       // another issue, neither already in the status it sets (#6 is New, #2 In Progress).
       { recorded: 1, changed: [6, 2] },
     ],
-    dependencies: [{ method: 'GET', path: /\/issues\/\d+/ }],
+    dependencies: [READ_ISSUE_PAGE],
     mutating: true,
     async replayByHand(app, session) {
       const status = String(this.inputs[0]!.changed[0])
@@ -188,20 +197,13 @@ export const uploadFile: Workflow = {
     // Two steps: the file's bytes go to POST /uploads.js?filename=... (X-CSRF-Token header),
     // whose JS answer holds a token; the edit form's PATCH then names attachments[1][token] and
     // attachments[1][filename].
-    target: {
-      method: 'POST',
-      path: /\/issues\/\d+/,
-      operation: { field: '_method', value: 'patch' },
-    },
+    target: PATCH_ISSUE,
     inputs: [
       { recorded: UPLOAD_NAME, changed: ['changelog-2.5.txt', 'migration-guide.txt'] },
       // The intent names the issue, whose number is the path's last segment.
       { recorded: 5, changed: [6, 7] },
     ],
-    dependencies: [
-      { method: 'POST', path: '/uploads.js' },
-      { method: 'GET', path: /\/issues\/\d+/ },
-    ],
+    dependencies: [{ method: 'POST', path: '/uploads.js' }, READ_ISSUE_PAGE],
     mutating: true,
     async replayByHand(app, session) {
       const name = String(this.inputs[0]!.changed[0])
