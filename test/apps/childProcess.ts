@@ -183,3 +183,54 @@ export function lifetimeTimer(lifetimeMs: number, stop: () => Promise<void>): No
   timer.unref()
   return timer
 }
+
+/** The stop side of a served instance: see {@link instanceStopper}. */
+export interface InstanceStopper {
+  /** The server `stop()` ends, with its whole process group; null until it is spawned. */
+  server: ChildProcess | null
+  /**
+   * Clears the lifetime timer, stops the server, then runs the cleanup (removing the data dir).
+   * Safe to call twice, and from the timer: every call gets the same promise.
+   */
+  stop(): Promise<void>
+  /** Starts the lifetime timer: `stop()` runs by itself after `lifetimeMs`. */
+  expireAfter(lifetimeMs: number): void
+}
+
+/**
+ * What every app's close() does, once: stop the server's process group (with `kill`, see
+ * {@link killGroup}) and run `cleanup`. Create it before the first step that can fail, so a
+ * failed start can clean up with {@link orStop}.
+ */
+export function instanceStopper(
+  cleanup: () => void | Promise<void>,
+  kill: { first?: NodeJS.Signals; graceMs?: number } = {},
+): InstanceStopper {
+  let timer: NodeJS.Timeout | null = null
+  let stopping: Promise<void> | null = null
+  const stopper: InstanceStopper = {
+    server: null,
+    stop: () => {
+      stopping ??= (async () => {
+        if (timer) clearTimeout(timer)
+        await killGroup(stopper.server, kill)
+        await cleanup()
+      })()
+      return stopping
+    },
+    expireAfter: (lifetimeMs) => {
+      timer = lifetimeTimer(lifetimeMs, stopper.stop)
+    },
+  }
+  return stopper
+}
+
+/** Runs `start`; when it throws, awaits `stop()` (so nothing is left behind) and rethrows. */
+export async function orStop<T>(stop: () => Promise<void>, start: () => Promise<T>): Promise<T> {
+  try {
+    return await start()
+  } catch (error) {
+    await stop()
+    throw error
+  }
+}

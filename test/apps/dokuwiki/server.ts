@@ -3,7 +3,7 @@
  * temp dir whose `inc/preload.php` points DOKU_CONF at the instance's own conf dir, its own data
  * dir with the seed, a fresh full-text index, and PHP's built-in server on 127.0.0.1.
  */
-import { execFileSync, type ChildProcess } from 'node:child_process'
+import { execFileSync } from 'node:child_process'
 import {
   cpSync,
   existsSync,
@@ -18,7 +18,7 @@ import {
 } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { freePort, killGroup, lifetimeTimer, spawnServer, waitForHttp } from '../childProcess'
+import { freePort, instanceStopper, orStop, spawnServer, waitForHttp } from '../childProcess'
 import { writeConfig, writeData } from './seed'
 
 /** Where Debian's `dokuwiki` package puts the code and the default configuration. */
@@ -64,19 +64,11 @@ export async function startDokuServer(lifetimeMs: number): Promise<DokuServer> {
   const www = join(dir, 'www')
   const confDir = join(dir, 'conf')
   const dataDir = join(dir, 'data')
-  let child: ChildProcess | null = null
-  let timer: NodeJS.Timeout | null = null
-  let closing: Promise<void> | null = null
-  const close = (): Promise<void> => {
-    closing ??= (async () => {
-      if (timer) clearTimeout(timer)
-      // php -S may fork workers: end the whole process group it leads.
-      await killGroup(child, { graceMs: 3000 })
-      rmSync(dir, { recursive: true, force: true, maxRetries: 3 })
-    })()
-    return closing
-  }
-  try {
+  // php -S may fork workers: the stopper ends the whole process group it leads.
+  const stopper = instanceStopper(() =>
+    rmSync(dir, { recursive: true, force: true, maxRetries: 3 }),
+  )
+  return orStop(stopper.stop, async () => {
     // A copy, not a symlink: DokuWiki finds its own root (DOKU_INC) from the real path of the
     // entry script, and the copy's inc/preload.php must be the one it loads. The big read-only
     // parts that are only included or served by path (translations, bundled plugins, images)
@@ -105,20 +97,18 @@ export async function startDokuServer(lifetimeMs: number): Promise<DokuServer> {
     })
     const port = await freePort()
     const origin = `http://127.0.0.1:${port}`
-    child = spawnServer(
+    const child = spawnServer(
       PHP,
       ['-d', `session.save_path=${join(dir, 'sessions')}`, '-S', `127.0.0.1:${port}`, '-t', www],
       { cwd: www },
     ).child
+    stopper.server = child
     await waitForHttp(`${origin}/doku.php`, child, {
       name: 'php -S (DokuWiki)',
       timeoutMs: 30_000,
       redirect: 'manual',
     })
-    timer = lifetimeTimer(lifetimeMs, close)
-    return { origin, dir, close }
-  } catch (error) {
-    await close()
-    throw error
-  }
+    stopper.expireAfter(lifetimeMs)
+    return { origin, dir, close: stopper.stop }
+  })
 }

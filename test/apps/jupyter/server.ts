@@ -1,9 +1,8 @@
-import type { ChildProcess } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { freePort, killGroup, lifetimeTimer, spawnServer, waitForHttp } from '../childProcess'
+import { freePort, instanceStopper, orStop, spawnServer, waitForHttp } from '../childProcess'
 import { seedFiles } from './seed'
 
 /** The Debian launcher of the classic notebook server (package `jupyter-notebook`). */
@@ -59,19 +58,8 @@ export async function startJupyter(password: string, lifetimeMs: number): Promis
   }
   writeFileSync(join(paths.config, 'jupyter_notebook_config.json'), JSON.stringify(config))
 
-  let child: ChildProcess | null = null
-  let timer: NodeJS.Timeout | null = null
-  let closing: Promise<void> | null = null
-  const close = (): Promise<void> => {
-    closing ??= (async () => {
-      if (timer) clearTimeout(timer)
-      await killGroup(child, { graceMs: 3000 })
-      rmSync(dir, { recursive: true, force: true })
-    })()
-    return closing
-  }
-
-  try {
+  const stopper = instanceStopper(() => rmSync(dir, { recursive: true, force: true }))
+  return orStop(stopper.stop, async () => {
     const port = await freePort()
     // Its own group, so close() can kill the server and anything it spawned in one signal.
     const server = spawnServer(
@@ -100,8 +88,9 @@ export async function startJupyter(password: string, lifetimeMs: number): Promis
         },
       },
     )
-    child = server.child
-    timer = lifetimeTimer(lifetimeMs, close)
+    const child = server.child
+    stopper.server = child
+    stopper.expireAfter(lifetimeMs)
     const origin = `http://127.0.0.1:${port}`
     try {
       await waitForHttp(`${origin}/login`, child, {
@@ -113,11 +102,8 @@ export async function startJupyter(password: string, lifetimeMs: number): Promis
     } catch (error) {
       throw new Error(`${(error as Error).message}\n${server.log()}`)
     }
-    return { origin, close }
-  } catch (error) {
-    await close()
-    throw error
-  }
+    return { origin, close: stopper.stop }
+  })
 }
 
 /** Null when the notebook server is installed, else how to install it. */

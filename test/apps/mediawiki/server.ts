@@ -1,4 +1,4 @@
-import { spawnSync, type ChildProcess } from 'node:child_process'
+import { spawnSync } from 'node:child_process'
 import {
   cpSync,
   existsSync,
@@ -11,7 +11,7 @@ import {
 } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { freePort, killGroup, lifetimeTimer, spawnServer, waitForHttp } from '../childProcess'
+import { freePort, instanceStopper, orStop, spawnServer, waitForHttp } from '../childProcess'
 import { ADMIN, SEED_PAGES } from './seed'
 import { MEDIAWIKI_CODE, SITE_NAME, localSettings } from './settings'
 
@@ -118,26 +118,16 @@ function webRoot(dir: string): string {
 export async function startServer(lifetimeMs: number): Promise<MediaWikiServer> {
   const source = templateDir()
   const dir = mkdtempSync(join(tmpdir(), 'sitecall-mediawiki-'))
-  let child: ChildProcess | null = null
-  let timer: NodeJS.Timeout | null = null
-  let closing: Promise<void> | null = null
-  const close = (): Promise<void> => {
-    closing ??= (async () => {
-      if (timer) clearTimeout(timer)
-      // The workers PHP forks share its process group: kill the group, not only the parent.
-      await killGroup(child, { graceMs: 3000 })
-      rmSync(dir, { recursive: true, force: true })
-    })()
-    return closing
-  }
-  try {
+  // The workers PHP forks share its process group: the stopper kills the group, not the parent.
+  const stopper = instanceStopper(() => rmSync(dir, { recursive: true, force: true }))
+  return orStop(stopper.stop, async () => {
     cpSync(join(source, 'db'), join(dir, 'db'), { recursive: true })
     const root = webRoot(dir)
     const port = await freePort()
     const origin = `http://127.0.0.1:${port}`
     const settings = join(dir, 'LocalSettings.php')
     writeFileSync(settings, localSettings(dir, origin))
-    child = spawnServer('php', ['-S', `127.0.0.1:${port}`, '-t', root], {
+    const child = spawnServer('php', ['-S', `127.0.0.1:${port}`, '-t', root], {
       cwd: root,
       env: {
         ...process.env,
@@ -147,15 +137,13 @@ export async function startServer(lifetimeMs: number): Promise<MediaWikiServer> 
         PHP_CLI_SERVER_WORKERS: '3',
       },
     }).child
-    timer = lifetimeTimer(lifetimeMs, close)
+    stopper.server = child
+    stopper.expireAfter(lifetimeMs)
     await waitForHttp(`${origin}/index.php?title=Main_Page`, child, {
       name: 'php -S (MediaWiki)',
       timeoutMs: 60_000,
       ready: (res) => res.status === 200,
     })
-    return { origin, port, close }
-  } catch (error) {
-    await close()
-    throw error
-  }
+    return { origin, port, close: stopper.stop }
+  })
 }

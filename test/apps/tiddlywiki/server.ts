@@ -1,12 +1,12 @@
-import { spawn, type ChildProcess } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import {
   freePort,
-  killGroup,
+  instanceStopper,
   killOnExit,
-  lifetimeTimer,
+  orStop,
   spawnServer,
   waitForHttp,
 } from '../childProcess'
@@ -40,44 +40,34 @@ function runOnce(args: string[]): Promise<void> {
 export async function startTiddlyWiki(lifetimeMs: number): Promise<TiddlyWikiServer> {
   const dir = mkdtempSync(join(tmpdir(), 'sitecall-tiddlywiki-'))
   const wiki = join(dir, 'wiki')
-  let child: ChildProcess | null = null
-  let timer: NodeJS.Timeout | null = null
-  let closing: Promise<void> | null = null
-  const close = (): Promise<void> => {
-    closing ??= (async () => {
-      if (timer) clearTimeout(timer)
-      // No SIGTERM first: the wiki is in a temp dir about to be removed, nothing needs saving.
-      await killGroup(child, { first: 'SIGKILL' })
-      rmSync(dir, { recursive: true, force: true })
-    })()
-    return closing
-  }
-  try {
+  // No SIGTERM first: the wiki is in a temp dir about to be removed, nothing needs saving.
+  const stopper = instanceStopper(() => rmSync(dir, { recursive: true, force: true }), {
+    first: 'SIGKILL',
+  })
+  return orStop(stopper.stop, async () => {
     await runOnce([wiki, '--init', 'server'])
     writeSeed(wiki)
     const port = await freePort()
-    child = spawnServer(process.execPath, [
+    const child = spawnServer(process.execPath, [
       TIDDLYWIKI_JS,
       wiki,
       '--listen',
       'host=127.0.0.1',
       `port=${port}`,
     ]).child
+    stopper.server = child
     // A detached child outlives this process unless killed: kill it when this process exits.
     const forget = killOnExit(child)
     child.once('exit', forget)
-    timer = lifetimeTimer(lifetimeMs, close)
+    stopper.expireAfter(lifetimeMs)
     const origin = `http://127.0.0.1:${port}`
     await waitForHttp(`${origin}/status`, child, {
       name: 'TiddlyWiki',
       timeoutMs: 30_000,
       intervalMs: 150,
     })
-    return { origin, close }
-  } catch (error) {
-    await close()
-    throw error
-  }
+    return { origin, close: stopper.stop }
+  })
 }
 
 /** Null when TiddlyWiki can run here, else what to install. */
