@@ -12,7 +12,7 @@ import { renameSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { freePort, killGroup, spawnServer, waitForHttp } from '../childProcess'
+import { freePort, instanceStopper, spawnServer, waitForHttp } from '../childProcess'
 import { seedJson } from './seed'
 
 /** Where Debian's `redmine` package puts the Rails app. */
@@ -142,15 +142,12 @@ export async function startRedmineServer(bootMs = 120_000): Promise<RedmineServe
     output: { stderr: true },
   })
 
-  let stopping: Promise<void> | null = null
-  const stop = (): Promise<void> => {
-    stopping ??= (async () => {
-      // The whole group, so nothing Redmine spawned (a git or svn for a repository) outlives it.
-      await killGroup(server.child, { graceMs: 5000 })
-      rmSync(dir, { recursive: true, force: true })
-    })()
-    return stopping
-  }
+  // The whole group, so nothing Redmine spawned (a git or svn for a repository) outlives it.
+  const stopper = instanceStopper(() => rmSync(dir, { recursive: true, force: true }), {
+    graceMs: 5000,
+  })
+  stopper.server = server.child
+  const stop = stopper.stop
 
   try {
     await waitForHttp(`${origin}/`, server.child, {
