@@ -3,6 +3,7 @@
  * of wp-login.php, and plain HTTP with the session's cookies.
  */
 import type { StorageState } from '../../../src/shared/trace'
+import { fetchWithSession } from '../sessionFetch'
 
 type Cookie = StorageState['cookies'][number]
 
@@ -43,27 +44,16 @@ export function keepCookies(cookies: Cookie[], res: Response, host: string): Coo
   return jar
 }
 
-/** The Cookie header a browser sends for `path` (WordPress scopes some cookies to /wp-admin). */
-export function cookieHeader(session: StorageState | undefined, path: string): string {
-  if (!session) return ''
-  const pathname = new URL(path, 'http://x').pathname
-  return session.cookies
-    .filter((c) => pathname.startsWith(c.path))
-    .map((c) => `${c.name}=${c.value}`)
-    .join('; ')
-}
-
-/** `fetch` against the instance, with the session's cookies for that path; no redirects followed. */
-export async function appFetch(
+/**
+ * `fetch` against the instance as curl would: no redirects followed, and only the session's
+ * cookies whose path covers `path` (WordPress scopes some cookies to /wp-admin).
+ */
+export function appFetch(
   origin: string,
   path: string,
   init: RequestInit & { session?: StorageState } = {},
 ): Promise<Response> {
-  const { session, ...rest } = init
-  const headers = new Headers(rest.headers)
-  const cookies = cookieHeader(session, path)
-  if (cookies && !headers.has('cookie')) headers.set('cookie', cookies)
-  return fetch(`${origin}${path}`, { redirect: 'manual', ...rest, headers })
+  return fetchWithSession(origin, path, init, { scopeCookies: true })
 }
 
 /**
