@@ -6,7 +6,8 @@
 import type { AppDefinition, AppInstance } from '../types'
 import { MAIN_USER } from './seed'
 import { dokuUnavailable, startDokuServer } from './server'
-import { sendWithSession, signInByHttp } from './session'
+import { fetchWithSession } from '../sessionFetch'
+import { signInByHttp } from './session'
 import { WORKFLOWS } from './workflows/index'
 
 export const app: AppDefinition = {
@@ -26,7 +27,8 @@ export const app: AppDefinition = {
       homePath: '/doku.php',
       user,
       signIn: () => signInByHttp(server.origin, user),
-      fetch: (path, init) => sendWithSession(server.origin, path, init),
+      // Redirects are not followed: DokuWiki answers a save with a 302/303, which keys check.
+      fetch: (path, init) => fetchWithSession(server.origin, path, init),
       close: server.close,
     }
   },

@@ -4,7 +4,7 @@
  * cookie `DW<md5>`), so a {@link StorageState} with those cookies is all a request needs.
  */
 import type { StorageState } from '../../../src/shared/trace'
-import { cookieHeader, fetchWithSession } from '../sessionFetch'
+import { cookieHeader } from '../sessionFetch'
 
 type Cookie = StorageState['cookies'][number]
 
@@ -38,18 +38,6 @@ function mergeCookies(a: Cookie[], b: Cookie[]): Cookie[] {
   const byName = new Map(a.map((c) => [c.name, c]))
   for (const c of b) byName.set(c.name, c)
   return [...byName.values()]
-}
-
-/**
- * Sends a request to `origin + path` with the session's cookies when given; never follows
- * redirects, so a caller sees DokuWiki's 302/303 answers (a save answers with a redirect).
- */
-export function sendWithSession(
-  origin: string,
-  path: string,
-  init: RequestInit & { session?: StorageState } = {},
-): Promise<Response> {
-  return fetchWithSession(origin, path, init)
 }
 
 /**
