@@ -6,7 +6,8 @@ import { logIn } from './login'
 import { listPackagesSignedIn, openOldVersion, packageDetail } from './packages'
 import { refineSearch, searchPackages } from './search'
 import { PACKAGES, TEAM_RULES, USER } from './seed'
-import { fetchAs, storageStateFor, webLogin } from './session'
+import { fetchWithSession } from '../sessionFetch'
+import { storageStateFor, tokenOf, webLogin } from './session'
 
 /**
  * Verdaccio 6.8.0 from npm, started in this process by the older realsite fixture (its storage
@@ -42,7 +43,12 @@ export const app: AppDefinition = {
       async signIn() {
         return storageStateFor(origin, USER.name, await webLogin(origin, USER))
       },
-      fetch: (path, init) => fetchAs(origin, path, init),
+      // The session's JWT as `Authorization: Bearer`, as the web UI sends it.
+      fetch: (path, init) =>
+        fetchWithSession(origin, path, init, {
+          follow: true,
+          bearer: tokenOf(init?.session, origin),
+        }),
       close: () => site.close(),
     }
   },

@@ -1,5 +1,4 @@
 import type { StorageState } from '../../../src/shared/trace'
-import { fetchWithSession } from '../sessionFetch'
 
 /** The web UI's login answer: a JWT for the UI's own API. */
 interface LoginAnswer {
@@ -44,16 +43,4 @@ export function storageStateFor(origin: string, userName: string, token: string)
 export function tokenOf(session: StorageState | undefined, origin: string): string | null {
   const entry = session?.origins.find((o) => o.origin === origin)
   return entry?.localStorage.find((item) => item.name === 'token')?.value ?? null
-}
-
-/** `fetch` under the origin, with the session's JWT as `Authorization: Bearer` when it has one. */
-export function fetchAs(
-  origin: string,
-  path: string,
-  init: RequestInit & { session?: StorageState } = {},
-): Promise<Response> {
-  return fetchWithSession(origin, path, init, {
-    follow: true,
-    bearer: tokenOf(init.session, origin),
-  })
 }
