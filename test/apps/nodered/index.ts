@@ -1,7 +1,8 @@
 import type { AppDefinition, AppInstance } from '../types'
 import { USER } from './seed'
 import { redJsPath, startNodeRed } from './server'
-import { fetchAs, requestToken, storageStateFor } from './session'
+import { fetchWithSession } from '../sessionFetch'
+import { bearerOf, requestToken, storageStateFor } from './session'
 import { WORKFLOWS } from './workflows'
 
 /** Node-RED 4.1.8 from npm, run as a child process on loopback with seeded flows. */
@@ -28,7 +29,13 @@ export const app: AppDefinition = {
       async signIn() {
         return storageStateFor(origin, await requestToken(origin, USER))
       },
-      fetch: (path, init) => fetchAs(origin, path, init),
+      // The session's token as `Authorization: Bearer`, as the editor's jQuery `beforeSend`
+      // adds to every admin call.
+      fetch: (path, init) =>
+        fetchWithSession(origin, path, init, {
+          follow: true,
+          bearer: bearerOf(init?.session, origin),
+        }),
       close: () => server.close(),
     }
   },

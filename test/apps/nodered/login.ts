@@ -1,6 +1,7 @@
 import type { Workflow } from '../types'
 import { resultText } from './api'
 import { waitForEditor } from './editor'
+import { tokenRequest } from './session'
 
 /**
  * Signs in from the editor's login dialog. The token answer is the result; the check proves it
@@ -33,17 +34,7 @@ export const login: Workflow = {
     dependencies: [],
     mutating: false,
     async replayByHand(app, session) {
-      const res = await app.fetch('/auth/token', {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({
-          client_id: 'node-red-editor',
-          grant_type: 'password',
-          scope: '',
-          username: app.user.name,
-          password: app.user.password,
-        }),
-      })
+      const res = await app.fetch('/auth/token', tokenRequest(app.user))
       const problem = await login.key.check(
         app,
         { status: res.ok ? 'ok' : 'error', result: await res.text() },

@@ -2,14 +2,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
-import {
-  freePort,
-  killGroup,
-  killOnExit,
-  lifetimeTimer,
-  spawnServer,
-  waitForHttp,
-} from '../childProcess'
+import { freePort, instanceStopper, killOnExit, spawnServer, waitForHttp } from '../childProcess'
 import { OTHER_USER_NAMES, USER, seedFlows } from './seed'
 
 /** A Node-RED child process serving the editor and its admin API on loopback. */
@@ -87,18 +80,16 @@ export async function startNodeRed(lifetimeMs: number): Promise<NodeRedServer> {
   )
   // If the test process dies without closing, do not leave Node-RED behind.
   const forget = killOnExit(server.child)
-  let closing: Promise<void> | null = null
-  const close = (): Promise<void> => {
-    closing ??= (async () => {
-      clearTimeout(timer)
+  // SIGKILL at once: the user dir is removed next, there is nothing to save.
+  const stopper = instanceStopper(
+    () => {
       forget()
-      // SIGKILL at once: the user dir is removed next, there is nothing to save.
-      await killGroup(server.child, { first: 'SIGKILL', graceMs: 5000 })
       rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 })
-    })()
-    return closing
-  }
-  const timer = lifetimeTimer(lifetimeMs, close)
+    },
+    { first: 'SIGKILL', graceMs: 5000 },
+  )
+  stopper.server = server.child
+  stopper.expireAfter(lifetimeMs)
 
   const origin = `http://127.0.0.1:${port}`
   try {
@@ -109,9 +100,9 @@ export async function startNodeRed(lifetimeMs: number): Promise<NodeRedServer> {
       requestTimeoutMs: 2000,
       ready: (res) => res.ok,
     })
-    return { origin, close }
+    return { origin, close: stopper.stop }
   } catch (error) {
-    await close()
+    await stopper.stop()
     const message = error instanceof Error ? error.message : String(error)
     throw new Error(`${message}\n${server.log()}`)
   }

@@ -1,5 +1,4 @@
 import type { StorageState } from '../../../src/shared/trace'
-import { fetchWithSession } from '../sessionFetch'
 
 /**
  * The localStorage key the editor keeps its login in. Node-RED suffixes it with the editor's
@@ -15,14 +14,11 @@ export interface TokenAnswer {
 }
 
 /**
- * Logs in as the editor does: `POST /auth/token` with a form body naming the editor as OAuth
- * client and the password grant. Throws when Node-RED refuses.
+ * The editor's login request, `POST /auth/token`: a form body naming the editor as OAuth client
+ * and the password grant.
  */
-export async function requestToken(
-  origin: string,
-  user: { name: string; password: string },
-): Promise<TokenAnswer> {
-  const res = await fetch(`${origin}/auth/token`, {
+export function tokenRequest(user: { name: string; password: string }): RequestInit {
+  return {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams({
@@ -32,7 +28,18 @@ export async function requestToken(
       username: user.name,
       password: user.password,
     }),
-  })
+  }
+}
+
+/**
+ * Logs in as the editor does: `POST /auth/token` with a form body naming the editor as OAuth
+ * client and the password grant. Throws when Node-RED refuses.
+ */
+export async function requestToken(
+  origin: string,
+  user: { name: string; password: string },
+): Promise<TokenAnswer> {
+  const res = await fetch(`${origin}/auth/token`, tokenRequest(user))
   if (!res.ok) throw new Error(`node-red refused the login of ${user.name} (${res.status})`)
   return (await res.json()) as TokenAnswer
 }
@@ -53,19 +60,4 @@ export function bearerOf(session: StorageState | undefined, origin: string): str
   if (!stored) return null
   const parsed = JSON.parse(stored) as Partial<TokenAnswer>
   return parsed.access_token ?? null
-}
-
-/**
- * `fetch` under the origin, with the session's token as `Authorization: Bearer` (what the
- * editor's jQuery `beforeSend` adds to every admin call) and its cookies, if any.
- */
-export function fetchAs(
-  origin: string,
-  path: string,
-  init: RequestInit & { session?: StorageState } = {},
-): Promise<Response> {
-  return fetchWithSession(origin, path, init, {
-    follow: true,
-    bearer: bearerOf(init.session, origin),
-  })
 }
