@@ -11,7 +11,7 @@ import { seeded } from './seed'
 import {
   expectNoContent,
   keptTags,
-  orThrow,
+  replayWrite,
   parseTitleList,
   putTiddler,
   READ_TIDDLER,
@@ -51,14 +51,13 @@ export const editTiddlerText: Workflow = {
     ],
     dependencies: [READ_TIDDLER],
     mutating: true,
-    async replayByHand(app, session) {
-      const used = this.inputs.map((i) => i.changed[0])
-      const [title, text] = used.map(String) as [string, string]
-      // Read first: the PUT replaces the whole tiddler, its tags must go back unchanged.
-      const before = await readSeededTiddler(app, title)
-      const res = await putTiddler(app, { title, text, tags: parseTitleList(before.tags) })
-      await expectNoContent(res, `PUT ${recipePath(title)}`)
-      orThrow(await this.check(app, { status: 'succeeded', result: null }, session, used))
+    replayByHand(app, session) {
+      return replayWrite(this, app, session, async (title, text) => {
+        // Read first: the PUT replaces the whole tiddler, its tags must go back unchanged.
+        const before = await readSeededTiddler(app, title)
+        const res = await putTiddler(app, { title, text, tags: parseTitleList(before.tags) })
+        await expectNoContent(res, `PUT ${recipePath(title)}`)
+      })
     },
     async check(app, _run, _session, used) {
       const title = String(used[0])
@@ -104,14 +103,13 @@ export const addTag: Workflow = {
     ],
     dependencies: [READ_TIDDLER],
     mutating: true,
-    async replayByHand(app, session) {
-      const used = this.inputs.map((i) => i.changed[0])
-      const [title, tag] = used.map(String) as [string, string]
-      const before = await readSeededTiddler(app, title)
-      const tags = [...parseTitleList(before.tags), tag]
-      const res = await putTiddler(app, { title, text: before.text ?? '', tags })
-      await expectNoContent(res, `PUT ${recipePath(title)}`)
-      orThrow(await this.check(app, { status: 'succeeded', result: null }, session, used))
+    replayByHand(app, session) {
+      return replayWrite(this, app, session, async (title, tag) => {
+        const before = await readSeededTiddler(app, title)
+        const tags = [...parseTitleList(before.tags), tag]
+        const res = await putTiddler(app, { title, text: before.text ?? '', tags })
+        await expectNoContent(res, `PUT ${recipePath(title)}`)
+      })
     },
     async check(app, _run, _session, used) {
       const title = String(used[0])

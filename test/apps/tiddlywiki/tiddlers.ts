@@ -1,4 +1,5 @@
-import type { AppInstance } from '../types'
+import type { StorageState } from '../../../src/shared/trace'
+import type { AnswerKey, AppInstance } from '../types'
 
 /**
  * The CSRF guard of TiddlyWiki's server: every PUT and DELETE must carry this header (the browser
@@ -72,6 +73,21 @@ export function deleteTiddler(app: AppInstance, title: string): Promise<Response
 export async function expectNoContent(res: Response, message: string): Promise<void> {
   await res.arrayBuffer()
   if (res.status !== 204) throw new Error(`${message}: answered ${res.status}`)
+}
+
+/**
+ * A write key's replay by hand: `write` gets the key's first changed values, as strings, and
+ * sends the requests; then the key's own check reads the app, and its complaint is thrown.
+ */
+export async function replayWrite(
+  key: AnswerKey,
+  app: AppInstance,
+  session: StorageState,
+  write: (...values: string[]) => Promise<void>,
+): Promise<void> {
+  const used = key.inputs.map((i) => i.changed[0])
+  await write(...used.map(String))
+  orThrow(await key.check(app, { status: 'succeeded', result: null }, session, used))
 }
 
 /** Throws the check's complaint when there is one: replays end with the check. */
