@@ -18,6 +18,12 @@ export interface ToolRepository {
    * keep parsed tools and re-read only those that changed (the router's search).
    */
   versions(): Array<{ id: string; updatedAt: number; status: ToolStatus }>
+  /**
+   * Changes whenever the tools may have changed: this repository's own writes, or any commit of
+   * another connection to the file (SQLite `PRAGMA data_version`). Equal revisions mean the
+   * tools are as they were, so a reader can skip even {@link versions}.
+   */
+  revision(): string
 }
 
 /** Creates the tool repository over an open database. */
@@ -26,7 +32,9 @@ export function createToolRepository(db: Db): ToolRepository {
     row ? (JSON.parse(row.spec) as ToolSpec) : null
   const get = (id: string) =>
     parse(db.prepare('SELECT spec FROM tools WHERE id = ?').get(id) as { spec: string } | undefined)
+  let writes = 0
   const save = (tool: ToolSpec) => {
+    writes++
     db.prepare(
       `INSERT INTO tools (id, name, site_host, status, spec, created_at, updated_at)
        VALUES (@id, @name, @siteHost, @status, @spec, @createdAt, @updatedAt)
@@ -92,7 +100,11 @@ export function createToolRepository(db: Db): ToolRepository {
       }>
     },
     delete(id) {
+      writes++
       return db.prepare('DELETE FROM tools WHERE id = ?').run(id).changes > 0
+    },
+    revision() {
+      return `${writes}:${String(db.pragma('data_version', { simple: true }))}`
     },
   }
 }

@@ -113,12 +113,18 @@ function present(receipt: OperationReceipt<SearchReceipt['result']>): SearchRece
 }
 
 /**
- * The workspace's tools, parsed once per version: each search reads only ids, versions and
- * statuses, and parses the specs of tools that are new or changed (specs are kilobytes each).
+ * The workspace's tools, parsed once per version: a search after no write reads nothing; else it
+ * reads ids, versions and statuses, and parses the specs of tools that are new or changed (specs
+ * are kilobytes each).
  */
 export function createToolCache(repository: ToolRepository): () => ToolSpec[] {
   const cache = new Map<string, { version: string; tool: ToolSpec }>()
+  let last: { revision: string; tools: ToolSpec[] } | null = null
   return () => {
+    // Nothing written since the last search: the same tools, the same objects (the router keeps
+    // its index for them).
+    const revision = repository.revision()
+    if (last && last.revision === revision) return last.tools
     const seen = new Set<string>()
     const out: ToolSpec[] = []
     for (const { id, updatedAt, status } of repository.versions()) {
@@ -134,6 +140,7 @@ export function createToolCache(repository: ToolRepository): () => ToolSpec[] {
       out.push(entry.tool)
     }
     for (const id of cache.keys()) if (!seen.has(id)) cache.delete(id)
+    last = { revision, tools: out }
     return out
   }
 }
