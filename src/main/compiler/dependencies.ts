@@ -19,6 +19,7 @@ import {
   setCookies,
   type ExchangeSource,
 } from './valueSources'
+import { snake } from './naming'
 
 /**
  * Where a traced value sits in a request: `query:<name>`, `body:<path>`, `header:<name>` or
@@ -371,12 +372,4 @@ function signal(name: string, detail: string): EvidenceSignal {
 
 function pathOf(url: string): string {
   return safeUrl(url)?.pathname ?? url
-}
-
-function snake(text: string): string {
-  return text
-    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
-    .replace(/[^A-Za-z0-9]+/g, '_')
-    .replace(/^_+|_+$/g, '')
-    .toLowerCase()
 }

@@ -12,6 +12,7 @@ import type { Exchange, Trace } from '../../shared/trace'
 import { parseJsonBody } from './classify'
 import { personValues, type PersonValue } from './personValues'
 import { singular } from './selectTarget'
+import { snake } from './naming'
 
 /** Fields that name a record, most telling first; any other string field may too. */
 const NAME_FIELDS = [
@@ -331,12 +332,4 @@ function signalOf(lookup: Lookup): EvidenceSignal {
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value)
-}
-
-function snake(text: string): string {
-  return text
-    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
-    .replace(/[^A-Za-z0-9]+/g, '_')
-    .replace(/^_+|_+$/g, '')
-    .toLowerCase()
 }

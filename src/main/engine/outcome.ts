@@ -284,7 +284,11 @@ function otherPage(verify: VerifyRule, title: string, html: string): Outcome | n
   )
 }
 
-function barrierOutcome(barrier: PageBarrier): Outcome | null {
+/** The failure a page barrier means (a bot check, a second factor, a sign-in page), or null. */
+function barrierOutcome(
+  barrier: PageBarrier,
+  instead: 'answer' | 'page' = 'answer',
+): Outcome | null {
   if (barrier === 'challenge')
     return fail('challenge', 'The site showed a bot check; rerun interactively.')
   if (barrier === 'mfa_required')
@@ -292,7 +296,7 @@ function barrierOutcome(barrier: PageBarrier): Outcome | null {
   if (barrier === 'sign_in')
     return fail(
       'session_or_permission',
-      'The site showed a sign-in page instead of the answer.',
+      `The site showed a sign-in page instead of the ${instead}.`,
       true,
     )
   return null
@@ -339,16 +343,8 @@ function judgeDocument(
       'The site answered something other than a page: record the flow again.',
     )
   const { view, barrier } = readPage(body, pageUrl)
-  if (barrier === 'challenge')
-    return fail('challenge', 'The site showed a bot check; rerun interactively.')
-  if (barrier === 'mfa_required')
-    return fail('mfa_required', 'The site asked for a second factor.', true)
-  if (barrier === 'sign_in')
-    return fail(
-      'session_or_permission',
-      'The site showed a sign-in page instead of the page.',
-      true,
-    )
+  const blocked = barrierOutcome(barrier, 'page')
+  if (blocked) return blocked
   const other = otherPage(verify, view.title, body)
   if (other) return other
   const result: Record<string, unknown> = {}
