@@ -321,12 +321,14 @@ describe('browse sessions on the directory site', () => {
     const busy = createServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/html' })
       res.end(`<!doctype html><title>Busy</title>
-<button onclick="setTimeout(() => { const end = Date.now() + 15000; while (Date.now() < end) {} }, 50)">Freeze</button>`)
+<button onclick="setTimeout(() => { const end = Date.now() + 15000; while (Date.now() < end) {} }, 250)">Freeze</button>`)
     })
     await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve))
     const { port } = busy.address() as AddressInfo
     try {
-      const sessions = browse({ snapshotMs: 1_000, settleMs: 200 })
+      // The page freezes 250 ms after the click (time for a loaded machine to finish the click);
+      // the snapshot follows the settle (half a second of quiet), inside the 15 s freeze.
+      const sessions = browse({ snapshotMs: 1_000, settleMs: 2_500 })
       const first = await sessions.open(TENANT, { url: `http://127.0.0.1:${port}/` })
       const freeze = refOf(first, 'button', 'Freeze')
       const error = await refusal(
