@@ -9,7 +9,7 @@ import type {
 import type { Exchange, Trace } from '../../shared/trace'
 import { safeUrl } from './classify'
 import { pathSegments, requestValues } from './requestValues'
-import { singular } from './selectTarget'
+import { singular } from './valueSpelling'
 import { DROPPED_HEADERS } from './headers'
 import {
   findCreatorSource,

@@ -1,6 +1,7 @@
 import type { ToolSite } from '../../shared/toolSpec'
 import { intentVerbClass } from './intentVerb'
 import { siteLabel, snake } from './naming'
+import { singular } from './valueSpelling'
 
 /** Words that never name a tool's object: articles, pronouns, fillers, prepositions. */
 const SKIP = new Set(
@@ -124,7 +125,7 @@ export function intentToolName(intent: string, host: string, site?: ToolSite): s
       continue
     }
     if (/^[A-Z]/.test(raw) && i > 0 && object.length === 0 && !/^[A-Z]+$/.test(raw)) continue
-    object.push(singularWord(w))
+    object.push(singular(w))
   }
   const name = snake([verb, ...object].join('_'))
   return `${sitePart(host, site)}__${name || verb}`
@@ -143,12 +144,4 @@ function sitePart(host: string, site?: ToolSite): string {
     )
     .find((n) => n.length >= 2 && n.length <= 24)
   return own ?? label
-}
-
-function singularWord(word: string): string {
-  if (/ies$/.test(word) && word.length > 4) return `${word.slice(0, -3)}y`
-  if (/(ss|us|is)$/.test(word)) return word
-  if (/(sh|ch|x|z)es$/.test(word)) return word.slice(0, -2)
-  if (/s$/.test(word) && word.length > 3) return word.slice(0, -1)
-  return word
 }

@@ -1,30 +1,10 @@
 import type { Exchange } from '../../shared/trace'
 import { requestValues } from './requestValues'
 import { isOperationValue } from './operation'
+import { presentedAsValue, VALUE_INTRODUCERS } from './valueCues'
 import { normalValue } from './valueSpelling'
 import { intentWords } from './selectTarget'
 import type { TypedValue } from './typedValues'
-
-/** Words after which a person names a value: "for tomato", "called projects", "tagged urgent". */
-const INTRODUCERS = new Set(
-  'for about named called titled tagged to as containing mentioning matching like with by from in have has mention mentions include includes say says'.split(
-    ' ',
-  ),
-)
-/** Nouns before which a word is the name of one: "the invoices folder". */
-const CONTAINERS = new Set(
-  'folder directory page file project category tag tab flow board list channel repo package namespace space collection album section post issue document note notebook group team'.split(
-    ' ',
-  ),
-)
-
-/** True when the intent presents `tokens[at]` as a value: quoted, capitalised, introduced, or naming a container. */
-function introducesValue(tokens: string[], at: number, spelled: string): boolean {
-  if (/^["'“‘]/.test(spelled) || (at > 0 && /^[A-Z]/.test(spelled))) return true
-  if (at > 0 && INTRODUCERS.has(tokens[at - 1]!)) return true
-  const next = tokens[at + 1] ?? ''
-  return CONTAINERS.has(next) || CONTAINERS.has(next.replace(/s$/, ''))
-}
 
 /** Form fields that carry a button's label, not a value (`wp-submit`, `submitButton`, `btn`). */
 const SUBMIT_FIELD = /(^|[-_.])(submit|button|btn|commit)([-_.]|$)|^(wp)?(submit|save|commit)\w*$/i
@@ -61,7 +41,7 @@ export function intentValues(intent: string, exchanges: Exchange[]): TypedValue[
       if (
         n === 1 &&
         !/\d|[._:-]/.test(text) &&
-        !introducesValue(tokens, start, original[start] ?? '')
+        !presentedAsValue(original, tokens, start, start, VALUE_INTRODUCERS)
       )
         continue
       phrases.add(text)

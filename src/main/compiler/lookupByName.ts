@@ -11,7 +11,7 @@ import type { EvidenceSignal, RequestTemplate, SlotSchema, ToolSpec } from '../.
 import type { Exchange, Trace } from '../../shared/trace'
 import { parseJsonBody } from './classify'
 import { personValues, type PersonValue } from './personValues'
-import { singular } from './selectTarget'
+import { singular } from './valueSpelling'
 import { snake } from './naming'
 
 /** Fields that name a record, most telling first; any other string field may too. */

@@ -13,11 +13,8 @@ const OPERATION_FIELD = /^(action|do|call|op|operation|cmd|command|method|task|_
  * `field=value`, or null. A value that is not a short word (an id, a URL) is no operation name.
  */
 export function operationOf(exchange: Exchange): string | null {
-  for (const v of requestValues(exchange)) {
-    if (!OPERATION_FIELD.test(v.key) || v.path !== v.key || typeof v.value !== 'string') continue
-    if (/^[A-Za-z][\w:.-]{0,40}$/.test(v.value)) return `${v.key}=${v.value}`
-  }
-  return null
+  const op = requestValues(exchange).find(isOperationValue)
+  return op ? `${op.key}=${String(op.value)}` : null
 }
 
 /** True when a request value is the operation field of an action API: a constant, never a slot. */

@@ -7,6 +7,10 @@ import { matchTyped, pathSegments, requestValues, type RequestValue } from './re
 import type { TypedValue } from './typedValues'
 import { intentVerbClass } from './intentVerb'
 import { operationOf } from './operation'
+import { NAME_INTRODUCERS, presentedAsValue } from './valueCues'
+import { singular } from './valueSpelling'
+
+export { singular }
 import { verbSignals } from './verbSignals'
 import { hasSiblings, normalValue, pickedNames, segmentCarrying, tracePaths } from './pathValues'
 
@@ -370,12 +374,7 @@ function intentValueInPath(
     // names it as one: quoted, capitalised, or before a container noun ("the invoices folder");
     // else it is a route word such as `search` or `jobs` (issue 9 kind 2).
     if (!/[\d._-]/.test(segment)) {
-      const spelled = raw.slice(at, after + 1).join(' ')
-      const asValue =
-        /^["'“‘]/.test(spelled) ||
-        (at > 0 && /^[A-Z]/.test(spelled)) ||
-        INTRODUCERS.has(tokens[at - 1] ?? '') ||
-        CONTAINER_NOUNS.has(singular(tokens[after + 1] ?? ''))
+      const asValue = presentedAsValue(raw, tokens, at, after, NAME_INTRODUCERS)
       // After a search word the path holds the term (`/search/<term>`): no siblings needed.
       const afterSearch = /^(search|find|query|q|lookup|suggest)$/i.test(segments[index - 1] ?? '')
       if (!asValue || (!afterSearch && !hasSiblings(segments, index, paths))) continue
@@ -393,18 +392,6 @@ function intentValueInPath(
   }
   return null
 }
-
-/** Words after which an intent names a value: "packages named lunar", "posts about tomato". */
-const INTRODUCERS = new Set(
-  'for about named called titled tagged containing mentioning matching like'.split(' '),
-)
-
-/** Nouns that hold named things: a word just before one in an intent is that thing's name. */
-const CONTAINER_NOUNS = new Set(
-  'folder directory dir page file project category tag tab flow board list channel repo repository package namespace space collection album section wiki tiddler post issue ticket document doc note sheet notebook group team workspace bucket table database'.split(
-    ' ',
-  ),
-)
 
 /** Where in the intent's tokens a path segment is spelled (one to five words), or null. */
 function phraseAt(tokens: string[], segment: string): { start: number; end: number } | null {
@@ -524,15 +511,6 @@ export function intentWords(intent: string): string[] {
         .map(singular),
     ),
   ]
-}
-
-/** English singular of a path word or noun: `categories` → `category`, `tools` → `tool`. */
-export function singular(word: string): string {
-  if (/ies$/.test(word) && word.length > 4) return word.slice(0, -3) + 'y'
-  if (/(ss|us|is)$/.test(word)) return word
-  if (/(sh|ch|x|z)es$/.test(word)) return word.slice(0, -2)
-  if (/s$/.test(word) && word.length > 3) return word.slice(0, -1)
-  return word
 }
 
 /** Words of the request's path and GraphQL operation name, singular, lower-case. */

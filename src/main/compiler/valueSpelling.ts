@@ -12,3 +12,12 @@ export function normalValue(text: string): string {
   }
   return decoded.replace(/[_+-]/g, ' ').replace(/\s+/g, ' ').trim().toLowerCase()
 }
+
+/** English singular of a path word or noun: `categories` → `category`, `tools` → `tool`. */
+export function singular(word: string): string {
+  if (/ies$/.test(word) && word.length > 4) return word.slice(0, -3) + 'y'
+  if (/(ss|us|is)$/.test(word)) return word
+  if (/(sh|ch|x|z)es$/.test(word)) return word.slice(0, -2)
+  if (/s$/.test(word) && word.length > 3) return word.slice(0, -1)
+  return word
+}

@@ -1,5 +1,5 @@
 import type { EvidenceSignal } from '../../shared/toolSpec'
-import { SECRET_PLACEHOLDER, type Action, type Exchange } from '../../shared/trace'
+import { headerValue, SECRET_PLACEHOLDER, type Action, type Exchange } from '../../shared/trace'
 import { isWriteMethod, parseJsonRequest, safeUrl } from './classify'
 import { graphqlOfExchange } from './graphql'
 import { mutationVerdict } from './naming'
@@ -135,16 +135,7 @@ function sendsCredentials(exchange: Exchange): boolean {
   const body = exchange.requestBody?.encoding === 'utf8' ? exchange.requestBody.text : ''
   if (body.includes(SECRET_PLACEHOLDER) || body.includes(encodeURIComponent(SECRET_PLACEHOLDER)))
     return true
-  const auth = Object.keys(exchange.requestHeaders).some((h) => h.toLowerCase() === 'authorization')
-  if (
-    auth &&
-    /^basic /i.test(
-      Object.entries(exchange.requestHeaders).find(
-        ([h]) => h.toLowerCase() === 'authorization',
-      )?.[1] ?? '',
-    )
-  )
-    return true
+  if (/^basic /i.test(headerValue(exchange.requestHeaders, 'authorization') ?? '')) return true
   if (!isWriteMethod(exchange.method) || !body) return false
   try {
     const json = JSON.parse(body) as Record<string, unknown>

@@ -1,4 +1,4 @@
-import type { Exchange, Trace } from '../../../shared/trace'
+import { headerValue, type Exchange, type Trace } from '../../../shared/trace'
 import { redactSecrets } from '../redactSecrets'
 import { entryToExchange } from './importEntry'
 import type { HarEntry, HarPage } from './types'
@@ -122,7 +122,7 @@ function passwordFieldNames(exchanges: Exchange[]): string[] {
 function cookiesSent(exchanges: Exchange[]): Trace['storageState'] {
   const byKey = new Map<string, { name: string; value: string; domain: string }>()
   for (const e of exchanges) {
-    const header = Object.entries(e.requestHeaders).find(([h]) => h.toLowerCase() === 'cookie')?.[1]
+    const header = headerValue(e.requestHeaders, 'cookie')
     if (!header) continue
     let host: string
     try {
