@@ -1,6 +1,5 @@
 import type { Exchange } from '../../shared/trace'
 import { headerValue, mimeTypeOf } from '../../shared/trace'
-import { writesByOperation } from './operation'
 import { registrableDomain, thirdPartyKind } from './thirdParty'
 
 /**
@@ -10,8 +9,14 @@ import { registrableDomain, thirdPartyKind } from './thirdParty'
  * failed request, a translation dictionary or a feature-flag/config blob. An HTML document may
  * be a target (a page read, or records the server rendered into the page); a read's answer must
  * be JSON; a write may answer anything (`204`, `text/plain "OK"`, a redirect after a form post).
+ * `writes` says which exchanges write (default: by method; the compiler also counts destructive
+ * GET links, `operation.ts`), passed in so this module stays below the request-value parsers.
  */
-export function rejectionReason(exchange: Exchange, siteHosts: Set<string>): string | null {
+export function rejectionReason(
+  exchange: Exchange,
+  siteHosts: Set<string>,
+  writes: (e: Exchange) => boolean = (e) => isWriteMethod(e.method),
+): string | null {
   const url = safeUrl(exchange.url)
   if (!url) return 'not an http(s) URL'
   if (exchange.method === 'OPTIONS') return 'CORS preflight'
@@ -32,7 +37,7 @@ export function rejectionReason(exchange: Exchange, siteHosts: Set<string>): str
     return 'static asset (by extension)'
   if (exchange.resourceType === 'ping' || isBeaconPath(url.pathname)) return 'analytics beacon'
   if (exchange.status === 0) return 'request failed without an answer'
-  const write = isWriteMethod(exchange.method) || writesByOperation(exchange)
+  const write = writes(exchange)
   // A form post answers with a redirect to the page that shows its result (Post/Redirect/Get).
   const redirectAfterWrite = write && exchange.status >= 300 && exchange.status < 400
   if ((exchange.status < 200 || exchange.status >= 300) && !redirectAfterWrite)

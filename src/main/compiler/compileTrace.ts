@@ -3,7 +3,8 @@ import type { ToolSpec } from '../../shared/toolSpec'
 import type { Action, Exchange, Trace } from '../../shared/trace'
 import { applyBindings } from './bindings'
 import { rankCandidates } from './candidates'
-import { parseJsonRequest, rejectionReason, safeUrl } from './classify'
+import { isWriteMethod, parseJsonRequest, rejectionReason, safeUrl } from './classify'
+import { writesByOperation } from './operation'
 import { graphqlOfExchange } from './graphql'
 import { planDependencies } from './dependencies'
 import { explainMissing } from './explain'
@@ -79,7 +80,7 @@ function compileOnce(trace: Trace, options: CompileOptions): CompileResult {
   )
   const considered: CompileExplanation['considered'] = []
   const eligible = trace.exchanges.filter((e) => {
-    const why = rejectionReason(e, siteHosts)
+    const why = rejectionReason(e, siteHosts, writes)
     if (why)
       considered.push({ exchangeId: e.id, method: e.method, url: e.url, rejectedBecause: why })
     // A request chosen by hand may be a page or another host's API, never an asset or noise.
@@ -194,6 +195,9 @@ function chosenByHand(
     intent: at.intent,
   })
 }
+
+/** A request writes by its method, or by a destructive operation a GET link names. */
+const writes = (e: Exchange): boolean => isWriteMethod(e.method) || writesByOperation(e)
 
 /**
  * How sure the choice is, 0..1: the evidence score, scaled down when the best other endpoint has
