@@ -18,7 +18,7 @@ export interface McpRouteDeps extends McpDeps {
 /** OAuth 2.0 Protected Resource Metadata (RFC 9728 §3) of the MCP endpoint. */
 export const PROTECTED_RESOURCE_PATH = '/.well-known/oauth-protected-resource'
 /** Scopes an MCP client may ask for; the OAuth server decides what each grants. */
-export const MCP_OAUTH_SCOPES = ['tools:read', 'tools:execute']
+export const MCP_OAUTH_SCOPES = ['tools:read', 'tools:execute', 'tools:index']
 /** A session no request touched for this long is closed; its client starts a new one on 404. */
 const SESSION_IDLE_MS = 60 * 60_000
 
@@ -57,7 +57,8 @@ export function registerMcpRoutes(app: FastifyInstance, deps: McpRouteDeps): voi
     const caller = authenticate(request, reply, base)
     if (!caller) return reply
     const scopes = resolveScopes(caller, request.params.slug, request.query ?? {})
-    const scopeKey = JSON.stringify(scopes)
+    // The grants belong to the session too: a narrower token must not ride a wider one's session.
+    const scopeKey = JSON.stringify([scopes, caller.scopes])
     const sessionId = request.headers['mcp-session-id']
     if (typeof sessionId === 'string') {
       const entry = sessions.get(sessionId)
@@ -87,6 +88,7 @@ export function registerMcpRoutes(app: FastifyInstance, deps: McpRouteDeps): voi
       tenant: caller.tenant,
       owner: caller.owner,
       scopes,
+      grants: caller.scopes,
       usageUrl: `${base}/app/#/usage`,
     })
     const transport = new StreamableHTTPServerTransport({

@@ -19,6 +19,8 @@ import {
 import { createRouteIntent } from './routeIntent'
 import { callSiteTool, findSiteTool, listSiteTools } from './siteTools'
 import { inScope, type ToolScope } from './toolsInScope'
+import { assertMayCall, mayCall } from './mcpScopes'
+import { ALL_API_SCOPES, type ApiScope } from '../../../shared/apiScopes'
 
 /** The parts of the core an MCP server uses. */
 export interface McpDeps {
@@ -39,6 +41,11 @@ export interface McpConnection {
   owner: boolean
   /** Every scope must admit a tool (a slug scope and `?apps=`); empty: unscoped. */
   scopes: ToolScope[]
+  /**
+   * The OAuth scopes the bearer holds (issue 13 item 1): a tool whose call needs one it lacks is
+   * neither listed nor called. Default every scope (API keys, the owner, the stdio bridge).
+   */
+  grants?: readonly ApiScope[] | undefined
   /** The app's usage page for balance elicitations, or null (no page to send the person to). */
   usageUrl: string | null
 }
@@ -66,8 +73,11 @@ export function createMcpSession(deps: McpDeps, connection: McpConnection): McpS
   })
 
   const services = { ...deps, route: deps.route ?? createRouteIntent(deps.tools) }
+  const grants = connection.grants ?? ALL_API_SCOPES
   server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: [...listSiteTools(deps.tools, connection.scopes), ...listServiceTools()],
+    tools: [...listSiteTools(deps.tools, connection.scopes), ...listServiceTools()].filter((t) =>
+      mayCall(grants, t.name),
+    ),
   }))
 
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
@@ -76,6 +86,7 @@ export function createMcpSession(deps: McpDeps, connection: McpConnection): McpS
     const elicitUrl = server.getClientCapabilities()?.elicitation?.url !== undefined
     const context = { ...connection, urlElicitation: elicitUrl }
     try {
+      assertMayCall(grants, name)
       if (isServiceTool(name)) return await callServiceTool(services, context, name, args)
       const tool = findSiteTool(deps.tools, name, connection.scopes)
       if (!tool) throw mcpError('not_found', 404, `No tool ${name}: tools/list names them.`)
