@@ -1,7 +1,8 @@
 import Database from 'better-sqlite3'
-import { readdirSync, readFileSync, mkdirSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { createPrivateFile, secureDataDir } from './fileModes'
 
 export type Db = Database.Database
 
@@ -13,11 +14,15 @@ export function defaultMigrationsDir(): string {
 /**
  * Opens (creating if needed) the SQLite file at `path` in WAL mode with foreign keys on, and
  * applies every migration newer than `PRAGMA user_version`, each in its own transaction, so a
- * crash mid-upgrade leaves the file at the last whole version. `:memory:` works for tests.
+ * crash mid-upgrade leaves the file at the last whole version. `:memory:` works for tests. The
+ * folder becomes a private data dir (`0700`, files `0600`, issue 13 item 5) before the file opens.
  * Throws if a migration fails (the file keeps its previous version).
  */
 export function openDatabase(path: string, migrationsDir = defaultMigrationsDir()): Db {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
+  if (path !== ':memory:') {
+    secureDataDir(dirname(path))
+    createPrivateFile(path)
+  }
   const db = new Database(path)
   db.pragma('journal_mode = WAL')
   db.pragma('foreign_keys = ON')
