@@ -18,7 +18,7 @@ import { shapeTarget } from './shapeTarget'
 import { bindSignIn } from './signIn'
 import { intentToolName } from './intentName'
 import { siteOfTrace } from './siteOfTrace'
-import { commitTime, typedValues, type TypedValue } from './typedValues'
+import { commitTime, markContext, typedValues, type TypedValue } from './typedValues'
 
 export interface CompileOptions {
   /** UUID for the new tool. */
@@ -92,7 +92,7 @@ function compileOnce(trace: Trace, options: CompileOptions): CompileResult {
   const base = fromActions.length ? fromActions : intentValues(intent, eligible)
   // An item picked by a click (a version, a tab) that a later request sends as a query or body
   // value is a value the person chose, as a `<select>` would be.
-  const typed = [...base, ...pickedValues(trace.actions, eligible, base)]
+  const typed = markContext([...base, ...pickedValues(trace.actions, eligible, base)], intent)
   const committedAt = commitTime(trace.actions)
   const scored = rankCandidates(trace, eligible, typed, committedAt, intent)
   const byHand = options.targetExchangeId !== undefined

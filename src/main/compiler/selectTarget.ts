@@ -8,7 +8,7 @@ import type { TypedValue } from './typedValues'
 import { intentVerbClass } from './intentVerb'
 import { operationOf } from './operation'
 import { NAME_INTRODUCERS, presentedAsValue } from './valueCues'
-import { singular } from './valueSpelling'
+import { singular, wordsOf } from './valueSpelling'
 
 export { singular }
 import { verbSignals } from './verbSignals'
@@ -236,7 +236,11 @@ function scoreOne(
         detail: `the request's path names ${wordHits.map((w) => `"${w}"`).join(', ')} of the intent`,
       })
   }
-  const picked = !pathSlot ? pickedInPath(segments, where) : null
+  // A click that only led to the form the person then filled (MediaWiki's Special:PrefixIndex
+  // link) picks no record: with a typed value sent, a picked segment must be one the intent names.
+  const picked = !pathSlot
+    ? pickedInPath(segments, where, exactMatches.length ? intent : null)
+    : null
   if (picked) {
     pathSlot = picked.slot
     signals.push({
@@ -424,10 +428,13 @@ function pathContext(context: PageContext | undefined): PathContext {
 function pickedInPath(
   segments: string[],
   where: PathContext,
+  namedIn: string | null,
 ): { slot: PathSlot; value: string } | null {
+  const intentText = namedIn === null ? null : ` ${wordsOf(namedIn).join(' ')} `
   for (const p of where.picked) {
     const index = segmentCarrying(segments, p.value)
     if (index < 0 || !hasSiblings(segments, index, where.paths)) continue
+    if (intentText !== null && !intentText.includes(` ${wordsOf(p.value).join(' ')} `)) continue
     return {
       value: p.value,
       slot: {

@@ -11,7 +11,7 @@ import {
   type ScalarType,
 } from './observations'
 import { isOperationValue } from './operation'
-import { multipartFields, requestValues, type RequestValue } from './requestValues'
+import { multipartFields, queryEntries, requestValues, type RequestValue } from './requestValues'
 import { normalValue } from './valueSpelling'
 import type { TypedValue } from './typedValues'
 
@@ -93,7 +93,7 @@ export function planSlots(
     const name = uniqueName(v.key, v.path, used)
     const typed = typedByPath.get(valueKey(v))
     properties[name] = slotSchema(v, slot, typed, observed.get(valueKey(v)))
-    if (typed) required.push(name)
+    if (typed && !typed.context && !picksListShape(typed, v, values)) required.push(name)
     slotOf.set(valueKey(v), slot)
   }
   ordered.filter((v) => typedByPath.has(valueKey(v))).forEach(place)
@@ -160,6 +160,18 @@ function mergeSameValues(plan: SlotPlan): SlotPlan {
     },
     request: JSON.parse(text) as RequestTemplate,
   }
+}
+
+/**
+ * True when a choice shaped the request rather than gave it a value: a `<select>` with no name
+ * is no form field (HTML §4.10.18.1: a nameless control is not submitted), so the page's script
+ * acted on its choice, and the request carries the choice only as one item of a repeated key
+ * (Redmine's "Add filter" adds `tracker_id` to the list `f[]=status_id&f[]=tracker_id`). The
+ * list is the tool's shape; the value the person filtered by sits in its own field.
+ */
+function picksListShape(typed: TypedValue, v: RequestValue, values: RequestValue[]): boolean {
+  if (typed.kind !== 'select' || typed.fieldName) return false
+  return values.filter((x) => x.location === v.location && x.key === v.key).length > 1
 }
 
 /** What the path segment held when recorded (percent-decoded), as the slot's default. */
@@ -241,16 +253,17 @@ function urlTemplate(
   }
   if (!url.search) return `${url.origin}${pathname}`
   const params: string[] = []
-  url.searchParams.forEach((value, key) => {
-    const slot = slotOf.get(`query:${key}`)
-    const nested = values.some((v) => v.inJson === key && slotOf.has(valueKey(v)))
+  // Each occurrence of a repeated key keeps its own slot or constant, in its place.
+  for (const { key, value, path } of queryEntries(raw)) {
+    const slot = slotOf.get(`query:${path}`)
+    const nested = values.some((v) => v.inJson === path && slotOf.has(valueKey(v)))
     const text = nested
-      ? jsonParamTemplate(value, key, slotOf)
+      ? jsonParamTemplate(value, path, slotOf)
       : slot
         ? `{{input.${slot}}}`
         : encodeURIComponent(value)
     params.push(`${encodeURIComponent(key)}=${text}`)
-  })
+  }
   return `${url.origin}${pathname}?${params.join('&')}`
 }
 

@@ -1,4 +1,5 @@
 import type { Action } from '../../shared/trace'
+import { wordsOf } from './valueSpelling'
 
 /** A value the person typed or chose, as the compiler uses it to find the target request. */
 export interface TypedValue {
@@ -12,6 +13,12 @@ export interface TypedValue {
   options?: string[]
   /** Not typed: a value the intent names, found in a request of a trace without actions (a HAR). */
   fromIntent?: boolean
+  /**
+   * The intent describes this value in words ("the team status page" for `team:status`) while it
+   * spells out another one literally: the described one picks the record the tool works on, so its
+   * slot is optional with the recorded value as default; the literal one is what the caller gives.
+   */
+  context?: boolean
 }
 
 /**
@@ -54,4 +61,25 @@ export function commitTime(actions: Action[]): number | null {
   if (after) return after.at
   const commits = actions.filter(isCommit)
   return commits.length ? commits[commits.length - 1]!.at : null
+}
+
+/**
+ * Marks typed values the intent only describes (`context`, see TypedValue): the intent holds the
+ * value's words in order but not its spelling, and spells out at least one other typed value.
+ * Returns new records; the input is not changed.
+ */
+export function markContext(typed: TypedValue[], intent: string): TypedValue[] {
+  const lower = intent.toLowerCase()
+  const literal = (t: TypedValue) => lower.includes(t.value.toLowerCase().trim())
+  if (!typed.some(literal)) return typed
+  const intentText = ` ${wordsOf(intent).join(' ')} `
+  return typed.map((t) => {
+    const words = wordsOf(t.value)
+    const described =
+      !t.fromIntent &&
+      !literal(t) &&
+      words.length > 1 &&
+      intentText.includes(` ${words.join(' ')} `)
+    return described ? { ...t, context: true } : t
+  })
 }

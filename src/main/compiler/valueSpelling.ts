@@ -21,3 +21,8 @@ export function singular(word: string): string {
   if (/s$/.test(word) && word.length > 3) return word.slice(0, -1)
   return word
 }
+
+/** The words of a text, case folded: its runs of letters and digits (`team:status` → team, status). */
+export function wordsOf(text: string): string[] {
+  return text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []
+}

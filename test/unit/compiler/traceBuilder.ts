@@ -28,6 +28,19 @@ export function traceBuilder(origin = 'https://tools.example.com') {
       })
       return this
     },
+    click(name: string) {
+      actions.push({
+        seq: actions.length + 1,
+        kind: 'click',
+        at: tick(),
+        pageUrl: `${origin}/`,
+        selector: 'a',
+        role: 'link',
+        name,
+        value: null,
+      })
+      return this
+    },
     submit() {
       actions.push({
         seq: actions.length + 1,
