@@ -1,5 +1,6 @@
 import type { ErrorBody } from './errors'
 import type { Requirement, Run } from './run'
+import { TOOL_EDIT_SCHEMA, type ToolEdit } from './toolEdit'
 import type { ToolSpec, ToolSummary } from './toolSpec'
 import type { ExchangeSummary, Exchange } from './trace'
 
@@ -36,6 +37,8 @@ export interface RecordingResult {
 export interface ToolDetail {
   tool: ToolSpec
   target: Exchange | null
+  /** A new candidate's earlier tool for the same workflow, offered to be replaced (issue 14). */
+  replaces?: ToolSummary | null
 }
 
 export interface AppInfo {
@@ -146,6 +149,10 @@ export interface AppApiMethods {
   'tools.get': [{ id: string }, ToolDetail]
   'tools.run': [{ id: string; inputs: Record<string, unknown> }, Run]
   'tools.delete': [{ id: string }, { deleted: boolean }]
+  /** Saves an edit as a new version, a candidate again until a run verifies it (issue 14). */
+  'tools.update': [{ id: string; edit: ToolEdit }, ToolDetail]
+  /** The candidate `id` takes the place (and name) of the tool `replaces`, which is deleted. */
+  'tools.replace': [{ id: string; replaces: string }, ToolDetail]
   'runs.list': [{ toolId?: string }, Run[]]
   'keys.list': [Record<string, never>, KeySummary[]]
   'keys.create': [{ label: string }, { key: string; summary: KeySummary }]
@@ -253,6 +260,21 @@ export const APP_API_INPUT_SCHEMAS: Record<AppApiMethod, object> = {
     properties: { id: { type: 'string', minLength: 1 }, inputs: { type: 'object' } },
   },
   'tools.delete': idOnly,
+  'tools.update': {
+    type: 'object',
+    additionalProperties: false,
+    required: ['id', 'edit'],
+    properties: { id: { type: 'string', minLength: 1, maxLength: 200 }, edit: TOOL_EDIT_SCHEMA },
+  },
+  'tools.replace': {
+    type: 'object',
+    additionalProperties: false,
+    required: ['id', 'replaces'],
+    properties: {
+      id: { type: 'string', minLength: 1, maxLength: 200 },
+      replaces: { type: 'string', minLength: 1, maxLength: 200 },
+    },
+  },
   'runs.list': {
     type: 'object',
     additionalProperties: false,

@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto'
-import type { AppApiInput, AppApiMethod, AppApiResult, AppInfo } from '../../shared/appApi'
+import type {
+  AppApiInput,
+  AppApiMethod,
+  AppApiResult,
+  AppInfo,
+  ToolDetail,
+} from '../../shared/appApi'
 import { ServiceError } from '../../shared/errors'
-import { summarizeTool } from '../../shared/toolSpec'
+import { summarizeTool, type ToolSpec } from '../../shared/toolSpec'
 import type { RecordingSessions } from '../browse/recordingSessions'
 import { toPublicRun, type RunEngine } from '../engine/runEngine'
 import type { Store } from '../store/store'
@@ -10,6 +16,8 @@ import type { SiteLogins } from '../vault/logins'
 import type { SignInFlows } from '../browse/signInFlows'
 import { listInbox } from './appInbox'
 import { prepareCandidate } from './routes/prepare'
+import { editTool } from './toolEdits'
+import { replaceableTool, replaceTool } from './toolReplace'
 
 export type AppHandlers = {
   [M in AppApiMethod]: (input: AppApiInput<M>) => Promise<AppApiResult<M>>
@@ -54,6 +62,11 @@ export function createAppHandlers(deps: AppHandlerDeps): AppHandlers {
       throw new ServiceError('unavailable', 503, 'This app was started without site logins.')
     return deps.logins
   }
+  const detailOf = (tool: ToolSpec): ToolDetail => {
+    const target = store.traces.getExchange(tool.evidence.traceId, tool.evidence.targetExchangeId)
+    const replaces = replaceableTool(tool, store.tools)
+    return { tool, target, replaces: replaces ? summarizeTool(replaces) : null }
+  }
   return {
     'app.info': async () => deps.info(),
     'recorder.start': async (input) => deps.recordings.start(input),
@@ -62,11 +75,11 @@ export function createAppHandlers(deps: AppHandlerDeps): AppHandlers {
     'tools.list': async () => store.tools.list().map(summarizeTool),
     'compile.prepare': async (input) =>
       prepareCandidate({ store, clock: deps.clock, uuid: deps.uuid ?? randomUUID }, input),
-    'tools.get': async ({ id }) => {
-      const tool = toolOr404(id)
-      const target = store.traces.getExchange(tool.evidence.traceId, tool.evidence.targetExchangeId)
-      return { tool, target }
-    },
+    'tools.get': async ({ id }) => detailOf(toolOr404(id)),
+    'tools.update': async ({ id, edit }) =>
+      detailOf(editTool({ store, vault: deps.vault, clock: deps.clock }, deps.tenant, id, edit)),
+    'tools.replace': async ({ id, replaces }) =>
+      detailOf(replaceTool(store, id, replaces, deps.clock())),
     'tools.run': async ({ id, inputs }) => {
       const tool = toolOr404(id)
       const started = deps.engine.start(tool, inputs, { tenant: deps.tenant })

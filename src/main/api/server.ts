@@ -9,6 +9,7 @@ import type { Vault } from '../vault'
 import { registerAppRoutes } from './routes/appRoutes'
 import { registerSiteCallRoutes } from './routes/siteCalls'
 import { registerAccountToolRoutes } from './routes/accountTools'
+import { registerToolEditRoutes } from './routes/toolEdits'
 import { registerRunRoutes } from './routes/runs'
 import { registerPrepareRoutes } from './routes/prepare'
 import { registerSearchRoutes } from './routes/search'
@@ -135,6 +136,7 @@ export function buildServer(deps: ServerDeps): FastifyInstance {
 
   registerSiteCallRoutes(app, deps)
   registerAccountToolRoutes(app, deps)
+  registerToolEditRoutes(app, deps)
   registerRunRoutes(app, deps)
   registerPrepareRoutes(app, deps)
   registerSearchRoutes(app, deps)

@@ -11,6 +11,7 @@ import {
   VAULT_UNLOCK_BODY_SCHEMA,
 } from '../../../shared/accountApiSchemas'
 import { APP_API_INPUT_SCHEMAS, APP_API_METHODS } from '../../../shared/appApi'
+import { TOOL_EDIT_SCHEMA } from '../../../shared/toolEdit'
 import { INDEX_BODY_SCHEMA, INDEX_JOB_BODY_SCHEMA } from '../routes/indexRoutes'
 import { schemaRef } from './components'
 
@@ -231,6 +232,17 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
     auth: 'key',
     responses: { '200': json('`{traces, tools}`') },
     errors: [],
+  },
+  'PATCH /v1/tools/:': {
+    summary:
+      'Edit a tool: name, description, inputs, headers and body fields of its target request ' +
+      '(values may be `{{input.pN}}` or `{{secret:NAME}}`), the verify rule (free). The saved ' +
+      'version is a candidate again until its next authorized execution verifies it.',
+    tag: 'tools',
+    auth: 'key',
+    body: { schema: TOOL_EDIT_SCHEMA, required: true },
+    responses: { '200': json('`{tool}`: the new version of the tool (its ToolSpec).') },
+    errors: ['bad_request', 'unknown_argument', 'invalid_input', 'not_found'],
   },
   'POST /v1/tools/prepare': {
     summary: 'Compile one observed request of a trace into a candidate (manual compile).',

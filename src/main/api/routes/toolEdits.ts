@@ -1,0 +1,26 @@
+import type { FastifyInstance } from 'fastify'
+import { TOOL_EDIT_SCHEMA, type ToolEdit } from '../../../shared/toolEdit'
+import { editTool } from '../toolEdits'
+import type { ServerDeps } from '../server'
+import { checkBody, compileBody } from './search'
+
+/**
+ * `PATCH /v1/tools/{id}` (issue 14 item 4, "the API exposes the same edit"): the body is a
+ * `ToolEdit` (src/shared/toolEdit.ts); the answer is `{tool}`, the saved new version, a
+ * candidate until its next authorized execution verifies it. Free, like catalog inspection.
+ * API keys and the owner token only: no OAuth scope names it (oauth/routeScopes.ts).
+ */
+export function registerToolEditRoutes(app: FastifyInstance, deps: ServerDeps): void {
+  const validate = compileBody(TOOL_EDIT_SCHEMA)
+  app.patch<{ Params: { id: string } }>('/v1/tools/:id', async (request) => {
+    const caller = deps.auth.authenticate(request)
+    const edit = checkBody<ToolEdit>(validate, request.body)
+    const tool = editTool(
+      { store: deps.store, vault: deps.vault, clock: deps.clock },
+      caller.tenant,
+      request.params.id,
+      edit,
+    )
+    return { tool }
+  })
+}
