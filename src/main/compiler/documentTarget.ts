@@ -70,12 +70,23 @@ export function scorePageReads(
     const varying = varyingSegment(doc, pages, typed, actions)
     if (varying && varying.how !== 'last segment')
       signals.push({ name: 'varying_segment', weight: P.varying, detail: varying.how })
+    // A page whose query carries the value the person typed or the intent names
+    // (`doku.php?id=projects:office_move`) is the page meant, not the one the recording began on.
+    const { exactMatches } = varying ? { exactMatches: [] } : matchValues(requestValues(doc), typed)
+    if (exactMatches.length)
+      signals.push({
+        name: 'typed_value_in_request',
+        weight: P.varying,
+        detail: exactMatches
+          .map((m) => `"${m.typed.value}" is ${m.value.location}.${m.value.path}`)
+          .join('; '),
+      })
     const score = Math.round(signals.reduce((sum, s) => sum + s.weight, 0) * 1000) / 1000
     return {
       exchange: doc,
       score,
       signals,
-      exactMatches: [],
+      exactMatches,
       prefixOnly: false,
       document: {
         result: { kind: 'document', page: true },

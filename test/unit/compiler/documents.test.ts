@@ -182,3 +182,29 @@ describe('page reads', () => {
     expect(result.explanation.missing.join(' ')).toMatch(/HTML page/)
   })
 })
+
+describe('page reads from a HAR', () => {
+  it('reads the page whose query carries the value the intent names, not the start page', () => {
+    const wikiPage = (id: string) => ({
+      type: 'document',
+      mime: 'text/html',
+      responseText: page(id, `<h1>${id}</h1><p>text of ${id}</p>`),
+    })
+    const trace = traceBuilder()
+      .exchange('GET', '/doku.php?id=start', wikiPage('start'))
+      .exchange('GET', '/doku.php?id=start&do=index', wikiPage('index'))
+      .exchange('GET', '/doku.php?id=projects:office_move', wikiPage('projects:office_move'))
+      .build('open the wiki page projects:office_move')
+    const tool = ok(
+      compileTrace(
+        { ...trace, startUrl: `${new URL(trace.exchanges[0]!.url).origin}/doku.php?id=start` },
+        options,
+      ),
+    )
+    const input = Object.entries(tool.inputs.properties).find(
+      ([, p]) => p['x-in'] === 'query' && p['x-path'] === 'id',
+    )
+    expect(input?.[1].default).toBe('projects:office_move')
+    expect(tool.inputs.required).toContain(input?.[0])
+  })
+})
