@@ -24,8 +24,9 @@ Data lives in SITECALL_HOME (now: ${dataDir()}).`
 
 /**
  * The headless entry (DESIGN.md §2). Commands work on the data dir of SITECALL_HOME whether or not
- * `serve` runs (SQLite WAL lets several processes share the file). Exit codes: 0 done, 1 failed,
- * 2 bad usage.
+ * `serve` runs (SQLite WAL lets several processes share the file), except the two that run the
+ * engine: a second `serve` or `mcp` beside one refuses (the data dir's lock, issue 13 item 6).
+ * Exit codes: 0 done, 1 failed, 2 bad usage.
  */
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv
@@ -58,7 +59,11 @@ async function serve(args: string[]): Promise<number> {
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new Error(`--port takes 0 to 65535, not ${values.port}`)
   const core = createCore({ port })
-  const base = await core.listen()
+  const base = await core.listen().catch(async (error: unknown) => {
+    // Refused (the data dir's lock, a taken port): nothing of this core may stay open.
+    await core.close()
+    throw error
+  })
   const url = `${base}/app/?token=${core.ownerToken}`
   process.stdout.write(
     `Sitecall is running at ${url}\nAPI: ${base}/api/v1 and ${base}/v1 · data: ${core.home}\n`,

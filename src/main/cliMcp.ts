@@ -4,6 +4,8 @@ import { createMcpSession } from './api/mcp/mcpServer'
 import { parseApps } from './api/mcp/toolsInScope'
 import { createCore, LOCAL_TENANT } from './core'
 import type { ToolRepository } from './store/toolRepository'
+import { lockDataDir } from './store/dataDirLock'
+import { dataDir } from './config'
 
 /** How often the bridge looks for tools another process (`sitecall serve`) verified, in ms. */
 const TOOL_POLL_MS = 2_000
@@ -11,12 +13,15 @@ const TOOL_POLL_MS = 2_000
 /**
  * `sitecall mcp [--apps A,B]`: the MCP server over stdio for desktop clients that start a command
  * (issue 5 "MCP"). It runs an in-process core on SITECALL_HOME's data dir, with no HTTP listener,
- * as the owner workspace, so it works whether or not `serve` runs (SQLite WAL shares the file).
+ * as the owner workspace. It runs the engine, so it takes the data dir's lock: beside a running
+ * `serve` or desktop app it refuses (409 `resource_locked`, naming that process).
  * Stdout carries only JSON-RPC; it ends when the client closes stdin or on SIGINT/SIGTERM.
  */
 export async function mcpCommand(args: string[]): Promise<number> {
   const { values } = parseArgs({ args, options: { apps: { type: 'string' } } })
   const apps = parseApps(values.apps)
+  // The bridge runs the engine: it refuses beside a running serve or desktop app (issue 13 item 6).
+  const lock = lockDataDir(dataDir())
   const core = createCore({ rendererDir: null })
   const session = createMcpSession(
     {
@@ -59,6 +64,7 @@ export async function mcpCommand(args: string[]): Promise<number> {
     // Runs in flight finish (a write left working would end outcome_unknown), but not forever.
     await Promise.race([core.engine.idle(), new Promise((resolve) => setTimeout(resolve, 10_000))])
     await core.close()
+    lock.release()
   }
   return 0
 }

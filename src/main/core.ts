@@ -29,6 +29,7 @@ import type { SendRequest } from './engine/httpExecutor'
 import { createEventBus, type EventBus } from './events'
 import { findChromium, requireChromium, startRecording } from './recorder'
 import { createStore, type Store } from './store/store'
+import { lockDataDir, type DataDirLock } from './store/dataDirLock'
 import { createSecretRepository } from './store/secretRepository'
 import { createKeychain, createVault, type Keychain, type Vault } from './vault'
 import { summarizeTool } from '../shared/toolSpec'
@@ -91,7 +92,10 @@ export interface Core {
   ownerToken: string
   /** Mints and refreshes owner tokens (spec "Other time-bound states": one hour each). */
   ownerTokens: OwnerTokens
-  /** Recovers runs a crash left in flight, then listens on 127.0.0.1; resolves with the base URL. */
+  /**
+   * Takes the data dir's lock (409 `resource_locked` naming the process holding it), recovers
+   * runs a crash left in flight, then listens on 127.0.0.1; resolves with the base URL.
+   */
   listen(): Promise<string>
   /** Stops recordings, the server and the database; safe to call twice. */
   close(): Promise<void>
@@ -272,6 +276,7 @@ export function createCore(config: CoreConfig = {}): Core {
     }),
   })
   let closed = false
+  let lock: DataDirLock | null = null
   return {
     home,
     store,
@@ -290,6 +295,9 @@ export function createCore(config: CoreConfig = {}): Core {
     ownerTokens,
     async listen() {
       const port = config.port ?? DEFAULT_PORT
+      // One serving process per data dir (issue 13 item 6): a second one refuses here, before
+      // its recovery could end the first one's runs.
+      lock ??= lockDataDir(home)
       // Runs a crash or kill left in flight: writes end outcome_unknown, reads run again. Only
       // the serving process owns runs: a core opened without serving (`sitecall record`) next
       // to a running server must not end that server's runs.
@@ -311,6 +319,7 @@ export function createCore(config: CoreConfig = {}): Core {
       await server.close()
       await browsers.close()
       store.close()
+      lock?.release()
     },
   }
 }

@@ -1,4 +1,4 @@
-import { app, BrowserWindow, ipcMain } from 'electron'
+import { app, BrowserWindow, dialog, ipcMain } from 'electron'
 import { dirname } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { createAppDispatch } from './api/appDispatch'
@@ -47,8 +47,10 @@ async function start(): Promise<void> {
   })
 }
 
-app.whenReady().then(start, (error: unknown) => {
+app.whenReady().then(start).catch((error: unknown) => {
   console.error(error)
+  // A refused start (another process holds the data dir: issue 13 item 6) is told, not hidden.
+  dialog.showErrorBox('Sitecall cannot start', (error as Error).message)
   app.exit(1)
 })
 
