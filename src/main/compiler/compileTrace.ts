@@ -7,6 +7,7 @@ import { isWriteMethod, parseJsonRequest, rejectionReason, safeUrl } from './cla
 import { writesByOperation } from './operation'
 import { graphqlOfExchange } from './graphql'
 import { planDependencies } from './dependencies'
+import { readFormSiblings } from './formSiblings'
 import { explainMissing } from './explain'
 import { intentValues } from './intentValues'
 import { pickedNames } from './pathValues'
@@ -114,7 +115,7 @@ function compileOnce(trace: Trace, options: CompileOptions): CompileResult {
   const shaped = shapeTarget(chosen, eligible)
   const { output } = shaped
   const slotPlan = shaped.plan
-  const dependencies = planDependencies(trace, exchange, {
+  const planned = planDependencies(trace, exchange, {
     typed: typed.map((t) => t.value),
     slotOf: typedSlots(slotPlan.inputs, chosen.exactMatches),
     forced: options.dependencyExchangeIds ?? [],
@@ -123,6 +124,12 @@ function compileOnce(trace: Trace, options: CompileOptions): CompileResult {
       .map((p) => Number(p['x-path'])),
     sameSite: (e) => siteHosts.has(safeUrl(e.url)?.host ?? ''),
   })
+  const dependencies = readFormSiblings(
+    trace,
+    exchange,
+    planned,
+    typed.map((t) => t.value),
+  )
   const siteUrl = safeUrl(exchange.url)!
   const signIn = bindSignIn(applyBindings(slotPlan, dependencies.bindings), siteUrl.host)
   const { plan } = signIn

@@ -20,20 +20,23 @@ export interface RequestValue {
 }
 
 /**
- * Every scalar value a request carries in its URL query, JSON body (leaves of nested objects and
+ * Every scalar value a request carries in its URL query (a repeated key's later occurrences
+ * named `key#n`, see {@link queryEntries}), JSON body (leaves of nested objects and
  * lists: a list item's path part is its index, its key the list's key) or form body (RFC 1866
  * urlencoded), in document order. GraphQL `variables` are walked like any nested object.
  */
 export function requestValues(exchange: Exchange): RequestValue[] {
   const out: RequestValue[] = []
-  const url = safeUrl(exchange.url)
-  url?.searchParams.forEach((value, key) => {
+  for (const { key, value, path } of queryEntries(exchange.url)) {
     const nested = /^\s*\{/.test(value) ? parseObject(value) : undefined
-    if (!nested) return void out.push({ location: 'query', path: key, key, value })
+    if (!nested) {
+      out.push({ location: 'query', path, key, value })
+      continue
+    }
     const start = out.length
-    walk(nested, key, key, out, 1)
-    for (let i = start; i < out.length; i++) out[i] = { ...out[i]!, location: 'query', inJson: key }
-  })
+    walk(nested, path, key, out, 1)
+    for (let i = start; i < out.length; i++) out[i] = { ...out[i]!, location: 'query', inJson: path }
+  }
   const json = parseJsonRequest(exchange)
   if (json !== undefined && json !== null && typeof json === 'object' && !Array.isArray(json)) {
     walk(json as Record<string, unknown>, '', '', out, 0)
@@ -64,6 +67,39 @@ export interface MultipartField {
   value: string
   /** Offsets of the value in the body text: `[start, end)`. */
   start: number
+/** One parameter of a URL's query, in order, with the path that names this occurrence. */
+export interface QueryEntry {
+  key: string
+  value: string
+  /** `key` for its first occurrence, `key#n` for the n-th (see {@link queryPath}). */
+  path: string
+}
+
+/**
+ * The query parameters of a URL in order (WHATWG URL `searchParams`), each with its positional
+ * path. A key may repeat: Rails and PHP send a list as `f[]=status_id&f[]=tracker_id`, many
+ * frameworks as `tag=a&tag=b`, and the order can matter. Each occurrence is its own value, so a
+ * slot or a constant stays at its place in the list instead of all repeats sharing one.
+ */
+export function queryEntries(url: string): QueryEntry[] {
+  const out: QueryEntry[] = []
+  const seen = new Map<string, number>()
+  safeUrl(url)?.searchParams.forEach((value, key) => {
+    const n = (seen.get(key) ?? 0) + 1
+    seen.set(key, n)
+    out.push({ key, value, path: queryPath(key, n) })
+  })
+  return out
+}
+
+/**
+ * The path of the `n`-th (1-based) occurrence of a query key: the bare key for the first, so a
+ * parameter sent once keeps its plain name, and `key#n` for a repeat (`f[]#2`, `f[]#3`).
+ */
+export function queryPath(key: string, n: number): string {
+  return n <= 1 ? key : `${key}#${n}`
+}
+
   end: number
 }
 

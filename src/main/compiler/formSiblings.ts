@@ -1,0 +1,83 @@
+import * as cheerio from 'cheerio'
+import type { Extractor } from '../../shared/toolSpec'
+import type { Exchange, Trace } from '../../shared/trace'
+import type { DependencyPlan } from './dependencies'
+import { snake } from './naming'
+import { isOperationValue } from './operation'
+import { requestValues } from './requestValues'
+
+/**
+ * Reads the rest of a form from the page a dependency step already reads a token of (issue 9
+ * item 7): a hidden field of the same `<form>` that the target sends with the value the page
+ * held (WordPress's Quick Draft sends `post_ID=25`, the auto-draft the dashboard made on that
+ * load, beside the `_wpnonce` of the same form) is extracted from the page on every run, however
+ * short. A hidden field is the page's state, never something the person gives: replayed as
+ * recorded it names the recording's record, and the site refuses the write (WordPress checks
+ * the nonce against the post that `post_ID` names). `personal` are the values the person typed
+ * or picked, or the intent names: those stay inputs. Returns a new plan; `plan` is unchanged.
+ */
+export function readFormSiblings(
+  trace: Trace,
+  target: Exchange,
+  plan: DependencyPlan,
+  personal: string[],
+): DependencyPlan {
+  // The operation field (`action=post-quickdraft-save`) is what the tool does: a constant.
+  const sent = requestValues(target).filter(
+    (v) =>
+      v.value !== null && !v.inJson && !isOperationValue(v) && !personal.includes(String(v.value)),
+  )
+  const bindings = new Map(plan.bindings)
+  const signals = [...plan.signals]
+  const steps = plan.steps.map((step) => {
+    const tokens = step.extract.filter((x) => x.from === 'input')
+    const exchange = trace.exchanges.find((e) => e.id === step.exchangeId)
+    const html = exchange?.responseBody?.encoding === 'utf8' ? exchange.responseBody.text : ''
+    if (!tokens.length || !html.includes('<form')) return step
+    const $ = cheerio.load(html)
+    const firstNamed = (name: string) =>
+      $('input[name]')
+        .filter((_, el) => $(el).attr('name') === name)
+        .first()
+    const extract: Extractor[] = [...step.extract]
+    for (const token of tokens) {
+      const form = firstNamed(token.path).closest('form')
+      form.find('input[type="hidden"][name]').each((_, el) => {
+        const name = $(el).attr('name')!
+        const value = $(el).attr('value') ?? ''
+        // The run reads the first field of that name on the page: it must be this one.
+        if (!value || PLAIN_WORDS.test(value) || firstNamed(name).get(0) !== el) return
+        if (extract.some((x) => x.from === 'input' && x.path === name)) return
+        const field = sent.find((v) => v.path === name && String(v.value) === value)
+        const site = field && `${field.location}:${field.path}`
+        if (!site || bindings.has(site)) return
+        let extractorName = snake(name)
+        while (extract.some((x) => x.name === extractorName))
+          extractorName = `${extractorName}_${extract.length}`
+        extract.push({ name: extractorName, from: 'input', path: name })
+        bindings.set(site, `{{step.${step.id}.${extractorName}}}`)
+        signals.push({
+          name: 'dependency',
+          weight: 0,
+          detail: `${site} comes from the hidden input ${name} of ${exchange!.method} ${pathOf(exchange!.url)}, in the form of its ${token.path}`,
+        })
+      })
+    }
+    return extract.length === step.extract.length ? step : { ...step, extract }
+  })
+  return { ...plan, steps, bindings, signals }
+}
+
+/**
+ * One to three words of letters (`post`, `patch`, `inline save`): a constant of the form, such
+ * as a type or a method override (`_method=patch`), which is the tool's shape, not page state.
+ */
+const PLAIN_WORDS = /^[A-Za-z]{1,24}([ _:-][A-Za-z]{1,24}){0,2}$/
+
+function pathOf(url: string): string {
+  try {
+    return new URL(url).pathname
+  } catch {
+    return url
+  }
+}
