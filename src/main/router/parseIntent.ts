@@ -1,6 +1,6 @@
 import { ACTION_ALIASES, GENERIC_VERBS, verbClassOf, type VerbClass } from './lexicon'
 import { verbLemma } from './meaning/lemma'
-import { isPhrasalVerb, isWord, verbClassByMeaning } from './meaning/related'
+import { isModifier, isPhrasalVerb, isWord, verbClassByMeaning } from './meaning/related'
 import { GENERIC_STEMS, isPlural, STOP_WORDS, stem, words } from './text'
 import { extractValues, type ValueKind } from './values'
 
@@ -17,6 +17,12 @@ export interface IntentWord {
   siteName?: boolean
   /** What kind of value it is, when it was recognised by its form (`budget.xlsx`: `file`). */
   value?: ValueKind
+  /**
+   * An object's modifier or a question's predicate (`the [open] tickets`, `a [quick] search`,
+   * `which packages does the registry [hold]`), by WordNet's sense counts (`isModifier`): the
+   * router counts it as generic unless some tool says it (`verified` of `search verified tools`).
+   */
+  modifier?: boolean
 }
 
 /**
@@ -128,6 +134,18 @@ const AUXILIARIES = new Set(['have', 'has', 'had', 'were', 'been', 'being', 'did
 const CLITICS = new Set(['s', 'd', 'll', 'm', 've', 're', 't'])
 /** Words after which a verb starts a clause (`log in and [rename] the file`). */
 const JOINTS = new Set(['and', 'then', 'to', 'please'])
+/** Words after which a verb's form is an adjective (`issues that are [still] [open]`). */
+const PREDICATE_LEADS = new Set([
+  'is',
+  'are',
+  'was',
+  'were',
+  'be',
+  'been',
+  'still',
+  'already',
+  'not',
+])
 /** Words that open a verb's object (`trash [the] draft`). */
 const DETERMINERS = new Set([
   'the',
@@ -146,6 +164,12 @@ const DETERMINERS = new Set([
   'these',
   'those',
 ])
+/**
+ * The word left where a value was taken out (`rename [budget.xlsx]`): no word of English, so
+ * the parser sees that an object follows a verb without reading the value as a word.
+ */
+const VALUE_MARK = 'zzvaluezz'
+
 /** Particles that make a phrasal verb with the word before them. */
 const PARTICLES = new Set(['up', 'off', 'out', 'down', 'in', 'on', 'over', 'away', 'back'])
 
@@ -163,7 +187,7 @@ const PARTICLES = new Set(['up', 'off', 'out', 'down', 'in', 'on', 'over', 'away
  * intent's verb: the verb after `and` / `then` is.
  */
 export function parseIntent(intent: string): ParsedIntent {
-  const extracted = extractValues(intent)
+  const extracted = extractValues(intent, ` ${VALUE_MARK} `)
   const quoted = extracted.values.filter((v) => v.kind === 'quoted').length
   // `Redmine search: login`, `new tiddler: Weekend Plans`: after a colon comes the value, unless
   // a clause starts there (`DokuWiki: create a page`).
@@ -212,12 +236,14 @@ export function parseIntent(intent: string): ParsedIntent {
         if (found) at = i
       }
     if (!found) {
-      // Not a participle (`orders placed`), a plural (`blog posts`) or a noun after its
-      // determiner (`the post`).
+      // Not a participle (`orders placed`, `pages starting with`), a plural (`blog posts`), a
+      // noun after its determiner (`the post`) or an adjective after a copula (`still open`).
       at = tokens.findIndex(
         (t, i) =>
           i >= start &&
           !t.endsWith('ed') &&
+          !t.endsWith('ing') &&
+          !PREDICATE_LEADS.has(tokens[i - 1] ?? '') &&
           !isPlural(t) &&
           !DETERMINERS.has(tokens[i - 1] ?? '') &&
           verbClassOf(stem(t)) !== null,
@@ -252,6 +278,13 @@ export function parseIntent(intent: string): ParsedIntent {
     action = 'rename'
     rest = rest.filter((t, i) => i !== naming && !(i === naming - 1 && t === 'new'))
   }
+  // `set up a new folder`, `open a new ticket`: an object that does not exist yet is made,
+  // whatever the verb says elsewhere (`open the page`, `start the flow`).
+  const made = rest[0] === 'new' || (rest[1] === 'new' && DETERMINERS.has(rest[0]!))
+  if (verb && made && ['read', 'run', 'write'].includes(verb.verbClass)) {
+    verb = { word: verb.word, verbClass: 'create' }
+    action = 'create'
+  }
   // `move the post to the trash`, `throw it in the bin`: to delete it.
   const bin = rest.findIndex((t) => t === 'trash' || t === 'bin' || t === 'recycle')
   if (bin > 0 && verb && ['move', 'put', 'send', 'throw', 'drag', 'drop'].includes(verb.word)) {
@@ -280,6 +313,8 @@ export function parseIntent(intent: string): ParsedIntent {
       part = opener
       continue
     }
+    // A value stood here: it is among the values already (`extracted`).
+    if (token === VALUE_MARK) continue
     if (STOP_WORDS.has(token) || CLITICS.has(token) || AUXILIARIES.has(token) || token === 'of')
       continue
     // Manner adverbs (`manually`, `quickly`) say how, not what: no tool needs to say them.
@@ -290,6 +325,7 @@ export function parseIntent(intent: string): ParsedIntent {
       stem: s,
       generic: GENERIC_STEMS.has(s),
       literal: /\d/.test(token),
+      ...(part === 'core' && isModifier(token) ? { modifier: true } : {}),
     }
     // A literal (an id, a date, a count) is a value wherever it stands.
     parsed[word.literal ? 'values' : part].push(word)
@@ -298,7 +334,7 @@ export function parseIntent(intent: string): ParsedIntent {
   if (verb?.verbClass === 'auth' || verb?.verbClass === 'logout')
     parsed.sites.push(...parsed.places.splice(0))
   for (const token of [...afterColon, ...shellArgs])
-    if (!STOP_WORDS.has(token) && !CLITICS.has(token))
+    if (!STOP_WORDS.has(token) && !CLITICS.has(token) && token !== VALUE_MARK)
       parsed.values.push({
         word: token,
         stem: stem(token),
@@ -369,7 +405,8 @@ function readVerb(tokens: string[], at: number, clause = false): LeadVerb | null
   // Imperatives are base forms (`issues assigned to me` is not `issue`), and a word that is a noun
   // too is a verb only before an object's determiner (`trash the draft`) or alone.
   if (lemma !== lead || !isWord(lead, 'verb')) return null
-  if (!clause && isWord(lead, 'noun') && next !== undefined && !DETERMINERS.has(next)) return null
+  const objectNext = next === undefined || DETERMINERS.has(next) || next === VALUE_MARK
+  if (!clause && isWord(lead, 'noun') && !objectNext) return null
   const meaning = verbClassByMeaning(lemma, verbClassOf)
   // A verb WordNet cannot class (`tag`, `star`, `pin`): an act of some kind on the site, a write
   // whose own action the tool must share (`score.ts` agreesInAction).
@@ -380,8 +417,11 @@ function readVerb(tokens: string[], at: number, clause = false): LeadVerb | null
       action: actionOf(lemma, meaning),
       length: 1,
     }
-  // Not after a colon: there a lone word is more often a value (`search: weather`).
-  return clause ? null : { word: lead, verbClass: 'write', action: lemma, length: 1 }
+  // After a colon a lone word is more often a value (`search: weather`), unless an object
+  // follows it (`TiddlyWiki: tag [Garden Plan] with Spring`).
+  return clause && (next === undefined || !objectNext)
+    ? null
+    : { word: lead, verbClass: 'write', action: lemma, length: 1 }
 }
 
 /**

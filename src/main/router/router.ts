@@ -145,6 +145,9 @@ export function createToolRouter(): ToolRouter {
   // stands: the tool must be on that site, it is no value a slot may take.
   const parse = (intent: string): ParsedIntent => {
     const parsed = parseIntent(intent)
+    // A modifier no tool says (`now`, `quick`, `still`) cannot tell tools apart: generic.
+    for (const w of parsed.core)
+      if (w.modifier && !w.generic && !index.knows(index.expand(w))) w.generic = true
     // A name (`Redmine`, `node-red`) or a word English does not have (`redmine`); an English word
     // that is also a host label (`jobs` of jobs.example) stays a word.
     const named = (w: IntentWord) =>

@@ -1,7 +1,13 @@
 import { GENERIC_VERBS, READ_CLASSES, roleSynonyms, verbAgreement, type VerbClass } from './lexicon'
 import { sameAction } from './meaning/related'
 import type { IntentWord, ParsedIntent } from './parseIntent'
-import type { Expanded, Expansion } from './toolIndex'
+import {
+  HEAD_IN_FIELDS,
+  HEAD_PENALTY,
+  WEAK_HEAD_FIELDS,
+  type Expanded,
+  type Expansion,
+} from './expansion'
 import { GENERIC_STEMS, isPlural, stem } from './text'
 import { FIELD_STRENGTH, type TermField, type ToolProfile } from './toolProfile'
 
@@ -12,7 +18,7 @@ import { FIELD_STRENGTH, type TermField, type ToolProfile } from './toolProfile'
  */
 export const PENALTY = {
   /** The intent's head noun (what it wants to act on) is not the tool's. */
-  head: 0.35,
+  head: HEAD_PENALTY,
   /** Any other specific word of the object, a `by` qualifier or an `on`/`at` site. */
   word: 0.12,
   /** A generic word (`results`, `data`, `site`...). */
@@ -31,28 +37,19 @@ export const PENALTY = {
 /** A site word found only as part of the site's name (`wiki` of `dokuwiki`) counts this much. */
 export const SITE_LABEL = 0.85
 
-/** A head noun found only among slot names or output fields counts this much of its strength. */
-export const HEAD_IN_FIELDS = 0.6
-
-/**
- * The least strength a tool can show the intent's head with and still score 0.9: the head's
- * penalty `PENALTY.head · (1 − strength)` may not pass 0.1 (`toolIndex.ts` prunes by it).
- */
-export const MIN_HEAD_STRENGTH = 1 - 0.1 / PENALTY.head
-
-/** Fields whose words name the tool's inputs or answer, not what it is about. */
-const WEAK_HEAD_FIELDS: ReadonlySet<TermField> = new Set(['slot', 'output', 'value'])
-
-/** How strongly a tool word found through expansion `x` shows the intent's head. */
-export function headStrength(term: { field: TermField; strength: number }, x: Expansion): number {
-  if (x.via === 'vector' && (term.field === 'title' || term.field === 'value')) return 0
-  return term.strength * x.strength * (WEAK_HEAD_FIELDS.has(term.field) ? HEAD_IN_FIELDS : 1)
-}
 /** Verb agreement at most this when many are asked of a tool that reads one (`list orders` of `track an order`). */
 export const ONE_ITEM_FACTOR = 0.85
 
 /** Score at most this when the verbs contradict: below the 0.9 threshold whatever else agrees. */
 export const CONTRADICTION_CAP = 0.6
+/**
+ * The score is multiplied by this when the intent names a site by the name of some tool's site
+ * (`upload a file to MediaWiki`) and it is not this tool's: the intent asked for another site,
+ * so whatever else agrees stays under the threshold (1 × 0.75), and the order among such tools
+ * is kept for `rank`.
+ */
+export const OTHER_SITE_FACTOR = 0.75
+
 /** Score at most this when the intent names nothing to act on (`search`). */
 export const VAGUE_CAP = 0.8
 
@@ -246,6 +243,8 @@ export function scoreTool(
     typedValue ||
     profile.head === null ||
     all.some((w) => !w.literal && expand(w).has(profile.head!)) ||
+    // `upload a [file]` of a tool recorded with `Sunset.png`: the kind of its value is its object.
+    (head !== null && findOnce(head, false)?.field === 'kind') ||
     (head !== null && [...expand(head).keys()].some((s) => profile.objectStems.has(s)))
   if (!toolHeadNamed) penalty += PENALTY.toolHead
   const actionAgrees = agreesInAction(intent, profile, expand)
@@ -263,6 +262,10 @@ export function scoreTool(
   if (asksOne && (profile.verb === 'search' || profile.verb === 'list') && !verb.contradicts)
     verb.factor = Math.min(verb.factor, ONE_ITEM_FACTOR)
   let score = Math.max(0, 1 - penalty) * (verb.contradicts ? 1 : verb.factor)
+  const otherSite = sites.some(
+    (w) => w.siteName && !evidence.some((e) => e.word === w.word && e.outcome === 'matched'),
+  )
+  if (otherSite) score *= OTHER_SITE_FACTOR
   let cap: MatchEvidence['cap']
   if (verb.contradicts && score > CONTRADICTION_CAP) {
     score = CONTRADICTION_CAP

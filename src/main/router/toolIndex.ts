@@ -20,7 +20,7 @@ import { relatedStems } from './meaning/related'
 import { hasVector, similarity } from './meaning/vectors'
 import type { IntentWord } from './parseIntent'
 import { stem } from './text'
-import { headStrength, MIN_HEAD_STRENGTH } from './score'
+import { headStrength, MIN_HEAD_STRENGTH, type Expanded, type Expansion } from './expansion'
 import { profileTool, type ToolProfile } from './toolProfile'
 
 /** Cosine below which two words are unrelated (fitted on the development paraphrases). */
@@ -36,13 +36,7 @@ export const VECTOR_MAX = 0.7
 /** Strength of one of the router's hand-kept noun synonyms (`lexicon.ts`). */
 export const NOUN_SYNONYM = 0.95
 
-export interface Expansion {
-  strength: number
-  via: 'word' | 'lemma' | 'thesaurus' | 'derived' | 'synonym' | 'vector'
-}
-
-/** What an intent word may be in a tool: stems with how strongly each stands for the word. */
-export type Expanded = Map<string, Expansion>
+export type { Expanded, Expansion }
 
 export interface IndexEntry {
   tool: ToolSpec
@@ -135,6 +129,12 @@ export class ToolIndex {
   /** True when `name` (lower case, no separators) is the name of a site of some tool held. */
   isSiteName(name: string): boolean {
     return this.labels.has(name)
+  }
+
+  /** True when some tool held has one of `expanded`'s stems at a strength of 0.9 or more. */
+  knows(expanded: Expanded): boolean {
+    for (const [s, x] of expanded) if (x.strength >= 0.9 && this.postings.has(s)) return true
+    return false
   }
 
   /** Number of tool profiles held. */

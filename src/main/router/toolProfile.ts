@@ -287,13 +287,21 @@ const KIND_WORDS: Partial<Record<ValueKind, string[]>> = {
   path: ['path', 'folder'],
 }
 
-/** Kinds of value (`values.ts`) of the slots' recorded defaults (`budget.xlsx`: `file`). */
+/**
+ * Kinds of value (`values.ts`) the tool works on: those of its slots' recorded defaults
+ * (`budget.xlsx`: `file`), and the kinds that name a thing (`KIND_WORDS`) among the values of its
+ * own intent (`upload the picture Sunset.png`: a file, even when the compiler found no slot).
+ */
 function valueKinds(tool: ToolSpec): ValueKind[] {
-  return Object.values(tool.inputs.properties ?? {}).flatMap((p) => {
+  const ofSlots = Object.values(tool.inputs.properties ?? {}).flatMap((p) => {
     if (typeof p.default !== 'string') return []
     const found = extractValues(p.default).values
     return found.length === 1 && found[0]!.text === p.default.trim() ? [found[0]!.kind] : []
   })
+  const ofIntent = extractValues(tool.intent)
+    .values.map((v) => v.kind)
+    .filter((k) => KIND_WORDS[k] !== undefined)
+  return [...new Set([...ofSlots, ...ofIntent])]
 }
 
 /**

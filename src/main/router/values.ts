@@ -26,9 +26,10 @@ const PATTERNS: Array<[ValueKind, RegExp]> = [
   ['quoted', /"([^"]*)"|“([^”]*)”|‘([^’]*)’|(?<=^|\s)'([^']+)'(?=\s|$|[.,;:!?])/g],
   ['url', /\bhttps?:\/\/\S+/g],
   ['email', /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g],
-  ['date', /\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}\/\d{1,2}\/\d{2,4}\b/g],
-  // A file name: a name, a dot and a short extension of letters (`budget.xlsx`, `README.md`).
+  // A file name: a name, a dot and a short extension of letters (`budget.xlsx`, `README.md`);
+  // before dates, which file names carry (`minutes-2026-12-01.pdf`).
   ['file', /(?<![\w/])[\w-]+(?:\.[\w-]+)*\.[A-Za-z][A-Za-z0-9]{0,5}(?!\w|\.\w)/g],
+  ['date', /\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}\/\d{1,2}\/\d{2,4}\b/g],
   ['path', /(?<=^|\s)\/[\w./~-]+/g],
   ['number', /(?<=^|\s)#?\d+(?:[.,]\d+)?(?=$|\s|[.,;:!?])/g],
   // `acme-utils`, `my_notebook`, `projects:office_move`: joined words that are no English word.
@@ -36,10 +37,11 @@ const PATTERNS: Array<[ValueKind, RegExp]> = [
   // A word with a capital inside (`DokuWiki`, `WordPress`) is a name wherever it stands.
   ['name', /\b[A-Z][a-z]+[A-Z][A-Za-z]*\b/g],
   // A run of capitalised words inside a sentence is a name (`the page Meeting Notes`), as is a
-  // brand (`DokuWiki`, matched against site names later); not the first word of a sentence.
+  // brand (`DokuWiki`, matched against site names later); not the first word of a sentence, nor
+  // the rest of a run that starts a clause after a colon (`new page: Picnic Plan` is one value).
   [
     'name',
-    /(?<!(?:^|[.!?:;]|\n)\s*)\b[A-Z][a-z0-9']*(?:[A-Z][a-z0-9']*)*(?:\s+[A-Z][a-z0-9']*(?:[A-Z][a-z0-9']*)*)*\b/g,
+    /(?<!(?:^|[.!?:;]|\n)\s*)(?<!:\s*[A-Z][a-z0-9']*\s+)\b[A-Z][a-z0-9']*(?:[A-Z][a-z0-9']*)*(?:\s+[A-Z][a-z0-9']*(?:[A-Z][a-z0-9']*)*)*\b/g,
   ],
 ]
 
@@ -47,11 +49,15 @@ const PATTERNS: Array<[ValueKind, RegExp]> = [
 const NOT_FILES = /^(e\.g|i\.e|etc|vs|a\.m|p\.m)$/i
 
 /**
- * Takes the values out of `intent`: returns the text with each value replaced by a space, and the
+ * Takes the values out of `intent`: returns the text with each value replaced by `placeholder`
+ * (a space unless given; the parser passes a word of its own to see where a value stood), and the
  * values in the order found. A hyphenated word English knows (`sign-in`, `e-mail`, `to-do`) is not
  * an identifier.
  */
-export function extractValues(intent: string): { text: string; values: IntentValue[] } {
+export function extractValues(
+  intent: string,
+  placeholder = ' ',
+): { text: string; values: IntentValue[] } {
   const values: IntentValue[] = []
   let text = intent
   for (const [kind, pattern] of PATTERNS) {
@@ -63,7 +69,7 @@ export function extractValues(intent: string): { text: string; values: IntentVal
       // `I`, and acronyms of a few capitals (`AI`, `CSV`), are words.
       if (kind === 'name' && /^(I|[A-Z]{1,4}s?)$/.test(value)) return whole
       values.push({ text: value, kind })
-      return ' '
+      return placeholder
     })
   }
   return { text, values }

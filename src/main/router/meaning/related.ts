@@ -16,7 +16,7 @@
 import type { VerbClass } from '../lexicon'
 import { stem } from '../text'
 import { nounLemma, verbLemma } from './lemma'
-import { synsetOf, synsetsOf, type Synset, type WordnetPos } from './wordnet'
+import { senseCount, synsetOf, synsetsOf, type Synset, type WordnetPos } from './wordnet'
 
 /** How many of a word's senses, most frequent first, count (rarer senses are noise). */
 export const SENSES = 3
@@ -146,4 +146,20 @@ export function isPhrasalVerb(words: string[]): boolean {
 export function isWord(word: string, pos: WordnetPos): boolean {
   const lemma = pos === 'noun' ? nounLemma(word) : verbLemma(word)
   return synsetsOf(lemma, pos).length > 0
+}
+
+/**
+ * True when lower-case `word` is, by WordNet's sense counts, mostly a modifier or a predicate
+ * rather than a thing: more adjective and adverb senses than noun senses (`now`, `again`,
+ * `quick`, `specific`, `open`, `nightly`), or at least three times as many verb senses as noun
+ * senses (`know`, `hold`). Such a word next to an intent's object (`the [open] tickets`, `which
+ * packages does the registry [hold]`) says how or which, not what: no tool needs to say it. A
+ * plural is a noun whatever its stem.
+ */
+export function isModifier(word: string): boolean {
+  if (word.endsWith('s') && nounLemma(word) !== word) return false
+  const nouns = senseCount(nounLemma(word), 'noun')
+  const modifiers = senseCount(word, 'adj') + senseCount(word, 'adv')
+  const verbs = senseCount(verbLemma(word), 'verb')
+  return modifiers > nouns || (nouns > 0 && verbs >= 3 * nouns) || (nouns === 0 && verbs > 0)
 }

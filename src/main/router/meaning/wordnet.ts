@@ -129,6 +129,31 @@ export function synsetOf(offset: number, pos: WordnetPos): Synset | null {
   return f ? synsetAt(f, offset) : null
 }
 
+const modifierSenses = new Map<'adj' | 'adv', Map<string, number> | null>()
+
+/**
+ * How many senses WordNet gives `lemma` as `pos` (0 when it has none). Adjectives and adverbs
+ * are read from their index files only (`index.adj`, `index.adv`: the synset count, third field).
+ */
+export function senseCount(lemma: string, pos: WordnetPos | 'adj' | 'adv'): number {
+  const key = lemma.replace(/ /g, '_')
+  if (pos === 'noun' || pos === 'verb') return open(pos)?.index.get(key)?.length ?? 0
+  if (!modifierSenses.has(pos)) {
+    const dir = dict()
+    let counts: Map<string, number> | null = null
+    if (dir) {
+      counts = new Map()
+      for (const line of readFileSync(join(dir, `index.${pos}`), 'utf8').split('\n')) {
+        if (!line || line.startsWith(' ')) continue
+        const f = line.split(' ', 3)
+        counts.set(f[0]!, Number(f[2]))
+      }
+    }
+    modifierSenses.set(pos, counts)
+  }
+  return modifierSenses.get(pos)?.get(key) ?? 0
+}
+
 /** True when WordNet has `lemma` as `pos`. */
 export function inWordnet(lemma: string, pos: WordnetPos): boolean {
   return open(pos)?.index.has(lemma.replace(/ /g, '_')) ?? false
