@@ -34,7 +34,9 @@ export function intentValues(intent: string, exchanges: Exchange[]): TypedValue[
       const phrase = tokens.slice(start, start + n)
       if (phrase.some((t) => !t)) break
       const text = phrase.join(' ')
-      if (text.length < MIN_VALUE_LENGTH || !intentWords(text).length) continue
+      // A number with dots or dashes (a version `1.1.0`, a date) is a value though no word.
+      const numeric = /^\d+([.:/-]\d+)+$/.test(text)
+      if (text.length < MIN_VALUE_LENGTH || (!intentWords(text).length && !numeric)) continue
       // A lone lower-case word is a value only where the intent introduces one ("posts about
       // tomato", "the invoices folder"); else it names the thing (`post`, `file`, `media`) and
       // equals a constant of the request by coincidence.

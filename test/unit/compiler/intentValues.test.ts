@@ -19,6 +19,18 @@ function harLike(query: string) {
 }
 
 describe('intent values (a trace without actions)', () => {
+  it('takes a version or date the intent names as a value though it holds no word', () => {
+    const trace = traceBuilder()
+      .exchange('GET', '/data/sidebar/lunar-phase?v=1.1.0', { response: { versions: {} } })
+      .exchange('GET', '/api/log?since=2026-11-20&n=3', { response: {} })
+      .build()
+    const found = intentValues(
+      'show version 1.1.0 of lunar-phase since 2026-11-20',
+      trace.exchanges,
+    )
+    expect(found.map((v) => v.value)).toEqual(['1.1.0', '2026-11-20'])
+  })
+
   it('finds request values equal to a word or phrase of the intent, never its verb or stop words', () => {
     const trace = traceBuilder()
       .exchange('GET', '/api/a?type=search&lang=the&q=Machine%20Learning', { response: {} })
