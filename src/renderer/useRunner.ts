@@ -7,7 +7,8 @@ export interface Runner {
   run: Run | null
   busy: boolean
   start(toolId: string, inputs: Record<string, unknown>): Promise<void>
-  show(run: Run): void
+  /** Shows `run` as the form's run; null clears it (a new version of the tool was saved). */
+  show(run: Run | null): void
 }
 
 /** One run at a time for a form: starts it and follows its `runs.updated` events. */

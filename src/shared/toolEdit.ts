@@ -55,7 +55,8 @@ export interface ToolEdit {
 export const TOOL_NAME_PATTERN = '^[a-z0-9][a-z0-9_]{0,79}$'
 const HEADER_NAME_PATTERN = "^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$"
 
-const scalar = { type: ['string', 'number', 'boolean'] }
+// anyOf, not a type list: Ajv's strict mode (the app dispatch) refuses union types.
+const scalar = { anyOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }] }
 
 /** JSON Schema of a `ToolEdit` (the app method `tools.update` and `PATCH /v1/tools/{id}`). */
 export const TOOL_EDIT_SCHEMA = {
@@ -77,7 +78,7 @@ export const TOOL_EDIT_SCHEMA = {
           name: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]{0,63}$' },
           type: { enum: [...INPUT_TYPES] },
           required: { type: 'boolean' },
-          default: { type: ['string', 'number', 'boolean', 'null'] },
+          default: { anyOf: [...scalar.anyOf, { type: 'null' }] },
           enum: { oneOf: [{ type: 'null' }, { type: 'array', maxItems: 200, items: scalar }] },
           description: { type: 'string', maxLength: 500 },
         },
@@ -87,7 +88,7 @@ export const TOOL_EDIT_SCHEMA = {
       type: 'object',
       maxProperties: 50,
       propertyNames: { pattern: HEADER_NAME_PATTERN },
-      additionalProperties: { type: ['string', 'null'], maxLength: 4000 },
+      additionalProperties: { anyOf: [{ type: 'string', maxLength: 4000 }, { type: 'null' }] },
     },
     body: {
       type: 'array',

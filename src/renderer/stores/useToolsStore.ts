@@ -1,6 +1,7 @@
 import { create } from 'zustand'
 import type { ToolDetail } from '../../shared/appApi'
 import type { Run } from '../../shared/run'
+import type { ToolEdit } from '../../shared/toolEdit'
 import type { ToolSummary } from '../../shared/toolSpec'
 import { invoke } from '../api'
 import { attempt } from './useAppStore'
@@ -16,6 +17,10 @@ interface ToolsState {
   loadTool(id: string): Promise<void>
   loadRuns(toolId: string): Promise<void>
   remove(id: string): Promise<boolean>
+  /** Saves an edit as a new version (a candidate again); true when it was saved. */
+  update(id: string, edit: ToolEdit): Promise<boolean>
+  /** The candidate `id` takes the place and name of `replaces`; true when it did. */
+  replace(id: string, replaces: string): Promise<boolean>
   applyRun(run: Run): void
 }
 
@@ -46,6 +51,16 @@ export const useToolsStore = create<ToolsState>()((set, get) => ({
         list: get().list?.filter((t) => t.id !== id) ?? null,
       })
     return answer?.deleted ?? false
+  },
+  async update(id, edit) {
+    const detail = await attempt(invoke('tools.update', { id, edit }))
+    if (detail) set({ detail, list: null })
+    return detail !== undefined
+  },
+  async replace(id, replaces) {
+    const detail = await attempt(invoke('tools.replace', { id, replaces }))
+    if (detail) set({ detail, list: null })
+    return detail !== undefined
   },
   applyRun(run) {
     if (get().detail?.tool.id !== run.toolId) return

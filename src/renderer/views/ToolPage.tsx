@@ -6,6 +6,7 @@ import { CandidateReview, VerifiedNotice, callPath } from '../components/Candida
 import { RunForm, cleanInputs, defaultsOf, type Values } from '../components/RunForm'
 import { RunView } from '../components/RunView'
 import { StatusBadge } from '../components/StatusBadge'
+import { ToolEditor } from '../components/ToolEditor'
 import { formatTime } from '../format'
 import { toolHref } from '../route'
 import { useAppStore } from '../stores/useAppStore'
@@ -68,9 +69,30 @@ function RecentRuns({ onShow }: { onShow: (runId: string) => void }) {
   )
 }
 
+/** A new candidate that records an earlier tool's workflow again (issue 14 item 4). */
+function ReplaceOffer({ detail }: { detail: ToolDetail }) {
+  const replace = useToolsStore((s) => s.replace)
+  const earlier = detail.replaces
+  if (!earlier) return null
+  return (
+    <div className="banner banner-info" data-testid="replace-offer" role="note">
+      <span>
+        This records the workflow of <strong>{earlier.name}</strong> ({earlier.status}) again.
+        Replace it, keeping its name, instead of adding {detail.tool.name}?
+      </span>
+      <button data-testid="replace-button" onClick={() => void replace(detail.tool.id, earlier.id)}>
+        Replace {earlier.name}
+      </button>
+    </div>
+  )
+}
+
 function ToolBody({ detail }: { detail: ToolDetail }) {
   const { tool } = detail
-  const { loadTool, loadRuns, remove } = useToolsStore()
+  const { loadTool, loadRuns, remove, update } = useToolsStore()
+  const [editing, setEditing] = useState(false)
+  const [saving, setSaving] = useState(false)
+  const [saved, setSaved] = useState<string | null>(null)
   const runs = useToolsStore((s) => s.runs)
   const runner = useRunner()
   const [values, setValues] = useState(() => defaultsOf(tool.inputs))
@@ -85,6 +107,11 @@ function ToolBody({ detail }: { detail: ToolDetail }) {
         <StatusBadge status={tool.status} />
         {tool.mutating && <span className="badge badge-amber">mutating</span>}
         <span className="spacer" />
+        {!editing && (
+          <button data-testid="edit-button" onClick={() => setEditing(true)}>
+            Edit
+          </button>
+        )}
         <button
           className="link danger-text"
           onClick={() => {
@@ -99,8 +126,31 @@ function ToolBody({ detail }: { detail: ToolDetail }) {
       <p className="muted">
         Intent: “{tool.intent}” · {tool.siteHost} · via {tool.via} · v{tool.version}
       </p>
-      {tool.status === 'candidate' ? (
+      {saved && (
+        <p className="banner banner-ok" data-testid="edit-saved" role="status">
+          Saved version {saved}. Verify it below before programs can call it again.
+        </p>
+      )}
+      <ReplaceOffer detail={detail} />
+      {editing ? (
+        <ToolEditor
+          tool={tool}
+          busy={saving}
+          onCancel={() => setEditing(false)}
+          onSave={(edit) => {
+            setSaving(true)
+            void update(tool.id, edit).then((ok) => {
+              setSaving(false)
+              if (!ok) return
+              setEditing(false)
+              runner.show(null)
+              setSaved(useToolsStore.getState().detail?.tool.version ?? null)
+            })
+          }}
+        />
+      ) : tool.status === 'candidate' ? (
         <CandidateReview
+          key={tool.version}
           detail={detail}
           runner={runner}
           onVerified={() => {
