@@ -378,18 +378,23 @@ function judgeJson(json: unknown, verify: VerifyRule): Outcome {
   )
 }
 
-/** True when every value at `path` (dots, `[]` = each list item) exists with JSON type `type`. */
+/**
+ * True when every value at `path` (dots, `[]` = each list item) exists with JSON type `type`.
+ * Inside a list item a field that is present but `null` holds too: the records of one list fill
+ * different fields (Jupyter's folder listing: a file's `mimetype` and `size`, a folder's null),
+ * so the recorded items' types promise the field, not that every record fills it.
+ */
 export function holds(value: unknown, path: string, type: string): boolean {
   const parts = path
     .split('.')
     .flatMap((p) => (p.endsWith('[]') ? [p.slice(0, -2), '[]'] : [p]))
     .filter(Boolean)
-  const walk = (v: unknown, i: number): boolean => {
-    if (i === parts.length) return hasType(v, type)
+  const walk = (v: unknown, i: number, inList = false): boolean => {
+    if (i === parts.length) return hasType(v, type) || (inList && v === null)
     const part = parts[i]!
-    if (part === '[]') return Array.isArray(v) && v.every((item) => walk(item, i + 1))
+    if (part === '[]') return Array.isArray(v) && v.every((item) => walk(item, i + 1, true))
     if (v === null || typeof v !== 'object' || Array.isArray(v) || !(part in v)) return false
-    return walk((v as Record<string, unknown>)[part], i + 1)
+    return walk((v as Record<string, unknown>)[part], i + 1, inList)
   }
   return walk(value, 0)
 }

@@ -79,6 +79,13 @@ describe('holds', () => {
     expect(holds({ a: 1.5 }, 'a', 'integer')).toBe(false)
     expect(holds({ a: 1.5 }, 'a', 'number')).toBe(true)
   })
+
+  it('lets a list item leave a promised field null, but not drop it or a top-level one', () => {
+    const folder = { content: [{ name: 'a.txt', size: 3 }, { name: 'sub', size: null }] }
+    expect(holds(folder, 'content[].size', 'integer')).toBe(true)
+    expect(holds({ content: [{ name: 'sub' }] }, 'content[].size', 'integer')).toBe(false)
+    expect(holds({ size: null }, 'size', 'integer')).toBe(false)
+  })
 })
 
 describe('retryAfterSeconds', () => {
