@@ -8,10 +8,11 @@ import { requestValues } from './requestValues'
 
 /**
  * Reads the rest of a form from the page a dependency step already reads a token of (issue 9
- * item 7): a hidden field of the same `<form>` that the target sends with the value the page
- * held (WordPress's Quick Draft sends `post_ID=25`, the auto-draft the dashboard made on that
- * load, beside the `_wpnonce` of the same form) is extracted from the page on every run, however
- * short. A hidden field is the page's state, never something the person gives: replayed as
+ * item 7): a hidden field of the same `<form>` named as page state (an id, a version, a token:
+ * `STATE_NAME`) that the target sends with the value the page held (WordPress's Quick Draft
+ * sends `post_ID=25`, the auto-draft the dashboard made on that load, beside the `_wpnonce` of
+ * the same form) is extracted from the page on every run, however short. Such a field is the
+ * page's state, never something the person gives: replayed as
  * recorded it names the recording's record, and the site refuses the write (WordPress checks
  * the nonce against the post that `post_ID` names). `personal` are the values the person typed
  * or picked, or the intent names: those stay inputs. Returns a new plan; `plan` is unchanged.
@@ -46,7 +47,8 @@ export function readFormSiblings(
         const name = $(el).attr('name')!
         const value = $(el).attr('value') ?? ''
         // The run reads the first field of that name on the page: it must be this one.
-        if (!value || PLAIN_WORDS.test(value) || firstNamed(name).get(0) !== el) return
+        if (!value || !STATE_NAME.test(snake(name)) || PLAIN_WORDS.test(value)) return
+        if (firstNamed(name).get(0) !== el) return
         if (extract.some((x) => x.from === 'input' && x.path === name)) return
         const field = sent.find((v) => v.path === name && String(v.value) === value)
         const site = field && `${field.location}:${field.path}`
@@ -67,6 +69,14 @@ export function readFormSiblings(
   })
   return { ...plan, steps, bindings, signals }
 }
+
+/**
+ * Names of the hidden fields that hold the page's state (snake case): a record's id, a revision
+ * or lock version, a token or nonce. Other hidden fields (`ss=00`, `post_category[]=0`) are the
+ * form's defaults, which the page's script may overwrite: equal to what was sent by chance.
+ */
+const STATE_NAME =
+  /(^|_)(id|ids|uuid|guid|version|rev|revision|etag|lock|nonce|token|key|hash|sig|signature)(_|$)/
 
 /**
  * One to three words of letters (`post`, `patch`, `inline save`): a constant of the form, such

@@ -75,11 +75,9 @@ export function markContext(typed: TypedValue[], intent: string): TypedValue[] {
   const intentText = ` ${wordsOf(intent).join(' ')} `
   return typed.map((t) => {
     const words = wordsOf(t.value)
-    const described =
-      !t.fromIntent &&
-      !literal(t) &&
-      words.length > 1 &&
-      intentText.includes(` ${words.join(' ')} `)
+    // A value the intent names that the request spells otherwise (the slug `weekly-update` of
+    // "rename the post Weekly Update to Weekly Roundup") names the record, not the change.
+    const described = !literal(t) && words.length > 1 && intentText.includes(` ${words.join(' ')} `)
     return described ? { ...t, context: true } : t
   })
 }

@@ -9,6 +9,21 @@ export function resultText(result: unknown): string {
 }
 
 /**
+ * True when a sign-in's result is Redmine's redirect away from the sign-in forms: the engine
+ * answers a form post acknowledged by a redirect with `{status, location, title}`, and Redmine
+ * redirects (to `back_url`, `/` or `/my/page`) only once the login is complete; a wrong
+ * password or code shows the form again with 200, and a first factor redirects to
+ * `/account/twofa/confirm`.
+ */
+export function signedInRedirect(result: unknown): boolean {
+  if (result === null || typeof result !== 'object') return false
+  const { status, location } = result as { status?: unknown; location?: unknown }
+  if (typeof status !== 'number' || status < 300 || status > 399) return false
+  if (typeof location !== 'string' || !location) return false
+  return !/\/(login|account\/twofa)/.test(new URL(location, 'http://127.0.0.1/').pathname)
+}
+
+/**
  * Runs a key's check on what a hand-made request answered and throws its complaint: how every
  * `replayByHand` ends, so the hand replay and the tool's run are judged by the same code.
  */

@@ -14,12 +14,13 @@ const DASHBOARD = `<html><body>
   <input type="hidden" name="action" value="post-quickdraft-save">
   <input type="hidden" name="post_ID" value="25">
   <input type="hidden" name="post_type" value="post">
+  <input type="hidden" name="ss" value="00">
   <input type="hidden" name="_wpnonce" value="34154ffb3e">
 </form>
 <form id="search"><input type="hidden" name="page" value="2"></form>
 </body></html>`
 
-function draftTrace(page: string, sent = 'post_ID=25&post_type=post&page=2'): Trace {
+function draftTrace(page: string, sent = 'post_ID=25&post_type=post&ss=00&page=2'): Trace {
   return traceBuilder('http://127.0.0.1:8080')
     .exchange('GET', '/wp-admin/', { mime: 'text/html', type: 'document', responseText: page })
     .fill('Seed order', { name: 'post_title', label: 'Title' })
@@ -42,14 +43,16 @@ describe('readFormSiblings', () => {
   it("reads the hidden fields of the token's form from the same page, however short", () => {
     const tool = compiled(draftTrace(DASHBOARD.replace(/<form id="other">.*<\/form>\n/, '')))
     const [page, target] = tool.steps
-    expect(page!.extract.map((x) => x.path)).toEqual(['_wpnonce', 'post_ID', 'post_type'])
+    expect(page!.extract.map((x) => x.path)).toEqual(['_wpnonce', 'post_ID'])
     const body = target!.request.body
     expect(body?.kind).toBe('form')
     const form = body?.kind === 'form' ? body.template : {}
     expect(form.post_ID).toBe(`{{step.${page!.id}.post_id}}`)
-    expect(form.post_type).toBe(`{{step.${page!.id}.post_type}}`)
-    // The operation stays what the tool does; a field of another form stays as sent.
+    // The operation and a type are what the tool does; a form default (`ss`) is no page state;
+    // a field of another form stays as sent.
     expect(form.action).toBe('post-quickdraft-save')
+    expect(form.post_type).not.toMatch(/step\./)
+    expect(form.ss).not.toMatch(/step\./)
     expect(form.page).not.toMatch(/step\./)
     expect(Object.keys(tool.inputs.properties)).not.toContain('post_ID')
   })
@@ -60,11 +63,11 @@ describe('readFormSiblings', () => {
     const template = form?.kind === 'form' ? form.template : {}
     // The run would read post_ID 7 (the first on the page): not the form's, so not read.
     expect(template.post_ID).not.toMatch(/step\./)
-    expect(template.post_type).toMatch(/step\./)
+    expect(template._wpnonce).toMatch(/step\./)
   })
 
-  it('leaves a value the page held in another spelling', () => {
-    const tool = compiled(draftTrace(DASHBOARD, 'post_ID=26&post_type=post&page=2'))
+  it('leaves a value the page did not hold', () => {
+    const tool = compiled(draftTrace(DASHBOARD, 'post_ID=26&post_type=post&ss=00&page=2'))
     const form = tool.steps[tool.steps.length - 1]!.request.body
     const template = form?.kind === 'form' ? form.template : {}
     expect(template.post_ID).not.toMatch(/step\./)

@@ -1,6 +1,6 @@
 import type { Workflow } from '../../types'
 import { csrfToken } from '../http'
-import { judgeByHand, resultText } from '../keys'
+import { judgeByHand, resultText, signedInRedirect } from '../keys'
 import { ADMIN } from '../seed'
 
 /**
@@ -60,11 +60,12 @@ export const logIn: Workflow = {
       await judgeByHand(this, app, { cookies: [], origins: [] }, await home.text())
     },
     async check(_app, run) {
-      // The run's answer is the page after the login's redirect (or the redirect itself): signed
-      // in, it names the user in "Logged in as"; refused, it shows the login form's error.
+      // The run's answer is the page after the login's redirect (signed in, it names the user in
+      // "Logged in as"), or the redirect itself (to the form's back_url, "/" when recorded from
+      // the home page); refused, it shows the login form's error.
       const text = resultText(run.result)
       if (text.includes('Invalid user or password')) return 'Redmine refused the login'
-      return /Logged in as|\/my\/page/.test(text)
+      return signedInRedirect(run.result) || /Logged in as|\/my\/page/.test(text)
         ? null
         : 'the answer does not show a signed-in page'
     },
