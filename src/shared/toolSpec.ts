@@ -31,10 +31,26 @@ export interface SlotSchema extends JsonSchema {
   'x-path': string
 }
 
+/**
+ * One part of a `multipart/form-data` body (RFC 7578): a text field whose value is a template, or
+ * a file whose bytes come from a base64 input (`file`: the placeholder `{{input.pN}}`), sent with
+ * the file name (a template: the name the person chose is a slot) and media type of the part.
+ */
+export type MultipartPart =
+  | { name: string; value: string }
+  | { name: string; file: string; filename: string; contentType: string }
+
+/**
+ * A request body template. `binary`: the raw bytes of a file (an XHR or fetch that sends a
+ * `File`), `template` the placeholder of a base64 input; `multipart`: a form with file parts,
+ * whose boundary the engine makes (the request's `Content-Type` is set by the engine then).
+ */
 export type TemplateBody =
   | { kind: 'json'; template: unknown }
   | { kind: 'form'; template: Record<string, string> }
   | { kind: 'text'; template: string }
+  | { kind: 'binary'; template: string }
+  | { kind: 'multipart'; template: MultipartPart[] }
 
 export interface RequestTemplate {
   method: string

@@ -1,5 +1,6 @@
 import type { RequestTemplate, SlotSchema, ToolSpec } from '../../shared/toolSpec'
 import { placePath, type ValueSite } from './dependencies'
+import { rewriteBodyText } from './fileBodies'
 
 /**
  * Puts traced values into a target plan (issue 3 "Dependencies"): a path segment, query or body value bound to
@@ -69,7 +70,7 @@ export function applyBindings(
                     Object.entries(body.template).map(([k, v]) => [k, rewrite(v)]),
                   ),
                 }
-              : { kind: 'text', template: rewrite(body.template) },
+              : rewriteBodyText(body, rewrite),
     },
   }
 }

@@ -1,6 +1,7 @@
 import type { Exchange } from '../../shared/trace'
 import { headerValue } from '../../shared/trace'
 import { parseJsonRequest, safeUrl } from './classify'
+import { multipartParts } from './multipartBody'
 import { normalValue } from './valueSpelling'
 
 /** One scalar value of a request, with where it sits. */
@@ -35,7 +36,8 @@ export function requestValues(exchange: Exchange): RequestValue[] {
     }
     const start = out.length
     walk(nested, path, key, out, 1)
-    for (let i = start; i < out.length; i++) out[i] = { ...out[i]!, location: 'query', inJson: path }
+    for (let i = start; i < out.length; i++)
+      out[i] = { ...out[i]!, location: 'query', inJson: path }
   }
   const json = parseJsonRequest(exchange)
   if (json !== undefined && json !== null && typeof json === 'object' && !Array.isArray(json)) {
@@ -47,6 +49,18 @@ export function requestValues(exchange: Exchange): RequestValue[] {
     new URLSearchParams(exchange.requestBody.text).forEach((value, key) =>
       out.push({ location: 'body', path: key, key, value, form: true }),
     )
+  } else if (exchange.requestBody?.encoding === 'base64') {
+    // A multipart body with a binary file is stored as base64; its text fields still count.
+    for (const part of multipartParts(exchange) ?? [])
+      if ('value' in part)
+        out.push({
+          location: 'body',
+          path: part.name,
+          key: part.name,
+          value: part.value,
+          form: true,
+          multipart: true,
+        })
   } else if (exchange.requestBody?.encoding === 'utf8') {
     for (const part of multipartFields(exchange)?.fields ?? [])
       out.push({
@@ -61,12 +75,6 @@ export function requestValues(exchange: Exchange): RequestValue[] {
   return out
 }
 
-/** One text field of a multipart body, with where its value sits in the body text. */
-export interface MultipartField {
-  name: string
-  value: string
-  /** Offsets of the value in the body text: `[start, end)`. */
-  start: number
 /** One parameter of a URL's query, in order, with the path that names this occurrence. */
 export interface QueryEntry {
   key: string
@@ -100,6 +108,12 @@ export function queryPath(key: string, n: number): string {
   return n <= 1 ? key : `${key}#${n}`
 }
 
+/** One text field of a multipart body, with where its value sits in the body text. */
+export interface MultipartField {
+  name: string
+  value: string
+  /** Offsets of the value in the body text: `[start, end)`. */
+  start: number
   end: number
 }
 

@@ -10,6 +10,7 @@ import {
   type Observed,
   type ScalarType,
 } from './observations'
+import { withFileBody } from './fileBodies'
 import { isOperationValue } from './operation'
 import { multipartFields, queryEntries, requestValues, type RequestValue } from './requestValues'
 import { normalValue } from './valueSpelling'
@@ -113,7 +114,7 @@ export function planSlots(
     required.push(name)
   }
   ordered.filter((v) => !typedByPath.has(valueKey(v))).forEach(place)
-  return mergeSameValues({
+  const plan: SlotPlan = {
     inputs: { type: 'object', properties, required, additionalProperties: false },
     request: {
       method: exchange.method,
@@ -121,7 +122,9 @@ export function planSlots(
       headers: keptHeaders(exchange.requestHeaders),
       body: bodyTemplate(exchange, values, slotOf),
     },
-  })
+  }
+  // A request that sent a file sends the caller's file instead (issue 9 uploads).
+  return mergeSameValues(withFileBody(exchange, plan, slotOf))
 }
 
 /**

@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto'
 import { Cookie, CookieJar } from 'tough-cookie'
-import { request } from 'undici'
+import { FormData, request } from 'undici'
 import type { LoginBinding, ToolSpec, ToolStep, VerifyRule } from '../../shared/toolSpec'
 import type { StorageState } from '../../shared/trace'
 import { addressDenied, type HostLookup } from './destination'
@@ -19,6 +19,7 @@ import {
   shownValues,
   secretNames,
   type RenderedRequest,
+  type RenderedUpload,
   type TemplateScope,
 } from './template'
 
@@ -36,7 +37,7 @@ export const sendWithUndici: SendRequest = async (req, signal) => {
   const res = await request(req.url, {
     method: req.method as 'GET',
     headers: req.headers,
-    body: req.body ?? undefined,
+    body: req.upload ? uploadBody(req.upload) : (req.body ?? undefined),
     signal,
     headersTimeout: 30_000,
     bodyTimeout: 30_000,
@@ -47,6 +48,21 @@ export const sendWithUndici: SendRequest = async (req, signal) => {
   const cookies = res.headers['set-cookie']
   const setCookies = cookies === undefined ? [] : Array.isArray(cookies) ? cookies : [cookies]
   return { status: res.statusCode, headers, body: await res.body.text(), setCookies }
+}
+
+/**
+ * A file body for undici: the raw bytes, or a `FormData` that undici serialises as
+ * `multipart/form-data` (RFC 7578) and for which it writes `Content-Type` with its boundary and
+ * `Content-Length`.
+ */
+export function uploadBody(upload: RenderedUpload): Uint8Array | FormData {
+  if (upload.kind === 'binary') return upload.bytes
+  const form = new FormData()
+  for (const part of upload.parts) {
+    if ('value' in part) form.append(part.name, part.value)
+    else form.append(part.name, new Blob([part.bytes], { type: part.contentType }), part.filename)
+  }
+  return form
 }
 
 export type ExecutionOutcome = Outcome | { ok: false; code: 'outcome_unknown'; message: string }

@@ -1,13 +1,28 @@
-import type { RequestTemplate, ShownField } from '../../shared/toolSpec'
+import type { MultipartPart, RequestTemplate, ShownField } from '../../shared/toolSpec'
 
 /** Values a template may name: `input.p0`, `step.<id>.<name>`, `login.<name>`, `secret:NAME`. */
 export type TemplateScope = Record<string, unknown>
+
+/** One rendered part of a multipart body: a text field, or a file with its bytes. */
+export type RenderedPart =
+  | { name: string; value: string }
+  | { name: string; filename: string; contentType: string; bytes: Uint8Array<ArrayBuffer> }
+
+/**
+ * A file body as the sender gets it: the raw bytes, or the parts of a `multipart/form-data` body
+ * that the sender serialises with a boundary of its own (RFC 7578; the platform's `FormData`).
+ */
+export type RenderedUpload =
+  { kind: 'binary'; bytes: Uint8Array<ArrayBuffer> } | { kind: 'multipart'; parts: RenderedPart[] }
 
 export interface RenderedRequest {
   method: string
   url: string
   headers: Record<string, string>
+  /** The text of a JSON, form or text body; null without a body and for a file body. */
   body: string | null
+  /** A file body (`binary` or `multipart` template); absent for every other body. */
+  upload?: RenderedUpload
 }
 
 const PLACEHOLDER = /\{\{\s*([a-zA-Z0-9_.:-]+)\s*\}\}/g
@@ -61,7 +76,51 @@ export function renderRequest(template: RequestTemplate, scope: TemplateScope): 
     }
     body = form.toString()
   } else if (template.body?.kind === 'text') body = text(template.body.template)
-  return { method: template.method, url: text(template.url, encodeURIComponent), headers, body }
+  const url = text(template.url, encodeURIComponent)
+  if (template.body?.kind === 'binary') {
+    const bytes = fileBytes(template.body.template, scope)
+    return { method: template.method, url, headers, body: null, upload: { kind: 'binary', bytes } }
+  }
+  if (template.body?.kind === 'multipart') {
+    // The sender writes Content-Type with the boundary it chose; the recorded one is stale.
+    for (const name of Object.keys(headers))
+      if (name.toLowerCase() === 'content-type') delete headers[name]
+    const parts = template.body.template.map((part) => renderPart(part, scope, text))
+    return {
+      method: template.method,
+      url,
+      headers,
+      body: null,
+      upload: { kind: 'multipart', parts },
+    }
+  }
+  return { method: template.method, url, headers, body }
+}
+
+function renderPart(
+  part: MultipartPart,
+  scope: TemplateScope,
+  text: (s: string) => string,
+): RenderedPart {
+  if ('value' in part) return { name: part.name, value: text(part.value) }
+  return {
+    name: part.name,
+    filename: text(part.filename),
+    contentType: text(part.contentType) || 'application/octet-stream',
+    bytes: fileBytes(part.file, scope),
+  }
+}
+
+/**
+ * The bytes of a file placeholder: the base64 text (RFC 4648 §4; base64url is read too) of the
+ * input it names. Nothing in scope gives no bytes; inputs are validated before a run starts, so
+ * a file slot without a value and without a default never gets here.
+ */
+function fileBytes(placeholder: string, scope: TemplateScope): Uint8Array<ArrayBuffer> {
+  const whole = WHOLE.exec(placeholder)
+  const value = whole ? scope[whole[1]!] : placeholder
+  if (typeof value !== 'string') return new Uint8Array()
+  return new Uint8Array(Buffer.from(value, 'base64'))
 }
 
 function renderJson(value: unknown, scope: TemplateScope): unknown {
@@ -126,6 +185,8 @@ function fieldTemplate(template: RequestTemplate, field: ShownField): string {
     return new URLSearchParams(query).get(field.path) ?? ''
   }
   if (template.body?.kind === 'form') return template.body.template[field.path] ?? ''
+  if (template.body?.kind === 'multipart')
+    return JSON.stringify(template.body.template.find((p) => p.name === field.path) ?? '')
   return JSON.stringify(template.body?.template ?? '')
 }
 
@@ -140,6 +201,10 @@ function sentValue(
     } catch {
       return undefined
     }
+  }
+  if (rendered.upload?.kind === 'multipart') {
+    const part = rendered.upload.parts.find((p) => p.name === field.path)
+    return part === undefined ? undefined : 'value' in part ? part.value : part.filename
   }
   if (rendered.body === null) return undefined
   if (template.body?.kind === 'form')

@@ -27,6 +27,7 @@ import { ACTION_BINDING, ACTION_FLUSH, actionScript } from './actionScript'
 import { chromiumArgs } from './chromium'
 import { encodeBody } from './encodeBody'
 import { redactSecrets } from './redactSecrets'
+import { UploadBodies } from './uploadBodies'
 
 /** Options of {@link startRecording}. */
 export interface RecordingOptions {
@@ -254,6 +255,9 @@ class RecordingSession {
   private readonly disposables: Disposable[] = []
   private readonly detachers: Array<() => void> = []
   private readonly maxBodyBytes: number
+  private readonly uploads: UploadBodies
+  /** Request bodies read over CDP, kept raw until the chosen files can be put in at the end. */
+  private readonly uploadBodies = new Map<Exchange, Buffer | null>()
 
   constructor(
     private readonly options: RecordingOptions,
@@ -264,6 +268,7 @@ class RecordingSession {
     private readonly ownedDir: string | null,
   ) {
     this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES
+    this.uploads = new UploadBodies(this.maxBodyBytes)
     this.done = new Promise((resolve) => {
       this.resolveDone = resolve
     })
@@ -300,6 +305,7 @@ class RecordingSession {
         this.onActionPayload(source, payload),
       ),
       await context.addInitScript({ content: actionScript() }),
+      ...(await this.uploads.install(context)),
     )
 
     // Launch mode reuses the blank tab a persistent context opens with; over CDP the person's
@@ -307,6 +313,8 @@ class RecordingSession {
     const page = (!this.overCdp && context.pages()[0]) || (await context.newPage())
     this.firstPage = page
     this.attachPage(page)
+    // Before the first navigation, so the start page's own uploads are seen too.
+    await this.uploads.attach(page)
     return page
   }
 
@@ -325,6 +333,7 @@ class RecordingSession {
     if (this.recordedPages.has(page) || this.stopping) return
     this.recordedPages.add(page)
     this.openPages++
+    if (page !== this.firstPage) void this.uploads.attach(page)
     const onNavigated = (frame: Frame): void => {
       if (frame === page.mainFrame()) this.onNavigated(page, frame.url())
     }
@@ -429,19 +438,20 @@ class RecordingSession {
       responseBody = await this.readBody(response, responseHeaders)
     }
     const responseEnd = request.timing().responseEnd
+    // A file upload's body is not in Playwright's request; CDP gives it (see UploadBodies).
+    const given = request.postDataBuffer()
+    const sent = given ?? (await this.uploads.bodyOf(request))
+    const requestBytes = sent && sent.length > this.maxBodyBytes ? null : sent
     // The request body is kept as sent. Secret values in it are redacted when the trace is built
     // (by field name, see redactSecrets), which cannot catch a secret the page script encoded or
     // renamed; only the actions are guaranteed never to hold a typed secret.
-    this.addExchange({
+    const exchange: Exchange = {
       id: start.id,
       seq: start.seq,
       method: request.method(),
       url: request.url(),
       requestHeaders,
-      requestBody: encodeBody(
-        request.postDataBuffer(),
-        headerValue(requestHeaders, 'content-type'),
-      ),
+      requestBody: encodeBody(requestBytes, headerValue(requestHeaders, 'content-type')),
       status,
       responseHeaders,
       responseBody,
@@ -450,7 +460,20 @@ class RecordingSession {
       durationMs:
         responseEnd >= 0 ? Math.round(responseEnd) : Math.max(0, this.clock() - start.startedAt),
       pageUrl: start.pageUrl,
-    })
+    }
+    if (given === null && request.method() !== 'GET') this.uploadBodies.set(exchange, requestBytes)
+    this.addExchange(exchange)
+  }
+
+  /** Puts the files the person chose into upload bodies that lack them (see UploadBodies). */
+  private completeUploads(): void {
+    for (const [exchange, bytes] of this.uploadBodies) {
+      const filled = this.uploads.complete(bytes, exchange.requestHeaders)
+      if (filled === bytes || (filled && filled.length > this.maxBodyBytes)) continue
+      const type = headerValue(exchange.requestHeaders, 'content-type')
+      exchange.requestBody = encodeBody(filled, type)
+    }
+    this.uploadBodies.clear()
   }
 
   /** A request still unanswered when the recording ends: it was sent, so the trace keeps it. */
@@ -673,6 +696,7 @@ class RecordingSession {
     const unanswered = [...this.started].map(([request, start]) => this.unanswered(request, start))
     this.started.clear()
     for (const exchange of unanswered) this.addExchange(exchange)
+    this.completeUploads()
 
     const secretFields = this.actions
       .filter((action) => action.secret && action.fieldName)
@@ -695,6 +719,7 @@ class RecordingSession {
   }
 
   private async release(): Promise<void> {
+    await within(this.uploads.close(), FLUSH_WAIT_MS, undefined)
     if (this.browser) {
       // Over CDP the browser is the person's: remove what we added, then only disconnect.
       await within(
