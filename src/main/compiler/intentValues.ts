@@ -1,6 +1,7 @@
 import type { Exchange } from '../../shared/trace'
 import { requestValues } from './requestValues'
 import { isOperationValue } from './operation'
+import { labelledValues } from './optionLabels'
 import { presentedAsValue, VALUE_INTRODUCERS } from './valueCues'
 import { normalValue } from './valueSpelling'
 import { intentWords } from './selectTarget'
@@ -20,7 +21,8 @@ const MIN_VALUE_LENGTH = 3
  * ("search the AI tools directory for writing" and `{"query":"writing"}`). They stand in for typed
  * values, so the request carrying one scores as one carrying what was typed, and the value becomes
  * its required slot. The intent's first word (its verb: "search", "find") and stop words alone are
- * never values. Returned in the order the requests carried them, each value once.
+ * never values. A choice the intent names by its label is the option value a request sends
+ * for it (`labelledValues`). Returned in the order the requests carried them, each value once.
  */
 export function intentValues(intent: string, exchanges: Exchange[]): TypedValue[] {
   const original = intent.split(/\s+/)
@@ -72,5 +74,7 @@ export function intentValues(intent: string, exchanges: Exchange[]): TypedValue[
         fromIntent: true,
       })
     }
+  // A choice named by its label ("the category Recipes") is sent as its option's value (`cat=4`).
+  for (const t of labelledValues(phrases, exchanges)) if (!found.has(t.value)) found.set(t.value, t)
   return [...found.values()]
 }
