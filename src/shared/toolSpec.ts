@@ -46,11 +46,44 @@ export type MultipartPart =
  * whose boundary the engine makes (the request's `Content-Type` is set by the engine then).
  */
 export type TemplateBody =
-  | { kind: 'json'; template: unknown }
+  | { kind: 'json'; template: unknown; base?: JsonBodyBase }
   | { kind: 'form'; template: Record<string, string> }
   | { kind: 'text'; template: string }
   | { kind: 'binary'; template: string }
   | { kind: 'multipart'; template: MultipartPart[] }
+
+/**
+ * A JSON body that is a resource read earlier in the run, changed (issue 9 item 8: a write that
+ * sends the whole resource, `PUT` of a record or Node-RED's `POST /flows` of every node, with
+ * the person's change applied): the engine takes the JSON answer of dependency step `step`, the
+ * part at `path` (a JSON path of src/shared/jsonPath.ts, '' the whole answer), applies `changes`
+ * in order to a copy and sends that. Every field the person did not change (another record's
+ * text, tags, a revision such as `rev`) is then what the site holds at run time, never what was
+ * recorded. With a base, the body's `template` is not sent: it shows the recorded body with the
+ * changed fields' placeholders (for review and the approval's preview).
+ */
+export interface JsonBodyBase {
+  /** Id of the dependency step whose JSON answer the body starts from. */
+  step: string
+  path: string
+  changes: JsonChange[]
+}
+
+/**
+ * One change of a based JSON body (src/shared/jsonChanges.ts). `path` is a JSON path inside the
+ * base; a `[?field=={{input.p0}}]` part picks a list item by a field (the tab the person named),
+ * never by position. `set` puts the rendered `value` there (a JSON template: `{{input.p1}}`, a
+ * literal); `append` adds it to the list there unless the list holds it already (a tag added
+ * twice is one tag), reading a list the site serves as one string by `split` (`title_list`:
+ * TiddlyWiki's `a [[b c]] d`); `remove` deletes the field. A value that renders to nothing (an
+ * optional input left out) changes nothing.
+ */
+export interface JsonChange {
+  path: string
+  op: 'set' | 'append' | 'remove'
+  value?: unknown
+  split?: 'title_list'
+}
 
 export interface RequestTemplate {
   method: string
@@ -62,9 +95,12 @@ export interface RequestTemplate {
 /**
  * Where an extractor reads a step's answer: a JSON leaf (dot path, `[n]` for list items), a
  * response header, a `Set-Cookie` cookie, an HTML `<meta name|property>`'s content, a named
- * `<input>`'s value, or an inline script's `key: "value"` / `key = "value"` assignment.
+ * `<input>`'s value, an inline script's `key: "value"` / `key = "value"` assignment, or a query
+ * parameter of a page's link (`link`: path `param?k=v&k2={{input.p0}}`, the parameter `param` of
+ * the first `<a href>` whose query holds every `k=v` after the `?`, placeholders resolved from the
+ * run's scope: a per-record token such as WordPress's trash link `_wpnonce` of the post named).
  */
-export type ExtractorSource = 'json' | 'header' | 'cookie' | 'meta' | 'input' | 'script'
+export type ExtractorSource = 'json' | 'header' | 'cookie' | 'meta' | 'input' | 'script' | 'link'
 
 /**
  * Names a value of a step's response for later steps (`{{step.<id>.<name>}}`).

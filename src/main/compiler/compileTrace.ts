@@ -13,6 +13,7 @@ import { intentValues } from './intentValues'
 import { pickedNames } from './pathValues'
 import { requestValues } from './requestValues'
 import { lookupByName } from './lookupByName'
+import { readModifyWrite } from './readModifyWrite'
 import { asPageSearch, findPageSearch } from './pageSearch'
 import { alternativesOf, scoreChosen, withHandSignal, type ScoredExchange } from './selectTarget'
 import { shapeTarget } from './shapeTarget'
@@ -61,7 +62,8 @@ export function compileTrace(trace: Trace, options: CompileOptions): CompileResu
   const searched = inPage && compileOnce(trace, { ...options, targetExchangeId: inPage.exchangeId })
   const result = searched?.ok ? searched : compileOnce(trace, options)
   if (!result.ok) return result
-  const tool = lookupByName(result.candidate, trace, intent)
+  // A write that sends a whole resource reads it first and changes only what the person did.
+  const tool = readModifyWrite(lookupByName(result.candidate, trace, intent), trace, intent)
   return { ok: true, candidate: inPage && searched?.ok ? asPageSearch(tool, inPage) : tool }
 }
 // --- end of the issue 9 items 8 and 10 hooks ---

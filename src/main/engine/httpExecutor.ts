@@ -15,7 +15,8 @@ import {
 } from './outcome'
 import { bindStepSecrets, type RunSecrets } from '../vault'
 import {
-  renderRequest,
+  answerKey,
+  renderOrRefuse,
   shownValues,
   secretNames,
   type RenderedRequest,
@@ -108,7 +109,8 @@ export async function executeHttp(
     // Secrets enter this step's scope only, resolved at send time and checked before sending.
     const secrets = await bindStepSecrets(secretNames(step.request), context.secrets)
     if (!secrets.ok) return secrets
-    const rendered = renderRequest(step.request, { ...scope, ...secrets.scope })
+    const rendered = renderOrRefuse(step.request, { ...scope, ...secrets.scope })
+    if ('ok' in rendered) return rendered
     const denied = destinationDenied(rendered.url, tool.siteHost)
     if (denied) return { ok: false, code: 'destination_denied', message: denied }
     const leak = secrets.deniedAt(rendered.url)
@@ -217,6 +219,8 @@ export function readDependency(
     const judged = judgeResponse(response, ANY_ANSWER)
     return judged.ok ? null : judged
   }
+  // A later body may be this answer, changed (a read-modify-write: issue 9 item 8).
+  scope[answerKey(step.id)] = response.body
   for (const extractor of step.extract) {
     const value = extractValue(response, extractor, scope)
     if (value !== undefined) {

@@ -22,6 +22,7 @@ import {
 import { readPage } from './pageView'
 import type { RenderedExecutor } from './runEngine'
 import {
+  renderOrRefuse,
   renderRequest,
   shownValues,
   secretNames,
@@ -136,7 +137,8 @@ async function runSteps(
     // As over HTTP: secrets enter this step only, and only toward the hosts they are bound to.
     const secrets = await bindStepSecrets(secretNames(step.request), context.secrets)
     if (!secrets.ok) return secrets
-    const request = renderRequest(step.request, { ...scope, ...secrets.scope })
+    const request = renderOrRefuse(step.request, { ...scope, ...secrets.scope })
+    if ('ok' in request) return request
     const denied = destinationDenied(request.url, tool.siteHost)
     if (denied) return { ok: false, code: 'destination_denied', message: denied }
     const leak = secrets.deniedAt(request.url)

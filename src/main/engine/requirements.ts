@@ -1,7 +1,7 @@
 import { ServiceError } from '../../shared/errors'
 import type { Requirement } from '../../shared/run'
 import type { SlotSchema, ToolSpec } from '../../shared/toolSpec'
-import { renderRequest, type TemplateScope } from './template'
+import { asRecorded, renderRequest, type TemplateScope } from './template'
 
 /** Spec "Limits": requirement answer window. */
 export const REQUIREMENT_WINDOW_MS = 15 * 60 * 1000
@@ -205,7 +205,8 @@ function previewRequest(
     const value = inputs[name] ?? s.default
     if (value !== undefined) scope[`input.${s['x-slot']}`] = value
   }
-  const rendered = renderRequest(target, scope)
+  // A body based on a read not yet made shows its recorded form, the run's values in place.
+  const rendered = renderRequest(asRecorded(target), scope)
   // Placeholders kept in the URL were percent-encoded like any value: show them as written.
   const url = rendered.url.replace(
     /%7B%7B(.*?)%7D%7D/g,

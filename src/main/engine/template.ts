@@ -1,4 +1,12 @@
-import type { MultipartPart, RequestTemplate, ShownField } from '../../shared/toolSpec'
+import { applyChanges } from '../../shared/jsonChanges'
+import { valueAt } from '../../shared/jsonPath'
+import type {
+  JsonBodyBase,
+  MultipartPart,
+  RequestTemplate,
+  ShownField,
+} from '../../shared/toolSpec'
+import type { Outcome } from './outcome'
 
 /** Values a template may name: `input.p0`, `step.<id>.<name>`, `login.<name>`, `secret:NAME`. */
 export type TemplateScope = Record<string, unknown>
@@ -66,7 +74,11 @@ export function renderRequest(template: RequestTemplate, scope: TemplateScope): 
   for (const [k, v] of Object.entries(template.headers)) headers[k] = text(v)
   let body: string | null = null
   if (template.body?.kind === 'json')
-    body = JSON.stringify(renderJson(template.body.template, scope))
+    body = JSON.stringify(
+      template.body.base
+        ? basedBody(template.body.base, scope)
+        : renderJson(template.body.template, scope),
+    )
   else if (template.body?.kind === 'form') {
     const form = new URLSearchParams()
     for (const [k, v] of Object.entries(template.body.template)) {
@@ -221,4 +233,83 @@ function sentValue(
     node = (node as Record<string, unknown>)[part]
   }
   return typeof node === 'string' || typeof node === 'number' ? String(node) : undefined
+}
+
+// --- issue 9 item 8: a JSON body based on a step's answer (read-modify-write) ---
+
+/**
+ * The scope key under which a run keeps a dependency step's answer text (`answer.<id>`), for a
+ * later body based on it (ToolSpec `JsonBodyBase`); the executors set it as each step answers.
+ */
+export function answerKey(stepId: string): string {
+  return `answer.${stepId}`
+}
+
+/**
+ * Why a based body could not be made: the base step's answer is missing or no JSON
+ * (`schema_or_auth_drift`: the site changed), or a change names an item the answer does not hold
+ * (`not_found`: the input names nothing there). Nothing is sent then: a whole-resource write
+ * built from a wrong base would overwrite the resource.
+ */
+export class BaseUnavailable extends Error {
+  constructor(
+    readonly code: 'schema_or_auth_drift' | 'not_found',
+    message: string,
+  ) {
+    super(message)
+    this.name = 'BaseUnavailable'
+  }
+}
+
+/**
+ * Renders a step's request (`renderRequest`), or the run's failure when its body is based on an
+ * answer it cannot be made from (`BaseUnavailable`): what the executors call before sending.
+ */
+export function renderOrRefuse(
+  template: RequestTemplate,
+  scope: TemplateScope,
+): RenderedRequest | Extract<Outcome, { ok: false }> {
+  try {
+    return renderRequest(template, scope)
+  } catch (error) {
+    if (!(error instanceof BaseUnavailable)) throw error
+    return { ok: false, code: error.code, message: error.message }
+  }
+}
+
+/**
+ * The request a based body's template shows (the recorded body with the changed fields'
+ * placeholders), for a preview made before any step ran (the approval of a write).
+ */
+export function asRecorded(template: RequestTemplate): RequestTemplate {
+  if (template.body?.kind !== 'json' || !template.body.base) return template
+  return { ...template, body: { kind: 'json', template: template.body.template } }
+}
+
+/** The body a base names: the step's JSON answer (its part at `path`) with the changes applied. */
+function basedBody(base: JsonBodyBase, scope: TemplateScope): unknown {
+  const text = scope[answerKey(base.step)]
+  let answer: unknown
+  try {
+    answer = typeof text === 'string' ? JSON.parse(text) : undefined
+  } catch {
+    answer = undefined
+  }
+  if (answer === undefined)
+    throw new BaseUnavailable(
+      'schema_or_auth_drift',
+      `The record to change was not read: step ${base.step} gave no JSON answer. Record the flow again.`,
+    )
+  const part = base.path ? valueAt(answer, base.path, scope) : answer
+  if (part === undefined)
+    throw new BaseUnavailable(
+      'not_found',
+      `Step ${base.step}'s answer holds nothing at ${base.path}: check the inputs.`,
+    )
+  const changed = applyChanges(part, base.changes, scope, (v) => renderJson(v, scope))
+  if (changed.ok) return changed.value
+  throw new BaseUnavailable(
+    changed.reason === 'not_found' ? 'not_found' : 'schema_or_auth_drift',
+    `${changed.message}: nothing was written.`,
+  )
 }
