@@ -9,6 +9,7 @@ import type {
 import { ServiceError } from '../../shared/errors'
 import { summarizeTool, type ToolSpec } from '../../shared/toolSpec'
 import type { RecordingSessions } from '../browse/recordingSessions'
+import { timeoutError } from '../engine/callTool'
 import { toPublicRun, type RunEngine } from '../engine/runEngine'
 import type { Store } from '../store/store'
 import { normalizeSecretHosts, type Vault } from '../vault'
@@ -81,9 +82,17 @@ export function createAppHandlers(deps: AppHandlerDeps): AppHandlers {
     'tools.replace': async ({ id, replaces }) =>
       detailOf(replaceTool(store, id, replaces, deps.clock())),
     'tools.run': async ({ id, inputs }) => {
-      const tool = toolOr404(id)
-      const started = deps.engine.start(tool, inputs, { tenant: deps.tenant })
-      return toPublicRun(await started.done)
+      // The person runs a tool from the app: a candidate runs (its success verifies it); the
+      // app waits for the run to end or to ask for something (no deadline).
+      const outcome = await deps.engine.call({
+        tool: { id },
+        inputs,
+        tenant: deps.tenant,
+        deadlineMs: null,
+        candidates: true,
+      })
+      if (outcome.kind === 'timed_out') throw timeoutError(outcome)
+      return toPublicRun(outcome.run)
     },
     'tools.delete': async ({ id }) => ({ deleted: store.tools.delete(id) }),
     'runs.list': async ({ toolId }) =>

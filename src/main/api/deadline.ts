@@ -27,13 +27,5 @@ export function parseDeadline(header: string | string[] | undefined, body: unkno
   return value
 }
 
-/** The value of `done` when it settles within `ms` milliseconds, else null (the work goes on). */
-export async function settleWithin<T>(done: Promise<T>, ms: number): Promise<T | null> {
-  let timer: NodeJS.Timeout | undefined
-  const late = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), ms)))
-  try {
-    return await Promise.race([done, late])
-  } finally {
-    clearTimeout(timer)
-  }
-}
+/** Waiting for a run up to its deadline is the engine's (the one call operation uses it too). */
+export { settleWithin } from '../engine/callTool'

@@ -16,6 +16,8 @@ import {
   type SendRequest,
 } from './httpExecutor'
 import type { HostLookup } from './destination'
+import { callTool, type CallOutcome, type CallRequest } from './callTool'
+import type { StartedRun, StartOptions } from './runStart'
 import { createInputValidator } from './inputs'
 import { createQuarantine } from './quarantine'
 import { applyAnswers, planRequirements, type Answer, type OpenRequirement } from './requirements'
@@ -74,28 +76,7 @@ export type RenderedExecutor = (
   signal: AbortSignal,
 ) => Promise<ExecutionOutcome>
 
-export interface StartOptions {
-  tenant: string
-  idempotencyKey?: string | null
-  deadlineMs?: number | null
-  /** The caller can be asked (202 `input_required`) rather than refused; default true. */
-  mayAsk?: boolean
-  /** The caller confirmed a write (`allow_mutation`): no approval is asked. */
-  allowMutation?: boolean
-  /** Surface A: check the balance first (402) and bill one credit on success. */
-  billOnSuccess?: boolean
-  /** Account-API execution: one run at a time per workspace, in arrival order (spec B rule 5). */
-  serialize?: boolean
-}
-
-export interface StartedRun {
-  /** The run as persisted before anything was sent. */
-  run: RunRecord
-  /** Settles when the run is final or waits on a person (it never rejects). */
-  done: Promise<RunRecord>
-  /** True when an earlier call with the same Idempotency-Key owns this run. */
-  joined: boolean
-}
+export type { StartedRun, StartOptions } from './runStart'
 
 export interface RespondBody {
   stateRevision: unknown
@@ -103,6 +84,12 @@ export interface RespondBody {
 }
 
 export interface RunEngine {
+  /**
+   * The one call operation every surface uses (issue 12, `callTool`): resolves the tool, applies
+   * the status rules, starts the run and waits up to the deadline; a typed outcome, or a thrown
+   * `ServiceError` for a refusal.
+   */
+  call(request: CallRequest): Promise<CallOutcome>
   /**
    * Starts a run of `tool` with `inputs` (by semantic name). Validates first (422
    * `unknown_argument`, 400 `invalid_input`, 402 `quota_exceeded`; nothing is persisted then),
@@ -410,7 +397,10 @@ export function createRunEngine(deps: RunEngineDeps): RunEngine {
     joined: false,
   })
 
-  return {
+  const engine: RunEngine = {
+    call: (request) =>
+      callTool({ start: (...args) => engine.start(...args), tools: deps.tools }, request),
+
     start(tool, inputs, options) {
       validator.check(tool, inputs)
       const inputHash = createHash('sha256').update(canonicalJson(inputs)).digest('hex')
@@ -598,6 +588,7 @@ export function createRunEngine(deps: RunEngineDeps): RunEngine {
       while (inFlight.size) await Promise.allSettled([...inFlight.values()])
     },
   }
+  return engine
 
   /** A recheck run of a quarantined tool: no caller, no idempotency key, no billing. */
   function startRecheck(tool: ToolSpec, inputs: Record<string, unknown>): Promise<RunRecord> {

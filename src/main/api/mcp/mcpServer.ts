@@ -90,7 +90,7 @@ export function createMcpSession(deps: McpDeps, connection: McpConnection): McpS
       if (isServiceTool(name)) return await callServiceTool(services, context, name, args)
       const tool = findSiteTool(deps.tools, name, connection.scopes)
       if (!tool) throw mcpError('not_found', 404, `No tool ${name}: tools/list names them.`)
-      return await callSiteTool(deps.engine, tool, args, context)
+      return await callSiteTool(deps.engine, { tool }, args, context)
     } catch (error) {
       throw toMcpError(error)
     }

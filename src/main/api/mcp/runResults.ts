@@ -1,9 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
-import { isServiceError, ServiceError } from '../../../shared/errors'
+import { isServiceError } from '../../../shared/errors'
 import { toPublicRun } from '../../engine/runEngine'
-import type { StartedRun } from '../../engine/runEngine'
 import type { RunRecord } from '../../store/runRepository'
-import { settleWithin } from '../deadline'
 import { mcpError, urlElicitation, type McpToolError } from './mcpErrors'
 
 /**
@@ -62,22 +60,6 @@ export function plainRunResult(record: RunRecord): CallToolResult {
   return jsonResult(
     run,
     !['succeeded', 'input_required', 'accepted', 'working'].includes(run.status),
-  )
-}
-
-/**
- * The run once it settles within `deadlineMs`; past it, 504 `run_timeout` with the run id and
- * where to poll (spec "Run-timeout error body"), while the run goes on.
- */
-export async function settleRun(started: StartedRun, deadlineMs: number): Promise<RunRecord> {
-  const run = await settleWithin(started.done, deadlineMs)
-  if (run) return run
-  const runId = started.run.runId
-  throw new ServiceError(
-    'run_timeout',
-    504,
-    `The run passed its ${deadlineMs} ms deadline and goes on: call service_inspect with its runId.`,
-    { runId, deadlineMs, poll: `/api/v1/runs/${runId}` },
   )
 }
 

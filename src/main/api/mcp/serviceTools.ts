@@ -252,38 +252,32 @@ async function serviceRun(
   const inputs = args.inputs ?? {}
   if (inputs === null || typeof inputs !== 'object' || Array.isArray(inputs))
     throw invalidArgument('"inputs" must be an object of the tool\'s inputs by name.')
-  const admitted = (tool: ToolSpec) => c.scopes.every((s) => inScope(tool, s))
-  let tool: ToolSpec | undefined
   if (args.capabilityId !== undefined) {
     const capabilityId = requireString(args, 'capabilityId')
-    tool = deps.tools.list().find((t) => t.capabilityId === capabilityId)
-    if (!tool) throw mcpError('capability_not_found', 404, `No capability ${capabilityId}.`)
-    if (!admitted(tool))
-      throw mcpError('not_in_scope', 403, `${capabilityId} is outside this connection's scope.`)
-    if (tool.status === 'quarantined')
-      throw mcpError('tool_quarantined', 409, `${tool.name} failed its checks; it is rechecked.`)
-  } else {
-    if (!deps.route)
-      throw mcpError(
-        'unavailable',
-        503,
-        'Routing a task by intent is not available in this version yet: list the tools and call one by name, or pin a capabilityId.',
-      )
-    tool = (await deps.route(c.tenant, intent)).find(admitted)
-    if (!tool)
-      return jsonResult(
-        {
-          status: 'failed',
-          error: {
-            code: 'no_capability',
-            message: `No verified tool does "${intent}" with confidence: index the workflow with service_index (or browse it), then run the task again.`,
-          },
-          result: { next: { tool: 'service_index', intent } },
-        },
-        true,
-      )
+    return callSiteTool(deps.engine, { capabilityId }, inputs as Args, c, true)
   }
-  return callSiteTool(deps.engine, tool, inputs as Args, c)
+  if (!deps.route)
+    throw mcpError(
+      'unavailable',
+      503,
+      'Routing a task by intent is not available in this version yet: list the tools and call one by name, or pin a capabilityId.',
+    )
+  const tool = (await deps.route(c.tenant, intent)).find((t) =>
+    c.scopes.every((s) => inScope(t, s)),
+  )
+  if (!tool)
+    return jsonResult(
+      {
+        status: 'failed',
+        error: {
+          code: 'no_capability',
+          message: `No verified tool does "${intent}" with confidence: index the workflow with service_index (or browse it), then run the task again.`,
+        },
+        result: { next: { tool: 'service_index', intent } },
+      },
+      true,
+    )
+  return callSiteTool(deps.engine, { tool }, inputs as Args, c)
 }
 
 function browse(deps: ServiceToolDeps): McpBrowse {

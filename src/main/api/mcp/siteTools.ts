@@ -1,18 +1,13 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js'
 import { isServiceError } from '../../../shared/errors'
 import type { JsonSchema, ToolSpec } from '../../../shared/toolSpec'
+import { capacityError, timeoutError, type ToolRef } from '../../engine/callTool'
 import type { RunEngine } from '../../engine/runEngine'
 import type { ToolRepository } from '../../store/toolRepository'
 import { mcpError, toMcpError } from './mcpErrors'
 import { mcpToolNames } from './toolNames'
 import { inScope, toolsInScope, type ToolScope } from './toolsInScope'
-import {
-  balanceElicitation,
-  MCP_DEADLINE_MS,
-  runResult,
-  settleRun,
-  type RunPresentation,
-} from './runResults'
+import { balanceElicitation, MCP_DEADLINE_MS, runResult, type RunPresentation } from './runResults'
 
 /** What a site-tool call knows of its connection. */
 export interface SiteToolConnection extends RunPresentation {
@@ -78,9 +73,9 @@ export function listSiteTools(tools: ToolRepository, scopes: ToolScope[]): Tool[
 }
 
 /**
- * The site tool an MCP name stands for, checked like a surface-A call (spec "A", "Request
- * shape"): 404 `not_found` for no such tool or an unverified candidate, 403 `not_in_scope`
- * outside the connection's scope, 409 `tool_quarantined`. Null when the name is not a site tool.
+ * The site tool an MCP name stands for, or null when the name is not a site tool; 403
+ * `not_in_scope` outside the connection's scope. Its status rules (candidate, quarantined) are
+ * the call operation's, as on every surface.
  */
 export function findSiteTool(
   tools: ToolRepository,
@@ -91,40 +86,36 @@ export function findSiteTool(
   if (!tool) return null
   if (!scopes.every((s) => inScope(tool, s)))
     throw mcpError('not_in_scope', 403, `${name} is outside this connection's tool scope.`)
-  if (tool.status === 'candidate')
-    throw mcpError(
-      'not_found',
-      404,
-      `${name} is an unverified candidate: execute it once with POST /v1/tools/${tool.id}/execute.`,
-    )
-  if (tool.status === 'quarantined')
-    throw mcpError(
-      'tool_quarantined',
-      409,
-      `${name} failed its checks and is rechecked automatically; record the flow again meanwhile.`,
-    )
   return tool
 }
 
 /**
- * Calls a site tool: starts a run through the engine as surface A does (may ask, bills on
+ * Calls a site tool through the engine's call operation as surface A does (may ask, bills on
  * success), waits up to `MCP_DEADLINE_MS`, and answers the run (see `runResult`). Refusals are
  * thrown as MCP errors; an empty balance is a URL elicitation for clients that take them.
+ * `pinned` calls (service_run's `capabilityId`) may run a candidate, which its success verifies.
  */
 export async function callSiteTool(
   engine: RunEngine,
-  tool: ToolSpec,
+  tool: ToolRef,
   args: Record<string, unknown>,
   connection: SiteToolConnection,
+  pinned = false,
 ): Promise<CallToolResult> {
   try {
-    const started = engine.start(tool, args, {
+    const outcome = await engine.call({
+      tool,
+      inputs: args,
       tenant: connection.tenant,
       deadlineMs: MCP_DEADLINE_MS,
       mayAsk: true,
       billOnSuccess: true,
+      candidates: pinned,
+      admit: (t) => connection.scopes.every((s) => inScope(t, s)),
     })
-    return runResult(await settleRun(started, MCP_DEADLINE_MS), connection)
+    if (outcome.kind === 'timed_out') throw timeoutError(outcome)
+    if (outcome.kind === 'refused_capacity') throw capacityError(outcome)
+    return runResult(outcome.run, connection)
   } catch (error) {
     if (isServiceError(error))
       throw balanceElicitation(error, connection, connection.usageUrl) ?? toMcpError(error)

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { ServiceError } from '../../../shared/errors'
 import { summarizeTool, type SlotSchema, type ToolSpec } from '../../../shared/toolSpec'
+import { timeoutError } from '../../engine/callTool'
 import { toPublicRun } from '../../engine/runEngine'
 import { admitMetered } from '../billing'
 import { EXECUTE_BODY_SCHEMA } from '../../../shared/accountApiSchemas'
@@ -49,26 +50,34 @@ export function registerAccountToolRoutes(app: FastifyInstance, deps: ServerDeps
     const body = checkBody<{ inputs?: unknown; allow_mutation?: boolean }>(validateExecute, raw)
     const tool = store.tools.get(request.params.id)
     if (!tool) throw new ServiceError('not_found', 404, `No tool ${request.params.id}.`)
-    if (tool.status === 'quarantined')
-      throw new ServiceError('tool_quarantined', 409, `${tool.name} failed its checks.`)
-    if (tool.mutating && body.allow_mutation !== true)
-      throw new ServiceError(
-        'forbidden',
-        403,
-        `${tool.name} changes data on the site: send "allow_mutation": true to confirm.`,
-      )
     const inputs = slotInputs(tool, body.inputs)
-    const charge = admitMetered(store.ledger, caller.tenant, `execute:${key}`, 'execution', clock())
-    const started = engine.start(tool, inputs, {
+    let charge: () => void = () => undefined
+    const outcome = await engine.call({
+      tool: { tool },
+      inputs,
       tenant: caller.tenant,
       idempotencyKey: `execute:${key}`,
+      // Spec B: an execution answers its run when it ends; the first success verifies a candidate.
+      deadlineMs: null,
+      candidates: true,
       mayAsk: false,
       allowMutation: body.allow_mutation === true,
       serialize: true,
+      // Metered once the run is accepted, before it is waited for (accepted runs cost a credit).
+      beforeStart: () => {
+        if (tool.mutating && body.allow_mutation !== true)
+          throw new ServiceError(
+            'forbidden',
+            403,
+            `${tool.name} changes data on the site: send "allow_mutation": true to confirm.`,
+          )
+        charge = admitMetered(store.ledger, caller.tenant, `execute:${key}`, 'execution', clock())
+      },
+      onStarted: () => charge(),
     })
-    charge()
-    const run = await started.done
-    return { run: toPublicRun(run), tool: summarizeTool(store.tools.get(tool.id) ?? tool) }
+    // No deadline: never timed out. A browser_capacity failure is an ended run here (spec B).
+    if (outcome.kind === 'timed_out') throw timeoutError(outcome)
+    return { run: toPublicRun(outcome.run), tool: summarizeTool(store.tools.get(tool.id) ?? tool) }
   })
 }
 

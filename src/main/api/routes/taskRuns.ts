@@ -1,15 +1,14 @@
-import type { FastifyInstance, FastifyReply } from 'fastify'
+import type { FastifyInstance } from 'fastify'
 import { monotonicFactory } from 'ulid'
 import { TASK_RUN_BODY_SCHEMA } from '../../../shared/accountApiSchemas'
 import { ServiceError } from '../../../shared/errors'
-import type { Run } from '../../../shared/run'
 import type { ToolSpec } from '../../../shared/toolSpec'
-import { isFinal, toPublicRun, type StartOptions } from '../../engine/runEngine'
+import { isFinal, type StartedRun } from '../../engine/runEngine'
 import { createToolRouter, type RouteResult, type ToolMatch } from '../../router/router'
 import type { RunRecord } from '../../store/runRepository'
-import { parseDeadline, settleWithin } from '../deadline'
+import { sendOutcome, sendRun } from '../callReply'
+import { parseDeadline } from '../deadline'
 import type { ServerDeps } from '../server'
-import { applySelect } from '../select'
 import { slotInputs } from './accountTools'
 import { checkBody, compileBody, createToolCache, hashInputs } from './search'
 
@@ -68,14 +67,23 @@ export function registerTaskRunRoutes(app: FastifyInstance, deps: ServerDeps): v
       domain,
       allow_mutation: body.allow_mutation === true,
     })
-    const options = (tool: ToolSpec | null): StartOptions => ({
-      tenant: caller.tenant,
-      idempotencyKey: key,
-      deadlineMs,
-      mayAsk: true,
-      allowMutation: body.allow_mutation === true,
-      billOnSuccess: tool !== null,
-    })
+    /** The task's run of `tool` through the call operation, like a site tool call. */
+    const call = (
+      tool: ToolSpec,
+      inputs: Record<string, unknown>,
+      onStarted?: (started: StartedRun) => void,
+    ) =>
+      engine.call({
+        tool: { tool },
+        inputs,
+        tenant: caller.tenant,
+        idempotencyKey: key,
+        deadlineMs,
+        mayAsk: true,
+        allowMutation: body.allow_mutation === true,
+        billOnSuccess: true,
+        ...(onStarted ? { onStarted } : {}),
+      })
 
     if (key) {
       const stored = store.receipts.get<TaskReceipt>(caller.tenant, key)
@@ -89,12 +97,10 @@ export function registerTaskRunRoutes(app: FastifyInstance, deps: ServerDeps): v
         const run = store.runs.get(stored.result.runId)
         if (!run) throw new ServiceError('not_found', 404, `No run ${stored.result.runId}.`)
         const tool = stored.result.toolId ? store.tools.get(stored.result.toolId) : null
-        // Joining through the engine hands back the running run's own completion.
-        const joined =
-          tool && !isFinal(run)
-            ? engine.start(tool, stored.result.inputs, options(tool)).done
-            : Promise.resolve(run)
-        return answer(reply, joined, run, deadlineMs, body.select, null)
+        // Joining through the call operation hands back the running run's own completion.
+        if (tool && !isFinal(run))
+          return sendOutcome(reply, await call(tool, stored.result.inputs), body.select)
+        return sendRun(reply, run, body.select)
       }
     }
 
@@ -116,30 +122,24 @@ export function registerTaskRunRoutes(app: FastifyInstance, deps: ServerDeps): v
           createdAt: clock(),
           updatedAt: clock(),
         })
-      return answer(reply, Promise.resolve(run), run, deadlineMs, body.select, routingOf(routing))
+      return sendRun(reply, run, body.select, { routing: routingOf(routing) })
     }
     const inputs = taskInputs(tool, body.inputs ?? {})
-    const started = engine.start(tool, inputs, options(tool))
-    if (key)
-      store.receipts.put({
-        tenant: caller.tenant,
-        opKey: key,
-        operation: 'task',
-        inputHash,
-        status: 'completed',
-        cost: 0,
-        result: { runId: started.run.runId, toolId: tool.id, inputs } satisfies TaskReceipt,
-        createdAt: clock(),
-        updatedAt: clock(),
-      })
-    return answer(
-      reply,
-      started.done,
-      started.run,
-      deadlineMs,
-      body.select,
-      routingOf(routing, best),
-    )
+    const outcome = await call(tool, inputs, (started) => {
+      if (key)
+        store.receipts.put({
+          tenant: caller.tenant,
+          opKey: key,
+          operation: 'task',
+          inputHash,
+          status: 'completed',
+          cost: 0,
+          result: { runId: started.run.runId, toolId: tool.id, inputs } satisfies TaskReceipt,
+          createdAt: clock(),
+          updatedAt: clock(),
+        })
+    })
+    return sendOutcome(reply, outcome, body.select, { routing: routingOf(routing, best) })
   })
 
   /** Persists the failed run of a task no tool fits (spec "Why a run failed": `no_capability`). */
@@ -200,33 +200,6 @@ function routingOf(routing: RouteResult, best?: ToolMatch) {
     name: best?.name ?? null,
     score: best?.score ?? null,
   }
-}
-
-/** Answers like a site tool call: 200 final, 202 running or waiting, 504 past the deadline. */
-async function answer(
-  reply: FastifyReply,
-  done: Promise<RunRecord>,
-  started: RunRecord,
-  deadlineMs: number,
-  select: string[] | undefined,
-  routing: ReturnType<typeof routingOf> | null,
-) {
-  const run = await settleWithin(done, deadlineMs)
-  if (!run)
-    throw new ServiceError(
-      'run_timeout',
-      504,
-      `The run passed its ${deadlineMs} ms deadline and goes on: poll it.`,
-      { runId: started.runId, deadlineMs, poll: `/api/v1/runs/${started.runId}` },
-    )
-  const body: Run & { selectMissing?: string[]; routing?: unknown } = toPublicRun(run)
-  if (select && body.status === 'succeeded') {
-    const { value, missing } = applySelect(body.result, select)
-    body.result = value
-    if (missing.length) body.selectMissing = missing
-  }
-  if (routing) body.routing = routing
-  return reply.status(isFinal(run) ? 200 : 202).send(body)
 }
 
 /**
