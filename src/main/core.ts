@@ -262,6 +262,8 @@ export function createCore(config: CoreConfig = {}): Core {
       tokens: oauthTokens,
       ownerTokens,
       tenant: LOCAL_TENANT,
+      // Rate limits off (benchmarks, fuzzing) turns registration's limits off too.
+      ...(config.rateLimits === null ? { registrationLimits: null } : {}),
     },
     rendererDir: config.rendererDir === undefined ? defaultRendererDir() : config.rendererDir,
     vault,

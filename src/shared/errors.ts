@@ -52,6 +52,8 @@ export const REST_ERROR_CODES = [
   'upstream_conflict',
   'upstream_unavailable',
   'upstream_error',
+  // A body over the service's size limit (HTTP 413): the spec shows no body limits or code.
+  'payload_too_large',
   // Local-app codes for the desktop/recorder edge (not REST-visible in the spec's tables).
   'chromium_not_found',
   'recording_failed',

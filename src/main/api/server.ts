@@ -1,6 +1,7 @@
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify'
 import { isServiceError, ServiceError } from '../../shared/errors'
 import type { Authenticator } from './auth'
+import { BODY_LIMIT_BYTES, bodyTooLarge, registerBodyGuards } from './bodyGuards'
 import type { AppHandlers } from './appHandlers'
 import type { EventBus } from '../events'
 import type { RunEngine } from '../engine/runEngine'
@@ -66,7 +67,7 @@ export function buildServer(deps: ServerDeps): FastifyInstance {
   // The UI's event streams never end by themselves: close() must cut them, or shutdown hangs.
   const app = Fastify({
     logger: deps.logger ?? false,
-    bodyLimit: 5 * 1024 * 1024,
+    bodyLimit: BODY_LIMIT_BYTES,
     forceCloseConnections: true,
   })
   // First: its route catalogue sees only routes registered after it.
@@ -89,6 +90,8 @@ export function buildServer(deps: ServerDeps): FastifyInstance {
         `Requests from ${origin} are refused: only the app's own pages may call it.`,
       )
   })
+
+  registerBodyGuards(app)
 
   app.setErrorHandler((error: FastifyError | ServiceError, request, reply) => {
     if (isServiceError(error)) {
@@ -113,10 +116,10 @@ export function buildServer(deps: ServerDeps): FastifyInstance {
       return reply
         .status(400)
         .send({ error: { code: 'bad_request', message: 'Send the body as application/json.' } })
-    if (e.code === 'FST_ERR_CTP_BODY_TOO_LARGE')
-      return reply
-        .status(400)
-        .send({ error: { code: 'bad_request', message: 'The body is too large.' } })
+    if (e.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      const refusal = bodyTooLarge()
+      return reply.status(refusal.status).send({ error: refusal.toBody() })
+    }
     if (e.statusCode && e.statusCode < 500)
       return reply.status(400).send({ error: { code: 'bad_request', message: e.message } })
     request.log.error(error)

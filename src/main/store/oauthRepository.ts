@@ -37,6 +37,13 @@ export interface OAuthToken {
 
 export interface OAuthRepository {
   createClient(client: OAuthClient): void
+  /** How many clients are registered. */
+  countClients(): number
+  /**
+   * Deletes clients registered before `before` (ms) that no grant was ever approved for: the
+   * leftovers of abandoned sign-ins. Returns how many went.
+   */
+  pruneUnusedClients(before: number): number
   getClient(id: string): OAuthClient | null
   createFamily(family: Omit<OAuthFamily, 'revokedAt'>): void
   getFamily(id: string): OAuthFamily | null
@@ -80,6 +87,17 @@ export function createOAuthRepository(db: Db): OAuthRepository {
       db.prepare(
         'INSERT INTO oauth_clients (id, name, redirect_uris, created_at) VALUES (?, ?, ?, ?)',
       ).run(id, name, JSON.stringify(redirectUris), createdAt)
+    },
+    countClients() {
+      return (db.prepare('SELECT COUNT(*) AS n FROM oauth_clients').get() as { n: number }).n
+    },
+    pruneUnusedClients(before) {
+      return db
+        .prepare(
+          `DELETE FROM oauth_clients WHERE created_at < ?
+           AND NOT EXISTS (SELECT 1 FROM oauth_families f WHERE f.client_id = oauth_clients.id)`,
+        )
+        .run(before).changes
     },
     getClient(id) {
       const row = db.prepare('SELECT * FROM oauth_clients WHERE id = ?').get(id) as

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { ServiceError } from '../../shared/errors'
+import { isServiceError, ServiceError } from '../../shared/errors'
 import type {
   SecretRepository,
   SecretSummary,
@@ -11,6 +11,7 @@ import type { Keychain } from './keychain'
 import { deriveMasterKey, MAX_PASSPHRASE, MIN_PASSPHRASE, newKdfParams } from './passphrase'
 import { createRunSecrets, type BoundSecret, type RunSecrets } from './runSecrets'
 import { checkSecretName, checkSecretValue } from './secretPolicy'
+import { createUnlockBackoff } from './unlockBackoff'
 
 /** Which mode the vault is in (issue 6: it always says so, and never falls back to plaintext). */
 export interface VaultStatus {
@@ -45,7 +46,8 @@ export interface Vault {
    * Unlocks with a passphrase (the first one given to a new keychain-less vault sets it), or with
    * no passphrase retries the keychain. Errors: 400 `invalid_input` (passphrase missing, or
    * shorter than 8 characters when first set), 422 `invalid_input` (wrong passphrase), 409
-   * `conflict` (a passphrase given to a vault whose key is in the keychain).
+   * `conflict` (a passphrase given to a vault whose key is in the keychain), 429 `rate_limited`
+   * with `retryAfterSeconds` while the back-off after wrong passphrases runs (`unlockBackoff.ts`).
    */
   unlock(passphrase?: string): Promise<VaultStatus>
   /**
@@ -108,6 +110,7 @@ export function createVault(deps: VaultDeps): Vault {
   let opening: Promise<VaultStatus> | null = null
   let queue: Promise<unknown> = Promise.resolve()
   const dataKeys = new Map<string, Buffer>()
+  const backoff = createUnlockBackoff(deps.clock)
 
   const locked = (unlockWith: 'passphrase' | 'keychain', message: string): VaultStatus => {
     masterKey = null
@@ -298,7 +301,16 @@ export function createVault(deps: VaultDeps): Vault {
             409,
             'This vault keeps its key in the OS keychain: unlock the keychain and call again without a passphrase.',
           )
-        return meta ? unlockWithPassphrase(meta, passphrase) : setUpPassphrase(passphrase)
+        if (!meta) return setUpPassphrase(passphrase)
+        backoff.check()
+        try {
+          const opened = await unlockWithPassphrase(meta, passphrase)
+          backoff.succeeded()
+          return opened
+        } catch (error) {
+          if (isServiceError(error) && error.status === 422) backoff.failed()
+          throw error
+        }
       })
     },
 

@@ -1,5 +1,6 @@
 import { ServiceError } from '../../../shared/errors'
 import type { OAuthClient, OAuthRepository } from '../../store/oauthRepository'
+import { createRateLimiter, type RateLimits } from '../rateLimit'
 import { randomSecret } from './secrets'
 
 /** What `POST /oauth/clients` answers (RFC 7591 §3.2.1). Times in seconds since the epoch. */
@@ -17,6 +18,56 @@ const MAX_REDIRECT_URIS = 10
 const MAX_URI_LENGTH = 2000
 const MAX_NAME_LENGTH = 200
 const LOOPBACK_NAMES = new Set(['127.0.0.1', '[::1]', 'localhost'])
+
+/**
+ * Limits of unauthenticated registration (issue 13 item 8; the spec leaves them "not shown").
+ * Every caller is on loopback, so one bucket serves them all: a person signing agents in
+ * registers a few clients a day, a runaway loop thousands.
+ */
+export interface RegistrationLimits extends RateLimits {
+  /** Registered clients kept at most; unused ones older than an hour make room first. */
+  maxClients: number
+}
+
+export const DEFAULT_REGISTRATION_LIMITS: RegistrationLimits = {
+  perMinute: 10,
+  burst: 30,
+  maxClients: 500,
+}
+
+/** A client no grant was approved for within this long is an abandoned sign-in. */
+const UNUSED_CLIENT_MS = 60 * 60_000
+
+/** Registers clients within limits; see `createClientRegistrar`. */
+export type ClientRegistrar = (body: unknown) => ClientInformation
+
+/**
+ * `registerClient` behind a rate limit and a cap (issue 13 item 8): past the rate 429
+ * `rate_limited` with `retryAfterSeconds`; at `maxClients` the clients registered over an hour
+ * ago without any approved grant are deleted, and when none can go, 429 `rate_limited` too
+ * (space comes back as old sign-ins are abandoned).
+ */
+export function createClientRegistrar(
+  repo: OAuthRepository,
+  clock: () => number,
+  limits: RegistrationLimits = DEFAULT_REGISTRATION_LIMITS,
+): ClientRegistrar {
+  const limiter = createRateLimiter(limits, clock)
+  return (body) => {
+    limiter.take('oauth-registration')
+    if (repo.countClients() >= limits.maxClients) {
+      repo.pruneUnusedClients(clock() - UNUSED_CLIENT_MS)
+      if (repo.countClients() >= limits.maxClients)
+        throw new ServiceError(
+          'rate_limited',
+          429,
+          `${limits.maxClients} OAuth clients are registered, the most kept: retry in an hour, when unused ones are let go.`,
+          { retryAfterSeconds: 3600 },
+        )
+    }
+    return registerClient(repo, body, clock())
+  }
+}
 
 /**
  * Whether a redirect URI may be registered: absolute, no fragment (RFC 6749 §3.1.2), and either

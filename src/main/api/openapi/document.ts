@@ -133,7 +133,7 @@ export function openApiPath(url: string): string {
 
 function documented(route: CatalogueRoute, doc: RouteDoc) {
   const errors = [...AUTH_ERRORS[doc.auth], ...SERVER_ERRORS, ...doc.errors]
-  if (BODY_METHODS.has(route.method)) errors.push('bad_request')
+  if (BODY_METHODS.has(route.method)) errors.push('bad_request', 'payload_too_large')
   return {
     summary: doc.summary,
     tags: [doc.tag],

@@ -54,6 +54,8 @@ export const ERROR_STATUS: Record<string, number[]> = {
   upstream_unavailable: [502],
   upstream_error: [400],
   rate_limited: [429],
+  // Ours: a body over the size limit (issue 13 item 8); the spec shows no body limits.
+  payload_too_large: [413],
 }
 
 /**

@@ -349,7 +349,7 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
     auth: 'public',
     body: { schema: OAUTH_CLIENT_BODY_SCHEMA, required: true },
     responses: { '201': json('The client information (`client_id`, no secret).') },
-    errors: ['bad_request', 'invalid_input'],
+    errors: ['bad_request', 'invalid_input', 'rate_limited'],
   },
   'GET /oauth/authorize': {
     summary: "The consent page (authorization code with S256 PKCE); needs the owner's session.",

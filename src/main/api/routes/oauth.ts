@@ -2,7 +2,11 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { ServiceError } from '../../../shared/errors'
 import type { OAuthRepository } from '../../store/oauthRepository'
 import type { Authorizations } from '../oauth/authorization'
-import { registerClient } from '../oauth/clientRegistration'
+import {
+  createClientRegistrar,
+  registerClient,
+  type RegistrationLimits,
+} from '../oauth/clientRegistration'
 import { renderConsentPage, renderSignInNeededPage } from '../oauth/consentPage'
 import { authorizationServerMetadata, OAUTH_PATHS } from '../oauth/metadata'
 import type { OwnerTokens } from '../oauth/ownerTokens'
@@ -16,6 +20,8 @@ export interface OAuthRouteDeps {
   /** The owner's workspace: what an approved grant acts on. */
   tenant: string
   clock: () => number
+  /** Limits of `POST /oauth/clients`; default `DEFAULT_REGISTRATION_LIMITS`; null: off (fuzzing). */
+  registrationLimits?: RegistrationLimits | null
 }
 
 /** Forms of the consent page and the token endpoint are small. */
@@ -29,7 +35,8 @@ const cookieName = (request: FastifyRequest) =>
 /**
  * OAuth 2.1 for public clients and the owner's session (issue 5 "Auth"):
  * - `GET /.well-known/oauth-authorization-server` (RFC 8414), public;
- * - `POST /oauth/clients` (RFC 7591), public, answers 201 with the client information;
+ * - `POST /oauth/clients` (RFC 7591), public, answers 201 with the client information; rate
+ *   limited and capped (429 `rate_limited`, `createClientRegistrar`);
  * - `GET /oauth/authorize` shows the consent page to the owner; `POST /oauth/authorize` takes
  *   the Approve/Deny form and redirects (303) back to the client with `code` or `error`;
  * - `POST /oauth/token` (form-encoded) exchanges a code with its PKCE verifier, or rotates a
@@ -48,11 +55,12 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: OAuthRouteDeps):
 
   app.get(OAUTH_PATHS.metadata, async (request) => authorizationServerMetadata(baseOf(request)))
 
+  const register =
+    deps.registrationLimits === null
+      ? (body: unknown) => registerClient(deps.oauthRepo, body, deps.clock())
+      : createClientRegistrar(deps.oauthRepo, deps.clock, deps.registrationLimits)
   app.post(OAUTH_PATHS.register, async (request, reply) =>
-    reply
-      .status(201)
-      .header('cache-control', 'no-store')
-      .send(registerClient(deps.oauthRepo, request.body, deps.clock())),
+    reply.status(201).header('cache-control', 'no-store').send(register(request.body)),
   )
 
   app.post('/app-api/session/refresh', async (request, reply) => {
