@@ -5,6 +5,7 @@ import { useHashRoute, type Route } from './route'
 import { bindEvents } from './stores/bindEvents'
 import { useAppStore } from './stores/useAppStore'
 import { pendingCount, useInboxStore } from './stores/useInboxStore'
+import { ConnectView } from './views/ConnectView'
 import { InboxView } from './views/InboxView'
 import { KeysView } from './views/KeysView'
 import { LoginsView } from './views/LoginsView'
@@ -20,6 +21,7 @@ const NAV = [
   { view: 'logins', label: 'Logins', href: '#/logins' },
   { view: 'secrets', label: 'Secrets', href: '#/secrets' },
   { view: 'keys', label: 'Keys', href: '#/keys' },
+  { view: 'connect', label: 'Connect', href: '#/connect' },
 ] as const
 
 function View({ route }: { route: Route }) {
@@ -38,6 +40,8 @@ function View({ route }: { route: Route }) {
       return <SecretsView />
     case 'keys':
       return <KeysView />
+    case 'connect':
+      return <ConnectView />
   }
 }
 

@@ -8,8 +8,9 @@ export type Route =
   | { view: 'logins' }
   | { view: 'secrets' }
   | { view: 'keys' }
+  | { view: 'connect' }
 
-const PLAIN_VIEWS = ['tools', 'inbox', 'logins', 'secrets', 'keys'] as const
+const PLAIN_VIEWS = ['tools', 'inbox', 'logins', 'secrets', 'keys', 'connect'] as const
 
 /** The view a location hash names (`#/tools/<id>`, `#/inbox`, …); unknown hashes show Record. */
 export function parseHash(hash: string): Route {

@@ -54,6 +54,17 @@ export interface KeySummary {
   prefix: string
   createdAt: number
   revokedAt: number | null
+  /** When a request last came with it (ms since the epoch); null: never; absent: not known. */
+  lastUsedAt?: number | null
+}
+
+/** A tool scope: its slug, the apps (site hosts) and tools it lets through, and when it was made. */
+export interface ToolScopeSummary {
+  slug: string
+  apps: string[]
+  tools: string[]
+  /** Milliseconds since the Unix epoch. */
+  createdAt: number
 }
 
 /** A requirement as the inbox shows it: a value's or choice's slot carries its declared type. */
@@ -156,6 +167,12 @@ export interface AppApiMethods {
   'runs.list': [{ toolId?: string }, Run[]]
   'keys.list': [Record<string, never>, KeySummary[]]
   'keys.create': [{ label: string }, { key: string; summary: KeySummary }]
+  /** Tool scopes of the workspace (spec "Tool scope"): each restricts a connection to apps and tools. */
+  'scopes.list': [Record<string, never>, ToolScopeSummary[]]
+  /** Creates or replaces a tool scope, as `POST /api/v1/scopes` does. */
+  'scopes.create': [{ slug: string; apps: string[]; tools: string[] }, ToolScopeSummary]
+  /** Revokes a key of the workspace: requests with it answer 403 `revoked` from then on. */
+  'keys.revoke': [{ id: string }, { revoked: boolean }]
   /** Runs waiting on the person, oldest first; `now` is the core's clock (ms) for the countdown. */
   'requirements.list': [Record<string, never>, { now: number; items: InboxItem[] }]
   /** Answers a waiting run and resolves with it once it is final or waits again. */
@@ -286,6 +303,18 @@ export const APP_API_INPUT_SCHEMAS: Record<AppApiMethod, object> = {
     additionalProperties: false,
     required: ['label'],
     properties: { label: { type: 'string', minLength: 1, maxLength: 100 } },
+  },
+  'keys.revoke': idOnly,
+  'scopes.list': emptyObject,
+  'scopes.create': {
+    type: 'object',
+    additionalProperties: false,
+    required: ['slug', 'apps', 'tools'],
+    properties: {
+      slug: { type: 'string', minLength: 1, maxLength: 40 },
+      apps: { type: 'array', maxItems: 200, items: { type: 'string', maxLength: 260 } },
+      tools: { type: 'array', maxItems: 200, items: { type: 'string', maxLength: 300 } },
+    },
   },
   'requirements.list': emptyObject,
   'requirements.answer': {

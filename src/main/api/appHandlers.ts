@@ -17,6 +17,7 @@ import type { SiteLogins } from '../vault/logins'
 import type { SignInFlows } from '../browse/signInFlows'
 import { listInbox } from './appInbox'
 import { prepareCandidate } from './routes/prepare'
+import { MAX_SCOPES_PER_WORKSPACE, parseScopeBody } from './routes/scopes'
 import { editTool } from './toolEdits'
 import { replaceableTool, replaceTool } from './toolReplace'
 
@@ -98,20 +99,43 @@ export function createAppHandlers(deps: AppHandlerDeps): AppHandlers {
     'runs.list': async ({ toolId }) =>
       store.runs.list(toolId ? { toolId, limit: 20 } : { limit: 50 }).map(toPublicRun),
     'keys.list': async () =>
-      store.keys.list(deps.tenant).map(({ id, label, prefix, createdAt, revokedAt }) => ({
-        id,
-        label,
-        prefix,
-        createdAt,
-        revokedAt,
-      })),
+      store.keys
+        .list(deps.tenant)
+        .map(({ id, label, prefix, createdAt, revokedAt, lastUsedAt }) => ({
+          id,
+          label,
+          prefix,
+          createdAt,
+          revokedAt,
+          lastUsedAt: lastUsedAt ?? null,
+        })),
+    'scopes.list': async () => store.scopes.list(deps.tenant),
+    'scopes.create': async (input) => {
+      // The same checks as POST /api/v1/scopes: slug grammar, at most 200 entries, 20 scopes.
+      const scope = parseScopeBody(input)
+      const existed = store.scopes.find(deps.tenant, scope.slug)
+      const record = { ...scope, createdAt: existed?.createdAt ?? deps.clock() }
+      if (!store.scopes.put(deps.tenant, record, MAX_SCOPES_PER_WORKSPACE))
+        throw new ServiceError(
+          'too_many_scopes',
+          400,
+          `This workspace already has ${MAX_SCOPES_PER_WORKSPACE} tool scopes.`,
+        )
+      return record
+    },
+    'keys.revoke': async ({ id }) => {
+      // Only this workspace's keys: an id from another workspace is as unknown as a wrong one.
+      if (!store.keys.list(deps.tenant).some((k) => k.id === id))
+        throw new ServiceError('not_found', 404, `No key ${id}.`)
+      return { revoked: store.keys.revoke(id, deps.clock()) }
+    },
     'keys.create': async ({ label }) => {
       const { key, record } = store.keys.create(
         { id: `key_${deps.ulid()}`, tenant: deps.tenant, label },
         deps.clock(),
       )
       const { id, prefix, createdAt, revokedAt } = record
-      return { key, summary: { id, label, prefix, createdAt, revokedAt } }
+      return { key, summary: { id, label, prefix, createdAt, revokedAt, lastUsedAt: null } }
     },
     'requirements.list': async () => ({
       now: deps.clock(),

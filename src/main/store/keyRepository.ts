@@ -37,6 +37,7 @@ interface KeyRow {
   kind: 'personal' | 'org'
   created_at: number
   revoked_at: number | null
+  last_used_at: number | null
 }
 
 const hashKey = (key: string) => createHash('sha256').update(key).digest('hex')
@@ -48,6 +49,7 @@ const toRecord = (r: KeyRow): ApiKeyRecord => ({
   kind: r.kind,
   createdAt: r.created_at,
   revokedAt: r.revoked_at,
+  lastUsedAt: r.last_used_at,
 })
 
 /** Creates the API-key repository over an open database. */

@@ -49,7 +49,10 @@ export function KeysView() {
   return (
     <>
       <h1>API keys</h1>
-      <p className="muted">Programs and agents call your tools with a key: one per program.</p>
+      <p className="muted">
+        Programs and agents call your tools with a key: one per program.{' '}
+        <a href="#/connect">Connect an agent</a> shows where each key goes.
+      </p>
       <form
         className="row"
         onSubmit={(e) => {
@@ -79,7 +82,11 @@ export function KeysView() {
                 <th>Label</th>
                 <th>Prefix</th>
                 <th>Created</th>
+                <th>Last used</th>
                 <th>Revoked</th>
+                <th>
+                  <span className="visually-hidden">Actions</span>
+                </th>
               </tr>
             </thead>
             <tbody>
@@ -90,7 +97,23 @@ export function KeysView() {
                     <code>{k.prefix}…</code>
                   </td>
                   <td>{formatTime(k.createdAt)}</td>
+                  <td>{k.lastUsedAt ? formatTime(k.lastUsedAt) : 'never'}</td>
                   <td>{k.revokedAt ? formatTime(k.revokedAt) : '—'}</td>
+                  <td>
+                    {!k.revokedAt && (
+                      <button
+                        className="link danger-text"
+                        data-testid="key-revoke"
+                        aria-label={`Revoke ${k.label}`}
+                        onClick={() => {
+                          if (confirm(`Revoke ${k.label}? Programs using it stop working.`))
+                            void attempt(invoke('keys.revoke', { id: k.id })).then(load)
+                        }}
+                      >
+                        Revoke
+                      </button>
+                    )}
+                  </td>
                 </tr>
               ))}
             </tbody>

@@ -2,7 +2,8 @@ import { useEffect, useState } from 'react'
 import type { ToolDetail } from '../../shared/appApi'
 import { FINAL_RUN_STATUSES } from '../../shared/run'
 import type { ToolSpec } from '../../shared/toolSpec'
-import { CandidateReview, VerifiedNotice, callPath } from '../components/CandidateReview'
+import { toolCurl } from '../agentConfigs'
+import { CandidateReview, VerifiedNotice } from '../components/CandidateReview'
 import { RunForm, cleanInputs, defaultsOf, type Values } from '../components/RunForm'
 import { RunView } from '../components/RunView'
 import { StatusBadge } from '../components/StatusBadge'
@@ -15,13 +16,7 @@ import { useRunner } from '../useRunner'
 
 function CurlExample({ tool, inputs }: { tool: ToolSpec; inputs: Values }) {
   const apiUrl = useAppStore((s) => s.info?.apiUrl) ?? location.origin
-  const body = JSON.stringify(inputs).replaceAll("'", "'\\''")
-  const curl = [
-    `curl -X POST ${apiUrl}${callPath(tool)}`,
-    `  -H 'Authorization: Bearer svc_live_…'`,
-    `  -H 'Content-Type: application/json'`,
-    `  -d '${body}'`,
-  ].join(' \\\n')
+  const curl = toolCurl(apiUrl, null, tool, inputs)
   return (
     <>
       <h3>Call it from a program</h3>
@@ -29,7 +24,8 @@ function CurlExample({ tool, inputs }: { tool: ToolSpec; inputs: Values }) {
         {curl}
       </pre>
       <p className="muted small">
-        Create a key under <a href="#/keys">Keys</a> and put it in place of <code>svc_live_…</code>.
+        Create a key under <a href="#/keys">Keys</a> and put it in place of <code>svc_live_…</code>,
+        or see <a href="#/connect">Connect</a> for agents.
       </p>
     </>
   )

@@ -125,7 +125,10 @@ describe('POST /app-api/<method>', () => {
 
   it('answers tools.get with the tool and the exchange its evidence names', async () => {
     const answer = await app('tools.get', { id: tool.id })
-    expect(answer.body).toEqual({ ok: true, value: { tool, target: trace.exchanges[0] } })
+    expect(answer.body).toEqual({
+      ok: true,
+      value: { tool, target: trace.exchanges[0], replaces: null },
+    })
   })
 
   it('runs a tool by semantic inputs with tools.run', async () => {
@@ -157,6 +160,7 @@ describe('POST /app-api/<method>', () => {
       prefix: key.slice(0, 13),
       createdAt: expect.any(Number),
       revokedAt: null,
+      lastUsedAt: null,
     })
 
     const listed = await app<KeySummary[]>('keys.list', {})
@@ -165,7 +169,14 @@ describe('POST /app-api/<method>', () => {
     expect(listed.body.value).toHaveLength(2)
     expect(listed.body.value).toContainEqual(made)
     for (const k of listed.body.value)
-      expect(Object.keys(k).sort()).toEqual(['createdAt', 'id', 'label', 'prefix', 'revokedAt'])
+      expect(Object.keys(k).sort()).toEqual([
+        'createdAt',
+        'id',
+        'label',
+        'lastUsedAt',
+        'prefix',
+        'revokedAt',
+      ])
     const text = JSON.stringify(listed.body)
     expect(text).not.toContain(key)
     expect(text).not.toContain(h.key)

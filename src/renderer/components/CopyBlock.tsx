@@ -1,0 +1,33 @@
+import { useState } from 'react'
+
+/** Text to copy (a config, a command) with a Copy button that says when it worked. */
+export function CopyBlock({
+  text,
+  label,
+  testId,
+}: {
+  text: string
+  label: string
+  testId?: string
+}) {
+  const [copied, setCopied] = useState(false)
+  return (
+    <div className="copy-block">
+      <pre className="code" data-testid={testId} aria-label={label}>
+        {text}
+      </pre>
+      <button
+        type="button"
+        aria-label={`Copy ${label}`}
+        onClick={() =>
+          void navigator.clipboard.writeText(text).then(
+            () => setCopied(true),
+            () => setCopied(false),
+          )
+        }
+      >
+        {copied ? 'Copied' : 'Copy'}
+      </button>
+    </div>
+  )
+}

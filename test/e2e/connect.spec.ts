@@ -1,0 +1,100 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { expect, test } from '@playwright/test'
+import { createCore, type Core } from '../../src/main/core'
+import type { ToolSpec } from '../../src/shared/toolSpec'
+import { startDirectorySite, type DirectorySite } from '../fixtures/sites/directory'
+import { makeSearchTool } from '../integration/helpers/searchTool'
+import { connectHttp } from '../integration/mcp/mcpClients'
+import { expectAccessible } from './axe'
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
+const rendererDir = join(root, 'out/renderer')
+const shots = join(root, 'test-results')
+
+let site: DirectorySite
+let core: Core
+let base: string
+let home: string
+let tool: ToolSpec
+
+test.beforeEach(async () => {
+  expect(existsSync(join(rendererDir, 'index.html')), 'run `npm run build:renderer` first').toBe(
+    true,
+  )
+  home = mkdtempSync(join(tmpdir(), 'sitecall-connect-e2e-'))
+  site = await startDirectorySite()
+  core = createCore({ home, port: 0, headless: true, rendererDir, keychain: null })
+  base = await core.listen()
+  ;({ tool } = await makeSearchTool(core, site))
+})
+
+test.afterEach(async ({ page }) => {
+  await page.close()
+  await core.close()
+  await site.close()
+  rmSync(home, { recursive: true, force: true })
+})
+
+test('connects an agent with the VS Code config it shows, then revokes its key', async ({
+  page,
+}) => {
+  await page.goto(`${base}/app/?token=${core.ownerToken}`)
+  await page.getByTestId('nav-connect').click()
+  await expect(page.getByRole('heading', { name: 'Connect an agent' })).toBeVisible()
+  await expectAccessible(page, 'Connect, before a key')
+  await page.getByTestId('connect-key-label').fill('vscode-agent')
+  await page.getByTestId('connect-create-key').click()
+  await expect(page.getByTestId('connect-key-ready')).toBeVisible()
+
+  // The VS Code config, parsed as the editor would, is enough for the official MCP client.
+  const text = await page.getByTestId('config-vscode').locator('pre').textContent()
+  const config = JSON.parse(text!) as {
+    servers: { sitecall: { type: string; url: string; headers: { Authorization: string } } }
+  }
+  expect(config.servers.sitecall.type).toBe('http')
+  expect(config.servers.sitecall.url).toBe(`${base}/mcp`)
+  const key = config.servers.sitecall.headers.Authorization.replace(/^Bearer /, '')
+  expect(key).toMatch(/^svc_live_/)
+  const cursor = JSON.parse(
+    (await page.getByTestId('config-cursor').locator('pre').textContent())!,
+  ) as { mcpServers: { sitecall: { url: string; headers: { Authorization: string } } } }
+  expect(cursor.mcpServers.sitecall).toEqual({
+    url: `${base}/mcp`,
+    headers: { Authorization: `Bearer ${key}` },
+  })
+  const claude = JSON.parse(
+    (await page.getByTestId('config-claude').locator('pre').textContent())!,
+  ) as unknown
+  expect(claude).toEqual({ mcpServers: { sitecall: { command: 'sitecall', args: ['mcp'] } } })
+  const client = await connectHttp(base, { key })
+  const listed = await client.listTools()
+  expect(listed.tools.map((t) => t.name)).toContain(tool.name)
+  await client.close()
+
+  // The curl of the verified tool carries the key and the tool's call path.
+  const curl = await page.getByTestId('connect-curl').textContent()
+  expect(curl).toContain(`${base}/api/v1/sites/${tool.siteHost}/call/${tool.name}`)
+  expect(curl).toContain(`Bearer ${key}`)
+  await expect(page.getByTestId('connect-oauth')).toContainText(`${base}/oauth/clients`)
+
+  await page.getByTestId('scope-slug').fill('directory-only')
+  await page.getByTestId('scope-apps').fill(tool.siteHost)
+  await page.getByTestId('scope-create').click()
+  await expect(page.getByTestId('scope-row')).toContainText('/mcp/directory-only')
+  await expectAccessible(page, 'Connect, with a key and a scope')
+  await page.screenshot({ path: join(shots, 'ui-connect.png'), fullPage: true })
+
+  // Keys: the agent's key shows when it was last used, and revoking it cuts the agent off.
+  await page.getByTestId('nav-keys').click()
+  const row = page.getByTestId('key-row').filter({ hasText: 'vscode-agent' })
+  await expect(row).not.toContainText('never')
+  page.once('dialog', (dialog) => void dialog.accept())
+  await row.getByTestId('key-revoke').click()
+  await expect(row).toHaveClass(/revoked/)
+  await expectAccessible(page, 'Keys with a revoked key')
+  await page.screenshot({ path: join(shots, 'ui-keys.png'), fullPage: true })
+  await expect(connectHttp(base, { key })).rejects.toThrow()
+})
