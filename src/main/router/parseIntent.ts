@@ -1,6 +1,12 @@
 import { ACTION_ALIASES, GENERIC_VERBS, verbClassOf, type VerbClass } from './lexicon'
 import { verbLemma } from './meaning/lemma'
-import { isModifier, isPhrasalVerb, isWord, verbClassByMeaning } from './meaning/related'
+import {
+  isModifier,
+  isMostlyVerb,
+  isPhrasalVerb,
+  isWord,
+  verbClassByMeaning,
+} from './meaning/related'
 import { GENERIC_STEMS, isPlural, STOP_WORDS, stem, words } from './text'
 import { extractValues, type ValueKind } from './values'
 
@@ -43,6 +49,10 @@ export interface ParsedIntent {
    * `kick_off`), to tell apart two verbs of one class (`rename` is not `edit`).
    */
   action: string | null
+  /** The verb was classed by meaning (`LeadVerb.guessed`): its action must be the tool's own. */
+  actionGuessed: boolean
+  /** Values that stand as the verb's object (`rename [budget.xlsx]`), by kind. */
+  objectKinds: ValueKind[]
   core: IntentWord[]
   qualifiers: IntentWord[]
   values: IntentWord[]
@@ -169,6 +179,9 @@ const DETERMINERS = new Set([
  * the parser sees that an object follows a verb without reading the value as a word.
  */
 const VALUE_MARK = 'zzvaluezz'
+const markOf = (index: number) => ` ${VALUE_MARK}${index}x `
+const isMark = (token: string | undefined) => token?.startsWith(VALUE_MARK) ?? false
+const markIndex = (token: string) => Number(token.slice(VALUE_MARK.length, -1))
 
 /** Particles that make a phrasal verb with the word before them. */
 const PARTICLES = new Set(['up', 'off', 'out', 'down', 'in', 'on', 'over', 'away', 'back'])
@@ -187,25 +200,31 @@ const PARTICLES = new Set(['up', 'off', 'out', 'down', 'in', 'on', 'over', 'away
  * intent's verb: the verb after `and` / `then` is.
  */
 export function parseIntent(intent: string): ParsedIntent {
-  const extracted = extractValues(intent, ` ${VALUE_MARK} `)
+  const extracted = extractValues(intent, markOf)
   const quoted = extracted.values.filter((v) => v.kind === 'quoted').length
   // `Redmine search: login`, `new tiddler: Weekend Plans`: after a colon comes the value, unless
   // a clause starts there (`DokuWiki: create a page`).
   let tokens = words(extracted.text)
   let afterColon: string[] = []
+  let clauseFirst = false
   const colon = /:\s/.exec(extracted.text)
   if (colon) {
     const left = words(extracted.text.slice(0, colon.index))
     const right = words(extracted.text.slice(colon.index + 1))
-    // After a colon a clause starts with its verb, even one that is a noun too (`export`).
-    if (right.length && readVerb(right, skipFiller(right, 0), true)) tokens = [...right, ...left]
-    else if (right.length) {
+    // After a colon a clause starts with its verb, even one that is a noun too (`export`); one
+    // word after a verb is what it works on (`Redmine search: login`).
+    const leftVerb = left.some((t) => verbClassOf(stem(t)) !== null)
+    const lone = right.filter((t) => !isMark(t)).length === 1 && leftVerb
+    if (right.length && !lone && readVerb(right, skipFiller(right, 0), true)) {
+      tokens = [...right, ...left]
+      clauseFirst = true
+    } else if (right.length) {
       tokens = left
       afterColon = right
     }
   }
   let start = skipFiller(tokens, 0)
-  let lead = readVerb(tokens, start)
+  let lead = readVerb(tokens, start, clauseFirst)
   // `log in and ...`, `go to the tracker, then ...`: the work is the next verb.
   while (lead && (lead.verbClass === 'auth' || NAVIGATION.has(lead.word))) {
     const joint = tokens.findIndex(
@@ -219,10 +238,12 @@ export function parseIntent(intent: string): ParsedIntent {
     lead = next
   }
   let verb: ParsedIntent['verb'] = null
+  let guessed = false
   let action: string | null = null
   let rest = tokens
   if (lead) {
     verb = { word: lead.word, verbClass: lead.verbClass }
+    guessed = lead.guessed === true
     action = lead.action
     rest = tokens.slice(start + lead.length)
   } else {
@@ -260,6 +281,7 @@ export function parseIntent(intent: string): ParsedIntent {
     }
     if (found) {
       verb = { word: found.word, verbClass: found.verbClass }
+      guessed = found.guessed === true
       action = found.action
       rest = [...tokens.slice(start, at), ...tokens.slice(at + found.length)]
     } else rest = tokens.slice(start)
@@ -296,9 +318,21 @@ export function parseIntent(intent: string): ParsedIntent {
   const shell = verb ? SHELL_OBJECTS[verb.word] : undefined
   if (shell) rest = [shell]
   const shellArgs = shell ? tokens.slice(start + 1) : []
+  // `rename [budget.xlsx]`, `delete the file [old.txt]`: values before any other word of the
+  // object, after its determiners and generic nouns.
+  const objectKinds: ValueKind[] = []
+  if (verb)
+    for (const token of rest) {
+      if (isMark(token)) {
+        const kind = extracted.values[markIndex(token)]?.kind
+        if (kind) objectKinds.push(kind)
+      } else if (!DETERMINERS.has(token) && !GENERIC_STEMS.has(stem(token))) break
+    }
   const parsed: ParsedIntent = {
     verb,
     action,
+    actionGuessed: guessed,
+    objectKinds,
     core: [],
     qualifiers: [],
     values: [],
@@ -314,7 +348,7 @@ export function parseIntent(intent: string): ParsedIntent {
       continue
     }
     // A value stood here: it is among the values already (`extracted`).
-    if (token === VALUE_MARK) continue
+    if (isMark(token)) continue
     if (STOP_WORDS.has(token) || CLITICS.has(token) || AUXILIARIES.has(token) || token === 'of')
       continue
     // Manner adverbs (`manually`, `quickly`) say how, not what: no tool needs to say them.
@@ -325,7 +359,12 @@ export function parseIntent(intent: string): ParsedIntent {
       stem: s,
       generic: GENERIC_STEMS.has(s),
       literal: /\d/.test(token),
-      ...(part === 'core' && isModifier(token) ? { modifier: true } : {}),
+      ...(part === 'core' &&
+      (isModifier(token) ||
+        predicate(rest, token) ||
+        (parsed.core.length > 0 && isMostlyVerb(token)))
+        ? { modifier: true }
+        : {}),
     }
     // A literal (an id, a date, a count) is a value wherever it stands.
     parsed[word.literal ? 'values' : part].push(word)
@@ -334,7 +373,7 @@ export function parseIntent(intent: string): ParsedIntent {
   if (verb?.verbClass === 'auth' || verb?.verbClass === 'logout')
     parsed.sites.push(...parsed.places.splice(0))
   for (const token of [...afterColon, ...shellArgs])
-    if (!STOP_WORDS.has(token) && !CLITICS.has(token) && token !== VALUE_MARK)
+    if (!STOP_WORDS.has(token) && !CLITICS.has(token) && !isMark(token))
       parsed.values.push({
         word: token,
         stem: stem(token),
@@ -354,6 +393,22 @@ export function parseIntent(intent: string): ParsedIntent {
   return parsed
 }
 
+/**
+ * True when `token` is the verb of a relative clause or question about the object (`which
+ * tiddlers [talk] about Budget`, `pages that [read] like X`): a verb, no plural, right before
+ * `about` or `like` (not `titled`, `with`: `a post titled X` is a post).
+ */
+function predicate(rest: string[], token: string): boolean {
+  const next = rest[rest.indexOf(token) + 1]
+  return (
+    next !== undefined &&
+    (next === 'about' || next === 'like') &&
+    !isPlural(token) &&
+    isWord(token, 'verb') &&
+    verbLemma(token) === token
+  )
+}
+
 function skipFiller(tokens: string[], from: number): number {
   let i = from
   while (i < tokens.length && FILLER.has(tokens[i]!)) i++
@@ -364,6 +419,11 @@ interface LeadVerb {
   word: string
   verbClass: VerbClass
   action: string
+  /**
+   * Its class was found by meaning (WordNet: `copy` → `write`, `export` → `move`), not in the
+   * router's tables: the class is likely, the act itself is not known to be any tool's.
+   */
+  guessed?: boolean
   /** Tokens the verb takes (2 for `log in`, `kick off`). */
   length: number
 }
@@ -405,7 +465,7 @@ function readVerb(tokens: string[], at: number, clause = false): LeadVerb | null
   // Imperatives are base forms (`issues assigned to me` is not `issue`), and a word that is a noun
   // too is a verb only before an object's determiner (`trash the draft`) or alone.
   if (lemma !== lead || !isWord(lead, 'verb')) return null
-  const objectNext = next === undefined || DETERMINERS.has(next) || next === VALUE_MARK
+  const objectNext = next === undefined || DETERMINERS.has(next) || isMark(next)
   if (!clause && isWord(lead, 'noun') && !objectNext) return null
   const meaning = verbClassByMeaning(lemma, verbClassOf)
   // A verb WordNet cannot class (`tag`, `star`, `pin`): an act of some kind on the site, a write
@@ -416,12 +476,13 @@ function readVerb(tokens: string[], at: number, clause = false): LeadVerb | null
       verbClass: meaning.verbClass,
       action: actionOf(lemma, meaning),
       length: 1,
+      guessed: true,
     }
   // After a colon a lone word is more often a value (`search: weather`), unless an object
   // follows it (`TiddlyWiki: tag [Garden Plan] with Spring`).
   return clause && (next === undefined || !objectNext)
     ? null
-    : { word: lead, verbClass: 'write', action: lemma, length: 1 }
+    : { word: lead, verbClass: 'write', action: lemma, length: 1, guessed: true }
 }
 
 /**
@@ -446,7 +507,7 @@ function readPhrasal(tokens: string[], at: number, lemma: string): LeadVerb | nu
     const meaning = verbClassByMeaning(joined, verbClassOf)
     const verbClass = meaning?.verbClass ?? verbClassOf(stem(lemma))
     const action = meaning ? actionOf(joined, meaning) : joined
-    if (verbClass) return { word: tokens[at]!, verbClass, action, length: size }
+    if (verbClass) return { word: tokens[at]!, verbClass, action, length: size, guessed: true }
   }
   return null
 }

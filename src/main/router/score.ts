@@ -9,7 +9,7 @@ import {
   type Expansion,
 } from './expansion'
 import { GENERIC_STEMS, isPlural, stem } from './text'
-import { FIELD_STRENGTH, type TermField, type ToolProfile } from './toolProfile'
+import { FIELD_STRENGTH, kindStems, type TermField, type ToolProfile } from './toolProfile'
 
 /**
  * The penalties of the calibration (see `router.ts`): what one unaccounted-for intent word costs
@@ -27,12 +27,23 @@ export const PENALTY = {
   toolHead: 0.1,
   /**
    * The intent's verb is a specific action (`rename`, `upload`) and the tool's is another one of
-   * the same class (`edit`): it does something else.
+   * the same class (`edit`) while another tool of its site does the very act asked: it does
+   * something else.
    */
   action: 0.15,
+  /**
+   * As `action`, but no tool of the site does the act asked (`mark issue #1 as In Progress` of
+   * `set the status of issue #1`, `turn off a flow` of `disable the flow`): the site's own tool
+   * for it is probably this one, named by another verb that WordNet does not relate; alone it
+   * leaves the tool at 0.95, with any other doubt under 0.9.
+   */
+  otherAction: 0.05,
   /** The intent names no object but its site, with a verb that needs none (`sign in to X`). */
   implicit: 0.03,
 } as const
+
+/** What a place word absorbed by a slot costs (`in [paris]`): ranks the tool saying it first. */
+export const ABSORBED_WORD = 0.01
 
 /** A site word found only as part of the site's name (`wiki` of `dokuwiki`) counts this much. */
 export const SITE_LABEL = 0.85
@@ -157,7 +168,10 @@ export function scoreTool(
     mayAbsorb: boolean,
     fullPenalty: number,
   ) => {
-    const absorbCost = 0
+    // A place a slot takes is a little less sure than a place the tool says (`in the [category]`
+    // of `list the posts in the category Recipes` over a search's free text); values (`for X`,
+    // after a colon, by their form) cost nothing.
+    const absorbCost = part === 'place' && !w.literal ? ABSORBED_WORD : 0
     const f = findOnce(w, part === 'qualifier')
     // The head must be what the tool is about: a slot or output field of that name (a `page`
     // slot for paging) or the site's name is weak evidence of it.
@@ -166,7 +180,9 @@ export function scoreTool(
     // A word that names where the site's tools work (`blog` in `rename the blog post`, `on the
     // wiki`) is context: before the head or as a site, it costs no more than a generic word.
     const context =
-      part === 'site' || (part === 'core' && head !== null && core.indexOf(w) < core.indexOf(head))
+      part === 'site' ||
+      part === 'place' ||
+      (part === 'core' && head !== null && core.indexOf(w) < core.indexOf(head))
     // A site named by what it holds (`the package registry`, `the flow editor`) is its site too.
     const known =
       profile.siteVocabulary.has(w.stem) || (part === 'site' && profile.siteObjects.has(w.stem))
@@ -243,12 +259,30 @@ export function scoreTool(
     typedValue ||
     profile.head === null ||
     all.some((w) => !w.literal && expand(w).has(profile.head!)) ||
+    // A search or list over the site finds what the site holds (`which [tiddlers] ...` of
+    // `search the wiki for Recipe`).
+    (head !== null &&
+      (profile.verb === 'search' || profile.verb === 'list') &&
+      [...expand(head).keys()].some((s) => profile.siteObjects.has(s))) ||
     // `upload a [file]` of a tool recorded with `Sunset.png`: the kind of its value is its object.
     (head !== null && findOnce(head, false)?.field === 'kind') ||
     (head !== null && [...expand(head).keys()].some((s) => profile.objectStems.has(s)))
   if (!toolHeadNamed) penalty += PENALTY.toolHead
   const actionAgrees = agreesInAction(intent, profile, expand)
-  if (!actionAgrees) penalty += PENALTY.action
+  if (!actionAgrees)
+    penalty +=
+      intent.actionGuessed || [...profile.siteActions].some((a) => sameAction(intent.action!, a))
+        ? PENALTY.action
+        : PENALTY.otherAction
+  // `copy [budget.xlsx] into the archive folder`: the object is a file, so a tool that takes no
+  // file and is about something else (a folder) does not act on it.
+  const objectKindMissed = intent.objectKinds.some(
+    (k) =>
+      kindStems(k).length > 0 &&
+      !profile.valueKinds.has(k) &&
+      !(profile.head && kindStems(k).includes(profile.head)),
+  )
+  if (objectKindMissed) penalty += PENALTY.word
   const verb = verbAgreement(intent.verb?.verbClass ?? null, profile.verb)
   const asksMany =
     (intent.verb?.verbClass === 'list' || intent.verb?.verbClass === 'search') &&
@@ -344,7 +378,9 @@ function pickHead(
   intent: ParsedIntent,
   known: (w: IntentWord) => Found | null,
 ): IntentWord | null {
-  const specific = core.filter((w) => !w.generic && !w.literal)
+  // A modifier some tool says (`the [open] issues`) qualifies the head; it is not the head.
+  const nouns = core.filter((w) => !w.generic && !w.literal && !w.modifier)
+  const specific = nouns.length ? nouns : core.filter((w) => !w.generic && !w.literal)
   if (specific.length) return specific.filter(known).at(-1) ?? specific.at(-1)!
   const generic = core.filter(known)
   if (generic.length) return generic.at(-1)!

@@ -98,6 +98,9 @@ export class ToolIndex {
         const objects = this.siteVocabularyOf(`${tool.siteHost} objects`)
         for (const s of entry.profile.siteObjects) objects.add(s)
         entry.profile.siteObjects = objects
+        const actions = this.siteVocabularyOf(`${tool.siteHost} actions`)
+        for (const a of entry.profile.siteActions) actions.add(a)
+        entry.profile.siteActions = actions
         this.entries.set(tool.id, entry)
         this.post(entry)
       }

@@ -88,6 +88,8 @@ export interface ToolProfile {
   siteVocabulary: Set<string>
   /** The objects of every tool of its site (shared like `siteVocabulary`): what the site is about. */
   siteObjects: Set<string>
+  /** The actions of every tool of its site (shared like `siteVocabulary`): what the site does. */
+  siteActions: Set<string>
 }
 
 /**
@@ -200,13 +202,14 @@ export function profileTool(tool: ToolSpec): ToolProfile {
   const nameVerb = nameWords.length && verbClassOf(stem(nameWords[0]!)) ? nameWords[0]! : null
   const properties = Object.values(tool.inputs.properties ?? {})
   const free = properties.filter((s) => s.type === 'string' && !Array.isArray(s.enum))
+  const action = parsed.action ?? (nameVerb ? verbLemma(nameVerb) : null)
   return {
     tool,
     terms,
     siteLabels,
     siteStems,
     verb: toolVerb(tool, parsed.verb?.verbClass ?? null, nameWords),
-    action: parsed.action ?? (nameVerb ? verbLemma(nameVerb) : null),
+    action,
     slotStems: new Set(slotWords.map(stem)),
     hasTextSlot: free.length > 0,
     hasNumberSlot:
@@ -230,6 +233,7 @@ export function profileTool(tool: ToolSpec): ToolProfile {
     ),
     objectStems: new Set(specific.map((w) => w.stem)),
     siteObjects: new Set(specific.map((w) => w.stem)),
+    siteActions: new Set(action ? [action] : []),
     siteVocabulary: new Set([...context, ...siteStems]),
   }
 }
@@ -285,6 +289,11 @@ const KIND_WORDS: Partial<Record<ValueKind, string[]>> = {
   email: ['email', 'address'],
   date: ['date'],
   path: ['path', 'folder'],
+}
+
+/** Stems of the words that name what a value of `kind` is (`file` for `budget.xlsx`). */
+export function kindStems(kind: ValueKind): string[] {
+  return (KIND_WORDS[kind] ?? []).map(stem)
 }
 
 /**

@@ -50,13 +50,14 @@ const NOT_FILES = /^(e\.g|i\.e|etc|vs|a\.m|p\.m)$/i
 
 /**
  * Takes the values out of `intent`: returns the text with each value replaced by `placeholder`
- * (a space unless given; the parser passes a word of its own to see where a value stood), and the
+ * (a space unless given; the parser passes a word of its own, made from the value's index in
+ * the values returned, to see where each value stood), and the
  * values in the order found. A hyphenated word English knows (`sign-in`, `e-mail`, `to-do`) is not
  * an identifier.
  */
 export function extractValues(
   intent: string,
-  placeholder = ' ',
+  placeholder: string | ((index: number) => string) = ' ',
 ): { text: string; values: IntentValue[] } {
   const values: IntentValue[] = []
   let text = intent
@@ -69,7 +70,7 @@ export function extractValues(
       // `I`, and acronyms of a few capitals (`AI`, `CSV`), are words.
       if (kind === 'name' && /^(I|[A-Z]{1,4}s?)$/.test(value)) return whole
       values.push({ text: value, kind })
-      return placeholder
+      return typeof placeholder === 'string' ? placeholder : placeholder(values.length - 1)
     })
   }
   return { text, values }

@@ -149,17 +149,26 @@ export function isWord(word: string, pos: WordnetPos): boolean {
 }
 
 /**
- * True when lower-case `word` is, by WordNet's sense counts, mostly a modifier or a predicate
- * rather than a thing: more adjective and adverb senses than noun senses (`now`, `again`,
- * `quick`, `specific`, `open`, `nightly`), or at least three times as many verb senses as noun
- * senses (`know`, `hold`). Such a word next to an intent's object (`the [open] tickets`, `which
- * packages does the registry [hold]`) says how or which, not what: no tool needs to say it. A
- * plural is a noun whatever its stem.
+ * True when lower-case `word` is, by WordNet's sense counts, mostly a modifier rather than a
+ * thing: more adjective and adverb senses than noun senses (`now`, `again`, `quick`, `specific`,
+ * `open`, `nightly`). Such a word next to an intent's object (`the [open] tickets`) says how or
+ * which, not what. A plural is a noun whatever its stem.
  */
 export function isModifier(word: string): boolean {
   if (word.endsWith('s') && nounLemma(word) !== word) return false
-  const nouns = senseCount(nounLemma(word), 'noun')
   const modifiers = senseCount(word, 'adj') + senseCount(word, 'adv')
+  return modifiers > senseCount(nounLemma(word), 'noun')
+}
+
+/**
+ * True when lower-case `word` is mostly a verb by WordNet's sense counts: no noun sense, or at
+ * least three times as many verb senses as noun senses (`know`, `hold`, `export`). After the
+ * object's noun (`which packages does the registry [hold]`) such a word is the predicate of a
+ * question, not a thing the tool must name. A plural is a noun.
+ */
+export function isMostlyVerb(word: string): boolean {
+  if (word.endsWith('s') && nounLemma(word) !== word) return false
+  const nouns = senseCount(nounLemma(word), 'noun')
   const verbs = senseCount(verbLemma(word), 'verb')
-  return modifiers > nouns || (nouns > 0 && verbs >= 3 * nouns) || (nouns === 0 && verbs > 0)
+  return verbs > 0 && verbs >= 3 * nouns
 }
