@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { readFileSync, writeFileSync } from 'node:fs'
+import { readFileSync, statSync, writeFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { monotonicFactory } from 'ulid'
 import type { CompileExplanation } from '../shared/appApi'
@@ -25,10 +25,18 @@ export type CompileOutput =
 const MAX_ALTERNATIVES = 5
 
 /**
+ * HAR files over this size are refused (issue 13 item 8). Entries are streamed, but every
+ * exchange's bodies stay in memory to compile: about 4.7 bytes of memory per byte of HAR
+ * (a 100 MB HAR peaked at 466 MB RSS), so 200 MB stays under 1 GB, inside Node's default heap on
+ * small machines, where 400 MB ran out of memory.
+ */
+export const MAX_HAR_BYTES = 200 * 1024 * 1024
+
+/**
  * `sitecall compile --har FILE --intent TEXT [--json]`: imports the HAR (streamed) and compiles
  * it without touching a data dir. Prints one JSON object (`CompileOutput`) with `--json`, else a
- * short summary. Returns 0 with a candidate, 1 with an explanation; bad usage and an unreadable
- * or invalid file throw 400 `invalid_input` (exit 2).
+ * short summary. Returns 0 with a candidate, 1 with an explanation; bad usage, an unreadable or
+ * invalid file and a file over `MAX_HAR_BYTES` throw 400 `invalid_input` (exit 2).
  */
 export async function compileHarCommand(args: string[]): Promise<number> {
   const { file, intent, json } = harArgs('compile', args)
@@ -156,7 +164,25 @@ function harArgs(command: string, args: string[]): { file: string; intent: strin
         ? 'compile needs --har FILE and --intent TEXT'
         : 'import-har needs FILE and --intent TEXT',
     )
+  refuseOversized(file)
   return { file, intent, json: values.json === true }
+}
+
+/** 400 `invalid_input` for a HAR over `MAX_HAR_BYTES`, saying how to make a smaller one. */
+function refuseOversized(file: string): void {
+  let size: number
+  try {
+    size = statSync(file).size
+  } catch {
+    return // The import names a missing or unreadable file itself.
+  }
+  if (size <= MAX_HAR_BYTES) return
+  const mb = (bytes: number) => Math.round(bytes / 1024 / 1024)
+  throw new ServiceError(
+    'invalid_input',
+    400,
+    `${file} is ${mb(size)} MB; HAR files up to ${mb(MAX_HAR_BYTES)} MB are read (the bodies are kept in memory to compile). Record just the workflow (clear the DevTools network log, do it once, save as HAR), or keep only Fetch/XHR requests.`,
+  )
 }
 
 type Options = Parameters<typeof parseArgs>[0] extends infer C
