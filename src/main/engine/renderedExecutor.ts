@@ -27,6 +27,7 @@ import {
   shownValues,
   secretNames,
   type RenderedRequest,
+  type RenderedUpload,
   type TemplateScope,
 } from './template'
 
@@ -278,12 +279,26 @@ class PageRun {
       Object.entries(request.headers).filter(([name]) => !FORBIDDEN_HEADER.test(name)),
     )
     const answer = await this.page.evaluate(
-      async ({ method, url, headers, body, timeoutMs }) => {
+      async ({ method, url, headers, body, upload, timeoutMs }) => {
         try {
+          // A file body crosses into the page as base64 and is sent as bytes or a FormData.
+          let sent: BodyInit | undefined = body ?? undefined
+          if (upload?.kind === 'binary')
+            sent = Uint8Array.from(atob(upload.bytes), (c) => c.charCodeAt(0))
+          else if (upload) {
+            const form = new FormData()
+            for (const part of upload.parts)
+              if (part.bytes === undefined) form.append(part.name, part.value ?? '')
+              else {
+                const bytes = Uint8Array.from(atob(part.bytes), (c) => c.charCodeAt(0))
+                form.append(part.name, new Blob([bytes], { type: part.contentType }), part.filename)
+              }
+            sent = form
+          }
           const res = await fetch(url, {
             method,
             headers,
-            body: body ?? undefined,
+            body: sent,
             credentials: 'include',
             signal: AbortSignal.timeout(timeoutMs),
           })
@@ -305,7 +320,7 @@ class PageRun {
           }
         }
       },
-      { ...request, headers, timeoutMs: this.loadTimeout },
+      { ...request, headers, upload: pageUpload(request.upload), timeoutMs: this.loadTimeout },
     )
     if (!answer.ok) {
       if (writes)
@@ -417,4 +432,29 @@ function remaining(deadline: number): number {
 
 function firstLine(error: unknown): string {
   return (error instanceof Error ? error.message : String(error)).split('\n')[0]!
+}
+
+/** A file body in a form the page's `evaluate` can take: bytes as base64 text. */
+function pageUpload(upload: RenderedUpload | undefined):
+  | { kind: 'binary'; bytes: string }
+  | {
+      kind: 'multipart'
+      parts: Array<{
+        name: string
+        value?: string
+        filename?: string
+        contentType?: string
+        bytes?: string
+      }>
+    }
+  | null {
+  if (!upload) return null
+  const base64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64')
+  if (upload.kind === 'binary') return { kind: 'binary', bytes: base64(upload.bytes) }
+  return {
+    kind: 'multipart',
+    parts: upload.parts.map((part) =>
+      'value' in part ? part : { ...part, bytes: base64(part.bytes) },
+    ),
+  }
 }

@@ -11,6 +11,10 @@ export interface ChosenFile {
   bytes: Buffer
 }
 
+/** One entry of a form's submitted entry list: a text value, or a file named by the person. */
+export type FormEntry =
+  { name: string; value: string } | { name: string; filename: string; type: string; size: number }
+
 /** The request part of CDP `Network.requestWillBeSent` that tells whether a body was sent. */
 interface SentRequest {
   requestId: string
@@ -49,6 +53,17 @@ const fileScript = (maxBytes: number): string => `(() => {
     if (input && input.tagName === 'INPUT' && input.type === 'file') report(input.files)
   }, true)
   document.addEventListener('drop', (event) => report(event.dataTransfer && event.dataTransfer.files), true)
+  // The entry list a form submits (with its submitter): sent at once, before the page unloads.
+  document.addEventListener('formdata', (event) => {
+    const send = window[BINDING]
+    if (!send || !event.formData) return
+    const entries = []
+    for (const [name, value] of event.formData.entries())
+      entries.push(typeof value === 'string'
+        ? { name, value }
+        : { name, filename: value.name, type: value.type, size: value.size })
+    send({ entries })
+  }, true)
 })()`
 
 /**
@@ -63,6 +78,7 @@ const fileScript = (maxBytes: number): string => `(() => {
 export class UploadBodies {
   private readonly pending = new Map<string, Array<Promise<Buffer | null>>>()
   private readonly chosen: ChosenFile[] = []
+  private readonly forms: FormEntry[][] = []
   private readonly sessions: CDPSession[] = []
 
   constructor(private readonly maxBytes: number) {}
@@ -107,7 +123,12 @@ export class UploadBodies {
 
   private onFile(payload: unknown): void {
     if (typeof payload !== 'object' || payload === null) return
-    const { name, type, data } = payload as Record<string, unknown>
+    const { name, type, data, entries } = payload as Record<string, unknown>
+    if (Array.isArray(entries)) {
+      const list = entries.filter(isFormEntry)
+      if (list.length === entries.length) this.forms.push(list)
+      return
+    }
     if (typeof name !== 'string' || typeof data !== 'string') return
     const bytes = Buffer.from(data, 'base64')
     if (bytes.length > this.maxBytes) return
@@ -132,7 +153,7 @@ export class UploadBodies {
    * after it is chosen, and may arrive after the request that sent it.
    */
   complete(body: Buffer | null, headers: Record<string, string>): Buffer | null {
-    return withChosenFiles(body, headers, this.chosen)
+    return withChosenFiles(body, headers, this.chosen, this.forms)
   }
 
   /** Detaches the CDP sessions and forgets what was captured. */
@@ -140,6 +161,18 @@ export class UploadBodies {
     this.pending.clear()
     await Promise.all(this.sessions.splice(0).map((s) => s.detach().catch(() => undefined)))
   }
+}
+
+function isFormEntry(entry: unknown): entry is FormEntry {
+  if (typeof entry !== 'object' || entry === null) return false
+  const e = entry as Record<string, unknown>
+  if (typeof e['name'] !== 'string') return false
+  if (typeof e['value'] === 'string') return true
+  return (
+    typeof e['filename'] === 'string' &&
+    typeof e['type'] === 'string' &&
+    typeof e['size'] === 'number'
+  )
 }
 
 function requestKey(method: string, url: string): string {
@@ -151,6 +184,10 @@ function requestKey(method: string, url: string): string {
  * browser sent (RFC 9110 §8.6), so a wrong guess never enters a trace:
  * - a `multipart/form-data` body (RFC 7578) whose file parts are empty: each such part named
  *   `filename="x"` gets the last chosen file named x;
+ * - a multipart body Chromium gave nothing of (a form post answered by a redirect: its body is
+ *   gone before CDP can be asked): a submitted form's entry list, written as Chromium writes it
+ *   with the request's boundary (HTML "multipart/form-data encoding algorithm"), the latest
+ *   whose length is the one sent;
  * - a missing or empty raw body: the last chosen file of exactly that length (the one named by
  *   `X-File-Name` first).
  * Returns the body unchanged when nothing fits.
@@ -159,14 +196,23 @@ export function withChosenFiles(
   body: Buffer | null,
   headers: Record<string, string>,
   chosen: ChosenFile[],
+  forms: FormEntry[][] = [],
 ): Buffer | null {
   const length = Number(headerValue(headers, 'content-length') ?? NaN)
-  if (!Number.isFinite(length) || length === (body?.length ?? 0) || !chosen.length) return body
+  if (!Number.isFinite(length) || length === (body?.length ?? 0)) return body
   const type = headerValue(headers, 'content-type') ?? ''
   const boundary = /multipart\/form-data;.*boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(type)
-  if (boundary && body) {
-    const filled = fillParts(body, `--${boundary[1] ?? boundary[2]}`, chosen)
-    return filled.length === length ? filled : body
+  if (boundary) {
+    const mark = boundary[1] ?? boundary[2]!
+    if (body && body.length) {
+      const filled = fillParts(body, `--${mark}`, chosen)
+      return filled.length === length ? filled : body
+    }
+    for (const entries of [...forms].reverse()) {
+      const written = writeForm(entries, mark, chosen)
+      if (written?.length === length) return written
+    }
+    return body
   }
   if (boundary || (body && body.length)) return body
   const named = headerValue(headers, 'x-file-name')
@@ -197,6 +243,33 @@ function fillParts(body: Buffer, mark: string, chosen: ChosenFile[]): Buffer {
     at = next + 2
   }
   out.push(body.subarray(from))
+  return Buffer.concat(out)
+}
+
+/**
+ * A form's entry list as Chromium sends it (HTML "multipart/form-data encoding algorithm", RFC
+ * 7578): names and file names with `"`, CR and LF percent-escaped, values with line breaks as
+ * CRLF, each file's bytes from the chosen file of that name and size. Null when a file's bytes
+ * are unknown.
+ */
+function writeForm(entries: FormEntry[], boundary: string, chosen: ChosenFile[]): Buffer | null {
+  const escape = (text: string) =>
+    text.replace(/"/g, '%22').replace(/\r/g, '%0D').replace(/\n/g, '%0A')
+  const out: Buffer[] = []
+  for (const entry of entries) {
+    let head = `--${boundary}\r\nContent-Disposition: form-data; name="${escape(entry.name)}"`
+    if ('value' in entry) {
+      out.push(Buffer.from(`${head}\r\n\r\n${entry.value.replace(/\r\n|\r|\n/g, '\r\n')}\r\n`))
+      continue
+    }
+    const file = entry.filename
+      ? chosen.findLast((f) => f.name === entry.filename && f.bytes.length === entry.size)
+      : undefined
+    if (entry.filename && !file) return null
+    head += `; filename="${escape(entry.filename)}"\r\nContent-Type: ${entry.type || 'application/octet-stream'}`
+    out.push(Buffer.from(`${head}\r\n\r\n`), file?.bytes ?? Buffer.alloc(0), Buffer.from('\r\n'))
+  }
+  out.push(Buffer.from(`--${boundary}--\r\n`))
   return Buffer.concat(out)
 }
 

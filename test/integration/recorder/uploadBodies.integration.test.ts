@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startRecording } from '../../../src/main/recorder/traceRecorder'
 import type { Exchange, Trace } from '../../../src/shared/trace'
@@ -67,7 +68,7 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve))
 })
 
-async function record(play: (page: import('playwright-core').Page) => Promise<void>) {
+async function record(play: (page: Page) => Promise<void>) {
   const recording = await startRecording({
     chromiumPath: CHROMIUM,
     url: `${origin}/`,
