@@ -190,15 +190,49 @@ export function intentVerbClass(intent: string): VerbClass | null {
   return work ?? classes[0] ?? null
 }
 
+/** Object pronouns a phrasal verb may hold between its parts ("sign me in", "kick it off"). */
+const PRONOUN = /^(me|us|it|them|him|her|this|that)$/
+
+/** How many leading words a terse intent may name before its verb ("blog search tomato"). */
+const LEAD_WORDS = 2
+
+/** Sign-in words anywhere in an intent without a verb ("wiki login", "redmine 2fa login rlee"). */
+const SIGN_IN_NOUN = /\b(login|log-in|signin|sign-in|logon|2fa|two-factor)\b/
+
 function clauseClass(clause: string): VerbClass | null {
-  const words = clause.split(/[^a-z']+/).filter(Boolean)
+  const words = clause.split(/[^a-z0-9']+/).filter(Boolean)
   let i = 0
   while (i < words.length - 1 && FILLER.test(words[i]!)) i++
-  const rest = words.slice(i)
+  // A terse intent may put the app's or the object's name first: the verb may come a word or two
+  // later, but never after a word that is itself a verb of another reading.
+  const first = verbAt(words.slice(i), true)
+  if (first) return first
+  for (let lead = 1; lead <= LEAD_WORDS && i + lead < words.length; lead++) {
+    // After an article the word is a noun ("track an order"); later words match only as spelled
+    // (`posts` in "Recipes posts" is no verb).
+    if (DETERMINER.test(words[i + lead - 1]!)) break
+    const cls = verbAt(words.slice(i + lead), false)
+    if (cls) return cls
+  }
+  return SIGN_IN_NOUN.test(clause) ? 'auth' : null
+}
+
+/** Words after which a noun follows, not a verb. */
+const DETERMINER = /^(a|an|the|my|our|your|this|that|these|those|some|any|each|every|one)$/
+
+/**
+ * The class of the verb the words start with, a pronoun allowed inside a phrasal verb; with
+ * `inflected`, `renames`/`renamed` count as `rename`.
+ */
+function verbAt(rest: string[], inflected: boolean): VerbClass | null {
+  const withoutPronoun = PRONOUN.test(rest[1] ?? '') ? [rest[0]!, ...rest.slice(2)] : null
   for (const [cls, verbs] of VERBS)
     for (const verb of verbs) {
       const parts = verb.split(' ')
-      if (parts.every((p, k) => rest[k] === p || (k === 0 && stem(rest[k]) === stem(p)))) return cls
+      const matches = (w: string[]) =>
+        parts.every((p, k) => w[k] === p || (inflected && k === 0 && stem(w[k]) === stem(p)))
+      if (matches(rest) || (parts.length > 1 && withoutPronoun && matches(withoutPronoun)))
+        return cls
     }
   return null
 }

@@ -99,6 +99,9 @@ export function verbSignals(
         weight: V.kindAgrees / 2,
         detail: `${method} may update, as the intent asks`,
       })
+    // A HAR has no clicks to tie a write to: there a write of the kind the intent asks for is
+    // evidence enough by itself ("delete a file" and the trace's one DELETE).
+    if (!actions.length && signals.every((x) => x.weight > 0)) plausible = true
     const cause = causeOf(exchange, actions)
     if (cause) {
       signals.push({

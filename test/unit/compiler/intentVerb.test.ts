@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest'
+import { compileTrace } from '../../../src/main/compiler'
+import { intentVerbClass } from '../../../src/main/compiler/intentVerb'
+import { options } from './noise'
+import { traceBuilder } from './traceBuilder'
+
+describe('the intent verb', () => {
+  it('reads the main verb after fillers and skips a sign-in step before the work', () => {
+    expect(intentVerbClass('please rename budget.xlsx to budget-2026.xlsx')).toBe('update')
+    expect(intentVerbClass('log in and delete the file old.txt')).toBe('delete')
+    expect(intentVerbClass('what is in the invoices folder')).toBe('read')
+  })
+
+  it('finds the verb of a terse intent a word or two in ("blog search tomato")', () => {
+    expect(intentVerbClass('blog search tomato')).toBe('search')
+    expect(intentVerbClass('npm registry search lunar')).toBe('search')
+    expect(intentVerbClass('Recipes posts')).toBeNull()
+  })
+
+  it('takes a phrasal verb with a pronoun inside and a sign-in noun anywhere', () => {
+    expect(intentVerbClass('Could you sign me in to our editor, please?')).toBe('auth')
+    expect(intentVerbClass('kick it off now')).toBe('trigger')
+    expect(intentVerbClass('wiki login')).toBe('auth')
+    expect(intentVerbClass('redmine 2fa login rlee')).toBe('auth')
+  })
+})
+
+describe('a HAR without values', () => {
+  it('takes the one write of the kind the intent asks for ("delete a file")', () => {
+    const trace = traceBuilder()
+      .exchange('GET', '/api/contents?type=directory', {
+        response: { content: [{ name: 'old.txt', type: 'file' }] },
+      })
+      .exchange('DELETE', '/api/contents/old.txt', { status: 204, mime: 'text/plain' })
+      .build('delete a file')
+    const result = compileTrace(trace, options)
+    if (!result.ok) throw new Error(result.explanation.reason)
+    expect(result.candidate.steps.at(-1)!.request.method).toBe('DELETE')
+  })
+})
