@@ -8,6 +8,7 @@ import { writesByOperation } from './operation'
 import { graphqlOfExchange } from './graphql'
 import { planDependencies } from './dependencies'
 import { readFormSiblings } from './formSiblings'
+import { readLinkTokens } from './linkTokens'
 import { explainMissing } from './explain'
 import { intentValues } from './intentValues'
 import { pickedNames } from './pathValues'
@@ -63,7 +64,8 @@ export function compileTrace(trace: Trace, options: CompileOptions): CompileResu
   const result = searched?.ok ? searched : compileOnce(trace, options)
   if (!result.ok) return result
   // A write that sends a whole resource reads it first and changes only what the person did.
-  const tool = readModifyWrite(lookupByName(result.candidate, trace, intent), trace, intent)
+  const looked = readLinkTokens(lookupByName(result.candidate, trace, intent), trace)
+  const tool = readModifyWrite(looked, trace, intent)
   return { ok: true, candidate: inPage && searched?.ok ? asPageSearch(tool, inPage) : tool }
 }
 // --- end of the issue 9 items 8 and 10 hooks ---

@@ -1,6 +1,7 @@
 import * as cheerio from 'cheerio'
 import { Cookie } from 'tough-cookie'
 import { filterList, parsePath, textAt, valueAt, type PathScope } from '../../shared/jsonPath'
+import { linkQueryValue, parseLinkQuery } from '../../shared/linkQuery'
 import type { Extractor, ResultShape } from '../../shared/toolSpec'
 import type { Outcome, SiteResponse } from './outcome'
 
@@ -8,8 +9,9 @@ import type { Outcome, SiteResponse } from './outcome'
  * Reads one named value out of a dependency step's answer (DESIGN.md §4 extractors): a JSON leaf
  * by path (`a.b[2].c`; `flows[?name=={{input.p0}}].id` looks an item up by the run's input, its
  * placeholders resolved from `scope`: src/shared/jsonPath.ts), a response header, a `Set-Cookie`
- * cookie (RFC 6265 §4.1), an HTML `<meta name|property>`'s content, a named `<input>`'s value, or
- * an inline script's `key: "value"` / `key = "value"`. Returns undefined when the answer no
+ * cookie (RFC 6265 §4.1), an HTML `<meta name|property>`'s content, a named `<input>`'s value,
+ * an inline script's `key: "value"` / `key = "value"`, or a query parameter of the first link
+ * whose query holds the path's pairs (src/shared/linkQuery.ts). Returns undefined when the answer no
  * longer carries it (for a lookup: no item has that name).
  */
 export function extractValue(
@@ -42,6 +44,15 @@ export function extractValue(
       const key = extractor.path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
       const match = new RegExp(`["']?${key}["']?\\s*[:=]\\s*["']([^"']*)["']`).exec(response.body)
       return match?.[1]
+    }
+    case 'link': {
+      const query = parseLinkQuery(extractor.path)
+      if (!query) return undefined
+      const $ = cheerio.load(response.body)
+      const hrefs = $('a[href]')
+        .map((_, a) => $(a).attr('href') ?? '')
+        .get()
+      return linkQueryValue(hrefs, query, scope)
     }
   }
 }

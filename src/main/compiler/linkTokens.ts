@@ -1,0 +1,178 @@
+import * as cheerio from 'cheerio'
+import { formatLinkQuery, linkQueryValue, parseLinkQuery } from '../../shared/linkQuery'
+import type { EvidenceSignal, ToolSpec, ToolStep } from '../../shared/toolSpec'
+import { mimeTypeOf, type Exchange, type Trace } from '../../shared/trace'
+import { keptHeaders } from './headers'
+import { queryEntries } from './requestValues'
+
+/** Shorter values match by chance (`1`, `yes`); a token is longer and holds a digit. */
+const TOKEN = /^(?=.*\d)[A-Za-z0-9._~-]{6,}$/
+const WHOLE_PLACEHOLDER = /^\{\{\s*([a-zA-Z0-9_.:-]+)\s*\}\}$/
+
+/**
+ * Reads a token the target sends in its query from the link the person followed (issue 9 item
+ * 7): apps that write through links print a token per record in each row's link
+ * (WordPress's `post.php?post=18&action=trash&_wpnonce=…`, nonce `trash-post_18`), so the token
+ * is neither fresh per request nor the page's one token. When a page answered before the target
+ * holds an `<a href>` whose query carries the token beside values the target sends too (the
+ * record's id, the operation), the tool reads that page first and takes the token from the link
+ * whose query holds those values as the run sends them (`_wpnonce?post={{input.p0}}&action=trash`,
+ * the `link` extractor), so another record gets its own token. Only a query value that the
+ * compile left constant or generated (`{{gen.*}}`) is read so, and only when the recorded page's
+ * first matching link is the one that carried it. Pure: the tool (unchanged when nothing
+ * applies) out.
+ */
+export function readLinkTokens(tool: ToolSpec, trace: Trace): ToolSpec {
+  const target = tool.steps[tool.steps.length - 1]!
+  const exchange = trace.exchanges.find((e) => e.id === tool.evidence.targetExchangeId)
+  if (!exchange) return tool
+  const sent = queryEntries(exchange.url)
+  const placed = templateQuery(target.request.url)
+  if (placed.length !== sent.length || placed.some((p, i) => p.key !== sent[i]!.key)) return tool
+  let steps = tool.steps.slice(0, -1)
+  let url = target.request.url
+  const signals: EvidenceSignal[] = []
+  const dropped = new Set<string>()
+  sent.forEach((entry, index) => {
+    const text = placed[index]!.text
+    const generated = /^\{\{\s*gen\./.test(text)
+    if (!TOKEN.test(entry.value) || (!generated && text !== encodeURIComponent(entry.value))) return
+    const found = linkSource(trace, exchange, entry.key, entry.value, sent, placed)
+    if (!found) return
+    const { page, path } = found
+    let step = steps.find((s) => s.exchangeId === page.id)
+    if (!step) {
+      step = pageStep(page)
+      steps = [...steps, step].sort((a, b) => seqOf(trace, a) - seqOf(trace, b))
+    }
+    let name = entry.key.replace(/[^A-Za-z0-9]+/g, '_').replace(/^_+|_+$/g, '') || 'token'
+    while (step.extract.some((x) => x.name === name)) name = `${name}_${step.extract.length}`
+    const withToken = { ...step, extract: [...step.extract, { name, from: 'link' as const, path }] }
+    steps = steps.map((s) => (s === step ? withToken : s))
+    placed[index] = { key: entry.key, text: `{{step.${step.id}.${name}}}` }
+    url = withQuery(url, placed)
+    if (generated) dropped.add(`query:${entry.path}`)
+    signals.push({
+      name: 'dependency',
+      weight: 0,
+      detail: `query:${entry.path} comes from the link ${path} of ${page.method} ${new URL(page.url).pathname}`,
+    })
+  })
+  if (!signals.length) return tool
+  const last = { ...target, request: { ...target.request, url } }
+  const all = [...steps, last]
+  return {
+    ...tool,
+    steps: all,
+    evidence: {
+      ...tool.evidence,
+      exchangeIds: all.map((s) => s.exchangeId!).filter(Boolean),
+      signals: [
+        ...tool.evidence.signals.filter(
+          (s) => !(s.name === 'generated' && [...dropped].some((d) => s.detail.startsWith(d))),
+        ),
+        ...signals,
+      ],
+    },
+  }
+}
+
+/**
+ * The page before the target whose link carried `key=value`, and the link path that finds that
+ * link by the other pairs of its query the target sends too (each as the target's template
+ * sends it); null when no page has such a link, or its first match on the page is another link.
+ */
+function linkSource(
+  trace: Trace,
+  target: Exchange,
+  key: string,
+  value: string,
+  sent: Array<{ key: string; value: string }>,
+  placed: Array<{ key: string; text: string }>,
+): { page: Exchange; path: string } | null {
+  const host = new URL(target.url).host
+  const earlier = trace.exchanges.filter((e) => e.seq < target.seq).reverse()
+  for (const page of earlier) {
+    const body = page.responseBody
+    if (page.method !== 'GET' || page.status < 200 || page.status >= 300) continue
+    if (!body || body.encoding !== 'utf8' || !body.text.includes(value)) continue
+    if (!mimeTypeOf(page.responseHeaders).includes('html') || new URL(page.url).host !== host)
+      continue
+    const $ = cheerio.load(body.text)
+    const hrefs = $('a[href]')
+      .map((_, a) => $(a).attr('href') ?? '')
+      .get()
+    for (const href of hrefs) {
+      const params = new URL(href, page.url).searchParams
+      if (params.get(key) !== value) continue
+      const match: Array<[string, string]> = []
+      sent.forEach((s, i) => {
+        if (s.key !== key && params.getAll(s.key).includes(s.value))
+          match.push([s.key, decodedText(placed[i]!.text)])
+      })
+      if (!match.length) continue
+      const path = formatLinkQuery(key, match)
+      // The run reads the first link that matches: with the recorded values it must be this one.
+      const recorded = Object.fromEntries(
+        sent.map((s, i) => [WHOLE_PLACEHOLDER.exec(placed[i]!.text)?.[1] ?? '', s.value]),
+      )
+      const query = parseLinkQuery(path)
+      if (query && linkQueryValue(hrefs, query, recorded) === value) return { page, path }
+    }
+  }
+  return null
+}
+
+/** A dependency step that reads a page as recorded (a GET with the headers a replay keeps). */
+function pageStep(page: Exchange): ToolStep {
+  return {
+    id: `d${page.seq}`,
+    exchangeId: page.id,
+    request: {
+      method: 'GET',
+      url: page.url,
+      headers: keptHeaders(page.requestHeaders),
+      body: null,
+    },
+    extract: [],
+  }
+}
+
+function seqOf(trace: Trace, step: ToolStep): number {
+  return trace.exchanges.find((e) => e.id === step.exchangeId)?.seq ?? 0
+}
+
+/** The query of a URL template as `key` (decoded) and the template text of its value. */
+function templateQuery(url: string): Array<{ key: string; text: string }> {
+  const q = url.indexOf('?')
+  if (q < 0) return []
+  return url
+    .slice(q + 1)
+    .split('&')
+    .filter(Boolean)
+    .map((pair) => {
+      const eq = pair.indexOf('=')
+      const key = safeDecode(eq < 0 ? pair : pair.slice(0, eq))
+      return { key, text: eq < 0 ? '' : pair.slice(eq + 1) }
+    })
+}
+
+/** The URL template with its query rebuilt from `pairs` (key encoded, text as placed). */
+function withQuery(url: string, pairs: Array<{ key: string; text: string }>): string {
+  const q = url.indexOf('?')
+  const base = q < 0 ? url : url.slice(0, q)
+  return `${base}?${pairs.map((p) => `${encodeURIComponent(p.key)}=${p.text}`).join('&')}`
+}
+
+/** A template's query text as a link path value: a placeholder as is, a literal decoded. */
+function decodedText(text: string): string {
+  return WHOLE_PLACEHOLDER.test(text) ? text : safeDecode(text)
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, ' '))
+  } catch {
+    return text
+  }
+}
