@@ -183,7 +183,8 @@ function rewrite(
   resource: Resource,
   people: PersonValue[],
 ): ToolSpec {
-  const target = tool.steps[tool.steps.length - 1]!
+  const last = tool.steps[tool.steps.length - 1]!
+  const target = resource.kind === 'listed' ? withNameInUrl(last, sent) : last
   const slots = new SlotBook(tool.inputs, people)
   const read = readStepFor(tool, resource, target.request)
   const diff = diffResource(sent, resource.reference, templateOf(target), slots.context(resource))
@@ -212,7 +213,7 @@ function asRename(
   rename: Rename,
   people: PersonValue[],
 ): ToolSpec {
-  const target = tool.steps[tool.steps.length - 1]!
+  const target = withNameInUrl(tool.steps[tool.steps.length - 1]!, sent)
   const slots = new SlotBook(tool.inputs, people)
   const oldSlot = slots.addPathInput(rename.field, rename.oldName, rename.remove)
   const readRequest = {
@@ -418,6 +419,23 @@ function deleteRequest(remove: Exchange, put: RequestTemplate, slot: string): Re
     if (name in headers || /\{\{/.test(value)) headers[name] = value
   delete headers['content-type']
   return { method: remove.method, url: `${url.origin}${path}${url.search}`, headers, body: null }
+}
+
+/**
+ * The write with the input that carries the record's name in its body also in its URL's last
+ * segment, where the recorded name stayed literal (one value the person gave, in two places:
+ * the resource the URL names is the record the body names).
+ */
+function withNameInUrl(step: ToolStep, sent: Rec): ToolStep {
+  const name = lastSegment(step.request.url)
+  const template = templateOf(step)
+  if (!name || /\{\{/.test(name) || !isRec(template)) return step
+  const field = Object.keys(sent).find((k) => sent[k] === name)
+  const placeholder = field === undefined ? undefined : template[field]
+  if (typeof placeholder !== 'string' || !/^\{\{\s*input\.p\d+\s*\}\}$/.test(placeholder))
+    return step
+  const url = withLastSegment(step.request.url, placeholder)
+  return { ...step, request: { ...step.request, url } }
 }
 
 function templateOf(step: ToolStep): unknown {
