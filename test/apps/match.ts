@@ -86,7 +86,13 @@ function filledBody(body: RequestTemplate['body'], fill: (t: string) => string):
   if (!body) return null
   if (body.kind === 'text') return fill(body.template)
   if (body.kind === 'json') return fill(JSON.stringify(body.template))
+  if (body.kind === 'binary') return null
   const form = new URLSearchParams()
-  for (const [k, v] of Object.entries(body.template)) form.append(k, decode(fill(v)))
+  // A multipart body's text fields read like a form's; its files carry no operation.
+  const fields =
+    body.kind === 'multipart'
+      ? body.template.flatMap((p) => ('value' in p ? [[p.name, p.value] as const] : []))
+      : Object.entries(body.template)
+  for (const [k, v] of fields) form.append(k, decode(fill(v)))
   return form.toString()
 }
