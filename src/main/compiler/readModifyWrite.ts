@@ -188,7 +188,8 @@ function rewrite(
   const slots = new SlotBook(tool.inputs, people)
   const read = readStepFor(tool, resource, target.request)
   const diff = diffResource(sent, resource.reference, templateOf(target), slots.context(resource))
-  if (!diff.changes.length) return tool
+  // Nothing kept from the record (every field typed anew): the body is no copy of it.
+  if (!diff.changes.length || !diff.kept) return tool
   const request = based(target.request, read.step.id, diff)
   const steps = [...tool.steps.slice(0, -1)]
   if (read.added) steps.push(read.step)
@@ -222,7 +223,7 @@ function asRename(
   }
   const read: ToolStep = { id: READ_STEP, request: readRequest, extract: [] }
   const diff = diffResource(sent, rename.reference, templateOf(target), slots.context(rename))
-  if (!diff.changes.length) return tool
+  if (!diff.changes.length || !diff.kept) return tool
   const put: ToolStep = {
     id: `d${write.seq}`,
     exchangeId: write.id,

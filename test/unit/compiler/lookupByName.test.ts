@@ -103,7 +103,11 @@ describe('lookupByName', () => {
       .build('disable the node "run nightly import"')
     const tool = compiled(trace)
     expect(stepsOf(tool)[0]!.every((p) => !p.includes('[?'))).toBe(true)
-    expect(Object.values(tool.inputs.properties).map((p) => p['x-in'])).not.toContain('answer')
+    // The copied list is the read's answer with the one change (readModifyWrite.ts).
+    const body = tool.steps[1]!.request.body
+    expect(body?.kind === 'json' && body.base?.changes).toEqual([
+      { path: 'flows[?name=={{input.p0}}].disabled', op: 'set', value: true },
+    ])
   })
 
   it('puts the name in the own search of the step too (a typed filter)', () => {
