@@ -1,5 +1,6 @@
 import { lookup as dnsLookup } from 'node:dns/promises'
-import { BlockList, isIP } from 'node:net'
+import { BlockList, isIP, type LookupFunction } from 'node:net'
+import { Agent } from 'undici'
 
 /** Resolves a host name to all its addresses (node:dns `lookup` with `all: true`). */
 export type HostLookup = (hostname: string) => Promise<Array<{ address: string; family: number }>>
@@ -70,8 +71,11 @@ export async function addressDenied(
   lookup: HostLookup = systemLookup,
   seen: Map<string, string | null> = new Map(),
 ): Promise<string | null> {
-  if (isLocalSite(siteHost)) return null
   const hostname = hostnameOf(new URL(url).host)
+  // Before the local-site exemption: a "site" at a metadata address is no site (issue 13 item 3).
+  if (isMetadataAddress(hostname))
+    return `${hostname} is a cloud metadata address: never reachable.`
+  if (isLocalSite(siteHost)) return null
   if (seen.has(hostname)) return seen.get(hostname)!
   let verdict: string | null = null
   if (isIP(hostname)) {
@@ -90,3 +94,119 @@ export async function addressDenied(
   seen.set(hostname, verdict)
   return verdict
 }
+
+// Cloud metadata services (AWS, GCP, Azure, OpenStack: 169.254.169.254; AWS ECS: 169.254.170.2;
+// AWS DNS/NTP: 169.254.169.253, .123; AWS IPv6: fd00:ec2::254; Alibaba: 100.100.100.200): they
+// hand out the machine's credentials to whoever asks, so no URL of anyone's may reach them.
+const METADATA = new BlockList()
+for (const address of ['169.254.169.254', '169.254.169.253', '169.254.169.123', '169.254.170.2'])
+  METADATA.addAddress(address, 'ipv4')
+METADATA.addAddress('100.100.100.200', 'ipv4')
+METADATA.addAddress('fd00:ec2::254', 'ipv6')
+METADATA.addAddress('fd00:ec2::23', 'ipv6')
+
+/** True for a cloud metadata address (IPv4-mapped IPv6 too): never reachable (issue 13 item 3). */
+export function isMetadataAddress(address: string): boolean {
+  const bare = address.replace(/^\[|\]$/g, '')
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(bare)
+  if (mapped) return METADATA.check(mapped[1]!, 'ipv4')
+  const family = isIP(bare)
+  if (family === 4) return METADATA.check(bare, 'ipv4')
+  if (family === 6) return METADATA.check(bare, 'ipv6')
+  return false
+}
+
+/**
+ * Whether `host` (`name[:port]`, as a URL's `host`) is on an allow-list of local sites: an entry
+ * names the host with its port, or the host name for any port. Case-insensitive.
+ */
+export function hostAllowed(host: string, allowed: readonly string[]): boolean {
+  const lower = host.toLowerCase()
+  const name = hostnameOf(lower)
+  return allowed.some((entry) => {
+    const e = entry.toLowerCase()
+    return e === lower || e === name || (e.startsWith('[') && e === `[${name}]`)
+  })
+}
+
+/**
+ * Why a URL that came in through the API (an API key or an OAuth client asking to index or
+ * browse it) may not be loaded, or null (issue 13 item 3). Metadata addresses never; loopback,
+ * private, link-local and "this host" addresses only when the URL's host is on `allowed`, the
+ * workspace's list of local sites the owner allowed in the app. The host is resolved with
+ * `lookup` and every address counts. A name that does not resolve is left to the load.
+ */
+export async function apiUrlDenied(
+  url: string,
+  allowed: readonly string[],
+  lookup: HostLookup = systemLookup,
+): Promise<string | null> {
+  const parsed = new URL(url)
+  const hostname = hostnameOf(parsed.host)
+  let addresses: string[]
+  if (isIP(hostname)) addresses = [hostname]
+  else {
+    try {
+      addresses = (await lookup(hostname)).map((a) => a.address)
+    } catch {
+      addresses = []
+    }
+  }
+  const metadata = addresses.find(isMetadataAddress)
+  if (metadata) return `${parsed.host} is a cloud metadata address (${metadata}): never reachable.`
+  const inside = addresses.find(isPrivateAddress)
+  if (inside && !hostAllowed(parsed.host, allowed))
+    return `${parsed.host} is on this machine or a private network (${inside}): the owner allows local sites in the app (Settings, "Local sites").`
+  return null
+}
+
+/** The error code undici reports when `pinnedLookup` refused the address it was to connect. */
+export const DENIED_CONNECT_CODE = 'EDESTINATIONDENIED'
+
+/**
+ * A `net.connect` `lookup` (DESIGN.md §5 outbound checks, issue 13 item 3) that checks the
+ * addresses actually connected to, so no second resolution after the run's own check can swap
+ * in an internal address (DNS rebinding): metadata addresses fail always; a name other than
+ * `localhost` that resolves to a loopback, private or link-local address fails too (a local
+ * site is reached by its IP literal or `localhost`, which connect without a lookup or pass).
+ * Fails with code `EDESTINATIONDENIED`. Handles both the single-address and `all` forms.
+ * `lookup` resolves names (default the system resolver; tests pass their own).
+ */
+export function createPinnedLookup(lookup: HostLookup = systemLookup): LookupFunction {
+  return (hostname, options, callback) => {
+    const family =
+      options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : (options.family ?? 0)
+    const all = options.all === true
+    lookup(hostname).then(
+      (found) => {
+        const usable = found.filter((a) => family === 0 || a.family === family)
+        const local = hostname === 'localhost' || hostname.endsWith('.localhost')
+        const bad = usable.find(
+          (a) => isMetadataAddress(a.address) || (!local && isPrivateAddress(a.address)),
+        )
+        if (bad || !usable.length) {
+          const error: NodeJS.ErrnoException = new Error(
+            bad
+              ? `${hostname} resolved to ${bad.address}, which a run may not reach.`
+              : `${hostname} has no address of family ${family}.`,
+          )
+          error.code = bad ? DENIED_CONNECT_CODE : 'ENOTFOUND'
+          callback(error, all ? [] : '', 0)
+          return
+        }
+        if (all) callback(null, usable)
+        else callback(null, usable[0]!.address, usable[0]!.family)
+      },
+      (error: NodeJS.ErrnoException) => callback(error, all ? [] : '', 0),
+    )
+  }
+}
+
+/** `createPinnedLookup` over the system resolver. */
+export const pinnedLookup = createPinnedLookup()
+
+/**
+ * The undici dispatcher of the HTTP executor: connects through `pinnedLookup`, so the address a
+ * request goes to is the one checked. Keeps undici's default pooling.
+ */
+export const pinnedDispatcher = new Agent({ connect: { lookup: pinnedLookup } })

@@ -3,7 +3,12 @@ import { Cookie, CookieJar } from 'tough-cookie'
 import { FormData, request } from 'undici'
 import type { LoginBinding, ToolSpec, ToolStep, VerifyRule } from '../../shared/toolSpec'
 import type { StorageState } from '../../shared/trace'
-import { addressDenied, type HostLookup } from './destination'
+import {
+  addressDenied,
+  DENIED_CONNECT_CODE,
+  pinnedDispatcher,
+  type HostLookup,
+} from './destination'
 import { extractValue, filterResult, lookupMiss } from './extract'
 import { locationMatches } from '../compiler/verifyRule'
 import {
@@ -40,6 +45,8 @@ export const sendWithUndici: SendRequest = async (req, signal) => {
     headers: req.headers,
     body: req.upload ? uploadBody(req.upload) : (req.body ?? undefined),
     signal,
+    // Connects only where the destination check allows (issue 13 item 3: no second lookup).
+    dispatcher: pinnedDispatcher,
     headersTimeout: 30_000,
     bodyTimeout: 30_000,
   })
@@ -125,6 +132,8 @@ export async function executeHttp(
       response = await sendOnce(rendered, send, signal, !writes)
     } catch (error) {
       const text = describe(error)
+      if (text.includes(DENIED_CONNECT_CODE))
+        return { ok: false, code: 'destination_denied', message: text }
       if (!NOT_SENT.test(text))
         context.onSent?.({ method: rendered.method, url: rendered.url, status: null })
       if (writes && !NOT_SENT.test(text))
