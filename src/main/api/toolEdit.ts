@@ -189,6 +189,12 @@ function setBodyField(target: ToolStep, path: string, value: string): void {
   }
   const last = keys.at(-1)!
   node[last] = typedLike(node[last], value)
+  // A body based on a read sends the read's answer with its changes: the edit becomes one.
+  if (body.base)
+    body.base.changes = [
+      ...body.base.changes.filter((c) => c.path !== path),
+      { path, op: 'set', value: node[last] },
+    ]
 }
 
 /** A literal keeps the JSON type of the value it replaces (`5` stays a number); text otherwise. */
