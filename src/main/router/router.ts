@@ -115,7 +115,12 @@ export interface ToolRouter {
  */
 export function createToolRouter(): ToolRouter {
   const index = new ToolIndex()
-  const scoreEntries = (parsed: ParsedIntent, entries: IndexEntry[], options: RouteOptions) => {
+  const scoreEntries = (
+    parsed: ParsedIntent,
+    entries: IndexEntry[],
+    options: RouteOptions,
+    minScore = 0,
+  ) => {
     const memo = new Map<IntentWord, Expanded>()
     const verbs = new Map<string, Expanded>()
     const expand = (w: IntentWord, pos: 'noun' | 'verb' = 'noun') => {
@@ -128,9 +133,13 @@ export function createToolRouter(): ToolRouter {
       if (!e) memo.set(w, (e = index.expand(w)))
       return e
     }
-    const scored = entries
-      .filter((e) => !options.domain || hostInDomain(e.tool.siteHost, options.domain))
-      .map((e) => ({ tool: e.tool, ...scoreTool(parsed, e.profile, expand) }))
+    const scored: Array<{ tool: ToolSpec } & ReturnType<typeof scoreTool>> = []
+    for (const e of entries) {
+      if (options.domain && !hostInDomain(e.tool.siteHost, options.domain)) continue
+      const s = scoreTool(parsed, e.profile, expand)
+      // Below the floor asked for (`route`: 0.9), a tool is neither kept nor sorted.
+      if (s.score >= minScore) scored.push({ tool: e.tool, ...s })
+    }
     scored.sort(
       (a, b) =>
         b.score - a.score ||
@@ -201,19 +210,20 @@ export function createToolRouter(): ToolRouter {
       // A tool whose verb contradicts the intent's scores at most 0.6 (`score.ts`): not scored.
       const asked = parsed.verb?.verbClass ?? null
       const possible = entries.filter((e) => !verbAgreement(asked, e.profile.verb).contradicts)
-      const confident = scoreEntries(parsed, possible, options)
-        .scored.filter((s) => s.score >= MIN_SCORE)
-        .map((s) => toMatch(s.tool, s.score, s.evidence))
-      const verified = confident.filter((m) => m.status === 'verified')
-      if (verified.length) return { status: 'matched', tools: verified.slice(0, MAX_MATCHES) }
-      const candidate = confident.find((m) => m.status === 'candidate')
-      if (candidate) return { status: 'candidate', tools: [], candidate }
-      const quarantined = confident.find((m) => m.status === 'quarantined')
+      const confident = scoreEntries(parsed, possible, options, MIN_SCORE).scored
+      // Only the matches answered become `ToolMatch`es (a common intent may fit thousands).
+      const match = (s: (typeof confident)[number]) => toMatch(s.tool, s.score, s.evidence)
+      const verified = confident.filter((s) => s.tool.status === 'verified')
+      if (verified.length)
+        return { status: 'matched', tools: verified.slice(0, MAX_MATCHES).map(match) }
+      const candidate = confident.find((s) => s.tool.status === 'candidate')
+      if (candidate) return { status: 'candidate', tools: [], candidate: match(candidate) }
+      const quarantined = confident.find((s) => s.tool.status === 'quarantined')
       if (quarantined)
         return {
           status: 'unavailable',
           tools: [],
-          reason: `${quarantined.name} fits this intent but failed its checks and is quarantined; it is rechecked automatically. Index the workflow again to get a fresh candidate.`,
+          reason: `${quarantined.tool.name} fits this intent but failed its checks and is quarantined; it is rechecked automatically. Index the workflow again to get a fresh candidate.`,
         }
       return {
         status: 'needs_observation',

@@ -160,12 +160,16 @@ export class ToolIndex {
     const found = new Set<IndexEntry>()
     for (const key of keys) for (const e of this.postings.get(key) ?? []) found.add(e)
     for (const expanded of heads)
-      for (const [s, x] of expanded)
+      for (const [s, x] of expanded) {
+        // A tool word counts at most the expansion's strength (a vector neighbour, 0.7 at most):
+        // too weak to be the head, so its postings need no visit.
+        if (x.strength < MIN_HEAD_STRENGTH) continue
         for (const e of this.headPostings.get(s) ?? []) {
           if (found.has(e)) continue
           const term = e.profile.terms.get(s)!
           if (headStrength(term, x) >= MIN_HEAD_STRENGTH) found.add(e)
         }
+      }
     for (const expanded of sites)
       for (const [s, x] of expanded)
         if (x.strength >= 0.9)
