@@ -3,6 +3,7 @@ import { headerValue, SECRET_PLACEHOLDER, type Action, type Exchange } from '../
 import { isWriteMethod, parseJsonRequest, safeUrl } from './classify'
 import { graphqlOfExchange } from './graphql'
 import { mutationVerdict } from './naming'
+import { requestValues, type RequestValue } from './requestValues'
 import { isWriteClass, type VerbClass } from './intentVerb'
 
 /** Weights of the verb signals, on the scale of selectTarget's evidence weights. */
@@ -113,6 +114,18 @@ export function verbSignals(
     }
     return { signals, plausible }
   }
+  // A search sent with no value the intent names (a HAR of "search the blog for a word") still
+  // shows itself by its term field: `q`, `s`, `query`, `search`, `term`, `keyword`.
+  const term = cls === 'search' && !write ? searchTerm(exchange) : null
+  if (term) {
+    signals.push({
+      name: 'search_term_field',
+      // A field name is a weak cue next to a value the person typed: half a kind agreement.
+      weight: V.kindAgrees / 2,
+      detail: `the intent searches; ${term.location} "${term.key}" carries a search term`,
+    })
+    if (!actions.length) plausible = true
+  }
   if (write && method !== 'POST')
     signals.push({
       name: 'change_for_a_read',
@@ -151,4 +164,16 @@ function sendsCredentials(exchange: Exchange): boolean {
 function formText(exchange: Exchange): string {
   const body = exchange.requestBody?.encoding === 'utf8' ? exchange.requestBody.text : ''
   return body.length < 2000 && !body.trimStart().startsWith('{') ? body : ''
+}
+
+/** Names sites give the field of a search term (WordPress `s`, Google-style `q`, `query`, ...). */
+const TERM_FIELD = /^(q|s|query|search|search_?term|term|keywords?|kw|text|prefix)$/i
+
+/** The request's non-empty search-term field, if it has one. */
+function searchTerm(exchange: Exchange): RequestValue | null {
+  return (
+    requestValues(exchange).find(
+      (v) => TERM_FIELD.test(v.key) && typeof v.value === 'string' && v.value.trim() !== '',
+    ) ?? null
+  )
 }

@@ -37,4 +37,14 @@ describe('a HAR without values', () => {
     if (!result.ok) throw new Error(result.explanation.reason)
     expect(result.candidate.steps.at(-1)!.request.method).toBe('DELETE')
   })
+  it('takes the request with a search-term field for a search that names no value', () => {
+    const html = { mime: 'text/html', type: 'document' }
+    const trace = traceBuilder()
+      .exchange('GET', '/', { ...html, responseText: '<h1>Blog</h1>' })
+      .exchange('GET', '/?s=tomato', { ...html, responseText: '<h2>Tomato soup</h2>' })
+      .build('search the blog posts for a word')
+    const result = compileTrace(trace, options)
+    if (!result.ok) throw new Error(result.explanation.reason)
+    expect(result.candidate.steps.at(-1)!.request.url).toMatch(/[?&]s=/)
+  })
 })
