@@ -262,7 +262,8 @@ describe('MCP over Streamable HTTP', () => {
       name: 'service_index',
       arguments: { url: `${h.site.url}/`, intent: 'search the AI tools directory for writing' },
     })) as unknown as { structuredContent: { status: string; candidate: { name: string } | null } }
-    expect(answer.structuredContent.status).toBe('candidate')
+    // The whole outcome on failure: its reason and message say why the browser could not observe.
+    expect(answer.structuredContent).toMatchObject({ status: 'candidate' })
     expect(answer.structuredContent.candidate?.name).toMatch(/__search_/)
     const invalid = await refusal(client.callTool({ name: 'service_index', arguments: {} }))
     expect(invalid.data).toMatchObject({ code: 'invalid_argument' })
