@@ -3,6 +3,8 @@ import { parseArgs } from 'node:util'
 import { monotonicFactory } from 'ulid'
 import { isServiceError } from '../shared/errors'
 import { dataDir, databasePath, DEFAULT_PORT } from './config'
+import { DEMO_ORDERS_PATH } from './api/appHandlers'
+import { DEFAULT_USER } from './api/demo/orders'
 import { compileHarCommand, exportHarCommand, importHarCommand } from './cliHar'
 import { loginCommand } from './cliLogin'
 import { mcpCommand } from './cliMcp'
@@ -66,7 +68,10 @@ async function serve(args: string[]): Promise<number> {
   })
   const url = `${base}/app/?token=${core.ownerToken}`
   process.stdout.write(
-    `Sitecall is running at ${url}\nAPI: ${base}/api/v1 and ${base}/v1 · data: ${core.home}\n`,
+    `Sitecall is running at ${url}\nAPI: ${base}/api/v1 and ${base}/v1 · data: ${core.home}\n` +
+      `Demo shop to record on: ${base}${DEMO_ORDERS_PATH}/ (user ${DEFAULT_USER.username}, ` +
+      `password ${DEFAULT_USER.password})\n` +
+      'Lost the link above? Stop and run `sitecall serve` again: each start prints a new one.\n',
   )
   const chromium = findChromium()
   if (!chromium.path) process.stdout.write(`Recording needs Chromium: ${chromium.hint}\n`)

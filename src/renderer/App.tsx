@@ -1,4 +1,6 @@
-import { useEffect } from 'react'
+import { useEffect, useState } from 'react'
+import { hasOwnerSession } from './api'
+import { SignedOutPage } from './views/SignedOutPage'
 import { ErrorBanner } from './components/ErrorBanner'
 import { StatusLine } from './components/StatusLine'
 import { useHashRoute, type Route } from './route'
@@ -46,6 +48,13 @@ function View({ route }: { route: Route }) {
 }
 
 export function App() {
+  const signedOut = useAppStore((s) => s.signedOut)
+  const [hasSession] = useState(hasOwnerSession)
+  if (!hasSession || signedOut) return <SignedOutPage />
+  return <SignedInApp />
+}
+
+function SignedInApp() {
   const route = useHashRoute()
   const section = route.view === 'tool' ? 'tools' : route.view
   const pending = useInboxStore((s) => pendingCount(s.items))

@@ -140,6 +140,11 @@ export function takeToken(): string | null {
   return fromUrl
 }
 
+/** True when this page can reach the core: the desktop bridge, or an owner token in web mode. */
+export function hasOwnerSession(): boolean {
+  return Boolean(window.sitecall) || takeToken() !== null
+}
+
 /** Owner tokens last an hour (spec "Other time-bound states"): trade them well before that. */
 export const SESSION_REFRESH_MS = 20 * 60_000
 

@@ -46,6 +46,8 @@ export interface AppInfo {
   dataDir: string
   apiUrl: string
   chromium: { path: string | null; hint: string | null }
+  /** The built-in demo shop to try recording on (issue 14 item 8): its URL and demo user. */
+  demo?: { url: string; username: string; password: string }
 }
 
 export interface KeySummary {

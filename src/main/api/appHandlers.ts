@@ -16,6 +16,7 @@ import { normalizeSecretHosts, type Vault } from '../vault'
 import type { SiteLogins } from '../vault/logins'
 import type { SignInFlows } from '../browse/signInFlows'
 import { listInbox } from './appInbox'
+import { DEFAULT_USER } from './demo/orders'
 import { prepareCandidate } from './routes/prepare'
 import { MAX_SCOPES_PER_WORKSPACE, parseScopeBody } from './routes/scopes'
 import { editTool } from './toolEdits'
@@ -24,6 +25,9 @@ import { replaceableTool, replaceTool } from './toolReplace'
 export type AppHandlers = {
   [M in AppApiMethod]: (input: AppApiInput<M>) => Promise<AppApiResult<M>>
 }
+
+/** Where server.ts mounts the demo shop. */
+export const DEMO_ORDERS_PATH = '/demo/orders'
 
 export interface AppHandlerDeps {
   store: Store
@@ -70,7 +74,12 @@ export function createAppHandlers(deps: AppHandlerDeps): AppHandlers {
     return { tool, target, replaces: replaces ? summarizeTool(replaces) : null }
   }
   return {
-    'app.info': async () => deps.info(),
+    'app.info': async () => {
+      const info = deps.info()
+      // The demo shop is mounted on every local service (server.ts); its one user is public.
+      const { username, password } = DEFAULT_USER
+      return { ...info, demo: { url: `${info.apiUrl}${DEMO_ORDERS_PATH}/`, username, password } }
+    },
     'recorder.start': async (input) => deps.recordings.start(input),
     'recorder.current': async () => deps.recordings.current(),
     'recorder.stop': async ({ sessionId }) => deps.recordings.stop(sessionId),

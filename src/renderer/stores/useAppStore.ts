@@ -5,6 +5,8 @@ import { AppError, invoke } from '../api'
 interface AppState {
   info: AppInfo | null
   error: AppError | null
+  /** The server refused the owner token (none, expired, or from an earlier start). */
+  signedOut: boolean
   loadInfo(): Promise<void>
   report(error: unknown): void
   dismiss(): void
@@ -13,6 +15,7 @@ interface AppState {
 export const useAppStore = create<AppState>()((set) => ({
   info: null,
   error: null,
+  signedOut: false,
   async loadInfo() {
     const info = await attempt(invoke('app.info', {}))
     if (info) set({ info })
@@ -20,7 +23,8 @@ export const useAppStore = create<AppState>()((set) => ({
   report(error) {
     const appError =
       error instanceof AppError ? error : new AppError('internal', (error as Error).message)
-    set({ error: appError })
+    if (appError.code === 'unauthorized') set({ signedOut: true })
+    else set({ error: appError })
   },
   dismiss: () => set({ error: null }),
 }))

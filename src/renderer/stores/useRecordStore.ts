@@ -15,6 +15,9 @@ interface RecordState {
   result: RecordingResult | null
   /** The candidate with its target exchange, once `tools.get` answered. */
   detail: ToolDetail | null
+  /** What the start form should hold (the first-run guide fills in the demo shop). */
+  prefill: { url: string; intent: string } | null
+  setPrefill(prefill: { url: string; intent: string }): void
   loadCurrent(): Promise<void>
   start(url: string, intent: string): Promise<void>
   stop(): Promise<void>
@@ -43,6 +46,8 @@ export const useRecordStore = create<RecordState>()((set, get) => ({
   actionCount: 0,
   result: null,
   detail: null,
+  prefill: null,
+  setPrefill: (prefill) => set({ prefill }),
 
   async loadCurrent() {
     const session = await attempt(invoke('recorder.current', {}))

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react'
 import type { CompileExplanation, ToolDetail } from '../../shared/appApi'
 import { CandidateReview } from '../components/CandidateReview'
+import { FirstRunGuide } from '../components/FirstRunGuide'
 import { pathOf } from '../format'
 import { toolHref } from '../route'
 import { useRecordStore } from '../stores/useRecordStore'
@@ -9,8 +10,14 @@ import { useRunner } from '../useRunner'
 function StartForm() {
   const start = useRecordStore((s) => s.start)
   const starting = useRecordStore((s) => s.phase === 'starting')
-  const [url, setUrl] = useState('')
-  const [intent, setIntent] = useState('')
+  const prefill = useRecordStore((s) => s.prefill)
+  const [url, setUrl] = useState(prefill?.url ?? '')
+  const [intent, setIntent] = useState(prefill?.intent ?? '')
+  useEffect(() => {
+    if (!prefill) return
+    setUrl(prefill.url)
+    setIntent(prefill.intent)
+  }, [prefill])
   return (
     <form
       className="card stack"
@@ -209,6 +216,7 @@ export function RecordView() {
             Open a site in a recording browser, do the task once, and Sitecall compiles the request
             that does it into a typed tool.
           </p>
+          <FirstRunGuide />
           <StartForm />
         </>
       )}
