@@ -98,9 +98,18 @@ export interface RequestTemplate {
  * `<input>`'s value, an inline script's `key: "value"` / `key = "value"` assignment, or a query
  * parameter of a page's link (`link`: path `param?k=v&k2={{input.p0}}`, the parameter `param` of
  * the first `<a href>` whose query holds every `k=v` after the `?`, placeholders resolved from the
- * run's scope: a per-record token such as WordPress's trash link `_wpnonce` of the post named).
+ * run's scope: a per-record token such as WordPress's trash link `_wpnonce` of the post named),
+ * or the quoted string after a fixed text of a script answer (`literal`).
  */
-export type ExtractorSource = 'json' | 'header' | 'cookie' | 'meta' | 'input' | 'script' | 'link'
+export type ExtractorSource =
+  | 'json'
+  | 'header'
+  | 'cookie'
+  | 'meta'
+  | 'input'
+  | 'script'
+  | 'link'
+  | 'literal'
 
 /**
  * Names a value of a step's response for later steps (`{{step.<id>.<name>}}`).
@@ -116,7 +125,11 @@ export type ExtractorSource = 'json' | 'header' | 'cookie' | 'meta' | 'input' | 
 export interface Extractor {
   name: string
   from: ExtractorSource
-  /** JSON path for json (above); header, cookie, meta, input or script key name for the others. */
+  /**
+   * JSON path for json (above); header, cookie, meta, input or script key name for the others;
+   * for `literal`, the text of a script answer right before a quoted string, whose content is
+   * the value (a Rails JS answer's `fileSpan.find('input.token').val(` then `'1.d37…'`).
+   */
   path: string
 }
 

@@ -7,6 +7,7 @@ import { isWriteMethod, parseJsonRequest, rejectionReason, safeUrl } from './cla
 import { writesByOperation } from './operation'
 import { graphqlOfExchange } from './graphql'
 import { planDependencies } from './dependencies'
+import { withFileSteps } from './fileBodies'
 import { readFormSiblings } from './formSiblings'
 import { readLinkTokens } from './linkTokens'
 import { explainMissing } from './explain'
@@ -136,7 +137,9 @@ function compileOnce(trace: Trace, options: CompileOptions): CompileResult {
   )
   const siteUrl = safeUrl(exchange.url)!
   const signIn = bindSignIn(applyBindings(slotPlan, dependencies.bindings), siteUrl.host)
-  const { plan } = signIn
+  // A dependency step that uploads a file (Redmine's POST /uploads.js) sends the caller's file.
+  const files = withFileSteps(trace, signIn.plan, dependencies.steps)
+  const plan = { ...signIn.plan, inputs: files.inputs }
   const site = siteOfTrace(trace)
   // GraphQL operations and page reads keep their names (operationName; the spec's `read_page`).
   const keepsName =
@@ -156,7 +159,7 @@ function compileOnce(trace: Trace, options: CompileOptions): CompileResult {
       status: 'candidate',
       inputs: plan.inputs,
       steps: [
-        ...dependencies.steps,
+        ...files.steps,
         { id: 'target', exchangeId: exchange.id, request: plan.request, extract: [] },
       ],
       // A sign-in starts from no session: the saved one would skip the login form it reads.

@@ -91,7 +91,9 @@ export function planDependencies(
     const step = steps.get(source.exchange.id)!
     const same = step.extract.find((x) => x.from === source.from && x.path === source.path)
     if (same) return `{{step.${stepId}.${same.name}}}`
-    let name = extractorBaseName(source.path) || snake(key) || 'value'
+    // A literal's path is script text, no name: the request key names it.
+    let name =
+      (source.from === 'literal' ? '' : extractorBaseName(source.path)) || snake(key) || 'value'
     while (step.extract.some((x) => x.name === name)) name = `${name}_${step.extract.length}`
     step.extract.push({ name, from: source.from, path: source.path })
     return `{{step.${stepId}.${name}}}`

@@ -4,6 +4,7 @@ import type {
   SlotSchema,
   TemplateBody,
   ToolSpec,
+  ToolStep,
 } from '../../shared/toolSpec'
 import { headerValue, mimeTypeOf, type Exchange } from '../../shared/trace'
 import { multipartBoundary, multipartParts, type RecordedPart } from './multipartBody'
@@ -220,6 +221,29 @@ function uniqueInput(name: string, taken: Record<string, unknown>): string {
   let unique = clean
   for (let n = 2; unique in taken; n++) unique = `${clean}_${n}`
   return unique
+}
+
+/**
+ * Dependency steps that sent a file as their raw body (an upload that answers a token the target
+ * then sends: Redmine's `POST /uploads.js` before the issue form) send the caller's file: each
+ * such step's body becomes a `binary` template of a file input added to `plan.inputs` (see
+ * {@link withFileBody}). Multipart dependency uploads keep their recorded body: their text
+ * fields carry the dependency's own bindings. Steps without an exchange of the trace stay.
+ */
+export function withFileSteps(
+  trace: { exchanges: Exchange[] },
+  plan: FilePlan,
+  steps: ToolStep[],
+): { inputs: ToolSpec['inputs']; steps: ToolStep[] } {
+  let inputs = plan.inputs
+  const out = steps.map((step) => {
+    const exchange = trace.exchanges.find((e) => e.id === step.exchangeId)
+    if (!exchange || fileUploadOf(exchange)?.kind !== 'binary') return step
+    const filed = withFileBody(exchange, { inputs, request: step.request }, new Map())
+    inputs = filed.inputs
+    return { ...step, request: filed.request }
+  })
+  return { inputs, steps: out }
 }
 
 /**

@@ -76,7 +76,28 @@ function sourceIn(exchange: Exchange, value: string): Omit<ExchangeSource, 'exch
     const path = jsonPathOf(json, value)
     return path === null ? null : { from: 'json', path }
   }
-  if (mimeTypeOf(exchange.responseHeaders).includes('html')) return htmlSource(body.text, value)
+  const mime = mimeTypeOf(exchange.responseHeaders)
+  if (mime.includes('html')) return htmlSource(body.text, value)
+  // A script the page loads as code (jquery.min.js) holds constants, not answers to read.
+  if (/javascript|ecmascript/.test(mime) && exchange.resourceType !== 'script')
+    return literalSource(body.text, value)
+  return null
+}
+
+/**
+ * A value written as a quoted string in a script answer (Rails' `uploads.js` answers
+ * `fileSpan.find('input.token').val('1.d37…')`): the `literal` extractor reads the string that
+ * follows the same text on its line (at most 80 characters of it), or null.
+ */
+function literalSource(script: string, value: string): Omit<ExchangeSource, 'exchange'> | null {
+  for (const quote of ["'", '"']) {
+    const at = script.indexOf(`${quote}${value}${quote}`)
+    if (at < 0) continue
+    const lineStart = script.lastIndexOf('\n', at) + 1
+    const before = script.slice(Math.max(lineStart, at - 80), at).trimStart()
+    // Too little text to find the same place again (`('`): not a source to read from.
+    if (before.length >= 4) return { from: 'literal', path: before }
+  }
   return null
 }
 

@@ -11,7 +11,8 @@ import type { Outcome, SiteResponse } from './outcome'
  * placeholders resolved from `scope`: src/shared/jsonPath.ts), a response header, a `Set-Cookie`
  * cookie (RFC 6265 §4.1), an HTML `<meta name|property>`'s content, a named `<input>`'s value,
  * an inline script's `key: "value"` / `key = "value"`, or a query parameter of the first link
- * whose query holds the path's pairs (src/shared/linkQuery.ts). Returns undefined when the answer no
+ * whose query holds the path's pairs (src/shared/linkQuery.ts), or the quoted string that
+ * follows the path's text in a script answer (`literal`). Returns undefined when the answer no
  * longer carries it (for a lookup: no item has that name).
  */
 export function extractValue(
@@ -44,6 +45,16 @@ export function extractValue(
       const key = extractor.path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
       const match = new RegExp(`["']?${key}["']?\\s*[:=]\\s*["']([^"']*)["']`).exec(response.body)
       return match?.[1]
+    }
+    case 'literal': {
+      // The quoted string right after the recorded text: `…val('1.d37…')` gives `1.d37…`.
+      const at = response.body.indexOf(extractor.path)
+      if (at < 0) return undefined
+      const quote = response.body[at + extractor.path.length]
+      if (quote !== '"' && quote !== "'") return undefined
+      const start = at + extractor.path.length + 1
+      const end = response.body.indexOf(quote, start)
+      return end < 0 ? undefined : response.body.slice(start, end)
     }
     case 'link': {
       const query = parseLinkQuery(extractor.path)
