@@ -225,7 +225,9 @@ const DETERMINER = /^(a|an|the|my|our|your|this|that|these|those|some|any|each|e
  * `inflected`, `renames`/`renamed` count as `rename`.
  */
 function verbAt(rest: string[], inflected: boolean): VerbClass | null {
-  const withoutPronoun = PRONOUN.test(rest[1] ?? '') ? [rest[0]!, ...rest.slice(2)] : null
+  // "sign me back in": the pronoun, then `back`, sit between the verb and its particle.
+  const held = PRONOUN.test(rest[1] ?? '') ? (rest[2] === 'back' ? 2 : 1) : 0
+  const withoutPronoun = held ? [rest[0]!, ...rest.slice(1 + held)] : null
   for (const [cls, verbs] of VERBS)
     for (const verb of verbs) {
       const parts = verb.split(' ')

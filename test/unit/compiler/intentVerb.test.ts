@@ -20,6 +20,7 @@ describe('the intent verb', () => {
   it('takes a phrasal verb with a pronoun inside and a sign-in noun anywhere', () => {
     expect(intentVerbClass('Could you sign me in to our editor, please?')).toBe('auth')
     expect(intentVerbClass('kick it off now')).toBe('trigger')
+    expect(intentVerbClass('I got logged out, could you sign me back in?')).toBe('auth')
     expect(intentVerbClass('wiki login')).toBe('auth')
     expect(intentVerbClass('redmine 2fa login rlee')).toBe('auth')
   })
