@@ -55,7 +55,8 @@ interface Resource {
  * A `PUT` of a new name followed by a `DELETE` of a listed record with the same fields under a
  * name the person gave is a rename: one tool that reads the old record, writes it under the new
  * name and deletes the old one (the target). Inputs and dependency extractors the rewrite leaves
- * unused are dropped, slots renumbered. Pure; the tool comes back unchanged when nothing applies.
+ * unused are dropped, slots renumbered. Only a mutating tool is rewritten, and only when its write
+ * keeps at least one field of the record. Pure; the tool comes back unchanged when nothing applies.
  */
 export function readModifyWrite(tool: ToolSpec, trace: Trace, intent = tool.intent): ToolSpec {
   const target = tool.steps[tool.steps.length - 1]
@@ -67,6 +68,8 @@ export function readModifyWrite(tool: ToolSpec, trace: Trace, intent = tool.inte
   const earlier = trace.exchanges.filter(
     (e) => e.seq < exchange.seq && e.status >= 200 && e.status < 300,
   )
+  // Only a write copies a resource; a search POST may repeat a read's fields by chance.
+  if (!tool.mutating) return tool
   const people = personValues(trace, intent)
   const resource = sameRead(exchange, sent, earlier) ?? listedRecord(exchange, sent, earlier)
   if (resource) return rewrite(tool, trace, exchange, sent, resource, people)
@@ -191,9 +194,10 @@ function rewrite(
   // Nothing kept from the record (every field typed anew): the body is no copy of it.
   if (!diff.changes.length || !diff.kept) return tool
   const request = based(target.request, read.step.id, diff)
-  const steps = [...tool.steps.slice(0, -1)]
+  const writeRequest = withIfMatch(request, read.step)
+  const steps = tool.steps.slice(0, -1).map((s) => (s.id === read.step.id ? read.step : s))
   if (read.added) steps.push(read.step)
-  steps.push({ ...target, request: withIfMatch(request, read.step) })
+  steps.push({ ...target, request: writeRequest })
   return pruneTool(
     {
       ...tool,
@@ -371,7 +375,8 @@ function readStepFor(
 ): { step: ToolStep; added: boolean } {
   if (resource.kind === 'read') {
     const existing = tool.steps.find((s) => s.exchangeId === resource.from.id)
-    if (existing) return { step: existing, added: false }
+    // A copy: the ETag extractor `withIfMatch` may add must not change the tool given.
+    if (existing) return { step: { ...existing, extract: [...existing.extract] }, added: false }
     const query = safeUrl(resource.from.url)?.search ?? ''
     const request = { ...readRequestOf(target), url: `${target.url.split('?')[0]}${query}` }
     const step = { id: `d${resource.from.seq}`, exchangeId: resource.from.id, request, extract: [] }

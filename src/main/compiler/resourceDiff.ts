@@ -91,6 +91,12 @@ function diffRecord(
       set(path, place, valueFor(tv, value, context), out)
     else out.stamped.push(formatPath(path))
   }
+  // The very read the client based its write on: what the write left out, it leaves out again
+  // (a field the site serves but refuses back, a computed one).
+  if (context.exact)
+    for (const key of Object.keys(ref))
+      if (!(key in sent))
+        out.changes.push({ path: formatPath([...at, { kind: 'key', key }]), op: 'remove' })
 }
 
 /** Compares two lists; false when they are not comparable item by item (then set as a whole). */

@@ -58,6 +58,27 @@ function deployTrace(change: (flows: typeof FLOWS) => void, intent: string): Tra
 }
 
 describe('readModifyWrite: a write of the list just read', () => {
+  it('leaves out again what the write left out of the read it copies', () => {
+    const deployed = structuredClone(FLOWS)
+    deployed[2]!.disabled = true
+    const tool = compiled(
+      traceBuilder('http://127.0.0.1:1880')
+        .exchange('GET', '/flows', {
+          response: { flows: FLOWS, rev: 'cbfa26dc', stats: { nodes: 5 } },
+        })
+        .click('Alerts')
+        .exchange('POST', '/flows', {
+          body: { flows: deployed, rev: 'cbfa26dc' },
+          response: { rev: 'r2' },
+        })
+        .build('disable the flow Alerts'),
+    )
+    expect(baseOf(last(tool))?.changes).toEqual([
+      { path: 'flows[?label=={{input.p0}}].disabled', op: 'set', value: true },
+      { path: 'stats', op: 'remove' },
+    ])
+  })
+
   it('bases the deploy on GET /flows and changes the tab the person named, by its label', () => {
     const tool = compiled(
       deployTrace((flows) => (flows[2]!.disabled = true), 'disable the flow Alerts and deploy'),
