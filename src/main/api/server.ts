@@ -25,6 +25,8 @@ import { registerScopeRoutes, scopeLookup } from './routes/scopes'
 import { registerSignInRoutes, type SignInRouteDeps } from './routes/signIn'
 import { registerOpenApiRoute } from './routes/openapi'
 import { registerIndexRoutes } from './routes/indexRoutes'
+import { registerLocalSiteRoutes } from './routes/localSites'
+import { localSitesOf } from './localSites'
 import { registerBrowserRoutes } from './routes/browser'
 import type { Indexing } from '../browse/indexJobs'
 import type { BrowserWork } from '../browse/browserWork'
@@ -153,6 +155,11 @@ export function buildServer(deps: ServerDeps): FastifyInstance {
     registerOAuthRoutes(app, { ...deps.oauth, oauthRepo: deps.store.oauth, clock: deps.clock })
   registerScopeRoutes(app, { auth: deps.auth, scopes: deps.store.scopes, clock: deps.clock })
   if (deps.signIn) registerSignInRoutes(app, deps.signIn)
+  registerLocalSiteRoutes(app, {
+    auth: deps.auth,
+    localSites: deps.store.localSites,
+    clock: deps.clock,
+  })
   registerIndexRoutes(app, deps)
   registerBrowserRoutes(app, deps)
   // Last: OAuth routes registered before it serve the protected-resource metadata themselves.
@@ -160,6 +167,7 @@ export function buildServer(deps: ServerDeps): FastifyInstance {
     ...deps,
     tools: deps.store.tools,
     scopes: scopeLookup(deps.store.scopes),
+    localSites: localSitesOf(deps.store),
   })
   return app
 }

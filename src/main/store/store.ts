@@ -2,6 +2,7 @@ import { openDatabase, type Db } from './db'
 import { createIndexJobRepository, type IndexJobRepository } from './indexJobRepository'
 import { createKeyRepository, type KeyRepository } from './keyRepository'
 import { createLedgerRepository, type LedgerRepository } from './ledgerRepository'
+import { createLocalSiteRepository, type LocalSiteRepository } from './localSiteRepository'
 import { createLoginRepository, type LoginRepository } from './loginRepository'
 import { createOAuthRepository, type OAuthRepository } from './oauthRepository'
 import { createReceiptRepository, type ReceiptRepository } from './receiptRepository'
@@ -28,6 +29,8 @@ export interface Store {
   receipts: ReceiptRepository
   /** Index jobs of `POST /api/v1/index` (issue 5). */
   indexJobs: IndexJobRepository
+  /** Local sites each workspace's owner allowed API URLs to reach (issue 13 item 3). */
+  localSites: LocalSiteRepository
   close(): void
 }
 
@@ -47,6 +50,7 @@ export function createStore(path: string): Store {
     scopes: createScopeRepository(db),
     receipts: createReceiptRepository(db),
     indexJobs: createIndexJobRepository(db),
+    localSites: createLocalSiteRepository(db),
     close: () => db.close(),
   }
 }

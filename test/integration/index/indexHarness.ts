@@ -41,6 +41,9 @@ export async function startIndexCore(config: CoreConfig = {}): Promise<IndexCore
     { id: 'key_index', tenant: LOCAL_TENANT, label: 'index tests' },
     Date.now(),
   )
+  // The fixture sites are the owner's local apps: allowed for API URLs, as a person would in the
+  // app's settings (issue 13 item 3; the private-network tests take it back).
+  core.store.localSites.add(LOCAL_TENANT, '127.0.0.1', Date.now())
   return {
     core,
     base,

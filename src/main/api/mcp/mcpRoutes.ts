@@ -5,6 +5,7 @@ import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js'
 import { isServiceError, ServiceError } from '../../../shared/errors'
 import type { Authenticator, Caller } from '../auth'
 import { createMcpSession, type McpDeps, type McpSession } from './mcpServer'
+import { ownOriginsOf } from '../localSites'
 import { resolveToolScopes, type ScopeLookup, type ToolScope } from './toolsInScope'
 
 export interface McpRouteDeps extends McpDeps {
@@ -89,6 +90,7 @@ export function registerMcpRoutes(app: FastifyInstance, deps: McpRouteDeps): voi
       owner: caller.owner,
       scopes,
       grants: caller.scopes,
+      ownOrigins: ownOriginsOf(request),
       usageUrl: `${base}/app/#/usage`,
     })
     const transport = new StreamableHTTPServerTransport({

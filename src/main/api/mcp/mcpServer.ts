@@ -8,6 +8,7 @@ import type { EventBus } from '../../events'
 import type { Indexing } from '../../browse/indexJobs'
 import type { RunEngine } from '../../engine/runEngine'
 import type { ToolRepository } from '../../store/toolRepository'
+import type { LocalSitesOf } from '../localSites'
 import { mcpError, toMcpError } from './mcpErrors'
 import {
   callServiceTool,
@@ -33,6 +34,8 @@ export interface McpDeps {
   route?: RouteIntent | undefined
   /** Observes a URL and compiles a tool (`service_index`); absent: 503 `unavailable`. */
   indexing?: Pick<Indexing, 'index'> | undefined
+  /** The owner's allowed local sites per workspace (issue 13 item 3); absent: none. */
+  localSites?: LocalSitesOf | undefined
 }
 
 /** Who an MCP connection acts for, and what it may see. */
@@ -46,6 +49,8 @@ export interface McpConnection {
    * neither listed nor called. Default every scope (API keys, the owner, the stdio bridge).
    */
   grants?: readonly ApiScope[] | undefined
+  /** This server's own origins (its `/demo/` pages may be indexed, spec "B" rule 3). */
+  ownOrigins?: readonly string[] | undefined
   /** The app's usage page for balance elicitations, or null (no page to send the person to). */
   usageUrl: string | null
 }

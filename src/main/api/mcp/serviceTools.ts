@@ -14,6 +14,7 @@ import { settleWithin } from '../deadline'
 import { jsonResult, MCP_DEADLINE_MS, plainRunResult, runResult } from './runResults'
 import { callSiteTool, type SiteToolConnection } from './siteTools'
 import { inScope } from './toolsInScope'
+import { guardApiUrl, type LocalSitesOf } from '../localSites'
 
 /** The browse sessions service as MCP uses it (`core.browse`). */
 export type McpBrowse = Pick<BrowseSessions, 'open' | 'snapshot' | 'act' | 'finish' | 'close'>
@@ -27,6 +28,8 @@ export interface ServiceToolDeps {
   browse?: McpBrowse | undefined
   route?: RouteIntent | undefined
   indexing?: Pick<Indexing, 'index'> | undefined
+  /** The owner's allowed local sites (issue 13 item 3): where API URLs may reach inside. */
+  localSites?: LocalSitesOf | undefined
 }
 
 export interface ServiceConnection extends SiteToolConnection {
@@ -123,6 +126,7 @@ const SERVICE_TOOLS: Record<string, { tool: Omit<Tool, 'name'>; handle: Handler 
       only(args, ['url', 'intent'])
       const url = requireUrl(args)
       const intent = requireString(args, 'intent')
+      await guardApiUrl(url, c, deps.localSites)
       if (!deps.indexing)
         throw mcpError('unavailable', 503, 'Indexing is not available in this process.')
       return jsonResult(await deps.indexing.index(c.tenant, { url, intent }))
@@ -143,6 +147,7 @@ const SERVICE_TOOLS: Record<string, { tool: Omit<Tool, 'name'>; handle: Handler 
       only(args, ['url', 'intent'])
       const url = requireUrl(args)
       const intent = optionalString(args, 'intent')
+      await guardApiUrl(url, c, deps.localSites)
       return jsonResult(
         await browse(deps).open(c.tenant, { url, ...(intent !== undefined ? { intent } : {}) }),
       )
@@ -181,6 +186,12 @@ const SERVICE_TOOLS: Record<string, { tool: Omit<Tool, 'name'>; handle: Handler 
       const id = requireSessionId(args)
       // The browse service checks action, ref and value itself (`invalid_argument`).
       const input = { ref: args.ref, action: args.action, value: args.value } as BrowseActInput
+      if (
+        input.action === 'navigate' &&
+        typeof input.value === 'string' &&
+        URL.canParse(input.value)
+      )
+        await guardApiUrl(input.value, c, deps.localSites)
       return jsonResult(await browse(deps).act(c.tenant, id, input))
     },
   },

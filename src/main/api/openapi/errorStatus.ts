@@ -56,6 +56,9 @@ export const ERROR_STATUS: Record<string, number[]> = {
   rate_limited: [429],
   // Ours: a body over the size limit (issue 13 item 8); the spec shows no body limits.
   payload_too_large: [413],
+  // A URL from the API toward a metadata address or a local site the owner did not allow
+  // (issue 13 item 3): the run failure code of spec "Why a run failed", refused up front.
+  destination_denied: [403],
 }
 
 /**

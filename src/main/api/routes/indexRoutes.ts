@@ -8,6 +8,7 @@ import { admitMetered, METERED_COST } from '../billing'
 import type { ServerDeps } from '../server'
 import { operationKey } from '../operationKey'
 import { checkBody, compileBody, hashInputs, INDEX_ENDPOINT } from './search'
+import { guardApiUrl, localSitesOf, ownOriginsOf } from '../localSites'
 
 /** Body of `POST /v1/index` (spec "B"): the URL to observe and the intent to compile for. */
 export const INDEX_BODY_SCHEMA = {
@@ -195,6 +196,7 @@ export function registerIndexRoutes(app: FastifyInstance, deps: ServerDeps): voi
       request.body,
     )
     const url = checkUrl(body.url)
+    await guardApiUrl(url, { ...caller, ownOrigins: ownOriginsOf(request) }, localSitesOf(store))
     const inputHash = hashInputs({ url, intent: body.intent })
     const opKey = `index:${key}`
     const memo = `${caller.tenant}\0${opKey}`
@@ -255,6 +257,7 @@ export function registerIndexRoutes(app: FastifyInstance, deps: ServerDeps): voi
     const caller = auth.authenticate(request)
     const body = checkBody<{ url: string; intent?: string }>(validateJob, request.body)
     const url = checkUrl(body.url)
+    await guardApiUrl(url, { ...caller, ownOrigins: ownOriginsOf(request) }, localSitesOf(store))
     if (body.intent) await deps.vault?.refuseSecretValues(body.intent, caller.tenant)
     const service = indexing(deps)
     requireBrowser(service)
