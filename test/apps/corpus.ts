@@ -136,7 +136,9 @@ export function judge(result: CompileResult | null, key: AnswerKey): Verdict {
     if (name) taken.add(name)
     else problems.push(`slots: no input carries ${JSON.stringify(input.recorded)}`)
   }
-  const extraRequired = (tool.inputs.required ?? []).filter((n) => !taken.has(n))
+  const extraRequired = (tool.inputs.required ?? []).filter(
+    (n) => !taken.has(n) && !(key.file && tool.inputs.properties[n]?.contentEncoding === 'base64'),
+  )
   if (extraRequired.length)
     problems.push(`slots: required inputs not in the key: ${extraRequired.join(', ')}`)
   const slots = taken.size === key.inputs.length && extraRequired.length === 0

@@ -115,6 +115,12 @@ export interface AnswerKey {
   /** True when the target changes the app's state. */
   mutating: boolean
   /**
+   * The file the person uploaded (upload workflows). A tool's file input (JSON Schema
+   * `contentEncoding: 'base64'`) that holds no recorded bytes (a plain HAR keeps none) is called
+   * with it, and is not counted as a required input missing from the key.
+   */
+  file?: Uint8Array
+  /**
    * Sends the target by hand (with `app.fetch`, signed in with `session`) using the first changed
    * values, then runs {@link check} on what it got, and throws when the app does not answer as the workflow's result would. Proves the
    * key right: it runs against a fresh instance in the self-check, before any compiler does.

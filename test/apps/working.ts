@@ -56,6 +56,10 @@ export async function checkWorking(
     inputs[name] = type === 'string' ? String(value) : value
     used.push(input.changed[index])
   }
+  // A file input with no recorded bytes (a plain HAR) takes the file the person uploaded.
+  for (const [name, schema] of Object.entries(tool.inputs.properties))
+    if (key.file && schema.contentEncoding === 'base64' && schema.default === undefined)
+      inputs[name] ??= Buffer.from(key.file).toString('base64')
   const home = mkdtempSync(join(tmpdir(), 'sitecall-apps-run-'))
   const core = createCore({
     home,

@@ -149,6 +149,7 @@ export const uploadMedia: Workflow = {
     // The upload's _wpnonce is in the inline script `wpUploaderInit = {...multipart_params...}`.
     dependencies: [{ method: 'GET', path: '/wp-admin/media-new.php' }],
     mutating: true,
+    file: PNG,
     async replayByHand(app, session) {
       const page = await readPage(app, '/wp-admin/media-new.php', session)
       const nonce = grab(page.text, /"multipart_params":\{[^}]*"_wpnonce":"([0-9a-f]+)"/, 'nonce')

@@ -69,6 +69,7 @@ export const uploadFile: Workflow = {
       },
     ],
     mutating: true,
+    file: PDF_BYTES,
     async replayByHand(app, session) {
       const [name, ns] = ['minutes-2026-11-27.pdf', 'projects']
       // The Upload tab, as the media manager loads it: its form holds the sectok.

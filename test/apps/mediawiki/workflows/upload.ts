@@ -57,6 +57,7 @@ export const uploadFile: Workflow = {
     // The upload form holds the session's wpEditToken.
     dependencies: [{ method: 'GET', path: '/index.php/Special:Upload' }],
     mutating: true,
+    file: PICTURE,
     async replayByHand(app, session) {
       const [name, description] = ['Harbor.png', 'Harbor at dawn']
       const form = await getPage(app, '/index.php/Special:Upload', session)

@@ -165,6 +165,7 @@ export const changeStatus: Workflow = {
 }
 
 const UPLOAD_NAME = 'release-notes.txt'
+const UPLOAD_BYTES = Buffer.from('Release 2.4: dark mode in the header, faster login.\n')
 
 /** Edits issue #5, picks a file to attach (uploaded at once by the page), and submits. */
 export const uploadFile: Workflow = {
@@ -183,7 +184,7 @@ export const uploadFile: Workflow = {
     await page.locator('#issue-form input[type=file].file_selector').setInputFiles({
       name: UPLOAD_NAME,
       mimeType: 'text/plain',
-      buffer: Buffer.from('Release 2.4: dark mode in the header, faster login.\n'),
+      buffer: UPLOAD_BYTES,
     })
     await uploaded
     // The page writes the upload's token into a hidden field once the answer's script ran.
@@ -205,6 +206,7 @@ export const uploadFile: Workflow = {
     ],
     dependencies: [{ method: 'POST', path: '/uploads.js' }, READ_ISSUE_PAGE],
     mutating: true,
+    file: UPLOAD_BYTES,
     async replayByHand(app, session) {
       const name = String(this.inputs[0]!.changed[0])
       const id = Number(this.inputs[1]!.changed[0])
