@@ -29,6 +29,8 @@ export interface IntentWord {
    * router counts it as generic unless some tool says it (`verified` of `search verified tools`).
    */
   modifier?: boolean
+  /** The noun right after `which` / `what` (`which [pages] have ...`): what a question is about. */
+  asked?: boolean
 }
 
 /**
@@ -144,6 +146,8 @@ const AUXILIARIES = new Set(['have', 'has', 'had', 'were', 'been', 'being', 'did
 const CLITICS = new Set(['s', 'd', 'll', 'm', 've', 're', 't'])
 /** Words after which a verb starts a clause (`log in and [rename] the file`). */
 const JOINTS = new Set(['and', 'then', 'to', 'please'])
+/** Words that open a question about a noun (`which pages`, `what packages`). */
+const QUESTION_WORDS = new Set(['which', 'what'])
 /** Words after which a verb's form is an adjective (`issues that are [still] [open]`). */
 const PREDICATE_LEADS = new Set([
   'is',
@@ -341,7 +345,18 @@ export function parseIntent(intent: string): ParsedIntent {
     quoted,
   }
   let part: Part = 'core'
-  for (const token of rest) {
+  // `which [packages] does the registry hold?`: the noun a question asks about is its head.
+  // The noun is the first plural of the words after `which` (`which feature [issues] are`),
+  // else the last of them (`which [package] has`).
+  const question = tokens.findIndex((t) => QUESTION_WORDS.has(t))
+  const run: string[] = []
+  for (const t of question >= 0 ? tokens.slice(question + 1) : []) {
+    if (isMark(t)) continue
+    if (FILLER.has(t) || AUXILIARIES.has(t) || OPENERS[t] || run.length === 3) break
+    run.push(t)
+  }
+  const asked = rest.indexOf(run.find(isPlural) ?? run.at(-1) ?? '')
+  for (const [i, token] of rest.entries()) {
     const opener = OPENERS[token]
     if (opener) {
       part = opener
@@ -359,6 +374,7 @@ export function parseIntent(intent: string): ParsedIntent {
       stem: s,
       generic: GENERIC_STEMS.has(s),
       literal: /\d/.test(token),
+      ...(i === asked && part === 'core' ? { asked: true } : {}),
       ...(part === 'core' &&
       (isModifier(token) ||
         predicate(rest, token) ||

@@ -1,5 +1,5 @@
 import { GENERIC_VERBS, READ_CLASSES, roleSynonyms, verbAgreement, type VerbClass } from './lexicon'
-import { sameAction } from './meaning/related'
+import { sameAction, sameSense } from './meaning/related'
 import type { IntentWord, ParsedIntent } from './parseIntent'
 import {
   HEAD_IN_FIELDS,
@@ -23,6 +23,16 @@ export const PENALTY = {
   word: 0.12,
   /** A generic word (`results`, `data`, `site`...). */
   generic: 0.02,
+  /**
+   * A word that names where the site's tools work (`blog`, `project`), said by another tool of
+   * the site: as good as the tool's own word, a trace less (ties go to the tool that says it).
+   */
+  siteContext: 0.005,
+  /**
+   * A word of the tool's own object, not its head, that the intent does not name (`version` of
+   * `show version 1.1.0 of the package`): the tool may do more than was asked; a tie-breaker.
+   */
+  unnamedObject: 0.01,
   /** The tool's own head noun appears nowhere in the intent: it may be about something else. */
   toolHead: 0.1,
   /**
@@ -186,7 +196,7 @@ export function scoreTool(
     // A site named by what it holds (`the package registry`, `the flow editor`) is its site too.
     const known =
       profile.siteVocabulary.has(w.stem) || (part === 'site' && profile.siteObjects.has(w.stem))
-    const siteWord = !f && context && !w.literal && known ? PENALTY.generic : null
+    const siteWord = !f && context && !w.literal && known ? PENALTY.siteContext : null
     const penalty = round(siteWord ?? fullPenalty * (1 - strength))
     // A weak likeness (a vector neighbour) is never worse than a value a slot takes.
     if (mayAbsorb && (!f || penalty > absorbCost)) {
@@ -268,10 +278,19 @@ export function scoreTool(
     (head !== null && findOnce(head, false)?.field === 'kind') ||
     (head !== null && [...expand(head).keys()].some((s) => profile.objectStems.has(s)))
   if (!toolHeadNamed) penalty += PENALTY.toolHead
+  // `show version 1.1.0 of the package` is more than `what do we know about the package X` asks.
+  for (const s of profile.objectStems)
+    if (
+      s !== profile.head &&
+      !profile.siteVocabulary.has(s) &&
+      !profile.siteLabels.some((l) => l.includes(s)) &&
+      !all.some((w) => !w.literal && expand(w).has(s))
+    )
+      penalty += PENALTY.unnamedObject
   const actionAgrees = agreesInAction(intent, profile, expand)
   if (!actionAgrees)
     penalty +=
-      intent.actionGuessed || [...profile.siteActions].some((a) => sameAction(intent.action!, a))
+      intent.actionGuessed || [...profile.siteActions].some((a) => sameSense(intent.action!, a))
         ? PENALTY.action
         : PENALTY.otherAction
   // `copy [budget.xlsx] into the archive folder`: the object is a file, so a tool that takes no
@@ -290,9 +309,13 @@ export function scoreTool(
     isPlural(head.word)
   if (asksMany && profile.verb === 'read' && profile.headSingular && !verb.contradicts)
     verb.factor = Math.min(verb.factor, ONE_ITEM_FACTOR)
-  // And the other way: the details of one item (`show the post X`) are not a search or a list.
+  // And the other way: the details of one item (`show the post X`, `what do we know about the
+  // package X`) are not a search or a list.
   const asksOne =
-    intent.verb?.verbClass === 'read' && head !== null && !head.generic && !isPlural(head.word)
+    (intent.verb === null || intent.verb.verbClass === 'read') &&
+    head !== null &&
+    !head.generic &&
+    !isPlural(head.word)
   if (asksOne && (profile.verb === 'search' || profile.verb === 'list') && !verb.contradicts)
     verb.factor = Math.min(verb.factor, ONE_ITEM_FACTOR)
   let score = Math.max(0, 1 - penalty) * (verb.contradicts ? 1 : verb.factor)
@@ -381,8 +404,11 @@ function pickHead(
   // A modifier some tool says (`the [open] issues`) qualifies the head; it is not the head.
   const nouns = core.filter((w) => !w.generic && !w.literal && !w.modifier)
   const specific = nouns.length ? nouns : core.filter((w) => !w.generic && !w.literal)
+  const asked = specific.find((w) => w.asked)
+  if (asked) return asked
   if (specific.length) return specific.filter(known).at(-1) ?? specific.at(-1)!
-  const generic = core.filter(known)
+  // A modifier or predicate (`what do we [know] about X`) is never the head.
+  const generic = core.filter((w) => !w.modifier && known(w))
   if (generic.length) return generic.at(-1)!
   // A value or place is the head only when the tool says that very word (`search for [hotels]`).
   return (

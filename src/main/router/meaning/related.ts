@@ -88,14 +88,29 @@ export function sameAction(a: string, b: string): boolean {
 
 const sameMemo = new Map<string, boolean>()
 
-function compareActions(a: string, b: string): boolean {
+/**
+ * True when two verbs are one action by name: the same lemma, or a synset shared among their
+ * first {@link SENSES} senses (`erase` and `delete`, not `mark` and `attach`, whose link is a
+ * hypernym). What `sameAction` accepts without its hypernym step.
+ */
+export function sameSense(a: string, b: string): boolean {
   const la = verbLemma(a)
   const lb = verbLemma(b)
   if (la === lb || stem(la) === stem(lb)) return true
-  const sa = synsetsOf(la, 'verb').slice(0, SENSES)
-  const sb = synsetsOf(lb, 'verb').slice(0, SENSES)
-  const ids = new Set(sa.map((s) => s.offset))
-  if (sb.some((s) => ids.has(s.offset))) return true
+  const ids = new Set(
+    synsetsOf(la, 'verb')
+      .slice(0, SENSES)
+      .map((s) => s.offset),
+  )
+  return synsetsOf(lb, 'verb')
+    .slice(0, SENSES)
+    .some((s) => ids.has(s.offset))
+}
+
+function compareActions(a: string, b: string): boolean {
+  if (sameSense(a, b)) return true
+  const sa = synsetsOf(verbLemma(a), 'verb').slice(0, SENSES)
+  const sb = synsetsOf(verbLemma(b), 'verb').slice(0, SENSES)
   const hyper = (list: Synset[]) =>
     new Set(list.flatMap((s) => s.pointers.filter((p) => p.symbol === '@').map((p) => p.offset)))
   const ha = hyper(sa)
