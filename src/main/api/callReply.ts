@@ -1,6 +1,7 @@
 import type { FastifyReply } from 'fastify'
 import { capacityError, timeoutError, type CallOutcome } from '../engine/callTool'
 import { isFinal, toPublicRun } from '../engine/runEngine'
+import { publicRunJson } from '../engine/runJson'
 import type { RunRecord } from '../store/runRepository'
 import { applySelect } from './select'
 
@@ -35,11 +36,18 @@ export function sendRun(
   select: string[] | undefined,
   extra: Record<string, unknown> = {},
 ): FastifyReply {
+  const status = isFinal(record) ? 200 : 202
+  // The result's bytes as received (or stored) go out as they are: no second serialization.
+  if (!select)
+    return reply
+      .status(status)
+      .type('application/json; charset=utf-8')
+      .send(publicRunJson(record, extra))
   const run: Record<string, unknown> = { ...toPublicRun(record), ...extra }
-  if (select && record.status === 'succeeded') {
+  if (record.status === 'succeeded') {
     const { value, missing } = applySelect(run.result, select)
     run.result = value
     if (missing.length) run.selectMissing = missing
   }
-  return reply.status(isFinal(record) ? 200 : 202).send(run)
+  return reply.status(status).send(run)
 }

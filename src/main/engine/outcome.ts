@@ -20,7 +20,15 @@ export interface SiteResponse {
 }
 
 export type Outcome =
-  | { ok: true; result: unknown }
+  | {
+      ok: true
+      result: unknown
+      /**
+       * The answer's JSON text when `result` is that whole answer, parsed once to be judged: the
+       * run stores and answers these bytes instead of serializing the result again (issue 12).
+       */
+      text?: string
+    }
   | { ok: false; code: RunFailureCode; message: string; signIn?: boolean }
 
 /** The site's own wait after a 429 when it names none (spec "Limits": 60 seconds). */
@@ -119,7 +127,8 @@ export function judgeResponse(
       `The site answered ${mime || 'something'} that is not JSON where data used to be.`,
     )
   }
-  return judgeJson(json, verify)
+  const judged = judgeJson(json, verify)
+  return judged.ok ? { ...judged, text: response.body } : judged
 }
 
 /**

@@ -4,7 +4,13 @@ import { FINAL_RUN_STATUSES, type Run, type RunStatus } from '../../shared/run'
 import type { ToolSpec } from '../../shared/toolSpec'
 import type { LedgerRepository } from '../store/ledgerRepository'
 import type { StorageState } from '../../shared/trace'
-import type { RunEffect, RunRecord, RunRepository } from '../store/runRepository'
+import { encodeResult } from '../store/resultCodec'
+import {
+  asStored,
+  type RunEffect,
+  type RunRecord,
+  type RunRepository,
+} from '../store/runRepository'
 import type { ToolHealthRepository } from '../store/toolHealthRepository'
 import type { ToolRepository } from '../store/toolRepository'
 import type { RunSecrets } from '../vault'
@@ -256,8 +262,11 @@ export function createRunEngine(deps: RunEngineDeps): RunEngine {
       controllers.delete(run.runId)
       sentBy.delete(run.runId)
     }
-    // A secret's value never stays on a run: not in its result, its error or its effects.
-    outcome = redact(outcome)
+    // A secret's value never stays on a run: not in its result, its error or its effects. A
+    // redacted result is serialized anew: the site's own bytes would still hold the value.
+    const redacted = redact(outcome)
+    if (redacted !== outcome && redacted.ok) delete redacted.text
+    outcome = redacted
     const common = { from: ['working'] as RunStatus[], finished: true, effects }
     const via = outcome.via ? { via: outcome.via } : {}
     // A cancel won the race: the run stays cancelled, unbilled, and keeps every request that went
@@ -268,9 +277,15 @@ export function createRunEngine(deps: RunEngineDeps): RunEngine {
       return move(run.runId, { status: 'cancelled', from: ['cancelled'], effects }) ?? current
     }
     if (outcome.ok) {
+      // Stored once: the bytes the site answered when the result is that answer, else one
+      // serialization; compressed above a size off the event loop (issue 12).
+      const resultText = outcome.text ?? JSON.stringify(outcome.result ?? null)
+      const stored = await encodeResult(resultText)
       const done = move(run.runId, {
         status: 'succeeded',
-        result: outcome.result,
+        result: outcome.text === undefined ? asStored(outcome.result, resultText) : outcome.result,
+        resultText,
+        stored,
         billed: run.billOnSuccess && !!deps.ledger,
         ...via,
         ...common,

@@ -1,6 +1,7 @@
 import type { Statement } from 'better-sqlite3'
 import type { Db } from './db'
 import { parseJson } from './json'
+import { decodeResult, type StoredResult } from './resultCodec'
 import type { ErrorBody } from '../../shared/errors'
 import type { Requirement, Run, RunStatus } from '../../shared/run'
 
@@ -19,6 +20,13 @@ export interface RunRecord extends Run {
   billOnSuccess: boolean
   /** Requests already sent, kept when the run is cancelled or its answer is lost. */
   effects: RunEffect[]
+  /**
+   * The result's JSON text, when known without serializing it: the bytes the site answered, or
+   * the stored column. Surfaces answer from it instead of serializing `result` again (issue 12).
+   */
+  resultText?: string
+  /** ISO 8601: when the retention sweep dropped this run's result (the run itself is kept). */
+  resultExpiredAt: string | null
 }
 
 /** One request a run sent: what a cancel cannot undo. */
@@ -52,6 +60,13 @@ export interface NewRun {
 export interface RunPatch {
   status: RunStatus
   result?: unknown
+  /**
+   * The result as stored (`encodeResult` of `resultText`); without it a `result` is stored as
+   * its JSON serialization.
+   */
+  stored?: StoredResult
+  /** The JSON text of `result` (the site's own bytes, or one serialization of it). */
+  resultText?: string
   error?: ErrorBody | null
   requirements?: Requirement[]
   signIn?: { url: string } | null
@@ -84,6 +99,28 @@ export interface RunRepository {
   list(filter?: { toolId?: string; limit?: number }): RunRecord[]
   /** Runs in any of these states, oldest first (recovery, the requirements inbox, expiry). */
   withStatus(statuses: RunStatus[]): RunRecord[]
+  /**
+   * Applies the result retention (issue 12): drops results past `maxAgeMs`, then the oldest
+   * while all results hold more than `maxBytes`; runs keep their record and `resultExpiredAt`.
+   * Returns how many results and stored bytes were dropped.
+   */
+  expireResults(rule: ResultRetention, now: number): { runs: number; bytes: number }
+  /** How many runs hold a result, and the bytes those results take in the file. */
+  storedResults(): { runs: number; bytes: number }
+}
+
+/** How long results are kept (issue 12 "Results that do not grow forever"). */
+export interface ResultRetention {
+  /** Results older than this (ms since the run finished) are dropped. */
+  maxAgeMs: number
+  /** All results together hold at most this many stored bytes; the oldest go first. */
+  maxBytes: number
+}
+
+/** Issue 12: results are kept 30 days and at most 1 GB by default; run records longer. */
+export const DEFAULT_RESULT_RETENTION: ResultRetention = {
+  maxAgeMs: 30 * 24 * 60 * 60_000,
+  maxBytes: 1024 ** 3,
 }
 
 interface RunRow {
@@ -95,7 +132,7 @@ interface RunRow {
   inputs: string
   input_hash: string
   idempotency_key: string | null
-  result: string | null
+  result: string | Buffer | null
   error: string | null
   requirements: string
   via: 'http' | 'rendered' | null
@@ -109,15 +146,18 @@ interface RunRow {
   effects: string
   mutating: number
   bill_on_success: number
+  result_codec: string | null
+  result_expired_at: number | null
 }
 
 const iso = (ms: number) => new Date(ms).toISOString()
 
 /**
- * The record of a row. `result`, when given, is the value just written to the row's `result`
- * column: it is used as is instead of parsing the column again (results can be large).
+ * The record of a row. `known`, when given, is the result just written (value and JSON text):
+ * used as is instead of reading the column again (results can be large). A row read without its
+ * `result` column carries no result.
  */
-function toRecord(r: RunRow, result?: { value: unknown }): RunRecord {
+function toRecord(r: RunRow, known?: { value: unknown; text: string | undefined }): RunRecord {
   const record: RunRecord = {
     runId: r.id,
     status: r.status,
@@ -140,17 +180,27 @@ function toRecord(r: RunRow, result?: { value: unknown }): RunRecord {
     mutating: r.mutating === 1,
     billOnSuccess: r.bill_on_success === 1,
     effects: JSON.parse(r.effects) as RunEffect[],
+    resultExpiredAt: r.result_expired_at === null ? null : iso(r.result_expired_at),
   }
-  if (result) record.result = result.value
-  else if (r.result !== null) record.result = JSON.parse(r.result)
+  if (known) {
+    record.result = known.value
+    if (known.text !== undefined) record.resultText = known.text
+  } else if (r.result !== null && r.result !== undefined) {
+    const text = decodeResult(r.result_codec, r.result)
+    record.result = JSON.parse(text)
+    record.resultText = text
+  }
   return record
 }
 
+/** Every column of a run but `result`: what a transition reads back (it knows the result). */
+const COLUMNS = `id, tenant, tool_id, status, state_revision, inputs, input_hash, idempotency_key,
+  error, requirements, via, sign_in, deadline_ms, billed, created_at, updated_at, finished_at,
+  capability_id, effects, mutating, bill_on_success, result_codec, result_expired_at`
+
 /** Creates the run repository over an open database. */
 export function createRunRepository(db: Db): RunRepository {
-  // capability_id is not a column of its own: it is read from the run's tool row.
-  const select = `SELECT runs.*, json_extract(tools.spec, '$.capabilityId') AS capability_id
-    FROM runs LEFT JOIN tools ON tools.id = runs.tool_id`
+  const select = `SELECT ${COLUMNS}, result FROM runs`
   // Statements are prepared once per SQL text and reused: preparing costs more than running
   // these (issue 4 bench). None of them is put in pluck/raw/expand mode, so sharing is safe.
   const statements = new Map<string, Statement<unknown[]>>()
@@ -159,15 +209,13 @@ export function createRunRepository(db: Db): RunRepository {
     if (!statement) statements.set(sql, (statement = db.prepare<unknown[]>(sql)))
     return statement
   }
-  const get = (runId: string, result?: { value: unknown }) => {
-    const row = prepare(`${select} WHERE runs.id = ?`).get(runId) as RunRow | undefined
-    return row ? toRecord(row, result) : null
+  const get = (runId: string) => {
+    const row = prepare(`${select} WHERE id = ?`).get(runId) as RunRow | undefined
+    return row ? toRecord(row) : null
   }
   const byKey = (tenant: string, key: string) => {
-    const row = prepare(`${select} WHERE runs.tenant = ? AND runs.idempotency_key = ?`).get(
-      tenant,
-      key,
-    ) as RunRow | undefined
+    const row = prepare(`${select} WHERE tenant = ? AND idempotency_key = ?`).get(tenant, key) as
+      RunRow | undefined
     return row ? toRecord(row) : null
   }
   const create = db.transaction((run: NewRun, now: number) => {
@@ -175,15 +223,17 @@ export function createRunRepository(db: Db): RunRepository {
       const existing = byKey(run.tenant, run.idempotencyKey)
       if (existing) return { run: existing, created: false }
     }
-    prepare(
-      `INSERT INTO runs (id, tenant, tool_id, status, state_revision, inputs, input_hash,
-        idempotency_key, via, deadline_ms, mutating, bill_on_success, requirements,
+    const row = prepare(
+      `INSERT INTO runs (id, tenant, tool_id, capability_id, status, state_revision, inputs,
+        input_hash, idempotency_key, via, deadline_ms, mutating, bill_on_success, requirements,
         created_at, updated_at)
-       VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(
+       VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       RETURNING ${COLUMNS}`,
+    ).get(
       run.runId,
       run.tenant,
       run.toolId,
+      run.capabilityId,
       run.status,
       JSON.stringify(run.inputs),
       run.inputHash,
@@ -195,17 +245,32 @@ export function createRunRepository(db: Db): RunRepository {
       JSON.stringify(run.requirements ?? []),
       now,
       now,
-    )
-    return { run: get(run.runId)!, created: true }
+    ) as RunRow
+    return { run: toRecord(row), created: true }
   })
-  const transition = db.transaction((runId: string, patch: RunPatch, now: number) => {
+  // One statement per transition: the UPDATE returns the row, so nothing is read again. Without
+  // `result` in the patch the stored result is read back with it (a cancel of a finished run
+  // keeps its result); with it, the value just written is used as is.
+  const transition = (runId: string, patch: RunPatch, now: number) => {
     const sets = ['status = @status', 'state_revision = state_revision + 1', 'updated_at = @now']
     const args: Record<string, unknown> = { runId, status: patch.status, now }
     const set = (column: string, name: string, value: unknown) => {
       sets.push(`${column} = @${name}`)
       args[name] = value
     }
-    if ('result' in patch) set('result', 'result', JSON.stringify(patch.result ?? null))
+    let known: { value: unknown; text: string | undefined } | undefined
+    if (patch.stored) {
+      set('result', 'result', patch.stored.data)
+      set('result_codec', 'resultCodec', patch.stored.codec)
+      set('result_bytes', 'resultBytes', patch.stored.bytes)
+      known = { value: patch.result, text: patch.resultText }
+    } else if ('result' in patch) {
+      const text = JSON.stringify(patch.result ?? null)
+      set('result', 'result', text)
+      set('result_codec', 'resultCodec', 'json')
+      set('result_bytes', 'resultBytes', Buffer.byteLength(text))
+      known = { value: asStored(patch.result, text), text }
+    }
     if ('error' in patch) set('error', 'error', patch.error ? JSON.stringify(patch.error) : null)
     if (patch.requirements) set('requirements', 'requirements', JSON.stringify(patch.requirements))
     if (patch.via) set('via', 'via', patch.via)
@@ -224,38 +289,105 @@ export function createRunRepository(db: Db): RunRepository {
       where += ' AND state_revision = @revision'
       args.revision = patch.revision
     }
-    const changed = prepare(`UPDATE runs SET ${sets.join(', ')} WHERE ${where}`).run(args)
-    if (!changed.changes) return null
-    // JSON.stringify then JSON.parse gives the plain-JSON copy of the result (no undefined, no
-    // prototypes): only a result that already is plain JSON is reused as is.
-    return get(
-      runId,
-      'result' in patch && isPlainJson(patch.result) ? { value: patch.result } : undefined,
-    )
-  })
+    const row = prepare(
+      `UPDATE runs SET ${sets.join(', ')} WHERE ${where} RETURNING ${COLUMNS}${known ? '' : ', result'}`,
+    ).get(args) as RunRow | undefined
+    return row ? toRecord(row, known) : null
+  }
   return {
     create: (run, now) => create(run, now),
     get,
     findByKey: byKey,
-    transition: (runId, patch, now) => transition(runId, patch, now),
+    transition,
     list(filter = {}) {
       const rows = (
         filter.toolId
-          ? db
-              .prepare(`${select} WHERE runs.tool_id = ? ORDER BY runs.created_at DESC LIMIT ?`)
-              .all(filter.toolId, filter.limit ?? 50)
-          : db.prepare(`${select} ORDER BY runs.created_at DESC LIMIT ?`).all(filter.limit ?? 50)
+          ? prepare(`${select} WHERE tool_id = ? ORDER BY created_at DESC LIMIT ?`).all(
+              filter.toolId,
+              filter.limit ?? 50,
+            )
+          : prepare(`${select} ORDER BY created_at DESC LIMIT ?`).all(filter.limit ?? 50)
       ) as RunRow[]
       return rows.map((row) => toRecord(row))
     },
     withStatus(statuses) {
       const marks = statuses.map(() => '?').join(', ')
       const rows = db
-        .prepare(`${select} WHERE runs.status IN (${marks}) ORDER BY runs.created_at, runs.id`)
+        .prepare(`${select} WHERE status IN (${marks}) ORDER BY created_at, id`)
         .all(...statuses) as RunRow[]
       return rows.map((row) => toRecord(row))
     },
+    expireResults(rule, now) {
+      return expireResults(rule, now)
+    },
+    storedResults() {
+      return prepare(
+        'SELECT COUNT(*) AS runs, COALESCE(SUM(result_bytes), 0) AS bytes FROM runs WHERE result_bytes IS NOT NULL',
+      ).get() as { runs: number; bytes: number }
+    },
   }
+
+  /**
+   * Drops results older than `maxAgeMs` (by the run's `finished_at`, else `updated_at`), then the
+   * oldest results while all of them hold more than `maxBytes`; each dropped result leaves
+   * `result_expired_at` behind. One transaction per batch of 500 runs, so a large sweep never
+   * holds the write lock for long.
+   */
+  function expireResults(rule: ResultRetention, now: number): { runs: number; bytes: number } {
+    const drop = prepare(
+      `UPDATE runs SET result = NULL, result_codec = NULL, result_bytes = NULL,
+         result_expired_at = @now
+       WHERE id = @id AND result_bytes IS NOT NULL`,
+    )
+    const dropAll = db.transaction((ids: Array<{ id: string; bytes: number }>) => {
+      for (const { id } of ids) drop.run({ id, now })
+    })
+    const dropped = { runs: 0, bytes: 0 }
+    const batches = (ids: Array<{ id: string; bytes: number }>) => {
+      for (let i = 0; i < ids.length; i += 500) {
+        const batch = ids.slice(i, i + 500)
+        dropAll(batch)
+        dropped.runs += batch.length
+        dropped.bytes += batch.reduce((sum, r) => sum + r.bytes, 0)
+      }
+    }
+    batches(
+      prepare(
+        `SELECT id, result_bytes AS bytes FROM runs
+         WHERE result_bytes IS NOT NULL AND COALESCE(finished_at, updated_at) < ?`,
+      ).all(now - rule.maxAgeMs) as Array<{ id: string; bytes: number }>,
+    )
+    let excess = storedBytes() - rule.maxBytes
+    if (excess > 0) {
+      const oldest: Array<{ id: string; bytes: number }> = []
+      for (const row of prepare(
+        `SELECT id, result_bytes AS bytes FROM runs WHERE result_bytes IS NOT NULL
+         ORDER BY COALESCE(finished_at, updated_at), id`,
+      ).iterate() as IterableIterator<{ id: string; bytes: number }>) {
+        if (excess <= 0) break
+        oldest.push(row)
+        excess -= row.bytes
+      }
+      batches(oldest)
+    }
+    return dropped
+  }
+
+  function storedBytes(): number {
+    return (
+      prepare(
+        'SELECT COALESCE(SUM(result_bytes), 0) AS bytes FROM runs WHERE result_bytes IS NOT NULL',
+      ).get() as { bytes: number }
+    ).bytes
+  }
+}
+
+/**
+ * A result as reading its stored JSON text back would give it: `value` itself when it is plain
+ * JSON (no walk of a copy), else the parse of `text`, its serialization.
+ */
+export function asStored(value: unknown, text: string): unknown {
+  return isPlainJson(value) ? value : JSON.parse(text)
 }
 
 /** True for a value JSON round-trips unchanged: null, finite numbers, strings, booleans, arrays and plain objects of those. */

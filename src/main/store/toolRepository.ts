@@ -28,11 +28,37 @@ export interface ToolRepository {
 
 /** Creates the tool repository over an open database. */
 export function createToolRepository(db: Db): ToolRepository {
-  const parse = (row: { spec: string } | undefined): ToolSpec | null =>
-    row ? (JSON.parse(row.spec) as ToolSpec) : null
-  const get = (id: string) =>
-    parse(db.prepare('SELECT spec FROM tools WHERE id = ?').get(id) as { spec: string } | undefined)
   let writes = 0
+  const revision = () => `${writes}:${String(db.pragma('data_version', { simple: true }))}`
+  // Parsed specs by id (issue 12: a 12 KB spec was parsed on every call), and ids by site and
+  // name; dropped whenever the revision moves, so a spec is parsed once per version of the
+  // table. Callers share these objects and never change them (they copy: `{...tool, status}`).
+  const parsed = new Map<string, ToolSpec>()
+  const named = new Map<string, string | null>()
+  let parsedAt = ''
+  const current = () => {
+    const now = revision()
+    if (now !== parsedAt) {
+      parsed.clear()
+      named.clear()
+      parsedAt = now
+    }
+  }
+  const remember = (row: { spec: string } | undefined): ToolSpec | null => {
+    if (!row) return null
+    const tool = JSON.parse(row.spec) as ToolSpec
+    parsed.set(tool.id, tool)
+    return tool
+  }
+  const get = (id: string): ToolSpec | null => {
+    current()
+    return (
+      parsed.get(id) ??
+      remember(
+        db.prepare('SELECT spec FROM tools WHERE id = ?').get(id) as { spec: string } | undefined,
+      )
+    )
+  }
   const save = (tool: ToolSpec) => {
     writes++
     db.prepare(
@@ -46,11 +72,19 @@ export function createToolRepository(db: Db): ToolRepository {
     save,
     get,
     getByName(siteHost, name) {
-      return parse(
-        db
-          .prepare('SELECT spec FROM tools WHERE site_host = ? AND name = ?')
-          .get(siteHost, name) as { spec: string } | undefined,
-      )
+      current()
+      const key = `${siteHost}\n${name}`
+      if (!named.has(key))
+        named.set(
+          key,
+          (
+            db
+              .prepare('SELECT id FROM tools WHERE site_host = ? AND name = ?')
+              .get(siteHost, name) as { id: string } | undefined
+          )?.id ?? null,
+        )
+      const id = named.get(key)
+      return id ? get(id) : null
     },
     list(filter = {}) {
       const where: string[] = []
@@ -63,10 +97,13 @@ export function createToolRepository(db: Db): ToolRepository {
         where.push('status = ?')
         args.push(filter.status)
       }
-      const sql = `SELECT spec FROM tools ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+      const clause = `FROM tools ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
         ORDER BY updated_at DESC`
-      return (db.prepare(sql).all(...args) as Array<{ spec: string }>).map(
-        (r) => JSON.parse(r.spec) as ToolSpec,
+      current()
+      const ids = db.prepare(`SELECT id ${clause}`).all(...args) as Array<{ id: string }>
+      if (ids.every((r) => parsed.has(r.id))) return ids.map((r) => parsed.get(r.id)!)
+      return (db.prepare(`SELECT spec ${clause}`).all(...args) as Array<{ spec: string }>).map(
+        (r) => remember(r)!,
       )
     },
     uniqueName(siteHost, base) {
@@ -103,8 +140,6 @@ export function createToolRepository(db: Db): ToolRepository {
       writes++
       return db.prepare('DELETE FROM tools WHERE id = ?').run(id).changes > 0
     },
-    revision() {
-      return `${writes}:${String(db.pragma('data_version', { simple: true }))}`
-    },
+    revision,
   }
 }

@@ -21,7 +21,13 @@ const codeOf = (r: ReturnType<typeof judgeResponse>) => (r.ok ? 'ok' : r.code)
 describe('judgeResponse', () => {
   it('succeeds only when the declared outcome holds', () => {
     const answer = { data: [{ toolName: 'A' }], count: 1 }
-    expect(judgeResponse(json(answer), verify)).toEqual({ ok: true, result: answer })
+    const response = json(answer)
+    // The answer's own text comes along: the run stores and answers those bytes (issue 12).
+    expect(judgeResponse(response, verify)).toEqual({
+      ok: true,
+      result: answer,
+      text: response.body,
+    })
   })
 
   it('maps the site signals to the spec failure codes', () => {

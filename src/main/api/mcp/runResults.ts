@@ -1,6 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { isServiceError } from '../../../shared/errors'
 import { toPublicRun } from '../../engine/runEngine'
+import { publicRunJson } from '../../engine/runJson'
 import type { RunRecord } from '../../store/runRepository'
 import { mcpError, urlElicitation, type McpToolError } from './mcpErrors'
 
@@ -54,13 +55,19 @@ export function runResult(record: RunRecord, presentation: RunPresentation): Cal
   return plainRunResult(record)
 }
 
-/** A run as a tool result without refusals (inspection): `isError` when it ended unsuccessful. */
+/**
+ * A run as a tool result without refusals (inspection): `isError` when it ended unsuccessful.
+ * The text block carries the result's stored bytes as they are (one serialization per call: the
+ * SDK's of the structured content; issue 12 "MCP as thin as REST").
+ */
 export function plainRunResult(record: RunRecord): CallToolResult {
   const run = toPublicRun(record)
-  return jsonResult(
-    run,
-    !['succeeded', 'input_required', 'accepted', 'working'].includes(run.status),
-  )
+  const isError = !['succeeded', 'input_required', 'accepted', 'working'].includes(run.status)
+  return {
+    content: [{ type: 'text', text: publicRunJson(record) }],
+    structuredContent: run as unknown as Record<string, unknown>,
+    ...(isError ? { isError: true } : {}),
+  }
 }
 
 /**

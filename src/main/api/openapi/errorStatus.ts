@@ -59,6 +59,8 @@ export const ERROR_STATUS: Record<string, number[]> = {
   // A URL from the API toward a metadata address or a local site the owner did not allow
   // (issue 13 item 3): the run failure code of spec "Why a run failed", refused up front.
   destination_denied: [403],
+  // Ours: a run's result past its retention (issue 12); the spec names no retention.
+  result_expired: [410],
 }
 
 /**

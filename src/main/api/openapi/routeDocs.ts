@@ -179,7 +179,7 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
     tag: 'runs',
     auth: 'key',
     responses: runAnswers,
-    errors: ['not_found'],
+    errors: ['not_found', 'result_expired'],
   },
   'POST /api/v1/runs/:/responses': {
     summary: "Answer a run's open requirements (approval, choice, value).",

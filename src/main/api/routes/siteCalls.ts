@@ -1,8 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { ServiceError } from '../../../shared/errors'
-import { isFinal, toPublicRun } from '../../engine/runEngine'
 import type { ServerDeps } from '../server'
-import { sendOutcome } from '../callReply'
+import { sendOutcome, sendRun } from '../callReply'
 import { parseDeadline } from '../deadline'
 
 /** Spec "Limits": Idempotency-Key (site tool call) max 200 characters. */
@@ -82,6 +81,13 @@ export function registerSiteCallRoutes(app: FastifyInstance, deps: ServerDeps): 
     const run = engine.get(request.params.runId)
     if (!run || (run.tenant !== caller.tenant && !caller.owner))
       throw new ServiceError('not_found', 404, `No run ${request.params.runId}.`)
-    return reply.status(isFinal(run) ? 200 : 202).send(toPublicRun(run))
+    if (run.resultExpiredAt && run.status === 'succeeded')
+      throw new ServiceError(
+        'result_expired',
+        410,
+        `The result of ${run.runId} was dropped on ${run.resultExpiredAt} (results are kept for a while, then removed): run the tool again.`,
+        { runId: run.runId, status: run.status, resultExpiredAt: run.resultExpiredAt },
+      )
+    return sendRun(reply, run, undefined)
   })
 }
