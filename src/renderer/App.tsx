@@ -14,10 +14,13 @@ import { LoginsView } from './views/LoginsView'
 import { RecordView } from './views/RecordView'
 import { SecretsView } from './views/SecretsView'
 import { ToolPage } from './views/ToolPage'
+import { TracePage } from './views/TracePage'
+import { TracesView } from './views/TracesView'
 import { ToolsView } from './views/ToolsView'
 
 const NAV = [
   { view: 'record', label: 'Record', href: '#/record' },
+  { view: 'traces', label: 'Traces', href: '#/traces' },
   { view: 'tools', label: 'Tools', href: '#/tools' },
   { view: 'inbox', label: 'Inbox', href: '#/inbox' },
   { view: 'logins', label: 'Logins', href: '#/logins' },
@@ -44,6 +47,10 @@ function View({ route }: { route: Route }) {
       return <KeysView />
     case 'connect':
       return <ConnectView />
+    case 'traces':
+      return <TracesView />
+    case 'trace':
+      return <TracePage id={route.id} />
   }
 }
 
@@ -56,7 +63,7 @@ export function App() {
 
 function SignedInApp() {
   const route = useHashRoute()
-  const section = route.view === 'tool' ? 'tools' : route.view
+  const section = route.view === 'tool' ? 'tools' : route.view === 'trace' ? 'traces' : route.view
   const pending = useInboxStore((s) => pendingCount(s.items))
   useEffect(() => bindEvents(), [])
   useEffect(() => void useAppStore.getState().loadInfo(), [])

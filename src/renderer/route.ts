@@ -9,13 +9,16 @@ export type Route =
   | { view: 'secrets' }
   | { view: 'keys' }
   | { view: 'connect' }
+  | { view: 'traces' }
+  | { view: 'trace'; id: string }
 
-const PLAIN_VIEWS = ['tools', 'inbox', 'logins', 'secrets', 'keys', 'connect'] as const
+const PLAIN_VIEWS = ['tools', 'inbox', 'logins', 'secrets', 'keys', 'connect', 'traces'] as const
 
 /** The view a location hash names (`#/tools/<id>`, `#/inbox`, …); unknown hashes show Record. */
 export function parseHash(hash: string): Route {
   const [, view, id] = hash.replace(/^#/, '').split('/')
   if (view === 'tools' && id) return { view: 'tool', id: decodeURIComponent(id) }
+  if (view === 'traces' && id) return { view: 'trace', id: decodeURIComponent(id) }
   const plain = PLAIN_VIEWS.find((v) => v === view)
   if (plain) return { view: plain }
   return { view: 'record' }
@@ -24,6 +27,11 @@ export function parseHash(hash: string): Route {
 /** The hash of a tool's page, its id percent-encoded. */
 export function toolHref(id: string): string {
   return `#/tools/${encodeURIComponent(id)}`
+}
+
+/** The hash of a trace's page, its id percent-encoded. */
+export function traceHref(id: string): string {
+  return `#/traces/${encodeURIComponent(id)}`
 }
 
 const subscribe = (onChange: () => void) => {

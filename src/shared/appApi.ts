@@ -2,7 +2,7 @@ import type { ErrorBody } from './errors'
 import type { Requirement, Run } from './run'
 import { TOOL_EDIT_SCHEMA, type ToolEdit } from './toolEdit'
 import type { ToolSpec, ToolSummary } from './toolSpec'
-import type { ExchangeSummary, Exchange } from './trace'
+import type { Action, ExchangeSummary, Exchange } from './trace'
 
 /**
  * The one typed contract between the UI and the core (DESIGN.md §7). The Electron preload and the
@@ -67,6 +67,32 @@ export interface ToolScopeSummary {
   tools: string[]
   /** Milliseconds since the Unix epoch. */
   createdAt: number
+}
+
+/** A recording in the Traces view's list. */
+export interface TraceSummary {
+  id: string
+  intent: string
+  startUrl: string
+  /** Milliseconds since the Unix epoch. */
+  createdAt: number
+  exchangeCount: number
+}
+
+/** An exchange in a trace's request list: the live list's fields and when it started. */
+export interface TraceExchangeRow extends ExchangeSummary {
+  /** Milliseconds since the Unix epoch. */
+  startedAt: number
+  pageUrl: string
+}
+
+/** One recording opened in the Traces view: its requests (without bodies) and actions. */
+export interface TraceDetail {
+  trace: TraceSummary
+  exchanges: TraceExchangeRow[]
+  actions: Action[]
+  /** Tools compiled from this trace. */
+  tools: ToolSummary[]
 }
 
 /** A requirement as the inbox shows it: a value's or choice's slot carries its declared type. */
@@ -154,6 +180,14 @@ export interface AppApiMethods {
   'recorder.current': [Record<string, never>, RecordingState | null]
   'recorder.stop': [{ sessionId: string }, RecordingResult]
   'tools.list': [Record<string, never>, ToolSummary[]]
+  /** Recordings, newest first (issue 14 item 5). */
+  'traces.list': [Record<string, never>, TraceSummary[]]
+  'traces.get': [{ id: string }, TraceDetail]
+  /** One exchange with its headers and bodies. */
+  'traces.exchange': [{ traceId: string; exchangeId: string }, Exchange]
+  /** The trace as HAR 1.2 (JSON), to save as a file. */
+  'traces.exportHar': [{ id: string }, { fileName: string; har: unknown }]
+  'traces.delete': [{ id: string }, { deleted: boolean }]
   /** Manual compile: exactly this exchange of a stored trace ("use this request instead"). */
   'compile.prepare': [
     { traceId: string; exchangeId: string; intent?: string; dependencyExchangeIds?: string[] },
@@ -256,6 +290,19 @@ export const APP_API_INPUT_SCHEMAS: Record<AppApiMethod, object> = {
     properties: { sessionId: { type: 'string', minLength: 1 } },
   },
   'tools.list': emptyObject,
+  'traces.list': emptyObject,
+  'traces.get': idOnly,
+  'traces.exchange': {
+    type: 'object',
+    additionalProperties: false,
+    required: ['traceId', 'exchangeId'],
+    properties: {
+      traceId: { type: 'string', minLength: 1, maxLength: 200 },
+      exchangeId: { type: 'string', minLength: 1, maxLength: 200 },
+    },
+  },
+  'traces.exportHar': idOnly,
+  'traces.delete': idOnly,
   'compile.prepare': {
     type: 'object',
     additionalProperties: false,

@@ -16,6 +16,7 @@ import { normalizeSecretHosts, type Vault } from '../vault'
 import type { SiteLogins } from '../vault/logins'
 import type { SignInFlows } from '../browse/signInFlows'
 import { listInbox } from './appInbox'
+import { traceDetail, traceExchange, traceHar } from './appTraces'
 import { DEFAULT_USER } from './demo/orders'
 import { prepareCandidate } from './routes/prepare'
 import { MAX_SCOPES_PER_WORKSPACE, parseScopeBody } from './routes/scopes'
@@ -84,6 +85,16 @@ export function createAppHandlers(deps: AppHandlerDeps): AppHandlers {
     'recorder.current': async () => deps.recordings.current(),
     'recorder.stop': async ({ sessionId }) => deps.recordings.stop(sessionId),
     'tools.list': async () => store.tools.list().map(summarizeTool),
+    'traces.list': async () => store.traces.list(),
+    'traces.get': async ({ id }) => traceDetail(store, id),
+    'traces.exchange': async ({ traceId, exchangeId }) => traceExchange(store, traceId, exchangeId),
+    'traces.exportHar': async ({ id }) => traceHar(store, id),
+    'traces.delete': async ({ id }) => {
+      // A recording in progress writes its trace at Stop: deleting it now would be undone.
+      if (deps.recordings.current()?.traceId === id)
+        throw new ServiceError('conflict', 409, 'This trace is being recorded: stop it first.')
+      return { deleted: store.traces.delete(id) }
+    },
     'compile.prepare': async (input) =>
       prepareCandidate({ store, clock: deps.clock, uuid: deps.uuid ?? randomUUID }, input),
     'tools.get': async ({ id }) => detailOf(toolOr404(id)),

@@ -40,6 +40,12 @@ export interface TraceRepository {
   /** One exchange of a trace, or null. */
   getExchange(traceId: string, exchangeId: string): Exchange | null
   list(): TraceListItem[]
+  /**
+   * Deletes a trace with its exchanges and actions, and the bodies no other exchange uses, in one
+   * transaction; false when there was none. Tools compiled from it keep working (they hold their
+   * own requests); their evidence then names a trace that is gone.
+   */
+  delete(id: string): boolean
 }
 
 /** Creates the trace repository over an open database. */
@@ -161,6 +167,25 @@ export function createTraceRepository(db: Db): TraceRepository {
         exchangeCount: r.n,
       }))
     },
+    delete: db.transaction((id: string): boolean => {
+      const hashes = (
+        db
+          .prepare(
+            `SELECT request_body_hash AS h FROM exchanges WHERE trace_id = ? AND h IS NOT NULL
+             UNION SELECT response_body_hash FROM exchanges
+               WHERE trace_id = ? AND response_body_hash IS NOT NULL`,
+          )
+          .all(id, id) as Array<{ h: string }>
+      ).map((r) => r.h)
+      const deleted = db.prepare('DELETE FROM traces WHERE id = ?').run(id).changes > 0
+      const unused = db.prepare(
+        `DELETE FROM bodies WHERE hash = ?
+           AND NOT EXISTS (SELECT 1 FROM exchanges WHERE request_body_hash = ?)
+           AND NOT EXISTS (SELECT 1 FROM exchanges WHERE response_body_hash = ?)`,
+      )
+      for (const hash of hashes) unused.run(hash, hash, hash)
+      return deleted
+    }),
   }
 }
 

@@ -1,0 +1,54 @@
+import { useEffect, useState } from 'react'
+import type { TraceSummary } from '../../shared/appApi'
+import { invoke } from '../api'
+import { formatTime } from '../format'
+import { traceHref } from '../route'
+import { attempt } from '../stores/useAppStore'
+
+/** The recordings (issue 14 item 5): each opens on its requests and timeline. */
+export function TracesView() {
+  const [traces, setTraces] = useState<TraceSummary[] | null>(null)
+  useEffect(() => {
+    void attempt(invoke('traces.list', {})).then((list) => setTraces(list ?? []))
+  }, [])
+  return (
+    <>
+      <h1>Traces</h1>
+      <p className="muted">
+        Every recording, with the requests it captured and what you did. Open one to browse its
+        requests, compile one of them, or export it as HAR.
+      </p>
+      {traces?.length === 0 && (
+        <p className="muted">
+          No recordings yet: <a href="#/record">record one</a>.
+        </p>
+      )}
+      {traces && traces.length > 0 && (
+        <div className="card flush">
+          <table>
+            <thead>
+              <tr>
+                <th>Intent</th>
+                <th>Start page</th>
+                <th>Requests</th>
+                <th>Recorded</th>
+              </tr>
+            </thead>
+            <tbody>
+              {traces.map((t) => (
+                <tr key={t.id} data-testid="trace-row">
+                  <td>
+                    <a href={traceHref(t.id)}>{t.intent}</a>
+                  </td>
+                  <td className="url">{t.startUrl}</td>
+                  <td className="num">{t.exchangeCount}</td>
+                  <td className="nowrap">{formatTime(t.createdAt)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </>
+  )
+}
