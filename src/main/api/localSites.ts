@@ -1,5 +1,6 @@
 import { ServiceError } from '../../shared/errors'
-import { apiUrlDenied, type HostLookup } from '../engine/destination'
+import { apiUrlDenied, connectedAddressDenied, type HostLookup } from '../engine/destination'
+import type { ConnectedAddressGuard } from '../browse/browseSessions'
 import type { Store } from '../store/store'
 
 /** Reads a workspace's allowed local sites (the store's `localSites.list`, hosts only). */
@@ -63,4 +64,26 @@ export function ownOriginsOf(request: { socket: { localPort?: number | undefined
   const port = request.socket.localPort
   if (port === undefined) return []
   return [`http://127.0.0.1:${port}`, `http://localhost:${port}`, `http://[::1]:${port}`]
+}
+
+/**
+ * The browse guard of an API caller (issue 13 item 3): judges each response by the address the
+ * browser connected to, under the same rule as `guardApiUrl`; undefined for the owner.
+ */
+export function browseGuardFor(
+  caller: { owner: boolean; tenant: string; ownOrigins?: readonly string[] | undefined },
+  localSites: LocalSitesOf | undefined,
+): ConnectedAddressGuard | undefined {
+  if (caller.owner) return undefined
+  const allowed = localSites?.(ownerWorkspace(caller.tenant)) ?? []
+  return (url, address) => {
+    const parsed = URL.canParse(url) ? new URL(url) : null
+    if (
+      parsed &&
+      caller.ownOrigins?.includes(parsed.origin) &&
+      parsed.pathname.startsWith('/demo/')
+    )
+      return null
+    return connectedAddressDenied(url, address, allowed)
+  }
 }

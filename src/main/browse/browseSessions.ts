@@ -1,4 +1,5 @@
-import type { Page } from 'playwright-core'
+import type { Page, Response } from 'playwright-core'
+import { isIP } from 'node:net'
 import type { CompileExplanation } from '../../shared/appApi'
 import { isServiceError, ServiceError } from '../../shared/errors'
 import type { ToolSpec } from '../../shared/toolSpec'
@@ -36,7 +37,15 @@ export interface BrowseFinishResult {
 
 /** Browse sessions of the MCP tools `service_browse_open`, `snapshot`, `act`, `finish`, `close`. */
 export interface BrowseSessions {
-  open(tenant: string, input: { url: string; intent?: string }): Promise<Snapshot>
+  /**
+   * Opens a page. `guard` (issue 13 item 3, for URLs that came in through the API) judges each
+   * response by the address the browser actually connected to: once one is refused, the next
+   * snapshot ends the session without keeping its trace and throws 403 `destination_denied`.
+   */
+  open(
+    tenant: string,
+    input: { url: string; intent?: string; guard?: ConnectedAddressGuard },
+  ): Promise<Snapshot>
   snapshot(tenant: string, sessionId: string): Promise<Snapshot>
   act(tenant: string, sessionId: string, input: BrowseActInput): Promise<Snapshot>
   /** Ends the session, keeps its trace and compiles it: the routing result. */
@@ -52,6 +61,9 @@ export interface BrowseSessions {
   endWorkspace(tenant: string, options: { keep: boolean }): Promise<number>
   closeAll(): Promise<void>
 }
+
+/** Why a response from `url`, served from the IP `address`, may not be used; or null. */
+export type ConnectedAddressGuard = (url: string, address: string) => string | null
 
 /** The time and count limits of browse sessions; defaults from spec "Limits". */
 export interface BrowseLimits {
@@ -150,6 +162,9 @@ interface Session {
   queue: Promise<unknown>
   ended: boolean
   detach(): void
+  /** Verdicts of the guard on responses since the last snapshot (null: allowed). */
+  checks: Array<Promise<string | null>>
+  guard: ConnectedAddressGuard | null
 }
 
 function expired(sessionId: string): ServiceError {
@@ -280,6 +295,21 @@ export function createBrowseSessions(deps: BrowseSessionsDeps): BrowseSessions {
   }
 
   const snap = async (s: Session): Promise<Snapshot> => {
+    // The first navigation ran before any listener: a page now at an IP literal is judged here.
+    const here = URL.canParse(s.page.url()) ? new URL(s.page.url()) : null
+    const literal = here?.hostname.replace(/^\[|\]$/g, '') ?? ''
+    if (s.guard && here && isIP(literal))
+      s.checks.push(Promise.resolve(s.guard(here.href, literal)))
+    const verdicts = await Promise.all(s.checks.splice(0))
+    const denied = verdicts.find((v) => v !== null)
+    if (denied) {
+      // The page came from where this caller may not reach: nothing of it is shown or kept.
+      s.ended = true
+      sessions.delete(s.id)
+      s.detach()
+      await end(s).catch(() => undefined)
+      throw new ServiceError('destination_denied', 403, denied, { sessionId: s.id })
+    }
     const page = await takeSnapshot(s.page, limits.snapshotMs)
     s.refs = new Set(page.refs)
     return { sessionId: s.id, ...page }
@@ -312,6 +342,25 @@ export function createBrowseSessions(deps: BrowseSessionsDeps): BrowseSessions {
           { url },
         )
       throw error
+    }
+  }
+
+  /** Judges every response of the session's browser by the address it came from. */
+  const watchAddresses = (s: Session, guard: ConnectedAddressGuard) => {
+    const context = s.recording.context
+    const onResponse = (response: Response) => {
+      s.checks.push(
+        response
+          .serverAddr()
+          .then((addr) => (addr ? guard(response.url(), addr.ipAddress) : null))
+          .catch(() => null),
+      )
+    }
+    context.on('response', onResponse)
+    const detach = s.detach
+    s.detach = () => {
+      detach()
+      context.off('response', onResponse)
     }
   }
 
@@ -377,9 +426,12 @@ export function createBrowseSessions(deps: BrowseSessionsDeps): BrowseSessions {
         queue: Promise.resolve(),
         ended: false,
         detach: () => undefined,
+        checks: [],
+        guard: input.guard ?? null,
       }
       sessions.set(id, s)
       track(s)
+      if (input.guard) watchAddresses(s, input.guard)
       if (!sweeper) {
         sweeper = setInterval(() => sweep(), limits.sweepMs)
         sweeper.unref()

@@ -160,6 +160,24 @@ export async function apiUrlDenied(
   return null
 }
 
+/**
+ * Why a response from `url` that a browser got from the IP `address` may not be used by an API
+ * caller (issue 13 item 3), or null: the same rule as `apiUrlDenied`, on the address actually
+ * connected (a browser resolves names itself, so this is where rebinding and redirects show).
+ */
+export function connectedAddressDenied(
+  url: string,
+  address: string,
+  allowed: readonly string[],
+): string | null {
+  const host = URL.canParse(url) ? new URL(url).host : url
+  if (isMetadataAddress(address))
+    return `${host} was served from a cloud metadata address (${address}): never reachable.`
+  if (isPrivateAddress(address) && !hostAllowed(host, allowed))
+    return `${host} was served from this machine or a private network (${address}): the owner allows local sites in the app (Settings, "Local sites").`
+  return null
+}
+
 /** The error code undici reports when `pinnedLookup` refused the address it was to connect. */
 export const DENIED_CONNECT_CODE = 'EDESTINATIONDENIED'
 

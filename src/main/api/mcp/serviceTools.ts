@@ -14,7 +14,7 @@ import { settleWithin } from '../deadline'
 import { jsonResult, MCP_DEADLINE_MS, plainRunResult, runResult } from './runResults'
 import { callSiteTool, type SiteToolConnection } from './siteTools'
 import { inScope } from './toolsInScope'
-import { guardApiUrl, type LocalSitesOf } from '../localSites'
+import { browseGuardFor, guardApiUrl, type LocalSitesOf } from '../localSites'
 
 /** The browse sessions service as MCP uses it (`core.browse`). */
 export type McpBrowse = Pick<BrowseSessions, 'open' | 'snapshot' | 'act' | 'finish' | 'close'>
@@ -148,8 +148,13 @@ const SERVICE_TOOLS: Record<string, { tool: Omit<Tool, 'name'>; handle: Handler 
       const url = requireUrl(args)
       const intent = optionalString(args, 'intent')
       await guardApiUrl(url, c, deps.localSites)
+      const guard = browseGuardFor(c, deps.localSites)
       return jsonResult(
-        await browse(deps).open(c.tenant, { url, ...(intent !== undefined ? { intent } : {}) }),
+        await browse(deps).open(c.tenant, {
+          url,
+          ...(intent !== undefined ? { intent } : {}),
+          ...(guard ? { guard } : {}),
+        }),
       )
     },
   },
