@@ -121,6 +121,11 @@ export interface AnswerKey {
    */
   file?: Uint8Array
   /**
+   * The saved login the working-tools check runs the tool with, when not the app's user: a
+   * sign-in as another person (their password, and the TOTP seed of their second factor, Base32).
+   */
+  login?: { username: string; password: string; totpSeed?: string }
+  /**
    * Sends the target by hand (with `app.fetch`, signed in with `session`) using the first changed
    * values, then runs {@link check} on what it got, and throws when the app does not answer as the workflow's result would. Proves the
    * key right: it runs against a fresh instance in the self-check, before any compiler does.

@@ -20,6 +20,9 @@ export interface WorkingVerdict {
   detail: string
 }
 
+/** The time step of a TOTP code (RFC 6238 §4.1 default X = 30 s), ms. */
+const TOTP_STEP_MS = 30_000
+
 /** How long one tool run may take before the check calls it broken, ms. */
 const RUN_TIMEOUT_MS = 60_000
 
@@ -72,10 +75,18 @@ export async function checkWorking(
     // The site's login as a person saves it: the session, and the user name and password, which
     // a sign-in tool sends as the secrets `login.<host>.username` / `.password`.
     await saveTestLogin(core, LOCAL_TENANT, tool.siteHost, session)
+    const person = key.login ?? { username: inst.user.name, password: inst.user.password }
     await core.logins.save(LOCAL_TENANT, tool.siteHost, session, {
-      credentials: { username: inst.user.name, password: inst.user.password },
+      credentials: { username: person.username, password: person.password },
+      ...(key.login?.totpSeed ? { totpSeed: key.login.totpSeed } : {}),
     })
     core.store.tools.save(tool)
+    // A site refuses a TOTP code used twice (RFC 6238 §5.2): a sign-in with a second factor
+    // starts in a fresh 30-second step, so the HAR's run never reuses the recording's code.
+    if (key.login?.totpSeed)
+      await new Promise((resolve) =>
+        setTimeout(resolve, TOTP_STEP_MS - (Date.now() % TOTP_STEP_MS)),
+      )
     const started = core.engine.start(tool, inputs, {
       tenant: LOCAL_TENANT,
       allowMutation: true,

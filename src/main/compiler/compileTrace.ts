@@ -10,6 +10,7 @@ import { planDependencies } from './dependencies'
 import { withFileSteps } from './fileBodies'
 import { readFormSiblings } from './formSiblings'
 import { readLinkTokens } from './linkTokens'
+import { withFirstFactor } from './firstFactor'
 import { explainMissing } from './explain'
 import { intentValues } from './intentValues'
 import { pickedNames } from './pathValues'
@@ -65,7 +66,8 @@ export function compileTrace(trace: Trace, options: CompileOptions): CompileResu
   const result = searched?.ok ? searched : compileOnce(trace, options)
   if (!result.ok) return result
   // A write that sends a whole resource reads it first and changes only what the person did.
-  const looked = readLinkTokens(lookupByName(result.candidate, trace, intent), trace)
+  const signedIn = withFirstFactor(result.candidate, trace, intent)
+  const looked = readLinkTokens(lookupByName(signedIn, trace, intent), trace)
   const tool = readModifyWrite(looked, trace, intent)
   return { ok: true, candidate: inPage && searched?.ok ? asPageSearch(tool, inPage) : tool }
 }

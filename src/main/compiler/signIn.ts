@@ -1,10 +1,11 @@
 import { plainLoginSecretName } from '../../shared/loginSecrets'
 import type { EvidenceSignal, RequestTemplate } from '../../shared/toolSpec'
 import { SECRET_PLACEHOLDER } from '../../shared/trace'
+import { isOneTimeCode } from './secondFactor'
 import type { SlotPlan } from './slots'
 
 /** Field names that carry who signs in. */
-const USER_FIELD = /(^|[._-])(user(name)?|login|email|e-?mail|account|uname|u|name|log)$/i
+export const USER_FIELD = /(^|[._-])(user(name)?|login|email|e-?mail|account|uname|u|name|log)$/i
 
 /**
  * Points a request that sends a typed secret at the site's saved login (issue 9 "Logins were
@@ -20,7 +21,11 @@ export function bindSignIn(
 ): { plan: SlotPlan; signIn: boolean; signals: EvidenceSignal[] } {
   const password = plainLoginSecretName(siteHost, 'password')
   const username = plainLoginSecretName(siteHost, 'username')
-  if (!password || !username || !templateText(plan.request).includes(SECRET_PLACEHOLDER))
+  const totp = plainLoginSecretName(siteHost, 'totp')
+  if (!password || !username || !totp) return { plan, signIn: false, signals: [] }
+  const coded = bindOneTimeCode(plan, totp)
+  if (coded) plan = coded
+  if (!coded && !templateText(plan.request).includes(SECRET_PLACEHOLDER))
     return { plan, signIn: false, signals: [] }
   const slots = Object.entries(plan.inputs.properties).filter(
     ([name, p]) => p['x-in'] !== 'path' && (USER_FIELD.test(p['x-path']) || USER_FIELD.test(name)),
@@ -33,14 +38,14 @@ export function bindSignIn(
     request = replaceAll(request, `{{input.${user[1]['x-slot']}}}`, `{{secret:${username}}}`)
   }
   return {
-    plan: {
+    plan: densify({
       inputs: {
         ...plan.inputs,
         properties,
         required: (plan.inputs.required ?? []).filter((n) => n in properties),
       },
       request,
-    },
+    }),
     signIn: true,
     signals: [
       {
@@ -48,8 +53,86 @@ export function bindSignIn(
         weight: 0,
         detail: `sends the saved login's password${user ? ' and user name' : ''} (secrets ${password}${user ? `, ${username}` : ''}); signing in changes no data`,
       },
+      ...(coded
+        ? [
+            {
+              name: 'one_time_code',
+              weight: 0,
+              detail: `sends a fresh one-time code from the saved login's TOTP seed ({{totp:${totp}}}, RFC 6238), never the recorded one`,
+            },
+          ]
+        : []),
     ],
   }
+}
+
+/**
+ * The plan with its one-time-code field (`twofa_code`, `otp`: `isOneTimeCode`) sent as
+ * `{{totp:<seed secret>}}`, the RFC 6238 code the engine makes at send time from the saved
+ * login's TOTP seed, instead of an input or the redacted value; null when the request sends no
+ * code. A recorded code is dead 30 seconds later and refused when reused: it is never an input.
+ */
+function bindOneTimeCode(plan: SlotPlan, seedSecret: string): SlotPlan | null {
+  const placeholder = `{{totp:${seedSecret}}}`
+  const properties = { ...plan.inputs.properties }
+  let request = plan.request
+  let bound = false
+  for (const [name, p] of Object.entries(plan.inputs.properties)) {
+    if (p['x-in'] !== 'body' && p['x-in'] !== 'query') continue
+    const key = p['x-path'].split('.').pop() ?? ''
+    const value = p.default ?? (Array.isArray(p.examples) ? (p.examples[0] as unknown) : null)
+    if (!isOneTimeCode({ location: p['x-in'], path: p['x-path'], key, value: codeText(value) }))
+      continue
+    delete properties[name]
+    request = replaceAll(request, `{{input.${p['x-slot']}}}`, placeholder)
+    bound = true
+  }
+  const body = request.body
+  if (body?.kind === 'form')
+    for (const [key, value] of Object.entries(body.template))
+      if (
+        value === SECRET_PLACEHOLDER &&
+        isOneTimeCode({ location: 'body', path: key, key, value })
+      ) {
+        request = {
+          ...request,
+          body: { kind: 'form', template: { ...body.template, [key]: placeholder } },
+        }
+        bound = true
+      }
+  if (!bound) return null
+  return {
+    inputs: {
+      ...plan.inputs,
+      properties,
+      required: (plan.inputs.required ?? []).filter((n) => n in properties),
+    },
+    request,
+  }
+}
+
+/**
+ * The plan with its slots renumbered p0..pn in order once some became secrets, so slot ids stay
+ * dense (DESIGN.md §4). Slots are renamed in one pass, so `p1` → `p0` never meets the old `p0`.
+ */
+function densify(plan: SlotPlan): SlotPlan {
+  const renamed = new Map<string, string>()
+  const properties = Object.fromEntries(
+    Object.entries(plan.inputs.properties).map(([name, p], index) => {
+      renamed.set(p['x-slot'], `p${index}`)
+      return [name, { ...p, 'x-slot': `p${index}` }]
+    }),
+  )
+  if ([...renamed].every(([from, to]) => from === to)) return plan
+  const text = JSON.stringify(plan.request).replace(
+    /\{\{input\.(p\d+)\}\}/g,
+    (whole, slot: string) => `{{input.${renamed.get(slot) ?? slot}}}`,
+  )
+  return { inputs: { ...plan.inputs, properties }, request: JSON.parse(text) as RequestTemplate }
+}
+
+function codeText(value: unknown): string | null {
+  return typeof value === 'string' || typeof value === 'number' ? String(value) : null
 }
 
 function templateText(request: RequestTemplate): string {

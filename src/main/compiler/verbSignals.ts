@@ -5,6 +5,7 @@ import { graphqlOfExchange } from './graphql'
 import { mutationVerdict } from './naming'
 import { requestValues, type RequestValue } from './requestValues'
 import { isWriteClass, type VerbClass } from './intentVerb'
+import { oneTimeCodeField, secondFactorSignals } from './secondFactor'
 
 /** Weights of the verb signals, on the scale of selectTarget's evidence weights. */
 const V = {
@@ -47,7 +48,8 @@ export function verbSignals(
   const where = `${safeUrl(exchange.url)?.pathname ?? ''}?${safeUrl(exchange.url)?.search ?? ''}&${formText(exchange)}`
   let plausible = false
   if (cls === 'auth') {
-    if (sendsCredentials(exchange))
+    // A one-time code is a credential too: the post that sends it completes the sign-in.
+    if (sendsCredentials(exchange) || oneTimeCodeField(exchange))
       signals.push({
         name: 'sends_sign_in',
         weight: V.signIn,
@@ -59,7 +61,9 @@ export function verbSignals(
         weight: V.notSignIn,
         detail: 'the intent signs in; this request sends no credentials',
       })
-    return { signals, plausible: signals[0]!.weight > 0 }
+    const plausible = signals[0]!.weight > 0
+    signals.push(...secondFactorSignals(exchange))
+    return { signals, plausible }
   }
   if (isWriteClass(cls)) {
     if (!write) {

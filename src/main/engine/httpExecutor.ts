@@ -19,6 +19,7 @@ import {
   type SiteResponse,
 } from './outcome'
 import { bindStepSecrets, type RunSecrets } from '../vault'
+import { totpCodes, totpSeedNames } from './totp'
 import {
   answerKey,
   renderOrRefuse,
@@ -114,9 +115,12 @@ export async function executeHttp(
   for (const step of tool.steps) {
     const isTarget = step === last
     // Secrets enter this step's scope only, resolved at send time and checked before sending.
-    const secrets = await bindStepSecrets(secretNames(step.request), context.secrets)
+    const seeds = totpSeedNames(step.request)
+    const secrets = await bindStepSecrets([...secretNames(step.request), ...seeds], context.secrets)
     if (!secrets.ok) return secrets
-    const rendered = renderOrRefuse(step.request, { ...scope, ...secrets.scope })
+    // A one-time code is made from its seed just before sending (`{{totp:NAME}}`).
+    const codes = seeds.length ? await totpCodes(step.request, secrets.scope) : {}
+    const rendered = renderOrRefuse(step.request, { ...scope, ...secrets.scope, ...codes })
     if ('ok' in rendered) return rendered
     const denied = destinationDenied(rendered.url, tool.siteHost)
     if (denied) return { ok: false, code: 'destination_denied', message: denied }
