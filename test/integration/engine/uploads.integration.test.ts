@@ -2,7 +2,10 @@ import { createServer, type IncomingMessage, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { BrowserContext } from 'playwright-core'
 import { compileTrace } from '../../../src/main/compiler'
+import { createBrowserPool, type BrowserPool } from '../../../src/main/engine/browserPool'
+import { createRenderedExecutor } from '../../../src/main/engine/renderedExecutor'
 import { BASE64_PATTERN } from '../../../src/main/compiler/fileBodies'
 import { executeHttp, sendWithUndici } from '../../../src/main/engine/httpExecutor'
 import { createInputValidator } from '../../../src/main/engine/inputs'
@@ -52,6 +55,8 @@ interface Stored {
 let server: Server
 let origin = ''
 const stored: Stored[] = []
+/** The tools the first two tests compiled: raw and multipart, run again in a browser. */
+const compiledTools: ToolSpec[] = []
 
 function readAll(req: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve) => {
@@ -130,7 +135,7 @@ async function record(intent: string, play: (page: Page) => Promise<void>): Prom
 
 function compiled(trace: Trace): ToolSpec {
   const result = compileTrace(trace, {
-    toolId: '00000000-0000-4000-8000-0000000000f0',
+    toolId: crypto.randomUUID(),
     now: 1_700_000_000_000,
   })
   if (!result.ok) throw new Error(`no candidate: ${result.explanation.reason}`)
@@ -169,6 +174,7 @@ describe('a compiled upload tool run through the engine', () => {
       await page.getByText('media:minutes.pdf').waitFor()
     })
     const tool = compiled(trace)
+    compiledTools.push(tool)
     const target = tool.steps.at(-1)!.request
     expect(target.body?.kind).toBe('binary')
     const file = fileInput(tool)
@@ -200,6 +206,7 @@ describe('a compiled upload tool run through the engine', () => {
       },
     )
     const tool = compiled(trace)
+    compiledTools.push(tool)
     const target = tool.steps.at(-1)!.request
     expect(target.body?.kind).toBe('multipart')
     expect(Object.keys(target.headers).map((h) => h.toLowerCase())).not.toContain('content-type')
@@ -216,6 +223,37 @@ describe('a compiled upload tool run through the engine', () => {
     const last = stored.at(-1)!
     expect(last).toMatchObject({ name: 'harbour.png', description: 'The harbour at dawn' })
     expect(last.bytes.equals(OTHER)).toBe(true)
+  }, 60_000)
+
+  it('sends the same files from the page when the tools run rendered', async () => {
+    expect(compiledTools).toHaveLength(2)
+    const pool: BrowserPool<BrowserContext> = createBrowserPool({
+      chromiumPath: () => '/usr/bin/chromium',
+    })
+    try {
+      const execute = createRenderedExecutor({ pool })
+      const [raw, form] = compiledTools.map((t) => ({ ...t, via: 'rendered' as const }))
+      const validator = createInputValidator()
+      const signal = new AbortController().signal
+      const rawScope = validator.resolve(raw!, {
+        [fileInput(raw!)]: RECORDED.toString('base64'),
+        [inputHolding(raw!, 'minutes.pdf')]: 'agenda.pdf',
+      })
+      expect((await execute(raw!, rawScope, { login: null }, signal)).ok).toBe(true)
+      expect(stored.at(-1)!.name).toBe('agenda.pdf')
+      expect(stored.at(-1)!.bytes.equals(RECORDED)).toBe(true)
+
+      const formScope = validator.resolve(form!, {
+        [fileInput(form!)]: OTHER.toString('base64'),
+        [inputHolding(form!, 'sunset.png')]: 'pier.png',
+        [inputHolding(form!, 'A sunset over the bay')]: 'The pier',
+      })
+      expect((await execute(form!, formScope, { login: null }, signal)).ok).toBe(true)
+      expect(stored.at(-1)).toMatchObject({ name: 'pier.png', description: 'The pier' })
+      expect(stored.at(-1)!.bytes.equals(OTHER)).toBe(true)
+    } finally {
+      await pool.close()
+    }
   }, 60_000)
 
   it('refuses a file that is not base64 before anything is sent', async () => {
