@@ -205,8 +205,11 @@ export function createRunEngine(deps: RunEngineDeps): RunEngine {
 
   /** Runs an `accepted` run to its end; every transition is guarded so a cancel wins. */
   async function execute(tool: ToolSpec, run: RunRecord): Promise<RunRecord> {
-    const working = move(run.runId, { status: 'working', from: ['accepted'] })
-    if (!working) return deps.runs.get(run.runId)!
+    // A read starts out `working` (see `start`); a write or a resumed run moves there now.
+    if (run.status !== 'working') {
+      const working = move(run.runId, { status: 'working', from: ['accepted'] })
+      if (!working) return deps.runs.get(run.runId)!
+    }
     const controller = new AbortController()
     controllers.set(run.runId, controller)
     const effects: RunEffect[] = []
@@ -281,21 +284,32 @@ export function createRunEngine(deps: RunEngineDeps): RunEngine {
       // serialization; compressed above a size off the event loop (issue 12).
       const resultText = outcome.text ?? JSON.stringify(outcome.result ?? null)
       const stored = await encodeResult(resultText)
-      const done = move(run.runId, {
-        status: 'succeeded',
-        result: outcome.text === undefined ? asStored(outcome.result, resultText) : outcome.result,
-        resultText,
-        stored,
-        billed: run.billOnSuccess && !!deps.ledger,
-        ...via,
-        ...common,
+      // One transaction for the success, its credit and the tool's health (issue 12). Charged
+      // only once the run is succeeded, so a run a cancel overtook is never billed; the ref makes
+      // the charge happen once per run (spec "Run status": only succeeded bills).
+      const done = deps.runs.atomically(() => {
+        const succeeded = deps.runs.transition(
+          run.runId,
+          {
+            status: 'succeeded',
+            result:
+              outcome.text === undefined ? asStored(outcome.result, resultText) : outcome.result,
+            resultText,
+            stored,
+            billed: run.billOnSuccess && !!deps.ledger,
+            ...via,
+            ...common,
+          },
+          deps.clock(),
+        )
+        if (!succeeded) return null
+        if (run.billOnSuccess)
+          deps.ledger?.charge(run.tenant, `run:${run.runId}`, 1, 'site tool call', deps.clock())
+        quarantine.succeeded(tool, run.inputs)
+        return succeeded
       })
       if (!done) return lostToCancel()
-      // Charged only once the run is succeeded, so a run a cancel overtook is never billed; the
-      // ref makes the charge happen once per run (spec "Run status": only succeeded bills).
-      if (run.billOnSuccess)
-        deps.ledger?.charge(run.tenant, `run:${run.runId}`, 1, 'site tool call', deps.clock())
-      quarantine.succeeded(tool, run.inputs)
+      notify(done)
       return done
     }
     if (outcome.code === 'outcome_unknown')
@@ -455,7 +469,14 @@ export function createRunEngine(deps: RunEngineDeps): RunEngine {
           inputHash,
           idempotencyKey: options.idempotencyKey ?? null,
           deadlineMs: options.deadlineMs ?? null,
-          status: planned.requirements.length ? 'input_required' : 'accepted',
+          // A read that sends at once is stored `working` in the same transaction (issue 12: one
+          // transaction per state change); a write keeps `accepted` until it is about to send,
+          // so recovery tells a write never sent (`worker_lost`) from one in flight.
+          status: planned.requirements.length
+            ? 'input_required'
+            : tool.mutating || options.serialize
+              ? 'accepted'
+              : 'working',
           mutating: tool.mutating,
           billOnSuccess: options.billOnSuccess ?? false,
           requirements: planned.requirements,

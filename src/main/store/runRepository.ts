@@ -105,6 +105,11 @@ export interface RunRepository {
    * Returns how many results and stored bytes were dropped.
    */
   expireResults(rule: ResultRetention, now: number): { runs: number; bytes: number }
+  /**
+   * Runs `fn` in one transaction (a savepoint when one is open): a run's end, its credit and its
+   * tool's health are written together or not at all.
+   */
+  atomically<T>(fn: () => T): T
   /** How many runs hold a result, and the bytes those results take in the file. */
   storedResults(): { runs: number; bytes: number }
 }
@@ -317,6 +322,7 @@ export function createRunRepository(db: Db): RunRepository {
         .all(...statuses) as RunRow[]
       return rows.map((row) => toRecord(row))
     },
+    atomically: <T>(fn: () => T): T => db.transaction(fn)(),
     expireResults(rule, now) {
       return expireResults(rule, now)
     },

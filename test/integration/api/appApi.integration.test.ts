@@ -189,7 +189,7 @@ describe('POST /app-api/<method>', () => {
 })
 
 describe('GET /app-api/events', () => {
-  it('streams runs.updated as a run is accepted, works and succeeds', async () => {
+  it('streams runs.updated as a read starts working and succeeds', async () => {
     const stream = await openEvents(h.core.ownerToken)
     expect(stream.status).toBe(200)
     expect(stream.contentType).toBe('text/event-stream')
@@ -202,9 +202,10 @@ describe('GET /app-api/events', () => {
       (e) => e.data.run.runId === runId && e.data.run.status === 'succeeded',
     )
     const mine = events.filter((e) => e.data.run.runId === runId)
-    expect(mine.map((e) => e.event)).toEqual(['runs.updated', 'runs.updated', 'runs.updated'])
-    expect(mine.map((e) => e.data.run.status)).toEqual(['accepted', 'working', 'succeeded'])
-    expect(mine[2]!.data.run).toEqual(call.body)
+    // A read is stored `working` as it is accepted (one transaction per state change, issue 12).
+    expect(mine.map((e) => e.event)).toEqual(['runs.updated', 'runs.updated'])
+    expect(mine.map((e) => e.data.run.status)).toEqual(['working', 'succeeded'])
+    expect(mine[1]!.data.run).toEqual(call.body)
   })
 
   it('refuses an API key as the stream token with 403 forbidden', async () => {
