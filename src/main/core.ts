@@ -25,6 +25,8 @@ import { dataDir, databasePath, DEFAULT_PORT, readSettings } from './config'
 import { createBrowserPool } from './engine/browserPool'
 import { createRenderedExecutor } from './engine/renderedExecutor'
 import { createRunEngine, type RunEngine } from './engine/runEngine'
+import { retentionFrom, startResultSweep } from './engine/resultRetention'
+import type { ResultRetention } from './store/runRepository'
 import type { SendRequest } from './engine/httpExecutor'
 import { createEventBus, type EventBus } from './events'
 import { findChromium, requireChromium, startRecording } from './recorder'
@@ -66,6 +68,10 @@ export interface CoreConfig {
   observeLimits?: Partial<ObserveLimits>
   /** Per-key request limits (issue 5 "Auth"); default 600 a minute, bursts of 100; null: off. */
   rateLimits?: RateLimits | null
+  /** How long run results are kept (issue 12); default settings.json `resultRetention`. */
+  resultRetention?: ResultRetention
+  /** How often the result retention sweep runs; default 10 minutes. */
+  resultSweepMs?: number
 }
 
 export interface Core {
@@ -130,6 +136,7 @@ export function createCore(config: CoreConfig = {}): Core {
   void logins.sealPlaintext().catch(() => undefined)
   const events = createEventBus()
   const settings = readSettings(home)
+  let stopResultSweep: (() => void) | undefined
   const ownerTokens = createOwnerTokens({ clock })
   const ownerToken = ownerTokens.issue().token
   let baseUrl = ''
@@ -304,6 +311,12 @@ export function createCore(config: CoreConfig = {}): Core {
       // the serving process owns runs: a core opened without serving (`sitecall record`) next
       // to a running server must not end that server's runs.
       engine.recover()
+      stopResultSweep ??= startResultSweep({
+        runs: store.runs,
+        clock,
+        rule: config.resultRetention ?? retentionFrom(settings.resultRetention),
+        ...(config.resultSweepMs !== undefined ? { everyMs: config.resultSweepMs } : {}),
+      })
       indexing.recover()
       await server.listen({ host: '127.0.0.1', port })
       const address = server.server.address()
@@ -314,6 +327,7 @@ export function createCore(config: CoreConfig = {}): Core {
       if (closed) return
       closed = true
       for (const timer of timers) clearInterval(timer)
+      stopResultSweep?.()
       await recordings.closeAll()
       await browse.closeAll()
       await signIns.closeAll()
