@@ -75,6 +75,10 @@ export function intentValues(intent: string, exchanges: Exchange[]): TypedValue[
       })
     }
   // A choice named by its label ("the category Recipes") is sent as its option's value (`cat=4`).
-  for (const t of labelledValues(phrases, exchanges)) if (!found.has(t.value)) found.set(t.value, t)
+  // A label the page offered is value enough even as the first word of a terse intent
+  // ("Recipes posts"), which is otherwise taken for the verb.
+  const labels = new Set(phrases)
+  if ((tokens[0] ?? '').length >= MIN_VALUE_LENGTH) labels.add(tokens[0]!)
+  for (const t of labelledValues(labels, exchanges)) if (!found.has(t.value)) found.set(t.value, t)
   return [...found.values()]
 }

@@ -53,6 +53,11 @@ describe('a choice the intent names by its label', () => {
     expect(tool.inputs.properties.cat).toMatchObject({ default: 4, enum: [0, 2, 4] })
   })
 
+  it('reads a label that opens a terse intent, where a verb would stand', () => {
+    const trace = filterHar(LIST_PAGE, 'Recipes posts')
+    expect(intentValues(trace.intent, trace.exchanges).map((v) => v.value)).toEqual(['4'])
+  })
+
   it('takes nothing when no page offered the label', () => {
     const trace = filterHar(LIST_PAGE.replace('Recipes', 'Flowers'))
     expect(intentValues(trace.intent, trace.exchanges)).toEqual([])
