@@ -13,7 +13,10 @@ import { KeysView } from './views/KeysView'
 import { LoginsView } from './views/LoginsView'
 import { RecordView } from './views/RecordView'
 import { SecretsView } from './views/SecretsView'
+import { RunsView } from './views/RunsView'
+import { SettingsView } from './views/SettingsView'
 import { ToolPage } from './views/ToolPage'
+import { UsageView } from './views/UsageView'
 import { TracePage } from './views/TracePage'
 import { TracesView } from './views/TracesView'
 import { ToolsView } from './views/ToolsView'
@@ -22,11 +25,14 @@ const NAV = [
   { view: 'record', label: 'Record', href: '#/record' },
   { view: 'traces', label: 'Traces', href: '#/traces' },
   { view: 'tools', label: 'Tools', href: '#/tools' },
+  { view: 'runs', label: 'Runs', href: '#/runs' },
   { view: 'inbox', label: 'Inbox', href: '#/inbox' },
   { view: 'logins', label: 'Logins', href: '#/logins' },
   { view: 'secrets', label: 'Secrets', href: '#/secrets' },
   { view: 'keys', label: 'Keys', href: '#/keys' },
   { view: 'connect', label: 'Connect', href: '#/connect' },
+  { view: 'usage', label: 'Usage', href: '#/usage' },
+  { view: 'settings', label: 'Settings', href: '#/settings' },
 ] as const
 
 function View({ route }: { route: Route }) {
@@ -47,6 +53,12 @@ function View({ route }: { route: Route }) {
       return <KeysView />
     case 'connect':
       return <ConnectView />
+    case 'runs':
+      return <RunsView />
+    case 'usage':
+      return <UsageView />
+    case 'settings':
+      return <SettingsView />
     case 'traces':
       return <TracesView />
     case 'trace':

@@ -10,9 +10,23 @@ export type Route =
   | { view: 'keys' }
   | { view: 'connect' }
   | { view: 'traces' }
+  | { view: 'runs' }
+  | { view: 'usage' }
+  | { view: 'settings' }
   | { view: 'trace'; id: string }
 
-const PLAIN_VIEWS = ['tools', 'inbox', 'logins', 'secrets', 'keys', 'connect', 'traces'] as const
+const PLAIN_VIEWS = [
+  'tools',
+  'inbox',
+  'logins',
+  'secrets',
+  'keys',
+  'connect',
+  'traces',
+  'runs',
+  'usage',
+  'settings',
+] as const
 
 /** The view a location hash names (`#/tools/<id>`, `#/inbox`, …); unknown hashes show Record. */
 export function parseHash(hash: string): Route {

@@ -95,6 +95,26 @@ export interface TraceDetail {
   tools: ToolSummary[]
 }
 
+/** A tool the router found for an intent in the app's search, with its score (0..1). */
+export interface ToolSearchMatch {
+  id: string
+  name: string
+  siteHost: string
+  status: ToolSummary['status']
+  description: string
+  score: number
+}
+
+/** Credits and their movements (spec "What the service does" 7: pay as you go, prepaid). */
+export interface UsageView {
+  balance: number
+  freeGrant: number
+  freeRemaining: number
+  paidRemaining: number
+  charged: number
+  ledger: Array<{ kind: string; amount: number; ref: string; reason: string; at: number }>
+}
+
 /** A requirement as the inbox shows it: a value's or choice's slot carries its declared type. */
 export interface InboxRequirement extends Requirement {
   slotSchema?: { type?: string; format?: string; enum?: unknown[]; description?: string }
@@ -180,6 +200,15 @@ export interface AppApiMethods {
   'recorder.current': [Record<string, never>, RecordingState | null]
   'recorder.stop': [{ sessionId: string }, RecordingResult]
   'tools.list': [Record<string, never>, ToolSummary[]]
+  /**
+   * Tools for an intent through the router, with scores (issue 14 item 6): free in the app, where
+   * nothing is metered; `status` and `reason` as the account API's search result.
+   */
+  'tools.search': [
+    { intent: string },
+    { status: string; matches: ToolSearchMatch[]; reason: string | null },
+  ]
+  'usage.get': [Record<string, never>, UsageView]
   /** Recordings, newest first (issue 14 item 5). */
   'traces.list': [Record<string, never>, TraceSummary[]]
   'traces.get': [{ id: string }, TraceDetail]
@@ -290,6 +319,13 @@ export const APP_API_INPUT_SCHEMAS: Record<AppApiMethod, object> = {
     properties: { sessionId: { type: 'string', minLength: 1 } },
   },
   'tools.list': emptyObject,
+  'tools.search': {
+    type: 'object',
+    additionalProperties: false,
+    required: ['intent'],
+    properties: { intent: { type: 'string', minLength: 1, maxLength: 2000 } },
+  },
+  'usage.get': emptyObject,
   'traces.list': emptyObject,
   'traces.get': idOnly,
   'traces.exchange': {

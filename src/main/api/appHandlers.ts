@@ -15,6 +15,7 @@ import type { Store } from '../store/store'
 import { normalizeSecretHosts, type Vault } from '../vault'
 import type { SiteLogins } from '../vault/logins'
 import type { SignInFlows } from '../browse/signInFlows'
+import { createToolRouter } from '../router/router'
 import { listInbox } from './appInbox'
 import { traceDetail, traceExchange, traceHar } from './appTraces'
 import { DEFAULT_USER } from './demo/orders'
@@ -69,6 +70,8 @@ export function createAppHandlers(deps: AppHandlerDeps): AppHandlers {
       throw new ServiceError('unavailable', 503, 'This app was started without site logins.')
     return deps.logins
   }
+  // One router per app: it keeps what it learned of each tool between searches.
+  const router = createToolRouter()
   const detailOf = (tool: ToolSpec): ToolDetail => {
     const target = store.traces.getExchange(tool.evidence.traceId, tool.evidence.targetExchangeId)
     const replaces = replaceableTool(tool, store.tools)
@@ -85,6 +88,30 @@ export function createAppHandlers(deps: AppHandlerDeps): AppHandlers {
     'recorder.current': async () => deps.recordings.current(),
     'recorder.stop': async ({ sessionId }) => deps.recordings.stop(sessionId),
     'tools.list': async () => store.tools.list().map(summarizeTool),
+    'tools.search': async ({ intent }) => {
+      const routed = router.route(intent, store.tools.list())
+      const found = routed.candidate ? [...routed.tools, routed.candidate] : routed.tools
+      return {
+        status: routed.status,
+        reason: routed.reason ?? null,
+        matches: found.map(({ id, name, siteHost, status, description, score }) => ({
+          id,
+          name,
+          siteHost,
+          status,
+          description,
+          score,
+        })),
+      }
+    },
+    'usage.get': async () => {
+      const { balance, freeGrant, freeRemaining, paidRemaining, charged } = store.ledger.usage(
+        deps.tenant,
+        deps.clock(),
+      )
+      const ledger = store.ledger.entries(deps.tenant, 100)
+      return { balance, freeGrant, freeRemaining, paidRemaining, charged, ledger }
+    },
     'traces.list': async () => store.traces.list(),
     'traces.get': async ({ id }) => traceDetail(store, id),
     'traces.exchange': async ({ traceId, exchangeId }) => traceExchange(store, traceId, exchangeId),
@@ -117,7 +144,7 @@ export function createAppHandlers(deps: AppHandlerDeps): AppHandlers {
     },
     'tools.delete': async ({ id }) => ({ deleted: store.tools.delete(id) }),
     'runs.list': async ({ toolId }) =>
-      store.runs.list(toolId ? { toolId, limit: 20 } : { limit: 50 }).map(toPublicRun),
+      store.runs.list(toolId ? { toolId, limit: 20 } : { limit: 200 }).map(toPublicRun),
     'keys.list': async () =>
       store.keys
         .list(deps.tenant)

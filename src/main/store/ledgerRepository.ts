@@ -26,6 +26,19 @@ export interface LedgerRepository {
   /** Adds paid credits (a purchase). */
   purchase(tenant: string, ref: string, amount: number, now: number): void
   usage(tenant: string, now: number): Usage
+  /** The workspace's newest ledger rows first, at most `limit` (the Usage view). */
+  entries(tenant: string, limit: number): LedgerEntry[]
+}
+
+/** One movement of credits: `amount` is positive for grants and purchases, negative for charges. */
+export interface LedgerEntry {
+  kind: 'grant' | 'purchase' | 'charge'
+  amount: number
+  /** The run id or operation key charged, or the grant's name. */
+  ref: string
+  reason: string
+  /** Milliseconds since the Unix epoch. */
+  at: number
 }
 
 /**
@@ -90,6 +103,12 @@ export function createLedgerRepository(db: Db): LedgerRepository {
     },
   )
   return {
+    entries: (tenant, limit) =>
+      db
+        .prepare(
+          'SELECT kind, amount, ref, reason, at FROM ledger WHERE tenant = ? ORDER BY id DESC LIMIT ?',
+        )
+        .all(tenant, limit) as LedgerEntry[],
     charge: (tenant, ref, amount, reason, now) => charge(tenant, ref, amount, reason, now),
     charged: (tenant, ref) =>
       db.prepare('SELECT 1 FROM ledger WHERE tenant = ? AND ref = ?').get(tenant, ref) !==

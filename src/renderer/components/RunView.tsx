@@ -31,7 +31,8 @@ export function RunView({ run }: { run: Run }) {
           <p className="run-summary" data-testid="run-summary">
             Result: {outlineResult(run.result)}
           </p>
-          <pre className="json" data-testid="run-result">
+          {/* Focusable: a long result scrolls, and keyboard users must reach it (WCAG 2.1.1). */}
+          <pre className="json" data-testid="run-result" tabIndex={0} aria-label="Run result">
             {json(run.result)}
           </pre>
         </>

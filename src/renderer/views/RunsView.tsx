@@ -1,0 +1,138 @@
+import { useEffect, useState } from 'react'
+import type { Run } from '../../shared/run'
+import { RUN_STATUSES } from '../../shared/run'
+import type { ToolSummary } from '../../shared/toolSpec'
+import { invoke, on } from '../api'
+import { RunView } from '../components/RunView'
+import { StatusBadge } from '../components/StatusBadge'
+import { formatTime } from '../format'
+import { toolHref } from '../route'
+import { attempt } from '../stores/useAppStore'
+
+/** How long a run took, from its first to its last state: `840 ms`, `3.2 s`, `2 min`. */
+export function runDuration(run: Pick<Run, 'createdAt' | 'updatedAt'>): string {
+  const ms = Date.parse(run.updatedAt) - Date.parse(run.createdAt)
+  if (!Number.isFinite(ms) || ms < 0) return '—'
+  if (ms < 1000) return `${ms} ms`
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`
+  return `${Math.round(ms / 60_000)} min`
+}
+
+/** Every run of the workspace, newest first, filtered by status and tool (issue 14 item 6). */
+export function RunsView() {
+  const [runs, setRuns] = useState<Run[] | null>(null)
+  const [tools, setTools] = useState<ToolSummary[]>([])
+  const [status, setStatus] = useState('')
+  const [toolId, setToolId] = useState('')
+  const [shown, setShown] = useState<Run | null>(null)
+  useEffect(() => {
+    void attempt(invoke('runs.list', {})).then((list) => setRuns(list ?? []))
+    void attempt(invoke('tools.list', {})).then((list) => setTools(list ?? []))
+    // New and changed runs arrive as events: the history stays current while it is open.
+    return on('runs.updated', ({ run }) =>
+      setRuns(
+        (cur) =>
+          cur &&
+          (cur.some((r) => r.runId === run.runId)
+            ? cur.map((r) => (r.runId === run.runId ? run : r))
+            : [run, ...cur]),
+      ),
+    )
+  }, [])
+  const nameOf = (id: string) => tools.find((t) => t.id === id)?.name ?? id
+  const rows = (runs ?? []).filter(
+    (r) => (!status || r.status === status) && (!toolId || r.toolId === toolId),
+  )
+  return (
+    <>
+      <h1>Runs</h1>
+      <div className="row wrap">
+        <label className="field">
+          <span className="field-name">Status</span>
+          <select
+            data-testid="runs-status"
+            value={status}
+            onChange={(e) => setStatus(e.target.value)}
+          >
+            <option value="">any</option>
+            {RUN_STATUSES.map((s) => (
+              <option key={s}>{s}</option>
+            ))}
+          </select>
+        </label>
+        <label className="field">
+          <span className="field-name">Tool</span>
+          <select
+            data-testid="runs-tool"
+            value={toolId}
+            onChange={(e) => setToolId(e.target.value)}
+          >
+            <option value="">any</option>
+            {tools.map((t) => (
+              <option key={t.id} value={t.id}>
+                {t.name}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      {runs && rows.length === 0 && (
+        <p className="muted">No runs{runs.length ? ' match' : ' yet'}.</p>
+      )}
+      {rows.length > 0 && (
+        <div className="card flush">
+          <table>
+            <thead>
+              <tr>
+                <th>Status</th>
+                <th>Tool</th>
+                <th>Run</th>
+                <th>Error</th>
+                <th>Started</th>
+                <th>Took</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((r) => (
+                <tr
+                  key={r.runId}
+                  data-testid="run-row"
+                  className={shown?.runId === r.runId ? 'selected' : ''}
+                >
+                  <td>
+                    <StatusBadge status={r.status} />
+                  </td>
+                  <td>
+                    <a href={toolHref(r.toolId)}>{nameOf(r.toolId)}</a>
+                  </td>
+                  <td>
+                    <button
+                      className="link row-button"
+                      aria-pressed={shown?.runId === r.runId}
+                      onClick={() => setShown(r)}
+                    >
+                      <code>{r.runId}</code>
+                    </button>
+                  </td>
+                  <td className="muted">{r.error?.code}</td>
+                  <td className="nowrap muted">{formatTime(r.createdAt)}</td>
+                  <td className="num">{runDuration(r)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {shown && (
+        <section className="card" data-testid="run-detail" aria-label="Run details">
+          <h2>{nameOf(shown.toolId)}</h2>
+          <p className="muted small">
+            Started {formatTime(shown.createdAt)} · last change {formatTime(shown.updatedAt)} · took{' '}
+            {runDuration(shown)}
+          </p>
+          <RunView run={shown} />
+        </section>
+      )}
+    </>
+  )
+}
