@@ -101,17 +101,18 @@ function credentialsOf(
   password: string,
   username: string,
 ): RequestTemplate {
-  let text = JSON.stringify(request)
-    .split(JSON.stringify(SECRET_PLACEHOLDER).slice(1, -1))
-    .join(`{{secret:${password}}}`)
-  const parsed = JSON.parse(text) as RequestTemplate
-  if (!given && userPath && parsed.body?.kind === 'form' && userPath in parsed.body.template)
-    parsed.body = {
-      kind: 'form',
-      template: { ...parsed.body.template, [userPath]: `{{secret:${username}}}` },
-    }
-  text = JSON.stringify(parsed)
-  return JSON.parse(text) as RequestTemplate
+  // The redacted password, wherever the template holds it (a JSON string keeps it escaped).
+  const redacted = JSON.stringify(SECRET_PLACEHOLDER).slice(1, -1)
+  const withPassword = JSON.parse(
+    JSON.stringify(request).split(redacted).join(`{{secret:${password}}}`),
+  ) as RequestTemplate
+  const body = withPassword.body
+  if (given || !userPath || body?.kind !== 'form' || !(userPath in body.template))
+    return withPassword
+  return {
+    ...withPassword,
+    body: { kind: 'form', template: { ...body.template, [userPath]: `{{secret:${username}}}` } },
+  }
 }
 
 function slotName(key: string, properties: Record<string, unknown>): string {

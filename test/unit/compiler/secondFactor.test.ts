@@ -89,6 +89,15 @@ describe('a sign-in with a second factor', () => {
     expect(slots).toEqual(slots.map((_, i) => `p${i}`))
   })
 
+  it('signs in as the saved user when neither the person nor the intent gave a user name', () => {
+    const trace = twoFactorTrace('log in with the code from my authenticator app')
+    trace.actions = []
+    const tool = compiled(trace)
+    expect(tool.steps).toHaveLength(4)
+    expect(bodyOf(tool, 1).username).toBe(`{{secret:${HOST_SECRET}.username}}`)
+    expect(Object.values(tool.inputs.properties).map((p) => p.default)).not.toContain('rlee')
+  })
+
   it('keeps a single-factor sign-in as it was: the password post is the target', () => {
     const trace = twoFactorTrace('log in as rlee')
     trace.exchanges = trace.exchanges.slice(0, 2)
