@@ -155,7 +155,12 @@ export async function executeHttp(
     context.onSent?.({ method: rendered.method, url: rendered.url, status: response.status })
     for (const line of response.setCookies ?? [])
       await jar.setCookie(line, rendered.url, { ignoreError: true })
-    const redirect = signInRedirect(response, isTarget ? tool.verify.redirect : undefined)
+    // Inside a sign-in tool a step sent on to the sign-in or code page is the sign-in itself
+    // (a first factor redirects to the second); only its target's answer is judged so.
+    const redirect =
+      signIn && !isTarget
+        ? null
+        : signInRedirect(response, isTarget ? tool.verify.redirect : undefined)
     if (redirect) return redirect
     if (!isTarget) {
       const failed = readDependency(step, response, scope)

@@ -14,8 +14,9 @@ import { traceBuilder } from '../../unit/compiler/traceBuilder'
 
 /**
  * A site whose sign-in asks a TOTP second factor (RFC 6238), as Redmine's does: POST /login
- * checks the password and opens a pending session in the cookie, redirecting to the code page;
- * POST /account/twofa checks the code of that session's user, once per time step.
+ * checks the password and opens a pending session in the cookie, redirecting to the code page
+ * (`/login/2fa`, a path the engine reads as "the site asks a second factor");
+ * POST /login/2fa/verify checks the code of that session's user, once per time step.
  */
 const SEED = generateSecret()
 const PASSWORD = 'robin-secret-2'
@@ -37,10 +38,7 @@ beforeAll(async () => {
       const sid = /sid=([\w-]+)/.exec(req.headers.cookie ?? '')?.[1] ?? ''
       const form = new URLSearchParams(body)
       const url = new URL(req.url ?? '/', 'http://x')
-      if (
-        req.method === 'GET' &&
-        (url.pathname === '/login' || url.pathname === '/account/twofa/confirm')
-      ) {
+      if (req.method === 'GET' && (url.pathname === '/login' || url.pathname === '/login/2fa')) {
         const fresh = sid || `s${++counter}`
         res.writeHead(200, { 'content-type': 'text/html', 'set-cookie': `sid=${fresh}; Path=/` })
         res.end(tokenPage(`tok-${fresh}-csrf`))
@@ -52,10 +50,10 @@ beforeAll(async () => {
           form.get('username')?.toLowerCase() === 'rlee' &&
           form.get('password') === PASSWORD
         if (ok) pending.set(sid, 'rlee')
-        res.writeHead(ok ? 302 : 200, ok ? { location: '/account/twofa/confirm' } : {}).end()
+        res.writeHead(ok ? 302 : 200, ok ? { location: '/login/2fa' } : {}).end()
         return
       }
-      if (req.method === 'POST' && url.pathname === '/account/twofa') {
+      if (req.method === 'POST' && url.pathname === '/login/2fa/verify') {
         const code = form.get('twofa_code') ?? ''
         codesSeen.push(code)
         const ok =
@@ -64,7 +62,7 @@ beforeAll(async () => {
           // One step of tolerance, as sites allow: the run may cross a step boundary.
           verifySync({ secret: SEED, token: code, epochTolerance: 30 }).valid
         if (ok) signedIn.push(pending.get(sid)!)
-        res.writeHead(302, { location: ok ? '/' : '/account/twofa/confirm' }).end()
+        res.writeHead(302, { location: ok ? '/' : '/login/2fa' }).end()
         return
       }
       res.writeHead(404).end()
@@ -93,21 +91,21 @@ function compiledTool(): ToolSpec {
       type: 'document',
       mime: 'text/html',
     })
-    .exchange('GET', '/account/twofa/confirm', {
+    .exchange('GET', '/login/2fa', {
       mime: 'text/html',
       type: 'document',
       responseText: tokenPage('tok-s0-code'),
     })
     .fill('123456', { name: 'twofa_code', label: 'Code' })
     .submit()
-    .exchange('POST', '/account/twofa', {
+    .exchange('POST', '/login/2fa/verify', {
       form: 'authenticity_token=tok-s0-code&twofa_code=123456',
       status: 302,
       type: 'document',
       mime: 'text/html',
     })
     .build('log in as rlee with the code from my authenticator app')
-  trace.exchanges[1]!.responseHeaders.location = `${origin}/account/twofa/confirm`
+  trace.exchanges[1]!.responseHeaders.location = `${origin}/login/2fa`
   trace.exchanges[3]!.responseHeaders.location = `${origin}/`
   const result = compileTrace(trace, {
     toolId: '00000000-0000-4000-8000-0000000000ac',
