@@ -8,6 +8,7 @@ import { writesByOperation } from './operation'
 import { graphqlOfExchange } from './graphql'
 import { planDependencies } from './dependencies'
 import { withFileSteps } from './fileBodies'
+import { withFormBodies } from './formBodies'
 import { readFormSiblings } from './formSiblings'
 import { readLinkTokens } from './linkTokens'
 import { withFirstFactor } from './firstFactor'
@@ -59,8 +60,10 @@ export const MIN_TARGET_SCORE = 0.01
  * and ids read by position from a list are looked up by the name the person gave
  * (`lookupByName`: issue 9 item 8). Pure.
  */
-export function compileTrace(trace: Trace, options: CompileOptions): CompileResult {
-  const intent = options.intent ?? trace.intent
+export function compileTrace(recorded: Trace, options: CompileOptions): CompileResult {
+  const intent = options.intent ?? recorded.intent
+  // A form post with a file whose body a plain HAR left out is written from its form.
+  const trace = withFormBodies(recorded, intent)
   const inPage = options.targetExchangeId === undefined ? findPageSearch(trace, intent) : null
   const searched = inPage && compileOnce(trace, { ...options, targetExchangeId: inPage.exchangeId })
   const result = searched?.ok ? searched : compileOnce(trace, options)

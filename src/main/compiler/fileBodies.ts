@@ -169,8 +169,9 @@ export function withFileBody(
   }
 }
 
+/** Whether recorded bytes make a default: known, not empty (unknown too), and small. */
 function fits(bytes: string | null): boolean {
-  return bytes !== null && (bytes.length * 3) / 4 <= MAX_DEFAULT_FILE_BYTES
+  return bytes !== null && bytes.length > 0 && (bytes.length * 3) / 4 <= MAX_DEFAULT_FILE_BYTES
 }
 
 function fileSchema(
