@@ -19,7 +19,7 @@ const USAGE = `Usage:
   sitecall login HOST [--url URL] [--save-password] [--json]
   sitecall compile --har FILE --intent TEXT [--json]
   sitecall import-har FILE --intent TEXT [--json]
-  sitecall export-har TRACE_ID [--out FILE]
+  sitecall export-har TRACE_ID [--out FILE] [--include-credentials]
   sitecall mcp [--apps HOST,...]     (MCP over stdio, for desktop MCP clients)
 
 Data lives in SITECALL_HOME (now: ${dataDir()}).`
@@ -39,7 +39,7 @@ export async function main(argv: string[]): Promise<number> {
     if (command === 'login') return await loginCommand(rest)
     if (command === 'compile') return await compileHarCommand(rest)
     if (command === 'import-har') return await importHarCommand(rest)
-    if (command === 'export-har') return exportHarCommand(rest)
+    if (command === 'export-har') return await exportHarCommand(rest)
     if (command === 'mcp') return await mcpCommand(rest)
     process.stderr.write(`${USAGE}\n`)
     return command === undefined || command === '--help' || command === 'help' ? 0 : 2

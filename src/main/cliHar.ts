@@ -9,7 +9,11 @@ import type { Trace } from '../shared/trace'
 import { compileTrace } from './compiler'
 import { dataDir, databasePath } from './config'
 import { exportHar, importHarFile } from './recorder/har'
-import { createStore } from './store/store'
+import { createStore, type Store } from './store/store'
+import { createSecretRepository } from './store/secretRepository'
+import { TRACE_CREDENTIALS, withoutCredentials } from './store/traceCredentials'
+import { createKeychain, createVault } from './vault'
+import { LOCAL_TENANT } from './core'
 
 /** The CLI contract's answer (issue 3 "CLI contract"): scripts parse this; keep it stable. */
 export type CompileOutput =
@@ -75,17 +79,28 @@ export async function importHarCommand(args: string[]): Promise<number> {
 }
 
 /**
- * `sitecall export-har TRACE_ID [--out FILE]`: writes a stored trace as HAR 1.2 to the file, or
- * to stdout. An unknown trace is 404 `not_found` (exit 1).
+ * `sitecall export-har TRACE_ID [--out FILE] [--include-credentials]`: writes a stored trace as
+ * HAR 1.2 to the file, or to stdout. Cookie, Set-Cookie and Authorization values, URL userinfo
+ * and the storage state are left out (issue 13 item 4) unless `--include-credentials`, which
+ * opens the vault (keychain or SITECALL_PASSPHRASE) to unseal them; values recorded while the
+ * vault was locked were never kept. An unknown trace is 404 `not_found` (exit 1).
  */
-export function exportHarCommand(args: string[]): number {
-  const { values, positionals } = parse('export-har', args, { out: { type: 'string' } }, 1)
+export async function exportHarCommand(args: string[]): Promise<number> {
+  const { values, positionals } = parse(
+    'export-har',
+    args,
+    { out: { type: 'string' }, 'include-credentials': { type: 'boolean' } },
+    1,
+  )
   const traceId = positionals[0]
   if (!traceId) throw usage('export-har needs a TRACE_ID')
   const store = createStore(databasePath(dataDir()))
   try {
-    const trace = store.traces.get(traceId)
-    if (!trace) throw new ServiceError('not_found', 404, `No trace ${traceId} in ${dataDir()}.`)
+    const withCredentials = values['include-credentials'] === true
+    if (withCredentials) await unsealWithVault(store)
+    const stored = store.traces.get(traceId)
+    if (!stored) throw new ServiceError('not_found', 404, `No trace ${traceId} in ${dataDir()}.`)
+    const trace = withCredentials ? stored : withoutCredentials(stored)
     const text = `${JSON.stringify(exportHar(trace, { version: sitecallVersion() }), null, 2)}\n`
     if (typeof values.out === 'string') {
       writeFileSync(values.out, text)
@@ -95,6 +110,20 @@ export function exportHarCommand(args: string[]): number {
   } finally {
     store.close()
   }
+}
+
+/** Opens the data dir's vault so the store unseals trace credentials; says so when it cannot. */
+async function unsealWithVault(store: Store): Promise<void> {
+  const env = process.env
+  const vault = createVault({
+    secrets: createSecretRepository(store.db),
+    keychain: env.SITECALL_KEYCHAIN === 'off' ? null : createKeychain({ env }),
+    passphrase: env.SITECALL_PASSPHRASE ?? null,
+    clock: Date.now,
+  })
+  const status = await vault.open()
+  if (status.mode === 'locked') process.stderr.write(`Credentials stay sealed: ${status.message}\n`)
+  store.traces.useSealer(() => vault.sealerFor(LOCAL_TENANT, TRACE_CREDENTIALS))
 }
 
 function compileOptions(intent: string) {

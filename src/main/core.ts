@@ -32,6 +32,7 @@ import { createEventBus, type EventBus } from './events'
 import { findChromium, requireChromium, startRecording } from './recorder'
 import { createStore, type Store } from './store/store'
 import { lockDataDir, type DataDirLock } from './store/dataDirLock'
+import { TRACE_CREDENTIALS } from './store/traceCredentials'
 import { createSecretRepository } from './store/secretRepository'
 import { createKeychain, createVault, type Keychain, type Vault } from './vault'
 import { summarizeTool } from '../shared/toolSpec'
@@ -134,6 +135,9 @@ export function createCore(config: CoreConfig = {}): Core {
     afterSealing: () => void store.db.pragma('wal_checkpoint(TRUNCATE)'),
   })
   void logins.sealPlaintext().catch(() => undefined)
+  // Recorded cookies, Authorization values, URL userinfo and storage states are sealed at rest;
+  // while the vault is locked only markers are kept (issue 13 item 4).
+  store.traces.useSealer(() => vault.sealerFor(LOCAL_TENANT, TRACE_CREDENTIALS))
   const events = createEventBus()
   const settings = readSettings(home)
   let stopResultSweep: (() => void) | undefined

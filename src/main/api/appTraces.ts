@@ -4,6 +4,7 @@ import { summarizeTool } from '../../shared/toolSpec'
 import { summarizeExchange, type Exchange, type Trace } from '../../shared/trace'
 import { exportHar, type Har } from '../recorder/har'
 import type { Store } from '../store/store'
+import { exchangeWithoutCredentials, withoutCredentials } from '../store/traceCredentials'
 
 /** Sitecall's version as HAR's `log.creator.version`. */
 const VERSION = '0.1.0'
@@ -19,7 +20,8 @@ function traceOr404(store: Pick<Store, 'traces'>, id: string): Trace {
  * one at a time, `traceExchange`), its actions, and the tools compiled from it. 404 `not_found`.
  */
 export function traceDetail(store: Pick<Store, 'traces' | 'tools'>, id: string): TraceDetail {
-  const trace = traceOr404(store, id)
+  // The UI shows requests, not logins: no cookie, Authorization or userinfo (issue 13 item 4).
+  const trace = withoutCredentials(traceOr404(store, id))
   const { exchanges, actions, intent, startUrl, createdAt } = trace
   return {
     trace: { id, intent, startUrl, createdAt, exchangeCount: exchanges.length },
@@ -45,10 +47,11 @@ export function traceExchange(
   const exchange = store.traces.getExchange(traceId, exchangeId)
   if (!exchange)
     throw new ServiceError('not_found', 404, `No exchange ${exchangeId} in ${traceId}.`)
-  return exchange
+  return exchangeWithoutCredentials(exchange)
 }
 
-/** The trace as HAR 1.2 with a file name from its id (`trc_….har`); 404 `not_found`. */
+/** The trace as HAR 1.2, credentials left out, with a file name from its id (`trc_….har`); 404 `not_found`. */
 export function traceHar(store: Pick<Store, 'traces'>, id: string): { fileName: string; har: Har } {
-  return { fileName: `${id}.har`, har: exportHar(traceOr404(store, id), { version: VERSION }) }
+  const trace = withoutCredentials(traceOr404(store, id))
+  return { fileName: `${id}.har`, har: exportHar(trace, { version: VERSION }) }
 }

@@ -1,7 +1,15 @@
 import { createHash } from 'node:crypto'
 import type { Db } from './db'
-import { parseJson } from './json'
-import type { Action, Body, Exchange, StorageState, Trace } from '../../shared/trace'
+import type { Action, Body, Exchange, Trace } from '../../shared/trace'
+import {
+  openExchange,
+  openStorageState,
+  openUserinfo,
+  sealExchange,
+  sealStorageState,
+  sealUserinfo,
+  type CredentialSealer,
+} from './traceCredentials'
 
 interface ExchangeRow {
   id: string
@@ -46,10 +54,17 @@ export interface TraceRepository {
    * own requests); their evidence then names a trace that is gone.
    */
   delete(id: string): boolean
+  /**
+   * Where credentials are sealed (issue 13 item 4): `sealer()` is asked at each save and read;
+   * null (a locked vault, or never set) stores markers in their place and reads sealed values as
+   * markers.
+   */
+  useSealer(sealer: () => CredentialSealer | null): void
 }
 
 /** Creates the trace repository over an open database. */
 export function createTraceRepository(db: Db): TraceRepository {
+  let sealerOf: () => CredentialSealer | null = () => null
   const putBody = db.prepare(
     'INSERT OR IGNORE INTO bodies (hash, encoding, content) VALUES (?, ?, ?)',
   )
@@ -76,17 +91,19 @@ export function createTraceRepository(db: Db): TraceRepository {
   }
 
   const save = db.transaction((trace: Trace) => {
+    const sealer = sealerOf()
     db.prepare('DELETE FROM traces WHERE id = ?').run(trace.id)
     db.prepare(
       'INSERT INTO traces (id, intent, start_url, created_at, storage_state) VALUES (?, ?, ?, ?, ?)',
     ).run(
       trace.id,
       trace.intent,
-      trace.startUrl,
+      sealUserinfo(trace.startUrl, sealer),
       trace.createdAt,
-      trace.storageState ? JSON.stringify(trace.storageState) : null,
+      sealStorageState(trace.storageState, sealer),
     )
-    for (const e of trace.exchanges) {
+    for (const recorded of trace.exchanges) {
+      const e = sealExchange(recorded, sealer)
       putExchange.run(
         trace.id,
         e.id,
@@ -104,11 +121,21 @@ export function createTraceRepository(db: Db): TraceRepository {
         e.pageUrl,
       )
     }
-    for (const a of trace.actions) putAction.run(trace.id, a.seq, a.kind, a.at, JSON.stringify(a))
+    for (const a of trace.actions)
+      putAction.run(
+        trace.id,
+        a.seq,
+        a.kind,
+        a.at,
+        JSON.stringify(mapUrls(a, (u) => sealUserinfo(u, sealer))),
+      )
   })
 
   return {
     save: (trace) => save(trace),
+    useSealer(sealer) {
+      sealerOf = sealer
+    },
     get(id) {
       const row = db.prepare('SELECT * FROM traces WHERE id = ?').get(id) as
         | {
@@ -120,29 +147,30 @@ export function createTraceRepository(db: Db): TraceRepository {
           }
         | undefined
       if (!row) return null
+      const sealer = sealerOf()
       const exchanges = (
         db.prepare(`${exchangeSelect} WHERE e.trace_id = ? ORDER BY e.seq`).all(id) as ExchangeRow[]
-      ).map(toExchange)
+      ).map((row) => openExchange(toExchange(row), sealer))
       const actions = (
         db.prepare('SELECT data FROM actions WHERE trace_id = ? ORDER BY seq').all(id) as Array<{
           data: string
         }>
-      ).map((r) => JSON.parse(r.data) as Action)
+      ).map((r) => mapUrls(JSON.parse(r.data) as Action, (u) => openUserinfo(u, sealer)))
       return {
         id: row.id,
         intent: row.intent,
-        startUrl: row.start_url,
+        startUrl: openUserinfo(row.start_url, sealer),
         createdAt: row.created_at,
         exchanges,
         actions,
-        storageState: parseJson<StorageState>(row.storage_state),
+        storageState: openStorageState(row.storage_state, sealer),
       }
     },
     getExchange(traceId, exchangeId) {
       const row = db
         .prepare(`${exchangeSelect} WHERE e.trace_id = ? AND e.id = ?`)
         .get(traceId, exchangeId) as ExchangeRow | undefined
-      return row ? toExchange(row) : null
+      return row ? openExchange(toExchange(row), sealerOf()) : null
     },
     list() {
       return (
@@ -207,4 +235,13 @@ function toExchange(r: ExchangeRow): Exchange {
     durationMs: r.duration_ms,
     pageUrl: r.page_url,
   }
+}
+
+/** An action with `map` applied to its URLs (`pageUrl`, `url`, a navigate's `value`). */
+function mapUrls(action: Action, map: (url: string) => string): Action {
+  const out = { ...action } as Action & { url?: unknown }
+  if (typeof out.pageUrl === 'string') out.pageUrl = map(out.pageUrl)
+  if (typeof out.url === 'string') out.url = map(out.url)
+  if (out.kind === 'navigate' && typeof out.value === 'string') out.value = map(out.value)
+  return out
 }

@@ -79,6 +79,18 @@ export interface Vault {
   sealFor(tenant: string, purpose: string, plaintext: Buffer): Promise<Buffer>
   /** Opens what `sealFor` sealed; 500 `internal` when it does not open, 503 when locked. */
   unsealFor(tenant: string, purpose: string, envelope: Buffer): Promise<Buffer>
+  /**
+   * `sealFor`/`unsealFor` without waiting, for writers inside a database transaction (a trace's
+   * credentials, issue 13 item 4): null while the vault is locked. `open` answers null for an
+   * envelope that does not open.
+   */
+  sealerFor(tenant: string, purpose: string): SyncSealer | null
+}
+
+/** Seals and opens bytes synchronously under one workspace's data key and one purpose. */
+export interface SyncSealer {
+  seal(plaintext: Buffer): Buffer
+  open(envelope: Buffer): Buffer | null
 }
 
 const CHECK_PLAINTEXT = Buffer.from('sitecall vault check 1', 'utf8')
@@ -256,7 +268,10 @@ export function createVault(deps: VaultDeps): Vault {
   }
 
   async function dataKey(tenant: string): Promise<Buffer> {
-    const master = await requireKey()
+    return dataKeyWith(await requireKey(), tenant)
+  }
+
+  function dataKeyWith(master: Buffer, tenant: string): Buffer {
     const cached = dataKeys.get(tenant)
     if (cached) return cached
     let wrapped = repo.wrappedDataKey(tenant)
@@ -363,6 +378,16 @@ export function createVault(deps: VaultDeps): Vault {
 
     async sealFor(tenant, purpose, plaintext) {
       return seal(await dataKey(tenant), plaintext, sealedContext(tenant, purpose))
+    },
+
+    sealerFor(tenant, purpose) {
+      if (!masterKey) return null
+      const key = dataKeyWith(masterKey, tenant)
+      const context = sealedContext(tenant, purpose)
+      return {
+        seal: (plaintext) => seal(key, plaintext, context),
+        open: (envelope) => openEnvelope(key, envelope, context),
+      }
     },
 
     async unsealFor(tenant, purpose, envelope) {

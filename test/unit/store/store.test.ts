@@ -67,7 +67,8 @@ describe('the store', () => {
 
   it('round-trips a trace and stores a body seen twice once', () => {
     store.traces.save(trace)
-    expect(store.traces.get('trc_1')).toEqual(trace)
+    // No vault is open here: a storage state is not kept in the clear (issue 13 item 4).
+    expect(store.traces.get('trc_1')).toEqual({ ...trace, storageState: null })
     expect(store.db.prepare('SELECT COUNT(*) AS n FROM bodies').get()).toEqual({ n: 1 })
     expect(store.traces.getExchange('trc_1', 'exc_2')?.url).toBe('https://x.example/app.js?v=2')
   })
