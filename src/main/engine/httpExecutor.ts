@@ -117,7 +117,7 @@ export async function executeHttp(
     // Secrets enter this step's scope only, resolved at send time and checked before sending.
     const seeds = totpSeedNames(step.request)
     const secrets = await bindStepSecrets([...secretNames(step.request), ...seeds], context.secrets)
-    if (!secrets.ok) return secrets
+    if (!secrets.ok) return seedMissing(secrets, seeds) ?? secrets
     // A one-time code is made from its seed just before sending (`{{totp:NAME}}`).
     const codes = seeds.length ? await totpCodes(step.request, secrets.scope) : {}
     const rendered = renderOrRefuse(step.request, { ...scope, ...secrets.scope, ...codes })
@@ -262,6 +262,25 @@ export function readDependency(
     }
   }
   return null
+}
+
+/**
+ * A step that sends a one-time code whose TOTP seed is not saved: the site asks a second factor
+ * that the run cannot answer (spec `mfa_required`: save a TOTP seed for unattended use). Null
+ * when the refusal is about another secret.
+ */
+function seedMissing(
+  refusal: { code: string; message: string },
+  seeds: string[],
+): Extract<Outcome, { ok: false }> | null {
+  const seed = seeds.find((name) => refusal.message.includes(`"${name}"`))
+  if (!seed || refusal.code !== 'session_or_permission') return null
+  return {
+    ok: false,
+    code: 'mfa_required',
+    message: `The site asks a one-time code and its login keeps no TOTP seed (${seed}): save the login with its TOTP seed, or sign in with the code.`,
+    signIn: true,
+  }
 }
 
 const ANY_ANSWER: VerifyRule = { status: [200, 399], mimeType: '', required: [] }

@@ -161,6 +161,7 @@ describe('a sign-in tool with a TOTP second factor', () => {
     const seen = codesSeen.length
     const done = await run(compiledTool(), null)
     expect(done.status).not.toBe('succeeded')
+    expect(done.error?.code).toBe('mfa_required')
     expect(codesSeen.length).toBe(seen)
   })
 })
