@@ -25,6 +25,7 @@ import { dataDir, databasePath, DEFAULT_PORT, readSettings } from './config'
 import { createBrowserPool } from './engine/browserPool'
 import { createRenderedExecutor } from './engine/renderedExecutor'
 import { createRunEngine, type RunEngine } from './engine/runEngine'
+import { pooledRandom } from './engine/pooledRandom'
 import { retentionFrom, startResultSweep } from './engine/resultRetention'
 import type { ResultRetention } from './store/runRepository'
 import type { SendRequest } from './engine/httpExecutor'
@@ -113,7 +114,7 @@ export function createCore(config: CoreConfig = {}): Core {
   const env = config.env ?? process.env
   const home = config.home ?? dataDir(env)
   const clock = config.clock ?? Date.now
-  const ulid = monotonicFactory()
+  const ulid = monotonicFactory(pooledRandom())
   const nextUlid = () => ulid(clock())
   const store = createStore(databasePath(home))
   const vault = createVault({

@@ -1,43 +1,71 @@
-// The run engine's cost (issue 4 "Measured"): through surface A against the directory fixture's
-// JSON endpoint, the overhead over a direct call of the same endpoint in the same run (p50, p99,
-// milliseconds), and verified runs per second at concurrency 1, 16 and 64, every run checked
-// persisted. Writes bench-results/engine.json. Run alone: `npx tsx test/bench/engine.ts`.
+// The run engine's cost (issue 4 "Measured", issue 12): through surface A against the directory
+// fixture's JSON endpoint, with small (about 1.3 KB) and large (about 72 KB) answers, the overhead
+// over a direct call of the same endpoint in the same run (p50, p99, milliseconds), verified runs
+// per second at concurrency 1, 16 and 64 next to the direct rate, every run checked persisted,
+// and the bytes each run stored. Writes bench-results/engine.json. Run alone:
+// `npx tsx test/bench/engine.ts`.
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { createClients, type Clients } from './clients'
 import { QUERIES } from './config'
 import { machine } from './resources'
-import { startBench, type BenchEnv } from './setup'
+import { startBench, type AnswerSize, type BenchEnv } from './setup'
 import { measureLatency, measureThroughput } from './surfaceA'
 
 const OUT = fileURLToPath(new URL('../../bench-results/engine.json', import.meta.url))
 
-/** The issue's goals, printed next to the figures (never asserted: benchmarks are not tests). */
-export const ENGINE_GOALS = { p50OverheadMs: 1, runsPerSecond: 2000 }
+/** The issues' goals, printed next to the figures (never asserted: benchmarks are not tests). */
+export const ENGINE_GOALS = {
+  /** Issue 12: p50 overhead over a direct call, small (about 1 KB) and large answers. */
+  p50OverheadMs: { small: 1, large: 1.5 },
+  /** Issue 12: verified, persisted runs per second with small answers at 16 in flight. */
+  runsPerSecond: 2000,
+  /** Issue 12: Sitecall's rate over the direct rate at 16 in flight. */
+  ratioAt16: 0.8,
+  /** Issue 12: p99 at 64 in flight over the direct p99 there. */
+  p99RatioAt64: 4,
+}
 
 export interface EngineThroughput {
   concurrency: number
   /** Succeeded Sitecall runs per second, and the direct calls per second beside them. */
   runsPerSecond: number
   directPerSecond: number
+  /** Sitecall / direct runs per second. */
+  ratio: number
   runs: number
   failures: number
   /** Runs the SQLite file holds as `succeeded` from this phase: must equal `runs - failures`. */
   persisted: number
   p50Ms: number
   p99Ms: number
+  directP99Ms: number
+}
+
+/** One answer size's figures. */
+export interface EngineSizeResults {
+  size: AnswerSize
+  /** Bytes of one answer of the site (the first bench query's). */
+  answerBytes: number
+  overhead: { p50Ms: number; p99Ms: number; directP50Ms: number; sitecallP50Ms: number }
+  throughput: EngineThroughput[]
+  /**
+   * What each run added to the SQLite file: its result column (stored bytes, compressed above a
+   * size) and the whole file (pages of the runs table, indexes and ledger included).
+   */
+  storedPerRun: { resultBytes: number; fileBytes: number }
+  errors: number
+  /** Why Sitecall calls failed, with counts. */
+  failureReasons: Record<string, number>
 }
 
 export interface EngineBenchResults {
   date: string
   machine: ReturnType<typeof machine>
-  overhead: { p50Ms: number; p99Ms: number; directP50Ms: number; sitecallP50Ms: number }
-  throughput: EngineThroughput[]
+  sizes: EngineSizeResults[]
   /** Sitecall calls that failed or runs that were not found persisted: any is a bench error. */
   errors: number
-  /** Why Sitecall calls failed, with counts (the first distinct reasons of each phase). */
-  failureReasons: Record<string, number>
 }
 
 const succeededRuns = (env: BenchEnv): number =>
@@ -49,19 +77,39 @@ const succeededRuns = (env: BenchEnv): number =>
     }
   ).n
 
+/** Bytes of the SQLite file as this connection sees it (the WAL's pages included). */
+const fileBytes = (env: BenchEnv): number =>
+  (env.core.store.db.pragma('page_count', { simple: true }) as number) *
+  (env.core.store.db.pragma('page_size', { simple: true }) as number)
+
+/** Bytes of the site's answer to the first bench query, as the direct side receives it. */
+async function answerBytes(env: BenchEnv): Promise<number> {
+  const res = await fetch(`${env.site.url}/api/search`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query: QUERIES[0], verified: false, page: 1, perPage: 12 }),
+  })
+  return (await res.arrayBuffer()).byteLength
+}
+
 /**
  * Measures the engine on a started bench environment. Env: BENCH_ENGINE_N (sequential calls per
  * side, default 1,000), BENCH_ENGINE_SECONDS (per concurrency, default 4).
  */
-export async function runEngineBench(env: BenchEnv, clients: Clients): Promise<EngineBenchResults> {
+export async function runEngineBench(
+  env: BenchEnv,
+  clients: Clients,
+  size: AnswerSize,
+): Promise<EngineSizeResults> {
   const n = Number(process.env.BENCH_ENGINE_N ?? 1000)
   const seconds = Number(process.env.BENCH_ENGINE_SECONDS ?? 4)
   const latency = await measureLatency(clients, QUERIES, { n, warmup: 100, batch: 50 })
   env.site.requests.length = 0
   const throughput: EngineThroughput[] = []
   const failureReasons = { ...latency.failures.sitecall.reasons }
+  const before = { runs: env.core.store.runs.storedResults(), file: fileBytes(env) }
   for (const concurrency of [1, 16, 64]) {
-    const before = succeededRuns(env)
+    const persistedBefore = succeededRuns(env)
     const t = await measureThroughput(clients, QUERIES, { concurrency, seconds })
     env.site.requests.length = 0
     await env.core.engine.idle()
@@ -71,19 +119,23 @@ export async function runEngineBench(env: BenchEnv, clients: Clients): Promise<E
       concurrency,
       runsPerSecond: t.sitecall.perSecond,
       directPerSecond: t.direct.perSecond,
+      ratio: t.ratio,
       runs: t.sitecall.calls,
       failures: t.sitecall.failures.count,
-      persisted: succeededRuns(env) - before,
+      persisted: succeededRuns(env) - persistedBefore,
       p50Ms: t.sitecall.latency.p50,
       p99Ms: t.sitecall.latency.p99,
+      directP99Ms: t.direct.latency.p99,
     })
   }
+  const after = { runs: env.core.store.runs.storedResults(), file: fileBytes(env) }
+  const added = Math.max(1, after.runs.runs - before.runs.runs)
   const errors =
     latency.failures.sitecall.count +
     throughput.reduce((s, t) => s + t.failures + Math.abs(t.runs - t.failures - t.persisted), 0)
   return {
-    date: new Date().toISOString(),
-    machine: machine(),
+    size,
+    answerBytes: await answerBytes(env),
     overhead: {
       p50Ms: latency.sitecall.p50 - latency.direct.p50,
       p99Ms: latency.sitecall.p99 - latency.direct.p99,
@@ -91,6 +143,10 @@ export async function runEngineBench(env: BenchEnv, clients: Clients): Promise<E
       sitecallP50Ms: latency.sitecall.p50,
     },
     throughput,
+    storedPerRun: {
+      resultBytes: (after.runs.bytes - before.runs.bytes) / added,
+      fileBytes: (after.file - before.file) / added,
+    },
     errors,
     failureReasons,
   }
@@ -99,21 +155,45 @@ export async function runEngineBench(env: BenchEnv, clients: Clients): Promise<E
 /** The engine figures as a short text table. */
 export function formatEngineReport(r: EngineBenchResults): string {
   const f = (x: number) => x.toFixed(2)
-  const o = r.overhead
-  return [
-    `Run engine (surface A over a direct call, same run; goals: p50 overhead < ${ENGINE_GOALS.p50OverheadMs} ms, > ${ENGINE_GOALS.runsPerSecond} runs/s)`,
-    `  overhead p50 ${f(o.p50Ms)} ms   p99 ${f(o.p99Ms)} ms   (direct p50 ${f(o.directP50Ms)} ms, Sitecall p50 ${f(o.sitecallP50Ms)} ms)`,
-    ...r.throughput.map(
-      (t) =>
-        `  concurrency ${String(t.concurrency).padStart(2)}: ${t.runsPerSecond.toFixed(0).padStart(5)} runs/s (direct ${t.directPerSecond.toFixed(0)}/s)   p50 ${f(t.p50Ms)} ms   p99 ${f(t.p99Ms)} ms   ${t.persisted}/${t.runs - t.failures} persisted`,
-    ),
-    `  errors: ${r.errors}${r.errors ? ` ${JSON.stringify(r.failureReasons)}` : ''}`,
-  ].join('\n')
+  const g = ENGINE_GOALS
+  const lines = [
+    `Run engine (surface A over a direct call of the same endpoint, same run; goals: p50 overhead ≤ ${g.p50OverheadMs.small} ms small / ${g.p50OverheadMs.large} ms large, ≥ ${g.ratioAt16}× direct at 16, > ${g.runsPerSecond} runs/s small, p99 at 64 < ${g.p99RatioAt64}× direct)`,
+  ]
+  for (const s of r.sizes) {
+    const o = s.overhead
+    lines.push(
+      `  ${s.size} answers (${(s.answerBytes / 1024).toFixed(1)} KB): overhead p50 ${f(o.p50Ms)} ms   p99 ${f(o.p99Ms)} ms   (direct p50 ${f(o.directP50Ms)} ms, Sitecall p50 ${f(o.sitecallP50Ms)} ms)`,
+      ...s.throughput.map(
+        (t) =>
+          `    concurrency ${String(t.concurrency).padStart(2)}: ${t.runsPerSecond.toFixed(0).padStart(5)} runs/s (direct ${t.directPerSecond.toFixed(0)}/s, ${f(t.ratio)}×)   p50 ${f(t.p50Ms)} ms   p99 ${f(t.p99Ms)} ms (direct p99 ${f(t.directP99Ms)} ms)   ${t.persisted}/${t.runs - t.failures} persisted`,
+      ),
+      `    stored per run: result ${s.storedPerRun.resultBytes.toFixed(0)} B, file ${s.storedPerRun.fileBytes.toFixed(0)} B   errors: ${s.errors}${s.errors ? ` ${JSON.stringify(s.failureReasons)}` : ''}`,
+    )
+  }
+  return lines.join('\n')
 }
 
-/** Measures on `env`, prints the table, writes bench-results/engine.json; returns the errors. */
+/**
+ * Measures large answers on `env` and small ones on an environment of its own, prints the table,
+ * writes bench-results/engine.json; returns the errors.
+ */
 export async function reportEngineBench(env: BenchEnv, clients: Clients): Promise<number> {
-  const results = await runEngineBench(env, clients)
+  const large = await runEngineBench(env, clients, 'large')
+  const smallEnv = await startBench(QUERIES, 'small')
+  const smallClients = createClients(smallEnv)
+  let small: EngineSizeResults
+  try {
+    small = await runEngineBench(smallEnv, smallClients, 'small')
+  } finally {
+    await smallClients.close()
+    await smallEnv.close()
+  }
+  const results: EngineBenchResults = {
+    date: new Date().toISOString(),
+    machine: machine(),
+    sizes: [small, large],
+    errors: small.errors + large.errors,
+  }
   console.log(formatEngineReport(results))
   mkdirSync(dirname(OUT), { recursive: true })
   writeFileSync(OUT, `${JSON.stringify(results, null, 2)}\n`)

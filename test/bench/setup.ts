@@ -3,7 +3,13 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createCore, LOCAL_TENANT, type Core } from '../../src/main/core'
 import type { ToolSpec } from '../../src/shared/toolSpec'
-import { searchRecords, startDirectorySite, type DirectorySite } from '../fixtures/sites/directory'
+import {
+  generateRecords,
+  searchRecords,
+  startDirectorySite,
+  type DirectoryRecord,
+  type DirectorySite,
+} from '../fixtures/sites/directory'
 import { makeSearchTool } from '../integration/helpers/searchTool'
 
 export interface BenchEnv {
@@ -20,12 +26,35 @@ export interface BenchEnv {
   close(): Promise<void>
 }
 
+/** How big the search tool's answers are: the directory's full records (about 72 KB) or small. */
+export type AnswerSize = 'large' | 'small'
+
 /**
- * Starts what the bench measures, all in this process: the directory fixture and a real core
- * (real SQLite file, port 0), with the verified search tool and a key. Throws (after cleaning up)
- * when any part cannot start or when a bench query would find nothing.
+ * The directory's records cut to a name, two tags and a rank, so a search answers about 1.3 KB
+ * (12 records) instead of about 72 KB: the bench's small answers (issue 12).
  */
-export async function startBench(queries: readonly string[]): Promise<BenchEnv> {
+export function smallRecords(): DirectoryRecord[] {
+  return generateRecords().map(
+    (r) =>
+      ({
+        toolName: r.toolName,
+        toolShortDescription: '',
+        tagsIndex: r.tagsIndex.slice(0, 2),
+        topRank: r.topRank,
+      }) as unknown as DirectoryRecord,
+  )
+}
+
+/**
+ * Starts what the bench measures, all in this process: the directory fixture (full records, or
+ * `smallRecords()` for `size: 'small'`) and a real core (real SQLite file, port 0), with the
+ * verified search tool and a key. Throws (after cleaning up) when any part cannot start or when
+ * a bench query would find nothing.
+ */
+export async function startBench(
+  queries: readonly string[],
+  size: AnswerSize = 'large',
+): Promise<BenchEnv> {
   const home = mkdtempSync(join(tmpdir(), 'sitecall-bench-'))
   let site: DirectorySite | undefined
   let core: Core | undefined
@@ -35,7 +64,7 @@ export async function startBench(queries: readonly string[]): Promise<BenchEnv> 
     rmSync(home, { recursive: true, force: true })
   }
   try {
-    site = await startDirectorySite()
+    site = await startDirectorySite(size === 'small' ? { records: smallRecords() } : {})
     for (const query of queries)
       if (!searchRecords(site.records, { query }).count)
         throw new Error(`The bench query "${query}" matches no fixture record.`)
