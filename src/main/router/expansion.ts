@@ -26,6 +26,12 @@ export const HEAD_IN_FIELDS = 0.6
  */
 export const MIN_HEAD_STRENGTH = 1 - 0.1 / HEAD_PENALTY
 
+/**
+ * Fields whose words are data the person saw or typed as much as vocabulary (page titles, slot
+ * values, quoted names): only the word itself counts there, never a vector neighbour.
+ */
+export const DATA_FIELDS: ReadonlySet<TermField> = new Set(['title', 'value', 'named'])
+
 /** Fields whose words name the tool's inputs or answer, not what it is about. */
 export const WEAK_HEAD_FIELDS: ReadonlySet<TermField> = new Set(['slot', 'output', 'value'])
 
@@ -36,6 +42,6 @@ export const WEAK_HEAD_FIELDS: ReadonlySet<TermField> = new Set(['slot', 'output
  * {@link HEAD_IN_FIELDS} of their strength.
  */
 export function headStrength(term: { field: TermField; strength: number }, x: Expansion): number {
-  if (x.via === 'vector' && (term.field === 'title' || term.field === 'value')) return 0
+  if (x.via === 'vector' && DATA_FIELDS.has(term.field)) return 0
   return term.strength * x.strength * (WEAK_HEAD_FIELDS.has(term.field) ? HEAD_IN_FIELDS : 1)
 }

@@ -2,6 +2,7 @@ import { GENERIC_VERBS, READ_CLASSES, roleSynonyms, verbAgreement, type VerbClas
 import { sameAction, sameSense } from './meaning/related'
 import type { IntentWord, ParsedIntent } from './parseIntent'
 import {
+  DATA_FIELDS,
   HEAD_IN_FIELDS,
   HEAD_PENALTY,
   WEAK_HEAD_FIELDS,
@@ -130,7 +131,7 @@ function find(
   for (const [s, e] of expanded) {
     const term = profile.terms.get(s)
     // Page titles and slot values are data as much as vocabulary: only the word itself counts.
-    if (term && (e.via !== 'vector' || (term.field !== 'title' && term.field !== 'value')))
+    if (term && (e.via !== 'vector' || !DATA_FIELDS.has(term.field)))
       consider({ strength: term.strength * e.strength, field: term.field, via: e.via })
   }
   if (roles)
@@ -274,6 +275,9 @@ export function scoreTool(
     (head !== null &&
       (profile.verb === 'search' || profile.verb === 'list') &&
       [...expand(head).keys()].some((s) => profile.siteObjects.has(s))) ||
+    // `run the nightly [import]` of `trigger the inject node "run nightly import"`: the name of
+    // the thing it works on names it.
+    (head !== null && findOnce(head, false)?.field === 'named') ||
     // `upload a [file]` of a tool recorded with `Sunset.png`: the kind of its value is its object.
     (head !== null && findOnce(head, false)?.field === 'kind') ||
     (head !== null && [...expand(head).keys()].some((s) => profile.objectStems.has(s)))

@@ -20,6 +20,8 @@ export type TermField =
   | 'kind'
   /** An option of one of its slots (`repositories` of `type` ∈ repositories, code, issues). */
   | 'option'
+  /** A word of a quoted name in its intent that a slot takes (`"run nightly import"`). */
+  | 'named'
 
 /**
  * How much a word found in each field says that the tool is about that word (1 = the tool's own
@@ -39,6 +41,7 @@ export const FIELD_STRENGTH: Record<TermField, number> = {
   value: 0.7,
   kind: 0.95,
   option: 0.95,
+  named: 0.75,
 }
 
 export interface ToolTerm {
@@ -153,13 +156,29 @@ export function profileTool(tool: ToolSpec): ToolProfile {
   // slot are what the tool can be asked about (`type` ∈ repositories, code, issues).
   const oneWord = (v: unknown): v is string => typeof v === 'string' && /^[a-z]{3,20}$/i.test(v)
   const slotSchemas = Object.values(tool.inputs.properties ?? {})
+  // The default of a slot named `type` or `kind` says what the tool works on (`type: tab` of a
+  // flow tab, `type: directory` of a folder listing): the kind of its object.
+  const kindSlot = (name: string) => /^(type|kind)$/i.test(name)
+  const slotEntries = Object.entries(tool.inputs.properties ?? {})
   add(
-    slotSchemas
-      .map((s) => s.default)
+    slotEntries
+      .filter(([name]) => kindSlot(name))
+      .map(([, s]) => s.default)
+      .filter(oneWord)
+      .flatMap(words),
+    'kind',
+  )
+  add(
+    slotEntries
+      .filter(([name]) => !kindSlot(name))
+      .map(([, s]) => s.default)
       .filter(oneWord)
       .flatMap(words),
     'value',
   )
+  // A quoted name in the tool's intent that a slot took (`the inject node "run nightly import"`)
+  // is what people call the thing it works on: its words, as weak as a page title's.
+  add(quotedNames(tool).flatMap(words), 'named')
   add(
     slotSchemas
       .flatMap((s) => (Array.isArray(s.enum) ? s.enum : []))
@@ -267,6 +286,22 @@ function withoutValues(tool: ToolSpec): string {
     if (valueLike) intent = intent.replace(pattern, ' "…" ')
   }
   return intent
+}
+
+/**
+ * Quoted values of the tool's intent (`"run nightly import"`) that one of its slots was recorded
+ * with: taken out of its intent as values, they still name what the tool works on.
+ */
+function quotedNames(tool: ToolSpec): string[] {
+  const defaults = new Set(
+    Object.values(tool.inputs.properties ?? {})
+      .map((p) => p.default)
+      .filter((v): v is string => typeof v === 'string')
+      .map((v) => v.trim().toLowerCase()),
+  )
+  return extractValues(tool.intent)
+    .values.filter((v) => v.kind === 'quoted' && defaults.has(v.text.trim().toLowerCase()))
+    .map((v) => v.text)
 }
 
 /**
