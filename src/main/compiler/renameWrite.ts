@@ -1,0 +1,141 @@
+import { fold } from '../../shared/jsonPath'
+import type { RequestTemplate, ToolSpec, ToolStep } from '../../shared/toolSpec'
+import type { Exchange, Trace } from '../../shared/trace'
+import { parseJsonBody, safeUrl } from './classify'
+import { placePath } from './dependencies'
+import { keptHeaders } from './headers'
+import { inferSchema } from './inferSchema'
+import type { PersonValue } from './personValues'
+import { pathSegments } from './requestValues'
+import { diffResource, same } from './resourceDiff'
+import {
+  based,
+  findListed,
+  lastSegment,
+  overlaps,
+  READ_STEP,
+  readRequestOf,
+  templateOf,
+  withIfMatch,
+  withLastSegment,
+  withNameInUrl,
+  withSignal,
+  type Rec,
+  type Resource,
+} from './resourceRecords'
+import { SlotBook } from './rmwSlots'
+import { pruneTool } from './toolPrune'
+import { acknowledgementRule, deriveVerifyRule, outputForRule } from './verifyRule'
+
+/** A rename: the write under a new name, the delete of the old record, and the old name. */
+export interface Rename extends Resource {
+  field: string
+  oldName: string
+  remove: Exchange
+}
+
+/**
+ * A `PUT` under a new name whose body repeats a listed record, followed by a `DELETE` of that
+ * record under its name, which the person gave (typed, picked or named): a rename or move.
+ */
+export function renamed(
+  write: Exchange,
+  sent: Rec,
+  trace: Trace,
+  earlier: Exchange[],
+  people: PersonValue[],
+): Rename | null {
+  if (write.method.toUpperCase() !== 'PUT') return null
+  const name = lastSegment(write.url)
+  const field = name && Object.keys(sent).find((k) => sent[k] === name)
+  if (!field) return null
+  const given = new Set(people.map((p) => fold(p.value)))
+  for (const remove of trace.exchanges) {
+    if (remove.seq <= write.seq || remove.method.toUpperCase() !== 'DELETE') continue
+    if (remove.status < 200 || remove.status >= 300 || remove.requestBody) continue
+    const oldName = lastSegment(remove.url)
+    if (!oldName || oldName === name || !given.has(fold(oldName))) continue
+    const found = findListed(
+      earlier,
+      (record) =>
+        record[field] === oldName &&
+        overlaps(record, sent) &&
+        Object.keys(record).filter((k) => k !== field && k in sent && same(record[k], sent[k]))
+          .length >= 2,
+    )
+    if (found) return { kind: 'listed', ...found, field, oldName, remove }
+  }
+  return null
+}
+
+/** The rename (see `readModifyWrite`): read old, write new (based on it), delete old. */
+export function asRename(
+  tool: ToolSpec,
+  trace: Trace,
+  write: Exchange,
+  sent: Rec,
+  rename: Rename,
+  people: PersonValue[],
+): ToolSpec {
+  const target = withNameInUrl(tool.steps[tool.steps.length - 1]!, sent)
+  const slots = new SlotBook(tool.inputs, people)
+  const oldSlot = slots.addPathInput(rename.field, rename.oldName, rename.remove)
+  const readRequest = {
+    ...readRequestOf(target.request),
+    url: withLastSegment(target.request.url, `{{input.${oldSlot}}}`),
+  }
+  const read: ToolStep = { id: READ_STEP, request: readRequest, extract: [] }
+  const diff = diffResource(sent, rename.reference, templateOf(target), slots.context(rename))
+  if (!diff.changes.length || !diff.kept) return tool
+  const put: ToolStep = {
+    id: `d${write.seq}`,
+    exchangeId: write.id,
+    request: withIfMatch(based(target.request, READ_STEP, diff), read),
+    extract: [],
+  }
+  const remove: ToolStep = {
+    id: 'target',
+    exchangeId: rename.remove.id,
+    request: deleteRequest(rename.remove, put.request, oldSlot),
+    extract: [],
+  }
+  const answer = parseJsonBody(rename.remove)
+  const inferred = inferSchema(answer)
+  const verify =
+    acknowledgementRule(rename.remove, answer) ??
+    deriveVerifyRule(inferred, answer, { exchange: rename.remove })
+  const path = safeUrl(rename.remove.url)?.pathname ?? rename.remove.url
+  return pruneTool(
+    {
+      ...tool,
+      description: `${tool.intent} — ${rename.remove.method} ${path}`,
+      mutating: true,
+      inputs: slots.inputs(READ_STEP, diff),
+      steps: [...tool.steps.slice(0, -1), read, put, remove],
+      output: outputForRule(verify, inferred),
+      verify,
+      evidence: {
+        ...withSignal(tool, {
+          name: 'rename',
+          weight: 0,
+          detail: `PUT ${safeUrl(write.url)?.pathname} repeats the record "${rename.oldName}" that ${rename.remove.method} ${path} then removes: a rename; the old ${rename.field} is an input`,
+        }),
+        targetExchangeId: rename.remove.id,
+      },
+    },
+    trace,
+  )
+}
+
+/** A rename's `DELETE` of the old record: its URL's last segment the old name's input. */
+function deleteRequest(remove: Exchange, put: RequestTemplate, slot: string): RequestTemplate {
+  const url = safeUrl(remove.url)!
+  const last = pathSegments(remove.url).length - 1
+  const path = placePath(url.pathname, new Map([[`path:${last}`, `{{input.${slot}}}`]]))
+  const headers = keptHeaders(remove.requestHeaders)
+  // Session and CSRF headers as the write binds them (a login value, a token read fresh).
+  for (const [name, value] of Object.entries(put.headers))
+    if (name in headers || /\{\{/.test(value)) headers[name] = value
+  delete headers['content-type']
+  return { method: remove.method, url: `${url.origin}${path}${url.search}`, headers, body: null }
+}
