@@ -141,7 +141,11 @@ function compileOnce(trace: Trace, options: CompileOptions): CompileResult {
     typed.map((t) => t.value),
   )
   const siteUrl = safeUrl(exchange.url)!
-  const signIn = bindSignIn(applyBindings(slotPlan, dependencies.bindings), siteUrl.host)
+  const signIn = bindSignIn(
+    applyBindings(slotPlan, dependencies.bindings),
+    siteUrl.host,
+    chosen.signals.some((s) => s.name === 'sends_second_factor'),
+  )
   // A dependency step that uploads a file (Redmine's POST /uploads.js) sends the caller's file.
   const files = withFileSteps(trace, signIn.plan, dependencies.steps)
   const plan = { ...signIn.plan, inputs: files.inputs }

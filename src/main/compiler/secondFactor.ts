@@ -40,8 +40,7 @@ export function oneTimeCodeField(exchange: Exchange): RequestValue | null {
 export function asksSecondFactor(exchange: Exchange): boolean {
   if (exchange.status >= 300 && exchange.status < 400) {
     const location = exchange.responseHeaders.location ?? ''
-    const path = safeUrl(new URL(location, exchange.url).href)?.pathname ?? ''
-    return CODE_PAGE.test(path)
+    return CODE_PAGE.test(safeUrl(location)?.pathname ?? location.split(/[?#]/)[0]!)
   }
   const body = exchange.responseBody
   if (!body || body.encoding !== 'utf8' || !mimeTypeOf(exchange.responseHeaders).includes('html'))

@@ -4,7 +4,7 @@ import { SECRET_PLACEHOLDER } from '../../shared/trace'
 import { isOneTimeCode } from './secondFactor'
 import type { SlotPlan } from './slots'
 
-/** Field names that carry who signs in. */
+/** Field names that carry who signs in (`username`, `login`, `email`, WordPress's `log`). */
 export const USER_FIELD = /(^|[._-])(user(name)?|login|email|e-?mail|account|uname|u|name|log)$/i
 
 /**
@@ -12,18 +12,23 @@ export const USER_FIELD = /(^|[._-])(user(name)?|login|email|e-?mail|account|una
  * dropped"; DESIGN.md §5 "Typed secrets stay secret"): the redacted password becomes
  * `{{secret:login.<host>.password}}` and, on a sign-in, the user name typed beside it becomes
  * `{{secret:login.<host>.username}}` instead of an input, so the tool signs in as the saved
- * login and never carries a credential. Returns the plan unchanged when nothing was redacted or
- * the host's secret names would pass 64 characters.
+ * login and never carries a credential. With `secondFactor` (the target sends the one-time code
+ * a sign-in asked for: selectTarget's `sends_second_factor`), the code field becomes
+ * `{{totp:login.<host>.totp}}` (see `bindOneTimeCode`) and the request is a sign-in even when
+ * it carries no password. Slots are renumbered p0..pn after some became secrets. Returns the
+ * plan unchanged when nothing was redacted or the host's secret names would pass 64 characters.
  */
 export function bindSignIn(
   plan: SlotPlan,
   siteHost: string,
+  secondFactor = false,
 ): { plan: SlotPlan; signIn: boolean; signals: EvidenceSignal[] } {
   const password = plainLoginSecretName(siteHost, 'password')
   const username = plainLoginSecretName(siteHost, 'username')
   const totp = plainLoginSecretName(siteHost, 'totp')
   if (!password || !username || !totp) return { plan, signIn: false, signals: [] }
-  const coded = bindOneTimeCode(plan, totp)
+  // Only a sign-in's code is the login's TOTP: a code a caller confirms an e-mail with is input.
+  const coded = secondFactor ? bindOneTimeCode(plan, totp) : null
   if (coded) plan = coded
   if (!coded && !templateText(plan.request).includes(SECRET_PLACEHOLDER))
     return { plan, signIn: false, signals: [] }

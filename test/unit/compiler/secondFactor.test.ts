@@ -107,4 +107,18 @@ describe('a sign-in with a second factor', () => {
     expect(tool.steps.map((s) => s.request.method)).toEqual(['GET', 'POST'])
     expect(JSON.stringify(tool)).not.toContain('totp:')
   })
+
+  it('keeps a code the intent does not sign in with as the input it is', () => {
+    const trace = traceBuilder(ORIGIN)
+      .fill('482913', { name: 'verification_code', label: 'Code' })
+      .submit()
+      .exchange('POST', '/account/email/confirm', {
+        form: 'verification_code=482913',
+        response: { confirmed: true },
+      })
+      .build('confirm my new e-mail address with the code 482913')
+    const tool = compiled(trace)
+    expect(JSON.stringify(tool)).not.toContain('totp:')
+    expect(tool.inputs.properties.verification_code).toMatchObject({ default: '482913' })
+  })
 })
