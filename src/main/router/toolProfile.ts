@@ -227,7 +227,7 @@ export function profileTool(tool: ToolSpec): ToolProfile {
     terms,
     siteLabels,
     siteStems,
-    verb: toolVerb(tool, parsed.verb?.verbClass ?? null, nameWords),
+    verb: toolVerb(tool, parsed.verb?.verbClass ?? asksForMany(parsed), nameWords),
     action,
     slotStems: new Set(slotWords.map(stem)),
     hasTextSlot: free.length > 0,
@@ -346,6 +346,15 @@ function valueKinds(tool: ToolSpec): ValueKind[] {
     .values.map((v) => v.kind)
     .filter((k) => KIND_WORDS[k] !== undefined)
   return [...new Set([...ofSlots, ...ofIntent])]
+}
+
+/**
+ * A verb-less question about many things (`which wiki pages have office in their name?`) is a
+ * search: null for any other intent.
+ */
+function asksForMany(parsed: ReturnType<typeof parseIntent>): VerbClass | null {
+  const asked = parsed.core.find((w) => w.asked)
+  return asked && isPlural(asked.word) ? 'search' : null
 }
 
 /**
