@@ -1,0 +1,144 @@
+// The router's general rules of issue 10, each on tools written for it: values mark where they
+// stood, modifiers and predicates are no object, a named site is a requirement, the site's own
+// tool for an act another verb names, a typed value as the object, a question's noun.
+import { describe, expect, it } from 'vitest'
+import { compileTrace } from '../../../src/main/compiler'
+import { parseIntent } from '../../../src/main/router/parseIntent'
+import { createToolRouter, MIN_SCORE } from '../../../src/main/router/router'
+import type { JsonSchema, ToolSpec } from '../../../src/shared/toolSpec'
+import { loadCorpus } from '../../fixtures/traces/corpus'
+
+const entry = loadCorpus()[0]!
+const compiled = compileTrace(entry.trace, { toolId: 'base', now: 0, intent: entry.intent })
+if (!compiled.ok) throw new Error('The first corpus trace no longer compiles.')
+const BASE = compiled.candidate
+
+/** A verified tool of `host` with this intent and string slots recorded with `defaults`. */
+function tool(
+  id: string,
+  host: string,
+  intent: string,
+  opts: { mutating?: boolean; defaults?: Record<string, string>; names?: string[] } = {},
+): ToolSpec {
+  const properties: Record<string, JsonSchema> = {}
+  for (const [name, value] of Object.entries(opts.defaults ?? {}))
+    properties[name] = {
+      type: 'string',
+      default: value,
+      'x-slot': `p${Object.keys(properties).length}`,
+    }
+  const app = host.split('.')[0]!
+  return {
+    ...BASE,
+    id,
+    status: 'verified',
+    siteHost: host,
+    name: `${app}__${id}`,
+    intent,
+    description: `${intent} — POST /x`,
+    mutating: opts.mutating ?? false,
+    inputs: { type: 'object', properties },
+    output: { type: 'object', properties: {} },
+    site: { names: opts.names ?? [], titles: [] },
+  }
+}
+
+const TRACKER = [
+  tool('set_status', 'tracker.example', 'set the status of issue #1 to Done', {
+    mutating: true,
+    defaults: { issue: '1', status: 'Done' },
+    names: ['Bugzy'],
+  }),
+  tool('show_issue', 'tracker.example', 'show issue #3', { defaults: { issue: '3' } }),
+]
+const FILES = [
+  tool('create_folder', 'files.example', 'create a folder called projects', {
+    mutating: true,
+    defaults: { path: 'projects' },
+    names: ['Filebox'],
+  }),
+  tool('upload_file', 'files.example', 'upload the file notes.txt', {
+    mutating: true,
+    defaults: { name: 'notes.txt' },
+  }),
+]
+const WIKI = [
+  tool('upload_picture', 'wiki.example', 'upload the picture Sunset.png', {
+    mutating: true,
+    defaults: { file: 'Sunset.png' },
+    names: ['Wikiwork'],
+  }),
+]
+
+const router = createToolRouter()
+const first = (intent: string, tools: ToolSpec[]) => router.rank(intent, tools)[0]!
+
+describe('parseIntent: values and verbs', () => {
+  it('reads a verb before a value as a verb, and a file name before a date', () => {
+    const p = parseIntent('put minutes-2026-12-01.pdf into the meetings folder')
+    expect(p.verb?.word).toBe('put')
+    expect(p.values.map((v) => [v.word, v.value])).toEqual([['minutes-2026-12-01.pdf', 'file']])
+    expect(p.objectKinds).toEqual(['file'])
+  })
+
+  it('takes no participle or adjective after a copula as the verb', () => {
+    expect(parseIntent('all pages starting with Bike').verb).toBeNull()
+    expect(parseIntent('which issues are still open').verb).toBeNull()
+  })
+
+  it('asks to create what is new, whatever the verb', () => {
+    expect(parseIntent('set up a new folder for the receipts').verb?.verbClass).toBe('create')
+  })
+
+  it('reads one word after a colon that follows a verb as a value, and a clause as a clause', () => {
+    const search = parseIntent('Tracker search: login')
+    expect(search.verb?.verbClass).toBe('search')
+    expect(search.values.map((v) => v.word)).toContain('login')
+    expect(parseIntent('Node-RED: export flow to library').verb?.word).toBe('export')
+  })
+
+  it("marks a question's noun and an object's modifiers", () => {
+    const p = parseIntent('which feature issues are still open')
+    expect(p.core.find((w) => w.asked)?.word).toBe('issues')
+    expect(p.core.find((w) => w.word === 'still')?.modifier).toBe(true)
+  })
+
+  it('says whether the verb was classed by meaning rather than by the tables', () => {
+    expect(parseIntent('mark issue 1 as done').actionGuessed).toBe(false)
+    expect(parseIntent('copy budget.xlsx to the archive').actionGuessed).toBe(true)
+  })
+})
+
+describe('router: general rules', () => {
+  it('matches the site tool for an act named by another table verb, not one WordNet guessed', () => {
+    const mark = first('mark issue #4 as Done', TRACKER)
+    expect(mark.id).toBe('set_status')
+    expect(mark.score).toBeGreaterThanOrEqual(MIN_SCORE)
+    expect(first('copy budget.xlsx into the archive folder', FILES).score).toBeLessThan(MIN_SCORE)
+  })
+
+  it('keeps a tool of another named site under 0.9', () => {
+    const tools = [...FILES, ...WIKI]
+    const wiki = router.rank('upload a file to Wikiwork', tools)
+    expect(wiki[0]!.id).toBe('upload_picture')
+    expect(wiki[0]!.score).toBeGreaterThanOrEqual(MIN_SCORE)
+    expect(wiki.find((m) => m.id === 'upload_file')!.score).toBeLessThan(MIN_SCORE)
+  })
+
+  it('counts a modifier no tool says as generic, one a tool says as a word', () => {
+    const lists = [
+      tool('list_issues', 'tracker.example', 'list the issues'),
+      tool('list_open', 'tracker.example', 'list the open issues'),
+    ]
+    expect(first('list the issues still there now', lists).score).toBeGreaterThanOrEqual(MIN_SCORE)
+    const open = router.rank('list the open issues', lists)
+    expect(open[0]!.id).toBe('list_open')
+    expect(open.find((m) => m.id === 'list_issues')!.score).toBeLessThan(MIN_SCORE)
+  })
+
+  it('reads a ticket as an issue', () => {
+    const ticket = first('display ticket 9', TRACKER)
+    expect(ticket.id).toBe('show_issue')
+    expect(ticket.score).toBeGreaterThanOrEqual(MIN_SCORE)
+  })
+})
