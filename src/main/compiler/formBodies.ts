@@ -29,7 +29,10 @@ const FILE_NAME = /^[^\s/\\]+\.[A-Za-z0-9]{2,5}$/
  * boundary. What the person typed is unknown; the intent says some of it: a file name in the
  * intent (`Sunset.png`) is the file part's name, and a quoted value of the intent fills an empty
  * text field whose name or label holds the word just before the quote (`the description "A
- * sunset"` → `wpUploadDescription`). The file's bytes stay unknown: its part is empty. Pure.
+ * sunset"` → `wpUploadDescription`). An upload a script sends with Plupload (WordPress's media
+ * uploader) has no form: its inline settings (`url`, `multipart_params`, `file_data_name`) give
+ * the fields, written as Plupload sends them (`name`, the params, then the file). The file's
+ * bytes stay unknown: its part is empty. Pure.
  */
 export function withFormBodies(trace: Trace, intent = trace.intent): Trace {
   let changed = false
@@ -50,7 +53,9 @@ function formBody(exchange: Exchange, earlier: Exchange[], intent: string): stri
     const page = earlier[i]!
     if (!mimeTypeOf(page.responseHeaders).includes('html') || !page.responseBody) continue
     if (page.responseBody.encoding !== 'utf8') continue
-    const written = writeForm(page, exchange.url, boundary, intent)
+    const written =
+      writeForm(page, exchange.url, boundary, intent) ??
+      writePlupload(page, exchange.url, boundary, intent)
     if (written) return written
   }
   return null
@@ -69,7 +74,7 @@ function writeForm(page: Exchange, url: string, boundary: string, intent: string
     .first()
   if (!form.length) return null
   const quoted = quotedValues(intent)
-  const fileName = intent.split(/\s+/).find((w) => FILE_NAME.test(w.replace(/[.,;:!?"']+$/, '')))
+  const fileName = intentFileName(intent)
   const entries: string[] = []
   const field = (name: string, value: string) =>
     entries.push(
@@ -90,11 +95,7 @@ function writeForm(page: Exchange, url: string, boundary: string, intent: string
     if (type === 'button' || type === 'reset') return
     if ((type === 'checkbox' || type === 'radio') && !control.is('[checked]')) return
     if (type === 'file') {
-      const file = fileName?.replace(/[.,;:!?"']+$/, '') ?? ''
-      const media = MEDIA_TYPES[file.split('.').pop()!.toLowerCase()] ?? 'application/octet-stream'
-      entries.push(
-        `--${boundary}\r\nContent-Disposition: form-data; name="${escape(name)}"; filename="${escape(file)}"\r\nContent-Type: ${media}\r\n\r\n\r\n`,
-      )
+      entries.push(filePart(boundary, name, fileName))
       return
     }
     let value =
@@ -110,6 +111,95 @@ function writeForm(page: Exchange, url: string, boundary: string, intent: string
     field(name, value.replace(/\r\n|\r|\n/g, '\r\n'))
   })
   return `${entries.join('')}--${boundary}--\r\n`
+}
+
+/** The file name the intent gives (`Sunset.png`), or ''. */
+function intentFileName(intent: string): string {
+  const words = intent.split(/\s+/).map((w) => w.replace(/^["“']+|[.,;:!?"”']+$/g, ''))
+  return words.find((w) => FILE_NAME.test(w)) ?? ''
+}
+
+/** An empty file part named `file` (its bytes unknown), typed by the file name's extension. */
+function filePart(boundary: string, name: string, file: string): string {
+  const media = MEDIA_TYPES[file.split('.').pop()!.toLowerCase()] ?? 'application/octet-stream'
+  return `--${boundary}\r\nContent-Disposition: form-data; name="${escape(name)}"; filename="${escape(file)}"\r\nContent-Type: ${media}\r\n\r\n\r\n`
+}
+
+/**
+ * A Plupload upload (plupload.com: settings `url`, `multipart_params`, `file_data_name`, default
+ * `file`) as its html5 runtime sends it: the file's `name`, each param, then the file part. The
+ * settings are an inline script's JSON object whose `url` is the request's URL. Null without one.
+ */
+function writePlupload(
+  page: Exchange,
+  url: string,
+  boundary: string,
+  intent: string,
+): string | null {
+  const html = page.responseBody!.text
+  const target = withoutHash(url)
+  for (const settings of jsonObjectsWith(html, '"multipart_params"')) {
+    const params = settings['multipart_params']
+    if (typeof settings['url'] !== 'string' || !params || typeof params !== 'object') continue
+    if (withoutHash(resolve(settings['url'], page.url)) !== target) continue
+    const file = intentFileName(intent)
+    const field = (name: string, value: unknown) =>
+      `--${boundary}\r\nContent-Disposition: form-data; name="${escape(name)}"\r\n\r\n${String(value ?? '')}\r\n`
+    const fileField =
+      typeof settings['file_data_name'] === 'string' ? settings['file_data_name'] : 'file'
+    return (
+      field('name', file) +
+      Object.entries(params as Record<string, unknown>)
+        .map(([k, v]) => field(k, v))
+        .join('') +
+      filePart(boundary, fileField, file) +
+      `--${boundary}--\r\n`
+    )
+  }
+  return null
+}
+
+/**
+ * The JSON objects of a page's text that hold `key` (inline script settings): for each place
+ * the key occurs, the nearest enclosing `{…}` that parses as JSON. At most 20 tries per place.
+ */
+function jsonObjectsWith(text: string, key: string): Array<Record<string, unknown>> {
+  const out: Array<Record<string, unknown>> = []
+  for (let at = text.indexOf(key); at >= 0; at = text.indexOf(key, at + key.length)) {
+    let start = text.lastIndexOf('{', at)
+    for (let tries = 0; start >= 0 && tries < 20; tries++) {
+      const end = closingBrace(text, start)
+      if (end > at) {
+        try {
+          const value: unknown = JSON.parse(text.slice(start, end + 1))
+          if (value && typeof value === 'object' && !Array.isArray(value)) {
+            out.push(value as Record<string, unknown>)
+            break
+          }
+        } catch {
+          // Not JSON from here (a script block's brace): try the next brace out.
+        }
+      }
+      start = text.lastIndexOf('{', start - 1)
+    }
+  }
+  return out
+}
+
+/** The index of the `}` that closes the `{` at `start` (strings skipped), or -1. */
+function closingBrace(text: string, start: number): number {
+  let depth = 0
+  let quote: string | null = null
+  for (let i = start; i < text.length; i++) {
+    const c = text[i]!
+    if (quote) {
+      if (c === '\\') i++
+      else if (c === quote) quote = null
+    } else if (c === '"') quote = c
+    else if (c === '{') depth++
+    else if (c === '}' && --depth === 0) return i
+  }
+  return -1
 }
 
 /** The intent's quoted values, each with the word just before it (`description`). */

@@ -109,4 +109,40 @@ describe('a form post whose body a HAR left out', () => {
       expect.arrayContaining(['Sunset.png', 'A sunset over the bay']),
     )
   })
+
+  it('is written from a Plupload uploader’s inline settings when no form sent it', () => {
+    const page = `<html><body><script>
+      var resize = 1024, uploaderInit = {"file_data_name":"async-upload","url":"http:\\/\\/127.0.0.1:8080\\/wp-admin\\/async-upload.php","multipart_params":{"post_id":0,"_wpnonce":"b93a17725e","short":"1"},"filters":{"max":"2b"}};
+    </script></body></html>`
+    const plupload: Trace = {
+      ...trace,
+      intent: 'upload the image plot-7-map.png to the media library',
+      exchanges: [
+        exchange(1, {
+          method: 'GET',
+          url: `${ORIGIN}/wp-admin/media-new.php`,
+          responseBody: { text: page, encoding: 'utf8' },
+        }),
+        exchange(2, {
+          method: 'POST',
+          url: `${ORIGIN}/wp-admin/async-upload.php`,
+          requestHeaders: {
+            'content-type': `multipart/form-data; boundary=${BOUNDARY}`,
+            'content-length': '844',
+          },
+          resourceType: 'xhr',
+        }),
+      ],
+    }
+    const part = (name: string, value: string) =>
+      `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`
+    expect(withFormBodies(plupload).exchanges[1]!.requestBody!.text).toBe(
+      part('name', 'plot-7-map.png') +
+        part('post_id', '0') +
+        part('_wpnonce', 'b93a17725e') +
+        part('short', '1') +
+        `--${BOUNDARY}\r\nContent-Disposition: form-data; name="async-upload"; filename="plot-7-map.png"\r\nContent-Type: image/png\r\n\r\n\r\n` +
+        `--${BOUNDARY}--\r\n`,
+    )
+  })
 })
