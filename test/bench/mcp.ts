@@ -30,6 +30,27 @@ export interface McpBenchResults {
   failures: { rest: FailureTally; mcp: FailureTally }
 }
 
+/**
+ * `fetch` with a signal of its own per POST, tied to the transport's for as long as the request
+ * is in flight. The SDK's client transport passes one signal to every request, and undici's
+ * fetch leaves a listener on it per request until GC: after a few thousand calls each new call
+ * walks thousands of listeners, so the client, not the server, made MCP look slow (seen in the
+ * bench's profile; samanhappy/mcphub#1062 describes the same leak). The GET event stream keeps
+ * the shared signal, so closing the client still ends it.
+ */
+const requestScopedFetch = async (url: string | URL, init?: RequestInit): Promise<Response> => {
+  const shared = init?.signal
+  if (!shared || init.method !== 'POST') return fetch(url, init)
+  const own = new AbortController()
+  const abort = () => own.abort(shared.reason)
+  shared.addEventListener('abort', abort, { once: true })
+  try {
+    return await fetch(url, { ...init, signal: own.signal })
+  } finally {
+    shared.removeEventListener('abort', abort)
+  }
+}
+
 /** One MCP `tools/call` of the bench's tool; ok when the run in the result `succeeded`. */
 function mcpCall(client: Client, env: BenchEnv): Call {
   const query = Object.keys(env.tool.inputs.properties).find((k) => /query/i.test(k)) ?? 'query'
@@ -55,6 +76,7 @@ export async function runMcpBench(
   await client.connect(
     new StreamableHTTPClientTransport(new URL(`${env.base}/mcp`), {
       requestInit: { headers: { authorization: `Bearer ${env.key}` } },
+      fetch: requestScopedFetch,
     }),
   )
   const rest = createClients(env)

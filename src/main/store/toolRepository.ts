@@ -29,7 +29,9 @@ export interface ToolRepository {
 /** Creates the tool repository over an open database. */
 export function createToolRepository(db: Db): ToolRepository {
   let writes = 0
-  const revision = () => `${writes}:${String(db.pragma('data_version', { simple: true }))}`
+  // `db.pragma` compiles its statement on every call: this one is kept (only this file runs it).
+  const dataVersion = db.prepare<[], { data_version: number }>('PRAGMA data_version')
+  const revision = () => `${writes}:${dataVersion.get()!.data_version}`
   // Parsed specs by id (issue 12: a 12 KB spec was parsed on every call), and ids by site and
   // name; dropped whenever the revision moves, so a spec is parsed once per version of the
   // table. Callers share these objects and never change them (they copy: `{...tool, status}`).

@@ -19,6 +19,7 @@ import {
 } from './serviceTools'
 import { createRouteIntent } from './routeIntent'
 import { callSiteTool, findSiteTool, listSiteTools } from './siteTools'
+import { createToolNameTable } from './toolNames'
 import { inScope, type ToolScope } from './toolsInScope'
 import { assertMayCall, mayCall } from './mcpScopes'
 import { ALL_API_SCOPES, type ApiScope } from '../../../shared/apiScopes'
@@ -78,6 +79,7 @@ export function createMcpSession(deps: McpDeps, connection: McpConnection): McpS
   })
 
   const services = { ...deps, route: deps.route ?? createRouteIntent(deps.tools) }
+  const names = createToolNameTable(deps.tools)
   const grants = connection.grants ?? ALL_API_SCOPES
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: [...listSiteTools(deps.tools, connection.scopes), ...listServiceTools()].filter((t) =>
@@ -93,7 +95,7 @@ export function createMcpSession(deps: McpDeps, connection: McpConnection): McpS
     try {
       assertMayCall(grants, name)
       if (isServiceTool(name)) return await callServiceTool(services, context, name, args)
-      const tool = findSiteTool(deps.tools, name, connection.scopes)
+      const tool = findSiteTool(names(), name, connection.scopes)
       if (!tool) throw mcpError('not_found', 404, `No tool ${name}: tools/list names them.`)
       return await callSiteTool(deps.engine, { tool }, args, context)
     } catch (error) {

@@ -78,11 +78,11 @@ export function listSiteTools(tools: ToolRepository, scopes: ToolScope[]): Tool[
  * the call operation's, as on every surface.
  */
 export function findSiteTool(
-  tools: ToolRepository,
+  names: Map<string, ToolSpec>,
   name: string,
   scopes: ToolScope[],
 ): ToolSpec | null {
-  const tool = mcpToolNames(tools.list()).get(name)
+  const tool = names.get(name)
   if (!tool) return null
   if (!scopes.every((s) => inScope(tool, s)))
     throw mcpError('not_in_scope', 403, `${name} is outside this connection's tool scope.`)

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
 import type { ToolSpec } from '../../../shared/toolSpec'
+import type { ToolRepository } from '../../store/toolRepository'
 
 /** MCP tool names (MCP 2025-11-25 "Tool names"): 1 to 64 of letters, digits, `_` and `-`. */
 const MCP_NAME = /^[a-zA-Z0-9_-]{1,64}$/
@@ -46,4 +47,23 @@ export function mcpToolNames(tools: ToolSpec[]): Map<string, ToolSpec> {
     names.set(name, tool)
   }
   return names
+}
+
+/**
+ * `mcpToolNames` of the store's tools, computed again only when the tools changed (the
+ * repository's revision): a tool call maps its name back without reading every tool (issue 12).
+ */
+export function createToolNameTable(
+  tools: Pick<ToolRepository, 'list' | 'revision'>,
+): () => Map<string, ToolSpec> {
+  let at = ''
+  let names = new Map<string, ToolSpec>()
+  return () => {
+    const revision = tools.revision()
+    if (revision !== at) {
+      names = mcpToolNames(tools.list())
+      at = revision
+    }
+    return names
+  }
 }
