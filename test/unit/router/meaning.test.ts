@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { compileTrace } from '../../../src/main/compiler'
 import { parseIntent } from '../../../src/main/router/parseIntent'
 import { createToolRouter, MIN_SCORE } from '../../../src/main/router/router'
-import type { JsonSchema, ToolSpec } from '../../../src/shared/toolSpec'
+import type { SlotSchema, ToolSpec } from '../../../src/shared/toolSpec'
 import { loadCorpus } from '../../fixtures/traces/corpus'
 
 const entry = loadCorpus()[0]!
@@ -20,12 +20,14 @@ function tool(
   intent: string,
   opts: { mutating?: boolean; defaults?: Record<string, string>; names?: string[] } = {},
 ): ToolSpec {
-  const properties: Record<string, JsonSchema> = {}
+  const properties: Record<string, SlotSchema> = {}
   for (const [name, value] of Object.entries(opts.defaults ?? {}))
     properties[name] = {
       type: 'string',
       default: value,
       'x-slot': `p${Object.keys(properties).length}`,
+      'x-in': 'body',
+      'x-path': name,
     }
   const app = host.split('.')[0]!
   return {
