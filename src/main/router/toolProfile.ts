@@ -41,7 +41,7 @@ export const FIELD_STRENGTH: Record<TermField, number> = {
   value: 0.7,
   kind: 0.95,
   option: 0.95,
-  named: 0.75,
+  named: 0.8,
 }
 
 export interface ToolTerm {
@@ -177,7 +177,7 @@ export function profileTool(tool: ToolSpec): ToolProfile {
     'value',
   )
   // A quoted name in the tool's intent that a slot took (`the inject node "run nightly import"`)
-  // is what people call the thing it works on: its words, as weak as a page title's.
+  // is what people call the thing it works on: its words, as strong as an answer's field names.
   add(quotedNames(tool).flatMap(words), 'named')
   add(
     slotSchemas
