@@ -115,9 +115,10 @@ export interface AnswerKey {
   /** True when the target changes the app's state. */
   mutating: boolean
   /**
-   * The file the person uploaded (upload workflows). A tool's file input (JSON Schema
-   * `contentEncoding: 'base64'`) that holds no recorded bytes (a plain HAR keeps none) is called
-   * with it, and is not counted as a required input missing from the key.
+   * The file a tool's file input (JSON Schema `contentEncoding: 'base64'`) that holds no recorded
+   * bytes (a plain HAR keeps none) is called with (upload workflows); such an input is not counted
+   * as a required input missing from the key. The recording's tool uploads the recorded file on
+   * the same instance first, so this may be another file, as writes must differ.
    */
   file?: Uint8Array
   /**

@@ -9,6 +9,12 @@ export const PICTURE = Buffer.from(
   'base64',
 )
 
+/** A 2×1 PNG: the file a tool compiled from the plain HAR (which keeps no bytes) uploads. */
+const OTHER_PICTURE = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAIAAAABCAYAAAD0In+KAAAAEUlEQVR42mP8z8DwnwEIGGEMAB3+Av9xXG8FAAAAAElFTkSuQmCC',
+  'base64',
+)
+
 /** A write's check: File:`name` exists and its description page holds `description`. */
 async function fileHolds(
   app: Parameters<Workflow['play']>[1],
@@ -57,7 +63,9 @@ export const uploadFile: Workflow = {
     // The upload form holds the session's wpEditToken.
     dependencies: [{ method: 'GET', path: '/index.php/Special:Upload' }],
     mutating: true,
-    file: PICTURE,
+    // Another picture than the recorded one: the recording's run uploads that one first, and
+    // MediaWiki asks before it takes a duplicate (the HAR does not say "ignore warnings").
+    file: OTHER_PICTURE,
     async replayByHand(app, session) {
       const [name, description] = ['Harbor.png', 'Harbor at dawn']
       const form = await getPage(app, '/index.php/Special:Upload', session)
