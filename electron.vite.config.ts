@@ -2,6 +2,7 @@ import { cpSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { defineConfig } from 'electron-vite'
 import react from '@vitejs/plugin-react'
+import { RENDERER_CSP } from './src/main/api/uiSecurity'
 
 // Migrations are read from disk next to the bundle (src/main/store/db.ts), so copy them there.
 const copyMigrations = {
@@ -11,6 +12,18 @@ const copyMigrations = {
       recursive: true,
     })
   },
+}
+
+// The built window loads from file://, where no response headers exist: its CSP is a <meta>
+// (issue 13 item 7). Build only: the dev server's React preamble is an inline script.
+const rendererCsp = {
+  name: 'sitecall-renderer-csp',
+  apply: 'build' as const,
+  transformIndexHtml: (html: string) =>
+    html.replace(
+      '<head>',
+      `<head>\n    <meta http-equiv="Content-Security-Policy" content="${RENDERER_CSP}" />`,
+    ),
 }
 
 export default defineConfig({
@@ -38,6 +51,6 @@ export default defineConfig({
       outDir: resolve('out/renderer'),
       rollupOptions: { input: resolve('src/renderer/index.html') },
     },
-    plugins: [react()],
+    plugins: [react(), rendererCsp],
   },
 })

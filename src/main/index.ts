@@ -6,7 +6,7 @@ import { createCore, type Core } from './core'
 import { forwardEvents, registerIpc } from './desktop/ipc'
 import { electronAlertSinks } from './desktop/notifications'
 import { watchRequirements } from './desktop/requirementAlerts'
-import { createMainWindow } from './desktop/window'
+import { appPageUrl, createMainWindow } from './desktop/window'
 
 // The Electron entry (DESIGN.md §2): the same core as `sitecall serve`, plus a window over IPC.
 const dir = dirname(fileURLToPath(import.meta.url))
@@ -18,6 +18,7 @@ async function start(): Promise<void> {
   registerIpc(
     ipcMain,
     createAppDispatch(core.handlers, (error) => console.error(error)),
+    appPageUrl(dir, process.env.ELECTRON_RENDERER_URL),
   )
   const open = () => {
     const win = createMainWindow(dir, process.env.ELECTRON_RENDERER_URL)
@@ -47,12 +48,15 @@ async function start(): Promise<void> {
   })
 }
 
-app.whenReady().then(start).catch((error: unknown) => {
-  console.error(error)
-  // A refused start (another process holds the data dir: issue 13 item 6) is told, not hidden.
-  dialog.showErrorBox('Sitecall cannot start', (error as Error).message)
-  app.exit(1)
-})
+app
+  .whenReady()
+  .then(start)
+  .catch((error: unknown) => {
+    console.error(error)
+    // A refused start (another process holds the data dir: issue 13 item 6) is told, not hidden.
+    dialog.showErrorBox('Sitecall cannot start', (error as Error).message)
+    app.exit(1)
+  })
 
 app.on('window-all-closed', () => {
   if (process.platform !== 'darwin') app.quit()

@@ -1,6 +1,7 @@
 import { APP_API_METHODS, APP_EVENT_NAMES, type AppResult } from '../../shared/appApi'
 import type { AppDispatch } from '../api/appDispatch'
 import type { EventBus } from '../events'
+import { isTrustedSender } from './security'
 
 /** The one channel main pushes events on; the preload fans them out by event name. */
 export const EVENT_CHANNEL = 'sitecall:event'
@@ -20,10 +21,19 @@ export function handle(ipcMain: IpcMainLike, channel: string, fn: Handler): void
 /**
  * Registers every method of the UI contract on `ipcMain` (and nothing else), each a thin line
  * over the shared dispatcher, so the IPC table is the contract and is unit-tested with a fake.
+ * Every call's sender frame must be the app's own top page (`isTrustedSender`, issue 13 item 7):
+ * any other answers `{ok: false, error: {code: 'forbidden'}}` without reaching the dispatcher.
  */
-export function registerIpc(ipcMain: IpcMainLike, dispatch: AppDispatch): void {
+export function registerIpc(ipcMain: IpcMainLike, dispatch: AppDispatch, appUrl: string): void {
   for (const method of APP_API_METHODS)
-    handle(ipcMain, method, (_event, input) => dispatch(method, input))
+    handle(ipcMain, method, async (event, input) => {
+      if (!isTrustedSender(event, appUrl))
+        return {
+          ok: false,
+          error: { code: 'forbidden', message: "Only the app's own window may call it." },
+        }
+      return dispatch(method, input)
+    })
 }
 
 /** Forwards every push event to a window; returns the unsubscribe function. */

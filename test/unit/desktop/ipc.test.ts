@@ -9,6 +9,10 @@ import { EVENT_CHANNEL, forwardEvents, registerIpc } from '../../../src/main/des
 
 type Handler = (event: unknown, input: unknown) => Promise<AppResult<unknown>>
 
+/** The built renderer's page, and an IPC event from its top frame (Electron's `senderFrame`). */
+const APP_URL = 'file:///opt/sitecall/out/renderer/index.html'
+const FROM_APP = { senderFrame: { url: `${APP_URL}#/tools`, parent: null } }
+
 /** A stand-in for Electron's ipcMain: the OS edge, the only place a fake is allowed. */
 function fakeIpcMain() {
   const handlers = new Map<string, Handler>()
@@ -35,32 +39,60 @@ describe('the IPC table', () => {
 
   it('registers exactly one channel per contract method and nothing else', () => {
     const ipc = fakeIpcMain()
-    registerIpc(ipc, createAppDispatch(core.handlers))
+    registerIpc(ipc, createAppDispatch(core.handlers), APP_URL)
     expect([...ipc.handlers.keys()].sort()).toEqual([...APP_API_METHODS].sort())
   })
 
   it('answers a method as {ok:true,value} from the real core', async () => {
     const ipc = fakeIpcMain()
-    registerIpc(ipc, createAppDispatch(core.handlers))
-    const created = (await ipc.handlers.get('keys.create')!(
-      {},
-      { label: 'desktop' },
-    )) as AppResult<{ key: string }>
+    registerIpc(ipc, createAppDispatch(core.handlers), APP_URL)
+    const created = (await ipc.handlers.get('keys.create')!(FROM_APP, {
+      label: 'desktop',
+    })) as AppResult<{ key: string }>
     expect(created.ok).toBe(true)
-    const listed = await ipc.handlers.get('keys.list')!({}, {})
+    const listed = await ipc.handlers.get('keys.list')!(FROM_APP, {})
     expect(listed).toMatchObject({ ok: true, value: [{ label: 'desktop' }] })
     expect(JSON.stringify(listed)).not.toContain(created.ok ? created.value.key : 'unreachable')
   })
 
   it('carries errors as values with their code, since Electron keeps only an error message', async () => {
     const ipc = fakeIpcMain()
-    registerIpc(ipc, createAppDispatch(core.handlers))
-    expect(await ipc.handlers.get('tools.get')!({}, { id: 'nope' })).toEqual({
+    registerIpc(ipc, createAppDispatch(core.handlers), APP_URL)
+    expect(await ipc.handlers.get('tools.get')!(FROM_APP, { id: 'nope' })).toEqual({
       ok: false,
       error: { code: 'not_found', message: 'No tool nope.' },
     })
-    const bad = await ipc.handlers.get('recorder.start')!({}, { url: 5 })
+    const bad = await ipc.handlers.get('recorder.start')!(FROM_APP, { url: 5 })
     expect(bad).toMatchObject({ ok: false, error: { code: 'invalid_input' } })
+  })
+
+  it("refuses every method from a frame that is not the app's own top page (issue 13 item 7)", async () => {
+    const ipc = fakeIpcMain()
+    const called: string[] = []
+    registerIpc(
+      ipc,
+      async (method) => {
+        called.push(method)
+        return { ok: true, value: null }
+      },
+      APP_URL,
+    )
+    const strangers = [
+      {},
+      { senderFrame: null },
+      { senderFrame: { url: 'https://evil.example/', parent: null } },
+      { senderFrame: { url: 'file:///tmp/other.html', parent: null } },
+      { senderFrame: { url: APP_URL, parent: { url: APP_URL } } },
+    ]
+    for (const method of APP_API_METHODS)
+      for (const event of strangers)
+        expect(await ipc.handlers.get(method)!(event, {})).toMatchObject({
+          ok: false,
+          error: { code: 'forbidden' },
+        })
+    expect(called).toEqual([])
+    expect(await ipc.handlers.get('tools.list')!(FROM_APP, {})).toEqual({ ok: true, value: null })
+    expect(called).toEqual(['tools.list'])
   })
 
   it('forwards push events to the window on one channel until unsubscribed', () => {
