@@ -43,10 +43,11 @@ export const PENALTY = {
    */
   action: 0.15,
   /**
-   * As `action`, but no tool of the site does the act asked (`mark issue #1 as In Progress` of
-   * `set the status of issue #1`, `turn off a flow` of `disable the flow`): the site's own tool
-   * for it is probably this one, named by another verb that WordNet does not relate; alone it
-   * leaves the tool at 0.95, with any other doubt under 0.9.
+   * As `action`, but the act is a change of state (an update) named by the router's tables and
+   * no tool of the site does it (`mark issue #1 as In Progress` of `set the status of issue #1`,
+   * `turn off a flow` of `disable the flow`): the site's own tool for it is probably this one,
+   * named by another verb that WordNet does not relate; alone it leaves the tool at 0.95, with
+   * any other doubt under 0.9.
    */
   otherAction: 0.05,
   /** The intent names no object but its site, with a verb that needs none (`sign in to X`). */
@@ -292,11 +293,14 @@ export function scoreTool(
     )
       penalty += PENALTY.unnamedObject
   const actionAgrees = agreesInAction(intent, profile, expand)
-  if (!actionAgrees)
-    penalty +=
-      intent.actionGuessed || [...profile.siteActions].some((a) => sameSense(intent.action!, a))
-        ? PENALTY.action
-        : PENALTY.otherAction
+  // Only a change of state goes by many names (`mark`, `set`, `turn off`, `disable`); a new
+  // thing's verb names what it makes (`subscribe`, `publish`, `schedule` are no `create` of a
+  // draft).
+  const lenient =
+    intent.verb?.verbClass === 'update' &&
+    !intent.actionGuessed &&
+    ![...profile.siteActions].some((a) => sameSense(intent.action!, a))
+  if (!actionAgrees) penalty += lenient ? PENALTY.otherAction : PENALTY.action
   // `copy [budget.xlsx] into the archive folder`: the object is a file, so a tool that takes no
   // file and is about something else (a folder) does not act on it.
   const objectKindMissed = intent.objectKinds.some(
