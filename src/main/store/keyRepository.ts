@@ -26,8 +26,16 @@ export interface KeyRepository {
   findByKey(key: string): ApiKeyRecord | null
   list(tenant?: string): ApiKeyRecord[]
   revoke(id: string, now: number): boolean
+  /**
+   * Marks the key used at `now` (ms). Within `TOUCH_EVERY_MS` of this process's last mark it
+   * writes nothing: "last used" is read to the minute, and a write per request was one more
+   * SQLite commit on every call (issue 12).
+   */
   touch(id: string, now: number): void
 }
+
+/** How stale a key's `lastUsedAt` may get before a use writes it again: one minute. */
+export const TOUCH_EVERY_MS = 60_000
 
 interface KeyRow {
   id: string
@@ -54,6 +62,8 @@ const toRecord = (r: KeyRow): ApiKeyRecord => ({
 
 /** Creates the API-key repository over an open database. */
 export function createKeyRepository(db: Db): KeyRepository {
+  // When this process last wrote each key's last use (only the data dir's owner writes keys).
+  const touched = new Map<string, number>()
   return {
     create({ id, tenant, label, kind = 'personal' }, now) {
       const key = API_KEY_PREFIX + randomBytes(32).toString('base64url')
@@ -90,6 +100,9 @@ export function createKeyRepository(db: Db): KeyRepository {
       )
     },
     touch(id, now) {
+      const last = touched.get(id)
+      if (last !== undefined && Math.abs(now - last) < TOUCH_EVERY_MS) return
+      touched.set(id, now)
       db.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ?').run(now, id)
     },
   }
