@@ -12,11 +12,12 @@ import {
 } from '../../bench/routerAccuracy'
 
 /**
- * Floors on the test half, a few points under what was measured (top-1 54%, recall 59%), since
- * the compiler the tools come from changes too (see the report of issue 10 for the misses).
+ * Floors on the test half, a few points under what was measured (top-1 65.5% to 67.3%, recall
+ * 68.5% to 69.7%, as the compiler the tools come from changed under it), since the compiler keeps
+ * changing (see the report of issue 10 for the misses).
  */
-const MIN_TOP1 = 0.5
-const MIN_RECALL = 0.55
+const MIN_TOP1 = 0.6
+const MIN_RECALL = 0.62
 
 /**
  * The must-match-nothing intents of the test half that still match, and why; any other is a
