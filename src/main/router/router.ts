@@ -14,6 +14,11 @@
  *    before the work is skipped (`log in and rename the file`); then the object (`core`), `by`
  *    qualifiers, `for`/`about`/`named`/`as`/`says` values, `in`/`to` places, `on`/`at` sites, text
  *    after a colon. A word naming the site of some tool (`Redmine`) is a site wherever it stands.
+ *    A value leaves a mark where it stood (`put [x.pdf] into`: `put` has an object, it is a
+ *    verb); participles and adjectives after a copula are no verb (`pages starting with`, `are
+ *    still open`); `a new X` asks to create; the noun after `which`/`what` is the head; words
+ *    WordNet knows mostly as adjectives, adverbs or verbs (`now`, `quick`, `hold`) are modifiers,
+ *    generic unless some tool says them (`verified`).
  * 4. Profile each tool (`toolProfile.ts`): the stems of its intent (the values the person typed,
  *    its slots' defaults, taken out), name, URL path, slot names, output fields, the site's names
  *    and page titles (`ToolSpec.site`), the options and kinds of its slots, each with a strength
@@ -29,8 +34,13 @@
  *    a specific action asked of another (`rename` of an `edit` tool) 0.15. `score = (1 − Σ) × verb
  *    agreement` (same class 1; two read classes 0.92 to 0.96; one item asked of a list or the
  *    reverse 0.85; run and create/update 0.88); a contradicting verb caps it at 0.6, an intent
- *    naming nothing at 0.8. Without a head, a sign-in, a typed value (`rename budget.xlsx`: a file)
- *    or a search of a named site stands for the object (0.03).
+ *    naming nothing at 0.8; a site the intent names that is not the tool's multiplies it by 0.75.
+ *    Without a head, a sign-in, a typed value (`rename budget.xlsx`: a file) or a search of a
+ *    named site stands for the object (0.03); a typed value as the object of a tool that takes
+ *    no such value costs 0.12. A change of state asked by a table verb that no tool of the site
+ *    does (`mark issue #1 as In Progress` of `set the status`) costs 0.05, not 0.15. Tie-breakers:
+ *    a place absorbed by a slot 0.01, a site context word 0.005, a word of the tool's object the
+ *    intent leaves unnamed 0.01.
  *
  * Calibration (spec "Tool match": score at least 0.9). 0.9 sits on "this tool does what the
  * intent asks": reached only when the head is the tool's (strength 0.714 or more), every other
@@ -39,8 +49,9 @@
  * of `test/apps/paraphrases.json` and are reported on its test half (`npm run bench`); the table
  * test in `test/unit/router/router.test.ts` holds the claims over the compiler corpus's tools.
  *
- * Speed: `route` scores only the tools the inverted index says can reach 0.9 (`toolIndex.ts`);
- * `rank` scores every tool. Ranking: score, then closeness (the share of the tool's own intent
+ * Speed: `route` scores only the tools the inverted index says can reach 0.9 (`toolIndex.ts`;
+ * an expansion too weak to be a head visits no postings), sorts only those at 0.9 or more and
+ * builds a `ToolMatch` only for the matches it answers; `rank` scores every tool. Ranking: score, then closeness (the share of the tool's own intent
  * words the intent used), verified before candidate, the newest, then id.
  */
 import type { JsonSchema, ToolSpec } from '../../shared/toolSpec'
