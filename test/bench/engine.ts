@@ -77,6 +77,15 @@ const succeededRuns = (env: BenchEnv): number =>
     }
   ).n
 
+/** Runs holding a result, and the bytes their result column holds (text or compressed). */
+const storedResults = (env: BenchEnv): { runs: number; bytes: number } =>
+  env.core.store.db
+    .prepare(
+      `SELECT COUNT(*) AS runs, COALESCE(SUM(length(CAST(result AS BLOB))), 0) AS bytes
+       FROM runs WHERE result IS NOT NULL`,
+    )
+    .get() as { runs: number; bytes: number }
+
 /** Bytes of the SQLite file as this connection sees it (the WAL's pages included). */
 const fileBytes = (env: BenchEnv): number =>
   (env.core.store.db.pragma('page_count', { simple: true }) as number) *
@@ -107,7 +116,7 @@ export async function runEngineBench(
   env.site.requests.length = 0
   const throughput: EngineThroughput[] = []
   const failureReasons = { ...latency.failures.sitecall.reasons }
-  const before = { runs: env.core.store.runs.storedResults(), file: fileBytes(env) }
+  const before = { runs: storedResults(env), file: fileBytes(env) }
   for (const concurrency of [1, 16, 64]) {
     const persistedBefore = succeededRuns(env)
     const t = await measureThroughput(clients, QUERIES, { concurrency, seconds })
@@ -128,7 +137,7 @@ export async function runEngineBench(
       directP99Ms: t.direct.latency.p99,
     })
   }
-  const after = { runs: env.core.store.runs.storedResults(), file: fileBytes(env) }
+  const after = { runs: storedResults(env), file: fileBytes(env) }
   const added = Math.max(1, after.runs.runs - before.runs.runs)
   const errors =
     latency.failures.sitecall.count +
