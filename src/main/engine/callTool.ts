@@ -102,13 +102,8 @@ export async function callTool(deps: CallDeps, request: CallRequest): Promise<Ca
     deadlineMs === null ? await started.done : await settleWithin(started.done, deadlineMs)
   if (!run) {
     const runId = started.run.runId
-    return {
-      kind: 'timed_out',
-      tool,
-      runId,
-      deadlineMs: deadlineMs!,
-      poll: `/api/v1/runs/${runId}`,
-    }
+    const waited = deadlineMs ?? 0
+    return { kind: 'timed_out', tool, runId, deadlineMs: waited, poll: `/api/v1/runs/${runId}` }
   }
   const error = run.error
   if (run.status === 'failed' && error?.code === 'browser_capacity')
