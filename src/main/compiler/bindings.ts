@@ -1,5 +1,6 @@
 import type { RequestTemplate, SlotSchema, ToolSpec } from '../../shared/toolSpec'
 import { placePath, type ValueSite } from './dependencies'
+import { queryPath } from './requestValues'
 import { rewriteBodyText } from './fileBodies'
 
 /**
@@ -96,12 +97,16 @@ function placeQuery(url: string, bound: Array<[ValueSite, string]>): string {
   const query = bound.filter(([site]) => site.startsWith('query:'))
   const q = url.indexOf('?')
   if (!query.length || q < 0) return url
+  // A repeated key's n-th occurrence is its own site (`query:ids[]#2`, see queryPath).
+  const seen = new Map<string, number>()
   const pairs = url
     .slice(q + 1)
     .split('&')
     .map((pair) => {
       const name = decodeURIComponent(pair.split('=')[0]!)
-      const hit = query.find(([site]) => site === `query:${name}`)
+      const n = (seen.get(name) ?? 0) + 1
+      seen.set(name, n)
+      const hit = query.find(([site]) => site === `query:${queryPath(name, n)}`)
       return hit ? `${pair.split('=')[0]}=${hit[1]}` : pair
     })
   return `${url.slice(0, q)}?${pairs.join('&')}`

@@ -8,7 +8,7 @@ import type {
 } from '../../shared/toolSpec'
 import type { Exchange, Trace } from '../../shared/trace'
 import { safeUrl } from './classify'
-import { pathSegments, requestValues } from './requestValues'
+import { pathSegments, queryEntries, requestValues } from './requestValues'
 import { singular } from './valueSpelling'
 import { DROPPED_HEADERS } from './headers'
 import {
@@ -285,12 +285,13 @@ function templateOf(
   const url = safeUrl(exchange.url)!
   const params: string[] = []
   const pathname = placePath(url.pathname, bindings)
-  url.searchParams.forEach((value, key) => {
-    const placed = place(`query:${key}`, value)
+  // Each occurrence of a repeated key (`ids[]=a&ids[]=b`) is its own site (`query:ids[]#2`).
+  for (const { key, value, path } of queryEntries(exchange.url)) {
+    const placed = place(`query:${path}`, value)
     params.push(
       `${encodeURIComponent(key)}=${placed === value ? encodeURIComponent(value) : placed}`,
     )
-  })
+  }
   const headers: Record<string, string> = {}
   for (const [name, value] of Object.entries(exchange.requestHeaders)) {
     const lower = name.toLowerCase()

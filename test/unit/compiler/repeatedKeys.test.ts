@@ -99,3 +99,50 @@ describe('repeated query keys', () => {
     expect(tool.inputs.required).toEqual(['category'])
   })
 })
+
+describe('repeated query keys of a dependency step', () => {
+  it('gives each occurrence its own traced value', () => {
+    const trace = traceBuilder('http://127.0.0.1:3000')
+      .exchange('GET', '/api/items', {
+        response: { items: [{ id: 'itm1a2b3c4' }, { id: 'itm5d6e7f8' }] },
+      })
+      .exchange('GET', '/export?ids[]=itm1a2b3c4&ids[]=itm5d6e7f8&format=csv', {
+        response: { csrf: 'csrf9z8y7x6w' },
+      })
+      .fill('Quarterly', { name: 'title', label: 'Title' })
+      .submit()
+      .exchange('POST', '/export/confirm', {
+        body: { title: 'Quarterly', token: 'csrf9z8y7x6w' },
+        response: { ok: true },
+      })
+      .build('export the items titled Quarterly')
+    const tool = compiled(trace)
+    const page = tool.steps.find((s) => s.request.url.includes('/export?'))!
+    const ids = [...page.request.url.matchAll(/ids%5B%5D=([^&]*)/g)].map((m) => m[1])
+    expect(ids).toHaveLength(2)
+    expect(ids[0]).toMatch(/^\{\{step\./)
+    expect(ids[1]).toMatch(/^\{\{step\./)
+    expect(ids[0]).not.toBe(ids[1])
+  })
+})
+
+describe('repeated query keys the target keeps constant', () => {
+  it('puts each traced occurrence in its own place', () => {
+    const report = (q: string) => `/api/report?ids[]=itm1a2b3c4&ids[]=itm5d6e7f8&q=${q}`
+    const trace = traceBuilder('http://127.0.0.1:3000')
+      .exchange('GET', '/api/items', {
+        response: { items: [{ id: 'itm1a2b3c4' }, { id: 'itm5d6e7f8' }] },
+      })
+      .exchange('GET', report('spring'), { response: { rows: [{ q: 'spring' }] } })
+      .fill('summer', { name: 'q', label: 'Search' })
+      .submit()
+      .exchange('GET', report('summer'), { response: { rows: [{ q: 'summer' }] } })
+      .build('report on the items for summer')
+    const tool = compiled(trace)
+    const target = tool.steps[tool.steps.length - 1]!.request.url
+    const ids = [...target.matchAll(/ids%5B%5D=([^&]*)/g)].map((m) => m[1])
+    expect(ids).toHaveLength(2)
+    expect(ids.every((id) => /^\{\{step\./.test(id!))).toBe(true)
+    expect(ids[0]).not.toBe(ids[1])
+  })
+})
