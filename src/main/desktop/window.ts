@@ -29,6 +29,8 @@ export function createMainWindow(dir: string, devServerUrl: string | undefined):
       sandbox: true,
       contextIsolation: true,
       nodeIntegration: false,
+      // Middle-click would open links in a new window past the navigation guard.
+      disableBlinkFeatures: 'Auxclick',
     },
   })
   const appUrl = appPageUrl(dir, devServerUrl)
