@@ -115,6 +115,25 @@ export interface UsageView {
   ledger: Array<{ kind: string; amount: number; ref: string; reason: string; at: number }>
 }
 
+/** Something a run of a tool needs first, and what fixes it (issue 14 item 3). */
+export interface ToolNeed {
+  /** `vault`: unlock it; `login`: sign in to `host`; `secret`: store `secret` (bound to `host`). */
+  kind: 'vault' | 'login' | 'secret'
+  message: string
+  host?: string
+  secret?: string
+}
+
+/** A login the person signed into while recording, offered for saving at Stop (issue 14 item 2). */
+export interface LoginOffer {
+  traceId: string
+  host: string
+  /** Cookies of the site the recording ended with. */
+  cookieCount: number
+  /** A login for the host is saved already (then nothing needs doing). */
+  saved: boolean
+}
+
 /** A requirement as the inbox shows it: a value's or choice's slot carries its declared type. */
 export interface InboxRequirement extends Requirement {
   slotSchema?: { type?: string; format?: string; enum?: unknown[]; description?: string }
@@ -209,6 +228,12 @@ export interface AppApiMethods {
     { status: string; matches: ToolSearchMatch[]; reason: string | null },
   ]
   'usage.get': [Record<string, never>, UsageView]
+  /** What a run of the tool needs first (a saved login, an open vault, a secret); [] when ready. */
+  'tools.needs': [{ id: string }, ToolNeed[]]
+  /** The login a recording ended signed in to, for the site of its tool; null when none. */
+  'logins.offer': [{ traceId: string; host: string }, LoginOffer | null]
+  /** Saves that login, sealed in the vault (503 `unavailable` while the vault is locked). */
+  'logins.saveFromTrace': [{ traceId: string; host: string }, LoginOffer]
   /** Recordings, newest first (issue 14 item 5). */
   'traces.list': [Record<string, never>, TraceSummary[]]
   'traces.get': [{ id: string }, TraceDetail]
@@ -292,6 +317,16 @@ const idOnly = {
   properties: { id: { type: 'string', minLength: 1 } },
 } as const
 
+const traceHost = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['traceId', 'host'],
+  properties: {
+    traceId: { type: 'string', minLength: 1, maxLength: 200 },
+    host: { type: 'string', minLength: 1, maxLength: 260 },
+  },
+} as const
+
 const signInIdOnly = {
   type: 'object',
   additionalProperties: false,
@@ -326,6 +361,9 @@ export const APP_API_INPUT_SCHEMAS: Record<AppApiMethod, object> = {
     properties: { intent: { type: 'string', minLength: 1, maxLength: 2000 } },
   },
   'usage.get': emptyObject,
+  'tools.needs': idOnly,
+  'logins.offer': traceHost,
+  'logins.saveFromTrace': traceHost,
   'traces.list': emptyObject,
   'traces.get': idOnly,
   'traces.exchange': {

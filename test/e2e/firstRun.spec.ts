@@ -48,8 +48,8 @@ test('the first-run guide offers the demo shop, sets up the vault and starts the
   await expectAccessible(page, 'the first-run guide')
   await page.screenshot({ path: join(shots, 'ui-first-run.png'), fullPage: true })
 
-  await page.getByTestId('guide-passphrase').fill('a passphrase for the first run')
-  await page.getByTestId('guide-unlock').click()
+  await page.getByTestId('vault-passphrase').fill('a passphrase for the first run')
+  await page.getByTestId('vault-unlock').click()
   await expect(page.getByTestId('guide-vault-open')).toBeVisible()
   expect(core.vault.status().mode).toBe('passphrase')
 

@@ -4,6 +4,7 @@ import type {
   AppApiMethod,
   AppApiResult,
   AppInfo,
+  LoginOffer,
   ToolDetail,
 } from '../../shared/appApi'
 import { ServiceError } from '../../shared/errors'
@@ -16,7 +17,9 @@ import { normalizeSecretHosts, type Vault } from '../vault'
 import type { SiteLogins } from '../vault/logins'
 import type { SignInFlows } from '../browse/signInFlows'
 import { createToolRouter } from '../router/router'
+import { siteStorageState } from '../browse/siteLogin'
 import { listInbox } from './appInbox'
+import { toolNeeds } from './toolNeeds'
 import { traceDetail, traceExchange, traceHar } from './appTraces'
 import { DEFAULT_USER } from './demo/orders'
 import { prepareCandidate } from './routes/prepare'
@@ -70,6 +73,21 @@ export function createAppHandlers(deps: AppHandlerDeps): AppHandlers {
       throw new ServiceError('unavailable', 503, 'This app was started without site logins.')
     return deps.logins
   }
+  /** The login a recording ended with: unsaved in memory (vault was locked), else its trace's. */
+  const loginAt = (traceId: string, host: string) => {
+    const trace = store.traces.get(traceId)
+    if (!trace) throw new ServiceError('not_found', 404, `No trace ${traceId}.`)
+    const unsaved = deps.recordings.unsavedLogin(traceId)
+    const state =
+      unsaved?.siteHost === host ? unsaved.state : siteStorageState(trace.storageState, host)
+    return state?.cookies.length || state?.origins.length ? state : null
+  }
+  const loginOffer = (traceId: string, host: string): LoginOffer | null => {
+    const state = loginAt(traceId, host)
+    const saved = deps.logins?.saved.get(deps.tenant, host) != null
+    if (!state) return saved ? { traceId, host, cookieCount: 0, saved } : null
+    return { traceId, host, cookieCount: state.cookies.length, saved }
+  }
   // One router per app: it keeps what it learned of each tool between searches.
   const router = createToolRouter()
   const detailOf = (tool: ToolSpec): ToolDetail => {
@@ -111,6 +129,26 @@ export function createAppHandlers(deps: AppHandlerDeps): AppHandlers {
       )
       const ledger = store.ledger.entries(deps.tenant, 100)
       return { balance, freeGrant, freeRemaining, paidRemaining, charged, ledger }
+    },
+    'tools.needs': async ({ id }) => {
+      const tool = toolOr404(id)
+      if (deps.vault) await deps.vault.open()
+      const vault = deps.vault?.status() ?? null
+      return toolNeeds(tool, {
+        vaultLocked: vault?.mode === 'locked',
+        hasLogin: (host) => deps.logins?.saved.get(deps.tenant, host) != null,
+        secretNames: new Set((deps.vault?.list(deps.tenant) ?? []).map((s) => s.name)),
+      })
+    },
+    'logins.offer': async ({ traceId, host }) => loginOffer(traceId, host),
+    'logins.saveFromTrace': async ({ traceId, host }) => {
+      const state = loginAt(traceId, host)
+      if (!state)
+        throw new ServiceError('not_found', 404, `The recording kept no login for ${host}.`)
+      // Sealed in the vault: 503 `unavailable` while it is locked, and nothing is kept then.
+      await loginsOf().saved.save(deps.tenant, host, state)
+      deps.recordings.dropUnsavedLogin(traceId)
+      return { traceId, host, cookieCount: state.cookies.length, saved: true }
     },
     'traces.list': async () => store.traces.list(),
     'traces.get': async ({ id }) => traceDetail(store, id),
@@ -194,7 +232,11 @@ export function createAppHandlers(deps: AppHandlerDeps): AppHandlers {
     'secrets.set': async ({ name, value, hosts }) =>
       (await vaultOf().put(deps.tenant, name, value, normalizeSecretHosts(hosts))).secret,
     'secrets.delete': async ({ name }) => ({ deleted: vaultOf().remove(deps.tenant, name) }),
-    'vault.status': async () => vaultOf().open(),
+    'vault.status': async () => {
+      // open() answers what the first opening found; status() is the vault as it is now.
+      await vaultOf().open()
+      return vaultOf().status()
+    },
     'vault.unlock': async ({ passphrase }) => vaultOf().unlock(passphrase),
     'logins.list': async () => loginsOf().saved.list(deps.tenant),
     'logins.signIn': async (target) => loginsOf().flows.start(deps.tenant, target),

@@ -36,6 +36,13 @@ export interface RecordingSessions {
   finished(sessionId: string): Promise<RecordingResult>
   /** The live recording (its browser context and first page), for scripted use; null when none. */
   recording(sessionId: string): Recording | null
+  /**
+   * The site login a stopped recording could not save (the vault was locked), kept in memory
+   * only, for the app to offer at Stop (issue 14 item 2); null when none is waiting.
+   */
+  unsavedLogin(traceId: string): { siteHost: string; state: StorageState } | null
+  /** Forgets an unsaved login once it was saved (or the person declined it). */
+  dropUnsavedLogin(traceId: string): void
   closeAll(): Promise<void>
 }
 
@@ -53,6 +60,8 @@ interface Session {
  */
 export function createRecordingSessions(deps: RecordingSessionsDeps): RecordingSessions {
   let active: Session | null = null
+  // Never written anywhere: the trace keeps no session values in the clear (DESIGN.md §5).
+  const unsaved = new Map<string, { siteHost: string; state: StorageState }>()
   const sessions = new Map<string, Session>()
 
   const finish = async (state: RecordingState, trace: Trace): Promise<RecordingResult> => {
@@ -71,7 +80,9 @@ export function createRecordingSessions(deps: RecordingSessionsDeps): RecordingS
         ? siteStorageState(trace.storageState, candidate.siteHost)
         : null
       if (login)
-        await deps.saveLogin?.(deps.tenant, candidate.siteHost, login).catch(() => undefined)
+        await deps
+          .saveLogin?.(deps.tenant, candidate.siteHost, login)
+          .catch(() => unsaved.set(trace.id, { siteHost: candidate.siteHost, state: login }))
       result = { traceId: trace.id, candidate, explanation: null }
     } else result = { traceId: trace.id, candidate: null, explanation: compiled.explanation }
     deps.events.emit('recorder.stopped', { sessionId: state.sessionId, result })
@@ -151,6 +162,8 @@ export function createRecordingSessions(deps: RecordingSessionsDeps): RecordingS
     },
     current: () => active?.state ?? null,
     recording: (sessionId) => sessions.get(sessionId)?.recording ?? null,
+    unsavedLogin: (traceId) => unsaved.get(traceId) ?? null,
+    dropUnsavedLogin: (traceId) => void unsaved.delete(traceId),
     stop,
     finished(sessionId) {
       const session = sessions.get(sessionId)

@@ -5,6 +5,7 @@ import { json } from '../format'
 import type { Runner } from '../useRunner'
 import { Alternatives, ReplacedNotice } from './Alternatives'
 import { RunForm, defaultsOf, typeOf } from './RunForm'
+import { NeedsBox } from './NeedsBox'
 import { RunView } from './RunView'
 import { StatusBadge } from './StatusBadge'
 
@@ -221,6 +222,7 @@ export function CandidateReview({ detail, runner, onVerified, onReplaced }: Prop
       <h3>Verify</h3>
       {!succeeded && (
         <>
+          <NeedsBox toolId={tool.id} />
           <p className="muted">
             Runs the candidate once with these inputs (prefilled with what you recorded). It becomes
             a tool only if the answer meets the verify rule.

@@ -3,6 +3,7 @@ import { useAppStore } from '../stores/useAppStore'
 import { useRecordStore } from '../stores/useRecordStore'
 import { useSecretsStore } from '../stores/useSecretsStore'
 import { useToolsStore } from '../stores/useToolsStore'
+import { VaultUnlock } from './VaultUnlock'
 
 const DISMISSED_KEY = 'sitecall.firstRunDismissed'
 /** What the demo's first recording asks for: the orders page's own list request. */
@@ -11,8 +12,6 @@ export const DEMO_INTENT = 'list my orders'
 function VaultStep() {
   const vault = useSecretsStore((s) => s.vault)
   const load = useSecretsStore((s) => s.load)
-  const unlock = useSecretsStore((s) => s.unlock)
-  const [passphrase, setPassphrase] = useState('')
   useEffect(() => void load(), [load])
   if (!vault) return <p className="muted">Checking the vault…</p>
   if (vault.mode !== 'locked')
@@ -23,31 +22,10 @@ function VaultStep() {
       </p>
     )
   return (
-    <form
-      className="row wrap"
-      onSubmit={(e) => {
-        e.preventDefault()
-        void unlock(passphrase).then((ok) => ok && setPassphrase(''))
-      }}
-    >
+    <>
       <p className="muted small">{vault.message}</p>
-      <label className="field">
-        <span className="field-name">
-          {vault.initialized ? 'Vault passphrase' : 'Choose a vault passphrase'}
-        </span>
-        <input
-          type="password"
-          data-testid="guide-passphrase"
-          autoComplete={vault.initialized ? 'current-password' : 'new-password'}
-          required
-          value={passphrase}
-          onChange={(e) => setPassphrase(e.target.value)}
-        />
-      </label>
-      <button type="submit" data-testid="guide-unlock">
-        {vault.initialized ? 'Unlock' : 'Set up the vault'}
-      </button>
-    </form>
+      <VaultUnlock vault={vault} onOpen={() => void load()} />
+    </>
   )
 }
 

@@ -7,6 +7,9 @@ interface AppState {
   error: AppError | null
   /** The server refused the owner token (none, expired, or from an earlier start). */
   signedOut: boolean
+  /** Bumped when something a tool may need changed (a login saved): needs are checked again. */
+  needsRevision: number
+  touchNeeds(): void
   loadInfo(): Promise<void>
   report(error: unknown): void
   dismiss(): void
@@ -16,6 +19,8 @@ export const useAppStore = create<AppState>()((set) => ({
   info: null,
   error: null,
   signedOut: false,
+  needsRevision: 0,
+  touchNeeds: () => set((s) => ({ needsRevision: s.needsRevision + 1 })),
   async loadInfo() {
     const info = await attempt(invoke('app.info', {}))
     if (info) set({ info })

@@ -6,6 +6,8 @@ import { attempt } from './useAppStore'
 interface SecretsState {
   secrets: SecretSummary[] | null
   vault: VaultState | null
+  /** Counts unlocks, so a status read that started before one does not undo it. */
+  vaultChanges: number
   load(): Promise<void>
   /** Stores or replaces a secret; true when the vault took it. The value is not kept here. */
   set(name: string, value: string, hosts: string[]): Promise<boolean>
@@ -34,12 +36,19 @@ export function parseHosts(text: string): string[] {
 export const useSecretsStore = create<SecretsState>()((set, get) => ({
   secrets: null,
   vault: null,
+  vaultChanges: 0,
   async load() {
+    const changesBefore = get().vaultChanges
     const [vault, secrets] = await Promise.all([
       attempt(invoke('vault.status', {})),
       attempt(invoke('secrets.list', {})),
     ])
-    set({ vault: vault ?? get().vault, secrets: secrets ?? get().secrets ?? [] })
+    // An unlock that answered while this load was on its way is newer than what it read.
+    const stale = get().vaultChanges !== changesBefore
+    set({
+      vault: stale ? get().vault : (vault ?? get().vault),
+      secrets: secrets ?? get().secrets ?? [],
+    })
   },
   async set(name, value, hosts) {
     const saved = await attempt(invoke('secrets.set', { name, value, hosts }))
@@ -54,7 +63,7 @@ export const useSecretsStore = create<SecretsState>()((set, get) => ({
   },
   async unlock(passphrase) {
     const vault = await attempt(invoke('vault.unlock', passphrase ? { passphrase } : {}))
-    if (vault) set({ vault })
+    if (vault) set({ vault, vaultChanges: get().vaultChanges + 1 })
     return Boolean(vault && vault.mode !== 'locked')
   },
 }))

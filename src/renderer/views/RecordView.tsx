@@ -2,6 +2,8 @@ import { useEffect, useRef, useState } from 'react'
 import type { CompileExplanation, ToolDetail } from '../../shared/appApi'
 import { CandidateReview } from '../components/CandidateReview'
 import { FirstRunGuide } from '../components/FirstRunGuide'
+import { LoginOfferCard } from '../components/LoginOfferCard'
+import { ReplaceOffer } from '../components/ReplaceOffer'
 import { pathOf } from '../format'
 import { toolHref } from '../route'
 import { useRecordStore } from '../stores/useRecordStore'
@@ -196,6 +198,13 @@ function Result() {
         {detail && <a href={toolHref(detail.tool.id)}>Open tool page</a>}
         <button onClick={reset}>New recording</button>
       </div>
+      {result && detail && <LoginOfferCard traceId={result.traceId} host={detail.tool.siteHost} />}
+      {detail && (
+        <ReplaceOffer
+          detail={detail}
+          onReplaced={(next) => useRecordStore.setState({ detail: next })}
+        />
+      )}
       {/* Keyed by tool: a replaced candidate brings its own form values and verify run. */}
       {detail && <Review key={detail.tool.id} detail={detail} />}
       {result?.explanation && <Explanation explanation={result.explanation} />}

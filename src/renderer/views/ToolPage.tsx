@@ -6,6 +6,8 @@ import { toolCurl } from '../agentConfigs'
 import { CandidateReview, VerifiedNotice } from '../components/CandidateReview'
 import { RunForm, cleanInputs, defaultsOf, type Values } from '../components/RunForm'
 import { RunView } from '../components/RunView'
+import { NeedsBox } from '../components/NeedsBox'
+import { ReplaceOffer } from '../components/ReplaceOffer'
 import { StatusBadge } from '../components/StatusBadge'
 import { ToolEditor } from '../components/ToolEditor'
 import { formatTime } from '../format'
@@ -65,24 +67,6 @@ function RecentRuns({ onShow }: { onShow: (runId: string) => void }) {
   )
 }
 
-/** A new candidate that records an earlier tool's workflow again (issue 14 item 4). */
-function ReplaceOffer({ detail }: { detail: ToolDetail }) {
-  const replace = useToolsStore((s) => s.replace)
-  const earlier = detail.replaces
-  if (!earlier) return null
-  return (
-    <div className="banner banner-info" data-testid="replace-offer" role="note">
-      <span>
-        This records the workflow of <strong>{earlier.name}</strong> ({earlier.status}) again.
-        Replace it, keeping its name, instead of adding {detail.tool.name}?
-      </span>
-      <button data-testid="replace-button" onClick={() => void replace(detail.tool.id, earlier.id)}>
-        Replace {earlier.name}
-      </button>
-    </div>
-  )
-}
-
 function ToolBody({ detail }: { detail: ToolDetail }) {
   const { tool } = detail
   const { loadTool, loadRuns, remove, update } = useToolsStore()
@@ -127,7 +111,10 @@ function ToolBody({ detail }: { detail: ToolDetail }) {
           Saved version {saved}. Verify it below before programs can call it again.
         </p>
       )}
-      <ReplaceOffer detail={detail} />
+      <ReplaceOffer
+        detail={detail}
+        onReplaced={(next) => useToolsStore.setState({ detail: next, list: null })}
+      />
       {editing ? (
         <ToolEditor
           tool={tool}
@@ -159,6 +146,7 @@ function ToolBody({ detail }: { detail: ToolDetail }) {
         <section className="card">
           {justVerified && <VerifiedNotice tool={tool} />}
           <h2>Run</h2>
+          <NeedsBox toolId={tool.id} />
           <RunForm
             schema={tool.inputs}
             values={values}

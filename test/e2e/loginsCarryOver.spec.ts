@@ -1,0 +1,78 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { expect, test, type Page } from '@playwright/test'
+import { createCore, LOCAL_TENANT, type Core } from '../../src/main/core'
+import { expectAccessible } from './axe'
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
+const rendererDir = join(root, 'out/renderer')
+const shots = join(root, 'test-results')
+
+let core: Core
+let base: string
+let home: string
+
+test.beforeEach(async () => {
+  expect(existsSync(join(rendererDir, 'index.html')), 'run `npm run build:renderer` first').toBe(
+    true,
+  )
+  home = mkdtempSync(join(tmpdir(), 'sitecall-carry-e2e-'))
+  // No keychain and no passphrase: the vault starts locked, as on a fresh server.
+  core = createCore({ home, port: 0, headless: true, rendererDir, keychain: null })
+  base = await core.listen()
+})
+
+test.afterEach(async ({ page }) => {
+  await page.close()
+  await core.close()
+  rmSync(home, { recursive: true, force: true })
+})
+
+async function recordedPage(): Promise<Page> {
+  await expect.poll(() => core.recordings.current()?.sessionId ?? null).not.toBeNull()
+  return core.recordings.recording(core.recordings.current()!.sessionId)!.page
+}
+
+test('a login signed into while recording is saved at Stop (vault unlocked right there) and Verify uses it', async ({
+  page,
+}) => {
+  expect(core.vault.status().mode).toBe('locked')
+  await page.goto(`${base}/app/?token=${core.ownerToken}#/record`)
+  await page.getByTestId('record-url').fill(`${base}/demo/orders/login`)
+  await page.getByTestId('record-intent').fill('show the details of an order')
+  await page.getByTestId('record-start').click()
+  await expect(page.getByTestId('record-stop')).toBeVisible()
+
+  const recorded = await recordedPage()
+  await recorded.getByLabel('Username').fill('alice')
+  await recorded.getByLabel('Password').fill('wonderland')
+  await recorded.getByRole('button', { name: 'Sign in' }).click()
+  await recorded.waitForURL(/\/orders$/)
+  const opened = recorded.waitForResponse((r) => /\/api\/orders\/[^/?]+$/.test(r.url()))
+  await recorded.locator('#orders a').first().click()
+  await opened
+  await page.getByTestId('record-stop').click()
+  await expect(page.getByTestId('candidate-review')).toBeVisible()
+
+  // The vault was locked, so nothing was saved: the app offers it, and Verify says it needs it.
+  const offer = page.getByTestId('login-offer')
+  await expect(offer).toContainText('Save this login for')
+  await expect(page.getByTestId('need-vault')).toBeVisible()
+  await expectAccessible(page, 'the login offer at Stop')
+  await page.screenshot({ path: join(shots, 'ui-login-offer.png'), fullPage: true })
+  await offer.getByTestId('vault-passphrase').fill('a passphrase for this recording')
+  await offer.getByTestId('vault-unlock').click()
+  await expect(page.getByTestId('login-saved')).toBeVisible()
+  const tool = core.store.tools.list()[0]!
+  expect(core.logins.list(LOCAL_TENANT).map((l) => l.host)).toContain(tool.siteHost)
+
+  // Verify runs with the saved login (the run marks it used): no second sign-in was asked.
+  await expect(page.getByTestId('tool-needs')).toHaveCount(0)
+  await page.getByTestId('verify-button').click()
+  await expect(page.getByTestId('run-status')).toHaveText('succeeded')
+  expect(core.store.tools.get(tool.id)!.status).toBe('verified')
+  const login = core.logins.list(LOCAL_TENANT).find((l) => l.host === tool.siteHost)!
+  expect(login.lastUsedAt).not.toBeNull()
+})
