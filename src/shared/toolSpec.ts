@@ -105,14 +105,7 @@ export interface RequestTemplate {
  * or the quoted string after a fixed text of a script answer (`literal`).
  */
 export type ExtractorSource =
-  | 'json'
-  | 'header'
-  | 'cookie'
-  | 'meta'
-  | 'input'
-  | 'script'
-  | 'link'
-  | 'literal'
+  'json' | 'header' | 'cookie' | 'meta' | 'input' | 'script' | 'link' | 'literal'
 
 /**
  * Names a value of a step's response for later steps (`{{step.<id>.<name>}}`).

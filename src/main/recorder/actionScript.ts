@@ -13,7 +13,7 @@ export const ACTION_FLUSH = '__sitecallFlush'
 export const FILL_DEBOUNCE_MS = 1000
 
 /** Field `name`/`id` values that mark a password or one-time-code field (DESIGN.md §5). */
-export const SECRET_FIELD_NAME = /pass(word)?|passwd|otp|one.?time|totp|2fa|mfa/i
+export const SECRET_FIELD_NAME = /pass(word)?|passwd|otp|one.?time|totp|2fa|twofa|mfa/i
 
 /** `autocomplete` tokens that mark a password or one-time-code field. */
 export const SECRET_AUTOCOMPLETE = /(^|\s)(current-password|new-password|one-time-code)(\s|$)/i

@@ -10,7 +10,7 @@ export { SECRET_PLACEHOLDER }
  * to exact names: a loose pattern would also eat `passengers` or `passport` and break the tool.
  */
 const WELL_KNOWN_SECRET_KEY =
-  /^(passwd|password|pwd|new_?password|current_?password|old_?password|password_?confirm(ation)?|otp|totp|one_?time_?code|mfa_?code|2fa_?code)$/i
+  /^(passwd|password|pwd|new_?password|current_?password|old_?password|password_?confirm(ation)?|otp|totp|one_?time_?code|mfa_?code|2fa_?code|twofa_?code)$/i
 
 function makeIsSecretKey(fieldNames: Iterable<string>): (key: string) => boolean {
   const names = new Set<string>()

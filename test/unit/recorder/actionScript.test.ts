@@ -25,6 +25,7 @@ describe('actionScript', () => {
       'totp',
       '2fa',
       'mfa_code',
+      'twofa_code',
     ]) {
       expect(SECRET_FIELD_NAME.test(name), name).toBe(true)
     }

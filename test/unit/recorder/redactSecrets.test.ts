@@ -35,6 +35,16 @@ describe('redactSecrets', () => {
     })
   })
 
+  it('redacts a second-factor code field by its well-known name (Redmine twofa_code)', () => {
+    const form = exchange({
+      requestHeaders: { 'content-type': 'application/x-www-form-urlencoded' },
+      requestBody: { text: 'authenticity_token=t1&twofa_code=123456', encoding: 'utf8' },
+    })
+    expect(redactSecrets(form, []).requestBody!.text).toBe(
+      `authenticity_token=t1&twofa_code=${encodeURIComponent(SECRET_PLACEHOLDER)}`,
+    )
+  })
+
   it('redacts well-known password keys in JSON even without a recorded field name', () => {
     const json = exchange({
       requestHeaders: { 'content-type': 'application/json' },
