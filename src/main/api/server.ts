@@ -26,6 +26,7 @@ import { registerSignInRoutes, type SignInRouteDeps } from './routes/signIn'
 import { registerOpenApiRoute } from './routes/openapi'
 import { registerIndexRoutes } from './routes/indexRoutes'
 import { registerLocalSiteRoutes } from './routes/localSites'
+import { registerKeyRoutes } from './routes/keys'
 import { localSitesOf } from './localSites'
 import { registerBrowserRoutes } from './routes/browser'
 import type { Indexing } from '../browse/indexJobs'
@@ -155,6 +156,7 @@ export function buildServer(deps: ServerDeps): FastifyInstance {
     registerOAuthRoutes(app, { ...deps.oauth, oauthRepo: deps.store.oauth, clock: deps.clock })
   registerScopeRoutes(app, { auth: deps.auth, scopes: deps.store.scopes, clock: deps.clock })
   if (deps.signIn) registerSignInRoutes(app, deps.signIn)
+  registerKeyRoutes(app, { auth: deps.auth, keys: deps.store.keys, clock: deps.clock })
   registerLocalSiteRoutes(app, {
     auth: deps.auth,
     localSites: deps.store.localSites,

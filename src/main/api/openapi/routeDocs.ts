@@ -493,6 +493,29 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
     responses: { '200': json('`{stopped, browseSessions, indexing, recording, profileKept}`') },
     errors: ['unavailable'],
   },
+  'GET /v1/keys': {
+    summary: "The workspace's API keys (never the keys themselves).",
+    tag: 'app',
+    auth: 'owner',
+    responses: {
+      '200': json('`{keys: [{id, label, kind, prefix, createdAt, revokedAt, lastUsedAt}]}`'),
+    },
+    errors: [],
+  },
+  'POST /v1/keys': {
+    summary: 'Mint an API key (`kind` personal or org); the key is shown once.',
+    tag: 'app',
+    auth: 'owner',
+    responses: { '201': json('`{key, id, label, kind, prefix, createdAt, ...}`') },
+    errors: [],
+  },
+  'DELETE /v1/keys/:': {
+    summary: "Revoke one of the workspace's API keys.",
+    tag: 'app',
+    auth: 'owner',
+    responses: { '200': json('`{revoked}`') },
+    errors: ['not_found'],
+  },
   'GET /v1/local-sites': {
     summary: 'The local sites the owner allowed API URLs to reach (loopback, private network).',
     tag: 'app',
