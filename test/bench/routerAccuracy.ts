@@ -91,6 +91,8 @@ export interface AccuracyFigures {
   /** Intents skipped because their workflow has no compiled tool. */
   skipped: number
   misses: Array<{ text: string; expect: string | null; got: string | null; score: number }>
+  /** Per app (`<app>` of `<app>/<workflow>`): intents and how many were ranked first at 0.9+. */
+  perApp: Record<string, { intents: number; top1: number }>
 }
 
 /** Routes every paraphrase of `split` among `tools` and measures the figures above. */
@@ -111,6 +113,7 @@ export function measureAccuracy(
     falseMatches: 0,
     skipped: 0,
     misses: [],
+    perApp: {},
   }
   for (const p of paraphrases.filter((x) => x.split === split)) {
     if (p.expect !== null && !ids.has(p.expect)) {
@@ -128,12 +131,16 @@ export function measureAccuracy(
       continue
     }
     figures.intents++
+    const app = (figures.perApp[p.expect.split('/')[0]!] ??= { intents: 0, top1: 0 })
+    app.intents++
     const ranked = router.rank(p.text, tools)
     const rank = ranked.findIndex((m) => m.id === p.expect) + 1
     if (rank > 0) figures.mrr += 1 / rank
     if (routed.tools.some((m) => m.id === p.expect)) figures.recall++
-    if (first?.id === p.expect && first.score >= MIN_SCORE) figures.top1++
-    else
+    if (first?.id === p.expect && first.score >= MIN_SCORE) {
+      figures.top1++
+      app.top1++
+    } else
       figures.misses.push({
         text: p.text,
         expect: p.expect,
@@ -168,6 +175,11 @@ export async function runRouterAccuracyBench(): Promise<AccuracyFigures[]> {
     console.log(
       `${r.split.padEnd(6)} ${String(r.intents).padStart(7)} ${pct(r.top1)} ${pct(r.recall)} ${r.mrr.toFixed(3).padStart(7)} ${String(r.nothing).padStart(8)} ${String(r.falseMatches).padStart(14)} ${String(r.skipped).padStart(8)}`,
     )
+  console.log(
+    `test top-1 per app: ${Object.entries(results[1]!.perApp)
+      .map(([app, a]) => `${app} ${a.top1}/${a.intents}`)
+      .join(', ')}`,
+  )
   for (const m of results[1]!.misses)
     console.log(`  miss (test): "${m.text}" → ${m.got ?? 'nothing'} ${m.score} (want ${m.expect})`)
   return results
