@@ -51,8 +51,10 @@
  *
  * Speed: `route` scores only the tools the inverted index says can reach 0.9 (`toolIndex.ts`;
  * an expansion too weak to be a head visits no postings), sorts only those at 0.9 or more and
- * builds a `ToolMatch` only for the matches it answers; `rank` scores every tool. Ranking: score, then closeness (the share of the tool's own intent
- * words the intent used), verified before candidate, the newest, then id.
+ * builds a `ToolMatch` only for the matches it answers; `rank` scores every tool. Ranking: score,
+ * then closeness (the share of the tool's own intent words the intent used), then the fewest of
+ * them unused, verified before candidate, the newest, then id. Signing in takes its `as` value
+ * from the login's stored secrets, never from a slot (`log in to Verdaccio as ada`).
  */
 import type { JsonSchema, ToolSpec } from '../../shared/toolSpec'
 import { verbAgreement } from './lexicon'
@@ -155,6 +157,7 @@ export function createToolRouter(): ToolRouter {
       (a, b) =>
         b.score - a.score ||
         b.closeness - a.closeness ||
+        a.unused - b.unused ||
         statusRank(a.tool) - statusRank(b.tool) ||
         b.tool.updatedAt - a.tool.updatedAt ||
         a.tool.id.localeCompare(b.tool.id),

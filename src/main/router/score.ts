@@ -105,6 +105,8 @@ export interface ToolScore {
   score: number
   /** Share of the tool's intent words the intent used: breaks ties between equal scores. */
   closeness: number
+  /** How many of the tool's intent words the intent did not use: fewer breaks closeness ties. */
+  unused: number
   evidence: MatchEvidence
 }
 
@@ -233,7 +235,12 @@ export function scoreTool(
       const cost = w === head ? PENALTY.head : w.generic ? PENALTY.generic : PENALTY.word
       // Without a head (`upload plot-9-map.png to the media library`), a place says what the
       // tool works on: it must be the tool's.
-      const free = absorbable(w, profile) && w !== head && (head !== null || part === 'value')
+      // One signs in as someone with the login's stored secrets (`log in as ada`), not a slot.
+      const signIn = intent.verb?.verbClass === 'auth' && profile.verb === 'auth'
+      const free =
+        (absorbable(w, profile) || (signIn && part === 'value')) &&
+        w !== head &&
+        (head !== null || part === 'value')
       account(w, part, free, cost)
     }
   let penalty = evidence.reduce((sum, e) => sum + e.penalty, 0)
@@ -348,6 +355,7 @@ export function scoreTool(
   return {
     score: round(score),
     closeness: profile.intentStems.size ? used.length / profile.intentStems.size : 0,
+    unused: profile.intentStems.size - used.length,
     evidence: {
       verb: { intent: intent.verb?.verbClass ?? null, tool: profile.verb, ...verb },
       action: { intent: intent.action, tool: profile.action, agrees: actionAgrees },
