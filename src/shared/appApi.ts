@@ -60,6 +60,13 @@ export interface KeySummary {
   lastUsedAt?: number | null
 }
 
+/** A local site the owner allowed URLs from API keys and OAuth clients to reach (issue 13). */
+export interface LocalSiteSummary {
+  /** `host:port`, or a host name for every port. */
+  host: string
+  createdAt: number
+}
+
 /** A tool scope: its slug, the apps (site hosts) and tools it lets through, and when it was made. */
 export interface ToolScopeSummary {
   slug: string
@@ -263,6 +270,10 @@ export interface AppApiMethods {
   'scopes.create': [{ slug: string; apps: string[]; tools: string[] }, ToolScopeSummary]
   /** Revokes a key of the workspace: requests with it answer 403 `revoked` from then on. */
   'keys.revoke': [{ id: string }, { revoked: boolean }]
+  /** Local sites API keys and OAuth clients may index and browse (issue 13 item 3). */
+  'localSites.list': [Record<string, never>, LocalSiteSummary[]]
+  'localSites.allow': [{ host: string }, LocalSiteSummary]
+  'localSites.remove': [{ host: string }, { removed: boolean }]
   /** Runs waiting on the person, oldest first; `now` is the core's clock (ms) for the countdown. */
   'requirements.list': [Record<string, never>, { now: number; items: InboxItem[] }]
   /** Answers a waiting run and resolves with it once it is final or waits again. */
@@ -428,6 +439,19 @@ export const APP_API_INPUT_SCHEMAS: Record<AppApiMethod, object> = {
     properties: { label: { type: 'string', minLength: 1, maxLength: 100 } },
   },
   'keys.revoke': idOnly,
+  'localSites.list': emptyObject,
+  'localSites.allow': {
+    type: 'object',
+    additionalProperties: false,
+    required: ['host'],
+    properties: { host: { type: 'string', minLength: 1, maxLength: 260 } },
+  },
+  'localSites.remove': {
+    type: 'object',
+    additionalProperties: false,
+    required: ['host'],
+    properties: { host: { type: 'string', minLength: 1, maxLength: 260 } },
+  },
   'scopes.list': emptyObject,
   'scopes.create': {
     type: 'object',

@@ -19,6 +19,7 @@ import type { SignInFlows } from '../browse/signInFlows'
 import { createToolRouter } from '../router/router'
 import { siteStorageState } from '../browse/siteLogin'
 import { listInbox } from './appInbox'
+import { parseLocalSiteHost } from './localSites'
 import { toolNeeds } from './toolNeeds'
 import { traceDetail, traceExchange, traceHar } from './appTraces'
 import { DEFAULT_USER } from './demo/orders'
@@ -214,6 +215,15 @@ export function createAppHandlers(deps: AppHandlerDeps): AppHandlers {
         throw new ServiceError('not_found', 404, `No key ${id}.`)
       return { revoked: store.keys.revoke(id, deps.clock()) }
     },
+    'localSites.list': async () => store.localSites.list(deps.tenant),
+    'localSites.allow': async ({ host }) => {
+      const name = parseLocalSiteHost(host)
+      store.localSites.add(deps.tenant, name, deps.clock())
+      return store.localSites.list(deps.tenant).find((s) => s.host === name)!
+    },
+    'localSites.remove': async ({ host }) => ({
+      removed: store.localSites.remove(deps.tenant, parseLocalSiteHost(host)),
+    }),
     'keys.create': async ({ label }) => {
       const { key, record } = store.keys.create(
         { id: `key_${deps.ulid()}`, tenant: deps.tenant, label },

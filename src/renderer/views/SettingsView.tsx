@@ -1,3 +1,4 @@
+import { LocalSites } from '../components/LocalSites'
 import { useAppStore } from '../stores/useAppStore'
 
 /** Where this app keeps things and what it runs with (issue 14 item 6). */
@@ -45,6 +46,7 @@ export function SettingsView() {
           </tbody>
         </table>
       </section>
+      <LocalSites />
     </>
   )
 }
