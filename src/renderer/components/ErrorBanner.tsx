@@ -1,3 +1,4 @@
+import { plainText } from '../format'
 import { useAppStore } from '../stores/useAppStore'
 
 export function ErrorBanner() {
@@ -7,7 +8,7 @@ export function ErrorBanner() {
   return (
     <div className="banner banner-error" role="alert" data-testid="error-banner">
       <code>{error.code}</code>
-      <span>{error.message}</span>
+      <span>{plainText(error.message)}</span>
       <button className="link" onClick={dismiss} aria-label="Dismiss">
         ✕
       </button>

@@ -1,5 +1,5 @@
 import type { Run } from '../../shared/run'
-import { json, outlineResult } from '../format'
+import { json, outlineResult, plainText } from '../format'
 import { StatusBadge } from './StatusBadge'
 
 /** A run's status and its result JSON, or its error code and message. */
@@ -13,7 +13,7 @@ export function RunView({ run }: { run: Run }) {
       </div>
       {run.error && (
         <p className="run-error">
-          <code>{run.error.code}</code> {run.error.message}
+          <code>{run.error.code}</code> {plainText(run.error.message)}
         </p>
       )}
       {run.requirements.map((r) => (

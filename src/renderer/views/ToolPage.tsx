@@ -55,7 +55,10 @@ function RecentRuns({ onShow }: { onShow: (runId: string) => void }) {
                 <StatusBadge status={r.status} />
               </td>
               <td>
-                <code>{r.runId}</code>
+                {/* A button, so the row is reachable and opened by keyboard too. */}
+                <button className="link row-button" onClick={() => onShow(r.runId)}>
+                  <code>{r.runId}</code>
+                </button>
               </td>
               <td className="muted">{r.error?.code}</td>
               <td className="nowrap muted">{formatTime(r.createdAt)}</td>

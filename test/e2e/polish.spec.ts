@@ -1,0 +1,91 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { expect, test } from '@playwright/test'
+import { createCore, LOCAL_TENANT, type Core } from '../../src/main/core'
+import type { ToolSpec } from '../../src/shared/toolSpec'
+import { startDirectorySite, type DirectorySite } from '../fixtures/sites/directory'
+import { callTool } from '../integration/helpers/http'
+import { makeSearchTool } from '../integration/helpers/searchTool'
+import { expectAccessible } from './axe'
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
+const rendererDir = join(root, 'out/renderer')
+const shots = join(root, 'test-results')
+
+let site: DirectorySite
+let core: Core
+let base: string
+let home: string
+let tool: ToolSpec
+
+test.beforeEach(async () => {
+  expect(existsSync(join(rendererDir, 'index.html')), 'run `npm run build:renderer` first').toBe(
+    true,
+  )
+  home = mkdtempSync(join(tmpdir(), 'sitecall-polish-e2e-'))
+  site = await startDirectorySite()
+  core = createCore({ home, port: 0, headless: true, rendererDir, keychain: null })
+  base = await core.listen()
+  ;({ tool } = await makeSearchTool(core, site))
+})
+
+test.afterEach(async ({ page }) => {
+  await page.close()
+  await core.close()
+  await site.close()
+  rmSync(home, { recursive: true, force: true })
+})
+
+test('follows the system’s dark mode with no serious accessibility violation on any view', async ({
+  page,
+}) => {
+  const { key } = core.store.keys.create(
+    { id: 'key_p', tenant: LOCAL_TENANT, label: 'p' },
+    Date.now(),
+  )
+  expect((await callTool(base, key, tool, { query: 'image' })).status).toBe(200)
+  await page.emulateMedia({ colorScheme: 'dark' })
+  await page.goto(`${base}/app/?token=${core.ownerToken}#/tools`)
+  await expect(page.getByTestId('tool-row')).toHaveCount(1)
+  const background = await page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor)
+  expect(background).toBe('rgb(21, 24, 30)')
+  const views = [
+    'tools',
+    `tools/${tool.id}`,
+    'record',
+    'traces',
+    'runs',
+    'inbox',
+    'logins',
+    'secrets',
+    'keys',
+    'connect',
+    'usage',
+    'settings',
+  ]
+  for (const view of views) {
+    await page.goto(`${base}/app/#/${view}`)
+    await expect(page.locator('main h1')).toBeVisible()
+    await expectAccessible(page, `${view} in dark mode`)
+  }
+  await page.goto(`${base}/app/#/tools/${tool.id}`)
+  await page.screenshot({ path: join(shots, 'ui-dark-tool.png'), fullPage: true })
+})
+
+test('a favicon, and every run row of a tool opens by keyboard', async ({ page }) => {
+  const { key } = core.store.keys.create(
+    { id: 'key_k', tenant: LOCAL_TENANT, label: 'k' },
+    Date.now(),
+  )
+  expect((await callTool(base, key, tool, { query: 'image' })).status).toBe(200)
+  await page.goto(`${base}/app/?token=${core.ownerToken}#/tools/${tool.id}`)
+  await expect(page.locator('link[rel="icon"]')).toHaveAttribute('href', /^data:image\/svg\+xml/)
+  const runButton = page.getByRole('button', { name: /^lrun_/ })
+  await expect(runButton).toHaveCount(1)
+  await runButton.focus()
+  await page.keyboard.press('Enter')
+  await expect(page.getByTestId('run-status')).toHaveText('succeeded')
+  await expect(page.getByTestId('run-result')).toBeVisible()
+})
