@@ -284,10 +284,11 @@ export function createRunEngine(deps: RunEngineDeps): RunEngine {
       // serialization; compressed above a size off the event loop (issue 12).
       const resultText = outcome.text ?? JSON.stringify(outcome.result ?? null)
       const stored = await encodeResult(resultText)
-      // One transaction for the success, its credit and the tool's health (issue 12). Charged
+      // One transaction for the success, its credit and the tool's health, its commit shared
+      // with the other runs ending in this turn of the event loop (issue 12). Charged
       // only once the run is succeeded, so a run a cancel overtook is never billed; the ref makes
       // the charge happen once per run (spec "Run status": only succeeded bills).
-      const done = deps.runs.atomically(() => {
+      const done = await deps.runs.atomicallySoon(() => {
         const succeeded = deps.runs.transition(
           run.runId,
           {

@@ -106,10 +106,13 @@ export interface RunRepository {
    */
   expireResults(rule: ResultRetention, now: number): { runs: number; bytes: number }
   /**
-   * Runs `fn` in one transaction (a savepoint when one is open): a run's end, its credit and its
-   * tool's health are written together or not at all.
+   * Runs `fn` in one transaction (a run's end, its credit and its tool's health together or not
+   * at all) whose commit is shared with the other calls of the same event-loop turn (group
+   * commit: at 16 runs in flight one commit ends several). Each `fn` runs in a savepoint of its
+   * own, so one that throws undoes only itself; the promise settles once the shared commit is
+   * done, its writes then durable (DESIGN.md §4 "never lost").
    */
-  atomically<T>(fn: () => T): T
+  atomicallySoon<T>(fn: () => T): Promise<T>
   /** How many runs hold a result, and the bytes those results take in the file. */
   storedResults(): { runs: number; bytes: number }
 }
@@ -213,6 +216,35 @@ export function createRunRepository(db: Db): RunRepository {
     let statement = statements.get(sql)
     if (!statement) statements.set(sql, (statement = db.prepare<unknown[]>(sql)))
     return statement
+  }
+  // Group commit (`atomicallySoon`): the calls of one event-loop turn, committed together.
+  const pending: Array<{
+    fn: () => unknown
+    resolve: (value: unknown) => void
+    reject: (error: unknown) => void
+  }> = []
+  const commitPending = () => {
+    const batch = pending.splice(0)
+    const outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = []
+    try {
+      db.transaction(() => {
+        for (const { fn } of batch) {
+          try {
+            outcomes.push({ ok: true, value: db.transaction(fn)() })
+          } catch (error) {
+            outcomes.push({ ok: false, error })
+          }
+        }
+      })()
+    } catch (error) {
+      for (const item of batch) item.reject(error)
+      return
+    }
+    batch.forEach((item, i) => {
+      const outcome = outcomes[i]!
+      if (outcome.ok) item.resolve(outcome.value)
+      else item.reject(outcome.error)
+    })
   }
   const get = (runId: string) => {
     const row = prepare(`${select} WHERE id = ?`).get(runId) as RunRow | undefined
@@ -322,7 +354,11 @@ export function createRunRepository(db: Db): RunRepository {
         .all(...statuses) as RunRow[]
       return rows.map((row) => toRecord(row))
     },
-    atomically: <T>(fn: () => T): T => db.transaction(fn)(),
+    atomicallySoon: <T>(fn: () => T): Promise<T> =>
+      new Promise<T>((resolve, reject) => {
+        if (!pending.length) setImmediate(commitPending)
+        pending.push({ fn, resolve: resolve as (value: unknown) => void, reject })
+      }),
     expireResults(rule, now) {
       return expireResults(rule, now)
     },
