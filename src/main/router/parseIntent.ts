@@ -306,7 +306,10 @@ export function parseIntent(intent: string): ParsedIntent {
   }
   // `set up a new folder`, `open a new ticket`: an object that does not exist yet is made,
   // whatever the verb says elsewhere (`open the page`, `start the flow`).
-  const made = rest[0] === 'new' || (rest[1] === 'new' && DETERMINERS.has(rest[0]!))
+  // A read asks to make one only with an article (`open a new ticket`; `show new posts` reads).
+  const made =
+    (rest[0] === 'new' && verb?.verbClass !== 'read') ||
+    (rest[1] === 'new' && (rest[0] === 'a' || rest[0] === 'an'))
   if (verb && made && ['read', 'run', 'write'].includes(verb.verbClass)) {
     verb = { word: verb.word, verbClass: 'create' }
     action = 'create'

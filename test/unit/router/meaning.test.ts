@@ -90,6 +90,8 @@ describe('parseIntent: values and verbs', () => {
 
   it('asks to create what is new, whatever the verb', () => {
     expect(parseIntent('set up a new folder for the receipts').verb?.verbClass).toBe('create')
+    expect(parseIntent('open a new ticket').verb?.verbClass).toBe('create')
+    expect(parseIntent('show new posts').verb?.verbClass).toBe('read')
   })
 
   it('reads one word after a colon that follows a verb as a value, and a clause as a clause', () => {
