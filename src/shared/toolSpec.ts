@@ -122,7 +122,8 @@ export interface Extractor {
   name: string
   from: ExtractorSource
   /**
-   * JSON path for json (above); header, cookie, meta, input or script key name for the others;
+   * JSON path for json (above); header, cookie, meta, script key name or form control name
+   * (`input`: an `<input>`, `<textarea>` or `<select>`, src/shared/formControl.ts) for the others;
    * for `literal`, the text of a script answer right before a quoted string, whose content is
    * the value (a Rails JS answer's `fileSpan.find('input.token').val(` then `'1.d37…'`).
    */

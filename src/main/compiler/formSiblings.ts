@@ -5,6 +5,7 @@ import type { DependencyPlan } from './dependencies'
 import { snake } from './naming'
 import { isOperationValue } from './operation'
 import { requestValues } from './requestValues'
+import { formControlValue } from '../../shared/formControl'
 
 /**
  * Reads the rest of a form from the page a dependency step already reads a token of (issue 9
@@ -65,6 +66,34 @@ export function readFormSiblings(
         })
       })
     }
+    for (const token of tokens) {
+      const form = firstNamed(token.path).closest('form')
+      // The fields the person left as the page filled them (an issue's tracker, status and
+      // text beside the file they attached) are sent as the page holds them on the run, as a
+      // browser would; replayed as recorded they would undo changes made since.
+      form.find('input[name], textarea[name], select[name]').each((_, el) => {
+        const name = $(el).attr('name')!
+        const kind = ($(el).attr('type') ?? '').toLowerCase()
+        if (el.tagName === 'input' && !VISIBLE_TEXT.test(kind)) return
+        if ($(`[name=${JSON.stringify(name)}]`).get(0) !== el) return
+        if (extract.some((x) => x.from === 'input' && x.path === name)) return
+        const value = formControlValue($.html(el), name)
+        if (value === undefined) return
+        const field = sent.find((v) => v.path === name && String(v.value) === value)
+        const site = field && `${field.location}:${field.path}`
+        if (!site || bindings.has(site)) return
+        let extractorName = snake(name)
+        while (extract.some((x) => x.name === extractorName))
+          extractorName = `${extractorName}_${extract.length}`
+        extract.push({ name: extractorName, from: 'input', path: name })
+        bindings.set(site, `{{step.${step.id}.${extractorName}}}`)
+        signals.push({
+          name: 'dependency',
+          weight: 0,
+          detail: `${site} is what the form field ${name} of ${exchange!.method} ${pathOf(exchange!.url)} held: sent as the page holds it`,
+        })
+      })
+    }
     return extract.length === step.extract.length ? step : { ...step, extract }
   })
   return { ...plan, steps, bindings, signals }
@@ -91,3 +120,6 @@ function pathOf(url: string): string {
     return url
   }
 }
+
+/** `<input>` types whose value the person sees and may edit as text (empty: type text). */
+const VISIBLE_TEXT = /^(|text|search|email|url|tel|number|date|datetime-local|month|week|time)$/

@@ -1,6 +1,7 @@
 import * as cheerio from 'cheerio'
 import { Cookie } from 'tough-cookie'
 import { filterList, parsePath, textAt, valueAt, type PathScope } from '../../shared/jsonPath'
+import { formControlValue } from '../../shared/formControl'
 import { linkQueryValue, parseLinkQuery } from '../../shared/linkQuery'
 import type { Extractor, ResultShape } from '../../shared/toolSpec'
 import type { Outcome, SiteResponse } from './outcome'
@@ -9,7 +10,8 @@ import type { Outcome, SiteResponse } from './outcome'
  * Reads one named value out of a dependency step's answer (DESIGN.md §4 extractors): a JSON leaf
  * by path (`a.b[2].c`; `flows[?name=={{input.p0}}].id` looks an item up by the run's input, its
  * placeholders resolved from `scope`: src/shared/jsonPath.ts), a response header, a `Set-Cookie`
- * cookie (RFC 6265 §4.1), an HTML `<meta name|property>`'s content, a named `<input>`'s value,
+ * cookie (RFC 6265 §4.1), an HTML `<meta name|property>`'s content, a named form control's
+ * current value (`<input>`, `<textarea>`, `<select>`: src/shared/formControl.ts),
  * an inline script's `key: "value"` / `key = "value"`, or a query parameter of the first link
  * whose query holds the path's pairs (src/shared/linkQuery.ts), or the quoted string that
  * follows the path's text in a script answer (`literal`). Returns undefined when the answer no
@@ -37,10 +39,7 @@ export function extractValue(
       return $(`meta[name=${name}], meta[property=${name}]`).first().attr('content')
     }
     case 'input':
-      return cheerio
-        .load(response.body)(`input[name=${cssString(extractor.path)}]`)
-        .first()
-        .attr('value')
+      return formControlValue(response.body, extractor.path)
     case 'script': {
       const key = extractor.path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
       const match = new RegExp(`["']?${key}["']?\\s*[:=]\\s*["']([^"']*)["']`).exec(response.body)
