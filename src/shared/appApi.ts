@@ -225,6 +225,8 @@ export interface AppApiMethods {
   'recorder.start': [{ url: string; intent: string }, RecordingState]
   'recorder.current': [Record<string, never>, RecordingState | null]
   'recorder.stop': [{ sessionId: string }, RecordingResult]
+  /** A HAR 1.2 file's text, imported as a recording and compiled (issue 14 item 1). */
+  'recorder.importHar': [{ har: string; intent: string }, RecordingResult]
   'tools.list': [Record<string, never>, ToolSummary[]]
   /**
    * Tools for an intent through the router, with scores (issue 14 item 6): free in the app, where
@@ -358,6 +360,16 @@ export const APP_API_INPUT_SCHEMAS: Record<AppApiMethod, object> = {
     },
   },
   'recorder.current': emptyObject,
+  'recorder.importHar': {
+    type: 'object',
+    additionalProperties: false,
+    required: ['har', 'intent'],
+    properties: {
+      // The web transport's body limit (5 MiB) bounds it first; the CLI takes larger files.
+      har: { type: 'string', minLength: 2 },
+      intent: { type: 'string', minLength: 1, maxLength: 2000 },
+    },
+  },
   'recorder.stop': {
     type: 'object',
     additionalProperties: false,

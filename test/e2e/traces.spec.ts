@@ -113,3 +113,21 @@ test('browses a recording’s requests and timeline, compiles one request, expor
   expect(core.store.traces.list()).toHaveLength(0)
   expect(core.store.tools.list().length).toBe(before + 1)
 })
+
+test('a HAR file picked on Record becomes a recording with a candidate', async ({ page }) => {
+  await page.goto(`${base}/app/?token=${core.ownerToken}#/record`)
+  await expect(page.getByTestId('har-drop')).toBeVisible()
+  await expectAccessible(page, 'Record with the HAR drop zone')
+  // Without an intent there is nothing to compile for: the page says so and imports nothing.
+  await page.getByTestId('har-file').setInputFiles(join(root, 'test/fixtures/har/chrome.har'))
+  await expect(page.getByTestId('har-drop').getByRole('alert')).toContainText('what the tool')
+  expect(core.store.traces.list()).toHaveLength(0)
+
+  await page.getByTestId('record-intent').fill('find red things')
+  await page.getByTestId('har-file').setInputFiles(join(root, 'test/fixtures/har/chrome.har'))
+  await expect(page.getByTestId('candidate-target')).toContainText('/api/search')
+  const [trace] = core.store.traces.list()
+  expect(trace).toMatchObject({ intent: 'find red things', exchangeCount: 5 })
+  await page.getByTestId('nav-traces').click()
+  await expect(page.getByTestId('trace-row')).toContainText('find red things')
+})

@@ -19,6 +19,7 @@ import type { SignInFlows } from '../browse/signInFlows'
 import { createToolRouter } from '../router/router'
 import { siteStorageState } from '../browse/siteLogin'
 import { listInbox } from './appInbox'
+import { importHarRecording } from './appHarImport'
 import { parseLocalSiteHost } from './localSites'
 import { toolNeeds } from './toolNeeds'
 import { traceDetail, traceExchange, traceHar } from './appTraces'
@@ -106,6 +107,11 @@ export function createAppHandlers(deps: AppHandlerDeps): AppHandlers {
     'recorder.start': async (input) => deps.recordings.start(input),
     'recorder.current': async () => deps.recordings.current(),
     'recorder.stop': async ({ sessionId }) => deps.recordings.stop(sessionId),
+    'recorder.importHar': async (input) =>
+      importHarRecording(
+        { store, clock: deps.clock, ulid: deps.ulid, uuid: deps.uuid ?? randomUUID },
+        input,
+      ),
     'tools.list': async () => store.tools.list().map(summarizeTool),
     'tools.search': async ({ intent }) => {
       const routed = router.route(intent, store.tools.list())

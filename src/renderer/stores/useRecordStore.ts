@@ -28,6 +28,8 @@ interface RecordState {
   addExchange(sessionId: string, exchange: ExchangeSummary): void
   setActionCount(sessionId: string, actionCount: number): void
   finish(sessionId: string, result: RecordingResult): Promise<void>
+  /** Imports a HAR file's text as a recording and shows its result as Stop would. */
+  importHar(har: string, intent: string): Promise<void>
 }
 
 const recording = (session: RecordingState) => ({
@@ -94,6 +96,14 @@ export const useRecordStore = create<RecordState>()((set, get) => ({
     if (get().session?.sessionId === sessionId) set({ actionCount })
   },
   // Reached from our own stop and from `recorder.stopped` (e.g. the browser window was closed).
+  async importHar(har, intent) {
+    set({ phase: 'starting', result: null, detail: null })
+    const result = await attempt(invoke('recorder.importHar', { har, intent }))
+    if (!result) return set({ phase: 'idle' })
+    const candidate = result.candidate
+    set({ phase: 'done', result, detail: candidate ? { tool: candidate, target: null } : null })
+    if (candidate) await get().refreshDetail()
+  },
   async finish(sessionId, result) {
     if (get().session?.sessionId !== sessionId || get().result) return
     const candidate = result.candidate

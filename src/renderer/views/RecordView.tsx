@@ -9,6 +9,61 @@ import { toolHref } from '../route'
 import { useRecordStore } from '../stores/useRecordStore'
 import { useRunner } from '../useRunner'
 
+/**
+ * Drop a HAR file on Record, or pick one (issue 14 item 1): it becomes a recording, compiled with
+ * the intent typed above, as if the person had recorded it here.
+ */
+function HarImport({ intent }: { intent: string }) {
+  const importHar = useRecordStore((s) => s.importHar)
+  const [over, setOver] = useState(false)
+  const [problem, setProblem] = useState<string | null>(null)
+  const take = (file: File | undefined) => {
+    if (!file) return
+    if (!intent.trim()) return setProblem('Say first what the tool should do, above.')
+    setProblem(null)
+    void file.text().then((text) => importHar(text, intent.trim()))
+  }
+  return (
+    <div
+      className={`har-drop${over ? ' over' : ''}`}
+      data-testid="har-drop"
+      onDragOver={(e) => {
+        e.preventDefault()
+        setOver(true)
+      }}
+      onDragLeave={() => setOver(false)}
+      onDrop={(e) => {
+        e.preventDefault()
+        setOver(false)
+        take(e.dataTransfer.files[0])
+      }}
+    >
+      <span className="muted">
+        Or drop a HAR file here (from DevTools, Firefox, Playwright), or
+      </span>{' '}
+      <label className="link-label">
+        pick one
+        <input
+          type="file"
+          accept=".har,application/json"
+          data-testid="har-file"
+          className="visually-hidden"
+          onChange={(e) => {
+            take(e.target.files?.[0])
+            // Cleared, so picking the same file again (after typing the intent) imports it.
+            e.target.value = ''
+          }}
+        />
+      </label>
+      {problem && (
+        <p className="hint" role="alert">
+          {problem}
+        </p>
+      )}
+    </div>
+  )
+}
+
 function StartForm() {
   const start = useRecordStore((s) => s.start)
   const starting = useRecordStore((s) => s.phase === 'starting')
@@ -54,6 +109,7 @@ function StartForm() {
           {starting ? 'Opening the browser…' : 'Start recording'}
         </button>
       </div>
+      <HarImport intent={intent} />
     </form>
   )
 }
