@@ -50,7 +50,8 @@ async function routes(): Promise<Array<{ method: string; path: string }>> {
   )
 }
 
-const BODIES: Record<string, unknown> = {
+/** Bodies that would use the owner's data if the route let them through. */
+const bodies = (): Record<string, unknown> => ({
   '/v1/tools/search': { intent: 'search the AI tools directory by keyword' },
   '/v1/tool-router': { intent: 'search the AI tools directory by keyword' },
   '/api/v1/runs': { intent: 'search the AI tools directory by keyword', inputs: {} },
@@ -65,7 +66,7 @@ const BODIES: Record<string, unknown> = {
       clientInfo: { name: 't', version: '1' },
     },
   },
-}
+})
 
 describe('workspaces (issue 13 item 2)', () => {
   it('a key of another workspace finds nothing of the owner on any route', async () => {
@@ -80,7 +81,7 @@ describe('workspaces (issue 13 item 2)', () => {
         const body =
           method === 'GET' || method === 'DELETE'
             ? undefined
-            : JSON.stringify(BODIES[bare] ?? { query: 'writing', url: h.site.url, intent: 'x' })
+            : JSON.stringify(bodies()[bare] ?? { query: 'writing', url: h.site.url, intent: 'x' })
         const answer = await fetch(`${h.base}${path}${method === 'GET' ? '?intent=search' : ''}`, {
           method,
           headers: {
