@@ -222,7 +222,8 @@ export interface VaultState {
 /** Method name → `[input, result]`. */
 export interface AppApiMethods {
   'app.info': [Record<string, never>, AppInfo]
-  'recorder.start': [{ url: string; intent: string }, RecordingState]
+  /** `cdpEndpoint`: record in the person's own Chromium (`--remote-debugging-port`) instead. */
+  'recorder.start': [{ url: string; intent: string; cdpEndpoint?: string }, RecordingState]
   'recorder.current': [Record<string, never>, RecordingState | null]
   'recorder.stop': [{ sessionId: string }, RecordingResult]
   /** A HAR 1.2 file's text, imported as a recording and compiled (issue 14 item 1). */
@@ -357,6 +358,7 @@ export const APP_API_INPUT_SCHEMAS: Record<AppApiMethod, object> = {
     properties: {
       url: { type: 'string', minLength: 1, maxLength: 2000 },
       intent: { type: 'string', minLength: 1, maxLength: 2000 },
+      cdpEndpoint: { type: 'string', pattern: '^(https?|wss?)://', maxLength: 2000 },
     },
   },
   'recorder.current': emptyObject,

@@ -19,7 +19,7 @@ interface RecordState {
   prefill: { url: string; intent: string } | null
   setPrefill(prefill: { url: string; intent: string }): void
   loadCurrent(): Promise<void>
-  start(url: string, intent: string): Promise<void>
+  start(url: string, intent: string, cdpEndpoint?: string): Promise<void>
   stop(): Promise<void>
   reset(): void
   refreshDetail(): Promise<void>
@@ -55,9 +55,10 @@ export const useRecordStore = create<RecordState>()((set, get) => ({
     const session = await attempt(invoke('recorder.current', {}))
     if (session && get().phase === 'idle') set(recording(session))
   },
-  async start(url, intent) {
+  async start(url, intent, cdpEndpoint) {
     set({ phase: 'starting', result: null, detail: null })
-    const session = await attempt(invoke('recorder.start', { url, intent }))
+    const input = cdpEndpoint ? { url, intent, cdpEndpoint } : { url, intent }
+    const session = await attempt(invoke('recorder.start', input))
     set(session ? recording(session) : { phase: 'idle' })
   },
   async stop() {

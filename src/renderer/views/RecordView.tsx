@@ -70,6 +70,8 @@ function StartForm() {
   const prefill = useRecordStore((s) => s.prefill)
   const [url, setUrl] = useState(prefill?.url ?? '')
   const [intent, setIntent] = useState(prefill?.intent ?? '')
+  const [attach, setAttach] = useState(false)
+  const [cdp, setCdp] = useState('http://127.0.0.1:9222')
   useEffect(() => {
     if (!prefill) return
     setUrl(prefill.url)
@@ -80,7 +82,7 @@ function StartForm() {
       className="card stack"
       onSubmit={(e) => {
         e.preventDefault()
-        void start(url.trim(), intent.trim())
+        void start(url.trim(), intent.trim(), attach ? cdp.trim() : undefined)
       }}
     >
       <label className="field">
@@ -104,6 +106,31 @@ function StartForm() {
           onChange={(e) => setIntent(e.target.value)}
         />
       </label>
+      <label className="check">
+        <input
+          type="checkbox"
+          data-testid="record-attach"
+          checked={attach}
+          onChange={(e) => setAttach(e.target.checked)}
+        />
+        <span>Record in my own Chromium (attach to its debugging endpoint)</span>
+      </label>
+      {attach && (
+        <label className="field">
+          <span className="field-name">Chromium’s debugging endpoint</span>
+          <input
+            data-testid="record-cdp"
+            type="url"
+            required
+            value={cdp}
+            onChange={(e) => setCdp(e.target.value)}
+          />
+          <span className="hint">
+            Start it with <code>chromium --remote-debugging-port=9222</code>: the recording uses
+            your profile and the sites you are signed in to.
+          </span>
+        </label>
+      )}
       <div>
         <button className="primary" type="submit" disabled={starting} data-testid="record-start">
           {starting ? 'Opening the browser…' : 'Start recording'}
