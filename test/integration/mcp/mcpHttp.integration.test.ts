@@ -383,6 +383,9 @@ describe('MCP over Streamable HTTP', () => {
       json: { jsonrpc: '2.0', id: 2, method: 'tools/list' },
       headers: { accept: 'application/json, text/event-stream', 'mcp-session-id': id },
     })
-    expect(answer.status).toBe(404)
+    // Refused before any session is looked up: another workspace has no grant on MCP at all
+    // (issue 13 item 2), so the answer says nothing about whether the session exists.
+    expect(answer.status).toBe(403)
+    expect(answer.body).toMatchObject({ error: { code: 'forbidden' } })
   })
 })
