@@ -6,9 +6,11 @@ import { expect, test } from '@playwright/test'
 import { createCore, LOCAL_TENANT, type Core } from '../../src/main/core'
 import type { ToolSpec } from '../../src/shared/toolSpec'
 import { startDirectorySite, type DirectorySite } from '../fixtures/sites/directory'
+import { startOrdersSite } from '../fixtures/sites/orders'
 import { callTool } from '../integration/helpers/http'
 import { makeSearchTool } from '../integration/helpers/searchTool'
 import { expectAccessible } from './axe'
+import { saveOrderToolAndLogin } from './orderTool'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
 const rendererDir = join(root, 'out/renderer')
@@ -49,7 +51,9 @@ test('follows the system’s dark mode with no serious accessibility violation o
   await page.emulateMedia({ colorScheme: 'dark' })
   await page.goto(`${base}/app/?token=${core.ownerToken}#/tools`)
   await expect(page.getByTestId('tool-row')).toHaveCount(1)
-  const background = await page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor)
+  const background = await page.evaluate(
+    () => getComputedStyle(document.documentElement).backgroundColor,
+  )
   expect(background).toBe('rgb(21, 24, 30)')
   const views = [
     'tools',
@@ -88,4 +92,29 @@ test('a favicon, and every run row of a tool opens by keyboard', async ({ page }
   await page.keyboard.press('Enter')
   await expect(page.getByTestId('run-status')).toHaveText('succeeded')
   await expect(page.getByTestId('run-result')).toBeVisible()
+})
+
+test('an open sign-in survives a reload of the page, and a cancelled one does not come back', async ({
+  page,
+}) => {
+  await core.vault.unlock('a passphrase for the polish test')
+  const orders = await startOrdersSite()
+  try {
+    await saveOrderToolAndLogin(core, orders)
+    await page.goto(`${base}/app/?token=${core.ownerToken}#/logins`)
+    const row = page.getByTestId('login-row').filter({ hasText: orders.host })
+    await row.getByTestId('login-sign-in').click()
+    const panel = page.getByTestId('sign-in-panel')
+    await expect(panel).toContainText('sign in there')
+    await page.reload()
+    await expect(panel).toContainText('sign in there')
+    await expect(row.getByTestId('login-sign-in')).toBeDisabled()
+    await panel.getByRole('button', { name: 'Cancel' }).click()
+    await expect(panel).not.toContainText('sign in there')
+    await page.reload()
+    await expect(row.getByTestId('login-sign-in')).toBeEnabled()
+    await expect(panel).toHaveCount(0)
+  } finally {
+    await orders.close()
+  }
 })

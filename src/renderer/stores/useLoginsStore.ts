@@ -21,22 +21,40 @@ interface LoginsState {
 /** Sign-in states in which the person still works in the browser. */
 export const SIGNING_IN: ReadonlyArray<SignInState['status']> = ['open', 'signing_in']
 
+/** Where the open sign-in's id is kept, so a reloaded page finds its sign-in again (issue 14). */
+const OPEN_SIGN_IN_KEY = 'sitecall.signInId'
+
+function remember(signIn: SignInState | null): void {
+  // Only the id: the flow's state stays in the core and is read again with it.
+  if (signIn && SIGNING_IN.includes(signIn.status))
+    sessionStorage.setItem(OPEN_SIGN_IN_KEY, signIn.signInId)
+  else sessionStorage.removeItem(OPEN_SIGN_IN_KEY)
+}
+
 export const useLoginsStore = create<LoginsState>()((set, get) => ({
   logins: null,
   signIn: null,
   async load() {
     const logins = await attempt(invoke('logins.list', {}))
     if (logins) set({ logins })
+    const kept = sessionStorage.getItem(OPEN_SIGN_IN_KEY)
+    if (get().signIn || !kept) return
+    // A sign-in that ended or was forgotten by a restart is not brought back.
+    const signIn = await invoke('logins.signInState', { signInId: kept }).catch(() => null)
+    if (signIn && SIGNING_IN.includes(signIn.status) && !get().signIn) set({ signIn })
+    else if (!signIn || !SIGNING_IN.includes(signIn.status)) remember(null)
   },
   async start(target) {
     const signIn = await attempt(invoke('logins.signIn', target))
     if (signIn) set({ signIn })
+    remember(signIn ?? null)
   },
   async refresh() {
     const open = get().signIn
     if (!open) return
     const signIn = await attempt(invoke('logins.signInState', { signInId: open.signInId }))
     if (signIn && get().signIn?.signInId === signIn.signInId) set({ signIn })
+    if (signIn) remember(signIn)
   },
   async finish(saveCredentials, totpSeed) {
     const open = get().signIn
@@ -50,6 +68,7 @@ export const useLoginsStore = create<LoginsState>()((set, get) => ({
       }),
     )
     if (signIn) set({ signIn })
+    remember(null)
     await get().load()
   },
   async cancel() {
@@ -57,10 +76,14 @@ export const useLoginsStore = create<LoginsState>()((set, get) => ({
     if (!open) return
     const signIn = await attempt(invoke('logins.cancelSignIn', { signInId: open.signInId }))
     set({ signIn: signIn ?? null })
+    remember(null)
   },
   async forget(host) {
     const answer = await attempt(invoke('logins.forget', { host }))
     if (answer) set({ logins: (get().logins ?? []).filter((l) => l.host !== host) })
   },
-  dismissSignIn: () => set({ signIn: null }),
+  dismissSignIn: () => {
+    remember(null)
+    set({ signIn: null })
+  },
 }))
