@@ -139,6 +139,15 @@ export function createCore(config: CoreConfig = {}): Core {
   // Recorded cookies, Authorization values, URL userinfo and storage states are sealed at rest;
   // while the vault is locked only markers are kept (issue 13 item 4).
   store.traces.useSealer(() => vault.sealerFor(LOCAL_TENANT, TRACE_CREDENTIALS))
+  // Traces an older version kept in the clear are sealed once the vault opens, and the WAL's
+  // old pages are checkpointed away (secure_delete is on for this connection).
+  if (store.traces.plaintextCount() > 0)
+    void vault
+      .open()
+      .then(() => {
+        if (store.traces.sealPlaintext() > 0) store.db.pragma('wal_checkpoint(TRUNCATE)')
+      })
+      .catch(() => undefined)
   const events = createEventBus()
   const settings = readSettings(home)
   let stopResultSweep: (() => void) | undefined

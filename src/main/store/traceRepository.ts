@@ -60,7 +60,32 @@ export interface TraceRepository {
    * markers.
    */
   useSealer(sealer: () => CredentialSealer | null): void
+  /**
+   * Seals the credentials of traces written in the clear (by versions before sealing, issue 13
+   * item 4): each such trace is read and saved again under the current sealer. Does nothing
+   * while no sealer is available (a locked vault); returns how many traces were sealed.
+   */
+  sealPlaintext(): number
+  /** How many traces hold a credential in the clear (see `sealPlaintext`). */
+  plaintextCount(): number
 }
+
+/**
+ * Traces holding a credential in the clear: a storage state, a credential header value or a
+ * URL's userinfo that is neither sealed nor a marker (both start with `sitecall-`).
+ */
+const PLAINTEXT_TRACES = `
+  SELECT id FROM traces
+    WHERE (storage_state IS NOT NULL AND storage_state NOT LIKE 'sitecall-%')
+      OR (start_url GLOB '*://*@*' AND start_url NOT GLOB '*://sitecall-*@*')
+  UNION SELECT e.trace_id FROM exchanges e, json_each(e.request_headers) h
+    WHERE lower(h.key) IN ('cookie', 'authorization', 'proxy-authorization')
+      AND h.value NOT LIKE 'sitecall-%'
+  UNION SELECT e.trace_id FROM exchanges e, json_each(e.response_headers) h
+    WHERE lower(h.key) = 'set-cookie' AND h.value NOT LIKE 'sitecall-%'
+  UNION SELECT trace_id FROM exchanges
+    WHERE (url GLOB '*://*@*' AND url NOT GLOB '*://sitecall-*@*')
+      OR (page_url GLOB '*://*@*' AND page_url NOT GLOB '*://sitecall-*@*')`
 
 /** Creates the trace repository over an open database. */
 export function createTraceRepository(db: Db): TraceRepository {
@@ -135,6 +160,18 @@ export function createTraceRepository(db: Db): TraceRepository {
     save: (trace) => save(trace),
     useSealer(sealer) {
       sealerOf = sealer
+    },
+    plaintextCount() {
+      return db.prepare(PLAINTEXT_TRACES).all().length
+    },
+    sealPlaintext() {
+      if (!sealerOf()) return 0
+      const ids = (db.prepare(PLAINTEXT_TRACES).all() as Array<{ id: string }>).map((r) => r.id)
+      for (const id of ids) {
+        const trace = this.get(id)
+        if (trace) save(trace)
+      }
+      return ids.length
     },
     get(id) {
       const row = db.prepare('SELECT * FROM traces WHERE id = ?').get(id) as

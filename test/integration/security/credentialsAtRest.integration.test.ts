@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createCore, type Core } from '../../../src/main/core'
+import { createStore } from '../../../src/main/store/store'
 import type { Trace } from '../../../src/shared/trace'
 
 const bin = join(import.meta.dirname, '../../../bin/sitecall.mjs')
@@ -126,6 +127,50 @@ describe('credentials at rest (issue 13 item 4)', () => {
     expect(back.exchanges[0]!.requestHeaders.authorization).toBe('sitecall-withheld')
     expect(back.exchanges[0]!.requestHeaders.accept).toBe('application/json')
     expect(back.storageState).toBeNull()
+  })
+
+  it('seals the credentials an older version wrote in the clear once the vault opens', async () => {
+    // An older version's rows: the store of today with no sealer writes markers, so write the
+    // plaintext row as that version did, straight into the tables.
+    const first = createStore(join(home, 'sitecall.db'))
+    const trace = recordedTrace('trc_old')
+    const e = trace.exchanges[0]!
+    first.db
+      .prepare(
+        'INSERT INTO traces (id, intent, start_url, created_at, storage_state) VALUES (?, ?, ?, ?, ?)',
+      )
+      .run(trace.id, trace.intent, trace.startUrl, 0, JSON.stringify(trace.storageState))
+    first.db
+      .prepare(
+        `INSERT INTO exchanges (trace_id, id, seq, method, url, request_headers, status,
+          response_headers, resource_type, started_at, duration_ms, page_url)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(
+        trace.id,
+        e.id,
+        1,
+        'GET',
+        e.url,
+        JSON.stringify(e.requestHeaders),
+        200,
+        JSON.stringify(e.responseHeaders),
+        'fetch',
+        0,
+        1,
+        e.pageUrl,
+      )
+    first.close()
+    expect(databaseBytes()).toContain(SECRETS.token)
+
+    core = openCore(PASSPHRASE)
+    await core.vault.open()
+    while (core.store.traces.plaintextCount() > 0) await new Promise((r) => setTimeout(r, 20))
+    const bytes = databaseBytes()
+    for (const secret of Object.values(SECRETS)) expect(bytes).not.toContain(secret)
+    expect(core.store.traces.get('trc_old')!.exchanges[0]!.requestHeaders.authorization).toBe(
+      `Bearer ${SECRETS.token}`,
+    )
   })
 
   it('export-har leaves credentials out unless --include-credentials', async () => {
