@@ -8,6 +8,7 @@ import type { ToolSpec } from '../../src/shared/toolSpec'
 import { startDirectorySite, type DirectorySite } from '../fixtures/sites/directory'
 import { startOrdersSite } from '../fixtures/sites/orders'
 import { callTool } from '../integration/helpers/http'
+import { cookieOrdersTool } from '../integration/logins/loginHelpers'
 import { makeSearchTool } from '../integration/helpers/searchTool'
 import { expectAccessible } from './axe'
 import { saveOrderToolAndLogin } from './orderTool'
@@ -114,6 +115,37 @@ test('an open sign-in survives a reload of the page, and a cancelled one does no
     await page.reload()
     await expect(row.getByTestId('login-sign-in')).toBeEnabled()
     await expect(panel).toHaveCount(0)
+  } finally {
+    await orders.close()
+  }
+})
+
+test('every view in light mode and the one-time sign-in page have no serious accessibility violation', async ({
+  page,
+}) => {
+  await page.emulateMedia({ colorScheme: 'light' })
+  await page.goto(`${base}/app/?token=${core.ownerToken}#/tools`)
+  await expect(page.getByTestId('tool-row')).toHaveCount(1)
+  const views = ['inbox', 'logins', 'secrets', 'keys', 'runs', 'usage', 'settings', 'traces']
+  for (const view of views) {
+    await page.goto(`${base}/app/#/${view}`)
+    await expect(page.locator('main h1')).toBeVisible()
+    await expectAccessible(page, `${view} in light mode`)
+    await page.screenshot({ path: join(shots, `ui-view-${view}.png`), fullPage: true })
+  }
+
+  // A run that needs a login the person never saved carries a one-time sign-in link.
+  await core.vault.unlock('a passphrase for the polish test')
+  const orders = await startOrdersSite()
+  try {
+    const ordersTool = cookieOrdersTool(orders)
+    core.store.tools.save(ordersTool)
+    const failed = await core.engine.start(ordersTool, {}, { tenant: LOCAL_TENANT }).done
+    expect(failed.signIn?.url).toMatch(/\/signin\//)
+    await page.goto(failed.signIn!.url)
+    await expect(page.getByRole('heading', { name: `Sign in to ${orders.host}` })).toBeVisible()
+    await expectAccessible(page, 'the one-time sign-in page')
+    await page.screenshot({ path: join(shots, 'ui-signin-link.png'), fullPage: true })
   } finally {
     await orders.close()
   }
