@@ -104,14 +104,35 @@ export function registerSignInRoutes(app: FastifyInstance, deps: SignInRouteDeps
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 
+/**
+ * The app's look (src/renderer/styles.css: its colours, cards, fields and buttons, dark mode
+ * following the system), inlined: the page is served without the app's bundle.
+ */
+const SIGN_IN_STYLE = `:root{--bg:#f6f7f9;--surface:#fff;--border:#e2e5e9;--text:#1f2328;--muted:#656d76;
+--accent:#3b5bdb;color-scheme:light dark}
+@media (prefers-color-scheme:dark){:root{--bg:#15181e;--surface:#1d2129;--border:#353b47;
+--text:#e6e8ec;--muted:#a3abb8;--accent:#3b5bdb}}
+body{font:14px/1.5 system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;color:var(--text);
+background:var(--bg);max-width:36rem;margin:2rem auto;padding:0 1rem}
+h1{font-size:22px}
+form{display:grid;gap:.5rem;margin:1rem 0;padding:18px 20px;background:var(--surface);
+border:1px solid var(--border);border-radius:8px}
+label{display:grid;gap:4px;font-weight:600;font-size:13px}
+label:has(input[type=checkbox]){display:flex;align-items:flex-start;font-weight:400}
+input{font:inherit;padding:7px 10px;border:1px solid var(--border);border-radius:6px;
+background:var(--surface);color:var(--text)}
+button{font:inherit;padding:7px 14px;border-radius:6px;border:1px solid var(--accent);
+background:var(--accent);color:#fff;cursor:pointer}
+p{color:var(--muted)}
+#status{font-weight:600;color:var(--text)}`
+
 /** The sign-in page: progress of the flow, and the forms that drive it. */
 function signInPage(host: string): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Sign in to ${esc(host)} – Sitecall</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<style>body{font:15px system-ui,sans-serif;max-width:34rem;margin:2rem auto;padding:0 1rem}
-form{display:grid;gap:.4rem;margin:1rem 0;padding:1rem;border:1px solid #ccc;border-radius:6px}
-#status{font-weight:600}</style></head>
+<meta name="color-scheme" content="light dark">
+<style>${SIGN_IN_STYLE}</style></head>
 <body><h1>Sign in to ${esc(host)}</h1>
 <p>Status: <span id="status" role="status">starting</span></p>
 <p id="message"></p>
