@@ -36,7 +36,8 @@ async function startOwnChromium(): Promise<typeof own> {
       '--remote-debugging-port=0',
       'about:blank',
     ],
-    { stdio: 'ignore' },
+    // Its own process group, so the test ends the zygote and helpers with it.
+    { stdio: 'ignore', detached: true },
   )
   const portFile = join(profile, 'DevToolsActivePort')
   await expect
@@ -64,7 +65,13 @@ test.afterEach(async ({ page }) => {
   const exited = new Promise((done) => own.child.once('exit', done))
   own.child.kill('SIGTERM')
   await exited
-  // Chromium's helper processes may still write into the profile for a moment after it exits.
+  // Chromium's helper processes outlive the browser for a moment and write into the profile:
+  // end the whole group before removing it.
+  try {
+    process.kill(-own.child.pid!, 'SIGKILL')
+  } catch {
+    // the group is already gone
+  }
   rmSync(own.profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 })
   rmSync(home, { recursive: true, force: true })
 })
