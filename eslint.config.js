@@ -74,4 +74,16 @@ export default tseslint.config(
     ['src/main/api/**', 'src/main/browse/**', 'src/main/core.ts', 'src/main/cli.ts'],
     [electronOnly, ...up(['desktop'])],
   ),
+  // A route is a leaf: what routes share lives in src/main/api/*.ts (issue 11 "Rooms").
+  restrict(
+    ['src/main/api/routes/**'],
+    [
+      electronOnly,
+      ...up(['desktop']),
+      {
+        group: ['./*', '../server', '../server.ts'],
+        message: 'Routes never import routes or the server: share through src/main/api/*.ts.',
+      },
+    ],
+  ),
 )

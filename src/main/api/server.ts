@@ -1,12 +1,7 @@
+import type { ServerDeps } from './serverDeps'
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify'
 import { isServiceError, ServiceError } from '../../shared/errors'
-import type { Authenticator } from './auth'
 import { BODY_LIMIT_BYTES, bodyTooLarge, registerBodyGuards } from './bodyGuards'
-import type { AppHandlers } from './appHandlers'
-import type { EventBus } from '../events'
-import type { RunEngine } from '../engine/runEngine'
-import type { Store } from '../store/store'
-import type { Vault } from '../vault'
 import { registerAppRoutes } from './routes/appRoutes'
 import { registerSiteCallRoutes } from './routes/siteCalls'
 import { registerAccountToolRoutes } from './routes/accountTools'
@@ -19,44 +14,18 @@ import { registerAccountRoutes } from './routes/accounts'
 import { registerUiRoutes } from './routes/uiRoutes'
 import { registerOrdersDemo } from './demo/orders'
 import { registerMcpRoutes } from './mcp/mcpRoutes'
-import type { McpBrowse } from './mcp/serviceTools'
-import { registerOAuthRoutes, type OAuthRouteDeps } from './routes/oauth'
-import { registerScopeRoutes, scopeLookup } from './routes/scopes'
-import { registerSignInRoutes, type SignInRouteDeps } from './routes/signIn'
+import { registerOAuthRoutes } from './routes/oauth'
+import { registerScopeRoutes } from './routes/scopes'
+import { scopeLookup } from './toolScopes'
+import { registerSignInRoutes } from './routes/signIn'
 import { registerOpenApiRoute } from './routes/openapi'
 import { registerIndexRoutes } from './routes/indexRoutes'
 import { registerLocalSiteRoutes } from './routes/localSites'
 import { registerKeyRoutes } from './routes/keys'
 import { localSitesOf } from './localSites'
 import { registerBrowserRoutes } from './routes/browser'
-import type { Indexing } from '../browse/indexJobs'
-import type { BrowserWork } from '../browse/browserWork'
 
-export interface ServerDeps {
-  store: Store
-  engine: RunEngine
-  auth: Authenticator
-  handlers: AppHandlers
-  events: EventBus
-  /** Milliseconds since the Unix epoch (billing, expiry). */
-  clock: () => number
-  /** Directory of the built web UI (`out/renderer`), or null when it is not built. */
-  rendererDir: string | null
-  /** The agents' browse sessions (issue 5); absent: the MCP browser tools answer `unavailable`. */
-  browse?: McpBrowse
-  /** Fastify's logger: off by default; `{level, stream}` sends its lines to a stream (tests). */
-  logger?: boolean | { level?: string; stream: { write(line: string): void } }
-  /** The vault of secrets (issue 6); absent: the credential routes answer 503 `unavailable`. */
-  vault?: Vault
-  /** `POST /v1/index` and the index jobs (issue 5); absent: those routes answer 503 `unavailable`. */
-  indexing?: Indexing
-  /** `POST /v1/browser/stop` and `DELETE /v1/browser` (issue 5); absent: 503 `unavailable`. */
-  browserWork?: BrowserWork
-  /** OAuth clients, consent, tokens, owner sessions (issue 5 "Auth"); absent: no OAuth routes. */
-  oauth?: Omit<OAuthRouteDeps, 'clock' | 'oauthRepo'>
-  /** One-time sign-in links and their flows (issue 6); absent: no `/signin/<token>` routes. */
-  signIn?: SignInRouteDeps
-}
+export type { ServerDeps }
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]'])
 

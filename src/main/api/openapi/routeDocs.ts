@@ -12,7 +12,7 @@ import {
 } from '../../../shared/accountApiSchemas'
 import { APP_API_INPUT_SCHEMAS, APP_API_METHODS } from '../../../shared/appApi'
 import { TOOL_EDIT_SCHEMA } from '../../../shared/toolEdit'
-import { INDEX_BODY_SCHEMA, INDEX_JOB_BODY_SCHEMA } from '../routes/indexRoutes'
+import { INDEX_BODY_SCHEMA, INDEX_JOB_BODY_SCHEMA } from '../../../shared/accountApiSchemas'
 import { schemaRef } from './components'
 
 /**

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { ServiceError } from '../../../shared/errors'
 import { normalizeSecretHosts, type Vault } from '../../vault'
-import type { ServerDeps } from '../server'
+import type { ServerDeps } from '../serverDeps'
 
 const PUT_FIELDS = ['value', 'hosts']
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { APP_EVENT_NAMES, type AppResult } from '../../../shared/appApi'
 import { createAppDispatch } from '../appDispatch'
-import type { ServerDeps } from '../server'
+import type { ServerDeps } from '../serverDeps'
 
 /**
  * The web transport of the UI contract (DESIGN.md §7): `POST /app-api/<method>` answers an

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { ServiceError } from '../../../shared/errors'
 import type { BrowserWork } from '../../browse/browserWork'
-import type { ServerDeps } from '../server'
+import type { ServerDeps } from '../serverDeps'
 
 function browserWork(deps: ServerDeps): BrowserWork {
   if (!deps.browserWork)

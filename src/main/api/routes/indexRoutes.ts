@@ -5,65 +5,13 @@ import type { Indexing } from '../../browse/indexJobs'
 import { createToolRouter, type ToolMatch } from '../../router/router'
 import type { OperationReceipt } from '../../store/receiptRepository'
 import { admitMetered, METERED_COST } from '../billing'
-import type { ServerDeps } from '../server'
+import type { ServerDeps } from '../serverDeps'
 import { operationKey } from '../operationKey'
-import { checkBody, compileBody, hashInputs, INDEX_ENDPOINT } from './search'
+import { checkBody, compileBody } from '../bodyCheck'
+import { hashInputs } from '../inputsHash'
+import { INDEX_ENDPOINT } from '../accountPaths'
+import { INDEX_BODY_SCHEMA, INDEX_JOB_BODY_SCHEMA } from '../../../shared/accountApiSchemas'
 import { guardApiUrl, localSitesOf, ownOriginsOf } from '../localSites'
-
-/** Body of `POST /v1/index` (spec "B"): the URL to observe and the intent to compile for. */
-export const INDEX_BODY_SCHEMA = {
-  type: 'object',
-  description:
-    'Observes a URL with the local browser and compiles a candidate tool for the intent when ' +
-    'the evidence supports one. Send the header Idempotency-Key (8 to 128 letters, digits, ".", ' +
-    '"_", ":" or "-"). Costs 1 credit per operation key.',
-  additionalProperties: false,
-  required: ['url', 'intent'],
-  properties: {
-    url: {
-      type: 'string',
-      minLength: 1,
-      maxLength: 2048,
-      description: 'The http or https page to observe.',
-    },
-    intent: {
-      type: 'string',
-      minLength: 1,
-      maxLength: 2000,
-      pattern: '\\S',
-      description:
-        'What the tool should do (1 to 2000 characters). When it names a value ("search the ' +
-        'directory for writing") and the page has one search box, the browser types and submits it.',
-    },
-    browser: {
-      type: 'string',
-      enum: ['remote'],
-      description:
-        "Optional; `remote` is accepted for compatibility: this service's browser is the local " +
-        'headless Chromium, with the saved login of the site.',
-    },
-  },
-} as const
-
-/** Body of `POST /api/v1/index` (spec "C"; body "not shown"): a URL and an optional intent. */
-export const INDEX_JOB_BODY_SCHEMA = {
-  type: 'object',
-  description:
-    'Starts an index job on a URL. At most 3 run at once per workspace (429 index_busy) and 5 ' +
-    'start a day (429 index_limit); a site already being indexed answers its job.',
-  additionalProperties: false,
-  required: ['url'],
-  properties: {
-    url: { type: 'string', minLength: 1, maxLength: 2048, description: 'The page to index.' },
-    intent: {
-      type: 'string',
-      minLength: 1,
-      maxLength: 2000,
-      pattern: '\\S',
-      description: 'Optional: what the tool should do; default the data the page loads itself.',
-    },
-  },
-} as const
 
 /** The result of an index receipt: the search result's shape plus `routing` (spec "B"). */
 export interface IndexResult {

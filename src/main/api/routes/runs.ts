@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import { ServiceError } from '../../../shared/errors'
 import { isFinal, toPublicRun } from '../../engine/runEngine'
 import { DEADLINE_DEFAULT_MS, settleWithin } from '../deadline'
-import type { ServerDeps } from '../server'
+import type { ServerDeps } from '../serverDeps'
 
 /**
  * Answering and cancelling runs (spec "C" and "Answering an input_required run"):

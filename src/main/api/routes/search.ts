@@ -1,20 +1,18 @@
-import { createHash } from 'node:crypto'
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
+import type { ValidateFunction } from 'ajv'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { SEARCH_BODY_SCHEMA } from '../../../shared/accountApiSchemas'
 import { ServiceError } from '../../../shared/errors'
-import { canonicalJson } from '../../engine/runEngine'
 import { createToolRouter, type RouteResult, type ToolRouter } from '../../router/router'
 import type { OperationReceipt } from '../../store/receiptRepository'
-import type { ToolRepository } from '../../store/toolRepository'
 import type { ToolSpec } from '../../../shared/toolSpec'
 import type { Caller } from '../auth'
 import { admitMetered, METERED_COST } from '../billing'
 import { operationKey } from '../operationKey'
-import type { ServerDeps } from '../server'
-
-/** Spec "B": `index_endpoint`, the path of the indexing endpoint a search result points at. */
-export const INDEX_ENDPOINT = '/v1/index'
+import type { ServerDeps } from '../serverDeps'
+import { INDEX_ENDPOINT } from '../accountPaths'
+import { checkBody, compileBody } from '../bodyCheck'
+import { hashInputs } from '../inputsHash'
+import { createToolCache } from '../toolCache'
 
 /** Spec "Authentication" 4: the OAuth scope the search forms need (or an owner token). */
 export const SEARCH_SCOPE = 'tools:read'
@@ -113,44 +111,6 @@ function present(receipt: OperationReceipt<SearchReceipt['result']>): SearchRece
 }
 
 /**
- * The workspace's tools, parsed once per version: a search after no write reads nothing; else it
- * reads ids, versions and statuses, and parses the specs of tools that are new or changed (specs
- * are kilobytes each).
- */
-export function createToolCache(repository: ToolRepository): () => ToolSpec[] {
-  const cache = new Map<string, { version: string; tool: ToolSpec }>()
-  let last: { revision: string; tools: ToolSpec[] } | null = null
-  return () => {
-    // Nothing written since the last search: the same tools, the same objects (the router keeps
-    // its index for them).
-    const revision = repository.revision()
-    if (last && last.revision === revision) return last.tools
-    const seen = new Set<string>()
-    const out: ToolSpec[] = []
-    for (const { id, updatedAt, status } of repository.versions()) {
-      seen.add(id)
-      const version = `${updatedAt}:${status}`
-      let entry = cache.get(id)
-      if (!entry || entry.version !== version) {
-        const tool = repository.get(id)
-        if (!tool) continue
-        entry = { version, tool }
-        cache.set(id, entry)
-      }
-      out.push(entry.tool)
-    }
-    for (const id of cache.keys()) if (!seen.has(id)) cache.delete(id)
-    last = { revision, tools: out }
-    return out
-  }
-}
-
-/** sha256 of the canonical JSON of an operation's inputs. */
-export function hashInputs(inputs: unknown): string {
-  return createHash('sha256').update(canonicalJson(inputs)).digest('hex')
-}
-
-/**
  * Refuses a caller whose token carries scopes without `scope` (403 `forbidden`; spec
  * "Authentication" 4). The owner token and API keys carry no scope list: they may do everything
  * their workspace may.
@@ -162,45 +122,4 @@ export function requireScope(caller: Caller, scope: string): void {
     throw new ServiceError('forbidden', 403, `This token lacks the scope "${scope}".`, {
       requiredScope: scope,
     })
-}
-
-/** Compiles a request schema of `src/shared` once (the same schema the OpenAPI is made from). */
-export function compileBody(schema: object): ValidateFunction {
-  return new Ajv({ allErrors: true, strict: false }).compile(schema)
-}
-
-/**
- * Checks a body (or query) against its schema: not an object is 400 `bad_request`; a property
- * the schema does not name is 422 `unknown_argument` listing the accepted ones (spec "Request
- * shape"); any other mismatch is 400 `invalid_input` naming the field.
- */
-export function checkBody<T>(validate: ValidateFunction, input: unknown): T {
-  if (input === null || input === undefined || typeof input !== 'object' || Array.isArray(input))
-    throw new ServiceError('bad_request', 400, 'The body must be a JSON object.')
-  if (validate(input)) return input as T
-  const errors = validate.errors ?? []
-  const accepted = Object.keys(
-    (validate.schema as { properties?: Record<string, unknown> }).properties ?? {},
-  )
-  const unknown = errors
-    .filter((e) => e.keyword === 'additionalProperties')
-    .map((e) => String(e.params.additionalProperty))
-  if (unknown.length)
-    throw new ServiceError(
-      'unknown_argument',
-      422,
-      `Unknown field${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}. Valid: ${accepted.join(', ')}.`,
-      { valid: accepted },
-    )
-  throw new ServiceError('invalid_input', 400, describe(errors[0]))
-}
-
-function describe(error: ErrorObject | undefined): string {
-  if (!error) return 'The input is invalid.'
-  if (error.keyword === 'required') return `"${String(error.params.missingProperty)}" is required.`
-  const field = error.instancePath.slice(1).replace(/\//g, '.') || 'The body'
-  if (field === 'intent')
-    return '"intent" must be a string of 1 to 2000 characters that is not blank.'
-  if (field === 'domain') return '"domain" must be a bare host name: no scheme, no path.'
-  return `"${field}" ${error.message ?? 'is invalid'}.`
 }

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { ServiceError } from '../../../shared/errors'
-import type { ServerDeps } from '../server'
+import type { ServerDeps } from '../serverDeps'
 import { sendOutcome, sendRun } from '../callReply'
 import { parseDeadline } from '../deadline'
 

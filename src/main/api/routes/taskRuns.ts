@@ -8,9 +8,11 @@ import { createToolRouter, type RouteResult, type ToolMatch } from '../../router
 import type { RunRecord } from '../../store/runRepository'
 import { sendOutcome, sendRun } from '../callReply'
 import { parseDeadline } from '../deadline'
-import type { ServerDeps } from '../server'
-import { slotInputs } from './accountTools'
-import { checkBody, compileBody, createToolCache, hashInputs } from './search'
+import type { ServerDeps } from '../serverDeps'
+import { slotInputs } from '../slotInputs'
+import { checkBody, compileBody } from '../bodyCheck'
+import { hashInputs } from '../inputsHash'
+import { createToolCache } from '../toolCache'
 
 /** Spec "Limits": Idempotency-Key (site tool call and run) max 200 characters. */
 const MAX_IDEMPOTENCY_KEY = 200

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify'
 import { TOOL_EDIT_SCHEMA, type ToolEdit } from '../../../shared/toolEdit'
 import { editTool } from '../toolEdits'
-import type { ServerDeps } from '../server'
-import { checkBody, compileBody } from './search'
+import type { ServerDeps } from '../serverDeps'
+import { checkBody, compileBody } from '../bodyCheck'
 
 /**
  * `PATCH /v1/tools/{id}` (issue 14 item 4, "the API exposes the same edit"): the body is a

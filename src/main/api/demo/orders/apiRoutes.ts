@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { createGraphqlEndpoint } from './graphql'
-import { bearerUser, cookieUser, readCookie, SESSION_COOKIE, sendJson } from './http'
+import { readCookie } from './cookies'
+import { bearerUser, cookieUser, SESSION_COOKIE, sendJson } from './http'
 import type { OrdersState } from './state'
 
 const UNAUTHORIZED = { error: 'unauthorized', message: 'Sign in first.' }

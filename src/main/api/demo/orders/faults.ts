@@ -1,7 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises'
 import type { FastifyReply } from 'fastify'
 import { CLEARANCE_COOKIE, challengePage, challengeSeed, isCleared } from './challenge'
-import { readCookie } from './http'
+import { readCookie } from './cookies'
 import { signInWallPage } from './pages'
 import type { OrdersState } from './state'
 

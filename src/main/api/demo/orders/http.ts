@@ -1,20 +1,11 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { drift } from './faults'
+import { readCookie } from './cookies'
 import type { OrdersState } from './state'
 
 export const HTML = 'text/html; charset=utf-8'
 export const SESSION_COOKIE = 'parcel_session'
 export const PENDING_COOKIE = 'parcel_pending'
-
-/** The value of one request cookie (RFC 6265 §5.4 `name=value; …`), or undefined. */
-export function readCookie(request: FastifyRequest, name: string): string | undefined {
-  for (const part of (request.headers.cookie ?? '').split(';')) {
-    const eq = part.indexOf('=')
-    if (eq > 0 && part.slice(0, eq).trim() === name)
-      return decodeURIComponent(part.slice(eq + 1).trim())
-  }
-  return undefined
-}
 
 /**
  * A Set-Cookie value scoped to the site's prefix: HttpOnly, SameSite=Lax, no Max-Age (the server

@@ -1,15 +1,8 @@
 import type { FastifyInstance } from 'fastify'
+import { readCookie } from './cookies'
 import { ordersAssets } from './assets'
 import { isApiPath } from './faults'
-import {
-  cookieUser,
-  readCookie,
-  redirect,
-  SESSION_COOKIE,
-  sendHtml,
-  sendJson,
-  sitePath,
-} from './http'
+import { cookieUser, redirect, SESSION_COOKIE, sendHtml, sendJson, sitePath } from './http'
 import {
   graphqlPage,
   notFoundPage,

@@ -1,11 +1,11 @@
 import { timingSafeEqual } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
+import { readCookie } from './cookies'
 import { verify } from 'otplib'
 import {
   cookie,
   cookieUser,
   PENDING_COOKIE,
-  readCookie,
   redirect,
   SESSION_COOKIE,
   sendHtml,

@@ -1,0 +1,41 @@
+import type { AppHandlers } from './appHandlers'
+import type { Authenticator } from './auth'
+import type { BrowserWork } from '../browse/browserWork'
+import type { EventBus } from '../events'
+import type { Indexing } from '../browse/indexJobs'
+import type { McpBrowse } from './mcp/serviceTools'
+import type { OAuthRouteDeps } from './routes/oauth'
+import type { RunEngine } from '../engine/runEngine'
+import type { SignInRouteDeps } from './routes/signIn'
+import type { Store } from '../store/store'
+import type { Vault } from '../vault'
+
+/**
+ * What the local service is built from (DESIGN.md §2): the core's parts the routes use. Its own
+ * module so routes take it without importing the server that registers them (no import circle).
+ */
+export interface ServerDeps {
+  store: Store
+  engine: RunEngine
+  auth: Authenticator
+  handlers: AppHandlers
+  events: EventBus
+  /** Milliseconds since the Unix epoch (billing, expiry). */
+  clock: () => number
+  /** Directory of the built web UI (`out/renderer`), or null when it is not built. */
+  rendererDir: string | null
+  /** The agents' browse sessions (issue 5); absent: the MCP browser tools answer `unavailable`. */
+  browse?: McpBrowse
+  /** Fastify's logger: off by default; `{level, stream}` sends its lines to a stream (tests). */
+  logger?: boolean | { level?: string; stream: { write(line: string): void } }
+  /** The vault of secrets (issue 6); absent: the credential routes answer 503 `unavailable`. */
+  vault?: Vault
+  /** `POST /v1/index` and the index jobs (issue 5); absent: those routes answer 503 `unavailable`. */
+  indexing?: Indexing
+  /** `POST /v1/browser/stop` and `DELETE /v1/browser` (issue 5); absent: 503 `unavailable`. */
+  browserWork?: BrowserWork
+  /** OAuth clients, consent, tokens, owner sessions (issue 5 "Auth"); absent: no OAuth routes. */
+  oauth?: Omit<OAuthRouteDeps, 'clock' | 'oauthRepo'>
+  /** One-time sign-in links and their flows (issue 6); absent: no `/signin/<token>` routes. */
+  signIn?: SignInRouteDeps
+}
