@@ -1,14 +1,13 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { expect, test, type Page } from '@playwright/test'
-import { createCore, type Core } from '../../src/main/core'
-import { startDirectorySite, type DirectorySite } from '../fixtures/sites/directory'
+import { startDirectoryApp, stopDirectoryApp } from './directoryApp'
+import { type Core } from '../../src/main/core'
+import { type DirectorySite } from '../fixtures/sites/directory'
 import { expectAccessible } from './axe'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
-const rendererDir = join(root, 'out/renderer')
 const shots = join(root, 'test-results')
 
 let site: DirectorySite
@@ -17,20 +16,11 @@ let base: string
 let home: string
 
 test.beforeEach(async () => {
-  expect(existsSync(join(rendererDir, 'index.html')), 'run `npm run build:renderer` first').toBe(
-    true,
-  )
-  home = mkdtempSync(join(tmpdir(), 'sitecall-traces-e2e-'))
-  site = await startDirectorySite()
-  core = createCore({ home, port: 0, headless: true, rendererDir, keychain: null })
-  base = await core.listen()
+  ;({ home, site, core, base } = await startDirectoryApp('traces'))
 })
 
 test.afterEach(async ({ page }) => {
-  await page.close()
-  await core.close()
-  await site.close()
-  rmSync(home, { recursive: true, force: true })
+  await stopDirectoryApp({ home, site, core, base }, page)
 })
 
 /** Records one search of the directory through the app, as a person would, and stops. */

@@ -1,17 +1,15 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { expect, test } from '@playwright/test'
-import { createCore, LOCAL_TENANT, type Core } from '../../src/main/core'
+import { startDirectoryApp, stopDirectoryApp } from './directoryApp'
+import { LOCAL_TENANT, type Core } from '../../src/main/core'
 import type { ToolSpec } from '../../src/shared/toolSpec'
-import { startDirectorySite, type DirectorySite } from '../fixtures/sites/directory'
+import { type DirectorySite } from '../fixtures/sites/directory'
 import { callTool } from '../integration/helpers/http'
 import { makeSearchTool } from '../integration/helpers/searchTool'
 import { expectAccessible } from './axe'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
-const rendererDir = join(root, 'out/renderer')
 const shots = join(root, 'test-results')
 
 let site: DirectorySite
@@ -21,21 +19,12 @@ let home: string
 let tool: ToolSpec
 
 test.beforeEach(async () => {
-  expect(existsSync(join(rendererDir, 'index.html')), 'run `npm run build:renderer` first').toBe(
-    true,
-  )
-  home = mkdtempSync(join(tmpdir(), 'sitecall-workspace-e2e-'))
-  site = await startDirectorySite()
-  core = createCore({ home, port: 0, headless: true, rendererDir, keychain: null })
-  base = await core.listen()
+  ;({ home, site, core, base } = await startDirectoryApp('workspace'))
   ;({ tool } = await makeSearchTool(core, site))
 })
 
 test.afterEach(async ({ page }) => {
-  await page.close()
-  await core.close()
-  await site.close()
-  rmSync(home, { recursive: true, force: true })
+  await stopDirectoryApp({ home, site, core, base }, page)
 })
 
 test('finds tools by intent with scores, lists runs with filters, shows usage and settings', async ({

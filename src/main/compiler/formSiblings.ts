@@ -42,6 +42,20 @@ export function readFormSiblings(
         .filter((_, el) => $(el).attr('name') === name)
         .first()
     const extract: Extractor[] = [...step.extract]
+    const where = `${exchange!.method} ${pathOf(exchange!.url)}`
+    /** Reads the field `name` from this page when the target sent the value it held there. */
+    const bind = (name: string, value: string, why: string) => {
+      if (extract.some((x) => x.from === 'input' && x.path === name)) return
+      const field = sent.find((v) => v.path === name && String(v.value) === value)
+      const site = field && `${field.location}:${field.path}`
+      if (!site || bindings.has(site)) return
+      let extractorName = snake(name)
+      while (extract.some((x) => x.name === extractorName))
+        extractorName = `${extractorName}_${extract.length}`
+      extract.push({ name: extractorName, from: 'input', path: name })
+      bindings.set(site, `{{step.${step.id}.${extractorName}}}`)
+      signals.push({ name: 'dependency', weight: 0, detail: `${site} ${why}` })
+    }
     for (const token of tokens) {
       const form = firstNamed(token.path).closest('form')
       form.find('input[type="hidden"][name]').each((_, el) => {
@@ -50,24 +64,12 @@ export function readFormSiblings(
         // The run reads the first field of that name on the page: it must be this one.
         if (!value || !STATE_NAME.test(snake(name)) || PLAIN_WORDS.test(value)) return
         if (firstNamed(name).get(0) !== el) return
-        if (extract.some((x) => x.from === 'input' && x.path === name)) return
-        const field = sent.find((v) => v.path === name && String(v.value) === value)
-        const site = field && `${field.location}:${field.path}`
-        if (!site || bindings.has(site)) return
-        let extractorName = snake(name)
-        while (extract.some((x) => x.name === extractorName))
-          extractorName = `${extractorName}_${extract.length}`
-        extract.push({ name: extractorName, from: 'input', path: name })
-        bindings.set(site, `{{step.${step.id}.${extractorName}}}`)
-        signals.push({
-          name: 'dependency',
-          weight: 0,
-          detail: `${site} comes from the hidden input ${name} of ${exchange!.method} ${pathOf(exchange!.url)}, in the form of its ${token.path}`,
-        })
+        bind(
+          name,
+          value,
+          `comes from the hidden input ${name} of ${where}, in the form of its ${token.path}`,
+        )
       })
-    }
-    for (const token of tokens) {
-      const form = firstNamed(token.path).closest('form')
       // The fields the person left as the page filled them (an issue's tracker, status and
       // text beside the file they attached) are sent as the page holds them on the run, as a
       // browser would; replayed as recorded they would undo changes made since.
@@ -76,22 +78,13 @@ export function readFormSiblings(
         const kind = ($(el).attr('type') ?? '').toLowerCase()
         if (el.tagName === 'input' && !VISIBLE_TEXT.test(kind)) return
         if ($(`[name=${JSON.stringify(name)}]`).get(0) !== el) return
-        if (extract.some((x) => x.from === 'input' && x.path === name)) return
         const value = formControlValue($.html(el), name)
-        if (value === undefined) return
-        const field = sent.find((v) => v.path === name && String(v.value) === value)
-        const site = field && `${field.location}:${field.path}`
-        if (!site || bindings.has(site)) return
-        let extractorName = snake(name)
-        while (extract.some((x) => x.name === extractorName))
-          extractorName = `${extractorName}_${extract.length}`
-        extract.push({ name: extractorName, from: 'input', path: name })
-        bindings.set(site, `{{step.${step.id}.${extractorName}}}`)
-        signals.push({
-          name: 'dependency',
-          weight: 0,
-          detail: `${site} is what the form field ${name} of ${exchange!.method} ${pathOf(exchange!.url)} held: sent as the page holds it`,
-        })
+        if (value !== undefined)
+          bind(
+            name,
+            value,
+            `is what the form field ${name} of ${where} held: sent as the page holds it`,
+          )
       })
     }
     return extract.length === step.extract.length ? step : { ...step, extract }
