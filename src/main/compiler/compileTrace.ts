@@ -132,6 +132,11 @@ function compileOnce(trace: Trace, options: CompileOptions): CompileResult {
     pathSlots: Object.values(slotPlan.inputs.properties)
       .filter((p) => p['x-in'] === 'path')
       .map((p) => Number(p['x-path'])),
+    pathInputs: new Map(
+      Object.values(slotPlan.inputs.properties)
+        .filter((p) => p['x-in'] === 'path')
+        .map((p) => [Number(p['x-path']), `{{input.${p['x-slot']}}}`]),
+    ),
     sameSite: (e) => siteHosts.has(safeUrl(e.url)?.host ?? ''),
   })
   const dependencies = readFormSiblings(

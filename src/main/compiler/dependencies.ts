@@ -46,6 +46,12 @@ export interface DependencyOptions {
   forced?: string[]
   /** Path segments of the target that are input slots (`/search/{query}`): never traced. */
   pathSlots?: number[]
+  /**
+   * The target's path inputs by segment index (`/issues/{{input.p1}}`: 1 → `{{input.p1}}`): a
+   * dependency request to the same collection with the same recorded segment (the edit page
+   * `GET /issues/5` of `PATCH /issues/5`) takes the input, so the run reads the record it writes.
+   */
+  pathInputs?: Map<number, string>
   sameSite: (e: Exchange) => boolean
 }
 
@@ -205,7 +211,11 @@ export function planDependencies(
     steps: ordered.map(({ exchange, extract }) => ({
       id: `d${exchange.seq}`,
       exchangeId: exchange.id,
-      request: templateOf(exchange, stepBindings.get(exchange.id) ?? new Map(), options.slotOf),
+      request: templateOf(
+        exchange,
+        withPathInputs(exchange, target, stepBindings.get(exchange.id), options.pathInputs),
+        options.slotOf,
+      ),
       extract,
     })),
     bindings,
@@ -272,6 +282,29 @@ export function generatedKind(key: string, value: string, sentAt: number): Gener
   if (UUID.test(value)) return 'uuid'
   if (NONCE_KEY.test(key) && /^[A-Za-z0-9_-]{8,}$/.test(value)) return 'nonce'
   return null
+}
+
+/**
+ * A dependency step's bindings with the target's path inputs added where its path names the same
+ * record: the same segments as the target's up to the slot, and the same recorded value there.
+ */
+function withPathInputs(
+  exchange: Exchange,
+  target: Exchange,
+  bindings: Map<ValueSite, string> | undefined,
+  pathInputs: Map<number, string> | undefined,
+): Map<ValueSite, string> {
+  const out = new Map(bindings ?? [])
+  if (!pathInputs?.size) return out
+  const own = pathSegments(exchange.url)
+  const targets = pathSegments(target.url)
+  for (const [index, placeholder] of pathInputs) {
+    const site: ValueSite = `path:${index}`
+    if (out.has(site) || own[index] === undefined || own[index] !== targets[index]) continue
+    if (own.slice(0, index).every((segment, i) => segment === targets[i]))
+      out.set(site, placeholder)
+  }
+  return out
 }
 
 /** A dependency step's request: the observed one with its own traced values and inputs placed. */

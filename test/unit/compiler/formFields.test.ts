@@ -51,5 +51,10 @@ describe('form fields the person left as the page filled them', () => {
     expect(body.template['issue[description]']).toMatch(/^\{\{step\.\w+\.issue_description\}\}$/)
     expect(body.template['issue[notes]']).toMatch(/^\{\{input\.p\d+\}\}$/)
     expect(Object.values(inputs.properties).map((p) => p.default)).not.toContain('Old text')
+    // The form page read is the page of the issue the run writes, not the recorded one.
+    const issue = Object.values(inputs.properties).find((p) => p['x-in'] === 'path')!
+    expect(steps[0]!.request.url).toMatch(
+      new RegExp(`/issues/\\{\\{input\\.${issue['x-slot']}\\}\\}$`),
+    )
   })
 })
