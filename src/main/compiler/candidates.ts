@@ -1,5 +1,6 @@
 import type { Trace, Exchange } from '../../shared/trace'
-import { isHtmlDocument } from './classify'
+import { isHtmlDocument, parseJsonBody } from './classify'
+import { intentVerbClass } from './intentVerb'
 import { isPageReadIntent, scorePageReads, scoreRenderedData } from './documentTarget'
 import { rankTargets, scoreExchanges, type ScoredExchange } from './selectTarget'
 import type { TypedValue } from './typedValues'
@@ -26,5 +27,46 @@ export function rankCandidates(
     ? scorePageReads(docs, trace.actions, typed, intent, trace.startUrl)
     : []
   const rendered = scoreRenderedData(docs, typed, committedAt)
-  return rankTargets(json, pageReads, rendered)
+  const ranked = rankTargets(json, pageReads, rendered)
+  return ranked.length ? ranked : lastRead(trace, eligible, intent)
+}
+
+/** The weight of the last-read fallback: a candidate to review, never a confident one. */
+const LAST_READ_WEIGHT = 0.05
+
+/**
+ * A HAR of a read that names no value and whose requests name none of the intent's words ("list
+ * the files in a folder"): the person's last same-site JSON read is what the page showed last,
+ * so it is offered as a low-confidence candidate instead of none. Recordings with actions have
+ * better evidence (what was clicked and typed) and never fall back.
+ */
+function lastRead(trace: Trace, eligible: Exchange[], intent: string): ScoredExchange[] {
+  const cls = intentVerbClass(intent)
+  if (trace.actions.length || (cls !== 'read' && cls !== 'search')) return []
+  const reads = eligible.filter(
+    (e) =>
+      e.method === 'GET' &&
+      ['fetch', 'xhr'].includes(e.resourceType) &&
+      e.status >= 200 &&
+      e.status < 300 &&
+      parseJsonBody(e) !== undefined,
+  )
+  const last = reads[reads.length - 1]
+  if (!last) return []
+  return [
+    {
+      exchange: last,
+      score: LAST_READ_WEIGHT,
+      rank: LAST_READ_WEIGHT,
+      signals: [
+        {
+          name: 'last_read',
+          weight: LAST_READ_WEIGHT,
+          detail: 'nothing in the trace names the intent: the last data the page read',
+        },
+      ],
+      exactMatches: [],
+      prefixOnly: false,
+    },
+  ]
 }

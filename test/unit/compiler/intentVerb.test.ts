@@ -48,4 +48,19 @@ describe('a HAR without values', () => {
     if (!result.ok) throw new Error(result.explanation.reason)
     expect(result.candidate.steps.at(-1)!.request.url).toMatch(/[?&]s=/)
   })
+  it('offers the last data read, at low confidence, for a read that names nothing of the trace', () => {
+    const trace = traceBuilder()
+      .exchange('GET', '/api/contents?type=directory', { type: 'xhr', response: { content: [] } })
+      .exchange('GET', '/api/contents/invoices?type=directory', {
+        type: 'xhr',
+        response: { content: [{ name: 'march.pdf' }] },
+      })
+      .build('list the files in a folder')
+    const result = compileTrace(trace, options)
+    if (!result.ok) throw new Error(result.explanation.reason)
+    expect(result.candidate.steps.at(-1)!.request.url).toContain('/api/contents/invoices')
+    expect(result.candidate.evidence.confidence).toBeLessThan(0.1)
+    // A write names nothing either: no fallback, the compiler explains instead.
+    expect(compileTrace({ ...trace, intent: 'rename a file' }, options).ok).toBe(false)
+  })
 })
