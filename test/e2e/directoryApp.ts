@@ -10,33 +10,48 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
 /** The built web UI the core serves at `/app/`. */
 export const rendererDir = join(root, 'out/renderer')
 
-/** A headless core with the built UI beside the directory fixture site, in a fresh home. */
-export interface DirectoryApp {
+/** A headless core with the built UI, in a fresh home (no keychain: the vault starts locked). */
+export interface CoreApp {
   home: string
-  site: DirectorySite
   core: Core
   /** The core's base URL, `http://127.0.0.1:<port>`. */
   base: string
 }
 
-/** Starts a {@link DirectoryApp}; `label` names its temp home (`sitecall-<label>-e2e-`). */
-export async function startDirectoryApp(label: string): Promise<DirectoryApp> {
+/** A {@link CoreApp} beside the directory fixture site. */
+export interface DirectoryApp extends CoreApp {
+  site: DirectorySite
+}
+
+/** Starts a {@link CoreApp}; `label` names its temp home (`sitecall-<label>-e2e-`). */
+export async function startCoreApp(label: string): Promise<CoreApp> {
   expect(existsSync(join(rendererDir, 'index.html')), 'run `npm run build:renderer` first').toBe(
     true,
   )
   const home = mkdtempSync(join(tmpdir(), `sitecall-${label}-e2e-`))
-  const site = await startDirectorySite()
   const core = createCore({ home, port: 0, headless: true, rendererDir, keychain: null })
-  return { home, site, core, base: await core.listen() }
+  return { home, core, base: await core.listen() }
+}
+
+/** Starts a {@link DirectoryApp}: the directory site, then the core. */
+export async function startDirectoryApp(label: string): Promise<DirectoryApp> {
+  const site = await startDirectorySite()
+  return { ...(await startCoreApp(label)), site }
 }
 
 /**
  * Stops it: the page first (the UI's event stream holds a connection open, and the server's
- * close waits for it), then the core and the site; the home is removed.
+ * close waits for it), then the core and the site if there is one; the home is removed.
  */
-export async function stopDirectoryApp(app: DirectoryApp, page: Page): Promise<void> {
+export async function stopApp(app: CoreApp & { site?: DirectorySite }, page: Page): Promise<void> {
   await page.close()
   await app.core.close()
-  await app.site.close()
+  await app.site?.close()
   rmSync(app.home, { recursive: true, force: true })
+}
+
+/** The page of the core's current recording, once one has started. */
+export async function recordedPage(core: Core): Promise<Page> {
+  await expect.poll(() => core.recordings.current()?.sessionId ?? null).not.toBeNull()
+  return core.recordings.recording(core.recordings.current()!.sessionId)!.page
 }

@@ -1,14 +1,14 @@
 import { spawn } from 'node:child_process'
-import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { expect, test, type Page } from '@playwright/test'
-import { createCore, type Core } from '../../src/main/core'
+import { expect, test } from '@playwright/test'
+import { type Core } from '../../src/main/core'
 import { expectAccessible } from './axe'
+import { recordedPage, startCoreApp, stopApp } from './directoryApp'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
-const rendererDir = join(root, 'out/renderer')
 const shots = join(root, 'test-results')
 const bin = join(root, 'bin/sitecall.mjs')
 
@@ -17,24 +17,12 @@ let base: string
 let home: string
 
 test.beforeEach(async () => {
-  expect(existsSync(join(rendererDir, 'index.html')), 'run `npm run build:renderer` first').toBe(
-    true,
-  )
-  home = mkdtempSync(join(tmpdir(), 'sitecall-first-e2e-'))
-  core = createCore({ home, port: 0, headless: true, rendererDir, keychain: null })
-  base = await core.listen()
+  ;({ home, core, base } = await startCoreApp('first'))
 })
 
 test.afterEach(async ({ page }) => {
-  await page.close()
-  await core.close()
-  rmSync(home, { recursive: true, force: true })
+  await stopApp({ home, core, base }, page)
 })
-
-async function recordedPage(): Promise<Page> {
-  await expect.poll(() => core.recordings.current()?.sessionId ?? null).not.toBeNull()
-  return core.recordings.recording(core.recordings.current()!.sessionId)!.page
-}
 
 test('the first-run guide offers the demo shop, sets up the vault and starts the first recording', async ({
   page,
@@ -60,7 +48,7 @@ test('the first-run guide offers the demo shop, sets up the vault and starts the
   await expect(page.getByTestId('record-stop')).toBeVisible()
 
   // The scripted person signs in to the demo shop with the user the guide showed.
-  const recorded = await recordedPage()
+  const recorded = await recordedPage(core)
   await recorded.getByLabel('Username').fill('alice')
   await recorded.getByLabel('Password').fill('wonderland')
   // The orders page loads its list from the shop's API once it has opened.

@@ -1,13 +1,11 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { expect, test, type Page } from '@playwright/test'
-import { createCore, LOCAL_TENANT, type Core } from '../../src/main/core'
+import { expect, test } from '@playwright/test'
+import { LOCAL_TENANT, type Core } from '../../src/main/core'
 import { expectAccessible } from './axe'
+import { recordedPage, startCoreApp, stopApp } from './directoryApp'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
-const rendererDir = join(root, 'out/renderer')
 const shots = join(root, 'test-results')
 
 let core: Core
@@ -15,25 +13,12 @@ let base: string
 let home: string
 
 test.beforeEach(async () => {
-  expect(existsSync(join(rendererDir, 'index.html')), 'run `npm run build:renderer` first').toBe(
-    true,
-  )
-  home = mkdtempSync(join(tmpdir(), 'sitecall-carry-e2e-'))
-  // No keychain and no passphrase: the vault starts locked, as on a fresh server.
-  core = createCore({ home, port: 0, headless: true, rendererDir, keychain: null })
-  base = await core.listen()
+  ;({ home, core, base } = await startCoreApp('carry'))
 })
 
 test.afterEach(async ({ page }) => {
-  await page.close()
-  await core.close()
-  rmSync(home, { recursive: true, force: true })
+  await stopApp({ home, core, base }, page)
 })
-
-async function recordedPage(): Promise<Page> {
-  await expect.poll(() => core.recordings.current()?.sessionId ?? null).not.toBeNull()
-  return core.recordings.recording(core.recordings.current()!.sessionId)!.page
-}
 
 test('a login signed into while recording is saved at Stop (vault unlocked right there) and Verify uses it', async ({
   page,
@@ -45,7 +30,7 @@ test('a login signed into while recording is saved at Stop (vault unlocked right
   await page.getByTestId('record-start').click()
   await expect(page.getByTestId('record-stop')).toBeVisible()
 
-  const recorded = await recordedPage()
+  const recorded = await recordedPage(core)
   await recorded.getByLabel('Username').fill('alice')
   await recorded.getByLabel('Password').fill('wonderland')
   await recorded.getByRole('button', { name: 'Sign in' }).click()

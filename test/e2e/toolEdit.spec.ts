@@ -1,7 +1,7 @@
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { expect, test } from '@playwright/test'
-import { startDirectoryApp, stopDirectoryApp } from './directoryApp'
+import { startDirectoryApp, stopApp } from './directoryApp'
 import { type Core } from '../../src/main/core'
 import type { ToolSpec } from '../../src/shared/toolSpec'
 import { type DirectorySite } from '../fixtures/sites/directory'
@@ -23,7 +23,7 @@ test.beforeEach(async () => {
 })
 
 test.afterEach(async ({ page }) => {
-  await stopDirectoryApp({ home, site, core, base }, page)
+  await stopApp({ home, site, core, base }, page)
 })
 
 test('renames a tool and edits an input, then verifies the new version', async ({ page }) => {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { expect, test, type Page } from '@playwright/test'
-import { startDirectoryApp, stopDirectoryApp } from './directoryApp'
+import { startDirectoryApp, stopApp } from './directoryApp'
 import { type Core } from '../../src/main/core'
 import { type DirectorySite } from '../fixtures/sites/directory'
 import { expectAccessible } from './axe'
@@ -20,7 +20,7 @@ test.beforeEach(async () => {
 })
 
 test.afterEach(async ({ page }) => {
-  await stopDirectoryApp({ home, site, core, base }, page)
+  await stopApp({ home, site, core, base }, page)
 })
 
 /** Records one search of the directory through the app, as a person would, and stops. */
