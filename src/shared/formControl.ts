@@ -2,23 +2,29 @@ import * as cheerio from 'cheerio'
 
 /**
  * The value a form control named `name` holds as the page was served, as a browser would submit
- * it (HTML Living Standard §4.10.21.4 "Constructing the entry list"): an `<input>`'s `value`, a
- * `<textarea>`'s text, a `<select>`'s selected option (else its first), an option's value being
- * its text when it has no `value`. The first control of that name in the document counts; a
+ * it: see {@link controlValue}. The first control of that name in the document counts; a
  * missing control gives undefined.
  */
 export function formControlValue(html: string, name: string): string | undefined {
   const $ = cheerio.load(html)
   const named = JSON.stringify(name)
   const control = $(`input[name=${named}], textarea[name=${named}], select[name=${named}]`).first()
-  if (!control.length) return undefined
+  return control.length ? controlValue(control) : undefined
+}
+
+/**
+ * The value one parsed control (`<input>`, `<textarea>`, `<select>`) submits (HTML Living
+ * Standard §4.10.21.4 "Constructing the entry list"): an input's `value`, a textarea's text, a
+ * select's selected option (else its first), an option's value being its text when it has no
+ * `value`. Undefined for a select without options or an input without a value.
+ */
+export function controlValue(control: ReturnType<cheerio.CheerioAPI>): string | undefined {
   const tag = control.prop('tagName')?.toLowerCase()
   // parse5 already drops the newline right after `<textarea>` (HTML §13.2.6.4.7).
   if (tag === 'textarea') return control.text()
   if (tag === 'select') {
-    const option = control.find('option[selected]').first().length
-      ? control.find('option[selected]').first()
-      : control.find('option').first()
+    const selected = control.find('option[selected]').first()
+    const option = selected.length ? selected : control.find('option').first()
     if (!option.length) return undefined
     return option.attr('value') ?? option.text()
   }

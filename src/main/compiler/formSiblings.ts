@@ -5,7 +5,7 @@ import type { DependencyPlan } from './dependencies'
 import { snake } from './naming'
 import { isOperationValue } from './operation'
 import { requestValues } from './requestValues'
-import { formControlValue } from '../../shared/formControl'
+import { controlValue } from '../../shared/formControl'
 
 /**
  * Reads the rest of a form from the page a dependency step already reads a token of (issue 9
@@ -78,7 +78,7 @@ export function readFormSiblings(
         const kind = ($(el).attr('type') ?? '').toLowerCase()
         if (el.tagName === 'input' && !VISIBLE_TEXT.test(kind)) return
         if ($(`[name=${JSON.stringify(name)}]`).get(0) !== el) return
-        const value = formControlValue($.html(el), name)
+        const value = controlValue($(el))
         if (value !== undefined)
           bind(
             name,
