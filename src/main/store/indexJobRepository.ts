@@ -127,8 +127,8 @@ export function createIndexJobRepository(db: Db): IndexJobRepository {
       )
     },
     get(tenant, id) {
-      const row = byId.get(id) as IndexJobRow | undefined
-      return row && row.tenant === tenant ? toRecord(row) : null
+      const row = db.prepare('SELECT * FROM index_jobs WHERE tenant = ? AND id = ?').get(tenant, id)
+      return row ? toRecord(row as IndexJobRow) : null
     },
     update(id, patch, now) {
       const keys = Object.keys(patch) as Array<keyof IndexJobPatch>

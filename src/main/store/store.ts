@@ -11,11 +11,22 @@ import { createScopeRepository, type ScopeRepository } from './scopeRepository'
 import { createToolHealthRepository, type ToolHealthRepository } from './toolHealthRepository'
 import { createToolRepository, type ToolRepository } from './toolRepository'
 import { createTraceRepository, type TraceRepository } from './traceRepository'
+import { OWNER_WORKSPACE, workspaceOf } from './workspaces'
 
 export interface Store {
   db: Db
+  /** The owner's workspace's traces (the app's person: the recorder, the CLI, the app's views). */
   traces: TraceRepository
+  /** The owner's workspace's tools (as `traces`). */
   tools: ToolRepository
+  /**
+   * The traces of the workspace a caller of tenant `tenant` works in (`org::user` works in `org`,
+   * see `workspaceOf`); the same repository each time. API routes read and write through this
+   * (issue 13 item 2); the owner's tenant gives `traces`.
+   */
+  tracesFor(tenant: string): TraceRepository
+  /** The tools of the workspace a caller of tenant `tenant` works in (as `tracesFor`). */
+  toolsFor(tenant: string): ToolRepository
   runs: RunRepository
   keys: KeyRepository
   logins: LoginRepository
@@ -37,10 +48,26 @@ export interface Store {
 /** Opens the SQLite file at `path` (migrating it) and builds every repository over it. */
 export function createStore(path: string): Store {
   const db = openDatabase(path)
+  const traces = new Map<string, TraceRepository>()
+  const tools = new Map<string, ToolRepository>()
+  const tracesFor = (tenant: string): TraceRepository => {
+    const workspace = workspaceOf(tenant)
+    const repository = traces.get(workspace) ?? createTraceRepository(db, workspace)
+    traces.set(workspace, repository)
+    return repository
+  }
+  const toolsFor = (tenant: string): ToolRepository => {
+    const workspace = workspaceOf(tenant)
+    const repository = tools.get(workspace) ?? createToolRepository(db, workspace)
+    tools.set(workspace, repository)
+    return repository
+  }
   return {
     db,
-    traces: createTraceRepository(db),
-    tools: createToolRepository(db),
+    traces: tracesFor(OWNER_WORKSPACE),
+    tools: toolsFor(OWNER_WORKSPACE),
+    tracesFor,
+    toolsFor,
     runs: createRunRepository(db),
     keys: createKeyRepository(db),
     logins: createLoginRepository(db),

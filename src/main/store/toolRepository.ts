@@ -1,9 +1,18 @@
 import type { Db } from './db'
 import type { ToolSpec, ToolStatus } from '../../shared/toolSpec'
 
-/** Compiled tools (candidates, verified, quarantined); the spec is kept whole as JSON. */
+/**
+ * Compiled tools (candidates, verified, quarantined) of one workspace; the spec is kept whole as
+ * JSON. Every query names the workspace (issue 13 item 2): a tool of another workspace is not
+ * found, listed, named or replaced through this repository.
+ */
 export interface ToolRepository {
-  /** Inserts or replaces a tool by id. Throws on a (siteHost, name) clash with another tool. */
+  /** The workspace this repository reads and writes. */
+  readonly workspace: string
+  /**
+   * Inserts or replaces a tool by id. Throws on a (siteHost, name) clash with another tool of the
+   * workspace, and when the id belongs to a tool of another workspace (nothing is written).
+   */
   save(tool: ToolSpec): void
   get(id: string): ToolSpec | null
   /** The tool named `name` on `siteHost` (the surface-A `{site_host}`/`{tool_id}` pair), or null. */
@@ -26,12 +35,19 @@ export interface ToolRepository {
   revision(): string
 }
 
-/** Creates the tool repository over an open database. */
-export function createToolRepository(db: Db): ToolRepository {
-  let writes = 0
+/**
+ * Writes through any workspace's repository on one connection: `PRAGMA data_version` moves only
+ * for other connections' commits, so each repository of the connection counts these too.
+ */
+const writesOf = new WeakMap<Db, { n: number }>()
+
+/** Creates the repository of `workspace`'s tools over an open database. */
+export function createToolRepository(db: Db, workspace: string): ToolRepository {
+  const writes = writesOf.get(db) ?? { n: 0 }
+  writesOf.set(db, writes)
   // `db.pragma` compiles its statement on every call: this one is kept (only this file runs it).
   const dataVersion = db.prepare<[], { data_version: number }>('PRAGMA data_version')
-  const revision = () => `${writes}:${dataVersion.get()!.data_version}`
+  const revision = () => `${writes.n}:${dataVersion.get()!.data_version}`
   // Parsed specs by id (issue 12: a 12 KB spec was parsed on every call), and ids by site and
   // name; dropped whenever the revision moves, so a spec is parsed once per version of the
   // table. Callers share these objects and never change them (they copy: `{...tool, status}`).
@@ -57,20 +73,27 @@ export function createToolRepository(db: Db): ToolRepository {
     return (
       parsed.get(id) ??
       remember(
-        db.prepare('SELECT spec FROM tools WHERE id = ?').get(id) as { spec: string } | undefined,
+        db.prepare('SELECT spec FROM tools WHERE id = ? AND tenant = ?').get(id, workspace) as
+          | { spec: string }
+          | undefined,
       )
     )
   }
   const save = (tool: ToolSpec) => {
-    writes++
-    db.prepare(
-      `INSERT INTO tools (id, name, site_host, status, spec, created_at, updated_at)
-       VALUES (@id, @name, @siteHost, @status, @spec, @createdAt, @updatedAt)
-       ON CONFLICT(id) DO UPDATE SET name = excluded.name, site_host = excluded.site_host,
-         status = excluded.status, spec = excluded.spec, updated_at = excluded.updated_at`,
-    ).run({ ...tool, spec: JSON.stringify(tool) })
+    writes.n++
+    const { changes } = db
+      .prepare(
+        `INSERT INTO tools (id, tenant, name, site_host, status, spec, created_at, updated_at)
+         VALUES (@id, @workspace, @name, @siteHost, @status, @spec, @createdAt, @updatedAt)
+         ON CONFLICT(id) DO UPDATE SET name = excluded.name, site_host = excluded.site_host,
+           status = excluded.status, spec = excluded.spec, updated_at = excluded.updated_at
+         WHERE tools.tenant = excluded.tenant`,
+      )
+      .run({ ...tool, workspace, spec: JSON.stringify(tool) })
+    if (changes === 0) throw new Error(`Tool ${tool.id} belongs to another workspace.`)
   }
   return {
+    workspace,
     save,
     get,
     getByName(siteHost, name) {
@@ -81,16 +104,16 @@ export function createToolRepository(db: Db): ToolRepository {
           key,
           (
             db
-              .prepare('SELECT id FROM tools WHERE site_host = ? AND name = ?')
-              .get(siteHost, name) as { id: string } | undefined
+              .prepare('SELECT id FROM tools WHERE tenant = ? AND site_host = ? AND name = ?')
+              .get(workspace, siteHost, name) as { id: string } | undefined
           )?.id ?? null,
         )
       const id = named.get(key)
       return id ? get(id) : null
     },
     list(filter = {}) {
-      const where: string[] = []
-      const args: string[] = []
+      const where = ['tenant = ?']
+      const args = [workspace]
       if (filter.siteHost) {
         where.push('site_host = ?')
         args.push(filter.siteHost)
@@ -99,8 +122,7 @@ export function createToolRepository(db: Db): ToolRepository {
         where.push('status = ?')
         args.push(filter.status)
       }
-      const clause = `FROM tools ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
-        ORDER BY updated_at DESC`
+      const clause = `FROM tools WHERE ${where.join(' AND ')} ORDER BY updated_at DESC`
       current()
       const ids = db.prepare(`SELECT id ${clause}`).all(...args) as Array<{ id: string }>
       if (ids.every((r) => parsed.has(r.id))) return ids.map((r) => parsed.get(r.id)!)
@@ -113,10 +135,11 @@ export function createToolRepository(db: Db): ToolRepository {
         (
           db
             .prepare(
-              "SELECT name FROM tools WHERE site_host = ? AND (name = ? OR name LIKE ? ESCAPE '\\')",
+              `SELECT name FROM tools WHERE tenant = ? AND site_host = ?
+                 AND (name = ? OR name LIKE ? ESCAPE '\\')`,
             )
             // Names are full of `_`, LIKE's one-character wildcard: escape it (and `%`, `\`).
-            .all(siteHost, base, `${base.replace(/[\\%_]/g, '\\$&')}\\_%`) as Array<{
+            .all(workspace, siteHost, base, `${base.replace(/[\\%_]/g, '\\$&')}\\_%`) as Array<{
             name: string
           }>
         ).map((r) => r.name),
@@ -132,15 +155,17 @@ export function createToolRepository(db: Db): ToolRepository {
       return next
     },
     versions() {
-      return db.prepare('SELECT id, updated_at AS updatedAt, status FROM tools').all() as Array<{
+      return db
+        .prepare('SELECT id, updated_at AS updatedAt, status FROM tools WHERE tenant = ?')
+        .all(workspace) as Array<{
         id: string
         updatedAt: number
         status: ToolStatus
       }>
     },
     delete(id) {
-      writes++
-      return db.prepare('DELETE FROM tools WHERE id = ?').run(id).changes > 0
+      writes.n++
+      return db.prepare('DELETE FROM tools WHERE id = ? AND tenant = ?').run(id, workspace).changes > 0
     },
     revision,
   }

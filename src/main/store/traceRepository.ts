@@ -39,9 +39,19 @@ export interface TraceListItem {
   exchangeCount: number
 }
 
-/** Traces with their exchanges and actions; bodies deduplicated by SHA-256 of their content. */
+/**
+ * One workspace's traces with their exchanges and actions; bodies deduplicated by SHA-256 of
+ * their content (shared by every workspace: a body is reached only through an exchange). Every
+ * query names the workspace (issue 13 item 2): a trace of another workspace is not found, listed,
+ * replaced or deleted through this repository.
+ */
 export interface TraceRepository {
-  /** Saves a whole trace in one transaction (replacing one with the same id). */
+  /** The workspace this repository reads and writes. */
+  readonly workspace: string
+  /**
+   * Saves a whole trace in one transaction (replacing one of this workspace with the same id).
+   * Throws when the id belongs to a trace of another workspace (nothing is written).
+   */
   save(trace: Trace): void
   /** The whole trace, or null when there is none with that id. */
   get(id: string): Trace | null
@@ -75,6 +85,7 @@ export interface TraceRepository {
  * URL's userinfo that is neither sealed nor a marker (both start with `sitecall-`).
  */
 const PLAINTEXT_TRACES = `
+  SELECT id FROM traces WHERE tenant = @workspace AND id IN (
   SELECT id FROM traces
     WHERE (storage_state IS NOT NULL AND storage_state NOT LIKE 'sitecall-%')
       OR (start_url GLOB '*://*@*' AND start_url NOT GLOB '*://sitecall-*@*')
@@ -85,10 +96,10 @@ const PLAINTEXT_TRACES = `
     WHERE lower(h.key) = 'set-cookie' AND h.value NOT LIKE 'sitecall-%'
   UNION SELECT trace_id FROM exchanges
     WHERE (url GLOB '*://*@*' AND url NOT GLOB '*://sitecall-*@*')
-      OR (page_url GLOB '*://*@*' AND page_url NOT GLOB '*://sitecall-*@*')`
+      OR (page_url GLOB '*://*@*' AND page_url NOT GLOB '*://sitecall-*@*'))`
 
-/** Creates the trace repository over an open database. */
-export function createTraceRepository(db: Db): TraceRepository {
+/** Creates the repository of `workspace`'s traces over an open database. */
+export function createTraceRepository(db: Db, workspace: string): TraceRepository {
   let sealerOf: () => CredentialSealer | null = () => null
   const putBody = db.prepare(
     'INSERT OR IGNORE INTO bodies (hash, encoding, content) VALUES (?, ?, ?)',
@@ -117,11 +128,14 @@ export function createTraceRepository(db: Db): TraceRepository {
 
   const save = db.transaction((trace: Trace) => {
     const sealer = sealerOf()
-    db.prepare('DELETE FROM traces WHERE id = ?').run(trace.id)
+    db.prepare('DELETE FROM traces WHERE id = ? AND tenant = ?').run(trace.id, workspace)
+    // A trace of another workspace with this id is still there: the primary key refuses the insert.
     db.prepare(
-      'INSERT INTO traces (id, intent, start_url, created_at, storage_state) VALUES (?, ?, ?, ?, ?)',
+      `INSERT INTO traces (id, tenant, intent, start_url, created_at, storage_state)
+       VALUES (?, ?, ?, ?, ?, ?)`,
     ).run(
       trace.id,
+      workspace,
       trace.intent,
       sealUserinfo(trace.startUrl, sealer),
       trace.createdAt,
@@ -157,16 +171,19 @@ export function createTraceRepository(db: Db): TraceRepository {
   })
 
   return {
+    workspace,
     save: (trace) => save(trace),
     useSealer(sealer) {
       sealerOf = sealer
     },
     plaintextCount() {
-      return db.prepare(PLAINTEXT_TRACES).all().length
+      return db.prepare(PLAINTEXT_TRACES).all({ workspace }).length
     },
     sealPlaintext() {
       if (!sealerOf()) return 0
-      const ids = (db.prepare(PLAINTEXT_TRACES).all() as Array<{ id: string }>).map((r) => r.id)
+      const ids = (db.prepare(PLAINTEXT_TRACES).all({ workspace }) as Array<{ id: string }>).map(
+        (r) => r.id,
+      )
       for (const id of ids) {
         const trace = this.get(id)
         if (trace) save(trace)
@@ -174,7 +191,7 @@ export function createTraceRepository(db: Db): TraceRepository {
       return ids.length
     },
     get(id) {
-      const row = db.prepare('SELECT * FROM traces WHERE id = ?').get(id) as
+      const row = db.prepare('SELECT * FROM traces WHERE id = ? AND tenant = ?').get(id, workspace) as
         | {
             id: string
             intent: string
@@ -205,8 +222,11 @@ export function createTraceRepository(db: Db): TraceRepository {
     },
     getExchange(traceId, exchangeId) {
       const row = db
-        .prepare(`${exchangeSelect} WHERE e.trace_id = ? AND e.id = ?`)
-        .get(traceId, exchangeId) as ExchangeRow | undefined
+        .prepare(
+          `${exchangeSelect} WHERE e.trace_id = ? AND e.id = ?
+             AND e.trace_id IN (SELECT id FROM traces WHERE tenant = ?)`,
+        )
+        .get(traceId, exchangeId, workspace) as ExchangeRow | undefined
       return row ? openExchange(toExchange(row), sealerOf()) : null
     },
     list() {
@@ -215,9 +235,9 @@ export function createTraceRepository(db: Db): TraceRepository {
           .prepare(
             `SELECT t.id, t.intent, t.start_url, t.created_at,
               (SELECT COUNT(*) FROM exchanges e WHERE e.trace_id = t.id) AS n
-             FROM traces t ORDER BY t.created_at DESC`,
+             FROM traces t WHERE t.tenant = ? ORDER BY t.created_at DESC`,
           )
-          .all() as Array<{
+          .all(workspace) as Array<{
           id: string
           intent: string
           start_url: string
@@ -233,6 +253,8 @@ export function createTraceRepository(db: Db): TraceRepository {
       }))
     },
     delete: db.transaction((id: string): boolean => {
+      if (!db.prepare('SELECT 1 FROM traces WHERE id = ? AND tenant = ?').get(id, workspace))
+        return false
       const hashes = (
         db
           .prepare(
