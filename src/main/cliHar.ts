@@ -99,7 +99,7 @@ export async function exportHarCommand(args: string[]): Promise<number> {
     const withCredentials = values['include-credentials'] === true
     if (withCredentials) await unsealWithVault(store)
     const stored = store.traces.get(traceId)
-    if (!stored) throw new ServiceError('not_found', 404, `No trace ${traceId} in ${dataDir()}.`)
+    if (!stored) throw new ServiceError('not_found', `No trace ${traceId} in ${dataDir()}.`)
     const trace = withCredentials ? stored : withoutCredentials(stored)
     const text = `${JSON.stringify(exportHar(trace, { version: sitecallVersion() }), null, 2)}\n`
     if (typeof values.out === 'string') {
@@ -209,7 +209,6 @@ function refuseOversized(file: string): void {
   const mb = (bytes: number) => Math.round(bytes / 1024 / 1024)
   throw new ServiceError(
     'invalid_input',
-    400,
     `${file} is ${mb(size)} MB; HAR files up to ${mb(MAX_HAR_BYTES)} MB are read (the bodies are kept in memory to compile). Record just the workflow (clear the DevTools network log, do it once, save as HAR), or keep only Fetch/XHR requests.`,
   )
 }
@@ -233,7 +232,7 @@ function parse(command: string, args: string[], options: Options, maxPositionals
 }
 
 function usage(message: string): ServiceError {
-  return new ServiceError('invalid_input', 400, message)
+  return new ServiceError('invalid_input', message)
 }
 
 function sitecallVersion(): string {

@@ -89,6 +89,95 @@ export type RestErrorCode = (typeof REST_ERROR_CODES)[number]
 export type RunFailureCode = (typeof RUN_FAILURE_CODES)[number]
 export type ErrorCode = RestErrorCode | RunFailureCode
 
+/**
+ * The HTTP statuses of each code (spec INTERFACE.md "Errors": auth and billing, request shape,
+ * capacity and timing, answering, logins, browse sessions, raw reads). The first status is a
+ * code's usual one; a throw site names another only where the spec gives two (`invalid_input`
+ * 400 or 422, `browser_capacity` 429 or 503). `satisfies` makes the compiler refuse a code
+ * without a status. Codes the spec lists only as run failures ("Why a run failed") get the status
+ * a refusal of the same meaning answers, for the few places that refuse with them.
+ */
+export const ERROR_STATUS = {
+  unauthorized: [401],
+  revoked: [403],
+  forbidden: [403],
+  quota_exceeded: [402],
+  insufficient_paid_credits: [402],
+  bad_request: [400],
+  unknown_argument: [422],
+  invalid_input: [400, 422],
+  capability_not_found: [404],
+  idempotency_conflict: [409],
+  not_in_scope: [403],
+  unknown_scope: [404],
+  invalid_scope: [400],
+  too_many_scopes: [400],
+  not_found: [404],
+  internal: [500],
+  tool_quarantined: [409],
+  browser_capacity: [429, 503],
+  too_many_sessions: [429],
+  index_busy: [429],
+  index_limit: [429],
+  slot_unavailable: [503],
+  unavailable: [503],
+  scrape_timeout: [504],
+  run_timeout: [504],
+  upstream_timeout: [504],
+  conflict: [409],
+  stale_revision: [409],
+  stale_requirement: [409],
+  expired_requirement: [409],
+  unknown_requirement: [422],
+  invalid_option: [422],
+  invalid_answer: [422],
+  credential_required: [412],
+  no_login_form: [422],
+  request_closed: [409],
+  session_expired: [410],
+  stale_ref: [409],
+  browser_network_failed: [502],
+  site_unreachable: [504],
+  page_unresponsive: [504],
+  egress_unavailable: [502],
+  blocked: [502],
+  invalid_argument: [400],
+  upstream_not_found: [404],
+  upstream_conflict: [409],
+  upstream_unavailable: [502],
+  // "the other upstream 4xx": 400 stands for them.
+  upstream_error: [400],
+  payload_too_large: [413],
+  result_expired: [410],
+  chromium_not_found: [503],
+  recording_failed: [500],
+  compile_failed: [500],
+  no_capability: [404],
+  session_or_permission: [401],
+  mfa_required: [401],
+  rate_limited: [429],
+  challenge: [403],
+  challenge_budget_exhausted: [429],
+  schema_or_auth_drift: [502],
+  outcome_not_verified: [502],
+  network_error: [502],
+  render_failed: [502],
+  // A URL toward a metadata address or a local site the owner did not allow, refused up front.
+  destination_denied: [403],
+  policy_denied: [403],
+  declined: [409],
+  worker_lost: [503],
+  resource_locked: [409],
+} as const satisfies Record<ErrorCode, readonly [number, ...number[]]>
+
+/** The HTTP statuses the spec allows for `code`, e.g. `429 | 503` for `browser_capacity`. */
+export type ErrorStatus<C extends ErrorCode> = (typeof ERROR_STATUS)[C][number]
+
+/** The usual HTTP status of `code`: the first of its `ERROR_STATUS` entry. */
+export function statusOf(code: ErrorCode): number {
+  return ERROR_STATUS[code][0]
+}
+
 /** The serialisable form of an error, as it crosses HTTP, IPC and MCP. */
 export interface ErrorBody {
   code: ErrorCode
@@ -98,17 +187,21 @@ export interface ErrorBody {
 
 /**
  * The one error type of the app (DESIGN.md §5). `status` is the HTTP status the REST edge answers
- * with; `details` are extra fields merged into the error body (e.g. `runId`, `poll`).
+ * with: the code's usual one from `ERROR_STATUS`, or `status` where the spec allows another
+ * (the type admits only the code's listed statuses). `details` are extra fields merged into the
+ * error body (e.g. `runId`, `poll`).
  */
-export class ServiceError extends Error {
+export class ServiceError<C extends ErrorCode = ErrorCode> extends Error {
   override readonly name = 'ServiceError'
+  readonly status: number
   constructor(
-    readonly code: ErrorCode,
-    readonly status: number,
+    readonly code: C,
     message: string,
     readonly details: Record<string, unknown> = {},
+    status?: ErrorStatus<C>,
   ) {
     super(message)
+    this.status = status ?? statusOf(code)
   }
 
   /** The error body `{code, message, ...details}` of spec "Error body". */
@@ -130,5 +223,5 @@ export function isServiceError(value: unknown): value is ServiceError {
 
 /** Throws an `internal` error when a condition that must hold does not: for bugs, not bad input. */
 export function invariant(condition: unknown, message: string): asserts condition {
-  if (!condition) throw new ServiceError('internal', 500, `Invariant failed: ${message}`)
+  if (!condition) throw new ServiceError('internal', `Invariant failed: ${message}`)
 }

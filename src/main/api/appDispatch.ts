@@ -22,14 +22,12 @@ export function createAppDispatch(
   )
   return async (method, input) => {
     try {
-      if (!isAppApiMethod(method))
-        throw new ServiceError('not_found', 404, `No app method ${method}.`)
+      if (!isAppApiMethod(method)) throw new ServiceError('not_found', `No app method ${method}.`)
       const value = input ?? {}
       const validate = validators.get(method)!
       if (!validate(value))
         throw new ServiceError(
           'invalid_input',
-          400,
           `Invalid input for ${method}: ${ajv.errorsText(validate.errors)}.`,
         )
       const handler = handlers[method] as (input: unknown) => Promise<unknown>

@@ -62,23 +62,22 @@ export function createAppHandlers(deps: AppHandlerDeps): AppHandlers {
   const { store } = deps
   const toolOr404 = (id: string) => {
     const tool = store.tools.get(id)
-    if (!tool) throw new ServiceError('not_found', 404, `No tool ${id}.`)
+    if (!tool) throw new ServiceError('not_found', `No tool ${id}.`)
     return tool
   }
   const vaultOf = (): Vault => {
-    if (!deps.vault)
-      throw new ServiceError('unavailable', 503, 'This app was started without a vault.')
+    if (!deps.vault) throw new ServiceError('unavailable', 'This app was started without a vault.')
     return deps.vault
   }
   const loginsOf = () => {
     if (!deps.logins)
-      throw new ServiceError('unavailable', 503, 'This app was started without site logins.')
+      throw new ServiceError('unavailable', 'This app was started without site logins.')
     return deps.logins
   }
   /** The login a recording ended with: unsaved in memory (vault was locked), else its trace's. */
   const loginAt = (traceId: string, host: string) => {
     const trace = store.traces.get(traceId)
-    if (!trace) throw new ServiceError('not_found', 404, `No trace ${traceId}.`)
+    if (!trace) throw new ServiceError('not_found', `No trace ${traceId}.`)
     const unsaved = deps.recordings.unsavedLogin(traceId)
     const state =
       unsaved?.siteHost === host ? unsaved.state : siteStorageState(trace.storageState, host)
@@ -150,8 +149,7 @@ export function createAppHandlers(deps: AppHandlerDeps): AppHandlers {
     'logins.offer': async ({ traceId, host }) => loginOffer(traceId, host),
     'logins.saveFromTrace': async ({ traceId, host }) => {
       const state = loginAt(traceId, host)
-      if (!state)
-        throw new ServiceError('not_found', 404, `The recording kept no login for ${host}.`)
+      if (!state) throw new ServiceError('not_found', `The recording kept no login for ${host}.`)
       // Sealed in the vault: 503 `unavailable` while it is locked, and nothing is kept then.
       await loginsOf().saved.save(deps.tenant, host, state)
       deps.recordings.dropUnsavedLogin(traceId)
@@ -164,7 +162,7 @@ export function createAppHandlers(deps: AppHandlerDeps): AppHandlers {
     'traces.delete': async ({ id }) => {
       // A recording in progress writes its trace at Stop: deleting it now would be undone.
       if (deps.recordings.current()?.traceId === id)
-        throw new ServiceError('conflict', 409, 'This trace is being recorded: stop it first.')
+        throw new ServiceError('conflict', 'This trace is being recorded: stop it first.')
       return { deleted: store.traces.delete(id) }
     },
     'compile.prepare': async (input) =>
@@ -210,7 +208,6 @@ export function createAppHandlers(deps: AppHandlerDeps): AppHandlers {
       if (!store.scopes.put(deps.tenant, record, MAX_SCOPES_PER_WORKSPACE))
         throw new ServiceError(
           'too_many_scopes',
-          400,
           `This workspace already has ${MAX_SCOPES_PER_WORKSPACE} tool scopes.`,
         )
       return record
@@ -218,7 +215,7 @@ export function createAppHandlers(deps: AppHandlerDeps): AppHandlers {
     'keys.revoke': async ({ id }) => {
       // Only this workspace's keys: an id from another workspace is as unknown as a wrong one.
       if (!store.keys.list(deps.tenant).some((k) => k.id === id))
-        throw new ServiceError('not_found', 404, `No key ${id}.`)
+        throw new ServiceError('not_found', `No key ${id}.`)
       return { revoked: store.keys.revoke(id, deps.clock()) }
     },
     'localSites.list': async () => store.localSites.list(deps.tenant),

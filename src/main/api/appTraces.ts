@@ -11,7 +11,7 @@ const VERSION = '0.1.0'
 
 function traceOr404(store: Pick<Store, 'traces'>, id: string): Trace {
   const trace = store.traces.get(id)
-  if (!trace) throw new ServiceError('not_found', 404, `No trace ${id}.`)
+  if (!trace) throw new ServiceError('not_found', `No trace ${id}.`)
   return trace
 }
 
@@ -45,8 +45,7 @@ export function traceExchange(
   exchangeId: string,
 ): Exchange {
   const exchange = store.traces.getExchange(traceId, exchangeId)
-  if (!exchange)
-    throw new ServiceError('not_found', 404, `No exchange ${exchangeId} in ${traceId}.`)
+  if (!exchange) throw new ServiceError('not_found', `No exchange ${exchangeId} in ${traceId}.`)
   return exchangeWithoutCredentials(exchange)
 }
 

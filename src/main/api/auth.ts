@@ -80,6 +80,8 @@ export interface AuthDeps {
   scopes: ScopeLookup
   /** Finds the tool of a call, for the `not_in_scope` check. */
   tools: Pick<ToolRepository, 'get' | 'getByName'>
+  /** The tools of a caller's workspace (the store's `toolsFor`); absent: `tools` for everyone. */
+  toolsFor?: (tenant: string) => Pick<ToolRepository, 'get' | 'getByName'>
   /** The owner's workspace. */
   tenant: string
   clock: () => number
@@ -95,7 +97,7 @@ export function createAuthenticator(deps: AuthDeps): Authenticator {
 
   const identify = (request: FastifyRequest, allowQuery: boolean): Caller => {
     const token = bearer(request, allowQuery)
-    if (!token) throw new ServiceError('unauthorized', 401, 'Send Authorization: Bearer <API key>.')
+    if (!token) throw new ServiceError('unauthorized', 'Send Authorization: Bearer <API key>.')
     const endUser = endUserOf(request)
     const base = { endUser: null, clientId: null, toolScopes: [] }
     if (owner.isValid(token)) {
@@ -107,7 +109,6 @@ export function createAuthenticator(deps: AuthDeps): Authenticator {
       if (access.kind !== 'valid')
         throw new ServiceError(
           'unauthorized',
-          401,
           access.kind === 'expired'
             ? 'The access token expired (one hour): refresh it at POST /oauth/token.'
             : access.kind === 'revoked'
@@ -128,9 +129,9 @@ export function createAuthenticator(deps: AuthDeps): Authenticator {
     }
     const record = keys.findByKey(token)
     if (!record)
-      throw new ServiceError('unauthorized', 401, 'Unknown API key, or an expired owner token.')
+      throw new ServiceError('unauthorized', 'Unknown API key, or an expired owner token.')
     if (record.revokedAt !== null)
-      throw new ServiceError('revoked', 403, 'This API key was revoked: create a new one.')
+      throw new ServiceError('revoked', 'This API key was revoked: create a new one.')
     if (endUser !== null && record.kind !== 'org') throw endUserRefused()
     take(request, `key:${record.id}`)
     keys.touch(record.id, clock())
@@ -162,7 +163,6 @@ export function createAuthenticator(deps: AuthDeps): Authenticator {
       if (ownerWorkspace(caller.tenant) !== tenant && OWNER_DATA_PATHS.some((p) => p.test(path)))
         throw new ServiceError(
           'forbidden',
-          403,
           "This key belongs to another workspace: this service's tools and traces are its owner's only.",
         )
       if (caller.via === 'oauth') {
@@ -170,7 +170,6 @@ export function createAuthenticator(deps: AuthDeps): Authenticator {
         if (needed === null)
           throw new ServiceError(
             'forbidden',
-            403,
             `${request.method} ${path} takes an API key, not an OAuth access token.`,
           )
         requireScope(caller, needed)
@@ -178,7 +177,7 @@ export function createAuthenticator(deps: AuthDeps): Authenticator {
       // MCP reads its scope from its own path and query.
       if (!path.startsWith('/mcp')) {
         caller.toolScopes = toolScopesOf(request, caller.tenant, deps.scopes)
-        const tool = caller.toolScopes.length ? calledTool(request.method, path, deps.tools) : null
+        const tool = caller.toolScopes.length ? calledTool(request.method, path, deps.toolsFor?.(caller.tenant) ?? deps.tools) : null
         if (tool) assertInScope(caller, tool)
       }
       return caller
@@ -186,7 +185,7 @@ export function createAuthenticator(deps: AuthDeps): Authenticator {
     requireOwner(request) {
       const caller = identify(request, true)
       if (!caller.owner)
-        throw new ServiceError('forbidden', 403, 'Only the app itself may use this route.')
+        throw new ServiceError('forbidden', 'Only the app itself may use this route.')
       return caller
     },
   }
@@ -201,7 +200,6 @@ export function requireScope(caller: Caller, scope: ApiScope): void {
   if (!caller.scopes.includes(scope))
     throw new ServiceError(
       'forbidden',
-      403,
       `This token lacks the scope "${scope}": sign in again asking for it.`,
       { scope },
     )
@@ -216,7 +214,6 @@ export function assertInScope(caller: Pick<Caller, 'toolScopes'>, tool: ScopedTo
   if (outside)
     throw new ServiceError(
       'not_in_scope',
-      403,
       `${tool.name} is outside the tool scope ${outside.slug === null ? '"apps"' : `"${outside.slug}"`} of this connection.`,
     )
 }
@@ -273,7 +270,6 @@ function endUserOf(request: FastifyRequest): string | null {
   if (typeof value !== 'string' || !value.trim() || value.length > MAX_END_USER)
     throw new ServiceError(
       'invalid_input',
-      400,
       `X-Service-End-User takes 1 to ${MAX_END_USER} characters.`,
     )
   return value
@@ -282,7 +278,6 @@ function endUserOf(request: FastifyRequest): string | null {
 function endUserRefused(): ServiceError {
   return new ServiceError(
     'forbidden',
-    403,
     'X-Service-End-User needs an org key: this key acts only as its owner.',
   )
 }

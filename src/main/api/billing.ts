@@ -24,12 +24,10 @@ export function admitMetered(
     if (usage.paidRemaining > 0)
       throw new ServiceError(
         'insufficient_paid_credits',
-        402,
         `This request costs ${METERED_COST} credit; ${usage.paidRemaining} paid credits are left.`,
       )
     throw new ServiceError(
       'quota_exceeded',
-      402,
       'The free calls are used up and no paid credits are left: buy credits to go on.',
     )
   }

@@ -13,7 +13,7 @@ export function compileBody(schema: object): ValidateFunction {
  */
 export function checkBody<T>(validate: ValidateFunction, input: unknown): T {
   if (input === null || input === undefined || typeof input !== 'object' || Array.isArray(input))
-    throw new ServiceError('bad_request', 400, 'The body must be a JSON object.')
+    throw new ServiceError('bad_request', 'The body must be a JSON object.')
   if (validate(input)) return input as T
   const errors = validate.errors ?? []
   const accepted = Object.keys(
@@ -25,11 +25,10 @@ export function checkBody<T>(validate: ValidateFunction, input: unknown): T {
   if (unknown.length)
     throw new ServiceError(
       'unknown_argument',
-      422,
       `Unknown field${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}. Valid: ${accepted.join(', ')}.`,
       { valid: accepted },
     )
-  throw new ServiceError('invalid_input', 400, describe(errors[0]))
+  throw new ServiceError('invalid_input', describe(errors[0]))
 }
 
 function describe(error: ErrorObject | undefined): string {

@@ -37,7 +37,6 @@ export function registerBodyGuards(app: FastifyInstance): void {
     if (jsonDepth(request.body, MAX_BODY_DEPTH) > MAX_BODY_DEPTH)
       throw new ServiceError(
         'bad_request',
-        400,
         `The JSON body nests deeper than ${MAX_BODY_DEPTH} levels.`,
       )
   })
@@ -50,7 +49,6 @@ export function registerBodyGuards(app: FastifyInstance): void {
 export function bodyTooLarge(): ServiceError {
   return new ServiceError(
     'payload_too_large',
-    413,
     `The body is over ${BODY_LIMIT_BYTES / 1024 / 1024} MB, the most this service takes.`,
   )
 }

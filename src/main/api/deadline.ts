@@ -21,7 +21,6 @@ export function parseDeadline(header: string | string[] | undefined, body: unkno
   )
     throw new ServiceError(
       'invalid_input',
-      400,
       `The deadline must be an integer from ${DEADLINE_MIN_MS} to ${DEADLINE_MAX_MS} ms.`,
     )
   return value

@@ -38,7 +38,7 @@ export async function guardApiUrl(
   if (caller.ownOrigins?.includes(parsed.origin) && parsed.pathname.startsWith('/demo/')) return
   const allowed = localSites?.(ownerWorkspace(caller.tenant)) ?? []
   const denied = await apiUrlDenied(url, allowed, lookup)
-  if (denied) throw new ServiceError('destination_denied', 403, denied)
+  if (denied) throw new ServiceError('destination_denied', denied)
 }
 
 /** A URL's host as the allow-list keeps it: `name:port`, `[v6]:port`, or a bare name. */
@@ -50,7 +50,6 @@ export function parseLocalSiteHost(value: string): string {
   if (!HOST.test(host))
     throw new ServiceError(
       'invalid_input',
-      400,
       `"${value}" is not a site host: give host:port (127.0.0.1:8080, [::1]:3000) or a host name.`,
     )
   return host

@@ -13,7 +13,6 @@ export function operationKey(request: FastifyRequest): string {
   if (typeof key !== 'string' || !OPERATION_KEY.test(key))
     throw new ServiceError(
       'invalid_input',
-      400,
       'Idempotency-Key is required: 8 to 128 letters, digits, ".", "_", ":" or "-".',
     )
   return key

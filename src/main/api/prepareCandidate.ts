@@ -34,7 +34,7 @@ export interface PrepareDeps {
  */
 export function prepareCandidate(deps: PrepareDeps, input: PrepareInput): PrepareResult {
   const trace = deps.store.traces.get(input.traceId)
-  if (!trace) throw new ServiceError('not_found', 404, `No trace ${input.traceId}.`)
+  if (!trace) throw new ServiceError('not_found', `No trace ${input.traceId}.`)
   const ids = new Set(trace.exchanges.map((e) => e.id))
   const unknown = [input.exchangeId, ...(input.dependencyExchangeIds ?? [])].filter(
     (id) => !ids.has(id),
@@ -44,10 +44,10 @@ export function prepareCandidate(deps: PrepareDeps, input: PrepareInput): Prepar
     const last = trace.exchanges[trace.exchanges.length - 1]?.id
     throw new ServiceError(
       'invalid_input',
-      422,
       `Trace ${trace.id} has no request ${unknown.join(', ')}: it holds ${trace.exchanges.length} ` +
         `exchanges${first ? ` (${first} to ${last})` : ''}.`,
       { traceId: trace.id, unknownIds: unknown, exchangeCount: trace.exchanges.length },
+      422,
     )
   }
   const compiled = compileTrace(trace, {

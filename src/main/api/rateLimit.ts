@@ -42,7 +42,6 @@ export function createRateLimiter(limits: RateLimits, clock: () => number): Rate
         const retryAfterSeconds = Math.max(1, Math.ceil((1 - bucket.tokens) / perMs / 1000))
         throw new ServiceError(
           'rate_limited',
-          429,
           `Too many requests with this key (${limits.perMinute} a minute, bursts of ${limits.burst}): retry after ${retryAfterSeconds} s.`,
           { retryAfterSeconds },
         )

@@ -24,6 +24,7 @@ import { registerLocalSiteRoutes } from './routes/localSites'
 import { registerKeyRoutes } from './routes/keys'
 import { localSitesOf } from './localSites'
 import { registerBrowserRoutes } from './routes/browser'
+import { registerScreencastRoutes } from './routes/screencast'
 
 export type { ServerDeps }
 
@@ -51,14 +52,12 @@ export function buildServer(deps: ServerDeps): FastifyInstance {
     if (!LOOPBACK_HOSTS.has(hostname))
       throw new ServiceError(
         'forbidden',
-        403,
         `Host "${host}" is not this machine: the local service answers loopback names only.`,
       )
     const origin = request.headers.origin
     if (origin !== undefined && origin !== `http://${host}`)
       throw new ServiceError(
         'forbidden',
-        403,
         `Requests from ${origin} are refused: only the app's own pages may call it.`,
       )
   })
@@ -118,6 +117,7 @@ export function buildServer(deps: ServerDeps): FastifyInstance {
   registerTaskRunRoutes(app, deps)
   registerAccountRoutes(app, deps)
   registerAppRoutes(app, deps)
+  registerScreencastRoutes(app, deps)
   registerUiRoutes(app, deps.rendererDir)
   // Public like the pages it serves: INTERFACE.md section B rule 3's demo observation page.
   registerOrdersDemo(app, { prefix: '/demo/orders' })

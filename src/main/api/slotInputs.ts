@@ -11,7 +11,6 @@ export function slotInputs(tool: ToolSpec, raw: unknown): Record<string, unknown
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw))
     throw new ServiceError(
       'invalid_input',
-      400,
       '"inputs" must be an object of slot names (p0, p1, ...) to string values.',
     )
   const bySlot = new Map(
@@ -23,7 +22,6 @@ export function slotInputs(tool: ToolSpec, raw: unknown): Record<string, unknown
     if (!entry)
       throw new ServiceError(
         'unknown_argument',
-        422,
         `${tool.name} has no slot "${slot}". Valid slots: ${[...bySlot.keys()].join(', ')}.`,
       )
     out[entry[0]] = convert(slot, value, entry[1])
@@ -36,7 +34,6 @@ function convert(slot: string, value: unknown, schema: SlotSchema): unknown {
   const bad = () =>
     new ServiceError(
       'invalid_input',
-      400,
       `Slot ${slot} takes ${String(schema.type)}; "${value}" is not one.`,
     )
   switch (schema.type) {

@@ -16,7 +16,7 @@ export interface ToolEditContext {
 
 const PLACEHOLDER = /\{\{\s*([a-zA-Z0-9_.:-]+)\s*\}\}/g
 
-const invalid = (message: string) => new ServiceError('invalid_input', 400, message)
+const invalid = (message: string) => new ServiceError('invalid_input', message)
 
 /**
  * The next version string after `previous` on the day `now` (the spec's tool versions,

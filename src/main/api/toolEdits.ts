@@ -20,7 +20,7 @@ export interface EditToolDeps {
  */
 export function editTool(deps: EditToolDeps, tenant: string, id: string, edit: ToolEdit): ToolSpec {
   const tool = deps.store.tools.get(id)
-  if (!tool) throw new ServiceError('not_found', 404, `No tool ${id}.`)
+  if (!tool) throw new ServiceError('not_found', `No tool ${id}.`)
   const next = applyToolEdit(tool, edit, {
     now: deps.clock(),
     nameTaken: (name) => {

@@ -49,14 +49,13 @@ export function replaceTool(
   const { tools } = store
   const candidate = tools.get(candidateId)
   const replaced = tools.get(replacedId)
-  if (!candidate) throw new ServiceError('not_found', 404, `No tool ${candidateId}.`)
-  if (!replaced) throw new ServiceError('not_found', 404, `No tool ${replacedId}.`)
+  if (!candidate) throw new ServiceError('not_found', `No tool ${candidateId}.`)
+  if (!replaced) throw new ServiceError('not_found', `No tool ${replacedId}.`)
   if (candidate.status !== 'candidate' || candidate.id === replaced.id)
-    throw new ServiceError('invalid_input', 400, `${candidate.name} is not a new candidate.`)
+    throw new ServiceError('invalid_input', `${candidate.name} is not a new candidate.`)
   if (candidate.siteHost !== replaced.siteHost)
     throw new ServiceError(
       'invalid_input',
-      400,
       `${candidate.name} is for ${candidate.siteHost}, ${replaced.name} for ${replaced.siteHost}.`,
     )
   const next: ToolSpec = {

@@ -32,7 +32,6 @@ export function scopeFor(scopes: ScopeRepository, tenant: string, slug: string):
   if (!found)
     throw new ServiceError(
       'unknown_scope',
-      404,
       `No tool scope "${slug}" in this workspace: POST /api/v1/scopes creates one.`,
     )
   return toToolScope(found)
@@ -46,24 +45,18 @@ export function scopeFor(scopes: ScopeRepository, tenant: string, slug: string):
  */
 export function parseScopeBody(body: unknown): { slug: string; apps: string[]; tools: string[] } {
   if (typeof body !== 'object' || body === null || Array.isArray(body))
-    throw new ServiceError(
-      'bad_request',
-      400,
-      'The body must be a JSON object {slug, apps, tools}.',
-    )
+    throw new ServiceError('bad_request', 'The body must be a JSON object {slug, apps, tools}.')
   const fields = body as Record<string, unknown>
   const unknown = Object.keys(fields).filter((k) => !FIELDS.includes(k))
   if (unknown.length)
     throw new ServiceError(
       'unknown_argument',
-      422,
       `Unknown fields ${unknown.join(', ')}. Valid: ${FIELDS.join(', ')}.`,
     )
   const { slug } = fields
   if (typeof slug !== 'string' || !SCOPE_SLUG.test(slug))
     throw new ServiceError(
       'invalid_scope',
-      400,
       '"slug" takes 1 to 40 lowercase letters, digits or dashes.',
     )
   const list = (name: 'apps' | 'tools'): string[] => {
@@ -76,7 +69,6 @@ export function parseScopeBody(body: unknown): { slug: string; apps: string[]; t
     )
       throw new ServiceError(
         'invalid_scope',
-        400,
         `"${name}" takes an array of names (no spaces, at most ${MAX_NAME} characters each).`,
       )
     return [...new Set(value as string[])]
@@ -84,11 +76,10 @@ export function parseScopeBody(body: unknown): { slug: string; apps: string[]; t
   const apps = list('apps')
   const tools = list('tools')
   if (!apps.length && !tools.length)
-    throw new ServiceError('invalid_scope', 400, 'A scope names at least one app or tool.')
+    throw new ServiceError('invalid_scope', 'A scope names at least one app or tool.')
   if (apps.length + tools.length > MAX_SCOPE_ENTRIES)
     throw new ServiceError(
       'invalid_scope',
-      400,
       `A scope lists at most ${MAX_SCOPE_ENTRIES} apps and tools together.`,
     )
   return { slug, apps, tools }

@@ -32,7 +32,7 @@ export interface ActionLimits {
   snapshotMs: number
 }
 
-const bad = (message: string) => new ServiceError('invalid_argument', 400, message)
+const bad = (message: string) => new ServiceError('invalid_argument', message)
 
 /**
  * Checks the form of an `act` input against the page it acts on (`pageUrl` resolves a relative
@@ -119,7 +119,6 @@ export async function performAction(
   const networkFailed = (extra: string | null) =>
     new ServiceError(
       'browser_network_failed',
-      502,
       'The browser could not load the result of the action; it may or may not have reached the ' +
         'site. Take a snapshot and check before repeating a submission.',
       {
@@ -138,7 +137,6 @@ export async function performAction(
         if (error instanceof Error && error.name === 'TimeoutError')
           throw new ServiceError(
             'site_unreachable',
-            504,
             `${act.url} did not load within ${limits.loadMs / 1000} s.`,
             { url: act.url },
           )
@@ -149,7 +147,6 @@ export async function performAction(
       if (!element)
         throw new ServiceError(
           'stale_ref',
-          409,
           `The page changed since the snapshot: ${act.ref} is gone. Take a new snapshot.`,
           { ref: act.ref },
         )
@@ -160,14 +157,12 @@ export async function performAction(
         if (/not attached|detached/i.test(message))
           throw new ServiceError(
             'stale_ref',
-            409,
             `The page changed since the snapshot: ${act.ref} is gone. Take a new snapshot.`,
             { ref: act.ref },
           )
         if (error instanceof Error && error.name === 'TimeoutError')
           throw new ServiceError(
             'conflict',
-            409,
             `${act.ref} could not take ${act.action} within ${limits.actionMs / 1000} s ` +
               '(hidden, disabled or covered). Take a new snapshot.',
             { ref: act.ref },

@@ -133,13 +133,11 @@ export function checkSessionId(sessionId: unknown): string {
   if (typeof sessionId !== 'string' || sessionId.trim() === '')
     throw new ServiceError(
       'invalid_argument',
-      400,
       'sessionId is required: pass the exact sessionId that service_browse_open returned.',
     )
   if (!SESSION_ID.test(sessionId))
     throw new ServiceError(
       'invalid_argument',
-      400,
       `"${sessionId.slice(0, 60)}" is not a browse sessionId: pass the exact sessionId that ` +
         'service_browse_open returned (bs_…).',
     )
@@ -170,7 +168,6 @@ interface Session {
 function expired(sessionId: string): ServiceError {
   return new ServiceError(
     'session_expired',
-    410,
     'This browse session has ended (idle over 2 minutes, finished, closed, or the app ' +
       'restarted). Open a new one with service_browse_open.',
     { sessionId },
@@ -187,7 +184,6 @@ function checkUrl(url: unknown): string {
   if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:'))
     throw new ServiceError(
       'invalid_argument',
-      400,
       'url must be a full http or https address, like https://example.com/.',
     )
   return parsed.href
@@ -196,7 +192,7 @@ function checkUrl(url: unknown): string {
 function checkIntent(intent: unknown): string | null {
   if (intent === undefined || intent === null) return null
   if (typeof intent !== 'string')
-    throw new ServiceError('invalid_argument', 400, 'intent must be a string.')
+    throw new ServiceError('invalid_argument', 'intent must be a string.')
   return intent.trim() || null
 }
 
@@ -308,7 +304,7 @@ export function createBrowseSessions(deps: BrowseSessionsDeps): BrowseSessions {
       sessions.delete(s.id)
       s.detach()
       await end(s).catch(() => undefined)
-      throw new ServiceError('destination_denied', 403, denied, { sessionId: s.id })
+      throw new ServiceError('destination_denied', denied, { sessionId: s.id })
     }
     const page = await takeSnapshot(s.page, limits.snapshotMs)
     s.refs = new Set(page.refs)
@@ -337,7 +333,6 @@ export function createBrowseSessions(deps: BrowseSessionsDeps): BrowseSessions {
       )
         throw new ServiceError(
           'site_unreachable',
-          504,
           `${url} did not load within ${limits.loadMs / 1000} s: ${error.message.split(': ').slice(1).join(': ').split('\n')[0]}`,
           { url },
         )
@@ -402,7 +397,6 @@ export function createBrowseSessions(deps: BrowseSessionsDeps): BrowseSessions {
       if (count >= limits.maxOpen)
         throw new ServiceError(
           'too_many_sessions',
-          429,
           `This workspace has ${limits.maxOpen} browse sessions open: finish or close one first.`,
           { limit: limits.maxOpen },
         )
@@ -461,7 +455,6 @@ export function createBrowseSessions(deps: BrowseSessionsDeps): BrowseSessions {
         if (act.action !== 'navigate' && !s.refs.has(act.ref))
           throw new ServiceError(
             'stale_ref',
-            409,
             `${act.ref} is not in the latest snapshot: take a new snapshot.`,
             { ref: act.ref },
           )
@@ -505,7 +498,7 @@ export function createBrowseSessions(deps: BrowseSessionsDeps): BrowseSessions {
     autofill: (tenant, sessionId) =>
       use(tenant, sessionId, async (s) => {
         if (!deps.autofill)
-          throw new ServiceError('unavailable', 503, 'Autofill needs the vault of site logins.')
+          throw new ServiceError('unavailable', 'Autofill needs the vault of site logins.')
         await deps.autofill(s.tenant, s.page)
         return snap(s)
       }),

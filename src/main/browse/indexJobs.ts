@@ -208,7 +208,6 @@ export function createIndexing(deps: IndexingDeps): Indexing {
           : 1
         throw new ServiceError(
           'index_limit',
-          429,
           `This workspace has started ${limits.jobsPerDay} index jobs in the last 24 hours: try tomorrow.`,
           { limit: limits.jobsPerDay, retryAfterSeconds },
         )
@@ -216,7 +215,6 @@ export function createIndexing(deps: IndexingDeps): Indexing {
       if (active.length >= limits.concurrentJobs)
         throw new ServiceError(
           'index_busy',
-          429,
           `This workspace has ${limits.concurrentJobs} index jobs running: wait, and GET one of them.`,
           { limit: limits.concurrentJobs, jobs: active.map((j) => `/api/v1/index/${j.id}`) },
         )

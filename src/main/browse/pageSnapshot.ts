@@ -35,7 +35,6 @@ export async function takeSnapshot(page: Page, limitMs: number): Promise<PageSna
     () =>
       new ServiceError(
         'page_unresponsive',
-        504,
         `The page did not answer the snapshot within ${limitMs / 1000} s.`,
         { limitMs },
       ),
@@ -66,12 +65,9 @@ export async function elementForRef(
     found(),
     limitMs,
     () =>
-      new ServiceError(
-        'page_unresponsive',
-        504,
-        `The page did not answer within ${limitMs / 1000} s.`,
-        { limitMs },
-      ),
+      new ServiceError('page_unresponsive', `The page did not answer within ${limitMs / 1000} s.`, {
+        limitMs,
+      }),
   )
 }
 

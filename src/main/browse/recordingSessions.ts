@@ -3,7 +3,7 @@ import { ServiceError } from '../../shared/errors'
 import type { ExchangeSummary, StorageState, Trace } from '../../shared/trace'
 import { compileTrace } from '../compiler'
 import type { EventBus } from '../events'
-import type { Recording, RecordingOptions } from '../recorder'
+import { defaultHeadless, type Recording, type RecordingOptions } from '../recorder'
 import type { Store } from '../store/store'
 import { siteStorageState } from './siteLogin'
 
@@ -91,7 +91,7 @@ export function createRecordingSessions(deps: RecordingSessionsDeps): RecordingS
 
   const stop = async (sessionId: string): Promise<RecordingResult> => {
     const session = sessions.get(sessionId)
-    if (!session) throw new ServiceError('not_found', 404, `No recording ${sessionId}.`)
+    if (!session) throw new ServiceError('not_found', `No recording ${sessionId}.`)
     session.end(await session.recording.stop())
     return session.result
   }
@@ -99,19 +99,18 @@ export function createRecordingSessions(deps: RecordingSessionsDeps): RecordingS
   return {
     async start(input) {
       if (active)
-        throw new ServiceError('conflict', 409, 'A recording is already running: stop it first.')
+        throw new ServiceError('conflict', 'A recording is already running: stop it first.')
       let url: URL
       try {
         url = new URL(input.url)
       } catch {
         throw new ServiceError(
           'invalid_input',
-          400,
           `"${input.url}" is not a URL: use a full address like https://example.com/.`,
         )
       }
       if (url.protocol !== 'http:' && url.protocol !== 'https:')
-        throw new ServiceError('invalid_input', 400, 'Only http and https pages can be recorded.')
+        throw new ServiceError('invalid_input', 'Only http and https pages can be recorded.')
       await deps.refuseSecretValues?.(input.intent, deps.tenant)
       const sessionId = `rec_${deps.ulid()}`
       const state: RecordingState = {
@@ -122,6 +121,12 @@ export function createRecordingSessions(deps: RecordingSessionsDeps): RecordingS
         startedAt: deps.clock(),
         exchanges: [],
         actionCount: 0,
+        // Headless means nobody sees a window: the Record view shows the tab in the page.
+        view: input.cdpEndpoint
+          ? 'attached'
+          : (deps.headless ?? defaultHeadless())
+            ? 'screencast'
+            : 'window',
       }
       const recording = await deps.startRecording({
         chromiumPath: input.cdpEndpoint ? '' : deps.chromiumPath(),
@@ -168,7 +173,7 @@ export function createRecordingSessions(deps: RecordingSessionsDeps): RecordingS
     finished(sessionId) {
       const session = sessions.get(sessionId)
       if (!session)
-        return Promise.reject(new ServiceError('not_found', 404, `No recording ${sessionId}.`))
+        return Promise.reject(new ServiceError('not_found', `No recording ${sessionId}.`))
       return session.result
     },
     async closeAll() {

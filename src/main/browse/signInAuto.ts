@@ -56,7 +56,6 @@ export function createAutoSignIn(
       if (outcome === 'mfa_required')
         throw new ServiceError(
           'mfa_required',
-          401,
           `${tool.siteHost} asked a one-time code after the saved password and no TOTP seed is saved: sign in again and save the seed for unattended use.`,
         )
       if (outcome !== 'signed_in') return false

@@ -28,7 +28,6 @@ export function createLoginAutofill(
     if (!fields.password && !fields.otp)
       throw new ServiceError(
         'no_login_form',
-        422,
         'No login fields are visible: go to the sign-in page first.',
       )
     const pageUrl = page.url()
@@ -37,7 +36,6 @@ export function createLoginAutofill(
     if (!credentials)
       throw new ServiceError(
         'credential_required',
-        412,
         `No login with a password is saved for ${host}: open the url to sign in and save it, then call again.`,
         { url: deps.mintSignInLink(tenant, host, pageUrl) },
       )

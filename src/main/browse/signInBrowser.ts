@@ -41,7 +41,6 @@ export async function launchSignInBrowser(
     )
     throw new ServiceError(
       'recording_failed',
-      500,
       `Could not launch Chromium at ${chromiumPath} for the sign-in: ${(error as Error).message}`,
     )
   }

@@ -117,7 +117,7 @@ export function createSignInFlows(deps: SignInFlowsDeps): SignInFlows {
   const find = (tenant: string | null, id: string): Flow => {
     const flow = flows.get(id)
     if (!flow || (tenant !== null && flow.tenant !== tenant))
-      throw new ServiceError('not_found', 404, `No sign-in ${id}.`)
+      throw new ServiceError('not_found', `No sign-in ${id}.`)
     return flow
   }
   const end = async (flow: Flow, status: SignInStatus, message: string) => {
@@ -178,15 +178,11 @@ export function createSignInFlows(deps: SignInFlowsDeps): SignInFlows {
       } catch {
         // Falls through to the refusal below.
       }
-      throw new ServiceError('invalid_input', 400, '"url" must be an http(s) URL.')
+      throw new ServiceError('invalid_input', '"url" must be an http(s) URL.')
     }
     const host = target.host?.trim().toLowerCase()
     if (!host || /[/\s?#@]/.test(host))
-      throw new ServiceError(
-        'invalid_input',
-        400,
-        'Give the site as "host" (host[:port]) or "url".',
-      )
+      throw new ServiceError('invalid_input', 'Give the site as "host" (host[:port]) or "url".')
     const saved = deps.logins.get(tenant, host)?.loginUrl
     const origin = deps.siteOrigin?.(host) ?? `${LOOPBACK.test(host) ? 'http' : 'https'}://${host}`
     return { url: saved ?? `${origin}/`, host }
@@ -256,7 +252,7 @@ export function createSignInFlows(deps: SignInFlowsDeps): SignInFlows {
     async submit(tenant, id, values) {
       const flow = find(tenant, id)
       if (flow.state.status !== 'open')
-        throw new ServiceError('conflict', 409, `The sign-in is ${flow.state.status}.`)
+        throw new ServiceError('conflict', `The sign-in is ${flow.state.status}.`)
       const seed = values.totpSeed ? parseTotpSeed(values.totpSeed) : null
       const code = values.code?.trim() || null
       update(flow, 'signing_in', `Signing in to ${flow.state.host}…`)
@@ -304,7 +300,7 @@ export function createSignInFlows(deps: SignInFlowsDeps): SignInFlows {
     async finish(tenant, id, choice) {
       const flow = find(tenant, id)
       if (ENDED.includes(flow.state.status))
-        throw new ServiceError('conflict', 409, `The sign-in is ${flow.state.status}.`)
+        throw new ServiceError('conflict', `The sign-in is ${flow.state.status}.`)
       const seed = choice.totpSeed ? parseTotpSeed(choice.totpSeed) : null
       const credentials =
         choice.saveCredentials && flow.captured
@@ -313,7 +309,6 @@ export function createSignInFlows(deps: SignInFlowsDeps): SignInFlows {
       if (credentials && !credentials.username)
         throw new ServiceError(
           'invalid_input',
-          400,
           'No username was typed with the password: only the login can be saved.',
         )
       const saved = await saveState(flow, {
@@ -323,7 +318,6 @@ export function createSignInFlows(deps: SignInFlowsDeps): SignInFlows {
       if (!saved && flow.state.status !== 'signed_in')
         throw new ServiceError(
           'conflict',
-          409,
           `The browser holds no login of ${flow.state.host} yet: sign in first.`,
         )
       await end(flow, 'saved', 'The login is saved.')

@@ -46,7 +46,6 @@ export interface SignInLinksDeps {
 const closed = (why: string) =>
   new ServiceError(
     'request_closed',
-    409,
     `This sign-in link ${why}: start the call again to get a new link, or sign in from the app.`,
   )
 

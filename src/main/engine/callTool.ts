@@ -82,7 +82,7 @@ const CAPACITY_RETRY_S = 30
 export async function callTool(deps: CallDeps, request: CallRequest): Promise<CallOutcome> {
   const tool = resolveTool(deps.tools, request.tool)
   if (request.admit && !request.admit(tool))
-    throw new ServiceError('not_in_scope', 403, `${tool.name} is outside this connection's scope.`)
+    throw new ServiceError('not_in_scope', `${tool.name} is outside this connection's scope.`)
   if (tool.status === 'quarantined') throw quarantinedError(tool, deps.tools)
   if (tool.status === 'candidate' && !request.candidates) throw candidateError(tool)
   const {
@@ -125,20 +125,18 @@ function resolveTool(tools: CallDeps['tools'], ref: ToolRef): ToolSpec {
   if ('tool' in ref) return ref.tool
   if ('id' in ref) {
     const tool = tools.get(ref.id)
-    if (!tool) throw new ServiceError('not_found', 404, `No tool ${ref.id}.`)
+    if (!tool) throw new ServiceError('not_found', `No tool ${ref.id}.`)
     return tool
   }
   if ('capabilityId' in ref) {
     const tool = tools.list().find((t) => t.capabilityId === ref.capabilityId)
-    if (!tool)
-      throw new ServiceError('capability_not_found', 404, `No capability ${ref.capabilityId}.`)
+    if (!tool) throw new ServiceError('capability_not_found', `No capability ${ref.capabilityId}.`)
     return tool
   }
   const tool = tools.getByName(ref.siteHost, ref.name) ?? tools.get(ref.name)
   if (!tool || tool.siteHost !== ref.siteHost)
     throw new ServiceError(
       'not_found',
-      404,
       `No tool "${ref.name}" on ${ref.siteHost}: GET /api/v1/sites/${ref.siteHost} lists them.`,
     )
   return tool
@@ -160,7 +158,6 @@ export function quarantinedError(
     : 'record the flow again in the app meanwhile'
   return new ServiceError(
     'tool_quarantined',
-    409,
     `${tool.name} failed its checks 3 times in a row and is rechecked automatically; ${meanwhile}.`,
   )
 }
@@ -169,7 +166,6 @@ export function quarantinedError(
 export function candidateError(tool: ToolSpec): ServiceError {
   return new ServiceError(
     'not_found',
-    404,
     `${tool.name} is an unverified candidate: execute it once with POST /v1/tools/${tool.id}/execute.`,
   )
 }
@@ -181,7 +177,6 @@ export function candidateError(tool: ToolSpec): ServiceError {
 export function timeoutError(outcome: Extract<CallOutcome, { kind: 'timed_out' }>): ServiceError {
   return new ServiceError(
     'run_timeout',
-    504,
     `The run passed its ${outcome.deadlineMs} ms deadline and goes on: poll it.`,
     { runId: outcome.runId, deadlineMs: outcome.deadlineMs, poll: outcome.poll },
   )
@@ -194,10 +189,15 @@ export function timeoutError(outcome: Extract<CallOutcome, { kind: 'timed_out' }
 export function capacityError(
   outcome: Extract<CallOutcome, { kind: 'refused_capacity' }>,
 ): ServiceError {
-  return new ServiceError('browser_capacity', outcome.status, outcome.message, {
-    runId: outcome.run.runId,
-    retryAfterSeconds: outcome.retryAfterSeconds,
-  })
+  return new ServiceError(
+    'browser_capacity',
+    outcome.message,
+    {
+      runId: outcome.run.runId,
+      retryAfterSeconds: outcome.retryAfterSeconds,
+    },
+    outcome.status,
+  )
 }
 
 /** The value of `done` when it settles within `ms` milliseconds, else null (the work goes on). */

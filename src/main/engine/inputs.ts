@@ -41,7 +41,6 @@ export function createInputValidator(): InputValidator {
     if (unknown.length)
       throw new ServiceError(
         'unknown_argument',
-        422,
         `${tool.name} does not take ${unknown.map((k) => `"${k}"`).join(', ')}. Valid arguments: ${[...names, ...COMMON_CALL_FIELDS].join(', ')}.`,
         { valid: [...names, ...COMMON_CALL_FIELDS] },
       )
@@ -64,7 +63,7 @@ export function createInputValidator(): InputValidator {
         .filter((e) => e.keyword !== 'required' && e.keyword !== 'enum')
         .map((e) => `"${e.instancePath.slice(1)}" ${e.message ?? 'is invalid'}`)
       if (problems.length)
-        throw new ServiceError('invalid_input', 400, `Invalid input: ${problems.join('; ')}.`)
+        throw new ServiceError('invalid_input', `Invalid input: ${problems.join('; ')}.`)
     },
     resolve(tool, inputs) {
       unknownArguments(tool, inputs)
@@ -75,7 +74,7 @@ export function createInputValidator(): InputValidator {
             ? `missing required "${String(e.params.missingProperty)}"`
             : `"${e.instancePath.slice(1)}" ${e.message ?? 'is invalid'}`,
         )
-        throw new ServiceError('invalid_input', 400, `Invalid input: ${problems.join('; ')}.`)
+        throw new ServiceError('invalid_input', `Invalid input: ${problems.join('; ')}.`)
       }
       return toScope(tool, inputs)
     },

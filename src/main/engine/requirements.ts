@@ -114,26 +114,22 @@ export function applyAnswers(
       if (typeof answer.requirementId === 'string' && answer.requirementId.startsWith(`${runId}.`))
         throw new ServiceError(
           'stale_requirement',
-          409,
           `Requirement ${answer.requirementId} was replaced: GET the run and answer its current requirements.`,
         )
       throw new ServiceError(
         'unknown_requirement',
-        422,
         `No open requirement ${String(answer.requirementId)} on ${runId}.`,
       )
     }
     if (Date.parse(requirement.expiresAt) <= now)
       throw new ServiceError(
         'expired_requirement',
-        409,
         `Requirement ${requirement.id} expired at ${requirement.expiresAt}: start a new run.`,
       )
     if (requirement.kind === 'approval') {
       if (typeof answer.approve !== 'boolean')
         throw new ServiceError(
           'invalid_answer',
-          422,
           'Answer an approval with "approve": true or false.',
         )
       if (!answer.approve) declined = true
@@ -142,7 +138,6 @@ export function applyAnswers(
       if (!option)
         throw new ServiceError(
           'invalid_option',
-          422,
           `"${String(answer.optionId)}" is not offered; choose one of ${requirement.options?.map((o) => o.id).join(', ')}.`,
         )
       next[requirement.slot!] = option.label
@@ -152,7 +147,6 @@ export function applyAnswers(
       if (value === undefined)
         throw new ServiceError(
           'invalid_answer',
-          422,
           `${requirement.slot} takes ${describeType(schema)}; send it as "value".`,
         )
       next[requirement.slot!] = value

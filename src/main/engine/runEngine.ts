@@ -22,6 +22,7 @@ import {
   type SendRequest,
 } from './httpExecutor'
 import type { HostLookup } from './destination'
+import type { HttpCredentials } from './httpAuth'
 import { callTool, type CallOutcome, type CallRequest } from './callTool'
 import type { StartedRun, StartOptions } from './runStart'
 import { createInputValidator } from './inputs'
@@ -32,6 +33,11 @@ export interface RunEngineDeps {
   runs: RunRepository
   tools: ToolRepository
   /**
+   * The tools of the workspace a tenant works in (issue 13 item 2; the store's `toolsFor`): a
+   * call resolves its tool there and a run's tool is read back from there. Absent: `tools`.
+   */
+  toolsFor?: (tenant: string) => ToolRepository
+  /**
    * Saved site logins (sealed in the vault): a run uses its tool's site's login (cookies,
    * storage values); `locked` says what to do when one is saved but cannot be read now.
    */
@@ -39,7 +45,12 @@ export interface RunEngineDeps {
     load(
       tenant: string,
       siteHost: string,
-    ): Promise<{ state: StorageState | null; locked: string | null }>
+    ): Promise<{
+      state: StorageState | null
+      locked: string | null
+      /** The saved username and password, read only when the site asks HTTP auth. */
+      httpCredentials?: () => Promise<HttpCredentials | null>
+    }>
   }
   /** A one-time sign-in link for a run that met a sign-in wall (spec run field `signIn.url`). */
   mintSignInLink?: (tenant: string, siteHost: string) => string
@@ -227,6 +238,7 @@ export function createRunEngine(deps: RunEngineDeps): RunEngine {
           return { ok: false, code: 'session_or_permission', message: login.locked }
         const context: RunContext = {
           login: login.state,
+          ...(login.httpCredentials ? { httpCredentials: login.httpCredentials } : {}),
           ...(secrets ? { secrets } : {}),
           ...(deps.lookup ? { lookup: deps.lookup } : {}),
           onSent: (sent) =>
@@ -387,20 +399,20 @@ export function createRunEngine(deps: RunEngineDeps): RunEngine {
     if (usage.paidRemaining > 0)
       throw new ServiceError(
         'insufficient_paid_credits',
-        402,
         `This call costs 1 credit; ${usage.paidRemaining} paid credits are left.`,
       )
     throw new ServiceError(
       'quota_exceeded',
-      402,
       'The free calls are used up and no paid credits are left: buy credits to go on.',
     )
   }
 
+  const toolsOf = (tenant: string): ToolRepository => deps.toolsFor?.(tenant) ?? deps.tools
+
   function findRun(runId: string, tenant: string | null): RunRecord {
     const run = deps.runs.get(runId)
     if (!run || (tenant !== null && run.tenant !== tenant))
-      throw new ServiceError('not_found', 404, `No run ${runId}.`)
+      throw new ServiceError('not_found', `No run ${runId}.`)
     return run
   }
 
@@ -429,7 +441,10 @@ export function createRunEngine(deps: RunEngineDeps): RunEngine {
 
   const engine: RunEngine = {
     call: (request) =>
-      callTool({ start: (...args) => engine.start(...args), tools: deps.tools }, request),
+      callTool(
+        { start: (...args) => engine.start(...args), tools: toolsOf(request.tenant) },
+        request,
+      ),
 
     start(tool, inputs, options) {
       validator.check(tool, inputs)
@@ -441,7 +456,6 @@ export function createRunEngine(deps: RunEngineDeps): RunEngine {
       if (tool.mutating && !options.allowMutation && options.mayAsk === false)
         throw new ServiceError(
           'forbidden',
-          403,
           `${tool.name} changes data on the site: send "allow_mutation": true to confirm.`,
         )
       if (options.billOnSuccess) checkCredits(options.tenant)
@@ -456,7 +470,6 @@ export function createRunEngine(deps: RunEngineDeps): RunEngine {
       if (options.mayAsk === false && planned.requirements.length)
         throw new ServiceError(
           'invalid_input',
-          400,
           `Invalid input: ${planned.requirements.map((r) => r.message).join(' ')}`,
         )
       const { run, created } = deps.runs.create(
@@ -494,24 +507,22 @@ export function createRunEngine(deps: RunEngineDeps): RunEngine {
       const run = expireIfDue(findRun(runId, tenant))
       const answers = parseAnswers(body.answers)
       if (!Number.isInteger(body.stateRevision))
-        throw new ServiceError('invalid_input', 400, '"stateRevision" must be the run\'s integer.')
+        throw new ServiceError('invalid_input', '"stateRevision" must be the run\'s integer.')
       const ownIds = (run.requirements as OpenRequirement[]).map((r) => r.id)
       if (run.status === 'expired' && answers.some((a) => ownIds.includes(a.requirementId)))
         throw new ServiceError(
           'expired_requirement',
-          409,
           `The requirements of ${runId} expired after 15 minutes: start a new run.`,
         )
       if (run.status !== 'input_required')
-        throw new ServiceError('conflict', 409, `${runId} is ${run.status}, not waiting for input.`)
+        throw new ServiceError('conflict', `${runId} is ${run.status}, not waiting for input.`)
       if (body.stateRevision !== run.stateRevision)
         throw new ServiceError(
           'stale_revision',
-          409,
           `${runId} is at stateRevision ${run.stateRevision}: GET it and answer again.`,
         )
-      const tool = deps.tools.get(run.toolId)
-      if (!tool) throw new ServiceError('not_found', 404, `The tool of ${runId} was deleted.`)
+      const tool = toolsOf(run.tenant).get(run.toolId)
+      if (!tool) throw new ServiceError('not_found', `The tool of ${runId} was deleted.`)
       const applied = applyAnswers(
         tool,
         runId,
@@ -523,7 +534,7 @@ export function createRunEngine(deps: RunEngineDeps): RunEngine {
       validator.check(tool, applied.inputs)
       const guard = { from: ['input_required'] as RunStatus[], revision: run.stateRevision }
       const raced = () =>
-        new ServiceError('stale_revision', 409, `${runId} changed meanwhile: GET it again.`)
+        new ServiceError('stale_revision', `${runId} changed meanwhile: GET it again.`)
       if (applied.declined) {
         const failed = move(runId, {
           status: 'failed',
@@ -557,11 +568,7 @@ export function createRunEngine(deps: RunEngineDeps): RunEngine {
     cancel(runId, tenant) {
       const run = findRun(runId, tenant)
       if (!CANCELLABLE.includes(run.status))
-        throw new ServiceError(
-          'conflict',
-          409,
-          `${runId} is ${run.status}: it cannot be cancelled.`,
-        )
+        throw new ServiceError('conflict', `${runId} is ${run.status}: it cannot be cancelled.`)
       const sent = sentBy.get(runId)
       const cancelled = move(runId, {
         status: 'cancelled',
@@ -569,8 +576,7 @@ export function createRunEngine(deps: RunEngineDeps): RunEngine {
         finished: true,
         ...(sent?.length ? { effects: [...sent] } : {}),
       })
-      if (!cancelled)
-        throw new ServiceError('conflict', 409, `${runId} finished meanwhile: GET it.`)
+      if (!cancelled) throw new ServiceError('conflict', `${runId} finished meanwhile: GET it.`)
       controllers.get(runId)?.abort(new Error('cancelled'))
       return cancelled
     },
@@ -584,7 +590,7 @@ export function createRunEngine(deps: RunEngineDeps): RunEngine {
     recover() {
       const counts = { resumed: 0, unknown: 0, lost: 0, expired: expireWaiting() }
       for (const run of deps.runs.withStatus(RUNNING)) {
-        const tool = deps.tools.get(run.toolId)
+        const tool = toolsOf(run.tenant).get(run.toolId)
         if (run.mutating && run.status === 'working') {
           move(run.runId, {
             status: 'outcome_unknown',
@@ -654,7 +660,6 @@ export function createRunEngine(deps: RunEngineDeps): RunEngine {
     if (run.inputHash !== inputHash || run.toolId !== tool.id)
       throw new ServiceError(
         'idempotency_conflict',
-        409,
         'This Idempotency-Key was used with different input.',
       )
     return { run, done: inFlight.get(run.runId) ?? Promise.resolve(run), joined: true }
@@ -664,12 +669,11 @@ export function createRunEngine(deps: RunEngineDeps): RunEngine {
 /** Checks the shape of `answers` (spec "Answering an input_required run"). */
 function parseAnswers(raw: unknown): Answer[] {
   if (!Array.isArray(raw) || !raw.length)
-    throw new ServiceError('invalid_input', 400, '"answers" must be a non-empty array.')
+    throw new ServiceError('invalid_input', '"answers" must be a non-empty array.')
   return raw.map((a) => {
     if (a === null || typeof a !== 'object' || typeof (a as Answer).requirementId !== 'string')
       throw new ServiceError(
         'invalid_input',
-        400,
         'Each answer is {requirementId, value | optionId | approve}.',
       )
     return a as Answer
@@ -683,7 +687,8 @@ export function isFinal(run: Pick<Run, 'status'>): boolean {
 
 /** True when the tool takes cookies or values from its site's saved login. */
 function needsLogin(tool: ToolSpec): boolean {
-  return !!tool.login && (tool.login.cookies.length > 0 || tool.login.values.length > 0)
+  const login = tool.login
+  return !!login && (login.cookies.length > 0 || login.values.length > 0 || !!login.httpAuth)
 }
 
 /** JSON with object keys sorted, so equal inputs hash equally whatever their key order. */

@@ -126,7 +126,7 @@ export function findChromium(options: FindChromiumOptions = {}): ChromiumLocatio
 export function requireChromium(options: FindChromiumOptions = {}): string {
   const found = findChromium(options)
   if (found.path === null) {
-    throw new ServiceError('chromium_not_found', 503, found.hint ?? 'No Chromium found.')
+    throw new ServiceError('chromium_not_found', found.hint ?? 'No Chromium found.')
   }
   return found.path
 }

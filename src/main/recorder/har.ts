@@ -65,7 +65,6 @@ export async function importHarFile(
   } catch (error) {
     throw new ServiceError(
       'invalid_input',
-      400,
       `Cannot read the HAR file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.`,
     )
   }
@@ -120,14 +119,13 @@ function addEntry(builder: HarTraceBuilder, entry: HarEntry): void {
   try {
     builder.addEntry(entry)
   } catch (error) {
-    throw new ServiceError('invalid_input', 400, `Not a usable HAR: ${(error as Error).message}`)
+    throw new ServiceError('invalid_input', `Not a usable HAR: ${(error as Error).message}`)
   }
 }
 
 function notHar(why: string, path?: string): ServiceError {
   return new ServiceError(
     'invalid_input',
-    400,
     `${path ? `${path} is` : 'This is'} not a HAR 1.2 file: ${why}.`,
   )
 }

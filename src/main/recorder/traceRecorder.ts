@@ -14,6 +14,7 @@ import type {
 } from 'playwright-core'
 import { ServiceError } from '../../shared/errors'
 import { headerValue, summarizeExchange } from '../../shared/trace'
+import type { HttpAuthChallenge } from '../../shared/appApi'
 import type {
   Action,
   ActionKind,
@@ -26,6 +27,7 @@ import type {
 import { ACTION_BINDING, ACTION_FLUSH, actionScript } from './actionScript'
 import { chromiumArgs } from './chromium'
 import { encodeBody } from './encodeBody'
+import { watchHttpAuth, type HttpAuthWatch, type HttpLogin } from './httpAuthWatch'
 import { redactSecrets } from './redactSecrets'
 import { UploadBodies } from './uploadBodies'
 
@@ -69,6 +71,16 @@ export interface RecordingOptions {
   maxBodyBytes?: number
   /** Milliseconds to wait for the first navigation; default 30 000. */
   navigationTimeoutMs?: number
+  /**
+   * HTTP authentication answers known before the start (a saved login's, a start URL's
+   * userinfo), by origin (scheme://host:port).
+   */
+  httpLogins?: Array<HttpLogin & { origin: string }>
+  /**
+   * Told when a recorded page meets a Basic or Digest challenge nobody answered (null once
+   * answered): the app asks the person (issue 14 item 2); see {@link Recording.answerAuth}.
+   */
+  onAuthChallenge?: (challenge: HttpAuthChallenge | null) => void
 }
 
 /** A running recording, as returned by {@link startRecording}. */
@@ -79,8 +91,12 @@ export interface Recording {
    * The recorded context. Over CDP it is the person's own context: read it, never close it.
    */
   context: BrowserContext
-  /** The first page, already navigated to the start URL. */
+  /** The first page, already navigated to the start URL (or met by an HTTP auth challenge). */
   page: Page
+  /** The HTTP authentication challenge waiting on the person, or null. */
+  authChallenge(): HttpAuthChallenge | null
+  /** Answers it with the person's credentials and loads the challenged page again. */
+  answerAuth(login: HttpLogin): Promise<void>
   /**
    * Ends the recording and returns its trace: flushes pending actions, waits up to 5 s for bodies
    * still being read, takes the storage state, then closes the browser (launch mode) or only
@@ -113,7 +129,11 @@ const PAGE_ACTION_KINDS: ReadonlySet<ActionKind> = new Set([
   'submit',
 ])
 
-function defaultHeadless(): boolean {
+/**
+ * Whether a launched recording browser runs headless when the caller does not say: on Linux
+ * without `DISPLAY` (a server, a container), where a window could not be shown.
+ */
+export function defaultHeadless(): boolean {
   return process.platform === 'linux' && !process.env['DISPLAY']
 }
 
@@ -198,21 +218,28 @@ export async function startRecording(options: RecordingOptions): Promise<Recordi
     const where = options.cdpEndpoint
       ? `connect to Chromium at ${options.cdpEndpoint}`
       : `launch Chromium at ${options.chromiumPath}`
-    throw new ServiceError('recording_failed', 500, `Could not ${where}: ${errorMessage(error)}`)
+    throw new ServiceError('recording_failed', `Could not ${where}: ${errorMessage(error)}`)
   }
 
   const session = new RecordingSession(options, clock, createdAt, context, browser, ownedDir)
   try {
     const page = await session.attach()
-    await page.goto(options.url, {
-      waitUntil: 'domcontentloaded',
-      timeout: options.navigationTimeoutMs ?? 30_000,
-    })
+    await page
+      .goto(options.url, {
+        waitUntil: 'domcontentloaded',
+        timeout: options.navigationTimeoutMs ?? 30_000,
+      })
+      .catch((error: unknown) => {
+        // A Basic or Digest challenge fails the load until the person answers it in the app.
+        if (!session.auth.pending()) throw error
+      })
     return {
       sessionId: options.sessionId,
       traceId: options.traceId,
       context,
       page,
+      authChallenge: () => session.auth.pending(),
+      answerAuth: (login) => session.auth.answer(page, login),
       stop: () => session.finish(),
       done: session.done,
     }
@@ -220,7 +247,6 @@ export async function startRecording(options: RecordingOptions): Promise<Recordi
     await session.finish()
     throw new ServiceError(
       'recording_failed',
-      500,
       `Could not open ${options.url} for recording: ${errorMessage(error)}`,
     )
   }
@@ -254,6 +280,8 @@ class RecordingSession {
 
   private readonly disposables: Disposable[] = []
   private readonly detachers: Array<() => void> = []
+  /** Set by `attach`, before the first navigation. */
+  auth!: HttpAuthWatch
   private readonly maxBodyBytes: number
   private readonly uploads: UploadBodies
   /** Request bodies read over CDP, kept raw until the chosen files can be put in at the end. */
@@ -299,6 +327,15 @@ class RecordingSession {
       context.off('close', onGone)
       browser?.off('disconnected', onGone)
     })
+
+    this.auth = watchHttpAuth(
+      context,
+      (response) => !this.stopping && this.isRecorded(response.request()),
+      (challenge) => this.options.onAuthChallenge?.(challenge),
+    )
+    this.detachers.push(() => this.auth.dispose())
+    for (const { origin, ...login } of this.options.httpLogins ?? [])
+      await this.auth.give(origin, login)
 
     this.disposables.push(
       await context.exposeBinding(ACTION_BINDING, (source: BindingSource, payload: unknown) =>

@@ -141,7 +141,6 @@ function lockedBy(home: string, holder: LockHolder | null): ServiceError {
     : 'another process'
   return new ServiceError(
     'resource_locked',
-    409,
     `The data dir ${home} is in use by ${who}. Stop it first, or set SITECALL_HOME to another data dir; one process runs the engine per data dir.`,
     holder ? { holder } : {},
   )

@@ -31,6 +31,11 @@ export interface LoadedLogin {
   state: StorageState | null
   /** Set when a login is saved but the vault is locked: what to do, for the run's error. */
   locked: string | null
+  /**
+   * The saved username and password, read only when the site asks HTTP authentication (issue 14
+   * item 2); absent when the login keeps none.
+   */
+  httpCredentials?: () => Promise<{ username: string; password: string } | null>
 }
 
 export interface SiteLogins {
@@ -44,6 +49,17 @@ export interface SiteLogins {
     siteHost: string,
     state: StorageState,
     options?: LoginSaveOptions,
+  ): Promise<void>
+  /**
+   * Saves the username and password a site's HTTP authentication (Basic, Digest) accepted as its
+   * login, keeping the storage state already saved (an empty one otherwise). Errors: 503
+   * `unavailable` when the vault is locked (nothing saved).
+   */
+  saveHttpAuth(
+    tenant: string,
+    siteHost: string,
+    credentials: { username: string; password: string },
+    loginUrl: string,
   ): Promise<void>
   /** The login a run uses (marks it used); `locked` instead of throwing when the vault is. */
   load(tenant: string, siteHost: string): Promise<LoadedLogin>
@@ -99,17 +115,16 @@ export function parseTotpSeed(input: string): string {
     try {
       url = new URL(raw)
     } catch {
-      throw new ServiceError('invalid_input', 400, 'The otpauth:// URI cannot be read.')
+      throw new ServiceError('invalid_input', 'The otpauth:// URI cannot be read.')
     }
     if (url.host.toLowerCase() !== 'totp')
-      throw new ServiceError('invalid_input', 400, 'Only otpauth://totp/ URIs hold a TOTP seed.')
+      throw new ServiceError('invalid_input', 'Only otpauth://totp/ URIs hold a TOTP seed.')
     raw = url.searchParams.get('secret') ?? ''
   }
   const seed = raw.replace(/[\s-]/g, '').toUpperCase()
   if (!BASE32.test(seed) || seed.replace(/=+$/, '').length < MIN_SEED_CHARS)
     throw new ServiceError(
       'invalid_input',
-      400,
       `A TOTP seed is Base32 (A-Z, 2-7) of at least ${MIN_SEED_CHARS} characters, or an otpauth://totp/ URI.`,
     )
   return seed
@@ -169,13 +184,23 @@ export function createSiteLogins(deps: SiteLoginsDeps): SiteLogins {
       })
     },
 
+    async saveHttpAuth(tenant, siteHost, credentials, loginUrl) {
+      const record = repo.get(tenant, siteHost)
+      const state = (record ? await unseal(record) : null) ?? { cookies: [], origins: [] }
+      await service.save(tenant, siteHost, state, { credentials, loginUrl })
+    },
+
     async load(tenant, siteHost) {
       const record = repo.get(tenant, siteHost)
       if (!record) return { state: null, locked: null }
       try {
         const state = await unseal(record)
         repo.touch(tenant, siteHost, deps.clock())
-        return { state, locked: null }
+        const httpCredentials = async () => {
+          const saved = await service.credentials(tenant, siteHost)
+          return saved ? { username: saved.username, password: saved.password } : null
+        }
+        return { state, locked: null, ...(record.secrets.password ? { httpCredentials } : {}) }
       } catch (error) {
         if (!isServiceError(error) || error.code !== 'unavailable') throw error
         return {

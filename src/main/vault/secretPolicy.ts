@@ -15,7 +15,6 @@ export function checkSecretName(name: string): void {
   if (!SECRET_NAME.test(name))
     throw new ServiceError(
       'invalid_input',
-      400,
       'A secret name is 1 to 64 letters, digits, "_", "-" or ".".',
     )
 }
@@ -26,9 +25,9 @@ export function checkSecretName(name: string): void {
  */
 export function checkSecretValue(value: unknown): string {
   if (typeof value !== 'string' || !value.length)
-    throw new ServiceError('invalid_input', 400, '"value" is required: a non-empty string.')
+    throw new ServiceError('invalid_input', '"value" is required: a non-empty string.')
   if (Buffer.byteLength(value, 'utf8') > MAX_SECRET_BYTES)
-    throw new ServiceError('invalid_input', 400, '"value" is over 64 KiB (UTF-8).')
+    throw new ServiceError('invalid_input', '"value" is over 64 KiB (UTF-8).')
   return value
 }
 
@@ -40,7 +39,6 @@ export function normalizeSecretHosts(hosts: unknown): string[] {
   if (!Array.isArray(hosts) || hosts.length > MAX_SECRET_HOSTS)
     throw new ServiceError(
       'invalid_input',
-      400,
       `"hosts" must be a list of at most ${MAX_SECRET_HOSTS} host names.`,
     )
   const out: string[] = []
@@ -49,7 +47,6 @@ export function normalizeSecretHosts(hosts: unknown): string[] {
     if (!HOST.test(host))
       throw new ServiceError(
         'invalid_input',
-        400,
         `"${typeof raw === 'string' ? raw.slice(0, 100) : typeof raw}" is not a host: write a bare name like "example.com" or "example.com:8443", no scheme or path.`,
       )
     if (!out.includes(host)) out.push(host)

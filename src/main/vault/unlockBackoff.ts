@@ -32,7 +32,6 @@ export function createUnlockBackoff(clock: () => number): UnlockBackoff {
       const retryAfterSeconds = Math.ceil(left / 1000)
       throw new ServiceError(
         'rate_limited',
-        429,
         `${failures} wrong passphrases in a row: try again in ${retryAfterSeconds} s.`,
         { retryAfterSeconds },
       )

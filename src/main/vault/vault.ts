@@ -185,7 +185,7 @@ export function createVault(deps: VaultDeps): Vault {
     checkPassphrase(passphrase, false)
     const key = await deriveMasterKey(passphrase, meta.kdf!)
     if (!opens(key, meta))
-      throw new ServiceError('invalid_input', 422, 'This passphrase does not open the vault.')
+      throw new ServiceError('invalid_input', 'This passphrase does not open the vault.', {}, 422)
     return unlocked('passphrase', key)
   }
 
@@ -263,7 +263,7 @@ export function createVault(deps: VaultDeps): Vault {
 
   async function requireKey(): Promise<Buffer> {
     if (!masterKey) await open()
-    if (!masterKey) throw new ServiceError('unavailable', 503, state.message)
+    if (!masterKey) throw new ServiceError('unavailable', state.message)
     return masterKey
   }
 
@@ -283,7 +283,7 @@ export function createVault(deps: VaultDeps): Vault {
       )
     const key = openEnvelope(master, wrapped, dataKeyContext(tenant))
     if (!key)
-      throw new ServiceError('internal', 500, `The data key of workspace ${tenant} does not open.`)
+      throw new ServiceError('internal', `The data key of workspace ${tenant} does not open.`)
     dataKeys.set(tenant, key)
     return key
   }
@@ -292,7 +292,7 @@ export function createVault(deps: VaultDeps): Vault {
     const record = repo.get(tenant, name)
     if (!record) return null
     const value = openEnvelope(await dataKey(tenant), record.envelope, secretContext(tenant, name))
-    if (!value) throw new ServiceError('internal', 500, `The secret "${name}" does not open.`)
+    if (!value) throw new ServiceError('internal', `The secret "${name}" does not open.`)
     return { name, value: value.toString('utf8'), hosts: record.hosts }
   }
 
@@ -306,14 +306,13 @@ export function createVault(deps: VaultDeps): Vault {
         const meta = repo.meta()
         if (passphrase === undefined) {
           if (meta?.mode === 'passphrase')
-            throw new ServiceError('invalid_input', 400, '"passphrase" is required.')
+            throw new ServiceError('invalid_input', '"passphrase" is required.')
           opening = attemptOpen()
           return opening
         }
         if (meta?.mode === 'keychain')
           throw new ServiceError(
             'conflict',
-            409,
             'This vault keeps its key in the OS keychain: unlock the keychain and call again without a passphrase.',
           )
         if (!meta) return setUpPassphrase(passphrase)
@@ -369,9 +368,9 @@ export function createVault(deps: VaultDeps): Vault {
         if (plain.length >= MIN_REFUSED && text.includes(plain))
           throw new ServiceError(
             'invalid_input',
-            422,
             `This text holds the value of the secret "${record.name}": write {{secret:${record.name}}} instead (secret values never go into an intent).`,
             { secret: record.name },
+            422,
           )
       }
     },
@@ -392,7 +391,7 @@ export function createVault(deps: VaultDeps): Vault {
 
     async unsealFor(tenant, purpose, envelope) {
       const plain = openEnvelope(await dataKey(tenant), envelope, sealedContext(tenant, purpose))
-      if (!plain) throw new ServiceError('internal', 500, `The sealed ${purpose} does not open.`)
+      if (!plain) throw new ServiceError('internal', `The sealed ${purpose} does not open.`)
       return plain
     },
   }
@@ -407,7 +406,6 @@ function checkPassphrase(passphrase: unknown, first: boolean): void {
   )
     throw new ServiceError(
       'invalid_input',
-      400,
       first
         ? `Choose a passphrase of ${MIN_PASSPHRASE} to ${MAX_PASSPHRASE} characters.`
         : '"passphrase" must be a non-empty string.',

@@ -1,5 +1,10 @@
 import { randomUUID } from 'node:crypto'
-import { isServiceError, ServiceError, type ErrorCode } from '../../../shared/errors'
+import {
+  isServiceError,
+  ServiceError,
+  type ErrorCode,
+  type ErrorStatus,
+} from '../../../shared/errors'
 
 /** JSON-RPC error code of a URL elicitation (MCP 2025-11-25 "URL mode elicitation"). */
 export const URL_ELICITATION_REQUIRED = -32042
@@ -39,7 +44,7 @@ export function toMcpError(error: unknown): McpToolError {
   if (error instanceof McpToolError) return error
   const service = isServiceError(error)
     ? error
-    : new ServiceError('internal', 500, 'Internal error: retry once, then report it.')
+    : new ServiceError('internal', 'Internal error: retry once, then report it.')
   const { retryAfterSeconds, ...rest } = service.details
   const details: Record<string, unknown> = { ...rest }
   if (typeof retryAfterSeconds === 'number') details.retryAfter ??= retryAfterSeconds
@@ -49,14 +54,17 @@ export function toMcpError(error: unknown): McpToolError {
   })
 }
 
-/** A `ServiceError` rendered for MCP in one call: `mcpError('not_found', 404, '...')`. */
-export function mcpError(
-  code: ErrorCode,
-  status: number,
+/**
+ * A `ServiceError` rendered for MCP in one call: `mcpError('not_found', '...')`; the status
+ * (which picks the JSON-RPC code) comes from the code's `ERROR_STATUS` entry unless given.
+ */
+export function mcpError<C extends ErrorCode>(
+  code: C,
   message: string,
   details: Record<string, unknown> = {},
+  status?: ErrorStatus<C>,
 ): McpToolError {
-  return toMcpError(new ServiceError(code, status, message, details))
+  return toMcpError(new ServiceError(code, message, details, status))
 }
 
 /**

@@ -67,7 +67,6 @@ export function registerMcpRoutes(app: FastifyInstance, deps: McpRouteDeps): voi
       if (!entry || entry.tenant !== caller.tenant || entry.scopeKey !== scopeKey)
         throw new ServiceError(
           'not_found',
-          404,
           'No such MCP session (it ended or expired): initialize a new one.',
         )
       entry.lastSeen = deps.clock()
@@ -82,7 +81,6 @@ export function registerMcpRoutes(app: FastifyInstance, deps: McpRouteDeps): voi
     if (!initializing)
       throw new ServiceError(
         'bad_request',
-        400,
         'Send Mcp-Session-Id, or start a session with an initialize request.',
       )
     const session = createMcpSession(deps, {

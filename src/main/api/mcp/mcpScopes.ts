@@ -35,7 +35,6 @@ export function assertMayCall(grants: readonly ApiScope[], toolName: string): vo
   if (!grants.includes(scope))
     throw new ServiceError(
       'forbidden',
-      403,
       `This token lacks the scope "${scope}" that ${toolName} needs: sign in again asking for it.`,
       { scope },
     )

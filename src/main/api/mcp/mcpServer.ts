@@ -96,7 +96,7 @@ export function createMcpSession(deps: McpDeps, connection: McpConnection): McpS
       assertMayCall(grants, name)
       if (isServiceTool(name)) return await callServiceTool(services, context, name, args)
       const tool = findSiteTool(names(), name, connection.scopes)
-      if (!tool) throw mcpError('not_found', 404, `No tool ${name}: tools/list names them.`)
+      if (!tool) throw mcpError('not_found', `No tool ${name}: tools/list names them.`)
       return await callSiteTool(deps.engine, { tool }, args, context)
     } catch (error) {
       throw toMcpError(error)

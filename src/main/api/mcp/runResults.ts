@@ -36,10 +36,15 @@ export function jsonResult(value: unknown, isError = false): CallToolResult {
 export function runResult(record: RunRecord, presentation: RunPresentation): CallToolResult {
   const error = record.error
   if (record.status === 'failed' && error?.code === 'browser_capacity')
-    throw mcpError('browser_capacity', error.waited === false ? 429 : 503, error.message, {
-      runId: record.runId,
-      retryAfter: typeof error.retryAfterSeconds === 'number' ? error.retryAfterSeconds : 30,
-    })
+    throw mcpError(
+      'browser_capacity',
+      error.message,
+      {
+        runId: record.runId,
+        retryAfter: typeof error.retryAfterSeconds === 'number' ? error.retryAfterSeconds : 30,
+      },
+      error.waited === false ? 429 : 503,
+    )
   if (
     record.status === 'failed' &&
     record.signIn &&

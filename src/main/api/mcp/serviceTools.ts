@@ -107,7 +107,7 @@ const SERVICE_TOOLS: Record<string, { tool: Omit<Tool, 'name'>; handle: Handler 
       const runId = requireString(args, 'runId')
       const run = deps.engine.get(runId)
       if (!run || (!c.owner && run.tenant !== c.tenant))
-        throw mcpError('not_found', 404, `No run ${runId}.`)
+        throw mcpError('not_found', `No run ${runId}.`)
       return plainRunResult(run)
     },
   },
@@ -128,7 +128,7 @@ const SERVICE_TOOLS: Record<string, { tool: Omit<Tool, 'name'>; handle: Handler 
       const intent = requireString(args, 'intent')
       await guardApiUrl(url, c, deps.localSites)
       if (!deps.indexing)
-        throw mcpError('unavailable', 503, 'Indexing is not available in this process.')
+        throw mcpError('unavailable', 'Indexing is not available in this process.')
       return jsonResult(await deps.indexing.index(c.tenant, { url, intent }))
     },
   },
@@ -275,7 +275,6 @@ async function serviceRun(
   if (!deps.route)
     throw mcpError(
       'unavailable',
-      503,
       'Routing a task by intent is not available in this version yet: list the tools and call one by name, or pin a capabilityId.',
     )
   const tool = (await deps.route(c.tenant, intent)).find((t) =>
@@ -298,12 +297,12 @@ async function serviceRun(
 
 function browse(deps: ServiceToolDeps): McpBrowse {
   if (!deps.browse)
-    throw mcpError('unavailable', 503, 'Browse sessions are not available in this version yet.')
+    throw mcpError('unavailable', 'Browse sessions are not available in this version yet.')
   return deps.browse
 }
 
 function invalidArgument(message: string) {
-  return mcpError('invalid_argument', 400, message)
+  return mcpError('invalid_argument', message)
 }
 
 /** Unknown arguments are refused like surface A's (422 `unknown_argument`, listing valid ones). */
@@ -312,7 +311,6 @@ function only(args: Args, accepted: string[]): void {
   if (unknown.length)
     throw mcpError(
       'unknown_argument',
-      422,
       `Unknown arguments ${unknown.join(', ')}. Valid: ${accepted.join(', ')}.`,
     )
 }

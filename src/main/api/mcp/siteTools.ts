@@ -85,7 +85,7 @@ export function findSiteTool(
   const tool = names.get(name)
   if (!tool) return null
   if (!scopes.every((s) => inScope(tool, s)))
-    throw mcpError('not_in_scope', 403, `${name} is outside this connection's tool scope.`)
+    throw mcpError('not_in_scope', `${name} is outside this connection's tool scope.`)
   return tool
 }
 

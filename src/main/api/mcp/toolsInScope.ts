@@ -76,7 +76,6 @@ export function resolveToolScopes(
     if (!scope)
       throw new ServiceError(
         'unknown_scope',
-        404,
         `No tool scope "${String(slug)}" in this workspace: POST /api/v1/scopes creates one.`,
       )
     found.push(scope)
@@ -86,7 +85,6 @@ export function resolveToolScopes(
     if (!apps.length || apps.length > MAX_SCOPE_ENTRIES)
       throw new ServiceError(
         'invalid_scope',
-        400,
         `"apps" takes 1 to ${MAX_SCOPE_ENTRIES} comma-separated site hosts.`,
       )
     found.push({ slug: null, apps, tools: [] })

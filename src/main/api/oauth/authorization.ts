@@ -114,7 +114,6 @@ export function createAuthorizations(deps: {
       if (!consent || consent.expiresAt <= now)
         throw new ServiceError(
           'invalid_input',
-          400,
           'This consent request is unknown, already answered or expired: start the sign-in again.',
         )
       const { redirectUri, state } = consent
@@ -146,7 +145,7 @@ export function createAuthorizations(deps: {
 }
 
 function refuse(message: string): AuthorizationCheck {
-  return { kind: 'refuse', error: new ServiceError('invalid_input', 400, message) }
+  return { kind: 'refuse', error: new ServiceError('invalid_input', message) }
 }
 
 /** Adds query parameters to a redirect URI, keeping the ones it has (RFC 6749 §3.1.2). */

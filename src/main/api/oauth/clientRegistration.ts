@@ -60,7 +60,6 @@ export function createClientRegistrar(
       if (repo.countClients() >= limits.maxClients)
         throw new ServiceError(
           'rate_limited',
-          429,
           `${limits.maxClients} OAuth clients are registered, the most kept: retry in an hour, when unused ones are let go.`,
           { retryAfterSeconds: 3600 },
         )
@@ -100,7 +99,7 @@ export function registerClient(
   now: number,
 ): ClientInformation {
   if (typeof body !== 'object' || body === null || Array.isArray(body))
-    throw new ServiceError('bad_request', 400, 'The body must be a JSON object of client metadata.')
+    throw new ServiceError('bad_request', 'The body must be a JSON object of client metadata.')
   const { client_name: rawName, redirect_uris: uris } = body as Record<string, unknown>
   if (
     !Array.isArray(uris) ||
@@ -110,14 +109,12 @@ export function registerClient(
   )
     throw new ServiceError(
       'invalid_input',
-      400,
       `"redirect_uris" takes 1 to ${MAX_REDIRECT_URIS} absolute URIs.`,
     )
   const refused = uris.filter((u) => !isAllowedRedirectUri(u))
   if (refused.length)
     throw new ServiceError(
       'invalid_input',
-      400,
       `Redirect URIs must be https, or http on 127.0.0.1, [::1] or localhost, without a fragment: ${refused.join(', ')}.`,
     )
   if (
@@ -126,7 +123,6 @@ export function registerClient(
   )
     throw new ServiceError(
       'invalid_input',
-      400,
       `"client_name" takes 1 to ${MAX_NAME_LENGTH} characters.`,
     )
   const client: OAuthClient = {

@@ -52,7 +52,6 @@ export function createOwnerTokens(options: { clock: () => number; lifeMs?: numbe
       if (!isValid(token))
         throw new ServiceError(
           'unauthorized',
-          401,
           'The owner session expired (one hour): open the app from its start URL again.',
         )
       return issue()

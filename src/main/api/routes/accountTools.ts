@@ -45,12 +45,11 @@ export function registerAccountToolRoutes(app: FastifyInstance, deps: ServerDeps
     if (unknown.length)
       throw new ServiceError(
         'unknown_argument',
-        422,
         `Unknown fields ${unknown.join(', ')}. Valid: ${EXECUTE_FIELDS.join(', ')}.`,
       )
     const body = checkBody<{ inputs?: unknown; allow_mutation?: boolean }>(validateExecute, raw)
     const tool = store.tools.get(request.params.id)
-    if (!tool) throw new ServiceError('not_found', 404, `No tool ${request.params.id}.`)
+    if (!tool) throw new ServiceError('not_found', `No tool ${request.params.id}.`)
     const inputs = slotInputs(tool, body.inputs)
     let charge: () => void = () => undefined
     const outcome = await engine.call({
@@ -69,7 +68,6 @@ export function registerAccountToolRoutes(app: FastifyInstance, deps: ServerDeps
         if (tool.mutating && body.allow_mutation !== true)
           throw new ServiceError(
             'forbidden',
-            403,
             `${tool.name} changes data on the site: send "allow_mutation": true to confirm.`,
           )
         charge = admitMetered(store.ledger, caller.tenant, `execute:${key}`, 'execution', clock())

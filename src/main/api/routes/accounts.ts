@@ -21,7 +21,7 @@ const PUT_FIELDS = ['value', 'hosts']
 export function registerAccountRoutes(app: FastifyInstance, deps: ServerDeps): void {
   const vaultOf = (): Vault => {
     if (!deps.vault)
-      throw new ServiceError('unavailable', 503, 'This server was started without a vault.')
+      throw new ServiceError('unavailable', 'This server was started without a vault.')
     return deps.vault
   }
 
@@ -32,7 +32,6 @@ export function registerAccountRoutes(app: FastifyInstance, deps: ServerDeps): v
     if (unknown.length)
       throw new ServiceError(
         'unknown_argument',
-        422,
         `Unknown fields ${unknown.join(', ')}. Valid: ${PUT_FIELDS.join(', ')}.`,
       )
     const hosts = body.hosts === undefined ? null : normalizeSecretHosts(body.hosts)
@@ -54,7 +53,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: ServerDeps): v
     const caller = deps.auth.authenticate(request)
     const { name } = request.params
     if (!vaultOf().remove(caller.tenant, name))
-      throw new ServiceError('not_found', 404, `No secret "${name}".`)
+      throw new ServiceError('not_found', `No secret "${name}".`)
     return { name, deleted: true }
   })
 
@@ -70,17 +69,16 @@ export function registerAccountRoutes(app: FastifyInstance, deps: ServerDeps): v
     if (unknown.length)
       throw new ServiceError(
         'unknown_argument',
-        422,
         `Unknown fields ${unknown.join(', ')}. Valid: passphrase.`,
       )
     if (body.passphrase !== undefined && typeof body.passphrase !== 'string')
-      throw new ServiceError('invalid_input', 400, '"passphrase" must be a string.')
+      throw new ServiceError('invalid_input', '"passphrase" must be a string.')
     return { vault: await vaultOf().unlock(body.passphrase) }
   })
 }
 
 function objectBody(raw: unknown): Record<string, unknown> {
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw))
-    throw new ServiceError('bad_request', 400, 'The body must be a JSON object.')
+    throw new ServiceError('bad_request', 'The body must be a JSON object.')
   return raw as Record<string, unknown>
 }

@@ -5,11 +5,7 @@ import type { ServerDeps } from '../serverDeps'
 
 function browserWork(deps: ServerDeps): BrowserWork {
   if (!deps.browserWork)
-    throw new ServiceError(
-      'unavailable',
-      503,
-      'The local browser is not available in this process.',
-    )
+    throw new ServiceError('unavailable', 'The local browser is not available in this process.')
   return deps.browserWork
 }
 

@@ -49,7 +49,6 @@ function checkUrl(value: string): string {
   if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:'))
     throw new ServiceError(
       'invalid_input',
-      400,
       '"url" must be a full http or https address, like https://example.com/.',
     )
   return url.href
@@ -57,7 +56,7 @@ function checkUrl(value: string): string {
 
 function indexing(deps: ServerDeps): Indexing {
   if (!deps.indexing)
-    throw new ServiceError('unavailable', 503, 'Indexing is not available in this process.')
+    throw new ServiceError('unavailable', 'Indexing is not available in this process.')
   return deps.indexing
 }
 
@@ -130,7 +129,6 @@ export function registerIndexRoutes(app: FastifyInstance, deps: ServerDeps): voi
     if (stored.inputHash !== inputHash)
       throw new ServiceError(
         'idempotency_conflict',
-        409,
         'This Idempotency-Key was used with different input: use a new key for a new operation.',
       )
     return reply.status(200).header('idempotent-replayed', 'true').send(present(stored))
@@ -221,7 +219,7 @@ export function registerIndexRoutes(app: FastifyInstance, deps: ServerDeps): voi
   app.get<{ Params: { jobId: string } }>('/api/v1/index/:jobId', async (request) => {
     const caller = auth.authenticate(request)
     const job = indexing(deps).getJob(caller.tenant, request.params.jobId)
-    if (!job) throw new ServiceError('not_found', 404, `No index job ${request.params.jobId}.`)
+    if (!job) throw new ServiceError('not_found', `No index job ${request.params.jobId}.`)
     return job
   })
 }
@@ -236,7 +234,7 @@ function requireBrowser(service: Indexing): void {
     service.requireBrowser()
   } catch (error) {
     if (isServiceError(error) && error.code === 'chromium_not_found')
-      throw new ServiceError('unavailable', 503, error.message)
+      throw new ServiceError('unavailable', error.message)
     throw error
   }
 }

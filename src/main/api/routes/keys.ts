@@ -53,7 +53,7 @@ export function registerKeyRoutes(
     const caller = deps.auth.requireOwner(request)
     const { id } = request.params
     if (!deps.keys.list(caller.tenant).some((k) => k.id === id))
-      throw new ServiceError('not_found', 404, `No key ${id} in this workspace.`)
+      throw new ServiceError('not_found', `No key ${id} in this workspace.`)
     return { revoked: deps.keys.revoke(id, deps.clock()) }
   })
 }
@@ -61,20 +61,16 @@ export function registerKeyRoutes(
 function parseKeyBody(body: unknown): { label: string; kind: 'personal' | 'org' } {
   const input = body ?? {}
   if (typeof input !== 'object' || Array.isArray(input))
-    throw new ServiceError('invalid_input', 400, 'The body is a JSON object {label?, kind?}.')
+    throw new ServiceError('invalid_input', 'The body is a JSON object {label?, kind?}.')
   const record = input as Record<string, unknown>
   const extra = Object.keys(record).filter((k) => !FIELDS.has(k))
   if (extra.length)
-    throw new ServiceError(
-      'invalid_input',
-      400,
-      `Unknown fields ${extra.join(', ')}: send label, kind.`,
-    )
+    throw new ServiceError('invalid_input', `Unknown fields ${extra.join(', ')}: send label, kind.`)
   const label = record.label ?? 'api'
   if (typeof label !== 'string' || !label.trim() || label.length > MAX_LABEL)
-    throw new ServiceError('invalid_input', 400, `"label" takes 1 to ${MAX_LABEL} characters.`)
+    throw new ServiceError('invalid_input', `"label" takes 1 to ${MAX_LABEL} characters.`)
   const kind = record.kind ?? 'personal'
   if (kind !== 'personal' && kind !== 'org')
-    throw new ServiceError('invalid_input', 400, '"kind" is "personal" or "org".')
+    throw new ServiceError('invalid_input', '"kind" is "personal" or "org".')
   return { label: label.trim(), kind }
 }

@@ -31,7 +31,7 @@ export function registerLocalSiteRoutes(
     const caller = deps.auth.requireOwner(request)
     const host = parseLocalSiteHost(request.params.host)
     if (!deps.localSites.remove(caller.tenant, host))
-      throw new ServiceError('not_found', 404, `${host} is not an allowed local site.`)
+      throw new ServiceError('not_found', `${host} is not an allowed local site.`)
     return reply.status(204).send()
   })
 }

@@ -65,8 +65,7 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: OAuthRouteDeps):
 
   app.post('/app-api/session/refresh', async (request, reply) => {
     const header = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')
-    if (!header)
-      throw new ServiceError('unauthorized', 401, 'Send the current owner token as a bearer.')
+    if (!header) throw new ServiceError('unauthorized', 'Send the current owner token as a bearer.')
     const fresh = ownerTokens.refresh(header[1]!)
     setSessionCookie(request, reply, fresh.token, fresh.expiresAt - deps.clock())
     return reply.header('cache-control', 'no-store').send({
@@ -91,7 +90,6 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: OAuthRouteDeps):
   const signInNeeded = (request: FastifyRequest, reply: FastifyReply) => {
     const error = new ServiceError(
       'unauthorized',
-      401,
       "Approving access needs the app's owner session: open Sitecall in this browser, then reload.",
     )
     if (wantsHtml(request))
@@ -134,7 +132,6 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: OAuthRouteDeps):
       if (!consent || (decision !== 'approve' && decision !== 'deny'))
         throw new ServiceError(
           'invalid_input',
-          400,
           'Send the consent form: consent=<id>&decision=approve|deny.',
         )
       const url = authorizations.decide(

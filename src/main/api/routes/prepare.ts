@@ -31,7 +31,6 @@ export function registerPrepareRoutes(app: FastifyInstance, deps: ServerDeps): v
       if (seen.bodyHash !== bodyHash)
         throw new ServiceError(
           'idempotency_conflict',
-          409,
           `Idempotency-Key "${key}" was used with another body: use a new key.`,
         )
       return seen.answer
@@ -72,13 +71,12 @@ const FIELDS = Object.keys(PREPARE_BODY_SCHEMA.properties)
 
 function parseBody(raw: unknown): PrepareBody {
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw))
-    throw new ServiceError('bad_request', 400, 'The body must be a JSON object.')
+    throw new ServiceError('bad_request', 'The body must be a JSON object.')
   const body = raw as Record<string, unknown>
   const unknown = Object.keys(body).filter((k) => !FIELDS.includes(k))
   if (unknown.length)
     throw new ServiceError(
       'unknown_argument',
-      422,
       `Unknown fields ${unknown.join(', ')}. Valid: ${FIELDS.join(', ')}.`,
     )
   const text = (name: string, max: number): string => {
@@ -86,7 +84,6 @@ function parseBody(raw: unknown): PrepareBody {
     if (typeof value !== 'string' || !value.trim() || value.length > max)
       throw new ServiceError(
         'invalid_input',
-        400,
         `"${name}" is required: a non-empty string of at most ${max} characters.`,
       )
     return value
@@ -105,7 +102,6 @@ function parseBody(raw: unknown): PrepareBody {
     )
       throw new ServiceError(
         'invalid_input',
-        400,
         '"dependency_ids" must be a list of at most 50 request ids of the trace.',
       )
     parsed.dependency_ids = deps as string[]

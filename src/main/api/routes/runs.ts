@@ -22,7 +22,6 @@ export function registerRunRoutes(app: FastifyInstance, deps: ServerDeps): void 
       if (body === null || typeof body !== 'object' || Array.isArray(body))
         throw new ServiceError(
           'bad_request',
-          400,
           'The body must be a JSON object {stateRevision, answers}.',
         )
       const started = engine.respond(request.params.runId, caller.owner ? null : caller.tenant, {

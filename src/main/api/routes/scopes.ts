@@ -21,7 +21,6 @@ export function registerScopeRoutes(
     if (!deps.scopes.put(caller.tenant, record, MAX_SCOPES_PER_WORKSPACE))
       throw new ServiceError(
         'too_many_scopes',
-        400,
         `This workspace already has ${MAX_SCOPES_PER_WORKSPACE} tool scopes.`,
       )
     return reply.status(existed ? 200 : 201).send({ ...record, mcp: `/mcp/${record.slug}` })

@@ -100,7 +100,6 @@ function replay(
   if (stored.inputHash !== inputHash)
     throw new ServiceError(
       'idempotency_conflict',
-      409,
       'This Idempotency-Key was used with different input: use a new key for a new operation.',
     )
   return reply.status(200).header('idempotent-replayed', 'true').send(present(stored))
@@ -119,7 +118,7 @@ export function requireScope(caller: Caller, scope: string): void {
   if (caller.owner) return
   const scopes = (caller as Caller & { scopes?: readonly string[] }).scopes
   if (scopes && !scopes.includes(scope))
-    throw new ServiceError('forbidden', 403, `This token lacks the scope "${scope}".`, {
+    throw new ServiceError('forbidden', `This token lacks the scope "${scope}".`, {
       requiredScope: scope,
     })
 }

@@ -15,7 +15,7 @@ const text = (value: unknown, max = 2000) =>
 
 function bodyOf(raw: unknown): Record<string, unknown> {
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw))
-    throw new ServiceError('invalid_input', 400, 'Send a JSON object.')
+    throw new ServiceError('invalid_input', 'Send a JSON object.')
   return raw as Record<string, unknown>
 }
 
@@ -35,12 +35,12 @@ export function registerSignInRoutes(app: FastifyInstance, deps: SignInRouteDeps
   const tokenOf = (params: unknown): string => {
     const token = (params as { token?: string }).token ?? ''
     if (!TOKEN.test(token))
-      throw new ServiceError('request_closed', 409, 'This sign-in link is unknown.')
+      throw new ServiceError('request_closed', 'This sign-in link is unknown.')
     return token
   }
   const flowOf = (token: string) => {
     const link = deps.links.opened(token)
-    if (!link.signInId) throw new ServiceError('request_closed', 409, 'This sign-in did not start.')
+    if (!link.signInId) throw new ServiceError('request_closed', 'This sign-in did not start.')
     return { tenant: link.tenant, signInId: link.signInId }
   }
 
@@ -66,7 +66,7 @@ export function registerSignInRoutes(app: FastifyInstance, deps: SignInRouteDeps
     const username = text(body.username, 500)
     const password = text(body.password, 1000)
     if (!username || !password)
-      throw new ServiceError('invalid_input', 400, '"username" and "password" are required.')
+      throw new ServiceError('invalid_input', '"username" and "password" are required.')
     const state = await deps.flows.submit(tenant, signInId, {
       username,
       password,

@@ -23,7 +23,6 @@ export function registerSiteCallRoutes(app: FastifyInstance, deps: ServerDeps): 
       if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body))
         throw new ServiceError(
           'bad_request',
-          400,
           "The body must be a JSON object of the tool's inputs.",
         )
       const { siteHost, toolId } = request.params
@@ -32,7 +31,7 @@ export function registerSiteCallRoutes(app: FastifyInstance, deps: ServerDeps): 
         select !== undefined &&
         !(Array.isArray(select) && select.every((s) => typeof s === 'string'))
       )
-        throw new ServiceError('invalid_input', 400, '"select" must be an array of path strings.')
+        throw new ServiceError('invalid_input', '"select" must be an array of path strings.')
       const deadlineMs = parseDeadline(request.headers['x-service-deadline-ms'], bodyDeadline)
       const idempotencyKey = request.headers['idempotency-key']
       if (
@@ -41,7 +40,6 @@ export function registerSiteCallRoutes(app: FastifyInstance, deps: ServerDeps): 
       )
         throw new ServiceError(
           'invalid_input',
-          400,
           `Idempotency-Key must be 1 to ${MAX_IDEMPOTENCY_KEY} characters.`,
         )
       const outcome = await engine.call({
@@ -62,7 +60,7 @@ export function registerSiteCallRoutes(app: FastifyInstance, deps: ServerDeps): 
     auth.authenticate(request)
     const { siteHost } = request.params
     const tools = store.tools.list({ siteHost })
-    if (!tools.length) throw new ServiceError('not_found', 404, `No tools on ${siteHost}.`)
+    if (!tools.length) throw new ServiceError('not_found', `No tools on ${siteHost}.`)
     return {
       site_host: siteHost,
       tools: tools.map((t) => ({
@@ -80,11 +78,10 @@ export function registerSiteCallRoutes(app: FastifyInstance, deps: ServerDeps): 
     const caller = auth.authenticate(request)
     const run = engine.get(request.params.runId)
     if (!run || (run.tenant !== caller.tenant && !caller.owner))
-      throw new ServiceError('not_found', 404, `No run ${request.params.runId}.`)
+      throw new ServiceError('not_found', `No run ${request.params.runId}.`)
     if (run.resultExpiredAt && run.status === 'succeeded')
       throw new ServiceError(
         'result_expired',
-        410,
         `The result of ${run.runId} was dropped on ${run.resultExpiredAt} (results are kept for a while, then removed): run the tool again.`,
         { runId: run.runId, status: run.status, resultExpiredAt: run.resultExpiredAt },
       )

@@ -93,11 +93,10 @@ export function registerTaskRunRoutes(app: FastifyInstance, deps: ServerDeps): v
         if (stored.inputHash !== inputHash)
           throw new ServiceError(
             'idempotency_conflict',
-            409,
             'This Idempotency-Key was used with a different task.',
           )
         const run = store.runs.get(stored.result.runId)
-        if (!run) throw new ServiceError('not_found', 404, `No run ${stored.result.runId}.`)
+        if (!run) throw new ServiceError('not_found', `No run ${stored.result.runId}.`)
         const tool = stored.result.toolId ? store.tools.get(stored.result.toolId) : null
         // Joining through the call operation hands back the running run's own completion.
         if (tool && !isFinal(run))
@@ -221,7 +220,6 @@ function taskKey(header: string | string[] | undefined): string | null {
   if (typeof header !== 'string' || header.length === 0 || header.length > MAX_IDEMPOTENCY_KEY)
     throw new ServiceError(
       'invalid_input',
-      400,
       `Idempotency-Key must be 1 to ${MAX_IDEMPOTENCY_KEY} characters.`,
     )
   return `task:${header}`
