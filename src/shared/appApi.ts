@@ -1,7 +1,7 @@
 import type { ErrorBody } from './errors'
 import type { Requirement, Run } from './run'
 import { TOOL_EDIT_SCHEMA, type ToolEdit } from './toolEdit'
-import type { ToolSpec, ToolSummary } from './toolSpec'
+import type { HttpAuthScheme, ToolSpec, ToolSummary } from './toolSpec'
 import type { Action, ExchangeSummary, Exchange } from './trace'
 
 /**
@@ -25,6 +25,24 @@ export interface RecordingState {
   startedAt: number
   exchanges: ExchangeSummary[]
   actionCount: number
+  /** The site asks HTTP authentication and waits on the person's answer (issue 14 item 2). */
+  authChallenge?: HttpAuthChallenge | null
+}
+
+/**
+ * A site's HTTP authentication challenge (a 401 with `WWW-Authenticate: Basic` or `Digest`, RFC
+ * 9110 §11.6.1) met by the recording or sign-in browser, for the app to ask the credentials.
+ */
+export interface HttpAuthChallenge {
+  /** The page that asked, without userinfo. */
+  url: string
+  /** host[:port] the login is saved for. */
+  host: string
+  scheme: HttpAuthScheme
+  /** The protection space the site names (`realm="…"`), or null. */
+  realm: string | null
+  /** Credentials were given for it already and the site refused them. */
+  failed: boolean
 }
 
 export interface RecordingResult {
@@ -207,6 +225,8 @@ export interface SignInState {
   username: string | null
   /** The site asked a one-time code: the app may offer to keep a TOTP seed. */
   sawOneTimeCode: boolean
+  /** The site asks HTTP authentication: the app asks the username and password for it. */
+  authChallenge?: HttpAuthChallenge | null
   startedAt: number
   updatedAt: number
 }
@@ -314,6 +334,8 @@ export interface AppEventMap {
   'recorder.exchange': { sessionId: string; exchange: ExchangeSummary }
   'recorder.action': { sessionId: string; actionCount: number }
   'recorder.stopped': { sessionId: string; result: RecordingResult }
+  /** The recording browser met an HTTP authentication challenge (null: it was answered). */
+  'recorder.authChallenge': { sessionId: string; challenge: HttpAuthChallenge | null }
   'runs.updated': { run: Run }
   /** A tool was verified, quarantined or let out of quarantine. */
   'tools.changed': { tool: ToolSummary }
@@ -561,6 +583,7 @@ export const APP_EVENT_NAMES: AppEventName[] = [
   'recorder.exchange',
   'recorder.action',
   'recorder.stopped',
+  'recorder.authChallenge',
   'runs.updated',
   'tools.changed',
 ]

@@ -154,7 +154,16 @@ export interface LoginBinding {
     /** Dot path inside a JSON storage value, or '' for the whole value. */
     path: string
   }>
+  /**
+   * The site asks HTTP authentication (RFC 9110 §11: Basic, RFC 7617; Digest, RFC 7616): each
+   * run answers its challenge with the username and password saved with the site's login. The
+   * tool itself never holds them.
+   */
+  httpAuth?: { scheme: HttpAuthScheme }
 }
+
+/** An HTTP authentication scheme a site's challenge names (`WWW-Authenticate`). */
+export type HttpAuthScheme = 'basic' | 'digest'
 
 /**
  * Values made fresh for every run (`{{gen.<kind>}}`): a UUID v4, the time in milliseconds or

@@ -11,6 +11,7 @@ import { safeUrl } from './classify'
 import { pathSegments, queryEntries, requestValues } from './requestValues'
 import { singular } from './valueSpelling'
 import { DROPPED_HEADERS } from './headers'
+import { httpAuthSchemeOf } from './httpAuth'
 import {
   findCreatorSource,
   findExchangeSource,
@@ -207,6 +208,8 @@ export function planDependencies(
   // Cookies a dependency step sets come from the run's own jar, not from the login.
   login.cookies = login.cookies.filter((name) => !setByStep(name))
   const ordered = [...steps.values()].sort((a, b) => a.exchange.seq - b.exchange.seq)
+  const httpAuth = httpAuthSchemeOf(trace, [target, ...ordered.map((s) => s.exchange)])
+  if (httpAuth) login.httpAuth = { scheme: httpAuth }
   return {
     steps: ordered.map(({ exchange, extract }) => ({
       id: `d${exchange.seq}`,
@@ -219,7 +222,7 @@ export function planDependencies(
       extract,
     })),
     bindings,
-    login: login.cookies.length || login.values.length ? login : undefined,
+    login: login.cookies.length || login.values.length || login.httpAuth ? login : undefined,
     signals,
   }
 }

@@ -20,6 +20,7 @@ import {
 } from './outcome'
 import { bindStepSecrets, type RunSecrets } from '../vault'
 import { totpCodes, totpSeedNames } from './totp'
+import { createRunHttpAuth, type HttpCredentials, type RunHttpAuth } from './httpAuth'
 import {
   answerKey,
   renderOrRefuse,
@@ -85,6 +86,8 @@ export interface RunContext {
   lookup?: HostLookup
   /** Told of every request once it was sent (status null when no answer came): run effects. */
   onSent?: (sent: { method: string; url: string; status: number | null }) => void
+  /** The username and password saved with the site's login, read when the site asks HTTP auth. */
+  httpCredentials?: () => Promise<HttpCredentials | null>
 }
 
 /**
@@ -111,6 +114,7 @@ export async function executeHttp(
   // A sign-in tool starts from no session: with the saved one the site skips its login form.
   const signIn = tool.evidence.signals.some((x) => x.name === 'sign_in')
   const jar = await jarOf(signIn ? null : context.login)
+  const auth = createRunHttpAuth(context.httpCredentials)
   const resolved = new Map<string, string | null>()
   for (const step of tool.steps) {
     const isTarget = step === last
@@ -133,7 +137,7 @@ export async function executeHttp(
     const writes = isTarget && tool.mutating
     let response: SiteResponse
     try {
-      response = await sendOnce(rendered, send, signal, !writes)
+      response = await sendAnswering(rendered, send, signal, !writes, auth, context.onSent)
     } catch (error) {
       const text = describe(error)
       if (text.includes(DENIED_CONNECT_CODE))
@@ -172,7 +176,7 @@ export async function executeHttp(
     const values = shownValues(step.request, rendered, tool.verify.redirect?.shows ?? [])
     if (judged.ok && values.length && response.headers.location) {
       const page = new URL(response.headers.location, rendered.url).href
-      const read = { tool, jar, send, signal, context, resolved }
+      const read = { tool, jar, send, signal, context, resolved, auth }
       return readBack(judged.result as Acknowledgement, values, page, read)
     }
     // A search the page did on its data is redone on the answer (issue 9 item 10).
@@ -199,6 +203,7 @@ async function readBack(
     signal: AbortSignal
     context: RunContext
     resolved: Map<string, string | null>
+    auth: RunHttpAuth
   },
 ): Promise<ExecutionOutcome> {
   const { tool, jar, send, signal, context } = read
@@ -216,7 +221,8 @@ async function readBack(
   if (cookie) headers.cookie = cookie
   let page: SiteResponse
   try {
-    page = await sendOnce({ method: 'GET', url, headers, body: null }, send, signal, true)
+    const get = { method: 'GET', url, headers, body: null }
+    page = await sendAnswering(get, send, signal, true, read.auth, context.onSent)
   } catch (error) {
     if (signal.aborted) throw error
     context.onSent?.({ method: 'GET', url, status: null })
@@ -438,6 +444,32 @@ async function jarOf(state: StorageState | null): Promise<CookieJar> {
     await jar.store.putCookie(cookie)
   }
   return jar
+}
+
+/**
+ * Sends a request with the run's HTTP authentication: a Basic answer already accepted goes up
+ * front; a 401 challenge the saved login can answer is told as an effect, then the request is
+ * sent once more with its answer (a 401 refused the request, so a write did not land).
+ */
+async function sendAnswering(
+  req: RenderedRequest,
+  send: SendRequest,
+  signal: AbortSignal,
+  retry: boolean,
+  auth: RunHttpAuth,
+  onSent: RunContext['onSent'],
+): Promise<SiteResponse> {
+  const upFront = auth.upFront()
+  const first = await sendOnce(
+    upFront ? { ...req, headers: { ...req.headers, authorization: upFront } } : req,
+    send,
+    signal,
+    retry,
+  )
+  const answer = await auth.answer(req.method, req.url, first)
+  if (!answer) return first
+  onSent?.({ method: req.method, url: req.url, status: first.status })
+  return sendOnce({ ...req, headers: { ...req.headers, authorization: answer } }, send, signal, retry)
 }
 
 async function sendOnce(
