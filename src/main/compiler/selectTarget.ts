@@ -330,15 +330,17 @@ function scoreOne(
         detail: 'its answer is a count, not the records the page listed',
       })
   }
-  // A candidate with intent evidence stays listed (as an alternative), however low it scores.
-  const score = hasIntentEvidence
-    ? round(
-        Math.max(
-          0.01,
-          signals.reduce((sum, x) => sum + x.weight, 0),
-        ),
-      )
-    : 0
+  // A candidate with intent evidence stays listed (as an alternative), however low it scores;
+  // one the verb refutes (a sign-in for a read) is none.
+  const score =
+    hasIntentEvidence && !verb.refuted
+      ? round(
+          Math.max(
+            0.01,
+            signals.reduce((sum, x) => sum + x.weight, 0),
+          ),
+        )
+      : 0
   return {
     exchange,
     score: Math.min(1, score),

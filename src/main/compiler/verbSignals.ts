@@ -16,6 +16,7 @@ const V = {
   changeForRead: -0.3,
   signIn: 0.5,
   notSignIn: -0.2,
+  signInForRead: -1,
   causedByAction: 0.1,
 }
 
@@ -36,7 +37,7 @@ export function verbSignals(
   exchange: Exchange,
   cls: VerbClass | null,
   actions: Action[],
-): { signals: EvidenceSignal[]; plausible: boolean } {
+): { signals: EvidenceSignal[]; plausible: boolean; refuted?: boolean } {
   if (!cls) return { signals: [], plausible: false }
   const signals: EvidenceSignal[] = []
   // A GraphQL query or a search sent as a POST reads: judge by what the request does.
@@ -118,6 +119,20 @@ export function verbSignals(
     }
     return { signals, plausible }
   }
+  // The sign-in a person did before reading carries what they typed (the user name) and may
+  // name the intent's words (`/orders/login`), yet it answers nothing a read asks: never a target.
+  if (signsIn(exchange))
+    return {
+      signals: [
+        {
+          name: 'sign_in_for_a_read',
+          weight: V.signInForRead,
+          detail: `the intent asks to ${cls}; this request signs in (it sends a password)`,
+        },
+      ],
+      plausible: false,
+      refuted: true,
+    }
   // A search sent with no value the intent names (a HAR of "search the blog for a word") still
   // shows itself by its term field: `q`, `s`, `query`, `search`, `term`, `keyword`.
   const term = cls === 'search' && !write ? searchTerm(exchange) : null
@@ -149,6 +164,32 @@ function causeOf(exchange: Exchange, actions: Action[]): string | null {
   if (!cause || exchange.startedAt - cause.at > CAUSE_WINDOW_MS) return null
   return `${cause.kind}${cause.name ? ` on "${cause.name.slice(0, 40)}"` : ''}`
 }
+
+/**
+ * True when the request is a sign-in: a write whose body sends a password (redacted by the
+ * recorder, or a password field a plain HAR kept). Credentials in a header (HTTP Basic on every
+ * call of an API) do not make a request a sign-in.
+ */
+function signsIn(exchange: Exchange): boolean {
+  if (!isWriteMethod(exchange.method)) return false
+  const body = exchange.requestBody?.encoding === 'utf8' ? exchange.requestBody.text : ''
+  if (!body) return false
+  if (body.includes(SECRET_PLACEHOLDER) || body.includes(encodeURIComponent(SECRET_PLACEHOLDER)))
+    return true
+  let keys: string[]
+  try {
+    const json = JSON.parse(body) as unknown
+    keys = json && typeof json === 'object' ? Object.keys(json) : []
+  } catch {
+    keys = [...new URLSearchParams(body).keys()]
+  }
+  return (
+    keys.some((k) => PASSWORD_FIELD.test(k)) &&
+    keys.some((k) => AUTH_FIELD.test(k) && !PASSWORD_FIELD.test(k))
+  )
+}
+
+const PASSWORD_FIELD = /(^|[_-])(pass(word)?|passwd|pwd)$/i
 
 /** True when the request carries a redacted secret or a password/user field. */
 function sendsCredentials(exchange: Exchange): boolean {
