@@ -45,7 +45,12 @@ export interface IntentWord {
  * - `quoted`: how many quoted strings the intent carries (always values).
  */
 export interface ParsedIntent {
-  verb: { word: string; verbClass: VerbClass } | null
+  /**
+   * The verb and its class; `alternatives`: other classes its meaning allows when it was classed
+   * by meaning (`put` is `set`, an update, and `place`, a create): a tool of one of them is no
+   * contradiction.
+   */
+  verb: { word: string; verbClass: VerbClass; alternatives?: VerbClass[] } | null
   /**
    * The verb's dictionary form (`renamed` → `rename`; a phrasal verb joined with `_`:
    * `kick_off`), to tell apart two verbs of one class (`rename` is not `edit`).
@@ -92,6 +97,7 @@ const OPENERS: Record<string, Part> = {
   having: 'values',
   in: 'places',
   from: 'places',
+  onto: 'places',
   to: 'places',
   into: 'places',
   near: 'places',
@@ -246,7 +252,7 @@ export function parseIntent(intent: string): ParsedIntent {
   let action: string | null = null
   let rest = tokens
   if (lead) {
-    verb = { word: lead.word, verbClass: lead.verbClass }
+    verb = withAlternatives(lead)
     guessed = lead.guessed === true
     action = lead.action
     rest = tokens.slice(start + lead.length)
@@ -283,8 +289,24 @@ export function parseIntent(intent: string): ParsedIntent {
         at = at2
       }
     }
+    // `unpublish the package`: a word no dictionary has, first and before its object, is a verb
+    // nobody taught the router: an act of unknown kind, which no read serves.
+    const first = tokens[start]
+    const next = tokens[start + 1]
+    if (
+      !found &&
+      first !== undefined &&
+      /^[a-z]{3,}$/.test(first) &&
+      (DETERMINERS.has(next ?? '') || isMark(next)) &&
+      !isWord(first, 'noun') &&
+      !isWord(first, 'verb') &&
+      !isModifier(first)
+    ) {
+      found = { word: first, verbClass: 'write', action: first, length: 1, guessed: true }
+      at = start
+    }
     if (found) {
-      verb = { word: found.word, verbClass: found.verbClass }
+      verb = withAlternatives(found)
       guessed = found.guessed === true
       action = found.action
       rest = [...tokens.slice(start, at), ...tokens.slice(at + found.length)]
@@ -388,9 +410,25 @@ export function parseIntent(intent: string): ParsedIntent {
     // A literal (an id, a date, a count) is a value wherever it stands.
     parsed[word.literal ? 'values' : part].push(word)
   }
-  // One signs in or out *to* a site: the place is the site (`log in to the flow editor`).
+  // `look for [tickets] about X`, `search for [pages] that mention X`: with no object of its own, a
+  // search's first `for` word, a plural noun, is what it finds.
+  const sought = parsed.values[0]
+  if (
+    verb?.verbClass === 'search' &&
+    sought &&
+    !sought.literal &&
+    !sought.generic &&
+    isPlural(sought.word) &&
+    isWord(sought.word, 'noun') &&
+    parsed.core.every((w) => w.generic || w.literal)
+  ) {
+    parsed.values.shift()
+    parsed.core.push(sought)
+  }
+  // One signs in or out *to* a site: the place is the site (`log in to the flow editor`), and so
+  // is the object of `sign into the flow editor`.
   if (verb?.verbClass === 'auth' || verb?.verbClass === 'logout')
-    parsed.sites.push(...parsed.places.splice(0))
+    parsed.sites.push(...parsed.places.splice(0), ...parsed.core.splice(0))
   for (const token of [...afterColon, ...shellArgs])
     if (!STOP_WORDS.has(token) && !CLITICS.has(token) && !isMark(token))
       parsed.values.push({
@@ -410,6 +448,16 @@ export function parseIntent(intent: string): ParsedIntent {
     })
   }
   return parsed
+}
+
+/** The intent's verb from a lead verb, with the other classes its meaning allows. */
+function withAlternatives(lead: LeadVerb): NonNullable<ParsedIntent['verb']> {
+  const alternatives = lead.alternatives?.filter((c) => c !== lead.verbClass) ?? []
+  return {
+    word: lead.word,
+    verbClass: lead.verbClass,
+    ...(alternatives.length ? { alternatives } : {}),
+  }
 }
 
 /**
@@ -443,6 +491,8 @@ interface LeadVerb {
    * router's tables: the class is likely, the act itself is not known to be any tool's.
    */
   guessed?: boolean
+  /** Other classes its meaning allows (`verbClassByMeaning`). */
+  alternatives?: VerbClass[]
   /** Tokens the verb takes (2 for `log in`, `kick off`). */
   length: number
 }
@@ -458,12 +508,19 @@ function readVerb(tokens: string[], at: number, clause = false): LeadVerb | null
   if (lead === undefined) return null
   const next = tokens[at + 1]
   const lemma = verbLemma(lead)
+  // After a question word a noun is what is asked about (`which [posts] are`, `what does
+  // [issue] #7 say`), not a request to post or to issue.
+  const asked = [tokens[at - 1], tokens[at - 2]].some(
+    (t) => t !== undefined && QUESTION_WORDS.has(t),
+  )
+  if (asked && (isWord(lead, 'noun') || isPlural(lead))) return null
   // A phrasal verb WordNet knows means more than its first word (`get rid of` is no `get`).
   const table = verbClassOf(stem(lead))
   const tableParticle =
     (lead === 'log' || lead === 'sign' || lead === 'look') &&
     ['in', 'on', 'into', 'out', 'up'].includes(next ?? '')
-  if (!tableParticle) {
+  // Imperatives are base forms: `what's [written] in X` asks to read X, not to write in it.
+  if (!tableParticle && (lemma === lead || table)) {
     const phrasal = readPhrasal(tokens, at, lemma)
     if (phrasal) return phrasal
   }
@@ -496,6 +553,7 @@ function readVerb(tokens: string[], at: number, clause = false): LeadVerb | null
       action: actionOf(lemma, meaning),
       length: 1,
       guessed: true,
+      alternatives: meaning.alternatives,
     }
   // After a colon a lone word is more often a value (`search: weather`), unless an object
   // follows it (`TiddlyWiki: tag [Garden Plan] with Spring`).
@@ -526,7 +584,15 @@ function readPhrasal(tokens: string[], at: number, lemma: string): LeadVerb | nu
     const meaning = verbClassByMeaning(joined, verbClassOf)
     const verbClass = meaning?.verbClass ?? verbClassOf(stem(lemma))
     const action = meaning ? actionOf(joined, meaning) : joined
-    if (verbClass) return { word: tokens[at]!, verbClass, action, length: size, guessed: true }
+    if (verbClass)
+      return {
+        word: tokens[at]!,
+        verbClass,
+        action,
+        length: size,
+        guessed: true,
+        ...(meaning ? { alternatives: meaning.alternatives } : {}),
+      }
   }
   return null
 }

@@ -60,7 +60,7 @@ import type { JsonSchema, ToolSpec } from '../../shared/toolSpec'
 import { verbAgreement } from './lexicon'
 import { isWord } from './meaning/related'
 import { parseIntent, type IntentWord, type ParsedIntent } from './parseIntent'
-import { scoreTool, type MatchEvidence } from './score'
+import { askedClass, scoreTool, type MatchEvidence } from './score'
 import { slotInputSchema, type SlotInputs } from './slotSchema'
 import { ToolIndex, type Expanded, type IndexEntry } from './toolIndex'
 
@@ -222,8 +222,9 @@ export function createToolRouter(): ToolRouter {
     route(intent, tools, options = {}) {
       const { parsed, entries } = candidatesOf(intent, tools)
       // A tool whose verb contradicts the intent's scores at most 0.6 (`score.ts`): not scored.
-      const asked = parsed.verb?.verbClass ?? null
-      const possible = entries.filter((e) => !verbAgreement(asked, e.profile.verb).contradicts)
+      const possible = entries.filter(
+        (e) => !verbAgreement(askedClass(parsed.verb, e.profile.verb), e.profile.verb).contradicts,
+      )
       const confident = scoreEntries(parsed, possible, options, MIN_SCORE).scored
       // Only the matches answered become `ToolMatch`es (a common intent may fit thousands).
       const match = (s: (typeof confident)[number]) => toMatch(s.tool, s.score, s.evidence)

@@ -5,6 +5,7 @@ import {
   DATA_FIELDS,
   HEAD_IN_FIELDS,
   HEAD_PENALTY,
+  MIN_HEAD_STRENGTH,
   WEAK_HEAD_FIELDS,
   type Expanded,
   type Expansion,
@@ -52,6 +53,12 @@ export const PENALTY = {
   otherAction: 0.05,
   /** The intent names no object but its site, with a verb that needs none (`sign in to X`). */
   implicit: 0.03,
+  /**
+   * The intent asks its act by a verb that only says the class (`edit the tiddler`) and the tool
+   * does a specific act of that class (`rename`, `tag`): another tool of the class may be the
+   * plain one; a tie-breaker.
+   */
+  toolAction: 0.015,
 } as const
 
 /** What a place word absorbed by a slot costs (`in [paris]`): ranks the tool saying it first. */
@@ -59,6 +66,12 @@ export const ABSORBED_WORD = 0.01
 
 /** A site word found only as part of the site's name (`wiki` of `dokuwiki`) counts this much. */
 export const SITE_LABEL = 0.85
+
+/**
+ * What a search of its whole site (`ToolProfile.searchesSite`) shows of an object of some tool of
+ * its site (`find [issues] that mention login` of `search the Website project for X`).
+ */
+export const SITE_OBJECT = 0.9
 
 /** Verb agreement at most this when many are asked of a tool that reads one (`list orders` of `track an order`). */
 export const ONE_ITEM_FACTOR = 0.85
@@ -73,6 +86,12 @@ export const CONTRADICTION_CAP = 0.6
  */
 export const OTHER_SITE_FACTOR = 0.75
 
+/**
+ * Verb agreement at most this when the intent's verb serves the tool only through another class
+ * its meaning allows (`put [a file] onto the server` of an upload: `put` is first `set`).
+ */
+export const ALTERNATIVE_FACTOR = 0.97
+
 /** Score at most this when the intent names nothing to act on (`search`). */
 export const VAGUE_CAP = 0.8
 
@@ -84,7 +103,7 @@ export interface WordEvidence {
   outcome: 'matched' | 'absorbed' | 'missing'
   /** Where it was found (`intent`, `name`, `slot`...) and through what (`synonym`...). */
   field?: TermField
-  via?: Expansion['via'] | 'role' | 'site_label'
+  via?: Expansion['via'] | 'role' | 'site_label' | 'site_object'
   /** How strongly the tool shows it (0 to 1). */
   strength: number
   penalty: number
@@ -137,6 +156,11 @@ function find(
     if (term && (e.via !== 'vector' || !DATA_FIELDS.has(term.field)))
       consider({ strength: term.strength * e.strength, field: term.field, via: e.via })
   }
+  // A search of the whole site finds what its tools are about (things, not their modifiers).
+  if (profile.searchesSite && !w.literal && !w.modifier)
+    for (const [s, e] of expanded)
+      if (e.via !== 'vector' && profile.siteObjects.has(s))
+        consider({ strength: SITE_OBJECT * e.strength, field: 'intent', via: 'site_object' })
   if (roles)
     for (const s of roleSynonyms(w.stem))
       if (profile.slotStems.has(s))
@@ -158,10 +182,16 @@ function find(
  * `expand` gives each intent word's expansions by meaning (`ToolIndex.expand`).
  */
 export function scoreTool(
-  intent: ParsedIntent,
+  parsed: ParsedIntent,
   profile: ToolProfile,
   expand: (w: IntentWord, pos?: 'noun' | 'verb') => Expanded,
 ): ToolScore {
+  // The intent read with the class its verb has for this tool (`askedClass`).
+  const askedOfTool = askedClass(parsed.verb, profile.verb)
+  const alternative = parsed.verb !== null && askedOfTool !== parsed.verb.verbClass
+  const intent: ParsedIntent = alternative
+    ? { ...parsed, verb: { word: parsed.verb!.word, verbClass: askedOfTool! } }
+    : parsed
   const evidence: WordEvidence[] = []
   const found = new Map<IntentWord, Found | null>()
   const findOnce = (w: IntentWord, roles: boolean) => {
@@ -216,8 +246,25 @@ export function scoreTool(
       penalty,
     })
   }
+  // `list the [files] in the data folder` of `what's in the invoices folder`: the members of a
+  // container a list shows need no name of their own.
+  const listVerb = intent.verb === null || READ_CLASSES.includes(intent.verb.verbClass)
+  const members = (w: IntentWord) =>
+    w === head &&
+    listVerb &&
+    profile.verb === 'list' &&
+    profile.head !== null &&
+    isPlural(w.word) &&
+    (findOnce(w, false)?.strength ?? 0) < MIN_HEAD_STRENGTH &&
+    intent.places.some((p) => !p.literal && expand(p).has(profile.head!))
   for (const w of core) {
-    const cost = w === head ? PENALTY.head : w.generic ? PENALTY.generic : PENALTY.word
+    const cost = members(w)
+      ? PENALTY.generic
+      : w === head
+        ? PENALTY.head
+        : w.generic
+          ? PENALTY.generic
+          : PENALTY.word
     account(w, 'core', false, cost)
   }
   for (const w of intent.qualifiers)
@@ -308,6 +355,15 @@ export function scoreTool(
     !intent.actionGuessed &&
     ![...profile.siteActions].some((a) => sameSense(intent.action!, a))
   if (!actionAgrees) penalty += lenient ? PENALTY.otherAction : PENALTY.action
+  else if (
+    intent.action !== null &&
+    GENERIC_VERBS.has(intent.action) &&
+    profile.action !== null &&
+    !GENERIC_VERBS.has(profile.action) &&
+    intent.verb?.verbClass === profile.verb &&
+    !sameAction(intent.action, profile.action)
+  )
+    penalty += PENALTY.toolAction
   // `copy [budget.xlsx] into the archive folder`: the object is a file, so a tool that takes no
   // file and is about something else (a folder) does not act on it.
   const objectKindMissed = intent.objectKinds.some(
@@ -318,10 +374,8 @@ export function scoreTool(
   )
   if (objectKindMissed) penalty += PENALTY.word
   const verb = verbAgreement(intent.verb?.verbClass ?? null, profile.verb)
-  const asksMany =
-    (intent.verb?.verbClass === 'list' || intent.verb?.verbClass === 'search') &&
-    head !== null &&
-    isPlural(head.word)
+  // `show all the packages`, `what files do I have`: a read of many is a list.
+  const asksMany = listVerb && head !== null && !head.generic && isPlural(head.word)
   if (asksMany && profile.verb === 'read' && profile.headSingular && !verb.contradicts)
     verb.factor = Math.min(verb.factor, ONE_ITEM_FACTOR)
   // And the other way: the details of one item (`show the post X`, `what do we know about the
@@ -333,6 +387,7 @@ export function scoreTool(
     !isPlural(head.word)
   if (asksOne && (profile.verb === 'search' || profile.verb === 'list') && !verb.contradicts)
     verb.factor = Math.min(verb.factor, ONE_ITEM_FACTOR)
+  if (alternative) verb.factor = Math.min(verb.factor, ALTERNATIVE_FACTOR)
   let score = Math.max(0, 1 - penalty) * (verb.contradicts ? 1 : verb.factor)
   const otherSite = sites.some(
     (w) => w.siteName && !evidence.some((e) => e.word === w.word && e.outcome === 'matched'),
@@ -365,6 +420,17 @@ export function scoreTool(
       ...(cap ? { cap } : {}),
     },
   }
+}
+
+/**
+ * The class the intent's verb asks of a tool whose verb class is `tool`: the verb's own, or,
+ * when that contradicts the tool's, the first other class its meaning allows that does not
+ * (`ParsedIntent.verb.alternatives`); null without a verb.
+ */
+export function askedClass(verb: ParsedIntent['verb'], tool: VerbClass): VerbClass | null {
+  if (!verb) return null
+  if (!verbAgreement(verb.verbClass, tool).contradicts) return verb.verbClass
+  return verb.alternatives?.find((c) => !verbAgreement(c, tool).contradicts) ?? verb.verbClass
 }
 
 /**

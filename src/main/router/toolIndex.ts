@@ -57,6 +57,8 @@ export class ToolIndex {
   /** The postings of words strong enough to be a tool's head (not output fields, slot names). */
   private readonly headPostings = new Map<string, Set<IndexEntry>>()
   private readonly labels = new Map<string, Set<IndexEntry>>()
+  /** Per site, its tools that search the whole site (`ToolProfile.searchesSite`). */
+  private readonly siteSearchers = new Map<string, Set<IndexEntry>>()
   private readonly vocabStems: string[] = []
   private readonly vocabWords: string[] = []
   private readonly vocab = new Set<string>()
@@ -159,17 +161,22 @@ export class ToolIndex {
   ): IndexEntry[] {
     const found = new Set<IndexEntry>()
     for (const key of keys) for (const e of this.postings.get(key) ?? []) found.add(e)
+    const searchedSites = new Set<string>()
     for (const expanded of heads)
       for (const [s, x] of expanded) {
         // A tool word counts at most the expansion's strength (a vector neighbour, 0.7 at most):
         // too weak to be the head, so its postings need no visit.
         if (x.strength < MIN_HEAD_STRENGTH) continue
         for (const e of this.headPostings.get(s) ?? []) {
+          // What a tool of a site is about, a search of that whole site finds (`score.ts`).
+          if (x.via !== 'vector' && e.profile.objectStems.has(s)) searchedSites.add(e.tool.siteHost)
           if (found.has(e)) continue
           const term = e.profile.terms.get(s)!
           if (headStrength(term, x) >= MIN_HEAD_STRENGTH) found.add(e)
         }
       }
+    for (const host of searchedSites)
+      for (const e of this.siteSearchers.get(host) ?? []) found.add(e)
     for (const expanded of sites)
       for (const [s, x] of expanded)
         if (x.strength >= 0.9)
@@ -275,6 +282,11 @@ export class ToolIndex {
         this.vocabWords.push(term.word)
       }
     }
+    if (entry.profile.searchesSite) {
+      let set = this.siteSearchers.get(entry.tool.siteHost)
+      if (!set) this.siteSearchers.set(entry.tool.siteHost, (set = new Set()))
+      set.add(entry)
+    }
     for (const label of entry.profile.siteLabels) {
       let set = this.labels.get(label)
       if (!set) {
@@ -286,6 +298,9 @@ export class ToolIndex {
   }
 
   private unpost(entry: IndexEntry): void {
+    const searchers = this.siteSearchers.get(entry.tool.siteHost)
+    searchers?.delete(entry)
+    if (searchers?.size === 0) this.siteSearchers.delete(entry.tool.siteHost)
     for (const key of [...entry.profile.terms.keys(), ...ToolIndex.keysOf(entry.profile)]) {
       const set = this.postings.get(key)
       set?.delete(entry)

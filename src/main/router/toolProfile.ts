@@ -93,6 +93,11 @@ export interface ToolProfile {
   siteObjects: Set<string>
   /** The actions of every tool of its site (shared like `siteVocabulary`): what the site does. */
   siteActions: Set<string>
+  /**
+   * A search of a place for a value (`search the Website project for "duplicate"`): it finds
+   * whatever its site holds, so an intent's head among `siteObjects` is what it finds.
+   */
+  searchesSite: boolean
 }
 
 /**
@@ -212,8 +217,14 @@ export function profileTool(tool: ToolSpec): ToolProfile {
       : specificOf([...parsed.places, ...parsed.values])
   // Words that name where the tool works: what a search searches, its `in`/`on` places, the
   // site's names and page titles. Shared with the other tools of the site (`toolIndex.ts`).
+  // `search the Website project for "duplicate"`: the project is where it searches, not what.
+  const searchedPlace =
+    parsed.verb?.verbClass === 'search' &&
+    !searched &&
+    specificOf(parsed.core).length > 0 &&
+    parsed.values.length > 0
   const context = [
-    ...(searched ? parsed.core : []),
+    ...(searched || searchedPlace ? parsed.core : []),
     ...parsed.places.filter((w) => !w.literal),
     ...parsed.sites.filter((w) => !w.literal),
   ].map((w) => w.stem)
@@ -253,6 +264,7 @@ export function profileTool(tool: ToolSpec): ToolProfile {
     objectStems: new Set(specific.map((w) => w.stem)),
     siteObjects: new Set(specific.map((w) => w.stem)),
     siteActions: new Set(action ? [action] : []),
+    searchesSite: searchedPlace,
     siteVocabulary: new Set([...context, ...siteStems]),
   }
 }
@@ -324,6 +336,7 @@ const KIND_WORDS: Partial<Record<ValueKind, string[]>> = {
   email: ['email', 'address'],
   date: ['date'],
   path: ['path', 'folder'],
+  version: ['version', 'release'],
 }
 
 /** Stems of the words that name what a value of `kind` is (`file` for `budget.xlsx`). */

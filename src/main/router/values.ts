@@ -7,7 +7,16 @@
 import { inWordnet } from './meaning/wordnet'
 
 export type ValueKind =
-  'quoted' | 'url' | 'email' | 'file' | 'path' | 'date' | 'number' | 'identifier' | 'name'
+  | 'quoted'
+  | 'url'
+  | 'email'
+  | 'file'
+  | 'path'
+  | 'date'
+  | 'version'
+  | 'number'
+  | 'identifier'
+  | 'name'
 
 export interface IntentValue {
   /** As written (without quotes). */
@@ -25,6 +34,9 @@ const WORD_PREFIXES = new Set([
 const PATTERNS: Array<[ValueKind, RegExp]> = [
   ['quoted', /"([^"]*)"|“([^”]*)”|‘([^’]*)’|(?<=^|\s)'([^']+)'(?=\s|$|[.,;:!?])/g],
   ['url', /\bhttps?:\/\/\S+/g],
+  // A release (`2.1.0`, `v1.2`, `lunar-phase@1.0.0`): three dotted numbers, or two after a `v`;
+  // before e-mails (`name@1.0.0` is none) and numbers (`2.1.0` is no `2.1`).
+  ['version', /(?<![\w.@-])(?:[\w-]+@)?(?:v?\d+\.\d+\.\d+(?:-[\w.]+)?|v\d+\.\d+)(?![\w.])/g],
   ['email', /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g],
   // A file name: a name, a dot and a short extension of letters (`budget.xlsx`, `README.md`);
   // before dates, which file names carry (`minutes-2026-12-01.pdf`).

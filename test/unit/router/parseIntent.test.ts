@@ -66,4 +66,44 @@ describe('parseIntent', () => {
     expect(parseIntent('AI tools search').verb?.verbClass).toBe('search')
     expect(parseIntent('orders placed yesterday').verb).toBeNull()
   })
+
+  it('reads no verb in the noun a question asks about, nor in a participle', () => {
+    expect(parseIntent('which posts are in the category News?').verb).toBeNull()
+    expect(parseIntent('what does issue #7 of the Website project say?').verb).toBeNull()
+    expect(parseIntent("what's written in README.md?").verb).toBeNull()
+  })
+
+  it('reads a word no dictionary has before its object as a verb of unknown kind', () => {
+    const p = parseIntent('unpublish the npm package tidy-csv')
+    expect(p.verb).toEqual({ word: 'unpublish', verbClass: 'write' })
+    expect(p.action).toBe('unpublish')
+    expect(stems(p.core)).not.toContain('unpublish')
+  })
+
+  it('keeps the other classes a verb classed by meaning allows', () => {
+    // WordNet's first sense of `put` is `set` (an update) and `place` (a create) at once.
+    const p = parseIntent('put the file results.json onto the notebook server')
+    expect(p.verb?.verbClass).toBe('update')
+    expect(p.verb?.alternatives).toContain('create')
+    expect(stems(p.places)).toEqual(['notebook', 'server'])
+  })
+
+  it('reads what a search looks for as its object when it names no other', () => {
+    const p = parseIntent('look for tickets about the checkout page in the tracker')
+    expect(stems(p.core)).toEqual(['ticket'])
+  })
+
+  it('reads the object of a sign-in as the site signed in to', () => {
+    const p = parseIntent('sign into the flow editor as admin')
+    expect(p.core).toEqual([])
+    expect(p.sites.map((w) => w.word)).toEqual(['flow', 'editor'])
+  })
+
+  it('takes a release as one value', () => {
+    const p = parseIntent('view lunar-cal 2.1.0 in the registry')
+    expect(p.values.map((w) => [w.word, w.value])).toEqual([
+      ['2.1.0', 'version'],
+      ['lunar-cal', 'identifier'],
+    ])
+  })
 })

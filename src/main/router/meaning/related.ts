@@ -122,22 +122,30 @@ function compareActions(a: string, b: string): boolean {
  * The class of a verb the router's table does not list, by meaning: the class of the first
  * table verb found among the words of its first {@link SENSES} synsets, then of their
  * hypernyms, then of theirs (breadth first, most frequent sense first): `erase` → `delete`,
- * `kick off` → (`inaugurate` → `start`), with the table verb it was found through and how many
- * hypernym steps away (0: a synonym). Null when none is found within two levels.
+ * `kick off` → (`inaugurate` → `start`), with the table verb it was found through, how many
+ * hypernym steps away (0: a synonym) and the other classes met at that depth (`alternatives`:
+ * `put` is `set` and `place`). Null when none is found within two levels.
  */
 export function verbClassByMeaning(
   verb: string,
   classOf: (wordStem: string) => VerbClass | null,
-): { verbClass: VerbClass; via: string; depth: number } | null {
+): { verbClass: VerbClass; via: string; depth: number; alternatives: VerbClass[] } | null {
   let level: Synset[] = synsetsOf(verbLemma(verb), 'verb').slice(0, SENSES)
   const seen = new Set<number>()
   for (let depth = 0; depth < 3 && level.length; depth++) {
+    let first: { verbClass: VerbClass; via: string } | null = null
+    const alternatives: VerbClass[] = []
+    // Every class met at this depth: `put` is `set` (update) and `place` (create) in one synset,
+    // so either act may be meant.
     for (const synset of level)
       for (const w of synset.words) {
         if (w.includes('_')) continue
         const c = classOf(stem(w))
-        if (c) return { verbClass: c, via: w, depth }
+        if (!c) continue
+        if (!first) first = { verbClass: c, via: w }
+        else if (c !== first.verbClass && !alternatives.includes(c)) alternatives.push(c)
       }
+    if (first) return { ...first, depth, alternatives }
     const next: Synset[] = []
     for (const synset of level) {
       seen.add(synset.offset)
