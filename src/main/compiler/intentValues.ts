@@ -3,7 +3,7 @@ import { requestValues } from './requestValues'
 import { isOperationValue } from './operation'
 import { labelledValues } from './optionLabels'
 import { presentedAsValue, VALUE_INTRODUCERS } from './valueCues'
-import { normalValue } from './valueSpelling'
+import { normalValue, wordsOf } from './valueSpelling'
 import { intentWords } from './selectTarget'
 import type { TypedValue } from './typedValues'
 
@@ -50,6 +50,13 @@ export function intentValues(intent: string, exchanges: Exchange[]): TypedValue[
         continue
       phrases.add(text)
     }
+  // A word that joins values the way sites write them together (`lunar-phase@1.1.0`, a name and
+  // its version; `repo#branch`, `image:tag`) holds each of them: a part shaped like a value (a
+  // digit, `.`, `_` or `-` in it) is one too.
+  for (const token of tokens)
+    for (const part of token.split(/[@#:=/]+/))
+      if (part !== token && part.length >= MIN_VALUE_LENGTH && /[\d._-]/.test(part))
+        phrases.add(part)
   // A quoted value is one value whatever it holds ("change it to say 'Status: amber'").
   for (const m of intent.matchAll(/["“']([^"”']{2,200})["”']/g)) {
     phrases.add(m[1]!.trim().toLowerCase().replace(/\s+/g, ' '))
@@ -63,7 +70,11 @@ export function intentValues(intent: string, exchanges: Exchange[]): TypedValue[
       // A submit button's label ("Log In") repeats the intent's verb; it is no value.
       if (SUBMIT_FIELD.test(v.key)) continue
       const text = v.value.trim().toLowerCase().replace(/\s+/g, ' ')
-      if (!phrases.has(text) && !phrases.has(normalValue(v.value))) continue
+      // Unquoted, a value's punctuation falls away with the intent's ("team status: Status: amber"
+      // and `Status: amber`): a value of two words or more also matches by its words.
+      const words = wordsOf(v.value)
+      const byWords = words.length >= 2 && phrases.has(words.join(' '))
+      if (!phrases.has(text) && !phrases.has(normalValue(v.value)) && !byWords) continue
       found.set(v.value, {
         value: v.value,
         fieldName: null,

@@ -106,6 +106,7 @@ const VERBS: Array<[VerbClass, string[]]> = [
       'invite',
       'copy',
       'duplicate',
+      'put',
     ],
   ],
   [
@@ -141,6 +142,8 @@ const VERBS: Array<[VerbClass, string[]]> = [
       'adjust',
       'append',
       'retitle',
+      'rewrite',
+      'reword',
       'turn on',
       'turn off',
       'switch',

@@ -7,7 +7,7 @@ import { matchTyped, pathSegments, requestValues, type RequestValue } from './re
 import type { TypedValue } from './typedValues'
 import { intentVerbClass } from './intentVerb'
 import { operationOf } from './operation'
-import { NAME_INTRODUCERS, presentedAsValue } from './valueCues'
+import { CONTAINER_NOUNS, NAME_INTRODUCERS, presentedAsValue } from './valueCues'
 import { singular, wordsOf } from './valueSpelling'
 
 export { singular }
@@ -380,7 +380,11 @@ function intentValueInPath(
     // names it as one: quoted, capitalised, or before a container noun ("the invoices folder");
     // else it is a route word such as `search` or `jobs` (issue 9 kind 2).
     if (!/[\d._-]/.test(segment)) {
-      const asValue = presentedAsValue(raw, tokens, at, after, NAME_INTRODUCERS)
+      // A word that names a kind of thing (`packages`, `pages`) is the collection's route word
+      // even after "for" ("search the registry for packages by name"); it is a value only when
+      // quoted, capitalised or before such a noun ("the Projects folder").
+      const kind = at === after && CONTAINER_NOUNS.has(singular(segment))
+      const asValue = presentedAsValue(raw, tokens, at, after, kind ? NO_WORDS : NAME_INTRODUCERS)
       // After a search word the path holds the term (`/search/<term>`): no siblings needed.
       const afterSearch = /^(search|find|query|q|lookup|suggest)$/i.test(segments[index - 1] ?? '')
       if (!asValue || (!afterSearch && !hasSiblings(segments, index, paths))) continue
@@ -398,6 +402,8 @@ function intentValueInPath(
   }
   return null
 }
+
+const NO_WORDS: ReadonlySet<string> = new Set()
 
 /** Where in the intent's tokens a path segment is spelled (one to five words), or null. */
 function phraseAt(tokens: string[], segment: string): { start: number; end: number } | null {

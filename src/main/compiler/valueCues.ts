@@ -9,7 +9,7 @@ import { singular } from './valueSpelling'
 
 /** Words after which a person names a value in any part of a request. */
 export const VALUE_INTRODUCERS = new Set(
-  'for about named called titled tagged to as containing mentioning matching like with by from in have has mention mentions include includes say says'.split(
+  'for about named called titled tagged to as containing mentioning matching like with by from in under inside within have has mention mentions include includes say says'.split(
     ' ',
   ),
 )
