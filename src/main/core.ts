@@ -196,6 +196,11 @@ export function createCore(config: CoreConfig = {}): Core {
     startRecording,
     refuseSecretValues: vault.refuseSecretValues,
     saveLogin: (tenant, host, state) => logins.save(tenant, host, state),
+    httpLogins: {
+      // A locked vault keeps a saved login's password sealed: the person is asked again.
+      saved: (tenant, host) => logins.credentials(tenant, host).catch(() => null),
+      save: (tenant, host, login, pageUrl) => logins.saveHttpAuth(tenant, host, login, pageUrl),
+    },
     ...(config.headless !== undefined ? { headless: config.headless } : {}),
   })
   const browse = createBrowseSessions({

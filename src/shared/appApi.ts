@@ -246,6 +246,12 @@ export interface AppApiMethods {
   'recorder.start': [{ url: string; intent: string; cdpEndpoint?: string }, RecordingState]
   'recorder.current': [Record<string, never>, RecordingState | null]
   'recorder.stop': [{ sessionId: string }, RecordingResult]
+  /**
+   * Answers the recording's HTTP authentication challenge: saves the username and password as
+   * the site's login (sealed: 503 `unavailable` while the vault is locked), then loads the page
+   * again with them.
+   */
+  'recorder.answerAuth': [{ sessionId: string; username: string; password: string }, RecordingState]
   /** A HAR 1.2 file's text, imported as a recording and compiled (issue 14 item 1). */
   'recorder.importHar': [{ har: string; intent: string }, RecordingResult]
   'tools.list': [Record<string, never>, ToolSummary[]]
@@ -291,6 +297,8 @@ export interface AppApiMethods {
   'scopes.list': [Record<string, never>, ToolScopeSummary[]]
   /** Creates or replaces a tool scope, as `POST /api/v1/scopes` does. */
   'scopes.create': [{ slug: string; apps: string[]; tools: string[] }, ToolScopeSummary]
+  /** Deletes a tool scope, as `DELETE /api/v1/scopes/{slug}` does. */
+  'scopes.delete': [{ slug: string }, { deleted: boolean }]
   /** Revokes a key of the workspace: requests with it answer 403 `revoked` from then on. */
   'keys.revoke': [{ id: string }, { revoked: boolean }]
   /** Local sites API keys and OAuth clients may index and browse (issue 13 item 3). */
@@ -321,6 +329,8 @@ export interface AppApiMethods {
     SignInState,
   ]
   'logins.cancelSignIn': [{ signInId: string }, SignInState]
+  /** Answers a sign-in's HTTP authentication challenge; saved as the site's login once accepted. */
+  'logins.answerAuth': [{ signInId: string; username: string; password: string }, SignInState]
   /** Deletes a site's login and its secrets. */
   'logins.forget': [{ host: string }, { forgotten: boolean }]
 }
@@ -363,6 +373,12 @@ const traceHost = {
   },
 } as const
 
+/** A username and password typed for an HTTP authentication challenge (RFC 7617 §2: no colon in the user-id). */
+const httpCredentials = {
+  username: { type: 'string', minLength: 1, maxLength: 200, pattern: '^[^:]*$' },
+  password: { type: 'string', maxLength: 500 },
+} as const
+
 const signInIdOnly = {
   type: 'object',
   additionalProperties: false,
@@ -399,6 +415,15 @@ export const APP_API_INPUT_SCHEMAS: Record<AppApiMethod, object> = {
     additionalProperties: false,
     required: ['sessionId'],
     properties: { sessionId: { type: 'string', minLength: 1 } },
+  },
+  'recorder.answerAuth': {
+    type: 'object',
+    additionalProperties: false,
+    required: ['sessionId', 'username', 'password'],
+    properties: {
+      sessionId: { type: 'string', minLength: 1, maxLength: 100 },
+      ...httpCredentials,
+    },
   },
   'tools.list': emptyObject,
   'tools.search': {
@@ -489,6 +514,12 @@ export const APP_API_INPUT_SCHEMAS: Record<AppApiMethod, object> = {
     properties: { host: { type: 'string', minLength: 1, maxLength: 260 } },
   },
   'scopes.list': emptyObject,
+  'scopes.delete': {
+    type: 'object',
+    additionalProperties: false,
+    required: ['slug'],
+    properties: { slug: { type: 'string', minLength: 1, maxLength: 40 } },
+  },
   'scopes.create': {
     type: 'object',
     additionalProperties: false,
@@ -570,6 +601,15 @@ export const APP_API_INPUT_SCHEMAS: Record<AppApiMethod, object> = {
     },
   },
   'logins.cancelSignIn': signInIdOnly,
+  'logins.answerAuth': {
+    type: 'object',
+    additionalProperties: false,
+    required: ['signInId', 'username', 'password'],
+    properties: {
+      signInId: { type: 'string', minLength: 1, maxLength: 100 },
+      ...httpCredentials,
+    },
+  },
   'logins.forget': {
     type: 'object',
     additionalProperties: false,

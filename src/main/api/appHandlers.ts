@@ -106,6 +106,8 @@ export function createAppHandlers(deps: AppHandlerDeps): AppHandlers {
     'recorder.start': async (input) => deps.recordings.start(input),
     'recorder.current': async () => deps.recordings.current(),
     'recorder.stop': async ({ sessionId }) => deps.recordings.stop(sessionId),
+    'recorder.answerAuth': async ({ sessionId, ...login }) =>
+      deps.recordings.answerAuth(sessionId, login),
     'recorder.importHar': async (input) =>
       importHarRecording(
         { store, clock: deps.clock, ulid: deps.ulid, uuid: deps.uuid ?? randomUUID },
@@ -200,6 +202,7 @@ export function createAppHandlers(deps: AppHandlerDeps): AppHandlers {
           lastUsedAt: lastUsedAt ?? null,
         })),
     'scopes.list': async () => store.scopes.list(deps.tenant),
+    'scopes.delete': async ({ slug }) => ({ deleted: store.scopes.remove(deps.tenant, slug) }),
     'scopes.create': async (input) => {
       // The same checks as POST /api/v1/scopes: slug grammar, at most 200 entries, 20 scopes.
       const scope = parseScopeBody(input)
@@ -257,6 +260,8 @@ export function createAppHandlers(deps: AppHandlerDeps): AppHandlers {
     'logins.finishSignIn': async ({ signInId, ...choice }) =>
       loginsOf().flows.finish(deps.tenant, signInId, choice),
     'logins.cancelSignIn': async ({ signInId }) => loginsOf().flows.cancel(deps.tenant, signInId),
+    'logins.answerAuth': async ({ signInId, ...login }) =>
+      loginsOf().flows.answerAuth(deps.tenant, signInId, login),
     'logins.forget': async ({ host }) => ({
       forgotten: loginsOf().saved.forget(deps.tenant, host.trim().toLowerCase()),
     }),

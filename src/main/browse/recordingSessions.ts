@@ -5,6 +5,7 @@ import { compileTrace } from '../compiler'
 import type { EventBus } from '../events'
 import { defaultHeadless, type Recording, type RecordingOptions } from '../recorder'
 import type { Store } from '../store/store'
+import { userinfoOf, withoutUserinfo, type HttpLogin } from '../recorder/httpAuthWatch'
 import { siteStorageState } from './siteLogin'
 
 export interface RecordingSessionsDeps {
@@ -24,6 +25,15 @@ export interface RecordingSessionsDeps {
   refuseSecretValues?: (text: string, tenant: string) => Promise<void>
   /** Seals a login into the vault (issue 6); absent or failing (locked vault): not kept. */
   saveLogin?: (tenant: string, siteHost: string, state: StorageState) => Promise<void>
+  /**
+   * HTTP authentication logins (issue 14 item 2): the saved username and password of a site
+   * (null: none, or the vault is locked), and saving the ones the person answered a challenge
+   * with (503 `unavailable` while the vault is locked).
+   */
+  httpLogins?: {
+    saved(tenant: string, siteHost: string): Promise<HttpLogin | null>
+    save(tenant: string, siteHost: string, login: HttpLogin, pageUrl: string): Promise<void>
+  }
 }
 
 export interface RecordingSessions {
@@ -32,6 +42,13 @@ export interface RecordingSessions {
   current(): RecordingState | null
   /** Stops (or, after the person closed the window, collects), saves the trace and compiles it. */
   stop(sessionId: string): Promise<RecordingResult>
+  /**
+   * Answers the recording's HTTP authentication challenge (issue 14 item 2): saves the
+   * credentials as the site's login (503 `unavailable` while the vault is locked: nothing is
+   * given then), then loads the challenged page with them. 404 `not_found`; 409 `conflict` when
+   * nothing is asked.
+   */
+  answerAuth(sessionId: string, login: HttpLogin): Promise<RecordingState>
   /** Resolves with the result when the recording ends either way. */
   finished(sessionId: string): Promise<RecordingResult>
   /** The live recording (its browser context and first page), for scripted use; null when none. */
@@ -112,6 +129,13 @@ export function createRecordingSessions(deps: RecordingSessionsDeps): RecordingS
       if (url.protocol !== 'http:' && url.protocol !== 'https:')
         throw new ServiceError('invalid_input', 'Only http and https pages can be recorded.')
       await deps.refuseSecretValues?.(input.intent, deps.tenant)
+      // Credentials in the start URL answer the site's HTTP authentication and are kept only as
+      // its login (sealed): the URL is stored and shown without them.
+      const typed = userinfoOf(url.href)
+      url = new URL(withoutUserinfo(url.href))
+      if (typed)
+        await deps.httpLogins?.save(deps.tenant, url.host, typed, url.href).catch(() => undefined)
+      const known = typed ?? (await deps.httpLogins?.saved(deps.tenant, url.host)) ?? null
       const sessionId = `rec_${deps.ulid()}`
       const state: RecordingState = {
         sessionId,
@@ -137,6 +161,11 @@ export function createRecordingSessions(deps: RecordingSessionsDeps): RecordingS
         clock: deps.clock,
         ...(deps.headless !== undefined ? { headless: deps.headless } : {}),
         ...(input.cdpEndpoint ? { cdpEndpoint: input.cdpEndpoint } : {}),
+        ...(known ? { httpLogins: [{ ...known, origin: url.origin }] } : {}),
+        onAuthChallenge: (challenge) => {
+          state.authChallenge = challenge
+          deps.events.emit('recorder.authChallenge', { sessionId, challenge })
+        },
         onExchange: (exchange: ExchangeSummary) => {
           state.exchanges.push(exchange)
           deps.events.emit('recorder.exchange', { sessionId, exchange })
@@ -158,6 +187,7 @@ export function createRecordingSessions(deps: RecordingSessionsDeps): RecordingS
         if (active?.state.sessionId === sessionId) active = null
         return finish(state, trace)
       })
+      state.authChallenge = recording.authChallenge()
       const session: Session = { state, recording, result, end: resolveEnd }
       // Errors surface through stop()/finished(); keep an unobserved failure from crashing the app.
       result.catch(() => undefined)
@@ -166,6 +196,17 @@ export function createRecordingSessions(deps: RecordingSessionsDeps): RecordingS
       return state
     },
     current: () => active?.state ?? null,
+    async answerAuth(sessionId, login) {
+      const session = sessions.get(sessionId)
+      if (!session) throw new ServiceError('not_found', `No recording ${sessionId}.`)
+      const challenge = session.recording.authChallenge()
+      if (!challenge) throw new ServiceError('conflict', 'The recording asks no credentials now.')
+      if (deps.httpLogins)
+        await deps.httpLogins.save(deps.tenant, challenge.host, login, challenge.url)
+      await session.recording.answerAuth(login)
+      session.state.authChallenge = session.recording.authChallenge()
+      return session.state
+    },
     recording: (sessionId) => sessions.get(sessionId)?.recording ?? null,
     unsavedLogin: (traceId) => unsaved.get(traceId) ?? null,
     dropUnsavedLogin: (traceId) => void unsaved.delete(traceId),

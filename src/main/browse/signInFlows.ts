@@ -18,6 +18,12 @@ import {
   findLoginFields,
   type CapturedSubmit,
 } from './signInForm'
+import { watchHttpAuth, type HttpAuthWatch } from '../recorder/httpAuthWatch'
+import type { HttpAuthChallenge } from '../../shared/appApi'
+
+/** What the flow says while the site waits on HTTP authentication. */
+const challengeMessage = (c: HttpAuthChallenge) =>
+  `${c.host} asks for a username and password (HTTP ${c.scheme === 'digest' ? 'Digest' : 'Basic'}${c.realm ? `, realm "${c.realm}"` : ''})${c.failed ? ': the last ones were refused' : ''}. Enter them here.`
 
 export type { SignInState, SignInStatus } from '../../shared/appApi'
 
@@ -56,6 +62,18 @@ export interface SignInFlows {
    * and password and a TOTP seed; closes the browser. 409 `conflict` when the flow has ended.
    */
   finish(tenant: string, signInId: string, choice: SignInFinish): Promise<SignInState>
+  /**
+   * Answers the site's HTTP authentication challenge (Basic, Digest: issue 14 item 2) with the
+   * person's username and password; once the site accepts them they are saved as its login
+   * (sealed: 503 `unavailable` while the vault is locked) and the flow ends `saved`, its browser
+   * closed. A refusal leaves it `open` with the challenge `failed`. 409 `conflict` when the flow
+   * ended or the site asks no credentials.
+   */
+  answerAuth(
+    tenant: string,
+    signInId: string,
+    login: { username: string; password: string },
+  ): Promise<SignInState>
   /** Ends the flow without saving anything more; typed values are dropped. */
   cancel(tenant: string, signInId: string): Promise<SignInState>
   /** Settles when the flow is signed in or has ended. */
@@ -89,6 +107,8 @@ interface Flow {
   lastState: StorageState | null
   waiters: Array<(state: SignInState) => void>
   timer: NodeJS.Timeout
+  /** The site's HTTP authentication challenges and their answers. */
+  auth: HttpAuthWatch | null
 }
 
 const ENDED: SignInStatus[] = ['saved', 'cancelled', 'failed']
@@ -122,6 +142,7 @@ export function createSignInFlows(deps: SignInFlowsDeps): SignInFlows {
   }
   const end = async (flow: Flow, status: SignInStatus, message: string) => {
     clearTimeout(flow.timer)
+    flow.auth?.dispose()
     flow.captured = null
     if (!ENDED.includes(flow.state.status)) update(flow, status, message)
     flow.lastState = null
@@ -204,6 +225,7 @@ export function createSignInFlows(deps: SignInFlowsDeps): SignInFlows {
         captured: null,
         lastState: null,
         waiters: [],
+        auth: null,
         timer: setTimeout(
           () => void end(flow, 'cancelled', 'The sign-in was left open too long.'),
           deps.maxMs ?? 30 * 60_000,
@@ -217,6 +239,7 @@ export function createSignInFlows(deps: SignInFlowsDeps): SignInFlows {
           canSaveCredentials: false,
           username: null,
           sawOneTimeCode: false,
+          authChallenge: null,
           startedAt: now,
           updatedAt: now,
         },
@@ -233,6 +256,18 @@ export function createSignInFlows(deps: SignInFlowsDeps): SignInFlows {
             }
         })
         await browser.context.addInitScript(captureScript())
+        flow.auth = watchHttpAuth(
+          browser.context,
+          () => true,
+          (challenge) => {
+            flow.state = {
+              ...flow.state,
+              authChallenge: challenge,
+              ...(challenge ? { message: challengeMessage(challenge) } : {}),
+              updatedAt: deps.clock(),
+            }
+          },
+        )
         watch(flow, browser.context)
         const page = browser.context.pages()[0] ?? (await browser.context.newPage())
         flow.page = page
@@ -249,10 +284,44 @@ export function createSignInFlows(deps: SignInFlowsDeps): SignInFlows {
 
     get: (tenant, id) => snapshot(find(tenant, id)),
 
+    async answerAuth(tenant, id, login) {
+      const flow = find(tenant, id)
+      if (flow.state.status !== 'open')
+        throw new ServiceError('conflict', `The sign-in is ${flow.state.status}.`)
+      const challenge = flow.auth?.pending()
+      if (!flow.auth || !challenge)
+        throw new ServiceError('conflict', `${flow.state.host} asks no username and password now.`)
+      update(flow, 'signing_in', `Signing in to ${flow.state.host}…`)
+      await flow.auth.answer(flow.page, login)
+      const again = flow.auth.pending()
+      if (again) {
+        update(flow, 'open', challengeMessage(again))
+        return snapshot(flow)
+      }
+      const state = (await siteStateOf(flow.browser.context, flow.state.host)) ?? {
+        cookies: [],
+        origins: [],
+      }
+      try {
+        await deps.logins.save(flow.tenant, flow.state.host, state, {
+          credentials: login,
+          loginUrl: challenge.url,
+        })
+      } catch (error) {
+        update(flow, 'open', `Signed in, but the login was not saved: ${(error as Error).message}`)
+        throw error
+      }
+      await end(flow, 'saved', `Signed in to ${flow.state.host}: the login is saved.`)
+      return snapshot(flow)
+    },
+
     async submit(tenant, id, values) {
       const flow = find(tenant, id)
       if (flow.state.status !== 'open')
         throw new ServiceError('conflict', `The sign-in is ${flow.state.status}.`)
+      // A site behind HTTP authentication has no form: the values answer its challenge.
+      if (flow.auth?.pending())
+        return this.answerAuth(tenant, id, { username: values.username, password: values.password })
       const seed = values.totpSeed ? parseTotpSeed(values.totpSeed) : null
       const code = values.code?.trim() || null
       update(flow, 'signing_in', `Signing in to ${flow.state.host}…`)

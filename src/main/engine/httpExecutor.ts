@@ -469,7 +469,12 @@ async function sendAnswering(
   const answer = await auth.answer(req.method, req.url, first)
   if (!answer) return first
   onSent?.({ method: req.method, url: req.url, status: first.status })
-  return sendOnce({ ...req, headers: { ...req.headers, authorization: answer } }, send, signal, retry)
+  return sendOnce(
+    { ...req, headers: { ...req.headers, authorization: answer } },
+    send,
+    signal,
+    retry,
+  )
 }
 
 async function sendOnce(

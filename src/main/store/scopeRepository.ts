@@ -17,6 +17,8 @@ export interface ScopeRepository {
   put(tenant: string, scope: ToolScopeRecord, max: number): boolean
   find(tenant: string, slug: string): ToolScopeRecord | null
   list(tenant: string): ToolScopeRecord[]
+  /** Deletes a scope of the workspace; false when it had none of that slug. */
+  remove(tenant: string, slug: string): boolean
 }
 
 interface ScopeRow {
@@ -69,5 +71,8 @@ export function createScopeRepository(db: Db): ScopeRepository {
         .all(tenant) as ScopeRow[]
       return rows.map(toRecord)
     },
+    remove: (tenant, slug) =>
+      db.prepare('DELETE FROM tool_scopes WHERE tenant = ? AND slug = ?').run(tenant, slug)
+        .changes > 0,
   }
 }

@@ -26,6 +26,7 @@ const ROUTE_SCOPES: Array<{ methods: string[] | null; path: RegExp; scope: ApiSc
   { methods: ['GET'], path: /^\/v1\/accounts$/, scope: 'accounts:read' },
   { methods: ['PUT', 'DELETE'], path: /^\/v1\/accounts\/[^/]+$/, scope: 'accounts:write' },
   { methods: ['POST'], path: /^\/api\/v1\/scopes$/, scope: 'scopes:write' },
+  { methods: ['DELETE'], path: /^\/api\/v1\/scopes\/[^/]+$/, scope: 'scopes:write' },
 ]
 
 /**

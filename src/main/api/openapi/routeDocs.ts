@@ -223,6 +223,13 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
     responses: { '200': json('`{scopes: [...]}`') },
     errors: [],
   },
+  'DELETE /api/v1/scopes/:': {
+    summary: 'Delete a tool scope; a connection naming it gets 404 `unknown_scope` from then on.',
+    tag: 'scopes',
+    auth: 'key',
+    responses: { '204': { description: 'Deleted.' } },
+    errors: ['unknown_scope'],
+  },
   'POST /v1/tools/search': search('Search tools by intent (1 credit per operation key).', false),
   'POST /v1/tool-router': search('The tool router: the same result as search.', false),
   'GET /v1/tools': search('Search tools by intent in the query (same ledger as POST).', true),

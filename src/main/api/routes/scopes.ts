@@ -6,7 +6,8 @@ import { MAX_SCOPES_PER_WORKSPACE, parseScopeBody } from '../toolScopes'
 
 /**
  * Tool scopes (spec "C" `POST /api/v1/scopes`): create or replace a workspace's scope (201, or
- * 200 when the slug existed), 400 `too_many_scopes` for a 21st; `GET /api/v1/scopes` lists them.
+ * 200 when the slug existed), 400 `too_many_scopes` for a 21st; `GET /api/v1/scopes` lists them;
+ * `DELETE /api/v1/scopes/{slug}` deletes one (204, or 404 `unknown_scope`).
  * A scope is used as `/mcp/{slug}`, `/mcp?scope=`, or on REST as `X-Service-Scope` / `?scope=`.
  */
 export function registerScopeRoutes(
@@ -29,5 +30,14 @@ export function registerScopeRoutes(
   app.get('/api/v1/scopes', async (request) => {
     const caller = deps.auth.authenticate(request)
     return { scopes: deps.scopes.list(caller.tenant) }
+  })
+
+  // 204 when deleted; a connection still naming the slug gets 404 `unknown_scope` from then on.
+  app.delete('/api/v1/scopes/:slug', async (request, reply) => {
+    const caller = deps.auth.authenticate(request)
+    const { slug } = request.params as { slug: string }
+    if (!deps.scopes.remove(caller.tenant, slug))
+      throw new ServiceError('unknown_scope', `No tool scope "${slug}" in this workspace.`)
+    return reply.status(204).send()
   })
 }
