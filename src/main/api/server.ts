@@ -19,6 +19,8 @@ import { registerScopeRoutes } from './routes/scopes'
 import { scopeLookup } from './toolScopes'
 import { registerSignInRoutes } from './routes/signIn'
 import { registerOpenApiRoute } from './routes/openapi'
+import { registerOpenApiGenerator } from './openapi/document'
+import { registerRouteValidation } from './routeValidation'
 import { registerIndexRoutes } from './routes/indexRoutes'
 import { registerLocalSiteRoutes } from './routes/localSites'
 import { registerKeyRoutes } from './routes/keys'
@@ -43,8 +45,9 @@ export function buildServer(deps: ServerDeps): FastifyInstance {
     bodyLimit: BODY_LIMIT_BYTES,
     forceCloseConnections: true,
   })
-  // First: its route catalogue sees only routes registered after it.
-  registerOpenApiRoute(app, deps)
+  // First: the OpenAPI generator and the validation see only routes registered after them.
+  registerOpenApiGenerator(app)
+  registerRouteValidation(app)
 
   app.addHook('onRequest', async (request) => {
     const host = request.headers.host ?? ''
@@ -108,6 +111,14 @@ export function buildServer(deps: ServerDeps): FastifyInstance {
     }),
   )
 
+  // In a plugin, so the generator (a plugin itself, loaded in order) is in place before them.
+  void app.register(async (api) => registerRoutes(api, deps))
+  return app
+}
+
+/** Every route of the service, each concern's routes from its own module. */
+function registerRoutes(app: FastifyInstance, deps: ServerDeps): void {
+  registerOpenApiRoute(app, deps)
   registerSiteCallRoutes(app, deps)
   registerAccountToolRoutes(app, deps)
   registerToolEditRoutes(app, deps)
@@ -137,8 +148,8 @@ export function buildServer(deps: ServerDeps): FastifyInstance {
   registerMcpRoutes(app, {
     ...deps,
     tools: deps.store.tools,
+    toolsFor: deps.store.toolsFor,
     scopes: scopeLookup(deps.store.scopes),
     localSites: localSitesOf(deps.store),
   })
-  return app
 }

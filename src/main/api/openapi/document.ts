@@ -1,25 +1,27 @@
+import fastifySwagger from '@fastify/swagger'
+import type { FastifyInstance, RouteOptions } from 'fastify'
 import { API_SCOPES } from '../../../shared/apiScopes'
 import type { ToolSpec } from '../../../shared/toolSpec'
 import { scopeForRoute } from '../oauth/routeScopes'
-import type { CatalogueRoute } from './catalogue'
 import { COMPONENT_SCHEMAS, schemaRef } from './components'
 import { parseErrorEntry } from './errorStatus'
-import { ROUTE_DOCS, routeKey, type ParamDoc, type RouteAuth, type RouteDoc } from './routeDocs'
+import { ROUTE_DOCS, routeKey } from './routeDocs'
+import {
+  routeSchema,
+  X_AUTH,
+  X_BODY_OPTIONAL,
+  X_ERRORS,
+  X_OAUTH_ERRORS,
+  type RouteAuth,
+  type RouteSchema,
+} from './routeSchema'
 
 /** Spec "Versioning" 2: the description's OpenAPI version and its own version string. */
 export const OPENAPI_VERSION = '3.1.0'
 export const API_VERSION = '2026.09.28'
 
-/** Marks an operation whose route the catalogue knows but `ROUTE_DOCS` does not describe. */
+/** Marks an operation whose route declares no contract (`schema`) of its own. */
 export const UNDOCUMENTED = 'x-undocumented'
-
-export interface DocumentInput {
-  routes: CatalogueRoute[]
-  /** `http://127.0.0.1:PORT`: the server, and the base of the OAuth URLs. */
-  base: string
-  /** Tools to list under `x-tools` (surface A calls), usually the verified ones. */
-  tools: ToolSpec[]
-}
 
 const AUTH_ERRORS: Record<RouteAuth, string[]> = {
   key: [
@@ -39,81 +41,100 @@ const AUTH_ERRORS: Record<RouteAuth, string[]> = {
 const SERVER_ERRORS = ['forbidden', 'internal']
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
 
-const SCOPING_HEADERS: ParamDoc[] = [
-  {
-    name: 'X-Service-End-User',
-    in: 'header',
+const SCOPING_HEADERS = {
+  'X-Service-End-User': {
+    type: 'string',
+    minLength: 1,
+    maxLength: 200,
     description: 'With an org key: act as that end user, in its own workspace (403 otherwise).',
-    schema: { type: 'string', minLength: 1, maxLength: 200 },
   },
-  {
-    name: 'X-Service-Scope',
-    in: 'header',
+  'X-Service-Scope': {
+    type: 'string',
+    pattern: '^[a-z0-9-]{1,40}$',
     description: 'A tool scope slug: only its apps and tools (403 not_in_scope outside).',
-    schema: { type: 'string', pattern: '^[a-z0-9-]{1,40}$' },
   },
-]
+}
 
 /**
- * Builds the OpenAPI 3.1.0 document of every catalogued route (spec "Versioning" 2; issue 5
- * "OpenAPI"): request bodies are the schema constants the routes validate with, each operation
- * lists the spec error codes it can answer per status (the `Error` envelope with `code`
- * narrowed to them), and its security. A route without an entry in `ROUTE_DOCS` is still listed,
- * with a generic body and the error envelope, and marked `x-undocumented`.
+ * Registers @fastify/swagger (before any route, so its `onRoute` hook sees them all): each
+ * operation of `/openapi.json` is made from the route's own `schema` (`routeSchema`): body,
+ * parameters and answers as declared, plus the refusals its auth, the server and its own
+ * `x-errors` can answer, grouped per status with the `Error` envelope's `code` narrowed to them,
+ * and its security (spec "Versioning" 2). A route without a contract is still listed, with a
+ * generic body and the error envelope, and marked `x-undocumented`.
  */
-export function buildOpenApiDocument(input: DocumentInput): Record<string, unknown> {
-  const paths: Record<string, Record<string, unknown>> = {}
+export function registerOpenApiGenerator(app: FastifyInstance): void {
   const operationIds = new Set<string>()
-  for (const route of input.routes) {
-    const path = openApiPath(route.url)
-    const doc = ROUTE_DOCS[routeKey(route.method, route.url)] ?? undefined
-    const operation = doc ? documented(route, doc) : undocumented(route)
-    let id = operationId(route)
-    while (operationIds.has(id)) id += '_'
-    operationIds.add(id)
-    ;(paths[path] ??= {})[route.method.toLowerCase()] = { operationId: id, ...operation }
-  }
-  return {
-    openapi: OPENAPI_VERSION,
-    info: {
-      title: 'Sitecall local service',
-      version: API_VERSION,
-      description:
-        'Private, verified API tools compiled from web workflows: site tool calls under ' +
-        '/api/v1, the account API under /v1, runs, scopes and MCP. Every refusal is ' +
-        '`{error: {code, message}}`; branch on `code`.',
-    },
-    servers: [{ url: input.base }],
-    paths,
-    components: {
-      schemas: COMPONENT_SCHEMAS,
-      securitySchemes: {
-        bearer: {
-          type: 'http',
-          scheme: 'bearer',
-          description:
-            'An API key `svc_live_…` (personal or org), an OAuth access token, or the owner token.',
-        },
-        ownerToken: {
-          type: 'http',
-          scheme: 'bearer',
-          description: "The app owner's token (one hour): the app's own routes.",
-        },
-        oauth2: {
-          type: 'oauth2',
-          description:
-            'Authorization code with S256 PKCE for public clients (POST /oauth/clients).',
-          flows: {
-            authorizationCode: {
-              authorizationUrl: `${input.base}/oauth/authorize`,
-              tokenUrl: `${input.base}/oauth/token`,
-              refreshUrl: `${input.base}/oauth/token`,
-              scopes: API_SCOPES,
-            },
+  void app.register(fastifySwagger, {
+    openapi: {
+      openapi: OPENAPI_VERSION,
+      info: {
+        title: 'Sitecall local service',
+        version: API_VERSION,
+        description:
+          'Private, verified API tools compiled from web workflows: site tool calls under ' +
+          '/api/v1, the account API under /v1, runs, scopes and MCP. Every refusal is ' +
+          '`{error: {code, message}}`; branch on `code`.',
+      },
+      components: {
+        schemas: COMPONENT_SCHEMAS as never,
+        securitySchemes: {
+          bearer: {
+            type: 'http',
+            scheme: 'bearer',
+            description:
+              'An API key `svc_live_…` (personal or org), an OAuth access token, or the owner token.',
           },
+          ownerToken: {
+            type: 'http',
+            scheme: 'bearer',
+            description: "The app owner's token (one hour): the app's own routes.",
+          },
+          // Its URLs are the server's: each request's document names them at its own base.
+          oauth2: oauth2Scheme('http://127.0.0.1') as never,
         },
       },
     },
+    transform: ({ schema, url, route }) => {
+      const method = [route.method].flat()[0]!
+      let id = operationId(method, url)
+      while (operationIds.has(id)) id += '_'
+      operationIds.add(id)
+      return { url: openApiPath(url), schema: operation(method, url, schema, id) as never }
+    },
+    transformObject: (made) => {
+      if (!('openapiObject' in made)) return made.swaggerObject
+      const { openapiObject } = made
+      for (const item of Object.values(openapiObject.paths ?? {}))
+        for (const op of Object.values(item as Record<string, Record<string, unknown>>)) {
+          const body = op.requestBody as { required?: boolean } | undefined
+          if (op[X_BODY_OPTIONAL] && body) body.required = false
+          delete op[X_BODY_OPTIONAL]
+        }
+      return openapiObject
+    },
+  })
+}
+
+/**
+ * The document for one request: @fastify/swagger's (made once, after every route exists) with
+ * this server's base URL, the OAuth flow at that base, and the current verified tools under
+ * `x-tools` (surface A calls).
+ */
+export function openApiDocument(
+  app: FastifyInstance,
+  input: { base: string; tools: ToolSpec[] },
+): Record<string, unknown> {
+  const doc = structuredClone(app.swagger()) as unknown as Record<string, unknown> & {
+    components: { securitySchemes: Record<string, unknown> }
+  }
+  doc.components.securitySchemes.oauth2 = oauth2Scheme(input.base)
+  return {
+    openapi: doc.openapi,
+    info: doc.info,
+    servers: [{ url: input.base }],
+    paths: doc.paths,
+    components: doc.components,
     'x-tools': input.tools.map((tool) => ({
       name: tool.name,
       siteHost: tool.siteHost,
@@ -126,50 +147,72 @@ export function buildOpenApiDocument(input: DocumentInput): Record<string, unkno
   }
 }
 
+/** The OAuth code flow at `base` (RFC 6749 §4.1 with S256 PKCE; spec "Authentication"). */
+function oauth2Scheme(base: string) {
+  return {
+    type: 'oauth2',
+    description: 'Authorization code with S256 PKCE for public clients (POST /oauth/clients).',
+    flows: {
+      authorizationCode: {
+        authorizationUrl: `${base}/oauth/authorize`,
+        tokenUrl: `${base}/oauth/token`,
+        refreshUrl: `${base}/oauth/token`,
+        scopes: API_SCOPES,
+      },
+    },
+  }
+}
+
 /** Fastify's `:name` and `*` as OpenAPI path templates. */
 export function openApiPath(url: string): string {
   return url.replace(/:([A-Za-z0-9_]+)/g, '{$1}').replace(/\*$/, '{wildcard}')
 }
 
-function documented(route: CatalogueRoute, doc: RouteDoc) {
-  const errors = [...AUTH_ERRORS[doc.auth], ...SERVER_ERRORS, ...doc.errors]
-  if (BODY_METHODS.has(route.method)) errors.push('bad_request', 'payload_too_large')
+/** The contract a route declares, or (until every route carries its own) the catalogue's. */
+function contractOf(method: string, url: string, schema: unknown): RouteSchema | null {
+  if (schema && typeof schema === 'object' && X_AUTH in schema) return schema as RouteSchema
+  const doc = ROUTE_DOCS[routeKey(method, url)]
+  return doc ? routeSchema(doc) : null
+}
+
+function operation(method: string, url: string, given: RouteOptions['schema'], id: string) {
+  const contract = contractOf(method, url, given)
+  const params = pathParams(url)
+  if (!contract) return undocumented(method, url, params, id)
+  const { [X_AUTH]: auth, [X_ERRORS]: own, [X_OAUTH_ERRORS]: oauthErrors, ...rest } = contract
+  const errors = [...AUTH_ERRORS[auth], ...SERVER_ERRORS, ...own]
+  if (BODY_METHODS.has(method)) errors.push('bad_request', 'payload_too_large')
+  const headers =
+    auth === 'key'
+      ? mergeObjects(rest.headers as ObjectSchema | undefined, SCOPING_HEADERS)
+      : rest.headers
   return {
-    summary: doc.summary,
-    tags: [doc.tag],
-    security: security(route, doc.auth),
-    parameters: [
-      ...pathParams(route.url),
-      ...(doc.params ?? []),
-      ...(doc.auth === 'key' ? SCOPING_HEADERS : []),
-    ],
-    ...(doc.body
-      ? {
-          requestBody: {
-            required: doc.body.required ?? false,
-            content: { [doc.body.contentType ?? 'application/json']: { schema: doc.body.schema } },
-          },
-        }
-      : {}),
-    responses: responses(doc, errors),
+    ...rest,
+    operationId: id,
+    security: security(method, url, auth),
+    ...(params ? { params } : {}),
+    ...(headers ? { headers } : {}),
+    response: {
+      ...(rest.response as Record<string, unknown>),
+      ...refusals(errors, rest.response as Record<string, unknown>, oauthErrors === true),
+    },
   }
 }
 
-function undocumented(route: CatalogueRoute) {
-  const demo = route.url.startsWith('/demo/')
+function undocumented(method: string, url: string, params: ObjectSchema | null, id: string) {
+  const demo = url.startsWith('/demo/')
   return {
+    operationId: id,
     summary: demo
       ? "The orders demo site (spec B rule 3): a page or API of a foreign-looking site; its answers are the site's own."
       : 'Not yet described: a generic body and the error envelope.',
     tags: [demo ? 'demo' : 'undocumented'],
     [UNDOCUMENTED]: true,
     security: demo ? [] : [{ bearer: [] }],
-    parameters: pathParams(route.url),
-    ...(BODY_METHODS.has(route.method)
-      ? { requestBody: { content: { 'application/json': { schema: schemaRef('Object') } } } }
-      : {}),
-    responses: {
-      '200': { description: 'Success.' },
+    ...(params ? { params } : {}),
+    ...(BODY_METHODS.has(method) ? { body: schemaRef('Object'), [X_BODY_OPTIONAL]: true } : {}),
+    response: {
+      '200': { description: 'Success.', type: 'null' },
       default: {
         description: 'A refusal.',
         content: { 'application/json': { schema: schemaRef('Error') } },
@@ -178,28 +221,42 @@ function undocumented(route: CatalogueRoute) {
   }
 }
 
-function security(route: CatalogueRoute, auth: RouteAuth) {
+type ObjectSchema = { type: 'object'; properties: Record<string, unknown>; required: string[] }
+
+function mergeObjects(base: ObjectSchema | undefined, extra: Record<string, unknown>) {
+  return {
+    type: 'object',
+    properties: { ...(base?.properties ?? {}), ...extra },
+    required: base?.required ?? [],
+  }
+}
+
+function security(method: string, url: string, auth: RouteAuth) {
   if (auth === 'public') return []
   if (auth !== 'key') return [{ ownerToken: [] }]
-  const scope = scopeForRoute(route.method, route.url.replace(/:[^/]+/g, 'x'))
+  const scope = scopeForRoute(method, url.replace(/:[^/]+/g, 'x'))
   return scope ? [{ bearer: [] }, { oauth2: [scope] }] : [{ bearer: [] }]
 }
 
-function pathParams(url: string) {
+function pathParams(url: string): ObjectSchema | null {
   const names = [...url.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]!)
   if (url.endsWith('*')) names.push('wildcard')
-  return names.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } }))
+  if (!names.length) return null
+  return {
+    type: 'object',
+    properties: Object.fromEntries(names.map((name) => [name, { type: 'string' }])),
+    required: names,
+  }
 }
 
-function responses(doc: RouteDoc, errors: string[]) {
+/**
+ * The refusal answers of an operation: one per status its codes answer (`ERROR_STATUS`), the
+ * `Error` envelope with `code` narrowed to them; a status the route already answers otherwise
+ * keeps that answer. The token endpoint answers RFC 6749 §5.2 errors at 400 and 401; the
+ * server's checks before it (Host, Origin, the body's media type) still answer the envelope.
+ */
+function refusals(errors: string[], declared: Record<string, unknown>, oauthErrors: boolean) {
   const out: Record<string, unknown> = {}
-  for (const [status, r] of Object.entries(doc.responses))
-    out[status] = {
-      description: r.description,
-      ...(r.schema
-        ? { content: { [r.contentType ?? 'application/json']: { schema: r.schema } } }
-        : {}),
-    }
   const byStatus = new Map<number, Set<string>>()
   for (const entry of errors) {
     const { code, status } = parseErrorEntry(entry)
@@ -207,12 +264,12 @@ function responses(doc: RouteDoc, errors: string[]) {
     byStatus.get(status)!.add(code)
   }
   for (const [status, codes] of [...byStatus].sort((a, b) => a[0] - b[0])) {
-    if (out[status]) continue
+    if (declared[status]) continue
     const list = [...codes].sort()
     out[status] = {
       description: `Refused: ${list.join(', ')}.`,
       ...(status === 429 || status === 503
-        ? { headers: { 'Retry-After': { description: 'Seconds.', schema: { type: 'integer' } } } }
+        ? { headers: { 'Retry-After': { type: 'integer', description: 'Seconds.' } } }
         : {}),
       content: {
         'application/json': {
@@ -226,9 +283,7 @@ function responses(doc: RouteDoc, errors: string[]) {
       },
     }
   }
-  // The token endpoint answers its own errors as RFC 6749 §5.2 says; the server's checks
-  // before it (Host, Origin, the body's media type) still answer the spec envelope.
-  if (doc.oauthErrors)
+  if (oauthErrors)
     for (const status of ['400', '401']) {
       const envelope = (out[status] as { content?: { 'application/json': { schema: object } } })
         ?.content?.['application/json'].schema
@@ -243,10 +298,10 @@ function responses(doc: RouteDoc, errors: string[]) {
   return out
 }
 
-function operationId(route: CatalogueRoute): string {
-  const words = route.url
+function operationId(method: string, url: string): string {
+  const words = url
     .split('/')
     .filter(Boolean)
     .map((part) => (part.startsWith(':') ? `by_${part.slice(1)}` : part))
-  return [route.method.toLowerCase(), ...words].join('_').replace(/[^A-Za-z0-9_]/g, '_')
+  return [method.toLowerCase(), ...words].join('_').replace(/[^A-Za-z0-9_]/g, '_')
 }

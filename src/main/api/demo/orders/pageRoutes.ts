@@ -26,7 +26,12 @@ export function registerPageRoutes(app: FastifyInstance, state: OrdersState): vo
     )
   app.post('/collect', async (_request, reply) => reply.code(204).send())
 
-  app.get('/', async (_request, reply) => redirect(state, reply, '/orders'))
+  // The prefix itself and the prefix with a slash, as two routes: Fastify's default ("both")
+  // announces the slashless one only as a HEAD, which route listings then miss.
+  for (const prefixTrailingSlash of ['slash', 'no-slash'] as const)
+    app.get('/', { prefixTrailingSlash }, async (_request, reply) =>
+      redirect(state, reply, '/orders'),
+    )
   app.get('/orders', async (request, reply) => {
     const username = cookieUser(state, request)
     if (!username) return redirect(state, reply, '/login')

@@ -1,0 +1,48 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { isServiceError } from '../../shared/errors'
+import { checkBody, compileBody } from './bodyCheck'
+
+/**
+ * Makes Fastify validate each route's declared `schema.body` with the service's own Ajv setup
+ * (no coercion, no removal, no defaults: a body is taken as sent) and the spec's refusals
+ * (`checkBody`: 400 `bad_request`, 422 `unknown_argument`, 400 `invalid_input`). The refusal is
+ * attached to the request, not answered at once: the handler raises it with `validBody` after
+ * the checks the spec puts first (authentication, the operation key), so an anonymous caller
+ * still gets 401. Query, header and path schemas describe the route for the document; their
+ * rules are the handlers' own. Answers are serialised as JSON as they are: response schemas
+ * describe, they never drop a field ("extra fields may appear", spec "Resources").
+ */
+export function registerRouteValidation(app: FastifyInstance): void {
+  app.addHook('onRoute', (route) => {
+    route.attachValidation = true
+  })
+  app.setValidatorCompiler(({ schema, httpPart }) => {
+    if (httpPart !== 'body' || refersToComponents(schema)) return () => true
+    const validate = compileBody(schema)
+    return (data: unknown) => {
+      try {
+        checkBody(validate, data)
+        return true
+      } catch (error) {
+        return { error: error as Error }
+      }
+    }
+  })
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data))
+}
+
+/**
+ * The body of a route that declares `schema.body`, once Fastify's validation passed; throws the
+ * spec's refusal it attached otherwise (see `registerRouteValidation`).
+ */
+export function validBody<T>(request: FastifyRequest): T {
+  const refusal = request.validationError
+  if (refusal && isServiceError(refusal)) throw refusal
+  if (refusal) throw refusal
+  return request.body as T
+}
+
+/** A schema whose `$ref`s point into the document's components (validated by the handler). */
+function refersToComponents(schema: unknown): boolean {
+  return JSON.stringify(schema).includes('"#/components/')
+}
