@@ -295,6 +295,7 @@ export function createCore(config: CoreConfig = {}): Core {
     vault,
     browse,
     signIn: { links: signInLinks, flows: signIns },
+    recordings,
     indexing,
     browserWork: createBrowserWork({
       browse,

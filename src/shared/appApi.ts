@@ -1,4 +1,5 @@
 import type { ErrorBody } from './errors'
+import type { RecordingView } from './screencast'
 import type { Requirement, Run } from './run'
 import { TOOL_EDIT_SCHEMA, type ToolEdit } from './toolEdit'
 import type { HttpAuthScheme, ToolSpec, ToolSummary } from './toolSpec'
@@ -25,6 +26,11 @@ export interface RecordingState {
   startedAt: number
   exchanges: ExchangeSummary[]
   actionCount: number
+  /**
+   * Where the person sees the recording browser: its own window, the Record view's in-page
+   * screencast (headless, no display: issue 14 item 1) or their own Chromium (attached over CDP).
+   */
+  view: RecordingView
   /** The site asks HTTP authentication and waits on the person's answer (issue 14 item 2). */
   authChallenge?: HttpAuthChallenge | null
 }

@@ -3,6 +3,7 @@ import type { Authenticator } from './auth'
 import type { BrowserWork } from '../browse/browserWork'
 import type { EventBus } from '../events'
 import type { Indexing } from '../browse/indexJobs'
+import type { RecordingSessions } from '../browse/recordingSessions'
 import type { McpBrowse } from './mcp/serviceTools'
 import type { OAuthRouteDeps } from './routes/oauth'
 import type { RunEngine } from '../engine/runEngine'
@@ -38,4 +39,6 @@ export interface ServerDeps {
   oauth?: Omit<OAuthRouteDeps, 'clock' | 'oauthRepo'>
   /** One-time sign-in links and their flows (issue 6); absent: no `/signin/<token>` routes. */
   signIn?: SignInRouteDeps
+  /** The Record view's recordings, for their in-page view (issue 14 item 1); absent: none runs. */
+  recordings?: Pick<RecordingSessions, 'current' | 'recording'>
 }

@@ -17,5 +17,5 @@ export {
 export type { ChromiumLocation, ChromiumSource, FindChromiumOptions } from './chromium'
 export { encodeBody, isTextualContentType } from './encodeBody'
 export { SECRET_PLACEHOLDER, redactSecrets } from './redactSecrets'
-export { startRecording } from './traceRecorder'
+export { defaultHeadless, startRecording } from './traceRecorder'
 export type { Recording, RecordingOptions } from './traceRecorder'

@@ -15,6 +15,8 @@ interface RecordState {
   result: RecordingResult | null
   /** The candidate with its target exchange, once `tools.get` answered. */
   detail: ToolDetail | null
+  /** The recording ended without Stop: the person closed its browser, or it went away. */
+  endedByBrowser: boolean
   /** What the start form should hold (the first-run guide fills in the demo shop). */
   prefill: { url: string; intent: string } | null
   setPrefill(prefill: { url: string; intent: string }): void
@@ -34,6 +36,7 @@ interface RecordState {
 
 const recording = (session: RecordingState) => ({
   phase: 'recording' as const,
+  endedByBrowser: false,
   session,
   exchanges: session.exchanges,
   actionCount: session.actionCount,
@@ -48,6 +51,7 @@ export const useRecordStore = create<RecordState>()((set, get) => ({
   actionCount: 0,
   result: null,
   detail: null,
+  endedByBrowser: false,
   prefill: null,
   setPrefill: (prefill) => set({ prefill }),
 
@@ -72,6 +76,7 @@ export const useRecordStore = create<RecordState>()((set, get) => ({
   reset: () =>
     set({
       phase: 'idle',
+      endedByBrowser: false,
       session: null,
       exchanges: [],
       actionCount: 0,
@@ -108,7 +113,14 @@ export const useRecordStore = create<RecordState>()((set, get) => ({
   async finish(sessionId, result) {
     if (get().session?.sessionId !== sessionId || get().result) return
     const candidate = result.candidate
-    set({ phase: 'done', result, detail: candidate ? { tool: candidate, target: null } : null })
+    // Still 'recording' here means no Stop was pressed: the browser ended the recording.
+    const endedByBrowser = get().phase === 'recording'
+    set({
+      phase: 'done',
+      result,
+      detail: candidate ? { tool: candidate, target: null } : null,
+      endedByBrowser,
+    })
     if (candidate) await get().refreshDetail()
   },
 }))

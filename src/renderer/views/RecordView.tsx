@@ -4,6 +4,7 @@ import { CandidateReview } from '../components/CandidateReview'
 import { FirstRunGuide } from '../components/FirstRunGuide'
 import { LoginOfferCard } from '../components/LoginOfferCard'
 import { ReplaceOffer } from '../components/ReplaceOffer'
+import { ScreencastView } from '../components/ScreencastView'
 import { pathOf } from '../format'
 import { toolHref } from '../route'
 import { useRecordStore } from '../stores/useRecordStore'
@@ -158,6 +159,13 @@ function useFollow(rows: number) {
   return { box, onScroll }
 }
 
+/** Where to do the task, by where the recording browser shows (see `RecordingState.view`). */
+const USE_BROWSER = {
+  window: 'Recording — use the browser window, then press Stop',
+  screencast: 'Recording — use the browser below, then press Stop',
+  attached: 'Recording — use your Chromium, then press Stop',
+} as const
+
 function Recording() {
   const { session, exchanges, actionCount, phase, stop } = useRecordStore()
   const stopping = phase === 'stopping'
@@ -166,11 +174,7 @@ function Recording() {
     <>
       <div className="banner banner-rec">
         <span className="rec-dot" />
-        <span>
-          {stopping
-            ? 'Compiling the trace…'
-            : 'Recording — use the browser window, then press Stop'}
-        </span>
+        <span>{stopping ? 'Compiling the trace…' : USE_BROWSER[session?.view ?? 'window']}</span>
         <button
           className="danger"
           onClick={() => void stop()}
@@ -184,6 +188,7 @@ function Recording() {
         Intent <strong>“{session?.intent}”</strong> · started at {session?.url} · {exchanges.length}{' '}
         requests · <span data-testid="action-count">{actionCount}</span> actions
       </p>
+      {session?.view === 'screencast' && <ScreencastView sessionId={session.sessionId} />}
       <div className="scroll card flush" ref={box} onScroll={onScroll}>
         <table>
           <thead>
@@ -270,9 +275,15 @@ function Review({ detail }: { detail: ToolDetail }) {
 }
 
 function Result() {
-  const { result, detail, reset } = useRecordStore()
+  const { result, detail, reset, endedByBrowser } = useRecordStore()
   return (
     <>
+      {endedByBrowser && (
+        <p className="banner banner-warn" role="status" data-testid="record-browser-gone">
+          The recording browser went away before Stop: what it captured until then was saved and
+          compiled below.
+        </p>
+      )}
       <div className="row">
         <p className="muted">
           Trace <code>{result?.traceId}</code>

@@ -491,6 +491,24 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
     },
     errors: [],
   },
+  "GET /app-api/screencast/:": {
+    summary:
+      "The Record view's live view of a recording browser (issue 14 item 1): a WebSocket carrying frames and the tab's state out, input and navigation in (`src/shared/screencast.ts`).",
+    tag: "app",
+    auth: "owner",
+    params: [
+      {
+        name: "token",
+        in: "query",
+        description: "The owner token.",
+        schema: { type: "string" },
+      },
+    ],
+    responses: {
+      "101": { description: "Switching to the WebSocket protocol.", schema: {} },
+    },
+    errors: ["bad_request"],
+  },
   "POST /v1/index": {
     summary:
       "Observe a URL with the local browser and compile a candidate (1 credit).",

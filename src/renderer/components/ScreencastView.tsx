@@ -1,0 +1,282 @@
+import {
+  useEffect,
+  useRef,
+  useState,
+  type KeyboardEvent,
+  type MouseEvent,
+  type RefObject,
+} from 'react'
+import type { ScreencastViewerMessage } from '../../shared/screencast'
+import { keyMessage, mouseMessage, wheelMessage, type Stage } from '../screencastInput'
+import { useScreencast } from '../useScreencast'
+import './screencast.css'
+
+/** The address bar: the tab's URL, editable; back, forward, reload. */
+function AddressBar({
+  url,
+  canGoBack,
+  canGoForward,
+  loading,
+  disabled,
+  send,
+  inputRef,
+}: {
+  url: string
+  canGoBack: boolean
+  canGoForward: boolean
+  loading: boolean
+  disabled: boolean
+  send: (message: ScreencastViewerMessage) => void
+  inputRef: RefObject<HTMLInputElement | null>
+}) {
+  const [typed, setTyped] = useState(url)
+  const [editing, setEditing] = useState(false)
+  // The tab's address replaces what is shown, unless the person is typing a new one.
+  useEffect(() => {
+    if (!editing) setTyped(url)
+  }, [url, editing])
+  return (
+    <form
+      className="sc-bar"
+      onSubmit={(e) => {
+        e.preventDefault()
+        if (!typed.trim()) return
+        send({ type: 'navigate', url: typed.trim() })
+        setEditing(false)
+      }}
+    >
+      <button
+        type="button"
+        className="sc-nav"
+        aria-label="Back"
+        title="Back"
+        disabled={disabled || !canGoBack}
+        onClick={() => send({ type: 'back' })}
+        data-testid="screencast-back"
+      >
+        ←
+      </button>
+      <button
+        type="button"
+        className="sc-nav"
+        aria-label="Forward"
+        title="Forward"
+        disabled={disabled || !canGoForward}
+        onClick={() => send({ type: 'forward' })}
+        data-testid="screencast-forward"
+      >
+        →
+      </button>
+      <button
+        type="button"
+        className="sc-nav"
+        aria-label="Reload"
+        title="Reload"
+        disabled={disabled}
+        onClick={() => send({ type: 'reload' })}
+        data-testid="screencast-reload"
+      >
+        ↻
+      </button>
+      <input
+        ref={inputRef}
+        className="sc-url"
+        aria-label="Address of the recording browser’s tab"
+        data-testid="screencast-url"
+        value={typed}
+        disabled={disabled}
+        spellCheck={false}
+        autoComplete="off"
+        onFocus={(e) => e.target.select()}
+        onChange={(e) => {
+          setEditing(true)
+          setTyped(e.target.value)
+        }}
+        onBlur={() => setEditing(false)}
+        onKeyDown={(e) => {
+          if (e.key !== 'Escape') return
+          setEditing(false)
+          setTyped(url)
+        }}
+      />
+      <button type="submit" disabled={disabled} data-testid="screencast-go">
+        Go
+      </button>
+      <span className="sc-state" aria-live="polite">
+        {loading ? 'Loading…' : ''}
+      </span>
+    </form>
+  )
+}
+
+/**
+ * The recording browser inside the Record view (issue 14 item 1), for a browser running without
+ * a display: its tab as a live picture, with the person's mouse, wheel and keys sent to the page
+ * (coordinates mapped from the scaled picture to the page's CSS pixels) and an address bar. The
+ * picture takes keyboard focus; F6 moves focus to the address bar, as in a browser.
+ */
+export function ScreencastView({ sessionId }: { sessionId: string }) {
+  const { status, frame, page, problem, send } = useScreencast(sessionId)
+  const stageRef = useRef<HTMLDivElement>(null)
+  const imgRef = useRef<HTMLImageElement>(null)
+  const addressRef = useRef<HTMLInputElement>(null)
+  const pendingMove = useRef<ScreencastViewerMessage | null>(null)
+  const live = status.kind === 'live'
+
+  const stage = (): Stage | null => {
+    const img = imgRef.current
+    if (!img || !frame) return null
+    const box = img.getBoundingClientRect()
+    return {
+      left: box.left,
+      top: box.top,
+      width: box.width,
+      height: box.height,
+      pageWidth: frame.width,
+      pageHeight: frame.height,
+    }
+  }
+
+  // Each frame is acked once the picture holds it: the server sends the next only then.
+  useEffect(() => {
+    const img = imgRef.current
+    if (!frame || !img) return
+    let current = true
+    void img
+      .decode()
+      .catch(() => undefined)
+      .then(() => current && send({ type: 'ack' }))
+    return () => {
+      current = false
+    }
+  }, [frame, send])
+
+  // Wheel listeners React adds are passive: this one must stop the app's page from scrolling.
+  useEffect(() => {
+    const el = stageRef.current
+    if (!el) return
+    const onWheel = (e: WheelEvent) => {
+      const at = stage()
+      if (!at) return
+      e.preventDefault()
+      send(wheelMessage(at, e))
+    }
+    el.addEventListener('wheel', onWheel, { passive: false })
+    return () => el.removeEventListener('wheel', onWheel)
+  })
+
+  const mouse = (action: 'move' | 'down' | 'up') => (e: MouseEvent) => {
+    const at = stage()
+    if (!at) return
+    if (action === 'down') stageRef.current?.focus()
+    if (action !== 'move') {
+      e.preventDefault()
+      pendingMove.current = null
+      return send(mouseMessage(at, action, e))
+    }
+    // Moves go at most once per animation frame: the latest one counts.
+    const waiting = pendingMove.current !== null
+    pendingMove.current = mouseMessage(at, 'move', e)
+    if (!waiting)
+      requestAnimationFrame(() => {
+        if (pendingMove.current) send(pendingMove.current)
+        pendingMove.current = null
+      })
+  }
+
+  const key = (action: 'down' | 'up') => (e: KeyboardEvent) => {
+    if (e.key === 'F6') {
+      e.preventDefault()
+      if (action === 'down') addressRef.current?.focus()
+      return
+    }
+    // Ctrl/Cmd+V stays with this page, whose paste event sends the clipboard's text.
+    if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 'v') return
+    const message = keyMessage(action, e)
+    if (!message) return
+    e.preventDefault()
+    send(message)
+  }
+
+  const title = page?.title || page?.url || 'the recording browser’s tab'
+  return (
+    <section
+      className="card flush screencast"
+      aria-label="Recording browser"
+      data-testid="screencast"
+    >
+      <AddressBar
+        url={page?.url ?? ''}
+        canGoBack={page?.canGoBack ?? false}
+        canGoForward={page?.canGoForward ?? false}
+        loading={page?.loading ?? false}
+        disabled={!live}
+        send={send}
+        inputRef={addressRef}
+      />
+      {problem && (
+        <p className="banner banner-error sc-problem" role="alert" data-testid="screencast-problem">
+          <span>{problem}</span>
+        </p>
+      )}
+      <div
+        ref={stageRef}
+        className={`sc-stage${page?.loading ? ' loading' : ''}`}
+        role="application"
+        aria-roledescription="remote browser"
+        aria-label={`Page: ${title}. Click and type here to use it; F6 moves to the address bar.`}
+        aria-busy={page?.loading ?? false}
+        tabIndex={live ? 0 : -1}
+        data-testid="screencast-view"
+        data-status={status.kind}
+        data-loading={page?.loading ? 'true' : 'false'}
+        onMouseDown={mouse('down')}
+        onMouseUp={mouse('up')}
+        onMouseMove={mouse('move')}
+        onContextMenu={(e) => e.preventDefault()}
+        onKeyDown={key('down')}
+        onKeyUp={key('up')}
+        onPaste={(e) => {
+          const text = e.clipboardData.getData('text/plain')
+          e.preventDefault()
+          if (text) send({ type: 'text', text })
+        }}
+      >
+        {frame && (
+          <img
+            ref={imgRef}
+            className="sc-frame"
+            src={`data:image/jpeg;base64,${frame.data}`}
+            width={frame.width}
+            height={frame.height}
+            alt={`Live picture of ${title}`}
+            draggable={false}
+          />
+        )}
+        {status.kind !== 'live' || !frame ? (
+          <div className="sc-cover" role="status" data-testid="screencast-status">
+            {status.kind === 'connecting' && 'Connecting to the recording browser…'}
+            {status.kind === 'live' && 'Waiting for the first picture of the page…'}
+            {status.kind === 'gone' && (
+              <>
+                <strong>The recording browser is gone.</strong> {status.reason} What it captured is
+                being compiled.
+              </>
+            )}
+            {status.kind === 'unavailable' && status.reason}
+          </div>
+        ) : (
+          page?.loading && (
+            <div className="sc-loading" aria-hidden="true">
+              <span />
+            </div>
+          )
+        )}
+      </div>
+      <p className="hint sc-hint">
+        This is the recording browser, running without a window on this machine. Click in the
+        picture and type as in a browser; the wheel scrolls. <kbd>F6</kbd> moves to the address bar.
+      </p>
+    </section>
+  )
+}

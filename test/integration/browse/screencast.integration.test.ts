@@ -1,0 +1,319 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { request as httpRequest } from 'node:http'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { WebSocket } from 'undici'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { startScreencast, type Screencast } from '../../../src/main/browse/screencast'
+import { createCore, LOCAL_TENANT, type Core } from '../../../src/main/core'
+import { startRecording, type Recording } from '../../../src/main/recorder'
+import type {
+  ScreencastServerMessage,
+  ScreencastViewerMessage,
+} from '../../../src/shared/screencast'
+import { startDirectorySite, type DirectorySite } from '../../fixtures/sites/directory'
+
+const CHROMIUM = '/usr/bin/chromium'
+const INTENT = 'search the AI tools directory by keyword'
+
+let site: DirectorySite
+let dir: string
+
+beforeAll(async () => {
+  site = await startDirectorySite()
+  dir = mkdtempSync(join(tmpdir(), 'sitecall-screencast-'))
+})
+
+afterAll(async () => {
+  await site.close()
+  rmSync(dir, { recursive: true, force: true })
+})
+
+/** What a viewer got, and a way to wait for the next message that matches. */
+function viewer() {
+  const got: ScreencastServerMessage[] = []
+  const waiters: Array<{ test: (m: ScreencastServerMessage) => boolean; done: () => void }> = []
+  return {
+    got,
+    send(message: ScreencastServerMessage) {
+      got.push(message)
+      for (const w of waiters.splice(0))
+        if (w.test(message)) w.done()
+        else waiters.push(w)
+    },
+    /** Resolves with the first message (already got or next) that passes `test`. */
+    async next<T extends ScreencastServerMessage>(
+      test: (m: ScreencastServerMessage) => m is T,
+      from = 0,
+    ): Promise<T> {
+      const seen = got.slice(from).find(test)
+      if (seen) return seen
+      await new Promise<void>((done) => waiters.push({ test, done }))
+      return got.slice(from).find(test)!
+    },
+  }
+}
+
+const isFrame = (m: ScreencastServerMessage): m is Extract<typeof m, { type: 'frame' }> =>
+  m.type === 'frame'
+/** A loaded page whose URL is `url`, or starts with it when `prefix`. */
+const pageAt =
+  (url: string, prefix = true) =>
+  (m: ScreencastServerMessage): m is Extract<typeof m, { type: 'page' }> =>
+    m.type === 'page' && (prefix ? m.url.startsWith(url) : m.url === url) && !m.loading
+const isError = (m: ScreencastServerMessage): m is Extract<typeof m, { type: 'error' }> =>
+  m.type === 'error'
+const isGone = (m: ScreencastServerMessage): m is Extract<typeof m, { type: 'gone' }> =>
+  m.type === 'gone'
+
+/** Key down and up of each character, as a viewer sends them for typing. */
+function typed(text: string): ScreencastViewerMessage[] {
+  return [...text].flatMap((ch): ScreencastViewerMessage[] => {
+    const key = {
+      key: ch,
+      code: `Key${ch.toUpperCase()}`,
+      keyCode: ch.toUpperCase().charCodeAt(0),
+      location: 0,
+      modifiers: 0,
+      repeat: false,
+    }
+    return [
+      { type: 'key', action: 'down', ...key, text: ch },
+      { type: 'key', action: 'up', ...key },
+    ]
+  })
+}
+
+const enter: ScreencastViewerMessage[] = (['down', 'up'] as const).map((action) => ({
+  type: 'key',
+  action,
+  key: 'Enter',
+  code: 'Enter',
+  keyCode: 13,
+  location: 0,
+  modifiers: 0,
+  repeat: false,
+}))
+
+describe('startScreencast on a recording browser', () => {
+  let recording: Recording
+  let cast: Screencast | null = null
+
+  afterEach(async () => {
+    await cast?.close()
+    cast = null
+    await recording.stop()
+  })
+
+  const record = async () =>
+    (recording = await startRecording({
+      chromiumPath: CHROMIUM,
+      url: `${site.url}/`,
+      intent: INTENT,
+      traceId: 'trc_screencast',
+      sessionId: 'rec_screencast',
+      headless: true,
+    }))
+
+  it('casts frames one ack at a time, and clicks and types through CSS pixels', async () => {
+    await record()
+    const seen = viewer()
+    cast = await startScreencast(recording.context, recording.page, seen)
+    const first = await seen.next(isFrame)
+    // A JPEG (base64 of FF D8 FF) of the whole viewport, measured in CSS pixels.
+    expect(first.data.startsWith('/9j/')).toBe(true)
+    expect({ width: first.width, height: first.height }).toEqual(recording.page.viewportSize())
+    await seen.next(pageAt(site.url))
+
+    // The page changes and paints twice over, but without an ack no second frame is sent.
+    await recording.page.evaluate(() => {
+      document.body.style.background = 'rgb(200, 230, 255)'
+      return new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))
+    })
+    expect(seen.got.filter(isFrame)).toHaveLength(1)
+    const before = seen.got.length
+    await cast.handle({ type: 'ack' })
+    await seen.next(isFrame, before)
+
+    // A click at the field's centre (CSS pixels), then keys: the page gets what a person typed.
+    const box = (await recording.page.locator('#q').boundingBox())!
+    const at = { x: box.x + box.width / 2, y: box.y + box.height / 2 }
+    for (const action of ['down', 'up'] as const)
+      await cast.handle({
+        type: 'mouse',
+        action,
+        ...at,
+        button: 'left',
+        buttons: action === 'down' ? 1 : 0,
+        clickCount: 1,
+        modifiers: 0,
+      })
+    for (const message of [...typed('writ'), { type: 'text', text: 'ing' } as const, ...enter])
+      await cast.handle(message)
+    expect(await recording.page.locator('#q').inputValue()).toBe('writing')
+    await expect
+      .poll(() => recording.page.locator('#results li').count(), { timeout: 10_000 })
+      .toBeGreaterThan(0)
+    const trace = await recording.stop()
+    expect(
+      trace.exchanges.some(
+        (e) => e.url.endsWith('/api/search') && JSON.stringify(e.requestBody).includes('writing'),
+      ),
+    ).toBe(true)
+  })
+
+  it('scrolls by the wheel, goes to a typed address, back and forward, and refuses others', async () => {
+    await record()
+    const seen = viewer()
+    cast = await startScreencast(recording.context, recording.page, seen)
+    await seen.next(pageAt(site.url))
+    await recording.page.evaluate(() => (document.body.style.height = '5000px'))
+    await cast.handle({ type: 'wheel', x: 200, y: 200, deltaX: 0, deltaY: 600, modifiers: 0 })
+    await expect.poll(() => recording.page.evaluate(() => window.scrollY)).toBeGreaterThan(0)
+
+    let from = seen.got.length
+    await cast.handle({ type: 'navigate', url: `${site.url}/search?query=code` })
+    const searched = await seen.next(pageAt(`${site.url}/search`), from)
+    expect(searched.canGoBack).toBe(true)
+    expect(searched.canGoForward).toBe(false)
+
+    from = seen.got.length
+    await cast.handle({ type: 'back' })
+    const back = await seen.next(pageAt(`${site.url}/`, false), from)
+    expect(back.canGoForward).toBe(true)
+    from = seen.got.length
+    await cast.handle({ type: 'forward' })
+    await seen.next(pageAt(`${site.url}/search`), from)
+
+    from = seen.got.length
+    await cast.handle({ type: 'navigate', url: 'javascript:alert(1)' })
+    await cast.handle({ type: 'navigate', url: 'file:///etc/passwd' })
+    const refused = seen.got.slice(from).filter(isError)
+    expect(refused.map((e) => e.code)).toEqual(['invalid_input', 'invalid_input'])
+    expect(recording.page.url()).toContain('/search')
+  })
+
+  it('follows a tab the page opens, and says gone when the last tab closes', async () => {
+    await record()
+    const seen = viewer()
+    cast = await startScreencast(recording.context, recording.page, seen)
+    await seen.next(pageAt(site.url))
+    const from = seen.got.length
+    const popup = recording.context.waitForEvent('page')
+    await recording.page.evaluate((url) => window.open(url), `${site.url}/search?query=image`)
+    await popup
+    await seen.next(pageAt(`${site.url}/search`), from)
+    for (const page of recording.context.pages()) await page.close()
+    const gone = await seen.next(isGone)
+    expect(gone.reason).toMatch(/tab was closed|went away/)
+  })
+})
+
+/** The status of an upgrade request to the screencast route: 101, or the refusal's status. */
+function upgradeStatus(url: string, headers: Record<string, string>): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, {
+      agent: false,
+      headers: {
+        connection: 'Upgrade',
+        upgrade: 'websocket',
+        'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
+        'sec-websocket-version': '13',
+        ...headers,
+      },
+    })
+    req.on('upgrade', (res, socket) => {
+      socket.destroy()
+      resolve(res.statusCode ?? 0)
+    })
+    req.on('response', (res) => {
+      res.resume()
+      resolve(res.statusCode ?? 0)
+    })
+    req.on('error', reject)
+    req.end()
+  })
+}
+
+/** Opens the route as a browser would and collects its messages until it closes. */
+function openView(url: string, origin: string) {
+  const ws = new WebSocket(url, { headers: { origin } })
+  const got: ScreencastServerMessage[] = []
+  const closed = new Promise<number>((done) => ws.addEventListener('close', (e) => done(e.code)))
+  ws.addEventListener('message', (e) => got.push(JSON.parse(String(e.data))))
+  const opened = new Promise<void>((done) => ws.addEventListener('open', () => done()))
+  return { ws, got, closed, opened }
+}
+
+describe('GET /app-api/screencast/:sessionId', () => {
+  let core: Core
+  let base: string
+  let home: string
+
+  beforeAll(async () => {
+    home = mkdtempSync(join(tmpdir(), 'sitecall-screencast-core-'))
+    core = createCore({ home, port: 0, headless: true, rendererDir: null, keychain: null })
+    base = await core.listen()
+  })
+
+  afterAll(async () => {
+    await core.close()
+    rmSync(home, { recursive: true, force: true })
+  })
+
+  it('upgrades for the owner token from the app’s own origin only', async () => {
+    const path = `${base}/app-api/screencast/rec_none`
+    const { key } = core.store.keys.create(
+      { id: 'key_screencast', tenant: LOCAL_TENANT, label: 'screencast' },
+      Date.now(),
+    )
+    expect(await upgradeStatus(path, {})).toBe(401)
+    expect(await upgradeStatus(`${path}?token=${key}`, {})).toBe(403)
+    expect(
+      await upgradeStatus(`${path}?token=${core.ownerToken}`, { origin: 'http://evil.example' }),
+    ).toBe(403)
+    expect(await upgradeStatus(`${path}?token=${core.ownerToken}`, { origin: base })).toBe(101)
+    // No other route takes an upgrade (the plugin hands every upgrade request to Fastify).
+    const events = `${base}/app-api/events?token=${core.ownerToken}`
+    expect(await upgradeStatus(events, { origin: base })).toBe(400)
+    // Not as a WebSocket: a plain GET is refused with the spec's error body.
+    const plain = await fetch(`${path}?token=${core.ownerToken}`)
+    expect(plain.status).toBe(400)
+    expect(((await plain.json()) as { error: { code: string } }).error.code).toBe('bad_request')
+  })
+
+  it('says gone for a recording that is not running', async () => {
+    const view = openView(
+      `${base.replace('http', 'ws')}/app-api/screencast/rec_none?token=${core.ownerToken}`,
+      base,
+    )
+    expect(await view.closed).toBe(4404)
+    expect(view.got).toEqual([{ type: 'gone', reason: 'No recording rec_none is running.' }])
+  })
+
+  it('casts the running recording, refuses a malformed message, and ends with its browser', async () => {
+    const state = await core.recordings.start({ url: `${site.url}/`, intent: INTENT })
+    expect(state.view).toBe('screencast')
+    const view = openView(
+      `${base.replace('http', 'ws')}/app-api/screencast/${state.sessionId}?token=${core.ownerToken}`,
+      base,
+    )
+    await view.opened
+    await expect.poll(() => view.got.some((m) => m.type === 'frame')).toBe(true)
+    view.ws.send(JSON.stringify({ type: 'mouse', action: 'fly', x: 1, y: 1 }))
+    view.ws.send('not json')
+    await expect
+      .poll(() =>
+        view.got.filter((m) => m.type === 'error').map((m) => m.type === 'error' && m.code),
+      )
+      .toEqual(['invalid_input', 'invalid_input'])
+    // Typing through the socket reaches the recorded page.
+    const page = core.recordings.recording(state.sessionId)!.page
+    await page.locator('#q').focus()
+    for (const message of typed('chat')) view.ws.send(JSON.stringify(message))
+    await expect.poll(() => page.locator('#q').inputValue()).toBe('chat')
+    await core.recordings.stop(state.sessionId)
+    expect(await view.closed).toBe(4410)
+    expect(view.got.some((m) => m.type === 'gone')).toBe(true)
+  })
+})
