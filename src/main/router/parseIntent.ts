@@ -193,6 +193,12 @@ const markOf = (index: number) => ` ${VALUE_MARK}${index}x `
 const isMark = (token: string | undefined) => token?.startsWith(VALUE_MARK) ?? false
 const markIndex = (token: string) => Number(token.slice(VALUE_MARK.length, -1))
 
+/** Words that open what is said about a search's object (`tickets [about] X`). */
+const CLAUSE_AFTER_OBJECT = new Set([
+  ...['about', 'that', 'which', 'whose', 'where', 'with', 'mentioning', 'containing', 'matching'],
+  ...['named', 'called', 'titled', 'tagged', 'on', 'in'],
+])
+
 /** Particles that make a phrasal verb with the word before them. */
 const PARTICLES = new Set(['up', 'off', 'out', 'down', 'in', 'on', 'over', 'away', 'back'])
 
@@ -411,9 +417,13 @@ export function parseIntent(intent: string): ParsedIntent {
     parsed[word.literal ? 'values' : part].push(word)
   }
   // `look for [tickets] about X`, `search for [pages] that mention X`: with no object of its own, a
-  // search's first `for` word, a plural noun, is what it finds.
+  // search's first `for` word, a plural noun that a clause about it follows, is what it finds
+  // (`search DokuWiki for [invoices]` looks for the word).
   const sought = parsed.values[0]
+  const after = sought ? rest[rest.indexOf(sought.word) + 1] : undefined
   if (
+    after !== undefined &&
+    CLAUSE_AFTER_OBJECT.has(after) &&
     verb?.verbClass === 'search' &&
     sought &&
     !sought.literal &&

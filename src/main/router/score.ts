@@ -59,10 +59,25 @@ export const PENALTY = {
    * plain one; a tie-breaker.
    */
   toolAction: 0.015,
+  /** A value of a distinct kind (`2.1.0`) asked of a tool recorded with other kinds only. */
+  valueKind: 0.05,
 } as const
 
 /** What a place word absorbed by a slot costs (`in [paris]`): ranks the tool saying it first. */
 export const ABSORBED_WORD = 0.01
+
+/** A head found in the tool's URL path this strongly (its own word there) names the tool's object. */
+const PATH_HEAD = 0.85
+
+/** Kinds of value that say what a tool works on (`values.ts`): a release is no file name. */
+const DISTINCT_KINDS: ReadonlySet<string> = new Set([
+  'version',
+  'file',
+  'url',
+  'email',
+  'date',
+  'path',
+])
 
 /** A site word found only as part of the site's name (`wiki` of `dokuwiki`) counts this much. */
 export const SITE_LABEL = 0.85
@@ -72,6 +87,9 @@ export const SITE_LABEL = 0.85
  * its site (`find [issues] that mention login` of `search the Website project for X`).
  */
 export const SITE_OBJECT = 0.9
+
+/** Verb agreement at least this when many are read (`show all the packages`) of a list. */
+export const MANY_AS_LIST_FACTOR = 0.97
 
 /** Verb agreement at most this when many are asked of a tool that reads one (`list orders` of `track an order`). */
 export const ONE_ITEM_FACTOR = 0.85
@@ -252,7 +270,7 @@ export function scoreTool(
   const members = (w: IntentWord) =>
     w === head &&
     listVerb &&
-    profile.verb === 'list' &&
+    READ_CLASSES.includes(profile.verb) &&
     profile.head !== null &&
     isPlural(w.word) &&
     (findOnce(w, false)?.strength ?? 0) < MIN_HEAD_STRENGTH &&
@@ -335,6 +353,12 @@ export function scoreTool(
     (head !== null && findOnce(head, false)?.field === 'named') ||
     // `upload a [file]` of a tool recorded with `Sunset.png`: the kind of its value is its object.
     (head !== null && findOnce(head, false)?.field === 'kind') ||
+    // `create an [issue]` of `create a bug` posting to `/issues.json`: a write's path names the
+    // collection it writes to (a read's often names its back end: `/indexes/...`).
+    (head !== null &&
+      !READ_CLASSES.includes(profile.verb) &&
+      findOnce(head, false)?.field === 'path' &&
+      findOnce(head, false)!.strength >= PATH_HEAD) ||
     (head !== null && [...expand(head).keys()].some((s) => profile.objectStems.has(s)))
   if (!toolHeadNamed) penalty += PENALTY.toolHead
   // `show version 1.1.0 of the package` is more than `what do we know about the package X` asks.
@@ -373,11 +397,27 @@ export function scoreTool(
       !(profile.head && kindStems(k).includes(profile.head)),
   )
   if (objectKindMissed) penalty += PENALTY.word
+  // `view lunar-cal [2.1.0]`: a value of a kind only some tools were recorded with (a release, a
+  // file, a link) is asked of a tool that takes values of other kinds only.
+  const kindMissed = intent.values.some(
+    (v) =>
+      v.value !== undefined &&
+      DISTINCT_KINDS.has(v.value) &&
+      profile.valueKinds.size > 0 &&
+      !profile.valueKinds.has(v.value),
+  )
+  if (kindMissed) penalty += PENALTY.valueKind
   const verb = verbAgreement(intent.verb?.verbClass ?? null, profile.verb)
   // `show all the packages`, `what files do I have`: a read of many is a list.
   const asksMany = listVerb && head !== null && !head.generic && isPlural(head.word)
-  if (asksMany && profile.verb === 'read' && profile.headSingular && !verb.contradicts)
+  // What a container holds (`the files in the data folder`) is what reading it shows.
+  const membersAsked = head !== null && members(head)
+  if (membersAsked && !verb.contradicts) verb.factor = 1
+  else if (asksMany && profile.verb === 'read' && profile.headSingular && !verb.contradicts)
     verb.factor = Math.min(verb.factor, ONE_ITEM_FACTOR)
+  // A read of many (`show all the packages`) is what a list does, more than a search.
+  if (asksMany && profile.verb === 'list' && !verb.contradicts)
+    verb.factor = Math.max(verb.factor, MANY_AS_LIST_FACTOR)
   // And the other way: the details of one item (`show the post X`, `what do we know about the
   // package X`) are not a search or a list.
   const asksOne =
