@@ -167,6 +167,7 @@ export function createCore(config: CoreConfig = {}): Core {
   const engine = createRunEngine({
     runs: store.runs,
     tools: store.tools,
+    toolsFor: store.toolsFor,
     logins,
     mintSignInLink: (tenant, host) => signInLinks.mint(tenant, host),
     relogin: createAutoSignIn({ logins, chromiumPath, clock }),
@@ -276,6 +277,7 @@ export function createCore(config: CoreConfig = {}): Core {
       tokens: oauthTokens,
       scopes: scopeLookup(store.scopes),
       tools: store.tools,
+      toolsFor: store.toolsFor,
       tenant: LOCAL_TENANT,
       clock,
       limiter:

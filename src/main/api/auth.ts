@@ -14,7 +14,6 @@ import type { OwnerTokens } from './oauth/ownerTokens'
 import { scopeForRoute } from './oauth/routeScopes'
 import { ACCESS_TOKEN_PREFIX, type TokenService } from './oauth/tokens'
 import type { RateLimiter } from './rateLimit'
-import { ownerWorkspace } from './localSites'
 
 export interface Caller {
   tenant: string
@@ -36,23 +35,6 @@ export interface Caller {
   toolScopes: ToolScope[]
 }
 
-/**
- * Routes that read or make tools and traces (site calls and lists, search, the catalog, prepare,
- * runs by intent, indexing, browsing, MCP). The store keeps those for the owner's workspace
- * only, so a key of another workspace may not use these at all (issue 13 item 2).
- */
-const OWNER_DATA_PATHS = [
-  /^\/api\/v1\/sites(\/|$)/,
-  /^\/v1\/tools(\/|$)/,
-  /^\/v1\/tool-router$/,
-  /^\/api\/v1\/runs$/,
-  /^\/v1\/index$/,
-  /^\/api\/v1\/index(\/|$)/,
-  /^\/v1\/browser(\/|$)/,
-  /^\/api\/v1\/compose(\/|$)/,
-  /^\/mcp(\/|$)/,
-]
-
 /** Spec "Limits": end-user header max 200 characters. */
 const MAX_END_USER = 200
 export { MAX_SCOPE_ENTRIES, SCOPE_SLUG } from './mcp/toolsInScope'
@@ -64,8 +46,8 @@ export interface Authenticator {
    * revoked-by-reuse token; 403 `revoked` for a revoked key; 403 `forbidden` for
    * `X-Service-End-User` without an org key, or an OAuth token without the route's scope; 429
    * `rate_limited` past the key's rate; 404 `unknown_scope` / 400 `invalid_scope` for a bad tool
-   * scope; 403 `not_in_scope` for a tool call outside it; 403 `forbidden` for a key of another
-   * workspace on a route of tools or traces (issue 13 item 2).
+   * scope; 403 `not_in_scope` for a tool call outside it. A key of another workspace passes: the
+   * routes read and write its own workspace's tools and traces only (issue 13 item 2).
    */
   authenticate(request: FastifyRequest): Caller
   /** Like authenticate, but only the owner token (the UI's own routes). */
@@ -158,13 +140,6 @@ export function createAuthenticator(deps: AuthDeps): Authenticator {
     authenticate(request) {
       const caller = identify(request, false)
       const path = request.url.split('?')[0]!
-      // Spec "Auth and billing": 403 forbidden, "no grant on workspace". An org key's end users
-      // (`tenant::user`) work in their org's workspace, so the owner's org keys keep working.
-      if (ownerWorkspace(caller.tenant) !== tenant && OWNER_DATA_PATHS.some((p) => p.test(path)))
-        throw new ServiceError(
-          'forbidden',
-          "This key belongs to another workspace: this service's tools and traces are its owner's only.",
-        )
       if (caller.via === 'oauth') {
         const needed = scopeForRoute(request.method, path)
         if (needed === null)
@@ -177,7 +152,9 @@ export function createAuthenticator(deps: AuthDeps): Authenticator {
       // MCP reads its scope from its own path and query.
       if (!path.startsWith('/mcp')) {
         caller.toolScopes = toolScopesOf(request, caller.tenant, deps.scopes)
-        const tool = caller.toolScopes.length ? calledTool(request.method, path, deps.toolsFor?.(caller.tenant) ?? deps.tools) : null
+        const tool = caller.toolScopes.length
+          ? calledTool(request.method, path, deps.toolsFor?.(caller.tenant) ?? deps.tools)
+          : null
         if (tool) assertInScope(caller, tool)
       }
       return caller

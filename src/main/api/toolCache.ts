@@ -33,3 +33,19 @@ export function createToolCache(repository: ToolRepository): () => ToolSpec[] {
     return out
   }
 }
+
+/**
+ * One {@link createToolCache} per workspace (issue 13 item 2): `(tenant) => tools` gives the
+ * tools of the workspace that tenant works in (`toolsFor`, the store's), never another's.
+ */
+export function createWorkspaceToolCache(
+  toolsFor: (tenant: string) => ToolRepository,
+): (tenant: string) => ToolSpec[] {
+  const caches = new Map<ToolRepository, () => ToolSpec[]>()
+  return (tenant) => {
+    const repository = toolsFor(tenant)
+    const cache = caches.get(repository) ?? createToolCache(repository)
+    caches.set(repository, cache)
+    return cache()
+  }
+}

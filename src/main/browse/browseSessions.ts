@@ -95,7 +95,8 @@ export const BROWSE_LIMITS: BrowseLimits = {
 }
 
 export interface BrowseSessionsDeps {
-  store: Pick<Store, 'traces' | 'tools' | 'logins'>
+  /** Traces and tools are kept in the session's workspace (`tracesFor`/`toolsFor`, issue 13). */
+  store: Pick<Store, 'tracesFor' | 'toolsFor' | 'logins'>
   /** Milliseconds since the Unix epoch; drives the idle rule (tests pass a fake one). */
   clock: () => number
   ulid: () => string
@@ -239,7 +240,7 @@ export function createBrowseSessions(deps: BrowseSessionsDeps): BrowseSessions {
   /** Ends a session whose caller is gone (idle, shutdown); its trace is kept uncompiled. */
   const endKeeping = (s: Session): Promise<void> => {
     const ending = end(s)
-      .then((trace) => deps.store.traces.save(trace))
+      .then((trace) => deps.store.tracesFor(s.tenant).save(trace))
       .catch(() => undefined)
     endings.add(ending)
     void ending.finally(() => endings.delete(ending))
@@ -378,7 +379,7 @@ export function createBrowseSessions(deps: BrowseSessionsDeps): BrowseSessions {
       sessions.delete(s.id)
       s.detach()
       try {
-        deps.store.traces.save(trace)
+        deps.store.tracesFor(s.tenant).save(trace)
       } catch {
         // The store is closing with the app: nothing left to keep it in.
       }
@@ -470,7 +471,7 @@ export function createBrowseSessions(deps: BrowseSessionsDeps): BrowseSessions {
         const trace = await end(s)
         const intent = given ?? s.intent
         trace.intent = intent
-        deps.store.traces.save(trace)
+        deps.store.tracesFor(s.tenant).save(trace)
         const compiled = compileTrace(trace, { toolId: deps.uuid(), now: deps.clock(), intent })
         if (!compiled.ok)
           return {
@@ -480,9 +481,10 @@ export function createBrowseSessions(deps: BrowseSessionsDeps): BrowseSessions {
             explanation: compiled.explanation,
           }
         const { siteHost } = compiled.candidate
-        const name = deps.store.tools.uniqueName(siteHost, compiled.candidate.name)
+        const tools = deps.store.toolsFor(s.tenant)
+        const name = tools.uniqueName(siteHost, compiled.candidate.name)
         const candidate = { ...compiled.candidate, name, capabilityId: `${siteHost}/${name}` }
-        deps.store.tools.save(candidate)
+        tools.save(candidate)
         // Signed in while browsing: a tool bound to a login runs with that session.
         const login = candidate.login ? siteStorageState(trace.storageState, siteHost) : null
         if (login) await deps.saveLogin?.(s.tenant, siteHost, login).catch(() => undefined)

@@ -43,7 +43,7 @@ export interface IndexJob {
 }
 
 export interface IndexingDeps extends IndexSiteDeps {
-  store: Pick<Store, 'traces' | 'tools' | 'indexJobs'>
+  store: Pick<Store, 'tracesFor' | 'toolsFor' | 'indexJobs'>
   jobLimits?: Partial<IndexLimits>
 }
 
@@ -130,7 +130,7 @@ export function createIndexing(deps: IndexingDeps): Indexing {
     message: record.message,
     traceId: record.traceId,
     tools: record.toolIds.flatMap((id) => {
-      const tool = deps.store.tools.get(id)
+      const tool = deps.store.toolsFor(record.tenant).get(id)
       return tool
         ? [{ id, name: tool.name, status: tool.status, endpoint: `/v1/tools/${id}/execute` }]
         : []

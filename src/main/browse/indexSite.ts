@@ -50,7 +50,8 @@ export interface IndexLogins {
 }
 
 export interface IndexSiteDeps extends ObserveDeps {
-  store: Pick<Store, 'traces' | 'tools'>
+  /** The trace and the candidate are kept in the caller's workspace (issue 13 item 2). */
+  store: Pick<Store, 'tracesFor' | 'toolsFor'>
   logins: IndexLogins
   ulid: () => string
   uuid: () => string
@@ -126,7 +127,7 @@ export async function indexSite(
     }
   }
   const { trace } = observation
-  deps.store.traces.save(trace)
+  deps.store.tracesFor(tenant).save(trace)
   const observed: IndexOutcome['observed'] = {
     url: input.url,
     finalUrl: observation.finalUrl,
@@ -172,9 +173,10 @@ export async function indexSite(
       { explanation: compiled.explanation },
     )
   const { siteHost } = compiled.candidate
-  const name = deps.store.tools.uniqueName(siteHost, compiled.candidate.name)
+  const tools = deps.store.toolsFor(tenant)
+  const name = tools.uniqueName(siteHost, compiled.candidate.name)
   const candidate: ToolSpec = { ...compiled.candidate, name, capabilityId: `${siteHost}/${name}` }
-  deps.store.tools.save(candidate)
+  tools.save(candidate)
   if (candidate.login && !saved) {
     const login = siteStorageState(trace.storageState, siteHost)
     // A login that cannot be kept (a locked vault) leaves the candidate as it is.

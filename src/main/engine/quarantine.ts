@@ -10,8 +10,9 @@ export const QUARANTINE_AFTER = 3
 const DRIFT: RunFailureCode[] = ['schema_or_auth_drift', 'outcome_not_verified']
 
 export interface Quarantine {
-  succeeded(tool: ToolSpec, inputs: Record<string, unknown>): void
-  failed(tool: ToolSpec, code: RunFailureCode): void
+  /** `tenant`: the run's, whose workspace holds the tool (issue 13 item 2); absent: the owner's. */
+  succeeded(tool: ToolSpec, inputs: Record<string, unknown>, tenant?: string): void
+  failed(tool: ToolSpec, code: RunFailureCode, tenant?: string): void
   /**
    * Re-runs quarantined read tools with their last good inputs (else the recording's); returns
    * how many were let out.
@@ -29,30 +30,35 @@ export interface Quarantine {
  */
 export function createQuarantine(deps: {
   tools: ToolRepository
+  toolsFor?: ((tenant: string) => ToolRepository) | undefined
   health?: ToolHealthRepository
   clock: () => number
   onToolChanged?: (tool: ToolSpec) => void
 }): Quarantine {
-  const setStatus = (tool: ToolSpec, status: ToolSpec['status']) => {
-    const updated = deps.tools.setStatus(tool.id, status, deps.clock())
+  const toolsOf = (tenant: string | undefined) =>
+    (tenant === undefined ? undefined : deps.toolsFor?.(tenant)) ?? deps.tools
+  const setStatus = (tools: ToolRepository, tool: ToolSpec, status: ToolSpec['status']) => {
+    const updated = tools.setStatus(tool.id, status, deps.clock())
     if (updated) deps.onToolChanged?.(updated)
   }
   return {
-    succeeded(tool, inputs) {
-      const current = deps.tools.get(tool.id) ?? tool
-      if (current.status !== 'verified') setStatus(current, 'verified')
+    succeeded(tool, inputs, tenant) {
+      const tools = toolsOf(tenant)
+      const current = tools.get(tool.id) ?? tool
+      if (current.status !== 'verified') setStatus(tools, current, 'verified')
       if (!deps.health) return
       deps.health.recordSuccess(tool.id, inputs)
       if (current.status === 'quarantined') deps.health.setQuarantined(tool.id, null)
     },
-    failed(tool, code) {
+    failed(tool, code, tenant) {
       if (!deps.health || !DRIFT.includes(code)) return
-      const current = deps.tools.get(tool.id) ?? tool
+      const tools = toolsOf(tenant)
+      const current = tools.get(tool.id) ?? tool
       if (current.status === 'candidate') return
       const health = deps.health.recordFailure(tool.id, code)
       if (current.status === 'verified' && health.consecutiveFailures >= QUARANTINE_AFTER) {
         deps.health.setQuarantined(tool.id, deps.clock())
-        setStatus(current, 'quarantined')
+        setStatus(tools, current, 'quarantined')
       }
     },
     async recheck(run) {

@@ -318,7 +318,7 @@ export function createRunEngine(deps: RunEngineDeps): RunEngine {
         if (!succeeded) return null
         if (run.billOnSuccess)
           deps.ledger?.charge(run.tenant, `run:${run.runId}`, 1, 'site tool call', deps.clock())
-        quarantine.succeeded(tool, run.inputs)
+        quarantine.succeeded(tool, run.inputs, run.tenant)
         return succeeded
       })
       if (!done) return lostToCancel()
@@ -355,7 +355,7 @@ export function createRunEngine(deps: RunEngineDeps): RunEngine {
       ...common,
     })
     if (!failed) return lostToCancel()
-    quarantine.failed(tool, outcome.code)
+    quarantine.failed(tool, outcome.code, run.tenant)
     return failed
   }
 

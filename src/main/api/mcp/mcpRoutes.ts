@@ -14,6 +14,8 @@ export interface McpRouteDeps extends McpDeps {
   scopes?: ScopeLookup | undefined
   /** Milliseconds since the Unix epoch (idle sessions). */
   clock: () => number
+  /** The tools of a caller's workspace (issue 13 item 2); absent: `tools` for every caller. */
+  toolsFor?: (tenant: string) => McpDeps['tools']
 }
 
 /** OAuth 2.0 Protected Resource Metadata (RFC 9728 §3) of the MCP endpoint. */
@@ -83,14 +85,18 @@ export function registerMcpRoutes(app: FastifyInstance, deps: McpRouteDeps): voi
         'bad_request',
         'Send Mcp-Session-Id, or start a session with an initialize request.',
       )
-    const session = createMcpSession(deps, {
-      tenant: caller.tenant,
-      owner: caller.owner,
-      scopes,
-      grants: caller.scopes,
-      ownOrigins: ownOriginsOf(request),
-      usageUrl: `${base}/app/#/usage`,
-    })
+    const tools = deps.toolsFor?.(caller.tenant) ?? deps.tools
+    const session = createMcpSession(
+      { ...deps, tools },
+      {
+        tenant: caller.tenant,
+        owner: caller.owner,
+        scopes,
+        grants: caller.scopes,
+        ownOrigins: ownOriginsOf(request),
+        usageUrl: `${base}/app/#/usage`,
+      },
+    )
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: randomUUID,
       // Plain JSON answers: no tool call streams notifications of its own, and JSON is cheaper

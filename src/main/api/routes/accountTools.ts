@@ -27,10 +27,10 @@ export function registerAccountToolRoutes(app: FastifyInstance, deps: ServerDeps
   })
 
   app.get('/v1/tools/catalog', async (request) => {
-    auth.authenticate(request)
+    const caller = auth.authenticate(request)
     return {
-      traces: store.traces.list(),
-      tools: store.tools.list().map(summarizeTool),
+      traces: store.tracesFor(caller.tenant).list(),
+      tools: store.toolsFor(caller.tenant).list().map(summarizeTool),
     }
   })
 
@@ -48,7 +48,8 @@ export function registerAccountToolRoutes(app: FastifyInstance, deps: ServerDeps
         `Unknown fields ${unknown.join(', ')}. Valid: ${EXECUTE_FIELDS.join(', ')}.`,
       )
     const body = checkBody<{ inputs?: unknown; allow_mutation?: boolean }>(validateExecute, raw)
-    const tool = store.tools.get(request.params.id)
+    const tools = store.toolsFor(caller.tenant)
+    const tool = tools.get(request.params.id)
     if (!tool) throw new ServiceError('not_found', `No tool ${request.params.id}.`)
     const inputs = slotInputs(tool, body.inputs)
     let charge: () => void = () => undefined
@@ -76,6 +77,6 @@ export function registerAccountToolRoutes(app: FastifyInstance, deps: ServerDeps
     })
     // No deadline: never timed out. A browser_capacity failure is an ended run here (spec B).
     if (outcome.kind === 'timed_out') throw timeoutError(outcome)
-    return { run: toPublicRun(outcome.run), tool: summarizeTool(store.tools.get(tool.id) ?? tool) }
+    return { run: toPublicRun(outcome.run), tool: summarizeTool(tools.get(tool.id) ?? tool) }
   })
 }

@@ -1,9 +1,10 @@
-import { createHash } from 'node:crypto'
+import { createHash, randomUUID } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
 import { PREPARE_BODY_SCHEMA } from '../../../shared/accountApiSchemas'
 import { ServiceError } from '../../../shared/errors'
 import { admitMetered } from '../billing'
 import { operationKey } from '../operationKey'
+import { prepareCandidate } from '../prepareCandidate'
 import type { ServerDeps } from '../serverDeps'
 
 /** Idempotent replays kept per server; older keys fall out first. */
@@ -43,12 +44,20 @@ export function registerPrepareRoutes(app: FastifyInstance, deps: ServerDeps): v
       'compilation',
       deps.clock(),
     )
-    const result = await deps.handlers['compile.prepare']({
-      traceId: body.trace_id,
-      exchangeId: body.request_id,
-      intent: body.intent,
-      ...(body.dependency_ids ? { dependencyExchangeIds: body.dependency_ids } : {}),
-    })
+    // The caller's workspace's trace, compiled into its tools (issue 13 item 2).
+    const workspace = {
+      traces: deps.store.tracesFor(caller.tenant),
+      tools: deps.store.toolsFor(caller.tenant),
+    }
+    const result = prepareCandidate(
+      { store: workspace, clock: deps.clock, uuid: randomUUID },
+      {
+        traceId: body.trace_id,
+        exchangeId: body.request_id,
+        intent: body.intent,
+        ...(body.dependency_ids ? { dependencyExchangeIds: body.dependency_ids } : {}),
+      },
+    )
     const answer = result.candidate
       ? { candidate: result.candidate }
       : { explanation: result.explanation }

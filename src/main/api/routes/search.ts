@@ -12,7 +12,7 @@ import type { ServerDeps } from '../serverDeps'
 import { INDEX_ENDPOINT } from '../accountPaths'
 import { checkBody, compileBody } from '../bodyCheck'
 import { hashInputs } from '../inputsHash'
-import { createToolCache } from '../toolCache'
+import { createWorkspaceToolCache } from '../toolCache'
 
 /** Spec "Authentication" 4: the OAuth scope the search forms need (or an owner token). */
 export const SEARCH_SCOPE = 'tools:read'
@@ -39,7 +39,7 @@ export interface SearchReceipt {
 export function registerSearchRoutes(app: FastifyInstance, deps: ServerDeps): void {
   const router = createToolRouter()
   const validate = compileBody(SEARCH_BODY_SCHEMA)
-  const tools = createToolCache(deps.store.tools)
+  const tools = createWorkspaceToolCache(deps.store.toolsFor)
   const handle = (request: FastifyRequest, reply: FastifyReply, input: unknown) =>
     search(deps, router, tools, validate, request, reply, input)
   app.post('/v1/tools/search', (request, reply) => handle(request, reply, request.body))
@@ -50,7 +50,7 @@ export function registerSearchRoutes(app: FastifyInstance, deps: ServerDeps): vo
 async function search(
   deps: ServerDeps,
   router: ToolRouter,
-  tools: () => ToolSpec[],
+  tools: (tenant: string) => ToolSpec[],
   validate: ValidateFunction,
   request: FastifyRequest,
   reply: FastifyReply,
@@ -69,7 +69,7 @@ async function search(
   const stored = store.receipts.get<SearchReceipt['result']>(caller.tenant, opKey)
   if (stored) return replay(reply, stored, inputHash)
   const charge = admitMetered(store.ledger, caller.tenant, opKey, 'search', clock())
-  const routed = router.route(body.intent, tools(), { domain })
+  const routed = router.route(body.intent, tools(caller.tenant), { domain })
   const result: SearchReceipt['result'] = { ...routed, index_endpoint: INDEX_ENDPOINT }
   const now = clock()
   // The charge and the receipt land together: a crash leaves neither or both.

@@ -57,9 +57,9 @@ export function registerSiteCallRoutes(app: FastifyInstance, deps: ServerDeps): 
   )
 
   app.get<{ Params: { siteHost: string } }>('/api/v1/sites/:siteHost', async (request) => {
-    auth.authenticate(request)
+    const caller = auth.authenticate(request)
     const { siteHost } = request.params
-    const tools = store.tools.list({ siteHost })
+    const tools = store.toolsFor(caller.tenant).list({ siteHost })
     if (!tools.length) throw new ServiceError('not_found', `No tools on ${siteHost}.`)
     return {
       site_host: siteHost,

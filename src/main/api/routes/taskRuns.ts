@@ -12,7 +12,7 @@ import type { ServerDeps } from '../serverDeps'
 import { slotInputs } from '../slotInputs'
 import { checkBody, compileBody } from '../bodyCheck'
 import { hashInputs } from '../inputsHash'
-import { createToolCache } from '../toolCache'
+import { createWorkspaceToolCache } from '../toolCache'
 
 /** Spec "Limits": Idempotency-Key (site tool call and run) max 200 characters. */
 const MAX_IDEMPOTENCY_KEY = 200
@@ -53,7 +53,7 @@ export function registerTaskRunRoutes(app: FastifyInstance, deps: ServerDeps): v
   const router = createToolRouter()
   const validate = compileBody(TASK_RUN_BODY_SCHEMA)
   const nextId = monotonicFactory()
-  const tools = createToolCache(store.tools)
+  const tools = createWorkspaceToolCache(store.toolsFor)
 
   app.post('/api/v1/runs', async (request, reply) => {
     const caller = auth.authenticate(request)
@@ -97,7 +97,9 @@ export function registerTaskRunRoutes(app: FastifyInstance, deps: ServerDeps): v
           )
         const run = store.runs.get(stored.result.runId)
         if (!run) throw new ServiceError('not_found', `No run ${stored.result.runId}.`)
-        const tool = stored.result.toolId ? store.tools.get(stored.result.toolId) : null
+        const tool = stored.result.toolId
+          ? store.toolsFor(caller.tenant).get(stored.result.toolId)
+          : null
         // Joining through the call operation hands back the running run's own completion.
         if (tool && !isFinal(run))
           return sendOutcome(reply, await call(tool, stored.result.inputs), body.select)
@@ -105,10 +107,10 @@ export function registerTaskRunRoutes(app: FastifyInstance, deps: ServerDeps): v
       }
     }
 
-    const verified = tools().filter((t) => t.status === 'verified')
+    const verified = tools(caller.tenant).filter((t) => t.status === 'verified')
     const routing = router.route(body.intent, verified, { domain })
     const best = routing.status === 'matched' ? routing.tools[0]! : null
-    const tool = best ? store.tools.get(best.id) : null
+    const tool = best ? store.toolsFor(caller.tenant).get(best.id) : null
     if (!best || !tool) {
       const run = noCapability(body, routing, caller.tenant, key)
       if (key)

@@ -16,7 +16,11 @@ export function registerToolEditRoutes(app: FastifyInstance, deps: ServerDeps): 
     const caller = deps.auth.authenticate(request)
     const edit = checkBody<ToolEdit>(validate, request.body)
     const tool = editTool(
-      { store: deps.store, vault: deps.vault, clock: deps.clock },
+      {
+        store: { tools: deps.store.toolsFor(caller.tenant) },
+        vault: deps.vault,
+        clock: deps.clock,
+      },
       caller.tenant,
       request.params.id,
       edit,
