@@ -12,6 +12,7 @@ export function bindEvents(): () => void {
     on('recorder.exchange', (e) => record().addExchange(e.sessionId, e.exchange)),
     on('recorder.action', (e) => record().setActionCount(e.sessionId, e.actionCount)),
     on('recorder.stopped', (e) => void record().finish(e.sessionId, e.result)),
+    on('recorder.authChallenge', (e) => record().setAuthChallenge(e.sessionId, e.challenge)),
     on('runs.updated', (e) => {
       useToolsStore.getState().applyRun(e.run)
       useInboxStore.getState().applyRun(e.run)

@@ -14,6 +14,8 @@ interface LoginsState {
   refresh(): Promise<void>
   finish(saveCredentials: boolean, totpSeed: string): Promise<void>
   cancel(): Promise<void>
+  /** Answers the site's HTTP authentication challenge; true once the site took the answer. */
+  answerAuth(username: string, password: string): Promise<boolean>
   forget(host: string): Promise<void>
   dismissSignIn(): void
 }
@@ -70,6 +72,17 @@ export const useLoginsStore = create<LoginsState>()((set, get) => ({
     if (signIn) set({ signIn })
     remember(null)
     await get().load()
+  },
+  async answerAuth(username, password) {
+    const open = get().signIn
+    if (!open) return false
+    const input = { signInId: open.signInId, username, password }
+    const signIn = await attempt(invoke('logins.answerAuth', input))
+    if (!signIn) return false
+    set({ signIn })
+    remember(signIn)
+    if (signIn.status === 'saved') await get().load()
+    return true
   },
   async cancel() {
     const open = get().signIn

@@ -1,5 +1,10 @@
 import { create } from 'zustand'
-import type { RecordingResult, RecordingState, ToolDetail } from '../../shared/appApi'
+import type {
+  HttpAuthChallenge,
+  RecordingResult,
+  RecordingState,
+  ToolDetail,
+} from '../../shared/appApi'
 import type { ToolSpec } from '../../shared/toolSpec'
 import type { ExchangeSummary } from '../../shared/trace'
 import { invoke } from '../api'
@@ -30,6 +35,10 @@ interface RecordState {
   addExchange(sessionId: string, exchange: ExchangeSummary): void
   setActionCount(sessionId: string, actionCount: number): void
   finish(sessionId: string, result: RecordingResult): Promise<void>
+  /** The site's HTTP authentication challenge changed (issue 14 item 2). */
+  setAuthChallenge(sessionId: string, challenge: HttpAuthChallenge | null): void
+  /** Answers it; true once the credentials were saved and given to the browser. */
+  answerAuth(username: string, password: string): Promise<boolean>
   /** Imports a HAR file's text as a recording and shows its result as Stop would. */
   importHar(har: string, intent: string): Promise<void>
 }
@@ -97,6 +106,18 @@ export const useRecordStore = create<RecordState>()((set, get) => ({
     const { session, exchanges } = get()
     if (session?.sessionId !== sessionId || exchanges.some((e) => e.id === exchange.id)) return
     set({ exchanges: [...exchanges, exchange] })
+  },
+  setAuthChallenge(sessionId, authChallenge) {
+    const session = get().session
+    if (session?.sessionId === sessionId) set({ session: { ...session, authChallenge } })
+  },
+  async answerAuth(username, password) {
+    const session = get().session
+    if (!session) return false
+    const input = { sessionId: session.sessionId, username, password }
+    const next = await attempt(invoke('recorder.answerAuth', input))
+    if (next && get().session?.sessionId === next.sessionId) set({ session: next })
+    return !!next
   },
   setActionCount(sessionId, actionCount) {
     if (get().session?.sessionId === sessionId) set({ actionCount })

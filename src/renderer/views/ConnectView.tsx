@@ -113,6 +113,9 @@ function Scopes() {
               <th>Sites</th>
               <th>Tools</th>
               <th>MCP endpoint</th>
+              <th>
+                <span className="visually-hidden">Actions</span>
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -123,6 +126,25 @@ function Scopes() {
                 <td>{s.tools.join(', ') || '—'}</td>
                 <td>
                   <code>/mcp/{s.slug}</code>
+                </td>
+                <td>
+                  <button
+                    className="danger"
+                    data-testid="scope-delete"
+                    aria-label={`Delete the scope ${s.slug}`}
+                    onClick={() => {
+                      // A connection using the scope gets 404 unknown_scope from then on.
+                      if (
+                        !window.confirm(
+                          `Delete the scope ${s.slug}? Agents connected to /mcp/${s.slug} lose access.`,
+                        )
+                      )
+                        return
+                      void attempt(invoke('scopes.delete', { slug: s.slug })).then(load)
+                    }}
+                  >
+                    Delete
+                  </button>
                 </td>
               </tr>
             ))}

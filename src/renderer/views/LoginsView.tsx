@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react'
 import type { LoginSummary, SignInState } from '../../shared/appApi'
+import { HttpAuthPrompt } from '../components/HttpAuthPrompt'
 import { formatAgo, formatTime } from '../format'
 import { SIGNING_IN, useLoginsStore } from '../stores/useLoginsStore'
 import { useNow } from '../useNow'
@@ -19,6 +20,16 @@ function SignInPanel({ signIn }: { signIn: SignInState }) {
     return () => clearInterval(timer)
   }, [waiting, refresh])
 
+  if (waiting && signIn.authChallenge)
+    return (
+      <div data-testid="sign-in-panel">
+        <HttpAuthPrompt
+          challenge={signIn.authChallenge}
+          answer={useLoginsStore.getState().answerAuth}
+        />
+        <button onClick={() => void cancel()}>Cancel the sign-in</button>
+      </div>
+    )
   if (waiting)
     return (
       <div className="banner banner-info" data-testid="sign-in-panel">
@@ -167,6 +178,7 @@ export function LoginsView() {
       >
         <input
           data-testid="sign-in-url"
+          aria-label="The site's sign-in page"
           type="url"
           required
           placeholder="https://shop.example.com/login"

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react'
 import type { CompileExplanation, ToolDetail } from '../../shared/appApi'
 import { CandidateReview } from '../components/CandidateReview'
 import { FirstRunGuide } from '../components/FirstRunGuide'
+import { HttpAuthPrompt } from '../components/HttpAuthPrompt'
 import { LoginOfferCard } from '../components/LoginOfferCard'
 import { ReplaceOffer } from '../components/ReplaceOffer'
 import { ScreencastView } from '../components/ScreencastView'
@@ -184,6 +185,12 @@ function Recording() {
           {stopping ? 'Stopping…' : 'Stop'}
         </button>
       </div>
+      {session?.authChallenge && (
+        <HttpAuthPrompt
+          challenge={session.authChallenge}
+          answer={useRecordStore.getState().answerAuth}
+        />
+      )}
       <p className="muted">
         Intent <strong>“{session?.intent}”</strong> · started at {session?.url} · {exchanges.length}{' '}
         requests · <span data-testid="action-count">{actionCount}</span> actions
