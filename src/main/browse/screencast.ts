@@ -30,6 +30,24 @@ export interface Screencast {
   close(): Promise<void>
 }
 
+interface NavigationHistory {
+  currentIndex: number
+  entries: Array<{ id: number; url: string }>
+}
+
+/**
+ * The history entry Back (-1) or Forward (+1) goes to, or null: the blank page a recording tab
+ * starts on before its start URL is no place to go back to.
+ */
+function historyStep(history: NavigationHistory, direction: -1 | 1): { id: number } | null {
+  for (let i = history.currentIndex + direction; i >= 0; i += direction) {
+    const entry = history.entries[i]
+    if (!entry) return null
+    if (entry.url !== 'about:blank') return entry
+  }
+  return null
+}
+
 /** Windows virtual key code of Enter: a keyDown must carry its text "\r" to submit a form. */
 const ENTER = 13
 
@@ -79,8 +97,8 @@ export async function startScreencast(
       url: entry?.url ?? now.page.url(),
       title: entry?.title ?? '',
       loading,
-      canGoBack: history ? history.currentIndex > 0 : false,
-      canGoForward: history ? history.currentIndex < history.entries.length - 1 : false,
+      canGoBack: history ? historyStep(history, -1) !== null : false,
+      canGoForward: history ? historyStep(history, 1) !== null : false,
     })
   }
 
@@ -246,8 +264,8 @@ export async function startScreencast(
       }
       case 'back':
       case 'forward': {
-        const { currentIndex, entries } = await cdp.send('Page.getNavigationHistory')
-        const entry = entries[currentIndex + (message.type === 'back' ? -1 : 1)]
+        const history = await cdp.send('Page.getNavigationHistory')
+        const entry = historyStep(history, message.type === 'back' ? -1 : 1)
         if (entry) await cdp.send('Page.navigateToHistoryEntry', { entryId: entry.id })
         return
       }
