@@ -8,7 +8,6 @@ import {
 import { startScreencast, type Screencast } from '../../browse/screencast'
 import { compileBody } from '../bodyCheck'
 import { routeSchema } from '../openapi/routeSchema'
-import { routeSchema } from '../openapi/routeSchema'
 import type { ServerDeps } from '../serverDeps'
 
 /** Largest viewer message: a pasted text of 100 000 characters, 4 bytes each at worst, and JSON. */
@@ -55,22 +54,6 @@ export function registerScreencastRoutes(app: FastifyInstance, deps: ServerDeps)
     scoped.route<{ Params: { sessionId: string } }>({
       method: 'GET',
       url: '/app-api/screencast/:sessionId',
-      schema: routeSchema({
-        summary:
-          "The Record view's live view of a recording browser (issue 14 item 1): a WebSocket carrying frames and the tab's state out, input and navigation in (`src/shared/screencast.ts`).",
-        tag: 'app',
-        auth: 'owner',
-        params: [
-          {
-            name: 'token',
-            in: 'query',
-            description: 'The owner token.',
-            schema: { type: 'string' },
-          },
-        ],
-        responses: { '101': { description: 'Switching to the WebSocket protocol.', schema: {} } },
-        errors: ['bad_request'],
-      }),
       schema: routeSchema({
         summary:
           "The Record view's live view of a recording browser (issue 14 item 1): a WebSocket carrying frames and the tab's state out, input and navigation in (`src/shared/screencast.ts`).",
