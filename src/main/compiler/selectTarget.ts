@@ -287,7 +287,7 @@ function scoreOne(
       weight: W.records,
       detail: `answer holds ${records.count} records at ${records.path || '(root)'}`,
     })
-  const verb = verbSignals(exchange, intentVerbClass(intent), actions)
+  const verb = verbSignals(exchange, intentVerbClass(intent), actions, where.exchanges)
   signals.push(...verb.signals)
   // Evidence needs the intent first: bodies of requests that carry nothing of it are not read.
   const hasIntentEvidence =
@@ -419,6 +419,8 @@ export interface PathContext {
   paths: string[][]
   picked: Array<{ value: string; at: number }>
   actions: Action[]
+  /** Every exchange of the trace, in order. */
+  exchanges: Exchange[]
 }
 
 function pathContext(context: PageContext | undefined): PathContext {
@@ -426,6 +428,7 @@ function pathContext(context: PageContext | undefined): PathContext {
     paths: tracePaths(context?.exchanges ?? []),
     picked: pickedNames(context?.actions ?? []),
     actions: context?.actions ?? [],
+    exchanges: context?.exchanges ?? [],
   }
 }
 

@@ -4,6 +4,7 @@ import { isWriteMethod, parseJsonRequest, safeUrl } from './classify'
 import { graphqlOfExchange } from './graphql'
 import { mutationVerdict } from './naming'
 import { requestValues, type RequestValue } from './requestValues'
+import { resourceHistory } from './resourceHistory'
 import { isWriteClass, type VerbClass } from './intentVerb'
 import { oneTimeCodeField, secondFactorSignals } from './secondFactor'
 
@@ -17,6 +18,7 @@ const V = {
   signIn: 0.5,
   notSignIn: -0.2,
   signInForRead: -1,
+  temporary: -0.5,
   causedByAction: 0.1,
 }
 
@@ -37,6 +39,7 @@ export function verbSignals(
   exchange: Exchange,
   cls: VerbClass | null,
   actions: Action[],
+  exchanges: Exchange[] = [],
 ): { signals: EvidenceSignal[]; plausible: boolean; refuted?: boolean } {
   if (!cls) return { signals: [], plausible: false }
   const signals: EvidenceSignal[] = []
@@ -81,6 +84,15 @@ export function verbSignals(
       detail: `the intent asks to ${cls}; ${method} changes state`,
     })
     const deletes = method === 'DELETE' || DELETE_WORDS.test(where)
+    const history = resourceHistory(exchange, exchanges)
+    if (history?.temporary) {
+      const { created, deleted } = history.temporary
+      signals.push({
+        name: 'temporary_resource',
+        weight: V.temporary,
+        detail: `the trace creates this resource (${created.method} #${created.seq}) and deletes it (${deleted.method} #${deleted.seq}): a draft the app cleans up, no lasting change`,
+      })
+    }
     if (cls === 'delete' && deletes)
       signals.push({
         name: 'delete_agrees',
@@ -102,8 +114,12 @@ export function verbSignals(
     else if (cls === 'update' && ['PUT', 'PATCH', 'POST'].includes(method))
       signals.push({
         name: 'update_agrees',
-        weight: V.kindAgrees / 2,
-        detail: `${method} may update, as the intent asks`,
+        // A record an earlier answer listed is one the person could pick to change; a resource
+        // only the app wrote before (its own UI state) is a weaker guess.
+        weight: history?.listedBefore ? V.kindAgrees : V.kindAgrees / 2,
+        detail: history?.listedBefore
+          ? `${method} changes a record an earlier answer listed (#${history.listedBefore.seq}), as the intent asks`
+          : `${method} may update, as the intent asks`,
       })
     // A HAR has no clicks to tie a write to: there a write of the kind the intent asks for is
     // evidence enough by itself ("delete a file" and the trace's one DELETE).
