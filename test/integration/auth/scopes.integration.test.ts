@@ -173,3 +173,33 @@ describe('tool scopes on site tool calls', () => {
     }
   })
 })
+
+describe('DELETE /api/v1/scopes/{slug}', () => {
+  it('deletes a scope (204): a call naming it answers 404 unknown_scope after', async () => {
+    await createScope({ slug: 'dir-only', apps: [tool.siteHost] })
+    const deleted = await send(h.base, 'DELETE', '/api/v1/scopes/dir-only', { key })
+    expect(deleted.status).toBe(204)
+    const again = await send<ErrorAnswerBody>(h.base, 'DELETE', '/api/v1/scopes/dir-only', { key })
+    expect(again.status).toBe(404)
+    expect(again.body.error.code).toBe('unknown_scope')
+    const called = await callTool(
+      h.base,
+      key,
+      tool,
+      { query: 'x' },
+      { 'x-service-scope': 'dir-only' },
+    )
+    expect(called.status).toBe(404)
+    expect((called.body as ErrorAnswerBody).error.code).toBe('unknown_scope')
+  })
+
+  it('deletes only the calling workspace’s scope', async () => {
+    await createScope({ slug: 'dir-only', apps: [tool.siteHost] })
+    const other = h.core.store.keys.create({ id: 'key_other', tenant: 'ws_other', label: 'o' }, 0)
+    const refused = await send<ErrorAnswerBody>(h.base, 'DELETE', '/api/v1/scopes/dir-only', {
+      key: other.key,
+    })
+    expect(refused.status).toBe(404)
+    expect(h.core.store.scopes.list(LOCAL_TENANT).map((s) => s.slug)).toEqual(['dir-only'])
+  })
+})
