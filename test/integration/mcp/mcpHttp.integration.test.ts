@@ -383,9 +383,15 @@ describe('MCP over Streamable HTTP', () => {
       json: { jsonrpc: '2.0', id: 2, method: 'tools/list' },
       headers: { accept: 'application/json, text/event-stream', 'mcp-session-id': id },
     })
-    // Refused before any session is looked up: another workspace has no grant on MCP at all
-    // (issue 13 item 2), so the answer says nothing about whether the session exists.
-    expect(answer.status).toBe(403)
-    expect(answer.body).toMatchObject({ error: { code: 'forbidden' } })
+    // Answered as an unknown session is (issue 13 item 2): the answer says nothing about whether
+    // the session exists in another workspace.
+    const unknown = await send(h.base, 'POST', '/mcp', {
+      key,
+      json: { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+      headers: { accept: 'application/json, text/event-stream', 'mcp-session-id': 'no-such' },
+    })
+    expect(answer.status).toBe(404)
+    expect(answer.body).toMatchObject({ error: { code: 'not_found' } })
+    expect(answer.body).toEqual(unknown.body)
   })
 })
