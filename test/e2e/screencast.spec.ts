@@ -1,3 +1,5 @@
+import { createServer, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { expect, test, type Page } from '@playwright/test'
@@ -114,6 +116,29 @@ test('the address bar goes to a typed address, back and forward, and refuses oth
   await url.press('Enter')
   await expect(page.getByTestId('screencast-problem')).toContainText('not an http or https')
   expect(recorded.url()).toBe(`${app.site.url}/search?query=image`)
+
+  // A page that has not answered yet: the view says it is loading until it does.
+  const held: ServerResponse[] = []
+  const slow = createServer((_req, res) => void held.push(res))
+  await new Promise<void>((done) => slow.listen(0, '127.0.0.1', done))
+  const slowUrl = `http://127.0.0.1:${(slow.address() as AddressInfo).port}/`
+  try {
+    await url.fill(slowUrl)
+    await url.press('Enter')
+    await expect(page.getByTestId('screencast-view')).toHaveAttribute('data-loading', 'true')
+    await expect(page.locator('.sc-state')).toHaveText('Loading…')
+    // The bar shows where the tab is going, as a browser's does.
+    await expect(url).toHaveValue(slowUrl)
+    await expectAccessible(page, 'Record, the recorded page loading')
+    await page.screenshot({ path: join(shots, 'ui-record-screencast-loading.png'), fullPage: true })
+    await expect.poll(() => held.length).toBeGreaterThan(0)
+    held[0]!.writeHead(200, { 'content-type': 'text/html' }).end('<title>Slow</title><h1>Late</h1>')
+    await expect(page.getByTestId('screencast-view')).toHaveAttribute('data-loading', 'false')
+    await expect(url).toHaveValue(slowUrl)
+  } finally {
+    slow.closeAllConnections()
+    slow.close()
+  }
 })
 
 test('the view says so when the recording browser goes away', async ({ page }) => {

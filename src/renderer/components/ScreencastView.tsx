@@ -30,10 +30,17 @@ function AddressBar({
   inputRef: RefObject<HTMLInputElement | null>
 }) {
   const [typed, setTyped] = useState(url)
-  const [editing, setEditing] = useState(false)
-  // The tab's address replaces what is shown, unless the person is typing a new one.
+  // 'typing' keeps the person's text; 'sent' keeps it shown while the tab goes there, as a
+  // browser's address bar does, until the tab's address changes.
+  const [editing, setEditing] = useState<'no' | 'typing' | 'sent'>('no')
+  const shown = useRef(url)
   useEffect(() => {
-    if (!editing) setTyped(url)
+    const changed = shown.current !== url
+    shown.current = url
+    if (editing === 'no' || (editing === 'sent' && changed)) {
+      setTyped(url)
+      if (editing === 'sent') setEditing('no')
+    }
   }, [url, editing])
   return (
     <form
@@ -42,7 +49,7 @@ function AddressBar({
         e.preventDefault()
         if (!typed.trim()) return
         send({ type: 'navigate', url: typed.trim() })
-        setEditing(false)
+        setEditing('sent')
       }}
     >
       <button
@@ -89,13 +96,13 @@ function AddressBar({
         autoComplete="off"
         onFocus={(e) => e.target.select()}
         onChange={(e) => {
-          setEditing(true)
+          setEditing('typing')
           setTyped(e.target.value)
         }}
-        onBlur={() => setEditing(false)}
+        onBlur={() => setEditing((now) => (now === 'typing' ? 'no' : now))}
         onKeyDown={(e) => {
           if (e.key !== 'Escape') return
-          setEditing(false)
+          setEditing('no')
           setTyped(url)
         }}
       />
