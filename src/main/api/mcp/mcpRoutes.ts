@@ -6,6 +6,7 @@ import { isServiceError, ServiceError } from '../../../shared/errors'
 import type { Authenticator, Caller } from '../auth'
 import { createMcpSession, type McpDeps, type McpSession } from './mcpServer'
 import { ownOriginsOf } from '../localSites'
+import { mcpRouteSchema, protectedResourceSchema } from './mcpContracts'
 import { resolveToolScopes, type ScopeLookup, type ToolScope } from './toolsInScope'
 
 export interface McpRouteDeps extends McpDeps {
@@ -159,9 +160,10 @@ export function registerMcpRoutes(app: FastifyInstance, deps: McpRouteDeps): voi
     return resolveToolScopes([pathSlug, query.scope], query.apps, caller.tenant, deps.scopes)
   }
 
-  const methods = ['GET', 'POST', 'DELETE'] as const
-  app.route({ method: [...methods], url: '/mcp', handler: handle })
-  app.route({ method: [...methods], url: '/mcp/:slug', handler: handle })
+  // One route per method: each has its own contract in the OpenAPI document.
+  for (const url of ['/mcp', '/mcp/:slug'])
+    for (const method of ['GET', 'POST', 'DELETE'] as const)
+      app.route({ method, url, schema: mcpRouteSchema(method), handler: handle })
 
   const metadata = (request: FastifyRequest) => {
     const base = `http://${request.headers.host}`
@@ -175,7 +177,12 @@ export function registerMcpRoutes(app: FastifyInstance, deps: McpRouteDeps): voi
   }
   // RFC 9728 §3.1: the metadata of a resource with a path also lives under that path.
   for (const url of [PROTECTED_RESOURCE_PATH, `${PROTECTED_RESOURCE_PATH}/mcp`])
-    if (!app.hasRoute({ method: 'GET', url })) app.get(url, async (request) => metadata(request))
+    if (!app.hasRoute({ method: 'GET', url }))
+      app.get(
+        url,
+        { schema: protectedResourceSchema(url !== PROTECTED_RESOURCE_PATH) },
+        async (request) => metadata(request),
+      )
 
   const sweep = setInterval(() => {
     const now = deps.clock()

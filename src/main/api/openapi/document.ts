@@ -5,9 +5,7 @@ import type { ToolSpec } from '../../../shared/toolSpec'
 import { scopeForRoute } from '../oauth/routeScopes'
 import { COMPONENT_SCHEMAS, schemaRef } from './components'
 import { parseErrorEntry } from './errorStatus'
-import { ROUTE_DOCS, routeKey } from './routeDocs'
 import {
-  routeSchema,
   X_AUTH,
   X_BODY_OPTIONAL,
   X_ERRORS,
@@ -168,15 +166,13 @@ export function openApiPath(url: string): string {
   return url.replace(/:([A-Za-z0-9_]+)/g, '{$1}').replace(/\*$/, '{wildcard}')
 }
 
-/** The contract a route declares, or (until every route carries its own) the catalogue's. */
-function contractOf(method: string, url: string, schema: unknown): RouteSchema | null {
-  if (schema && typeof schema === 'object' && X_AUTH in schema) return schema as RouteSchema
-  const doc = ROUTE_DOCS[routeKey(method, url)]
-  return doc ? routeSchema(doc) : null
+/** The contract a route declares with `routeSchema`, if any. */
+function contractOf(schema: unknown): RouteSchema | null {
+  return schema && typeof schema === 'object' && X_AUTH in schema ? (schema as RouteSchema) : null
 }
 
 function operation(method: string, url: string, given: RouteOptions['schema'], id: string) {
-  const contract = contractOf(method, url, given)
+  const contract = contractOf(given)
   const params = pathParams(url)
   if (!contract) return undocumented(method, url, params, id)
   const { [X_AUTH]: auth, [X_ERRORS]: own, [X_OAUTH_ERRORS]: oauthErrors, ...rest } = contract

@@ -9,6 +9,8 @@ import { EXECUTE_BODY_SCHEMA } from '../../../shared/accountApiSchemas'
 import { checkBody, compileBody } from '../bodyCheck'
 import { operationKey } from '../operationKey'
 import type { ServerDeps } from '../serverDeps'
+import { routeSchema } from '../openapi/routeSchema'
+import { OPERATION_KEY, json, billing } from '../openapi/docParts'
 
 const EXECUTE_FIELDS = Object.keys(EXECUTE_BODY_SCHEMA.properties)
 
@@ -21,62 +23,109 @@ export function registerAccountToolRoutes(app: FastifyInstance, deps: ServerDeps
   // The schema the OpenAPI document shows for this body (src/shared/accountApiSchemas.ts).
   const validateExecute = compileBody(EXECUTE_BODY_SCHEMA)
 
-  app.get('/v1/usage', async (request) => {
-    const caller = auth.authenticate(request)
-    return store.ledger.usage(caller.tenant, clock())
-  })
+  app.get(
+    '/v1/usage',
+    {
+      schema: routeSchema({
+        summary: 'The balance (free).',
+        tag: 'account',
+        auth: 'key',
+        responses: { '200': json('Balance and usage.') },
+        errors: [],
+      }),
+    },
+    async (request) => {
+      const caller = auth.authenticate(request)
+      return store.ledger.usage(caller.tenant, clock())
+    },
+  )
 
-  app.get('/v1/tools/catalog', async (request) => {
-    const caller = auth.authenticate(request)
-    return {
-      traces: store.tracesFor(caller.tenant).list(),
-      tools: store.toolsFor(caller.tenant).list().map(summarizeTool),
-    }
-  })
+  app.get(
+    '/v1/tools/catalog',
+    {
+      schema: routeSchema({
+        summary: 'Unranked list of traces and tools with inputs and verification status (free).',
+        tag: 'tools',
+        auth: 'key',
+        responses: { '200': json('`{traces, tools}`') },
+        errors: [],
+      }),
+    },
+    async (request) => {
+      const caller = auth.authenticate(request)
+      return {
+        traces: store.tracesFor(caller.tenant).list(),
+        tools: store.toolsFor(caller.tenant).list().map(summarizeTool),
+      }
+    },
+  )
 
-  app.post<{ Params: { id: string } }>('/v1/tools/:id/execute', async (request) => {
-    const caller = auth.authenticate(request)
-    const key = operationKey(request)
-    const raw = request.body ?? {}
-    const unknown =
-      typeof raw === 'object' && !Array.isArray(raw)
-        ? Object.keys(raw).filter((k) => !EXECUTE_FIELDS.includes(k))
-        : []
-    if (unknown.length)
-      throw new ServiceError(
-        'unknown_argument',
-        `Unknown fields ${unknown.join(', ')}. Valid: ${EXECUTE_FIELDS.join(', ')}.`,
-      )
-    const body = checkBody<{ inputs?: unknown; allow_mutation?: boolean }>(validateExecute, raw)
-    const tools = store.toolsFor(caller.tenant)
-    const tool = tools.get(request.params.id)
-    if (!tool) throw new ServiceError('not_found', `No tool ${request.params.id}.`)
-    const inputs = slotInputs(tool, body.inputs)
-    let charge: () => void = () => undefined
-    const outcome = await engine.call({
-      tool: { tool },
-      inputs,
-      tenant: caller.tenant,
-      idempotencyKey: `execute:${key}`,
-      // Spec B: an execution answers its run when it ends; the first success verifies a candidate.
-      deadlineMs: null,
-      candidates: true,
-      mayAsk: false,
-      allowMutation: body.allow_mutation === true,
-      serialize: true,
-      // Metered once the run is accepted, before it is waited for (accepted runs cost a credit).
-      beforeStart: () => {
-        if (tool.mutating && body.allow_mutation !== true)
-          throw new ServiceError(
-            'forbidden',
-            `${tool.name} changes data on the site: send "allow_mutation": true to confirm.`,
-          )
-        charge = admitMetered(store.ledger, caller.tenant, `execute:${key}`, 'execution', clock())
-      },
-      onStarted: () => charge(),
-    })
-    // No deadline: never timed out. A browser_capacity failure is an ended run here (spec B).
-    if (outcome.kind === 'timed_out') throw timeoutError(outcome)
-    return { run: toPublicRun(outcome.run), tool: summarizeTool(tools.get(tool.id) ?? tool) }
-  })
+  app.post<{ Params: { id: string } }>(
+    '/v1/tools/:id/execute',
+    {
+      schema: routeSchema({
+        summary: 'Execute a tool or candidate once; the first execution verifies a candidate.',
+        tag: 'tools',
+        auth: 'key',
+        body: { schema: EXECUTE_BODY_SCHEMA },
+        params: [OPERATION_KEY],
+        responses: { '200': json('`{run, tool}`') },
+        errors: [
+          'bad_request',
+          'invalid_input',
+          'unknown_argument',
+          'not_found',
+          'not_in_scope',
+          'tool_quarantined',
+          'idempotency_conflict',
+          ...billing,
+        ],
+      }),
+    },
+    async (request) => {
+      const caller = auth.authenticate(request)
+      const key = operationKey(request)
+      const raw = request.body ?? {}
+      const unknown =
+        typeof raw === 'object' && !Array.isArray(raw)
+          ? Object.keys(raw).filter((k) => !EXECUTE_FIELDS.includes(k))
+          : []
+      if (unknown.length)
+        throw new ServiceError(
+          'unknown_argument',
+          `Unknown fields ${unknown.join(', ')}. Valid: ${EXECUTE_FIELDS.join(', ')}.`,
+        )
+      const body = checkBody<{ inputs?: unknown; allow_mutation?: boolean }>(validateExecute, raw)
+      const tools = store.toolsFor(caller.tenant)
+      const tool = tools.get(request.params.id)
+      if (!tool) throw new ServiceError('not_found', `No tool ${request.params.id}.`)
+      const inputs = slotInputs(tool, body.inputs)
+      let charge: () => void = () => undefined
+      const outcome = await engine.call({
+        tool: { tool },
+        inputs,
+        tenant: caller.tenant,
+        idempotencyKey: `execute:${key}`,
+        // Spec B: an execution answers its run when it ends; the first success verifies a candidate.
+        deadlineMs: null,
+        candidates: true,
+        mayAsk: false,
+        allowMutation: body.allow_mutation === true,
+        serialize: true,
+        // Metered once the run is accepted, before it is waited for (accepted runs cost a credit).
+        beforeStart: () => {
+          if (tool.mutating && body.allow_mutation !== true)
+            throw new ServiceError(
+              'forbidden',
+              `${tool.name} changes data on the site: send "allow_mutation": true to confirm.`,
+            )
+          charge = admitMetered(store.ledger, caller.tenant, `execute:${key}`, 'execution', clock())
+        },
+        onStarted: () => charge(),
+      })
+      // No deadline: never timed out. A browser_capacity failure is an ended run here (spec B).
+      if (outcome.kind === 'timed_out') throw timeoutError(outcome)
+      return { run: toPublicRun(outcome.run), tool: summarizeTool(tools.get(tool.id) ?? tool) }
+    },
+  )
 }

@@ -2,6 +2,12 @@ import type { FastifyInstance } from 'fastify'
 import { ServiceError } from '../../../shared/errors'
 import { normalizeSecretHosts, type Vault } from '../../vault'
 import type { ServerDeps } from '../serverDeps'
+import { routeSchema } from '../openapi/routeSchema'
+import { json } from '../openapi/docParts'
+import {
+  ACCOUNT_PUT_BODY_SCHEMA,
+  VAULT_UNLOCK_BODY_SCHEMA,
+} from '../../../shared/accountApiSchemas'
 
 const PUT_FIELDS = ['value', 'hosts']
 
@@ -25,56 +31,119 @@ export function registerAccountRoutes(app: FastifyInstance, deps: ServerDeps): v
     return deps.vault
   }
 
-  app.put<{ Params: { name: string } }>('/v1/accounts/:name', async (request) => {
-    const caller = deps.auth.authenticate(request)
-    const body = objectBody(request.body)
-    const unknown = Object.keys(body).filter((k) => !PUT_FIELDS.includes(k))
-    if (unknown.length)
-      throw new ServiceError(
-        'unknown_argument',
-        `Unknown fields ${unknown.join(', ')}. Valid: ${PUT_FIELDS.join(', ')}.`,
+  app.put<{ Params: { name: string } }>(
+    '/v1/accounts/:name',
+    {
+      schema: routeSchema({
+        summary: 'Store or update a secret.',
+        tag: 'account',
+        auth: 'key',
+        body: { schema: ACCOUNT_PUT_BODY_SCHEMA, required: true },
+        responses: { '200': json('`{name, hosts, createdAt, updatedAt, created}`') },
+        errors: ['bad_request', 'unknown_argument', 'invalid_input', 'unavailable'],
+      }),
+    },
+    async (request) => {
+      const caller = deps.auth.authenticate(request)
+      const body = objectBody(request.body)
+      const unknown = Object.keys(body).filter((k) => !PUT_FIELDS.includes(k))
+      if (unknown.length)
+        throw new ServiceError(
+          'unknown_argument',
+          `Unknown fields ${unknown.join(', ')}. Valid: ${PUT_FIELDS.join(', ')}.`,
+        )
+      const hosts = body.hosts === undefined ? null : normalizeSecretHosts(body.hosts)
+      const { created, secret } = await vaultOf().put(
+        caller.tenant,
+        request.params.name,
+        body.value as string,
+        hosts,
       )
-    const hosts = body.hosts === undefined ? null : normalizeSecretHosts(body.hosts)
-    const { created, secret } = await vaultOf().put(
-      caller.tenant,
-      request.params.name,
-      body.value as string,
-      hosts,
-    )
-    return { ...secret, created }
-  })
+      return { ...secret, created }
+    },
+  )
 
-  app.get('/v1/accounts', async (request) => {
-    const caller = deps.auth.authenticate(request)
-    return { accounts: vaultOf().list(caller.tenant) }
-  })
+  app.get(
+    '/v1/accounts',
+    {
+      schema: routeSchema({
+        summary: 'List secret names (never values).',
+        tag: 'account',
+        auth: 'key',
+        responses: { '200': json('`{accounts: [{name, hosts, createdAt, updatedAt}]}`') },
+        errors: ['unavailable'],
+      }),
+    },
+    async (request) => {
+      const caller = deps.auth.authenticate(request)
+      return { accounts: vaultOf().list(caller.tenant) }
+    },
+  )
 
-  app.delete<{ Params: { name: string } }>('/v1/accounts/:name', async (request) => {
-    const caller = deps.auth.authenticate(request)
-    const { name } = request.params
-    if (!vaultOf().remove(caller.tenant, name))
-      throw new ServiceError('not_found', `No secret "${name}".`)
-    return { name, deleted: true }
-  })
+  app.delete<{ Params: { name: string } }>(
+    '/v1/accounts/:name',
+    {
+      schema: routeSchema({
+        summary: 'Delete a secret.',
+        tag: 'account',
+        auth: 'key',
+        responses: { '200': json('`{name, deleted: true}`') },
+        errors: ['bad_request', 'not_found', 'unavailable'],
+      }),
+    },
+    async (request) => {
+      const caller = deps.auth.authenticate(request)
+      const { name } = request.params
+      if (!vaultOf().remove(caller.tenant, name))
+        throw new ServiceError('not_found', `No secret "${name}".`)
+      return { name, deleted: true }
+    },
+  )
 
-  app.get('/v1/vault', async (request) => {
-    deps.auth.authenticate(request)
-    return { vault: await vaultOf().open() }
-  })
+  app.get(
+    '/v1/vault',
+    {
+      schema: routeSchema({
+        summary: "The vault's state: mode, how to unlock, initialized.",
+        tag: 'account',
+        auth: 'key',
+        responses: { '200': json('`{vault}`') },
+        errors: ['unavailable'],
+      }),
+    },
+    async (request) => {
+      deps.auth.authenticate(request)
+      return { vault: await vaultOf().open() }
+    },
+  )
 
-  app.post('/v1/vault/unlock', async (request) => {
-    deps.auth.requireOwner(request)
-    const body = request.body === undefined || request.body === null ? {} : objectBody(request.body)
-    const unknown = Object.keys(body).filter((k) => k !== 'passphrase')
-    if (unknown.length)
-      throw new ServiceError(
-        'unknown_argument',
-        `Unknown fields ${unknown.join(', ')}. Valid: passphrase.`,
-      )
-    if (body.passphrase !== undefined && typeof body.passphrase !== 'string')
-      throw new ServiceError('invalid_input', '"passphrase" must be a string.')
-    return { vault: await vaultOf().unlock(body.passphrase) }
-  })
+  app.post(
+    '/v1/vault/unlock',
+    {
+      schema: routeSchema({
+        summary: "Unlock the vault, or set a new vault's passphrase (owner only).",
+        tag: 'account',
+        auth: 'owner',
+        body: { schema: VAULT_UNLOCK_BODY_SCHEMA },
+        responses: { '200': json('`{vault}`') },
+        errors: ['bad_request', 'unknown_argument', 'invalid_input', 'unavailable'],
+      }),
+    },
+    async (request) => {
+      deps.auth.requireOwner(request)
+      const body =
+        request.body === undefined || request.body === null ? {} : objectBody(request.body)
+      const unknown = Object.keys(body).filter((k) => k !== 'passphrase')
+      if (unknown.length)
+        throw new ServiceError(
+          'unknown_argument',
+          `Unknown fields ${unknown.join(', ')}. Valid: passphrase.`,
+        )
+      if (body.passphrase !== undefined && typeof body.passphrase !== 'string')
+        throw new ServiceError('invalid_input', '"passphrase" must be a string.')
+      return { vault: await vaultOf().unlock(body.passphrase) }
+    },
+  )
 }
 
 function objectBody(raw: unknown): Record<string, unknown> {

@@ -2,6 +2,9 @@ import type { FastifyInstance } from 'fastify'
 import { APP_EVENT_NAMES, type AppResult } from '../../../shared/appApi'
 import { createAppDispatch } from '../appDispatch'
 import type { ServerDeps } from '../serverDeps'
+import { routeSchema } from '../openapi/routeSchema'
+import { json } from '../openapi/docParts'
+import { APP_API_INPUT_SCHEMAS, APP_API_METHODS } from '../../../shared/appApi'
 
 /**
  * The web transport of the UI contract (DESIGN.md §7): `POST /app-api/<method>` answers an
@@ -12,30 +15,62 @@ export function registerAppRoutes(app: FastifyInstance, deps: ServerDeps): void 
 
   app.post<{ Params: { method: string } }>(
     '/app-api/:method',
+    {
+      schema: routeSchema({
+        summary: "The UI's contract over HTTP: answers `{ok, value}` or `{ok: false, error}`.",
+        tag: 'app',
+        auth: 'owner',
+        body: { schema: { anyOf: APP_API_METHODS.map((m) => APP_API_INPUT_SCHEMAS[m]) } },
+        responses: { '200': json('An AppResult: refusals of a method travel as `ok: false`.') },
+        errors: ['bad_request'],
+      }),
+    },
     async (request): Promise<AppResult<unknown>> => {
       deps.auth.requireOwner(request)
       return dispatch(request.params.method, request.body)
     },
   )
 
-  app.get('/app-api/events', (request, reply) => {
-    deps.auth.requireOwner(request)
-    reply.hijack()
-    const res = reply.raw
-    res.writeHead(200, {
-      'content-type': 'text/event-stream',
-      'cache-control': 'no-cache',
-      connection: 'keep-alive',
-    })
-    res.write(': connected\n\n')
-    const offs = APP_EVENT_NAMES.map((event) =>
-      deps.events.on(event, (data) => res.write(`data: ${JSON.stringify({ event, data })}\n\n`)),
-    )
-    // Proxies and browsers drop idle streams; a comment line every 25 s keeps it open.
-    const ping = setInterval(() => res.write(': ping\n\n'), 25_000)
-    request.raw.on('close', () => {
-      clearInterval(ping)
-      offs.forEach((off) => off())
-    })
-  })
+  app.get(
+    '/app-api/events',
+    {
+      schema: routeSchema({
+        summary: "The UI's push events as server-sent events (owner token, also as `?token=`).",
+        tag: 'app',
+        auth: 'owner',
+        params: [
+          {
+            name: 'token',
+            in: 'query',
+            description: 'The owner token.',
+            schema: { type: 'string' },
+          },
+        ],
+        responses: {
+          '200': { description: 'Event stream.', contentType: 'text/event-stream', schema: {} },
+        },
+        errors: [],
+      }),
+    },
+    (request, reply) => {
+      deps.auth.requireOwner(request)
+      reply.hijack()
+      const res = reply.raw
+      res.writeHead(200, {
+        'content-type': 'text/event-stream',
+        'cache-control': 'no-cache',
+        connection: 'keep-alive',
+      })
+      res.write(': connected\n\n')
+      const offs = APP_EVENT_NAMES.map((event) =>
+        deps.events.on(event, (data) => res.write(`data: ${JSON.stringify({ event, data })}\n\n`)),
+      )
+      // Proxies and browsers drop idle streams; a comment line every 25 s keeps it open.
+      const ping = setInterval(() => res.write(': ping\n\n'), 25_000)
+      request.raw.on('close', () => {
+        clearInterval(ping)
+        offs.forEach((off) => off())
+      })
+    },
+  )
 }

@@ -2,6 +2,8 @@ import type { FastifyInstance } from 'fastify'
 import { ServiceError } from '../../../shared/errors'
 import type { BrowserWork } from '../../browse/browserWork'
 import type { ServerDeps } from '../serverDeps'
+import { routeSchema } from '../openapi/routeSchema'
+import { json } from '../openapi/docParts'
 
 function browserWork(deps: ServerDeps): BrowserWork {
   if (!deps.browserWork)
@@ -19,12 +21,36 @@ function browserWork(deps: ServerDeps): BrowserWork {
  * Free; 401/403 like every route (OAuth tokens need `tools:index`).
  */
 export function registerBrowserRoutes(app: FastifyInstance, deps: ServerDeps): void {
-  app.post('/v1/browser/stop', async (request) => {
-    const caller = deps.auth.authenticate(request)
-    return browserWork(deps).stop(caller.tenant)
-  })
-  app.delete('/v1/browser', async (request) => {
-    const caller = deps.auth.authenticate(request)
-    return browserWork(deps).clear(caller.tenant)
-  })
+  app.post(
+    '/v1/browser/stop',
+    {
+      schema: routeSchema({
+        summary: "Stop the workspace's browser work; the profile and logins stay.",
+        tag: 'indexing',
+        auth: 'key',
+        responses: { '200': json('`{stopped, browseSessions, indexing, recording, profileKept}`') },
+        errors: ['unavailable'],
+      }),
+    },
+    async (request) => {
+      const caller = deps.auth.authenticate(request)
+      return browserWork(deps).stop(caller.tenant)
+    },
+  )
+  app.delete(
+    '/v1/browser',
+    {
+      schema: routeSchema({
+        summary: "Close the workspace's browse sessions.",
+        tag: 'indexing',
+        auth: 'key',
+        responses: { '200': json('`{cleared, browseSessions, profileKept}`') },
+        errors: ['unavailable'],
+      }),
+    },
+    async (request) => {
+      const caller = deps.auth.authenticate(request)
+      return browserWork(deps).clear(caller.tenant)
+    },
+  )
 }

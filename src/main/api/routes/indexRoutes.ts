@@ -12,6 +12,8 @@ import { hashInputs } from '../inputsHash'
 import { INDEX_ENDPOINT } from '../accountPaths'
 import { INDEX_BODY_SCHEMA, INDEX_JOB_BODY_SCHEMA } from '../../../shared/accountApiSchemas'
 import { guardApiUrl, localSitesOf, ownOriginsOf } from '../localSites'
+import { routeSchema } from '../openapi/routeSchema'
+import { OPERATION_KEY, json, billing } from '../openapi/docParts'
 
 /** The result of an index receipt: the search result's shape plus `routing` (spec "B"). */
 export interface IndexResult {
@@ -134,94 +136,152 @@ export function registerIndexRoutes(app: FastifyInstance, deps: ServerDeps): voi
     return reply.status(200).header('idempotent-replayed', 'true').send(present(stored))
   }
 
-  app.post('/v1/index', async (request, reply) => {
-    const caller = auth.authenticate(request)
-    const key = operationKey(request)
-    const body = checkBody<{ url: string; intent: string; browser?: 'remote' }>(
-      validateIndex,
-      request.body,
-    )
-    const url = checkUrl(body.url)
-    await guardApiUrl(url, { ...caller, ownOrigins: ownOriginsOf(request) }, localSitesOf(store))
-    const inputHash = hashInputs({ url, intent: body.intent })
-    const opKey = `index:${key}`
-    const memo = `${caller.tenant}\0${opKey}`
-    const running = inflight.get(memo)
-    if (running) await running.catch(() => undefined)
-    const stored = store.receipts.get<IndexResult>(caller.tenant, opKey)
-    if (stored) return replay(reply, stored, inputHash)
-    await deps.vault?.refuseSecretValues(body.intent, caller.tenant)
-    const service = indexing(deps)
-    requireBrowser(service)
-    const charge = admitMetered(store.ledger, caller.tenant, opKey, 'indexing', clock())
-    const traceId = service.newTraceId()
-    const now = clock()
-    const pending: IndexResult = {
-      status: 'unavailable',
-      tools: [],
-      index_endpoint: INDEX_ENDPOINT,
-      reason:
-        'The observation had not finished when this receipt was read (or the app stopped during it): inspect the trace and the browser before a new operation.',
-      routing: { traceId, status: 'running' },
-    }
-    const { receipt, created } = store.db.transaction(() => {
-      const put = store.receipts.put<IndexResult>({
-        tenant: caller.tenant,
-        opKey,
-        operation: 'index',
-        inputHash,
-        status: 'uncertain',
-        cost: METERED_COST,
-        result: pending,
-        createdAt: now,
-        updatedAt: now,
-      })
-      if (put.created) charge()
-      return put
-    })()
-    if (!created) return replay(reply, receipt, inputHash)
-    const work = service
-      .index(caller.tenant, { url, intent: body.intent, traceId })
-      .then((outcome) =>
-        store.receipts.complete<IndexResult>(
-          caller.tenant,
-          opKey,
-          { status: 'completed', result: resultOf(outcome, body.intent) },
-          clock(),
-        ),
+  app.post(
+    '/v1/index',
+    {
+      schema: routeSchema({
+        summary: 'Observe a URL with the local browser and compile a candidate (1 credit).',
+        tag: 'indexing',
+        auth: 'key',
+        body: { schema: INDEX_BODY_SCHEMA, required: true },
+        params: [OPERATION_KEY],
+        responses: { '200': json('Index receipt `{status, cost, result: {..., routing}}`.') },
+        errors: [
+          'bad_request',
+          'invalid_input',
+          'invalid_input@422',
+          'unknown_argument',
+          'idempotency_conflict',
+          'unavailable',
+          'destination_denied',
+          ...billing,
+        ],
+      }),
+    },
+    async (request, reply) => {
+      const caller = auth.authenticate(request)
+      const key = operationKey(request)
+      const body = checkBody<{ url: string; intent: string; browser?: 'remote' }>(
+        validateIndex,
+        request.body,
       )
-    inflight.set(memo, work)
-    try {
-      const done = await work
-      return reply.status(200).send(present(done ?? receipt))
-    } finally {
-      inflight.delete(memo)
-    }
-  })
+      const url = checkUrl(body.url)
+      await guardApiUrl(url, { ...caller, ownOrigins: ownOriginsOf(request) }, localSitesOf(store))
+      const inputHash = hashInputs({ url, intent: body.intent })
+      const opKey = `index:${key}`
+      const memo = `${caller.tenant}\0${opKey}`
+      const running = inflight.get(memo)
+      if (running) await running.catch(() => undefined)
+      const stored = store.receipts.get<IndexResult>(caller.tenant, opKey)
+      if (stored) return replay(reply, stored, inputHash)
+      await deps.vault?.refuseSecretValues(body.intent, caller.tenant)
+      const service = indexing(deps)
+      requireBrowser(service)
+      const charge = admitMetered(store.ledger, caller.tenant, opKey, 'indexing', clock())
+      const traceId = service.newTraceId()
+      const now = clock()
+      const pending: IndexResult = {
+        status: 'unavailable',
+        tools: [],
+        index_endpoint: INDEX_ENDPOINT,
+        reason:
+          'The observation had not finished when this receipt was read (or the app stopped during it): inspect the trace and the browser before a new operation.',
+        routing: { traceId, status: 'running' },
+      }
+      const { receipt, created } = store.db.transaction(() => {
+        const put = store.receipts.put<IndexResult>({
+          tenant: caller.tenant,
+          opKey,
+          operation: 'index',
+          inputHash,
+          status: 'uncertain',
+          cost: METERED_COST,
+          result: pending,
+          createdAt: now,
+          updatedAt: now,
+        })
+        if (put.created) charge()
+        return put
+      })()
+      if (!created) return replay(reply, receipt, inputHash)
+      const work = service
+        .index(caller.tenant, { url, intent: body.intent, traceId })
+        .then((outcome) =>
+          store.receipts.complete<IndexResult>(
+            caller.tenant,
+            opKey,
+            { status: 'completed', result: resultOf(outcome, body.intent) },
+            clock(),
+          ),
+        )
+      inflight.set(memo, work)
+      try {
+        const done = await work
+        return reply.status(200).send(present(done ?? receipt))
+      } finally {
+        inflight.delete(memo)
+      }
+    },
+  )
 
-  app.post('/api/v1/index', async (request, reply) => {
-    const caller = auth.authenticate(request)
-    const body = checkBody<{ url: string; intent?: string }>(validateJob, request.body)
-    const url = checkUrl(body.url)
-    await guardApiUrl(url, { ...caller, ownOrigins: ownOriginsOf(request) }, localSitesOf(store))
-    if (body.intent) await deps.vault?.refuseSecretValues(body.intent, caller.tenant)
-    const service = indexing(deps)
-    requireBrowser(service)
-    const { job, created } = service.startJob(
-      caller.tenant,
-      { url, ...(body.intent ? { intent: body.intent } : {}) },
-      (jobId) =>
-        admitMetered(store.ledger, caller.tenant, `index-job:${jobId}`, 'indexing', clock()),
-    )
-    return reply.status(created ? 202 : 200).send(job)
-  })
+  app.post(
+    '/api/v1/index',
+    {
+      schema: routeSchema({
+        summary: 'Start an index job (202), or answer the job already indexing that site (200).',
+        tag: 'indexing',
+        auth: 'key',
+        body: { schema: INDEX_JOB_BODY_SCHEMA, required: true },
+        responses: { '200': json('The running job.'), '202': json('The new job.') },
+        errors: [
+          'bad_request',
+          'invalid_input',
+          'invalid_input@422',
+          'unknown_argument',
+          'unavailable',
+          'index_busy',
+          'index_limit',
+          'destination_denied',
+          ...billing,
+        ],
+      }),
+    },
+    async (request, reply) => {
+      const caller = auth.authenticate(request)
+      const body = checkBody<{ url: string; intent?: string }>(validateJob, request.body)
+      const url = checkUrl(body.url)
+      await guardApiUrl(url, { ...caller, ownOrigins: ownOriginsOf(request) }, localSitesOf(store))
+      if (body.intent) await deps.vault?.refuseSecretValues(body.intent, caller.tenant)
+      const service = indexing(deps)
+      requireBrowser(service)
+      const { job, created } = service.startJob(
+        caller.tenant,
+        { url, ...(body.intent ? { intent: body.intent } : {}) },
+        (jobId) =>
+          admitMetered(store.ledger, caller.tenant, `index-job:${jobId}`, 'indexing', clock()),
+      )
+      return reply.status(created ? 202 : 200).send(job)
+    },
+  )
 
-  app.get<{ Params: { jobId: string } }>('/api/v1/index/:jobId', async (request) => {
-    const caller = auth.authenticate(request)
-    const job = indexing(deps).getJob(caller.tenant, request.params.jobId)
-    if (!job) throw new ServiceError('not_found', `No index job ${request.params.jobId}.`)
-    return job
-  })
+  app.get<{ Params: { jobId: string } }>(
+    '/api/v1/index/:jobId',
+    {
+      schema: routeSchema({
+        summary: 'Read an index job (done: status `done` and `indexed` above 0).',
+        tag: 'indexing',
+        auth: 'key',
+        responses: { '200': json('The job.') },
+        errors: ['not_found', 'unavailable'],
+      }),
+    },
+    async (request) => {
+      const caller = auth.authenticate(request)
+      const job = indexing(deps).getJob(caller.tenant, request.params.jobId)
+      if (!job) throw new ServiceError('not_found', `No index job ${request.params.jobId}.`)
+      return job
+    },
+  )
 }
 
 /**

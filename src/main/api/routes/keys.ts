@@ -3,6 +3,8 @@ import { monotonicFactory } from 'ulid'
 import { ServiceError } from '../../../shared/errors'
 import type { ApiKeyRecord, KeyRepository } from '../../store/keyRepository'
 import type { Authenticator } from '../auth'
+import { routeSchema } from '../openapi/routeSchema'
+import { json } from '../openapi/docParts'
 
 const MAX_LABEL = 100
 const FIELDS = new Set(['label', 'kind'])
@@ -31,31 +33,69 @@ export function registerKeyRoutes(
 ): void {
   const ulid = monotonicFactory()
 
-  app.get('/v1/keys', async (request) => {
-    const caller = deps.auth.requireOwner(request)
-    return { keys: deps.keys.list(caller.tenant).map(summary) }
-  })
+  app.get(
+    '/v1/keys',
+    {
+      schema: routeSchema({
+        summary: "The workspace's API keys (never the keys themselves).",
+        tag: 'app',
+        auth: 'owner',
+        responses: {
+          '200': json('`{keys: [{id, label, kind, prefix, createdAt, revokedAt, lastUsedAt}]}`'),
+        },
+        errors: [],
+      }),
+    },
+    async (request) => {
+      const caller = deps.auth.requireOwner(request)
+      return { keys: deps.keys.list(caller.tenant).map(summary) }
+    },
+  )
 
-  app.post('/v1/keys', async (request, reply) => {
-    const caller = deps.auth.requireOwner(request)
-    const { label, kind } = parseKeyBody(request.body)
-    const { key, record } = deps.keys.create(
-      { id: `key_${ulid(deps.clock())}`, tenant: caller.tenant, label, kind },
-      deps.clock(),
-    )
-    return reply
-      .status(201)
-      .header('cache-control', 'no-store')
-      .send({ key, ...summary(record) })
-  })
+  app.post(
+    '/v1/keys',
+    {
+      schema: routeSchema({
+        summary: 'Mint an API key (`kind` personal or org); the key is shown once.',
+        tag: 'app',
+        auth: 'owner',
+        responses: { '201': json('`{key, id, label, kind, prefix, createdAt, ...}`') },
+        errors: [],
+      }),
+    },
+    async (request, reply) => {
+      const caller = deps.auth.requireOwner(request)
+      const { label, kind } = parseKeyBody(request.body)
+      const { key, record } = deps.keys.create(
+        { id: `key_${ulid(deps.clock())}`, tenant: caller.tenant, label, kind },
+        deps.clock(),
+      )
+      return reply
+        .status(201)
+        .header('cache-control', 'no-store')
+        .send({ key, ...summary(record) })
+    },
+  )
 
-  app.delete<{ Params: { id: string } }>('/v1/keys/:id', async (request) => {
-    const caller = deps.auth.requireOwner(request)
-    const { id } = request.params
-    if (!deps.keys.list(caller.tenant).some((k) => k.id === id))
-      throw new ServiceError('not_found', `No key ${id} in this workspace.`)
-    return { revoked: deps.keys.revoke(id, deps.clock()) }
-  })
+  app.delete<{ Params: { id: string } }>(
+    '/v1/keys/:id',
+    {
+      schema: routeSchema({
+        summary: "Revoke one of the workspace's API keys.",
+        tag: 'app',
+        auth: 'owner',
+        responses: { '200': json('`{revoked}`') },
+        errors: ['not_found'],
+      }),
+    },
+    async (request) => {
+      const caller = deps.auth.requireOwner(request)
+      const { id } = request.params
+      if (!deps.keys.list(caller.tenant).some((k) => k.id === id))
+        throw new ServiceError('not_found', `No key ${id} in this workspace.`)
+      return { revoked: deps.keys.revoke(id, deps.clock()) }
+    },
+  )
 }
 
 function parseKeyBody(body: unknown): { label: string; kind: 'personal' | 'org' } {

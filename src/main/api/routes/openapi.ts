@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify'
 import type { ToolRepository } from '../../store/toolRepository'
 import { openApiDocument } from '../openapi/document'
+import { routeSchema } from '../openapi/routeSchema'
+import { json } from '../openapi/docParts'
 
 /** Path of the machine-readable description (spec "B"). */
 export const OPENAPI_PATH = '/openapi.json'
@@ -14,10 +16,21 @@ export function registerOpenApiRoute(
   app: FastifyInstance,
   deps: { store: { tools: Pick<ToolRepository, 'list'> } },
 ): void {
-  app.get(OPENAPI_PATH, async (request) =>
-    openApiDocument(app, {
-      base: `http://${request.headers.host}`,
-      tools: deps.store.tools.list({ status: 'verified' }),
-    }),
+  app.get(
+    OPENAPI_PATH,
+    {
+      schema: routeSchema({
+        summary: 'This description: OpenAPI 3.1.0, version 2026.09.28 (public).',
+        tag: 'meta',
+        auth: 'public',
+        responses: { '200': json('The OpenAPI document.') },
+        errors: [],
+      }),
+    },
+    async (request) =>
+      openApiDocument(app, {
+        base: `http://${request.headers.host}`,
+        tools: deps.store.tools.list({ status: 'verified' }),
+      }),
   )
 }

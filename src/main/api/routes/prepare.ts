@@ -6,6 +6,8 @@ import { admitMetered } from '../billing'
 import { operationKey } from '../operationKey'
 import { prepareCandidate } from '../prepareCandidate'
 import type { ServerDeps } from '../serverDeps'
+import { routeSchema } from '../openapi/routeSchema'
+import { OPERATION_KEY, json } from '../openapi/docParts'
 
 /** Idempotent replays kept per server; older keys fall out first. */
 const MAX_REMEMBERED_KEYS = 1000
@@ -19,54 +21,75 @@ const MAX_REMEMBERED_KEYS = 1000
 export function registerPrepareRoutes(app: FastifyInstance, deps: ServerDeps): void {
   const remembered = new Map<string, { bodyHash: string; answer: object }>()
 
-  app.post('/v1/tools/prepare', async (request) => {
-    const caller = deps.auth.authenticate(request)
-    const key = operationKey(request)
-    const body = parseBody(request.body)
-    // Spec B rule 4: a secret's value in an intent is refused before the intent is stored.
-    await deps.vault?.refuseSecretValues(body.intent, caller.tenant)
-    const bodyHash = createHash('sha256').update(JSON.stringify(body)).digest('hex')
-    const memoKey = `${caller.tenant}\0${key}`
-    const seen = remembered.get(memoKey)
-    if (seen) {
-      if (seen.bodyHash !== bodyHash)
-        throw new ServiceError(
+  app.post(
+    '/v1/tools/prepare',
+    {
+      schema: routeSchema({
+        summary: 'Compile one observed request of a trace into a candidate (manual compile).',
+        tag: 'tools',
+        auth: 'key',
+        body: { schema: PREPARE_BODY_SCHEMA, required: true },
+        params: [OPERATION_KEY],
+        responses: { '200': json('`{candidate}` or `{explanation}` of the missing evidence.') },
+        errors: [
+          'bad_request',
+          'invalid_input',
+          'invalid_input@422',
+          'unknown_argument',
+          'not_found',
           'idempotency_conflict',
-          `Idempotency-Key "${key}" was used with another body: use a new key.`,
-        )
-      return seen.answer
-    }
-    // Spec "What the service does" 7: one credit per admitted compilation; a repeat is free.
-    const charge = admitMetered(
-      deps.store.ledger,
-      caller.tenant,
-      `prepare:${key}`,
-      'compilation',
-      deps.clock(),
-    )
-    // The caller's workspace's trace, compiled into its tools (issue 13 item 2).
-    const workspace = {
-      traces: deps.store.tracesFor(caller.tenant),
-      tools: deps.store.toolsFor(caller.tenant),
-    }
-    const result = prepareCandidate(
-      { store: workspace, clock: deps.clock, uuid: randomUUID },
-      {
-        traceId: body.trace_id,
-        exchangeId: body.request_id,
-        intent: body.intent,
-        ...(body.dependency_ids ? { dependencyExchangeIds: body.dependency_ids } : {}),
-      },
-    )
-    const answer = result.candidate
-      ? { candidate: result.candidate }
-      : { explanation: result.explanation }
-    charge()
-    if (remembered.size >= MAX_REMEMBERED_KEYS)
-      remembered.delete(remembered.keys().next().value as string)
-    remembered.set(memoKey, { bodyHash, answer })
-    return answer
-  })
+        ],
+      }),
+    },
+    async (request) => {
+      const caller = deps.auth.authenticate(request)
+      const key = operationKey(request)
+      const body = parseBody(request.body)
+      // Spec B rule 4: a secret's value in an intent is refused before the intent is stored.
+      await deps.vault?.refuseSecretValues(body.intent, caller.tenant)
+      const bodyHash = createHash('sha256').update(JSON.stringify(body)).digest('hex')
+      const memoKey = `${caller.tenant}\0${key}`
+      const seen = remembered.get(memoKey)
+      if (seen) {
+        if (seen.bodyHash !== bodyHash)
+          throw new ServiceError(
+            'idempotency_conflict',
+            `Idempotency-Key "${key}" was used with another body: use a new key.`,
+          )
+        return seen.answer
+      }
+      // Spec "What the service does" 7: one credit per admitted compilation; a repeat is free.
+      const charge = admitMetered(
+        deps.store.ledger,
+        caller.tenant,
+        `prepare:${key}`,
+        'compilation',
+        deps.clock(),
+      )
+      // The caller's workspace's trace, compiled into its tools (issue 13 item 2).
+      const workspace = {
+        traces: deps.store.tracesFor(caller.tenant),
+        tools: deps.store.toolsFor(caller.tenant),
+      }
+      const result = prepareCandidate(
+        { store: workspace, clock: deps.clock, uuid: randomUUID },
+        {
+          traceId: body.trace_id,
+          exchangeId: body.request_id,
+          intent: body.intent,
+          ...(body.dependency_ids ? { dependencyExchangeIds: body.dependency_ids } : {}),
+        },
+      )
+      const answer = result.candidate
+        ? { candidate: result.candidate }
+        : { explanation: result.explanation }
+      charge()
+      if (remembered.size >= MAX_REMEMBERED_KEYS)
+        remembered.delete(remembered.keys().next().value as string)
+      remembered.set(memoKey, { bodyHash, answer })
+      return answer
+    },
+  )
 }
 
 interface PrepareBody {

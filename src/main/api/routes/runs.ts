@@ -3,6 +3,9 @@ import { ServiceError } from '../../../shared/errors'
 import { isFinal, toPublicRun } from '../../engine/runEngine'
 import { DEADLINE_DEFAULT_MS, settleWithin } from '../deadline'
 import type { ServerDeps } from '../serverDeps'
+import { routeSchema } from '../openapi/routeSchema'
+import { run, runAnswers } from '../openapi/docParts'
+import { RUN_RESPONSES_BODY_SCHEMA } from '../../../shared/accountApiSchemas'
 
 /**
  * Answering and cancelling runs (spec "C" and "Answering an input_required run"):
@@ -16,6 +19,28 @@ export function registerRunRoutes(app: FastifyInstance, deps: ServerDeps): void 
 
   app.post<{ Params: { runId: string } }>(
     '/api/v1/runs/:runId/responses',
+    {
+      schema: routeSchema({
+        summary: "Answer a run's open requirements (approval, choice, value).",
+        tag: 'runs',
+        auth: 'key',
+        body: { schema: RUN_RESPONSES_BODY_SCHEMA, required: true },
+        responses: runAnswers,
+        errors: [
+          'bad_request',
+          'invalid_input',
+          'not_found',
+          'conflict',
+          'stale_revision',
+          'stale_requirement',
+          'expired_requirement',
+          'unknown_requirement',
+          'invalid_option',
+          'invalid_answer',
+          'idempotency_conflict',
+        ],
+      }),
+    },
     async (request, reply) => {
       const caller = auth.authenticate(request)
       const body = request.body
@@ -35,8 +60,20 @@ export function registerRunRoutes(app: FastifyInstance, deps: ServerDeps): void 
     },
   )
 
-  app.post<{ Params: { runId: string } }>('/api/v1/runs/:runId/cancel', async (request) => {
-    const caller = auth.authenticate(request)
-    return toPublicRun(engine.cancel(request.params.runId, caller.owner ? null : caller.tenant))
-  })
+  app.post<{ Params: { runId: string } }>(
+    '/api/v1/runs/:runId/cancel',
+    {
+      schema: routeSchema({
+        summary: 'Cancel a run that has not finished.',
+        tag: 'runs',
+        auth: 'key',
+        responses: { '200': run('The cancelled run.') },
+        errors: ['bad_request', 'not_found', 'conflict'],
+      }),
+    },
+    async (request) => {
+      const caller = auth.authenticate(request)
+      return toPublicRun(engine.cancel(request.params.runId, caller.owner ? null : caller.tenant))
+    },
+  )
 }

@@ -3,6 +3,9 @@ import { ServiceError } from '../../../shared/errors'
 import type { ScopeRepository, ToolScopeRecord } from '../../store/scopeRepository'
 import type { Authenticator } from '../auth'
 import { MAX_SCOPES_PER_WORKSPACE, parseScopeBody } from '../toolScopes'
+import { routeSchema } from '../openapi/routeSchema'
+import { json } from '../openapi/docParts'
+import { SCOPE_BODY_SCHEMA } from '../../../shared/accountApiSchemas'
 
 /**
  * Tool scopes (spec "C" `POST /api/v1/scopes`): create or replace a workspace's scope (201, or
@@ -14,30 +17,71 @@ export function registerScopeRoutes(
   app: FastifyInstance,
   deps: { auth: Authenticator; scopes: ScopeRepository; clock: () => number },
 ): void {
-  app.post('/api/v1/scopes', async (request, reply) => {
-    const caller = deps.auth.authenticate(request)
-    const input = parseScopeBody(request.body)
-    const existed = deps.scopes.find(caller.tenant, input.slug)
-    const record: ToolScopeRecord = { ...input, createdAt: existed?.createdAt ?? deps.clock() }
-    if (!deps.scopes.put(caller.tenant, record, MAX_SCOPES_PER_WORKSPACE))
-      throw new ServiceError(
-        'too_many_scopes',
-        `This workspace already has ${MAX_SCOPES_PER_WORKSPACE} tool scopes.`,
-      )
-    return reply.status(existed ? 200 : 201).send({ ...record, mcp: `/mcp/${record.slug}` })
-  })
+  app.post(
+    '/api/v1/scopes',
+    {
+      schema: routeSchema({
+        summary: 'Create or replace a tool scope (201 new, 200 replaced).',
+        tag: 'scopes',
+        auth: 'key',
+        body: { schema: SCOPE_BODY_SCHEMA, required: true },
+        responses: {
+          '200': json('The replaced scope.'),
+          '201': json('The new scope, with `mcp`.'),
+        },
+        errors: ['bad_request', 'unknown_argument', 'invalid_scope', 'too_many_scopes'],
+      }),
+    },
+    async (request, reply) => {
+      const caller = deps.auth.authenticate(request)
+      const input = parseScopeBody(request.body)
+      const existed = deps.scopes.find(caller.tenant, input.slug)
+      const record: ToolScopeRecord = { ...input, createdAt: existed?.createdAt ?? deps.clock() }
+      if (!deps.scopes.put(caller.tenant, record, MAX_SCOPES_PER_WORKSPACE))
+        throw new ServiceError(
+          'too_many_scopes',
+          `This workspace already has ${MAX_SCOPES_PER_WORKSPACE} tool scopes.`,
+        )
+      return reply.status(existed ? 200 : 201).send({ ...record, mcp: `/mcp/${record.slug}` })
+    },
+  )
 
-  app.get('/api/v1/scopes', async (request) => {
-    const caller = deps.auth.authenticate(request)
-    return { scopes: deps.scopes.list(caller.tenant) }
-  })
+  app.get(
+    '/api/v1/scopes',
+    {
+      schema: routeSchema({
+        summary: "List the workspace's tool scopes.",
+        tag: 'scopes',
+        auth: 'key',
+        responses: { '200': json('`{scopes: [...]}`') },
+        errors: [],
+      }),
+    },
+    async (request) => {
+      const caller = deps.auth.authenticate(request)
+      return { scopes: deps.scopes.list(caller.tenant) }
+    },
+  )
 
   // 204 when deleted; a connection still naming the slug gets 404 `unknown_scope` from then on.
-  app.delete('/api/v1/scopes/:slug', async (request, reply) => {
-    const caller = deps.auth.authenticate(request)
-    const { slug } = request.params as { slug: string }
-    if (!deps.scopes.remove(caller.tenant, slug))
-      throw new ServiceError('unknown_scope', `No tool scope "${slug}" in this workspace.`)
-    return reply.status(204).send()
-  })
+  app.delete(
+    '/api/v1/scopes/:slug',
+    {
+      schema: routeSchema({
+        summary:
+          'Delete a tool scope; a connection naming it gets 404 `unknown_scope` from then on.',
+        tag: 'scopes',
+        auth: 'key',
+        responses: { '204': { description: 'Deleted.' } },
+        errors: ['unknown_scope'],
+      }),
+    },
+    async (request, reply) => {
+      const caller = deps.auth.authenticate(request)
+      const { slug } = request.params as { slug: string }
+      if (!deps.scopes.remove(caller.tenant, slug))
+        throw new ServiceError('unknown_scope', `No tool scope "${slug}" in this workspace.`)
+      return reply.status(204).send()
+    },
+  )
 }

@@ -13,6 +13,8 @@ import { INDEX_ENDPOINT } from '../accountPaths'
 import { checkBody, compileBody } from '../bodyCheck'
 import { hashInputs } from '../inputsHash'
 import { createWorkspaceToolCache } from '../toolCache'
+import { routeSchema } from '../openapi/routeSchema'
+import { searchContract } from '../openapi/docParts'
 
 /** Spec "Authentication" 4: the OAuth scope the search forms need (or an owner token). */
 export const SEARCH_SCOPE = 'tools:read'
@@ -42,9 +44,29 @@ export function registerSearchRoutes(app: FastifyInstance, deps: ServerDeps): vo
   const tools = createWorkspaceToolCache(deps.store.toolsFor)
   const handle = (request: FastifyRequest, reply: FastifyReply, input: unknown) =>
     search(deps, router, tools, validate, request, reply, input)
-  app.post('/v1/tools/search', (request, reply) => handle(request, reply, request.body))
-  app.post('/v1/tool-router', (request, reply) => handle(request, reply, request.body))
-  app.get('/v1/tools', (request, reply) => handle(request, reply, request.query))
+  app.post(
+    '/v1/tools/search',
+    {
+      schema: routeSchema(
+        searchContract('Search tools by intent (1 credit per operation key).', false),
+      ),
+    },
+    (request, reply) => handle(request, reply, request.body),
+  )
+  app.post(
+    '/v1/tool-router',
+    { schema: routeSchema(searchContract('The tool router: the same result as search.', false)) },
+    (request, reply) => handle(request, reply, request.body),
+  )
+  app.get(
+    '/v1/tools',
+    {
+      schema: routeSchema(
+        searchContract('Search tools by intent in the query (same ledger as POST).', true),
+      ),
+    },
+    (request, reply) => handle(request, reply, request.query),
+  )
 }
 
 async function search(

@@ -3,6 +3,9 @@ import { ServiceError } from '../../../shared/errors'
 import type { ServerDeps } from '../serverDeps'
 import { sendOutcome, sendRun } from '../callReply'
 import { parseDeadline } from '../deadline'
+import { routeSchema } from '../openapi/routeSchema'
+import { IDEMPOTENCY_CALL, DEADLINE, json, runAnswers, billing } from '../openapi/docParts'
+import { schemaRef } from '../openapi/components'
 
 /** Spec "Limits": Idempotency-Key (site tool call) max 200 characters. */
 const MAX_IDEMPOTENCY_KEY = 200
@@ -17,6 +20,36 @@ export function registerSiteCallRoutes(app: FastifyInstance, deps: ServerDeps): 
 
   app.post<{ Params: { siteHost: string; toolId: string } }>(
     '/api/v1/sites/:siteHost/call/:toolId',
+    {
+      schema: routeSchema({
+        summary:
+          'Call a site tool (surface A): the body is the tool inputs plus select, deadlineMs.',
+        tag: 'site tools',
+        auth: 'key',
+        body: { schema: schemaRef('CallBody'), required: true },
+        params: [IDEMPOTENCY_CALL, DEADLINE],
+        responses: {
+          ...runAnswers,
+          '504': {
+            description: 'Deadline passed; the run goes on: poll `error.poll`.',
+            schema: schemaRef('RunTimeoutError'),
+          },
+        },
+        errors: [
+          'bad_request',
+          'invalid_input',
+          'unknown_argument',
+          'not_found',
+          'not_in_scope',
+          'tool_quarantined',
+          'idempotency_conflict',
+          ...billing,
+          'browser_capacity',
+          'browser_capacity@503',
+          'run_timeout',
+        ],
+      }),
+    },
     async (request, reply) => {
       const caller = auth.authenticate(request)
       const body = request.body
@@ -56,35 +89,59 @@ export function registerSiteCallRoutes(app: FastifyInstance, deps: ServerDeps): 
     },
   )
 
-  app.get<{ Params: { siteHost: string } }>('/api/v1/sites/:siteHost', async (request) => {
-    const caller = auth.authenticate(request)
-    const { siteHost } = request.params
-    const tools = store.toolsFor(caller.tenant).list({ siteHost })
-    if (!tools.length) throw new ServiceError('not_found', `No tools on ${siteHost}.`)
-    return {
-      site_host: siteHost,
-      tools: tools.map((t) => ({
-        id: t.name,
-        capabilityId: t.capabilityId,
-        description: t.description,
-        inputs: t.inputs,
-        mutating: t.mutating,
-        status: t.status,
-      })),
-    }
-  })
+  app.get<{ Params: { siteHost: string } }>(
+    '/api/v1/sites/:siteHost',
+    {
+      schema: routeSchema({
+        summary: "List a site's tools with their input schemas.",
+        tag: 'site tools',
+        auth: 'key',
+        responses: { '200': json('`{site_host, tools: [{id, capabilityId, inputs, ...}]}`') },
+        errors: ['not_found'],
+      }),
+    },
+    async (request) => {
+      const caller = auth.authenticate(request)
+      const { siteHost } = request.params
+      const tools = store.toolsFor(caller.tenant).list({ siteHost })
+      if (!tools.length) throw new ServiceError('not_found', `No tools on ${siteHost}.`)
+      return {
+        site_host: siteHost,
+        tools: tools.map((t) => ({
+          id: t.name,
+          capabilityId: t.capabilityId,
+          description: t.description,
+          inputs: t.inputs,
+          mutating: t.mutating,
+          status: t.status,
+        })),
+      }
+    },
+  )
 
-  app.get<{ Params: { runId: string } }>('/api/v1/runs/:runId', async (request, reply) => {
-    const caller = auth.authenticate(request)
-    const run = engine.get(request.params.runId)
-    if (!run || (run.tenant !== caller.tenant && !caller.owner))
-      throw new ServiceError('not_found', `No run ${request.params.runId}.`)
-    if (run.resultExpiredAt && run.status === 'succeeded')
-      throw new ServiceError(
-        'result_expired',
-        `The result of ${run.runId} was dropped on ${run.resultExpiredAt} (results are kept for a while, then removed): run the tool again.`,
-        { runId: run.runId, status: run.status, resultExpiredAt: run.resultExpiredAt },
-      )
-    return sendRun(reply, run, undefined)
-  })
+  app.get<{ Params: { runId: string } }>(
+    '/api/v1/runs/:runId',
+    {
+      schema: routeSchema({
+        summary: 'Poll a run: 200 when final, 202 while it runs or waits.',
+        tag: 'runs',
+        auth: 'key',
+        responses: runAnswers,
+        errors: ['not_found', 'result_expired'],
+      }),
+    },
+    async (request, reply) => {
+      const caller = auth.authenticate(request)
+      const run = engine.get(request.params.runId)
+      if (!run || (run.tenant !== caller.tenant && !caller.owner))
+        throw new ServiceError('not_found', `No run ${request.params.runId}.`)
+      if (run.resultExpiredAt && run.status === 'succeeded')
+        throw new ServiceError(
+          'result_expired',
+          `The result of ${run.runId} was dropped on ${run.resultExpiredAt} (results are kept for a while, then removed): run the tool again.`,
+          { runId: run.runId, status: run.status, resultExpiredAt: run.resultExpiredAt },
+        )
+      return sendRun(reply, run, undefined)
+    },
+  )
 }

@@ -13,6 +13,9 @@ import { slotInputs } from '../slotInputs'
 import { checkBody, compileBody } from '../bodyCheck'
 import { hashInputs } from '../inputsHash'
 import { createWorkspaceToolCache } from '../toolCache'
+import { routeSchema } from '../openapi/routeSchema'
+import { IDEMPOTENCY_CALL, DEADLINE, runAnswers, billing } from '../openapi/docParts'
+import { schemaRef } from '../openapi/components'
 
 /** Spec "Limits": Idempotency-Key (site tool call and run) max 200 characters. */
 const MAX_IDEMPOTENCY_KEY = 200
@@ -55,95 +58,120 @@ export function registerTaskRunRoutes(app: FastifyInstance, deps: ServerDeps): v
   const nextId = monotonicFactory()
   const tools = createWorkspaceToolCache(store.toolsFor)
 
-  app.post('/api/v1/runs', async (request, reply) => {
-    const caller = auth.authenticate(request)
-    const body = checkBody<TaskBody>(validate, request.body)
-    // Spec B rule 4: secret values never appear in intents; name them as {{secret:NAME}}.
-    await deps.vault?.refuseSecretValues(body.intent, caller.tenant)
-    const deadlineMs = parseDeadline(request.headers['x-service-deadline-ms'], body.deadlineMs)
-    const key = taskKey(request.headers['idempotency-key'])
-    const domain = body.domain?.toLowerCase() ?? null
-    const inputHash = hashInputs({
-      intent: body.intent,
-      inputs: body.inputs ?? {},
-      domain,
-      allow_mutation: body.allow_mutation === true,
-    })
-    /** The task's run of `tool` through the call operation, like a site tool call. */
-    const call = (
-      tool: ToolSpec,
-      inputs: Record<string, unknown>,
-      onStarted?: (started: StartedRun) => void,
-    ) =>
-      engine.call({
-        tool: { tool },
-        inputs,
-        tenant: caller.tenant,
-        idempotencyKey: key,
-        deadlineMs,
-        mayAsk: true,
-        allowMutation: body.allow_mutation === true,
-        billOnSuccess: true,
-        ...(onStarted ? { onStarted } : {}),
+  app.post(
+    '/api/v1/runs',
+    {
+      schema: routeSchema({
+        summary: 'Run a task: the intent is routed to a verified tool and run with the inputs.',
+        tag: 'runs',
+        auth: 'key',
+        body: { schema: TASK_RUN_BODY_SCHEMA, required: true },
+        params: [IDEMPOTENCY_CALL, DEADLINE],
+        responses: {
+          ...runAnswers,
+          '504': { description: 'Deadline passed.', schema: schemaRef('RunTimeoutError') },
+        },
+        errors: [
+          'bad_request',
+          'invalid_input',
+          'unknown_argument',
+          'idempotency_conflict',
+          'not_found',
+          ...billing,
+          'run_timeout',
+        ],
+      }),
+    },
+    async (request, reply) => {
+      const caller = auth.authenticate(request)
+      const body = checkBody<TaskBody>(validate, request.body)
+      // Spec B rule 4: secret values never appear in intents; name them as {{secret:NAME}}.
+      await deps.vault?.refuseSecretValues(body.intent, caller.tenant)
+      const deadlineMs = parseDeadline(request.headers['x-service-deadline-ms'], body.deadlineMs)
+      const key = taskKey(request.headers['idempotency-key'])
+      const domain = body.domain?.toLowerCase() ?? null
+      const inputHash = hashInputs({
+        intent: body.intent,
+        inputs: body.inputs ?? {},
+        domain,
+        allow_mutation: body.allow_mutation === true,
       })
+      /** The task's run of `tool` through the call operation, like a site tool call. */
+      const call = (
+        tool: ToolSpec,
+        inputs: Record<string, unknown>,
+        onStarted?: (started: StartedRun) => void,
+      ) =>
+        engine.call({
+          tool: { tool },
+          inputs,
+          tenant: caller.tenant,
+          idempotencyKey: key,
+          deadlineMs,
+          mayAsk: true,
+          allowMutation: body.allow_mutation === true,
+          billOnSuccess: true,
+          ...(onStarted ? { onStarted } : {}),
+        })
 
-    if (key) {
-      const stored = store.receipts.get<TaskReceipt>(caller.tenant, key)
-      if (stored) {
-        if (stored.inputHash !== inputHash)
-          throw new ServiceError(
-            'idempotency_conflict',
-            'This Idempotency-Key was used with a different task.',
-          )
-        const run = store.runs.get(stored.result.runId)
-        if (!run) throw new ServiceError('not_found', `No run ${stored.result.runId}.`)
-        const tool = stored.result.toolId
-          ? store.toolsFor(caller.tenant).get(stored.result.toolId)
-          : null
-        // Joining through the call operation hands back the running run's own completion.
-        if (tool && !isFinal(run))
-          return sendOutcome(reply, await call(tool, stored.result.inputs), body.select)
-        return sendRun(reply, run, body.select)
+      if (key) {
+        const stored = store.receipts.get<TaskReceipt>(caller.tenant, key)
+        if (stored) {
+          if (stored.inputHash !== inputHash)
+            throw new ServiceError(
+              'idempotency_conflict',
+              'This Idempotency-Key was used with a different task.',
+            )
+          const run = store.runs.get(stored.result.runId)
+          if (!run) throw new ServiceError('not_found', `No run ${stored.result.runId}.`)
+          const tool = stored.result.toolId
+            ? store.toolsFor(caller.tenant).get(stored.result.toolId)
+            : null
+          // Joining through the call operation hands back the running run's own completion.
+          if (tool && !isFinal(run))
+            return sendOutcome(reply, await call(tool, stored.result.inputs), body.select)
+          return sendRun(reply, run, body.select)
+        }
       }
-    }
 
-    const verified = tools(caller.tenant).filter((t) => t.status === 'verified')
-    const routing = router.route(body.intent, verified, { domain })
-    const best = routing.status === 'matched' ? routing.tools[0]! : null
-    const tool = best ? store.toolsFor(caller.tenant).get(best.id) : null
-    if (!best || !tool) {
-      const run = noCapability(body, routing, caller.tenant, key)
-      if (key)
-        store.receipts.put({
-          tenant: caller.tenant,
-          opKey: key,
-          operation: 'task',
-          inputHash,
-          status: 'completed',
-          cost: 0,
-          result: { runId: run.runId, toolId: null, inputs: {} } satisfies TaskReceipt,
-          createdAt: clock(),
-          updatedAt: clock(),
-        })
-      return sendRun(reply, run, body.select, { routing: routingOf(routing) })
-    }
-    const inputs = taskInputs(tool, body.inputs ?? {})
-    const outcome = await call(tool, inputs, (started) => {
-      if (key)
-        store.receipts.put({
-          tenant: caller.tenant,
-          opKey: key,
-          operation: 'task',
-          inputHash,
-          status: 'completed',
-          cost: 0,
-          result: { runId: started.run.runId, toolId: tool.id, inputs } satisfies TaskReceipt,
-          createdAt: clock(),
-          updatedAt: clock(),
-        })
-    })
-    return sendOutcome(reply, outcome, body.select, { routing: routingOf(routing, best) })
-  })
+      const verified = tools(caller.tenant).filter((t) => t.status === 'verified')
+      const routing = router.route(body.intent, verified, { domain })
+      const best = routing.status === 'matched' ? routing.tools[0]! : null
+      const tool = best ? store.toolsFor(caller.tenant).get(best.id) : null
+      if (!best || !tool) {
+        const run = noCapability(body, routing, caller.tenant, key)
+        if (key)
+          store.receipts.put({
+            tenant: caller.tenant,
+            opKey: key,
+            operation: 'task',
+            inputHash,
+            status: 'completed',
+            cost: 0,
+            result: { runId: run.runId, toolId: null, inputs: {} } satisfies TaskReceipt,
+            createdAt: clock(),
+            updatedAt: clock(),
+          })
+        return sendRun(reply, run, body.select, { routing: routingOf(routing) })
+      }
+      const inputs = taskInputs(tool, body.inputs ?? {})
+      const outcome = await call(tool, inputs, (started) => {
+        if (key)
+          store.receipts.put({
+            tenant: caller.tenant,
+            opKey: key,
+            operation: 'task',
+            inputHash,
+            status: 'completed',
+            cost: 0,
+            result: { runId: started.run.runId, toolId: tool.id, inputs } satisfies TaskReceipt,
+            createdAt: clock(),
+            updatedAt: clock(),
+          })
+      })
+      return sendOutcome(reply, outcome, body.select, { routing: routingOf(routing, best) })
+    },
+  )
 
   /** Persists the failed run of a task no tool fits (spec "Why a run failed": `no_capability`). */
   function noCapability(

@@ -3,6 +3,8 @@ import { TOOL_EDIT_SCHEMA, type ToolEdit } from '../../../shared/toolEdit'
 import { editTool } from '../toolEdits'
 import type { ServerDeps } from '../serverDeps'
 import { checkBody, compileBody } from '../bodyCheck'
+import { routeSchema } from '../openapi/routeSchema'
+import { json } from '../openapi/docParts'
 
 /**
  * `PATCH /v1/tools/{id}` (issue 14 item 4, "the API exposes the same edit"): the body is a
@@ -12,19 +14,35 @@ import { checkBody, compileBody } from '../bodyCheck'
  */
 export function registerToolEditRoutes(app: FastifyInstance, deps: ServerDeps): void {
   const validate = compileBody(TOOL_EDIT_SCHEMA)
-  app.patch<{ Params: { id: string } }>('/v1/tools/:id', async (request) => {
-    const caller = deps.auth.authenticate(request)
-    const edit = checkBody<ToolEdit>(validate, request.body)
-    const tool = editTool(
-      {
-        store: { tools: deps.store.toolsFor(caller.tenant) },
-        vault: deps.vault,
-        clock: deps.clock,
-      },
-      caller.tenant,
-      request.params.id,
-      edit,
-    )
-    return { tool }
-  })
+  app.patch<{ Params: { id: string } }>(
+    '/v1/tools/:id',
+    {
+      schema: routeSchema({
+        summary:
+          'Edit a tool: name, description, inputs, headers and body fields of its target request ' +
+          '(values may be `{{input.pN}}` or `{{secret:NAME}}`), the verify rule (free). The saved ' +
+          'version is a candidate again until its next authorized execution verifies it.',
+        tag: 'tools',
+        auth: 'key',
+        body: { schema: TOOL_EDIT_SCHEMA, required: true },
+        responses: { '200': json('`{tool}`: the new version of the tool (its ToolSpec).') },
+        errors: ['bad_request', 'unknown_argument', 'invalid_input', 'not_found'],
+      }),
+    },
+    async (request) => {
+      const caller = deps.auth.authenticate(request)
+      const edit = checkBody<ToolEdit>(validate, request.body)
+      const tool = editTool(
+        {
+          store: { tools: deps.store.toolsFor(caller.tenant) },
+          vault: deps.vault,
+          clock: deps.clock,
+        },
+        caller.tenant,
+        request.params.id,
+        edit,
+      )
+      return { tool }
+    },
+  )
 }

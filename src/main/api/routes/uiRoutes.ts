@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import fastifyStatic from '@fastify/static'
 import { UI_SECURITY_HEADERS } from '../uiSecurity'
+import { routeSchema } from '../openapi/routeSchema'
 
 /**
  * Serves the built web UI under `/app/` and sends `/` there; without a build, says how to make
@@ -14,20 +15,42 @@ export function registerUiRoutes(app: FastifyInstance, rendererDir: string | nul
         void reply.header(name, value)
     return payload
   })
-  app.get('/', (request, reply) =>
-    reply.redirect(
-      `/app/${request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : ''}`,
-    ),
+  app.get(
+    '/',
+    {
+      schema: routeSchema({
+        summary: 'Sends the browser to the web UI.',
+        tag: 'app',
+        auth: 'public',
+        responses: { '302': { description: 'To `/app/`.' } },
+        errors: [],
+      }),
+    },
+    (request, reply) =>
+      reply.redirect(
+        `/app/${request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : ''}`,
+      ),
   )
   if (rendererDir) {
     void app.register(fastifyStatic, { root: rendererDir, prefix: '/app/', index: ['index.html'] })
   } else {
-    app.get('/app/', (_request, reply) =>
-      reply
-        .type('text/plain')
-        .send(
-          'The web UI is not built: run `npm run build:renderer`, then restart `sitecall serve`.',
-        ),
+    app.get(
+      '/app/',
+      {
+        schema: routeSchema({
+          summary: 'The web UI.',
+          tag: 'app',
+          auth: 'public',
+          responses: { '200': { description: 'The page.', contentType: 'text/html', schema: {} } },
+          errors: [],
+        }),
+      },
+      (_request, reply) =>
+        reply
+          .type('text/plain')
+          .send(
+            'The web UI is not built: run `npm run build:renderer`, then restart `sitecall serve`.',
+          ),
     )
   }
 }
