@@ -1,5 +1,7 @@
 import type { Trace, Exchange } from '../../shared/trace'
-import { isHtmlDocument, parseJsonBody } from './classify'
+import { isHtmlDocument, parseJsonBody, parseJsonRequest } from './classify'
+import { graphqlOfExchange } from './graphql'
+import { mutationVerdict } from './naming'
 import { intentVerbClass } from './intentVerb'
 import { isPageReadIntent, scorePageReads, scoreRenderedData } from './documentTarget'
 import { rankTargets, scoreExchanges, type ScoredExchange } from './selectTarget'
@@ -36,23 +38,26 @@ const LAST_READ_WEIGHT = 0.05
 
 /**
  * A HAR of a read that names no value and whose requests name none of the intent's words ("list
- * the files in a folder"): the person's last same-site JSON read is what the page showed last,
- * so it is offered as a low-confidence candidate instead of none. Recordings with actions have
- * better evidence (what was clicked and typed) and never fall back.
+ * the files in a folder", "list the posts of one category"): what the page read last is what
+ * the person was shown last, so it is offered as a low-confidence candidate instead of none. A
+ * read is a fetch/XHR or a page that answered data or HTML and changes nothing (a GET, or a POST
+ * that reads: DokuWiki's `call=index`). Recordings with actions have better evidence (what was
+ * clicked and typed) and never fall back.
  */
 function lastRead(trace: Trace, eligible: Exchange[], intent: string): ScoredExchange[] {
   const cls = intentVerbClass(intent)
   if (trace.actions.length || (cls !== 'read' && cls !== 'search')) return []
   const reads = eligible.filter(
     (e) =>
-      e.method === 'GET' &&
-      ['fetch', 'xhr'].includes(e.resourceType) &&
+      ['fetch', 'xhr', 'document'].includes(e.resourceType) &&
       e.status >= 200 &&
       e.status < 300 &&
-      parseJsonBody(e) !== undefined,
+      !mutationVerdict(e, graphqlOfExchange(e, parseJsonRequest(e))).mutating &&
+      (parseJsonBody(e) !== undefined || isHtmlDocument(e)),
   )
   const last = reads[reads.length - 1]
   if (!last) return []
+  const html = parseJsonBody(last) === undefined
   return [
     {
       exchange: last,
@@ -62,11 +67,12 @@ function lastRead(trace: Trace, eligible: Exchange[], intent: string): ScoredExc
         {
           name: 'last_read',
           weight: LAST_READ_WEIGHT,
-          detail: 'nothing in the trace names the intent: the last data the page read',
+          detail: 'nothing in the trace names the intent: the last data or page the page read',
         },
       ],
       exactMatches: [],
       prefixOnly: false,
+      ...(html ? { document: { result: { kind: 'document' as const, page: true } } } : {}),
     },
   ]
 }

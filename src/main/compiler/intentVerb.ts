@@ -36,6 +36,9 @@ const VERBS: Array<[VerbClass, string[]]> = [
       'locate',
       'seek',
       'browse for',
+      'narrow down',
+      'narrow',
+      'refine',
     ],
   ],
   [

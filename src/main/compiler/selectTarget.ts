@@ -307,7 +307,12 @@ function scoreOne(
         weight: round((W.echoes * echoed.length) / typed.length),
         detail: `answer mentions ${echoed.map((t) => `"${t.value}"`).join(', ')}`,
       })
-    const shown = probes.filter((p) => p.at > exchange.startedAt && text.includes(p.text))
+    // The same route called again with another last segment (`/search/lunar`, then
+    // `/search/lunar-cal`) is the person refining what they asked, not the page using this answer.
+    const route = routeOf(exchange)
+    const shown = probes.filter(
+      (p) => p.at > exchange.startedAt && text.includes(p.text) && p.route !== route,
+    )
     if (shown.length)
       signals.push({
         name: 'shown_by_page',
@@ -483,6 +488,15 @@ interface Probe {
   text: string
   at: number
   what: string
+  /** The route of the request the probe came from (see {@link routeOf}); null for a click. */
+  route?: string
+}
+
+/** A request's route: method, host and path but its last segment (`GET h/-/data/search/*`). */
+function routeOf(exchange: Exchange): string {
+  const url = safeUrl(exchange.url)
+  const path = (url?.pathname ?? '').replace(/\/[^/]*\/?$/, '/*')
+  return `${exchange.method} ${url?.host ?? ''}${path}`
 }
 
 /**
@@ -507,7 +521,12 @@ function shownProbes(context: PageContext, committedAt: number | null): Probe[] 
     const last = url.pathname.split('/').filter(Boolean).pop() ?? ''
     // Only id-like or file-like segments (`a1.png`, `writing-pilot`): plain words are everywhere.
     if (last.length < MIN_SHOWN_LENGTH || !/[\d._-]/.test(last)) continue
-    probes.push({ text: last.toLowerCase(), at: e.startedAt, what: `then loaded ${url.pathname}` })
+    probes.push({
+      text: last.toLowerCase(),
+      at: e.startedAt,
+      what: `then loaded ${url.pathname}`,
+      route: routeOf(e),
+    })
   }
   return probes
 }

@@ -152,15 +152,25 @@ export function verbSignals(
   // A search sent with no value the intent names (a HAR of "search the blog for a word") still
   // shows itself by its term field: `q`, `s`, `query`, `search`, `term`, `keyword`.
   const term = cls === 'search' && !write ? searchTerm(exchange) : null
-  if (term) {
+  const inPath = cls === 'search' && !write && !term ? searchPathTerm(exchange) : null
+  if (term || inPath) {
     signals.push({
-      name: 'search_term_field',
+      name: term ? 'search_term_field' : 'search_term_in_path',
       // A field name is a weak cue next to a value the person typed: half a kind agreement.
       weight: V.kindAgrees / 2,
-      detail: `the intent searches; ${term.location} "${term.key}" carries a search term`,
+      detail: term
+        ? `the intent searches; ${term.location} "${term.key}" carries a search term`
+        : `the intent searches; the path carries a term after "${inPath}"`,
     })
     if (!actions.length) plausible = true
-  }
+  } else if (cls === 'search' && !write && carriesNothing(exchange))
+    // A request with no query, no body and no term in its path cannot be a search: the page
+    // the person started on, or a listing loaded before they typed.
+    signals.push({
+      name: 'no_search_term',
+      weight: -V.kindAgrees,
+      detail: 'the intent searches; this request carries no term (no query, no body)',
+    })
   if (write && method !== 'POST')
     signals.push({
       name: 'change_for_a_read',
@@ -229,6 +239,21 @@ function formText(exchange: Exchange): string {
 
 /** Names sites give the field of a search term (WordPress `s`, Google-style `q`, `query`, ...). */
 const TERM_FIELD = /^(q|s|query|search|search_?term|term|keywords?|kw|text|prefix)$/i
+
+/** Path words after which a REST-style search puts its term (`/search/<term>`). */
+const SEARCH_SEGMENT = /^(search|find|query|q|lookup|suggest)$/i
+
+/** The search word of a path that holds a term after it (`/data/search/lunar`), or null. */
+function searchPathTerm(exchange: Exchange): string | null {
+  const segments = (safeUrl(exchange.url)?.pathname ?? '').split('/').filter(Boolean)
+  const at = segments.findIndex((s, i) => SEARCH_SEGMENT.test(s) && i < segments.length - 1)
+  return at >= 0 ? segments[at]! : null
+}
+
+/** True when the request sends nothing that could vary: no query string and no body. */
+function carriesNothing(exchange: Exchange): boolean {
+  return !safeUrl(exchange.url)?.search && !exchange.requestBody
+}
 
 /** The request's non-empty search-term field, if it has one. */
 function searchTerm(exchange: Exchange): RequestValue | null {

@@ -59,4 +59,42 @@ describe('the same intent, worded another way', () => {
       .build('search the registry for packages by name')
     expect(targetOf(trace)).toBe('GET /-/registry/search/lunar')
   })
+
+  it('offers the last page or POST read for a read that names nothing of the trace', () => {
+    const page = { type: 'document', mime: 'text/html' }
+    const trace = traceBuilder()
+      .exchange('GET', '/wiki?id=start', { ...page, responseText: '<h1>Start</h1>' })
+      .exchange('POST', '/ajax?call=index', {
+        type: 'xhr',
+        mime: 'text/html',
+        form: 'call=index&idx=team',
+        responseText: '<li><a href="/wiki?id=team:status">status</a></li>',
+      })
+      .build('list the entries of a folder')
+    const result = compileTrace(trace, { ...options, intent: trace.intent })
+    if (!result.ok) throw new Error(result.explanation.reason)
+    expect(result.candidate.steps.at(-1)!.request.method).toBe('POST')
+    expect(result.candidate.evidence.signals.map((s) => s.name)).toContain('last_read')
+  })
+
+  it('takes the later of two searches for "narrow down a search": refining is no use of the first', () => {
+    const trace = traceBuilder()
+      .exchange('GET', '/-/registry/packages', { response: [{ name: 'lunar-cal' }] })
+      .exchange('GET', '/-/registry/search/lunar', { response: [{ name: 'lunar-cal' }] })
+      .exchange('GET', '/-/registry/search/lunar-cal', { response: [{ name: 'lunar-cal' }] })
+      .build('narrow down a package search in the registry')
+    expect(intentVerbClass(trace.intent)).toBe('search')
+    expect(targetOf(trace)).toBe('GET /-/registry/search/lunar-cal')
+  })
+
+  it('prefers a request with a search term to a page that carries none, for a search', () => {
+    const page = { type: 'document', mime: 'text/html' }
+    const trace = traceBuilder()
+      .exchange('GET', '/index.php/Main_Page', { ...page, responseText: '<h1>Main Page</h1>' })
+      .exchange('GET', '/api.php?action=opensearch&search=Lunar', {
+        response: ['Lunar', ['Lunar Calendar']],
+      })
+      .build('search the wiki for pages by the start of their title')
+    expect(targetOf(trace)).toBe('GET /api.php')
+  })
 })
