@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
 
@@ -30,6 +30,17 @@ export function dataDir(
 /** The one SQLite file of a data dir. */
 export function databasePath(home: string): string {
   return join(home, 'sitecall.db')
+}
+
+/**
+ * Writes `settings.json` of the data dir whole, as a new file renamed over the old one (a crash
+ * leaves the old or the new file, never half of one), readable by its owner only (DESIGN.md §5).
+ */
+export function writeSettings(home: string, settings: Settings): void {
+  const path = join(home, 'settings.json')
+  const next = `${path}.${process.pid}.tmp`
+  writeFileSync(next, `${JSON.stringify(settings, null, 2)}\n`, { mode: 0o600 })
+  renameSync(next, path)
 }
 
 /** Reads `settings.json` of the data dir; a missing file is no settings, a broken one an error. */

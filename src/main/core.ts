@@ -22,6 +22,7 @@ import { createSignInFlows, type SignInFlows } from './browse/signInFlows'
 import { createSignInLinks, type SignInLinks } from './browse/signInLinks'
 import { createSiteLogins, type SiteLogins } from './vault/logins'
 import { dataDir, databasePath, DEFAULT_PORT, readSettings } from './config'
+import { createAppSettings } from './api/appSettings'
 import { createBrowserPool } from './engine/browserPool'
 import { createRenderedExecutor } from './engine/renderedExecutor'
 import { createRunEngine, type RunEngine } from './engine/runEngine'
@@ -253,6 +254,22 @@ export function createCore(config: CoreConfig = {}): Core {
     tenant: LOCAL_TENANT,
     vault,
     logins: { saved: logins, flows: signIns },
+    settings: createAppSettings({
+      home,
+      settings,
+      env,
+      onRetention: (retention) => {
+        // A running sweep starts again with the new rule (and applies it at once).
+        if (!stopResultSweep || config.resultRetention) return
+        stopResultSweep()
+        stopResultSweep = startResultSweep({
+          runs: store.runs,
+          clock,
+          rule: retentionFrom(retention),
+          ...(config.resultSweepMs !== undefined ? { everyMs: config.resultSweepMs } : {}),
+        })
+      },
+    }),
     info: () => {
       const chromium = findChromium({ env, settingPath: settings.chromiumPath ?? null })
       return {

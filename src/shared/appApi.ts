@@ -91,6 +91,21 @@ export interface LocalSiteSummary {
   createdAt: number
 }
 
+/** The app's settings (issue 14 item 6): what settings.json holds, and what is in use now. */
+export interface AppSettings {
+  dataDir: string
+  /** The Chromium binary chosen in the settings, or null (the usual places are searched). */
+  chromiumPath: string | null
+  /** The Chromium in use: where it was found (`SITECALL_CHROMIUM` wins), or why none was. */
+  chromium: {
+    path: string | null
+    source: 'env' | 'setting' | 'default' | null
+    hint: string | null
+  }
+  /** How long run results are kept: whole days and MiB (issue 12). */
+  resultRetention: { days: number; maxMB: number }
+}
+
 /** A tool scope: its slug, the apps (site hosts) and tools it lets through, and when it was made. */
 export interface ToolScopeSummary {
   slug: string
@@ -248,6 +263,19 @@ export interface VaultState {
 /** Method name → `[input, result]`. */
 export interface AppApiMethods {
   'app.info': [Record<string, never>, AppInfo]
+  'settings.get': [Record<string, never>, AppSettings]
+  /**
+   * Saves settings into settings.json and applies them at once: a Chromium path (null clears
+   * it) that must be an executable file, a result retention of whole days (1-3650) and MiB
+   * (1-1048576). 400 `invalid_input` names the field; nothing is saved then.
+   */
+  'settings.update': [
+    {
+      chromiumPath?: string | null
+      resultRetention?: { days: number; maxMB: number }
+    },
+    AppSettings,
+  ]
   /** `cdpEndpoint`: record in the person's own Chromium (`--remote-debugging-port`) instead. */
   'recorder.start': [{ url: string; intent: string; cdpEndpoint?: string }, RecordingState]
   'recorder.current': [Record<string, never>, RecordingState | null]
@@ -395,6 +423,20 @@ const signInIdOnly = {
 /** JSON Schema of each method's input: the allowlist of channels and what each may carry. */
 export const APP_API_INPUT_SCHEMAS: Record<AppApiMethod, object> = {
   'app.info': emptyObject,
+  'settings.get': emptyObject,
+  'settings.update': {
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+      chromiumPath: { type: ['string', 'null'], maxLength: 4096 },
+      resultRetention: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['days', 'maxMB'],
+        properties: { days: { type: 'number' }, maxMB: { type: 'number' } },
+      },
+    },
+  },
   'recorder.start': {
     type: 'object',
     additionalProperties: false,

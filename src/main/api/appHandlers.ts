@@ -15,6 +15,7 @@ import { toPublicRun, type RunEngine } from '../engine/runEngine'
 import type { Store } from '../store/store'
 import { normalizeSecretHosts, type Vault } from '../vault'
 import type { SiteLogins } from '../vault/logins'
+import type { AppSettingsService } from './appSettings'
 import type { SignInFlows } from '../browse/signInFlows'
 import { createToolRouter } from '../router/router'
 import { siteStorageState } from '../browse/siteLogin'
@@ -51,6 +52,8 @@ export interface AppHandlerDeps {
   vault?: Vault
   /** Saved site logins and sign-in flows (issue 6); absent: the logins methods answer 503. */
   logins?: { saved: SiteLogins; flows: SignInFlows }
+  /** The editable settings (issue 14 item 6); absent: the settings methods answer 503. */
+  settings?: AppSettingsService
 }
 
 /**
@@ -60,6 +63,10 @@ export interface AppHandlerDeps {
  */
 export function createAppHandlers(deps: AppHandlerDeps): AppHandlers {
   const { store } = deps
+  const settingsOf = () => {
+    if (!deps.settings) throw new ServiceError('unavailable', 'This app has no settings to edit.')
+    return deps.settings
+  }
   const toolOr404 = (id: string) => {
     const tool = store.tools.get(id)
     if (!tool) throw new ServiceError('not_found', `No tool ${id}.`)
@@ -103,6 +110,8 @@ export function createAppHandlers(deps: AppHandlerDeps): AppHandlers {
       const { username, password } = DEFAULT_USER
       return { ...info, demo: { url: `${info.apiUrl}${DEMO_ORDERS_PATH}/`, username, password } }
     },
+    'settings.get': async () => settingsOf().get(),
+    'settings.update': async (input) => settingsOf().update(input),
     'recorder.start': async (input) => deps.recordings.start(input),
     'recorder.current': async () => deps.recordings.current(),
     'recorder.stop': async ({ sessionId }) => deps.recordings.stop(sessionId),
