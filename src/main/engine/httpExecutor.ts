@@ -1,7 +1,13 @@
 import { randomBytes, randomUUID } from 'node:crypto'
 import { Cookie, CookieJar } from 'tough-cookie'
 import { FormData, request } from 'undici'
-import type { LoginBinding, ToolSpec, ToolStep, VerifyRule } from '../../shared/toolSpec'
+import type {
+  LoginBinding,
+  RequestTemplate,
+  ToolSpec,
+  ToolStep,
+  VerifyRule,
+} from '../../shared/toolSpec'
 import type { StorageState } from '../../shared/trace'
 import {
   addressDenied,
@@ -113,14 +119,14 @@ export async function executeHttp(
   const scope: TemplateScope = { ...inputs, ...login.scope, ...generatedScope() }
   // A sign-in tool starts from no session: with the saved one the site skips its login form.
   const signIn = tool.evidence.signals.some((x) => x.name === 'sign_in')
-  const jar = await jarOf(signIn ? null : context.login)
+  const jar = runJar(signIn ? null : context.login)
   const auth = createRunHttpAuth(context.httpCredentials)
   const resolved = new Map<string, string | null>()
   for (const step of tool.steps) {
     const isTarget = step === last
     // Secrets enter this step's scope only, resolved at send time and checked before sending.
-    const seeds = totpSeedNames(step.request)
-    const secrets = await bindStepSecrets([...secretNames(step.request), ...seeds], context.secrets)
+    const { seeds, secrets: named } = placeholdersOf(step.request)
+    const secrets = await bindStepSecrets(named, context.secrets)
     if (!secrets.ok) return seedMissing(secrets, seeds) ?? secrets
     // A one-time code is made from its seed just before sending (`{{totp:NAME}}`).
     const codes = seeds.length ? await totpCodes(step.request, secrets.scope) : {}
@@ -132,7 +138,7 @@ export async function executeHttp(
     if (leak) return leak
     const inside = await addressDenied(rendered.url, tool.siteHost, context.lookup, resolved)
     if (inside) return { ok: false, code: 'destination_denied', message: inside }
-    const cookie = await jar.getCookieString(rendered.url)
+    const cookie = await jar.header(rendered.url)
     if (cookie) rendered.headers.cookie = cookie
     const writes = isTarget && tool.mutating
     let response: SiteResponse
@@ -157,8 +163,7 @@ export async function executeHttp(
       }
     }
     context.onSent?.({ method: rendered.method, url: rendered.url, status: response.status })
-    for (const line of response.setCookies ?? [])
-      await jar.setCookie(line, rendered.url, { ignoreError: true })
+    await jar.take(response.setCookies, rendered.url)
     // Inside a sign-in tool a step sent on to the sign-in or code page is the sign-in itself
     // (a first factor redirects to the second); only its target's answer is judged so.
     const redirect =
@@ -198,7 +203,7 @@ async function readBack(
   url: string,
   read: {
     tool: ToolSpec
-    jar: CookieJar
+    jar: RunJar
     send: SendRequest
     signal: AbortSignal
     context: RunContext
@@ -217,7 +222,7 @@ async function readBack(
     (await addressDenied(url, tool.siteHost, context.lookup, read.resolved))
   if (denied) return unread(`the page it redirected to cannot be read: ${denied}`)
   const headers: Record<string, string> = { accept: 'text/html,application/xhtml+xml' }
-  const cookie = await jar.getCookieString(url)
+  const cookie = await jar.header(url)
   if (cookie) headers.cookie = cookie
   let page: SiteResponse
   try {
@@ -229,7 +234,7 @@ async function readBack(
     return unread(`the page it redirected to could not be read (${describe(error)})`)
   }
   context.onSent?.({ method: 'GET', url, status: page.status })
-  for (const line of page.setCookies ?? []) await jar.setCookie(line, url, { ignoreError: true })
+  await jar.take(page.setCookies, url)
   return signInRedirect(page) ?? judgeShown(ack, page, values, url)
 }
 
@@ -277,7 +282,7 @@ export function readDependency(
  */
 function seedMissing(
   refusal: { code: string; message: string },
-  seeds: string[],
+  seeds: readonly string[],
 ): Extract<Outcome, { ok: false }> | null {
   const seed = seeds.find((name) => refusal.message.includes(`"${name}"`))
   if (!seed || refusal.code !== 'session_or_permission') return null
@@ -425,6 +430,52 @@ export function generatedScope(now = Date.now()): TemplateScope {
     'gen.now_s': String(Math.floor(now / 1000)),
     'gen.nonce': randomBytes(16).toString('hex'),
   }
+}
+
+/**
+ * A run's cookies: the `Cookie` header for a URL, and the `Set-Cookie` lines of an answer taken
+ * in (RFC 6265 §5.3, §5.4).
+ */
+interface RunJar {
+  header(url: string): Promise<string>
+  take(lines: readonly string[] | undefined, url: string): Promise<void>
+}
+
+/**
+ * The run's cookie jar, made only once there is a cookie to keep: most reads carry no saved
+ * cookie and get none back, and asking an empty tough-cookie jar for a URL's cookies still costs
+ * a URL parse and a store walk per request (issue 12, the bench's profile).
+ */
+function runJar(state: StorageState | null): RunJar {
+  let jar: Promise<CookieJar> | null = state?.cookies.length ? jarOf(state) : null
+  return {
+    header: async (url) => (jar ? (await jar).getCookieString(url) : ''),
+    async take(lines, url) {
+      if (!lines?.length) return
+      jar ??= jarOf(null)
+      const filled = await jar
+      for (const line of lines) await filled.setCookie(line, url, { ignoreError: true })
+    },
+  }
+}
+
+/**
+ * The `{{secret:NAME}}` and `{{totp:NAME}}` names of a request template, scanned once per
+ * template: a tool's parsed spec is shared and never changed (toolRepository), so a run need
+ * not walk and stringify its templates again.
+ */
+const scanned = new WeakMap<RequestTemplate, { secrets: string[]; seeds: string[] }>()
+function placeholdersOf(template: RequestTemplate): {
+  secrets: readonly string[]
+  seeds: readonly string[]
+} {
+  let found = scanned.get(template)
+  if (!found) {
+    const seeds = totpSeedNames(template)
+    found = { secrets: [...secretNames(template), ...seeds], seeds }
+    scanned.set(template, found)
+  }
+  return found
 }
 
 /** A cookie jar holding the saved login's cookies (Playwright's storage-state shape). */

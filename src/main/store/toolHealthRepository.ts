@@ -13,8 +13,11 @@ export interface ToolHealth {
 
 export interface ToolHealthRepository {
   get(toolId: string): ToolHealth
-  /** A succeeded run: resets the failure streak and keeps its inputs. */
-  recordSuccess(toolId: string, inputs: Record<string, unknown>): ToolHealth
+  /**
+   * A succeeded run: resets the failure streak and keeps its inputs. One statement and no read
+   * back: it runs in every succeeded run's transaction (issue 12).
+   */
+  recordSuccess(toolId: string, inputs: Record<string, unknown>): void
   /** A drift-like failure: lengthens the streak; returns the new health. */
   recordFailure(toolId: string, code: string): ToolHealth
   setQuarantined(toolId: string, at: number | null): void
@@ -53,12 +56,11 @@ export function createToolHealthRepository(db: Db): ToolHealthRepository {
   return {
     get,
     recordSuccess(toolId, inputs) {
-      ensure(toolId)
       db.prepare(
-        `UPDATE tool_health SET consecutive_failures = 0, last_failure_code = NULL,
-           last_good_inputs = ? WHERE tool_id = ?`,
-      ).run(JSON.stringify(inputs), toolId)
-      return get(toolId)
+        `INSERT INTO tool_health (tool_id, last_good_inputs) VALUES (?, ?)
+         ON CONFLICT (tool_id) DO UPDATE SET consecutive_failures = 0, last_failure_code = NULL,
+           last_good_inputs = excluded.last_good_inputs`,
+      ).run(toolId, JSON.stringify(inputs))
     },
     recordFailure(toolId, code) {
       ensure(toolId)
