@@ -101,6 +101,10 @@ test('the address bar goes to a typed address, back and forward, and refuses oth
   page,
 }) => {
   const recorded = await startRecording(page)
+  // A reload of the app's tab finds the running recording and opens its view again.
+  await page.reload()
+  await expect(page.getByTestId('screencast-view')).toHaveAttribute('data-status', 'live')
+  await expect(page.locator('.sc-frame')).toBeVisible()
   const url = page.getByTestId('screencast-url')
   await url.fill(`${app.site.url}/search?query=image`)
   await url.press('Enter')
