@@ -11,7 +11,13 @@ import {
   type Expansion,
 } from './expansion'
 import { GENERIC_STEMS, isPlural, stem } from './text'
-import { FIELD_STRENGTH, kindStems, type TermField, type ToolProfile } from './toolProfile'
+import {
+  FIELD_STRENGTH,
+  kindStems,
+  valueShape,
+  type TermField,
+  type ToolProfile,
+} from './toolProfile'
 
 /**
  * The penalties of the calibration (see `router.ts`): what one unaccounted-for intent word costs
@@ -61,6 +67,8 @@ export const PENALTY = {
   toolAction: 0.015,
   /** A value of a distinct kind (`2.1.0`) asked of a tool recorded with other kinds only. */
   valueKind: 0.05,
+  /** An identifier of a shape the tool's slots were never recorded with; a tie-breaker. */
+  valueShape: 0.03,
 } as const
 
 /** What a place word absorbed by a slot costs (`in [paris]`): ranks the tool saying it first. */
@@ -407,6 +415,13 @@ export function scoreTool(
       !profile.valueKinds.has(v.value),
   )
   if (kindMissed) penalty += PENALTY.valueKind
+  // `projects:launch_plan` is shaped like the page ids a DokuWiki tool was recorded with, not
+  // like a MediaWiki title: an identifier of a shape the tool was never given was meant for
+  // another (`lunar-cal` of a tool recorded with `lunar-cal` is a fit; of one given `lunar`, less).
+  const shapeMissed = intent.values.some(
+    (v) => v.value === 'identifier' && !profile.valueShapes.has(valueShape(v.word)),
+  )
+  if (shapeMissed) penalty += PENALTY.valueShape
   const verb = verbAgreement(intent.verb?.verbClass ?? null, profile.verb)
   // `show all the packages`, `what files do I have`: a read of many is a list.
   const asksMany = listVerb && head !== null && !head.generic && isPlural(head.word)

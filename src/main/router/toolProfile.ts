@@ -75,6 +75,11 @@ export interface ToolProfile {
   slotCount: number
   /** Kinds of value its slots were recorded with (`file` for `budget.xlsx`). */
   valueKinds: Set<ValueKind>
+  /**
+   * Shapes of the identifiers its slots were recorded with (`valueShape`: `:_` of
+   * `projects:office_move`): a value of another shape was probably meant for another tool.
+   */
+  valueShapes: Set<string>
   /** What the tool works on: the last specific word of its intent's object, or null. */
   head: string | null
   /** The tool's intent names one item (`track an order`), not many (`list my orders`). */
@@ -246,6 +251,7 @@ export function profileTool(tool: ToolSpec): ToolProfile {
       free.length > 0 || properties.some((s) => s.type === 'integer' || s.type === 'number'),
     slotCount: slotNames.length,
     valueKinds: new Set(valueKinds(tool)),
+    valueShapes: new Set(recordedShapes(tool)),
     // Without an object in its intent, what its values are (`file`) before its name's words,
     // which are often a recorded value (`local__patch_budget`).
     head:
@@ -359,6 +365,24 @@ function valueKinds(tool: ToolSpec): ValueKind[] {
     .values.map((v) => v.kind)
     .filter((k) => KIND_WORDS[k] !== undefined)
   return [...new Set([...ofSlots, ...ofIntent])]
+}
+
+/**
+ * The shape of an identifier (`values.ts` kind `identifier`): the first separator it joins its
+ * words with, which says what scheme it follows (`projects:office_move` and `team:status` → `:`,
+ * a namespaced page; `acme-utils` → `-`); its later ones vary within a scheme.
+ */
+export function valueShape(text: string): string {
+  return /[^A-Za-z0-9]/.exec(text)?.[0] ?? ''
+}
+
+/** Shapes of the identifiers among the recorded defaults and examples of the tool's slots. */
+function recordedShapes(tool: ToolSpec): string[] {
+  return Object.values(tool.inputs.properties ?? {})
+    .flatMap((p) => [p.default, ...(Array.isArray(p['examples']) ? p['examples'] : [])])
+    .filter((v): v is string => typeof v === 'string')
+    .flatMap((v) => extractValues(v).values.filter((x) => x.kind === 'identifier'))
+    .map((x) => valueShape(x.text))
 }
 
 /**
