@@ -228,3 +228,20 @@ export const pinnedLookup = createPinnedLookup()
  * request goes to is the one checked. Keeps undici's default pooling.
  */
 export const pinnedDispatcher = new Agent({ connect: { lookup: pinnedLookup } })
+
+/**
+ * The destination check of a browser running a tool of `siteHost` (the rendered executor, a
+ * sign-in; issue 13 item 3): the HTTP executor's rule on the address actually connected. Cloud
+ * metadata addresses never; loopback, private and link-local addresses only for a tool of a local
+ * site (recorded there). Answers why `host` at `address` is refused, or null.
+ */
+export function toolSiteCheck(siteHost: string): (host: string, address: string) => string | null {
+  const local = isLocalSite(siteHost)
+  return (host, address) => {
+    if (isMetadataAddress(address))
+      return `${host} is at a cloud metadata address (${address}): never reachable.`
+    if (isPrivateAddress(address) && !local)
+      return `${host} is at ${address}, a private or loopback address: a page of the public site ${siteHost} may not reach it.`
+    return null
+  }
+}

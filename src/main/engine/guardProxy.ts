@@ -1,0 +1,130 @@
+import { randomBytes } from 'node:crypto'
+import type { LookupFunction } from 'node:net'
+import { isIP } from 'node:net'
+import { RequestError, Server } from 'proxy-chain'
+import { systemLookup, type HostLookup } from './destination'
+
+/**
+ * Judges one destination of a browser's request (issue 13 item 3): `host` is the URL's host
+ * (`name[:port]`, `[v6]:port`), `address` the IP the connection would go to. Answers why it is
+ * refused, or null to let it through (`connectedAddressDenied`, `browserSiteGuard`).
+ */
+export type DestinationCheck = (host: string, address: string) => string | null
+
+/** A browser context's proxy settings (Playwright's `proxy` launch and context option). */
+export interface GuardedProxySettings {
+  server: string
+  username: string
+  password: string
+}
+
+export interface GuardProxy {
+  /**
+   * Proxy settings under which every request of a browser context (navigations, redirects,
+   * subresources, fetches, WebSockets) connects only where `check` allows, to the very address
+   * checked. `onDenied` hears each refusal (host, reason). `release` forgets the rule; requests
+   * under it are refused from then on (407).
+   */
+  settingsFor(
+    check: DestinationCheck,
+    onDenied?: (host: string, reason: string) => void,
+  ): { proxy: GuardedProxySettings; release(): void }
+  /** Stops listening; open tunnels are cut. */
+  close(): Promise<void>
+}
+
+/**
+ * Starts the local forward proxy (proxy-chain, on 127.0.0.1, an ephemeral port) through which
+ * Chromium reaches the web for API callers and runs (issue 13 item 3, DESIGN.md §5). A browser
+ * resolves names itself and follows redirects without asking Playwright's request interception,
+ * so the address checks live where the connection is made: each context authenticates to the
+ * proxy with its own credentials, which name its `DestinationCheck`; IP literals are judged
+ * before connecting, names through a pinned `lookup` (the address judged is the one connected:
+ * no second resolution). A refused destination answers 403 to the browser, which fails that
+ * request. `lookup` resolves names (default the system resolver; tests pass their own). The
+ * listening socket does not keep the process alive.
+ */
+export async function startGuardProxy(lookup: HostLookup = systemLookup): Promise<GuardProxy> {
+  const rules = new Map<string, { check: DestinationCheck; onDenied?: DenialListener }>()
+  const server = new Server({
+    host: '127.0.0.1',
+    port: 0,
+    prepareRequestFunction: ({ username, password, hostname, port }) => {
+      const rule = rules.get(`${username}:${password}`)
+      // Playwright sends the context's credentials only once challenged.
+      if (!rule) return { requestAuthentication: true, failMsg: 'Proxy credentials required.' }
+      const bare = hostname.replace(/^\[|\]$/g, '')
+      const host = `${isIP(bare) === 6 ? `[${bare}]` : bare}:${port}`
+      const deny = (reason: string) => {
+        rule.onDenied?.(host, reason)
+        return new RequestError(`destination_denied: ${reason}`, 403)
+      }
+      if (isIP(bare)) {
+        const reason = rule.check(host, bare)
+        if (reason) throw deny(reason)
+        return {}
+      }
+      return { dnsLookup: checkedLookup(lookup, host, rule.check, deny) as never }
+    },
+  })
+  await server.listen()
+  server.server.unref()
+  const url = `http://127.0.0.1:${server.port}`
+  return {
+    settingsFor(check, onDenied) {
+      const username = `ctx_${randomBytes(9).toString('hex')}`
+      const password = randomBytes(18).toString('hex')
+      const key = `${username}:${password}`
+      rules.set(key, onDenied ? { check, onDenied } : { check })
+      return { proxy: { server: url, username, password }, release: () => rules.delete(key) }
+    },
+    close: () => server.close(true),
+  }
+}
+
+type DenialListener = (host: string, reason: string) => void
+
+/**
+ * A `net.connect` lookup that resolves `host`'s name with `lookup` and fails (code
+ * `EDESTINATIONDENIED`) when `check` refuses any address it would connect to.
+ */
+function checkedLookup(
+  lookup: HostLookup,
+  host: string,
+  check: DestinationCheck,
+  deny: (reason: string) => Error,
+): LookupFunction {
+  return (hostname, options, callback) => {
+    const family =
+      options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : (options.family ?? 0)
+    const all = options.all === true
+    lookup(hostname).then(
+      (found) => {
+        const usable = found.filter((a) => family === 0 || a.family === family)
+        const reason = usable.map((a) => check(host, a.address)).find((r) => r !== null)
+        if (reason || !usable.length) {
+          const error: NodeJS.ErrnoException = reason
+            ? deny(reason)
+            : new Error(`${hostname} has no address of family ${family}.`)
+          error.code = reason ? 'EDESTINATIONDENIED' : 'ENOTFOUND'
+          callback(error, all ? [] : '', 0)
+          return
+        }
+        if (all) callback(null, usable)
+        else callback(null, usable[0]!.address, usable[0]!.family)
+      },
+      (error: NodeJS.ErrnoException) => callback(error, all ? [] : '', 0),
+    )
+  }
+}
+
+let shared: Promise<GuardProxy> | null = null
+
+/** The process's one guard proxy, started on first use (over the system resolver). */
+export function sharedGuardProxy(): Promise<GuardProxy> {
+  shared ??= startGuardProxy().catch((error: unknown) => {
+    shared = null
+    throw error
+  })
+  return shared
+}
