@@ -57,6 +57,11 @@ export function buttonName(button: number): MouseButton {
   return button === 0 ? 'left' : button === 1 ? 'middle' : button === 2 ? 'right' : 'none'
 }
 
+/** The button a drag holds, from DOM `MouseEvent.buttons` (left 1, right 2, middle 4). */
+export function heldButton(buttons: number): MouseButton {
+  return buttons & 1 ? 'left' : buttons & 2 ? 'right' : buttons & 4 ? 'middle' : 'none'
+}
+
 interface MouseLike extends Modifiers {
   clientX: number
   clientY: number
@@ -78,7 +83,8 @@ export function mouseMessage(
     action,
     x,
     y,
-    button: action === 'move' ? 'none' : buttonName(e.button),
+    // A move names the button held (a drag), as Chromium's own input does.
+    button: action === 'move' ? heldButton(e.buttons) : buttonName(e.button),
     buttons: Math.min(Math.max(e.buttons, 0), 31),
     clickCount: action === 'move' ? 0 : Math.min(Math.max(e.detail, 1), 3),
     modifiers: modifierBits(e),
@@ -121,13 +127,15 @@ interface KeyLike extends Modifiers {
 
 /**
  * A key press or release as the viewer message that replays it. A printable key (one character)
- * pressed without Ctrl or Meta carries its text, so the page types it; other keys (Enter, Tab,
+ * pressed without Ctrl or Meta (or with AltGr) carries its text, so the page types it; other keys (Enter, Tab,
  * arrows, shortcuts) go as keys only. Keys DOM cannot name (`Unidentified`, over 40 characters)
  * give null.
  */
 export function keyMessage(action: 'down' | 'up', e: KeyLike): ScreencastViewerMessage | null {
   if (!e.key || e.key === 'Unidentified' || e.key.length > 40 || e.code.length > 40) return null
-  const printable = [...e.key].length === 1 && !e.ctrlKey && !e.metaKey
+  // Ctrl+Alt together is AltGr on Windows layouts (@, €, {): it types, it is no shortcut.
+  const altGr = e.ctrlKey && e.altKey && !e.metaKey
+  const printable = [...e.key].length === 1 && ((!e.ctrlKey && !e.metaKey) || altGr)
   return {
     type: 'key',
     action,

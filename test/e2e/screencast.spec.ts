@@ -67,6 +67,17 @@ test('a person records through the in-page view: clicks, types and scrolls in th
   const box = await onPicture(page, recorded, '#q')
   await page.mouse.click(box.x, box.y)
   await expect(page.getByTestId('screencast-view')).toBeFocused()
+  await page.keyboard.type('draft')
+  await expect(recorded.locator('#q')).toHaveValue('draft')
+  // A double click selects the word, and typing replaces it.
+  await page.mouse.dblclick(box.x, box.y)
+  await expect
+    .poll(() =>
+      recorded
+        .locator('#q')
+        .evaluate((el: HTMLInputElement) => [el.selectionStart, el.selectionEnd]),
+    )
+    .toEqual([0, 5])
   await page.keyboard.type('writing')
   await expect(recorded.locator('#q')).toHaveValue('writing')
   await page.keyboard.press('Enter')

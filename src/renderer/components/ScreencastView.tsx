@@ -237,6 +237,8 @@ export function ScreencastView({ sessionId }: { sessionId: string }) {
         data-testid="screencast-view"
         data-status={status.kind}
         data-loading={page?.loading ? 'true' : 'false'}
+        // Captured, so a drag that leaves the picture still ends (mouseup) on the page.
+        onPointerDown={(e) => e.currentTarget.setPointerCapture(e.pointerId)}
         onMouseDown={mouse('down')}
         onMouseUp={mouse('up')}
         onMouseMove={mouse('move')}

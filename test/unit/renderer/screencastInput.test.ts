@@ -69,7 +69,8 @@ describe('viewer messages', () => {
       buttons: 1,
       detail: 0,
     })
-    expect(move).toMatchObject({ button: 'none', clickCount: 0, buttons: 1, x: 20, y: 20 })
+    // A move with the left button held is a drag: CDP is told which button.
+    expect(move).toMatchObject({ button: 'left', clickCount: 0, buttons: 1, x: 20, y: 20 })
     expect(valid(move)).toBe(true)
   })
 
@@ -99,6 +100,10 @@ describe('viewer messages', () => {
       'text',
     )
     expect(keyMessage('down', key('Enter', 'Enter', 13))).not.toHaveProperty('text')
+    // AltGr (Ctrl+Alt on Windows) types its character.
+    expect(
+      keyMessage('down', key('@', 'KeyQ', 81, { ...none, ctrlKey: true, altKey: true })),
+    ).toMatchObject({ text: '@' })
     expect(keyMessage('down', key('Unidentified', '', 0))).toBeNull()
     expect(valid(keyMessage('down', key('é', 'Quote', 222)))).toBe(true)
     expect(valid(keyMessage('down', key('Tab', 'Tab', 9, { ...none, shiftKey: true })))).toBe(true)
