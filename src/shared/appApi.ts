@@ -106,6 +106,30 @@ export interface AppSettings {
   resultRetention: { days: number; maxMB: number }
 }
 
+/**
+ * One run opened in the Runs view (issue 14 item 6): the run, the inputs it was called with, the
+ * requests it sent in order with their answers' statuses and times (its effects), and the steps
+ * of its tool they came from.
+ */
+export interface RunDetail {
+  run: Run
+  inputs: Record<string, unknown>
+  /** ISO 8601: when the run ended, or null while it is open. */
+  finishedAt: string | null
+  effects: Array<{
+    method: string
+    url: string
+    /** The answer's HTTP status, or null when none came. */
+    status: number | null
+    /** ISO 8601: when the answer came (or the request failed). */
+    at: string
+  }>
+  /** The tool's steps now (dependency requests first, the target last); [] once it is deleted. */
+  steps: Array<{ id: string; method: string; url: string; target: boolean }>
+  toolName: string | null
+  toolVersion: string | null
+}
+
 /** A tool scope: its slug, the apps (site hosts) and tools it lets through, and when it was made. */
 export interface ToolScopeSummary {
   slug: string
@@ -325,6 +349,8 @@ export interface AppApiMethods {
   /** The candidate `id` takes the place (and name) of the tool `replaces`, which is deleted. */
   'tools.replace': [{ id: string; replaces: string }, ToolDetail]
   'runs.list': [{ toolId?: string }, Run[]]
+  /** One run with its inputs, effects, timing and its tool's steps; 404 `not_found`. */
+  'runs.get': [{ runId: string }, RunDetail]
   'keys.list': [Record<string, never>, KeySummary[]]
   'keys.create': [{ label: string }, { key: string; summary: KeySummary }]
   /** Tool scopes of the workspace (spec "Tool scope"): each restricts a connection to apps and tools. */
@@ -539,6 +565,12 @@ export const APP_API_INPUT_SCHEMAS: Record<AppApiMethod, object> = {
     type: 'object',
     additionalProperties: false,
     properties: { toolId: { type: 'string' } },
+  },
+  'runs.get': {
+    type: 'object',
+    additionalProperties: false,
+    required: ['runId'],
+    properties: { runId: { type: 'string', minLength: 1, maxLength: 100 } },
   },
   'keys.list': emptyObject,
   'keys.create': {

@@ -199,6 +199,28 @@ export function createAppHandlers(deps: AppHandlerDeps): AppHandlers {
     'tools.delete': async ({ id }) => ({ deleted: store.tools.delete(id) }),
     'runs.list': async ({ toolId }) =>
       store.runs.list(toolId ? { toolId, limit: 20 } : { limit: 200 }).map(toPublicRun),
+    'runs.get': async ({ runId }) => {
+      const record = store.runs.get(runId)
+      // Another workspace's run is as unknown as a wrong id.
+      if (!record || record.tenant !== deps.tenant)
+        throw new ServiceError('not_found', `No run ${runId}.`)
+      const tool = store.tools.get(record.toolId)
+      const last = tool?.steps.at(-1)
+      return {
+        run: toPublicRun(record),
+        inputs: record.inputs,
+        finishedAt: record.finishedAt,
+        effects: record.effects,
+        steps: (tool?.steps ?? []).map((s) => ({
+          id: s.id,
+          method: s.request.method,
+          url: s.request.url,
+          target: s === last,
+        })),
+        toolName: tool?.name ?? null,
+        toolVersion: tool?.version ?? null,
+      }
+    },
     'keys.list': async () =>
       store.keys
         .list(deps.tenant)

@@ -1,8 +1,10 @@
 import { useEffect, useState } from 'react'
+import type { RunDetail } from '../../shared/appApi'
 import type { Run } from '../../shared/run'
 import { RUN_STATUSES } from '../../shared/run'
 import type { ToolSummary } from '../../shared/toolSpec'
 import { invoke, on } from '../api'
+import { RunEffects } from '../components/RunEffects'
 import { RunView } from '../components/RunView'
 import { StatusBadge } from '../components/StatusBadge'
 import { formatTime } from '../format'
@@ -25,19 +27,32 @@ export function RunsView() {
   const [status, setStatus] = useState('')
   const [toolId, setToolId] = useState('')
   const [shown, setShown] = useState<Run | null>(null)
+  const [detail, setDetail] = useState<RunDetail | null>(null)
+  // The opened run's effects and steps, read again when it changes (a run still going).
+  useEffect(() => {
+    if (!shown) return setDetail(null)
+    let current = true
+    void attempt(invoke('runs.get', { runId: shown.runId })).then((d) => {
+      if (current) setDetail(d ?? null)
+    })
+    return () => {
+      current = false
+    }
+  }, [shown])
   useEffect(() => {
     void attempt(invoke('runs.list', {})).then((list) => setRuns(list ?? []))
     void attempt(invoke('tools.list', {})).then((list) => setTools(list ?? []))
     // New and changed runs arrive as events: the history stays current while it is open.
-    return on('runs.updated', ({ run }) =>
+    return on('runs.updated', ({ run }) => {
       setRuns(
         (cur) =>
           cur &&
           (cur.some((r) => r.runId === run.runId)
             ? cur.map((r) => (r.runId === run.runId ? run : r))
             : [run, ...cur]),
-      ),
-    )
+      )
+      setShown((cur) => (cur?.runId === run.runId ? run : cur))
+    })
   }, [])
   const nameOf = (id: string) => tools.find((t) => t.id === id)?.name ?? id
   const rows = (runs ?? []).filter(
@@ -131,6 +146,7 @@ export function RunsView() {
             {runDuration(shown)}
           </p>
           <RunView run={shown} />
+          {detail?.run.runId === shown.runId && <RunEffects detail={detail} />}
         </section>
       )}
     </>

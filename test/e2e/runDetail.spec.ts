@@ -1,0 +1,69 @@
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { expect, test } from '@playwright/test'
+import { compileTrace } from '../../src/main/compiler'
+import { LOCAL_TENANT, type Core } from '../../src/main/core'
+import { startNotesSite, type NotesSite } from '../fixtures/sites/notes'
+import { callTool } from '../integration/helpers/http'
+import { traceBuilder } from '../unit/compiler/traceBuilder'
+import { expectAccessible } from './axe'
+import { startCoreApp, stopApp } from './directoryApp'
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
+const shots = join(root, 'test-results')
+
+let core: Core
+let base: string
+let home: string
+let site: NotesSite
+
+test.beforeEach(async () => {
+  site = await startNotesSite({ scheme: 'basic' })
+  ;({ home, core, base } = await startCoreApp('run-detail'))
+})
+
+test.afterEach(async ({ page }) => {
+  await stopApp({ home, core, base }, page)
+  await site.close()
+})
+
+test('Runs: an opened run shows its inputs, each request it sent with status and timing, and its steps', async ({
+  page,
+}) => {
+  // A notes search tool behind Basic auth, with its login saved: each run meets the challenge
+  // first (401), then answers it (200).
+  const trace = traceBuilder(site.url)
+    .fill('basil', { name: 'q', label: 'Search notes' })
+    .exchange('GET', '/api/notes?q=basil', { response: { query: 'basil', notes: [] } })
+    .build('search my notes')
+  trace.exchanges[0]!.requestHeaders.authorization = 'Basic x'
+  const compiled = compileTrace(trace, { toolId: crypto.randomUUID(), now: Date.now() })
+  if (!compiled.ok) throw new Error(compiled.explanation.reason)
+  const tool = { ...compiled.candidate, status: 'verified' as const }
+  core.store.tools.save(tool)
+  await core.vault.unlock('a passphrase for the runs')
+  await core.logins.saveHttpAuth(LOCAL_TENANT, site.host, site, `${site.url}/`)
+  const { key } = core.store.keys.create(
+    { id: 'key_runs', tenant: LOCAL_TENANT, label: 'runs' },
+    Date.now(),
+  )
+  const input = Object.keys(tool.inputs.properties)[0]!
+  const called = await callTool(base, key, tool, { [input]: 'train' })
+  expect(called.body).toMatchObject({ status: 'succeeded' })
+
+  await page.goto(`${base}/app/?token=${core.ownerToken}#/runs`)
+  await page.getByTestId('run-row').getByRole('button').click()
+  const detail = page.getByTestId('run-detail')
+  await expect(detail.getByTestId('run-inputs')).toContainText(input)
+  await expect(detail.getByTestId('run-inputs')).toContainText('train')
+  const effects = detail.getByTestId('run-effect')
+  await expect(effects).toHaveCount(2)
+  await expect(effects.nth(0)).toContainText('/api/notes?q=train')
+  await expect(effects.nth(0).locator('td').nth(3)).toHaveText('401')
+  await expect(effects.nth(1).locator('td').nth(3)).toHaveText('200')
+  await expect(effects.nth(1).locator('td').nth(4)).toHaveText(/^\+\d+(\.\d)? (ms|s)$/)
+  await expect(detail.getByTestId('run-steps')).toContainText('GET /api/notes?q=')
+  await expect(detail.getByTestId('run-steps')).toContainText('target')
+  await expectAccessible(page, 'Runs with a run’s requests and steps')
+  await page.screenshot({ path: join(shots, 'ui-run-detail.png'), fullPage: true })
+})
