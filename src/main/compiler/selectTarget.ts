@@ -12,6 +12,7 @@ import { singular, wordsOf } from './valueSpelling'
 
 export { singular }
 import { verbSignals } from './verbSignals'
+import { preferOpenedRecord } from './recordRead'
 import { hasSiblings, normalValue, pickedNames, segmentCarrying, tracePaths } from './pathValues'
 
 /** How a document target becomes a result: its result shape and its varying path segment. */
@@ -99,6 +100,7 @@ export function scoreExchanges(
     scoreOne(exchange, typed, committedAt, probes, words, context?.intent ?? '', where),
   )
   if (context) penalizeMovedOn(scored, context.actions)
+  if (context?.intent) preferOpenedRecord(scored, context.intent, words)
   return sortScored(scored.filter((s) => s.score > 0))
 }
 
