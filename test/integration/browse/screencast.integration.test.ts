@@ -193,6 +193,31 @@ describe('startScreencast on a recording browser', () => {
     expect(recording.page.url()).toContain('/search')
   })
 
+  it('casts to two viewers at once (two app tabs); closing one leaves the other casting', async () => {
+    await record()
+    const seen = [viewer(), viewer()]
+    const casts = [
+      await startScreencast(recording.context, recording.page, seen[0]!),
+      await startScreencast(recording.context, recording.page, seen[1]!),
+    ]
+    cast = casts[1]!
+    for (const v of seen) await v.next(isFrame)
+    const repaint = (colour: string) =>
+      recording.page.evaluate((c) => {
+        document.body.style.background = c
+        return new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))
+      }, colour)
+    const from = seen.map((v) => v.got.length)
+    for (const c of casts) await c.handle({ type: 'ack' })
+    await repaint('rgb(255, 240, 200)')
+    await Promise.all(seen.map((v, i) => v.next(isFrame, from[i])))
+    await casts[0]!.close()
+    const after = seen[1]!.got.length
+    await casts[1]!.handle({ type: 'ack' })
+    await repaint('rgb(200, 255, 200)')
+    await seen[1]!.next(isFrame, after)
+  })
+
   it('follows a tab the page opens, and says gone when the last tab closes', async () => {
     await record()
     const seen = viewer()
