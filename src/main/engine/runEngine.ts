@@ -298,9 +298,12 @@ export function createRunEngine(deps: RunEngineDeps): RunEngine {
       const stored = await encodeResult(resultText)
       // One transaction for the success, its credit and the tool's health, its commit shared
       // with the other runs ending in this turn of the event loop (issue 12). Charged
-      // only once the run is succeeded, so a run a cancel overtook is never billed; the ref makes
-      // the charge happen once per run (spec "Run status": only succeeded bills).
+      // only once the run is succeeded, so a run a cancel overtook is never billed; a run
+      // succeeds once, so it is charged once (spec "Run status": only succeeded bills). `billed`
+      // on the run is the charge's record, so it is set only when the balance covers it.
       const done = await deps.runs.atomicallySoon(() => {
+        const ledger = run.billOnSuccess ? deps.ledger : undefined
+        const billed = !!ledger && ledger.usage(run.tenant, deps.clock()).balance >= 1
         const succeeded = deps.runs.transition(
           run.runId,
           {
@@ -309,15 +312,14 @@ export function createRunEngine(deps: RunEngineDeps): RunEngine {
               outcome.text === undefined ? asStored(outcome.result, resultText) : outcome.result,
             resultText,
             stored,
-            billed: run.billOnSuccess && !!deps.ledger,
+            billed,
             ...via,
             ...common,
           },
           deps.clock(),
         )
         if (!succeeded) return null
-        if (run.billOnSuccess)
-          deps.ledger?.charge(run.tenant, `run:${run.runId}`, 1, 'site tool call', deps.clock())
+        if (billed) ledger?.chargeRun(run.tenant, deps.clock())
         quarantine.succeeded(tool, run.inputs, run.tenant)
         return succeeded
       })

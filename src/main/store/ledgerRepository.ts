@@ -21,12 +21,22 @@ export interface LedgerRepository {
    * The balance may not go below zero: returns false too when it would (nothing is written).
    */
   charge(tenant: string, ref: string, amount: number, reason: string, now: number): boolean
+  /**
+   * Charges one credit for a succeeded site-tool run (spec "What the service does" 7), kept as a
+   * running count per workspace: the run's own `billed` flag, written in the same transaction by
+   * the caller, is its record (issue 12: no ledger row per call). Once per run is the caller's
+   * rule (a run succeeds once). Returns false, writing nothing, when the balance is empty.
+   */
+  chargeRun(tenant: string, now: number): boolean
   /** True when `ref` was charged already (a repeated operation costs nothing again). */
   charged(tenant: string, ref: string): boolean
   /** Adds paid credits (a purchase). */
   purchase(tenant: string, ref: string, amount: number, now: number): void
   usage(tenant: string, now: number): Usage
-  /** The workspace's newest ledger rows first, at most `limit` (the Usage view). */
+  /**
+   * The workspace's newest movements first, at most `limit` (the Usage view): the ledger's rows
+   * and the billed runs (`run:<runId>`, one credit each, at the run's end).
+   */
   entries(tenant: string, limit: number): LedgerEntry[]
 }
 
@@ -70,10 +80,12 @@ export function createLedgerRepository(db: Db): LedgerRepository {
         `SELECT
            COALESCE(SUM(CASE WHEN kind = 'grant' THEN amount END), 0) AS granted,
            COALESCE(SUM(CASE WHEN kind = 'purchase' THEN amount END), 0) AS purchased,
-           COALESCE(-SUM(CASE WHEN kind = 'charge' THEN amount END), 0) AS charged
-         FROM ledger WHERE tenant = ?`,
+           COALESCE(-SUM(CASE WHEN kind = 'charge' THEN amount END), 0)
+             + COALESCE((SELECT charged FROM ledger_run_charges WHERE tenant = @tenant), 0)
+             AS charged
+         FROM ledger WHERE tenant = @tenant`,
       )
-      .get(tenant) as { granted: number; purchased: number; charged: number }
+      .get({ tenant }) as { granted: number; purchased: number; charged: number }
   const usage = (tenant: string, now: number): Usage => {
     if (!totals.has(tenant)) grant(tenant, now)
     const { granted, purchased, charged } = sums(tenant)
@@ -102,14 +114,34 @@ export function createLedgerRepository(db: Db): LedgerRepository {
       return added
     },
   )
+  const chargeRun = (tenant: string, now: number) => {
+    if (usage(tenant, now).balance < 1) return false
+    db.prepare(
+      `INSERT INTO ledger_run_charges (tenant, charged) VALUES (?, 1)
+       ON CONFLICT (tenant) DO UPDATE SET charged = charged + 1`,
+    ).run(tenant)
+    sums(tenant).charged += 1
+    return true
+  }
   return {
-    entries: (tenant, limit) =>
-      db
+    entries(tenant, limit) {
+      const rows = db
         .prepare(
           'SELECT kind, amount, ref, reason, at FROM ledger WHERE tenant = ? ORDER BY id DESC LIMIT ?',
         )
-        .all(tenant, limit) as LedgerEntry[],
+        .all(tenant, limit) as LedgerEntry[]
+      // Newest runs first by rowid (insertion order), so only the last `limit` billed ones are read.
+      const runs = db
+        .prepare(
+          `SELECT 'charge' AS kind, -1 AS amount, 'run:' || id AS ref, 'site tool call' AS reason,
+             COALESCE(finished_at, updated_at) AS at
+           FROM runs WHERE tenant = ? AND billed = 1 ORDER BY rowid DESC LIMIT ?`,
+        )
+        .all(tenant, limit) as LedgerEntry[]
+      return [...rows, ...runs].sort((a, b) => b.at - a.at).slice(0, limit)
+    },
     charge: (tenant, ref, amount, reason, now) => charge(tenant, ref, amount, reason, now),
+    chargeRun,
     charged: (tenant, ref) =>
       db.prepare('SELECT 1 FROM ledger WHERE tenant = ? AND ref = ?').get(tenant, ref) !==
       undefined,

@@ -103,9 +103,11 @@ export const createdOrders = (orders: OrdersSite, item: string) =>
 /** Runs of a tool in the database (every status). */
 export const runsOf = (core: Core, toolId: string) => core.store.runs.list({ toolId, limit: 1000 })
 
-/** The workspace's ledger charges, read from the SQLite file. */
+/** The workspace's charges, oldest first, as the Usage view lists them (the ledger's). */
 export function charges(core: Core): Array<{ ref: string; amount: number }> {
-  return core.store.db
-    .prepare(`SELECT ref, amount FROM ledger WHERE tenant = ? AND kind = 'charge' ORDER BY id`)
-    .all(LOCAL_TENANT) as Array<{ ref: string; amount: number }>
+  return core.store.ledger
+    .entries(LOCAL_TENANT, 1000)
+    .filter((e) => e.kind === 'charge')
+    .reverse()
+    .map(({ ref, amount }) => ({ ref, amount }))
 }
