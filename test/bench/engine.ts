@@ -8,6 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { createClients, type Clients } from './clients'
+import { startForwarder } from './forwarder'
 import { QUERIES } from './config'
 import { machine } from './resources'
 import { startBench, type AnswerSize, type BenchEnv } from './setup'
@@ -55,6 +56,12 @@ export interface EngineSizeResults {
    * size) and the whole file (pages of the runs table, indexes and ledger included).
    */
   storedPerRun: { resultBytes: number; fileBytes: number }
+  /**
+   * A bare forwarder of the same request (./forwarder.ts: one more HTTP hop in this process, no
+   * engine): its p50 overhead over the direct call and its rate at 16 in flight. What Sitecall
+   * adds beyond this is the engine's own cost.
+   */
+  floor: { p50Ms: number; perSecondAt16: number; ratioAt16: number }
   errors: number
   /** Why Sitecall calls failed, with counts. */
   failureReasons: Record<string, number>
@@ -138,6 +145,7 @@ export async function runEngineBench(
     })
   }
   const after = { runs: storedResults(env), file: fileBytes(env) }
+  const floor = await measureFloor(env, clients, n, seconds)
   const added = Math.max(1, after.runs.runs - before.runs.runs)
   const errors =
     latency.failures.sitecall.count +
@@ -152,12 +160,36 @@ export async function runEngineBench(
       sitecallP50Ms: latency.sitecall.p50,
     },
     throughput,
+    floor,
     storedPerRun: {
       resultBytes: (after.runs.bytes - before.runs.bytes) / added,
       fileBytes: (after.file - before.file) / added,
     },
     errors,
     failureReasons,
+  }
+}
+
+/** The bare forwarder's overhead and rate beside the direct call (see `floor`). */
+async function measureFloor(
+  env: BenchEnv,
+  clients: Clients,
+  n: number,
+  seconds: number,
+): Promise<EngineSizeResults['floor']> {
+  const forwarder = await startForwarder(env)
+  try {
+    const sides = { direct: clients.direct, sitecall: forwarder.call }
+    const latency = await measureLatency(sides, QUERIES, { n, warmup: 100, batch: 50 })
+    const at16 = await measureThroughput(sides, QUERIES, { concurrency: 16, seconds })
+    env.site.requests.length = 0
+    return {
+      p50Ms: latency.sitecall.p50 - latency.direct.p50,
+      perSecondAt16: at16.sitecall.perSecond,
+      ratioAt16: at16.ratio,
+    }
+  } finally {
+    await forwarder.close()
   }
 }
 
@@ -176,6 +208,7 @@ export function formatEngineReport(r: EngineBenchResults): string {
         (t) =>
           `    concurrency ${String(t.concurrency).padStart(2)}: ${t.runsPerSecond.toFixed(0).padStart(5)} runs/s (direct ${t.directPerSecond.toFixed(0)}/s, ${f(t.ratio)}×)   p50 ${f(t.p50Ms)} ms   p99 ${f(t.p99Ms)} ms (direct p99 ${f(t.directP99Ms)} ms)   ${t.persisted}/${t.runs - t.failures} persisted`,
       ),
+      `    floor (a bare forwarder, ./forwarder.ts): overhead p50 ${f(s.floor.p50Ms)} ms   16 in flight ${s.floor.perSecondAt16.toFixed(0)}/s (${f(s.floor.ratioAt16)}× direct)`,
       `    stored per run: result ${s.storedPerRun.resultBytes.toFixed(0)} B, file ${s.storedPerRun.fileBytes.toFixed(0)} B   errors: ${s.errors}${s.errors ? ` ${JSON.stringify(s.failureReasons)}` : ''}`,
     )
   }
