@@ -8,8 +8,8 @@ import { checkBody, compileBody } from './bodyCheck'
  * (`checkBody`: 400 `bad_request`, 422 `unknown_argument`, 400 `invalid_input`). The refusal is
  * attached to the request, not answered at once: the handler raises it with `validBody` after
  * the checks the spec puts first (authentication, the operation key), so an anonymous caller
- * still gets 401. Query, header and path schemas describe the route for the document; their
- * rules are the handlers' own. Answers are serialised as JSON as they are: response schemas
+ * still gets 401. Queries are checked the same way (`validQuery`); header and path schemas
+ * describe the route for the document, their rules are the handlers' own. Answers are serialised as JSON as they are: response schemas
  * describe, they never drop a field ("extra fields may appear", spec "Resources").
  */
 export function registerRouteValidation(app: FastifyInstance): void {
@@ -17,7 +17,8 @@ export function registerRouteValidation(app: FastifyInstance): void {
     route.attachValidation = true
   })
   app.setValidatorCompiler(({ schema, httpPart }) => {
-    if (httpPart !== 'body' || refersToComponents(schema)) return () => true
+    if ((httpPart !== 'body' && httpPart !== 'querystring') || refersToComponents(schema))
+      return () => true
     const validate = compileBody(schema)
     return (data: unknown) => {
       try {
@@ -33,13 +34,26 @@ export function registerRouteValidation(app: FastifyInstance): void {
 
 /**
  * The body of a route that declares `schema.body`, once Fastify's validation passed; throws the
- * spec's refusal it attached otherwise (see `registerRouteValidation`).
+ * spec's refusal it attached otherwise (see `registerRouteValidation`). `absent`: what a request
+ * without a body stands for, on routes whose body is optional.
  */
-export function validBody<T>(request: FastifyRequest): T {
+export function validBody<T>(request: FastifyRequest, absent?: T): T {
+  if (absent !== undefined && (request.body === undefined || request.body === null)) return absent
+  raiseRefusal(request)
+  return request.body as T
+}
+
+/** The query of a route that declares `schema.querystring`, as `validBody` does for bodies. */
+export function validQuery<T>(request: FastifyRequest): T {
+  raiseRefusal(request)
+  return request.query as T
+}
+
+function raiseRefusal(request: FastifyRequest): void {
   const refusal = request.validationError
   if (refusal && isServiceError(refusal)) throw refusal
+  // Not one of ours (a compiler fault): the error handler answers it as Fastify's own.
   if (refusal) throw refusal
-  return request.body as T
 }
 
 /** A schema whose `$ref`s point into the document's components (validated by the handler). */

@@ -39,21 +39,6 @@ export const runAnswers = {
   '202': run('The run waits (`input_required`) or still runs: poll it.'),
 }
 export const billing = ['quota_exceeded', 'insufficient_paid_credits']
-export const SEARCH_QUERY: ParamDoc[] = [
-  {
-    name: 'intent',
-    in: 'query',
-    required: true,
-    description: SEARCH_BODY_SCHEMA.properties.intent.description,
-    schema: SEARCH_BODY_SCHEMA.properties.intent,
-  },
-  {
-    name: 'domain',
-    in: 'query',
-    description: SEARCH_BODY_SCHEMA.properties.domain.description,
-    schema: SEARCH_BODY_SCHEMA.properties.domain,
-  },
-]
 /**
  * The contract of the three search forms (spec "B" rule 1): the JSON body of POST, or the
  * query of GET (`viaQuery`), with the operation key and the search receipt.
@@ -62,8 +47,10 @@ export const searchContract = (summary: string, viaQuery: boolean): RouteDoc => 
   summary,
   tag: 'search',
   auth: 'key',
-  ...(viaQuery ? {} : { body: { schema: SEARCH_BODY_SCHEMA, required: true } }),
-  params: [...(viaQuery ? SEARCH_QUERY : []), OPERATION_KEY],
+  ...(viaQuery
+    ? { query: SEARCH_BODY_SCHEMA }
+    : { body: { schema: SEARCH_BODY_SCHEMA, required: true } }),
+  params: [OPERATION_KEY],
   responses: {
     '200': {
       description: 'The search receipt; a replay carries `Idempotent-Replayed: true`.',

@@ -38,6 +38,8 @@ export interface RouteDoc {
   auth: RouteAuth
   body?: { schema: object; contentType?: string; required?: boolean }
   params?: ParamDoc[]
+  /** The query as one object schema, checked like a body (`validQuery`); wins over `params`. */
+  query?: object
   responses: Record<string, ResponseDoc>
   errors: string[]
   /** The refusals are RFC 6749 §5.2's `{error, error_description}` (the token endpoint). */
@@ -81,7 +83,8 @@ export function routeSchema(doc: RouteDoc): RouteSchema {
   }
   const query = (doc.params ?? []).filter((p) => p.in === 'query')
   const headers = (doc.params ?? []).filter((p) => p.in === 'header')
-  if (query.length) schema.querystring = paramsObject(query)
+  if (doc.query) schema.querystring = doc.query
+  else if (query.length) schema.querystring = paramsObject(query)
   if (headers.length) schema.headers = paramsObject(headers)
   schema.response = Object.fromEntries(
     Object.entries(doc.responses).map(([status, r]) => [status, responseSchema(r)]),

@@ -6,7 +6,7 @@ import { timeoutError } from '../../engine/callTool'
 import { toPublicRun } from '../../engine/runEngine'
 import { admitMetered } from '../billing'
 import { EXECUTE_BODY_SCHEMA } from '../../../shared/accountApiSchemas'
-import { checkBody, compileBody } from '../bodyCheck'
+import { validBody } from '../routeValidation'
 import { operationKey } from '../operationKey'
 import type { ServerDeps } from '../serverDeps'
 import { routeSchema } from '../openapi/routeSchema'
@@ -21,7 +21,6 @@ const EXECUTE_FIELDS = Object.keys(EXECUTE_BODY_SCHEMA.properties)
 export function registerAccountToolRoutes(app: FastifyInstance, deps: ServerDeps): void {
   const { store, engine, auth, clock } = deps
   // The schema the OpenAPI document shows for this body (src/shared/accountApiSchemas.ts).
-  const validateExecute = compileBody(EXECUTE_BODY_SCHEMA)
 
   app.get(
     '/v1/usage',
@@ -85,6 +84,9 @@ export function registerAccountToolRoutes(app: FastifyInstance, deps: ServerDeps
     async (request) => {
       const caller = auth.authenticate(request)
       const key = operationKey(request)
+      // The account API's refusals carry code and message only (spec "Account API status
+      // meanings"): an unknown field is named in the message, without the `valid` list the
+      // schema's refusal adds.
       const raw = request.body ?? {}
       const unknown =
         typeof raw === 'object' && !Array.isArray(raw)
@@ -95,7 +97,8 @@ export function registerAccountToolRoutes(app: FastifyInstance, deps: ServerDeps
           'unknown_argument',
           `Unknown fields ${unknown.join(', ')}. Valid: ${EXECUTE_FIELDS.join(', ')}.`,
         )
-      const body = checkBody<{ inputs?: unknown; allow_mutation?: boolean }>(validateExecute, raw)
+      // Spec B: the body is optional (no inputs, no confirmation).
+      const body = validBody<{ inputs?: unknown; allow_mutation?: boolean }>(request, {})
       const tools = store.toolsFor(caller.tenant)
       const tool = tools.get(request.params.id)
       if (!tool) throw new ServiceError('not_found', `No tool ${request.params.id}.`)

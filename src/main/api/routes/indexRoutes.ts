@@ -7,7 +7,7 @@ import type { OperationReceipt } from '../../store/receiptRepository'
 import { admitMetered, METERED_COST } from '../billing'
 import type { ServerDeps } from '../serverDeps'
 import { operationKey } from '../operationKey'
-import { checkBody, compileBody } from '../bodyCheck'
+import { validBody } from '../routeValidation'
 import { hashInputs } from '../inputsHash'
 import { INDEX_ENDPOINT } from '../accountPaths'
 import { INDEX_BODY_SCHEMA, INDEX_JOB_BODY_SCHEMA } from '../../../shared/accountApiSchemas'
@@ -95,8 +95,6 @@ function indexing(deps: ServerDeps): Indexing {
  */
 export function registerIndexRoutes(app: FastifyInstance, deps: ServerDeps): void {
   const { store, auth, clock } = deps
-  const validateIndex = compileBody(INDEX_BODY_SCHEMA)
-  const validateJob = compileBody(INDEX_JOB_BODY_SCHEMA)
   const router = createToolRouter()
   const inflight = new Map<string, Promise<unknown>>()
 
@@ -161,10 +159,7 @@ export function registerIndexRoutes(app: FastifyInstance, deps: ServerDeps): voi
     async (request, reply) => {
       const caller = auth.authenticate(request)
       const key = operationKey(request)
-      const body = checkBody<{ url: string; intent: string; browser?: 'remote' }>(
-        validateIndex,
-        request.body,
-      )
+      const body = validBody<{ url: string; intent: string; browser?: 'remote' }>(request)
       const url = checkUrl(body.url)
       await guardApiUrl(url, { ...caller, ownOrigins: ownOriginsOf(request) }, localSitesOf(store))
       const inputHash = hashInputs({ url, intent: body.intent })
@@ -248,7 +243,7 @@ export function registerIndexRoutes(app: FastifyInstance, deps: ServerDeps): voi
     },
     async (request, reply) => {
       const caller = auth.authenticate(request)
-      const body = checkBody<{ url: string; intent?: string }>(validateJob, request.body)
+      const body = validBody<{ url: string; intent?: string }>(request)
       const url = checkUrl(body.url)
       await guardApiUrl(url, { ...caller, ownOrigins: ownOriginsOf(request) }, localSitesOf(store))
       if (body.intent) await deps.vault?.refuseSecretValues(body.intent, caller.tenant)

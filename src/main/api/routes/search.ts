@@ -1,6 +1,4 @@
-import type { ValidateFunction } from 'ajv'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { SEARCH_BODY_SCHEMA } from '../../../shared/accountApiSchemas'
 import { ServiceError } from '../../../shared/errors'
 import { createToolRouter, type RouteResult, type ToolRouter } from '../../router/router'
 import type { OperationReceipt } from '../../store/receiptRepository'
@@ -10,7 +8,7 @@ import { admitMetered, METERED_COST } from '../billing'
 import { operationKey } from '../operationKey'
 import type { ServerDeps } from '../serverDeps'
 import { INDEX_ENDPOINT } from '../accountPaths'
-import { checkBody, compileBody } from '../bodyCheck'
+import { validBody, validQuery } from '../routeValidation'
 import { hashInputs } from '../inputsHash'
 import { createWorkspaceToolCache } from '../toolCache'
 import { routeSchema } from '../openapi/routeSchema'
@@ -40,10 +38,9 @@ export interface SearchReceipt {
  */
 export function registerSearchRoutes(app: FastifyInstance, deps: ServerDeps): void {
   const router = createToolRouter()
-  const validate = compileBody(SEARCH_BODY_SCHEMA)
   const tools = createWorkspaceToolCache(deps.store.toolsFor)
-  const handle = (request: FastifyRequest, reply: FastifyReply, input: unknown) =>
-    search(deps, router, tools, validate, request, reply, input)
+  const handle = (request: FastifyRequest, reply: FastifyReply, viaQuery: boolean) =>
+    search(deps, router, tools, request, reply, viaQuery)
   app.post(
     '/v1/tools/search',
     {
@@ -51,12 +48,12 @@ export function registerSearchRoutes(app: FastifyInstance, deps: ServerDeps): vo
         searchContract('Search tools by intent (1 credit per operation key).', false),
       ),
     },
-    (request, reply) => handle(request, reply, request.body),
+    (request, reply) => handle(request, reply, false),
   )
   app.post(
     '/v1/tool-router',
     { schema: routeSchema(searchContract('The tool router: the same result as search.', false)) },
-    (request, reply) => handle(request, reply, request.body),
+    (request, reply) => handle(request, reply, false),
   )
   app.get(
     '/v1/tools',
@@ -65,7 +62,7 @@ export function registerSearchRoutes(app: FastifyInstance, deps: ServerDeps): vo
         searchContract('Search tools by intent in the query (same ledger as POST).', true),
       ),
     },
-    (request, reply) => handle(request, reply, request.query),
+    (request, reply) => handle(request, reply, true),
   )
 }
 
@@ -73,16 +70,16 @@ async function search(
   deps: ServerDeps,
   router: ToolRouter,
   tools: (tenant: string) => ToolSpec[],
-  validate: ValidateFunction,
   request: FastifyRequest,
   reply: FastifyReply,
-  input: unknown,
+  viaQuery: boolean,
 ) {
   const { store, auth, clock } = deps
   const caller = auth.authenticate(request)
   requireScope(caller, SEARCH_SCOPE)
   const key = operationKey(request)
-  const body = checkBody<{ intent: string; domain?: string }>(validate, input)
+  type Search = { intent: string; domain?: string }
+  const body = viaQuery ? validQuery<Search>(request) : validBody<Search>(request)
   // Spec B rule 4: secret values never appear in intents; name them as {{secret:NAME}}.
   await deps.vault?.refuseSecretValues(body.intent, caller.tenant)
   const domain = body.domain?.toLowerCase().replace(/\.(?=:|$)/, '') ?? null

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify'
 import { ServiceError } from '../../../shared/errors'
 import type { SignInFlows } from '../../browse/signInFlows'
 import type { SignInLinks } from '../../browse/signInLinks'
+import { routeSchema, type RouteDoc } from '../openapi/routeSchema'
 
 export interface SignInRouteDeps {
   links: SignInLinks
@@ -9,6 +10,27 @@ export interface SignInRouteDeps {
 }
 
 const TOKEN = /^[A-Za-z0-9_-]{16,100}$/
+
+/** The contract of a one-time link's route: public, the token in the path is the capability. */
+const signInRoute = (summary: string, more: Partial<RouteDoc> = {}) =>
+  routeSchema({
+    summary,
+    tag: 'sign-in',
+    auth: 'public',
+    responses: { '200': { description: "The sign-in flow's state (JSON).", schema: {} } },
+    errors: ['request_closed'],
+    ...more,
+  })
+const SIGN_IN_FIELDS = {
+  type: 'object',
+  properties: {
+    username: { type: 'string', maxLength: 500 },
+    password: { type: 'string', maxLength: 1000 },
+    code: { type: 'string', maxLength: 20 },
+    totpSeed: { type: 'string', maxLength: 2000 },
+    saveCredentials: { type: 'boolean' },
+  },
+}
 
 const text = (value: unknown, max = 2000) =>
   typeof value === 'string' && value.length <= max ? value : ''
@@ -44,62 +66,95 @@ export function registerSignInRoutes(app: FastifyInstance, deps: SignInRouteDeps
     return { tenant: link.tenant, signInId: link.signInId }
   }
 
-  app.get('/signin/:token', async (request, reply) => {
-    const token = tokenOf(request.params)
-    const link = deps.links.use(token)
-    const state = await deps.flows.start(link.tenant, {
-      host: link.host,
-      ...(link.startUrl ? { url: link.startUrl } : {}),
-    })
-    deps.links.attach(token, state.signInId)
-    return private_(reply).type('text/html; charset=utf-8').send(signInPage(link.host))
-  })
+  const page = {
+    '200': { description: 'The sign-in page.', contentType: 'text/html', schema: {} },
+  }
+  app.get(
+    '/signin/:token',
+    { schema: signInRoute('Open a one-time sign-in link: its page.', { responses: page }) },
+    async (request, reply) => {
+      const token = tokenOf(request.params)
+      const link = deps.links.use(token)
+      const state = await deps.flows.start(link.tenant, {
+        host: link.host,
+        ...(link.startUrl ? { url: link.startUrl } : {}),
+      })
+      deps.links.attach(token, state.signInId)
+      return private_(reply).type('text/html; charset=utf-8').send(signInPage(link.host))
+    },
+  )
 
-  app.get('/signin/:token/state', async (request, reply) => {
-    const { tenant, signInId } = flowOf(tokenOf(request.params))
-    return private_(reply).send(deps.flows.get(tenant, signInId))
-  })
+  app.get(
+    '/signin/:token/state',
+    { schema: signInRoute("The state of the link's sign-in flow.") },
+    async (request, reply) => {
+      const { tenant, signInId } = flowOf(tokenOf(request.params))
+      return private_(reply).send(deps.flows.get(tenant, signInId))
+    },
+  )
 
-  app.post('/signin/:token/submit', async (request, reply) => {
-    const { tenant, signInId } = flowOf(tokenOf(request.params))
-    const body = bodyOf(request.body)
-    const username = text(body.username, 500)
-    const password = text(body.password, 1000)
-    if (!username || !password)
-      throw new ServiceError('invalid_input', '"username" and "password" are required.')
-    const state = await deps.flows.submit(tenant, signInId, {
-      username,
-      password,
-      code: text(body.code, 20) || null,
-      totpSeed: text(body.totpSeed) || null,
-      saveCredentials: body.saveCredentials === true,
-    })
-    return private_(reply).send(state)
-  })
+  app.post(
+    '/signin/:token/submit',
+    {
+      schema: signInRoute('Sign in with a username, password and code (headless).', {
+        body: { schema: SIGN_IN_FIELDS, required: true },
+        errors: ['request_closed', 'invalid_input'],
+      }),
+    },
+    async (request, reply) => {
+      const { tenant, signInId } = flowOf(tokenOf(request.params))
+      const body = bodyOf(request.body)
+      const username = text(body.username, 500)
+      const password = text(body.password, 1000)
+      if (!username || !password)
+        throw new ServiceError('invalid_input', '"username" and "password" are required.')
+      const state = await deps.flows.submit(tenant, signInId, {
+        username,
+        password,
+        code: text(body.code, 20) || null,
+        totpSeed: text(body.totpSeed) || null,
+        saveCredentials: body.saveCredentials === true,
+      })
+      return private_(reply).send(state)
+    },
+  )
 
-  app.post('/signin/:token/finish', async (request, reply) => {
-    const { tenant, signInId } = flowOf(tokenOf(request.params))
-    const body = bodyOf(request.body)
-    const state = await deps.flows.finish(tenant, signInId, {
-      saveCredentials: body.saveCredentials === true,
-      totpSeed: text(body.totpSeed) || null,
-    })
-    return private_(reply).send(state)
-  })
+  app.post(
+    '/signin/:token/finish',
+    {
+      schema: signInRoute('Finish the sign-in: keep the login as asked.', {
+        body: { schema: SIGN_IN_FIELDS },
+        errors: ['request_closed', 'invalid_input'],
+      }),
+    },
+    async (request, reply) => {
+      const { tenant, signInId } = flowOf(tokenOf(request.params))
+      const body = bodyOf(request.body)
+      const state = await deps.flows.finish(tenant, signInId, {
+        saveCredentials: body.saveCredentials === true,
+        totpSeed: text(body.totpSeed) || null,
+      })
+      return private_(reply).send(state)
+    },
+  )
 
-  app.post('/signin/:token/decline', async (request, reply) => {
-    const token = tokenOf(request.params)
-    let used: { tenant: string; signInId: string } | null = null
-    try {
-      used = flowOf(token)
-    } catch {
-      used = null
-    }
-    // A used link declines by cancelling the sign-in it started; an open one is closed unused.
-    if (used) return private_(reply).send(await deps.flows.cancel(used.tenant, used.signInId))
-    const link = deps.links.decline(token)
-    return private_(reply).send({ declined: true, host: link.host })
-  })
+  app.post(
+    '/signin/:token/decline',
+    { schema: signInRoute('Decline the sign-in link.') },
+    async (request, reply) => {
+      const token = tokenOf(request.params)
+      let used: { tenant: string; signInId: string } | null = null
+      try {
+        used = flowOf(token)
+      } catch {
+        used = null
+      }
+      // A used link declines by cancelling the sign-in it started; an open one is closed unused.
+      if (used) return private_(reply).send(await deps.flows.cancel(used.tenant, used.signInId))
+      const link = deps.links.decline(token)
+      return private_(reply).send({ declined: true, host: link.host })
+    },
+  )
 }
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
@@ -160,6 +215,8 @@ function show(s) {
   $('offer').textContent = s.canSaveCredentials ? 'You typed a password' + (s.username ? ' for ' + s.username : '') + '.' : ''
   done = ['saved', 'cancelled', 'failed'].includes(s.status)
   for (const f of ['submit', 'finish', 'decline']) $(f).hidden = done
+  // HTTP authentication has no browser form to finish: the values entered here answer it.
+  if (s.authChallenge) $('finish').hidden = true
 }
 async function call(path, body) {
   const res = await fetch(base + path, body ? { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) } : {})

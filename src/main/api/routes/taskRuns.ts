@@ -10,7 +10,7 @@ import { sendOutcome, sendRun } from '../callReply'
 import { parseDeadline } from '../deadline'
 import type { ServerDeps } from '../serverDeps'
 import { slotInputs } from '../slotInputs'
-import { checkBody, compileBody } from '../bodyCheck'
+import { validBody } from '../routeValidation'
 import { hashInputs } from '../inputsHash'
 import { createWorkspaceToolCache } from '../toolCache'
 import { routeSchema } from '../openapi/routeSchema'
@@ -54,7 +54,6 @@ interface TaskReceipt {
 export function registerTaskRunRoutes(app: FastifyInstance, deps: ServerDeps): void {
   const { store, engine, auth, clock } = deps
   const router = createToolRouter()
-  const validate = compileBody(TASK_RUN_BODY_SCHEMA)
   const nextId = monotonicFactory()
   const tools = createWorkspaceToolCache(store.toolsFor)
 
@@ -84,7 +83,7 @@ export function registerTaskRunRoutes(app: FastifyInstance, deps: ServerDeps): v
     },
     async (request, reply) => {
       const caller = auth.authenticate(request)
-      const body = checkBody<TaskBody>(validate, request.body)
+      const body = validBody<TaskBody>(request)
       // Spec B rule 4: secret values never appear in intents; name them as {{secret:NAME}}.
       await deps.vault?.refuseSecretValues(body.intent, caller.tenant)
       const deadlineMs = parseDeadline(request.headers['x-service-deadline-ms'], body.deadlineMs)

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import { TOOL_EDIT_SCHEMA, type ToolEdit } from '../../../shared/toolEdit'
 import { editTool } from '../toolEdits'
 import type { ServerDeps } from '../serverDeps'
-import { checkBody, compileBody } from '../bodyCheck'
+import { validBody } from '../routeValidation'
 import { routeSchema } from '../openapi/routeSchema'
 import { json } from '../openapi/docParts'
 
@@ -13,7 +13,6 @@ import { json } from '../openapi/docParts'
  * API keys and the owner token only: no OAuth scope names it (oauth/routeScopes.ts).
  */
 export function registerToolEditRoutes(app: FastifyInstance, deps: ServerDeps): void {
-  const validate = compileBody(TOOL_EDIT_SCHEMA)
   app.patch<{ Params: { id: string } }>(
     '/v1/tools/:id',
     {
@@ -31,7 +30,7 @@ export function registerToolEditRoutes(app: FastifyInstance, deps: ServerDeps): 
     },
     async (request) => {
       const caller = deps.auth.authenticate(request)
-      const edit = checkBody<ToolEdit>(validate, request.body)
+      const edit = validBody<ToolEdit>(request)
       const tool = editTool(
         {
           store: { tools: deps.store.toolsFor(caller.tenant) },

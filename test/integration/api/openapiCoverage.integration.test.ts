@@ -1,0 +1,120 @@
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import ts from 'typescript'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startHarness, type Harness } from '../helpers/harness'
+
+/**
+ * The OpenAPI document against the code (issue 11 item 1): every route but the demo site's
+ * declares its contract, and every refusal a route's handler raises itself is listed on that
+ * route. Refusals raised deeper (the engine, the auth layer) are the fuzz test's to catch.
+ */
+
+type Operation = {
+  responses: Record<string, { content?: Record<string, { schema: unknown }> }>
+  'x-undocumented'?: boolean
+}
+type Doc = { paths: Record<string, Record<string, Operation>> }
+
+const ROUTES_DIR = join(__dirname, '../../../src/main/api/routes')
+const METHODS = new Set(['get', 'post', 'put', 'patch', 'delete'])
+
+let h: Harness
+let doc: Doc
+
+beforeAll(async () => {
+  h = await startHarness()
+  doc = (await (await fetch(`${h.base}/openapi.json`)).json()) as Doc
+})
+
+afterAll(async () => {
+  await h.close()
+})
+
+const toOpenApi = (url: string) => url.replace(/:([A-Za-z0-9_]+)/g, '{$1}')
+
+/** The codes an operation lists, from the `enum` of each refusal's envelope. */
+function listedCodes(op: Operation): Set<string> {
+  return new Set(
+    JSON.stringify(op.responses)
+      .match(/"enum":\[[^\]]*\]/g)
+      ?.flatMap((m) => [...m.matchAll(/"([a-z_]+)"/g)].map((c) => c[1]!)) ?? [],
+  )
+}
+
+/**
+ * Each route a routes file registers with a literal path, with the codes of the
+ * `new ServiceError('code', …)` written inside its registration (its handler).
+ */
+function thrownPerRoute(): Array<{ file: string; method: string; url: string; codes: string[] }> {
+  const out: Array<{ file: string; method: string; url: string; codes: string[] }> = []
+  for (const file of readdirSync(ROUTES_DIR).filter((f) => f.endsWith('.ts'))) {
+    const text = readFileSync(join(ROUTES_DIR, file), 'utf8')
+    const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true)
+    const visit = (node: ts.Node) => {
+      if (
+        ts.isCallExpression(node) &&
+        ts.isPropertyAccessExpression(node.expression) &&
+        METHODS.has(node.expression.name.text) &&
+        node.arguments[0] &&
+        ts.isStringLiteral(node.arguments[0]) &&
+        node.arguments[0].text.startsWith('/')
+      ) {
+        const codes: string[] = []
+        const collect = (inner: ts.Node) => {
+          if (
+            ts.isNewExpression(inner) &&
+            inner.expression.getText(source) === 'ServiceError' &&
+            inner.arguments?.[0] &&
+            ts.isStringLiteral(inner.arguments[0])
+          )
+            codes.push(inner.arguments[0].text)
+          ts.forEachChild(inner, collect)
+        }
+        node.arguments.slice(1).forEach(collect)
+        out.push({
+          file,
+          method: node.expression.name.text,
+          url: node.arguments[0].text,
+          codes,
+        })
+      }
+      ts.forEachChild(node, visit)
+    }
+    visit(source)
+  }
+  return out
+}
+
+describe('OpenAPI coverage', () => {
+  it('describes every route but the demo site from its own contract', () => {
+    const undocumented = Object.entries(doc.paths).flatMap(([path, item]) =>
+      Object.entries(item)
+        .filter(([, op]) => op['x-undocumented'] && !path.startsWith('/demo/'))
+        .map(([method]) => `${method.toUpperCase()} ${path}`),
+    )
+    expect(undocumented).toEqual([])
+  })
+
+  it('lists on each route every refusal its handler raises itself', () => {
+    const routes = thrownPerRoute()
+    // The reading must see the routes: most register with a literal path.
+    expect(routes.length).toBeGreaterThan(30)
+    expect(routes.some((r) => r.codes.length > 0)).toBe(true)
+    const missing: string[] = []
+    for (const route of routes) {
+      const op = doc.paths[toOpenApi(route.url)]?.[route.method]
+      if (!op) {
+        missing.push(
+          `${route.method.toUpperCase()} ${route.url} (${route.file}): not in the document`,
+        )
+        continue
+      }
+      const listed = listedCodes(op)
+      for (const code of route.codes)
+        if (!listed.has(code))
+          missing.push(`${route.method.toUpperCase()} ${route.url} (${route.file}): ${code}`)
+    }
+    expect(missing).toEqual([])
+  })
+})
