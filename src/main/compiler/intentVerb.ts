@@ -76,6 +76,7 @@ const VERBS: Array<[VerbClass, string[]]> = [
     [
       'delete',
       'remove',
+      'rm',
       'trash',
       'erase',
       'discard',

@@ -4,7 +4,7 @@ import { isWriteMethod, parseJsonRequest, safeUrl } from './classify'
 import { graphqlOfExchange } from './graphql'
 import { mutationVerdict } from './naming'
 import { requestValues, type RequestValue } from './requestValues'
-import { resourceHistory } from './resourceHistory'
+import { resourceHistory, type ResourceHistory } from './resourceHistory'
 import { isWriteClass, type VerbClass } from './intentVerb'
 import { oneTimeCodeField, secondFactorSignals } from './secondFactor'
 
@@ -41,7 +41,9 @@ export function verbSignals(
   actions: Action[],
   exchanges: Exchange[] = [],
 ): { signals: EvidenceSignal[]; plausible: boolean; refuted?: boolean } {
-  if (!cls) return { signals: [], plausible: false }
+  // Whatever the intent asks, a draft the app writes and removes again answers none of it.
+  if (!cls)
+    return { signals: temporarySignals(resourceHistory(exchange, exchanges)), plausible: false }
   const signals: EvidenceSignal[] = []
   // A GraphQL query or a search sent as a POST reads: judge by what the request does.
   const write = mutationVerdict(
@@ -85,14 +87,7 @@ export function verbSignals(
     })
     const deletes = method === 'DELETE' || DELETE_WORDS.test(where)
     const history = resourceHistory(exchange, exchanges)
-    if (history?.temporary) {
-      const { created, deleted } = history.temporary
-      signals.push({
-        name: 'temporary_resource',
-        weight: V.temporary,
-        detail: `the trace creates this resource (${created.method} #${created.seq}) and deletes it (${deleted.method} #${deleted.seq}): a draft the app cleans up, no lasting change`,
-      })
-    }
+    signals.push(...temporarySignals(history))
     if (cls === 'delete' && deletes)
       signals.push({
         name: 'delete_agrees',
@@ -178,6 +173,19 @@ export function verbSignals(
       detail: `the intent asks to ${cls}; ${method} changes state`,
     })
   return { signals, plausible }
+}
+
+/** The `temporary_resource` signal of a write whose resource the trace creates and deletes. */
+function temporarySignals(history: ResourceHistory | null): EvidenceSignal[] {
+  if (!history?.temporary) return []
+  const { created, deleted } = history.temporary
+  return [
+    {
+      name: 'temporary_resource',
+      weight: V.temporary,
+      detail: `the trace creates this resource (${created.method} #${created.seq}) and deletes it (${deleted.method} #${deleted.seq}): a draft the app cleans up, no lasting change`,
+    },
+  ]
 }
 
 /** The action that caused a request: the last click, press or submit shortly before it. */

@@ -14,9 +14,11 @@ function targetOf(trace: ReturnType<ReturnType<typeof traceBuilder>['build']>): 
 }
 
 describe('the same intent, worded another way', () => {
-  it('reads "put" as a change and "rewrite" as an edit', () => {
+  it('reads "put" as a change, "rewrite" as an edit, "rm" as a delete, "narrow down" as a search', () => {
     expect(intentVerbClass('can you put my picture Sunset.png on the wiki?')).toBe('create')
     expect(intentVerbClass('rewrite the text of a note')).toBe('update')
+    expect(intentVerbClass('rm tiddler Old Draft')).toBe('delete')
+    expect(intentVerbClass('narrow down a package search')).toBe('search')
   })
 
   it('takes a word after "under" as a value, as after "in" ("pages under meetings")', () => {
