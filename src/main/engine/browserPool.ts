@@ -1,6 +1,7 @@
 import { chromium, type BrowserContext } from 'playwright-core'
 import type { StorageState } from '../../shared/trace'
 import { chromiumArgs } from '../recorder'
+import type { GuardedProxySettings } from './guardProxy'
 
 /** Leases at once when the caller names none (issue 4 "Rendered executor": capacity 2). */
 export const DEFAULT_BROWSER_CAPACITY = 2
@@ -16,7 +17,7 @@ export interface PoolContext {
 
 /** The part of a launched browser the pool needs; Playwright's `Browser` has it. */
 export interface PoolBrowser<C extends PoolContext> {
-  newContext(options: { storageState?: StorageState }): Promise<C>
+  newContext(options: { storageState?: StorageState; proxy?: GuardedProxySettings }): Promise<C>
   isConnected(): boolean
   close(): Promise<void>
   on(event: 'disconnected', listener: () => void): unknown
@@ -48,6 +49,8 @@ export interface AcquireOptions {
   wait: boolean
   /** The login's cookies and localStorage for the fresh context; null for none. */
   storageState?: StorageState | null
+  /** The guard proxy the context connects through (issue 13 item 3); absent: none. */
+  proxy?: GuardedProxySettings | null
 }
 
 /** One browser context held by one run; `release()` closes it and frees the slot (idempotent). */
@@ -104,10 +107,11 @@ export function isBrowserCapacityError(error: unknown): error is BrowserCapacity
 const launchChromium: BrowserLauncher<BrowserContext> = async (options) => {
   const browser = await chromium.launch(options)
   return {
-    newContext: ({ storageState }) =>
+    newContext: ({ storageState, proxy }) =>
       browser.newContext(
         storageState
           ? {
+              ...(proxy ? { proxy } : {}),
               storageState: {
                 origins: storageState.origins,
                 cookies: storageState.cookies.map((c) => ({
@@ -118,7 +122,9 @@ const launchChromium: BrowserLauncher<BrowserContext> = async (options) => {
                 })),
               },
             }
-          : {},
+          : proxy
+            ? { proxy }
+            : {},
       ),
     isConnected: () => browser.isConnected(),
     close: () => browser.close(),
@@ -232,21 +238,24 @@ export function createBrowserPool<C extends PoolContext = BrowserContext>(
     }
   }
 
-  async function newContext(storageState: StorageState | null | undefined): Promise<C> {
+  async function newContext(
+    storageState: StorageState | null | undefined,
+    proxy: GuardedProxySettings | null | undefined,
+  ): Promise<C> {
     let b = await running()
     if (!b.isConnected()) {
       if (browser) browser = null
       b = await running()
     }
-    return b.newContext(storageState ? { storageState } : {})
+    return b.newContext({ ...(storageState ? { storageState } : {}), ...(proxy ? { proxy } : {}) })
   }
 
   return {
-    async acquire(signal, { wait, storageState }) {
+    async acquire(signal, { wait, storageState, proxy }) {
       await takeSlot(signal, wait)
       let context: C
       try {
-        context = await newContext(storageState)
+        context = await newContext(storageState, proxy)
       } catch (error) {
         freeSlot()
         throw error

@@ -12,6 +12,8 @@ import {
   type RunContext,
 } from './httpExecutor'
 import { filterResult } from './extract'
+import { toolSiteCheck } from './destination'
+import { sharedGuardProxy, type GuardProxy } from './guardProxy'
 import {
   judgeResponse,
   judgeShown,
@@ -46,6 +48,12 @@ export interface RenderedExecutorOptions {
   networkIdleTimeoutMs?: number
   /** Queue for a browser slot when all are busy (503 after the wait) or refuse at once (429). */
   wait?: boolean
+  /**
+   * The guard proxy every request of a run's page goes through (issue 13 item 3): loopback,
+   * private and link-local addresses only for a tool of a local site, metadata never; default
+   * the process's own (`sharedGuardProxy`).
+   */
+  guardProxy?: () => Promise<GuardProxy>
 }
 
 /** A failure that also says how long to stay away and whether the call queued first. */
@@ -85,13 +93,22 @@ export function createRenderedExecutor(options: RenderedExecutorOptions): Render
     const denied = destinationDenied(first.url, tool.siteHost)
     if (denied) return { ok: false, code: 'destination_denied', message: denied }
 
+    // Every request the page makes, redirects and scripts' own included, connects through the
+    // guard: the address actually connected is the one checked (issue 13 item 3).
+    const denials: Array<{ host: string; reason: string }> = []
+    const guarded = (await (options.guardProxy ?? sharedGuardProxy)()).settingsFor(
+      toolSiteCheck(tool.siteHost),
+      (host, reason) => denials.push({ host, reason }),
+    )
     let lease
     try {
       lease = await options.pool.acquire(signal, {
         wait: options.wait ?? true,
         storageState: context.login,
+        proxy: guarded.proxy,
       })
     } catch (error) {
+      guarded.release()
       if (signal.aborted) throw signal.reason
       return leaseFailure(error)
     }
@@ -101,7 +118,21 @@ export function createRenderedExecutor(options: RenderedExecutorOptions): Render
     try {
       const run = new PageRun(page, tool.siteHost, loadTimeout, idleTimeout)
       await run.guard()
-      return await runSteps(run, tool, target, scope, context, signal)
+      const outcome = await runSteps(run, tool, target, scope, context, signal)
+      // A run that failed because the guard refused its site, or a destination its steps
+      // needed, says so (the site's own answer would be the proxy's 403).
+      const site = new URL(first.url)
+      const siteAt = `${site.hostname}:${site.port || (site.protocol === 'https:' ? 443 : 80)}`
+      const denied = denials.find((d) => d.host === siteAt) ?? denials[0]
+      if (
+        !outcome.ok &&
+        denied &&
+        (denied.host === siteAt ||
+          outcome.code === 'network_error' ||
+          outcome.code === 'render_failed')
+      )
+        return { ok: false, code: 'destination_denied', message: denied.reason }
+      return outcome
     } catch (error) {
       if (signal.aborted) throw signal.reason
       return {
@@ -112,6 +143,7 @@ export function createRenderedExecutor(options: RenderedExecutorOptions): Render
     } finally {
       signal.removeEventListener('abort', stop)
       await lease.release()
+      guarded.release()
     }
   }
 }
