@@ -151,6 +151,12 @@ export function createSignInFlows(deps: SignInFlowsDeps): SignInFlows {
     await flow.browser.close()
   }
 
+  /**
+   * Closes a signed-in flow's browser (issue 14 item 9): the login is saved and the typed values
+   * are in memory, so only the choice of what to keep is left, and that is made in the app.
+   */
+  const closeWindow = (flow: Flow) => void flow.browser.close()
+
   /** Saves what the browser holds for the site now; false when it holds nothing. */
   const saveState = async (flow: Flow, extras: Parameters<SiteLogins['save']>[3] = {}) => {
     const state = (await siteStateOf(flow.browser.context, flow.state.host)) ?? flow.lastState
@@ -171,6 +177,7 @@ export function createSignInFlows(deps: SignInFlowsDeps): SignInFlows {
     try {
       if (!(await saveState(flow))) return
       update(flow, 'signed_in', `Signed in to ${flow.state.host}: the login is saved.`)
+      closeWindow(flow)
     } catch (error) {
       update(flow, 'open', `Signed in, but the login was not saved: ${(error as Error).message}`)
     }
@@ -273,7 +280,11 @@ export function createSignInFlows(deps: SignInFlowsDeps): SignInFlows {
         flow.page = page
         flows.set(id, flow)
         await page.goto(url, { waitUntil: 'load', timeout: 30_000 }).catch((error: Error) => {
-          flow.state = { ...flow.state, message: `The page did not load: ${error.message}` }
+          // A Basic or Digest challenge fails the load until it is answered: it says so itself.
+          if (flow.auth?.pending()) return
+          // Playwright's first line only: its call log carries terminal colour codes.
+          const why = error.message.split('\n')[0]
+          flow.state = { ...flow.state, message: `The page did not load: ${why}` }
         })
       } catch (error) {
         await end(flow, 'failed', (error as Error).message)
@@ -359,6 +370,7 @@ export function createSignInFlows(deps: SignInFlowsDeps): SignInFlows {
         }
         update(flow, 'signed_in', `Signed in to ${flow.state.host}: the login is saved.`)
         if (values.saveCredentials) await end(flow, 'saved', 'The login and its secrets are saved.')
+        else closeWindow(flow)
         return snapshot(flow)
       } catch (error) {
         update(flow, 'open', `The sign-in did not finish: ${(error as Error).message}`)
