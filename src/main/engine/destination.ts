@@ -29,8 +29,25 @@ for (const [net, prefix] of [
 ] as const)
   PRIVATE.addSubnet(net, prefix, 'ipv6')
 
+/**
+ * A check remembered by address: `BlockList.check` builds a SocketAddress on every call, a
+ * measurable part of each run (issue 12 bench), and the lists never change once loaded.
+ */
+function remembered(check: (address: string) => boolean): (address: string) => boolean {
+  const known = new Map<string, boolean>()
+  return (address) => {
+    let verdict = known.get(address)
+    if (verdict === undefined) {
+      verdict = check(address)
+      if (known.size >= 4096) known.clear()
+      known.set(address, verdict)
+    }
+    return verdict
+  }
+}
+
 /** True for a loopback, private or link-local IPv4 or IPv6 address (IPv4-mapped IPv6 too). */
-export function isPrivateAddress(address: string): boolean {
+export const isPrivateAddress = remembered(function privateAddress(address: string): boolean {
   const bare = address.replace(/^\[|\]$/g, '')
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(bare)
   if (mapped) return PRIVATE.check(mapped[1]!, 'ipv4')
@@ -38,7 +55,7 @@ export function isPrivateAddress(address: string): boolean {
   if (family === 4) return PRIVATE.check(bare, 'ipv4')
   if (family === 6) return PRIVATE.check(bare, 'ipv6')
   return false
-}
+})
 
 /** The host name of `host[:port]` or `[v6]:port`, lower-cased, without brackets or port. */
 function hostnameOf(siteHost: string): string {
@@ -106,7 +123,7 @@ METADATA.addAddress('fd00:ec2::254', 'ipv6')
 METADATA.addAddress('fd00:ec2::23', 'ipv6')
 
 /** True for a cloud metadata address (IPv4-mapped IPv6 too): never reachable (issue 13 item 3). */
-export function isMetadataAddress(address: string): boolean {
+export const isMetadataAddress = remembered(function metadataAddress(address: string): boolean {
   const bare = address.replace(/^\[|\]$/g, '')
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(bare)
   if (mapped) return METADATA.check(mapped[1]!, 'ipv4')
@@ -114,7 +131,7 @@ export function isMetadataAddress(address: string): boolean {
   if (family === 4) return METADATA.check(bare, 'ipv4')
   if (family === 6) return METADATA.check(bare, 'ipv6')
   return false
-}
+})
 
 /**
  * Whether `host` (`name[:port]`, as a URL's `host`) is on an allow-list of local sites: an entry
@@ -233,11 +250,12 @@ export const pinnedDispatcher = new Agent({ connect: { lookup: pinnedLookup } })
  * The destination check of a browser running a tool of `siteHost` (the rendered executor, a
  * sign-in; issue 13 item 3): the HTTP executor's rule on the address actually connected. Cloud
  * metadata addresses never; loopback, private and link-local addresses only for a tool of a local
- * site (recorded there). Answers why `host` at `address` is refused, or null.
+ * site (recorded there). Answers why `url` at `address` is refused, or null.
  */
-export function toolSiteCheck(siteHost: string): (host: string, address: string) => string | null {
+export function toolSiteCheck(siteHost: string): (url: string, address: string) => string | null {
   const local = isLocalSite(siteHost)
-  return (host, address) => {
+  return (url, address) => {
+    const host = URL.canParse(url) ? new URL(url).host : url
     if (isMetadataAddress(address))
       return `${host} is at a cloud metadata address (${address}): never reachable.`
     if (isPrivateAddress(address) && !local)
