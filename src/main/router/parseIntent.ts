@@ -1,4 +1,4 @@
-import { ACTION_ALIASES, GENERIC_VERBS, verbClassOf, type VerbClass } from './lexicon'
+import { ACTION_ALIASES, GENERIC_VERBS, READ_CLASSES, verbClassOf, type VerbClass } from './lexicon'
 import { verbLemma } from './meaning/lemma'
 import {
   isModifier,
@@ -192,6 +192,9 @@ const VALUE_MARK = 'zzvaluezz'
 const markOf = (index: number) => ` ${VALUE_MARK}${index}x `
 const isMark = (token: string | undefined) => token?.startsWith(VALUE_MARK) ?? false
 const markIndex = (token: string) => Number(token.slice(VALUE_MARK.length, -1))
+
+/** Nouns that name a search (`refine the [search]`). */
+const SEARCH_NOUNS = new Set(['search', 'searches', 'query', 'queries', 'lookup'])
 
 /** Words that open what is said about a search's object (`tickets [about] X`). */
 const CLAUSE_AFTER_OBJECT = new Set([
@@ -435,6 +438,12 @@ export function parseIntent(intent: string): ParsedIntent {
     parsed.values.shift()
     parsed.core.push(sought)
   }
+  // `refine the search to X`, `narrow my search down`: a change made to a search is a search.
+  // (`a job listing` is no list: only the nouns that name a search.)
+  const searchNoun = parsed.core.some((w) => SEARCH_NOUNS.has(w.word))
+  if (verb && searchNoun && !READ_CLASSES.includes(verb.verbClass) && verb.verbClass !== 'auth')
+    if (!verb.alternatives?.includes('search'))
+      parsed.verb = verb = { ...verb, alternatives: [...(verb.alternatives ?? []), 'search'] }
   // One signs in or out *to* a site: the place is the site (`log in to the flow editor`), and so
   // is the object of `sign into the flow editor`.
   if (verb?.verbClass === 'auth' || verb?.verbClass === 'logout')

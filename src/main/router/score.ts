@@ -1,5 +1,5 @@
 import { GENERIC_VERBS, READ_CLASSES, roleSynonyms, verbAgreement, type VerbClass } from './lexicon'
-import { sameAction, sameSense } from './meaning/related'
+import { isKindOf, sameAction, sameSense } from './meaning/related'
 import type { IntentWord, ParsedIntent } from './parseIntent'
 import {
   DATA_FIELDS,
@@ -385,7 +385,9 @@ export function scoreTool(
   const lenient =
     intent.verb?.verbClass === 'update' &&
     !intent.actionGuessed &&
-    ![...profile.siteActions].some((a) => sameSense(intent.action!, a))
+    ![...profile.siteActions].some((a) => sameSense(intent.action!, a)) &&
+    // A more general act than the tool's (`move` of `set`) may be any other of its kinds.
+    !(profile.action !== null && isKindOf(profile.action, intent.action!))
   if (!actionAgrees) penalty += lenient ? PENALTY.otherAction : PENALTY.action
   else if (
     intent.action !== null &&
@@ -515,7 +517,7 @@ function agreesInAction(
   const verb = intent.verb?.verbClass
   const acts = ['create', 'update', 'delete', 'run', 'write']
   if (!verb || !acts.includes(verb)) return true
-  if (sameAction(asked, profile.action)) return true
+  if (sameSense(asked, profile.action) || isKindOf(asked, profile.action)) return true
   const word: IntentWord = { word: asked, stem: stem(asked), generic: false, literal: false }
   // The site's own API words for the act (`/move`, `action=rename`), not names the intent used
   // (`import` of a flow called "Nightly import").

@@ -145,4 +145,63 @@ describe('router: general rules', () => {
     expect(ticket.id).toBe('show_issue')
     expect(ticket.score).toBeGreaterThanOrEqual(MIN_SCORE)
   })
+
+  it('serves a verb through another class its meaning allows, and no read an unknown verb', () => {
+    // `put` is first `set` (an update) and `place` (a create): an upload may be meant.
+    const put = first('put the file report.pdf onto the server', FILES)
+    expect(put.id).toBe('upload_file')
+    expect(put.score).toBeGreaterThanOrEqual(MIN_SCORE)
+    expect(first('unpublish the issue #3', TRACKER).score).toBeLessThan(MIN_SCORE)
+  })
+
+  it('keeps a more general act than the tool’s under 0.9 (move is no kind of set)', () => {
+    expect(first('move issue #4 to another project', TRACKER).score).toBeLessThan(MIN_SCORE)
+  })
+
+  it('finds what a site holds with its search of a place', () => {
+    const tools = [
+      ...TRACKER,
+      tool('search', 'tracker.example', 'search the Website project for "timeout"', {
+        defaults: { q: 'timeout' },
+      }),
+    ]
+    const found = first('find issues that mention login', tools)
+    expect(found.id).toBe('search')
+    expect(found.score).toBeGreaterThanOrEqual(MIN_SCORE)
+  })
+
+  it('prefers the tool recorded with values of the shape and kind asked', () => {
+    const tools = [
+      tool('doku_delete', 'doku.example', 'delete the wiki page archive:2024-retro', {
+        mutating: true,
+        defaults: { id: 'archive:2024-retro' },
+      }),
+      tool('media_delete', 'media.example', 'delete the wiki page Old Draft', {
+        mutating: true,
+        defaults: { title: 'Old Draft' },
+      }),
+      tool('detail', 'registry.example', 'show the package tidy-csv', {
+        defaults: { name: 'tidy-csv' },
+      }),
+      tool('version', 'registry.example', 'show version 1.1.0 of the package tidy-csv', {
+        defaults: { name: 'tidy-csv', version: '1.1.0' },
+      }),
+    ]
+    expect(first('delete the wiki page projects:legacy', tools).id).toBe('doku_delete')
+    expect(first('show lunar-cal 2.1.0', tools).id).toBe('version')
+  })
+
+  it('reads the members of a container as what reading it shows', () => {
+    const tools = [
+      tool('list_folder', 'files.example', "what's in the invoices folder", {
+        defaults: { path: 'invoices' },
+      }),
+      tool('read_file', 'files.example', 'show me what notes.md says', {
+        defaults: { path: 'notes.md' },
+      }),
+    ]
+    const files = first('list the files in the reports folder', tools)
+    expect(files.id).toBe('list_folder')
+    expect(files.score).toBeGreaterThanOrEqual(MIN_SCORE)
+  })
 })

@@ -107,6 +107,23 @@ export function sameSense(a: string, b: string): boolean {
     .some((s) => ids.has(s.offset))
 }
 
+/**
+ * True when verb `a` is one kind of verb `b`'s act: a synset among `a`'s first {@link SENSES}
+ * senses has one of `b`'s as its direct hypernym (`erase` is a kind of `delete`; `move` is no
+ * kind of `set`, the reverse). Asked of a tool, a kind of its act is its act; a more general act
+ * may be another of its kinds (`move issue #4 to another project` is no status change).
+ */
+export function isKindOf(a: string, b: string): boolean {
+  const ids = new Set(
+    synsetsOf(verbLemma(b), 'verb')
+      .slice(0, SENSES)
+      .map((s) => s.offset),
+  )
+  return synsetsOf(verbLemma(a), 'verb')
+    .slice(0, SENSES)
+    .some((s) => s.pointers.some((p) => p.symbol === '@' && ids.has(p.offset)))
+}
+
 function compareActions(a: string, b: string): boolean {
   if (sameSense(a, b)) return true
   const sa = synsetsOf(verbLemma(a), 'verb').slice(0, SENSES)
