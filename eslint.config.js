@@ -74,6 +74,26 @@ export default tseslint.config(
     ['src/main/api/**', 'src/main/browse/**', 'src/main/core.ts', 'src/main/cli.ts'],
     [electronOnly, ...up(['desktop'])],
   ),
+  // The demo shop is a site like any other (issue 11 "Rooms"): it knows only src/shared.
+  restrict(
+    ['src/main/demo/**'],
+    [
+      electronOnly,
+      ...up([
+        'store',
+        'vault',
+        'recorder',
+        'compiler',
+        'router',
+        'engine',
+        'browse',
+        'api',
+        'app',
+        'mcp',
+        'desktop',
+      ]),
+    ],
+  ),
   // A route is a leaf: what routes share lives in src/main/api/*.ts (issue 11 "Rooms").
   restrict(
     ['src/main/api/routes/**'],

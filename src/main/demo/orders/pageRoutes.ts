@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { readCookie } from './cookies'
 import { ordersAssets } from './assets'
 import { isApiPath } from './faults'
@@ -26,12 +26,14 @@ export function registerPageRoutes(app: FastifyInstance, state: OrdersState): vo
     )
   app.post('/collect', async (_request, reply) => reply.code(204).send())
 
-  // The prefix itself and the prefix with a slash, as two routes: Fastify's default ("both")
-  // announces the slashless one only as a HEAD, which route listings then miss.
-  for (const prefixTrailingSlash of ['slash', 'no-slash'] as const)
-    app.get('/', { prefixTrailingSlash }, async (_request, reply) =>
-      redirect(state, reply, '/orders'),
-    )
+  // Under a prefix, the prefix itself and the prefix with a slash as two routes: Fastify's
+  // default ("both") announces the slashless one only as a HEAD, which route listings miss.
+  const home = async (_request: FastifyRequest, reply: FastifyReply) =>
+    redirect(state, reply, '/orders')
+  if (!app.prefix) app.get('/', home)
+  else
+    for (const prefixTrailingSlash of ['slash', 'no-slash'] as const)
+      app.get('/', { prefixTrailingSlash }, home)
   app.get('/orders', async (request, reply) => {
     const username = cookieUser(state, request)
     if (!username) return redirect(state, reply, '/login')

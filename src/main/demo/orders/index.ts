@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify'
-import { isServiceError } from '../../../../shared/errors'
+import { isServiceError } from '../../../shared/errors'
 import { registerApiRoutes } from './apiRoutes'
 import { applyFaults } from './faults'
 import { sendJson, sitePath } from './http'
