@@ -1,9 +1,10 @@
 import { app, BrowserWindow, dialog, ipcMain } from 'electron'
 import { dirname } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { createAppDispatch } from './api/appDispatch'
+import { createAppDispatch } from './app/appDispatch'
 import { createCore, type Core } from './core'
 import { forwardEvents, registerIpc } from './desktop/ipc'
+import { registerScreencastIpc } from './desktop/screencastIpc'
 import { electronAlertSinks } from './desktop/notifications'
 import { watchRequirements } from './desktop/requirementAlerts'
 import { appPageUrl, createMainWindow } from './desktop/window'
@@ -18,6 +19,11 @@ async function start(): Promise<void> {
   registerIpc(
     ipcMain,
     createAppDispatch(core.handlers, (error) => console.error(error)),
+    appPageUrl(dir, process.env.ELECTRON_RENDERER_URL),
+  )
+  registerScreencastIpc(
+    ipcMain,
+    core.recordings,
     appPageUrl(dir, process.env.ELECTRON_RENDERER_URL),
   )
   const open = () => {

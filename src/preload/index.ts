@@ -7,6 +7,8 @@ import {
 } from '../shared/appApi'
 
 const EVENT_CHANNEL = 'sitecall:event'
+/** Main's end of a recording's view (src/main/desktop/screencastIpc.ts). */
+const SCREENCAST_CHANNEL = 'sitecall:screencast'
 
 /**
  * The renderer's only bridge (DESIGN.md §7, VS Code's preload allowlist): `invoke` refuses any
@@ -28,6 +30,19 @@ const api = {
     }
     ipcRenderer.on(EVENT_CHANNEL, wrapped)
     return () => void ipcRenderer.off(EVENT_CHANNEL, wrapped)
+  },
+  /**
+   * Opens the view of a recording whose browser runs headless (issue 14 item 1): one end of a
+   * message port goes to main, which checks every message as the web UI's WebSocket does.
+   */
+  screencast(sessionId: string, listener: (message: unknown) => void) {
+    const { port1, port2 } = new MessageChannel()
+    port1.onmessage = (event) => listener(event.data)
+    ipcRenderer.postMessage(SCREENCAST_CHANNEL, { sessionId: String(sessionId) }, [port2])
+    return {
+      send: (message: unknown) => port1.postMessage(message),
+      close: () => port1.close(),
+    }
   },
 }
 

@@ -29,6 +29,11 @@ export class AppError extends Error {
 export interface Transport {
   invoke(method: string, input: unknown): Promise<AppResult<unknown>>
   on(event: AppEventName, listener: (data: unknown) => void): () => void
+  /** The desktop's channel of a recording's in-page view; web mode uses a WebSocket. */
+  screencast?(
+    sessionId: string,
+    listener: (message: unknown) => void,
+  ): { send(message: unknown): void; close(): void }
 }
 
 declare global {

@@ -40,7 +40,7 @@ function socketUrl(sessionId: string, token: string): string {
  * The live view of a recording's browser tab (issue 14 item 1): opens the screencast socket of
  * `sessionId` with the owner token, keeps the newest frame and the tab's state, and reconnects a
  * dropped socket (up to 5 times in a row) until the server says the recording or its browser is
- * gone. Web mode only: the desktop window shows the recording browser as its own window.
+ * gone. The desktop window, whose preload offers `screencast`, uses a message port to main instead.
  */
 export function useScreencast(sessionId: string): ScreencastLink {
   const [status, setStatus] = useState<ScreencastStatus>({ kind: 'connecting' })
@@ -48,8 +48,31 @@ export function useScreencast(sessionId: string): ScreencastLink {
   const [page, setPage] = useState<ScreencastPage | null>(null)
   const [problem, setProblem] = useState<string | null>(null)
   const socket = useRef<WebSocket | null>(null)
+  const port = useRef<{ send(message: unknown): void } | null>(null)
+
+  // The desktop window: a message port to main instead of a socket (no reconnects needed).
+  useEffect(() => {
+    const bridge = window.sitecall?.screencast
+    if (!bridge) return
+    const channel = bridge(sessionId, (data) => {
+      const message = data as ScreencastServerMessage
+      if (message.type === 'frame') setFrame(message)
+      else if (message.type === 'page') {
+        setPage(message)
+        if (message.loading) setProblem(null)
+      } else if (message.type === 'error') return setProblem(message.message)
+      else return setStatus({ kind: 'gone', reason: message.reason })
+      setStatus((now) => (now.kind === 'connecting' ? { kind: 'live' } : now))
+    })
+    port.current = channel
+    return () => {
+      port.current = null
+      channel.close()
+    }
+  }, [sessionId])
 
   useEffect(() => {
+    if (window.sitecall?.screencast) return
     let ended = false
     let retries = 0
     let timer: ReturnType<typeof setTimeout> | undefined
@@ -102,6 +125,7 @@ export function useScreencast(sessionId: string): ScreencastLink {
   }, [sessionId])
 
   const send = useCallback((message: ScreencastViewerMessage) => {
+    if (port.current) return port.current.send(message)
     const ws = socket.current
     if (ws?.readyState === WebSocket.OPEN) ws.send(JSON.stringify(message))
   }, [])

@@ -12,6 +12,12 @@ import type {
   ScreencastViewerMessage,
 } from '../../../src/shared/screencast'
 import { startDirectorySite, type DirectorySite } from '../../fixtures/sites/directory'
+import {
+  registerScreencastIpc,
+  SCREENCAST_CHANNEL,
+  type IpcMainPortsLike,
+  type PortLike,
+} from '../../../src/main/desktop/screencastIpc'
 
 const CHROMIUM = '/usr/bin/chromium'
 const INTENT = 'search the AI tools directory by keyword'
@@ -340,5 +346,90 @@ describe('GET /app-api/screencast/:sessionId', () => {
     await core.recordings.stop(state.sessionId)
     expect(await view.closed).toBe(4410)
     expect(view.got.some((m) => m.type === 'gone')).toBe(true)
+  })
+})
+
+/** Electron's MessagePortMain at the OS edge: what main posts, and a way to post to main. */
+function fakePort() {
+  const listeners = {
+    message: [] as Array<(e: { data: unknown }) => void>,
+    close: [] as Array<() => void>,
+  }
+  const got: ScreencastServerMessage[] = []
+  let closed = false
+  const port: PortLike = {
+    postMessage: (message) => void got.push(message as ScreencastServerMessage),
+    on: ((event: 'message' | 'close', listener: never) =>
+      void listeners[event].push(listener)) as PortLike['on'],
+    start: () => undefined,
+    close: () => void (closed = true),
+  }
+  return {
+    port,
+    got,
+    isClosed: () => closed,
+    post: (data: unknown) => listeners.message.forEach((l) => l({ data })),
+    hangUp: () => listeners.close.forEach((l) => l()),
+  }
+}
+
+describe('the desktop window’s view (message port over IPC)', () => {
+  const APP_URL = 'file:///opt/sitecall/out/renderer/index.html'
+  let core: Core
+  let home: string
+  let open: (event: { ports: PortLike[]; senderFrame?: unknown }, input: unknown) => void
+
+  beforeAll(async () => {
+    home = mkdtempSync(join(tmpdir(), 'sitecall-screencast-ipc-'))
+    core = createCore({ home, port: 0, headless: true, rendererDir: null, keychain: null })
+    const ipcMain: IpcMainPortsLike = {
+      on: (channel, listener) => {
+        expect(channel).toBe(SCREENCAST_CHANNEL)
+        open = listener
+      },
+    }
+    registerScreencastIpc(ipcMain, core.recordings, APP_URL)
+  })
+
+  afterAll(async () => {
+    await core.close()
+    rmSync(home, { recursive: true, force: true })
+  })
+
+  it('closes a port from another frame unanswered, and says gone for no recording', () => {
+    const stranger = fakePort()
+    open(
+      { ports: [stranger.port], senderFrame: { url: 'https://evil.example/', parent: null } },
+      {
+        sessionId: 'rec_none',
+      },
+    )
+    expect(stranger.isClosed()).toBe(true)
+    expect(stranger.got).toEqual([])
+    const app = fakePort()
+    open(
+      { ports: [app.port], senderFrame: { url: APP_URL, parent: null } },
+      { sessionId: 'rec_none' },
+    )
+    expect(app.got).toEqual([{ type: 'gone', reason: 'No recording rec_none is running.' }])
+    expect(app.isClosed()).toBe(true)
+  })
+
+  it('casts the running recording to the window and types what it sends', async () => {
+    const state = await core.recordings.start({ url: `${site.url}/`, intent: INTENT })
+    const view = fakePort()
+    open(
+      { ports: [view.port], senderFrame: { url: APP_URL, parent: null } },
+      { sessionId: state.sessionId },
+    )
+    await expect.poll(() => view.got.some((m) => m.type === 'frame')).toBe(true)
+    view.post({ type: 'reload', extra: true })
+    await expect.poll(() => view.got.some((m) => m.type === 'error')).toBe(true)
+    const page = core.recordings.recording(state.sessionId)!.page
+    await page.locator('#q').focus()
+    for (const message of typed('code')) view.post(message)
+    await expect.poll(() => page.locator('#q').inputValue()).toBe('code')
+    view.hangUp()
+    await core.recordings.stop(state.sessionId)
   })
 })

@@ -1,13 +1,7 @@
 import websocket from '@fastify/websocket'
 import type { FastifyInstance } from 'fastify'
-import {
-  SCREENCAST_VIEWER_MESSAGE_SCHEMA,
-  type ScreencastServerMessage,
-  type ScreencastViewerMessage,
-} from '../../../shared/screencast'
-import { startScreencast, type Screencast } from '../../browse/screencast'
-import { compileBody } from '../bodyCheck'
 import { routeSchema } from '../openapi/routeSchema'
+import { openScreencastView } from '../screencastLink'
 import type { ServerDeps } from '../serverDeps'
 
 /** Largest viewer message: a pasted text of 100 000 characters, 4 bytes each at worst, and JSON. */
@@ -16,26 +10,18 @@ const MAX_MESSAGE_BYTES = 512 * 1024
 const SCREENCAST_PREFIX = '/app-api/screencast/'
 
 /**
- * WebSocket close codes (RFC 6455 §7.4.2: 4000-4999 are the application's): no such recording
- * running, and the recording browser went away.
- */
-export const SCREENCAST_CLOSE = { noRecording: 4404, gone: 4410 } as const
-
-/**
  * The in-page view of the recording browser (issue 14 item 1): `GET /app-api/screencast/<session
  * id>` upgraded to a WebSocket carries the messages of `src/shared/screencast.ts` both ways. Like
  * every `/app-api` route it takes the owner token only (a bearer, or `?token=` since a browser's
  * WebSocket cannot send headers), refused with 401/403 before the upgrade; the server's Host and
  * Origin checks apply to the upgrade request as to any other. A plain GET answers 400
- * `bad_request`. A viewer message the schema refuses is answered with an `error` message and
- * dropped.
+ * `bad_request`. What the socket carries is `openScreencastView`'s, as the desktop's port.
  *
  * WebSocket rather than server-sent events plus POSTs: input must reach the page in the order
  * typed (separate POSTs may overtake each other), each frame waits for the viewer's ack so one
  * connection carries the flow control, and a mouse move costs a message, not an HTTP request.
  */
 export function registerScreencastRoutes(app: FastifyInstance, deps: ServerDeps): void {
-  const check = compileBody(SCREENCAST_VIEWER_MESSAGE_SCHEMA)
   // The plugin routes every upgrade request of the server through Fastify: only this route may
   // take one, and a refused upgrade's socket (which Node's HTTP server no longer manages) is
   // closed once its refusal is written, so neither it nor the server's close hangs.
@@ -79,45 +65,16 @@ export function registerScreencastRoutes(app: FastifyInstance, deps: ServerDeps)
           },
         }),
       wsHandler: (socket, request) => {
-        const say = (message: ScreencastServerMessage) => {
-          if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message))
-        }
-        const { sessionId } = request.params
-        const recording =
-          deps.recordings?.current()?.sessionId === sessionId
-            ? deps.recordings.recording(sessionId)
-            : null
-        if (!recording) {
-          say({ type: 'gone', reason: `No recording ${sessionId} is running.` })
-          socket.close(SCREENCAST_CLOSE.noRecording, 'no such recording')
-          return
-        }
-        // Messages that arrive while the first tab is attached wait for it, in order.
-        const cast: Promise<Screencast | null> = startScreencast(
-          recording.context,
-          recording.page,
-          {
-            send(message) {
-              say(message)
-              if (message.type === 'gone') socket.close(SCREENCAST_CLOSE.gone, 'browser gone')
-            },
+        const view = openScreencastView(deps.recordings, request.params.sessionId, {
+          send(message) {
+            if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message))
           },
-        ).catch(() => {
-          say({ type: 'gone', reason: 'The recording browser went away.' })
-          socket.close(SCREENCAST_CLOSE.gone, 'browser gone')
-          return null
+          close: (code, reason) => socket.close(code, reason),
         })
-        socket.on('message', (data, isBinary) => {
-          const message = isBinary ? undefined : parse(data.toString())
-          if (!check(message))
-            return say({
-              type: 'error',
-              code: 'invalid_input',
-              message: 'Unknown or malformed viewer message: see src/shared/screencast.ts.',
-            })
-          void cast.then((c) => c?.handle(message as ScreencastViewerMessage))
-        })
-        socket.on('close', () => void cast.then((c) => c?.close()))
+        socket.on('message', (data, isBinary) =>
+          view.receive(isBinary ? undefined : parse(data.toString())),
+        )
+        socket.on('close', () => view.end())
       },
     })
   })

@@ -1,0 +1,76 @@
+import {
+  SCREENCAST_VIEWER_MESSAGE_SCHEMA,
+  type ScreencastServerMessage,
+  type ScreencastViewerMessage,
+} from '../../shared/screencast'
+import type { RecordingSessions } from '../browse/recordingSessions'
+import { startScreencast, type Screencast } from '../browse/screencast'
+import { compileBody } from './bodyCheck'
+
+/**
+ * Close codes of a view (RFC 6455 §7.4.2: 4000-4999 are the application's): no such recording
+ * running, and the recording browser went away.
+ */
+export const SCREENCAST_CLOSE = { noRecording: 4404, gone: 4410 } as const
+
+/** One viewer's channel: the web UI's WebSocket, or the desktop window's message port. */
+export interface ViewerLink {
+  send(message: ScreencastServerMessage): void
+  /** Ends the channel; `code` is one of {@link SCREENCAST_CLOSE}. */
+  close(code: number, reason: string): void
+}
+
+export interface ScreencastView {
+  /** A viewer's message as parsed (JSON or structured clone); refused ones get an `error`. */
+  receive(message: unknown): void
+  /** The viewer went away: casting stops; the browser is left as it is. */
+  end(): void
+}
+
+const check = compileBody(SCREENCAST_VIEWER_MESSAGE_SCHEMA)
+
+/**
+ * Opens the view of the running recording `sessionId` on `link` (issue 14 item 1), whatever
+ * carries it: a recording not running gets `gone` and close 4404; the browser going away, `gone`
+ * and 4410. Each message is checked against `SCREENCAST_VIEWER_MESSAGE_SCHEMA` first, then
+ * applied in order; a refused one is answered `error` `invalid_input` and dropped.
+ */
+export function openScreencastView(
+  recordings: Pick<RecordingSessions, 'current' | 'recording'> | undefined,
+  sessionId: string,
+  link: ViewerLink,
+): ScreencastView {
+  const recording =
+    recordings?.current()?.sessionId === sessionId ? recordings.recording(sessionId) : null
+  if (!recording) {
+    link.send({ type: 'gone', reason: `No recording ${sessionId} is running.` })
+    link.close(SCREENCAST_CLOSE.noRecording, 'no such recording')
+    return { receive: () => undefined, end: () => undefined }
+  }
+  const gone = (reason: string) => {
+    link.send({ type: 'gone', reason })
+    link.close(SCREENCAST_CLOSE.gone, 'browser gone')
+  }
+  // Messages that arrive while the first tab is attached wait for it, in order.
+  const cast: Promise<Screencast | null> = startScreencast(recording.context, recording.page, {
+    send(message) {
+      if (message.type === 'gone') gone(message.reason)
+      else link.send(message)
+    },
+  }).catch(() => {
+    gone('The recording browser went away.')
+    return null
+  })
+  return {
+    receive(message) {
+      if (!check(message))
+        return link.send({
+          type: 'error',
+          code: 'invalid_input',
+          message: 'Unknown or malformed viewer message: see src/shared/screencast.ts.',
+        })
+      void cast.then((c) => c?.handle(message as ScreencastViewerMessage))
+    },
+    end: () => void cast.then((c) => c?.close()),
+  }
+}
