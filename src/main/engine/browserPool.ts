@@ -17,7 +17,11 @@ export interface PoolContext {
 
 /** The part of a launched browser the pool needs; Playwright's `Browser` has it. */
 export interface PoolBrowser<C extends PoolContext> {
-  newContext(options: { storageState?: StorageState; proxy?: GuardedProxySettings }): Promise<C>
+  newContext(options: {
+    storageState?: StorageState
+    proxy?: GuardedProxySettings
+    httpCredentials?: { username: string; password: string; origin: string }
+  }): Promise<C>
   isConnected(): boolean
   close(): Promise<void>
   on(event: 'disconnected', listener: () => void): unknown
@@ -51,6 +55,8 @@ export interface AcquireOptions {
   storageState?: StorageState | null
   /** The guard proxy the context connects through (issue 13 item 3); absent: none. */
   proxy?: GuardedProxySettings | null
+  /** The site's saved HTTP authentication login, sent for its origin only (issue 14 item 2). */
+  httpCredentials?: { username: string; password: string; origin: string } | null
 }
 
 /** One browser context held by one run; `release()` closes it and frees the slot (idempotent). */
@@ -107,11 +113,12 @@ export function isBrowserCapacityError(error: unknown): error is BrowserCapacity
 const launchChromium: BrowserLauncher<BrowserContext> = async (options) => {
   const browser = await chromium.launch(options)
   return {
-    newContext: ({ storageState, proxy }) =>
-      browser.newContext(
-        storageState
+    newContext: ({ storageState, proxy, httpCredentials }) =>
+      browser.newContext({
+        ...(proxy ? { proxy } : {}),
+        ...(httpCredentials ? { httpCredentials } : {}),
+        ...(storageState
           ? {
-              ...(proxy ? { proxy } : {}),
               storageState: {
                 origins: storageState.origins,
                 cookies: storageState.cookies.map((c) => ({
@@ -122,10 +129,8 @@ const launchChromium: BrowserLauncher<BrowserContext> = async (options) => {
                 })),
               },
             }
-          : proxy
-            ? { proxy }
-            : {},
-      ),
+          : {}),
+      }),
     isConnected: () => browser.isConnected(),
     close: () => browser.close(),
     on: (event, listener) => browser.on(event, listener),
@@ -241,21 +246,26 @@ export function createBrowserPool<C extends PoolContext = BrowserContext>(
   async function newContext(
     storageState: StorageState | null | undefined,
     proxy: GuardedProxySettings | null | undefined,
+    httpCredentials: AcquireOptions['httpCredentials'],
   ): Promise<C> {
     let b = await running()
     if (!b.isConnected()) {
       if (browser) browser = null
       b = await running()
     }
-    return b.newContext({ ...(storageState ? { storageState } : {}), ...(proxy ? { proxy } : {}) })
+    return b.newContext({
+      ...(storageState ? { storageState } : {}),
+      ...(proxy ? { proxy } : {}),
+      ...(httpCredentials ? { httpCredentials } : {}),
+    })
   }
 
   return {
-    async acquire(signal, { wait, storageState, proxy }) {
+    async acquire(signal, { wait, storageState, proxy, httpCredentials }) {
       await takeSlot(signal, wait)
       let context: C
       try {
-        context = await newContext(storageState, proxy)
+        context = await newContext(storageState, proxy, httpCredentials)
       } catch (error) {
         freeSlot()
         throw error

@@ -100,12 +100,17 @@ export function createRenderedExecutor(options: RenderedExecutorOptions): Render
       toolSiteCheck(tool.siteHost),
       (host, reason) => denials.push({ host, reason }),
     )
+    // A site behind HTTP authentication: the browser answers its challenge with the saved login.
+    const credentials = tool.login?.httpAuth ? await context.httpCredentials?.() : null
     let lease
     try {
       lease = await options.pool.acquire(signal, {
         wait: options.wait ?? true,
         storageState: context.login,
         proxy: guarded.proxy,
+        ...(credentials
+          ? { httpCredentials: { ...credentials, origin: new URL(first.url).origin } }
+          : {}),
       })
     } catch (error) {
       guarded.release()
