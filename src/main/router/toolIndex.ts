@@ -169,7 +169,12 @@ export class ToolIndex {
         if (x.strength < MIN_HEAD_STRENGTH) continue
         for (const e of this.headPostings.get(s) ?? []) {
           // What a tool of a site is about, a search of that whole site finds (`score.ts`).
-          if (x.via !== 'vector' && e.profile.objectStems.has(s)) searchedSites.add(e.tool.siteHost)
+          if (
+            x.via !== 'vector' &&
+            this.siteSearchers.has(e.tool.siteHost) &&
+            e.profile.objectStems.has(s)
+          )
+            searchedSites.add(e.tool.siteHost)
           if (found.has(e)) continue
           const term = e.profile.terms.get(s)!
           if (headStrength(term, x) >= MIN_HEAD_STRENGTH) found.add(e)
