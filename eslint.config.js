@@ -71,7 +71,13 @@ export default tseslint.config(
   restrict(['src/main/router/**'], [electronOnly, ...up(['engine', 'browse', 'api', 'desktop'])]),
   restrict(['src/main/engine/**'], [electronOnly, ...up(['browse', 'api', 'desktop', 'router'])]),
   restrict(
-    ['src/main/api/**', 'src/main/browse/**', 'src/main/core.ts', 'src/main/cli.ts'],
+    [
+      'src/main/api/**',
+      'src/main/app/**',
+      'src/main/browse/**',
+      'src/main/core.ts',
+      'src/main/cli.ts',
+    ],
     [electronOnly, ...up(['desktop'])],
   ),
   // The demo shop is a site like any other (issue 11 "Rooms"): it knows only src/shared.

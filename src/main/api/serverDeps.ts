@@ -1,4 +1,4 @@
-import type { AppHandlers } from './appHandlers'
+import type { AppHandlers } from '../app/appHandlers'
 import type { Authenticator } from './auth'
 import type { BrowserWork } from '../browse/browserWork'
 import type { EventBus } from '../events'

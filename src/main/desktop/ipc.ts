@@ -1,5 +1,5 @@
 import { APP_API_METHODS, APP_EVENT_NAMES, type AppResult } from '../../shared/appApi'
-import type { AppDispatch } from '../api/appDispatch'
+import type { AppDispatch } from '../app/appDispatch'
 import type { EventBus } from '../events'
 import { isTrustedSender } from './security'
 

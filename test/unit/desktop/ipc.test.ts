@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { APP_API_METHODS, type AppResult } from '../../../src/shared/appApi'
-import { createAppDispatch } from '../../../src/main/api/appDispatch'
+import { createAppDispatch } from '../../../src/main/app/appDispatch'
 import { createCore, type Core } from '../../../src/main/core'
 import { EVENT_CHANNEL, forwardEvents, registerIpc } from '../../../src/main/desktop/ipc'
 

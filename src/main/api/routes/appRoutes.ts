@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { APP_EVENT_NAMES, type AppResult } from '../../../shared/appApi'
-import { createAppDispatch } from '../appDispatch'
+import { createAppDispatch } from '../../app/appDispatch'
 import type { ServerDeps } from '../serverDeps'
 import { routeSchema } from '../openapi/routeSchema'
 import { json } from '../openapi/docParts'
