@@ -12,12 +12,13 @@ import {
 } from '../../bench/routerAccuracy'
 
 /**
- * Floors on the test half, a few points under what was measured (top-1 65.5% to 67.3%, recall
- * 68.5% to 69.7%, as the compiler the tools come from changed under it), since the compiler keeps
- * changing (see the report of issue 10 for the misses).
+ * Floors on the test half, a few points under what was measured (top-1 70.3%, recall 73.9%, MRR
+ * 0.916 on 25 Nov 2026, after tuning on the dev half only, whose 166 newest intents were written
+ * before any tuning on them), since the compiler the tools come from keeps changing (see the
+ * report of issue 10 for the misses).
  */
-const MIN_TOP1 = 0.6
-const MIN_RECALL = 0.62
+const MIN_TOP1 = 0.66
+const MIN_RECALL = 0.7
 
 /**
  * The must-match-nothing intents of the test half that still match, and why; any other is a
