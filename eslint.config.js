@@ -74,6 +74,7 @@ export default tseslint.config(
     [
       'src/main/api/**',
       'src/main/app/**',
+      'src/main/mcp/**',
       'src/main/browse/**',
       'src/main/core.ts',
       'src/main/cli.ts',

@@ -9,7 +9,7 @@ import {
   type ScopeLookup,
   type ScopedTool,
   type ToolScope,
-} from './mcp/toolsInScope'
+} from '../mcp/toolsInScope'
 import type { OwnerTokens } from './oauth/ownerTokens'
 import { scopeForRoute } from './oauth/routeScopes'
 import { ACCESS_TOKEN_PREFIX, type TokenService } from './oauth/tokens'
@@ -37,7 +37,7 @@ export interface Caller {
 
 /** Spec "Limits": end-user header max 200 characters. */
 const MAX_END_USER = 200
-export { MAX_SCOPE_ENTRIES, SCOPE_SLUG } from './mcp/toolsInScope'
+export { MAX_SCOPE_ENTRIES, SCOPE_SLUG } from '../mcp/toolsInScope'
 
 export interface Authenticator {
   /**

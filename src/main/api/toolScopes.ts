@@ -1,7 +1,7 @@
 import { ServiceError } from '../../shared/errors'
 import type { ScopeRepository, ToolScopeRecord } from '../store/scopeRepository'
 import { MAX_SCOPE_ENTRIES, SCOPE_SLUG } from './auth'
-import type { ScopeLookup, ToolScope } from './mcp/toolsInScope'
+import type { ScopeLookup, ToolScope } from '../mcp/toolsInScope'
 
 /** Spec "Limits": tool scopes per workspace. */
 export const MAX_SCOPES_PER_WORKSPACE = 20

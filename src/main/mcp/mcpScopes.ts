@@ -1,5 +1,5 @@
-import type { ApiScope } from '../../../shared/apiScopes'
-import { ServiceError } from '../../../shared/errors'
+import type { ApiScope } from '../../shared/apiScopes'
+import { ServiceError } from '../../shared/errors'
 
 /** Service tools that observe sites in the local browser: REST's `tools:index` routes. */
 const INDEX_TOOLS = new Set([

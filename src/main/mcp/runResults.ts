@@ -1,8 +1,8 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
-import { isServiceError } from '../../../shared/errors'
-import { toPublicRun } from '../../engine/runEngine'
-import { publicRunJson } from '../../engine/runJson'
-import type { RunRecord } from '../../store/runRepository'
+import { isServiceError } from '../../shared/errors'
+import { toPublicRun } from '../engine/runEngine'
+import { publicRunJson } from '../engine/runJson'
+import type { RunRecord } from '../store/runRepository'
 import { mcpError, urlElicitation, type McpToolError } from './mcpErrors'
 
 /**

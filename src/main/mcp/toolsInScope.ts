@@ -1,5 +1,5 @@
-import { ServiceError } from '../../../shared/errors'
-import type { ToolSpec } from '../../../shared/toolSpec'
+import { ServiceError } from '../../shared/errors'
+import type { ToolSpec } from '../../shared/toolSpec'
 
 /**
  * A tool scope (spec "Authentication" 5): the apps and tools a connection may use. An app is a

@@ -1,20 +1,20 @@
-import type { Indexing } from '../../browse/indexJobs'
+import type { Indexing } from '../browse/indexJobs'
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js'
-import type { ToolSpec } from '../../../shared/toolSpec'
+import type { ToolSpec } from '../../shared/toolSpec'
 import {
   BROWSE_ACTIONS,
   checkSessionId,
   type BrowseActInput,
   type BrowseSessions,
-} from '../../browse/browseSessions'
-import type { RunEngine } from '../../engine/runEngine'
-import type { ToolRepository } from '../../store/toolRepository'
+} from '../browse/browseSessions'
+import type { RunEngine } from '../engine/runEngine'
+import type { ToolRepository } from '../store/toolRepository'
 import { mcpError } from './mcpErrors'
-import { settleWithin } from '../deadline'
+import { settleWithin } from '../api/deadline'
 import { jsonResult, MCP_DEADLINE_MS, plainRunResult, runResult } from './runResults'
 import { callSiteTool, type SiteToolConnection } from './siteTools'
 import { inScope } from './toolsInScope'
-import { browseGuardFor, guardApiUrl, type LocalSitesOf } from '../localSites'
+import { browseGuardFor, guardApiUrl, type LocalSitesOf } from '../api/localSites'
 
 /** The browse sessions service as MCP uses it (`core.browse`). */
 export type McpBrowse = Pick<BrowseSessions, 'open' | 'snapshot' | 'act' | 'finish' | 'close'>

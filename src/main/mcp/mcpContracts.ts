@@ -1,6 +1,6 @@
-import { json } from '../openapi/docParts'
-import { schemaRef } from '../openapi/components'
-import { routeSchema, type ParamDoc, type RouteSchema } from '../openapi/routeSchema'
+import { json } from '../api/openapi/docParts'
+import { schemaRef } from '../api/openapi/components'
+import { routeSchema, type ParamDoc, type RouteSchema } from '../api/openapi/routeSchema'
 
 const MCP_QUERY: ParamDoc[] = [
   {

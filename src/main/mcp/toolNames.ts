@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
-import type { ToolSpec } from '../../../shared/toolSpec'
-import type { ToolRepository } from '../../store/toolRepository'
+import type { ToolSpec } from '../../shared/toolSpec'
+import type { ToolRepository } from '../store/toolRepository'
 
 /** MCP tool names (MCP 2025-11-25 "Tool names"): 1 to 64 of letters, digits, `_` and `-`. */
 const MCP_NAME = /^[a-zA-Z0-9_-]{1,64}$/

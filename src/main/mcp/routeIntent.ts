@@ -1,5 +1,5 @@
-import type { ToolRepository } from '../../store/toolRepository'
-import { createToolRouter } from '../../router/router'
+import type { ToolRepository } from '../store/toolRepository'
+import { createToolRouter } from '../router/router'
 import type { RouteIntent } from './serviceTools'
 
 /**

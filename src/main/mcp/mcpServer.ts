@@ -4,11 +4,11 @@ import {
   ListToolsRequestSchema,
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js'
-import type { EventBus } from '../../events'
-import type { Indexing } from '../../browse/indexJobs'
-import type { RunEngine } from '../../engine/runEngine'
-import type { ToolRepository } from '../../store/toolRepository'
-import type { LocalSitesOf } from '../localSites'
+import type { EventBus } from '../events'
+import type { Indexing } from '../browse/indexJobs'
+import type { RunEngine } from '../engine/runEngine'
+import type { ToolRepository } from '../store/toolRepository'
+import type { LocalSitesOf } from '../api/localSites'
 import { mcpError, toMcpError } from './mcpErrors'
 import {
   callServiceTool,
@@ -22,7 +22,7 @@ import { callSiteTool, findSiteTool, listSiteTools } from './siteTools'
 import { createToolNameTable } from './toolNames'
 import { inScope, type ToolScope } from './toolsInScope'
 import { assertMayCall, mayCall } from './mcpScopes'
-import { ALL_API_SCOPES, type ApiScope } from '../../../shared/apiScopes'
+import { ALL_API_SCOPES, type ApiScope } from '../../shared/apiScopes'
 
 /** The parts of the core an MCP server uses. */
 export interface McpDeps {

@@ -4,7 +4,7 @@ import {
   ServiceError,
   type ErrorCode,
   type ErrorStatus,
-} from '../../../shared/errors'
+} from '../../shared/errors'
 
 /** JSON-RPC error code of a URL elicitation (MCP 2025-11-25 "URL mode elicitation"). */
 export const URL_ELICITATION_REQUIRED = -32042
