@@ -66,10 +66,22 @@ export default tseslint.config(
   ),
   restrict(
     ['src/main/recorder/**', 'src/main/vault/**'],
-    [electronOnly, ...up(['compiler', 'router', 'engine', 'browse', 'api', 'desktop'])],
+    [electronOnly, ...up(['compiler', 'router', 'engine', 'browse', 'logins', 'api', 'desktop'])],
+  ),
+  // Saved logins and sign-in flows (issue 11 "Rooms"): over the vault, the recorder's browser and
+  // the store; the surfaces, browse sessions and the core use them, never the other way round.
+  restrict(
+    ['src/main/logins/**'],
+    [
+      electronOnly,
+      ...up(['compiler', 'router', 'engine', 'browse', 'api', 'app', 'mcp', 'desktop']),
+    ],
   ),
   restrict(['src/main/router/**'], [electronOnly, ...up(['engine', 'browse', 'api', 'desktop'])]),
-  restrict(['src/main/engine/**'], [electronOnly, ...up(['browse', 'api', 'desktop', 'router'])]),
+  restrict(
+    ['src/main/engine/**'],
+    [electronOnly, ...up(['browse', 'logins', 'api', 'desktop', 'router'])],
+  ),
   restrict(
     [
       'src/main/api/**',

@@ -9,7 +9,7 @@ import type { Recording, RecordingOptions } from '../recorder'
 import type { Store } from '../store/store'
 import { checkActInput, performAction, type BrowseActInput } from './browseAction'
 import { takeSnapshot } from './pageSnapshot'
-import { siteStorageState } from './siteLogin'
+import { siteStorageState } from '../logins/siteLogin'
 
 export { BROWSE_ACTIONS, type BrowseActInput, type BrowseActionKind } from './browseAction'
 

@@ -5,7 +5,7 @@ import type { StorageState } from '../../shared/trace'
 import { compileTrace } from '../compiler'
 import type { Store } from '../store/store'
 import { observePage, type ObserveDeps, type Observation } from './observePage'
-import { siteStorageState } from './siteLogin'
+import { siteStorageState } from '../logins/siteLogin'
 
 /**
  * Why an indexing ended without a candidate: the page asked to sign in, did not load, the

@@ -6,7 +6,7 @@ import type { EventBus } from '../events'
 import { defaultHeadless, type Recording, type RecordingOptions } from '../recorder'
 import type { Store } from '../store/store'
 import { userinfoOf, withoutUserinfo, type HttpLogin } from '../recorder/httpAuthWatch'
-import { siteStorageState } from './siteLogin'
+import { siteStorageState } from '../logins/siteLogin'
 
 export interface RecordingSessionsDeps {
   store: Pick<Store, 'traces' | 'tools' | 'logins'>

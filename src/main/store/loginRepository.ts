@@ -34,7 +34,7 @@ export interface LoginSaveExtras {
 export interface LoginRepository {
   /**
    * Saves (or replaces) the sealed storage state of a site for a workspace. The repository never
-   * sees a storage state in the clear: the vault seals it first (`vault/logins.ts`).
+   * sees a storage state in the clear: the vault seals it first (`logins/siteLogins.ts`).
    */
   save(
     tenant: string,

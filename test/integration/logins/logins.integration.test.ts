@@ -9,7 +9,7 @@ import type { StorageState } from '../../../src/shared/trace'
 import { createCore, LOCAL_TENANT } from '../../../src/main/core'
 import { databasePath } from '../../../src/main/config'
 import { createStore } from '../../../src/main/store/store'
-import { loginSecretName } from '../../../src/main/vault/logins'
+import { loginSecretName } from '../../../src/main/logins/siteLogins'
 import { startOrdersSite } from '../../fixtures/sites/orders'
 import { cookieOrdersTool, TEST_PASSPHRASE } from './loginHelpers'
 

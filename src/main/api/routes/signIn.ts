@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import { ServiceError } from '../../../shared/errors'
-import type { SignInFlows } from '../../browse/signInFlows'
-import type { SignInLinks } from '../../browse/signInLinks'
+import type { SignInFlows } from '../../logins/signInFlows'
+import type { SignInLinks } from '../../logins/signInLinks'
 import { routeSchema, type RouteDoc } from '../openapi/routeSchema'
 
 export interface SignInRouteDeps {

@@ -1,7 +1,7 @@
 import { generate } from 'otplib'
 import { ServiceError } from '../../shared/errors'
 import type { ToolSpec } from '../../shared/toolSpec'
-import type { SiteLogins } from '../vault/logins'
+import type { SiteLogins } from './siteLogins'
 import { launchSignInBrowser, siteStateOf } from './signInBrowser'
 import { fillLoginForm } from './signInForm'
 

@@ -4,7 +4,7 @@ import type { LoginSummary } from '../../shared/appApi'
 import { isServiceError, ServiceError } from '../../shared/errors'
 import type { StorageState } from '../../shared/trace'
 import type { LoginRecord, LoginRepository, LoginSecretNames } from '../store/loginRepository'
-import type { Vault } from './vault'
+import type { Vault } from '../vault/vault'
 
 export type { LoginSummary } from '../../shared/appApi'
 

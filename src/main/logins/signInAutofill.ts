@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core'
 import { ServiceError } from '../../shared/errors'
-import type { SiteLogins } from '../vault/logins'
+import type { SiteLogins } from './siteLogins'
 import { totpCode } from './signInAuto'
 import { fillLoginForm, findLoginFields } from './signInForm'
 

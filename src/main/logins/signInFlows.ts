@@ -2,8 +2,8 @@ import type { BrowserContext, Page } from 'playwright-core'
 import { ServiceError } from '../../shared/errors'
 import type { SignInState, SignInStatus } from '../../shared/appApi'
 import type { StorageState } from '../../shared/trace'
-import type { SiteLogins } from '../vault/logins'
-import { parseTotpSeed } from '../vault/logins'
+import type { SiteLogins } from './siteLogins'
+import { parseTotpSeed } from './siteLogins'
 import { totpCode } from './signInAuto'
 import {
   defaultSignInHeadless,
