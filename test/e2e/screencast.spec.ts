@@ -13,6 +13,9 @@ const INTENT = 'search the AI tools directory by keyword'
 
 let app: DirectoryApp
 
+// The paste test copies in the app and pastes into the picture through the system clipboard.
+test.use({ permissions: ['clipboard-read', 'clipboard-write'] })
+
 test.beforeEach(async () => {
   app = await startDirectoryApp('screencast')
 })
@@ -126,6 +129,16 @@ test('the address bar goes to a typed address, back and forward, and refuses oth
   await expect(page.getByTestId('screencast-forward')).toBeEnabled()
   await page.getByTestId('screencast-forward').click()
   await expect(url).toHaveValue(`${app.site.url}/search?query=image`)
+
+  // A paste into the picture types the clipboard's text: copy in the bar, paste over a word.
+  await url.fill('code')
+  await url.selectText()
+  await page.keyboard.press('Control+C')
+  await url.press('Escape')
+  const field = await onPicture(page, recorded, '#q')
+  await page.mouse.dblclick(field.x, field.y)
+  await page.keyboard.press('Control+V')
+  await expect(recorded.locator('#q')).toHaveValue('code')
 
   await url.fill('file:///etc/passwd')
   await url.press('Enter')

@@ -175,7 +175,9 @@ export function ScreencastView({ sessionId }: { sessionId: string }) {
   const mouse = (action: 'move' | 'down' | 'up') => (e: MouseEvent) => {
     const at = stage()
     if (!at) return
-    if (action === 'down') stageRef.current?.focus()
+    // Without preventScroll the browser scrolls the tall picture into view under the pointer,
+    // and the release lands elsewhere on the page than the press.
+    if (action === 'down') stageRef.current?.focus({ preventScroll: true })
     if (action !== 'move') {
       e.preventDefault()
       pendingMove.current = null
