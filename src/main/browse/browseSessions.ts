@@ -10,6 +10,7 @@ import type { Store } from '../store/store'
 import { checkActInput, performAction, type BrowseActInput } from './browseAction'
 import { takeSnapshot } from './pageSnapshot'
 import { siteStorageState } from '../logins/siteLogin'
+import { sharedGuardProxy, type GuardedProxySettings } from '../engine/guardProxy'
 
 export { BROWSE_ACTIONS, type BrowseActInput, type BrowseActionKind } from './browseAction'
 
@@ -312,9 +313,15 @@ export function createBrowseSessions(deps: BrowseSessionsDeps): BrowseSessions {
     return { sessionId: s.id, ...page }
   }
 
-  const openRecording = async (url: string, intent: string | null, sessionId: string) => {
+  const openRecording = async (
+    url: string,
+    intent: string | null,
+    sessionId: string,
+    proxy: GuardedProxySettings | null,
+  ) => {
     try {
       return await deps.startRecording({
+        ...(proxy ? { proxy } : {}),
         chromiumPath: deps.chromiumPath(),
         url,
         intent: intent ?? '',
@@ -403,9 +410,20 @@ export function createBrowseSessions(deps: BrowseSessionsDeps): BrowseSessions {
         )
       const id = `bs_${deps.ulid()}`
       opening.set(tenant, (opening.get(tenant) ?? 0) + 1)
+      // An API caller's browser connects only where its guard allows, checked on the address
+      // actually connected (redirects and subresources too): refusals end it at the next
+      // snapshot, like a response from such an address (issue 13 item 3).
+      const refusals: string[] = []
+      let refused = (reason: string) => void refusals.push(reason)
+      const guarded = input.guard
+        ? (await sharedGuardProxy()).settingsFor(input.guard, (_host, reason) => refused(reason))
+        : null
       let recording: Recording
       try {
-        recording = await openRecording(url, intent, id)
+        recording = await openRecording(url, intent, id, guarded?.proxy ?? null)
+      } catch (error) {
+        guarded?.release()
+        throw error
       } finally {
         opening.set(tenant, (opening.get(tenant) ?? 1) - 1)
       }
@@ -427,6 +445,15 @@ export function createBrowseSessions(deps: BrowseSessionsDeps): BrowseSessions {
       sessions.set(id, s)
       track(s)
       if (input.guard) watchAddresses(s, input.guard)
+      if (guarded) {
+        for (const reason of refusals) s.checks.push(Promise.resolve(reason))
+        refused = (reason) => void s.checks.push(Promise.resolve(reason))
+        const detach = s.detach
+        s.detach = () => {
+          detach()
+          guarded.release()
+        }
+      }
       if (!sweeper) {
         sweeper = setInterval(() => sweep(), limits.sweepMs)
         sweeper.unref()
@@ -459,7 +486,14 @@ export function createBrowseSessions(deps: BrowseSessionsDeps): BrowseSessions {
             `${act.ref} is not in the latest snapshot: take a new snapshot.`,
             { ref: act.ref },
           )
-        await performAction(s.page, act, limits, s.id)
+        try {
+          await performAction(s.page, act, limits, s.id)
+        } catch (error) {
+          // A request the guard refused fails in the page: that refusal is the answer (snap
+          // ends the session with destination_denied); else the action's own error stands.
+          if (s.guard && (await Promise.all(s.checks)).some((v) => v !== null)) return snap(s)
+          throw error
+        }
         return snap(s)
       }),
 

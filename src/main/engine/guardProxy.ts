@@ -5,11 +5,12 @@ import { RequestError, Server } from 'proxy-chain'
 import { systemLookup, type HostLookup } from './destination'
 
 /**
- * Judges one destination of a browser's request (issue 13 item 3): `host` is the URL's host
- * (`name[:port]`, `[v6]:port`), `address` the IP the connection would go to. Answers why it is
- * refused, or null to let it through (`connectedAddressDenied`, `browserSiteGuard`).
+ * Judges one destination of a browser's request (issue 13 item 3): `url` is the request's URL
+ * for plain HTTP, and `https://host:port/` for a tunnel (HTTPS, WebSocket: the proxy sees only
+ * the host); `address` is the IP the connection would go to. Answers why it is refused, or null
+ * to let it through (`connectedAddressDenied`, `toolSiteCheck`).
  */
-export type DestinationCheck = (host: string, address: string) => string | null
+export type DestinationCheck = (url: string, address: string) => string | null
 
 /** A browser context's proxy settings (Playwright's `proxy` launch and context option). */
 export interface GuardedProxySettings {
@@ -49,22 +50,23 @@ export async function startGuardProxy(lookup: HostLookup = systemLookup): Promis
   const server = new Server({
     host: '127.0.0.1',
     port: 0,
-    prepareRequestFunction: ({ username, password, hostname, port }) => {
+    prepareRequestFunction: ({ username, password, hostname, port, isHttp, request }) => {
       const rule = rules.get(`${username}:${password}`)
       // Playwright sends the context's credentials only once challenged.
       if (!rule) return { requestAuthentication: true, failMsg: 'Proxy credentials required.' }
       const bare = hostname.replace(/^\[|\]$/g, '')
       const host = `${isIP(bare) === 6 ? `[${bare}]` : bare}:${port}`
+      const url = isHttp && request.url ? request.url : `https://${host}/`
       const deny = (reason: string) => {
         rule.onDenied?.(host, reason)
         return new RequestError(`destination_denied: ${reason}`, 403)
       }
       if (isIP(bare)) {
-        const reason = rule.check(host, bare)
+        const reason = rule.check(url, bare)
         if (reason) throw deny(reason)
         return {}
       }
-      return { dnsLookup: checkedLookup(lookup, host, rule.check, deny) as never }
+      return { dnsLookup: checkedLookup(lookup, url, rule.check, deny) as never }
     },
   })
   await server.listen()
@@ -85,12 +87,12 @@ export async function startGuardProxy(lookup: HostLookup = systemLookup): Promis
 type DenialListener = (host: string, reason: string) => void
 
 /**
- * A `net.connect` lookup that resolves `host`'s name with `lookup` and fails (code
+ * A `net.connect` lookup that resolves `url`'s host name with `lookup` and fails (code
  * `EDESTINATIONDENIED`) when `check` refuses any address it would connect to.
  */
 function checkedLookup(
   lookup: HostLookup,
-  host: string,
+  url: string,
   check: DestinationCheck,
   deny: (reason: string) => Error,
 ): LookupFunction {
@@ -101,7 +103,7 @@ function checkedLookup(
     lookup(hostname).then(
       (found) => {
         const usable = found.filter((a) => family === 0 || a.family === family)
-        const reason = usable.map((a) => check(host, a.address)).find((r) => r !== null)
+        const reason = usable.map((a) => check(url, a.address)).find((r) => r !== null)
         if (reason || !usable.length) {
           const error: NodeJS.ErrnoException = reason
             ? deny(reason)

@@ -58,6 +58,11 @@ export interface RecordingOptions {
   storageState?: StorageState
   /** Profile directory for launch mode. Default: a fresh temp dir, removed when recording ends. */
   userDataDir?: string
+  /**
+   * The proxy every request of the browser goes through (launch mode): the guard proxy that
+   * checks the addresses an API caller's browse session connects to (issue 13 item 3).
+   */
+  proxy?: { server: string; username: string; password: string }
   /** Milliseconds since the Unix epoch; default `Date.now`. */
   clock?: () => number
   /** Called as each exchange completes (answered or failed). */
@@ -206,6 +211,7 @@ export async function startRecording(options: RecordingOptions): Promise<Recordi
         args: chromiumArgs(),
         // Headed: let the page follow the window size the person drags it to.
         ...(headless ? {} : { viewport: null }),
+        ...(options.proxy ? { proxy: options.proxy } : {}),
       })
       if (options.storageState) await applyStorageState(context, options.storageState)
     }

@@ -8,6 +8,8 @@ import { connectHttp } from '../mcp/mcpClients'
 let h: Harness
 let allowed: Server
 let inside: Server
+/** Requests the local app that was not allowed received: the guard refuses before connecting. */
+let insideHits = 0
 const clients: Client[] = []
 
 const portOf = (server: Server) => (server.address() as { port: number }).port
@@ -19,15 +21,19 @@ beforeEach(async () => {
   h = await startHarness()
   h.core.store.localSites.remove('local', '127.0.0.1')
   // A local app the owner did not allow: its text must never come back to an API caller.
-  inside = createServer((_req, res) =>
+  insideHits = 0
+  inside = createServer((_req, res) => {
+    insideHits++
     res
       .writeHead(200, { 'content-type': 'text/html', 'access-control-allow-origin': '*' })
-      .end('<html><body><p>internal secret page</p></body></html>'),
-  )
+      .end('<html><body><p>internal secret page</p></body></html>')
+  })
   await listen(inside)
   const insideUrl = `http://127.0.0.1:${portOf(inside)}/`
   allowed = createServer((req, res) => {
     if (req.url === '/redirect') return res.writeHead(302, { location: insideUrl }).end()
+    if (req.url === '/metadata')
+      return res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/' }).end()
     if (req.url === '/loader')
       return res
         .writeHead(200, { 'content-type': 'text/html' })
@@ -70,6 +76,18 @@ describe('browse judges the address the browser connected to (issue 13 item 3)',
       client.callTool({ name: 'service_browse_open', arguments: { url } }),
     )
     expect(code).toBe('destination_denied')
+    expect(insideHits).toBe(0)
+  })
+
+  it('an allowed site that redirects to the metadata address: refused, never reached', async () => {
+    const client = await connect()
+    const url = `http://127.0.0.1:${portOf(allowed)}/metadata`
+    const error = await client.callTool({ name: 'service_browse_open', arguments: { url } }).then(
+      () => null,
+      (e: unknown) => e as McpError,
+    )
+    expect((error?.data as { code: string }).code).toBe('destination_denied')
+    expect(error?.message).toContain('169.254.169.254')
   })
 
   it('a page that loads from a local app not allowed ends the session at the next snapshot', async () => {
@@ -93,5 +111,6 @@ describe('browse judges the address the browser connected to (issue 13 item 3)',
     expect(await refusalCode(client.callTool({ name: 'snapshot', arguments: { sessionId } }))).toBe(
       'session_expired',
     )
+    expect(insideHits).toBe(0)
   })
 })

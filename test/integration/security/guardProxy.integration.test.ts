@@ -74,7 +74,7 @@ afterAll(async () => {
 
 /** A fresh Chromium whose requests go through the guard with `check`; collects refusals. */
 async function browse(
-  check: (host: string, address: string) => string | null,
+  check: (url: string, address: string) => string | null,
   run: (context: BrowserContext) => Promise<void>,
 ): Promise<string[]> {
   const denied: string[] = []
@@ -98,8 +98,8 @@ async function browse(
 }
 
 /** An API caller's rule: only the allowed server is a local site the owner allowed. */
-const apiCheck = (host: string, address: string) =>
-  connectedAddressDenied(host, address, [allowed.host])
+const apiCheck = (url: string, address: string) =>
+  connectedAddressDenied(url, address, [allowed.host])
 
 describe('the guard proxy (issue 13 item 3)', () => {
   it('lets the allowed local site through and refuses a redirect to another local port', async () => {
