@@ -182,6 +182,17 @@ export const GENERIC_STEMS = new Set(
     'first',
     'last',
     'next',
+    'everything',
+    'anything',
+    // The pieces of a screen say where a person clicks, not what a tool works on (`the flow
+    // [tab]`, `the inject [button]`).
+    'button',
+    'tab',
+    'screen',
+    'menu',
+    'dialog',
+    'window',
+    'panel',
   ].map(stem),
 )
 
