@@ -1,47 +1,51 @@
+import { Type, type Static } from '@sinclair/typebox'
+
 /**
  * JSON Schemas of account-API request bodies whose field names the spec leaves "not shown"
  * (INTERFACE.md "B"), with a description on every field so the OpenAPI generator documents them.
  */
 
+/** An object whose keys the caller names (tool inputs): JSON Schema `{type: 'object'}`. */
+const openObject = (description: string) =>
+  Type.Unsafe<Record<string, unknown>>({ type: 'object', description })
+
 /** Body of `POST /v1/tools/prepare` (manual compile; issue 3 "Manual compile"). */
-export const PREPARE_BODY_SCHEMA = {
-  type: 'object',
-  description:
-    'Compiles exactly one observed request of a recorded trace into a candidate tool. ' +
-    'Send the header Idempotency-Key (8 to 128 letters, digits, ".", "_", ":" or "-").',
-  additionalProperties: false,
-  required: ['trace_id', 'request_id', 'intent'],
-  properties: {
-    trace_id: {
-      type: 'string',
+export const PREPARE_BODY_SCHEMA = Type.Object(
+  {
+    trace_id: Type.String({
       minLength: 1,
       maxLength: 200,
       description: 'The trace id (`trc_...`) returned when the trace was recorded or imported.',
-    },
-    request_id: {
-      type: 'string',
+    }),
+    request_id: Type.String({
       minLength: 1,
       maxLength: 200,
       description:
         'The id (`exc_<n>`) of the observed request (exchange) in that trace to compile as the ' +
         "tool's target.",
-    },
-    intent: {
-      type: 'string',
+    }),
+    intent: Type.String({
       minLength: 1,
       maxLength: 2000,
       description: "What the tool does, in plain words; becomes the candidate's intent.",
-    },
-    dependency_ids: {
-      type: 'array',
-      maxItems: 50,
-      items: { type: 'string', minLength: 1, maxLength: 200 },
-      description:
-        'Optional ids of observed requests of the same trace that the target depends on ' +
-        '(for example the page that hands out a CSRF token); they become dependency steps.',
-    },
+    }),
+    dependency_ids: Type.Optional(
+      Type.Array(Type.String({ minLength: 1, maxLength: 200 }), {
+        maxItems: 50,
+        description:
+          'Optional ids of observed requests of the same trace that the target depends on ' +
+          '(for example the page that hands out a CSRF token); they become dependency steps.',
+      }),
+    ),
   },
-} as const
+  {
+    additionalProperties: false,
+    description:
+      'Compiles exactly one observed request of a recorded trace into a candidate tool. ' +
+      'Send the header Idempotency-Key (8 to 128 letters, digits, ".", "_", ":" or "-").',
+  },
+)
+export type PrepareBody = Static<typeof PREPARE_BODY_SCHEMA>
 
 /**
  * Operation key (spec "Resources"): header `Idempotency-Key` of every metered account-API
@@ -60,31 +64,32 @@ const DOMAIN_PATTERN =
  * stored receipt unchanged (its `cost` is what the operation cost, charged once; the answer then
  * carries the header `Idempotent-Replayed: true`); other inputs are 409 `idempotency_conflict`.
  */
-export const SEARCH_BODY_SCHEMA = {
-  type: 'object',
-  description:
-    'Finds the callable tools of this account for an intent. Send the header Idempotency-Key ' +
-    '(8 to 128 letters, digits, ".", "_", ":" or "-"). Costs 1 credit per operation key.',
-  additionalProperties: false,
-  required: ['intent'],
-  properties: {
-    intent: {
-      type: 'string',
+export const SEARCH_BODY_SCHEMA = Type.Object(
+  {
+    intent: Type.String({
       minLength: 1,
       maxLength: 2000,
       pattern: '\\S',
       description: 'What the tool should do, in plain words (1 to 2000 characters).',
-    },
-    domain: {
-      type: 'string',
-      maxLength: 260,
-      pattern: DOMAIN_PATTERN,
-      description:
-        'Optional bare host name (no scheme or path): only tools on that host and its ' +
-        'subdomains. With a port (`127.0.0.1:4101`), only that port.',
-    },
+    }),
+    domain: Type.Optional(
+      Type.String({
+        maxLength: 260,
+        pattern: DOMAIN_PATTERN,
+        description:
+          'Optional bare host name (no scheme or path): only tools on that host and its ' +
+          'subdomains. With a port (`127.0.0.1:4101`), only that port.',
+      }),
+    ),
   },
-} as const
+  {
+    additionalProperties: false,
+    description:
+      'Finds the callable tools of this account for an intent. Send the header Idempotency-Key ' +
+      '(8 to 128 letters, digits, ".", "_", ":" or "-"). Costs 1 credit per operation key.',
+  },
+)
+export type SearchBody = Static<typeof SEARCH_BODY_SCHEMA>
 
 /**
  * Body of `POST /api/v1/runs` (run by task; spec "C", body "not shown"): an intent routed to the
@@ -94,79 +99,84 @@ export const SEARCH_BODY_SCHEMA = {
  * `result.next.tool` naming the index tool. Optional header `Idempotency-Key` (up to 200
  * characters): a repeat joins the same run; other inputs are 409 `idempotency_conflict`.
  */
-export const TASK_RUN_BODY_SCHEMA = {
-  type: 'object',
-  description: 'Runs a task: routes the intent to a verified tool and runs it with the inputs.',
-  additionalProperties: false,
-  required: ['intent'],
-  properties: {
-    intent: {
-      type: 'string',
+export const TASK_RUN_BODY_SCHEMA = Type.Object(
+  {
+    intent: Type.String({
       minLength: 1,
       maxLength: 2000,
       pattern: '\\S',
       description: 'The task in plain words (1 to 2000 characters).',
-    },
-    inputs: {
-      type: 'object',
-      description:
+    }),
+    inputs: Type.Optional(
+      openObject(
         "The tool's inputs by semantic name (as surface A takes them), or by slot (`p0`, `p1`... " +
-        'as strings, as search matches list them). Missing required values make the run wait ' +
-        'as `input_required`.',
-    },
-    domain: {
-      type: 'string',
-      maxLength: 260,
-      pattern: DOMAIN_PATTERN,
-      description: 'Optional bare host name: route only to tools on it and its subdomains.',
-    },
-    select: {
-      type: 'array',
-      items: { type: 'string' },
-      description: 'Keep only the named parts of the result (as in site tool calls).',
-    },
-    deadlineMs: {
-      type: 'integer',
-      minimum: 5000,
-      maximum: 300000,
-      description:
-        'Answer deadline in ms (default 60000); the header x-service-deadline-ms wins. Past it ' +
-        'the answer is 504 run_timeout and the run goes on.',
-    },
-    allow_mutation: {
-      type: 'boolean',
-      description:
-        'Confirms a tool that changes data on the site; without it such a run waits for approval.',
-    },
+          'as strings, as search matches list them). Missing required values make the run wait ' +
+          'as `input_required`.',
+      ),
+    ),
+    domain: Type.Optional(
+      Type.String({
+        maxLength: 260,
+        pattern: DOMAIN_PATTERN,
+        description: 'Optional bare host name: route only to tools on it and its subdomains.',
+      }),
+    ),
+    select: Type.Optional(
+      Type.Array(Type.String(), {
+        description: 'Keep only the named parts of the result (as in site tool calls).',
+      }),
+    ),
+    deadlineMs: Type.Optional(
+      Type.Integer({
+        minimum: 5000,
+        maximum: 300000,
+        description:
+          'Answer deadline in ms (default 60000); the header x-service-deadline-ms wins. Past it ' +
+          'the answer is 504 run_timeout and the run goes on.',
+      }),
+    ),
+    allow_mutation: Type.Optional(
+      Type.Boolean({
+        description:
+          'Confirms a tool that changes data on the site; without it such a run waits for approval.',
+      }),
+    ),
   },
-} as const
+  {
+    additionalProperties: false,
+    description: 'Runs a task: routes the intent to a verified tool and runs it with the inputs.',
+  },
+)
+export type TaskRunBody = Static<typeof TASK_RUN_BODY_SCHEMA>
 
 /**
  * Body of `POST /v1/tools/{id}/execute` (spec "B"): runs a candidate or tool once with slot
  * inputs; the first real execution of a candidate verifies it. Header `Idempotency-Key`
  * required (operation key).
  */
-export const EXECUTE_BODY_SCHEMA = {
-  type: 'object',
-  description: 'Executes a tool or candidate once. Costs 1 credit per operation key.',
-  additionalProperties: false,
-  properties: {
-    intent: {
-      type: 'string',
-      maxLength: 2000,
-      description: 'Why this execution is made, in plain words (kept with the run).',
-    },
-    inputs: {
-      type: 'object',
-      description:
+export const EXECUTE_BODY_SCHEMA = Type.Object(
+  {
+    intent: Type.Optional(
+      Type.String({
+        maxLength: 2000,
+        description: 'Why this execution is made, in plain words (kept with the run).',
+      }),
+    ),
+    inputs: Type.Optional(
+      openObject(
         "Slot names (`p0`, `p1`...) to values, as strings converted by the slot's declared type.",
-    },
-    allow_mutation: {
-      type: 'boolean',
-      description: 'Required true for a tool that changes data on the site.',
-    },
+      ),
+    ),
+    allow_mutation: Type.Optional(
+      Type.Boolean({ description: 'Required true for a tool that changes data on the site.' }),
+    ),
   },
-} as const
+  {
+    additionalProperties: false,
+    description: 'Executes a tool or candidate once. Costs 1 credit per operation key.',
+  },
+)
+export type ExecuteBody = Static<typeof EXECUTE_BODY_SCHEMA>
 
 /** Body of `PUT /v1/accounts/{name}` (spec "B"): stores or replaces a secret. */
 export const ACCOUNT_PUT_BODY_SCHEMA = {
@@ -262,56 +272,59 @@ export const OAUTH_CLIENT_BODY_SCHEMA = {
 } as const
 
 /** Body of `POST /v1/index` (spec "B"): the URL to observe and the intent to compile for. */
-export const INDEX_BODY_SCHEMA = {
-  type: 'object',
-  description:
-    'Observes a URL with the local browser and compiles a candidate tool for the intent when ' +
-    'the evidence supports one. Send the header Idempotency-Key (8 to 128 letters, digits, ".", ' +
-    '"_", ":" or "-"). Costs 1 credit per operation key.',
-  additionalProperties: false,
-  required: ['url', 'intent'],
-  properties: {
-    url: {
-      type: 'string',
+export const INDEX_BODY_SCHEMA = Type.Object(
+  {
+    url: Type.String({
       minLength: 1,
       maxLength: 2048,
       description: 'The http or https page to observe.',
-    },
-    intent: {
-      type: 'string',
+    }),
+    intent: Type.String({
       minLength: 1,
       maxLength: 2000,
       pattern: '\\S',
       description:
         'What the tool should do (1 to 2000 characters). When it names a value ("search the ' +
         'directory for writing") and the page has one search box, the browser types and submits it.',
-    },
-    browser: {
-      type: 'string',
-      enum: ['remote'],
-      description:
-        "Optional; `remote` is accepted for compatibility: this service's browser is the local " +
-        'headless Chromium, with the saved login of the site.',
-    },
+    }),
+    browser: Type.Optional(
+      Type.Unsafe<'remote'>({
+        type: 'string',
+        enum: ['remote'],
+        description:
+          "Optional; `remote` is accepted for compatibility: this service's browser is the local " +
+          'headless Chromium, with the saved login of the site.',
+      }),
+    ),
   },
-} as const
+  {
+    additionalProperties: false,
+    description:
+      'Observes a URL with the local browser and compiles a candidate tool for the intent when ' +
+      'the evidence supports one. Send the header Idempotency-Key (8 to 128 letters, digits, ".", ' +
+      '"_", ":" or "-"). Costs 1 credit per operation key.',
+  },
+)
+export type IndexBody = Static<typeof INDEX_BODY_SCHEMA>
 
 /** Body of `POST /api/v1/index` (spec "C"; body "not shown"): a URL and an optional intent. */
-export const INDEX_JOB_BODY_SCHEMA = {
-  type: 'object',
-  description:
-    'Starts an index job on a URL. At most 3 run at once per workspace (429 index_busy) and 5 ' +
-    'start a day (429 index_limit); a site already being indexed answers its job.',
-  additionalProperties: false,
-  required: ['url'],
-  properties: {
-    url: { type: 'string', minLength: 1, maxLength: 2048, description: 'The page to index.' },
-    intent: {
-      type: 'string',
-      minLength: 1,
-      maxLength: 2000,
-      pattern: '\\S',
-      description: 'Optional: what the tool should do; default the data the page loads itself.',
-    },
+export const INDEX_JOB_BODY_SCHEMA = Type.Object(
+  {
+    url: Type.String({ minLength: 1, maxLength: 2048, description: 'The page to index.' }),
+    intent: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 2000,
+        pattern: '\\S',
+        description: 'Optional: what the tool should do; default the data the page loads itself.',
+      }),
+    ),
   },
-} as const
+  {
+    additionalProperties: false,
+    description:
+      'Starts an index job on a URL. At most 3 run at once per workspace (429 index_busy) and 5 ' +
+      'start a day (429 index_limit); a site already being indexed answers its job.',
+  },
+)
+export type IndexJobBody = Static<typeof INDEX_JOB_BODY_SCHEMA>

@@ -38,7 +38,9 @@ let doc: Doc
 beforeAll(async () => {
   h = await startHarness()
   ;({ tool } = await makeSearchTool(h.core, h.site))
-  const answer = await fetch(`${h.base}/openapi.json`)
+  const answer = await fetch(`${h.base}/openapi.json`, {
+    headers: { authorization: `Bearer ${h.key}` },
+  })
   expect(answer.status).toBe(200)
   doc = (await answer.json()) as Doc
 })
@@ -162,11 +164,13 @@ describe('request and error schemas', () => {
     doc.paths[path]![method]!.requestBody!.content['application/json']!.schema
 
   it('documents bodies with the very schemas the routes validate with', () => {
-    expect(body('/v1/tools/search')).toEqual(SEARCH_BODY_SCHEMA)
-    expect(body('/v1/tool-router')).toEqual(SEARCH_BODY_SCHEMA)
-    expect(body('/v1/tools/prepare')).toEqual(PREPARE_BODY_SCHEMA)
-    expect(body('/api/v1/runs')).toEqual(TASK_RUN_BODY_SCHEMA)
-    expect(body('/v1/tools/{id}/execute')).toEqual(EXECUTE_BODY_SCHEMA)
+    // As JSON: the TypeBox schemas carry a symbol of their kind, which JSON does not.
+    const json = (schema: object) => JSON.parse(JSON.stringify(schema)) as unknown
+    expect(body('/v1/tools/search')).toEqual(json(SEARCH_BODY_SCHEMA))
+    expect(body('/v1/tool-router')).toEqual(json(SEARCH_BODY_SCHEMA))
+    expect(body('/v1/tools/prepare')).toEqual(json(PREPARE_BODY_SCHEMA))
+    expect(body('/api/v1/runs')).toEqual(json(TASK_RUN_BODY_SCHEMA))
+    expect(body('/v1/tools/{id}/execute')).toEqual(json(EXECUTE_BODY_SCHEMA))
   })
 
   it('defines Error with every code of src/shared/errors.ts', () => {
@@ -227,9 +231,26 @@ describe('security and tools', () => {
       { bearer: [] },
       { oauth2: ['tools:read'] },
     ])
-    expect(doc.paths['/openapi.json']!.get!.security).toEqual([])
+    // DESIGN.md §5: every route but the OAuth metadata takes a key or token (issue 13).
+    expect(doc.paths['/openapi.json']!.get!.security).toEqual([
+      { bearer: [] },
+      { oauth2: ['tools:read'] },
+    ])
     expect(doc.paths['/.well-known/oauth-authorization-server']!.get!.security).toEqual([])
     expect(doc.paths['/v1/vault/unlock']!.post!.security).toEqual([{ ownerToken: [] }])
+  })
+
+  it('answers 401 without a key, and another workspace sees none of the owner’s tools', async () => {
+    expect((await fetch(`${h.base}/openapi.json`)).status).toBe(401)
+    const other = h.core.store.keys.create(
+      { id: 'key_other_ws', tenant: 'other-workspace', label: 'other' },
+      Date.now(),
+    ).key
+    const theirs = (await (
+      await fetch(`${h.base}/openapi.json`, { headers: { authorization: `Bearer ${other}` } })
+    ).json()) as Doc
+    expect(theirs['x-tools']).toEqual([])
+    expect(Object.keys(theirs.paths)).toEqual(Object.keys(doc.paths))
   })
 
   it('lists the verified tools of surface A under x-tools', () => {

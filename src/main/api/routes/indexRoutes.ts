@@ -10,7 +10,12 @@ import { operationKey } from '../operationKey'
 import { validBody } from '../routeValidation'
 import { hashInputs } from '../inputsHash'
 import { INDEX_ENDPOINT } from '../accountPaths'
-import { INDEX_BODY_SCHEMA, INDEX_JOB_BODY_SCHEMA } from '../../../shared/accountApiSchemas'
+import {
+  INDEX_BODY_SCHEMA,
+  INDEX_JOB_BODY_SCHEMA,
+  type IndexBody,
+  type IndexJobBody,
+} from '../../../shared/accountApiSchemas'
 import { guardApiUrl, localSitesOf, ownOriginsOf } from '../localSites'
 import { routeSchema } from '../openapi/routeSchema'
 import { OPERATION_KEY, json, billing } from '../openapi/docParts'
@@ -159,7 +164,7 @@ export function registerIndexRoutes(app: FastifyInstance, deps: ServerDeps): voi
     async (request, reply) => {
       const caller = auth.authenticate(request)
       const key = operationKey(request)
-      const body = validBody<{ url: string; intent: string; browser?: 'remote' }>(request)
+      const body = validBody<IndexBody>(request)
       const url = checkUrl(body.url)
       await guardApiUrl(url, { ...caller, ownOrigins: ownOriginsOf(request) }, localSitesOf(store))
       const inputHash = hashInputs({ url, intent: body.intent })
@@ -243,7 +248,7 @@ export function registerIndexRoutes(app: FastifyInstance, deps: ServerDeps): voi
     },
     async (request, reply) => {
       const caller = auth.authenticate(request)
-      const body = validBody<{ url: string; intent?: string }>(request)
+      const body = validBody<IndexJobBody>(request)
       const url = checkUrl(body.url)
       await guardApiUrl(url, { ...caller, ownOrigins: ownOriginsOf(request) }, localSitesOf(store))
       if (body.intent) await deps.vault?.refuseSecretValues(body.intent, caller.tenant)

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { SearchBody } from '../../../shared/accountApiSchemas'
 import { ServiceError } from '../../../shared/errors'
 import { createToolRouter, type RouteResult, type ToolRouter } from '../../router/router'
 import type { OperationReceipt } from '../../store/receiptRepository'
@@ -78,8 +79,7 @@ async function search(
   const caller = auth.authenticate(request)
   requireScope(caller, SEARCH_SCOPE)
   const key = operationKey(request)
-  type Search = { intent: string; domain?: string }
-  const body = viaQuery ? validQuery<Search>(request) : validBody<Search>(request)
+  const body = viaQuery ? validQuery<SearchBody>(request) : validBody<SearchBody>(request)
   // Spec B rule 4: secret values never appear in intents; name them as {{secret:NAME}}.
   await deps.vault?.refuseSecretValues(body.intent, caller.tenant)
   const domain = body.domain?.toLowerCase().replace(/\.(?=:|$)/, '') ?? null

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { monotonicFactory } from 'ulid'
-import { TASK_RUN_BODY_SCHEMA } from '../../../shared/accountApiSchemas'
+import { TASK_RUN_BODY_SCHEMA, type TaskRunBody } from '../../../shared/accountApiSchemas'
 import { ServiceError } from '../../../shared/errors'
 import type { ToolSpec } from '../../../shared/toolSpec'
 import { isFinal, type StartedRun } from '../../engine/runEngine'
@@ -23,14 +23,7 @@ const MAX_IDEMPOTENCY_KEY = 200
 /** Spec "Why a run failed" `no_capability`: the index tool `result.next.tool` names. */
 export const INDEX_TOOL = 'service_index'
 
-interface TaskBody {
-  intent: string
-  inputs?: Record<string, unknown>
-  domain?: string
-  select?: string[]
-  deadlineMs?: number
-  allow_mutation?: boolean
-}
+type TaskBody = TaskRunBody
 
 /** What the receipt of a task's Idempotency-Key keeps: the run it started and with what. */
 interface TaskReceipt {
