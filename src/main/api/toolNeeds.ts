@@ -7,6 +7,8 @@ export interface NeedsContext {
   vaultLocked: boolean
   /** True when a login is saved for this host. */
   hasLogin: (siteHost: string) => boolean
+  /** True when the host's saved login keeps a username and password; absent: not checked. */
+  hasPassword?: (siteHost: string) => boolean
   /** Names of the workspace's stored secrets. */
   secretNames: ReadonlySet<string>
 }
@@ -31,6 +33,13 @@ export function toolNeeds(tool: ToolSpec, context: NeedsContext): ToolNeed[] {
       kind: 'login',
       host: tool.siteHost,
       message: `This tool signs in as you on ${tool.siteHost}, and no login is saved for it.`,
+    })
+  else if (tool.login?.httpAuth && context.hasPassword && !context.hasPassword(tool.siteHost))
+    // A site behind HTTP authentication answers only to a username and password (issue 14 item 2).
+    needs.push({
+      kind: 'login',
+      host: tool.siteHost,
+      message: `${tool.siteHost} asks HTTP ${tool.login.httpAuth.scheme === 'digest' ? 'Digest' : 'Basic'} authentication, and its saved login keeps no username and password: sign in again.`,
     })
   for (const name of secrets.filter((n) => !context.secretNames.has(n)))
     needs.push({

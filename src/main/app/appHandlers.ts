@@ -154,6 +154,7 @@ export function createAppHandlers(deps: AppHandlerDeps): AppHandlers {
       return toolNeeds(tool, {
         vaultLocked: vault?.mode === 'locked',
         hasLogin: (host) => deps.logins?.saved.get(deps.tenant, host) != null,
+        hasPassword: (host) => deps.logins?.saved.get(deps.tenant, host)?.hasPassword === true,
         secretNames: new Set((deps.vault?.list(deps.tenant) ?? []).map((s) => s.name)),
       })
     },
