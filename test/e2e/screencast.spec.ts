@@ -126,6 +126,9 @@ test('the address bar goes to a typed address, back and forward, and refuses oth
   await expect(recorded.locator('#results li').first()).toBeVisible()
   await page.getByTestId('screencast-back').click()
   await expect(url).toHaveValue(`${app.site.url}/`)
+  // Back has arrived (a Forward sent while it loads would race it, as in any browser).
+  await expect.poll(() => recorded.url()).toBe(`${app.site.url}/`)
+  await expect(page.getByTestId('screencast-view')).toHaveAttribute('data-loading', 'false')
   await expect(page.getByTestId('screencast-forward')).toBeEnabled()
   await page.getByTestId('screencast-forward').click()
   await expect(url).toHaveValue(`${app.site.url}/search?query=image`)
