@@ -43,17 +43,32 @@ export function evaluateOffline(entry: StoredWorkflow): WorkflowResult {
   const out = {} as Record<RecordingPath, PathResult>
   for (const path of PATHS)
     out[path] = { verdict: judge(compileStored(entry, path), entry.workflow.key) }
-  if (entry.har) {
-    const { terse, chatty, withoutValue } = entry.workflow.rewordings
-    const hits = [terse, chatty, withoutValue].filter((intent) => {
-      const r = compileStored(entry, 'har', { intent })
-      if (!r?.ok) return false
-      const last = r.candidate.steps[r.candidate.steps.length - 1]!
-      return stepMatches(r.candidate, last.request, entry.workflow.key.target)
-    })
-    out.har.wording = hits.length / 3
-  }
+  if (entry.har) out.har.wording = rewordingHits(entry).filter((r) => r.hit).length / 3
   return { ref: entry.ref, recording: out.recording, har: out.har }
+}
+
+/** One rewording of a workflow's intent and whether its plain HAR compiled to the key's target. */
+export interface RewordingHit {
+  kind: 'terse' | 'chatty' | 'withoutValue'
+  intent: string
+  hit: boolean
+}
+
+/**
+ * Compiles a workflow's plain HAR once per rewording of its intent (issue 9 "Robustness to
+ * wording") and says of each whether the tool's last step is the key's target. Empty when the
+ * workflow has no stored HAR.
+ */
+export function rewordingHits(entry: StoredWorkflow): RewordingHit[] {
+  if (!entry.har) return []
+  const kinds = ['terse', 'chatty', 'withoutValue'] as const
+  return kinds.map((kind) => {
+    const intent = entry.workflow.rewordings[kind]
+    const r = compileStored(entry, 'har', { intent })
+    if (!r?.ok) return { kind, intent, hit: false }
+    const last = r.candidate.steps[r.candidate.steps.length - 1]!
+    return { kind, intent, hit: stepMatches(r.candidate, last.request, entry.workflow.key.target) }
+  })
 }
 
 /**
