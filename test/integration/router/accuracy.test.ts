@@ -12,13 +12,13 @@ import {
 } from '../../bench/routerAccuracy'
 
 /**
- * Floors on the test half, a few points under what was measured (top-1 70.3%, recall 73.9%, MRR
- * 0.916 on 25 Nov 2026, after tuning on the dev half only, whose 166 newest intents were written
+ * Floors on the test half, a few points under what was measured (top-1 72.1%, recall 75.8%, MRR
+ * 0.919 on 25 Nov 2026, after tuning on the dev half only, whose 166 newest intents were written
  * before any tuning on them), since the compiler the tools come from keeps changing (see the
  * report of issue 10 for the misses).
  */
-const MIN_TOP1 = 0.66
-const MIN_RECALL = 0.7
+const MIN_TOP1 = 0.68
+const MIN_RECALL = 0.72
 
 /**
  * The must-match-nothing intents of the test half that still match, and why; any other is a
