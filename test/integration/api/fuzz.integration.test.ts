@@ -105,7 +105,9 @@ beforeAll(async () => {
     body: JSON.stringify({ query: 'writing' }),
   })
   runId = ((await answer.json()) as { runId: string }).runId
-  const doc = (await (await fetch(`${base}/openapi.json`)).json()) as {
+  const doc = (await (
+    await fetch(`${base}/openapi.json`, { headers: { authorization: `Bearer ${keys.personal}` } })
+  ).json()) as {
     paths: Record<string, Record<string, Operation>>
   }
   routes = Object.entries(doc.paths).flatMap(([path, item]) =>

@@ -38,7 +38,9 @@ let doc: Doc
 beforeAll(async () => {
   h = await startHarness()
   ;({ tool } = await makeSearchTool(h.core, h.site))
-  const answer = await fetch(`${h.base}/openapi.json`)
+  const answer = await fetch(`${h.base}/openapi.json`, {
+    headers: { authorization: `Bearer ${h.key}` },
+  })
   expect(answer.status).toBe(200)
   doc = (await answer.json()) as Doc
 })
@@ -229,9 +231,26 @@ describe('security and tools', () => {
       { bearer: [] },
       { oauth2: ['tools:read'] },
     ])
-    expect(doc.paths['/openapi.json']!.get!.security).toEqual([])
+    // DESIGN.md §5: every route but the OAuth metadata takes a key or token (issue 13).
+    expect(doc.paths['/openapi.json']!.get!.security).toEqual([
+      { bearer: [] },
+      { oauth2: ['tools:read'] },
+    ])
     expect(doc.paths['/.well-known/oauth-authorization-server']!.get!.security).toEqual([])
     expect(doc.paths['/v1/vault/unlock']!.post!.security).toEqual([{ ownerToken: [] }])
+  })
+
+  it('answers 401 without a key, and another workspace sees none of the owner’s tools', async () => {
+    expect((await fetch(`${h.base}/openapi.json`)).status).toBe(401)
+    const other = h.core.store.keys.create(
+      { id: 'key_other_ws', tenant: 'other-workspace', label: 'other' },
+      Date.now(),
+    ).key
+    const theirs = (await (
+      await fetch(`${h.base}/openapi.json`, { headers: { authorization: `Bearer ${other}` } })
+    ).json()) as Doc
+    expect(theirs['x-tools']).toEqual([])
+    expect(Object.keys(theirs.paths)).toEqual(Object.keys(doc.paths))
   })
 
   it('lists the verified tools of surface A under x-tools', () => {

@@ -203,6 +203,7 @@ describe('PATCH /v1/tools/{id}', () => {
       h.base,
       'GET',
       '/openapi.json',
+      { key: h.key },
     )
     const operation = doc.body.paths['/v1/tools/{id}']?.patch
     expect(operation).toBeDefined()

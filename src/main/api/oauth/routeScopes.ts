@@ -14,6 +14,7 @@ const ROUTE_SCOPES: Array<{ methods: string[] | null; path: RegExp; scope: ApiSc
   { methods: ['GET'], path: /^\/v1\/usage$/, scope: 'tools:read' },
   { methods: ['GET'], path: /^\/api\/v1\/sites\/[^/]+$/, scope: 'tools:read' },
   { methods: ['GET'], path: /^\/api\/v1\/scopes$/, scope: 'tools:read' },
+  { methods: ['GET'], path: /^\/openapi\.json$/, scope: 'tools:read' },
   // MCP: connecting lists tools; what a tool call needs is checked per call (requireScope).
   { methods: null, path: /^\/mcp(\/[^/]+)?$/, scope: 'tools:read' },
   { methods: ['POST'], path: /^\/api\/v1\/sites\/[^/]+\/call\/[^/]+$/, scope: 'tools:execute' },

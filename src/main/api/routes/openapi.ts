@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import type { ToolRepository } from '../../store/toolRepository'
+import type { Authenticator } from '../auth'
 import { openApiDocument } from '../openapi/document'
 import { routeSchema } from '../openapi/routeSchema'
 import { json } from '../openapi/docParts'
@@ -8,29 +9,39 @@ import { json } from '../openapi/docParts'
 export const OPENAPI_PATH = '/openapi.json'
 
 /**
- * `GET /openapi.json` (spec "B", "Versioning" 2): public like the OAuth metadata (no route here
- * authenticates); `registerOpenApiGenerator` must have run on the server before any route. The
- * document is the routes' own schemas, for the host asked, with the current verified tools under `x-tools`.
+ * `GET /openapi.json` (spec "B", "Versioning" 2): like every route of the account API but the
+ * OAuth metadata (DESIGN.md §5 "Local server safety"), it takes an API key, the owner token or an
+ * OAuth token with `tools:read` (401 without one): its `x-tools` are the caller's workspace's
+ * verified tools, which no one else may read (issue 13 items 2 and 3). `registerOpenApiGenerator`
+ * must have run on the server before any route. The document is the routes' own schemas, for the
+ * host asked.
  */
 export function registerOpenApiRoute(
   app: FastifyInstance,
-  deps: { store: { tools: Pick<ToolRepository, 'list'> } },
+  deps: {
+    auth: Pick<Authenticator, 'authenticate'>
+    store: { toolsFor(tenant: string): Pick<ToolRepository, 'list'> }
+  },
 ): void {
   app.get(
     OPENAPI_PATH,
     {
       schema: routeSchema({
-        summary: 'This description: OpenAPI 3.1.0, version 2026.09.28 (public).',
+        summary:
+          "This description: OpenAPI 3.1.0, version 2026.09.28, with the workspace's verified " +
+          'tools under `x-tools`.',
         tag: 'meta',
-        auth: 'public',
+        auth: 'key',
         responses: { '200': json('The OpenAPI document.') },
         errors: [],
       }),
     },
-    async (request) =>
-      openApiDocument(app, {
+    async (request) => {
+      const caller = deps.auth.authenticate(request)
+      return openApiDocument(app, {
         base: `http://${request.headers.host}`,
-        tools: deps.store.tools.list({ status: 'verified' }),
-      }),
+        tools: deps.store.toolsFor(caller.tenant).list({ status: 'verified' }),
+      })
+    },
   )
 }
