@@ -24,7 +24,10 @@ let doc: Doc
 
 beforeAll(async () => {
   h = await startHarness()
-  doc = (await (await fetch(`${h.base}/openapi.json`)).json()) as Doc
+  const answer = await fetch(`${h.base}/openapi.json`, {
+    headers: { authorization: `Bearer ${h.key}` },
+  })
+  doc = (await answer.json()) as Doc
 })
 
 afterAll(async () => {

@@ -39,6 +39,17 @@ export const runAnswers = {
   '202': run('The run waits (`input_required`) or still runs: poll it.'),
 }
 export const billing = ['quota_exceeded', 'insufficient_paid_credits']
+/** The refusals of a call of one named tool (surface A call, account API execute). */
+export const toolCallErrors = [
+  'bad_request',
+  'invalid_input',
+  'unknown_argument',
+  'not_found',
+  'not_in_scope',
+  'tool_quarantined',
+  'idempotency_conflict',
+  ...billing,
+]
 /**
  * The contract of the three search forms (spec "B" rule 1): the JSON body of POST, or the
  * query of GET (`viaQuery`), with the operation key and the search receipt.

@@ -10,7 +10,7 @@ import { validBody } from '../routeValidation'
 import { operationKey } from '../operationKey'
 import type { ServerDeps } from '../serverDeps'
 import { routeSchema } from '../openapi/routeSchema'
-import { OPERATION_KEY, json, billing } from '../openapi/docParts'
+import { OPERATION_KEY, json, toolCallErrors } from '../openapi/docParts'
 
 const EXECUTE_FIELDS = Object.keys(EXECUTE_BODY_SCHEMA.properties)
 
@@ -69,16 +69,7 @@ export function registerAccountToolRoutes(app: FastifyInstance, deps: ServerDeps
         body: { schema: EXECUTE_BODY_SCHEMA },
         params: [OPERATION_KEY],
         responses: { '200': json('`{run, tool}`') },
-        errors: [
-          'bad_request',
-          'invalid_input',
-          'unknown_argument',
-          'not_found',
-          'not_in_scope',
-          'tool_quarantined',
-          'idempotency_conflict',
-          ...billing,
-        ],
+        errors: toolCallErrors,
       }),
     },
     async (request) => {

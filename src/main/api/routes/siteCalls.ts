@@ -4,7 +4,7 @@ import type { ServerDeps } from '../serverDeps'
 import { sendOutcome, sendRun } from '../callReply'
 import { parseDeadline } from '../deadline'
 import { routeSchema } from '../openapi/routeSchema'
-import { IDEMPOTENCY_CALL, DEADLINE, json, runAnswers, billing } from '../openapi/docParts'
+import { IDEMPOTENCY_CALL, DEADLINE, json, runAnswers, toolCallErrors } from '../openapi/docParts'
 import { schemaRef } from '../openapi/components'
 
 /** Spec "Limits": Idempotency-Key (site tool call) max 200 characters. */
@@ -35,19 +35,7 @@ export function registerSiteCallRoutes(app: FastifyInstance, deps: ServerDeps): 
             schema: schemaRef('RunTimeoutError'),
           },
         },
-        errors: [
-          'bad_request',
-          'invalid_input',
-          'unknown_argument',
-          'not_found',
-          'not_in_scope',
-          'tool_quarantined',
-          'idempotency_conflict',
-          ...billing,
-          'browser_capacity',
-          'browser_capacity@503',
-          'run_timeout',
-        ],
+        errors: [...toolCallErrors, 'browser_capacity', 'browser_capacity@503', 'run_timeout'],
       }),
     },
     async (request, reply) => {
