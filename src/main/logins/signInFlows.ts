@@ -216,6 +216,37 @@ export function createSignInFlows(deps: SignInFlowsDeps): SignInFlows {
     return { url: saved ?? `${origin}/`, host }
   }
 
+  const answerAuth: SignInFlows['answerAuth'] = async (tenant, id, login) => {
+    const flow = find(tenant, id)
+    if (flow.state.status !== 'open')
+      throw new ServiceError('conflict', `The sign-in is ${flow.state.status}.`)
+    const challenge = flow.auth?.pending()
+    if (!flow.auth || !challenge)
+      throw new ServiceError('conflict', `${flow.state.host} asks no username and password now.`)
+    update(flow, 'signing_in', `Signing in to ${flow.state.host}…`)
+    await flow.auth.answer(flow.page, login)
+    const again = flow.auth.pending()
+    if (again) {
+      update(flow, 'open', challengeMessage(again))
+      return snapshot(flow)
+    }
+    const state = (await siteStateOf(flow.browser.context, flow.state.host)) ?? {
+      cookies: [],
+      origins: [],
+    }
+    try {
+      await deps.logins.save(flow.tenant, flow.state.host, state, {
+        credentials: login,
+        loginUrl: challenge.url,
+      })
+    } catch (error) {
+      update(flow, 'open', `Signed in, but the login was not saved: ${(error as Error).message}`)
+      throw error
+    }
+    await end(flow, 'saved', `Signed in to ${flow.state.host}: the login is saved.`)
+    return snapshot(flow)
+  }
+
   return {
     async start(tenant, target) {
       const { url, host } = resolveUrl(target, tenant)
@@ -295,36 +326,7 @@ export function createSignInFlows(deps: SignInFlowsDeps): SignInFlows {
 
     get: (tenant, id) => snapshot(find(tenant, id)),
 
-    async answerAuth(tenant, id, login) {
-      const flow = find(tenant, id)
-      if (flow.state.status !== 'open')
-        throw new ServiceError('conflict', `The sign-in is ${flow.state.status}.`)
-      const challenge = flow.auth?.pending()
-      if (!flow.auth || !challenge)
-        throw new ServiceError('conflict', `${flow.state.host} asks no username and password now.`)
-      update(flow, 'signing_in', `Signing in to ${flow.state.host}…`)
-      await flow.auth.answer(flow.page, login)
-      const again = flow.auth.pending()
-      if (again) {
-        update(flow, 'open', challengeMessage(again))
-        return snapshot(flow)
-      }
-      const state = (await siteStateOf(flow.browser.context, flow.state.host)) ?? {
-        cookies: [],
-        origins: [],
-      }
-      try {
-        await deps.logins.save(flow.tenant, flow.state.host, state, {
-          credentials: login,
-          loginUrl: challenge.url,
-        })
-      } catch (error) {
-        update(flow, 'open', `Signed in, but the login was not saved: ${(error as Error).message}`)
-        throw error
-      }
-      await end(flow, 'saved', `Signed in to ${flow.state.host}: the login is saved.`)
-      return snapshot(flow)
-    },
+    answerAuth,
 
     async submit(tenant, id, values) {
       const flow = find(tenant, id)
@@ -332,7 +334,7 @@ export function createSignInFlows(deps: SignInFlowsDeps): SignInFlows {
         throw new ServiceError('conflict', `The sign-in is ${flow.state.status}.`)
       // A site behind HTTP authentication has no form: the values answer its challenge.
       if (flow.auth?.pending())
-        return this.answerAuth(tenant, id, { username: values.username, password: values.password })
+        return answerAuth(tenant, id, { username: values.username, password: values.password })
       const seed = values.totpSeed ? parseTotpSeed(values.totpSeed) : null
       const code = values.code?.trim() || null
       update(flow, 'signing_in', `Signing in to ${flow.state.host}…`)
