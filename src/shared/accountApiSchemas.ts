@@ -9,7 +9,7 @@ import { Type, type Static } from '@sinclair/typebox'
 const openObject = (description: string) =>
   Type.Unsafe<Record<string, unknown>>({ type: 'object', description })
 
-/** Body of `POST /v1/tools/prepare` (manual compile; issue 3 "Manual compile"). */
+/** Body of `POST /v1/tools/prepare` (manual compile). */
 export const PREPARE_BODY_SCHEMA = Type.Object(
   {
     trace_id: Type.String({

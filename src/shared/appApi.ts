@@ -31,7 +31,7 @@ export interface RecordingState {
    * screencast (headless, no display: issue 14 item 1) or their own Chromium (attached over CDP).
    */
   view: RecordingView
-  /** The site asks HTTP authentication and waits on the person's answer (issue 14 item 2). */
+  /** The site asks HTTP authentication and waits on the person's answer. */
   authChallenge?: HttpAuthChallenge | null
 }
 
@@ -61,7 +61,7 @@ export interface RecordingResult {
 export interface ToolDetail {
   tool: ToolSpec
   target: Exchange | null
-  /** A new candidate's earlier tool for the same workflow, offered to be replaced (issue 14). */
+  /** A new candidate's earlier tool for the same workflow, offered to be replaced. */
   replaces?: ToolSummary | null
 }
 
@@ -70,7 +70,7 @@ export interface AppInfo {
   dataDir: string
   apiUrl: string
   chromium: { path: string | null; hint: string | null }
-  /** The built-in demo shop to try recording on (issue 14 item 8): its URL and demo user. */
+  /** The built-in demo shop to try recording on: its URL and demo user. */
   demo?: { url: string; username: string; password: string }
 }
 
@@ -84,14 +84,14 @@ export interface KeySummary {
   lastUsedAt?: number | null
 }
 
-/** A local site the owner allowed URLs from API keys and OAuth clients to reach (issue 13). */
+/** A local site the owner allowed URLs from API keys and OAuth clients to reach. */
 export interface LocalSiteSummary {
   /** `host:port`, or a host name for every port. */
   host: string
   createdAt: number
 }
 
-/** The app's settings (issue 14 item 6): what settings.json holds, and what is in use now. */
+/** The app's settings: what settings.json holds, and what is in use now. */
 export interface AppSettings {
   dataDir: string
   /** The Chromium binary chosen in the settings, or null (the usual places are searched). */
@@ -102,12 +102,12 @@ export interface AppSettings {
     source: 'env' | 'setting' | 'default' | null
     hint: string | null
   }
-  /** How long run results are kept: whole days and MiB (issue 12). */
+  /** How long run results are kept: whole days and MiB. */
   resultRetention: { days: number; maxMB: number }
 }
 
 /**
- * One run opened in the Runs view (issue 14 item 6): the run, the inputs it was called with, the
+ * One run opened in the Runs view: the run, the inputs it was called with, the
  * requests it sent in order with their answers' statuses and times (its effects), and the steps
  * of its tool they came from.
  */
@@ -185,7 +185,7 @@ export interface UsageView {
   ledger: Array<{ kind: string; amount: number; ref: string; reason: string; at: number }>
 }
 
-/** Something a run of a tool needs first, and what fixes it (issue 14 item 3). */
+/** Something a run of a tool needs first, and what fixes it. */
 export interface ToolNeed {
   /** `vault`: unlock it; `login`: sign in to `host`; `secret`: store `secret` (bound to `host`). */
   kind: 'vault' | 'login' | 'secret'
@@ -194,7 +194,7 @@ export interface ToolNeed {
   secret?: string
 }
 
-/** A login the person signed into while recording, offered for saving at Stop (issue 14 item 2). */
+/** A login the person signed into while recording, offered for saving at Stop. */
 export interface LoginOffer {
   traceId: string
   host: string
@@ -209,7 +209,7 @@ export interface InboxRequirement extends Requirement {
   slotSchema?: { type?: string; format?: string; enum?: unknown[]; description?: string }
 }
 
-/** A run waiting on the person (issue 6 "Requirements in the app"), with its tool and site. */
+/** A run waiting on the person, with its tool and site. */
 export interface InboxItem {
   runId: string
   stateRevision: number
@@ -239,7 +239,7 @@ export interface SecretSummary {
   updatedAt: number
 }
 
-/** A saved site login (issue 6 "Logins view"): what is kept, never a value. */
+/** A saved site login: what is kept, never a value. */
 export interface LoginSummary {
   /** host[:port] of the site. */
   host: string
@@ -257,7 +257,7 @@ export interface LoginSummary {
 /** Where a sign-in is: `open` waits on the person, `signed_in` saved the login's storage state. */
 export type SignInStatus = 'open' | 'signing_in' | 'signed_in' | 'saved' | 'cancelled' | 'failed'
 
-/** One sign-in flow (issue 6 "Sign in"): the browser the person signs in with, and its outcome. */
+/** One sign-in flow: the browser the person signs in with, and its outcome. */
 export interface SignInState {
   signInId: string
   host: string
@@ -276,7 +276,7 @@ export interface SignInState {
   updatedAt: number
 }
 
-/** The vault's key mode (issue 6: it always says which, and never falls back to plaintext). */
+/** The vault's key mode (it always says which, and never falls back to plaintext). */
 export interface VaultState {
   mode: 'keychain' | 'passphrase' | 'locked'
   unlockWith: 'passphrase' | 'keychain' | null
@@ -310,11 +310,11 @@ export interface AppApiMethods {
    * again with them.
    */
   'recorder.answerAuth': [{ sessionId: string; username: string; password: string }, RecordingState]
-  /** A HAR 1.2 file's text, imported as a recording and compiled (issue 14 item 1). */
+  /** A HAR 1.2 file's text, imported as a recording and compiled. */
   'recorder.importHar': [{ har: string; intent: string }, RecordingResult]
   'tools.list': [Record<string, never>, ToolSummary[]]
   /**
-   * Tools for an intent through the router, with scores (issue 14 item 6): free in the app, where
+   * Tools for an intent through the router, with scores: free in the app, where
    * nothing is metered; `status` and `reason` as the account API's search result.
    */
   'tools.search': [
@@ -328,7 +328,7 @@ export interface AppApiMethods {
   'logins.offer': [{ traceId: string; host: string }, LoginOffer | null]
   /** Saves that login, sealed in the vault (503 `unavailable` while the vault is locked). */
   'logins.saveFromTrace': [{ traceId: string; host: string }, LoginOffer]
-  /** Recordings, newest first (issue 14 item 5). */
+  /** Recordings, newest first. */
   'traces.list': [Record<string, never>, TraceSummary[]]
   'traces.get': [{ id: string }, TraceDetail]
   /** One exchange with its headers and bodies. */
@@ -344,7 +344,7 @@ export interface AppApiMethods {
   'tools.get': [{ id: string }, ToolDetail]
   'tools.run': [{ id: string; inputs: Record<string, unknown> }, Run]
   'tools.delete': [{ id: string }, { deleted: boolean }]
-  /** Saves an edit as a new version, a candidate again until a run verifies it (issue 14). */
+  /** Saves an edit as a new version, a candidate again until a run verifies it. */
   'tools.update': [{ id: string; edit: ToolEdit }, ToolDetail]
   /** The candidate `id` takes the place (and name) of the tool `replaces`, which is deleted. */
   'tools.replace': [{ id: string; replaces: string }, ToolDetail]
@@ -361,7 +361,7 @@ export interface AppApiMethods {
   'scopes.delete': [{ slug: string }, { deleted: boolean }]
   /** Revokes a key of the workspace: requests with it answer 403 `revoked` from then on. */
   'keys.revoke': [{ id: string }, { revoked: boolean }]
-  /** Local sites API keys and OAuth clients may index and browse (issue 13 item 3). */
+  /** Local sites API keys and OAuth clients may index and browse. */
   'localSites.list': [Record<string, never>, LocalSiteSummary[]]
   'localSites.allow': [{ host: string }, LocalSiteSummary]
   'localSites.remove': [{ host: string }, { removed: boolean }]

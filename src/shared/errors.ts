@@ -55,7 +55,7 @@ export const REST_ERROR_CODES = [
   // A body over the service's size limit (HTTP 413): the spec shows no body limits or code.
   'payload_too_large',
   // A run whose result the retention sweep dropped (HTTP 410, like `session_expired`): the spec
-  // keeps results without naming a limit or a code; issue 12 keeps them 30 days and 1 GB.
+  // keeps results without naming a limit or a code; the sweep keeps them 30 days and 1 GB.
   'result_expired',
   // Local-app codes for the desktop/recorder edge (not REST-visible in the spec's tables).
   'chromium_not_found',

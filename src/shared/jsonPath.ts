@@ -1,5 +1,5 @@
 /**
- * The JSON-path grammar of tools (issue 11 "one JSON-path module"): extractor paths, the result
+ * The JSON-path grammar of tools: extractor paths, the result
  * filter's list and fields, and `[]` lists as verify rules and `select` write them. Pure, no Node.
  *
  * Grammar (a superset of the dot paths tools always had, so stored tools read as before):
@@ -13,7 +13,7 @@
  *     field  := key ('.' key)*
  *     value  := '{{' name '}}' | json-string | bare characters up to ']'
  *
- * `[?name=={{input.p0}}]` selects by the run's input (issue 9 item 8: an id looked up by the name
+ * `[?name=={{input.p0}}]` selects by the run's input (an id looked up by the name
  * the person picked, never by its position in the list): the placeholder is resolved from the
  * run's scope when the path is read, never spliced into the text (a name with `]` or `.` in it
  * stays one value). An item matches when its field (a string or number, as text) equals the
@@ -126,7 +126,7 @@ export function textAt(
 
 /**
  * `json` with the list at `listPath` ('' = `json` itself) cut to the items where one of `fields`
- * (paths inside an item) holds a string containing `term`, ignoring case (issue 9 item 10: the
+ * (paths inside an item) holds a string containing `term`, ignoring case (the
  * page's own search, redone on its data). An empty term keeps every item; a path that holds no
  * list leaves `json` as it is. Never changes `json` in place.
  */

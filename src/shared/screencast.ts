@@ -1,5 +1,5 @@
 /**
- * The in-page view of a recording browser (issue 14 item 1): the messages of the WebSocket
+ * The in-page view of a recording browser: the messages of the WebSocket
  * `GET /app-api/screencast/<sessionId>`. The server sends the tab's frames and state; the viewer
  * sends input, navigation and an ack per frame shown. Coordinates are the page's CSS pixels
  * (what CDP's `Input.dispatchMouseEvent` takes), mapped by the viewer from the scaled image.

@@ -56,7 +56,7 @@ export type TemplateBody =
   | { kind: 'multipart'; template: MultipartPart[] }
 
 /**
- * A JSON body that is a resource read earlier in the run, changed (issue 9 item 8: a write that
+ * A JSON body that is a resource read earlier in the run, changed (a write that
  * sends the whole resource, `PUT` of a record or Node-RED's `POST /flows` of every node, with
  * the person's change applied): the engine takes the JSON answer of dependency step `step`, the
  * part at `path` (a JSON path of src/shared/jsonPath.ts, '' the whole answer), applies `changes`
@@ -113,7 +113,7 @@ export type ExtractorSource =
  * A `json` path (grammar and evaluation in src/shared/jsonPath.ts) is a dot path of keys
  * (`rev`, `a.b.c`; a numeric key indexes a list: `flows.1.label`) with bracket parts: `[2]` a
  * list item by position, `["a.b"]` a key with dots or brackets, and `[?field==value]` the first
- * item of a list whose `field` (a dot path) equals `value` (issue 9 item 8: an id looked up by
+ * item of a list whose `field` (a dot path) equals `value` (an id looked up by
  * the name the person picked, never by its position): `flows[?name=={{input.p0}}].id`. The value
  * is a placeholder resolved from the run's scope, a JSON string literal (`"a]b"`) or a bare word;
  * equality is exact, else the first item equal ignoring case and surrounding spaces.
@@ -175,7 +175,7 @@ export type GeneratedValue = 'uuid' | 'now_ms' | 'now_s' | 'nonce'
 export type JsonScalar = string | number | boolean | null
 
 /**
- * One way a site answers an error inside a successful HTTP status (issue 9 item 5): action APIs
+ * One way a site answers an error inside a successful HTTP status: action APIs
  * (MediaWiki's api.php `{"error":{"code":"badtoken"}}`, WordPress admin-ajax `0`/`-1` or
  * `{"success":false}`, JSON-RPC-ish `{"ok":false}` / `{"status":"error"}`) answer 200 either way.
  * The answer is that error when the value at `path` equals one of `equals`, matches `pattern`, or,
@@ -258,7 +258,7 @@ export interface Evidence {
   exchangeIds: string[]
   score: number
   /**
-   * 0..1: how sure the compiler is that the target answers the intent (issue 9): the evidence
+   * 0..1: how sure the compiler is that the target answers the intent: the evidence
    * score, lowered when a runner-up has nearly as much. Below 0.5 the person or agent should look
    * at the alternatives (each can be compiled instead in one call).
    */
@@ -279,7 +279,7 @@ export interface EmbeddedDataSource {
 }
 
 /**
- * A search the page did in the browser on data it had loaded (issue 9 item 10): the engine keeps
+ * A search the page did in the browser on data it had loaded: the engine keeps
  * only the items of the list at `path` (JSON path, '' for an answer that is the list) where one
  * of `fields` (JSON paths inside an item) holds a string containing the term, ignoring case. The
  * term is the input slot `input` (`p0`); left empty, every item is kept. Applied after the
@@ -294,7 +294,7 @@ export interface ResultFilter {
 
 /**
  * How the target's answer becomes the tool's result: the JSON answer itself (optionally with the
- * items of one list kept by a term, `filter`), or (issue 3 "Server-rendered data", "Page reads")
+ * items of one list kept by a term, `filter`), or ("Page reads")
  * an HTML document turned into `{data?, title, text, links}`.
  */
 export type ResultShape =
@@ -303,7 +303,7 @@ export type ResultShape =
 
 /**
  * What the site of a tool calls itself, from the pages the person passed through while recording
- * (issue 10: people name the app, "in the tracker", "on DokuWiki", even when it runs on
+ * (people name the app, "in the tracker", "on DokuWiki", even when it runs on
  * `127.0.0.1:PORT`). Filled by the compiler with `siteOfTrace` (src/main/compiler/siteOfTrace.ts);
  * the router adds these words to the tool's profile.
  */

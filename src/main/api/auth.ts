@@ -47,7 +47,7 @@ export interface Authenticator {
    * `X-Service-End-User` without an org key, or an OAuth token without the route's scope; 429
    * `rate_limited` past the key's rate; 404 `unknown_scope` / 400 `invalid_scope` for a bad tool
    * scope; 403 `not_in_scope` for a tool call outside it. A key of another workspace passes: the
-   * routes read and write its own workspace's tools and traces only (issue 13 item 2).
+   * routes read and write its own workspace's tools and traces only.
    */
   authenticate(request: FastifyRequest): Caller
   /** Like authenticate, but only the owner token (the UI's own routes). */

@@ -29,7 +29,7 @@ export function jsonDepth(value: unknown, limit = Infinity): number {
 }
 
 /**
- * Refuses a parsed body nested deeper than `MAX_BODY_DEPTH` (issue 13 item 8: such `inputs`
+ * Refuses a parsed body nested deeper than `MAX_BODY_DEPTH` (such `inputs`
  * answered 500 from the hash's recursion) with 400 `bad_request`, before any handler sees it.
  */
 export function registerBodyGuards(app: FastifyInstance): void {

@@ -19,7 +19,7 @@ export const localSitesOf =
 export const ownerWorkspace = (tenant: string): string => tenant.split('::')[0]!
 
 /**
- * Refuses a URL that came in through the API (issue 13 item 3) with 403 `destination_denied`
+ * Refuses a URL that came in through the API with 403 `destination_denied`
  * (spec "Why a run failed": "URL private, loopback, or outside the tool's site; do not retry")
  * when it leads to a cloud metadata address, or to a loopback, private or link-local one that
  * the owner did not allow as a local site. The owner (the app, the stdio bridge) is not checked:
@@ -66,7 +66,7 @@ export function ownOriginsOf(request: { socket: { localPort?: number | undefined
 }
 
 /**
- * The browse guard of an API caller (issue 13 item 3): judges each response by the address the
+ * The browse guard of an API caller: judges each response by the address the
  * browser connected to, under the same rule as `guardApiUrl`; undefined for the owner.
  */
 export function browseGuardFor(

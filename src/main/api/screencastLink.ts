@@ -30,7 +30,7 @@ export interface ScreencastView {
 const check = compileBody(SCREENCAST_VIEWER_MESSAGE_SCHEMA)
 
 /**
- * Opens the view of the running recording `sessionId` on `link` (issue 14 item 1), whatever
+ * Opens the view of the running recording `sessionId` on `link`, whatever
  * carries it: a recording not running gets `gone` and close 4404; the browser going away, `gone`
  * and 4410. Each message is checked against `SCREENCAST_VIEWER_MESSAGE_SCHEMA` first, then
  * applied in order; a refused one is answered `error` `invalid_input` and dropped.

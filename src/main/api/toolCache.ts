@@ -35,7 +35,7 @@ export function createToolCache(repository: ToolRepository): () => ToolSpec[] {
 }
 
 /**
- * One {@link createToolCache} per workspace (issue 13 item 2): `(tenant) => tools` gives the
+ * One {@link createToolCache} per workspace: `(tenant) => tools` gives the
  * tools of the workspace that tenant works in (`toolsFor`, the store's), never another's.
  */
 export function createWorkspaceToolCache(

@@ -30,7 +30,7 @@ export function nextToolVersion(previous: string, now: number): string {
 }
 
 /**
- * Applies an edit (issue 14 item 4) to a copy of `tool` and returns the new version: status
+ * Applies an edit to a copy of `tool` and returns the new version: status
  * `candidate` (its first authorized run must verify it again, spec "Tool candidate"), a new
  * `version`, `updatedAt` = `now`. The input `tool` is not changed.
  *

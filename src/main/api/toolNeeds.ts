@@ -14,7 +14,7 @@ export interface NeedsContext {
 }
 
 /**
- * What a run of `tool` needs before it can succeed (issue 14 item 3, "Verify says what it needs
+ * What a run of `tool` needs before it can succeed ("Verify says what it needs
  * first"), each with the one thing that fixes it: an open vault when the tool uses a saved login
  * or a secret (both are sealed in it), the site's saved login when its requests carry session
  * values (`tool.login`), and each `{{secret:NAME}}` of its steps that is not stored. Empty when
@@ -35,7 +35,7 @@ export function toolNeeds(tool: ToolSpec, context: NeedsContext): ToolNeed[] {
       message: `This tool signs in as you on ${tool.siteHost}, and no login is saved for it.`,
     })
   else if (tool.login?.httpAuth && context.hasPassword && !context.hasPassword(tool.siteHost))
-    // A site behind HTTP authentication answers only to a username and password (issue 14 item 2).
+    // A site behind HTTP authentication answers only to a username and password.
     needs.push({
       kind: 'login',
       host: tool.siteHost,

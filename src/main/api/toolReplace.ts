@@ -13,7 +13,7 @@ function targetKey(tool: ToolSpec): string | null {
 }
 
 /**
- * The tool a new candidate records again (issue 14 item 4: "recording the same workflow again
+ * The tool a new candidate records again ("recording the same workflow again
  * offers to replace the existing tool instead of adding `_2`"): another tool of the same site
  * whose name the candidate's is numbered from (`x` for `x_2`), or whose target request has the
  * same method and path. Verified tools first, then the most recently updated; null when none.

@@ -1,5 +1,5 @@
 /**
- * The renderer's Content-Security-Policy (issue 13 item 7; Electron's security checklist §7):
+ * The renderer's Content-Security-Policy (Electron's security checklist §7):
  * only the app's own scripts, no plugins, no framing, no base rewrites. Styles may be inline
  * because React sets `style` attributes; `connect-src 'self'` covers the web UI's `/app-api`.
  */

@@ -48,11 +48,11 @@ export interface AppHandlerDeps {
   info: () => AppInfo
   /** The local workspace every UI action runs in. */
   tenant: string
-  /** Secrets and the master key (issue 6); absent: the secrets methods answer 503. */
+  /** Secrets and the master key; absent: the secrets methods answer 503. */
   vault?: Vault
-  /** Saved site logins and sign-in flows (issue 6); absent: the logins methods answer 503. */
+  /** Saved site logins and sign-in flows; absent: the logins methods answer 503. */
   logins?: { saved: SiteLogins; flows: SignInFlows }
-  /** The editable settings (issue 14 item 6); absent: the settings methods answer 503. */
+  /** The editable settings; absent: the settings methods answer 503. */
   settings?: AppSettingsService
 }
 

@@ -12,7 +12,7 @@ export interface HarImportDeps {
 }
 
 /**
- * A HAR file dropped on Record (issue 14 item 1): imported into a trace, saved, and compiled as a
+ * A HAR file dropped on Record: imported into a trace, saved, and compiled as a
  * recording is, the candidate named uniquely on its site. Same result shape as `recorder.stop`.
  * Errors: 400 `invalid_input` when the text is not a HAR 1.2 log (nothing is saved then).
  */

@@ -6,7 +6,7 @@ import type { RunRecord } from '../store/runRepository'
 import type { Store } from '../store/store'
 
 /**
- * The requirements inbox (issue 6 "Requirements in the app"): the workspace's runs that wait on
+ * The requirements inbox: the workspace's runs that wait on
  * the person, oldest first. Each run is read through `engine.get`, which expires a run past its
  * 15 minutes (spec "Limits"), so an expired run never shows as answerable.
  */

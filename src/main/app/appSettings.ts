@@ -19,7 +19,7 @@ export interface AppSettingsDeps {
   onRetention?: (retention: { days: number; maxMB: number }) => void
 }
 
-/** The settings methods of the app (`settings.get`, `settings.update`; issue 14 item 6). */
+/** The settings methods of the app (`settings.get`, `settings.update`). */
 export interface AppSettingsService {
   get(): AppSettings
   /**

@@ -16,11 +16,11 @@ function traceOr404(store: Pick<Store, 'traces'>, id: string): Trace {
 }
 
 /**
- * A trace as the Traces view opens it (issue 14 item 5): its requests without bodies (those come
+ * A trace as the Traces view opens it: its requests without bodies (those come
  * one at a time, `traceExchange`), its actions, and the tools compiled from it. 404 `not_found`.
  */
 export function traceDetail(store: Pick<Store, 'traces' | 'tools'>, id: string): TraceDetail {
-  // The UI shows requests, not logins: no cookie, Authorization or userinfo (issue 13 item 4).
+  // The UI shows requests, not logins: no cookie, Authorization or userinfo.
   const trace = withoutCredentials(traceOr404(store, id))
   const { exchanges, actions, intent, startUrl, createdAt } = trace
   return {

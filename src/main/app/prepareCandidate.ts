@@ -27,7 +27,7 @@ export interface PrepareDeps {
 }
 
 /**
- * Manual compile (issue 3 "Manual compile", spec B `POST /v1/tools/prepare`): compiles exactly
+ * Manual compile (spec B `POST /v1/tools/prepare`): compiles exactly
  * the chosen exchange of a stored trace and saves the candidate under a name unique on its site.
  * Errors: 404 `not_found` for an unknown trace; 422 `invalid_input` for an exchange or
  * dependency id the trace does not hold (the message says how many exchanges it has).

@@ -15,7 +15,7 @@ export interface McpRouteDeps extends McpDeps {
   scopes?: ScopeLookup | undefined
   /** Milliseconds since the Unix epoch (idle sessions). */
   clock: () => number
-  /** The tools of a caller's workspace (issue 13 item 2); absent: `tools` for every caller. */
+  /** The tools of a caller's workspace; absent: `tools` for every caller. */
   toolsFor?: (tenant: string) => McpDeps['tools']
 }
 
@@ -35,7 +35,7 @@ interface SessionEntry {
 }
 
 /**
- * The MCP endpoint (spec "C", issue 5 "MCP"): Streamable HTTP at `/mcp` and `/mcp/{slug}`
+ * The MCP endpoint (spec "C"): Streamable HTTP at `/mcp` and `/mcp/{slug}`
  * (also `?scope=` and `?apps=`), stateful: each client's `initialize` opens a session (its own
  * MCP server and transport, id in `Mcp-Session-Id`), closed by `DELETE`, by idling an hour, or
  * by the server closing. Every request needs the bearer key of the session's workspace; without

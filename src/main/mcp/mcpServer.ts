@@ -29,13 +29,13 @@ export interface McpDeps {
   tools: ToolRepository
   engine: RunEngine
   events: EventBus
-  /** Browse sessions (issue 5); absent: the browser calls answer 503 `unavailable`. */
+  /** Browse sessions; absent: the browser calls answer 503 `unavailable`. */
   browse?: McpBrowse | undefined
   /** Ranks tools for `service_run`; default the tool router over the verified tools. */
   route?: RouteIntent | undefined
   /** Observes a URL and compiles a tool (`service_index`); absent: 503 `unavailable`. */
   indexing?: Pick<Indexing, 'index'> | undefined
-  /** The owner's allowed local sites per workspace (issue 13 item 3); absent: none. */
+  /** The owner's allowed local sites per workspace; absent: none. */
   localSites?: LocalSitesOf | undefined
 }
 
@@ -46,7 +46,7 @@ export interface McpConnection {
   /** Every scope must admit a tool (a slug scope and `?apps=`); empty: unscoped. */
   scopes: ToolScope[]
   /**
-   * The OAuth scopes the bearer holds (issue 13 item 1): a tool whose call needs one it lacks is
+   * The OAuth scopes the bearer holds: a tool whose call needs one it lacks is
    * neither listed nor called. Default every scope (API keys, the owner, the stdio bridge).
    */
   grants?: readonly ApiScope[] | undefined

@@ -63,7 +63,7 @@ export function runResult(record: RunRecord, presentation: RunPresentation): Cal
 /**
  * A run as a tool result without refusals (inspection): `isError` when it ended unsuccessful.
  * The text block carries the result's stored bytes as they are (one serialization per call: the
- * SDK's of the structured content; issue 12 "MCP as thin as REST").
+ * SDK's of the structured content).
  */
 export function plainRunResult(record: RunRecord): CallToolResult {
   const run = toPublicRun(record)

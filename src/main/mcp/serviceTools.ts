@@ -28,7 +28,7 @@ export interface ServiceToolDeps {
   browse?: McpBrowse | undefined
   route?: RouteIntent | undefined
   indexing?: Pick<Indexing, 'index'> | undefined
-  /** The owner's allowed local sites (issue 13 item 3): where API URLs may reach inside. */
+  /** The owner's allowed local sites: where API URLs may reach inside. */
   localSites?: LocalSitesOf | undefined
 }
 

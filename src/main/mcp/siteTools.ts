@@ -44,7 +44,7 @@ export function publicSchema(schema: JsonSchema): JsonSchema {
   return out
 }
 
-/** A verified tool as MCP lists it: its schema, and hints from `mutating` (issue 5 "MCP"). */
+/** A verified tool as MCP lists it: its schema, and hints from `mutating`. */
 export function toMcpTool(name: string, tool: ToolSpec): Tool {
   return {
     name,

@@ -51,7 +51,7 @@ export function mcpToolNames(tools: ToolSpec[]): Map<string, ToolSpec> {
 
 /**
  * `mcpToolNames` of the store's tools, computed again only when the tools changed (the
- * repository's revision): a tool call maps its name back without reading every tool (issue 12).
+ * repository's revision): a tool call maps its name back without reading every tool.
  */
 export function createToolNameTable(
   tools: Pick<ToolRepository, 'list' | 'revision'>,

@@ -20,7 +20,7 @@ const MAX_NAME_LENGTH = 200
 const LOOPBACK_NAMES = new Set(['127.0.0.1', '[::1]', 'localhost'])
 
 /**
- * Limits of unauthenticated registration (issue 13 item 8; the spec leaves them "not shown").
+ * Limits of unauthenticated registration (the spec leaves them "not shown").
  * Every caller is on loopback, so one bucket serves them all: a person signing agents in
  * registers a few clients a day, a runaway loop thousands.
  */
@@ -42,7 +42,7 @@ const UNUSED_CLIENT_MS = 60 * 60_000
 export type ClientRegistrar = (body: unknown) => ClientInformation
 
 /**
- * `registerClient` behind a rate limit and a cap (issue 13 item 8): past the rate 429
+ * `registerClient` behind a rate limit and a cap: past the rate 429
  * `rate_limited` with `retryAfterSeconds`; at `maxClients` the clients registered over an hour
  * ago without any approved grant are deleted, and when none can go, 429 `rate_limited` too
  * (space comes back as old sign-ins are abandoned).

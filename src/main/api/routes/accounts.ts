@@ -13,7 +13,7 @@ const PUT_FIELDS = ['value', 'hosts']
 
 /**
  * The account API's credentials (spec B `PUT/GET/DELETE /v1/accounts`, "Authentication" 8) and
- * the vault's lock (issue 6):
+ * the vault's lock:
  * - `PUT /v1/accounts/{name}` `{value, hosts?}`: stores or replaces a secret; `hosts` (bare
  *   `host[:port]` names) are where it may be sent, and leaving it out keeps an existing secret's
  *   hosts. Answers `{name, hosts, createdAt, updatedAt, created}`, never the value.

@@ -68,7 +68,7 @@ function indexing(deps: ServerDeps): Indexing {
 }
 
 /**
- * The indexing routes (issue 5):
+ * The indexing routes:
  *
  * `POST /v1/index` (spec "B"; body {@link INDEX_BODY_SCHEMA}; header `Idempotency-Key`
  * required; 1 credit per operation key, ledger and receipt key `index:<key>`): observes the URL

@@ -21,7 +21,7 @@ const summary = (k: ApiKeyRecord) => ({
 })
 
 /**
- * The workspace's API keys over the account API (issue 13 item 2; spec "Authentication" 1-3),
+ * The workspace's API keys over the account API (spec "Authentication" 1-3),
  * owner token only: `GET /v1/keys` lists them; `POST /v1/keys {label?, kind?}` mints one (201,
  * the key shown once; `kind: "org"` may act for end users with `X-Service-End-User`);
  * `DELETE /v1/keys/{id}` revokes one (200 `{revoked}`, 404 `not_found` for a key of another

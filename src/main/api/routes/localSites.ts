@@ -7,7 +7,7 @@ import { routeSchema } from '../openapi/routeSchema'
 import { json } from '../openapi/docParts'
 
 /**
- * The owner's allow-list of local sites (issue 13 item 3), owner token only (the app's UI):
+ * The owner's allow-list of local sites, owner token only (the app's UI):
  * `GET /v1/local-sites` lists `{sites: [{host, createdAt}]}`; `PUT /v1/local-sites/{host}`
  * allows one (201, or 200 when it already was); `DELETE /v1/local-sites/{host}` takes it off
  * (204, 404 `not_found` when it was not on). API keys and OAuth tokens get 403 `forbidden`.

@@ -36,7 +36,7 @@ const cookieName = (request: FastifyRequest) =>
   `sitecall_owner_${/:(\d+)$/.exec(request.headers.host ?? '')?.[1] ?? '80'}`
 
 /**
- * OAuth 2.1 for public clients and the owner's session (issue 5 "Auth"):
+ * OAuth 2.1 for public clients and the owner's session:
  * - `GET /.well-known/oauth-authorization-server` (RFC 8414), public;
  * - `POST /oauth/clients` (RFC 7591), public, answers 201 with the client information; rate
  *   limited and capped (429 `rate_limited`, `createClientRegistrar`);

@@ -12,7 +12,7 @@ export const OPENAPI_PATH = '/openapi.json'
  * `GET /openapi.json` (spec "B", "Versioning" 2): like every route of the account API but the
  * OAuth metadata (DESIGN.md §5 "Local server safety"), it takes an API key, the owner token or an
  * OAuth token with `tools:read` (401 without one): its `x-tools` are the caller's workspace's
- * verified tools, which no one else may read (issue 13 items 2 and 3). `registerOpenApiGenerator`
+ * verified tools, which no one else may read. `registerOpenApiGenerator`
  * must have run on the server before any route. The document is the routes' own schemas, for the
  * host asked.
  */

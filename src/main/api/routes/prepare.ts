@@ -66,7 +66,7 @@ export function registerPrepareRoutes(app: FastifyInstance, deps: ServerDeps): v
         'compilation',
         deps.clock(),
       )
-      // The caller's workspace's trace, compiled into its tools (issue 13 item 2).
+      // The caller's workspace's trace, compiled into its tools.
       const workspace = {
         traces: deps.store.tracesFor(caller.tenant),
         tools: deps.store.toolsFor(caller.tenant),

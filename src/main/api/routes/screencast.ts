@@ -10,7 +10,7 @@ const MAX_MESSAGE_BYTES = 512 * 1024
 const SCREENCAST_PREFIX = '/app-api/screencast/'
 
 /**
- * The in-page view of the recording browser (issue 14 item 1): `GET /app-api/screencast/<session
+ * The in-page view of the recording browser: `GET /app-api/screencast/<session
  * id>` upgraded to a WebSocket carries the messages of `src/shared/screencast.ts` both ways. Like
  * every `/app-api` route it takes the owner token only (a bearer, or `?token=` since a browser's
  * WebSocket cannot send headers), refused with 401/403 before the upgrade; the server's Host and
@@ -42,7 +42,7 @@ export function registerScreencastRoutes(app: FastifyInstance, deps: ServerDeps)
       url: '/app-api/screencast/:sessionId',
       schema: routeSchema({
         summary:
-          "The Record view's live view of a recording browser (issue 14 item 1): a WebSocket carrying frames and the tab's state out, input and navigation in (`src/shared/screencast.ts`).",
+          "The Record view's live view of a recording browser: a WebSocket carrying frames and the tab's state out, input and navigation in (`src/shared/screencast.ts`).",
         tag: 'app',
         auth: 'owner',
         params: [

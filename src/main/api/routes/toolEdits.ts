@@ -7,7 +7,7 @@ import { routeSchema } from '../openapi/routeSchema'
 import { json } from '../openapi/docParts'
 
 /**
- * `PATCH /v1/tools/{id}` (issue 14 item 4, "the API exposes the same edit"): the body is a
+ * `PATCH /v1/tools/{id}` ("the API exposes the same edit"): the body is a
  * `ToolEdit` (src/shared/toolEdit.ts); the answer is `{tool}`, the saved new version, a
  * candidate until its next authorized execution verifies it. Free, like catalog inspection.
  * API keys and the owner token only: no OAuth scope names it (oauth/routeScopes.ts).

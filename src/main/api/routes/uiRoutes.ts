@@ -6,7 +6,7 @@ import { routeSchema } from '../openapi/routeSchema'
 /**
  * Serves the built web UI under `/app/` and sends `/` there; without a build, says how to make
  * one. Every `/app/` answer carries the renderer's CSP, `Referrer-Policy: no-referrer` and
- * `X-Frame-Options: DENY` (issue 13 item 7: no script of another origin, no framing).
+ * `X-Frame-Options: DENY` (no script of another origin, no framing).
  */
 export function registerUiRoutes(app: FastifyInstance, rendererDir: string | null): void {
   app.addHook('onSend', async (request, reply, payload) => {
