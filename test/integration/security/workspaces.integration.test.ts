@@ -335,14 +335,14 @@ describe('workspaces (issue 13 item 2)', () => {
   })
 })
 
-/** The body's first 64 KB (an event stream never ends by itself). */
+/** The body, at most its first 8 MB (an event stream never ends by itself). */
 async function readSome(answer: Response): Promise<string> {
   const reader = answer.body?.getReader()
   if (!reader) return ''
   const decoder = new TextDecoder()
   let text = ''
   try {
-    while (text.length < 65_536) {
+    while (text.length < 8_388_608) {
       const chunk = await Promise.race([
         reader.read(),
         new Promise<null>((resolve) => setTimeout(() => resolve(null), 2000)),
