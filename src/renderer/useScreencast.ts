@@ -1,14 +1,15 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
-import type {
-  ScreencastFrame,
-  ScreencastPage,
-  ScreencastServerMessage,
-  ScreencastViewerMessage,
+import {
+  SCREENCAST_CLOSE,
+  type ScreencastFrame,
+  type ScreencastPage,
+  type ScreencastServerMessage,
+  type ScreencastViewerMessage,
 } from '../shared/screencast'
 import { takeToken } from './api'
 
 /** Close codes of `GET /app-api/screencast/<id>` after which reconnecting is pointless. */
-const FINAL_CLOSE = new Set([4404, 4410])
+const FINAL_CLOSE = new Set<number>(Object.values(SCREENCAST_CLOSE))
 /** Wait before reconnecting a dropped view (the server restarting, a network blip). */
 const RECONNECT_MS = 1_500
 /** Reconnects in a row before the view says the browser cannot be reached. */

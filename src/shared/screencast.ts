@@ -5,6 +5,12 @@
  * (what CDP's `Input.dispatchMouseEvent` takes), mapped by the viewer from the scaled image.
  */
 
+/**
+ * Close codes of a view (RFC 6455 §7.4.2: 4000-4999 are the application's): no such recording
+ * running, and the recording browser went away. After either, reconnecting is pointless.
+ */
+export const SCREENCAST_CLOSE = { noRecording: 4404, gone: 4410 } as const
+
 /** Where the person sees the recording browser (the Record view shows the screencast for one). */
 export type RecordingView = 'window' | 'screencast' | 'attached'
 

@@ -1,4 +1,5 @@
 import {
+  SCREENCAST_CLOSE,
   SCREENCAST_VIEWER_MESSAGE_SCHEMA,
   type ScreencastServerMessage,
   type ScreencastViewerMessage,
@@ -6,12 +7,6 @@ import {
 import type { RecordingSessions } from '../browse/recordingSessions'
 import { startScreencast, type Screencast } from '../browse/screencast'
 import { compileBody } from './bodyCheck'
-
-/**
- * Close codes of a view (RFC 6455 §7.4.2: 4000-4999 are the application's): no such recording
- * running, and the recording browser went away.
- */
-export const SCREENCAST_CLOSE = { noRecording: 4404, gone: 4410 } as const
 
 /** One viewer's channel: the web UI's WebSocket, or the desktop window's message port. */
 export interface ViewerLink {
