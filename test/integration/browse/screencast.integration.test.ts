@@ -191,6 +191,18 @@ describe('startScreencast on a recording browser', () => {
     await cast.handle({ type: 'forward' })
     await seen.next(pageAt(`${site.url}/search`), from)
 
+    // Reload loads the same address again: loading, then loaded, and the page is a new one.
+    await recording.page.evaluate(() => ((window as unknown as { mark: number }).mark = 1))
+    from = seen.got.length
+    await cast.handle({ type: 'reload' })
+    await seen.next(
+      (m): m is Extract<typeof m, { type: 'page' }> => m.type === 'page' && m.loading,
+      from,
+    )
+    const reloaded = await seen.next(pageAt(`${site.url}/search`), from)
+    expect(reloaded.url).toBe(`${site.url}/search?query=code`)
+    expect(await recording.page.evaluate(() => 'mark' in window)).toBe(false)
+
     from = seen.got.length
     await cast.handle({ type: 'navigate', url: 'javascript:alert(1)' })
     await cast.handle({ type: 'navigate', url: 'file:///etc/passwd' })
