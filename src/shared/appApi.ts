@@ -28,7 +28,7 @@ export interface RecordingState {
   actionCount: number
   /**
    * Where the person sees the recording browser: its own window, the Record view's in-page
-   * screencast (headless, no display: issue 14 item 1) or their own Chromium (attached over CDP).
+   * screencast (headless, where no display exists) or their own Chromium (attached over CDP).
    */
   view: RecordingView
   /** The site asks HTTP authentication and waits on the person's answer. */
