@@ -21,6 +21,7 @@ import {
   type ExchangeSource,
 } from './valueSources'
 import { snake } from './naming'
+import { safeJson } from '../../shared/safeJson'
 
 /**
  * Where a traced value sits in a request: `query:<name>`, `body:<path>`, `header:<name>` or
@@ -384,14 +385,6 @@ function placeJson(
   return Object.fromEntries(
     Object.entries(value).map(([k, v]) => [k, placeJson(v, path ? `${path}.${k}` : k, place)]),
   )
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text)
-  } catch {
-    return undefined
-  }
 }
 
 /**

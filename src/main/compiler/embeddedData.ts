@@ -1,4 +1,5 @@
 import type { EmbeddedDataSource } from '../../shared/toolSpec'
+import { safeJson } from '../../shared/safeJson'
 
 /** One JSON value a server-rendered page embeds, with the selector that finds it again. */
 export interface EmbeddedBlock {
@@ -79,7 +80,7 @@ function push(
   selector: string,
   text: string,
 ) {
-  const json = parseJson(decodeEntities(text.trim()))
+  const json = safeJson(decodeEntities(text.trim()))
   if (json !== undefined) blocks.push({ source, selector, json })
 }
 
@@ -99,7 +100,7 @@ function assignments(script: string): Array<{ name: string; json: unknown }> {
     const start = m.index + m[0].length
     const end = literalEnd(script, start)
     if (end < 0) continue
-    const json = parseJson(script.slice(start, end))
+    const json = safeJson(script.slice(start, end))
     if (json !== undefined) out.push({ name: m[1] ?? m[2]!, json })
   }
   return out
@@ -124,15 +125,6 @@ function literalEnd(text: string, start: number): number {
     }
   }
   return -1
-}
-
-function parseJson(text: string): unknown {
-  if (!text) return undefined
-  try {
-    return JSON.parse(text)
-  } catch {
-    return undefined
-  }
 }
 
 /** Some servers escape JSON islands as HTML; the common entities are undone before parsing. */

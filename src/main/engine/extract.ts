@@ -5,6 +5,7 @@ import { formControlValue } from '../../shared/formControl'
 import { linkQueryValue, parseLinkQuery } from '../../shared/linkQuery'
 import type { Extractor, ResultShape } from '../../shared/toolSpec'
 import type { Outcome, SiteResponse } from './outcome'
+import { safeJson } from '../../shared/safeJson'
 
 /**
  * Reads one named value out of a dependency step's answer (DESIGN.md §4 extractors): a JSON leaf
@@ -109,14 +110,6 @@ export function filterResult(
   const term = scope[`input.${input}`]
   if (typeof term !== 'string' && typeof term !== 'number') return outcome
   return { ok: true, result: filterList(outcome.result, path, fields, String(term)) }
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text)
-  } catch {
-    return undefined
-  }
 }
 
 /** A CSS attribute-selector string literal (CSS Syntax §4.3.5): quoted, with `"` and `\` escaped. */

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto'
+import { hashInputs } from './inputsHash'
 import { isServiceError, ServiceError } from '../../shared/errors'
 import { FINAL_RUN_STATUSES, type Run, type RunStatus } from '../../shared/run'
 import type { ToolSpec } from '../../shared/toolSpec'
@@ -450,7 +450,7 @@ export function createRunEngine(deps: RunEngineDeps): RunEngine {
 
     start(tool, inputs, options) {
       validator.check(tool, inputs)
-      const inputHash = createHash('sha256').update(canonicalJson(inputs)).digest('hex')
+      const inputHash = hashInputs(inputs)
       if (options.idempotencyKey) {
         const existing = deps.runs.findByKey(options.tenant, options.idempotencyKey)
         if (existing) return join(existing, tool, inputHash)
@@ -647,7 +647,7 @@ export function createRunEngine(deps: RunEngineDeps): RunEngine {
         capabilityId: tool.capabilityId,
         via: tool.via,
         inputs,
-        inputHash: createHash('sha256').update(canonicalJson(inputs)).digest('hex'),
+        inputHash: hashInputs(inputs),
         idempotencyKey: null,
         deadlineMs: null,
         status: 'accepted',
@@ -691,17 +691,6 @@ export function isFinal(run: Pick<Run, 'status'>): boolean {
 function needsLogin(tool: ToolSpec): boolean {
   const login = tool.login
   return !!login && (login.cookies.length > 0 || login.values.length > 0 || !!login.httpAuth)
-}
-
-/** JSON with object keys sorted, so equal inputs hash equally whatever their key order. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`
-  if (value !== null && typeof value === 'object')
-    return `{${Object.keys(value)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`)
-      .join(',')}}`
-  return JSON.stringify(value) ?? 'null'
 }
 
 function pick(from: Record<string, unknown>, keys: string[]): Record<string, unknown> {

@@ -8,7 +8,7 @@ import { admitMetered, METERED_COST } from '../billing'
 import type { ServerDeps } from '../serverDeps'
 import { operationKey } from '../operationKey'
 import { validBody } from '../routeValidation'
-import { hashInputs } from '../inputsHash'
+import { hashInputs } from '../../engine/inputsHash'
 import { INDEX_ENDPOINT } from '../accountPaths'
 import {
   INDEX_BODY_SCHEMA,
