@@ -206,7 +206,11 @@ const LEAD_WORDS = 2
 /** Sign-in words anywhere in an intent without a verb ("wiki login", "redmine 2fa login rlee"). */
 const SIGN_IN_NOUN = /\b(login|log-in|signin|sign-in|logon|2fa|two-factor)\b/
 
+/** "give the file a new name", "give it another title": a rename said with a light verb. */
+const NEW_NAME = /\b(give|assign)\b.*\b(new|another|different)\s+(name|title|label|heading)\b/
+
 function clauseClass(clause: string): VerbClass | null {
+  if (NEW_NAME.test(clause)) return 'update'
   const words = clause.split(/[^a-z0-9']+/).filter(Boolean)
   let i = 0
   while (i < words.length - 1 && FILLER.test(words[i]!)) i++

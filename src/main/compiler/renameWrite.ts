@@ -50,11 +50,19 @@ export function renamed(
   const field = name && Object.keys(sent).find((k) => sent[k] === name)
   if (!field) return null
   const given = new Set(people.map((p) => fold(p.value)))
+  const namesDeleted = trace.exchanges.some((e) => {
+    const deleted = e.method.toUpperCase() === 'DELETE' ? lastSegment(e.url) : null
+    return deleted !== null && given.has(fold(deleted))
+  })
   for (const remove of trace.exchanges) {
     if (remove.seq <= write.seq || remove.method.toUpperCase() !== 'DELETE') continue
     if (remove.status < 200 || remove.status >= 300 || remove.requestBody) continue
     const oldName = lastSegment(remove.url)
-    if (!oldName || oldName === name || !given.has(fold(oldName))) continue
+    if (!oldName || oldName === name) continue
+    // Where the person named a record the trace deletes, the old name must be it; where they
+    // named none ("give a tiddler a new title"), the trace's shape (a listed record written anew
+    // under another name, then deleted) decides.
+    if (namesDeleted && !given.has(fold(oldName))) continue
     const found = findListed(
       earlier,
       (record) =>
@@ -77,8 +85,9 @@ export function asRename(
   rename: Rename,
   people: PersonValue[],
 ): ToolSpec {
-  const target = withNameInUrl(tool.steps[tool.steps.length - 1]!, sent)
-  const slots = new SlotBook(tool.inputs, people)
+  const named = withNewNameInput(tool, rename.field, sent)
+  const target = withNameInUrl(named.steps[named.steps.length - 1]!, sent)
+  const slots = new SlotBook(named.inputs, people)
   const oldSlot = slots.addPathInput(rename.field, rename.oldName, rename.remove)
   const readRequest = {
     ...readRequestOf(target.request),
@@ -138,4 +147,51 @@ function deleteRequest(remove: Exchange, put: RequestTemplate, slot: string): Re
     if (name in headers || /\{\{/.test(value)) headers[name] = value
   delete headers['content-type']
   return { method: remove.method, url: `${url.origin}${path}${url.search}`, headers, body: null }
+}
+
+/**
+ * The write with its name field as a required input: a rename's new name is the person's by its
+ * nature, also when the intent named no value. Unchanged when the field is already a required
+ * input or the body is no JSON record.
+ */
+function withNewNameInput(tool: ToolSpec, field: string, sent: Rec): ToolSpec {
+  const last = tool.steps[tool.steps.length - 1]!
+  const body = last.request.body
+  const value = sent[field]
+  if (body?.kind !== 'json' || !isRecord(body.template) || typeof value !== 'string') return tool
+  const placed = /^\{\{\s*input\.(p\d+)\s*\}\}$/.exec(String(body.template[field] ?? ''))?.[1]
+  if (placed) {
+    // Already a slot (a HAR's body fields all are when nothing was named): it becomes required.
+    const name = Object.keys(tool.inputs.properties).find(
+      (k) => tool.inputs.properties[k]!['x-slot'] === placed,
+    )
+    const required = tool.inputs.required ?? []
+    if (!name || required.includes(name)) return tool
+    return { ...tool, inputs: { ...tool.inputs, required: [...required, name] } }
+  }
+  const used = Object.values(tool.inputs.properties).map((p) => Number(p['x-slot'].slice(1)) || 0)
+  const slot = `p${Math.max(-1, ...used) + 1}`
+  const template = { ...body.template, [field]: `{{input.${slot}}}` }
+  const step = { ...last, request: { ...last.request, body: { ...body, template } } }
+  const input = {
+    'x-slot': slot,
+    'x-in': 'body' as const,
+    'x-path': field,
+    type: 'string',
+    default: value,
+    description: `The new ${field}.`,
+  }
+  return {
+    ...tool,
+    inputs: {
+      ...tool.inputs,
+      properties: { ...tool.inputs.properties, [field]: input },
+      required: [...(tool.inputs.required ?? []), field],
+    },
+    steps: [...tool.steps.slice(0, -1), step],
+  }
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v)
 }

@@ -24,6 +24,12 @@ describe('the intent verb', () => {
     expect(intentVerbClass('wiki login')).toBe('auth')
     expect(intentVerbClass('redmine 2fa login rlee')).toBe('auth')
   })
+
+  it('reads "give X a new name/title" as a change, and a plain "give" as none', () => {
+    expect(intentVerbClass('give a tiddler a new title')).toBe('update')
+    expect(intentVerbClass('give the file budget.xlsx another name')).toBe('update')
+    expect(intentVerbClass('give me the list of files')).not.toBe('update')
+  })
 })
 
 describe('a HAR without values', () => {

@@ -237,4 +237,34 @@ describe('readModifyWrite: a record a listing showed', () => {
     expect(tool.verify).toMatchObject({ status: [200, 299], mimeType: '*' })
     expect(tool.mutating).toBe(true)
   })
+
+  it('makes the same rename tool from a HAR whose intent names neither name', () => {
+    // No actions and no value: the trace's shape (a listed record written under a new name, then
+    // deleted) is the rename, and both names become required inputs.
+    const tool = compiled(
+      wikiTrace()
+        .exchange('PUT', '/recipes/default/tiddlers/Team%20Meeting%20Notes', {
+          body: saved('Team Meeting Notes', { tags: ['Work'] }),
+          status: 204,
+          mime: 'text/plain',
+        })
+        .exchange('DELETE', '/bags/default/tiddlers/Meeting%20Notes', {
+          status: 204,
+          mime: 'text/plain',
+        })
+        .build('give a tiddler a new title'),
+    )
+    expect(
+      tool.steps.map((s) => `${s.request.method} ${s.request.url.replace(/^.*:8080/, '')}`),
+    ).toEqual([
+      'GET /recipes/default/tiddlers/{{input.p1}}',
+      'PUT /recipes/default/tiddlers/{{input.p0}}',
+      'DELETE /bags/default/tiddlers/{{input.p1}}',
+    ])
+    expect(inputNames(tool)).toEqual([
+      ['new_title', 'p0', 'Team Meeting Notes'],
+      ['title', 'p1', 'Meeting Notes'],
+    ])
+    expect(tool.inputs.required).toEqual(['new_title', 'title'])
+  })
 })
