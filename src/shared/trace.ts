@@ -96,9 +96,17 @@ export function headerValue(headers: Record<string, string>, name: string): stri
   return undefined
 }
 
+/**
+ * The media type of a `Content-Type` value without its parameters, lower-cased
+ * (`application/json`; RFC 9110 §8.3.1), or '' when there is none.
+ */
+export function mediaType(contentType: string | undefined | null): string {
+  return (contentType ?? '').split(';')[0]!.trim().toLowerCase()
+}
+
 /** The media type of a response without parameters, lower-cased (`application/json`), or ''. */
 export function mimeTypeOf(headers: Record<string, string>): string {
-  return (headerValue(headers, 'content-type') ?? '').split(';')[0]!.trim().toLowerCase()
+  return mediaType(headerValue(headers, 'content-type'))
 }
 
 /** Summarises an exchange for lists (no headers, no bodies). */

@@ -9,6 +9,7 @@ import {
 } from '../compiler/verifyRule'
 import { classifyInBand, inBandError, pageErrorText } from './inBand'
 import { readPage, type PageBarrier } from './pageView'
+import { mediaType } from '../../shared/trace'
 
 /** What the executor got back from the site for the target request. */
 export interface SiteResponse {
@@ -101,7 +102,7 @@ export function judgeResponse(
       inBand.code === 'session_or_permission',
     )
   }
-  const mime = (response.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase()
+  const mime = mediaType(response.headers['content-type'])
   const html = mime.includes('html') || /^\s*<(!doctype|html)/i.test(response.body)
   const ack = isAcknowledgement(verify, shape)
   if (status < verify.status[0] || status > verify.status[1]) {

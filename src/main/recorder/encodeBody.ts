@@ -1,4 +1,4 @@
-import type { Body } from '../../shared/trace'
+import { mediaType, type Body } from '../../shared/trace'
 
 const TEXTUAL_MIME =
   /^(text\/|application\/(json|javascript|ecmascript|xml|x-www-form-urlencoded|graphql|x-ndjson)\b)|[+/](json|xml)\b/i
@@ -9,7 +9,7 @@ const TEXTUAL_MIME =
  */
 export function isTextualContentType(contentType: string | undefined | null): boolean {
   if (!contentType) return false
-  return TEXTUAL_MIME.test(contentType.split(';')[0]!.trim())
+  return TEXTUAL_MIME.test(mediaType(contentType))
 }
 
 function decodeUtf8(bytes: Uint8Array): string | null {

@@ -1,5 +1,5 @@
 import type { Body, Exchange } from '../../shared/trace'
-import { headerValue, SECRET_PLACEHOLDER } from '../../shared/trace'
+import { headerValue, SECRET_PLACEHOLDER, mediaType } from '../../shared/trace'
 import { encodeBody } from './encodeBody'
 
 export { SECRET_PLACEHOLDER }
@@ -126,7 +126,7 @@ export function redactSecrets(exchange: Exchange, secretFieldNames: Iterable<str
   let requestBody = exchange.requestBody
   if (requestBody) {
     const contentType = headerValue(exchange.requestHeaders, 'content-type') ?? ''
-    const mime = contentType.split(';')[0]!.trim().toLowerCase()
+    const mime = mediaType(contentType)
     if (mime === 'multipart/form-data') {
       const boundary = /boundary="?([^";]+)"?/i.exec(contentType)?.[1]
       if (boundary) requestBody = redactMultipart(requestBody, boundary, contentType, isSecret)

@@ -1,4 +1,4 @@
-import { headerValue } from '../../../shared/trace'
+import { headerValue, mediaType } from '../../../shared/trace'
 
 /** `Sec-Fetch-Dest` values (Fetch Metadata, W3C) mapped to Playwright's resource types. */
 const BY_FETCH_DEST: Record<string, string> = {
@@ -49,7 +49,7 @@ export function inferResourceType(input: {
   // Browsers put text/html first in Accept only for navigations; this also types redirect hops.
   const accept = headerValue(input.requestHeaders, 'accept')?.trim().toLowerCase() ?? ''
   if (input.method === 'GET' && /^text\/html\b/.test(accept)) return 'document'
-  const mime = input.mimeType.split(';')[0]!.trim().toLowerCase()
+  const mime = mediaType(input.mimeType)
   const path = pathOf(input.url)
   if (mime === 'text/event-stream') return 'eventsource'
   if (mime === 'text/html' || mime === 'application/xhtml+xml')
