@@ -1,5 +1,5 @@
 import { fold } from '../../shared/jsonPath'
-import type { RequestTemplate, ToolSpec, ToolStep } from '../../shared/toolSpec'
+import type { RequestTemplate, SlotSchema, ToolSpec, ToolStep } from '../../shared/toolSpec'
 import type { Exchange, Trace } from '../../shared/trace'
 import { parseJsonBody, safeUrl } from './classify'
 import { placePath } from './dependencies'
@@ -173,9 +173,9 @@ function withNewNameInput(tool: ToolSpec, field: string, sent: Rec): ToolSpec {
   const slot = `p${Math.max(-1, ...used) + 1}`
   const template = { ...body.template, [field]: `{{input.${slot}}}` }
   const step = { ...last, request: { ...last.request, body: { ...body, template } } }
-  const input = {
+  const input: SlotSchema = {
     'x-slot': slot,
-    'x-in': 'body' as const,
+    'x-in': 'body',
     'x-path': field,
     type: 'string',
     default: value,
