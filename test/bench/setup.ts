@@ -76,6 +76,9 @@ export async function startBench(
       { id: 'key_bench', tenant: LOCAL_TENANT, label: 'bench' },
       Date.now(),
     )
+    // Runs bill a credit each: past the free grant's 10,000 a fast run would end in 402
+    // quota_exceeded and measure the refusal instead of the call.
+    core.store.ledger.purchase(LOCAL_TENANT, 'purchase:bench', 100_000_000, Date.now())
     return { home, core, base, site, tool, key, close }
   } catch (error) {
     await close()
