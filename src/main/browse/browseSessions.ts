@@ -1,4 +1,4 @@
-import type { Page, Response } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { isIP } from 'node:net'
 import type { CompileExplanation } from '../../shared/appApi'
 import { isServiceError, ServiceError } from '../../shared/errors'
@@ -40,8 +40,9 @@ export interface BrowseFinishResult {
 export interface BrowseSessions {
   /**
    * Opens a page. `guard` (issue 13 item 3, for URLs that came in through the API) judges each
-   * response by the address the browser actually connected to: once one is refused, the next
-   * snapshot ends the session without keeping its trace and throws 403 `destination_denied`.
+   * connection the browser makes, on the address it connects to, through the guard proxy (a
+   * refused one is never made): once one is refused, the next snapshot ends the session without
+   * keeping its trace and throws 403 `destination_denied`.
    */
   open(
     tenant: string,
@@ -348,25 +349,6 @@ export function createBrowseSessions(deps: BrowseSessionsDeps): BrowseSessions {
     }
   }
 
-  /** Judges every response of the session's browser by the address it came from. */
-  const watchAddresses = (s: Session, guard: ConnectedAddressGuard) => {
-    const context = s.recording.context
-    const onResponse = (response: Response) => {
-      s.checks.push(
-        response
-          .serverAddr()
-          .then((addr) => (addr ? guard(response.url(), addr.ipAddress) : null))
-          .catch(() => null),
-      )
-    }
-    context.on('response', onResponse)
-    const detach = s.detach
-    s.detach = () => {
-      detach()
-      context.off('response', onResponse)
-    }
-  }
-
   const track = (s: Session) => {
     const context = s.recording.context
     const onPage = (page: Page) => {
@@ -444,7 +426,6 @@ export function createBrowseSessions(deps: BrowseSessionsDeps): BrowseSessions {
       }
       sessions.set(id, s)
       track(s)
-      if (input.guard) watchAddresses(s, input.guard)
       if (guarded) {
         for (const reason of refusals) s.checks.push(Promise.resolve(reason))
         refused = (reason) => void s.checks.push(Promise.resolve(reason))

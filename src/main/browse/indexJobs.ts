@@ -6,6 +6,7 @@ import type {
 } from '../store/indexJobRepository'
 import type { Store } from '../store/store'
 import { indexSite, siteOf, type IndexOutcome, type IndexSiteDeps } from './indexSite'
+import type { DestinationCheck } from '../engine/guardProxy'
 
 /** Spec "Limits": concurrent indexing jobs 3 by default, index jobs per day 5. */
 export interface IndexLimits {
@@ -52,7 +53,7 @@ export interface Indexing {
   /** Observes and compiles now; see {@link indexSite}. Stoppable with {@link Indexing.stop}. */
   index(
     tenant: string,
-    input: { url: string; intent: string; traceId?: string },
+    input: { url: string; intent: string; traceId?: string; guard?: DestinationCheck },
   ): Promise<IndexOutcome>
   /**
    * Starts an index job, or returns the workspace's active job on the same site (`created`
@@ -64,7 +65,7 @@ export interface Indexing {
    */
   startJob(
     tenant: string,
-    input: { url: string; intent?: string },
+    input: { url: string; intent?: string; guard?: DestinationCheck },
     admit?: (jobId: string) => () => void,
   ): { job: IndexJob; created: boolean }
   getJob(tenant: string, id: string): IndexJob | null
@@ -151,7 +152,11 @@ export function createIndexing(deps: IndexingDeps): Indexing {
     return done
   }
 
-  const runJob = async (record: IndexJobRecord, signal: AbortSignal): Promise<void> => {
+  const runJob = async (
+    record: IndexJobRecord,
+    signal: AbortSignal,
+    guard: DestinationCheck | undefined,
+  ): Promise<void> => {
     jobs.update(record.id, { status: 'running' }, deps.clock())
     let outcome: IndexOutcome
     try {
@@ -159,13 +164,15 @@ export function createIndexing(deps: IndexingDeps): Indexing {
         url: record.url,
         intent: record.intent ?? `list the data of ${record.url}`,
         signal,
+        ...(guard ? { guard } : {}),
       })
     } catch (error) {
+      const denied = isServiceError(error) && error.code === 'destination_denied'
       jobs.update(
         record.id,
         {
           status: 'failed',
-          reason: 'browser_failed',
+          reason: denied ? 'destination_denied' : 'browser_failed',
           message: isServiceError(error) ? error.message : String(error),
           finishedAt: deps.clock(),
         },
@@ -239,7 +246,7 @@ export function createIndexing(deps: IndexingDeps): Indexing {
       }
       jobs.create(record)
       charge?.()
-      void track(tenant, (signal) => runJob(record, signal)).catch(() => undefined)
+      void track(tenant, (signal) => runJob(record, signal, input.guard)).catch(() => undefined)
       return { job: present(jobs.get(tenant, id) ?? record), created: true }
     },
 

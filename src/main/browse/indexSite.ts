@@ -5,6 +5,7 @@ import type { StorageState } from '../../shared/trace'
 import { compileTrace } from '../compiler'
 import type { Store } from '../store/store'
 import { observePage, type ObserveDeps, type Observation } from './observePage'
+import type { DestinationCheck } from '../engine/guardProxy'
 import { siteStorageState } from '../logins/siteLogin'
 
 /**
@@ -63,6 +64,8 @@ export interface IndexSiteInput {
   /** `trc_<ulid>` to record into; default a new one. */
   traceId?: string
   signal?: AbortSignal
+  /** An API caller's destination check (issue 13 item 3; see `ObserveInput.guard`). */
+  guard?: DestinationCheck
 }
 
 /** host[:port] of an http(s) URL, as a tool's `siteHost`. */
@@ -105,9 +108,14 @@ export async function indexSite(
       sessionId: `ixr_${deps.ulid()}`,
       login: saved,
       ...(input.signal ? { signal: input.signal } : {}),
+      ...(input.guard ? { guard: input.guard } : {}),
     })
   } catch (error) {
-    if (isServiceError(error) && error.code === 'chromium_not_found') throw error
+    if (
+      isServiceError(error) &&
+      (error.code === 'chromium_not_found' || error.code === 'destination_denied')
+    )
+      throw error
     return {
       traceId,
       status: 'unavailable',

@@ -1,6 +1,8 @@
 import type { BrowserContext, Page } from 'playwright-core'
 import type { StorageState, Trace } from '../../shared/trace'
 import type { Recording, RecordingOptions } from '../recorder'
+import { ServiceError } from '../../shared/errors'
+import { sharedGuardProxy, type DestinationCheck } from '../engine/guardProxy'
 import { findSearchBox, intentSearchValue, submitSearch } from './searchHeuristic'
 
 /** How long each part of an unattended observation may take, ms. */
@@ -25,6 +27,12 @@ export interface ObserveInput {
   login: StorageState | null
   /** Aborting ends the observation early: what was recorded so far is kept. */
   signal?: AbortSignal
+  /**
+   * For a URL that came in through the API (issue 13 item 3): the browser connects only where
+   * this allows, on the address actually connected (redirects and subresources too), and any
+   * refusal ends the observation with 403 `destination_denied`, keeping nothing.
+   */
+  guard?: DestinationCheck
 }
 
 export interface ObserveDeps {
@@ -122,16 +130,26 @@ async function settle(page: Page, ms: number, signal: AbortSignal | undefined): 
 export async function observePage(deps: ObserveDeps, input: ObserveInput): Promise<Observation> {
   const limits = { ...OBSERVE_LIMITS, ...deps.limits }
   const { signal } = input
-  const recording = await deps.startRecording({
-    chromiumPath: deps.chromiumPath(),
-    url: 'about:blank',
-    intent: input.intent,
-    traceId: input.traceId,
-    sessionId: input.sessionId,
-    clock: deps.clock,
-    headless: true,
-    navigationTimeoutMs: limits.loadMs,
-  })
+  const refusals: string[] = []
+  const guarded = input.guard
+    ? (await sharedGuardProxy()).settingsFor(input.guard, (_host, reason) => refusals.push(reason))
+    : null
+  const recording = await deps
+    .startRecording({
+      ...(guarded ? { proxy: guarded.proxy } : {}),
+      chromiumPath: deps.chromiumPath(),
+      url: 'about:blank',
+      intent: input.intent,
+      traceId: input.traceId,
+      sessionId: input.sessionId,
+      clock: deps.clock,
+      headless: true,
+      navigationTimeoutMs: limits.loadMs,
+    })
+    .catch((error: unknown) => {
+      guarded?.release()
+      throw error
+    })
   const { page } = recording
   let loadError: string | null = null
   let signIn = false
@@ -139,9 +157,16 @@ export async function observePage(deps: ObserveDeps, input: ObserveInput): Promi
   try {
     if (input.login) await applyLogin(recording.context, input.login)
     await untilAborted(
-      page.goto(input.url, { waitUntil: 'domcontentloaded', timeout: limits.loadMs }).catch((e) => {
-        loadError = e instanceof Error ? e.message.split('\n')[0]! : String(e)
-      }),
+      page
+        .goto(input.url, { waitUntil: 'domcontentloaded', timeout: limits.loadMs })
+        .then((loaded) => {
+          // The guard proxy's own answer when the site could not be reached (proxy-chain 59x).
+          if (guarded && loaded && loaded.status() >= 590 && loaded.status() <= 599)
+            loadError = `${loaded.status()} ${loaded.statusText()} (the site could not be reached)`
+        })
+        .catch((e) => {
+          loadError = e instanceof Error ? e.message.split('\n')[0]! : String(e)
+        }),
       signal,
     )
     if (!loadError && !signal?.aborted) {
@@ -160,10 +185,13 @@ export async function observePage(deps: ObserveDeps, input: ObserveInput): Promi
   } catch (error) {
     // Its browser must not outlive the call.
     await recording.stop()
+    guarded?.release()
     throw error
   }
   const finalUrl = page.isClosed() ? input.url : page.url()
   const trace = await recording.stop()
+  guarded?.release()
+  if (refusals.length) throw new ServiceError('destination_denied', refusals[0]!)
   trace.startUrl = input.url
   return { trace, finalUrl, signIn, filled, loadError, stopped: signal?.aborted ?? false }
 }

@@ -289,7 +289,17 @@ class PageRun {
     const deadline = Date.now() + this.loadTimeout
     try {
       const waitUntil = mode === 'render' ? 'load' : 'domcontentloaded'
-      await this.page.goto(url, { timeout: this.loadTimeout, waitUntil })
+      const loaded = await this.page.goto(url, { timeout: this.loadTimeout, waitUntil })
+      // The guard proxy's own answer when the site could not be reached (proxy-chain's 59x).
+      if (loaded && loaded.status() >= 590 && loaded.status() <= 599)
+        return {
+          ok: false,
+          outcome: {
+            ok: false,
+            code: 'network_error',
+            message: `The site could not be reached: ${loaded.statusText() || loaded.status()}.`,
+          },
+        }
       if (mode === 'render') await this.idle(deadline)
       let html = await this.content(deadline)
       const challengeEnd = Math.min(deadline, Date.now() + CHALLENGE_BUDGET_MS)
@@ -432,7 +442,7 @@ class PageRun {
         message: `${url} did not finish loading within ${Math.round(this.loadTimeout / 1000)} s.`,
       }
     if (
-      /net::ERR_(CONNECTION|NAME_NOT_RESOLVED|ADDRESS|INTERNET|NETWORK|TIMED_OUT|EMPTY_RESPONSE)/.test(
+      /net::ERR_(CONNECTION|NAME_NOT_RESOLVED|ADDRESS|INTERNET|NETWORK|TIMED_OUT|EMPTY_RESPONSE|TUNNEL_CONNECTION_FAILED|PROXY_CONNECTION_FAILED)/.test(
         text,
       )
     )

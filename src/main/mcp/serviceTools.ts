@@ -129,7 +129,11 @@ const SERVICE_TOOLS: Record<string, { tool: Omit<Tool, 'name'>; handle: Handler 
       await guardApiUrl(url, c, deps.localSites)
       if (!deps.indexing)
         throw mcpError('unavailable', 'Indexing is not available in this process.')
-      return jsonResult(await deps.indexing.index(c.tenant, { url, intent }))
+      // Redirects and the page's own requests are checked too, where the browser connects.
+      const guard = browseGuardFor(c, deps.localSites)
+      return jsonResult(
+        await deps.indexing.index(c.tenant, { url, intent, ...(guard ? { guard } : {}) }),
+      )
     },
   },
   service_browse_open: {

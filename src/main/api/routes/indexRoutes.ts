@@ -16,7 +16,7 @@ import {
   type IndexBody,
   type IndexJobBody,
 } from '../../../shared/accountApiSchemas'
-import { guardApiUrl, localSitesOf, ownOriginsOf } from '../localSites'
+import { browseGuardFor, guardApiUrl, localSitesOf, ownOriginsOf } from '../localSites'
 import { routeSchema } from '../openapi/routeSchema'
 import { OPERATION_KEY, json, billing } from '../openapi/docParts'
 
@@ -205,7 +205,12 @@ export function registerIndexRoutes(app: FastifyInstance, deps: ServerDeps): voi
       })()
       if (!created) return replay(reply, receipt, inputHash)
       const work = service
-        .index(caller.tenant, { url, intent: body.intent, traceId })
+        .index(caller.tenant, {
+          url,
+          intent: body.intent,
+          traceId,
+          ...guardOf(store, caller, request),
+        })
         .then((outcome) =>
           store.receipts.complete<IndexResult>(
             caller.tenant,
@@ -256,7 +261,11 @@ export function registerIndexRoutes(app: FastifyInstance, deps: ServerDeps): voi
       requireBrowser(service)
       const { job, created } = service.startJob(
         caller.tenant,
-        { url, ...(body.intent ? { intent: body.intent } : {}) },
+        {
+          url,
+          ...(body.intent ? { intent: body.intent } : {}),
+          ...guardOf(store, caller, request),
+        },
         (jobId) =>
           admitMetered(store.ledger, caller.tenant, `index-job:${jobId}`, 'indexing', clock()),
       )
@@ -301,4 +310,20 @@ function requireBrowser(service: Indexing): void {
 
 function present(receipt: OperationReceipt<IndexResult>): IndexReceipt {
   return { status: receipt.status, cost: receipt.cost, result: receipt.result }
+}
+
+/**
+ * The destination check an API caller's indexing browser connects under (issue 13 item 3):
+ * redirects and the page's own requests meet the rule the URL met; none for the owner.
+ */
+function guardOf(
+  store: ServerDeps['store'],
+  caller: { owner: boolean; tenant: string },
+  request: { socket: { localPort?: number | undefined } },
+): { guard?: NonNullable<ReturnType<typeof browseGuardFor>> } {
+  const guard = browseGuardFor(
+    { ...caller, ownOrigins: ownOriginsOf(request) },
+    localSitesOf(store),
+  )
+  return guard ? { guard } : {}
 }
