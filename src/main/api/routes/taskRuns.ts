@@ -130,8 +130,8 @@ export function registerTaskRunRoutes(app: FastifyInstance, deps: ServerDeps): v
       const routing = router.route(body.intent, verified, { domain })
       const best = routing.status === 'matched' ? routing.tools[0]! : null
       const tool = best ? store.toolsFor(caller.tenant).get(best.id) : null
-      if (!best || !tool) {
-        const run = noCapability(body, routing, caller.tenant, key)
+      // The key's receipt names the run it started, so a repeat joins that run.
+      const keep = (result: TaskReceipt) => {
         if (key)
           store.receipts.put({
             tenant: caller.tenant,
@@ -140,27 +140,20 @@ export function registerTaskRunRoutes(app: FastifyInstance, deps: ServerDeps): v
             inputHash,
             status: 'completed',
             cost: 0,
-            result: { runId: run.runId, toolId: null, inputs: {} } satisfies TaskReceipt,
+            result,
             createdAt: clock(),
             updatedAt: clock(),
           })
+      }
+      if (!best || !tool) {
+        const run = noCapability(body, routing, caller.tenant, key)
+        keep({ runId: run.runId, toolId: null, inputs: {} })
         return sendRun(reply, run, body.select, { routing: routingOf(routing) })
       }
       const inputs = taskInputs(tool, body.inputs ?? {})
-      const outcome = await call(tool, inputs, (started) => {
-        if (key)
-          store.receipts.put({
-            tenant: caller.tenant,
-            opKey: key,
-            operation: 'task',
-            inputHash,
-            status: 'completed',
-            cost: 0,
-            result: { runId: started.run.runId, toolId: tool.id, inputs } satisfies TaskReceipt,
-            createdAt: clock(),
-            updatedAt: clock(),
-          })
-      })
+      const outcome = await call(tool, inputs, (started) =>
+        keep({ runId: started.run.runId, toolId: tool.id, inputs }),
+      )
       return sendOutcome(reply, outcome, body.select, { routing: routingOf(routing, best) })
     },
   )
