@@ -1,5 +1,4 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import { isServiceError } from '../../shared/errors'
 import { checkBody, compileBody } from './bodyCheck'
 
 /**
@@ -49,11 +48,9 @@ export function validQuery<T>(request: FastifyRequest): T {
   return request.query as T
 }
 
+/** Throws what validation attached: the spec's refusal (a compiler fault answers as internal). */
 function raiseRefusal(request: FastifyRequest): void {
-  const refusal = request.validationError
-  if (refusal && isServiceError(refusal)) throw refusal
-  // Not one of ours (a compiler fault): the error handler answers it as Fastify's own.
-  if (refusal) throw refusal
+  if (request.validationError) throw request.validationError
 }
 
 /** A schema whose `$ref`s point into the document's components (validated by the handler). */
