@@ -38,6 +38,8 @@ import { TRACE_CREDENTIALS } from './store/traceCredentials'
 import { createSecretRepository } from './store/secretRepository'
 import { createKeychain, createVault, type Keychain, type Vault } from './vault'
 import { summarizeTool } from '../shared/toolSpec'
+import { sharedGuardProxy } from './engine/guardProxy'
+import { toolSiteCheck } from './engine/destination'
 
 /** The workspace of the person who runs the app; end-user workspaces come with org keys. */
 export const LOCAL_TENANT = 'local'
@@ -171,7 +173,12 @@ export function createCore(config: CoreConfig = {}): Core {
     toolsFor: store.toolsFor,
     logins,
     mintSignInLink: (tenant, host) => signInLinks.mint(tenant, host),
-    relogin: createAutoSignIn({ logins, chromiumPath, clock }),
+    relogin: createAutoSignIn({
+      logins,
+      chromiumPath,
+      clock,
+      guardFor: async (siteHost) => (await sharedGuardProxy()).settingsFor(toolSiteCheck(siteHost)),
+    }),
     ledger: store.ledger,
     health: store.health,
     clock,

@@ -13,6 +13,14 @@ export interface AutoSignInDeps {
   clock: () => number
   /** How long the sign-in page may take to load, ms; default 30,000 (spec "Limits"). */
   loadMs?: number
+  /**
+   * The guard proxy settings for a browser signing in to `siteHost` (issue 13 item 3: the
+   * unattended browser types saved credentials, so its redirects and requests meet the tool's
+   * address rule, checked where it connects); `release` when it is closed. Absent: none.
+   */
+  guardFor?: (
+    siteHost: string,
+  ) => Promise<{ proxy: { server: string; username: string; password: string }; release(): void }>
 }
 
 /** The current TOTP code of a Base32 seed (RFC 6238: SHA-1, 6 digits, 30-second steps). */
@@ -42,7 +50,13 @@ export function createAutoSignIn(
   async function signIn(tenant: string, tool: ToolSpec): Promise<boolean> {
     const credentials = await deps.logins.credentials(tenant, tool.siteHost)
     if (!credentials) return false
-    const browser = await launchSignInBrowser(deps.chromiumPath(), true)
+    const guarded = await deps.guardFor?.(tool.siteHost)
+    const browser = await launchSignInBrowser(deps.chromiumPath(), true, guarded?.proxy).catch(
+      (error: unknown) => {
+        guarded?.release()
+        throw error
+      },
+    )
     try {
       const page = await browser.context.newPage()
       const url = startUrl(deps.logins.get(tenant, tool.siteHost)?.loginUrl ?? null, tool)
@@ -65,6 +79,7 @@ export function createAutoSignIn(
       return true
     } finally {
       await browser.close()
+      guarded?.release()
     }
   }
 

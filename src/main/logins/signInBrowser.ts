@@ -20,11 +20,14 @@ export const defaultSignInHeadless = () =>
 
 /**
  * Launches Chromium for a sign-in with the recorder's flags and a fresh user-data dir, so no
- * other profile's cookies mix into the login. Errors: 500 `recording_failed` when it cannot start.
+ * other profile's cookies mix into the login. `proxy`: the guard proxy every request connects
+ * through (issue 13 item 3; the engine's `GuardProxy.settingsFor`). Errors: 500
+ * `recording_failed` when it cannot start.
  */
 export async function launchSignInBrowser(
   chromiumPath: string,
   headless: boolean,
+  proxy?: { server: string; username: string; password: string },
 ): Promise<SignInBrowser> {
   const dir = await mkdtemp(join(tmpdir(), 'sitecall-signin-'))
   let context: BrowserContext
@@ -34,6 +37,7 @@ export async function launchSignInBrowser(
       headless,
       args: chromiumArgs(),
       ...(headless ? {} : { viewport: null }),
+      ...(proxy ? { proxy } : {}),
     })
   } catch (error) {
     await rm(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }).catch(
