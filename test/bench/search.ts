@@ -159,7 +159,7 @@ function forcedGc(): () => void {
  * `count` tools cloned from `base` (numbered from `from`) with other sites, names and intents
  * (verb × object), and no evidence to keep the database small.
  */
-function variations(base: ToolSpec, count: number, from: number): ToolSpec[] {
+export function variations(base: ToolSpec, count: number, from: number): ToolSpec[] {
   return Array.from({ length: Math.max(0, count) }, (_, k) => {
     const i = from + k
     const object = OBJECTS[i % OBJECTS.length]!

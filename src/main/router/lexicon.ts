@@ -164,10 +164,15 @@ export function verbAgreement(
     return { factor: 0.93, contradicts: false }
   // Running something and saving or making it are sometimes one act in an app (`deploy` a
   // flow saves it), but never a delete.
-  const runs = (a: VerbClass, b: VerbClass) => a === 'run' && (b === 'create' || b === 'update')
   // Below 0.9 on its own: running is never proven to be that save or that make.
-  if (runs(intent, tool) || runs(tool, intent)) return { factor: 0.88, contradicts: false }
+  if (runsAsSave(intent, tool) || runsAsSave(tool, intent))
+    return { factor: 0.88, contradicts: false }
   return { factor: 0, contradicts: true }
+}
+
+/** `a` runs something and `b` saves or makes it (a module function: no closure per call). */
+function runsAsSave(a: VerbClass, b: VerbClass): boolean {
+  return a === 'run' && (b === 'create' || b === 'update')
 }
 
 /**

@@ -172,32 +172,38 @@ function find(
   roles: boolean,
   expanded: Expanded,
 ): Found | null {
+  // Plain loops, no closure: this runs for every intent word of every candidate tool.
   let best: Found | null = null
-  const consider = (found: Found) => {
-    if (!best || found.strength > best.strength) best = found
-  }
   for (const [s, e] of expanded) {
     const term = profile.terms.get(s)
     // Page titles and slot values are data as much as vocabulary: only the word itself counts.
-    if (term && (e.via !== 'vector' || !DATA_FIELDS.has(term.field)))
-      consider({ strength: term.strength * e.strength, field: term.field, via: e.via })
+    if (term && (e.via !== 'vector' || !DATA_FIELDS.has(term.field))) {
+      const strength = term.strength * e.strength
+      if (!best || strength > best.strength) best = { strength, field: term.field, via: e.via }
+    }
   }
   // A search of the whole site finds what its tools are about (things, not their modifiers).
   if (profile.searchesSite && !w.literal && !w.modifier)
     for (const [s, e] of expanded)
-      if (e.via !== 'vector' && profile.siteObjects.has(s))
-        consider({ strength: SITE_OBJECT * e.strength, field: 'intent', via: 'site_object' })
+      if (e.via !== 'vector' && profile.siteObjects.has(s)) {
+        const strength = SITE_OBJECT * e.strength
+        if (!best || strength > best.strength)
+          best = { strength, field: 'intent', via: 'site_object' }
+      }
   if (roles)
     for (const s of roleSynonyms(w.stem))
-      if (profile.slotStems.has(s))
-        consider({ strength: FIELD_STRENGTH.slot * 0.95, field: 'slot', via: 'role' })
+      if (profile.slotStems.has(s)) {
+        const strength = FIELD_STRENGTH.slot * 0.95
+        if (!best || strength > best.strength) best = { strength, field: 'slot', via: 'role' }
+      }
   // `parcel` in `parcelpost`, `wiki` in `dokuwiki`: a site named by a part of its name.
   const bare = w.literal ? w.stem : w.word
-  if (
-    bare.length >= 4 &&
-    profile.siteLabels.some((l) => l !== bare && (l.startsWith(bare) || l.endsWith(bare)))
-  )
-    consider({ strength: SITE_LABEL, field: 'site', via: 'site_label' })
+  if (bare.length >= 4 && (!best || SITE_LABEL > best.strength))
+    for (const l of profile.siteLabels)
+      if (l !== bare && (l.startsWith(bare) || l.endsWith(bare))) {
+        best = { strength: SITE_LABEL, field: 'site', via: 'site_label' }
+        break
+      }
   return best
 }
 
@@ -219,85 +225,47 @@ export function scoreTool(
     ? { ...parsed, verb: { word: parsed.verb!.word, verbClass: askedOfTool! } }
     : parsed
   const evidence: WordEvidence[] = []
-  const found = new Map<IntentWord, Found | null>()
-  const findOnce = (w: IntentWord, roles: boolean) => {
-    if (!found.has(w)) found.set(w, find(profile, w, roles, expand(w)))
-    return found.get(w)!
+  // The per-tool state lives in one record handed to module functions: closures made here for
+  // every candidate tool cost allocation and, under tsx (esbuild keepNames), a `__name` call each.
+  const ctx: ScoreContext = {
+    profile,
+    expand,
+    found: new Map(),
+    evidence,
+    intent,
+    core: [],
+    head: null,
+    listVerb: intent.verb === null || READ_CLASSES.includes(intent.verb.verbClass),
   }
-  // A core word the tool knows only as its site's name names the site (`search [DokuWiki]`).
-  const isSite = (w: IntentWord) => {
-    const f = findOnce(w, false)
-    return f !== null && f.field === 'site' && f.via !== 'vector'
-  }
-  const core = intent.core.filter((w) => !isSite(w))
-  const sites = [...intent.sites, ...intent.core.filter(isSite)]
-  const head = pickHead(core, intent, (w) => findOnce(w, false))
-  const account = (
-    w: IntentWord,
-    part: WordEvidence['part'],
-    mayAbsorb: boolean,
-    fullPenalty: number,
-  ) => {
-    // A place a slot takes is a little less sure than a place the tool says (`in the [category]`
-    // of `list the posts in the category Recipes` over a search's free text); values (`for X`,
-    // after a colon, by their form) cost nothing.
-    const absorbCost = part === 'place' && !w.literal ? ABSORBED_WORD : 0
-    const f = findOnce(w, part === 'qualifier')
-    // The head must be what the tool is about: a slot or output field of that name (a `page`
-    // slot for paging) or the site's name is weak evidence of it.
-    const weak = w === head && f !== null && WEAK_HEAD_FIELDS.has(f.field)
-    const strength = (f?.strength ?? 0) * (weak ? HEAD_IN_FIELDS : 1)
-    // A word that names where the site's tools work (`blog` in `rename the blog post`, `on the
-    // wiki`) is context: before the head or as a site, it costs no more than a generic word.
-    const context =
-      part === 'site' ||
-      part === 'place' ||
-      (part === 'core' && head !== null && core.indexOf(w) < core.indexOf(head))
-    // A site named by what it holds (`the package registry`, `the flow editor`) is its site too.
-    const known =
-      profile.siteVocabulary.has(w.stem) || (part === 'site' && profile.siteObjects.has(w.stem))
-    const siteWord = !f && context && !w.literal && known ? PENALTY.siteContext : null
-    const penalty = round(siteWord ?? fullPenalty * (1 - strength))
-    // A weak likeness (a vector neighbour) is never worse than a value a slot takes.
-    if (mayAbsorb && (!f || penalty > absorbCost)) {
-      evidence.push({ word: w.word, part, outcome: 'absorbed', strength: 0, penalty: absorbCost })
-      return
-    }
-    evidence.push({
-      word: w.word,
-      part,
-      outcome: f ? 'matched' : 'missing',
-      ...(f ? { field: f.field, via: f.via } : {}),
-      strength: round(strength),
-      penalty,
-    })
-  }
-  // `list the [files] in the data folder` of `what's in the invoices folder`: the members of a
-  // container a list shows need no name of their own.
-  const listVerb = intent.verb === null || READ_CLASSES.includes(intent.verb.verbClass)
-  const members = (w: IntentWord) =>
-    w === head &&
-    listVerb &&
-    READ_CLASSES.includes(profile.verb) &&
-    profile.head !== null &&
-    isPlural(w.word) &&
-    (findOnce(w, false)?.strength ?? 0) < MIN_HEAD_STRENGTH &&
-    intent.places.some((p) => !p.literal && expand(p).has(profile.head!))
+  const core: IntentWord[] = []
+  const sites: IntentWord[] = [...intent.sites]
+  for (const w of intent.core) if (isSiteWord(ctx, w)) sites.push(w)
+  for (const w of intent.core) if (!isSiteWord(ctx, w)) core.push(w)
+  ctx.core = core
+  const head = pickHead(core, intent, ctx)
+  ctx.head = head
+  const listVerb = ctx.listVerb
   for (const w of core) {
-    const cost = members(w)
+    const cost = asksMembers(ctx, w)
       ? PENALTY.generic
       : w === head
         ? PENALTY.head
         : w.generic
           ? PENALTY.generic
           : PENALTY.word
-    account(w, 'core', false, cost)
+    accountWord(ctx, w, 'core', false, cost)
   }
   for (const w of intent.qualifiers)
-    account(w, 'qualifier', false, w.generic ? PENALTY.generic : PENALTY.word)
+    accountWord(ctx, w, 'qualifier', false, w.generic ? PENALTY.generic : PENALTY.word)
   // A site the intent names by the name of some tool's site is never a value to absorb.
   for (const w of sites)
-    account(w, 'site', w.literal && !w.siteName, w.generic ? PENALTY.generic : PENALTY.word)
+    accountWord(
+      ctx,
+      w,
+      'site',
+      w.literal && !w.siteName,
+      w.generic ? PENALTY.generic : PENALTY.word,
+    )
   // Values and places are what to look for: a word the tool does not know is fine when a slot
   // can take it (`for [writing]`, `in [paris]`, `budget.xlsx`).
   for (const [list, part] of [
@@ -314,7 +282,7 @@ export function scoreTool(
         (absorbable(w, profile) || (signIn && part === 'value')) &&
         w !== head &&
         (head !== null || part === 'value')
-      account(w, part, free, cost)
+      accountWord(ctx, w, part, free, cost)
     }
   let penalty = evidence.reduce((sum, e) => sum + e.penalty, 0)
   // Signing in is done to a site, not to a thing; and `search Redmine for "timeout"` searches
@@ -358,15 +326,15 @@ export function scoreTool(
       [...expand(head).keys()].some((s) => profile.siteObjects.has(s))) ||
     // `run the nightly [import]` of `trigger the inject node "run nightly import"`: the name of
     // the thing it works on names it.
-    (head !== null && findOnce(head, false)?.field === 'named') ||
+    (head !== null && findCached(ctx, head, false)?.field === 'named') ||
     // `upload a [file]` of a tool recorded with `Sunset.png`: the kind of its value is its object.
-    (head !== null && findOnce(head, false)?.field === 'kind') ||
+    (head !== null && findCached(ctx, head, false)?.field === 'kind') ||
     // `create an [issue]` of `create a bug` posting to `/issues.json`: a write's path names the
     // collection it writes to (a read's often names its back end: `/indexes/...`).
     (head !== null &&
       !READ_CLASSES.includes(profile.verb) &&
-      findOnce(head, false)?.field === 'path' &&
-      findOnce(head, false)!.strength >= PATH_HEAD) ||
+      findCached(ctx, head, false)?.field === 'path' &&
+      findCached(ctx, head, false)!.strength >= PATH_HEAD) ||
     (head !== null && [...expand(head).keys()].some((s) => profile.objectStems.has(s)))
   if (!toolHeadNamed) penalty += PENALTY.toolHead
   // `show version 1.1.0 of the package` is more than `what do we know about the package X` asks.
@@ -428,7 +396,7 @@ export function scoreTool(
   // `show all the packages`, `what files do I have`: a read of many is a list.
   const asksMany = listVerb && head !== null && !head.generic && isPlural(head.word)
   // What a container holds (`the files in the data folder`) is what reading it shows.
-  const membersAsked = head !== null && members(head)
+  const membersAsked = head !== null && asksMembers(ctx, head)
   if (membersAsked && !verb.contradicts) verb.factor = 1
   else if (asksMany && profile.verb === 'read' && profile.headSingular && !verb.contradicts)
     verb.factor = Math.min(verb.factor, ONE_ITEM_FACTOR)
@@ -477,6 +445,104 @@ export function scoreTool(
       ...(cap ? { cap } : {}),
     },
   }
+}
+
+/** One tool's scoring state, shared by the helpers of {@link scoreTool}. */
+interface ScoreContext {
+  profile: ToolProfile
+  expand: (w: IntentWord, pos?: 'noun' | 'verb') => Expanded
+  /** `find` per intent word, computed once (the first call's `roles` decides). */
+  found: Map<IntentWord, Found | null>
+  evidence: WordEvidence[]
+  /** The intent read with the class its verb has for this tool. */
+  intent: ParsedIntent
+  core: IntentWord[]
+  head: IntentWord | null
+  /** The intent asks a read (or has no verb). */
+  listVerb: boolean
+}
+
+function findCached(ctx: ScoreContext, w: IntentWord, roles: boolean): Found | null {
+  let f = ctx.found.get(w)
+  if (f === undefined) {
+    f = find(ctx.profile, w, roles, ctx.expand(w))
+    ctx.found.set(w, f)
+  }
+  return f
+}
+
+/** A core word the tool knows only as its site's name names the site (`search [DokuWiki]`). */
+function isSiteWord(ctx: ScoreContext, w: IntentWord): boolean {
+  const f = findCached(ctx, w, false)
+  return f !== null && f.field === 'site' && f.via !== 'vector'
+}
+
+/** Records how the tool accounts for intent word `w` (matched, absorbed by a slot, missing). */
+function accountWord(
+  ctx: ScoreContext,
+  w: IntentWord,
+  part: WordEvidence['part'],
+  mayAbsorb: boolean,
+  fullPenalty: number,
+): void {
+  const { profile, head, core } = ctx
+  // A place a slot takes is a little less sure than a place the tool says (`in the [category]`
+  // of `list the posts in the category Recipes` over a search's free text); values (`for X`,
+  // after a colon, by their form) cost nothing.
+  const absorbCost = part === 'place' && !w.literal ? ABSORBED_WORD : 0
+  const f = findCached(ctx, w, part === 'qualifier')
+  // The head must be what the tool is about: a slot or output field of that name (a `page`
+  // slot for paging) or the site's name is weak evidence of it.
+  const weak = w === head && f !== null && WEAK_HEAD_FIELDS.has(f.field)
+  const strength = (f?.strength ?? 0) * (weak ? HEAD_IN_FIELDS : 1)
+  // A word that names where the site's tools work (`blog` in `rename the blog post`, `on the
+  // wiki`) is context: before the head or as a site, it costs no more than a generic word.
+  const context =
+    part === 'site' ||
+    part === 'place' ||
+    (part === 'core' && head !== null && core.indexOf(w) < core.indexOf(head))
+  // A site named by what it holds (`the package registry`, `the flow editor`) is its site too.
+  const known =
+    profile.siteVocabulary.has(w.stem) || (part === 'site' && profile.siteObjects.has(w.stem))
+  const siteWord = !f && context && !w.literal && known ? PENALTY.siteContext : null
+  const penalty = round(siteWord ?? fullPenalty * (1 - strength))
+  // A weak likeness (a vector neighbour) is never worse than a value a slot takes.
+  if (mayAbsorb && (!f || penalty > absorbCost)) {
+    ctx.evidence.push({ word: w.word, part, outcome: 'absorbed', strength: 0, penalty: absorbCost })
+    return
+  }
+  ctx.evidence.push(
+    f
+      ? {
+          word: w.word,
+          part,
+          outcome: 'matched',
+          field: f.field,
+          via: f.via,
+          strength: round(strength),
+          penalty,
+        }
+      : { word: w.word, part, outcome: 'missing', strength: round(strength), penalty },
+  )
+}
+
+/**
+ * `list the [files] in the data folder` of `what's in the invoices folder`: the members of a
+ * container a list shows need no name of their own.
+ */
+function asksMembers(ctx: ScoreContext, w: IntentWord): boolean {
+  const { profile, intent } = ctx
+  if (
+    w !== ctx.head ||
+    !ctx.listVerb ||
+    !READ_CLASSES.includes(profile.verb) ||
+    profile.head === null ||
+    !isPlural(w.word) ||
+    (findCached(ctx, w, false)?.strength ?? 0) >= MIN_HEAD_STRENGTH
+  )
+    return false
+  for (const p of intent.places) if (!p.literal && ctx.expand(p).has(profile.head)) return true
+  return false
 }
 
 /**
@@ -535,24 +601,21 @@ function agreesInAction(
  * (`search [the web] for cats`); else the first value, place or site word the tool knows
  * (`search for [hotels] in paris`); else none (the intent names nothing this tool is about).
  */
-function pickHead(
-  core: IntentWord[],
-  intent: ParsedIntent,
-  known: (w: IntentWord) => Found | null,
-): IntentWord | null {
+function pickHead(core: IntentWord[], intent: ParsedIntent, ctx: ScoreContext): IntentWord | null {
   // A modifier some tool says (`the [open] issues`) qualifies the head; it is not the head.
   const nouns = core.filter((w) => !w.generic && !w.literal && !w.modifier)
   const specific = nouns.length ? nouns : core.filter((w) => !w.generic && !w.literal)
   const asked = specific.find((w) => w.asked)
   if (asked) return asked
-  if (specific.length) return specific.filter(known).at(-1) ?? specific.at(-1)!
+  if (specific.length)
+    return specific.filter((w) => findCached(ctx, w, false) !== null).at(-1) ?? specific.at(-1)!
   // A modifier or predicate (`what do we [know] about X`) is never the head.
-  const generic = core.filter((w) => !w.modifier && known(w))
+  const generic = core.filter((w) => !w.modifier && findCached(ctx, w, false) !== null)
   if (generic.length) return generic.at(-1)!
   // A value or place is the head only when the tool says that very word (`search for [hotels]`).
   return (
     [...intent.values, ...intent.places].find(
-      (w) => !w.generic && !w.literal && (known(w)?.strength ?? 0) >= 0.9,
+      (w) => !w.generic && !w.literal && (findCached(ctx, w, false)?.strength ?? 0) >= 0.9,
     ) ?? null
   )
 }

@@ -37,6 +37,20 @@ const VOWEL = /[aeiouy]/
  * `searches` and `search` agree, as do `write` and `writing`, `update` and `updated`.
  */
 export function stem(word: string): string {
+  let stemmed = STEMS.get(word)
+  if (stemmed === undefined) {
+    // The scorer asks the same few words again for every candidate tool (issue 10 latency).
+    if (STEMS.size >= STEM_MEMO_SIZE) STEMS.clear()
+    STEMS.set(word, (stemmed = stemOnce(word)))
+  }
+  return stemmed
+}
+
+/** Stems already computed, by word; cleared when it reaches {@link STEM_MEMO_SIZE}. */
+const STEMS = new Map<string, string>()
+const STEM_MEMO_SIZE = 50_000
+
+function stemOnce(word: string): string {
   const irregular = IRREGULAR[word]
   if (irregular) return irregular
   let w = word
