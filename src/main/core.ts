@@ -38,7 +38,8 @@ import { TRACE_CREDENTIALS } from './store/traceCredentials'
 import { createSecretRepository } from './store/secretRepository'
 import { createKeychain, createVault, type Keychain, type Vault } from './vault'
 import { summarizeTool } from '../shared/toolSpec'
-import { sharedGuardProxy } from './engine/guardProxy'
+import { sharedGuardProxy, signInSiteCheck } from './engine/guardProxy'
+import { ownerWorkspace } from './api/localSites'
 import { toolSiteCheck } from './engine/destination'
 
 /** The workspace of the person who runs the app; end-user workspaces come with org keys. */
@@ -235,6 +236,11 @@ export function createCore(config: CoreConfig = {}): Core {
     siteOrigin: (host) => {
       const tool = store.tools.list({ siteHost: host })[0]
       return tool ? new URL(tool.steps[0]!.request.url).origin : null
+    },
+    // The person's own window connects only to its site, allowed local sites and the web.
+    guardFor: async (tenant, siteHosts, onDenied) => {
+      const allowed = store.localSites.list(ownerWorkspace(tenant)).map((s) => s.host)
+      return (await sharedGuardProxy()).settingsFor(signInSiteCheck(siteHosts, allowed), onDenied)
     },
     ...(config.headless !== undefined ? { headless: config.headless } : {}),
   })

@@ -2,7 +2,13 @@ import { randomBytes } from 'node:crypto'
 import type { LookupFunction } from 'node:net'
 import { isIP } from 'node:net'
 import { RequestError, Server } from 'proxy-chain'
-import { systemLookup, type HostLookup } from './destination'
+import {
+  hostAllowed,
+  isMetadataAddress,
+  isPrivateAddress,
+  systemLookup,
+  type HostLookup,
+} from './destination'
 
 /**
  * Judges one destination of a browser's request (issue 13 item 3): `url` is the request's URL
@@ -11,6 +17,33 @@ import { systemLookup, type HostLookup } from './destination'
  * to let it through (`connectedAddressDenied`, `toolSiteCheck`).
  */
 export type DestinationCheck = (url: string, address: string) => string | null
+
+/**
+ * The destination check of a person's own sign-in window (issue 13 item 3): the sign-in's own
+ * sites (`ownHosts`, `host[:port]` exactly, as the sign-in was started for) and the workspace's
+ * allowed local sites (`localSites`, `hostAllowed` entries) may be on loopback, private or
+ * link-local addresses; any other host there is refused (a redirect into another local port or
+ * app), and cloud metadata addresses always. Public addresses pass.
+ */
+export function signInSiteCheck(
+  ownHosts: readonly string[],
+  localSites: readonly string[],
+): DestinationCheck {
+  const own = new Set(ownHosts.map((h) => h.toLowerCase()))
+  return (url, address) => {
+    const parsed = URL.canParse(url) ? new URL(url) : null
+    const host = parsed?.host ?? url
+    if (isMetadataAddress(address))
+      return `${host} is at a cloud metadata address (${address}): never reachable.`
+    if (!isPrivateAddress(address)) return null
+    // A URL's `host` drops the scheme's default port; the sign-in's host may name it.
+    const lower = host.toLowerCase()
+    const withPort =
+      parsed && !parsed.port ? `${lower}:${parsed.protocol === 'https:' ? 443 : 80}` : lower
+    if (own.has(lower) || own.has(withPort) || hostAllowed(host, localSites)) return null
+    return `${host} is on this machine or a private network (${address}) and is not the site being signed in to: the owner allows local sites in the app (Settings, "Local sites").`
+  }
+}
 
 /** A browser context's proxy settings (Playwright's `proxy` launch and context option). */
 export interface GuardedProxySettings {

@@ -1,4 +1,4 @@
-import type { BrowserContext, Page } from 'playwright-core'
+import type { BrowserContext, Page, Request } from 'playwright-core'
 import { ServiceError } from '../../shared/errors'
 import type { SignInState, SignInStatus } from '../../shared/appApi'
 import type { StorageState } from '../../shared/trace'
@@ -94,6 +94,17 @@ export interface SignInFlowsDeps {
   headless?: boolean
   /** A flow nobody finished ends after this long, ms; default 30 minutes (the link's life). */
   maxMs?: number
+  /**
+   * The guard proxy settings of the sign-in window of `tenant` for `siteHosts` (issue 13 item 3:
+   * every request connects through it, checked on the address connected; the engine's
+   * `signInSiteCheck`). `onDenied` hears each refused destination (`host:port`, why); `release`
+   * once the window is closed. Absent: the window connects directly.
+   */
+  guardFor?: (
+    tenant: string,
+    siteHosts: string[],
+    onDenied: (host: string, reason: string) => void,
+  ) => Promise<{ proxy: { server: string; username: string; password: string }; release(): void }>
 }
 
 interface Flow {
@@ -109,9 +120,18 @@ interface Flow {
   timer: NodeJS.Timeout
   /** The site's HTTP authentication challenges and their answers. */
   auth: HttpAuthWatch | null
+  /** Why the guard refused each destination (`host:port`) of this window. */
+  denials: Map<string, string>
 }
 
 const ENDED: SignInStatus[] = ['saved', 'cancelled', 'failed']
+
+/** A URL's `host:port` as the guard proxy names a destination (default ports spelled out). */
+const destinationOf = (url: string): string => {
+  if (!URL.canParse(url)) return url
+  const u = new URL(url)
+  return `${u.hostname}:${u.port || (u.protocol === 'https:' ? 443 : 80)}`
+}
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|\[::1\])(:\d+)?$/
 
 /**
@@ -183,10 +203,26 @@ export function createSignInFlows(deps: SignInFlowsDeps): SignInFlows {
     }
   }
 
+  /**
+   * A page the person would be sent to that the guard refused ends the sign-in with the reason
+   * (issue 13 item 3), in the app rather than as the proxy's refusal in the window.
+   */
+  const refusedNavigation = (flow: Flow, page: Page, request: Request) => {
+    if (!request.isNavigationRequest() || request.frame() !== page.mainFrame()) return
+    const reason = flow.denials.get(destinationOf(request.url()))
+    if (!reason || ENDED.includes(flow.state.status)) return
+    void end(flow, 'failed', `The sign-in was stopped: ${reason}`)
+  }
+
   const watch = (flow: Flow, context: BrowserContext) => {
     const onPage = (page: Page) => {
       flow.page = page
       page.on('load', () => void check(flow, page))
+      // Plain HTTP: the proxy answers 403; a tunnel (HTTPS): the request fails.
+      page.on('response', (response) => {
+        if (response.status() === 403) refusedNavigation(flow, page, response.request())
+      })
+      page.on('requestfailed', (request) => refusedNavigation(flow, page, request))
     }
     context.on('page', onPage)
     for (const page of context.pages()) onPage(page)
@@ -250,10 +286,19 @@ export function createSignInFlows(deps: SignInFlowsDeps): SignInFlows {
   return {
     async start(tenant, target) {
       const { url, host } = resolveUrl(target, tenant)
+      const denials = new Map<string, string>()
+      // The site, and the page it was started at (a saved sign-in page may be on another host).
+      const ownHosts = [...new Set([host, new URL(url).host])]
+      const guarded = await deps.guardFor?.(tenant, ownHosts, (at, why) => denials.set(at, why))
       const browser = await launchSignInBrowser(
         deps.chromiumPath(),
         deps.headless ?? defaultSignInHeadless(),
-      )
+        guarded?.proxy,
+      ).catch((error: unknown) => {
+        guarded?.release()
+        throw error
+      })
+      if (guarded) browser.context.once('close', () => guarded.release())
       const id = `signin_${deps.ulid()}`
       const now = deps.clock()
       const flow: Flow = {
@@ -264,6 +309,7 @@ export function createSignInFlows(deps: SignInFlowsDeps): SignInFlows {
         lastState: null,
         waiters: [],
         auth: null,
+        denials,
         timer: setTimeout(
           () => void end(flow, 'cancelled', 'The sign-in was left open too long.'),
           deps.maxMs ?? 30 * 60_000,
@@ -312,7 +358,7 @@ export function createSignInFlows(deps: SignInFlowsDeps): SignInFlows {
         flows.set(id, flow)
         await page.goto(url, { waitUntil: 'load', timeout: 30_000 }).catch((error: Error) => {
           // A Basic or Digest challenge fails the load until it is answered: it says so itself.
-          if (flow.auth?.pending()) return
+          if (flow.auth?.pending() || ENDED.includes(flow.state.status)) return
           // Playwright's first line only: its call log carries terminal colour codes.
           const why = error.message.split('\n')[0]
           flow.state = { ...flow.state, message: `The page did not load: ${why}` }
