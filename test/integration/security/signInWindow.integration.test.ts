@@ -16,6 +16,7 @@ let other: Server
 let sitePort: number
 let otherPort: number
 let otherHits = 0
+let otherConnections = 0
 let proxy: GuardProxy
 let localSites: string[] = []
 let flows: SignInFlows
@@ -34,11 +35,15 @@ beforeAll(async () => {
     otherHits++
     res.writeHead(200, { 'content-type': 'text/html' }).end('<p>another local app</p>')
   })
+  // Every connection counts, a TLS handshake that never makes a request too.
+  other.on('connection', () => otherConnections++)
   otherPort = await listen(other)
   // The site being signed in to: a login form, and redirects out of it.
   site = createServer((req, res) => {
     if (req.url === '/to-other')
       res.writeHead(302, { location: `http://127.0.0.1:${otherPort}/admin` }).end()
+    else if (req.url === '/to-other-tls')
+      res.writeHead(302, { location: `https://127.0.0.1:${otherPort}/admin` }).end()
     else if (req.url === '/basic') {
       const expected = `Basic ${Buffer.from('alice:wonderland').toString('base64')}`
       if (req.headers.authorization === expected)
@@ -68,6 +73,7 @@ afterEach(async () => {
   await flows.closeAll()
   localSites = []
   otherHits = 0
+  otherConnections = 0
 })
 
 afterAll(async () => {
@@ -102,7 +108,17 @@ describe('the sign-in window behind the guard proxy (issue 13 item 3)', () => {
     expect(state.status).toBe('failed')
     expect(state.message).toContain(`127.0.0.1:${otherPort}`)
     expect(state.message).toContain('Local sites')
-    expect(otherHits).toBe(0)
+    expect(otherConnections).toBe(0)
+  })
+
+  it('refuses an HTTPS redirect into another local port (a tunnel) before connecting', async () => {
+    const started = await flows.start('local', {
+      url: `http://127.0.0.1:${sitePort}/to-other-tls`,
+    })
+    const state = await flows.settled(started.signInId)
+    expect(state.status).toBe('failed')
+    expect(state.message).toContain(`127.0.0.1:${otherPort}`)
+    expect(otherConnections).toBe(0)
   })
 
   it('refuses a redirect to a cloud metadata address', async () => {
@@ -120,5 +136,17 @@ describe('the sign-in window behind the guard proxy (issue 13 item 3)', () => {
     expect(state.status).toBe('open')
     expect(otherHits).toBe(1)
     expect(await flows.page(state.signInId)!.textContent('p')).toBe('another local app')
+  })
+})
+
+describe('signInSiteCheck', () => {
+  it('names default ports either way, passes public addresses, never metadata', () => {
+    const check = signInSiteCheck(['127.0.0.1:80', 'intranet.test'], ['169.254.169.254'])
+    expect(check('http://127.0.0.1/', '127.0.0.1')).toBeNull()
+    expect(check('http://127.0.0.1:81/', '127.0.0.1')).toContain('127.0.0.1:81')
+    expect(check('https://intranet.test:443/', '10.0.0.5')).toBeNull()
+    expect(check('https://intranet.test:8443/', '10.0.0.5')).toContain('intranet.test:8443')
+    expect(check('https://example.com/', '93.184.215.14')).toBeNull()
+    expect(check('http://169.254.169.254/', '169.254.169.254')).toContain('metadata')
   })
 })
