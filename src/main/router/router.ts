@@ -70,12 +70,19 @@
  * from the login's stored secrets, never from a slot (`log in to Verdaccio as ada`).
  */
 import type { JsonSchema, ToolSpec } from '../../shared/toolSpec'
-import { verbAgreement } from './lexicon'
+import { verbAgreement, type VerbClass } from './lexicon'
 import { isWord } from './meaning/related'
 import { parseIntent, type IntentWord, type ParsedIntent } from './parseIntent'
 import { askedClass, scoreTool, type MatchEvidence } from './score'
 import { slotInputSchema, type SlotInputs } from './slotSchema'
 import { ToolIndex, type Expanded, type IndexEntry } from './toolIndex'
+
+/**
+ * The last tie-breaker, the tool id, in `localeCompare`'s order (ECMA-402: `localeCompare` is
+ * `new Intl.Collator().compare`); one collator, not one per comparison: tools cloned at the same
+ * moment all reach it.
+ */
+const ID_ORDER = new Intl.Collator()
 
 /** Spec "Limits": search matches at most 10, minimum score 0.9. */
 export const MIN_SCORE = 0.9
@@ -146,6 +153,7 @@ export function createToolRouter(): ToolRouter {
     entries: IndexEntry[],
     options: RouteOptions,
     minScore = 0,
+    sort = true,
   ) => {
     const memo = new Map<IntentWord, Expanded>()
     const verbs = new Map<string, Expanded>()
@@ -159,22 +167,14 @@ export function createToolRouter(): ToolRouter {
       if (!e) memo.set(w, (e = index.expand(w)))
       return e
     }
-    const scored: Array<{ tool: ToolSpec } & ReturnType<typeof scoreTool>> = []
+    const scored: Scored[] = []
     for (const e of entries) {
       if (options.domain && !hostInDomain(e.tool.siteHost, options.domain)) continue
       const s = scoreTool(parsed, e.profile, expand)
       // Below the floor asked for (`route`: 0.9), a tool is neither kept nor sorted.
       if (s.score >= minScore) scored.push({ tool: e.tool, ...s })
     }
-    scored.sort(
-      (a, b) =>
-        b.score - a.score ||
-        b.closeness - a.closeness ||
-        a.unused - b.unused ||
-        statusRank(a.tool) - statusRank(b.tool) ||
-        b.tool.updatedAt - a.tool.updatedAt ||
-        a.tool.id.localeCompare(b.tool.id),
-    )
+    if (sort) scored.sort(byRank)
     return { scored, expand }
   }
   // A word that names the site of some tool (`Redmine`, `dokuwiki`) names a site wherever it
@@ -235,18 +235,27 @@ export function createToolRouter(): ToolRouter {
     route(intent, tools, options = {}) {
       const { parsed, entries } = candidatesOf(intent, tools)
       // A tool whose verb contradicts the intent's scores at most 0.6 (`score.ts`): not scored.
-      const possible = entries.filter(
-        (e) => !verbAgreement(askedClass(parsed.verb, e.profile.verb), e.profile.verb).contradicts,
-      )
-      const confident = scoreEntries(parsed, possible, options, MIN_SCORE).scored
-      // Only the matches answered become `ToolMatch`es (a common intent may fit thousands).
-      const match = (s: (typeof confident)[number]) => toMatch(s.tool, s.score, s.evidence)
-      const verified = confident.filter((s) => s.tool.status === 'verified')
-      if (verified.length)
-        return { status: 'matched', tools: verified.slice(0, MAX_MATCHES).map(match) }
-      const candidate = confident.find((s) => s.tool.status === 'candidate')
+      // Decided once per verb class (a handful), not once per candidate tool.
+      const contradicts = new Map<VerbClass, boolean>()
+      const possible: IndexEntry[] = []
+      for (const e of entries) {
+        const tool = e.profile.verb
+        let no = contradicts.get(tool)
+        if (no === undefined) {
+          no = verbAgreement(askedClass(parsed.verb, tool), tool).contradicts
+          contradicts.set(tool, no)
+        }
+        if (!no) possible.push(e)
+      }
+      // Unsorted: a common intent may fit thousands, and only the best few are answered.
+      const confident = scoreEntries(parsed, possible, options, MIN_SCORE, false).scored
+      // Only the matches answered become `ToolMatch`es.
+      const match = (s: Scored) => toMatch(s.tool, s.score, s.evidence)
+      const verified = best(confident, MAX_MATCHES, 'verified')
+      if (verified.length) return { status: 'matched', tools: verified.map(match) }
+      const candidate = best(confident, 1, 'candidate')[0]
       if (candidate) return { status: 'candidate', tools: [], candidate: match(candidate) }
-      const quarantined = confident.find((s) => s.tool.status === 'quarantined')
+      const quarantined = best(confident, 1, 'quarantined')[0]
       if (quarantined)
         return {
           status: 'unavailable',
@@ -280,6 +289,41 @@ export function hostInDomain(siteHost: string, domain: string): boolean {
 function splitPort(host: string): [string, string | null] {
   const m = /^(.*):(\d+)$/.exec(host)
   return m ? [m[1]!, m[2]!] : [host, null]
+}
+
+/** A scored tool. */
+type Scored = { tool: ToolSpec } & ReturnType<typeof scoreTool>
+
+/**
+ * The ranking order (see the file comment): score, closeness, fewest unused words, verified
+ * first, newest, then id.
+ */
+function byRank(a: Scored, b: Scored): number {
+  return (
+    b.score - a.score ||
+    b.closeness - a.closeness ||
+    a.unused - b.unused ||
+    statusRank(a.tool) - statusRank(b.tool) ||
+    b.tool.updatedAt - a.tool.updatedAt ||
+    ID_ORDER.compare(a.tool.id, b.tool.id)
+  )
+}
+
+/**
+ * The `k` first of `scored` with `status` in {@link byRank} order, best first: what sorting
+ * them all and taking the first `k` gives (the order is total: ids differ), in one pass.
+ */
+function best(scored: readonly Scored[], k: number, status: ToolSpec['status']): Scored[] {
+  const top: Scored[] = []
+  for (const s of scored) {
+    if (s.tool.status !== status) continue
+    if (top.length === k && byRank(s, top[k - 1]!) >= 0) continue
+    let i = top.length === k ? k - 1 : top.length
+    while (i > 0 && byRank(s, top[i - 1]!) < 0) i--
+    top.splice(i, 0, s)
+    if (top.length > k) top.pop()
+  }
+  return top
 }
 
 function statusRank(tool: ToolSpec): number {

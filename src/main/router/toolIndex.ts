@@ -78,8 +78,7 @@ export class ToolIndex {
     // The same tools in the same order as last time (the API's tool cache keeps its objects):
     // nothing to look up.
     const last = this.lastSync
-    if (last && last.tools.length === tools.length && last.tools.every((t, i) => t === tools[i]))
-      return last.entries
+    if (last && sameTools(last.tools, tools)) return last.entries
     const generation = ++this.generation
     const out: IndexEntry[] = []
     for (const tool of tools) {
@@ -167,13 +166,13 @@ export class ToolIndex {
         // A tool word counts at most the expansion's strength (a vector neighbour, 0.7 at most):
         // too weak to be the head, so its postings need no visit.
         if (x.strength < MIN_HEAD_STRENGTH) continue
-        for (const e of this.headPostings.get(s) ?? []) {
+        const postings = this.headPostings.get(s)
+        if (!postings) continue
+        // Without a site that searches itself, no posting can name one (most workspaces).
+        const searchers = x.via !== 'vector' && this.siteSearchers.size > 0
+        for (const e of postings) {
           // What a tool of a site is about, a search of that whole site finds (`score.ts`).
-          if (
-            x.via !== 'vector' &&
-            this.siteSearchers.has(e.tool.siteHost) &&
-            e.profile.objectStems.has(s)
-          )
+          if (searchers && this.siteSearchers.has(e.tool.siteHost) && e.profile.objectStems.has(s))
             searchedSites.add(e.tool.siteHost)
           if (found.has(e)) continue
           const term = e.profile.terms.get(s)!
@@ -323,4 +322,11 @@ export class ToolIndex {
       }
     }
   }
+}
+
+/** The same tool objects in the same order (a plain loop: this runs on every search). */
+function sameTools(a: readonly ToolSpec[], b: readonly ToolSpec[]): boolean {
+  if (a.length !== b.length) return false
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
+  return true
 }
