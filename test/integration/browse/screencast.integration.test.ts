@@ -101,7 +101,8 @@ const enter: ScreencastViewerMessage[] = (['down', 'up'] as const).map((action) 
   repeat: false,
 }))
 
-describe('startScreencast on a recording browser', () => {
+// Each test drives its own recording browser: ~4 s alone, past 30 s on a loaded 2-core machine.
+describe('startScreencast on a recording browser', { timeout: 90_000 }, () => {
   let recording: Recording
   let cast: Screencast | null = null
 
@@ -288,7 +289,7 @@ function openView(url: string, origin: string) {
   return { ws, got, closed, opened }
 }
 
-describe('GET /app-api/screencast/:sessionId', () => {
+describe('GET /app-api/screencast/:sessionId', { timeout: 90_000 }, () => {
   let core: Core
   let base: string
   let home: string
@@ -385,7 +386,7 @@ function fakePort() {
   }
 }
 
-describe('the desktop window’s view (message port over IPC)', () => {
+describe('the desktop window’s view (message port over IPC)', { timeout: 90_000 }, () => {
   const APP_URL = 'file:///opt/sitecall/out/renderer/index.html'
   let core: Core
   let home: string
