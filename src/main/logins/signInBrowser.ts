@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { chromium, type BrowserContext } from 'playwright-core'
 import { ServiceError } from '../../shared/errors'
 import type { StorageState } from '../../shared/trace'
-import { chromiumArgs } from '../recorder'
+import { chromiumArgs, storedCookies } from '../recorder'
 import { siteStorageState } from './siteLogin'
 
 /** A browser of one sign-in: a fresh profile, removed when it closes. */
@@ -73,16 +73,7 @@ export async function siteStateOf(
   siteHost: string,
 ): Promise<StorageState | null> {
   try {
-    const cookies = (await context.cookies()).map((c) => ({
-      name: c.name,
-      value: c.value,
-      domain: c.domain,
-      path: c.path,
-      expires: c.expires,
-      httpOnly: c.httpOnly,
-      secure: c.secure,
-      sameSite: c.sameSite,
-    }))
+    const cookies = storedCookies(await context.cookies())
     const origins: StorageState['origins'] = []
     for (const page of context.pages()) {
       const store = (await page

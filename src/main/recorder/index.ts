@@ -17,5 +17,6 @@ export {
 export type { ChromiumLocation, ChromiumSource, FindChromiumOptions } from './chromium'
 export { encodeBody, isTextualContentType } from './encodeBody'
 export { SECRET_PLACEHOLDER, redactSecrets } from './redactSecrets'
+export { storedCookies } from './storedCookies'
 export { defaultHeadless, startRecording } from './traceRecorder'
 export type { Recording, RecordingOptions } from './traceRecorder'

@@ -29,6 +29,7 @@ import { chromiumArgs } from './chromium'
 import { encodeBody } from './encodeBody'
 import { watchHttpAuth, type HttpAuthWatch, type HttpLogin } from './httpAuthWatch'
 import { redactSecrets } from './redactSecrets'
+import { storedCookies } from './storedCookies'
 import { UploadBodies } from './uploadBodies'
 
 /** Options of {@link startRecording}. */
@@ -667,16 +668,7 @@ class RecordingSession {
       if (!this.overCdp || urls.length > 0) {
         const cookies = await within(this.context.cookies(urls), FLUSH_WAIT_MS, null)
         if (cookies) {
-          this.lastCookies = cookies.map((c) => ({
-            name: c.name,
-            value: c.value,
-            domain: c.domain,
-            path: c.path,
-            expires: c.expires,
-            httpOnly: c.httpOnly,
-            secure: c.secure,
-            sameSite: c.sameSite,
-          }))
+          this.lastCookies = storedCookies(cookies)
         }
       } else {
         this.lastCookies = []
