@@ -170,13 +170,15 @@ export class ToolIndex {
         if (!postings) continue
         // Without a site that searches itself, no posting can name one (most workspaces).
         const searchers = x.via !== 'vector' && this.siteSearchers.size > 0
+        const full = x.strength === 1 && x.via !== 'vector'
         for (const e of postings) {
           // What a tool of a site is about, a search of that whole site finds (`score.ts`).
           if (searchers && this.siteSearchers.has(e.tool.siteHost) && e.profile.objectStems.has(s))
             searchedSites.add(e.tool.siteHost)
           if (found.has(e)) continue
-          const term = e.profile.terms.get(s)!
-          if (headStrength(term, x) >= MIN_HEAD_STRENGTH) found.add(e)
+          // At full strength the test is the one `post` made to list it here: no lookup.
+          if (full) found.add(e)
+          else if (headStrength(e.profile.terms.get(s)!, x) >= MIN_HEAD_STRENGTH) found.add(e)
         }
       }
     for (const host of searchedSites)
