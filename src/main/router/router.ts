@@ -63,8 +63,9 @@
  * more the dev half's top tool is right 96% of the time.
  *
  * Speed: `route` scores only the tools the inverted index says can reach 0.9 (`toolIndex.ts`;
- * an expansion too weak to be a head visits no postings), sorts only those at 0.9 or more and
- * builds a `ToolMatch` only for the matches it answers; `rank` scores every tool. Ranking: score,
+ * an expansion too weak to be a head visits no postings), picks the ones it answers from those at
+ * 0.9 or more in one pass (no sort: thousands may reach 0.9 in a large workspace) and builds a
+ * `ToolMatch` only for them; `rank` scores and sorts every tool. Ranking: score,
  * then closeness (the share of the tool's own intent words the intent used), then the fewest of
  * them unused, verified before candidate, the newest, then id. Signing in takes its `as` value
  * from the login's stored secrets, never from a slot (`log in to Verdaccio as ada`).
