@@ -15,11 +15,11 @@ import { TRACE_CREDENTIALS, withoutCredentials } from './store/traceCredentials'
 import { createKeychain, createVault } from './vault'
 import { LOCAL_TENANT } from './core'
 
-/** The CLI contract's answer (issue 3 "CLI contract"): scripts parse this; keep it stable. */
+/** The CLI contract's answer: scripts parse this; keep it stable. */
 export type CompileOutput =
   | {
       traceId?: string
-      /** Its `evidence.confidence` (0..1, issue 9) says how sure the target is. */
+      /** Its `evidence.confidence` (0..1) says how sure the target is. */
       candidate: ToolSpec
       target: { method: string; url: string; body: string | null }
       alternatives: Array<{ method: string; url: string; score: number; signals: string[] }>
@@ -29,7 +29,7 @@ export type CompileOutput =
 const MAX_ALTERNATIVES = 5
 
 /**
- * HAR files over this size are refused (issue 13 item 8). Entries are streamed, but every
+ * HAR files over this size are refused. Entries are streamed, but every
  * exchange's bodies stay in memory to compile: about 4.7 bytes of memory per byte of HAR
  * (a 100 MB HAR peaked at 466 MB RSS), so 200 MB stays under 1 GB, inside Node's default heap on
  * small machines, where 400 MB ran out of memory.
@@ -81,7 +81,7 @@ export async function importHarCommand(args: string[]): Promise<number> {
 /**
  * `sitecall export-har TRACE_ID [--out FILE] [--include-credentials]`: writes a stored trace as
  * HAR 1.2 to the file, or to stdout. Cookie, Set-Cookie and Authorization values, URL userinfo
- * and the storage state are left out (issue 13 item 4) unless `--include-credentials`, which
+ * and the storage state are left out unless `--include-credentials`, which
  * opens the vault (keychain or SITECALL_PASSPHRASE) to unseal them; values recorded while the
  * vault was locked were never kept. An unknown trace is 404 `not_found` (exit 1).
  */

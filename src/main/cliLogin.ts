@@ -27,7 +27,7 @@ async function ask(question: string, secret = false): Promise<string> {
 }
 
 /**
- * `sitecall login HOST [--url URL] [--save-password] [--json]` (issue 6 "Sign in"): opens the
+ * `sitecall login HOST [--url URL] [--save-password] [--json]`: opens the
  * site in the recorder's browser, waits until the person has signed in (the login is then saved,
  * sealed in the vault), and, at the terminal, offers to keep the typed username and password as
  * secrets and to enter a TOTP seed. The typed values pass from the browser to the vault in this

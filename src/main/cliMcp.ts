@@ -12,7 +12,7 @@ const TOOL_POLL_MS = 2_000
 
 /**
  * `sitecall mcp [--apps A,B]`: the MCP server over stdio for desktop clients that start a command
- * (issue 5 "MCP"). It runs an in-process core on SITECALL_HOME's data dir, with no HTTP listener,
+ *. It runs an in-process core on SITECALL_HOME's data dir, with no HTTP listener,
  * as the owner workspace. It runs the engine, so it takes the data dir's lock: beside a running
  * `serve` or desktop app it refuses (409 `resource_locked`, naming that process).
  * Stdout carries only JSON-RPC; it ends when the client closes stdin or on SIGINT/SIGTERM.
@@ -20,7 +20,7 @@ const TOOL_POLL_MS = 2_000
 export async function mcpCommand(args: string[]): Promise<number> {
   const { values } = parseArgs({ args, options: { apps: { type: 'string' } } })
   const apps = parseApps(values.apps)
-  // The bridge runs the engine: it refuses beside a running serve or desktop app (issue 13 item 6).
+  // The bridge runs the engine: it refuses beside a running serve or desktop app.
   const lock = lockDataDir(dataDir())
   const core = createCore({ rendererDir: null })
   const session = createMcpSession(

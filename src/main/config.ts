@@ -8,7 +8,7 @@ export const DEFAULT_PORT = 7411
 export interface Settings {
   /** A Chromium/Chrome binary chosen by the person. */
   chromiumPath?: string
-  /** How long run results are kept (issue 12): whole days and MiB; default 30 days, 1024 MB. */
+  /** How long run results are kept: whole days and MiB; default 30 days, 1024 MB. */
   resultRetention?: { days?: number; maxMB?: number }
 }
 

@@ -64,7 +64,7 @@ export interface CoreConfig {
   expirySweepMs?: number
   /** How often quarantined tools are rechecked; default 5 minutes. */
   recheckMs?: number
-  /** Rendered runs at once (issue 4 "Rendered executor"); default 2. */
+  /** Rendered runs at once; default 2. */
   browserCapacity?: number
   /** How long a rendered run queues for a browser before `browser_capacity`, ms; default 30,000. */
   browserWaitMs?: number
@@ -72,9 +72,9 @@ export interface CoreConfig {
   indexLimits?: Partial<IndexLimits>
   /** Bounds of an unattended observation (load, settle, search), ms; tests shorten them. */
   observeLimits?: Partial<ObserveLimits>
-  /** Per-key request limits (issue 5 "Auth"); default 600 a minute, bursts of 100; null: off. */
+  /** Per-key request limits; default 600 a minute, bursts of 100; null: off. */
   rateLimits?: RateLimits | null
-  /** How long run results are kept (issue 12); default settings.json `resultRetention`. */
+  /** How long run results are kept; default settings.json `resultRetention`. */
   resultRetention?: ResultRetention
   /** How often the result retention sweep runs; default 10 minutes. */
   resultSweepMs?: number
@@ -83,20 +83,20 @@ export interface CoreConfig {
 export interface Core {
   home: string
   store: Store
-  /** Secrets and the master key's mode (issue 6); opened on first use. */
+  /** Secrets and the master key's mode; opened on first use. */
   vault: Vault
   engine: RunEngine
   events: EventBus
   recordings: RecordingSessions
-  /** The agents' browse sessions (issue 5): the MCP browser tools call these. */
+  /** The agents' browse sessions: the MCP browser tools call these. */
   browse: BrowseSessions
-  /** Saved site logins, sealed in the vault (issue 6 "Site logins"). */
+  /** Saved site logins, sealed in the vault. */
   logins: SiteLogins
   /** Sign-in flows in a browser (UI `logins.signIn`, `sitecall login HOST`, one-time links). */
   signIns: SignInFlows
   /** One-time sign-in links of runs that met a sign-in wall (`signIn.url`). */
   signInLinks: SignInLinks
-  /** `POST /v1/index` and the index jobs of `/api/v1/index` (issue 5). */
+  /** `POST /v1/index` and the index jobs of `/api/v1/index`. */
   indexing: Indexing
   handlers: AppHandlers
   server: FastifyInstance
@@ -141,7 +141,7 @@ export function createCore(config: CoreConfig = {}): Core {
   })
   void logins.sealPlaintext().catch(() => undefined)
   // Recorded cookies, Authorization values, URL userinfo and storage states are sealed at rest;
-  // while the vault is locked only markers are kept (issue 13 item 4).
+  // while the vault is locked only markers are kept.
   store.traces.useSealer(() => vault.sealerFor(LOCAL_TENANT, TRACE_CREDENTIALS))
   // Traces an older version kept in the clear are sealed once the vault opens, and the WAL's
   // old pages are checkpointed away (secure_delete is on for this connection).
@@ -356,7 +356,7 @@ export function createCore(config: CoreConfig = {}): Core {
     ownerTokens,
     async listen() {
       const port = config.port ?? DEFAULT_PORT
-      // One serving process per data dir (issue 13 item 6): a second one refuses here, before
+      // One serving process per data dir: a second one refuses here, before
       // its recovery could end the first one's runs.
       lock ??= lockDataDir(home)
       // Runs a crash or kill left in flight: writes end outcome_unknown, reads run again. Only

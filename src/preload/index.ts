@@ -32,7 +32,7 @@ const api = {
     return () => void ipcRenderer.off(EVENT_CHANNEL, wrapped)
   },
   /**
-   * Opens the view of a recording whose browser runs headless (issue 14 item 1): one end of a
+   * Opens the view of a recording whose browser runs headless: one end of a
    * message port goes to main, which checks every message as the web UI's WebSocket does.
    */
   screencast(sessionId: string, listener: (message: unknown) => void) {

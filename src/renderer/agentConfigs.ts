@@ -1,5 +1,5 @@
 /**
- * Copy-paste configurations that connect an agent to this app (issue 14 item 7). Each takes the
+ * Copy-paste configurations that connect an agent to this app. Each takes the
  * local service's URL (`http://127.0.0.1:7411`) and an API key, or the placeholder
  * `svc_live_…` when the person has not made one here.
  */

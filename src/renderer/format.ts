@@ -65,7 +65,7 @@ export function formatAgo(then: number | string | null, now: number): string {
 // ECMA-48 SGR sequences (ESC [ … m): colour codes a server or a terminal tool left in a message.
 const ANSI_SGR = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g')
 
-/** `text` without terminal colour codes, for messages shown in the page (issue 14 item 9). */
+/** `text` without terminal colour codes, for messages shown in the page. */
 export function plainText(text: string): string {
   return text.replace(ANSI_SGR, '')
 }

@@ -9,7 +9,7 @@ export interface TimelineStep {
 }
 
 /**
- * Ties each request to the action that caused it (issue 14 item 5): a request belongs to the
+ * Ties each request to the action that caused it: a request belongs to the
  * last action at or before the time it started, until the next action. The recorder gives no
  * causal link, so time order is the best evidence it keeps; requests before the first action
  * form a first step with no action. Actions and requests keep their recorded order.

@@ -38,7 +38,7 @@ function socketUrl(sessionId: string, token: string): string {
 }
 
 /**
- * The live view of a recording's browser tab (issue 14 item 1): opens the screencast socket of
+ * The live view of a recording's browser tab: opens the screencast socket of
  * `sessionId` with the owner token, keeps the newest frame and the tab's state, and reconnects a
  * dropped socket (up to 5 times in a row) until the server says the recording or its browser is
  * gone. The desktop window, whose preload offers `screencast`, uses a message port to main instead.

@@ -3,7 +3,7 @@ import { ServiceError } from '../../shared/errors'
 import { watchNetwork } from './networkWatch'
 import { elementForRef } from './pageSnapshot'
 
-/** The actions of the MCP `act` call (issue 5 "Browse sessions"). */
+/** The actions of the MCP `act` call. */
 export const BROWSE_ACTIONS = ['click', 'fill', 'select', 'press', 'navigate'] as const
 export type BrowseActionKind = (typeof BROWSE_ACTIONS)[number]
 

@@ -39,7 +39,7 @@ export interface BrowseFinishResult {
 /** Browse sessions of the MCP tools `service_browse_open`, `snapshot`, `act`, `finish`, `close`. */
 export interface BrowseSessions {
   /**
-   * Opens a page. `guard` (issue 13 item 3, for URLs that came in through the API) judges each
+   * Opens a page. `guard` (for URLs that came in through the API) judges each
    * connection the browser makes, on the address it connects to, through the guard proxy (a
    * refused one is never made): once one is refused, the next snapshot ends the session without
    * keeping its trace and throws 403 `destination_denied`.
@@ -97,7 +97,7 @@ export const BROWSE_LIMITS: BrowseLimits = {
 }
 
 export interface BrowseSessionsDeps {
-  /** Traces and tools are kept in the session's workspace (`tracesFor`/`toolsFor`, issue 13). */
+  /** Traces and tools are kept in the session's workspace (`tracesFor`/`toolsFor`). */
   store: Pick<Store, 'tracesFor' | 'toolsFor' | 'logins'>
   /** Milliseconds since the Unix epoch; drives the idle rule (tests pass a fake one). */
   clock: () => number
@@ -111,10 +111,10 @@ export interface BrowseSessionsDeps {
   limits?: Partial<BrowseLimits>
   /** The vault's check that an intent holds no secret's value (spec B rule 4). */
   refuseSecretValues?: (text: string, tenant: string) => Promise<void>
-  /** Seals a login into the vault (issue 6); absent or failing (locked vault): not kept. */
+  /** Seals a login into the vault; absent or failing (locked vault): not kept. */
   saveLogin?: (tenant: string, siteHost: string, state: StorageState) => Promise<void>
   /**
-   * Fills the page's login form from the saved login (issue 6 "Browse-session autofill"): 412
+   * Fills the page's login form from the saved login: 412
    * `credential_required` with a one-time `url`, 422 `no_login_form`. Absent: 503.
    */
   autofill?: (tenant: string, page: Page) => Promise<void>
@@ -200,7 +200,7 @@ function checkIntent(intent: unknown): string | null {
 }
 
 /**
- * Browse sessions (issue 5 "Browse sessions"; spec "Browse sessions", "Other time-bound states",
+ * Browse sessions (spec "Browse sessions", "Other time-bound states",
  * "Limits"): an agent drives a page of the local headless Chromium by snapshot refs while the
  * recorder captures every exchange and the actions as a person's, and `finish` learns a
  * candidate tool from that trace.
@@ -394,7 +394,7 @@ export function createBrowseSessions(deps: BrowseSessionsDeps): BrowseSessions {
       opening.set(tenant, (opening.get(tenant) ?? 0) + 1)
       // An API caller's browser connects only where its guard allows, checked on the address
       // actually connected (redirects and subresources too): refusals end it at the next
-      // snapshot, like a response from such an address (issue 13 item 3).
+      // snapshot, like a response from such an address.
       const refusals: string[] = []
       let refused = (reason: string) => void refusals.push(reason)
       const guarded = input.guard

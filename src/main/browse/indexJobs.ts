@@ -96,7 +96,7 @@ interface Running {
 const FAILING_REASONS = new Set(['sign_in_required', 'site_unreachable', 'browser_failed'])
 
 /**
- * Creates the indexing service (issue 5; spec "C" `POST /api/v1/index`, `GET /api/v1/index/{id}`,
+ * Creates the indexing service (spec "C" `POST /api/v1/index`, `GET /api/v1/index/{id}`,
  * "Index job", "Capacity and timing" `index_busy` / `index_limit`, "Limits").
  *
  * A job is stored `queued`, turns `running` as its browser starts, and ends `done` (observed and

@@ -51,7 +51,7 @@ export interface IndexLogins {
 }
 
 export interface IndexSiteDeps extends ObserveDeps {
-  /** The trace and the candidate are kept in the caller's workspace (issue 13 item 2). */
+  /** The trace and the candidate are kept in the caller's workspace. */
   store: Pick<Store, 'tracesFor' | 'toolsFor'>
   logins: IndexLogins
   ulid: () => string
@@ -64,7 +64,7 @@ export interface IndexSiteInput {
   /** `trc_<ulid>` to record into; default a new one. */
   traceId?: string
   signal?: AbortSignal
-  /** An API caller's destination check (issue 13 item 3; see `ObserveInput.guard`). */
+  /** An API caller's destination check (see `ObserveInput.guard`). */
   guard?: DestinationCheck
 }
 
@@ -74,7 +74,7 @@ export function siteOf(url: string): string {
 }
 
 /**
- * Indexes one URL for one intent in a workspace (issue 5; spec "B" `POST /v1/index`, "Search
+ * Indexes one URL for one intent in a workspace (spec "B" `POST /v1/index`, "Search
  * result status"): observes the page unattended ({@link observePage}) with the workspace's saved
  * login of the site, saves the trace, and compiles it with the intent (no language model: the
  * compiler is deterministic). A candidate is saved as a `candidate` tool (so

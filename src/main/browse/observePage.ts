@@ -28,7 +28,7 @@ export interface ObserveInput {
   /** Aborting ends the observation early: what was recorded so far is kept. */
   signal?: AbortSignal
   /**
-   * For a URL that came in through the API (issue 13 item 3): the browser connects only where
+   * For a URL that came in through the API: the browser connects only where
    * this allows, on the address actually connected (redirects and subresources too), and any
    * refusal ends the observation with 403 `destination_denied`, keeping nothing.
    */

@@ -23,10 +23,10 @@ export interface RecordingSessionsDeps {
   headless?: boolean
   /** The vault's check that an intent holds no secret's value (spec B rule 4). */
   refuseSecretValues?: (text: string, tenant: string) => Promise<void>
-  /** Seals a login into the vault (issue 6); absent or failing (locked vault): not kept. */
+  /** Seals a login into the vault; absent or failing (locked vault): not kept. */
   saveLogin?: (tenant: string, siteHost: string, state: StorageState) => Promise<void>
   /**
-   * HTTP authentication logins (issue 14 item 2): the saved username and password of a site
+   * HTTP authentication logins: the saved username and password of a site
    * (null: none, or the vault is locked), and saving the ones the person answered a challenge
    * with (503 `unavailable` while the vault is locked).
    */
@@ -43,7 +43,7 @@ export interface RecordingSessions {
   /** Stops (or, after the person closed the window, collects), saves the trace and compiles it. */
   stop(sessionId: string): Promise<RecordingResult>
   /**
-   * Answers the recording's HTTP authentication challenge (issue 14 item 2): saves the
+   * Answers the recording's HTTP authentication challenge: saves the
    * credentials as the site's login (503 `unavailable` while the vault is locked: nothing is
    * given then), then loads the challenged page with them. 404 `not_found`; 409 `conflict` when
    * nothing is asked.
@@ -55,7 +55,7 @@ export interface RecordingSessions {
   recording(sessionId: string): Recording | null
   /**
    * The site login a stopped recording could not save (the vault was locked), kept in memory
-   * only, for the app to offer at Stop (issue 14 item 2); null when none is waiting.
+   * only, for the app to offer at Stop; null when none is waiting.
    */
   unsavedLogin(traceId: string): { siteHost: string; state: StorageState } | null
   /** Forgets an unsaved login once it was saved (or the person declined it). */

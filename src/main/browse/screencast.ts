@@ -52,7 +52,7 @@ function historyStep(history: NavigationHistory, direction: -1 | 1): { id: numbe
 const ENTER = 13
 
 /**
- * Casts a recording browser's tab to a viewer and forwards the viewer's input (issue 14 item 1),
+ * Casts a recording browser's tab to a viewer and forwards the viewer's input,
  * over a CDP session of that tab: `Page.startScreencast` (JPEG), each frame acked
  * (`Page.screencastFrameAck`) only once the viewer acked it, so Chromium never makes frames faster
  * than the viewer shows them. The tab followed is `page`, then the newest tab the context opens

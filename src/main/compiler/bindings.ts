@@ -4,7 +4,7 @@ import { queryPath } from './requestValues'
 import { rewriteBodyText } from './fileBodies'
 
 /**
- * Puts traced values into a target plan (issue 3 "Dependencies"): a path segment, query or body value bound to
+ * Puts traced values into a target plan: a path segment, query or body value bound to
  * a dependency step, the login or a generated value stops being an input slot and takes its
  * placeholder; a bound header is set; the remaining slots are renumbered p0..pn in order, so slot
  * ids stay dense (DESIGN.md §4).

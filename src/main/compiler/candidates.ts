@@ -8,7 +8,7 @@ import { rankTargets, scoreExchanges, type ScoredExchange } from './selectTarget
 import type { TypedValue } from './typedValues'
 
 /**
- * Every candidate target of a trace, best first (issue 3): fetch/XHR JSON answers scored by
+ * Every candidate target of a trace, best first: fetch/XHR JSON answers scored by
  * the intent's evidence, pages a page-read intent may mean, and pages whose server-rendered data
  * holds the records; {@link rankTargets} decides between the kinds.
  */

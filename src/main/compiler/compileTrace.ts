@@ -42,12 +42,12 @@ export interface CompileOptions {
 export type CompileResult =
   { ok: true; candidate: ToolSpec } | { ok: false; explanation: CompileExplanation }
 
-/** Refusals a manual compile cannot override (issue 3 "Refusals": never targets). */
+/** Refusals a manual compile cannot override (never targets). */
 const NEVER_A_TARGET =
   /^(not an http|CORS preflight|ad request|static asset|analytics beacon|translation dictionary|feature-flag)/
 
 /**
- * The lowest evidence score that makes a candidate (issue 9 "No recorded actions, no tool"): any
+ * The lowest evidence score that makes a candidate: any
  * request that carries something of the intent is plausible and becomes a candidate with its
  * confidence and alternatives; only when none carries anything is the answer an explanation.
  */
@@ -78,7 +78,7 @@ export function compileTrace(recorded: Trace, options: CompileOptions): CompileR
 
 /**
  * Compiles a trace into a candidate tool, deterministically and without a language model
- * (issue 2 "Compiler v1"). Pure: trace in, ToolSpec or explanation out; no I/O.
+ *. Pure: trace in, ToolSpec or explanation out; no I/O.
  * Never guesses: when no exchange carries the intent's evidence it explains what is missing.
  */
 function compileOnce(trace: Trace, options: CompileOptions): CompileResult {

@@ -72,7 +72,7 @@ const WEEK_MS = 7 * 24 * 3600 * 1000
 
 /**
  * Traces every value of the target request that is neither an input nor a constant to its source
- * (issue 3 "Dependencies"), the ids in its URL path included (a segment of 6+ characters with a
+ *, the ids in its URL path included (a segment of 6+ characters with a
  * digit that is not an input slot): an earlier answer (JSON leaf, header, Set-Cookie, `<meta>`, hidden
  * `<input>`, inline script) becomes a dependency step with an extractor, recursively, so a CSRF
  * token is fetched anew on every run; values kept in the browser's storage (a bearer token in

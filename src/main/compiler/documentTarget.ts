@@ -15,7 +15,7 @@ import type { PathSlot } from './slots'
 import type { TypedValue } from './typedValues'
 
 /**
- * Whether an intent asks to read a page (issue 3 "Page reads"): "read the tool page", "open the
+ * Whether an intent asks to read a page: "read the tool page", "open the
  * page of ...", "get the details page", "show the article".
  */
 export function isPageReadIntent(intent: string): boolean {
@@ -102,7 +102,7 @@ export function scorePageReads(
 const R = { typed: 0.35, html: 0.1, afterCommit: 0.15, embedded: 0.15, records: 0.15, echoes: 0.1 }
 
 /**
- * Scores pages whose records came with the HTML (issue 3 "Server-rendered data"): the typed value
+ * Scores pages whose records came with the HTML: the typed value
  * is in the page's query or path, and a `__NEXT_DATA__`, ld+json, JSON island or `window.__X__`
  * block holds a record list (best when it mentions the typed value). Only pages that carry the
  * typed value have their scripts read. Best first.

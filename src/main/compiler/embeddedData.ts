@@ -13,7 +13,7 @@ const ASSIGNMENT =
   /(?:window|self|globalThis)\s*(?:\.\s*([A-Za-z_$][\w$]*)|\[\s*["']([^"'\]]+)["']\s*\])\s*=\s*(?=[[{])/g
 
 /**
- * The JSON a page embeds (issue 3 "Server-rendered data"), in document order: the Next.js
+ * The JSON a page embeds, in document order: the Next.js
  * `__NEXT_DATA__` script, `application/ld+json` scripts, JSON islands (`<script
  * type="application/json" id=...>`) and `window.__X__ = {...}` assignments whose value is JSON.
  * One linear pass over the scripts; blocks that do not parse are skipped. HTML spec §4.12.1.3:

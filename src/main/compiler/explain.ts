@@ -7,7 +7,7 @@ import { TARGET_THRESHOLD, type ScoredExchange } from './selectTarget'
 import type { TypedValue } from './typedValues'
 
 /**
- * Explains why no tool was compiled (issue 3 "Refusals": never a guessed tool). `missing` names
+ * Explains why no tool was compiled (never a guessed tool). `missing` names
  * what the trace lacks, specifically: for each typed value, whether no request carried it, or
  * only requests that can never be targets did (and which), or only ones whose answers hold no
  * records; for a page read, that no page was opened. `considered` lists every exchange with why

@@ -41,7 +41,7 @@ const TEXT_TYPE =
   /^(text\/|application\/(json|x-www-form-urlencoded|graphql|xml|javascript))|\+(json|xml)$/i
 
 /**
- * Whether a request sent a file, and how (issue 9 "uploads"): a `multipart/form-data` body with
+ * Whether a request sent a file, and how: a `multipart/form-data` body with
  * a part that names a file (`filename="…"` not empty: an empty one is a file input left blank),
  * or a raw body that is a file: a media type (`application/octet-stream`, `image/*`, a PDF), a
  * file name in `X-File-Name` or `Content-Disposition`, or bytes that are not text. A raw file

@@ -41,7 +41,7 @@ export function graphqlOfExchange(exchange: Exchange, body: unknown): GraphqlOpe
   return graphqlOperation(pseudo, exchange.url)
 }
 
-/** Names that read rather than write: the verbs and nouns of queries (issue 3 "GraphQL"). */
+/** Names that read rather than write: the verbs and nouns of queries. */
 const READ_NAME =
   /^(get|list|search|find|fetch|query|read|load|lookup|show|view|browse|count|check|resolve)|(query|search|list|lookup|details?|info|page|feed|results?|suggestions?)$/i
 

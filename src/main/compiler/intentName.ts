@@ -66,7 +66,7 @@ const OWN_VERBS = new Set([
 ])
 
 /**
- * A tool's `<site>__<verb_object>` name from what the person asked (issue 9 item 9): the intent's
+ * A tool's `<site>__<verb_object>` name from what the person asked: the intent's
  * main verb (a sign-in clause before the work is skipped) and its object noun, never an observed
  * value (`rename_page`, not `get_meeting_notes`); the site is the name the site gives itself
  * (`ToolSite.names`), else the host's label. Null when the intent has no verb the compiler

@@ -15,7 +15,7 @@ const MAX_PHRASE_WORDS = 5
 const MIN_VALUE_LENGTH = 3
 
 /**
- * The values a trace without recorded actions (a HAR) was made for (issue 3 "CLI contract": then
+ * The values a trace without recorded actions (a HAR) was made for (then
  * only the intent text, the traffic and the responses are evidence): each string in a request's
  * query or body that equals a word or phrase of the intent, case and surrounding punctuation aside
  * ("search the AI tools directory for writing" and `{"query":"writing"}`). They stand in for typed

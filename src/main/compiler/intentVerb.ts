@@ -1,5 +1,5 @@
 /**
- * The main action of an intent, as the compiler needs it to pick a target (issue 9): whether the
+ * The main action of an intent, as the compiler needs it to pick a target: whether the
  * person asked to read something or to change something, and which kind of change. Pure.
  */
 

@@ -42,7 +42,7 @@ export interface Lookup {
 }
 
 /**
- * Looks ids up by the name the person picked (issue 9 item 8: "an id the UI derived from a name
+ * Looks ids up by the name the person picked ("an id the UI derived from a name
  * the person picked becomes a lookup step by name, with the name as the slot; never an id bound
  * by its position in a list"). For each JSON extractor of a dependency step that reads a record
  * of a list by position (`flows[6].id`), the recorded answer's record is read; when one of its

@@ -34,7 +34,7 @@ export function toolName(method: string, url: string): string {
 }
 
 /**
- * The name of a GraphQL tool (issue 3 "GraphQL"): `<site>__<operation>` in snake case
+ * The name of a GraphQL tool: `<site>__<operation>` in snake case
  * (`SearchTools` → `search_tools`); an anonymous operation is named by its kind and first field.
  */
 export function graphqlToolName(host: string, op: GraphqlOperation): string {
@@ -53,7 +53,7 @@ export function documentToolName(url: string, pageRead: boolean): string {
   return pageRead ? `${siteLabel(host)}__read_page` : toolName('GET', url)
 }
 
-/** Path words and body keys that say a POST searches or reads (issue 3 "Mutations"). */
+/** Path words and body keys that say a POST searches or reads. */
 const READ_WORDS = new Set([
   'search',
   'query',
@@ -85,7 +85,7 @@ export interface MutationVerdict {
 }
 
 /**
- * Decides whether a tool may change state (issue 3 "Mutations"): GET/HEAD read; a GraphQL query
+ * Decides whether a tool may change state: GET/HEAD read; a GraphQL query
  * reads and a mutation writes (a persisted query by its name); a POST whose path words or body
  * keys say it searches, filters, lists or looks up reads; every other POST, PUT, PATCH or DELETE
  * writes. When unsure: writes.

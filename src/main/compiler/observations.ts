@@ -15,7 +15,7 @@ export function endpointKey(exchange: Exchange): string {
   const url = safeUrl(exchange.url)
   const op = graphqlOfExchange(exchange, parseJsonRequest(exchange))
   // An action API is one endpoint per operation (`admin-ajax.php` `action=heartbeat` is not
-  // `action=inline-save`): the operation field belongs to the endpoint's identity (issue 9).
+  // `action=inline-save`): the operation field belongs to the endpoint's identity.
   const action = op ? null : operationOf(exchange)
   return `${exchange.method} ${url?.host}${url?.pathname}${op ? `#${op.operationName ?? op.persistedHash ?? ''}` : ''}${action ? `?${action}` : ''}`
 }

@@ -2,7 +2,7 @@ import type { Exchange } from '../../shared/trace'
 import { requestValues, type RequestValue } from './requestValues'
 
 /**
- * Field names that name the operation of an action-style API (issue 9 item 5): MediaWiki's
+ * Field names that name the operation of an action-style API: MediaWiki's
  * `api.php?action=`, WordPress's `admin-ajax.php` `action=`, DokuWiki's `ajax.php` `call=` and
  * `doku.php?do=`, and the usual `op`, `cmd`, `method`, `task`.
  */

@@ -16,7 +16,7 @@ interface LabelledOption {
 
 /**
  * The values a trace without actions was made for when the intent names a choice by its label
- * (issue 9 item 3; "list the posts in the category Recipes" while the request sends `cat=4`):
+ * ("list the posts in the category Recipes" while the request sends `cat=4`):
  * a page answered before the request held `<select name="cat">…<option value="4">Recipes</option>`,
  * and the request sends that select's field with that option's value. Each such value stands in
  * for what a person would have picked (`kind: 'select'`, the select's option values as choices),

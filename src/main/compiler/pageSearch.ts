@@ -29,7 +29,7 @@ const SEARCH_WORDS =
 const MAX_DEPTH = 4
 
 /**
- * Finds a search the page did on data it had loaded (issue 9 item 10: "some apps load their
+ * Finds a search the page did on data it had loaded ("some apps load their
  * data once and filter it in the browser: no request carries the typed term"): the intent
  * searches (its verb, or a search word anywhere), a term the person typed, quoted or named in
  * the intent travels in no request of the trace, and an earlier JSON answer holds a list of

@@ -21,7 +21,7 @@ const MAX_PHRASE_WORDS = 6
 const MIN_LENGTH = 3
 
 /**
- * The values of a trace that may name a record (issue 9 items 8, 10), strong first, each once
+ * The values of a trace that may name a record, strong first, each once
  * (compared folded: case and runs of spaces aside). Sources: the fields the person filled or
  * chose (`typedValues`), the intent's quoted parts ('…', "…", “…”, ‘…’), the names of the
  * elements they clicked and their quoted parts (WordPress: `Move “Old Announcement” to the

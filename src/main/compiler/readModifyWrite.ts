@@ -26,7 +26,7 @@ import { pruneTool } from './toolPrune'
 const WHOLE_WRITE = /^(PUT|POST|PATCH)$/i
 
 /**
- * Makes a write that sends a whole resource a read-modify-write (issue 9 item 8; the brief's
+ * Makes a write that sends a whole resource a read-modify-write (the brief's
  * "write the resource you just read, changed"): the target's JSON body becomes the answer of a
  * read of that resource with only the person's change applied (ToolSpec `JsonBodyBase`), so
  * every other field (another record's text and tags, the flows the person did not touch, a

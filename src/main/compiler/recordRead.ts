@@ -44,7 +44,7 @@ export function asksForOne(intent: string): boolean {
 
 /**
  * A read that asks for one record, where the trace lists records and then opens one of them
- * (issue 9 "robustness to wording": "show one issue" names no value): the listing is where the
+ * ("show one issue" names no value): the listing is where the
  * person picked the record, the later read of that record is the answer. A listing is a read
  * whose path ends in the plural of one of the intent's words (`/projects/website/issues`,
  * `/-/data/packages`); a record's read is a later GET whose path the listing's answer links to

@@ -1,5 +1,5 @@
 /**
- * The parts of a read-modify-write tool (issue 9 item 8) that its two shapes share: the record a
+ * The parts of a read-modify-write tool that its two shapes share: the record a
  * write rewrites and where the compiler saw it, the read request, the based body. Pure.
  */
 import type { EvidenceSignal, RequestTemplate, ToolSpec, ToolStep } from '../../shared/toolSpec'

@@ -44,7 +44,7 @@ export interface ScoredExchange {
   intentHits?: number
 }
 
-/** What else in the trace tells which answer the page showed (issue 3 "Sibling endpoints"). */
+/** What else in the trace tells which answer the page showed. */
 export interface PageContext {
   actions: Action[]
   /** Every exchange of the trace, in order (assets included: the page loads what it shows). */
@@ -79,7 +79,7 @@ const MIN_SHOWN_LENGTH = 4
 const MAX_SHOWN_PROBES = 120
 
 /**
- * Scores the exchanges that may be targets (issue 2 "Compiler v1", issue 3 "Sibling
+ * Scores the exchanges that may be targets (issue 3 "Sibling
  * endpoints"): the typed values appear in its request (or, with nothing typed, the intent's
  * words); its answer holds records that mention the typed value; the page showed that answer
  * (later clicks name a record, later loads fetch a URL it holds); it came after the person
@@ -622,7 +622,7 @@ export function largestRecordList(
 }
 
 /**
- * Orders every candidate (issue 3): a page read wins when the intent reads a page and a page
+ * Orders every candidate: a page read wins when the intent reads a page and a page
  * was reached; else a fetch/XHR whose answer holds records; else a page whose server-rendered
  * data holds them; else the best of what is left. The first item is the target.
  */

@@ -25,7 +25,7 @@ export interface ShapedTarget {
 }
 
 /**
- * Shapes the chosen target into a tool's name, slots, result and declared outcome (issue 3):
+ * Shapes the chosen target into a tool's name, slots, result and declared outcome:
  * GraphQL operations are named by `operationName` and take their slots from `variables` only
  * (the query text and persisted hash stay constant); document targets return the page view
  * (and the embedded data); several calls of the endpoint decide which values are inputs.

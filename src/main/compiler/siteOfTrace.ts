@@ -1,5 +1,5 @@
 /**
- * The site's own names, read from a recording (issue 10 "Tool profiles"): the compiler stores them
+ * The site's own names, read from a recording: the compiler stores them
  * on the tool (`ToolSpec.site`) so the router can match "on the wiki", "in Redmine" even when the
  * site runs on `127.0.0.1:PORT`. Pure: reads only the trace.
  */

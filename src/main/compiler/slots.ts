@@ -49,7 +49,7 @@ export interface SlotOptions {
 }
 
 /**
- * Turns the target request into a request template and its input slots (issue 2 "Compiler v1",
+ * Turns the target request into a request template and its input slots (
  * issue 3 "Several observations"): each typed value becomes a required slot named after its
  * request key, typed (a `<select>`'s options become an enum); a varying path segment becomes a
  * required string slot; other values become optional slots whose default is the first observed
@@ -129,7 +129,7 @@ export function planSlots(
 
 /**
  * One value the person gave, sent in several places (a file name in the path and in the body's
- * `name` and `path`; a title in the path and in the body), is one input (issue 9): inputs whose
+ * `name` and `path`; a title in the path and in the body), is one input: inputs whose
  * string defaults spell the same value merge into the first required one (else the first), and
  * every placeholder of the others points at it.
  */

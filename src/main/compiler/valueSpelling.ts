@@ -1,5 +1,5 @@
 /**
- * A value as sites spell it in a URL path (issue 9 "Values in a plain path segment"): percent-
+ * A value as sites spell it in a URL path: percent-
  * decoded, `+`, `_` and `-` read as spaces (form encoding, MediaWiki titles, slugs), case folded,
  * spaces collapsed. Two spellings of one value compare equal.
  */

@@ -29,7 +29,7 @@ const DELETE_WORDS = /(^|[/_.=&-])(delete|remove|trash|destroy|erase|discard)/i
 const AUTH_FIELD = /(^|[_-])(pass(word)?|passwd|pwd|user(name)?|login|email)$/i
 
 /**
- * Evidence from the intent's verb (issue 9): a change asked for is answered by a request that
+ * Evidence from the intent's verb: a change asked for is answered by a request that
  * changes state, of the right kind (a delete by a DELETE or a path/operation that names one), and
  * caused by the person's last click; a read is not answered by a write; a sign-in is answered by
  * the request that sends the credentials. Returns the signals and whether they alone make the

@@ -25,10 +25,10 @@ export interface VerifyContext {
 }
 
 /**
- * Writes the declared outcome of a tool (issue 2): a 2xx JSON answer whose observed top-level
+ * Writes the declared outcome of a tool: a 2xx JSON answer whose observed top-level
  * fields are present with their types, and, for the main record list, the fields every observed
  * record carried. Paths use dots and `[]` for "every item of the list".
- * Given the recorded `exchange` (issue 9 items 4 and 5), a write that answered no JSON is judged
+ * Given the recorded `exchange`, a write that answered no JSON is judged
  * by its acknowledgement (`acknowledgementRule`), and the site's in-band error answers are
  * declared (`errorShapesOf`): a 200 `{"error":{"code":"badtoken"}}` then fails the run.
  * Without it the rule is the one tools always had.
@@ -68,7 +68,7 @@ export function deriveVerifyRule(
 }
 
 /**
- * The rule of a target that answered no JSON data (issue 9 item 4), or null for a JSON answer:
+ * The rule of a target that answered no JSON data, or null for a JSON answer:
  * - a redirect (RFC 9110 §15.4; Post/Redirect/Get after a form post): any 3xx whose Location
  *   path matches the recorded one, ids and the request's values generalised to `*`;
  * - `204 No Content`/`205` or an empty body (RFC 9110 §15.3.5): any 2xx, status only;
@@ -188,7 +188,7 @@ export function redirectPattern(exchange: Exchange): string | null {
 const MAX_SHOWN = 2
 
 /**
- * The request fields the page behind a recorded redirect showed (issue 9 item 4, "a read that
+ * The request fields the page behind a recorded redirect showed ("a read that
  * shows the change"): the trace's GET of the Location after the write, and each query or body
  * field whose recorded value of 3 characters or more (not a URL or path) that page shows
  * (`pageShowsValue`) and the page the person wrote from did not show before (a page's name, a
@@ -319,7 +319,7 @@ const BUTTON_FIELD = /submit|commit|button|^save$|\[save\]/i
 const OPERATION_PARAM = /^(?:action|do|op|cmd|method|task|operation)$/i
 
 /**
- * The in-band errors of the target's site (issue 9 item 5), from what the endpoint is and what its
+ * The in-band errors of the target's site, from what the endpoint is and what its
  * success looked like:
  * - an action API (the operation a parameter: MediaWiki's `api.php?action=edit`, JSON-RPC's
  *   `method`) answers `{"error": …}` (and MediaWiki's newer `{"errors": […]}`);
@@ -431,7 +431,7 @@ export const PAGE_VIEW_SCHEMA: JsonSchema = {
 }
 
 /**
- * The output schema and declared outcome of a document tool (issue 3 "Page reads",
+ * The output schema and declared outcome of a document tool (
  * "Server-rendered data"): a 2xx HTML page whose view has `title`, `text` and `links`, plus,
  * when the page embeds records, `data` with the fields every observed record carried. Given the
  * recorded `exchange`, the bare in-band errors of its endpoint (WordPress admin-ajax answering
@@ -591,7 +591,7 @@ function messageOf(value: unknown, json: unknown): string | null {
 }
 
 /**
- * True for a rule that judges a write's acknowledgement rather than data (issue 9 item 4): a
+ * True for a rule that judges a write's acknowledgement rather than data: a
  * redirect, status only (`mimeType: '*'`), or a text type with no promised fields. Rules written
  * before (JSON with fields, document pages with their shape) are never acknowledgements.
  */

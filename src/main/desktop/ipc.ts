@@ -21,7 +21,7 @@ export function handle(ipcMain: IpcMainLike, channel: string, fn: Handler): void
 /**
  * Registers every method of the UI contract on `ipcMain` (and nothing else), each a thin line
  * over the shared dispatcher, so the IPC table is the contract and is unit-tested with a fake.
- * Every call's sender frame must be the app's own top page (`isTrustedSender`, issue 13 item 7):
+ * Every call's sender frame must be the app's own top page (`isTrustedSender`):
  * any other answers `{ok: false, error: {code: 'forbidden'}}` without reaching the dispatcher.
  */
 export function registerIpc(ipcMain: IpcMainLike, dispatch: AppDispatch, appUrl: string): void {

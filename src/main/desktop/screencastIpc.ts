@@ -23,7 +23,7 @@ export interface IpcMainPortsLike {
 }
 
 /**
- * The desktop window's transport of the recording browser's view (issue 14 item 1), where the
+ * The desktop window's transport of the recording browser's view, where the
  * recording browser runs headless (Linux without `DISPLAY`, e.g. Wayland without XWayland): the
  * preload sends one end of a `MessageChannel` on {@link SCREENCAST_CHANNEL} with `{sessionId}`;
  * the messages are the WebSocket's (`src/shared/screencast.ts`), through `openScreencastView`.

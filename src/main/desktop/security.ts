@@ -21,7 +21,7 @@ export interface ContentsLike {
 }
 
 /**
- * Keeps a window on the app's own pages (issue 13 item 7; checklist §13): a navigation or a
+ * Keeps a window on the app's own pages (checklist §13): a navigation or a
  * redirect anywhere else is cancelled, and an http(s) one is handed to `openExternal` (the
  * person's browser).
  */

@@ -16,7 +16,7 @@ export function appPageUrl(dir: string, devServerUrl: string | undefined): strin
  * Links to other sites open in the person's browser, never inside the app; navigations and
  * redirects away from the app's page are cancelled; every permission request is denied; the
  * built page carries the CSP in its `<meta>` (file: has no headers) and any http response in the
- * window gets the security headers (issue 13 item 7).
+ * window gets the security headers.
  */
 export function createMainWindow(dir: string, devServerUrl: string | undefined): BrowserWindow {
   const win = new BrowserWindow({

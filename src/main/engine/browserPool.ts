@@ -3,7 +3,7 @@ import type { StorageState } from '../../shared/trace'
 import { chromiumArgs } from '../recorder'
 import type { GuardedProxySettings } from './guardProxy'
 
-/** Leases at once when the caller names none (issue 4 "Rendered executor": capacity 2). */
+/** Leases at once when the caller names none (capacity 2). */
 export const DEFAULT_BROWSER_CAPACITY = 2
 /** How long a waiting caller queues for a lease (spec "browser_capacity": 503 after 30 s). */
 export const DEFAULT_BROWSER_WAIT_MS = 30_000
@@ -53,9 +53,9 @@ export interface AcquireOptions {
   wait: boolean
   /** The login's cookies and localStorage for the fresh context; null for none. */
   storageState?: StorageState | null
-  /** The guard proxy the context connects through (issue 13 item 3); absent: none. */
+  /** The guard proxy the context connects through; absent: none. */
   proxy?: GuardedProxySettings | null
-  /** The site's saved HTTP authentication login, sent for its origin only (issue 14 item 2). */
+  /** The site's saved HTTP authentication login, sent for its origin only. */
   httpCredentials?: { username: string; password: string; origin: string } | null
 }
 

@@ -15,7 +15,7 @@ export type ToolRef =
   | { capabilityId: string }
   | { tool: ToolSpec }
 
-/** One tool call as every surface asks for it (issue 12 "One use case"). */
+/** One tool call as every surface asks for it. */
 export interface CallRequest extends StartOptions {
   tool: ToolRef
   /** The tool's inputs by semantic name. */
@@ -70,7 +70,7 @@ export interface CallDeps {
 const CAPACITY_RETRY_S = 30
 
 /**
- * The one call operation (issue 12; DESIGN.md §1 "engine: the one call operation"): resolves
+ * The one call operation (DESIGN.md §1 "engine: the one call operation"): resolves
  * the tool, applies the status rules, starts the run (validation, idempotency, billing and
  * persistence are the engine's `start`), waits up to the deadline and returns a typed outcome.
  * Every surface (REST A/B/C, MCP over HTTP and stdio, the app) calls this and only parses its

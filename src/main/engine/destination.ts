@@ -89,7 +89,7 @@ export async function addressDenied(
   seen: Map<string, string | null> = new Map(),
 ): Promise<string | null> {
   const hostname = hostnameOf(new URL(url).host)
-  // Before the local-site exemption: a "site" at a metadata address is no site (issue 13 item 3).
+  // Before the local-site exemption: a "site" at a metadata address is no site.
   if (isMetadataAddress(hostname))
     return `${hostname} is a cloud metadata address: never reachable.`
   if (isLocalSite(siteHost)) return null
@@ -122,7 +122,7 @@ METADATA.addAddress('100.100.100.200', 'ipv4')
 METADATA.addAddress('fd00:ec2::254', 'ipv6')
 METADATA.addAddress('fd00:ec2::23', 'ipv6')
 
-/** True for a cloud metadata address (IPv4-mapped IPv6 too): never reachable (issue 13 item 3). */
+/** True for a cloud metadata address (IPv4-mapped IPv6 too): never reachable. */
 export const isMetadataAddress = remembered(function metadataAddress(address: string): boolean {
   const bare = address.replace(/^\[|\]$/g, '')
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(bare)
@@ -148,7 +148,7 @@ export function hostAllowed(host: string, allowed: readonly string[]): boolean {
 
 /**
  * Why a URL that came in through the API (an API key or an OAuth client asking to index or
- * browse it) may not be loaded, or null (issue 13 item 3). Metadata addresses never; loopback,
+ * browse it) may not be loaded, or null. Metadata addresses never; loopback,
  * private, link-local and "this host" addresses only when the URL's host is on `allowed`, the
  * workspace's list of local sites the owner allowed in the app. The host is resolved with
  * `lookup` and every address counts. A name that does not resolve is left to the load.
@@ -179,7 +179,7 @@ export async function apiUrlDenied(
 
 /**
  * Why a response from `url` that a browser got from the IP `address` may not be used by an API
- * caller (issue 13 item 3), or null: the same rule as `apiUrlDenied`, on the address actually
+ * caller, or null: the same rule as `apiUrlDenied`, on the address actually
  * connected (a browser resolves names itself, so this is where rebinding and redirects show).
  */
 export function connectedAddressDenied(
@@ -199,7 +199,7 @@ export function connectedAddressDenied(
 export const DENIED_CONNECT_CODE = 'EDESTINATIONDENIED'
 
 /**
- * A `net.connect` `lookup` (DESIGN.md §5 outbound checks, issue 13 item 3) that checks the
+ * A `net.connect` `lookup` (DESIGN.md §5 outbound checks) that checks the
  * addresses actually connected to, so no second resolution after the run's own check can swap
  * in an internal address (DNS rebinding): metadata addresses fail always; a name other than
  * `localhost` that resolves to a loopback, private or link-local address fails too (a local
@@ -248,7 +248,7 @@ export const pinnedDispatcher = new Agent({ connect: { lookup: pinnedLookup } })
 
 /**
  * The destination check of a browser running a tool of `siteHost` (the rendered executor, a
- * sign-in; issue 13 item 3): the HTTP executor's rule on the address actually connected. Cloud
+ * sign-in): the HTTP executor's rule on the address actually connected. Cloud
  * metadata addresses never; loopback, private and link-local addresses only for a tool of a local
  * site (recorded there). Answers why `url` at `address` is refused, or null.
  */

@@ -69,7 +69,7 @@ export function extractValue(
 }
 
 /**
- * Why a lookup found nothing (issue 9 item 8), or null when `extractor` is no lookup or the
+ * Why a lookup found nothing, or null when `extractor` is no lookup or the
  * answer no longer holds its list (then the answer drifted). A list that holds no record with the
  * name the run was given means the input names nothing there: `not_found`, as a 404 for these
  * inputs would, never "record the flow again". `where` names the step's request (`GET /flows`).

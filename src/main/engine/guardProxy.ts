@@ -11,7 +11,7 @@ import {
 } from './destination'
 
 /**
- * Judges one destination of a browser's request (issue 13 item 3): `url` is the request's URL
+ * Judges one destination of a browser's request: `url` is the request's URL
  * for plain HTTP, and `https://host:port/` for a tunnel (HTTPS, WebSocket: the proxy sees only
  * the host); `address` is the IP the connection would go to. Answers why it is refused, or null
  * to let it through (`connectedAddressDenied`, `toolSiteCheck`).
@@ -19,7 +19,7 @@ import {
 export type DestinationCheck = (url: string, address: string) => string | null
 
 /**
- * The destination check of a person's own sign-in window (issue 13 item 3): the sign-in's own
+ * The destination check of a person's own sign-in window: the sign-in's own
  * sites (`ownHosts`, `host[:port]` exactly, as the sign-in was started for) and the workspace's
  * allowed local sites (`localSites`, `hostAllowed` entries) may be on loopback, private or
  * link-local addresses; any other host there is refused (a redirect into another local port or
@@ -69,7 +69,7 @@ export interface GuardProxy {
 
 /**
  * Starts the local forward proxy (proxy-chain, on 127.0.0.1, an ephemeral port) through which
- * Chromium reaches the web for API callers and runs (issue 13 item 3, DESIGN.md §5). A browser
+ * Chromium reaches the web for API callers and runs (DESIGN.md §5). A browser
  * resolves names itself and follows redirects without asking Playwright's request interception,
  * so the address checks live where the connection is made: each context authenticates to the
  * proxy with its own credentials, which name its `DestinationCheck`; IP literals are judged

@@ -34,7 +34,7 @@ export function authorizationFor(
 }
 
 /**
- * A run's answers to its site's HTTP authentication (issue 14 item 2): the saved credentials are
+ * A run's answers to its site's HTTP authentication: the saved credentials are
  * read once, only when a challenge comes; a Basic answer is then sent up front with the run's later
  * requests (RFC 7617 §2.2: the same protection space), a Digest one is made per challenge (its
  * nonce is the server's).

@@ -53,7 +53,7 @@ export const sendWithUndici: SendRequest = async (req, signal) => {
     headers: req.headers,
     body: req.upload ? uploadBody(req.upload) : (req.body ?? undefined),
     signal,
-    // Connects only where the destination check allows (issue 13 item 3: no second lookup).
+    // Connects only where the destination check allows (no second lookup).
     dispatcher: pinnedDispatcher,
     headersTimeout: 30_000,
     bodyTimeout: 30_000,
@@ -184,7 +184,7 @@ export async function executeHttp(
       const read = { tool, jar, send, signal, context, resolved, auth }
       return readBack(judged.result as Acknowledgement, values, page, read)
     }
-    // A search the page did on its data is redone on the answer (issue 9 item 10).
+    // A search the page did on its data is redone on the answer.
     return filterResult(judged, tool.result, scope)
   }
   return { ok: false, code: 'outcome_not_verified', message: 'The tool has no target step.' }
@@ -256,7 +256,7 @@ export function readDependency(
       scope[`step.${step.id}.${extractor.name}`] = value
       continue
     }
-    // A lookup by name whose list has no such record: the input names nothing (issue 9 item 8).
+    // A lookup by name whose list has no such record: the input names nothing.
     const where = `${step.request.method} ${new URL(step.request.url).pathname}`
     const missed = lookupMiss(response, extractor, scope, where)
     if (missed) return missed
@@ -444,7 +444,7 @@ interface RunJar {
 /**
  * The run's cookie jar, made only once there is a cookie to keep: most reads carry no saved
  * cookie and get none back, and asking an empty tough-cookie jar for a URL's cookies still costs
- * a URL parse and a store walk per request (issue 12, the bench's profile).
+ * a URL parse and a store walk per request (the bench's profile).
  */
 function runJar(state: StorageState | null): RunJar {
   let jar: Promise<CookieJar> | null = state?.cookies.length ? jarOf(state) : null

@@ -19,7 +19,7 @@ export interface InBandError {
 const MAX_MESSAGE = 300
 
 /**
- * The first of `shapes` the answer `body` matches (issue 9 item 5: action APIs answer errors as
+ * The first of `shapes` the answer `body` matches (action APIs answer errors as
  * HTTP 200; the matching is `matchErrorShape`), or null, with the failure it means: the shape's
  * own, else told from the site's code and message (`classifyInBand`).
  */

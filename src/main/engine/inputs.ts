@@ -15,7 +15,7 @@ export interface InputValidator {
   resolve(tool: ToolSpec, inputs: Record<string, unknown>): Record<string, unknown>
   /**
    * Checks names and types only: a missing required slot is not an error here (it becomes a
-   * `value` requirement, issue 4), nor is a value outside a slot's options (a `choice`).
+   * `value` requirement), nor is a value outside a slot's options (a `choice`).
    */
   check(tool: ToolSpec, inputs: Record<string, unknown>): void
   /** Maps inputs by semantic name to template slots (`input.p0`), defaults filled in. */

@@ -26,7 +26,7 @@ export type Outcome =
       result: unknown
       /**
        * The answer's JSON text when `result` is that whole answer, parsed once to be judged: the
-       * run stores and answers these bytes instead of serializing the result again (issue 12).
+       * run stores and answers these bytes instead of serializing the result again.
        */
       text?: string
     }
@@ -36,7 +36,7 @@ export type Outcome =
 export const DEFAULT_RATE_LIMIT_WAIT_S = 60
 
 /**
- * What a write that answers no data returns (issue 9 item 4): the HTTP status, the redirect's
+ * What a write that answers no data returns: the HTTP status, the redirect's
  * target (absolute), the text of a `text/plain` answer, the title of an HTML one, or the JSON
  * the site sent anyway.
  */
@@ -199,7 +199,7 @@ function judgeAcknowledgement(
 const MAX_QUOTED = 80
 
 /**
- * The read-back of a write acknowledged by a redirect (issue 9 item 4, "a read that shows the
+ * The read-back of a write acknowledged by a redirect ("a read that shows the
  * change"; `verify.redirect.shows`): the page at the Location (`pageUrl`), read after the write,
  * must be a 2xx page that is no sign-in page or other barrier and shows every one of `values`
  * (the run's inputs, `pageShowsValue`), as the recorded page showed what the person wrote. The

@@ -4,13 +4,13 @@ import type { RunRecord } from '../store/runRepository'
 import type { ToolHealthRepository } from '../store/toolHealthRepository'
 import type { ToolRepository } from '../store/toolRepository'
 
-/** Failures in a row that quarantine a verified tool (issue 4 "Quarantine"). */
+/** Failures in a row that quarantine a verified tool. */
 export const QUARANTINE_AFTER = 3
 /** Failures that say the site changed under the tool, not that one call went wrong. */
 const DRIFT: RunFailureCode[] = ['schema_or_auth_drift', 'outcome_not_verified']
 
 export interface Quarantine {
-  /** `tenant`: the run's, whose workspace holds the tool (issue 13 item 2); absent: the owner's. */
+  /** `tenant`: the run's, whose workspace holds the tool; absent: the owner's. */
   succeeded(tool: ToolSpec, inputs: Record<string, unknown>, tenant?: string): void
   failed(tool: ToolSpec, code: RunFailureCode, tenant?: string): void
   /**
@@ -23,7 +23,7 @@ export interface Quarantine {
 }
 
 /**
- * Keeps each tool's failure streak (issue 4 "Quarantine"): a verified tool that fails with
+ * Keeps each tool's failure streak: a verified tool that fails with
  * `schema_or_auth_drift` or `outcome_not_verified` three times in a row is quarantined (calls
  * answer 409 `tool_quarantined`); a success resets the streak, records its inputs for rechecks,
  * and lets a quarantined tool out. A candidate's first success verifies it.

@@ -33,7 +33,7 @@ import {
   type TemplateScope,
 } from './template'
 
-/** A page load's limit (issue 4 "Rendered executor": over 30 s is `render_failed`). */
+/** A page load's limit (over 30 s is `render_failed`). */
 export const PAGE_LOAD_TIMEOUT_MS = 30_000
 /** How long a loaded page may keep fetching before it is read anyway. */
 export const NETWORK_IDLE_TIMEOUT_MS = 5_000
@@ -49,7 +49,7 @@ export interface RenderedExecutorOptions {
   /** Queue for a browser slot when all are busy (503 after the wait) or refuse at once (429). */
   wait?: boolean
   /**
-   * The guard proxy every request of a run's page goes through (issue 13 item 3): loopback,
+   * The guard proxy every request of a run's page goes through: loopback,
    * private and link-local addresses only for a tool of a local site, metadata never; default
    * the process's own (`sharedGuardProxy`).
    */
@@ -67,7 +67,7 @@ const FORBIDDEN_HEADER =
   /^(cookie|cookie2|host|content-length|connection|keep-alive|origin|referer|te|trailer|transfer-encoding|upgrade|via|date|expect|dnt|accept-charset|accept-encoding|access-control-request-[a-z-]+|sec-[a-z-]+|proxy-[a-z-]+)$/i
 
 /**
- * Creates the rendered executor (DESIGN.md §1 "executor (rendered)", issue 4): runs a tool in a
+ * Creates the rendered executor (DESIGN.md §1 "executor (rendered)"): runs a tool in a
  * fresh context of the pooled Chromium holding the login's storage state. A GET page read (a
  * document tool, or a GET whose verify expects HTML) navigates to the URL, lets scripts and bot
  * checks settle (network idle, bounded), and judges the rendered DOM like the HTTP path judges
@@ -94,7 +94,7 @@ export function createRenderedExecutor(options: RenderedExecutorOptions): Render
     if (denied) return { ok: false, code: 'destination_denied', message: denied }
 
     // Every request the page makes, redirects and scripts' own included, connects through the
-    // guard: the address actually connected is the one checked (issue 13 item 3).
+    // guard: the address actually connected is the one checked.
     const denials: Array<{ host: string; reason: string }> = []
     const guarded = (await (options.guardProxy ?? sharedGuardProxy)()).settingsFor(
       toolSiteCheck(tool.siteHost),
@@ -215,7 +215,7 @@ async function runSteps(
       const { finalUrl, ...page } = fetched.response
       return judgeShown(judged.result as Acknowledgement, page, values, finalUrl)
     }
-    // A search the page did on its data is redone on the answer (issue 9 item 10).
+    // A search the page did on its data is redone on the answer.
     return filterResult(judged, tool.result, scope)
   }
   return { ok: false, code: 'outcome_not_verified', message: 'The tool has no target step.' }
@@ -223,7 +223,7 @@ async function runSteps(
 
 /**
  * A page's `fetch` follows redirects (with `redirect: 'manual'` it sees an opaque answer without
- * its Location), so a target whose rule expects a redirect (issue 9: Post/Redirect/Get) is shown
+ * its Location), so a target whose rule expects a redirect (Post/Redirect/Get) is shown
  * the redirect it followed: a 302 to the final URL. The original 3xx status is not visible to a
  * page; any 3xx passes such a rule (RFC 9110 §15.4), so 302 stands for it.
  */

@@ -28,7 +28,7 @@ export interface PlannedInputs {
 }
 
 /**
- * What a call still needs from a person before it may run (issue 4 "Requirements"; spec
+ * What a call still needs from a person before it may run (spec
  * "Answering an input_required run"): a value for each missing required slot, a choice for a
  * slot with known options whose value matches none or several of them (a case-insensitive
  * prefix that matches exactly one is taken as that option), and an approval when a mutating tool

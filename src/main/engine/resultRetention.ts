@@ -16,7 +16,7 @@ export const RESULT_SWEEP_MS = 10 * 60_000
 const DAY_MS = 24 * 60 * 60_000
 
 /**
- * The retention rule of a setting (issue 12 "Results that do not grow forever"): each field
+ * The retention rule of a setting: each field
  * missing takes the default (30 days, 1024 MB). Throws an Error naming the field when a value is
  * not a positive number, so a typo in settings.json stops the start instead of keeping nothing.
  */

@@ -33,7 +33,7 @@ export interface RunEngineDeps {
   runs: RunRepository
   tools: ToolRepository
   /**
-   * The tools of the workspace a tenant works in (issue 13 item 2; the store's `toolsFor`): a
+   * The tools of the workspace a tenant works in (the store's `toolsFor`): a
    * call resolves its tool there and a run's tool is read back from there. Absent: `tools`.
    */
   toolsFor?: (tenant: string) => ToolRepository
@@ -72,7 +72,7 @@ export interface RunEngineDeps {
   /** Resolves site names for the private-address check (`destination_denied`); default DNS. */
   lookup?: HostLookup
   /**
-   * Runs a tool in a pooled headless browser (issue 4 "Rendered executor"): used for tools with
+   * Runs a tool in a pooled headless browser: used for tools with
    * `via: "rendered"`, and once for a read whose HTTP attempt met a bot check. Absent: such tools
    * fail `browser_capacity`.
    */
@@ -102,7 +102,7 @@ export interface RespondBody {
 
 export interface RunEngine {
   /**
-   * The one call operation every surface uses (issue 12, `callTool`): resolves the tool, applies
+   * The one call operation every surface uses (`callTool`): resolves the tool, applies
    * the status rules, starts the run and waits up to the deadline; a typed outcome, or a thrown
    * `ServiceError` for a refusal.
    */
@@ -129,7 +129,7 @@ export interface RunEngine {
   cancel(runId: string, tenant: string | null): RunRecord
   get(runId: string): RunRecord | null
   /**
-   * After a crash or kill (issue 4 "Writes are never guessed"): runs left in flight end
+   * After a crash or kill: runs left in flight end
    * `outcome_unknown` if they were writes already sent, fail `worker_lost` if they were writes
    * not yet sent, and are resumed if they were reads. Waiting runs past their window expire.
    */
@@ -164,7 +164,7 @@ export function toPublicRun(record: RunRecord): Run {
   // Spec "Why a run failed": a `no_capability` run carries `result.next.tool` (the index tool).
   else if (record.error?.code === 'no_capability' && record.result !== undefined)
     run.result = record.result
-  // What a cancel could not undo, or a lost write may have done (issue 4 "Cancel").
+  // What a cancel could not undo, or a lost write may have done.
   if (record.status === 'cancelled' || record.status === 'outcome_unknown')
     run.effects = record.effects
   return run
@@ -189,7 +189,7 @@ export function createRunEngine(deps: RunEngineDeps): RunEngine {
 
   /**
    * Dispatches to the executor of the tool's `via`; a read whose HTTP answer was a bot check is
-   * tried once more in the browser (issue 4 "Rendered executor").
+   * tried once more in the browser.
    */
   async function runVia(
     tool: ToolSpec,
@@ -248,7 +248,7 @@ export function createRunEngine(deps: RunEngineDeps): RunEngine {
         return runVia(tool, validator.toScope(tool, run.inputs), context, controller.signal)
       }
       outcome = await attempt()
-      // An expired session of a saved login: sign in again by itself, then retry once (issue 6).
+      // An expired session of a saved login: sign in again by itself, then retry once.
       // A 401 or a redirect to sign-in means the site refused the request, so nothing landed.
       if (
         !outcome.ok &&
@@ -293,11 +293,11 @@ export function createRunEngine(deps: RunEngineDeps): RunEngine {
     }
     if (outcome.ok) {
       // Stored once: the bytes the site answered when the result is that answer, else one
-      // serialization; compressed above a size off the event loop (issue 12).
+      // serialization; compressed above a size off the event loop.
       const resultText = outcome.text ?? JSON.stringify(outcome.result ?? null)
       const stored = await encodeResult(resultText)
       // One transaction for the success, its credit and the tool's health, its commit shared
-      // with the other runs ending in this turn of the event loop (issue 12). Charged
+      // with the other runs ending in this turn of the event loop. Charged
       // only once the run is succeeded, so a run a cancel overtook is never billed; a run
       // succeeds once, so it is charged once (spec "Run status": only succeeded bills). `billed`
       // on the run is the charge's record, so it is set only when the balance covers it.
@@ -485,7 +485,7 @@ export function createRunEngine(deps: RunEngineDeps): RunEngine {
           inputHash,
           idempotencyKey: options.idempotencyKey ?? null,
           deadlineMs: options.deadlineMs ?? null,
-          // A read that sends at once is stored `working` in the same transaction (issue 12: one
+          // A read that sends at once is stored `working` in the same transaction (one
           // transaction per state change); a write keeps `accepted` until it is about to send,
           // so recovery tells a write never sent (`worker_lost`) from one in flight.
           status: planned.requirements.length

@@ -5,7 +5,7 @@ import { toPublicRun } from './runEngine'
  * The public run (`toPublicRun`, plus `extra` fields such as a task's `routing`) as JSON text,
  * with the result's stored bytes put in as they are (`RunRecord.resultText`: the site's own
  * answer, or the one serialization made when the run ended), so answering a run serializes no
- * result again (issue 12). Without known bytes it is one `JSON.stringify` of the run.
+ * result again. Without known bytes it is one `JSON.stringify` of the run.
  */
 export function publicRunJson(record: RunRecord, extra: Record<string, unknown> = {}): string {
   const run: Record<string, unknown> = { ...toPublicRun(record), ...extra }

@@ -40,7 +40,7 @@ const SECRET_PLACEHOLDER = /\{\{\s*secret:([A-Za-z0-9_.-]{1,64})\s*\}\}/g
 /**
  * The names of the `{{secret:NAME}}` placeholders of a request template (URL, headers, body), in
  * order of first use. The executor resolves them from the vault into the scope as `secret:NAME`
- * just before it renders the request, and checks where they may go (issue 6 "Vault").
+ * just before it renders the request, and checks where they may go.
  */
 export function secretNames(template: RequestTemplate): string[] {
   const names = new Set<string>()

@@ -14,7 +14,7 @@ export interface AutoSignInDeps {
   /** How long the sign-in page may take to load, ms; default 30,000 (spec "Limits"). */
   loadMs?: number
   /**
-   * The guard proxy settings for a browser signing in to `siteHost` (issue 13 item 3: the
+   * The guard proxy settings for a browser signing in to `siteHost` (the
    * unattended browser types saved credentials, so its redirects and requests meet the tool's
    * address rule, checked where it connects); `release` when it is closed. Absent: none.
    */
@@ -34,7 +34,7 @@ function startUrl(loginUrl: string | null, tool: ToolSpec): string {
 }
 
 /**
- * Creates the engine's `relogin` hook (issue 6 "When a saved login's session has expired"): with
+ * Creates the engine's `relogin` hook: with
  * a saved username and password it signs in again by itself in a headless browser — fills the
  * login form, and the one-time-code form with the TOTP code of a saved seed — saves the new
  * storage state, and resolves true so the run is retried once. Resolves false when no

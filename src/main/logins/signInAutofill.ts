@@ -13,7 +13,7 @@ export interface LoginAutofillDeps {
 }
 
 /**
- * Creates the browse-session autofill (issue 6, spec "Logins"): fills and submits the login form
+ * Creates the browse-session autofill (spec "Logins"): fills and submits the login form
  * of the session's page with the site's saved username and password, and the one-time code of a
  * saved TOTP seed when the site asks one (without a seed the code field is left to the caller).
  * Errors: 422 `no_login_form` when no password or one-time-code field is visible; 412

@@ -21,7 +21,7 @@ export const defaultSignInHeadless = () =>
 /**
  * Launches Chromium for a sign-in with the recorder's flags and a fresh user-data dir, so no
  * other profile's cookies mix into the login. `proxy`: the guard proxy every request connects
- * through (issue 13 item 3; the engine's `GuardProxy.settingsFor`). Errors: 500
+ * through (the engine's `GuardProxy.settingsFor`). Errors: 500
  * `recording_failed` when it cannot start.
  */
 export async function launchSignInBrowser(

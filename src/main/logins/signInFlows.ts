@@ -95,7 +95,7 @@ export interface SignInFlowsDeps {
   /** A flow nobody finished ends after this long, ms; default 30 minutes (the link's life). */
   maxMs?: number
   /**
-   * The guard proxy settings of the sign-in window of `tenant` for `siteHosts` (issue 13 item 3:
+   * The guard proxy settings of the sign-in window of `tenant` for `siteHosts` (
    * every request connects through it, checked on the address connected; the engine's
    * `signInSiteCheck`). `onDenied` hears each refused destination (`host:port`, why); `release`
    * once the window is closed. Absent: the window connects directly.
@@ -135,7 +135,7 @@ const destinationOf = (url: string): string => {
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|\[::1\])(:\d+)?$/
 
 /**
- * Creates the interactive sign-in flows (issue 6 "Sign in"; UI `logins.signIn`, `sitecall login
+ * Creates the interactive sign-in flows (UI `logins.signIn`, `sitecall login
  * HOST`, one-time links). The person signs in in a real browser; the flow notices when the site
  * stops showing a login form after a password was submitted, and saves the storage state sealed
  * in the vault. The username and password come from the form through {@link captureScript}'s
@@ -172,7 +172,7 @@ export function createSignInFlows(deps: SignInFlowsDeps): SignInFlows {
   }
 
   /**
-   * Closes a signed-in flow's browser (issue 14 item 9): the login is saved and the typed values
+   * Closes a signed-in flow's browser: the login is saved and the typed values
    * are in memory, so only the choice of what to keep is left, and that is made in the app.
    */
   const closeWindow = (flow: Flow) => void flow.browser.close()
@@ -205,7 +205,7 @@ export function createSignInFlows(deps: SignInFlowsDeps): SignInFlows {
 
   /**
    * A page the person would be sent to that the guard refused ends the sign-in with the reason
-   * (issue 13 item 3), in the app rather than as the proxy's refusal in the window.
+   *, in the app rather than as the proxy's refusal in the window.
    */
   const refusedNavigation = (flow: Flow, page: Page, request: Request) => {
     if (!request.isNavigationRequest() || request.frame() !== page.mainFrame()) return

@@ -140,7 +140,7 @@ const summarize = (r: LoginRecord): LoginSummary => ({
 })
 
 /**
- * Creates the site-login store of the vault (issue 6 "Site logins"): a login's storage state is
+ * Creates the site-login store of the vault: a login's storage state is
  * an AES-256-GCM envelope under the workspace's data key, and its username, password and TOTP
  * seed are ordinary vault secrets bound to the site's host, so `{{secret:login.<host>.password}}`
  * may also be used by a tool and is refused anywhere else (`policy_denied`).

@@ -9,7 +9,7 @@ export interface HttpLogin {
 }
 
 /**
- * The HTTP authentication of one browser context (issue 14 item 2): Chromium without an answer
+ * The HTTP authentication of one browser context: Chromium without an answer
  * fails a Basic or Digest challenge (`ERR_INVALID_AUTH_CREDENTIALS`) before a person could type,
  * so each challenge is told to the app, which asks the person; the answer is given to the
  * context per origin (Playwright answers the next challenge with it over CDP

@@ -61,7 +61,7 @@ export interface RecordingOptions {
   userDataDir?: string
   /**
    * The proxy every request of the browser goes through (launch mode): the guard proxy that
-   * checks the addresses an API caller's browse session connects to (issue 13 item 3).
+   * checks the addresses an API caller's browse session connects to.
    */
   proxy?: { server: string; username: string; password: string }
   /** Milliseconds since the Unix epoch; default `Date.now`. */
@@ -84,7 +84,7 @@ export interface RecordingOptions {
   httpLogins?: Array<HttpLogin & { origin: string }>
   /**
    * Told when a recorded page meets a Basic or Digest challenge nobody answered (null once
-   * answered): the app asks the person (issue 14 item 2); see {@link Recording.answerAuth}.
+   * answered): the app asks the person; see {@link Recording.answerAuth}.
    */
   onAuthChallenge?: (challenge: HttpAuthChallenge | null) => void
 }

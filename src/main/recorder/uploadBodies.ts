@@ -68,7 +68,7 @@ const fileScript = (maxBytes: number): string => `(() => {
 
 /**
  * Keeps the bodies of file uploads, which Playwright's `postDataBuffer()` (CDP's
- * `requestWillBeSent.postData`) leaves out (issue 9 "uploads"): a `File` sent by XHR or fetch,
+ * `requestWillBeSent.postData`) leaves out: a `File` sent by XHR or fetch,
  * raw or in a `FormData`, and a form with a file input. For each request whose event carries no
  * body although it has one, the page's own CDP session asks `Network.getRequestPostData`, which
  * gives the bytes of XHR and fetch bodies; for a form navigation Chromium gives the multipart

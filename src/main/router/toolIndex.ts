@@ -7,7 +7,7 @@
  * at 5,000, thrashed at 10,000 tools: every search re-profiled every tool). A tool rewritten
  * replaces its entry; a tool no longer passed in is dropped at the next sweep.
  *
- * Expansion (issue 10 "Matching by meaning"): an intent word reaches a tool's stem through its own
+ * Expansion: an intent word reaches a tool's stem through its own
  * stem and lemmas (1), the router's noun synonyms (0.95), WordNet synonyms and derived forms
  * (`meaning/related.ts`, 0.9), and word vectors (`meaning/vectors.ts`): a tool word whose cosine
  * similarity with the intent word is at least {@link VECTOR_FLOOR} counts

@@ -3,7 +3,7 @@ import { basename, join } from 'node:path'
 import { ServiceError } from '../../shared/errors'
 import { createPrivateFile } from './fileModes'
 
-/** The lock file of a data dir (issue 13 item 6). */
+/** The lock file of a data dir. */
 export const LOCK_FILE = 'sitecall.lock'
 
 /** What the lock file holds: who runs the engine on this data dir. */
@@ -22,7 +22,7 @@ export interface DataDirLock {
 }
 
 /**
- * Takes the exclusive lock of the data dir `home` (issue 13 item 6: one process runs the engine
+ * Takes the exclusive lock of the data dir `home` (one process runs the engine
  * per data dir, else each start's recovery ends the other's runs): creates `sitecall.lock` with
  * `{pid, command, since}` atomically (a hard link of a private temp file: it fails when the file
  * exists). A lock whose process is gone (`kill(pid, 0)` answers ESRCH) is taken over. Throws 409

@@ -15,7 +15,7 @@ export function defaultMigrationsDir(): string {
  * Opens (creating if needed) the SQLite file at `path` in WAL mode with foreign keys on, and
  * applies every migration newer than `PRAGMA user_version`, each in its own transaction, so a
  * crash mid-upgrade leaves the file at the last whole version. `:memory:` works for tests. The
- * folder becomes a private data dir (`0700`, files `0600`, issue 13 item 5) before the file opens.
+ * folder becomes a private data dir (`0700`, files `0600`) before the file opens.
  * Throws if a migration fails (the file keeps its previous version).
  */
 export function openDatabase(path: string, migrationsDir = defaultMigrationsDir()): Db {

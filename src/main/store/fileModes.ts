@@ -1,7 +1,7 @@
 import { chmodSync, closeSync, mkdirSync, openSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 
-/** The data dir's mode: only its owner may list or enter it (issue 13 item 5). */
+/** The data dir's mode: only its owner may list or enter it. */
 export const DIR_MODE = 0o700
 /** Every file of the data dir: only its owner may read or write it. */
 export const FILE_MODE = 0o600
@@ -14,7 +14,7 @@ export const FILE_MODE = 0o600
 const OURS = /^(sitecall\.|settings\.json$)/
 
 /**
- * Makes `dir` a private data dir (issue 13 item 5): creates it `0700`, and brings an existing one
+ * Makes `dir` a private data dir: creates it `0700`, and brings an existing one
  * and its own files to `0700`/`0600`, so a data dir made by an older version under a `022` umask
  * is closed at the next start. No-op on Windows, whose ACLs are not POSIX modes (the profile dir
  * is private there already). Throws what `chmod` throws when the dir belongs to another user.

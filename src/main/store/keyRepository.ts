@@ -29,7 +29,7 @@ export interface KeyRepository {
   /**
    * Marks the key used at `now` (ms). Within `TOUCH_EVERY_MS` of this process's last mark it
    * writes nothing: "last used" is read to the minute, and a write per request was one more
-   * SQLite commit on every call (issue 12).
+   * SQLite commit on every call.
    */
   touch(id: string, now: number): void
 }

@@ -24,7 +24,7 @@ export interface LedgerRepository {
   /**
    * Charges one credit for a succeeded site-tool run (spec "What the service does" 7), kept as a
    * running count per workspace: the run's own `billed` flag, written in the same transaction by
-   * the caller, is its record (issue 12: no ledger row per call). Once per run is the caller's
+   * the caller, is its record (no ledger row per call). Once per run is the caller's
    * rule (a run succeeds once). Returns false, writing nothing, when the balance is empty.
    */
   chargeRun(tenant: string, now: number): boolean

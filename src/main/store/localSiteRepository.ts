@@ -1,6 +1,6 @@
 import type { Db } from './db'
 
-/** One local site a workspace's owner allowed (issue 13 item 3). */
+/** One local site a workspace's owner allowed. */
 export interface LocalSite {
   /** A URL's host (`127.0.0.1:8080`, `[::1]:3000`), or a host name for every port; lower-case. */
   host: string

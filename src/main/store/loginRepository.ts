@@ -1,6 +1,6 @@
 import type { Db } from './db'
 
-/** Names of the vault secrets a login keeps besides its storage state (issue 6 "Sign in"). */
+/** Names of the vault secrets a login keeps besides its storage state. */
 export interface LoginSecretNames {
   username?: string
   password?: string

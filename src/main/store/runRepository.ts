@@ -22,7 +22,7 @@ export interface RunRecord extends Run {
   effects: RunEffect[]
   /**
    * The result's JSON text, when known without serializing it: the bytes the site answered, or
-   * the stored column. Surfaces answer from it instead of serializing `result` again (issue 12).
+   * the stored column. Surfaces answer from it instead of serializing `result` again.
    */
   resultText?: string
   /** ISO 8601: when the retention sweep dropped this run's result (the run itself is kept). */
@@ -100,7 +100,7 @@ export interface RunRepository {
   /** Runs in any of these states, oldest first (recovery, the requirements inbox, expiry). */
   withStatus(statuses: RunStatus[]): RunRecord[]
   /**
-   * Applies the result retention (issue 12): drops results past `maxAgeMs`, then the oldest
+   * Applies the result retention: drops results past `maxAgeMs`, then the oldest
    * while all results hold more than `maxBytes`; runs keep their record and `resultExpiredAt`.
    * Returns how many results and stored bytes were dropped.
    */
@@ -117,7 +117,7 @@ export interface RunRepository {
   storedResults(): { runs: number; bytes: number }
 }
 
-/** How long results are kept (issue 12 "Results that do not grow forever"). */
+/** How long results are kept. */
 export interface ResultRetention {
   /** Results older than this (ms since the run finished) are dropped. */
   maxAgeMs: number

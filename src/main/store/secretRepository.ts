@@ -98,7 +98,7 @@ const toSummary = ({ name, hosts, createdAt, updatedAt }: SecretRecord): SecretS
 })
 
 /**
- * Creates the vault's repository (issue 6 "Vault"): key record, wrapped data keys and secret
+ * Creates the vault's repository: key record, wrapped data keys and secret
  * envelopes. It stores bytes as given and never sees a key or a value in the clear.
  */
 export function createSecretRepository(db: Db): SecretRepository {

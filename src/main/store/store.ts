@@ -22,7 +22,7 @@ export interface Store {
   /**
    * The traces of the workspace a caller of tenant `tenant` works in (`org::user` works in `org`,
    * see `workspaceOf`); the same repository each time. API routes read and write through this
-   * (issue 13 item 2); the owner's tenant gives `traces`.
+   *; the owner's tenant gives `traces`.
    */
   tracesFor(tenant: string): TraceRepository
   /** The tools of the workspace a caller of tenant `tenant` works in (as `tracesFor`). */
@@ -32,15 +32,15 @@ export interface Store {
   logins: LoginRepository
   ledger: LedgerRepository
   health: ToolHealthRepository
-  /** OAuth clients, grants, codes and tokens (issue 5 "Auth"). */
+  /** OAuth clients, grants, codes and tokens. */
   oauth: OAuthRepository
   /** Tool scopes per workspace (spec "Tool scope"). */
   scopes: ScopeRepository
-  /** Receipts of account-API operations by operation key (issue 5). */
+  /** Receipts of account-API operations by operation key. */
   receipts: ReceiptRepository
-  /** Index jobs of `POST /api/v1/index` (issue 5). */
+  /** Index jobs of `POST /api/v1/index`. */
   indexJobs: IndexJobRepository
-  /** Local sites each workspace's owner allowed API URLs to reach (issue 13 item 3). */
+  /** Local sites each workspace's owner allowed API URLs to reach. */
   localSites: LocalSiteRepository
   close(): void
 }

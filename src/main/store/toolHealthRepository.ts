@@ -15,7 +15,7 @@ export interface ToolHealthRepository {
   get(toolId: string): ToolHealth
   /**
    * A succeeded run: resets the failure streak and keeps its inputs. One statement and no read
-   * back: it runs in every succeeded run's transaction (issue 12).
+   * back: it runs in every succeeded run's transaction.
    */
   recordSuccess(toolId: string, inputs: Record<string, unknown>): void
   /** A drift-like failure: lengthens the streak; returns the new health. */
@@ -45,7 +45,7 @@ const toHealth = (r: Row): ToolHealth => ({
   checkedAt: r.checked_at,
 })
 
-/** Creates the tool-health repository (issue 4 "Quarantine") over an open database. */
+/** Creates the tool-health repository over an open database. */
 export function createToolHealthRepository(db: Db): ToolHealthRepository {
   const ensure = (toolId: string) =>
     db.prepare('INSERT OR IGNORE INTO tool_health (tool_id) VALUES (?)').run(toolId)

@@ -3,7 +3,7 @@ import type { ToolSpec, ToolStatus } from '../../shared/toolSpec'
 
 /**
  * Compiled tools (candidates, verified, quarantined) of one workspace; the spec is kept whole as
- * JSON. Every query names the workspace (issue 13 item 2): a tool of another workspace is not
+ * JSON. Every query names the workspace: a tool of another workspace is not
  * found, listed, named or replaced through this repository.
  */
 export interface ToolRepository {
@@ -48,7 +48,7 @@ export function createToolRepository(db: Db, workspace: string): ToolRepository 
   // `db.pragma` compiles its statement on every call: this one is kept (only this file runs it).
   const dataVersion = db.prepare<[], { data_version: number }>('PRAGMA data_version')
   const revision = () => `${writes.n}:${dataVersion.get()!.data_version}`
-  // Parsed specs by id (issue 12: a 12 KB spec was parsed on every call), and ids by site and
+  // Parsed specs by id (a 12 KB spec was parsed on every call), and ids by site and
   // name; dropped whenever the revision moves, so a spec is parsed once per version of the
   // table. Callers share these objects and never change them (they copy: `{...tool, status}`).
   const parsed = new Map<string, ToolSpec>()
@@ -74,8 +74,7 @@ export function createToolRepository(db: Db, workspace: string): ToolRepository 
       parsed.get(id) ??
       remember(
         db.prepare('SELECT spec FROM tools WHERE id = ? AND tenant = ?').get(id, workspace) as
-          | { spec: string }
-          | undefined,
+          { spec: string } | undefined,
       )
     )
   }
@@ -165,7 +164,9 @@ export function createToolRepository(db: Db, workspace: string): ToolRepository 
     },
     delete(id) {
       writes.n++
-      return db.prepare('DELETE FROM tools WHERE id = ? AND tenant = ?').run(id, workspace).changes > 0
+      return (
+        db.prepare('DELETE FROM tools WHERE id = ? AND tenant = ?').run(id, workspace).changes > 0
+      )
     },
     revision,
   }

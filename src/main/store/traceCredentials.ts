@@ -1,7 +1,7 @@
 import type { Exchange, StorageState } from '../../shared/trace'
 
 /**
- * Seals and opens bytes under the vault (the vault's `SyncSealer`, issue 13 item 4); the store
+ * Seals and opens bytes under the vault (the vault's `SyncSealer`); the store
  * names only this shape so it needs no vault import.
  */
 export interface CredentialSealer {
@@ -36,7 +36,7 @@ const openText = (stored: string, sealer: CredentialSealer | null): string => {
 }
 
 /**
- * An exchange as it is stored (issue 13 item 4): the values of `CREDENTIAL_HEADERS` and a URL's
+ * An exchange as it is stored: the values of `CREDENTIAL_HEADERS` and a URL's
  * userinfo (`http://user:pass@host/`) sealed with `sealer`, or replaced by `WITHHELD` when no
  * vault is open (null). Everything else is kept as recorded.
  */
@@ -126,7 +126,7 @@ export function openUserinfo(url: string, sealer: CredentialSealer | null): stri
 export const LEFT_OUT = 'sitecall-left-out'
 
 /**
- * A trace without its credentials (issue 13 item 4), for a default `export-har` and the UI:
+ * A trace without its credentials, for a default `export-har` and the UI:
  * the values of `CREDENTIAL_HEADERS` become `LEFT_OUT` (the header stays, so the request's shape
  * still shows), URL userinfo is removed, the storage state is dropped.
  */

@@ -42,7 +42,7 @@ export interface TraceListItem {
 /**
  * One workspace's traces with their exchanges and actions; bodies deduplicated by SHA-256 of
  * their content (shared by every workspace: a body is reached only through an exchange). Every
- * query names the workspace (issue 13 item 2): a trace of another workspace is not found, listed,
+ * query names the workspace: a trace of another workspace is not found, listed,
  * replaced or deleted through this repository.
  */
 export interface TraceRepository {
@@ -65,7 +65,7 @@ export interface TraceRepository {
    */
   delete(id: string): boolean
   /**
-   * Where credentials are sealed (issue 13 item 4): `sealer()` is asked at each save and read;
+   * Where credentials are sealed: `sealer()` is asked at each save and read;
    * null (a locked vault, or never set) stores markers in their place and reads sealed values as
    * markers.
    */
@@ -191,7 +191,9 @@ export function createTraceRepository(db: Db, workspace: string): TraceRepositor
       return ids.length
     },
     get(id) {
-      const row = db.prepare('SELECT * FROM traces WHERE id = ? AND tenant = ?').get(id, workspace) as
+      const row = db
+        .prepare('SELECT * FROM traces WHERE id = ? AND tenant = ?')
+        .get(id, workspace) as
         | {
             id: string
             intent: string

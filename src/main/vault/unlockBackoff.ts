@@ -15,7 +15,7 @@ export interface UnlockBackoff {
 }
 
 /**
- * Back-off of passphrase unlocks (issue 13 item 8): after `FREE_TRIES` wrong passphrases in a
+ * Back-off of passphrase unlocks: after `FREE_TRIES` wrong passphrases in a
  * row, each next try waits 1 s, then 2, 4, … up to 5 minutes after the last failure, whatever
  * passphrase it carries (so guessing online costs time; offline guessing is what scrypt's cost
  * is for). Kept in memory: whoever can restart the process can read the database anyway.

@@ -13,7 +13,7 @@ import { createRunSecrets, type BoundSecret, type RunSecrets } from './runSecret
 import { checkSecretName, checkSecretValue } from './secretPolicy'
 import { createUnlockBackoff } from './unlockBackoff'
 
-/** Which mode the vault is in (issue 6: it always says so, and never falls back to plaintext). */
+/** Which mode the vault is in (it always says so, and never falls back to plaintext). */
 export interface VaultStatus {
   /** `keychain` or `passphrase` when open; `locked` until a key is at hand. */
   mode: VaultKeyMode | 'locked'
@@ -81,7 +81,7 @@ export interface Vault {
   unsealFor(tenant: string, purpose: string, envelope: Buffer): Promise<Buffer>
   /**
    * `sealFor`/`unsealFor` without waiting, for writers inside a database transaction (a trace's
-   * credentials, issue 13 item 4): null while the vault is locked. `open` answers null for an
+   * credentials): null while the vault is locked. `open` answers null for an
    * envelope that does not open.
    */
   sealerFor(tenant: string, purpose: string): SyncSealer | null
@@ -105,7 +105,7 @@ const sealedContext = (tenant: string, purpose: string) =>
   JSON.stringify(['sealed', tenant, purpose])
 
 /**
- * Creates the vault (issue 6 "Vault", DESIGN.md §3 `vault/`): a master key held in the OS
+ * Creates the vault (DESIGN.md §3 `vault/`): a master key held in the OS
  * keychain or derived from a passphrase with scrypt wraps one AES-256 data key per workspace,
  * which seals each secret as an AES-256-GCM envelope (spec "Authentication" 8). The database
  * holds ciphertext only; keys live in this process's memory once unlocked.

@@ -12,7 +12,7 @@ interface Props {
 
 /**
  * The runner-up requests of the evidence, each with why it lost and its score, and a manual
- * compile of it ("use this request instead", issue 3). An alternative that does not compile
+ * compile of it ("use this request instead"). An alternative that does not compile
  * leaves `tool` in place and says why under the table.
  */
 export function Alternatives({ tool, onReplaced }: Props) {

@@ -30,7 +30,7 @@ function VaultStep() {
 }
 
 /**
- * The first-run guide (issue 14 item 8): try the built-in demo shop (its address and user shown),
+ * The first-run guide: try the built-in demo shop (its address and user shown),
  * set up the vault, make the first recording. Shown on Record while there is no tool, until the
  * person hides it.
  */

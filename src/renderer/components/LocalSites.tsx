@@ -4,7 +4,7 @@ import { invoke } from '../api'
 import { attempt } from '../stores/useAppStore'
 
 /**
- * The local sites agents may index and browse (issue 13 item 3): apps on this machine or the
+ * The local sites agents may index and browse: apps on this machine or the
  * private network are out of reach of API keys and OAuth clients until allowed here. Cloud
  * metadata addresses stay out of reach whatever this lists.
  */

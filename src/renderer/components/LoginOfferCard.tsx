@@ -6,7 +6,7 @@ import { useSecretsStore } from '../stores/useSecretsStore'
 import { VaultUnlock } from './VaultUnlock'
 
 /**
- * At Stop (issue 14 item 2): the login the person signed into while recording, offered as
+ * At Stop: the login the person signed into while recording, offered as
  * "save this login for <site>" so Verify can use it at once; asks the vault's passphrase right
  * here when the vault is locked.
  */

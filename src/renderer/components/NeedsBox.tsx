@@ -29,7 +29,7 @@ function NeedAction({ need, recheck }: { need: ToolNeed; recheck: () => void }) 
 }
 
 /**
- * What a Verify or a run needs before it starts (issue 14 item 3): each missing thing with the
+ * What a Verify or a run needs before it starts: each missing thing with the
  * one action that fixes it. Checked when shown and again after each fix; nothing when ready.
  */
 export function NeedsBox({ toolId }: { toolId: string }) {

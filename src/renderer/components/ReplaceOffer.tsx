@@ -3,7 +3,7 @@ import { invoke } from '../api'
 import { attempt } from '../stores/useAppStore'
 
 /**
- * A new candidate that records an earlier tool's workflow again (issue 14 item 4): offers to put
+ * A new candidate that records an earlier tool's workflow again: offers to put
  * it in that tool's place, keeping the name callers use, instead of adding `_2`.
  */
 export function ReplaceOffer({

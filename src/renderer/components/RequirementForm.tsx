@@ -13,7 +13,7 @@ interface Props {
   onAnswer(answer: RequirementAnswer): void
 }
 
-/** The exact request an approval lets the run send (issue 6: method, URL and body, as sent). */
+/** The exact request an approval lets the run send (method, URL and body, as sent). */
 function RequestPreview({ request }: { request: NonNullable<InboxRequirement['request']> }) {
   const body = request.body
   return (

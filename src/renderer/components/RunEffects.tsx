@@ -8,7 +8,7 @@ export function formatMs(ms: number): string {
 }
 
 /**
- * What a run did (issue 14 item 6): its inputs, each request it sent in order with the answer's
+ * What a run did: its inputs, each request it sent in order with the answer's
  * status, when the answer came after the run started and how long it took since the one before
  * (the run's effects, kept even when it was cancelled), and its tool's steps.
  */

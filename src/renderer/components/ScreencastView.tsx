@@ -117,7 +117,7 @@ function AddressBar({
 }
 
 /**
- * The recording browser inside the Record view (issue 14 item 1), for a browser running without
+ * The recording browser inside the Record view, for a browser running without
  * a display: its tab as a live picture, with the person's mouse, wheel and keys sent to the page
  * (coordinates mapped from the scaled picture to the page's CSS pixels) and an address bar. The
  * picture takes keyboard focus; F6 moves focus to the address bar, as in a browser.

@@ -12,7 +12,7 @@ interface Props {
 }
 
 /**
- * The tool editor (issue 14 item 4): name and description, inputs, the target request's headers
+ * The tool editor: name and description, inputs, the target request's headers
  * and body fields (each may be bound to a stored secret), the verify rule. Saving makes a new
  * version that must be verified again.
  */

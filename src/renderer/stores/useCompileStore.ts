@@ -19,7 +19,7 @@ interface CompileState {
   /** The last answered switch, shown next to the candidate it concerns. */
   last: Switch | null
   /**
-   * Compiles exactly `exchangeId` of the trace `tool` came from (issue 3 "Manual compile") and
+   * Compiles exactly `exchangeId` of the trace `tool` came from and
    * resolves with the new candidate, or with null when the exchange did not compile (the
    * explanation is in `last`) or the call failed (the error banner says why). A press while another
    * is in flight resolves null without calling.

@@ -23,7 +23,7 @@ interface LoginsState {
 /** Sign-in states in which the person still works in the browser. */
 export const SIGNING_IN: ReadonlyArray<SignInState['status']> = ['open', 'signing_in']
 
-/** Where the open sign-in's id is kept, so a reloaded page finds its sign-in again (issue 14). */
+/** Where the open sign-in's id is kept, so a reloaded page finds its sign-in again. */
 const OPEN_SIGN_IN_KEY = 'sitecall.signInId'
 
 function remember(signIn: SignInState | null): void {

@@ -35,7 +35,7 @@ interface RecordState {
   addExchange(sessionId: string, exchange: ExchangeSummary): void
   setActionCount(sessionId: string, actionCount: number): void
   finish(sessionId: string, result: RecordingResult): Promise<void>
-  /** The site's HTTP authentication challenge changed (issue 14 item 2). */
+  /** The site's HTTP authentication challenge changed. */
   setAuthChallenge(sessionId: string, challenge: HttpAuthChallenge | null): void
   /** Answers it; true once the credentials were saved and given to the browser. */
   answerAuth(username: string, password: string): Promise<boolean>

@@ -17,7 +17,7 @@ interface SecretsState {
 
 /**
  * Splits what the person typed into host names: commas, spaces or new lines separate them; a
- * pasted URL keeps only its `host[:port]` (the vault binds a secret by host, issue 6).
+ * pasted URL keeps only its `host[:port]` (the vault binds a secret by host).
  */
 export function parseHosts(text: string): string[] {
   return text

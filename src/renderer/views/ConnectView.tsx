@@ -195,7 +195,7 @@ function ToolCurl({ apiUrl, apiKey }: { apiUrl: string; apiKey: string | null })
   )
 }
 
-/** Connect an agent (issue 14 item 7): MCP configs, a tool's curl, OAuth, scopes, keys. */
+/** Connect an agent: MCP configs, a tool's curl, OAuth, scopes, keys. */
 export function ConnectView() {
   const apiUrl = useAppStore((s) => s.info?.apiUrl) ?? location.origin
   const [apiKey, setApiKey] = useState<string | null>(null)

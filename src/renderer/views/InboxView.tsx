@@ -5,7 +5,7 @@ import { useInboxStore } from '../stores/useInboxStore'
 import { useNow } from '../useNow'
 
 /**
- * Requirements across runs (issue 6 "Requirements in the app"): each waiting run with the time
+ * Requirements across runs: each waiting run with the time
  * left of its 15 minutes; answering continues the run at once and its outcome shows below.
  */
 export function InboxView() {

@@ -151,7 +151,7 @@ function LoginRow({ login, now }: { login: LoginSummary; now: number }) {
   )
 }
 
-/** Saved site logins (issue 6 "Logins view"): sites, state, last use, sign in again, forget. */
+/** Saved site logins: sites, state, last use, sign in again, forget. */
 export function LoginsView() {
   const { logins, signIn, load, start } = useLoginsStore()
   const [url, setUrl] = useState('')

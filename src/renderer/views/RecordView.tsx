@@ -12,7 +12,7 @@ import { useRecordStore } from '../stores/useRecordStore'
 import { useRunner } from '../useRunner'
 
 /**
- * Drop a HAR file on Record, or pick one (issue 14 item 1): it becomes a recording, compiled with
+ * Drop a HAR file on Record, or pick one: it becomes a recording, compiled with
  * the intent typed above, as if the person had recorded it here.
  */
 function HarImport({ intent }: { intent: string }) {

@@ -20,7 +20,7 @@ export function runDuration(run: Pick<Run, 'createdAt' | 'updatedAt'>): string {
   return `${Math.round(ms / 60_000)} min`
 }
 
-/** Every run of the workspace, newest first, filtered by status and tool (issue 14 item 6). */
+/** Every run of the workspace, newest first, filtered by status and tool. */
 export function RunsView() {
   const [runs, setRuns] = useState<Run[] | null>(null)
   const [tools, setTools] = useState<ToolSummary[]>([])

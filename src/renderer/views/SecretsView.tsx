@@ -5,7 +5,7 @@ import { parseHosts, useSecretsStore } from '../stores/useSecretsStore'
 
 const MODE_LABEL = { keychain: 'Keychain', passphrase: 'Passphrase', locked: 'Locked' } as const
 
-/** The vault's mode, and when locked the way to unlock it (issue 6: it always says which). */
+/** The vault's mode, and when locked the way to unlock it (it always says which). */
 function VaultPanel({ vault }: { vault: VaultState }) {
   const unlock = useSecretsStore((s) => s.unlock)
   const [passphrase, setPassphrase] = useState('')
@@ -184,7 +184,7 @@ function SecretRow({ secret }: { secret: SecretSummary }) {
   )
 }
 
-/** The vault's secrets (issue 6): names and bound hosts, set and delete; values never shown. */
+/** The vault's secrets: names and bound hosts, set and delete; values never shown. */
 export function SecretsView() {
   const { secrets, vault, load } = useSecretsStore()
   useEffect(() => void load(), [load])

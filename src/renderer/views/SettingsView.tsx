@@ -148,7 +148,7 @@ function RetentionSetting({
   )
 }
 
-/** Where this app keeps things and what it runs with, editable (issue 14 item 6). */
+/** Where this app keeps things and what it runs with, editable. */
 export function SettingsView() {
   const info = useAppStore((s) => s.info)
   const [settings, setSettings] = useState<AppSettings | null>(null)

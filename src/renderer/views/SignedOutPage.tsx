@@ -1,5 +1,5 @@
 /**
- * What a tab without the owner's link shows (issue 14 item 8): the app's pages belong to the
+ * What a tab without the owner's link shows: the app's pages belong to the
  * person who started it, who holds a link with a token; this says where that link comes from.
  */
 export function SignedOutPage() {

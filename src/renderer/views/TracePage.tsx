@@ -164,7 +164,7 @@ function saveHar(fileName: string, har: unknown): void {
   URL.revokeObjectURL(url)
 }
 
-/** One recording (issue 14 item 5): its requests like DevTools' Network panel, and its timeline. */
+/** One recording: its requests like DevTools' Network panel, and its timeline. */
 export function TracePage({ id }: { id: string }) {
   const [detail, setDetail] = useState<TraceDetail | null | undefined>(undefined)
   const [selected, setSelected] = useState<Exchange | null>(null)

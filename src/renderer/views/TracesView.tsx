@@ -5,7 +5,7 @@ import { formatTime } from '../format'
 import { traceHref } from '../route'
 import { attempt } from '../stores/useAppStore'
 
-/** The recordings (issue 14 item 5): each opens on its requests and timeline. */
+/** The recordings: each opens on its requests and timeline. */
 export function TracesView() {
   const [traces, setTraces] = useState<TraceSummary[] | null>(null)
   useEffect(() => {

@@ -4,7 +4,7 @@ import { invoke } from '../api'
 import { formatTime } from '../format'
 import { attempt } from '../stores/useAppStore'
 
-/** Credits and the ledger (issue 14 item 6; spec "What the service does" 7). */
+/** Credits and the ledger (spec "What the service does" 7). */
 export function UsageView() {
   const [usage, setUsage] = useState<Usage | null>(null)
   useEffect(() => void attempt(invoke('usage.get', {})).then((u) => u && setUsage(u)), [])

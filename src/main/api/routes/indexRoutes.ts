@@ -313,7 +313,7 @@ function present(receipt: OperationReceipt<IndexResult>): IndexReceipt {
 }
 
 /**
- * The destination check an API caller's indexing browser connects under (issue 13 item 3):
+ * The destination check an API caller's indexing browser connects under:
  * redirects and the page's own requests meet the rule the URL met; none for the owner.
  */
 function guardOf(

@@ -50,7 +50,7 @@ export class HarTraceBuilder {
    * The trace: exchanges in order of `startedDateTime` (stable, so equal times keep file order),
    * renumbered `exc_1..n`, each with its page URL, run through the recorder's secret redaction
    * (with the names of the password fields the HAR's own pages show). HARs hold no actions; the
-   * storage state is what the requests' `Cookie` headers carried last (issue 9 "Logins": an
+   * storage state is what the requests' `Cookie` headers carried last (an
    * imported HAR carries cookies, which can become the site's login), else null.
    */
   finish(): Trace {
