@@ -3,6 +3,7 @@ import type { StorageState, Trace } from '../../shared/trace'
 import type { Recording, RecordingOptions } from '../recorder'
 import { ServiceError } from '../../shared/errors'
 import { sharedGuardProxy, type DestinationCheck } from '../engine/guardProxy'
+import { watchRequests } from './networkQuiet'
 import { findSearchBox, intentSearchValue, submitSearch } from './searchHeuristic'
 
 /** How long each part of an unattended observation may take, ms. */
@@ -177,9 +178,14 @@ export async function observePage(deps: ObserveDeps, input: ObserveInput): Promi
       const value = signIn ? null : intentSearchValue(input.intent)
       const box = value && !signal?.aborted ? await findSearchBox(page) : null
       if (value && box) {
-        await untilAborted(submitSearch(page, box, value, limits.actionMs), signal)
-        filled = { value, field: box.field }
-        if (!signal?.aborted) await settle(page, limits.settleMs, signal)
+        const requests = watchRequests(page)
+        try {
+          await untilAborted(submitSearch(page, box, value, limits.actionMs), signal)
+          filled = { value, field: box.field }
+          if (!signal?.aborted) await requests.quiet(limits.settleMs, signal)
+        } finally {
+          requests.stop()
+        }
       }
     }
   } catch (error) {
