@@ -59,7 +59,7 @@ app
   .then(start)
   .catch((error: unknown) => {
     console.error(error)
-    // A refused start (another process holds the data dir: issue 13 item 6) is told, not hidden.
+    // A refused start (another process holds the data dir) is told, not hidden.
     dialog.showErrorBox('Sitecall cannot start', (error as Error).message)
     app.exit(1)
   })

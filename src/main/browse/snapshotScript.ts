@@ -318,9 +318,9 @@ const SOURCE = `(() => {
 })()`
 
 /**
- * The JavaScript expression that takes a browse session's snapshot in the page (issue 5 "Browse
- * sessions"): one line per shown element, `- role "name" [attrs] [ref=eN]: value`, indented two
- * spaces per nesting level, in the format of Playwright's aria snapshot. Interactive elements
+ * The JavaScript expression that takes a browse session's snapshot in the page: one line per shown
+ * element, `- role "name" [attrs] [ref=eN]: value`, indented two spaces per nesting level, in the
+ * format of Playwright's aria snapshot. Interactive elements
  * (links, buttons, fields, options, tabs, menu items) get refs `e1, e2…` in document order; the
  * refs name the elements in `window[SNAPSHOT_REFS]` until the next snapshot replaces them, so a
  * ref is stable within one snapshot only. Password values are masked. At most

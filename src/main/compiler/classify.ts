@@ -3,9 +3,9 @@ import { headerValue, mimeTypeOf } from '../../shared/trace'
 import { registrableDomain, thirdPartyKind } from './thirdParty'
 
 /**
- * Why an exchange can never be a tool's target, or null when it may be one. Rules (issue 3
- * "Refusals"): never a preflight, an ad or analytics request, a tracker, CDN, social or
- * consent host (another host that is none of these may be the site's own API), a static asset, a
+ * Why an exchange can never be a tool's target, or null when it may be one. Rules: never a
+ * preflight, an ad or analytics request, a tracker, CDN, social or consent host (another host that
+ * is none of these may be the site's own API), a static asset, a
  * failed request, a translation dictionary or a feature-flag/config blob. An HTML document may
  * be a target (a page read, or records the server rendered into the page); a read's answer must
  * be JSON; a write may answer anything (`204`, `text/plain "OK"`, a redirect after a form post).

@@ -53,12 +53,12 @@ const NEVER_A_TARGET =
  */
 export const MIN_TARGET_SCORE = 0.01
 
-// --- issue 9 items 8 and 10 (lookup worker): hooks around the compile, kept apart ---
+// --- hooks around the compile (page searches, lookups by name), kept apart ---
 /**
  * Compiles a trace (see `compileOnce`), then: a search the page did on data it had loaded
- * targets that data with a result filter (`findPageSearch`, `asPageSearch`: issue 9 item 10),
+ * targets that data with a result filter (`findPageSearch`, `asPageSearch`),
  * and ids read by position from a list are looked up by the name the person gave
- * (`lookupByName`: issue 9 item 8). Pure.
+ * (`lookupByName`). Pure.
  */
 export function compileTrace(recorded: Trace, options: CompileOptions): CompileResult {
   const intent = options.intent ?? recorded.intent
@@ -74,7 +74,7 @@ export function compileTrace(recorded: Trace, options: CompileOptions): CompileR
   const tool = readModifyWrite(looked, trace, intent)
   return { ok: true, candidate: inPage && searched?.ok ? asPageSearch(tool, inPage) : tool }
 }
-// --- end of the issue 9 items 8 and 10 hooks ---
+// --- end of the compile hooks ---
 
 /**
  * Compiles a trace into a candidate tool, deterministically and without a language model

@@ -9,9 +9,9 @@ import { USER_FIELD } from './signIn'
 import { typedValues } from './typedValues'
 
 /**
- * Puts a second-factor sign-in's first factor in front of it (issue 9 "logins with and without
- * a second factor"): a tool whose target sends the one-time code (`{{totp:…}}`, see signIn.ts)
- * only works in the session the first factor opened (Redmine keeps a two-minute `twofa_session`
+ * Puts a second-factor sign-in's first factor in front of it: a tool whose target sends the
+ * one-time code (`{{totp:…}}`, see signIn.ts) only works in the session the first factor opened
+ * (Redmine keeps a two-minute `twofa_session`
  * in the cookie that POST /login set), so the tool posts the user name and password first, with
  * the page it reads its token from, then reads the code page and sends the code, all in the
  * run's own cookie jar. The password is the saved login's secret; the user name is an input

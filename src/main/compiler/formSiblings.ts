@@ -8,9 +8,9 @@ import { requestValues } from './requestValues'
 import { controlValue } from '../../shared/formControl'
 
 /**
- * Reads the rest of a form from the page a dependency step already reads a token of (issue 9
- * item 7): a hidden field of the same `<form>` named as page state (an id, a version, a token:
- * `STATE_NAME`) that the target sends with the value the page held (WordPress's Quick Draft
+ * Reads the rest of a form from the page a dependency step already reads a token of: a hidden field
+ * of the same `<form>` named as page state (an id, a version, a token: `STATE_NAME`) that the
+ * target sends with the value the page held (WordPress's Quick Draft
  * sends `post_ID=25`, the auto-draft the dashboard made on that load, beside the `_wpnonce` of
  * the same form) is extracted from the page on every run, however short. Such a field is the
  * page's state, never something the person gives: replayed as

@@ -7,9 +7,9 @@ const ANSWER = /^\s*(basic|digest)\s/i
 const CHALLENGE = /(?:^|,)\s*(digest|basic)\b/gi
 
 /**
- * The HTTP authentication scheme a tool's requests went through, for its login binding (issue 14
- * item 2): the scheme of an `Authorization` the browser sent with one of `requests`, else of a 401
- * challenge the site answered on the same host during the trace. Null when the site asked none.
+ * The HTTP authentication scheme a tool's requests went through, for its login binding: the scheme
+ * of an `Authorization` the browser sent with one of `requests`, else of a 401 challenge the site
+ * answered on the same host during the trace. Null when the site asked none.
  * The credential itself is never read: a tool binds to the saved login, it does not carry one.
  */
 export function httpAuthSchemeOf(

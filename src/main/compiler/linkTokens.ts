@@ -10,9 +10,9 @@ const TOKEN = /^(?=.*\d)[A-Za-z0-9._~-]{6,}$/
 const WHOLE_PLACEHOLDER = /^\{\{\s*([a-zA-Z0-9_.:-]+)\s*\}\}$/
 
 /**
- * Reads a token the target sends in its query from the link the person followed (issue 9 item
- * 7): apps that write through links print a token per record in each row's link
- * (WordPress's `post.php?post=18&action=trash&_wpnonce=…`, nonce `trash-post_18`), so the token
+ * Reads a token the target sends in its query from the link the person followed: apps that write
+ * through links print a token per record in each row's link (WordPress's
+ * `post.php?post=18&action=trash&_wpnonce=…`, nonce `trash-post_18`), so the token
  * is neither fresh per request nor the page's one token. When a page answered before the target
  * holds an `<a href>` whose query carries the token beside values the target sends too (the
  * record's id, the operation), the tool reads that page first and takes the token from the link

@@ -36,8 +36,8 @@ export interface Observed {
 }
 
 /**
- * Compares the request values of several calls of one endpoint (issue 3 "Several
- * observations"): what varies becomes a slot, what stays is constant. Keys: {@link valueKey}.
+ * Compares the request values of several calls of one endpoint: what varies becomes a slot, what
+ * stays is constant. Keys: {@link valueKey}.
  */
 export function compareObservations(observations: Exchange[]): Map<string, Observed> {
   const seen = new Map<string, Observed>()

@@ -3,9 +3,9 @@ import { isWriteMethod, parseJsonBody } from './classify'
 import { pathSegments } from './requestValues'
 
 /**
- * What a trace shows of the resource a write names, before and after it (issue 9 "the same
- * target however the intent is worded"): a resource is named by the last two segments of its
- * URL's path (`tiddlers/Grocery List`, `comments/5`), so one record reached by two routes
+ * What a trace shows of the resource a write names, before and after it: a resource is named by the
+ * last two segments of its URL's path (`tiddlers/Grocery List`, `comments/5`), so one record
+ * reached by two routes
  * (`/recipes/default/tiddlers/X` and `/bags/default/tiddlers/X`) is one resource. Pure.
  */
 export interface ResourceHistory {

@@ -56,9 +56,9 @@ export function asksSecondFactor(exchange: Exchange): boolean {
 }
 
 /**
- * Evidence that a sign-in goes on past this request or ends with it (issue 9 "logins with and
- * without a second factor"): a post that sends a one-time code completes a sign-in the site
- * asked a second factor for; a post whose answer asks for one (a redirect to the code page) is
+ * Evidence that a sign-in goes on past this request or ends with it: a post that sends a one-time
+ * code completes a sign-in the site asked a second factor for; a post whose answer asks for one (a
+ * redirect to the code page) is
  * only the first factor, so the tool's target is the code's post after it.
  */
 export function secondFactorSignals(exchange: Exchange): EvidenceSignal[] {

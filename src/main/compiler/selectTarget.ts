@@ -79,9 +79,9 @@ const MIN_SHOWN_LENGTH = 4
 const MAX_SHOWN_PROBES = 120
 
 /**
- * Scores the exchanges that may be targets (issue 3 "Sibling
- * endpoints"): the typed values appear in its request (or, with nothing typed, the intent's
- * words); its answer holds records that mention the typed value; the page showed that answer
+ * Scores the exchanges that may be targets: the typed values appear in its request (or, with
+ * nothing typed, the intent's words); its answer holds records that mention the typed value; the
+ * page showed that answer
  * (later clicks name a record, later loads fetch a URL it holds); it came after the person
  * committed the form; it is a fetch/XHR with a JSON answer. A suggest endpoint and a count-only
  * answer weigh against. Returns the candidates best first; ties go to the later request (of a
@@ -105,9 +105,9 @@ export function scoreExchanges(
 }
 
 /**
- * The evidence of one exchange the person named as the target (manual compile, issue 3 "Manual
- * compile"), scored like any candidate but kept even when it carries nothing of the intent
- * (score 0): the person's choice is the evidence, marked by a `chosen_by_hand` signal (weight 0).
+ * The evidence of one exchange the person named as the target (manual compile), scored like any
+ * candidate but kept even when it carries nothing of the intent (score 0): the person's choice is
+ * the evidence, marked by a `chosen_by_hand` signal (weight 0).
  */
 export function scoreChosen(
   exchange: Exchange,
@@ -385,7 +385,7 @@ function intentValueInPath(
     const after = found.end
     // A plain word is a value only where the path varies across the trace and the intent
     // names it as one: quoted, capitalised, or before a container noun ("the invoices folder");
-    // else it is a route word such as `search` or `jobs` (issue 9 kind 2).
+    // else it is a route word such as `search` or `jobs`.
     if (!/[\d._-]/.test(segment)) {
       // A word that names a kind of thing (`packages`, `pages`) is the collection's route word
       // even after "for" ("search the registry for packages by name"); it is a value only when

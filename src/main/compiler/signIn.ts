@@ -8,9 +8,9 @@ import type { SlotPlan } from './slots'
 export const USER_FIELD = /(^|[._-])(user(name)?|login|email|e-?mail|account|uname|u|name|log)$/i
 
 /**
- * Points a request that sends a typed secret at the site's saved login (issue 9 "Logins were
- * dropped"; DESIGN.md §5 "Typed secrets stay secret"): the redacted password becomes
- * `{{secret:login.<host>.password}}` and, on a sign-in, the user name typed beside it becomes
+ * Points a request that sends a typed secret at the site's saved login (DESIGN.md §5 "Typed secrets
+ * stay secret"): the redacted password becomes `{{secret:login.<host>.password}}` and, on a
+ * sign-in, the user name typed beside it becomes
  * `{{secret:login.<host>.username}}` instead of an input, so the tool signs in as the saved
  * login and never carries a credential. With `secondFactor` (the target sends the one-time code
  * a sign-in asked for: selectTarget's `sends_second_factor`), the code field becomes

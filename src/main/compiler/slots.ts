@@ -123,7 +123,7 @@ export function planSlots(
       body: bodyTemplate(exchange, values, slotOf),
     },
   }
-  // A request that sent a file sends the caller's file instead (issue 9 uploads).
+  // A request that sent a file sends the caller's file instead.
   return mergeSameValues(withFileBody(exchange, plan, slotOf))
 }
 

@@ -1,9 +1,9 @@
 import { singular } from './valueSpelling'
 
 /**
- * How an intent presents a word as a value rather than as the thing it names (issue 9 items 2
- * and 3): quoted, capitalised after the first word ("the page Old Draft"), after a word that
- * introduces a value ("packages named lunar"), or before a noun that holds named things ("the
+ * How an intent presents a word as a value rather than as the thing it names: quoted, capitalised
+ * after the first word ("the page Old Draft"), after a word that introduces a value ("packages
+ * named lunar"), or before a noun that holds named things ("the
  * invoices folder"). One place for the cues the compiler reads intents by.
  */
 

@@ -37,9 +37,9 @@ export function alertFor(item: InboxItem, fresh: InboxItem['requirements']): Req
 }
 
 /**
- * Keeps the desktop told of the requirements inbox (issue 6 "In Electron a notification and a
- * badge count"): on every `runs.updated` it reads the inbox again, sets the badge to the number
- * of pending requirements, and notifies once for each requirement it has not seen before. What
+ * Keeps the desktop told of the requirements inbox: on every `runs.updated` it reads the inbox
+ * again, sets the badge to the number of pending requirements, and notifies once for each
+ * requirement it has not seen before. What
  * waits at start only sets the badge (no burst of notifications on launch). Reads are serialised
  * and coalesced: a burst of run events makes at most one more read. Returns the unsubscribe.
  */

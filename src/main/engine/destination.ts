@@ -31,7 +31,7 @@ for (const [net, prefix] of [
 
 /**
  * A check remembered by address: `BlockList.check` builds a SocketAddress on every call, a
- * measurable part of each run (issue 12 bench), and the lists never change once loaded.
+ * measurable part of each run, and the lists never change once loaded.
  */
 function remembered(check: (address: string) => boolean): (address: string) => boolean {
   const known = new Map<string, boolean>()

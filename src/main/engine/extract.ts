@@ -95,9 +95,9 @@ export function lookupMiss(
 }
 
 /**
- * The target's result with its declared filter applied (ToolSpec `ResultFilter`, issue 9 item
- * 10): a verified JSON result keeps the items of its list whose fields contain the term the
- * `scope` holds for the filter's input. Verification ran on the site's whole answer before, so
+ * The target's result with its declared filter applied (ToolSpec `ResultFilter`): a verified JSON
+ * result keeps the items of its list whose fields contain the term the `scope` holds for the
+ * filter's input. Verification ran on the site's whole answer before, so
  * an empty list is an answer ("nothing matches"), not a failure. Anything else passes unchanged.
  */
 export function filterResult(

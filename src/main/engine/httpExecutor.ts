@@ -248,7 +248,7 @@ export function readDependency(
     const judged = judgeResponse(response, ANY_ANSWER)
     return judged.ok ? null : judged
   }
-  // A later body may be this answer, changed (a read-modify-write: issue 9 item 8).
+  // A later body may be this answer, changed (a read-modify-write).
   scope[answerKey(step.id)] = response.body
   for (const extractor of step.extract) {
     const value = extractValue(response, extractor, scope)

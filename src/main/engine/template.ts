@@ -235,7 +235,7 @@ function sentValue(
   return typeof node === 'string' || typeof node === 'number' ? String(node) : undefined
 }
 
-// --- issue 9 item 8: a JSON body based on a step's answer (read-modify-write) ---
+// --- a JSON body based on a step's answer (read-modify-write) ---
 
 /**
  * The scope key under which a run keeps a dependency step's answer text (`answer.<id>`), for a

@@ -63,7 +63,7 @@ export interface SignInFlows {
    */
   finish(tenant: string, signInId: string, choice: SignInFinish): Promise<SignInState>
   /**
-   * Answers the site's HTTP authentication challenge (Basic, Digest: issue 14 item 2) with the
+   * Answers the site's HTTP authentication challenge (Basic, Digest) with the
    * person's username and password; once the site accepts them they are saved as its login
    * (sealed: 503 `unavailable` while the vault is locked) and the flow ends `saved`, its browser
    * closed. A refusal leaves it `open` with the challenge `failed`. 409 `conflict` when the flow

@@ -32,8 +32,8 @@ export interface LoadedLogin {
   /** Set when a login is saved but the vault is locked: what to do, for the run's error. */
   locked: string | null
   /**
-   * The saved username and password, read only when the site asks HTTP authentication (issue 14
-   * item 2); absent when the login keeps none.
+   * The saved username and password, read only when the site asks HTTP authentication; absent when
+   * the login keeps none.
    */
   httpCredentials?: () => Promise<{ username: string; password: string } | null>
 }

@@ -15,9 +15,9 @@ export type { HarExportOptions } from './har/exportTrace'
 export type { HarImportOptions } from './har/traceBuilder'
 
 /**
- * Imports a parsed HAR 1.2 object (or its JSON text) into a trace with no actions (issue 3 "HAR
- * in and out"). Dialects of Chrome DevTools, Firefox, Playwright and mitmproxy are read: base64
- * bodies, missing bodies, redirects, pseudo-headers, `_resourceType` or an inferred type,
+ * Imports a parsed HAR 1.2 object (or its JSON text) into a trace with no actions. Dialects of
+ * Chrome DevTools, Firefox, Playwright and mitmproxy are read: base64 bodies, missing bodies,
+ * redirects, pseudo-headers, `_resourceType` or an inferred type,
  * `postData.text` or `params`, page URLs through `pageref`. The recorder's secret redaction runs
  * on every exchange. Errors: 400 `invalid_input` when the input is not JSON, has no
  * `log.entries` list, or holds an entry without a request method and URL.

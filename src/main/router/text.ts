@@ -39,7 +39,7 @@ const VOWEL = /[aeiouy]/
 export function stem(word: string): string {
   let stemmed = STEMS.get(word)
   if (stemmed === undefined) {
-    // The scorer asks the same few words again for every candidate tool (issue 10 latency).
+    // The scorer asks the same few words again for every candidate tool.
     if (STEMS.size >= STEM_MEMO_SIZE) STEMS.clear()
     STEMS.set(word, (stemmed = stemOnce(word)))
   }

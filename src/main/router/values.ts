@@ -1,7 +1,7 @@
 /**
- * Values in an intent: what a tool takes as input rather than what it is about (issue 10
- * "Values"). `rename budget.xlsx`, `open acme-utils`, `the issue #42`, `create a page called
- * "Berlin"`: the value needs no preposition to be one, so it is recognised by its form and
+ * Values in an intent: what a tool takes as input rather than what it is about. `rename
+ * budget.xlsx`, `open acme-utils`, `the issue #42`, `create a page called "Berlin"`: the value
+ * needs no preposition to be one, so it is recognised by its form and
  * matched against the tool's input slots, never against the tool's words.
  */
 import { inWordnet } from './meaning/wordnet'

@@ -31,7 +31,7 @@ export function openDatabase(path: string, migrationsDir = defaultMigrationsDir(
   // A checkpoint fsyncs twice on the thread that commits. At SQLite's default (every 1,000 WAL
   // pages, about every 80 runs) those fsyncs stalled calls for milliseconds each; every 10,000
   // pages they come ten times less often, and the same hot pages (the runs table's tail and its
-  // index leaves) are copied once per checkpoint instead of ten times (issue 12 bench). The WAL
+  // index leaves) are copied once per checkpoint instead of ten times. The WAL
   // is cut back to 64 MB after each one.
   db.pragma('wal_autocheckpoint = 10000')
   db.pragma(`journal_size_limit = ${64 * 1024 * 1024}`)

@@ -1,9 +1,8 @@
 import { gunzipSync, gzip } from 'node:zlib'
 
 /**
- * A result text longer than this (UTF-8 bytes) is stored gzip-compressed (issue 12 "store the
- * result once as the bytes received, compressed above a size"): JSON answers shrink about 9×,
- * and below this the compression costs more than the bytes it saves.
+ * A result text longer than this (UTF-8 bytes) is stored gzip-compressed: JSON answers shrink about
+ * 9×, and below this the compression costs more than the bytes it saves.
  */
 export const COMPRESS_ABOVE_BYTES = 4096
 

@@ -210,7 +210,7 @@ const COLUMNS = `id, tenant, tool_id, status, state_revision, inputs, input_hash
 export function createRunRepository(db: Db): RunRepository {
   const select = `SELECT ${COLUMNS}, result FROM runs`
   // Statements are prepared once per SQL text and reused: preparing costs more than running
-  // these (issue 4 bench). None of them is put in pluck/raw/expand mode, so sharing is safe.
+  // these. None of them is put in pluck/raw/expand mode, so sharing is safe.
   const statements = new Map<string, Statement<unknown[]>>()
   const prepare = (sql: string) => {
     let statement = statements.get(sql)

@@ -71,9 +71,9 @@ export interface TraceRepository {
    */
   useSealer(sealer: () => CredentialSealer | null): void
   /**
-   * Seals the credentials of traces written in the clear (by versions before sealing, issue 13
-   * item 4): each such trace is read and saved again under the current sealer. Does nothing
-   * while no sealer is available (a locked vault); returns how many traces were sealed.
+   * Seals the credentials of traces written in the clear (by versions before sealing): each such
+   * trace is read and saved again under the current sealer. Does nothing while no sealer is
+   * available (a locked vault); returns how many traces were sealed.
    */
   sealPlaintext(): number
   /** How many traces hold a credential in the clear (see `sealPlaintext`). */

@@ -83,9 +83,9 @@ export interface StepSecrets {
 }
 
 /**
- * Resolves the `{{secret:NAME}}` placeholders of one step before it is rendered (issue 6
- * "Vault"). A name with no stored secret, or a locked vault, refuses the step
- * `session_or_permission` (the person must store the secret or unlock, then call again); a run
+ * Resolves the `{{secret:NAME}}` placeholders of one step before it is rendered. A name with no
+ * stored secret, or a locked vault, refuses the step `session_or_permission` (the person must store
+ * the secret or unlock, then call again); a run
  * with no access to secrets at all refuses it `policy_denied`. Nothing has been sent either way.
  */
 export async function bindStepSecrets(

@@ -4,9 +4,9 @@ import { useSecretsStore } from '../stores/useSecretsStore'
 import { VaultUnlock } from './VaultUnlock'
 
 /**
- * A site's HTTP authentication challenge met by the recording or sign-in browser (issue 14 item
- * 2), asked here instead of in a browser dialog nobody may see: the site, its realm and scheme,
- * a username and a password. They are saved as the site's login, sealed in the vault, so the vault
+ * A site's HTTP authentication challenge met by the recording or sign-in browser, asked here
+ * instead of in a browser dialog nobody may see: the site, its realm and scheme, a username and a
+ * password. They are saved as the site's login, sealed in the vault, so the vault
  * is opened first when it is locked. `answer` resolves true once the credentials were taken.
  */
 export function HttpAuthPrompt({
