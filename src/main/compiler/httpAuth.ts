@@ -1,15 +1,15 @@
+import { readChallenge } from '../../shared/httpChallenge'
 import type { HttpAuthScheme } from '../../shared/toolSpec'
 import { headerValue, type Exchange } from '../../shared/trace'
 
 /** `Authorization` values of HTTP authentication schemes a saved login answers (RFC 7617, 7616). */
 const ANSWER = /^\s*(basic|digest)\s/i
-/** A challenge naming one of them (RFC 9110 §11.6.1; Digest preferred when both are offered). */
-const CHALLENGE = /(?:^|,)\s*(digest|basic)\b/gi
 
 /**
  * The HTTP authentication scheme a tool's requests went through, for its login binding: the scheme
  * of an `Authorization` the browser sent with one of `requests`, else of a 401 challenge the site
- * answered on the same host during the trace. Null when the site asked none.
+ * answered on the same host during the trace (read by `readChallenge`: Digest preferred when both
+ * are offered). Null when the site asked none.
  * The credential itself is never read: a tool binds to the saved login, it does not carry one.
  */
 export function httpAuthSchemeOf(
@@ -23,11 +23,8 @@ export function httpAuthSchemeOf(
   const hosts = new Set(requests.map((e) => hostOf(e.url)))
   for (const exchange of trace.exchanges) {
     if (exchange.status !== 401 || !hosts.has(hostOf(exchange.url))) continue
-    const schemes = [
-      ...(headerValue(exchange.responseHeaders, 'www-authenticate') ?? '').matchAll(CHALLENGE),
-    ].map((m) => m[1]!.toLowerCase())
-    if (schemes.includes('digest')) return 'digest'
-    if (schemes.includes('basic')) return 'basic'
+    const challenge = readChallenge(headerValue(exchange.responseHeaders, 'www-authenticate'))
+    if (challenge) return challenge.scheme
   }
   return null
 }
