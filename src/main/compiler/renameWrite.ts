@@ -11,6 +11,7 @@ import { diffResource, same } from './resourceDiff'
 import {
   based,
   findListed,
+  isRec,
   lastSegment,
   overlaps,
   READ_STEP,
@@ -158,7 +159,7 @@ function withNewNameInput(tool: ToolSpec, field: string, sent: Rec): ToolSpec {
   const last = tool.steps[tool.steps.length - 1]!
   const body = last.request.body
   const value = sent[field]
-  if (body?.kind !== 'json' || !isRecord(body.template) || typeof value !== 'string') return tool
+  if (body?.kind !== 'json' || !isRec(body.template) || typeof value !== 'string') return tool
   const placed = /^\{\{\s*input\.(p\d+)\s*\}\}$/.exec(String(body.template[field] ?? ''))?.[1]
   if (placed) {
     // Already a slot (a HAR's body fields all are when nothing was named): it becomes required.
@@ -190,8 +191,4 @@ function withNewNameInput(tool: ToolSpec, field: string, sent: Rec): ToolSpec {
     },
     steps: [...tool.steps.slice(0, -1), step],
   }
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v)
 }

@@ -104,6 +104,7 @@ export function withNameInUrl(step: ToolStep, sent: Rec): ToolStep {
   return { ...step, request: { ...step.request, url } }
 }
 
+/** A step's JSON body template (`{{…}}` placeholders in place), or undefined for any other body. */
 export function templateOf(step: ToolStep): unknown {
   return step.request.body?.kind === 'json' ? step.request.body.template : undefined
 }
@@ -128,10 +129,12 @@ export function lastSegment(url: string): string | null {
   }
 }
 
+/** The tool's evidence with `signal` added last (the tool itself is not changed). */
 export function withSignal(tool: ToolSpec, signal: EvidenceSignal): ToolSpec['evidence'] {
   return { ...tool.evidence, signals: [...tool.evidence.signals, signal] }
 }
 
+/** True for a JSON object (not null, not an array). */
 export function isRec(value: unknown): value is Rec {
   return value !== null && typeof value === 'object' && !Array.isArray(value)
 }
