@@ -4,13 +4,13 @@ import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { expect, test } from '@playwright/test'
+import { SHOTS } from './directoryApp'
 import { createCore, type Core } from '../../src/main/core'
 import { startDirectorySite, type DirectorySite } from '../fixtures/sites/directory'
 import { expectAccessible } from './axe'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
 const rendererDir = join(root, 'out/renderer')
-const shots = join(root, 'test-results')
 const chromiumPath = process.env.SITECALL_CHROMIUM ?? '/usr/bin/chromium'
 
 let site: DirectorySite
@@ -83,7 +83,7 @@ test('records in the person’s own Chromium through its debugging endpoint', as
   await page.getByTestId('record-attach').check()
   await page.getByTestId('record-cdp').fill(own.endpoint)
   await expectAccessible(page, 'Record, attaching to a Chromium')
-  await page.screenshot({ path: join(shots, 'ui-record-attach.png'), fullPage: true })
+  await page.screenshot({ path: join(SHOTS, 'ui-record-attach.png'), fullPage: true })
   await page.getByTestId('record-start').click()
   await expect(page.getByTestId('record-stop')).toBeVisible()
 

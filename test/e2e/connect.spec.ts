@@ -1,7 +1,6 @@
-import { dirname, join, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { join } from 'node:path'
 import { expect, test } from '@playwright/test'
-import { startDirectoryApp, stopApp } from './directoryApp'
+import { directoryAppEachTest, SHOTS } from './directoryApp'
 import { type Core } from '../../src/main/core'
 import type { ToolSpec } from '../../src/shared/toolSpec'
 import { type DirectorySite } from '../fixtures/sites/directory'
@@ -9,22 +8,14 @@ import { makeSearchTool } from '../integration/helpers/searchTool'
 import { connectHttp } from '../integration/mcp/mcpClients'
 import { expectAccessible } from './axe'
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
-const shots = join(root, 'test-results')
-
 let site: DirectorySite
 let core: Core
 let base: string
-let home: string
 let tool: ToolSpec
 
-test.beforeEach(async () => {
-  ;({ home, site, core, base } = await startDirectoryApp('connect'))
+directoryAppEachTest('connect', async (app) => {
+  ;({ site, core, base } = app)
   ;({ tool } = await makeSearchTool(core, site))
-})
-
-test.afterEach(async ({ page }) => {
-  await stopApp({ home, site, core, base }, page)
 })
 
 test('connects an agent with the VS Code config it shows, then revokes its key', async ({
@@ -74,7 +65,7 @@ test('connects an agent with the VS Code config it shows, then revokes its key',
   await page.getByTestId('scope-create').click()
   await expect(page.getByTestId('scope-row')).toContainText('/mcp/directory-only')
   await expectAccessible(page, 'Connect, with a key and a scope')
-  await page.screenshot({ path: join(shots, 'ui-connect.png'), fullPage: true })
+  await page.screenshot({ path: join(SHOTS, 'ui-connect.png'), fullPage: true })
 
   // Keys: the agent's key shows when it was last used, and revoking it cuts the agent off.
   await page.getByTestId('nav-keys').click()
@@ -84,6 +75,6 @@ test('connects an agent with the VS Code config it shows, then revokes its key',
   await row.getByTestId('key-revoke').click()
   await expect(row).toHaveClass(/revoked/)
   await expectAccessible(page, 'Keys with a revoked key')
-  await page.screenshot({ path: join(shots, 'ui-keys.png'), fullPage: true })
+  await page.screenshot({ path: join(SHOTS, 'ui-keys.png'), fullPage: true })
   await expect(connectHttp(base, { key })).rejects.toThrow()
 })

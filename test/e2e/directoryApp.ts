@@ -2,13 +2,15 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { expect, type Page } from '@playwright/test'
+import { expect, test, type Page } from '@playwright/test'
 import { createCore, type Core } from '../../src/main/core'
 import { startDirectorySite, type DirectorySite } from '../fixtures/sites/directory'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
 /** The built web UI the core serves at `/app/`. */
 export const rendererDir = join(root, 'out/renderer')
+/** Where e2e specs save their screenshots (`test-results/`, looked at by hand). */
+export const SHOTS = join(root, 'test-results')
 
 /** A headless core with the built UI, in a fresh home (no keychain: the vault starts locked). */
 export interface CoreApp {
@@ -48,6 +50,32 @@ export async function stopApp(app: CoreApp & { site?: DirectorySite }, page: Pag
   await app.core.close()
   await app.site?.close()
   rmSync(app.home, { recursive: true, force: true })
+}
+
+/**
+ * Gives each test of the calling spec file a fresh {@link CoreApp}: started before the test and
+ * handed to `take` (which keeps its parts in the spec's variables, and may set up more), stopped
+ * after it with {@link stopApp}. Call at the spec's top level.
+ */
+export function coreAppEachTest(label: string, take: (app: CoreApp) => unknown): void {
+  eachTest(() => startCoreApp(label), take)
+}
+
+/** {@link coreAppEachTest} with the directory fixture site beside the core. */
+export function directoryAppEachTest(label: string, take: (app: DirectoryApp) => unknown): void {
+  eachTest(() => startDirectoryApp(label), take)
+}
+
+function eachTest<A extends CoreApp>(start: () => Promise<A>, take: (app: A) => unknown): void {
+  let app: A | null = null
+  test.beforeEach(async () => {
+    app = await start()
+    await take(app)
+  })
+  test.afterEach(async ({ page }) => {
+    if (app) await stopApp(app, page)
+    app = null
+  })
 }
 
 /** The page of the core's current recording, once one has started. */

@@ -6,23 +6,15 @@ import { fileURLToPath } from 'node:url'
 import { expect, test } from '@playwright/test'
 import { type Core } from '../../src/main/core'
 import { expectAccessible } from './axe'
-import { recordedPage, startCoreApp, stopApp } from './directoryApp'
+import { coreAppEachTest, recordedPage, SHOTS } from './directoryApp'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
-const shots = join(root, 'test-results')
 const bin = join(root, 'bin/sitecall.mjs')
 
 let core: Core
 let base: string
-let home: string
 
-test.beforeEach(async () => {
-  ;({ home, core, base } = await startCoreApp('first'))
-})
-
-test.afterEach(async ({ page }) => {
-  await stopApp({ home, core, base }, page)
-})
+coreAppEachTest('first', (app) => ({ core, base } = app))
 
 test('the first-run guide offers the demo shop, sets up the vault and starts the first recording', async ({
   page,
@@ -34,7 +26,7 @@ test('the first-run guide offers the demo shop, sets up the vault and starts the
   await expect(guide).toContainText('alice')
   await expect(guide).toContainText('wonderland')
   await expectAccessible(page, 'the first-run guide')
-  await page.screenshot({ path: join(shots, 'ui-first-run.png'), fullPage: true })
+  await page.screenshot({ path: join(SHOTS, 'ui-first-run.png'), fullPage: true })
 
   await page.getByTestId('vault-passphrase').fill('a passphrase for the first run')
   await page.getByTestId('vault-unlock').click()
@@ -73,7 +65,7 @@ test('a tab without the link, or with a stale one, explains how to get in', asyn
   await expect(signedOut).toContainText('/app/?token=')
   await expect(page.getByTestId('status-line')).toHaveCount(0)
   await expectAccessible(page, 'the signed-out page')
-  await page.screenshot({ path: join(shots, 'ui-signed-out.png'), fullPage: true })
+  await page.screenshot({ path: join(SHOTS, 'ui-signed-out.png'), fullPage: true })
 
   const other = await page.context().newPage()
   await other.goto(`${base}/app/?token=not-a-token`)

@@ -1,14 +1,10 @@
 import { readdirSync, readFileSync } from 'node:fs'
-import { dirname, join, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { join } from 'node:path'
 import { expect, test } from '@playwright/test'
 import { LOCAL_TENANT, type Core } from '../../src/main/core'
 import { NOTES, startNotesSite, type NotesSite } from '../fixtures/sites/notes'
 import { expectAccessible } from './axe'
-import { recordedPage, startCoreApp, stopApp } from './directoryApp'
-
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
-const shots = join(root, 'test-results')
+import { recordedPage, SHOTS, startCoreApp, stopApp } from './directoryApp'
 
 let core: Core
 let base: string
@@ -55,7 +51,7 @@ test('a Basic-auth site is recorded (the app asks its credentials), verified and
   await prompt.getByTestId('http-auth-submit').click()
   await expect(prompt.getByTestId('http-auth-refused')).toBeVisible()
   await expectAccessible(page, 'the HTTP authentication prompt (refused)')
-  await page.screenshot({ path: join(shots, 'ui-http-auth-prompt.png'), fullPage: true })
+  await page.screenshot({ path: join(SHOTS, 'ui-http-auth-prompt.png'), fullPage: true })
   await prompt.getByTestId('http-auth-password').fill(site.password)
   await prompt.getByTestId('http-auth-submit').click()
   await expect(prompt).toHaveCount(0)
@@ -152,7 +148,7 @@ test('a sign-in to a Basic-auth site asks its credentials in the Logins view and
   const prompt = page.getByTestId('http-auth-prompt')
   await expect(prompt.getByTestId('http-auth-realm')).toHaveText('“Notes”')
   await expectAccessible(page, 'the HTTP authentication prompt of a sign-in')
-  await page.screenshot({ path: join(shots, 'ui-logins-http-auth.png'), fullPage: true })
+  await page.screenshot({ path: join(SHOTS, 'ui-logins-http-auth.png'), fullPage: true })
   await prompt.getByTestId('http-auth-username').fill(site.username)
   await prompt.getByTestId('http-auth-password').fill(site.password)
   await prompt.getByTestId('http-auth-submit').click()

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { expect, test, type Locator, type Page } from '@playwright/test'
+import { SHOTS } from './directoryApp'
 import { createCore, LOCAL_TENANT, type Core } from '../../src/main/core'
 import { REQUIREMENT_WINDOW_MS } from '../../src/main/engine/requirements'
 import type { Run } from '../../src/shared/run'
@@ -15,7 +16,6 @@ import { callTool, send, type ErrorAnswerBody } from '../integration/helpers/htt
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
 // `npm run test:e2e` builds it first; the test drives the real bundle, not a dev server.
 const rendererDir = join(root, 'out/renderer')
-const shots = join(root, 'test-results')
 
 let orders: OrdersSite
 let core: Core
@@ -108,7 +108,7 @@ test('the person answers runs in the inbox: approved runs, declined fails, expir
   // An approval is given on the request as it will be sent: only once the other answers are in.
   await expect(first.getByTestId('approve')).toBeDisabled()
   await expect(first.getByTestId('approval-waits')).toBeVisible()
-  await page.screenshot({ path: join(shots, 'ui-inbox.png'), fullPage: true })
+  await page.screenshot({ path: join(SHOTS, 'ui-inbox.png'), fullPage: true })
 
   // Teapot: enter the quantity, choose express, then approve what will be sent.
   await first.getByTestId('value-input').fill('2')
@@ -164,7 +164,7 @@ test('the person answers runs in the inbox: approved runs, declined fails, expir
   expect(again.body.error.code).toBe('expired_requirement')
   expect(ordersMade('Toaster')).toEqual([])
   await expect(page.getByTestId('inbox-empty')).toBeVisible()
-  await page.screenshot({ path: join(shots, 'ui-inbox-answered.png'), fullPage: true })
+  await page.screenshot({ path: join(SHOTS, 'ui-inbox-answered.png'), fullPage: true })
 })
 
 test('a run nobody answers within 15 minutes of the core clock leaves the inbox as expired', async ({

@@ -1,24 +1,13 @@
-import { dirname, join, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { join } from 'node:path'
 import { expect, test } from '@playwright/test'
 import { LOCAL_TENANT, type Core } from '../../src/main/core'
 import { expectAccessible } from './axe'
-import { recordedPage, startCoreApp, stopApp } from './directoryApp'
-
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
-const shots = join(root, 'test-results')
+import { coreAppEachTest, recordedPage, SHOTS } from './directoryApp'
 
 let core: Core
 let base: string
-let home: string
 
-test.beforeEach(async () => {
-  ;({ home, core, base } = await startCoreApp('carry'))
-})
-
-test.afterEach(async ({ page }) => {
-  await stopApp({ home, core, base }, page)
-})
+coreAppEachTest('carry', (app) => ({ core, base } = app))
 
 test('a login signed into while recording is saved at Stop (vault unlocked right there) and Verify uses it', async ({
   page,
@@ -46,7 +35,7 @@ test('a login signed into while recording is saved at Stop (vault unlocked right
   await expect(offer).toContainText('Save this login for')
   await expect(page.getByTestId('need-vault')).toBeVisible()
   await expectAccessible(page, 'the login offer at Stop')
-  await page.screenshot({ path: join(shots, 'ui-login-offer.png'), fullPage: true })
+  await page.screenshot({ path: join(SHOTS, 'ui-login-offer.png'), fullPage: true })
   await offer.getByTestId('vault-passphrase').fill('a passphrase for this recording')
   await offer.getByTestId('vault-unlock').click()
   await expect(page.getByTestId('login-saved')).toBeVisible()

@@ -1,7 +1,6 @@
-import { dirname, join, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { join } from 'node:path'
 import { expect, test } from '@playwright/test'
-import { startDirectoryApp, stopApp } from './directoryApp'
+import { directoryAppEachTest, SHOTS } from './directoryApp'
 import { LOCAL_TENANT, type Core } from '../../src/main/core'
 import type { ToolSpec } from '../../src/shared/toolSpec'
 import { type DirectorySite } from '../fixtures/sites/directory'
@@ -12,22 +11,14 @@ import { makeSearchTool } from '../integration/helpers/searchTool'
 import { expectAccessible } from './axe'
 import { saveOrderToolAndLogin } from './orderTool'
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
-const shots = join(root, 'test-results')
-
 let site: DirectorySite
 let core: Core
 let base: string
-let home: string
 let tool: ToolSpec
 
-test.beforeEach(async () => {
-  ;({ home, site, core, base } = await startDirectoryApp('polish'))
+directoryAppEachTest('polish', async (app) => {
+  ;({ site, core, base } = app)
   ;({ tool } = await makeSearchTool(core, site))
-})
-
-test.afterEach(async ({ page }) => {
-  await stopApp({ home, site, core, base }, page)
 })
 
 test('follows the system’s dark mode with no serious accessibility violation on any view', async ({
@@ -65,7 +56,7 @@ test('follows the system’s dark mode with no serious accessibility violation o
     await expectAccessible(page, `${view} in dark mode`)
   }
   await page.goto(`${base}/app/#/tools/${tool.id}`)
-  await page.screenshot({ path: join(shots, 'ui-dark-tool.png'), fullPage: true })
+  await page.screenshot({ path: join(SHOTS, 'ui-dark-tool.png'), fullPage: true })
 })
 
 test('a favicon, and every run row of a tool opens by keyboard', async ({ page }) => {
@@ -120,7 +111,7 @@ test('every view in light mode and the one-time sign-in page have no serious acc
     await page.goto(`${base}/app/#/${view}`)
     await expect(page.locator('main h1')).toBeVisible()
     await expectAccessible(page, `${view} in light mode`)
-    await page.screenshot({ path: join(shots, `ui-view-${view}.png`), fullPage: true })
+    await page.screenshot({ path: join(SHOTS, `ui-view-${view}.png`), fullPage: true })
   }
 
   // A run that needs a login the person never saved carries a one-time sign-in link.
@@ -134,7 +125,7 @@ test('every view in light mode and the one-time sign-in page have no serious acc
     await page.goto(failed.signIn!.url)
     await expect(page.getByRole('heading', { name: `Sign in to ${orders.host}` })).toBeVisible()
     await expectAccessible(page, 'the one-time sign-in page')
-    await page.screenshot({ path: join(shots, 'ui-signin-link.png'), fullPage: true })
+    await page.screenshot({ path: join(SHOTS, 'ui-signin-link.png'), fullPage: true })
   } finally {
     await orders.close()
   }

@@ -1,5 +1,4 @@
-import { dirname, join, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { join } from 'node:path'
 import { expect, test } from '@playwright/test'
 import { compileTrace } from '../../src/main/compiler'
 import { LOCAL_TENANT, type Core } from '../../src/main/core'
@@ -7,23 +6,18 @@ import { startNotesSite, type NotesSite } from '../fixtures/sites/notes'
 import { callTool } from '../integration/helpers/http'
 import { traceBuilder } from '../unit/compiler/traceBuilder'
 import { expectAccessible } from './axe'
-import { startCoreApp, stopApp } from './directoryApp'
-
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
-const shots = join(root, 'test-results')
+import { coreAppEachTest, SHOTS } from './directoryApp'
 
 let core: Core
 let base: string
-let home: string
 let site: NotesSite
 
-test.beforeEach(async () => {
+coreAppEachTest('run-detail', async (app) => {
+  ;({ core, base } = app)
   site = await startNotesSite({ scheme: 'basic' })
-  ;({ home, core, base } = await startCoreApp('run-detail'))
 })
 
-test.afterEach(async ({ page }) => {
-  await stopApp({ home, core, base }, page)
+test.afterEach(async () => {
   await site.close()
 })
 
@@ -65,5 +59,5 @@ test('Runs: an opened run shows its inputs, each request it sent with status and
   await expect(detail.getByTestId('run-steps')).toContainText('GET /api/notes?q=')
   await expect(detail.getByTestId('run-steps')).toContainText('target')
   await expectAccessible(page, 'Runs with a run’s requests and steps')
-  await page.screenshot({ path: join(shots, 'ui-run-detail.png'), fullPage: true })
+  await page.screenshot({ path: join(SHOTS, 'ui-run-detail.png'), fullPage: true })
 })

@@ -1,25 +1,14 @@
-import { dirname, join, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { join } from 'node:path'
 import { expect, test } from '@playwright/test'
 import { LOCAL_TENANT, type Core } from '../../src/main/core'
 import { send, type ErrorAnswerBody } from '../integration/helpers/http'
 import { expectAccessible } from './axe'
-import { startCoreApp, stopApp } from './directoryApp'
-
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
-const shots = join(root, 'test-results')
+import { coreAppEachTest, SHOTS } from './directoryApp'
 
 let core: Core
 let base: string
-let home: string
 
-test.beforeEach(async () => {
-  ;({ home, core, base } = await startCoreApp('scopes'))
-})
-
-test.afterEach(async ({ page }) => {
-  await stopApp({ home, core, base }, page)
-})
+coreAppEachTest('scopes', (app) => ({ core, base } = app))
 
 test('scopes are created, listed and deleted in the Connect page and over the API', async ({
   page,
@@ -36,7 +25,7 @@ test('scopes are created, listed and deleted in the Connect page and over the AP
     await expect(page.getByTestId('scope-row').filter({ hasText: `/mcp/${slug}` })).toBeVisible()
   }
   await expectAccessible(page, 'Connect, with two scopes')
-  await page.screenshot({ path: join(shots, 'ui-connect-scopes.png'), fullPage: true })
+  await page.screenshot({ path: join(SHOTS, 'ui-connect-scopes.png'), fullPage: true })
 
   // Deleting asks first; a dismissed question deletes nothing.
   page.once('dialog', (d) => void d.dismiss())

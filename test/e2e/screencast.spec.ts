@@ -1,14 +1,11 @@
 import { createServer, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { dirname, join, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { join } from 'node:path'
 import { expect, test, type Page } from '@playwright/test'
 import type { Page as RecordedPage } from 'playwright-core'
 import { expectAccessible } from './axe'
-import { recordedPage, startDirectoryApp, stopApp, type DirectoryApp } from './directoryApp'
+import { recordedPage, SHOTS, startDirectoryApp, stopApp, type DirectoryApp } from './directoryApp'
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
-const shots = join(root, 'test-results')
 const INTENT = 'search the AI tools directory by keyword'
 
 let app: DirectoryApp
@@ -57,7 +54,7 @@ test('a person records through the in-page view: clicks, types and scrolls in th
   await page.goto(`${app.base}/app/?token=${app.core.ownerToken}#/record`)
   await expect(page.getByTestId('record-start')).toBeVisible()
   await expectAccessible(page, 'Record, idle')
-  await page.screenshot({ path: join(shots, 'ui-record-screencast-idle.png'), fullPage: true })
+  await page.screenshot({ path: join(SHOTS, 'ui-record-screencast-idle.png'), fullPage: true })
 
   const recorded = await startRecording(page)
   await expect(page.getByTestId('screencast-url')).toHaveValue(`${app.site.url}/`)
@@ -92,7 +89,7 @@ test('a person records through the in-page view: clicks, types and scrolls in th
   await page.mouse.wheel(0, 400)
   await expect.poll(() => recorded.evaluate(() => window.scrollY)).toBeGreaterThan(0)
   await expectAccessible(page, 'Record, recording in the in-page view')
-  await page.screenshot({ path: join(shots, 'ui-record-screencast-recording.png'), fullPage: true })
+  await page.screenshot({ path: join(SHOTS, 'ui-record-screencast-recording.png'), fullPage: true })
 
   // F6 leaves the picture for the address bar, as in a browser.
   await page.locator('.sc-frame').click({ position: { x: 5, y: 5 } })
@@ -161,7 +158,7 @@ test('the address bar goes to a typed address, back and forward, and refuses oth
     // The bar shows where the tab is going, as a browser's does.
     await expect(url).toHaveValue(slowUrl)
     await expectAccessible(page, 'Record, the recorded page loading')
-    await page.screenshot({ path: join(shots, 'ui-record-screencast-loading.png'), fullPage: true })
+    await page.screenshot({ path: join(SHOTS, 'ui-record-screencast-loading.png'), fullPage: true })
     await expect.poll(() => held.length).toBeGreaterThan(0)
     held[0]!.writeHead(200, { 'content-type': 'text/html' }).end('<title>Slow</title><h1>Late</h1>')
     await expect(page.getByTestId('screencast-view')).toHaveAttribute('data-loading', 'false')
@@ -180,5 +177,5 @@ test('the view says so when the recording browser goes away', async ({ page }) =
   await expect(page.getByTestId('record-browser-gone')).toBeVisible()
   await expect(page.getByTestId('screencast')).toHaveCount(0)
   await expectAccessible(page, 'Record, after the recording browser went away')
-  await page.screenshot({ path: join(shots, 'ui-record-screencast-gone.png'), fullPage: true })
+  await page.screenshot({ path: join(SHOTS, 'ui-record-screencast-gone.png'), fullPage: true })
 })

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { expect, test } from '@playwright/test'
+import { SHOTS } from './directoryApp'
 import { createCore, LOCAL_TENANT, type Core } from '../../src/main/core'
 import { startOrdersSite, type OrdersSite } from '../fixtures/sites/orders'
 import { send } from '../integration/helpers/http'
@@ -10,7 +11,6 @@ import { saveOrderToolAndLogin } from './orderTool'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
 const rendererDir = join(root, 'out/renderer')
-const shots = join(root, 'test-results')
 
 let core: Core | null = null
 let orders: OrdersSite | null = null
@@ -85,7 +85,7 @@ test('Secrets: a locked vault takes a first passphrase, then secrets are set wit
   await page.getByTestId('secret-hosts').fill('api.example.com')
   await page.getByTestId('secret-save').click()
   await expect(page.getByTestId('secret-row')).toHaveCount(2)
-  await page.screenshot({ path: join(shots, 'ui-secrets.png'), fullPage: true })
+  await page.screenshot({ path: join(SHOTS, 'ui-secrets.png'), fullPage: true })
 
   // The value went to the vault and is shown nowhere: not on the page, not by the account API.
   expect(await page.content()).not.toContain(value)
@@ -122,7 +122,7 @@ test('Logins: a saved login shows its site, state and last use; sign in again op
   await expect(row).toBeVisible()
   await expect(row.getByTestId('login-state')).toContainText('saved')
   await expect(row.getByTestId('login-last-used')).toHaveText('never')
-  await page.screenshot({ path: join(shots, 'ui-logins.png'), fullPage: true })
+  await page.screenshot({ path: join(SHOTS, 'ui-logins.png'), fullPage: true })
 
   await row.getByTestId('login-sign-in').click()
   const panel = page.getByTestId('sign-in-panel')

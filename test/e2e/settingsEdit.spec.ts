@@ -1,25 +1,15 @@
 import { readFileSync } from 'node:fs'
-import { dirname, join, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { join } from 'node:path'
 import { expect, test } from '@playwright/test'
 import type { Core } from '../../src/main/core'
 import { expectAccessible } from './axe'
-import { startCoreApp, stopApp } from './directoryApp'
-
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
-const shots = join(root, 'test-results')
+import { coreAppEachTest, SHOTS } from './directoryApp'
 
 let core: Core
 let base: string
 let home: string
 
-test.beforeEach(async () => {
-  ;({ home, core, base } = await startCoreApp('settings-edit'))
-})
-
-test.afterEach(async ({ page }) => {
-  await stopApp({ home, core, base }, page)
-})
+coreAppEachTest('settings-edit', (app) => ({ home, core, base } = app))
 
 const settingsFile = () => JSON.parse(readFileSync(join(home, 'settings.json'), 'utf8')) as unknown
 
@@ -39,7 +29,7 @@ test('Settings: the Chromium path and result retention are checked, saved and sh
   await page.getByTestId('settings-chromium-save').click()
   await expect(page.getByTestId('settings-chromium-error')).toContainText('not executable')
   await expectAccessible(page, 'Settings, a refused Chromium path')
-  await page.screenshot({ path: join(shots, 'ui-settings-error.png'), fullPage: true })
+  await page.screenshot({ path: join(SHOTS, 'ui-settings-error.png'), fullPage: true })
 
   await path.fill('/usr/bin/chromium')
   await page.getByTestId('settings-chromium-save').click()
@@ -60,7 +50,7 @@ test('Settings: the Chromium path and result retention are checked, saved and sh
     chromiumPath: '/usr/bin/chromium',
     resultRetention: { days: 14, maxMB: 256 },
   })
-  await page.screenshot({ path: join(shots, 'ui-settings.png'), fullPage: true })
+  await page.screenshot({ path: join(SHOTS, 'ui-settings.png'), fullPage: true })
 
   // What was saved is what the page shows after a reload.
   await page.reload()

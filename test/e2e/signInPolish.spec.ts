@@ -1,5 +1,4 @@
-import { dirname, join, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { join } from 'node:path'
 import { expect, test } from '@playwright/test'
 import { compileTrace } from '../../src/main/compiler'
 import { LOCAL_TENANT, type Core } from '../../src/main/core'
@@ -8,23 +7,18 @@ import { NOTES, startNotesSite, type NotesSite } from '../fixtures/sites/notes'
 import { callTool } from '../integration/helpers/http'
 import { traceBuilder } from '../unit/compiler/traceBuilder'
 import { expectAccessible } from './axe'
-import { startCoreApp, stopApp } from './directoryApp'
-
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
-const shots = join(root, 'test-results')
+import { coreAppEachTest, SHOTS } from './directoryApp'
 
 let core: Core
 let base: string
-let home: string
 let close: () => Promise<void> = async () => undefined
 
-test.beforeEach(async () => {
-  ;({ home, core, base } = await startCoreApp('signin-polish'))
+coreAppEachTest('signin-polish', async (app) => {
+  ;({ core, base } = app)
   await core.vault.unlock('a passphrase for signing in')
 })
 
-test.afterEach(async ({ page }) => {
-  await stopApp({ home, core, base }, page)
+test.afterEach(async () => {
   await close()
 })
 
@@ -57,7 +51,7 @@ test('a run of a Basic-auth tool without a login links to a sign-in page that as
     `${site.host} asks for a username and password (HTTP Basic, realm "Notes")`,
   )
   await expectAccessible(page, 'the one-time sign-in page of a Basic-auth site')
-  await page.screenshot({ path: join(shots, 'ui-signin-http-auth.png'), fullPage: true })
+  await page.screenshot({ path: join(SHOTS, 'ui-signin-http-auth.png'), fullPage: true })
   const form = page.locator('#submit')
   await form.getByRole('textbox', { name: 'Username' }).fill(site.username)
   await form.getByLabel('Password', { exact: true }).fill(site.password)

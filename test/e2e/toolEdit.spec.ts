@@ -1,29 +1,20 @@
-import { dirname, join, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { join } from 'node:path'
 import { expect, test } from '@playwright/test'
-import { startDirectoryApp, stopApp } from './directoryApp'
+import { directoryAppEachTest, SHOTS } from './directoryApp'
 import { type Core } from '../../src/main/core'
 import type { ToolSpec } from '../../src/shared/toolSpec'
 import { type DirectorySite } from '../fixtures/sites/directory'
 import { makeSearchTool } from '../integration/helpers/searchTool'
 import { expectAccessible } from './axe'
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
-const shots = join(root, 'test-results')
-
 let site: DirectorySite
 let core: Core
 let base: string
-let home: string
 let tool: ToolSpec
 
-test.beforeEach(async () => {
-  ;({ home, site, core, base } = await startDirectoryApp('edit'))
+directoryAppEachTest('edit', async (app) => {
+  ;({ site, core, base } = app)
   ;({ tool } = await makeSearchTool(core, site))
-})
-
-test.afterEach(async ({ page }) => {
-  await stopApp({ home, site, core, base }, page)
 })
 
 test('renames a tool and edits an input, then verifies the new version', async ({ page }) => {
@@ -44,7 +35,7 @@ test('renames a tool and edits an input, then verifies the new version', async (
   await page.getByTestId('edit-add-header').click()
   await page.getByLabel('Header name').last().fill('X-Client')
   await page.getByLabel('Value of header X-Client').fill('sitecall-e2e')
-  await page.screenshot({ path: join(shots, 'ui-tool-edit.png'), fullPage: true })
+  await page.screenshot({ path: join(SHOTS, 'ui-tool-edit.png'), fullPage: true })
   await page.getByTestId('edit-save').click()
 
   await expect(page.getByTestId('edit-saved')).toBeVisible()
@@ -98,7 +89,7 @@ test('offers to replace the earlier tool when the same workflow is recorded agai
   const offer = page.getByTestId('replace-offer')
   await expect(offer).toContainText(tool.name)
   await expectAccessible(page, 'the replace offer')
-  await page.screenshot({ path: join(shots, 'ui-replace-offer.png'), fullPage: true })
+  await page.screenshot({ path: join(SHOTS, 'ui-replace-offer.png'), fullPage: true })
   await page.getByTestId('replace-button').click()
   await expect(offer).toHaveCount(0)
   await expect(page.getByRole('heading', { name: tool.name, level: 1 })).toBeVisible()

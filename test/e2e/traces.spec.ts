@@ -2,26 +2,18 @@ import { readFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { expect, test, type Page } from '@playwright/test'
-import { startDirectoryApp, stopApp } from './directoryApp'
+import { directoryAppEachTest, SHOTS } from './directoryApp'
 import { type Core } from '../../src/main/core'
 import { type DirectorySite } from '../fixtures/sites/directory'
 import { expectAccessible } from './axe'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
-const shots = join(root, 'test-results')
 
 let site: DirectorySite
 let core: Core
 let base: string
-let home: string
 
-test.beforeEach(async () => {
-  ;({ home, site, core, base } = await startDirectoryApp('traces'))
-})
-
-test.afterEach(async ({ page }) => {
-  await stopApp({ home, site, core, base }, page)
-})
+directoryAppEachTest('traces', (app) => ({ site, core, base } = app))
 
 /** Records one search of the directory through the app, as a person would, and stops. */
 async function recordSearch(page: Page): Promise<void> {
@@ -47,7 +39,7 @@ test('browses a recording’s requests and timeline, compiles one request, expor
   const traceRow = page.getByTestId('trace-row')
   await expect(traceRow).toHaveCount(1)
   await expectAccessible(page, 'the trace list')
-  await page.screenshot({ path: join(shots, 'ui-traces.png'), fullPage: true })
+  await page.screenshot({ path: join(SHOTS, 'ui-traces.png'), fullPage: true })
   await traceRow.getByRole('link').click()
 
   // Requests: filter to fetch/XHR, search, open one.
@@ -67,7 +59,7 @@ test('browses a recording’s requests and timeline, compiles one request, expor
   await expect(detail.getByLabel('request body')).toContainText('"query": "writing"')
   await expect(detail.getByLabel('response headers')).toContainText('content-type')
   await expectAccessible(page, 'a trace with a request open')
-  await page.screenshot({ path: join(shots, 'ui-trace-requests.png'), fullPage: true })
+  await page.screenshot({ path: join(SHOTS, 'ui-trace-requests.png'), fullPage: true })
 
   // Timeline: the search request sits under what the person did just before it.
   await page.getByTestId('tab-timeline').click()
@@ -75,7 +67,7 @@ test('browses a recording’s requests and timeline, compiles one request, expor
   await expect(step).toHaveCount(1)
   await expect(step.locator('strong')).not.toHaveText('The start page loaded')
   await expectAccessible(page, 'a trace timeline')
-  await page.screenshot({ path: join(shots, 'ui-trace-timeline.png'), fullPage: true })
+  await page.screenshot({ path: join(SHOTS, 'ui-trace-timeline.png'), fullPage: true })
 
   // Export HAR: a HAR 1.2 file with every request of the trace.
   const download = page.waitForEvent('download')

@@ -3,13 +3,13 @@ import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { expect, test, type Page } from '@playwright/test'
+import { SHOTS } from './directoryApp'
 import { createCore, type Core } from '../../src/main/core'
 import { searchRecords, startDirectorySite, type DirectorySite } from '../fixtures/sites/directory'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
 // `npm run test:e2e` builds it first; the test drives the real bundle, not a dev server.
 const rendererDir = join(root, 'out/renderer')
-const shots = join(root, 'test-results')
 
 let site: DirectorySite
 let core: Core
@@ -73,7 +73,7 @@ test('records a search in the web UI, reviews and verifies the candidate, and ru
   const searchRow = page.getByTestId('exchange-row').filter({ hasText: '/api/search' })
   await expect(searchRow.first()).toBeVisible()
   await expect(searchRow.first()).toContainText('POST')
-  await page.screenshot({ path: join(shots, 'ui-record.png'), fullPage: true })
+  await page.screenshot({ path: join(SHOTS, 'ui-record.png'), fullPage: true })
 
   await page.getByTestId('record-stop').click()
   const review = page.getByTestId('candidate-review')
@@ -86,7 +86,7 @@ test('records a search in the web UI, reviews and verifies the candidate, and ru
   await expect(slot).toContainText('string')
   await expect(page.getByTestId('verify-rule')).toContainText('application/json')
   await expect(page.getByTestId('output-schema')).toContainText('list of object')
-  await page.screenshot({ path: join(shots, 'ui-candidate.png'), fullPage: true })
+  await page.screenshot({ path: join(SHOTS, 'ui-candidate.png'), fullPage: true })
 
   await page.getByTestId('verify-button').click()
   await expect(page.getByTestId('run-status')).toHaveText('succeeded')
@@ -111,7 +111,7 @@ test('records a search in the web UI, reviews and verifies the candidate, and ru
   })
   expect(expected.data.length).toBeGreaterThan(0)
   expect(shown).toEqual(expected)
-  await page.screenshot({ path: join(shots, 'ui-tool-run.png'), fullPage: true })
+  await page.screenshot({ path: join(SHOTS, 'ui-tool-run.png'), fullPage: true })
 })
 
 test('compiles an alternative request instead of the chosen one, from the review and the tool page', async ({
@@ -138,7 +138,7 @@ test('compiles an alternative request instead of the chosen one, from the review
   await expect(target).toContainText('"query":"writ"')
   await expect(page.getByTestId('replaced-notice')).toContainText(firstName!)
   await expect(page.getByTestId('candidate-review').locator('h2')).not.toHaveText(firstName!)
-  await page.screenshot({ path: join(shots, 'ui-alternative.png'), fullPage: true })
+  await page.screenshot({ path: join(SHOTS, 'ui-alternative.png'), fullPage: true })
   // The earlier candidate can go; the new one stays.
   await page.getByTestId('replaced-notice').getByRole('button', { name: 'Delete it' }).click()
   await expect(page.getByTestId('replaced-notice')).toContainText('was deleted')
@@ -163,7 +163,7 @@ test('shows empty states, and an error banner for a tool that does not exist', a
   const banner = page.getByTestId('error-banner')
   await expect(banner).toContainText('not_found')
   await expect(page.getByText('This tool could not be loaded')).toBeVisible()
-  await page.screenshot({ path: join(shots, 'ui-error.png'), fullPage: true })
+  await page.screenshot({ path: join(SHOTS, 'ui-error.png'), fullPage: true })
   await banner.getByRole('button', { name: 'Dismiss' }).click()
   await expect(banner).toHaveCount(0)
   await page.getByTestId('nav-keys').click()

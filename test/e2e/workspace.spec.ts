@@ -1,7 +1,6 @@
-import { dirname, join, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { join } from 'node:path'
 import { expect, test } from '@playwright/test'
-import { startDirectoryApp, stopApp } from './directoryApp'
+import { directoryAppEachTest, SHOTS } from './directoryApp'
 import { LOCAL_TENANT, type Core } from '../../src/main/core'
 import type { ToolSpec } from '../../src/shared/toolSpec'
 import { type DirectorySite } from '../fixtures/sites/directory'
@@ -9,22 +8,15 @@ import { callTool } from '../integration/helpers/http'
 import { makeSearchTool } from '../integration/helpers/searchTool'
 import { expectAccessible } from './axe'
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
-const shots = join(root, 'test-results')
-
 let site: DirectorySite
 let core: Core
 let base: string
 let home: string
 let tool: ToolSpec
 
-test.beforeEach(async () => {
-  ;({ home, site, core, base } = await startDirectoryApp('workspace'))
+directoryAppEachTest('workspace', async (app) => {
+  ;({ home, site, core, base } = app)
   ;({ tool } = await makeSearchTool(core, site))
-})
-
-test.afterEach(async ({ page }) => {
-  await stopApp({ home, site, core, base }, page)
 })
 
 test('finds tools by intent with scores, lists runs with filters, shows usage and settings', async ({
@@ -49,7 +41,7 @@ test('finds tools by intent with scores, lists runs with filters, shows usage an
   await page.getByTestId('tool-search-submit').click()
   await expect(page.getByTestId('tool-search-none')).toBeVisible()
   await expectAccessible(page, 'Tools with a search')
-  await page.screenshot({ path: join(shots, 'ui-tools.png'), fullPage: true })
+  await page.screenshot({ path: join(SHOTS, 'ui-tools.png'), fullPage: true })
 
   await page.getByTestId('nav-runs').click()
   const rows = page.getByTestId('run-row')
@@ -63,7 +55,7 @@ test('finds tools by intent with scores, lists runs with filters, shows usage an
   await expect(page.getByTestId('run-detail')).toContainText(tool.name)
   await expect(page.getByTestId('run-detail').getByTestId('run-status')).toHaveText('succeeded')
   await expectAccessible(page, 'Runs with a run open')
-  await page.screenshot({ path: join(shots, 'ui-runs.png'), fullPage: true })
+  await page.screenshot({ path: join(SHOTS, 'ui-runs.png'), fullPage: true })
 
   await page.getByTestId('nav-usage').click()
   const usage = core.store.ledger.usage(LOCAL_TENANT, Date.now())
@@ -73,11 +65,11 @@ test('finds tools by intent with scores, lists runs with filters, shows usage an
     usage.charged,
   )
   await expectAccessible(page, 'Usage')
-  await page.screenshot({ path: join(shots, 'ui-usage.png'), fullPage: true })
+  await page.screenshot({ path: join(SHOTS, 'ui-usage.png'), fullPage: true })
 
   await page.getByTestId('nav-settings').click()
   await expect(page.getByTestId('settings-data-dir')).toHaveText(home)
   await expect(page.getByTestId('settings-chromium')).not.toHaveText('')
   await expectAccessible(page, 'Settings')
-  await page.screenshot({ path: join(shots, 'ui-settings.png'), fullPage: true })
+  await page.screenshot({ path: join(SHOTS, 'ui-settings.png'), fullPage: true })
 })
