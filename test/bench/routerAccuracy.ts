@@ -12,10 +12,13 @@ import { appNames } from '../apps/registry'
 
 const PARAPHRASES = fileURLToPath(new URL('../apps/paraphrases.json', import.meta.url))
 
-/** One hand-written intent: the tool it must reach first (`<app>/<workflow>`), or null. */
+/**
+ * One hand-written intent: the tool it must reach first (`<app>/<workflow>`), or the tools that
+ * are equally right (two workflows that record the same request), or null.
+ */
 export interface Paraphrase {
   text: string
-  expect: string | null
+  expect: string | string[] | null
   split: 'dev' | 'test'
 }
 
@@ -116,13 +119,15 @@ export function measureAccuracy(
     perApp: {},
   }
   for (const p of paraphrases.filter((x) => x.split === split)) {
-    if (p.expect !== null && !ids.has(p.expect)) {
+    const wanted = p.expect === null ? null : [p.expect].flat()
+    const right = (id: string | undefined) => id !== undefined && wanted!.includes(id)
+    if (wanted !== null && !wanted.some((id) => ids.has(id))) {
       figures.skipped++
       continue
     }
     const routed = router.route(p.text, tools)
     const first = routed.tools[0] ?? null
-    if (p.expect === null) {
+    if (wanted === null) {
       figures.nothing++
       if (first) {
         figures.falseMatches++
@@ -131,19 +136,19 @@ export function measureAccuracy(
       continue
     }
     figures.intents++
-    const app = (figures.perApp[p.expect.split('/')[0]!] ??= { intents: 0, top1: 0 })
+    const app = (figures.perApp[wanted[0]!.split('/')[0]!] ??= { intents: 0, top1: 0 })
     app.intents++
     const ranked = router.rank(p.text, tools)
-    const rank = ranked.findIndex((m) => m.id === p.expect) + 1
+    const rank = ranked.findIndex((m) => right(m.id)) + 1
     if (rank > 0) figures.mrr += 1 / rank
-    if (routed.tools.some((m) => m.id === p.expect)) figures.recall++
-    if (first?.id === p.expect && first.score >= MIN_SCORE) {
+    if (routed.tools.some((m) => right(m.id))) figures.recall++
+    if (right(first?.id) && first!.score >= MIN_SCORE) {
       figures.top1++
       app.top1++
     } else
       figures.misses.push({
         text: p.text,
-        expect: p.expect,
+        expect: wanted.join(' or '),
         got: ranked[0]?.id ?? null,
         score: ranked[0]?.score ?? 0,
       })
@@ -180,7 +185,13 @@ export async function runRouterAccuracyBench(): Promise<AccuracyFigures[]> {
       .map(([app, a]) => `${app} ${a.top1}/${a.intents}`)
       .join(', ')}`,
   )
-  for (const m of results[1]!.misses)
-    console.log(`  miss (test): "${m.text}" → ${m.got ?? 'nothing'} ${m.score} (want ${m.expect})`)
+  // The test half's texts stay unread by whoever tunes the router: only what kind of miss.
+  const test = results[1]!
+  const wrongTool = test.misses.filter(
+    (m) => m.expect !== null && !m.expect.split(' or ').includes(m.got ?? ''),
+  )
+  console.log(
+    `test misses: ${test.misses.length} (right tool first under ${MIN_SCORE}: ${test.misses.length - wrongTool.length - test.falseMatches}, another tool first: ${wrongTool.length}, false matches: ${test.falseMatches})`,
+  )
   return results
 }

@@ -209,9 +209,12 @@ export function createToolRouter(): ToolRouter {
     // must show it at MIN_HEAD_STRENGTH or more to reach 0.9; without, it may be a generic object
     // word, a value or a place, or be implicit (the site named, a sign-in, a typed value).
     const specific = parsed.core.filter((w) => !w.generic && !w.literal)
+    // A place may name the tool's head when the intent asks for what it holds (`the files in
+    // the data folder`: `asksMembers` in score.ts), so places are always looked up.
+    const places = parsed.places.filter((w) => !w.literal)
     const heads = specific.length
-      ? specific
-      : [...parsed.core, ...parsed.values, ...parsed.places].filter((w) => !w.literal)
+      ? [...specific, ...places]
+      : [...parsed.core, ...parsed.values, ...places].filter((w) => !w.literal)
     const verb = parsed.verb?.verbClass
     const keys = [
       ...(verb === 'auth' || verb === 'logout' ? [`verb:${verb}`] : []),

@@ -541,7 +541,9 @@ function asksMembers(ctx: ScoreContext, w: IntentWord): boolean {
     (findCached(ctx, w, false)?.strength ?? 0) >= MIN_HEAD_STRENGTH
   )
     return false
-  for (const p of intent.places) if (!p.literal && ctx.expand(p).has(profile.head)) return true
+  // The place must name the tool's head, not a word near it by vector (`registry` ~ `project`).
+  for (const p of intent.places)
+    if (!p.literal && (ctx.expand(p).get(profile.head)?.strength ?? 0) >= 0.9) return true
   return false
 }
 

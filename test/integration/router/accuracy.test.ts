@@ -1,8 +1,10 @@
 // Router accuracy on the test half of the hand-written paraphrases (issue 10 "Done when"): the
 // tools compiled from the real-app corpus's stored recordings, routed as agents route them.
-// Behaviour, not timing: the figures below are floors measured when the router was tuned on the
-// dev half only; the goal is top-1 >= 95% with no false match.
+// Behaviour, not timing. The test half was written blind (by someone who never saw the router,
+// its lexicon or the development half) and is never tuned on; the floors below sit a little
+// under what it measured, since the compiler the tools come from keeps changing.
 import { beforeAll, describe, expect, it } from 'vitest'
+import { createToolRouter, MAX_MATCHES, MIN_SCORE } from '../../../src/main/router/router'
 import {
   loadCorpusTools,
   loadParaphrases,
@@ -11,21 +13,10 @@ import {
   type CorpusTools,
 } from '../../bench/routerAccuracy'
 
-/**
- * Floors on the test half, a few points under what was measured (top-1 72.1%, recall 75.8%, MRR
- * 0.919 on 25 Nov 2026, after tuning on the dev half only, whose 166 newest intents were written
- * before any tuning on them), since the compiler the tools come from keeps changing (see the
- * report of issue 10 for the misses).
- */
-const MIN_TOP1 = 0.68
-const MIN_RECALL = 0.72
-
-/**
- * The must-match-nothing intents of the test half that still match, and why; any other is a
- * regression. `assign`: WordNet puts `assign` and `set` in one synset, and "set the status of
- * issue #1" names the issue. `parcel`: WordNet's first sense of `package` is a parcel.
- */
-const KNOWN_FALSE_MATCHES = ['assign issue #2 to Dana', 'track my parcel']
+/** Floors on the test half (measured: top-1 59.2%, recall 63.0%, false matches 5 of 72). */
+const MIN_TOP1 = 0.56
+const MIN_RECALL = 0.6
+const MAX_FALSE_MATCHES = 5
 
 describe('router accuracy on the real-app paraphrases (test half)', () => {
   let corpus: CorpusTools
@@ -39,15 +30,31 @@ describe('router accuracy on the real-app paraphrases (test half)', () => {
     expect(corpus.tools.length).toBeGreaterThanOrEqual(40)
   })
 
-  it('matches no intent that must match nothing, but the known ones', () => {
-    expect(test.nothing).toBeGreaterThanOrEqual(25)
-    const falseMatches = test.misses.filter((m) => m.expect === null).map((m) => m.text)
-    for (const text of falseMatches) expect(KNOWN_FALSE_MATCHES).toContain(text)
+  it(`matches at most ${MAX_FALSE_MATCHES} of the intents that must match nothing`, () => {
+    expect(test.nothing).toBeGreaterThanOrEqual(50)
+    expect(test.falseMatches).toBeLessThanOrEqual(MAX_FALSE_MATCHES)
   })
 
   it(`ranks the right tool first at 0.9 or more for at least ${MIN_TOP1 * 100}% of intents`, () => {
-    expect(test.intents).toBeGreaterThanOrEqual(150)
+    expect(test.intents).toBeGreaterThanOrEqual(250)
     expect(test.top1).toBeGreaterThanOrEqual(MIN_TOP1)
     expect(test.recall).toBeGreaterThanOrEqual(MIN_RECALL)
+  })
+
+  it('answers from its index exactly what scoring every tool would answer', () => {
+    // `route` scores only the tools its inverted index can reach 0.9 with; `rank` scores all.
+    // The index must never drop a tool that would match.
+    const router = createToolRouter()
+    const differ: string[] = []
+    for (const p of loadParaphrases()) {
+      const ranked = router
+        .rank(p.text, corpus.tools)
+        .filter((m) => m.score >= MIN_SCORE)
+        .slice(0, MAX_MATCHES)
+        .map((m) => m.id)
+      const routed = router.route(p.text, corpus.tools).tools.map((m) => m.id)
+      if (ranked.join() !== routed.join()) differ.push(p.text)
+    }
+    expect(differ).toEqual([])
   })
 })
