@@ -1,4 +1,5 @@
 import { ACTION_ALIASES, GENERIC_VERBS, READ_CLASSES, verbClassOf, type VerbClass } from './lexicon'
+import { actClassOf, isActPhrase, MAKES_WHEN_NEW } from './meaning/actions'
 import { verbLemma } from './meaning/lemma'
 import {
   isModifier,
@@ -60,6 +61,11 @@ export interface ParsedIntent {
   actionGuessed: boolean
   /** Values that stand as the verb's object (`rename [budget.xlsx]`), by kind. */
   objectKinds: ValueKind[]
+  /**
+   * The verb's object is a thing not named yet (`file [a] bug`, `report [a new] problem`), not
+   * one the site holds (`publish [the] draft`): what a verb that makes things makes.
+   */
+  indefinite: boolean
   core: IntentWord[]
   qualifiers: IntentWord[]
   values: IntentWord[]
@@ -192,6 +198,9 @@ const VALUE_MARK = 'zzvaluezz'
 const markOf = (index: number) => ` ${VALUE_MARK}${index}x `
 const isMark = (token: string | undefined) => token?.startsWith(VALUE_MARK) ?? false
 const markIndex = (token: string) => Number(token.slice(VALUE_MARK.length, -1))
+
+/** Words that open an object not named yet (`file [a] bug`, `add [another] page`). */
+const INDEFINITE = new Set(['a', 'an', 'new', 'another', 'some'])
 
 /** Nouns that name a search (`refine the [search]`). */
 const SEARCH_NOUNS = new Set(['search', 'searches', 'query', 'queries', 'lookup'])
@@ -338,10 +347,17 @@ export function parseIntent(intent: string): ParsedIntent {
   // `set up a new folder`, `open a new ticket`: an object that does not exist yet is made,
   // whatever the verb says elsewhere (`open the page`, `start the flow`).
   // A read asks to make one only with an article (`open a new ticket`; `show new posts` reads).
+  // Some verbs make what they name when it is not named yet (`file a bug`, `open a ticket`).
   const made =
     (rest[0] === 'new' && verb?.verbClass !== 'read') ||
-    (rest[1] === 'new' && (rest[0] === 'a' || rest[0] === 'an'))
-  if (verb && made && ['read', 'run', 'write'].includes(verb.verbClass)) {
+    (rest[1] === 'new' && (rest[0] === 'a' || rest[0] === 'an')) ||
+    (action !== null && MAKES_WHEN_NEW.has(action) && INDEFINITE.has(rest[0] ?? ''))
+  if (
+    verb &&
+    made &&
+    (['read', 'run', 'write'].includes(verb.verbClass) ||
+      (verb.verbClass !== 'create' && action !== null && MAKES_WHEN_NEW.has(action)))
+  ) {
     verb = { word: verb.word, verbClass: 'create' }
     action = 'create'
   }
@@ -371,6 +387,7 @@ export function parseIntent(intent: string): ParsedIntent {
     action,
     actionGuessed: guessed,
     objectKinds,
+    indefinite: verb !== null && INDEFINITE.has(rest[0] ?? ''),
     core: [],
     qualifiers: [],
     values: [],
@@ -562,6 +579,10 @@ function readVerb(tokens: string[], at: number, clause = false): LeadVerb | null
   if (lemma !== lead || !isWord(lead, 'verb')) return null
   const objectNext = next === undefined || DETERMINERS.has(next) || isMark(next)
   if (!clause && isWord(lead, 'noun') && !objectNext) return null
+  // An act of web apps by one of its verbs (`fire`, `deactivate`, `bin`): its class, not
+  // WordNet's; the tool must do that very act (`guessed`: `export` is no change of any kind).
+  const act = actClassOf(lemma)
+  if (act) return { word: lead, verbClass: act, action: lemma, length: 1, guessed: true }
   const meaning = verbClassByMeaning(lemma, verbClassOf)
   // A verb WordNet cannot class (`tag`, `star`, `pin`): an act of some kind on the site, a write
   // whose own action the tool must share (`score.ts` agreesInAction).
@@ -599,6 +620,9 @@ function readPhrasal(tokens: string[], at: number, lemma: string): LeadVerb | nu
     const joined = phrase.join('_')
     const known = PHRASAL[joined]
     if (known) return { word: tokens[at]!, verbClass: known, action: joined, length: size }
+    const act = isActPhrase(joined) ? actClassOf(joined) : null
+    if (act)
+      return { word: tokens[at]!, verbClass: act, action: joined, length: size, guessed: true }
     if (!isPhrasalVerb(phrase)) continue
     const meaning = verbClassByMeaning(joined, verbClassOf)
     const verbClass = meaning?.verbClass ?? verbClassOf(stem(lemma))

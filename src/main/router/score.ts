@@ -1,5 +1,10 @@
 import { GENERIC_VERBS, READ_CLASSES, roleSynonyms, verbAgreement, type VerbClass } from './lexicon'
-import { isKindOf, sameAction, sameSense } from './meaning/related'
+import { sameAct } from './meaning/actions'
+import {
+  isKindOf,
+  sameAction as sameActionByMeaning,
+  sameSense as sameSenseByMeaning,
+} from './meaning/related'
 import type { IntentWord, ParsedIntent } from './parseIntent'
 import {
   DATA_FIELDS,
@@ -350,9 +355,13 @@ export function scoreTool(
   // Only a change of state goes by many names (`mark`, `set`, `turn off`, `disable`); a new
   // thing's verb names what it makes (`subscribe`, `publish`, `schedule` are no `create` of a
   // draft).
+  const lenientClass =
+    intent.verb?.verbClass === 'update' ||
+    (process.env.F1A && intent.verb?.verbClass === 'run') ||
+    (process.env.F1B && intent.verb?.verbClass === 'create' && intent.indefinite)
   const lenient =
-    intent.verb?.verbClass === 'update' &&
-    !intent.actionGuessed &&
+    lenientClass &&
+    (!intent.actionGuessed || (process.env.F1G && intent.verb?.verbClass !== 'update')) &&
     ![...profile.siteActions].some((a) => sameSense(intent.action!, a)) &&
     // A more general act than the tool's (`move` of `set`) may be any other of its kinds.
     !(profile.action !== null && isKindOf(profile.action, intent.action!))
@@ -620,6 +629,16 @@ function pickHead(core: IntentWord[], intent: ParsedIntent, ctx: ScoreContext): 
       (w) => !w.generic && !w.literal && (findCached(ctx, w, false)?.strength ?? 0) >= 0.9,
     ) ?? null
   )
+}
+
+/** One action by the acts of web apps (`actions.ts`) or by WordNet's senses and hypernyms. */
+function sameAction(a: string, b: string): boolean {
+  return sameAct(a, b) || sameActionByMeaning(a, b)
+}
+
+/** One action by the acts of web apps or by a WordNet synset the two verbs share. */
+function sameSense(a: string, b: string): boolean {
+  return sameAct(a, b) || sameSenseByMeaning(a, b)
 }
 
 function round(n: number): number {

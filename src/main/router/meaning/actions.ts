@@ -1,0 +1,124 @@
+/**
+ * The acts people ask of web apps, each with the verbs they ask it by. WordNet relates verbs by
+ * their general senses and misses the senses software gives them: it knows `fire` as dismissing
+ * someone and `trigger` as setting off, `bin` not as a verb at all, `deactivate` and `disable`
+ * in unrelated synsets, `export` as selling abroad. Here each act lists the verbs that, asked of
+ * a web app's tool, name that very act; two verbs of one act are one action (`sameAct`), and a
+ * verb the router's class table does not know takes its act's class (`actClassOf`).
+ *
+ * Written from how web apps label their controls and how people ask for them (the words of
+ * buttons and menus such as "Move to Trash", "Export to library", "Deactivate", "File a bug"),
+ * not from the test paraphrases. Phrasal verbs are joined with `_` (`kick_off`).
+ */
+import type { VerbClass } from '../lexicon'
+
+interface Act {
+  verbClass: VerbClass
+  verbs: string[]
+}
+
+const ACTS: Record<string, Act> = {
+  create: {
+    verbClass: 'create',
+    verbs: ['create', 'add', 'make', 'write', 'compose', 'draft', 'author', 'generate'],
+  },
+  edit: {
+    verbClass: 'update',
+    verbs: ['edit', 'change', 'modify', 'update', 'alter', 'revise', 'amend', 'rewrite', 'reword'],
+  },
+  rename: { verbClass: 'update', verbs: ['rename', 'retitle', 'relabel'] },
+  tag: { verbClass: 'update', verbs: ['tag', 'label', 'categorize', 'categorise'] },
+  disable: {
+    verbClass: 'update',
+    verbs: ['disable', 'deactivate', 'turn_off', 'switch_off', 'shut_off', 'suspend', 'pause'],
+  },
+  enable: {
+    verbClass: 'update',
+    verbs: ['enable', 'activate', 'reactivate', 'turn_on', 'switch_on', 'resume', 'unpause'],
+  },
+  delete: {
+    verbClass: 'delete',
+    verbs: ['delete', 'remove', 'erase', 'wipe', 'wipe_out', 'get_rid_of', 'purge', 'nuke'],
+  },
+  trash: {
+    verbClass: 'delete',
+    verbs: ['trash', 'bin', 'junk', 'discard', 'throw_away', 'throw_out', 'ditch', 'scrap'],
+  },
+  run: {
+    verbClass: 'run',
+    verbs: ['run', 'trigger', 'fire', 'fire_off', 'kick_off', 'set_off', 'launch', 'execute'],
+  },
+  press: { verbClass: 'run', verbs: ['press', 'push', 'hit', 'click', 'trigger', 'fire'] },
+  upload: {
+    verbClass: 'create',
+    verbs: ['upload', 'send', 'put', 'attach', 'transfer'],
+  },
+  export: {
+    verbClass: 'update',
+    verbs: ['export', 'save', 'store', 'copy', 'back_up', 'stash', 'dump'],
+  },
+  download: { verbClass: 'read', verbs: ['download', 'fetch', 'grab', 'pull_down'] },
+  show: {
+    verbClass: 'read',
+    verbs: ['show', 'view', 'display', 'read', 'open', 'pull_up', 'bring_up', 'look_at'],
+  },
+  list: { verbClass: 'list', verbs: ['list', 'enumerate', 'browse', 'index'] },
+  search: {
+    verbClass: 'search',
+    verbs: ['search', 'find', 'look_for', 'look_up', 'query', 'hunt', 'seek', 'locate'],
+  },
+  login: {
+    verbClass: 'auth',
+    verbs: ['log_in', 'sign_in', 'login', 'signin', 'authenticate', 'sign_on', 'log_on'],
+  },
+  logout: { verbClass: 'logout', verbs: ['log_out', 'sign_out', 'logout', 'signout', 'log_off'] },
+}
+
+/**
+ * Verbs that, with an object not named yet (`file [a] bug`, `open [a] ticket`, `start [a new]
+ * page`), ask to make it, whatever else they mean (`open the page`, `start the flow`).
+ */
+export const MAKES_WHEN_NEW: ReadonlySet<string> = new Set([
+  'open',
+  'start',
+  'file',
+  'raise',
+  'log',
+  'report',
+  'lodge',
+  'begin',
+  'set_up',
+  'save',
+])
+
+const ACTS_OF = new Map<string, string[]>()
+for (const [name, act] of Object.entries(ACTS))
+  for (const verb of act.verbs) ACTS_OF.set(verb, [...(ACTS_OF.get(verb) ?? []), name])
+
+/**
+ * True when verbs `a` and `b` (dictionary forms, phrasal verbs joined with `_` or a space) name
+ * one act of a web app (`fire` and `trigger`, `bin` and `trash`, `export` and `save`).
+ */
+export function sameAct(a: string, b: string): boolean {
+  const actsA = ACTS_OF.get(a.replace(/ /g, '_'))
+  const actsB = ACTS_OF.get(b.replace(/ /g, '_'))
+  return !!actsA && !!actsB && actsA.some((x) => actsB.includes(x))
+}
+
+/**
+ * The class of the act a verb (dictionary form) names, when every act it names has one class
+ * (`fire` → run, `deactivate` → update); null for verbs not listed, of several classes, or whose
+ * object decides (`put`).
+ */
+export function actClassOf(verb: string): VerbClass | null {
+  const acts = ACTS_OF.get(verb.replace(/ /g, '_'))
+  // `put` sets as often as it uploads (`put the issue on hold`): WordNet's senses say which.
+  if (!acts || verb === 'put') return null
+  const classes = new Set(acts.map((a) => ACTS[a]!.verbClass))
+  return classes.size === 1 ? [...classes][0]! : null
+}
+
+/** True when `verb` (joined with `_`) is a phrasal verb of some act (`kick_off`, `get_rid_of`). */
+export function isActPhrase(verb: string): boolean {
+  return verb.includes('_') && ACTS_OF.has(verb)
+}
