@@ -220,7 +220,15 @@ const NOUN_GROUPS: string[][] = [
   ['directory', 'folder'],
   ['gear', 'equipment'],
   // What issue trackers call one item: WordNet has no tracker sense of `ticket` (cosine 0.39).
-  ['issue', 'ticket'],
+  ['issue', 'ticket', 'bug', 'case'],
+  // One piece of a wiki or a blog, as its readers and writers call it.
+  ['page', 'article', 'entry'],
+  ['post', 'article', 'entry', 'blogpost'],
+  ['picture', 'image', 'photo', 'graphic'],
+  ['tag', 'label'],
+  ['status', 'state'],
+  ['flow', 'workflow'],
+  ['attachment', 'file'],
 ]
 
 /**
