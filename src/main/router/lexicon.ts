@@ -220,7 +220,7 @@ const NOUN_GROUPS: string[][] = [
   ['directory', 'folder'],
   ['gear', 'equipment'],
   // What issue trackers call one item: WordNet has no tracker sense of `ticket` (cosine 0.39).
-  ['issue', 'ticket', 'bug', 'case'],
+  ['issue', 'ticket', 'bug', 'case', 'problem', 'request'],
   // One piece of a wiki or a blog, as its readers and writers call it.
   ['page', 'article', 'entry'],
   ['post', 'article', 'entry', 'blogpost'],

@@ -96,6 +96,12 @@ const OPENERS: Record<string, Part> = {
   contain: 'values',
   contains: 'values',
   containing: 'values',
+  include: 'values',
+  includes: 'values',
+  including: 'values',
+  discuss: 'values',
+  discusses: 'values',
+  discussing: 'values',
   like: 'values',
   with: 'values',
   whose: 'values',
@@ -351,12 +357,12 @@ export function parseIntent(intent: string): ParsedIntent {
   const made =
     (rest[0] === 'new' && verb?.verbClass !== 'read') ||
     (rest[1] === 'new' && (rest[0] === 'a' || rest[0] === 'an')) ||
-    (action !== null && MAKES_WHEN_NEW.has(action) && INDEFINITE.has(rest[0] ?? ''))
+    (verb !== null && makesWhenNew(verb.word, rest))
   if (
     verb &&
     made &&
     (['read', 'run', 'write'].includes(verb.verbClass) ||
-      (verb.verbClass !== 'create' && action !== null && MAKES_WHEN_NEW.has(action)))
+      (verb.verbClass !== 'create' && makesWhenNew(verb.word, rest)))
   ) {
     verb = { word: verb.word, verbClass: 'create' }
     action = 'create'
@@ -419,6 +425,9 @@ export function parseIntent(intent: string): ParsedIntent {
       continue
     // Manner adverbs (`manually`, `quickly`) say how, not what: no tool needs to say them.
     if (/..ly$/.test(token) && !isWord(token, 'noun') && !isWord(token, 'verb')) continue
+    // `posts that [talk] about X` outside the object (`on the blog [talk] about X`): the verb
+    // of a clause about what is sought says only that it is about X.
+    if (part !== 'core' && predicate(rest, token)) continue
     const s = stem(token)
     const word: IntentWord = {
       word: token,
@@ -429,6 +438,7 @@ export function parseIntent(intent: string): ParsedIntent {
       ...(part === 'core' &&
       (isModifier(token) ||
         predicate(rest, token) ||
+        participleAfterNoun(rest, i, parsed.core) ||
         (parsed.core.length > 0 && isMostlyVerb(token)))
         ? { modifier: true }
         : {}),
@@ -511,6 +521,38 @@ function predicate(rest: string[], token: string): boolean {
     verbLemma(token) === token
   )
 }
+
+/**
+ * True when `rest[i]` is a participle that says where the object before it is kept (`posts
+ * [filed] under Recipes`, `pages [listed] in the index`): after an object word, before a phrase.
+ */
+function participleAfterNoun(rest: string[], i: number, core: IntentWord[]): boolean {
+  const token = rest[i]!
+  const next = rest[i + 1]
+  return (
+    core.length > 0 &&
+    /..ed$/.test(token) &&
+    next !== undefined &&
+    OPENERS[next] !== undefined &&
+    isWord(verbLemma(token), 'verb')
+  )
+}
+
+/**
+ * True when `verb` makes its object here (`MAKES_WHEN_NEW`): the object is not named yet (`file
+ * [a] bug`); `open` makes only what trackers open (`open a ticket`; `open an older version`
+ * reads one).
+ */
+function makesWhenNew(verb: string, rest: string[]): boolean {
+  const lemma = verbLemma(verb)
+  if (!MAKES_WHEN_NEW.has(lemma) || !INDEFINITE.has(rest[0] ?? '')) return false
+  if (lemma !== 'open') return true
+  const noun = rest.slice(1).find((t) => !INDEFINITE.has(t))
+  return rest[1] === 'new' || (noun !== undefined && OPENED.has(stem(noun)))
+}
+
+/** What trackers and help desks open when they make one (`open a ticket`). */
+const OPENED = new Set(['ticket', 'issue', 'bug', 'case', 'request', 'incident'].map(stem))
 
 function skipFiller(tokens: string[], from: number): number {
   let i = from

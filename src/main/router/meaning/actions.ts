@@ -40,10 +40,12 @@ const ACTS: Record<string, Act> = {
     verbClass: 'delete',
     verbs: ['delete', 'remove', 'erase', 'wipe', 'wipe_out', 'get_rid_of', 'purge', 'nuke'],
   },
+  // A web app's trash is how it deletes: asked to delete, moving to the trash does it.
   trash: {
     verbClass: 'delete',
     verbs: ['trash', 'bin', 'junk', 'discard', 'throw_away', 'throw_out', 'ditch', 'scrap'],
   },
+  deleteOrTrash: { verbClass: 'delete', verbs: ['delete', 'remove', 'trash', 'bin', 'discard'] },
   run: {
     verbClass: 'run',
     verbs: ['run', 'trigger', 'fire', 'fire_off', 'kick_off', 'set_off', 'launch', 'execute'],
