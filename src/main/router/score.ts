@@ -123,6 +123,9 @@ export const OTHER_SITE_FACTOR = 0.75
  */
 export const ALTERNATIVE_FACTOR = 0.97
 
+/** Words that ask for many of what they quantify (`every page`). */
+const QUANTIFIERS: ReadonlySet<string> = new Set(['all', 'every', 'each', 'any'])
+
 /** Score at most this when the intent names nothing to act on (`search`). */
 export const VAGUE_CAP = 0.8
 
@@ -403,7 +406,10 @@ export function scoreTool(
   if (shapeMissed) penalty += PENALTY.valueShape
   const verb = verbAgreement(intent.verb?.verbClass ?? null, profile.verb)
   // `show all the packages`, `what files do I have`: a read of many is a list.
-  const asksMany = listVerb && head !== null && !head.generic && isPlural(head.word)
+  // `every page`, `all packages`: a quantifier asks for many whatever the noun's number.
+  const quantified = intent.core.some((w) => QUANTIFIERS.has(w.word))
+  const asksMany =
+    listVerb && head !== null && !head.generic && (isPlural(head.word) || quantified)
   // What a container holds (`the files in the data folder`) is what reading it shows.
   const membersAsked = head !== null && asksMembers(ctx, head)
   if (membersAsked && !verb.contradicts) verb.factor = 1
@@ -418,8 +424,17 @@ export function scoreTool(
     (intent.verb === null || intent.verb.verbClass === 'read') &&
     head !== null &&
     !head.generic &&
-    !isPlural(head.word)
-  if (asksOne && (profile.verb === 'search' || profile.verb === 'list') && !verb.contradicts)
+    !isPlural(head.word) &&
+    !quantified
+  // A list of what one thing holds (`what's in the invoices folder`) reads that one thing.
+  const listsOne =
+    profile.headSingular && profile.head !== null && head !== null && expand(head).has(profile.head)
+  if (
+    asksOne &&
+    !listsOne &&
+    (profile.verb === 'search' || profile.verb === 'list') &&
+    !verb.contradicts
+  )
     verb.factor = Math.min(verb.factor, ONE_ITEM_FACTOR)
   if (alternative) verb.factor = Math.min(verb.factor, ALTERNATIVE_FACTOR)
   let score = Math.max(0, 1 - penalty) * (verb.contradicts ? 1 : verb.factor)
