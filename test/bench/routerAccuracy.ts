@@ -53,6 +53,9 @@ export async function loadCorpusTools(): Promise<CorpusTools> {
     } catch (error) {
       missing.push(`${name}/* (${(error as Error).message.split('\n')[0]})`)
     }
+  // Each workflow was recorded on a fresh instance of its app (a new port each time); in a
+  // workspace an app has one address, which its tools share (the router pools a site's words).
+  const hostOf = new Map<string, string>()
   for (const [i, entry] of stored.entries()) {
     const path = entry.recording ? 'recording' : 'har'
     const result = compileStored(entry, path)
@@ -61,8 +64,11 @@ export async function loadCorpusTools(): Promise<CorpusTools> {
       missing.push(entry.ref)
       continue
     }
+    const app = entry.ref.split('/')[0]!
+    if (!hostOf.has(app)) hostOf.set(app, result.candidate.siteHost)
     const tool: ToolSpec = {
       ...result.candidate,
+      siteHost: hostOf.get(app)!,
       id: entry.ref,
       status: 'verified',
       createdAt: i,

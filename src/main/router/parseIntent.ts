@@ -32,6 +32,11 @@ export interface IntentWord {
   modifier?: boolean
   /** The noun right after `which` / `what` (`which [pages] have ...`): what a question is about. */
   asked?: boolean
+  /**
+   * The sites whose tools say this word of where they work (`blog`: the WordPress), set by the
+   * router: a tool of another site that only absorbs or lacks it was not asked for.
+   */
+  saidBySites?: string[]
 }
 
 /**

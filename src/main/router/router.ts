@@ -191,6 +191,12 @@ export function createToolRouter(): ToolRouter {
       w.literal
         ? index.isSiteName(w.stem)
         : index.isSiteName(w.word) && !isWord(w.word, 'noun') && !isWord(w.word, 'verb')
+    // `the blog's media library`, `on the wiki`: a word only some sites say of where they work.
+    for (const w of [...parsed.core, ...parsed.places, ...parsed.sites])
+      if (!w.literal) {
+        const sites = index.sitesSaying(w.stem)
+        if (sites.length) w.saidBySites = sites
+      }
     const moved = [parsed.core, parsed.values, parsed.places].flat().filter(named)
     if (!moved.length) return parsed
     const keep = (list: IntentWord[]) => list.filter((w) => !moved.includes(w))

@@ -74,6 +74,11 @@ export const PENALTY = {
   valueKind: 0.05,
   /** An identifier of a shape the tool's slots were never recorded with; a tie-breaker. */
   valueShape: 0.03,
+  /**
+   * A word that the tools of other sites say of where they work (`blog` of a WordPress), asked
+   * of a tool of a site that does not (a MediaWiki): the intent probably meant the other site.
+   */
+  otherSiteWord: 0.05,
 } as const
 
 /** What a place word absorbed by a slot costs (`in [paris]`): ranks the tool saying it first. */
@@ -408,8 +413,7 @@ export function scoreTool(
   // `show all the packages`, `what files do I have`: a read of many is a list.
   // `every page`, `all packages`: a quantifier asks for many whatever the noun's number.
   const quantified = intent.core.some((w) => QUANTIFIERS.has(w.word))
-  const asksMany =
-    listVerb && head !== null && !head.generic && (isPlural(head.word) || quantified)
+  const asksMany = listVerb && head !== null && !head.generic && (isPlural(head.word) || quantified)
   // What a container holds (`the files in the data folder`) is what reading it shows.
   const membersAsked = head !== null && asksMembers(ctx, head)
   if (membersAsked && !verb.contradicts) verb.factor = 1
@@ -529,10 +533,25 @@ function accountWord(
   const known =
     profile.siteVocabulary.has(w.stem) || (part === 'site' && profile.siteObjects.has(w.stem))
   const siteWord = !f && context && !w.literal && known ? PENALTY.siteContext : null
-  const penalty = round(siteWord ?? fullPenalty * (1 - strength))
+  // A word other sites say of where they work (`blog`), not this tool's site, and not a word
+  // of this tool: another site was meant.
+  const elsewhere =
+    !known &&
+    (f === null || f.strength < 0.9) &&
+    w.saidBySites !== undefined &&
+    !w.saidBySites.includes(profile.tool.siteHost)
+      ? PENALTY.otherSiteWord
+      : 0
+  const penalty = round((siteWord ?? fullPenalty * (1 - strength)) + elsewhere)
   // A weak likeness (a vector neighbour) is never worse than a value a slot takes.
-  if (mayAbsorb && (!f || penalty > absorbCost)) {
-    ctx.evidence.push({ word: w.word, part, outcome: 'absorbed', strength: 0, penalty: absorbCost })
+  if (mayAbsorb && (!f || penalty > absorbCost + elsewhere)) {
+    ctx.evidence.push({
+      word: w.word,
+      part,
+      outcome: 'absorbed',
+      strength: 0,
+      penalty: round(absorbCost + elsewhere),
+    })
     return
   }
   ctx.evidence.push(

@@ -130,6 +130,17 @@ export class ToolIndex {
     return vocabulary
   }
 
+  /**
+   * The sites (`host[:port]`) whose tools say `wordStem` of where they work (`blog` of a
+   * WordPress, `wiki` of a wiki: `ToolProfile.siteVocabulary`); empty when none does.
+   */
+  sitesSaying(wordStem: string): string[] {
+    const out: string[] = []
+    for (const [key, vocabulary] of this.siteVocabularies)
+      if (key.endsWith(' context') && vocabulary.has(wordStem)) out.push(key.slice(0, -8))
+    return out
+  }
+
   /** True when `name` (lower case, no separators) is the name of a site of some tool held. */
   isSiteName(name: string): boolean {
     return this.labels.has(name)
