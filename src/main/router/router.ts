@@ -74,7 +74,7 @@ import type { JsonSchema, ToolSpec } from '../../shared/toolSpec'
 import { verbAgreement, type VerbClass } from './lexicon'
 import { isWord } from './meaning/related'
 import { parseIntent, type IntentWord, type ParsedIntent } from './parseIntent'
-import { askedClass, scoreTool, type MatchEvidence } from './score'
+import { askedClass, namesToolAct, scoreTool, type MatchEvidence } from './score'
 import { slotInputSchema, type SlotInputs } from './slotSchema'
 import { ToolIndex, type Expanded, type IndexEntry } from './toolIndex'
 
@@ -255,7 +255,8 @@ export function createToolRouter(): ToolRouter {
           no = verbAgreement(askedClass(parsed.verb, tool), tool).contradicts
           contradicts.set(tool, no)
         }
-        if (!no) possible.push(e)
+        // Unless the intent asks the tool's own act by its noun (`add a tag`: `score.ts`).
+        if (!no || namesToolAct(parsed, e.profile, (w) => index.expand(w))) possible.push(e)
       }
       // Unsorted: a common intent may fit thousands, and only the best few are answered.
       const confident = scoreEntries(parsed, possible, options, MIN_SCORE, false).scored

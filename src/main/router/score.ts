@@ -231,6 +231,15 @@ export function scoreTool(
   profile: ToolProfile,
   expand: (w: IntentWord, pos?: 'noun' | 'verb') => Expanded,
 ): ToolScore {
+  // `add a [tag] to the tiddler` asks to tag it: a plain verb with the noun of the tool's own
+  // act (`tag`, `label`, `attachment` of `attach`) asks that act.
+  if (namesToolAct(parsed, profile, expand))
+    parsed = {
+      ...parsed,
+      verb: { word: parsed.verb!.word, verbClass: profile.verb },
+      action: profile.action,
+      actionGuessed: false,
+    }
   // The intent read with the class its verb has for this tool (`askedClass`).
   const askedOfTool = askedClass(parsed.verb, profile.verb)
   const alternative = parsed.verb !== null && askedOfTool !== parsed.verb.verbClass
@@ -588,6 +597,29 @@ function asksMembers(ctx: ScoreContext, w: IntentWord): boolean {
   for (const p of intent.places)
     if (!p.literal && (ctx.expand(p).get(profile.head)?.strength ?? 0) >= 0.9) return true
   return false
+}
+
+/** Verbs that only carry a noun naming the act (`add a tag`, `give it a label`, `make a copy`). */
+const LIGHT_VERBS: ReadonlySet<string> = new Set(['add', 'put', 'give', 'make', 'set', 'create'])
+
+/**
+ * True when the intent asks the tool's own act by a light verb and the act's noun (`add a [tag]`
+ * of a tool that tags, `put an [attachment]` of one that attaches): the noun is the act.
+ */
+export function namesToolAct(
+  parsed: ParsedIntent,
+  profile: ToolProfile,
+  expand: (w: IntentWord, pos?: 'noun' | 'verb') => Expanded,
+): boolean {
+  if (!parsed.verb || !parsed.action || !LIGHT_VERBS.has(parsed.action) || !profile.action)
+    return false
+  if (GENERIC_VERBS.has(profile.action) || parsed.verb.verbClass === profile.verb) return false
+  const act = stem(profile.action)
+  return parsed.core.some((w) => {
+    if (w.literal || w.generic) return false
+    const x = w.stem === act ? { strength: 1 } : expand(w).get(act)
+    return x !== undefined && x.strength >= 0.9
+  })
 }
 
 /**
