@@ -20,17 +20,26 @@ interface Act {
 const ACTS: Record<string, Act> = {
   create: {
     verbClass: 'create',
-    verbs: ['create', 'add', 'make', 'write', 'compose', 'draft', 'author', 'generate'],
+    verbs: [
+      ...['create', 'add', 'make', 'write', 'compose', 'draft', 'author', 'generate', 'build'],
+      ...['set_up', 'put_together', 'jot_down', 'type_up', 'spin_up', 'establish', 'produce'],
+    ],
   },
   edit: {
     verbClass: 'update',
-    verbs: ['edit', 'change', 'modify', 'update', 'alter', 'revise', 'amend', 'rewrite', 'reword'],
+    verbs: [
+      ...['edit', 'change', 'modify', 'update', 'alter', 'revise', 'amend', 'rewrite', 'reword'],
+      ...['tweak', 'adjust', 'correct', 'fix', 'redo', 'rework', 'touch_up', 'overwrite'],
+    ],
   },
-  rename: { verbClass: 'update', verbs: ['rename', 'retitle', 'relabel'] },
-  tag: { verbClass: 'update', verbs: ['tag', 'label', 'categorize', 'categorise'] },
+  rename: { verbClass: 'update', verbs: ['rename', 'retitle', 'relabel', 'rechristen'] },
+  tag: { verbClass: 'update', verbs: ['tag', 'label', 'categorize', 'categorise', 'classify'] },
   disable: {
     verbClass: 'update',
-    verbs: ['disable', 'deactivate', 'turn_off', 'switch_off', 'shut_off', 'suspend', 'pause'],
+    verbs: [
+      ...['disable', 'deactivate', 'inactivate', 'turn_off', 'switch_off', 'shut_off'],
+      ...['suspend', 'pause', 'stop', 'halt', 'freeze', 'mute'],
+    ],
   },
   enable: {
     verbClass: 'update',
@@ -38,7 +47,10 @@ const ACTS: Record<string, Act> = {
   },
   delete: {
     verbClass: 'delete',
-    verbs: ['delete', 'remove', 'erase', 'wipe', 'wipe_out', 'get_rid_of', 'purge', 'nuke'],
+    verbs: [
+      ...['delete', 'remove', 'erase', 'wipe', 'wipe_out', 'get_rid_of', 'purge', 'nuke'],
+      ...['destroy', 'eliminate', 'clear_out', 'kill'],
+    ],
   },
   // A web app's trash is how it deletes: asked to delete, moving to the trash does it.
   trash: {
@@ -48,26 +60,38 @@ const ACTS: Record<string, Act> = {
   deleteOrTrash: { verbClass: 'delete', verbs: ['delete', 'remove', 'trash', 'bin', 'discard'] },
   run: {
     verbClass: 'run',
-    verbs: ['run', 'trigger', 'fire', 'fire_off', 'kick_off', 'set_off', 'launch', 'execute'],
+    verbs: [
+      ...['run', 'trigger', 'fire', 'fire_off', 'fire_up', 'kick_off', 'set_off', 'launch'],
+      ...['execute', 'invoke', 'initiate', 'start_up', 'kick'],
+    ],
   },
-  press: { verbClass: 'run', verbs: ['press', 'push', 'hit', 'click', 'trigger', 'fire'] },
+  press: { verbClass: 'run', verbs: ['press', 'push', 'hit', 'click', 'tap', 'trigger', 'fire'] },
   upload: {
     verbClass: 'create',
-    verbs: ['upload', 'send', 'put', 'attach', 'transfer'],
+    verbs: ['upload', 'send', 'put', 'attach', 'transfer', 'drop_in', 'push_up'],
   },
   export: {
     verbClass: 'update',
-    verbs: ['export', 'save', 'store', 'copy', 'back_up', 'stash', 'dump'],
+    verbs: ['export', 'save', 'store', 'copy', 'back_up', 'stash', 'dump', 'preserve', 'keep'],
   },
   download: { verbClass: 'read', verbs: ['download', 'fetch', 'grab', 'pull_down'] },
   show: {
     verbClass: 'read',
-    verbs: ['show', 'view', 'display', 'read', 'open', 'pull_up', 'bring_up', 'look_at'],
+    verbs: [
+      ...['show', 'view', 'display', 'read', 'open', 'pull_up', 'bring_up', 'look_at', 'see'],
+      ...['check', 'check_out', 'examine', 'inspect', 'review', 'peek', 'present'],
+    ],
   },
-  list: { verbClass: 'list', verbs: ['list', 'enumerate', 'browse', 'index'] },
+  list: {
+    verbClass: 'list',
+    verbs: ['list', 'enumerate', 'browse', 'index', 'inventory', 'catalogue', 'run_through'],
+  },
   search: {
     verbClass: 'search',
-    verbs: ['search', 'find', 'look_for', 'look_up', 'query', 'hunt', 'seek', 'locate'],
+    verbs: [
+      ...['search', 'find', 'look_for', 'look_up', 'query', 'hunt', 'seek', 'locate'],
+      ...['dig_up', 'track_down', 'scan', 'comb', 'grep', 'search_for', 'hunt_for'],
+    ],
   },
   login: {
     verbClass: 'auth',
