@@ -232,6 +232,36 @@ const NOUN_GROUPS: string[][] = [
 ]
 
 /**
+ * What people call a site by what it holds (`the tracker` of a site of issues, `the registry` of
+ * one of packages), by the stem of the thing held: a site whose tools work on issues is a
+ * tracker, whatever it calls itself.
+ */
+const SITE_KINDS: Record<string, string[]> = {
+  issue: ['tracker', 'bugtracker', 'helpdesk', 'desk'],
+  ticket: ['tracker', 'helpdesk', 'desk'],
+  bug: ['tracker', 'bugtracker'],
+  page: ['wiki', 'knowledge', 'base', 'docs', 'documentation'],
+  article: ['wiki', 'knowledge', 'base'],
+  post: ['blog', 'cms', 'journal', 'diary', 'weblog'],
+  package: ['registry', 'repository', 'repo', 'feed'],
+  notebook: ['server', 'lab', 'workspace'],
+  file: ['server', 'drive', 'storage', 'workspace'],
+  folder: ['server', 'drive', 'storage', 'workspace'],
+  flow: ['editor', 'automation'],
+  node: ['editor', 'automation'],
+  tiddler: ['wiki', 'notebook', 'notes'],
+}
+
+const SITE_KIND_STEMS = new Map(
+  Object.entries(SITE_KINDS).map(([thing, kinds]) => [stem(thing), kinds.map(stem)]),
+)
+
+/** Stems of what people call a site that holds `thingStem` (`issu` → `tracker`...). */
+export function siteKinds(thingStem: string): readonly string[] {
+  return SITE_KIND_STEMS.get(thingStem) ?? []
+}
+
+/**
  * Words that name what an input slot takes (the `by ...` of an intent): an intent asking to search
  * "by keyword" is served by a slot named `q`, `query`, `term`...
  */

@@ -1,5 +1,5 @@
 import type { ToolSpec } from '../../shared/toolSpec'
-import { METHOD_WORDS, READ_CLASSES, verbClassOf, type VerbClass } from './lexicon'
+import { METHOD_WORDS, READ_CLASSES, siteKinds, verbClassOf, type VerbClass } from './lexicon'
 import { verbLemma } from './meaning/lemma'
 import { parseIntent } from './parseIntent'
 import { isWord } from './meaning/related'
@@ -271,7 +271,12 @@ export function profileTool(tool: ToolSpec): ToolProfile {
     siteObjects: new Set(specific.map((w) => w.stem)),
     siteActions: new Set(action ? [action] : []),
     searchesSite: searchedPlace,
-    siteVocabulary: new Set([...context, ...siteStems]),
+    // A site is named by what it holds too (`the tracker` of one whose tools work on issues).
+    siteVocabulary: new Set([
+      ...context,
+      ...siteStems,
+      ...specific.flatMap((w) => siteKinds(w.stem)),
+    ]),
   }
 }
 
