@@ -366,11 +366,11 @@ export function parseIntent(intent: string): ParsedIntent {
   if (
     verb &&
     made &&
-    (['read', 'run', 'write'].includes(verb.verbClass) ||
-      (verb.verbClass !== 'create' && makesWhenNew(verb.word, rest)))
+    (['read', 'run', 'write'].includes(verb.verbClass) || makesWhenNew(verb.word, rest))
   ) {
     verb = { word: verb.word, verbClass: 'create' }
     action = 'create'
+    guessed = false
   }
   // `move the post to the trash`, `throw it in the bin`: to delete it.
   const bin = rest.findIndex((t) => t === 'trash' || t === 'bin' || t === 'recycle')
@@ -551,6 +551,8 @@ function participleAfterNoun(rest: string[], i: number, core: IntentWord[]): boo
 function makesWhenNew(verb: string, rest: string[]): boolean {
   const lemma = verbLemma(verb)
   if (!MAKES_WHEN_NEW.has(lemma) || !INDEFINITE.has(rest[0] ?? '')) return false
+  // `save a draft` makes one; `save a flow to the library` stores one that exists.
+  if (lemma === 'save') return !rest.some((t) => t === 'to' || t === 'into' || t === 'in')
   if (lemma !== 'open') return true
   const noun = rest.slice(1).find((t) => !INDEFINITE.has(t))
   return rest[1] === 'new' || (noun !== undefined && OPENED.has(stem(noun)))

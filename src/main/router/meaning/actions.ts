@@ -57,7 +57,13 @@ const ACTS: Record<string, Act> = {
     verbClass: 'delete',
     verbs: ['trash', 'bin', 'junk', 'discard', 'throw_away', 'throw_out', 'ditch', 'scrap'],
   },
-  deleteOrTrash: { verbClass: 'delete', verbs: ['delete', 'remove', 'trash', 'bin', 'discard'] },
+  deleteOrTrash: {
+    verbClass: 'delete',
+    verbs: [
+      ...['delete', 'remove', 'trash', 'bin', 'junk', 'discard', 'throw_away', 'throw_out'],
+      ...['ditch', 'scrap'],
+    ],
+  },
   run: {
     verbClass: 'run',
     verbs: [
