@@ -153,6 +153,8 @@ export function profileTool(tool: ToolSpec): ToolProfile {
   const slotWords = slotNames.flatMap(words).flatMap((w) => [w, ...compoundTail(w)])
   const siteWords = [...siteLabels, ...siteNames.flatMap(words)]
   add(words(bare), 'intent')
+  // `change the page to say X`, `a page that says X`: what it sets or makes is the text.
+  if (/\b(say|says|saying|reads|reading|wording)\b/i.test(intent)) add(['text'], 'intent')
   add(nameWords, 'name')
   add(
     words(path).filter((w) => !METHOD_WORDS.has(w) && !/^(api|v\d+|\d+)$/.test(w)),
