@@ -66,11 +66,6 @@ export interface ParsedIntent {
   actionGuessed: boolean
   /** Values that stand as the verb's object (`rename [budget.xlsx]`), by kind. */
   objectKinds: ValueKind[]
-  /**
-   * The verb's object is a thing not named yet (`file [a] bug`, `report [a new] problem`), not
-   * one the site holds (`publish [the] draft`): what a verb that makes things makes.
-   */
-  indefinite: boolean
   core: IntentWord[]
   qualifiers: IntentWord[]
   values: IntentWord[]
@@ -398,7 +393,6 @@ export function parseIntent(intent: string): ParsedIntent {
     action,
     actionGuessed: guessed,
     objectKinds,
-    indefinite: verb !== null && INDEFINITE.has(rest[0] ?? ''),
     core: [],
     qualifiers: [],
     values: [],

@@ -1,5 +1,5 @@
 import { GENERIC_VERBS, READ_CLASSES, roleSynonyms, verbAgreement, type VerbClass } from './lexicon'
-import { sameAct } from './meaning/actions'
+import { isActVerb, sameAct } from './meaning/actions'
 import {
   isKindOf,
   sameAction as sameActionByMeaning,
@@ -372,13 +372,11 @@ export function scoreTool(
   // Only a change of state goes by many names (`mark`, `set`, `turn off`, `disable`); a new
   // thing's verb names what it makes (`subscribe`, `publish`, `schedule` are no `create` of a
   // draft).
-  const lenientClass =
-    intent.verb?.verbClass === 'update' ||
-    (process.env.F1A && intent.verb?.verbClass === 'run') ||
-    (process.env.F1B && intent.verb?.verbClass === 'create' && intent.indefinite)
   const lenient =
-    lenientClass &&
-    (!intent.actionGuessed || (process.env.F1G && intent.verb?.verbClass !== 'update')) &&
+    intent.verb?.verbClass === 'update' &&
+    !intent.actionGuessed &&
+    // Two acts the table knows apart are two acts (`assign` is no `set`).
+    !(profile.action !== null && isActVerb(intent.action!) && isActVerb(profile.action)) &&
     ![...profile.siteActions].some((a) => sameSense(intent.action!, a)) &&
     // A more general act than the tool's (`move` of `set`) may be any other of its kinds.
     !(profile.action !== null && isKindOf(profile.action, intent.action!))
@@ -697,14 +695,20 @@ function pickHead(core: IntentWord[], intent: ParsedIntent, ctx: ScoreContext): 
   )
 }
 
-/** One action by the acts of web apps (`actions.ts`) or by WordNet's senses and hypernyms. */
+/**
+ * One action by the acts of web apps (`actions.ts`) when both verbs name acts there (its word
+ * is final: `assign` is no `set`, whatever WordNet's senses share), else by WordNet's senses and
+ * hypernyms.
+ */
 function sameAction(a: string, b: string): boolean {
-  return sameAct(a, b) || sameActionByMeaning(a, b)
+  if (isActVerb(a) && isActVerb(b)) return sameAct(a, b)
+  return sameActionByMeaning(a, b)
 }
 
-/** One action by the acts of web apps or by a WordNet synset the two verbs share. */
+/** One action by the acts of web apps, as `sameAction`, else by a synset the verbs share. */
 function sameSense(a: string, b: string): boolean {
-  return sameAct(a, b) || sameSenseByMeaning(a, b)
+  if (isActVerb(a) && isActVerb(b)) return sameAct(a, b)
+  return sameSenseByMeaning(a, b)
 }
 
 function round(n: number): number {

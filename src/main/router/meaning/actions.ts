@@ -34,6 +34,11 @@ const ACTS: Record<string, Act> = {
   },
   rename: { verbClass: 'update', verbs: ['rename', 'retitle', 'relabel', 'rechristen'] },
   tag: { verbClass: 'update', verbs: ['tag', 'label', 'categorize', 'categorise', 'classify'] },
+  set: { verbClass: 'update', verbs: ['set', 'mark', 'flag', 'switch', 'transition'] },
+  assign: {
+    verbClass: 'update',
+    verbs: ['assign', 'reassign', 'allocate', 'delegate', 'hand_over', 'give_to'],
+  },
   disable: {
     verbClass: 'update',
     verbs: [
@@ -135,6 +140,11 @@ export function sameAct(a: string, b: string): boolean {
   const actsA = ACTS_OF.get(a.replace(/ /g, '_'))
   const actsB = ACTS_OF.get(b.replace(/ /g, '_'))
   return !!actsA && !!actsB && actsA.some((x) => actsB.includes(x))
+}
+
+/** True when `verb` (dictionary form, phrasal verbs joined with `_`) names some act here. */
+export function isActVerb(verb: string): boolean {
+  return ACTS_OF.has(verb.replace(/ /g, '_'))
 }
 
 /**
