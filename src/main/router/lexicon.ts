@@ -221,8 +221,7 @@ const NOUN_GROUPS: string[][] = [
   ['gear', 'equipment'],
   // What issue trackers call one item: WordNet has no tracker sense of `ticket` (cosine 0.39).
   ['issue', 'ticket', 'bug', 'case', 'problem', 'request'],
-  // One piece of a wiki or a blog, as its readers and writers call it.
-  ['page', 'article', 'entry'],
+  // One piece of a blog, as its readers and writers call it (a wiki's: `toolProfile.ts`).
   ['post', 'article', 'entry', 'blogpost'],
   ['picture', 'image', 'photo', 'graphic'],
   ['tag', 'label'],

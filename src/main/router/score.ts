@@ -340,7 +340,9 @@ export function scoreTool(
     implicit ||
     typedValue ||
     profile.head === null ||
-    all.some((w) => !w.literal && expand(w).has(profile.head!)) ||
+    all.some(
+      (w) => !w.literal && (expand(w).has(profile.head!) || profile.headAliases.has(w.stem)),
+    ) ||
     // A search or list over the site finds what the site holds (`which [tiddlers] ...` of
     // `search the wiki for Recipe`).
     (head !== null &&

@@ -66,6 +66,8 @@ export interface ToolProfile {
   verb: VerbClass
   /** The dictionary form of the tool's own verb (`rename`), or null when it has none. */
   action: string | null
+  /** Stems the profile says its head by on this site (`article` of a wiki's `page`). */
+  headAliases: Set<string>
   /** Stems of the slot names, for `by <role>` qualifiers. */
   slotStems: Set<string>
   /** The tool takes free text (a string slot without fixed options): it can absorb values. */
@@ -203,6 +205,17 @@ export function profileTool(tool: ToolSpec): ToolProfile {
     valueKinds(tool).flatMap((k) => KIND_WORDS[k] ?? []),
     'kind',
   )
+  // A wiki's pages are its articles (`update the wiki article Garden Tips`); elsewhere a page
+  // is a page (`read a tool page` is no article).
+  const page = terms.get(stem('page'))
+  const wikiPage = page !== undefined && siteLabels.some((l) => l.includes('wiki'))
+  if (page && wikiPage && !terms.has(stem('article')))
+    terms.set(stem('article'), {
+      ...page,
+      stem: stem('article'),
+      word: 'article',
+      strength: page.strength * NOUN_SYNONYM_STRENGTH,
+    })
   const siteStems = new Set(
     siteWords
       .map(stem)
@@ -247,6 +260,7 @@ export function profileTool(tool: ToolSpec): ToolProfile {
     siteStems,
     verb: toolVerb(tool, parsed.verb?.verbClass ?? asksForMany(parsed), nameWords),
     action,
+    headAliases: new Set(wikiPage ? [stem('article')] : []),
     slotStems: new Set(slotWords.map(stem)),
     hasTextSlot: free.length > 0,
     hasNumberSlot:
@@ -341,6 +355,9 @@ function compoundTail(word: string): string[] {
   }
   return []
 }
+
+/** How much a word the profile adds as another's synonym counts (as `toolIndex.ts` NOUN_SYNONYM). */
+const NOUN_SYNONYM_STRENGTH = 0.95
 
 /** The words that name what a value of each kind is. */
 const KIND_WORDS: Partial<Record<ValueKind, string[]>> = {
