@@ -367,6 +367,13 @@ export function parseIntent(intent: string): ParsedIntent {
     action = 'create'
     guessed = false
   }
+  // `put the file x.pdf onto the server`, `drop a picture into the media library`: a file put
+  // somewhere is uploaded there.
+  if (verb && PLACING.has(verbLemma(verb.word)) && placesFile(rest, extracted.values)) {
+    verb = { word: verb.word, verbClass: 'create' }
+    action = 'upload'
+    guessed = false
+  }
   // `move the post to the trash`, `throw it in the bin`: to delete it.
   const bin = rest.findIndex((t) => t === 'trash' || t === 'bin' || t === 'recycle')
   if (bin > 0 && verb && ['move', 'put', 'send', 'throw', 'drag', 'drop'].includes(verb.word)) {
@@ -550,6 +557,28 @@ function makesWhenNew(verb: string, rest: string[]): boolean {
   if (lemma !== 'open') return true
   const noun = rest.slice(1).find((t) => !INDEFINITE.has(t))
   return rest[1] === 'new' || (noun !== undefined && OPENED.has(stem(noun)))
+}
+
+/** Verbs that put a thing somewhere (`put`, `drop`): with a file and a place, an upload. */
+const PLACING = new Set(['put', 'place', 'drop', 'stick', 'load', 'pop'])
+
+/** Nouns of files people put on sites (`put the [photo] into the library`). */
+const FILE_NOUNS = new Set(
+  ['file', 'document', 'pdf', 'picture', 'image', 'photo', 'attachment', 'screenshot'].map(stem),
+)
+
+/**
+ * True when `rest` (the words after the verb) puts a file (a file name among the values, or a
+ * file noun before the place) into a place (`on`, `onto`, `into`, `in`, `to`).
+ */
+function placesFile(rest: string[], values: Array<{ kind: ValueKind }>): boolean {
+  const place = rest.findIndex((t) => ['on', 'onto', 'into', 'in', 'to', 'up'].includes(t))
+  if (place < 0) return false
+  const before = rest.slice(0, place)
+  return (
+    before.some((t) => FILE_NOUNS.has(stem(t))) ||
+    before.some((t) => isMark(t) && values[markIndex(t)]?.kind === 'file')
+  )
 }
 
 /** What trackers and help desks open when they make one (`open a ticket`). */
