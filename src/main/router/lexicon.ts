@@ -248,12 +248,19 @@ const SITE_KINDS: Record<string, string[]> = {
   folder: ['server', 'drive', 'storage', 'workspace'],
   flow: ['editor', 'automation'],
   node: ['editor', 'automation'],
-  tiddler: ['wiki', 'notebook', 'notes'],
+  tiddler: ['wiki', 'notebook'],
 }
 
 const SITE_KIND_STEMS = new Map(
   Object.entries(SITE_KINDS).map(([thing, kinds]) => [stem(thing), kinds.map(stem)]),
 )
+
+const KIND_STEMS: ReadonlySet<string> = new Set([...SITE_KIND_STEMS.values()].flat())
+
+/** True when `wordStem` is what people call a site by what it holds (`tracker`, `registry`). */
+export function isSiteKind(wordStem: string): boolean {
+  return KIND_STEMS.has(wordStem)
+}
 
 /** Stems of what people call a site that holds `thingStem` (`issu` → `tracker`...). */
 export function siteKinds(thingStem: string): readonly string[] {

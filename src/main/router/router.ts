@@ -71,7 +71,7 @@
  * from the login's stored secrets, never from a slot (`log in to Verdaccio as ada`).
  */
 import type { JsonSchema, ToolSpec } from '../../shared/toolSpec'
-import { verbAgreement, type VerbClass } from './lexicon'
+import { isSiteKind, verbAgreement, type VerbClass } from './lexicon'
 import { isWord } from './meaning/related'
 import { parseIntent, type IntentWord, type ParsedIntent } from './parseIntent'
 import { askedClass, namesToolAct, scoreTool, type MatchEvidence } from './score'
@@ -233,6 +233,13 @@ export function createToolRouter(): ToolRouter {
       keys,
       siteWords.map((w) => index.expand(w)),
     )
+    // `search [the tracker] for X`: what people call a site stands for it (`score.ts` isSiteWord).
+    const kinds = parsed.core.filter((w) => !w.literal && isSiteKind(w.stem))
+    if (kinds.length) {
+      const found = new Set(entries)
+      for (const w of kinds) for (const e of index.toolsOfSitesSaying(w.stem)) found.add(e)
+      return { parsed, entries: index.current([...found]) }
+    }
     return { parsed, entries }
   }
   return {

@@ -1,4 +1,11 @@
-import { GENERIC_VERBS, READ_CLASSES, roleSynonyms, verbAgreement, type VerbClass } from './lexicon'
+import {
+  GENERIC_VERBS,
+  isSiteKind,
+  READ_CLASSES,
+  roleSynonyms,
+  verbAgreement,
+  type VerbClass,
+} from './lexicon'
 import { isActVerb, sameAct } from './meaning/actions'
 import {
   isKindOf,
@@ -508,10 +515,14 @@ function findCached(ctx: ScoreContext, w: IntentWord, roles: boolean): Found | n
   return f
 }
 
-/** A core word the tool knows only as its site's name names the site (`search [DokuWiki]`). */
+/**
+ * A core word the tool knows only as its site's name names the site (`search [DokuWiki]`), and
+ * so does what people call its site by what it holds (`search [the tracker] for X`).
+ */
 function isSiteWord(ctx: ScoreContext, w: IntentWord): boolean {
   const f = findCached(ctx, w, false)
-  return f !== null && f.field === 'site' && f.via !== 'vector'
+  if (f === null) return !w.literal && isSiteKind(w.stem) && ctx.profile.siteVocabulary.has(w.stem)
+  return f.field === 'site' && f.via !== 'vector'
 }
 
 /** Records how the tool accounts for intent word `w` (matched, absorbed by a slot, missing). */

@@ -57,6 +57,8 @@ export class ToolIndex {
   /** The postings of words strong enough to be a tool's head (not output fields, slot names). */
   private readonly headPostings = new Map<string, Set<IndexEntry>>()
   private readonly labels = new Map<string, Set<IndexEntry>>()
+  /** Per site, its tools. */
+  private readonly byHost = new Map<string, Set<IndexEntry>>()
   /** Per site, its tools that search the whole site (`ToolProfile.searchesSite`). */
   private readonly siteSearchers = new Map<string, Set<IndexEntry>>()
   private readonly vocabStems: string[] = []
@@ -141,6 +143,11 @@ export class ToolIndex {
     return out
   }
 
+  /** The tools of the sites that say `wordStem` of where they work (`sitesSaying`). */
+  toolsOfSitesSaying(wordStem: string): IndexEntry[] {
+    return this.sitesSaying(wordStem).flatMap((host) => [...(this.byHost.get(host) ?? [])])
+  }
+
   /** True when `name` (lower case, no separators) is the name of a site of some tool held. */
   isSiteName(name: string): boolean {
     return this.labels.has(name)
@@ -150,6 +157,11 @@ export class ToolIndex {
   knows(expanded: Expanded): boolean {
     for (const [s, x] of expanded) if (x.strength >= 0.9 && this.postings.has(s)) return true
     return false
+  }
+
+  /** Those of `entries` passed in by the last sync. */
+  current(entries: IndexEntry[]): IndexEntry[] {
+    return entries.filter((e) => e.generation === this.generation)
   }
 
   /** Number of tool profiles held. */
@@ -299,6 +311,9 @@ export class ToolIndex {
         this.vocabWords.push(term.word)
       }
     }
+    let hosted = this.byHost.get(entry.tool.siteHost)
+    if (!hosted) this.byHost.set(entry.tool.siteHost, (hosted = new Set()))
+    hosted.add(entry)
     if (entry.profile.searchesSite) {
       let set = this.siteSearchers.get(entry.tool.siteHost)
       if (!set) this.siteSearchers.set(entry.tool.siteHost, (set = new Set()))
@@ -315,6 +330,9 @@ export class ToolIndex {
   }
 
   private unpost(entry: IndexEntry): void {
+    const hosted = this.byHost.get(entry.tool.siteHost)
+    hosted?.delete(entry)
+    if (hosted?.size === 0) this.byHost.delete(entry.tool.siteHost)
     const searchers = this.siteSearchers.get(entry.tool.siteHost)
     searchers?.delete(entry)
     if (searchers?.size === 0) this.siteSearchers.delete(entry.tool.siteHost)
