@@ -82,10 +82,31 @@ describe('parseIntent', () => {
 
   it('keeps the other classes a verb classed by meaning allows', () => {
     // WordNet's first sense of `put` is `set` (an update) and `place` (a create) at once.
-    const p = parseIntent('put the file results.json onto the notebook server')
+    const p = parseIntent('put the issue on hold')
     expect(p.verb?.verbClass).toBe('update')
     expect(p.verb?.alternatives).toContain('create')
+  })
+
+  it('reads a file put onto a place as an upload', () => {
+    const p = parseIntent('put the file results.json onto the notebook server')
+    expect(p.verb?.verbClass).toBe('create')
+    expect(p.action).toBe('upload')
     expect(stems(p.places)).toEqual(['notebook', 'server'])
+  })
+
+  it('reads a verb of a web-app act by its act, not by WordNet', () => {
+    // WordNet's first senses of `fire` dismiss someone; asked of an app, it triggers.
+    expect(parseIntent('fire the inject node').verb?.verbClass).toBe('run')
+    expect(parseIntent('deactivate the flow Alerts').verb?.verbClass).toBe('update')
+    expect(parseIntent('bin the post Old News').verb?.verbClass).toBe('delete')
+  })
+
+  it('makes what a verb files or opens when it is not named yet', () => {
+    expect(parseIntent('file a bug about the footer').verb?.verbClass).toBe('create')
+    expect(parseIntent('open a ticket called Logo').verb?.verbClass).toBe('create')
+    expect(parseIntent('open an older version of the package').verb?.verbClass).toBe('read')
+    expect(parseIntent('save a draft post').verb?.verbClass).toBe('create')
+    expect(parseIntent('save a flow to the library').verb?.verbClass).not.toBe('create')
   })
 
   it('reads what a search looks for as its object when it names no other', () => {
