@@ -204,4 +204,68 @@ describe('router: general rules', () => {
     expect(files.id).toBe('list_folder')
     expect(files.score).toBeGreaterThanOrEqual(MIN_SCORE)
   })
+
+  it('matches a verb of the same web-app act that WordNet does not relate, and no other act', () => {
+    const flows = [
+      tool('trigger', 'flows.example', 'trigger the inject node "nightly" by hand', {
+        mutating: true,
+        defaults: { node: 'nightly' },
+      }),
+      tool('disable', 'flows.example', 'disable the flow Alerts', {
+        mutating: true,
+        defaults: { flow: 'Alerts' },
+      }),
+    ]
+    for (const [intent, id] of [
+      ['fire the nightly inject node', 'trigger'],
+      ['press the inject button of the nightly node', 'trigger'],
+      ['deactivate the flow Reports', 'disable'],
+      ['switch off the flow Reports', 'disable'],
+    ]) {
+      const top = first(intent!, flows)
+      expect([intent, top.id]).toEqual([intent, id])
+      expect(top.score).toBeGreaterThanOrEqual(MIN_SCORE)
+    }
+    // `assign` and `set` share a WordNet synset; as acts of a tracker they are two acts.
+    expect(first('assign issue #2 to Dana', TRACKER).score).toBeLessThan(MIN_SCORE)
+  })
+
+  it('reads a light verb with the noun of the tool’s act as that act (add a tag = tag)', () => {
+    const notes = [
+      tool('tag_note', 'notes.example', 'tag the note Soup with Favourite', {
+        mutating: true,
+        defaults: { title: 'Soup', tag: 'Favourite' },
+      }),
+      tool('create_note', 'notes.example', 'create a note called Groceries', {
+        mutating: true,
+        defaults: { title: 'Groceries' },
+      }),
+    ]
+    const tag = first('add the tag Urgent to the note Tasks', notes)
+    expect(tag.id).toBe('tag_note')
+    expect(tag.score).toBeGreaterThanOrEqual(MIN_SCORE)
+    expect(router.route('add the tag Urgent to the note Tasks', notes).tools[0]?.id).toBe(
+      'tag_note',
+    )
+  })
+
+  it('names a site by what it holds, and prefers the site a place word belongs to', () => {
+    const tools = [
+      ...TRACKER,
+      tool('search_posts', 'blog.example', 'search the blog for posts about tomato', {
+        defaults: { q: 'tomato' },
+      }),
+      tool('upload_image', 'blog.example', 'upload the image plot.png to the media library', {
+        mutating: true,
+        defaults: { file: 'plot.png' },
+      }),
+      ...WIKI,
+    ]
+    // Its tools work on issues: the tracker.
+    const shown = first('show issue #7 in the tracker', tools)
+    expect(shown.id).toBe('show_issue')
+    expect(shown.score).toBeGreaterThanOrEqual(MIN_SCORE)
+    // `blog` is what the blog's tools say of where they work, not the wiki's.
+    expect(first("add a picture to the blog's media library", tools).id).toBe('upload_image')
+  })
 })
