@@ -23,6 +23,7 @@ const ACTS: Record<string, Act> = {
     verbs: [
       ...['create', 'add', 'make', 'write', 'compose', 'draft', 'author', 'generate', 'build'],
       ...['set_up', 'put_together', 'jot_down', 'type_up', 'spin_up', 'establish', 'produce'],
+      ...['write_up', 'whip_up', 'knock_together', 'note_down'],
     ],
   },
   edit: {
@@ -43,7 +44,7 @@ const ACTS: Record<string, Act> = {
     verbClass: 'update',
     verbs: [
       ...['disable', 'deactivate', 'inactivate', 'turn_off', 'switch_off', 'shut_off'],
-      ...['suspend', 'pause', 'stop', 'halt', 'freeze', 'mute'],
+      ...['suspend', 'pause', 'stop', 'halt', 'freeze', 'mute', 'take_offline', 'park'],
     ],
   },
   enable: {
@@ -54,13 +55,16 @@ const ACTS: Record<string, Act> = {
     verbClass: 'delete',
     verbs: [
       ...['delete', 'remove', 'erase', 'wipe', 'wipe_out', 'get_rid_of', 'purge', 'nuke'],
-      ...['destroy', 'eliminate', 'clear_out', 'kill'],
+      ...['destroy', 'eliminate', 'clear_out', 'kill', 'zap', 'axe', 'take_down', 'do_away_with'],
     ],
   },
   // A web app's trash is how it deletes: asked to delete, moving to the trash does it.
   trash: {
     verbClass: 'delete',
-    verbs: ['trash', 'bin', 'junk', 'discard', 'throw_away', 'throw_out', 'ditch', 'scrap'],
+    verbs: [
+      ...['trash', 'bin', 'junk', 'discard', 'throw_away', 'throw_out', 'ditch', 'scrap'],
+      ...['toss', 'chuck'],
+    ],
   },
   deleteOrTrash: {
     verbClass: 'delete',
@@ -73,7 +77,7 @@ const ACTS: Record<string, Act> = {
     verbClass: 'run',
     verbs: [
       ...['run', 'trigger', 'fire', 'fire_off', 'fire_up', 'kick_off', 'set_off', 'launch'],
-      ...['execute', 'invoke', 'initiate', 'start_up', 'kick'],
+      ...['execute', 'invoke', 'initiate', 'start_up', 'kick', 'ping'],
     ],
   },
   press: { verbClass: 'run', verbs: ['press', 'push', 'hit', 'click', 'tap', 'trigger', 'fire'] },
@@ -101,12 +105,13 @@ const ACTS: Record<string, Act> = {
     verbClass: 'search',
     verbs: [
       ...['search', 'find', 'look_for', 'look_up', 'query', 'hunt', 'seek', 'locate'],
-      ...['dig_up', 'track_down', 'scan', 'comb', 'grep', 'search_for', 'hunt_for'],
+      ...['dig_up', 'track_down', 'scan', 'comb', 'grep', 'search_for', 'hunt_for', 'sift'],
+      ...['trawl', 'rummage', 'look_through', 'go_through', 'dig_through'],
     ],
   },
   login: {
     verbClass: 'auth',
-    verbs: ['log_in', 'sign_in', 'login', 'signin', 'authenticate', 'sign_on', 'log_on'],
+    verbs: ['log_in', 'sign_in', 'login', 'signin', 'authenticate', 'sign_on', 'log_on', 'get_in'],
   },
   logout: { verbClass: 'logout', verbs: ['log_out', 'sign_out', 'logout', 'signout', 'log_off'] },
 }
