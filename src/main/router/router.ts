@@ -185,6 +185,12 @@ export function createToolRouter(): ToolRouter {
     // A modifier no tool says (`now`, `quick`, `still`) cannot tell tools apart: generic.
     for (const w of parsed.core)
       if (w.modifier && !w.generic && !index.knows(index.expand(w))) w.generic = true
+    // So is any word of the object that is no noun and no tool says (`an [older] release`),
+    // beside one a tool says: it cannot tell the tools apart, and it names no other object.
+    const specific = parsed.core.filter((w) => !w.generic && !w.literal)
+    const known = specific.filter((w) => index.knows(index.expand(w)))
+    if (known.length)
+      for (const w of specific) if (!known.includes(w) && !isWord(w.word, 'noun')) w.generic = true
     // A name (`Redmine`, `node-red`) or a word English does not have (`redmine`); an English word
     // that is also a host label (`jobs` of jobs.example) stays a word.
     const named = (w: IntentWord) =>
