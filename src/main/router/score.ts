@@ -318,9 +318,11 @@ export function scoreTool(
   // what the named site holds: with the verbs agreeing, the site stands for the object.
   const asked = intent.verb?.verbClass ?? null
   // A generic word (`web` of "a personal web notebook") names no site.
-  const siteNamed = evidence.some(
-    (e) => e.part === 'site' && e.outcome === 'matched' && !GENERIC_STEMS.has(stem(e.word)),
-  )
+  // So does what people call it by what it holds (`search [the tracker] for X`).
+  const siteNamed =
+    evidence.some(
+      (e) => e.part === 'site' && e.outcome === 'matched' && !GENERIC_STEMS.has(stem(e.word)),
+    ) || sites.some((w) => !w.literal && isSiteKind(w.stem) && profile.siteVocabulary.has(w.stem))
   // `rename budget.xlsx`: a value of the kind the tool was recorded with names the object.
   const typedValue = intent.values.some((v) => v.value && profile.valueKinds.has(v.value))
   // `MediaWiki: retitle Planning to Planning 2026`: the site's one tool for that very act.
@@ -337,7 +339,12 @@ export function scoreTool(
     (asked === 'auth' ||
       asked === 'logout' ||
       typedValue ||
-      (siteNamed && (asked === 'search' || asked === 'list' || sameSpecificAction)))
+      (siteNamed && (asked === 'search' || asked === 'list' || sameSpecificAction)) ||
+      // `MediaWiki: delete Sandbox`: a thing named on a named site, by the site's tool's act.
+      (siteNamed &&
+        asked !== null &&
+        intent.core.every((w) => w.generic) &&
+        intent.values.some((v) => v.literal && !v.siteName)))
   if (!head) penalty += implicit ? PENALTY.implicit : PENALTY.head
   const all = [core, intent.qualifiers, intent.values, intent.places, sites].flat()
   const allStems = new Set(all.map((w) => w.stem))
