@@ -32,6 +32,8 @@ export interface IntentWord {
   modifier?: boolean
   /** The noun right after `which` / `what` (`which [pages] have ...`): what a question is about. */
   asked?: boolean
+  /** The word that opened the value phrase it stands in (`with`, `for`, `as`...). */
+  after?: string
   /**
    * The sites whose tools say this word of where they work (`blog`: the WordPress), set by the
    * router: a tool of another site that only absorbs or lacks it was not asked for.
@@ -104,6 +106,8 @@ const OPENERS: Record<string, Part> = {
   discussing: 'values',
   like: 'values',
   with: 'values',
+  using: 'values',
+  via: 'values',
   whose: 'values',
   where: 'values',
   having: 'values',
@@ -419,10 +423,12 @@ export function parseIntent(intent: string): ParsedIntent {
     run.push(t)
   }
   const asked = rest.indexOf(run.find(isPlural) ?? run.at(-1) ?? '')
+  let opened: string | undefined
   for (const [i, token] of rest.entries()) {
     const opener = OPENERS[token]
     if (opener) {
       part = opener
+      opened = token === 'using' || token === 'via' ? 'with' : token
       continue
     }
     // A value stood here: it is among the values already (`extracted`).
@@ -449,6 +455,7 @@ export function parseIntent(intent: string): ParsedIntent {
         ? { modifier: true }
         : {}),
     }
+    if (part === 'values' && opened) word.after = opened
     // A literal (an id, a date, a count) is a value wherever it stands.
     parsed[word.literal ? 'values' : part].push(word)
   }
@@ -479,8 +486,16 @@ export function parseIntent(intent: string): ParsedIntent {
       parsed.verb = verb = { ...verb, alternatives: [...(verb.alternatives ?? []), 'search'] }
   // One signs in or out *to* a site: the place is the site (`log in to the flow editor`), and so
   // is the object of `sign into the flow editor`.
-  if (verb?.verbClass === 'auth' || verb?.verbClass === 'logout')
+  if (verb?.verbClass === 'auth' || verb?.verbClass === 'logout') {
     parsed.sites.push(...parsed.places.splice(0), ...parsed.core.splice(0))
+    // `authenticate with [the npm registry]`: where one signs in, unless it is the credential
+    // (`with my password`, `using the code from my authenticator`).
+    const where = parsed.values.filter(
+      (w) => !w.literal && w.after === 'with' && !CREDENTIALS.has(w.stem),
+    )
+    parsed.values = parsed.values.filter((w) => !where.includes(w))
+    parsed.sites.push(...where)
+  }
   for (const token of [...afterColon, ...shellArgs])
     if (!STOP_WORDS.has(token) && !CLITICS.has(token) && !isMark(token))
       parsed.values.push({
@@ -559,6 +574,14 @@ function makesWhenNew(verb: string, rest: string[]): boolean {
   return rest[1] === 'new' || (noun !== undefined && OPENED.has(stem(noun)))
 }
 
+/** What one signs in with that is no site (`with my [password]`). */
+const CREDENTIALS = new Set(
+  [
+    ...['password', 'passphrase', 'account', 'credential', 'username', 'user', 'login', 'code'],
+    ...['authenticator', 'app', 'phone', 'token', 'key', 'otp', 'totp', 'factor', 'two', 'admin'],
+  ].map(stem),
+)
+
 /** Verbs that put a thing somewhere (`put`, `drop`): with a file and a place, an upload. */
 const PLACING = new Set(['put', 'place', 'drop', 'stick', 'load', 'pop'])
 
@@ -583,6 +606,24 @@ function placesFile(rest: string[], values: Array<{ kind: ValueKind }>): boolean
 
 /** What trackers and help desks open when they make one (`open a ticket`). */
 const OPENED = new Set(['ticket', 'issue', 'bug', 'case', 'request', 'incident'].map(stem))
+
+/**
+ * The length of a sign-in said without `log in` at `at` (`let me into`, `get me logged in`,
+ * `sign me in`, `log me into`), else 0.
+ */
+function signInPhrase(tokens: string[], at: number): number {
+  const lead = tokens[at]
+  if (lead !== 'let' && lead !== 'get' && lead !== 'sign' && lead !== 'log') return 0
+  let i = at + 1
+  if (tokens[i] === 'me' || tokens[i] === 'us') i++
+  if (lead === 'get' && (tokens[i] === 'logged' || tokens[i] === 'signed')) i++
+  const into = tokens[i] === 'in' || tokens[i] === 'into' || tokens[i] === 'on'
+  // `get into the server` signs in; `get in touch`, `let me in on it` do not.
+  if (!into || tokens[i + 1] === 'touch') return 0
+  // `log in`, `sign in` themselves are the table's (with `me`, they are read here).
+  if ((lead === 'sign' || lead === 'log') && i === at + 1) return 0
+  return i - at + 1
+}
 
 function skipFiller(tokens: string[], from: number): number {
   let i = from
@@ -622,6 +663,8 @@ function readVerb(tokens: string[], at: number, clause = false): LeadVerb | null
     (t) => t !== undefined && QUESTION_WORDS.has(t),
   )
   if (asked && (isWord(lead, 'noun') || isPlural(lead))) return null
+  const signIn = signInPhrase(tokens, at)
+  if (signIn) return { word: lead, verbClass: 'auth', action: 'log_in', length: signIn }
   // A phrasal verb WordNet knows means more than its first word (`get rid of` is no `get`).
   const table = verbClassOf(stem(lead))
   const tableParticle =
