@@ -71,6 +71,7 @@
  * from the login's stored secrets, never from a slot (`log in to Verdaccio as ada`).
  */
 import type { JsonSchema, ToolSpec } from '../../shared/toolSpec'
+import { splitClauses } from './clauses'
 import { isSiteKind, verbAgreement, type VerbClass } from './lexicon'
 import { isWord } from './meaning/related'
 import { parseIntent, type IntentWord, type ParsedIntent } from './parseIntent'
@@ -181,7 +182,10 @@ export function createToolRouter(): ToolRouter {
   // A word that names the site of some tool (`Redmine`, `dokuwiki`) names a site wherever it
   // stands: the tool must be on that site, it is no value a slot may take.
   const parse = (intent: string): ParsedIntent => {
-    const parsed = parseIntent(intent)
+    // `The printer moved, so please rewrite the page`: the request is what is scored; the
+    // reasons only say where (`clauses.ts`).
+    const clauses = splitClauses(intent)
+    const parsed = parseIntent(clauses.request)
     // A modifier no tool says (`now`, `quick`, `still`) cannot tell tools apart: generic.
     for (const w of parsed.core)
       if (w.modifier && !w.generic && !index.knows(index.expand(w))) w.generic = true
@@ -203,6 +207,18 @@ export function createToolRouter(): ToolRouter {
         const sites = index.sitesSaying(w.stem)
         if (sites.length) w.saidBySites = sites
       }
+    // From the reasons, only what names a site: a site's name, what people call it, or a word
+    // only some sites say of where they work (`I can't edit anything on [the team wiki]`).
+    if (clauses.context) {
+      const c = parseIntent(clauses.context)
+      for (const w of [...c.core, ...c.places, ...c.sites, ...c.values]) {
+        if (named(w)) parsed.sites.push({ ...w, siteName: true })
+        else if (!w.literal && !w.generic && (isSiteKind(w.stem) || index.isSiteName(w.word))) {
+          const sites = index.sitesSaying(w.stem)
+          parsed.sites.push(sites.length ? { ...w, saidBySites: sites } : w)
+        }
+      }
+    }
     const moved = [parsed.core, parsed.values, parsed.places].flat().filter(named)
     if (!moved.length) return parsed
     const keep = (list: IntentWord[]) => list.filter((w) => !moved.includes(w))

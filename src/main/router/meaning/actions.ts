@@ -109,6 +109,7 @@ const ACTS: Record<string, Act> = {
       ...['trawl', 'rummage', 'look_through', 'go_through', 'dig_through'],
     ],
   },
+  watch: { verbClass: 'create', verbs: ['watch', 'subscribe', 'follow', 'star', 'bookmark'] },
   login: {
     verbClass: 'auth',
     verbs: ['log_in', 'sign_in', 'login', 'signin', 'authenticate', 'sign_on', 'log_on', 'get_in'],
