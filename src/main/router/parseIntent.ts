@@ -34,6 +34,8 @@ export interface IntentWord {
   asked?: boolean
   /** The word that opened the value phrase it stands in (`with`, `for`, `as`...). */
   after?: string
+  /** It stands right before `of` (`the [priority] of issue #2`): what is asked of the rest. */
+  ofHead?: boolean
   /**
    * The sites whose tools say this word of where they work (`blog`: the WordPress), set by the
    * router: a tool of another site that only absorbs or lacks it was not asked for.
@@ -433,8 +435,14 @@ export function parseIntent(intent: string): ParsedIntent {
     }
     // A value stood here: it is among the values already (`extracted`).
     if (isMark(token)) continue
-    if (STOP_WORDS.has(token) || CLITICS.has(token) || AUXILIARIES.has(token) || token === 'of')
+    // `the [priority] of issue #2`: the noun before `of` is what is asked of the one after it.
+    if (token === 'of') {
+      const before = parsed[part].at(-1)
+      if (before && rest[i - 1] === before.word && !PARTITIVES.has(before.stem))
+        before.ofHead = true
       continue
+    }
+    if (STOP_WORDS.has(token) || CLITICS.has(token) || AUXILIARIES.has(token)) continue
     // Manner adverbs (`manually`, `quickly`) say how, not what: no tool needs to say them.
     if (/..ly$/.test(token) && !isWord(token, 'noun') && !isWord(token, 'verb')) continue
     // `posts that [talk] about X` outside the object (`on the blog [talk] about X`): the verb
@@ -573,6 +581,13 @@ function makesWhenNew(verb: string, rest: string[]): boolean {
   const noun = rest.slice(1).find((t) => !INDEFINITE.has(t))
   return rest[1] === 'new' || (noun !== undefined && OPENED.has(stem(noun)))
 }
+
+/** Nouns that say how much or which part of what follows `of` (`a [copy] of the flow`). */
+const PARTITIVES = new Set(
+  ['copy', 'list', 'set', 'number', 'kind', 'type', 'content', 'contents', 'rest', 'part', 'lot']
+    .concat(['bunch', 'couple', 'group', 'detail', 'details', 'overview', 'summary', 'all'])
+    .map(stem),
+)
 
 /** What one signs in with that is no site (`with my [password]`). */
 const CREDENTIALS = new Set(

@@ -700,7 +700,7 @@ function pickHead(core: IntentWord[], intent: ParsedIntent, ctx: ScoreContext): 
   // A modifier some tool says (`the [open] issues`) qualifies the head; it is not the head.
   const nouns = core.filter((w) => !w.generic && !w.literal && !w.modifier)
   const specific = nouns.length ? nouns : core.filter((w) => !w.generic && !w.literal)
-  const asked = specific.find((w) => w.asked)
+  const asked = specific.find((w) => w.asked) ?? specific.find((w) => w.ofHead)
   if (asked) return asked
   if (specific.length)
     return specific.filter((w) => findCached(ctx, w, false) !== null).at(-1) ?? specific.at(-1)!

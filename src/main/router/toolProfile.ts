@@ -235,6 +235,8 @@ export function profileTool(tool: ToolSpec): ToolProfile {
     : specificOf(parsed.core).length
       ? specificOf(parsed.core)
       : specificOf([...parsed.places, ...parsed.values])
+  // `set the [status] of issue #1`: the noun before `of` is what it works on.
+  const headWord = specific.find((w) => w!.ofHead) ?? specific.at(-1)
   // Words that name where the tool works: what a search searches, its `in`/`on` places, the
   // site's names and page titles. Shared with the other tools of the site (`toolIndex.ts`).
   // `search the Website project for "duplicate"`: the project is where it searches, not what.
@@ -271,13 +273,13 @@ export function profileTool(tool: ToolSpec): ToolProfile {
     // Without an object in its intent, what its values are (`file`) before its name's words,
     // which are often a recorded value (`local__patch_budget`).
     head:
-      specific.at(-1)?.stem ??
+      headWord?.stem ??
       valueKinds(tool)
         .flatMap((k) => KIND_WORDS[k] ?? [])
         .map(stem)[0] ??
       nameHead.at(-1) ??
       null,
-    headSingular: specific.length > 0 && !isPlural(specific.at(-1)!.word),
+    headSingular: headWord !== undefined && !isPlural(headWord.word),
     intentStems: new Set(
       words(bare)
         .filter((w) => !STOP_WORDS.has(w) && !siteStems.has(stem(w)))
