@@ -57,6 +57,8 @@ export class ToolIndex {
   /** The postings of words strong enough to be a tool's head (not output fields, slot names). */
   private readonly headPostings = new Map<string, Set<IndexEntry>>()
   private readonly labels = new Map<string, Set<IndexEntry>>()
+  /** Per site, the names it gives itself on the pages of any of its tools. */
+  private readonly hostNames = new Map<string, Set<string>>()
   /** Per site, its tools. */
   private readonly byHost = new Map<string, Set<IndexEntry>>()
   /** Per site, its tools that search the whole site (`ToolProfile.searchesSite`). */
@@ -83,6 +85,19 @@ export class ToolIndex {
     if (last && sameTools(last.tools, tools)) return last.entries
     const generation = ++this.generation
     const out: IndexEntry[] = []
+    // A site's names, pooled over its tools (each recording saw some of its pages): a name new
+    // to a site re-profiles the tools of that site held already.
+    for (const tool of tools) {
+      const names = this.hostNames.get(tool.siteHost) ?? new Set<string>()
+      this.hostNames.set(tool.siteHost, names)
+      const before = names.size
+      for (const n of tool.site?.names ?? []) names.add(n)
+      if (names.size !== before)
+        for (const e of this.byHost.get(tool.siteHost) ?? []) {
+          this.unpost(e)
+          this.entries.delete(e.tool.id)
+        }
+    }
     for (const tool of tools) {
       let entry = this.entries.get(tool.id)
       if (
@@ -94,7 +109,11 @@ export class ToolIndex {
         entry = undefined
       }
       if (!entry) {
-        entry = { tool, profile: profileTool(tool), generation }
+        entry = {
+          tool,
+          profile: profileTool(tool, [...(this.hostNames.get(tool.siteHost) ?? [])]),
+          generation,
+        }
         const shared = this.siteVocabularyOf(`${tool.siteHost} context`)
         for (const s of entry.profile.siteVocabulary) shared.add(s)
         entry.profile.siteVocabulary = shared

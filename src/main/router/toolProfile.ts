@@ -109,12 +109,13 @@ export interface ToolProfile {
 
 /**
  * Builds the router's view of a tool from its intent (its main action, not a sign-in before it),
- * name, site (host labels, the names the site gives itself, the titles of the pages recorded),
+ * name, site (host labels, the names the site gives itself, with those its other tools saw:
+ * `siteNamesOfHost`, the titles of the pages recorded),
  * description (the URL path after " — "), slot names and output fields. The values the person
  * typed (a slot's default or example, `Meeting Notes` of "rename the page Meeting Notes") are not
  * the tool's words: they are taken out of the intent first. Pure; cache it by `id@updatedAt`.
  */
-export function profileTool(tool: ToolSpec): ToolProfile {
+export function profileTool(tool: ToolSpec, siteNamesOfHost: readonly string[] = []): ToolProfile {
   const terms = new Map<string, ToolTerm>()
   const add = (texts: string[], field: TermField) => {
     for (const w of texts) {
@@ -131,7 +132,8 @@ export function profileTool(tool: ToolSpec): ToolProfile {
   const nameWords = words(objectPart)
   if (nameWords.length > 1 && METHOD_WORDS.has(nameWords[0]!)) nameWords.shift()
   const hostname = tool.siteHost.replace(/:\d+$/, '')
-  const siteNames = tool.site?.names ?? []
+  // What the site calls itself on any page of any of its tools (`siteNamesOfHost`).
+  const siteNames = [...new Set([...(tool.site?.names ?? []), ...siteNamesOfHost])]
   // A name's first word, when it is no English word, is the name people use (`Jupyter` of
   // `Jupyter Notebook`, `Sitecall` of `Sitecall Wiki`).
   const aliases = siteNames
