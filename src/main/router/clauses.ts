@@ -23,6 +23,9 @@ const ASKING =
 const STATEMENT =
   /^(i('m| am| have|'ve| was| keep| think| remember| wrote| jotted| can't| cannot| don't)|we('re| are| have|'ve| were| keep)|it('s| is| was| has)|there('s| is| are)|that|this|someone|something|nobody|the \w+( \w+)? (is|was|has|have|keeps|changed|moved|broke)\b)/i
 
+/** Quoted text, as `values.ts` reads it. */
+const QUOTED = /"[^"]*"|“[^”]*”|‘[^’]*’|(?<=^|\s)'[^']+'(?=\s|$|[.,;:!?])/g
+
 /** Where a clause ends inside a sentence. */
 const BREAKS =
   /,\s*so\s+|\s+so\s+please\s+|,\s*then\s+|\s+(?=so (?:that|i|we) )|\s+(?=because |since )/i
@@ -39,10 +42,14 @@ export interface Clauses {
  * clauses none of which asks, give the whole intent as the request.
  */
 export function splitClauses(intent: string): Clauses {
-  const clauses = intent
+  // Quoted text is one value whatever it says (`'Closed on Sundays.' Make that the text`).
+  const quoted: string[] = []
+  const held = intent.replace(QUOTED, (q) => `\u0000${quoted.push(q) - 1}\u0000`)
+  const restore = (c: string) => c.replace(/\u0000(\d+)\u0000/g, (_, i: string) => quoted[+i]!)
+  const clauses = held
     .split(/(?<=[.!?;])\s+/)
     .flatMap((sentence) => sentence.split(BREAKS))
-    .map((c) => (c ?? '').replace(/[.!?;,]+$/, '').trim())
+    .map((c) => restore((c ?? '').replace(/[.!?;,]+$/, '').trim()))
     .filter((c) => c.length > 0)
   if (clauses.length < 2) return { request: intent, context: '' }
   const asks = clauses.map(

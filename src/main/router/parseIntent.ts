@@ -1,4 +1,5 @@
 import { ACTION_ALIASES, GENERIC_VERBS, READ_CLASSES, verbClassOf, type VerbClass } from './lexicon'
+import { plainRequest } from './idioms'
 import { actClassOf, isActPhrase, MAKES_WHEN_NEW } from './meaning/actions'
 import { verbLemma } from './meaning/lemma'
 import {
@@ -240,7 +241,9 @@ const PARTICLES = new Set(['up', 'off', 'out', 'down', 'in', 'on', 'over', 'away
  * intent's verb: the verb after `and` / `then` is.
  */
 export function parseIntent(intent: string): ParsedIntent {
-  const extracted = extractValues(intent, markOf)
+  const marked = extractValues(intent, markOf)
+  // `scratch.py should be called utils.py`: an idiom read as the request it stands for.
+  const extracted = { ...marked, text: plainRequest(marked.text) }
   const quoted = extracted.values.filter((v) => v.kind === 'quoted').length
   // `Redmine search: login`, `new tiddler: Weekend Plans`: after a colon comes the value, unless
   // a clause starts there (`DokuWiki: create a page`).
@@ -255,7 +258,15 @@ export function parseIntent(intent: string): ParsedIntent {
     // word after a verb is what it works on (`Redmine search: login`).
     const leftVerb = left.some((t) => verbClassOf(stem(t)) !== null)
     const lone = right.filter((t) => !isMark(t)).length === 1 && leftVerb
-    if (right.length && !lone && readVerb(right, skipFiller(right, 0), true)) {
+    // Values may come first (`Jupyter: scratch.py rename to utils.py`).
+    const verbAt = skipFiller(
+      right,
+      Math.max(
+        0,
+        right.findIndex((t) => !isMark(t)),
+      ),
+    )
+    if (right.length && !lone && readVerb(right, verbAt, true)) {
       tokens = [...right, ...left]
       clauseFirst = true
     } else if (right.length) {

@@ -76,6 +76,9 @@ export function extractValues(
   for (const [kind, pattern] of PATTERNS) {
     text = text.replace(pattern, (whole: string, ...groups: unknown[]) => {
       const inner = groups.slice(0, 4).find((g) => typeof g === 'string') as string | undefined
+      // `'Closed on Sundays.' Make that the text of ...`: a verb that opens a sentence after a
+      // quoted one, before its object, is no name.
+      if (kind === 'name' && imperativeAt(whole, groups)) return whole
       const value = kind === 'quoted' ? (inner ?? '') : whole
       if (kind === 'file' && NOT_FILES.test(value)) return whole
       if (kind === 'identifier' && isEnglish(value)) return whole
@@ -86,6 +89,24 @@ export function extractValues(
     })
   }
   return { text, values }
+}
+
+/** Words that open a verb's object (`make [that] the text`). */
+const OBJECT_OPENERS = /^\s+(that|this|it|the|a|an|my|our|them|these|those)\b/i
+
+/**
+ * True when the capitalised word `whole` (one word) is an English verb followed by the opening of
+ * its object: an imperative, not a name. `groups` are `String.replace`'s extra arguments (the
+ * offset and the whole text come last for a pattern without groups).
+ */
+function imperativeAt(whole: string, groups: unknown[]): boolean {
+  if (/\s/.test(whole)) return false
+  const offset = groups.at(-2)
+  const all = groups.at(-1)
+  if (typeof offset !== 'number' || typeof all !== 'string') return false
+  return (
+    inWordnet(whole.toLowerCase(), 'verb') && OBJECT_OPENERS.test(all.slice(offset + whole.length))
+  )
 }
 
 function isEnglish(joined: string): boolean {
