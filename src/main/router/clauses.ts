@@ -44,8 +44,8 @@ export interface Clauses {
 export function splitClauses(intent: string): Clauses {
   // Quoted text is one value whatever it says (`'Closed on Sundays.' Make that the text`).
   const quoted: string[] = []
-  const held = intent.replace(QUOTED, (q) => `\u0000${quoted.push(q) - 1}\u0000`)
-  const restore = (c: string) => c.replace(/\u0000(\d+)\u0000/g, (_, i: string) => quoted[+i]!)
+  const held = intent.replace(QUOTED, (q) => `\uE000${quoted.push(q) - 1}\uE000`)
+  const restore = (c: string) => c.replace(/\uE000(\d+)\uE000/g, (_, i: string) => quoted[+i]!)
   const clauses = held
     .split(/(?<=[.!?;])\s+/)
     .flatMap((sentence) => sentence.split(BREAKS))
