@@ -71,6 +71,11 @@ export interface ParsedIntent {
   actionGuessed: boolean
   /** Values that stand as the verb's object (`rename [budget.xlsx]`), by kind. */
   objectKinds: ValueKind[]
+  /**
+   * What of a record a search is asked to look in: `name` (`pages named X`, `whose title starts
+   * with`), `text` (`pages that mention X`, `search the contents`).
+   */
+  looksIn: Set<'name' | 'text'>
   core: IntentWord[]
   qualifiers: IntentWord[]
   values: IntentWord[]
@@ -412,11 +417,18 @@ export function parseIntent(intent: string): ParsedIntent {
         if (kind) objectKinds.push(kind)
       } else if (!DETERMINERS.has(token) && !GENERIC_STEMS.has(stem(token))) break
     }
+  // `which pages talk about X`: a question about what records say is a search.
+  const asksIn = looksIn(tokens)
+  const q = tokens.findIndex((t) => QUESTION_WORDS.has(t))
+  const many = (t: string) => t !== 'does' && t !== 'is' && isPlural(t) && isWord(t, 'noun')
+  if (!verb && asksIn.has('text') && q >= 0 && tokens.slice(q + 1, q + 4).some(many))
+    verb = { word: 'search', verbClass: 'search' }
   const parsed: ParsedIntent = {
     verb,
     action,
     actionGuessed: guessed,
     objectKinds,
+    looksIn: asksIn,
     core: [],
     qualifiers: [],
     values: [],
@@ -628,6 +640,48 @@ function placesFile(rest: string[], values: Array<{ kind: ValueKind }>): boolean
     before.some((t) => FILE_NOUNS.has(stem(t))) ||
     before.some((t) => isMark(t) && values[markIndex(t)]?.kind === 'file')
   )
+}
+
+/** Words that say a search looks at records' names or at their text. */
+const LOOKS_IN: Record<string, 'name' | 'text'> = {
+  name: 'name',
+  names: 'name',
+  named: 'name',
+  title: 'name',
+  titles: 'name',
+  titled: 'name',
+  prefix: 'name',
+  id: 'name',
+  text: 'text',
+  content: 'text',
+  contents: 'text',
+  mention: 'text',
+  mentions: 'text',
+  mentioning: 'text',
+  talk: 'text',
+  talks: 'text',
+  discuss: 'text',
+  discusses: 'text',
+  say: 'text',
+  says: 'text',
+  contain: 'text',
+  contains: 'text',
+  anywhere: 'text',
+  fulltext: 'text',
+  body: 'text',
+  wording: 'text',
+}
+
+/** Where an intent's tokens say a search looks (`LOOKS_IN`; `starting with` is a name's). */
+export function looksIn(tokens: string[]): Set<'name' | 'text'> {
+  const out = new Set<'name' | 'text'>()
+  for (const [i, t] of tokens.entries()) {
+    const field = LOOKS_IN[t]
+    if (field) out.add(field)
+    if (/^(start|begin)/.test(t) && tokens[i + 1] === 'with') out.add('name')
+    if (t === 'full' && tokens[i + 1] === 'text') out.add('text')
+  }
+  return out
 }
 
 /** What trackers and help desks open when they make one (`open a ticket`). */

@@ -81,6 +81,10 @@ export const PENALTY = {
   valueKind: 0.05,
   /** An identifier of a shape the tool's slots were never recorded with; a tie-breaker. */
   valueShape: 0.03,
+  /** Asked to look in records' text of a tool that looks at their names only, or lists them. */
+  looksElsewhere: 0.1,
+  /** Asked to look at names of a search of the whole text (it finds them, and more); a tie-breaker. */
+  looksWider: 0.02,
   /**
    * A word that the tools of other sites say of where they work (`blog` of a WordPress), asked
    * of a tool of a site that does not (a MediaWiki): the intent probably meant the other site.
@@ -375,6 +379,17 @@ export function scoreTool(
       findCached(ctx, head, false)!.strength >= PATH_HEAD) ||
     (head !== null && [...expand(head).keys()].some((s) => profile.objectStems.has(s)))
   if (!toolHeadNamed) penalty += PENALTY.toolHead
+  // `pages that mention X` of a tool that looks at names, `page names with X` of one that looks
+  // at the whole text.
+  if (READ_CLASSES.includes(profile.verb)) {
+    const text = intent.looksIn.has('text') && !intent.looksIn.has('name')
+    const name = intent.looksIn.has('name') && !intent.looksIn.has('text')
+    // A list looks at no text either (`which pages mention X` of a namespace's listing).
+    if (text && (profile.searchesNames || profile.verb === 'list'))
+      penalty += PENALTY.looksElsewhere
+    else if (name && !profile.searchesNames && profile.verb === 'search')
+      penalty += PENALTY.looksWider
+  }
   // `show version 1.1.0 of the package` is more than `what do we know about the package X` asks.
   for (const s of profile.objectStems)
     if (

@@ -1,7 +1,7 @@
 import type { ToolSpec } from '../../shared/toolSpec'
 import { METHOD_WORDS, READ_CLASSES, siteKinds, verbClassOf, type VerbClass } from './lexicon'
 import { verbLemma } from './meaning/lemma'
-import { parseIntent } from './parseIntent'
+import { looksIn, parseIntent } from './parseIntent'
 import { isWord } from './meaning/related'
 import { GENERIC_STEMS, HOST_NOISE, isPlural, STOP_WORDS, stem, words } from './text'
 import { extractValues, type ValueKind } from './values'
@@ -68,6 +68,8 @@ export interface ToolProfile {
   action: string | null
   /** Stems the profile says its head by on this site (`article` of a wiki's `page`). */
   headAliases: Set<string>
+  /** Its intent limits it to records' names (`pages that have X in their [name]`). */
+  searchesNames: boolean
   /** Stems of the slot names, for `by <role>` qualifiers. */
   slotStems: Set<string>
   /** The tool takes free text (a string slot without fixed options): it can absorb values. */
@@ -265,6 +267,9 @@ export function profileTool(tool: ToolSpec, siteNamesOfHost: readonly string[] =
     verb: toolVerb(tool, parsed.verb?.verbClass ?? asksForMany(parsed), nameWords),
     action,
     headAliases: new Set(wikiPage ? [stem('article')] : []),
+    // `whose name mentions X` looks at names the way others look at text: no limit.
+    searchesNames:
+      words(intent).some((w) => NAME_NOUNS.has(w)) && !looksIn(words(intent)).has('text'),
     slotStems: new Set(slotWords.map(stem)),
     hasTextSlot: free.length > 0,
     hasNumberSlot:
@@ -359,6 +364,9 @@ function compoundTail(word: string): string[] {
   }
   return []
 }
+
+/** Nouns by which an intent limits a search to records' names (`whose [title] starts with`). */
+const NAME_NOUNS: ReadonlySet<string> = new Set(['name', 'names', 'title', 'titles', 'prefix'])
 
 /** How much a word the profile adds as another's synonym counts (as `toolIndex.ts` NOUN_SYNONYM). */
 const NOUN_SYNONYM_STRENGTH = 0.95
