@@ -201,6 +201,8 @@ const NOUN_GROUPS: string[][] = [
   ['flat', 'apartment', 'listing', 'rental'],
   ['stay', 'accommodation', 'lodging', 'room'],
   ['note', 'document', 'doc'],
+  // TiddlyWiki's own word for a note.
+  ['tiddler', 'note'],
   ['text', 'content', 'body', 'wording'],
   ['repo', 'repository'],
   ['film', 'movie'],
