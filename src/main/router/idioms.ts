@@ -3,8 +3,9 @@
  * Billing becomes Invoicing`, `'Open 9 to 5' should be the new text of the page`, `logo.svg
  * needs to go into the media files`, `Spam Article has to go`): each idiom is rewritten to the
  * plain request it stands for (`rename to`, `change the text of`, `upload into`, `delete`), so
- * the parser reads its verb. Values are already marks here (`parseIntent`), so a quoted text
- * never matches.
+ * the parser reads its verb; so is a request made with a tool (`use the tracker to raise a bug`)
+ * and one behind a label (`Agent task: ...`). Values are already marks here (`parseIntent`), so
+ * a quoted text never matches.
  */
 
 /** An idiom and the words it stands for. */
@@ -31,9 +32,28 @@ const IDIOMS: Array<[RegExp, string]> = [
   [/\b(?:needs?|has|have) to go\b/gi, ' delete it '],
 ]
 
+/**
+ * `use the tracker to raise a bug`, `could you use WordPress to save a post`: the request after
+ * `to`, on what is used (`raise a bug on the tracker`).
+ */
+const USE_TO =
+  /^(\W*(?:please\s+)?(?:(?:could|can|would|will)\s+you\s+)?(?:please\s+)?)(?:use|using)\s+(.+?)\s+to\s+(.+)$/i
+
+/**
+ * A label before a colon that only says who asks (`Agent task:`, `Step 2:`, `Request:`): no part
+ * of the request.
+ */
+const LABEL =
+  /^\W*(?:(?:agent|assistant|bot)\s+)?(?:task|step|request|job|goal|action|instruction|todo|to-do)(?:\s+\d+)?\s*:\s*/i
+
 /** `text` with the idioms of {@link IDIOMS} rewritten as plain requests. */
 export function plainRequest(text: string): string {
   let out = text
+    .replace(LABEL, '')
+    .replace(USE_TO, (_, lead: string, used: string, rest: string) => {
+      const end = /[.!?]+\s*$/.exec(rest)?.[0] ?? ''
+      return `${lead}${rest.slice(0, rest.length - end.length)} on ${used}${end}`
+    })
   for (const [pattern, plain] of IDIOMS) out = out.replace(pattern, plain)
   return out
 }

@@ -466,6 +466,11 @@ export function parseIntent(intent: string): ParsedIntent {
       continue
     }
     if (STOP_WORDS.has(token) || CLITICS.has(token) || AUXILIARIES.has(token)) continue
+    // `issue [number] 15`, `ticket [no.] 6`: part of how the id is said.
+    if ((token === 'number' || token === 'no' || token === 'num') && isMark(rest[i + 1])) {
+      const kind = extracted.values[markIndex(rest[i + 1]!)]?.kind
+      if (kind === 'number') continue
+    }
     // Manner adverbs (`manually`, `quickly`) say how, not what: no tool needs to say them.
     if (/..ly$/.test(token) && !isWord(token, 'noun') && !isWord(token, 'verb')) continue
     // `posts that [talk] about X` outside the object (`on the blog [talk] about X`): the verb

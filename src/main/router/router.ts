@@ -256,7 +256,9 @@ export function createToolRouter(): ToolRouter {
       siteWords.map((w) => index.expand(w)),
     )
     // `search [the tracker] for X`: what people call a site stands for it (`score.ts` isSiteWord).
-    const kinds = parsed.core.filter((w) => !w.literal && isSiteKind(w.stem))
+    const kinds = [...parsed.core, ...parsed.sites, ...parsed.places].filter(
+      (w) => !w.literal && isSiteKind(w.stem),
+    )
     if (kinds.length) {
       const found = new Set(entries)
       for (const w of kinds) for (const e of index.toolsOfSitesSaying(w.stem)) found.add(e)
