@@ -2,33 +2,60 @@
  * The request in an intent said with its reasons (`The printer moved, so please rewrite the
  * page`, `I'm preparing the triage; list every open bug`, `pull up issue 21 so I can read it`):
  * the clauses that ask for something are the request, the others only say why or where. The
- * router scores the request and takes from the rest only where it happens (`on the team wiki`).
+ * router scores the request and takes from the rest only where it happens (`on the team wiki`),
+ * and what the request points back to (`delete [it] please`).
  *
- * Clauses end at a sentence's end (`.`, `!`, `?`, `;`) and before `, so`, `so please`, `, then`,
- * `so I can`, `because`, `since`. A clause asks when it is a question, says `please`, starts
- * with a verb (after `could you`, `can you`, `just`...) or with `I need` / `I want` / `I'd like`;
- * it only says why when it starts with a subordinator (`so I can`, `because`, `before`) or with a
- * statement's subject (`I'm`, `we've`, `the post is`).
+ * Clauses end at a sentence's end (`.`, `!`, `?`, `;`), before `, so`, `so please`, `, then`,
+ * `so I can`, `because`, `since`, and at a comma before a request's verb (`..., delete it
+ * please`). A clause asks when it is a question, says `please`, starts with a verb (after `could
+ * you`, `can you`, `just`...) or with `I need` / `I want` / `I'd like`; it only says why when it
+ * starts with a subordinator (`so I can`, `because`, `before`) or with a statement's subject
+ * (`I'm`, `we've`, `the post is`). What a sentence asks after `so` is its request: what comes
+ * before is why (`I need to change a flow, so sign me in`).
  */
 
 /** What leads a clause that only gives a reason or a purpose. */
 const SUBORDINATE =
   /^(so (that|i|we|it)\b|because|since|as\b|before|after|when|while|if|until|once|although|though)/i
 
-/** What leads a clause that asks (`I need`, `could you`, a question word). */
-const ASKING =
-  /^(please|kindly|just|now|then|(could|can|would|will) (you|u)|i('d| would)? (need|want|like)|i'd like|we need|which|what|where|who|how|show|list|find|search|look|open|create|make|add|upload|delete|remove|rename|change|update|edit|log|sign|run|trigger|get|give|use)\b/i
+/** Verbs that open a request. */
+const REQUEST_VERBS =
+  'show|list|find|search|look|open|create|make|add|upload|delete|remove|rename|change|update|edit|log|sign|run|trigger|get|give|use|put|send|move|tag|label|trash|bin|throw|disable|enable|fire|press|save|store|export|attach|display|view|read|pull|fetch|filter|set|mark|write|start|file|report|raise'
 
-/** What leads a statement (`I'm ...`, `the post is ...`). */
-const STATEMENT =
-  /^(i('m| am| have|'ve| was| keep| think| remember| wrote| jotted| can't| cannot| don't)|we('re| are| have|'ve| were| keep)|it('s| is| was| has)|there('s| is| are)|that|this|someone|something|nobody|the \w+( \w+)? (is|was|has|have|keeps|changed|moved|broke)\b)/i
+/** What leads a clause that asks (`I need`, `could you`, a question word, a verb). */
+const ASKING = new RegExp(
+  `^(please|kindly|just|now|then|(could|can|would|will) (you|u)|i('d| would)? (need|want|like)|i'd like|we need|which|what|where|who|how|${REQUEST_VERBS})\\b`,
+  'i',
+)
+
+/** What leads a statement (`I'm ...`, `the post is ...`, `'Untitled' is an empty tiddler`). */
+const STATEMENT = new RegExp(
+  [
+    "^(i('m| am| have|'ve| was| keep| think| remember| wrote| jotted| can't| cannot| don't| made)",
+    "|we('re| are| have|'ve| were| keep| don't)|it('s|'ll| is| was| has| will)|they\\b",
+    "|there('s| is| are)|that|this|someone|something|nobody|my\\b|our\\b",
+    '|the [^,;]{1,40}? (is|are|was|were|has|have|keeps|changed|moved|broke|got)\\b',
+    '|\uE000\\d+\uE000 (is|are|was|has)\\b',
+    '|[a-z][^,;]{0,40}? (is|are) (hidden|too|out|broken|empty|wrong|missing)\\b)',
+  ].join(''),
+  'i',
+)
 
 /** Quoted text, as `values.ts` reads it. */
 const QUOTED = /"[^"]*"|“[^”]*”|‘[^’]*’|(?<=^|\s)'[^']+'(?=\s|$|[.,;:!?])/g
 
-/** Where a clause ends inside a sentence. */
-const BREAKS =
-  /,\s*so\s+|\s+so\s+please\s+|,\s*then\s+|\s+(?=so (?:that|i|we) )|\s+(?=because |since )/i
+/** Where a clause ends inside a sentence; `so` marks what follows as the request. */
+const BREAKS = new RegExp(
+  [
+    ',\\s*(so)\\s+',
+    '\\s+(so)\\s+(?=please\\s)',
+    ',\\s*then\\s+',
+    '\\s+(?=so (?:that|i|we) )',
+    '\\s+(?=because |since )',
+    `,\\s+(?=(?:please\\s+)?(?:${REQUEST_VERBS})\\s+(?:it|them|that|this|the|a|an|my|our)\\b)`,
+  ].join('|'),
+  'i',
+)
 
 export interface Clauses {
   /** The clauses that ask, joined; the whole intent when none is told apart. */
@@ -46,16 +73,39 @@ export function splitClauses(intent: string): Clauses {
   const quoted: string[] = []
   const held = intent.replace(QUOTED, (q) => `\uE000${quoted.push(q) - 1}\uE000`)
   const restore = (c: string) => c.replace(/\uE000(\d+)\uE000/g, (_, i: string) => quoted[+i]!)
-  const clauses = held
-    .split(/(?<=[.!?;])\s+/)
-    .flatMap((sentence) => sentence.split(BREAKS))
-    .map((c) => restore((c ?? '').replace(/[.!?;,]+$/, '').trim()))
-    .filter((c) => c.length > 0)
+  const clauses: Array<{ text: string; afterSo: boolean; sentence: number }> = []
+  for (const [sentence, text] of held.split(/(?<=[.!?;])\s+/).entries()) {
+    // `split` with groups interleaves what they caught: `so` where the next clause follows it.
+    const parts = text.split(BREAKS)
+    let afterSo = false
+    for (const part of parts) {
+      if (part === undefined) continue
+      if (/^so$/i.test(part)) {
+        afterSo = true
+        continue
+      }
+      const clean = part.replace(/[.!?;,]+$/, '').trim()
+      if (clean) clauses.push({ text: clean, afterSo, sentence })
+      afterSo = false
+    }
+  }
   if (clauses.length < 2) return { request: intent, context: '' }
   const asks = clauses.map(
-    (c) => !SUBORDINATE.test(c) && (ASKING.test(c) || /\bplease\b/i.test(c) || !STATEMENT.test(c)),
+    (c) =>
+      !SUBORDINATE.test(c.text) &&
+      (ASKING.test(c.text) || /\bplease\b/i.test(c.text) || !STATEMENT.test(c.text)),
   )
-  const request = clauses.filter((_, i) => asks[i])
-  if (!request.length) return { request: intent, context: '' }
-  return { request: request.join('. '), context: clauses.filter((_, i) => !asks[i]).join('. ') }
+  // `I need to change a flow, so sign me in`: what is asked after `so` is the request.
+  for (const [i, c] of clauses.entries())
+    if (c.afterSo && asks[i])
+      for (const [j, d] of clauses.entries())
+        if (j < i && d.sentence === c.sentence) asks[j] = false
+  const pick = (ask: boolean) =>
+    clauses
+      .filter((_, i) => asks[i] === ask)
+      .map((c) => restore(c.text))
+      .join('. ')
+  const request = pick(true)
+  if (!request) return { request: intent, context: '' }
+  return { request, context: pick(false) }
 }

@@ -211,9 +211,28 @@ export function createToolRouter(): ToolRouter {
     // only some sites say of where they work (`I can't edit anything on [the team wiki]`).
     if (clauses.context) {
       const c = parseIntent(clauses.context)
+      // `'Untitled 2' is an empty tiddler, delete it please`: a request that names nothing
+      // acts on what the reasons name.
+      const refers = /\b(it|them|that|this|one)\b/i.test(clauses.request)
+      if (refers && !parsed.core.some((w) => !w.generic && !w.literal)) {
+        const known = (w: IntentWord) =>
+          !w.generic && !w.literal && !w.modifier && index.knows(index.expand(w))
+        // Said in passing, they may name what the tool works on, never cost as its object.
+        parsed.core.push(...c.core.filter(known).map((w) => ({ ...w, generic: true })))
+        parsed.values.push(...c.values.filter((w) => w.literal))
+      }
+      const said = new Set(parsed.sites.map((w) => w.stem))
       for (const w of [...c.core, ...c.places, ...c.sites, ...c.values]) {
+        if (said.has(w.stem)) continue
+        said.add(w.stem)
         if (named(w)) parsed.sites.push({ ...w, siteName: true })
-        else if (!w.literal && !w.generic && (isSiteKind(w.stem) || index.isSiteName(w.word))) {
+        else if (
+          !w.literal &&
+          !w.generic &&
+          (isSiteKind(w.stem) ||
+            index.isSiteName(w.word) ||
+            (isWord(w.word, 'noun') && index.namesASite(w.stem)))
+        ) {
           const sites = index.sitesSaying(w.stem)
           parsed.sites.push(sites.length ? { ...w, saidBySites: sites } : w)
         }

@@ -167,6 +167,13 @@ export class ToolIndex {
     return this.sitesSaying(wordStem).flatMap((host) => [...(this.byHost.get(host) ?? [])])
   }
 
+  /** True when some tool held has `wordStem` among the words of its site's names (`notebook`). */
+  namesASite(wordStem: string): boolean {
+    for (const e of this.postings.get(wordStem) ?? [])
+      if (e.profile.terms.get(wordStem)?.field === 'site') return true
+    return false
+  }
+
   /** True when `name` (lower case, no separators) is the name of a site of some tool held. */
   isSiteName(name: string): boolean {
     return this.labels.has(name)
