@@ -10,6 +10,11 @@
 
 /** An idiom and the words it stands for. */
 const IDIOMS: Array<[RegExp, string]> = [
+  // Signing in said otherwise (`let me into`, `get me logged in`, `sign me in`).
+  [/\b(?:let|get) (?:me|us) (?:in|into|on)(?: to)?\b/gi, ' log in to '],
+  [/\bget (?:me |us )?(?:logged|signed) (?:in|into|on)(?: to)?\b/gi, ' log in to '],
+  [/\b(?:sign|log) (?:me|us) (?:in|into|on)(?: to)?\b/gi, ' log in to '],
+  [/\bget into\b/gi, ' log in to '],
   // Renames.
   [/\b(?:should|must|needs? to|has to|is to) be (?:re)?(?:called|named|titled)\b/gi, ' rename to '],
   [/\bbecomes\b/gi, ' rename to '],

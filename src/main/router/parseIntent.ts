@@ -142,6 +142,8 @@ const OPENERS: Record<string, Part> = {
 const FILLER = new Set([
   ...STOP_WORDS,
   ...['to', 'like', 'try', 'go', 'quickly', 'now', 'd', 'll', 'm', 've', 're', 's'],
+  // `I need every open bug`, `I want to see the pages`: a wish says nothing of the act.
+  ...['need', 'needs', 'want', 'wants', 'wish'],
 ])
 
 /** Verbs that only lead to the page where the work happens (`go to the wiki and ...`). */
@@ -692,24 +694,6 @@ export function looksIn(tokens: string[]): Set<'name' | 'text'> {
 /** What trackers and help desks open when they make one (`open a ticket`). */
 const OPENED = new Set(['ticket', 'issue', 'bug', 'case', 'request', 'incident'].map(stem))
 
-/**
- * The length of a sign-in said without `log in` at `at` (`let me into`, `get me logged in`,
- * `sign me in`, `log me into`), else 0.
- */
-function signInPhrase(tokens: string[], at: number): number {
-  const lead = tokens[at]
-  if (lead !== 'let' && lead !== 'get' && lead !== 'sign' && lead !== 'log') return 0
-  let i = at + 1
-  if (tokens[i] === 'me' || tokens[i] === 'us') i++
-  if (lead === 'get' && (tokens[i] === 'logged' || tokens[i] === 'signed')) i++
-  const into = tokens[i] === 'in' || tokens[i] === 'into' || tokens[i] === 'on'
-  // `get into the server` signs in; `get in touch`, `let me in on it` do not.
-  if (!into || tokens[i + 1] === 'touch') return 0
-  // `log in`, `sign in` themselves are the table's (with `me`, they are read here).
-  if ((lead === 'sign' || lead === 'log') && i === at + 1) return 0
-  return i - at + 1
-}
-
 function skipFiller(tokens: string[], from: number): number {
   let i = from
   while (i < tokens.length && FILLER.has(tokens[i]!)) i++
@@ -748,8 +732,6 @@ function readVerb(tokens: string[], at: number, clause = false): LeadVerb | null
     (t) => t !== undefined && QUESTION_WORDS.has(t),
   )
   if (asked && (isWord(lead, 'noun') || isPlural(lead))) return null
-  const signIn = signInPhrase(tokens, at)
-  if (signIn) return { word: lead, verbClass: 'auth', action: 'log_in', length: signIn }
   // A phrasal verb WordNet knows means more than its first word (`get rid of` is no `get`).
   const table = verbClassOf(stem(lead))
   const tableParticle =
