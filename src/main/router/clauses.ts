@@ -28,6 +28,9 @@ const ASKING = new RegExp(
   'i',
 )
 
+/** A clause that opens with a request's verb (after `please`). */
+const IMPERATIVE = new RegExp(`^(please\\s+)?(${REQUEST_VERBS})\\b`, 'i')
+
 /** What leads a statement (`I'm ...`, `the post is ...`, `'Untitled' is an empty tiddler`). */
 const STATEMENT = new RegExp(
   [
@@ -100,12 +103,13 @@ export function splitClauses(intent: string): Clauses {
     if (c.afterSo && asks[i])
       for (const [j, d] of clauses.entries())
         if (j < i && d.sentence === c.sentence) asks[j] = false
-  const pick = (ask: boolean) =>
-    clauses
-      .filter((_, i) => asks[i] === ask)
-      .map((c) => restore(c.text))
-      .join('. ')
-  const request = pick(true)
+  const text = (list: typeof clauses) => list.map((c) => restore(c.text)).join('. ')
+  // `blog post 'Leek Trench'. show it`: the clause that opens with its verb leads.
+  const asking = clauses.filter((_, i) => asks[i])
+  const request = text([
+    ...asking.filter((c) => IMPERATIVE.test(c.text)),
+    ...asking.filter((c) => !IMPERATIVE.test(c.text)),
+  ])
   if (!request) return { request: intent, context: '' }
-  return { request, context: pick(false) }
+  return { request, context: text(clauses.filter((_, i) => !asks[i])) }
 }

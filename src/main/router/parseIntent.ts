@@ -325,6 +325,8 @@ export function parseIntent(intent: string): ParsedIntent {
           !PREDICATE_LEADS.has(tokens[i - 1] ?? '') &&
           !isPlural(t) &&
           !DETERMINERS.has(tokens[i - 1] ?? '') &&
+          // `pages under [archive]`: a noun after a preposition.
+          OPENERS[tokens[i - 1] ?? ''] === undefined &&
           verbClassOf(stem(t)) !== null,
       )
       if (at >= 0) found = readVerb(tokens, at)
