@@ -76,6 +76,8 @@ export interface ParsedIntent {
    * with`), `text` (`pages that mention X`, `search the contents`).
    */
   looksIn: Set<'name' | 'text'>
+  /** It speaks of a second factor (`two-factor`, `2FA`, `the code from my authenticator`). */
+  secondFactor: boolean
   core: IntentWord[]
   qualifiers: IntentWord[]
   values: IntentWord[]
@@ -433,6 +435,7 @@ export function parseIntent(intent: string): ParsedIntent {
     actionGuessed: guessed,
     objectKinds,
     looksIn: asksIn,
+    secondFactor: SECOND_FACTOR.test(intent),
     core: [],
     qualifiers: [],
     values: [],
@@ -650,6 +653,10 @@ function placesFile(rest: string[], values: Array<{ kind: ValueKind }>): boolean
     before.some((t) => isMark(t) && values[markIndex(t)]?.kind === 'file')
   )
 }
+
+/** Words of a second factor of a sign-in (RFC 6238's one-time codes, authenticator apps). */
+export const SECOND_FACTOR =
+  /\b(2fa|mfa|otp|totp|authenticator|two[- ]?factor|two[- ]?step|one[- ]?time|second factor|verification code)\b/i
 
 /** Words that say a search looks at records' names or at their text. */
 const LOOKS_IN: Record<string, 'name' | 'text'> = {

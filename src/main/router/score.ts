@@ -81,6 +81,10 @@ export const PENALTY = {
   valueKind: 0.05,
   /** An identifier of a shape the tool's slots were never recorded with; a tie-breaker. */
   valueShape: 0.03,
+  /** A sign-in with a second factor asked of one without. */
+  secondFactor: 0.1,
+  /** A plain sign-in asked of one that also sends a second factor; a tie-breaker. */
+  noSecondFactor: 0.02,
   /** Asked to look in records' text of a tool that looks at their names only, or lists them. */
   looksElsewhere: 0.1,
   /** Asked to look at names of a search of the whole text (it finds them, and more); a tie-breaker. */
@@ -379,6 +383,11 @@ export function scoreTool(
       findCached(ctx, head, false)!.strength >= PATH_HEAD) ||
     (head !== null && [...expand(head).keys()].some((s) => profile.objectStems.has(s)))
   if (!toolHeadNamed) penalty += PENALTY.toolHead
+  // `log in with two-factor` of a plain sign-in, `log in` of one that asks a code too.
+  if (profile.verb === 'auth' && intent.verb?.verbClass === 'auth') {
+    if (intent.secondFactor && !profile.secondFactor) penalty += PENALTY.secondFactor
+    else if (!intent.secondFactor && profile.secondFactor) penalty += PENALTY.noSecondFactor
+  }
   // `pages that mention X` of a tool that looks at names, `page names with X` of one that looks
   // at the whole text.
   if (READ_CLASSES.includes(profile.verb)) {

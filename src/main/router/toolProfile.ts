@@ -1,7 +1,7 @@
 import type { ToolSpec } from '../../shared/toolSpec'
 import { METHOD_WORDS, READ_CLASSES, siteKinds, verbClassOf, type VerbClass } from './lexicon'
 import { verbLemma } from './meaning/lemma'
-import { looksIn, parseIntent } from './parseIntent'
+import { looksIn, parseIntent, SECOND_FACTOR } from './parseIntent'
 import { isWord } from './meaning/related'
 import { GENERIC_STEMS, HOST_NOISE, isPlural, STOP_WORDS, stem, words } from './text'
 import { extractValues, type ValueKind } from './values'
@@ -68,6 +68,8 @@ export interface ToolProfile {
   action: string | null
   /** Stems the profile says its head by on this site (`article` of a wiki's `page`). */
   headAliases: Set<string>
+  /** It signs in with a second factor (its intent says so, or the compiler saw the code sent). */
+  secondFactor: boolean
   /** Its intent limits it to records' names (`pages that have X in their [name]`). */
   searchesNames: boolean
   /** Stems of the slot names, for `by <role>` qualifiers. */
@@ -270,6 +272,9 @@ export function profileTool(tool: ToolSpec, siteNamesOfHost: readonly string[] =
     // `whose name mentions X` looks at names the way others look at text: no limit.
     searchesNames:
       words(intent).some((w) => NAME_NOUNS.has(w)) && !looksIn(words(intent)).has('text'),
+    secondFactor:
+      SECOND_FACTOR.test(tool.intent) ||
+      (tool.evidence?.signals ?? []).some((s) => s.name === 'sends_second_factor'),
     slotStems: new Set(slotWords.map(stem)),
     hasTextSlot: free.length > 0,
     hasNumberSlot:
