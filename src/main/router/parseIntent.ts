@@ -1,4 +1,11 @@
-import { ACTION_ALIASES, GENERIC_VERBS, READ_CLASSES, verbClassOf, type VerbClass } from './lexicon'
+import {
+  ACTION_ALIASES,
+  GENERIC_VERBS,
+  isSiteKind,
+  READ_CLASSES,
+  verbClassOf,
+  type VerbClass,
+} from './lexicon'
 import { plainRequest } from './idioms'
 import { actClassOf, isActPhrase, MAKES_WHEN_NEW } from './meaning/actions'
 import { verbLemma } from './meaning/lemma'
@@ -473,6 +480,7 @@ export function parseIntent(intent: string): ParsedIntent {
       continue
     }
     if (STOP_WORDS.has(token) || CLITICS.has(token) || AUXILIARIES.has(token)) continue
+    if (PRONOUNS.has(token)) continue
     // `issue [number] 15`, `ticket [no.] 6`: part of how the id is said.
     if ((token === 'number' || token === 'no' || token === 'num') && isMark(rest[i + 1])) {
       const kind = extracted.values[markIndex(rest[i + 1]!)]?.kind
@@ -498,6 +506,19 @@ export function parseIntent(intent: string): ParsedIntent {
         ? { modifier: true }
         : {}),
     }
+    // `the package [page]`: where a thing is shown, right after the thing, is the thing (a
+    // wiki's page is its own: `the wiki page`).
+    const before = parsed.core.at(-1)
+    if (
+      part === 'core' &&
+      SHOWN_ON.has(s) &&
+      before !== undefined &&
+      rest[i - 1] === before.word &&
+      !before.generic &&
+      !PARTITIVES.has(before.stem) &&
+      !isSiteKind(before.stem)
+    )
+      word.generic = true
     if (part === 'values' && opened) word.after = opened
     // A literal (an id, a date, a count) is a value wherever it stands.
     parsed[word.literal ? 'values' : part].push(word)
@@ -620,9 +641,16 @@ function makesWhenNew(verb: string, rest: string[]): boolean {
 /** Nouns that say how much or which part of what follows `of` (`a [copy] of the flow`). */
 const PARTITIVES = new Set(
   ['copy', 'list', 'set', 'number', 'kind', 'type', 'content', 'contents', 'rest', 'part', 'lot']
+    .concat(['page', 'screen', 'view'])
     .concat(['bunch', 'couple', 'group', 'detail', 'details', 'overview', 'summary', 'all'])
     .map(stem),
 )
+
+/** Nouns of where a thing is shown (`the package [page]`). */
+const SHOWN_ON = new Set(['page', 'screen', 'view', 'tab'].map(stem))
+
+/** Pronouns that stand for what was named before (`show me all of [them]`): no object word. */
+const PRONOUNS = new Set(['it', 'them', 'they', 'those', 'these', 'ones', 'its', 'their'])
 
 /** What one signs in with that is no site (`with my [password]`). */
 const CREDENTIALS = new Set(
