@@ -506,8 +506,8 @@ export function parseIntent(intent: string): ParsedIntent {
         ? { modifier: true }
         : {}),
     }
-    // `the package [page]`: where a thing is shown, right after the thing, is the thing (a
-    // wiki's page is its own: `the wiki page`).
+    // `the package [page]`: where a thing is shown, right after the thing, qualifies the thing,
+    // which is the object (a wiki's page is its own: `the wiki page`).
     const before = parsed.core.at(-1)
     if (
       part === 'core' &&
@@ -518,7 +518,7 @@ export function parseIntent(intent: string): ParsedIntent {
       !PARTITIVES.has(before.stem) &&
       !isSiteKind(before.stem)
     )
-      word.generic = true
+      word.modifier = true
     if (part === 'values' && opened) word.after = opened
     // A literal (an id, a date, a count) is a value wherever it stands.
     parsed[word.literal ? 'values' : part].push(word)
