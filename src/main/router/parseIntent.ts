@@ -432,6 +432,8 @@ export function parseIntent(intent: string): ParsedIntent {
     }
   // `which pages talk about X`: a question about what records say is a search.
   const asksIn = looksIn(tokens)
+  // `where's the 'parse csv' node?`: to find it.
+  if (!verb && tokens[start] === 'where') verb = { word: 'find', verbClass: 'search' }
   const q = tokens.findIndex((t) => QUESTION_WORDS.has(t))
   const many = (t: string) => t !== 'does' && t !== 'is' && isPlural(t) && isWord(t, 'noun')
   if (!verb && asksIn.has('text') && q >= 0 && tokens.slice(q + 1, q + 4).some(many))
@@ -506,6 +508,12 @@ export function parseIntent(intent: string): ParsedIntent {
         ? { modifier: true }
         : {}),
     }
+    // `on our [private] registry`: how the site is, not what is asked.
+    if ((part === 'sites' || part === 'places') && isModifier(token)) word.generic = true
+    // `posts [filed] under X`: where the object is kept, not what it is.
+    if (part === 'core' && participleAfterNoun(rest, i, parsed.core)) word.generic = true
+    // `search the [text] of the pages`: where a search looks (`looksIn`), no object.
+    if (verb?.verbClass === 'search' && LOOKS_IN[token] === 'text' && part === 'core') continue
     // `the package [page]`: where a thing is shown, right after the thing, qualifies the thing,
     // which is the object (a wiki's page is its own: `the wiki page`).
     const before = parsed.core.at(-1)
