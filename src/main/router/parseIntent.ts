@@ -334,8 +334,16 @@ export function parseIntent(intent: string): ParsedIntent {
           !PREDICATE_LEADS.has(tokens[i - 1] ?? '') &&
           !isPlural(t) &&
           !DETERMINERS.has(tokens[i - 1] ?? '') &&
-          // `pages under [archive]`: a noun after a preposition.
+          // `pages under [archive]`: a noun after a preposition; `a blog [post]`: a compound
+          // (`a text [search]` is still a search).
           OPENERS[tokens[i - 1] ?? ''] === undefined &&
+          !(
+            i > start &&
+            isWord(tokens[i - 1]!, 'noun') &&
+            isWord(t, 'noun') &&
+            !isMark(tokens[i - 1]) &&
+            !READ_CLASSES.includes(verbClassOf(stem(t))!)
+          ) &&
           verbClassOf(stem(t)) !== null,
       )
       if (at >= 0) found = readVerb(tokens, at)
@@ -649,7 +657,7 @@ function makesWhenNew(verb: string, rest: string[]): boolean {
 /** Nouns that say how much or which part of what follows `of` (`a [copy] of the flow`). */
 const PARTITIVES = new Set(
   ['copy', 'list', 'set', 'number', 'kind', 'type', 'content', 'contents', 'rest', 'part', 'lot']
-    .concat(['page', 'screen', 'view'])
+    .concat(['page', 'screen', 'view', 'backup'])
     .concat(['bunch', 'couple', 'group', 'detail', 'details', 'overview', 'summary', 'all'])
     .map(stem),
 )
@@ -669,7 +677,7 @@ const CREDENTIALS = new Set(
 )
 
 /** Verbs that put a thing somewhere (`put`, `drop`): with a file and a place, an upload. */
-const PLACING = new Set(['put', 'place', 'drop', 'stick', 'load', 'pop'])
+const PLACING = new Set(['put', 'place', 'drop', 'stick', 'load', 'pop', 'store', 'save', 'send'])
 
 /** Nouns of files people put on sites (`put the [photo] into the library`). */
 const FILE_NOUNS = new Set(

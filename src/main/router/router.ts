@@ -72,6 +72,7 @@
  */
 import type { JsonSchema, ToolSpec } from '../../shared/toolSpec'
 import { splitClauses } from './clauses'
+import { isKindWord } from './toolProfile'
 import { isSiteKind, verbAgreement, type VerbClass } from './lexicon'
 import { isWord } from './meaning/related'
 import { parseIntent, type IntentWord, type ParsedIntent } from './parseIntent'
@@ -218,7 +219,10 @@ export function createToolRouter(): ToolRouter {
         const known = (w: IntentWord) =>
           !w.generic && !w.literal && !w.modifier && index.knows(index.expand(w))
         // Said in passing, they may name what the tool works on, never cost as its object.
-        parsed.core.push(...c.core.filter(known).map((w) => ({ ...w, generic: true })))
+        // What the reasons are about (`[the post] X is out of date`), not what kind of value
+        // they mention (`date`).
+        const things = c.core.filter((w) => known(w) && !isKindWord(w.stem))
+        parsed.core.push(...things.map((w) => ({ ...w, generic: true })))
         parsed.values.push(...c.values.filter((w) => w.literal))
       }
       const said = new Set(parsed.sites.map((w) => w.stem))

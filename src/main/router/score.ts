@@ -295,12 +295,14 @@ export function scoreTool(
   for (const w of intent.qualifiers)
     accountWord(ctx, w, 'qualifier', false, w.generic ? PENALTY.generic : PENALTY.word)
   // A site the intent names by the name of some tool's site is never a value to absorb.
+  // One signs in to a site by its name, never to whatever a value may be (`sign in to wp-admin`).
+  const signingIn = intent.verb?.verbClass === 'auth'
   for (const w of sites)
     accountWord(
       ctx,
       w,
       'site',
-      w.literal && !w.siteName,
+      w.literal && !w.siteName && !signingIn,
       w.generic ? PENALTY.generic : PENALTY.word,
     )
   // Values and places are what to look for: a word the tool does not know is fine when a slot

@@ -386,6 +386,13 @@ const KIND_WORDS: Partial<Record<ValueKind, string[]>> = {
   version: ['version', 'release'],
 }
 
+/** True when `wordStem` names a kind of value (`file`, `date`, `link`...). */
+export function isKindWord(wordStem: string): boolean {
+  return KIND_STEMS.has(wordStem)
+}
+
+const KIND_STEMS = new Set(Object.values(KIND_WORDS).flat().map(stem))
+
 /** Stems of the words that name what a value of `kind` is (`file` for `budget.xlsx`). */
 export function kindStems(kind: ValueKind): string[] {
   return (KIND_WORDS[kind] ?? []).map(stem)
