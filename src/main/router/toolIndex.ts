@@ -57,6 +57,8 @@ export class ToolIndex {
   /** The postings of words strong enough to be a tool's head (not output fields, slot names). */
   private readonly headPostings = new Map<string, Set<IndexEntry>>()
   private readonly labels = new Map<string, Set<IndexEntry>>()
+  /** Per word of where tools work (`ToolProfile.siteVocabulary`), the sites whose tools say it. */
+  private readonly hostsSaying = new Map<string, Set<string>>()
   /** Per site, the names it gives itself on the pages of any of its tools. */
   private readonly hostNames = new Map<string, Set<string>>()
   /** Per site, its tools. */
@@ -115,7 +117,12 @@ export class ToolIndex {
           generation,
         }
         const shared = this.siteVocabularyOf(`${tool.siteHost} context`)
-        for (const s of entry.profile.siteVocabulary) shared.add(s)
+        for (const s of entry.profile.siteVocabulary) {
+          shared.add(s)
+          let hosts = this.hostsSaying.get(s)
+          if (!hosts) this.hostsSaying.set(s, (hosts = new Set()))
+          hosts.add(tool.siteHost)
+        }
         entry.profile.siteVocabulary = shared
         const objects = this.siteVocabularyOf(`${tool.siteHost} objects`)
         for (const s of entry.profile.siteObjects) objects.add(s)
@@ -156,10 +163,7 @@ export class ToolIndex {
    * WordPress, `wiki` of a wiki: `ToolProfile.siteVocabulary`); empty when none does.
    */
   sitesSaying(wordStem: string): string[] {
-    const out: string[] = []
-    for (const [key, vocabulary] of this.siteVocabularies)
-      if (key.endsWith(' context') && vocabulary.has(wordStem)) out.push(key.slice(0, -8))
-    return out
+    return [...(this.hostsSaying.get(wordStem) ?? [])]
   }
 
   /** The tools of the sites that say `wordStem` of where they work (`sitesSaying`). */
