@@ -4,12 +4,20 @@
  * clock; it reads the lexical data of three npm packages once per process (`meaning/`).
  *
  * Scoring (spec "B": "never falls back to keyword matching"). The intent is parsed, not bagged:
+ * 0. Clauses (`clauses.ts`): of an intent said with its reasons (`The printer moved, so please
+ *    rewrite the page`), the clauses that ask are the request; the others only name the site and
+ *    what a request that points back (`delete it`) acts on. Idioms said without their verb up
+ *    front (`X should be called Y`, `let me into`, `use the tracker to ...`: `idioms.ts`) read as
+ *    the request they stand for.
  * 1. Values by their form (`values.ts`): quoted text, file names, URLs, e-mails, paths, dates,
  *    numbers, identifiers (`acme-utils`), capitalised names (`Meeting Notes`, `DokuWiki`) are
  *    taken out first: `rename budget.xlsx` asks to rename, with a value.
  * 2. Words (`text.ts`): camelCase/snake_case split, accents dropped, a light suffix stemmer.
  * 3. Parse (`parseIntent.ts`): the verb and its class (search, list, read; create, update,
- *    delete, run; auth, logout) from a table, else from WordNet (phrasal verbs such as `kick off`,
+ *    delete, run; auth, logout) from a table, else from the acts of web apps and the verbs people
+ *    ask them by (`meaning/actions.ts`: `fire` triggers, `bin` trashes, `deactivate` disables;
+ *    two verbs of one act are one action, two acts it knows apart are two), else from WordNet
+ *    (phrasal verbs such as `kick off`,
  *    verbs such as `erase`, classed by their synonyms and hypernyms); a sign-in or navigation step
  *    before the work is skipped (`log in and rename the file`); then the object (`core`), `by`
  *    qualifiers, `for`/`about`/`named`/`as`/`says` values, `in`/`to` places, `on`/`at` sites, text
@@ -19,11 +27,17 @@
  *    still open`); `a new X` asks to create; the noun after `which`/`what` is the head; words
  *    WordNet knows mostly as adjectives, adverbs or verbs (`now`, `quick`, `hold`) are modifiers,
  *    generic unless some tool says them (`verified`).
+ *    The noun before `of` is what is asked of the rest (`the [priority] of issue #2`); where a
+ *    search looks (`pages that mention X`: text; `named X`: names) is kept (`looksIn`); file,
+ *    report, open (a ticket), save (a draft) a new thing make it; a file put into a place is
+ *    uploaded; a light verb with the noun of a tool's act asks that act (`add a tag` = `tag`).
  * 4. Profile each tool (`toolProfile.ts`): the stems of its intent (the values the person typed,
  *    its slots' defaults, taken out), name, URL path, slot names, output fields, the site's names
  *    and page titles (`ToolSpec.site`), the options and kinds of its slots, each with a strength
  *    (`FIELD_STRENGTH`); its verb class, its own action (`rename`), its head noun; and words of
- *    its site shared by all its tools (`blog` of `search the blog for posts`).
+ *    its site shared by all its tools (`blog` of `search the blog for posts`), with the names the
+ *    site gives itself on any of its tools' pages and what people call a site by what it holds
+ *    (`tracker` of a site of issues: `lexicon.ts` SITE_KINDS).
  * 5. Expand each intent word by meaning (`toolIndex.ts`): its stem and lemmas (1), hand-kept noun
  *    synonyms (0.95), WordNet synonyms and derived forms (0.9), word-vector neighbours (at most
  *    0.7: a vector never carries the head to 0.9).
@@ -34,7 +48,11 @@
  *    a specific action asked of another (`rename` of an `edit` tool) 0.15. `score = (1 − Σ) × verb
  *    agreement` (same class 1; two read classes 0.92 to 0.96; one item asked of a list or the
  *    reverse 0.85; run and create/update 0.88); a contradicting verb caps it at 0.6, an intent
- *    naming nothing at 0.8; a site the intent names that is not the tool's multiplies it by 0.75.
+ *    naming nothing at 0.8; a site the intent names that is not the tool's multiplies it by 0.75,
+ *    and a word only other sites say of where they work (`the blog's media library` of a wiki's
+ *    tool) costs 0.05. A search asked to look in records' text of a tool that looks at names, or
+ *    of a list, costs 0.1 (names of a whole-text search, 0.02); a sign-in with a second factor
+ *    of a plain one 0.1.
  *    Without a head, a sign-in, a typed value (`rename budget.xlsx`: a file) or a search of a
  *    named site stands for the object (0.03); a typed value as the object of a tool that takes
  *    no such value costs 0.12. A change of state asked by a table verb that no tool of the site
