@@ -422,7 +422,9 @@ export function parseIntent(intent: string): ParsedIntent {
   if (bin > 0 && verb && ['move', 'put', 'send', 'throw', 'drag', 'drop'].includes(verb.word)) {
     verb = { word: verb.word, verbClass: 'delete' }
     action = 'delete'
-    rest = rest.slice(0, bin).filter((t) => !['to', 'in', 'into', 'the'].includes(t))
+    // The trash is no place, but what follows it may be (`to the trash [on our blog]`).
+    const before = rest.slice(0, bin).filter((t) => !['to', 'in', 'into', 'the'].includes(t))
+    rest = [...before, ...rest.slice(bin + 1)]
   }
   // Shell commands take their arguments as values and imply their object (`mkdir projects`).
   const shell = verb ? SHELL_OBJECTS[verb.word] : undefined
@@ -440,6 +442,9 @@ export function parseIntent(intent: string): ParsedIntent {
     }
   // `which pages talk about X`: a question about what records say is a search.
   const asksIn = looksIn(tokens)
+  // `Redmine 2FA sign-in`, `blog login`: a sign-in named is a sign-in asked.
+  if (!verb && tokens.some((t, i) => SIGN_IN_NOUN.test(`${t} ${tokens[i + 1] ?? ''}`)))
+    verb = { word: 'log', verbClass: 'auth' }
   // `where's the 'parse csv' node?`: to find it.
   if (!verb && tokens[start] === 'where') verb = { word: 'find', verbClass: 'search' }
   const q = tokens.findIndex((t) => QUESTION_WORDS.has(t))
@@ -570,6 +575,8 @@ export function parseIntent(intent: string): ParsedIntent {
     parsed.sites.push(...parsed.places.splice(0), ...parsed.core.splice(0))
     // `authenticate with [the npm registry]`: where one signs in, unless it is the credential
     // (`with my password`, `using the code from my authenticator`).
+    // `as editor`: who signs in, a stored login's name, no word of any tool.
+    parsed.values = parsed.values.filter((w) => w.literal || w.after !== 'as')
     const where = parsed.values.filter(
       (w) => !w.literal && w.after === 'with' && !CREDENTIALS.has(w.stem),
     )
@@ -664,6 +671,9 @@ const PARTITIVES = new Set(
 
 /** Nouns of where a thing is shown (`the package [page]`). */
 const SHOWN_ON = new Set(['page', 'screen', 'view', 'tab'].map(stem))
+
+/** A sign-in named as a thing (`sign in`, `login`, `log-in`), by a token and the next one. */
+const SIGN_IN_NOUN = /^(?:(?:sign|log) (?:in|on)|login|signin|logon)\b/
 
 /** Pronouns that stand for what was named before (`show me all of [them]`): no object word. */
 const PRONOUNS = new Set(['it', 'them', 'they', 'those', 'these', 'ones', 'its', 'their'])

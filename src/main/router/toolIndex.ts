@@ -278,6 +278,11 @@ export class ToolIndex {
     // A value or a name keeps its own form, and may be a site's name (`redmine` is `redmin`).
     if (word.literal) {
       put(stem(word.stem), 1, 'word')
+      // `wp-admin`, `node-red`: the words it joins (a tool may say `admin`).
+      if (word.value === 'identifier') {
+        const parts = word.word.split(/[-_:]+/).filter((p) => /^[a-z]{3,}$/.test(p))
+        if (parts.length > 1) for (const p of parts) put(stem(p), 0.9, 'word')
+      }
       return out
     }
     for (const r of relatedStems(word.word, pos))
