@@ -230,6 +230,7 @@ const NOUN_GROUPS: string[][] = [
   ['status', 'state'],
   ['flow', 'workflow'],
   ['attachment', 'file'],
+  ['file', 'pdf', 'spreadsheet'],
 ]
 
 /**

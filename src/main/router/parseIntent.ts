@@ -527,6 +527,21 @@ export function parseIntent(intent: string): ParsedIntent {
     if (part === 'core' && participleAfterNoun(rest, i, parsed.core)) word.generic = true
     // `search the [text] of the pages`: where a search looks (`looksIn`), no object.
     if (verb?.verbClass === 'search' && LOOKS_IN[token] === 'text' && part === 'core') continue
+    // `the namespace [archive]`, `the folder [invoices]`: a lone word right after a record's
+    // noun, ending the phrase, is its name, a value.
+    const prevWord = parsed.core.at(-1)
+    if (
+      part === 'core' &&
+      prevWord !== undefined &&
+      rest[i - 1] === prevWord.word &&
+      NAMED_RECORDS.has(prevWord.stem) &&
+      (rest[i + 1] === undefined || OPENERS[rest[i + 1]!] !== undefined) &&
+      !isSiteKind(s) &&
+      !GENERIC_STEMS.has(s)
+    ) {
+      parsed.values.push({ ...word, literal: true, value: 'name' })
+      continue
+    }
     // `the package [page]`: where a thing is shown, right after the thing, qualifies the thing,
     // which is the object (a wiki's page is its own: `the wiki page`).
     const before = parsed.core.at(-1)
@@ -671,6 +686,13 @@ const PARTITIVES = new Set(
 
 /** Nouns of where a thing is shown (`the package [page]`). */
 const SHOWN_ON = new Set(['page', 'screen', 'view', 'tab'].map(stem))
+
+/** Records people name right after their noun (`the folder invoices`, `the tag urgent`). */
+const NAMED_RECORDS = new Set(
+  ['folder', 'directory', 'namespace', 'flow', 'tab', 'project', 'tiddler', 'category', 'tag']
+    .concat(['package', 'node', 'label', 'tracker', 'page', 'note'])
+    .map(stem),
+)
 
 /** A sign-in named as a thing (`sign in`, `login`, `log-in`), by a token and the next one. */
 const SIGN_IN_NOUN = /^(?:(?:sign|log) (?:in|on)|login|signin|logon)\b/

@@ -398,6 +398,9 @@ export function scoreTool(
     // A list looks at no text either (`which pages mention X` of a namespace's listing).
     if (text && (profile.searchesNames || profile.verb === 'list'))
       penalty += PENALTY.looksElsewhere
+    // Nor does a list look at names it is not limited to (`pages that have X in their name`).
+    else if (name && profile.verb === 'list' && !profile.searchesNames)
+      penalty += PENALTY.looksElsewhere
     else if (name && !profile.searchesNames && profile.verb === 'search')
       penalty += PENALTY.looksWider
   }
