@@ -360,6 +360,11 @@ export function scoreTool(
   const allStems = new Set(all.map((w) => w.stem))
   // The tool's head is named by the intent, or the intent's head is a word of the tool's own
   // object (`draft` of `a draft post`), not a word it only mentions (`in the Website project`).
+  // A list of what a container holds, asked by the container (`the namespace archive`).
+  const listsPlace =
+    head !== null &&
+    profile.verb === 'list' &&
+    [...expand(head).entries()].some(([s, x]) => x.strength >= 0.9 && profile.placeStems.has(s))
   const toolHeadNamed =
     implicit ||
     typedValue ||
@@ -383,7 +388,9 @@ export function scoreTool(
       !READ_CLASSES.includes(profile.verb) &&
       findCached(ctx, head, false)?.field === 'path' &&
       findCached(ctx, head, false)!.strength >= PATH_HEAD) ||
-    (head !== null && [...expand(head).keys()].some((s) => profile.objectStems.has(s)))
+    (head !== null && [...expand(head).keys()].some((s) => profile.objectStems.has(s))) ||
+    // `show the contents of the namespace archive` of `list the pages in the X namespace`.
+    listsPlace
   if (!toolHeadNamed) penalty += PENALTY.toolHead
   // `log in with two-factor` of a plain sign-in, `log in` of one that asks a code too.
   if (profile.verb === 'auth' && intent.verb?.verbClass === 'auth') {
@@ -484,7 +491,11 @@ export function scoreTool(
     !quantified
   // A list of what one thing holds (`what's in the invoices folder`) reads that one thing.
   const listsOne =
-    profile.headSingular && profile.head !== null && head !== null && expand(head).has(profile.head)
+    listsPlace ||
+    (profile.headSingular &&
+      profile.head !== null &&
+      head !== null &&
+      expand(head).has(profile.head))
   if (
     asksOne &&
     !listsOne &&

@@ -72,6 +72,8 @@ export interface ToolProfile {
   secondFactor: boolean
   /** Its intent limits it to records' names (`pages that have X in their [name]`). */
   searchesNames: boolean
+  /** Stems of its intent's places (`namespace` of `list the pages in the meetings namespace`). */
+  placeStems: Set<string>
   /** Stems of the slot names, for `by <role>` qualifiers. */
   slotStems: Set<string>
   /** The tool takes free text (a string slot without fixed options): it can absorb values. */
@@ -275,6 +277,7 @@ export function profileTool(tool: ToolSpec, siteNamesOfHost: readonly string[] =
     secondFactor:
       SECOND_FACTOR.test(tool.intent) ||
       (tool.evidence?.signals ?? []).some((s) => s.name === 'sends_second_factor'),
+    placeStems: new Set(parsed.places.filter((w) => !w.literal && !w.generic).map((w) => w.stem)),
     slotStems: new Set(slotWords.map(stem)),
     hasTextSlot: free.length > 0,
     hasNumberSlot:
