@@ -10,11 +10,27 @@
 
 /** An idiom and the words it stands for. */
 const IDIOMS: Array<[RegExp, string]> = [
+  // Chat shorthand.
+  [/\bw\/(?=\s)/gi, ' with '],
+  [/\b(?:pw|pwd|passwd)\b/gi, ' password '],
+  [/\blib\b/gi, ' library '],
+  [/\b(?:pic|pics|img)\b/gi, ' picture '],
+  // Acts said with make, call and give (`make it say X`, `call it Y`, `give it a better name`).
+  [/\bmake (it|that|this|the [^,.;]+?) say\b/gi, ' change $1 to say '],
+  [/\bmake (it|that|this|the [^,.;]+?) (?:disappear|vanish|go away)\b/gi, ' delete $1 '],
+  [/\bmake (it|that|this|the [^,.;]+?) stop\b/gi, ' disable $1 '],
+  [/\bcall (it|that|this|them) /gi, ' rename $1 to '],
+  [
+    /\bgive (it|that|this|the [^,.;]+?) an? (?:better|different|proper|new|nicer) (?:name|title|heading)\b/gi,
+    ' rename $1 to ',
+  ],
   // Signing in said otherwise (`let me into`, `get me logged in`, `sign me in`).
   [/\b(?:let|get) (?:me|us) (?:in|into|on)(?: to)?\b/gi, ' log in to '],
   [/\bget (?:me |us )?(?:logged|signed) (?:in|into|on)(?: to)?\b/gi, ' log in to '],
   [/\b(?:sign|log) (?:me|us) (?:in|into|on)(?: to)?\b/gi, ' log in to '],
   [/\bget into\b/gi, ' log in to '],
+  [/\b(?:sign|log) (?:me|us) out\b/gi, ' log out '],
+  [/\bmake (.+?) belong to\b/gi, ' assign $1 to '],
   // Renames.
   [/\b(?:should|must|needs? to|has to|is to) be (?:re)?(?:called|named|titled)\b/gi, ' rename to '],
   [/\bbecomes\b/gi, ' rename to '],

@@ -229,6 +229,9 @@ const NOUN_GROUPS: string[][] = [
   ['tag', 'label'],
   ['status', 'state'],
   ['flow', 'workflow'],
+  // What people who do not know Node-RED's words call its nodes.
+  ['node', 'box'],
+  ['title', 'heading', 'headline'],
   ['attachment', 'file'],
   ['file', 'pdf', 'spreadsheet'],
 ]

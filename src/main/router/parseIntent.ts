@@ -231,6 +231,9 @@ const markIndex = (token: string) => Number(token.slice(VALUE_MARK.length, -1))
 /** Words that open an object not named yet (`file [a] bug`, `add [another] page`). */
 const INDEFINITE = new Set(['a', 'an', 'new', 'another', 'some'])
 
+/** Where the words before a verb found later end (`in the tracker, can you | write a reply`). */
+const BOUNDARY = 'zzboundaryzz'
+
 /** Nouns that name a search (`refine the [search]`). */
 const SEARCH_NOUNS = new Set(['search', 'searches', 'query', 'queries', 'lookup'])
 
@@ -291,6 +294,12 @@ export function parseIntent(intent: string): ParsedIntent {
     }
   }
   let start = skipFiller(tokens, 0)
+  // `DokuWiki subscribe to ...`: a name before the verb is where, not what is asked.
+  while (isMark(tokens[start]) && tokens.length > start + 1 && !isMark(tokens[start + 1])) {
+    const kind = extracted.values[markIndex(tokens[start]!)]?.kind
+    if (kind !== 'name') break
+    start = skipFiller(tokens, start + 1)
+  }
   let lead = readVerb(tokens, start, clauseFirst)
   // `log in and ...`, `go to the tracker, then ...`: the work is the next verb.
   while (lead && (lead.verbClass === 'auth' || NAVIGATION.has(lead.word))) {
@@ -319,7 +328,8 @@ export function parseIntent(intent: string): ParsedIntent {
     let at = -1
     let found: LeadVerb | null = null
     for (let i = start + 1; i < tokens.length && !found; i++)
-      if (JOINTS.has(tokens[i - 1]!)) {
+      // A verb after `to` is a base form (`to [changes]` is a noun).
+      if (JOINTS.has(tokens[i - 1]!) && verbLemma(tokens[i]!) === tokens[i]) {
         found = readVerb(tokens, i)
         if (found) at = i
       }
@@ -344,7 +354,7 @@ export function parseIntent(intent: string): ParsedIntent {
             !isMark(tokens[i - 1]) &&
             !READ_CLASSES.includes(verbClassOf(stem(t))!)
           ) &&
-          verbClassOf(stem(t)) !== null,
+          (verbClassOf(stem(t)) !== null || (verbLemma(t) === t && actClassOf(t) !== null)),
       )
       if (at >= 0) found = readVerb(tokens, at)
     }
@@ -376,7 +386,9 @@ export function parseIntent(intent: string): ParsedIntent {
       verb = withAlternatives(found)
       guessed = found.guessed === true
       action = found.action
-      rest = [...tokens.slice(start, at), ...tokens.slice(at + found.length)]
+      // What stood before the verb is a phrase of its own (`in the tracker, can you [write] a
+      // reply`): its opener does not reach past the verb.
+      rest = [...tokens.slice(start, at), BOUNDARY, ...tokens.slice(at + found.length)]
     } else rest = tokens.slice(start)
   }
   // `give X a new name`, `change the name of X`: to rename X (the name is no object).
@@ -479,6 +491,11 @@ export function parseIntent(intent: string): ParsedIntent {
   const asked = rest.indexOf(run.find(isPlural) ?? run.at(-1) ?? '')
   let opened: string | undefined
   for (const [i, token] of rest.entries()) {
+    if (token === BOUNDARY) {
+      part = 'core'
+      opened = undefined
+      continue
+    }
     const opener = OPENERS[token]
     if (opener) {
       part = opener
@@ -588,15 +605,20 @@ export function parseIntent(intent: string): ParsedIntent {
   // is the object of `sign into the flow editor`.
   if (verb?.verbClass === 'auth' || verb?.verbClass === 'logout') {
     parsed.sites.push(...parsed.places.splice(0), ...parsed.core.splice(0))
-    // `authenticate with [the npm registry]`: where one signs in, unless it is the credential
-    // (`with my password`, `using the code from my authenticator`).
     // `as editor`: who signs in, a stored login's name, no word of any tool.
     parsed.values = parsed.values.filter((w) => w.literal || w.after !== 'as')
+    // `authenticate with [the npm registry]`: where one signs in, unless it is the credential
+    // (`with my password`, `using the code from my authenticator`).
     const where = parsed.values.filter(
       (w) => !w.literal && w.after === 'with' && !CREDENTIALS.has(w.stem),
     )
     parsed.values = parsed.values.filter((w) => !where.includes(w))
     parsed.sites.push(...where)
+  } else {
+    // `add Sam [as a watcher]`, `mockup.pdf onto #2 [as an attachment]`: what it is added as.
+    const roles = parsed.values.filter((w) => !w.literal && !w.generic && w.after === 'as')
+    parsed.values = parsed.values.filter((w) => !roles.includes(w))
+    parsed.core.push(...roles)
   }
   for (const token of [...afterColon, ...shellArgs])
     if (!STOP_WORDS.has(token) && !CLITICS.has(token) && !isMark(token))
@@ -817,6 +839,11 @@ function readVerb(tokens: string[], at: number, clause = false): LeadVerb | null
     (t) => t !== undefined && QUESTION_WORDS.has(t),
   )
   if (asked && (isWord(lead, 'noun') || isPlural(lead))) return null
+  // `who [edited] the page`: a question about the past asks no act.
+  const questioned = [tokens[at - 1], tokens[at - 2]].some(
+    (t) => t !== undefined && (QUESTION_WORDS.has(t) || t === 'who' || t === 'when'),
+  )
+  if (questioned && lemma !== lead) return null
   // A phrasal verb WordNet knows means more than its first word (`get rid of` is no `get`).
   const table = verbClassOf(stem(lead))
   const tableParticle =
@@ -839,17 +866,21 @@ function readVerb(tokens: string[], at: number, clause = false): LeadVerb | null
       verbClass = 'create'
       length = 2
     } else if (lead === 'look' && next === 'up') length = 2
+    // `log time`, `sign the form`: no sign-in without its particle.
+    else if ((lead === 'log' || lead === 'sign') && verbClass === 'auth')
+      return { word: lead, verbClass: 'write', action: lemma, length: 1, guessed: true }
     return { word: lead, verbClass, action: ACTION_ALIASES[lemma] ?? lemma, length }
   }
+  // An act of web apps by one of its verbs (`fire`, `deactivate`, `bin`): its class, not
+  // WordNet's; the tool must do that very act (`guessed`: `export` is no change of any kind).
+  // As terse as a table verb (`tag tiddler X`, `transition issue 14`).
+  const act = lemma === lead ? actClassOf(lemma) : null
+  if (act && !asked) return { word: lead, verbClass: act, action: lemma, length: 1, guessed: true }
   // Imperatives are base forms (`issues assigned to me` is not `issue`), and a word that is a noun
   // too is a verb only before an object's determiner (`trash the draft`) or alone.
   if (lemma !== lead || !isWord(lead, 'verb')) return null
   const objectNext = next === undefined || DETERMINERS.has(next) || isMark(next)
   if (!clause && isWord(lead, 'noun') && !objectNext) return null
-  // An act of web apps by one of its verbs (`fire`, `deactivate`, `bin`): its class, not
-  // WordNet's; the tool must do that very act (`guessed`: `export` is no change of any kind).
-  const act = actClassOf(lemma)
-  if (act) return { word: lead, verbClass: act, action: lemma, length: 1, guessed: true }
   const meaning = verbClassByMeaning(lemma, verbClassOf)
   // A verb WordNet cannot class (`tag`, `star`, `pin`): an act of some kind on the site, a write
   // whose own action the tool must share (`score.ts` agreesInAction).

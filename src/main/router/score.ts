@@ -330,11 +330,19 @@ export function scoreTool(
   // A generic word (`web` of "a personal web notebook") names no site.
   // So does what people call it by what it holds (`search [the tracker] for X`).
   const siteNamed =
+    // (By a word of its names: `wp` of a slot `wpReason` names no site.)
     evidence.some(
-      (e) => e.part === 'site' && e.outcome === 'matched' && !GENERIC_STEMS.has(stem(e.word)),
+      (e) =>
+        e.part === 'site' &&
+        e.outcome === 'matched' &&
+        (e.field === 'site' || e.field === 'title' || e.field === 'intent') &&
+        !GENERIC_STEMS.has(stem(e.word)),
     ) || sites.some((w) => !w.literal && isSiteKind(w.stem) && profile.siteVocabulary.has(w.stem))
   // `rename budget.xlsx`: a value of the kind the tool was recorded with names the object.
-  const typedValue = intent.values.some((v) => v.value && profile.valueKinds.has(v.value))
+  // (A number names nothing by itself: `what's 17% of 240` is no issue.)
+  const typedValue = intent.values.some(
+    (v) => v.value && v.value !== 'number' && profile.valueKinds.has(v.value),
+  )
   // `MediaWiki: retitle Planning to Planning 2026`: the site's one tool for that very act.
   const sameSpecificAction =
     intent.action !== null &&
@@ -351,8 +359,8 @@ export function scoreTool(
       typedValue ||
       (siteNamed && (asked === 'search' || asked === 'list' || sameSpecificAction)) ||
       // `MediaWiki: delete Sandbox`: a thing named on a named site, by the site's tool's act.
+      // (`redmine #42`: no verb asks to read it.)
       (siteNamed &&
-        asked !== null &&
         intent.core.every((w) => w.generic) &&
         intent.values.some((v) => v.literal && !v.siteName)))
   if (!head) penalty += implicit ? PENALTY.implicit : PENALTY.head
@@ -658,7 +666,15 @@ function asksMembers(ctx: ScoreContext, w: IntentWord): boolean {
 }
 
 /** Verbs that only carry a noun naming the act (`add a tag`, `give it a label`, `make a copy`). */
-const LIGHT_VERBS: ReadonlySet<string> = new Set(['add', 'put', 'give', 'make', 'set', 'create'])
+const LIGHT_VERBS: ReadonlySet<string> = new Set([
+  'add',
+  'put',
+  'give',
+  'make',
+  'set',
+  'create',
+  'apply',
+])
 
 /**
  * True when the intent asks the tool's own act by a light verb and the act's noun (`add a [tag]`

@@ -148,7 +148,14 @@ export function profileTool(tool: ToolSpec, siteNamesOfHost: readonly string[] =
     .map((w) => w[0]!)
   const siteLabels = [
     ...new Set(
-      [...hostname.split('.'), sitePart, ...siteNames.map((n) => words(n).join('')), ...aliases]
+      [
+        ...hostname.split('.'),
+        sitePart,
+        ...siteNames.map((n) => words(n).join('')),
+        ...aliases,
+        // `tw` of TiddlyWiki, `wp` of WordPress: what people type for a two-word name.
+        ...siteNames.map(initials).filter((i) => i.length >= 2),
+      ]
         .map((l) => l.toLowerCase())
         .filter((l) => l && !HOST_NOISE.has(l) && !/^\d+$/.test(l)),
     ),
@@ -371,6 +378,14 @@ function compoundTail(word: string): string[] {
     if (isWord(tail, 'noun')) return [tail]
   }
   return []
+}
+
+/** The initials of a name of two or three words (`TiddlyWiki` → `tw`), else ''. */
+function initials(name: string): string {
+  const parts = words(name)
+  return parts.length >= 2 && parts.length <= 3 && parts.every((p) => /^[a-z]/.test(p))
+    ? parts.map((p) => p[0]).join('')
+    : ''
 }
 
 /** Nouns by which an intent limits a search to records' names (`whose [title] starts with`). */

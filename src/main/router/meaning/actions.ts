@@ -21,7 +21,18 @@ const ACTS: Record<string, Act> = {
   create: {
     verbClass: 'create',
     verbs: [
-      ...['create', 'add', 'make', 'write', 'compose', 'draft', 'author', 'generate', 'build'],
+      ...[
+        'create',
+        'add',
+        'make',
+        'write',
+        'compose',
+        'draft',
+        'author',
+        'generate',
+        'build',
+        'mk',
+      ],
       ...['set_up', 'put_together', 'jot_down', 'type_up', 'spin_up', 'establish', 'produce'],
       ...['write_up', 'whip_up', 'knock_together', 'note_down'],
     ],
@@ -54,7 +65,7 @@ const ACTS: Record<string, Act> = {
   delete: {
     verbClass: 'delete',
     verbs: [
-      ...['delete', 'remove', 'erase', 'wipe', 'wipe_out', 'get_rid_of', 'purge', 'nuke'],
+      ...['delete', 'remove', 'erase', 'wipe', 'wipe_out', 'get_rid_of', 'purge', 'nuke', 'del'],
       ...['destroy', 'eliminate', 'clear_out', 'kill', 'zap', 'axe', 'take_down', 'do_away_with'],
     ],
   },
@@ -109,6 +120,7 @@ const ACTS: Record<string, Act> = {
       ...['trawl', 'rummage', 'look_through', 'go_through', 'dig_through'],
     ],
   },
+  share: { verbClass: 'create', verbs: ['share', 'tweet', 'post_to', 'send_to', 'forward'] },
   watch: { verbClass: 'create', verbs: ['watch', 'subscribe', 'follow', 'star', 'bookmark'] },
   login: {
     verbClass: 'auth',
