@@ -65,7 +65,7 @@ const USE_TO =
  * of the request.
  */
 const LABEL =
-  /^\W*(?:(?:agent|assistant|bot)\s+)?(?:task|step|request|job|goal|action|instruction|todo|to-do)(?:\s+\d+)?\s*:\s*/i
+  /^\W*(?:(?:agent|assistant|bot)\s+)?(?:task|step|request|job|goal|action|instruction|todo|to-do|need|needed|wanted|next step|cleanup task)(?:\s+\d+)?\s*:\s*/i
 
 /** `text` with the idioms of {@link IDIOMS} rewritten as plain requests. */
 export function plainRequest(text: string): string {

@@ -231,6 +231,9 @@ const markIndex = (token: string) => Number(token.slice(VALUE_MARK.length, -1))
 /** Words that open an object not named yet (`file [a] bug`, `add [another] page`). */
 const INDEFINITE = new Set(['a', 'an', 'new', 'another', 'some'])
 
+/** Words that own a noun (`in their [label]`): what follows is no verb. */
+const POSSESSIVES = new Set(['their', 'its', 'your', 'his', 'her', 'my', 'our', 'whose'])
+
 /** Where the words before a verb found later end (`in the tracker, can you | write a reply`). */
 const BOUNDARY = 'zzboundaryzz'
 
@@ -344,6 +347,7 @@ export function parseIntent(intent: string): ParsedIntent {
           !PREDICATE_LEADS.has(tokens[i - 1] ?? '') &&
           !isPlural(t) &&
           !DETERMINERS.has(tokens[i - 1] ?? '') &&
+          !POSSESSIVES.has(tokens[i - 1] ?? '') &&
           // `pages under [archive]`: a noun after a preposition; `a blog [post]`: a compound
           // (`a text [search]` is still a search).
           OPENERS[tokens[i - 1] ?? ''] === undefined &&
@@ -616,7 +620,15 @@ export function parseIntent(intent: string): ParsedIntent {
     parsed.sites.push(...where)
   } else {
     // `add Sam [as a watcher]`, `mockup.pdf onto #2 [as an attachment]`: what it is added as.
-    const roles = parsed.values.filter((w) => !w.literal && !w.generic && w.after === 'as')
+    const roles = parsed.values.filter(
+      (w) =>
+        !w.literal &&
+        !w.generic &&
+        w.after === 'as' &&
+        isWord(w.word, 'noun') &&
+        !isModifier(w.word) &&
+        !/ed$/.test(w.word),
+    )
     parsed.values = parsed.values.filter((w) => !roles.includes(w))
     parsed.core.push(...roles)
   }
@@ -694,7 +706,7 @@ function makesWhenNew(verb: string, rest: string[]): boolean {
   // `save a draft` makes one; `save a flow to the library` stores one that exists.
   if (lemma === 'save') return !rest.some((t) => t === 'to' || t === 'into' || t === 'in')
   if (lemma !== 'open') return true
-  const noun = rest.slice(1).find((t) => !INDEFINITE.has(t))
+  const noun = rest.slice(1).find((t) => !INDEFINITE.has(t) && !isMark(t))
   return rest[1] === 'new' || (noun !== undefined && OPENED.has(stem(noun)))
 }
 

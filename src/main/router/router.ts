@@ -90,6 +90,7 @@
  */
 import type { JsonSchema, ToolSpec } from '../../shared/toolSpec'
 import { splitClauses } from './clauses'
+import { stem } from './text'
 import { isKindWord } from './toolProfile'
 import { isSiteKind, verbAgreement, type VerbClass } from './lexicon'
 import { isWord } from './meaning/related'
@@ -204,7 +205,23 @@ export function createToolRouter(): ToolRouter {
     // `The printer moved, so please rewrite the page`: the request is what is scored; the
     // reasons only say where (`clauses.ts`).
     const clauses = splitClauses(intent)
-    const parsed = parseIntent(clauses.request)
+    let parsed = parseIntent(clauses.request)
+    // `redmine #42`: a site's name typed first is no verb nobody taught the router.
+    if (
+      parsed.verb?.verbClass === 'write' &&
+      parsed.actionGuessed &&
+      index.isSiteName(parsed.verb.word)
+    ) {
+      const site = parsed.verb.word
+      parsed = { ...parsed, verb: null, action: null, actionGuessed: false }
+      parsed.sites.push({
+        word: site,
+        stem: stem(site),
+        generic: false,
+        literal: true,
+        siteName: true,
+      })
+    }
     // A modifier no tool says (`now`, `quick`, `still`) cannot tell tools apart: generic.
     for (const w of parsed.core)
       if (w.modifier && !w.generic && !index.knows(index.expand(w))) w.generic = true

@@ -143,6 +143,9 @@ export const OTHER_SITE_FACTOR = 0.75
  */
 export const ALTERNATIVE_FACTOR = 0.97
 
+/** Kinds of value that name one item by themselves (`#42`, `date-utils@1.2.0`). */
+const ONE_ITEM_KINDS: ReadonlySet<string> = new Set(['number', 'version', 'identifier'])
+
 /** Words that ask for many of what they quantify (`every page`). */
 const QUANTIFIERS: ReadonlySet<string> = new Set(['all', 'every', 'each', 'any'])
 
@@ -493,10 +496,13 @@ export function scoreTool(
   // package X`) are not a search or a list.
   const asksOne =
     (intent.verb === null || intent.verb.verbClass === 'read') &&
-    head !== null &&
-    !head.generic &&
-    !isPlural(head.word) &&
-    !quantified
+    ((head !== null && !head.generic && !isPlural(head.word) && !quantified) ||
+      // `redmine #42`, `verdaccio date-utils@1.2.0`: one item named by its id alone.
+      (head === null &&
+        intent.verb === null &&
+        core.length === 0 &&
+        intent.values.length === 1 &&
+        ONE_ITEM_KINDS.has(intent.values[0]!.value ?? '')))
   // A list of what one thing holds (`what's in the invoices folder`) reads that one thing.
   const listsOne =
     listsPlace ||
