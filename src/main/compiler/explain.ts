@@ -3,7 +3,8 @@ import type { Trace } from '../../shared/trace'
 import { isHtmlDocument } from './classify'
 import { isPageReadIntent } from './documentTarget'
 import { matchTyped, requestValues } from './requestValues'
-import { TARGET_THRESHOLD, type ScoredExchange } from './selectTarget'
+import { TARGET_THRESHOLD } from './selectTarget'
+import type { ScoredExchange } from './targetSignals'
 import type { TypedValue } from './typedValues'
 
 /**
