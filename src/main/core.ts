@@ -306,7 +306,6 @@ export function createCore(config: CoreConfig = {}): Core {
       owner: ownerTokens,
       tokens: oauthTokens,
       scopes: scopeLookup(store.scopes),
-      tools: store.tools,
       toolsFor: store.toolsFor,
       tenant: LOCAL_TENANT,
       clock,

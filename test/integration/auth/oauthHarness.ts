@@ -104,7 +104,7 @@ export function authorizeQuery(
  * Resolves with the redirect the client receives.
  */
 export async function consent(
-  h: AuthHarness,
+  h: Pick<AuthHarness, 'base' | 'core'>,
   query: string,
   decision: 'approve' | 'deny' = 'approve',
 ): Promise<URL> {
@@ -141,7 +141,7 @@ export async function token(
 }
 
 /** The whole code flow: register, consent, exchange. */
-export async function signIn(h: AuthHarness, scope = 'tools:read') {
+export async function signIn(h: Pick<AuthHarness, 'base' | 'core'>, scope = 'tools:read') {
   const clientId = await registerClient(h.base)
   const { verifier, challenge } = pkcePair()
   const back = await consent(h, authorizeQuery(clientId, challenge, { scope }))

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { ServiceError } from '../../../shared/errors'
-import { normalizeSecretHosts, type Vault } from '../../vault'
+import { normalizeSecretHosts } from '../../vault'
 import type { ServerDeps } from '../serverDeps'
 import { routeSchema } from '../openapi/routeSchema'
 import { json } from '../openapi/docParts'
@@ -25,12 +25,6 @@ const PUT_FIELDS = ['value', 'hosts']
  * A locked vault answers PUT with 503 `unavailable` saying how to unlock it.
  */
 export function registerAccountRoutes(app: FastifyInstance, deps: ServerDeps): void {
-  const vaultOf = (): Vault => {
-    if (!deps.vault)
-      throw new ServiceError('unavailable', 'This server was started without a vault.')
-    return deps.vault
-  }
-
   app.put<{ Params: { name: string } }>(
     '/v1/accounts/:name',
     {
@@ -53,7 +47,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: ServerDeps): v
           `Unknown fields ${unknown.join(', ')}. Valid: ${PUT_FIELDS.join(', ')}.`,
         )
       const hosts = body.hosts === undefined ? null : normalizeSecretHosts(body.hosts)
-      const { created, secret } = await vaultOf().put(
+      const { created, secret } = await deps.vault.put(
         caller.tenant,
         request.params.name,
         body.value as string,
@@ -76,7 +70,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: ServerDeps): v
     },
     async (request) => {
       const caller = deps.auth.authenticate(request)
-      return { accounts: vaultOf().list(caller.tenant) }
+      return { accounts: deps.vault.list(caller.tenant) }
     },
   )
 
@@ -94,7 +88,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: ServerDeps): v
     async (request) => {
       const caller = deps.auth.authenticate(request)
       const { name } = request.params
-      if (!vaultOf().remove(caller.tenant, name))
+      if (!deps.vault.remove(caller.tenant, name))
         throw new ServiceError('not_found', `No secret "${name}".`)
       return { name, deleted: true }
     },
@@ -113,7 +107,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: ServerDeps): v
     },
     async (request) => {
       deps.auth.authenticate(request)
-      return { vault: await vaultOf().open() }
+      return { vault: await deps.vault.open() }
     },
   )
 
@@ -141,7 +135,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: ServerDeps): v
         )
       if (body.passphrase !== undefined && typeof body.passphrase !== 'string')
         throw new ServiceError('invalid_input', '"passphrase" must be a string.')
-      return { vault: await vaultOf().unlock(body.passphrase) }
+      return { vault: await deps.vault.unlock(body.passphrase) }
     },
   )
 }

@@ -61,12 +61,6 @@ function checkUrl(value: string): string {
   return url.href
 }
 
-function indexing(deps: ServerDeps): Indexing {
-  if (!deps.indexing)
-    throw new ServiceError('unavailable', 'Indexing is not available in this process.')
-  return deps.indexing
-}
-
 /**
  * The indexing routes:
  *
@@ -174,8 +168,8 @@ export function registerIndexRoutes(app: FastifyInstance, deps: ServerDeps): voi
       if (running) await running.catch(() => undefined)
       const stored = store.receipts.get<IndexResult>(caller.tenant, opKey)
       if (stored) return replay(reply, stored, inputHash)
-      await deps.vault?.refuseSecretValues(body.intent, caller.tenant)
-      const service = indexing(deps)
+      await deps.vault.refuseSecretValues(body.intent, caller.tenant)
+      const service = deps.indexing
       requireBrowser(service)
       const charge = admitMetered(store.ledger, caller.tenant, opKey, 'indexing', clock())
       const traceId = service.newTraceId()
@@ -256,8 +250,8 @@ export function registerIndexRoutes(app: FastifyInstance, deps: ServerDeps): voi
       const body = validBody<IndexJobBody>(request)
       const url = checkUrl(body.url)
       await guardApiUrl(url, { ...caller, ownOrigins: ownOriginsOf(request) }, localSitesOf(store))
-      if (body.intent) await deps.vault?.refuseSecretValues(body.intent, caller.tenant)
-      const service = indexing(deps)
+      if (body.intent) await deps.vault.refuseSecretValues(body.intent, caller.tenant)
+      const service = deps.indexing
       requireBrowser(service)
       const { job, created } = service.startJob(
         caller.tenant,
@@ -281,12 +275,12 @@ export function registerIndexRoutes(app: FastifyInstance, deps: ServerDeps): voi
         tag: 'indexing',
         auth: 'key',
         responses: { '200': json('The job.') },
-        errors: ['not_found', 'unavailable'],
+        errors: ['not_found'],
       }),
     },
     async (request) => {
       const caller = auth.authenticate(request)
-      const job = indexing(deps).getJob(caller.tenant, request.params.jobId)
+      const job = deps.indexing.getJob(caller.tenant, request.params.jobId)
       if (!job) throw new ServiceError('not_found', `No index job ${request.params.jobId}.`)
       return job
     },

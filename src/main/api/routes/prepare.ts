@@ -46,7 +46,7 @@ export function registerPrepareRoutes(app: FastifyInstance, deps: ServerDeps): v
       const key = operationKey(request)
       const body = parseBody(request.body)
       // Spec B rule 4: a secret's value in an intent is refused before the intent is stored.
-      await deps.vault?.refuseSecretValues(body.intent, caller.tenant)
+      await deps.vault.refuseSecretValues(body.intent, caller.tenant)
       const bodyHash = createHash('sha256').update(JSON.stringify(body)).digest('hex')
       const memoKey = `${caller.tenant}\0${key}`
       const seen = remembered.get(memoKey)

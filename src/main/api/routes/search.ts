@@ -4,7 +4,6 @@ import { ServiceError } from '../../../shared/errors'
 import { createToolRouter, type RouteResult, type ToolRouter } from '../../router/router'
 import type { OperationReceipt } from '../../store/receiptRepository'
 import type { ToolSpec } from '../../../shared/toolSpec'
-import type { Caller } from '../auth'
 import { admitMetered, METERED_COST } from '../billing'
 import { operationKey } from '../operationKey'
 import type { ServerDeps } from '../serverDeps'
@@ -14,9 +13,6 @@ import { hashInputs } from '../../engine/inputsHash'
 import { createWorkspaceToolCache } from '../toolCache'
 import { routeSchema } from '../openapi/routeSchema'
 import { searchContract } from '../openapi/docParts'
-
-/** Spec "Authentication" 4: the OAuth scope the search forms need (or an owner token). */
-export const SEARCH_SCOPE = 'tools:read'
 
 /** The search receipt of spec "Resources". */
 export interface SearchReceipt {
@@ -77,11 +73,10 @@ async function search(
 ) {
   const { store, auth, clock } = deps
   const caller = auth.authenticate(request)
-  requireScope(caller, SEARCH_SCOPE)
   const key = operationKey(request)
   const body = viaQuery ? validQuery<SearchBody>(request) : validBody<SearchBody>(request)
   // Spec B rule 4: secret values never appear in intents; name them as {{secret:NAME}}.
-  await deps.vault?.refuseSecretValues(body.intent, caller.tenant)
+  await deps.vault.refuseSecretValues(body.intent, caller.tenant)
   const domain = body.domain?.toLowerCase().replace(/\.(?=:|$)/, '') ?? null
   const inputHash = hashInputs({ intent: body.intent, domain })
   const opKey = `search:${key}`
@@ -126,18 +121,4 @@ function replay(
 
 function present(receipt: OperationReceipt<SearchReceipt['result']>): SearchReceipt {
   return { status: receipt.status, cost: receipt.cost, result: receipt.result }
-}
-
-/**
- * Refuses a caller whose token carries scopes without `scope` (403 `forbidden`; spec
- * "Authentication" 4). The owner token and API keys carry no scope list: they may do everything
- * their workspace may.
- */
-export function requireScope(caller: Caller, scope: string): void {
-  if (caller.owner) return
-  const scopes = (caller as Caller & { scopes?: readonly string[] }).scopes
-  if (scopes && !scopes.includes(scope))
-    throw new ServiceError('forbidden', `This token lacks the scope "${scope}".`, {
-      requiredScope: scope,
-    })
 }

@@ -49,7 +49,7 @@ export function registerTaskRunRoutes(app: FastifyInstance, deps: ServerDeps): v
     const caller = deps.auth.authenticate(request)
     const body = validBody<TaskRunBody>(request)
     // Spec B rule 4: secret values never appear in intents; name them as {{secret:NAME}}.
-    await deps.vault?.refuseSecretValues(body.intent, caller.tenant)
+    await deps.vault.refuseSecretValues(body.intent, caller.tenant)
     const deadlineMs = parseDeadline(request.headers['x-service-deadline-ms'], body.deadlineMs)
     const key = callKey(request, 'task')
     const answer = await runTask(runner, { tenant: caller.tenant, body, deadlineMs, key })
