@@ -26,7 +26,9 @@ import { toolNeeds } from '../api/toolNeeds'
 import { traceDetail, traceExchange, traceHar } from './appTraces'
 import { DEFAULT_USER } from '../demo/orders'
 import { prepareCandidate } from './prepareCandidate'
-import { MAX_SCOPES_PER_WORKSPACE, parseScopeBody } from '../api/toolScopes'
+import { saveScope } from '../api/toolScopes'
+import { checkContract } from '../api/bodyCheck'
+import { SCOPE_BODY_SCHEMA, type ScopeBody } from '../../shared/accountApiSchemas'
 import { editTool } from '../api/toolEdits'
 import { replaceableTool, replaceTool } from '../api/toolReplace'
 
@@ -222,16 +224,9 @@ export function createAppHandlers(deps: AppHandlerDeps): AppHandlers {
     'scopes.list': async () => store.scopes.list(deps.tenant),
     'scopes.delete': async ({ slug }) => ({ deleted: store.scopes.remove(deps.tenant, slug) }),
     'scopes.create': async (input) => {
-      // The same checks as POST /api/v1/scopes: slug grammar, at most 200 entries, 20 scopes.
-      const scope = parseScopeBody(input)
-      const existed = store.scopes.find(deps.tenant, scope.slug)
-      const record = { ...scope, createdAt: existed?.createdAt ?? deps.clock() }
-      if (!store.scopes.put(deps.tenant, record, MAX_SCOPES_PER_WORKSPACE))
-        throw new ServiceError(
-          'too_many_scopes',
-          `This workspace already has ${MAX_SCOPES_PER_WORKSPACE} tool scopes.`,
-        )
-      return record
+      // The contract and rules of POST /api/v1/scopes: slug grammar, 200 entries, 20 scopes.
+      const body = checkContract<ScopeBody>(SCOPE_BODY_SCHEMA, input)
+      return saveScope(store.scopes, deps.tenant, body, deps.clock()).record
     },
     'keys.revoke': async ({ id }) => {
       // Only this workspace's keys: an id from another workspace is as unknown as a wrong one.

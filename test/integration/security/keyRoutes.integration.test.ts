@@ -59,5 +59,10 @@ describe('key routes of the account API (issue 13 item 2)', () => {
       json: { kind: 'admin' },
     })
     expect(bad.body.error.code).toBe('invalid_input')
+    const unknownField = await send<ErrorAnswerBody>(h.base, 'POST', '/v1/keys', {
+      key: owner,
+      json: { label: 'agents', scope: 'all' },
+    })
+    expect([unknownField.status, unknownField.body.error.code]).toEqual([422, 'unknown_argument'])
   })
 })

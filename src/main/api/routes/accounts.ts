@@ -7,9 +7,10 @@ import { json } from '../openapi/docParts'
 import {
   ACCOUNT_PUT_BODY_SCHEMA,
   VAULT_UNLOCK_BODY_SCHEMA,
+  type AccountPutBody,
+  type VaultUnlockBody,
 } from '../../../shared/accountApiSchemas'
-
-const PUT_FIELDS = ['value', 'hosts']
+import { validBody } from '../routeValidation'
 
 /**
  * The account API's credentials (spec B `PUT/GET/DELETE /v1/accounts`, "Authentication" 8) and
@@ -39,18 +40,12 @@ export function registerAccountRoutes(app: FastifyInstance, deps: ServerDeps): v
     },
     async (request) => {
       const caller = deps.auth.authenticate(request)
-      const body = objectBody(request.body)
-      const unknown = Object.keys(body).filter((k) => !PUT_FIELDS.includes(k))
-      if (unknown.length)
-        throw new ServiceError(
-          'unknown_argument',
-          `Unknown fields ${unknown.join(', ')}. Valid: ${PUT_FIELDS.join(', ')}.`,
-        )
+      const body = validBody<AccountPutBody>(request)
       const hosts = body.hosts === undefined ? null : normalizeSecretHosts(body.hosts)
       const { created, secret } = await deps.vault.put(
         caller.tenant,
         request.params.name,
-        body.value as string,
+        body.value,
         hosts,
       )
       return { ...secret, created }
@@ -125,23 +120,8 @@ export function registerAccountRoutes(app: FastifyInstance, deps: ServerDeps): v
     },
     async (request) => {
       deps.auth.requireOwner(request)
-      const body =
-        request.body === undefined || request.body === null ? {} : objectBody(request.body)
-      const unknown = Object.keys(body).filter((k) => k !== 'passphrase')
-      if (unknown.length)
-        throw new ServiceError(
-          'unknown_argument',
-          `Unknown fields ${unknown.join(', ')}. Valid: passphrase.`,
-        )
-      if (body.passphrase !== undefined && typeof body.passphrase !== 'string')
-        throw new ServiceError('invalid_input', '"passphrase" must be a string.')
+      const body = validBody<VaultUnlockBody>(request, {})
       return { vault: await deps.vault.unlock(body.passphrase) }
     },
   )
-}
-
-function objectBody(raw: unknown): Record<string, unknown> {
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw))
-    throw new ServiceError('bad_request', 'The body must be a JSON object.')
-  return raw as Record<string, unknown>
 }

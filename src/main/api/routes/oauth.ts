@@ -13,7 +13,8 @@ import type { OwnerTokens } from '../oauth/ownerTokens'
 import { OAuthError, type TokenService } from '../oauth/tokens'
 import { routeSchema } from '../openapi/routeSchema'
 import { json } from '../openapi/docParts'
-import { OAUTH_CLIENT_BODY_SCHEMA } from '../../../shared/accountApiSchemas'
+import { OAUTH_CLIENT_BODY_SCHEMA, type OAuthClientBody } from '../../../shared/accountApiSchemas'
+import { validBody } from '../routeValidation'
 
 export interface OAuthRouteDeps {
   oauthRepo: OAuthRepository
@@ -59,10 +60,13 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: OAuthRouteDeps):
   )
   const register =
     deps.registrationLimits === null
-      ? (body: unknown) => registerClient(deps.oauthRepo, body, deps.clock())
+      ? (body: OAuthClientBody) => registerClient(deps.oauthRepo, body, deps.clock())
       : createClientRegistrar(deps.oauthRepo, deps.clock, deps.registrationLimits)
   app.post(OAUTH_PATHS.register, { schema: REGISTER_ROUTE }, async (request, reply) =>
-    reply.status(201).header('cache-control', 'no-store').send(register(request.body)),
+    reply
+      .status(201)
+      .header('cache-control', 'no-store')
+      .send(register(validBody<OAuthClientBody>(request))),
   )
   app.post('/app-api/session/refresh', { schema: REFRESH_ROUTE }, async (request, reply) =>
     refreshSession(deps, request, reply),
