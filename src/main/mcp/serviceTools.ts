@@ -126,12 +126,8 @@ const SERVICE_TOOLS: Record<string, { tool: Omit<Tool, 'name'>; handle: Handler 
       only(args, ['url', 'intent'])
       const url = requireUrl(args)
       const intent = requireString(args, 'intent')
-      await guardApiUrl(url, c, deps.localSites)
-      // Redirects and the page's own requests are checked too, where the browser connects.
-      const guard = browseGuardFor(c, deps.localSites)
-      return jsonResult(
-        await deps.indexing.index(c.tenant, { url, intent, ...(guard ? { guard } : {}) }),
-      )
+      const target = await guardedTarget(url, c, deps)
+      return jsonResult(await deps.indexing.index(c.tenant, { ...target, intent }))
     },
   },
   service_browse_open: {
@@ -149,13 +145,11 @@ const SERVICE_TOOLS: Record<string, { tool: Omit<Tool, 'name'>; handle: Handler 
       only(args, ['url', 'intent'])
       const url = requireUrl(args)
       const intent = optionalString(args, 'intent')
-      await guardApiUrl(url, c, deps.localSites)
-      const guard = browseGuardFor(c, deps.localSites)
+      const target = await guardedTarget(url, c, deps)
       return jsonResult(
         await deps.browse.open(c.tenant, {
-          url,
+          ...target,
           ...(intent !== undefined ? { intent } : {}),
-          ...(guard ? { guard } : {}),
         }),
       )
     },
@@ -290,6 +284,21 @@ async function serviceRun(
       true,
     )
   return callSiteTool(deps.engine, { tool }, inputs as Args, c)
+}
+
+/**
+ * A page the local browser is to open for a connection: its URL checked against the addresses an
+ * API caller may reach, and the guard its browser connects through, so redirects and the page's
+ * own requests are checked too, where the browser connects.
+ */
+async function guardedTarget(
+  url: string,
+  c: ServiceConnection,
+  deps: ServiceToolDeps,
+): Promise<{ url: string; guard?: NonNullable<ReturnType<typeof browseGuardFor>> }> {
+  await guardApiUrl(url, c, deps.localSites)
+  const guard = browseGuardFor(c, deps.localSites)
+  return { url, ...(guard ? { guard } : {}) }
 }
 
 function invalidArgument(message: string) {
