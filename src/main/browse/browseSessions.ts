@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core'
 import { isIP } from 'node:net'
 import type { CompileExplanation } from '../../shared/appApi'
+import { httpUrl } from '../../shared/urls'
 import { isServiceError, ServiceError } from '../../shared/errors'
 import type { ToolSpec } from '../../shared/toolSpec'
 import type { Trace } from '../../shared/trace'
@@ -169,13 +170,8 @@ function expired(sessionId: string): ServiceError {
 }
 
 function checkUrl(url: unknown): string {
-  let parsed: URL | null = null
-  try {
-    parsed = typeof url === 'string' ? new URL(url) : null
-  } catch {
-    parsed = null
-  }
-  if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:'))
+  const parsed = httpUrl(url)
+  if (!parsed)
     throw new ServiceError(
       'invalid_argument',
       'url must be a full http or https address, like https://example.com/.',

@@ -1,5 +1,6 @@
 import type { Exchange } from '../../shared/trace'
 import { headerValue, mimeTypeOf } from '../../shared/trace'
+import { httpUrl as safeUrl } from '../../shared/urls'
 import { registrableDomain, thirdPartyKind } from './thirdParty'
 
 /**
@@ -135,15 +136,8 @@ export function isSiteHost(host: string, siteHosts: Set<string>): boolean {
   return false
 }
 
-/** The URL when it is http(s), else null. */
-export function safeUrl(text: string): URL | null {
-  try {
-    const url = new URL(text)
-    return url.protocol === 'http:' || url.protocol === 'https:' ? url : null
-  } catch {
-    return null
-  }
-}
+/** The URL when it is http(s), else null (the compiler's name for `httpUrl`). */
+export { safeUrl }
 
 /** Ad servers and ad paths: a host label or a path segment that names ads. */
 function isAdRequest(url: URL): boolean {

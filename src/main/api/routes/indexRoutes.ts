@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import { isServiceError, ServiceError } from '../../../shared/errors'
+import { httpUrl } from '../../../shared/urls'
 import type { IndexOutcome } from '../../browse/indexSite'
 import type { Indexing } from '../../browse/indexJobs'
 import { createToolRouter, type ToolMatch } from '../../router/router'
@@ -47,13 +48,8 @@ interface IndexReceipt {
 
 /** Checks an http(s) URL; 400 `invalid_input` otherwise. Returns it normalized. */
 function checkUrl(value: string): string {
-  let url: URL | null = null
-  try {
-    url = new URL(value)
-  } catch {
-    url = null
-  }
-  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:'))
+  const url = httpUrl(value)
+  if (!url)
     throw new ServiceError(
       'invalid_input',
       '"url" must be a full http or https address, like https://example.com/.',
