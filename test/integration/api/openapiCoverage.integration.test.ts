@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import ts from 'typescript'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startHarness, type Harness } from '../helpers/harness'
+import { startHarness, type Harness } from '../../fixtures/harness/harness'
 
 /**
  * The OpenAPI document against the code (issue 11 item 1): every route but the demo site's

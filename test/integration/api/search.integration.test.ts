@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { LOCAL_TENANT } from '../../../src/main/core'
 import type { SearchReceipt } from '../../../src/main/api/routes/search'
 import type { ToolSpec } from '../../../src/shared/toolSpec'
-import { signIn } from '../auth/oauthHarness'
-import { startHarness, type Harness } from '../helpers/harness'
-import { send, type Answer } from '../helpers/http'
-import { makeSearchTool } from '../helpers/searchTool'
+import { signIn } from './oauth/oauthHarness'
+import { startHarness, type Harness } from '../../fixtures/harness/harness'
+import { send, type Answer } from '../../fixtures/harness/http'
+import { makeSearchTool } from '../../fixtures/harness/searchTool'
 
 let h: Harness
 let tool: ToolSpec
