@@ -1,8 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { SearchBody } from '../../../shared/accountApiSchemas'
-import { ServiceError } from '../../../shared/errors'
 import { createToolRouter, type RouteResult, type ToolRouter } from '../../router/router'
-import type { OperationReceipt } from '../../store/receiptRepository'
 import type { ToolSpec } from '../../../shared/toolSpec'
 import { admitMetered, METERED_COST } from '../billing'
 import { operationKey } from '../operationKey'
@@ -10,6 +8,7 @@ import type { ServerDeps } from '../serverDeps'
 import { INDEX_ENDPOINT } from '../accountPaths'
 import { validBody, validQuery } from '../routeValidation'
 import { hashInputs } from '../../engine/inputsHash'
+import { presentReceipt, replayReceipt } from '../receiptReplay'
 import { createWorkspaceToolCache } from '../toolCache'
 import { routeSchema } from '../openapi/routeSchema'
 import { searchContract } from '../openapi/docParts'
@@ -81,7 +80,7 @@ async function search(
   const inputHash = hashInputs({ intent: body.intent, domain })
   const opKey = `search:${key}`
   const stored = store.receipts.get<SearchReceipt['result']>(caller.tenant, opKey)
-  if (stored) return replay(reply, stored, inputHash)
+  if (stored) return replayReceipt(reply, stored, inputHash)
   const charge = admitMetered(store.ledger, caller.tenant, opKey, 'search', clock())
   const routed = router.route(body.intent, tools(caller.tenant), { domain })
   const result: SearchReceipt['result'] = { ...routed, index_endpoint: INDEX_ENDPOINT }
@@ -102,23 +101,6 @@ async function search(
     if (put.created) charge()
     return put
   })()
-  if (!created) return replay(reply, receipt, inputHash)
-  return reply.status(200).send(present(receipt))
-}
-
-function replay(
-  reply: FastifyReply,
-  stored: OperationReceipt<SearchReceipt['result']>,
-  inputHash: string,
-) {
-  if (stored.inputHash !== inputHash)
-    throw new ServiceError(
-      'idempotency_conflict',
-      'This Idempotency-Key was used with different input: use a new key for a new operation.',
-    )
-  return reply.status(200).header('idempotent-replayed', 'true').send(present(stored))
-}
-
-function present(receipt: OperationReceipt<SearchReceipt['result']>): SearchReceipt {
-  return { status: receipt.status, cost: receipt.cost, result: receipt.result }
+  if (!created) return replayReceipt(reply, receipt, inputHash)
+  return reply.status(200).send(presentReceipt(receipt))
 }
