@@ -2,7 +2,12 @@ import { defineConfig } from 'vitest/config'
 
 export default defineConfig({
   test: {
-    include: ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts'],
+    // A fixture's own test lives beside it (test/fixtures/sites/directory).
+    include: [
+      'test/unit/**/*.test.ts',
+      'test/integration/**/*.test.ts',
+      'test/fixtures/**/*.test.ts',
+    ],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Chromium and native SQLite are heavy on 2 cores: keep parallel files modest.

@@ -16,6 +16,7 @@ import { createBrowserWork } from './browse/browserWork'
 import { createIndexing, type Indexing, type IndexLimits } from './browse/indexJobs'
 import type { ObserveLimits } from './browse/observePage'
 import { createRecordingSessions, type RecordingSessions } from './browse/recordingSessions'
+import type { SessionBrowserDeps } from './browse/sessionBrowser'
 import { createAutoSignIn } from './logins/signInAuto'
 import { createLoginAutofill } from './logins/signInAutofill'
 import { createSignInFlows, type SignInFlows } from './logins/signInFlows'
@@ -195,10 +196,8 @@ export function createCore(config: CoreConfig = {}): Core {
     setInterval(() => void engine.recheckQuarantined(), config.recheckMs ?? 5 * 60_000),
   ]
   for (const timer of timers) timer.unref()
-  const recordings = createRecordingSessions({
-    store,
-    tenant: LOCAL_TENANT,
-    events,
+  // The Record view's sessions and the agents' browse sessions record alike.
+  const sessionBrowser: SessionBrowserDeps = {
     clock,
     ulid: nextUlid,
     uuid: randomUUID,
@@ -206,6 +205,12 @@ export function createCore(config: CoreConfig = {}): Core {
     startRecording,
     refuseSecretValues: vault.refuseSecretValues,
     saveLogin: (tenant, host, state) => logins.save(tenant, host, state),
+  }
+  const recordings = createRecordingSessions({
+    ...sessionBrowser,
+    store,
+    tenant: LOCAL_TENANT,
+    events,
     httpLogins: {
       // A locked vault keeps a saved login's password sealed: the person is asked again.
       saved: (tenant, host) => logins.credentials(tenant, host).catch(() => null),
@@ -214,14 +219,8 @@ export function createCore(config: CoreConfig = {}): Core {
     ...(config.headless !== undefined ? { headless: config.headless } : {}),
   })
   const browse = createBrowseSessions({
+    ...sessionBrowser,
     store,
-    clock,
-    ulid: nextUlid,
-    uuid: randomUUID,
-    chromiumPath,
-    startRecording,
-    refuseSecretValues: vault.refuseSecretValues,
-    saveLogin: (tenant, host, state) => logins.save(tenant, host, state),
     autofill: createLoginAutofill({
       logins,
       clock,
@@ -306,7 +305,6 @@ export function createCore(config: CoreConfig = {}): Core {
       owner: ownerTokens,
       tokens: oauthTokens,
       scopes: scopeLookup(store.scopes),
-      tools: store.tools,
       toolsFor: store.toolsFor,
       tenant: LOCAL_TENANT,
       clock,

@@ -5,6 +5,12 @@ import { Type, type Static } from '@sinclair/typebox'
  * (INTERFACE.md "B"), with a description on every field so the OpenAPI generator documents them.
  */
 
+/**
+ * A field's refusal message (`x-message`): what a malformed or missing value is answered with,
+ * in place of the validator's generic words.
+ */
+const refusal = (message: string) => ({ 'x-message': message })
+
 /** An object whose keys the caller names (tool inputs): JSON Schema `{type: 'object'}`. */
 const openObject = (description: string) =>
   Type.Unsafe<Record<string, unknown>>({ type: 'object', description })
@@ -15,19 +21,25 @@ export const PREPARE_BODY_SCHEMA = Type.Object(
     trace_id: Type.String({
       minLength: 1,
       maxLength: 200,
+      pattern: '\\S',
       description: 'The trace id (`trc_...`) returned when the trace was recorded or imported.',
+      ...refusal('"trace_id" is required: a non-empty string of at most 200 characters.'),
     }),
     request_id: Type.String({
       minLength: 1,
       maxLength: 200,
+      pattern: '\\S',
       description:
         'The id (`exc_<n>`) of the observed request (exchange) in that trace to compile as the ' +
         "tool's target.",
+      ...refusal('"request_id" is required: a non-empty string of at most 200 characters.'),
     }),
     intent: Type.String({
       minLength: 1,
       maxLength: 2000,
+      pattern: '\\S',
       description: "What the tool does, in plain words; becomes the candidate's intent.",
+      ...refusal('"intent" is required: a non-empty string of at most 2000 characters.'),
     }),
     dependency_ids: Type.Optional(
       Type.Array(Type.String({ minLength: 1, maxLength: 200 }), {
@@ -35,6 +47,7 @@ export const PREPARE_BODY_SCHEMA = Type.Object(
         description:
           'Optional ids of observed requests of the same trace that the target depends on ' +
           '(for example the page that hands out a CSRF token); they become dependency steps.',
+        ...refusal('"dependency_ids" must be a list of at most 50 request ids of the trace.'),
       }),
     ),
   },
@@ -179,56 +192,108 @@ export const EXECUTE_BODY_SCHEMA = Type.Object(
 export type ExecuteBody = Static<typeof EXECUTE_BODY_SCHEMA>
 
 /** Body of `PUT /v1/accounts/{name}` (spec "B"): stores or replaces a secret. */
-export const ACCOUNT_PUT_BODY_SCHEMA = {
-  type: 'object',
-  description: 'Stores or replaces the secret {name}; the value is never returned.',
-  additionalProperties: false,
-  required: ['value'],
-  properties: {
-    value: { type: 'string', description: 'The secret value (encrypted at rest per tenant).' },
-    hosts: {
-      type: 'array',
-      items: { type: 'string' },
-      description:
-        'Bare `host[:port]` names the secret may be sent to; omitted keeps an existing ' +
-        "secret's hosts.",
-    },
+export const ACCOUNT_PUT_BODY_SCHEMA = Type.Object(
+  {
+    value: Type.String({
+      minLength: 1,
+      description: 'The secret value (encrypted at rest per tenant).',
+      ...refusal('"value" is required: a non-empty string.'),
+    }),
+    hosts: Type.Optional(
+      Type.Array(Type.String(), {
+        maxItems: 20,
+        description:
+          'Bare `host[:port]` names the secret may be sent to; omitted keeps an existing ' +
+          "secret's hosts.",
+        ...refusal('"hosts" must be a list of at most 20 host names.'),
+      }),
+    ),
   },
-} as const
+  {
+    additionalProperties: false,
+    description: 'Stores or replaces the secret {name}; the value is never returned.',
+  },
+)
+export type AccountPutBody = Static<typeof ACCOUNT_PUT_BODY_SCHEMA>
 
 /** Body of `POST /v1/vault/unlock` (owner only). */
-export const VAULT_UNLOCK_BODY_SCHEMA = {
-  type: 'object',
-  description:
-    "Unlocks the vault, or sets a new vault's passphrase; empty asks the OS keychain again.",
-  additionalProperties: false,
-  properties: { passphrase: { type: 'string', description: 'The vault passphrase.' } },
-} as const
+export const VAULT_UNLOCK_BODY_SCHEMA = Type.Object(
+  {
+    passphrase: Type.Optional(
+      Type.String({
+        description: 'The vault passphrase.',
+        ...refusal('"passphrase" must be a string.'),
+      }),
+    ),
+  },
+  {
+    additionalProperties: false,
+    description:
+      "Unlocks the vault, or sets a new vault's passphrase; empty asks the OS keychain again.",
+  },
+)
+export type VaultUnlockBody = Static<typeof VAULT_UNLOCK_BODY_SCHEMA>
 
-/** Body of `POST /api/v1/scopes` (spec "C", "Limits": slug rules, 200 apps and tools). */
-export const SCOPE_BODY_SCHEMA = {
-  type: 'object',
-  description: 'Creates or replaces a tool scope; at least one app or tool.',
-  additionalProperties: false,
-  required: ['slug'],
-  properties: {
-    slug: {
-      type: 'string',
+/** A scope's list of site hosts or tool names: names without spaces. */
+const scopeNames = (field: 'apps' | 'tools', description: string) =>
+  Type.Optional(
+    Type.Array(Type.String({ minLength: 1, maxLength: 253, pattern: '^\\S+$' }), {
+      description,
+      ...refusal(`"${field}" takes an array of names (no spaces, at most 253 characters each).`),
+    }),
+  )
+
+/**
+ * Body of `POST /api/v1/scopes` (spec "C", "Limits": slug rules, 200 apps and tools). A field
+ * that breaks a rule is 400 `invalid_scope` (spec "Request shape").
+ */
+export const SCOPE_BODY_SCHEMA = Type.Object(
+  {
+    slug: Type.String({
       pattern: '^[a-z0-9-]{1,40}$',
       description: '1 to 40 lowercase letters, digits or dashes.',
-    },
-    apps: {
-      type: 'array',
-      items: { type: 'string', minLength: 1, maxLength: 253, pattern: '^\\S+$' },
-      description: 'Site hosts whose tools the scope allows.',
-    },
-    tools: {
-      type: 'array',
-      items: { type: 'string', minLength: 1, maxLength: 253, pattern: '^\\S+$' },
-      description: 'Tool names (`<site>__<tool>`) the scope allows; with apps, at most 200.',
-    },
+      ...refusal('"slug" takes 1 to 40 lowercase letters, digits or dashes.'),
+    }),
+    apps: scopeNames('apps', 'Site hosts whose tools the scope allows.'),
+    tools: scopeNames(
+      'tools',
+      'Tool names (`<site>__<tool>`) the scope allows; with apps, at most 200.',
+    ),
   },
-} as const
+  {
+    additionalProperties: false,
+    description: 'Creates or replaces a tool scope; at least one app or tool.',
+    'x-refusal': 'invalid_scope',
+  },
+)
+export type ScopeBody = Static<typeof SCOPE_BODY_SCHEMA>
+
+/** Body of `POST /v1/keys` (owner only; spec "Authentication" 1-2): mints an API key. */
+export const KEY_BODY_SCHEMA = Type.Object(
+  {
+    label: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 100,
+        pattern: '\\S',
+        description: 'What the key is for (default `api`).',
+        ...refusal('"label" takes 1 to 100 characters.'),
+      }),
+    ),
+    kind: Type.Optional(
+      Type.Unsafe<'personal' | 'org'>({
+        type: 'string',
+        enum: ['personal', 'org'],
+        description:
+          '`personal` (default), or `org`: an org key may act for end users with ' +
+          '`X-Service-End-User`.',
+        ...refusal('"kind" is "personal" or "org".'),
+      }),
+    ),
+  },
+  { additionalProperties: false, description: 'Mints an API key; the key is shown once.' },
+)
+export type KeyBody = Static<typeof KEY_BODY_SCHEMA>
 
 /** Body of `POST /api/v1/runs/{runId}/responses` (spec "Answering an input_required run"). */
 export const RUN_RESPONSES_BODY_SCHEMA = {
@@ -255,21 +320,26 @@ export const RUN_RESPONSES_BODY_SCHEMA = {
 } as const
 
 /** Body of `POST /oauth/clients` (RFC 7591 §2; other client metadata is ignored). */
-export const OAUTH_CLIENT_BODY_SCHEMA = {
-  type: 'object',
-  description: 'Registers a public OAuth client (no secret; S256 PKCE).',
-  required: ['redirect_uris'],
-  properties: {
-    redirect_uris: {
-      type: 'array',
+export const OAUTH_CLIENT_BODY_SCHEMA = Type.Object(
+  {
+    redirect_uris: Type.Array(Type.String({ maxLength: 2000 }), {
       minItems: 1,
       maxItems: 10,
-      items: { type: 'string', maxLength: 2000 },
       description: 'https URIs, or http on 127.0.0.1, [::1] or localhost; no fragment.',
-    },
-    client_name: { type: 'string', minLength: 1, maxLength: 200 },
+      ...refusal('"redirect_uris" takes 1 to 10 absolute URIs.'),
+    }),
+    client_name: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        pattern: '\\S',
+        ...refusal('"client_name" takes 1 to 200 characters.'),
+      }),
+    ),
   },
-} as const
+  { description: 'Registers a public OAuth client (no secret; S256 PKCE).' },
+)
+export type OAuthClientBody = Static<typeof OAUTH_CLIENT_BODY_SCHEMA>
 
 /** Body of `POST /v1/index` (spec "B"): the URL to observe and the intent to compile for. */
 export const INDEX_BODY_SCHEMA = Type.Object(

@@ -31,3 +31,16 @@ export function readChallenge(header: string | undefined): HttpChallenge | null 
     text: chosen,
   }
 }
+
+/**
+ * A URL without its userinfo (RFC 3986 §3.2.1 `user:pass@`): what may be stored or shown, the
+ * credentials being answered to a challenge instead.
+ */
+export function withoutUserinfo(url: string): string {
+  if (!URL.canParse(url)) return url
+  const parsed = new URL(url)
+  if (!parsed.username && !parsed.password) return url
+  parsed.username = ''
+  parsed.password = ''
+  return parsed.href
+}

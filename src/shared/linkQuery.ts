@@ -12,6 +12,23 @@ export interface LinkQuery {
 
 const WHOLE_PLACEHOLDER = /^\{\{\s*([a-zA-Z0-9_.:-]+)\s*\}\}$/
 
+/**
+ * The `key=text` pairs of the query after the first `?` of a URL or URL template, as written
+ * (neither decoded, so a caller decodes as it may fail); none without a `?`.
+ */
+export function queryPairs(url: string): Array<{ rawKey: string; text: string }> {
+  const at = url.indexOf('?')
+  if (at < 0) return []
+  return url
+    .slice(at + 1)
+    .split('&')
+    .filter(Boolean)
+    .map((pair) => {
+      const eq = pair.indexOf('=')
+      return { rawKey: eq < 0 ? pair : pair.slice(0, eq), text: eq < 0 ? '' : pair.slice(eq + 1) }
+    })
+}
+
 /** Writes a link path: `param` and the pairs (`text` is a literal or a `{{placeholder}}`). */
 export function formatLinkQuery(param: string, match: Array<[key: string, text: string]>): string {
   const pairs = match.map(
@@ -26,20 +43,13 @@ export function parseLinkQuery(path: string): LinkQuery | null {
   const at = path.indexOf('?')
   if (at < 0) return null
   try {
-    const match = path
-      .slice(at + 1)
-      .split('&')
-      .filter(Boolean)
-      .map((pair) => {
-        const eq = pair.indexOf('=')
-        const key = decodeURIComponent(eq < 0 ? pair : pair.slice(0, eq))
-        const text = eq < 0 ? '' : pair.slice(eq + 1)
-        const whole = WHOLE_PLACEHOLDER.exec(text)
-        return {
-          key,
-          value: whole ? { placeholder: whole[1]! } : { literal: decodeURIComponent(text) },
-        }
-      })
+    const match = queryPairs(path).map(({ rawKey, text }) => {
+      const whole = WHOLE_PLACEHOLDER.exec(text)
+      return {
+        key: decodeURIComponent(rawKey),
+        value: whole ? { placeholder: whole[1]! } : { literal: decodeURIComponent(text) },
+      }
+    })
     return { param: decodeURIComponent(path.slice(0, at)), match }
   } catch {
     return null

@@ -10,7 +10,7 @@ import {
   type DirectoryRecord,
   type DirectorySite,
 } from '../fixtures/sites/directory'
-import { makeSearchTool } from '../integration/helpers/searchTool'
+import { makeSearchTool } from '../fixtures/harness/searchTool'
 
 export interface BenchEnv {
   /** The core's data dir: a fresh temp dir holding `sitecall.db`. */

@@ -4,7 +4,7 @@ import { directoryAppEachTest, SHOTS } from './directoryApp'
 import { type Core } from '../../src/main/core'
 import type { ToolSpec } from '../../src/shared/toolSpec'
 import { type DirectorySite } from '../fixtures/sites/directory'
-import { makeSearchTool } from '../integration/helpers/searchTool'
+import { makeSearchTool } from '../fixtures/harness/searchTool'
 import { connectHttp } from '../integration/mcp/mcpClients'
 import { expectAccessible } from './axe'
 

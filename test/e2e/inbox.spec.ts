@@ -11,7 +11,7 @@ import type { ToolSpec } from '../../src/shared/toolSpec'
 import { saveOrderToolAndLogin } from './orderTool'
 import { startOrdersSite, type OrdersSite } from '../fixtures/sites/orders'
 import { fakeClock, type FakeClock } from '../integration/engine/engineHarness'
-import { callTool, send, type ErrorAnswerBody } from '../integration/helpers/http'
+import { callTool, send, type ErrorAnswerBody } from '../fixtures/harness/http'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
 // `npm run test:e2e` builds it first; the test drives the real bundle, not a dev server.

@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import { expect, test } from '@playwright/test'
 import { LOCAL_TENANT, type Core } from '../../src/main/core'
-import { send, type ErrorAnswerBody } from '../integration/helpers/http'
+import { send, type ErrorAnswerBody } from '../fixtures/harness/http'
 import { expectAccessible } from './axe'
 import { coreAppEachTest, SHOTS } from './directoryApp'
 

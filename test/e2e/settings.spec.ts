@@ -6,7 +6,7 @@ import { expect, test } from '@playwright/test'
 import { SHOTS } from './directoryApp'
 import { createCore, LOCAL_TENANT, type Core } from '../../src/main/core'
 import { startOrdersSite, type OrdersSite } from '../fixtures/sites/orders'
-import { send } from '../integration/helpers/http'
+import { send } from '../fixtures/harness/http'
 import { saveOrderToolAndLogin } from './orderTool'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')

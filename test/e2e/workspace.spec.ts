@@ -4,8 +4,8 @@ import { directoryAppEachTest, SHOTS } from './directoryApp'
 import { LOCAL_TENANT, type Core } from '../../src/main/core'
 import type { ToolSpec } from '../../src/shared/toolSpec'
 import { type DirectorySite } from '../fixtures/sites/directory'
-import { callTool } from '../integration/helpers/http'
-import { makeSearchTool } from '../integration/helpers/searchTool'
+import { callTool } from '../fixtures/harness/http'
+import { makeSearchTool } from '../fixtures/harness/searchTool'
 import { expectAccessible } from './axe'
 
 let site: DirectorySite

@@ -60,10 +60,8 @@ export interface AuthDeps {
   tokens: Pick<TokenService, 'checkAccess'>
   /** The workspace's stored tool scopes by slug. */
   scopes: ScopeLookup
-  /** Finds the tool of a call, for the `not_in_scope` check. */
-  tools: Pick<ToolRepository, 'get' | 'getByName'>
-  /** The tools of a caller's workspace (the store's `toolsFor`); absent: `tools` for everyone. */
-  toolsFor?: (tenant: string) => Pick<ToolRepository, 'get' | 'getByName'>
+  /** The tools of a caller's workspace (the store's `toolsFor`): the `not_in_scope` check. */
+  toolsFor: (tenant: string) => Pick<ToolRepository, 'get' | 'getByName'>
   /** The owner's workspace. */
   tenant: string
   clock: () => number
@@ -153,7 +151,7 @@ export function createAuthenticator(deps: AuthDeps): Authenticator {
       if (!path.startsWith('/mcp')) {
         caller.toolScopes = toolScopesOf(request, caller.tenant, deps.scopes)
         const tool = caller.toolScopes.length
-          ? calledTool(request.method, path, deps.toolsFor?.(caller.tenant) ?? deps.tools)
+          ? calledTool(request.method, path, deps.toolsFor(caller.tenant))
           : null
         if (tool) assertInScope(caller, tool)
       }
@@ -211,7 +209,11 @@ function toolScopesOf(request: FastifyRequest, tenant: string, lookup: ScopeLook
 }
 
 /** The tool a surface A call or a B execute names in its path, when it exists. */
-function calledTool(method: string, path: string, tools: AuthDeps['tools']): ScopedTool | null {
+function calledTool(
+  method: string,
+  path: string,
+  tools: ReturnType<AuthDeps['toolsFor']>,
+): ScopedTool | null {
   if (method !== 'POST') return null
   const decode = (s: string) => {
     try {

@@ -17,3 +17,22 @@ export function operationKey(request: FastifyRequest): string {
     )
   return key
 }
+
+/** Spec "Limits": the Idempotency-Key of a site tool call or a task run, at most 200 characters. */
+const MAX_CALL_KEY = 200
+
+/**
+ * The `Idempotency-Key` of a site tool call or a task run (spec "A. Site tool calls", "C"), in
+ * its own namespace (`call:<key>`, `task:<key>`: the receipts table is shared with account-API
+ * operation keys), or null when there is none. Empty or over 200 characters: 400 `invalid_input`.
+ */
+export function callKey(request: FastifyRequest, namespace: 'call' | 'task'): string | null {
+  const key = request.headers['idempotency-key']
+  if (key === undefined) return null
+  if (typeof key !== 'string' || key.length === 0 || key.length > MAX_CALL_KEY)
+    throw new ServiceError(
+      'invalid_input',
+      `Idempotency-Key must be 1 to ${MAX_CALL_KEY} characters.`,
+    )
+  return `${namespace}:${key}`
+}

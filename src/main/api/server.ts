@@ -132,10 +132,9 @@ function registerRoutes(app: FastifyInstance, deps: ServerDeps): void {
   registerUiRoutes(app, deps.rendererDir)
   // Public like the pages it serves: INTERFACE.md section B rule 3's demo observation page.
   registerOrdersDemo(app, { prefix: '/demo/orders' })
-  if (deps.oauth)
-    registerOAuthRoutes(app, { ...deps.oauth, oauthRepo: deps.store.oauth, clock: deps.clock })
+  registerOAuthRoutes(app, { ...deps.oauth, oauthRepo: deps.store.oauth, clock: deps.clock })
   registerScopeRoutes(app, { auth: deps.auth, scopes: deps.store.scopes, clock: deps.clock })
-  if (deps.signIn) registerSignInRoutes(app, deps.signIn)
+  registerSignInRoutes(app, deps.signIn)
   registerKeyRoutes(app, { auth: deps.auth, keys: deps.store.keys, clock: deps.clock })
   registerLocalSiteRoutes(app, {
     auth: deps.auth,

@@ -25,20 +25,20 @@ export interface ServerDeps {
   clock: () => number
   /** Directory of the built web UI (`out/renderer`), or null when it is not built. */
   rendererDir: string | null
-  /** The agents' browse sessions; absent: the MCP browser tools answer `unavailable`. */
-  browse?: McpBrowse
+  /** The agents' browse sessions (the MCP browser tools). */
+  browse: McpBrowse
   /** Fastify's logger: off by default; `{level, stream}` sends its lines to a stream (tests). */
   logger?: boolean | { level?: string; stream: { write(line: string): void } }
-  /** The vault of secrets; absent: the credential routes answer 503 `unavailable`. */
-  vault?: Vault
-  /** `POST /v1/index` and the index jobs; absent: those routes answer 503 `unavailable`. */
-  indexing?: Indexing
-  /** `POST /v1/browser/stop` and `DELETE /v1/browser`; absent: 503 `unavailable`. */
-  browserWork?: BrowserWork
-  /** OAuth clients, consent, tokens, owner sessions; absent: no OAuth routes. */
-  oauth?: Omit<OAuthRouteDeps, 'clock' | 'oauthRepo'>
-  /** One-time sign-in links and their flows; absent: no `/signin/<token>` routes. */
-  signIn?: SignInRouteDeps
-  /** The Record view's recordings, for their in-page view; absent: none runs. */
-  recordings?: Pick<RecordingSessions, 'current' | 'recording'>
+  /** The vault of secrets (the credential routes; intents are checked for secret values). */
+  vault: Vault
+  /** `POST /v1/index` and the index jobs. */
+  indexing: Indexing
+  /** `POST /v1/browser/stop` and `DELETE /v1/browser`. */
+  browserWork: BrowserWork
+  /** OAuth clients, consent, tokens, owner sessions. */
+  oauth: Omit<OAuthRouteDeps, 'clock' | 'oauthRepo'>
+  /** One-time sign-in links and their flows (`/signin/<token>`). */
+  signIn: SignInRouteDeps
+  /** The Record view's recordings, for their in-page view. */
+  recordings: Pick<RecordingSessions, 'current' | 'recording'>
 }

@@ -7,8 +7,8 @@ import { applyToolEdit } from './toolEdit'
 
 export interface EditToolDeps {
   store: Pick<Store, 'tools'>
-  /** Secrets a header or body field may name; absent: no `{{secret:NAME}}` is accepted. */
-  vault?: Pick<Vault, 'list'>
+  /** Secrets a header or body field may name. */
+  vault: Pick<Vault, 'list'>
   /** Milliseconds since the Unix epoch. */
   clock: () => number
 }
@@ -27,7 +27,7 @@ export function editTool(deps: EditToolDeps, tenant: string, id: string, edit: T
       const other = deps.store.tools.getByName(tool.siteHost, name)
       return other !== null && other.id !== tool.id
     },
-    secrets: deps.vault ? deps.vault.list(tenant) : null,
+    secrets: deps.vault.list(tenant),
   })
   deps.store.tools.save(next)
   return next

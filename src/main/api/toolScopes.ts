@@ -1,3 +1,4 @@
+import type { ScopeBody } from '../../shared/accountApiSchemas'
 import { ServiceError } from '../../shared/errors'
 import type { ScopeRepository, ToolScopeRecord } from '../store/scopeRepository'
 import { MAX_SCOPE_ENTRIES, SCOPE_SLUG } from './auth'
@@ -5,8 +6,6 @@ import type { ScopeLookup, ToolScope } from '../mcp/toolsInScope'
 
 /** Spec "Limits": tool scopes per workspace. */
 export const MAX_SCOPES_PER_WORKSPACE = 20
-const FIELDS = ['slug', 'apps', 'tools']
-const MAX_NAME = 253
 
 /** A stored scope as `inScope` and MCP take it. */
 const toToolScope = (r: ToolScopeRecord): ToolScope => ({
@@ -38,43 +37,20 @@ export function scopeFor(scopes: ScopeRepository, tenant: string, slug: string):
 }
 
 /**
- * Checks a `POST /api/v1/scopes` body (spec "Tool scope", "Limits"): `{slug, apps?, tools?}`
- * with apps as site hosts and tools as tool names. Errors: 400 `bad_request` (not an object),
- * 422 `unknown_argument` (other fields), 400 `invalid_scope` (slug not 1 to 40 of `[a-z0-9-]`,
- * lists not arrays of names, none named, more than 200 apps and tools together).
+ * Creates or replaces a workspace's scope (spec "C" `POST /api/v1/scopes`, "Limits") from a body
+ * that passed `SCOPE_BODY_SCHEMA`: its lists without repeats, at least one app or tool and at most
+ * 200 together (400 `invalid_scope`), at most 20 scopes a workspace (400 `too_many_scopes`). A
+ * replaced scope keeps its `createdAt`. The REST route and the app's `scopes.create` both save
+ * through here.
  */
-export function parseScopeBody(body: unknown): { slug: string; apps: string[]; tools: string[] } {
-  if (typeof body !== 'object' || body === null || Array.isArray(body))
-    throw new ServiceError('bad_request', 'The body must be a JSON object {slug, apps, tools}.')
-  const fields = body as Record<string, unknown>
-  const unknown = Object.keys(fields).filter((k) => !FIELDS.includes(k))
-  if (unknown.length)
-    throw new ServiceError(
-      'unknown_argument',
-      `Unknown fields ${unknown.join(', ')}. Valid: ${FIELDS.join(', ')}.`,
-    )
-  const { slug } = fields
-  if (typeof slug !== 'string' || !SCOPE_SLUG.test(slug))
-    throw new ServiceError(
-      'invalid_scope',
-      '"slug" takes 1 to 40 lowercase letters, digits or dashes.',
-    )
-  const list = (name: 'apps' | 'tools'): string[] => {
-    const value = fields[name] ?? []
-    if (
-      !Array.isArray(value) ||
-      !value.every(
-        (v) => typeof v === 'string' && v.trim() && v.length <= MAX_NAME && !/\s/.test(v),
-      )
-    )
-      throw new ServiceError(
-        'invalid_scope',
-        `"${name}" takes an array of names (no spaces, at most ${MAX_NAME} characters each).`,
-      )
-    return [...new Set(value as string[])]
-  }
-  const apps = list('apps')
-  const tools = list('tools')
+export function saveScope(
+  scopes: ScopeRepository,
+  tenant: string,
+  body: ScopeBody,
+  now: number,
+): { record: ToolScopeRecord; replaced: boolean } {
+  const apps = [...new Set(body.apps ?? [])]
+  const tools = [...new Set(body.tools ?? [])]
   if (!apps.length && !tools.length)
     throw new ServiceError('invalid_scope', 'A scope names at least one app or tool.')
   if (apps.length + tools.length > MAX_SCOPE_ENTRIES)
@@ -82,5 +58,17 @@ export function parseScopeBody(body: unknown): { slug: string; apps: string[]; t
       'invalid_scope',
       `A scope lists at most ${MAX_SCOPE_ENTRIES} apps and tools together.`,
     )
-  return { slug, apps, tools }
+  const existed = scopes.find(tenant, body.slug)
+  const record: ToolScopeRecord = {
+    slug: body.slug,
+    apps,
+    tools,
+    createdAt: existed?.createdAt ?? now,
+  }
+  if (!scopes.put(tenant, record, MAX_SCOPES_PER_WORKSPACE))
+    throw new ServiceError(
+      'too_many_scopes',
+      `This workspace already has ${MAX_SCOPES_PER_WORKSPACE} tool scopes.`,
+    )
+  return { record, replaced: existed !== null }
 }

@@ -26,7 +26,9 @@ import { toolNeeds } from '../api/toolNeeds'
 import { traceDetail, traceExchange, traceHar } from './appTraces'
 import { DEFAULT_USER } from '../demo/orders'
 import { prepareCandidate } from './prepareCandidate'
-import { MAX_SCOPES_PER_WORKSPACE, parseScopeBody } from '../api/toolScopes'
+import { saveScope } from '../api/toolScopes'
+import { checkContract } from '../api/bodyCheck'
+import { SCOPE_BODY_SCHEMA, type ScopeBody } from '../../shared/accountApiSchemas'
 import { editTool } from '../api/toolEdits'
 import { replaceableTool, replaceTool } from '../api/toolReplace'
 
@@ -48,12 +50,12 @@ export interface AppHandlerDeps {
   info: () => AppInfo
   /** The local workspace every UI action runs in. */
   tenant: string
-  /** Secrets and the master key; absent: the secrets methods answer 503. */
-  vault?: Vault
-  /** Saved site logins and sign-in flows; absent: the logins methods answer 503. */
-  logins?: { saved: SiteLogins; flows: SignInFlows }
-  /** The editable settings; absent: the settings methods answer 503. */
-  settings?: AppSettingsService
+  /** Secrets and the master key. */
+  vault: Vault
+  /** Saved site logins and sign-in flows. */
+  logins: { saved: SiteLogins; flows: SignInFlows }
+  /** The editable settings. */
+  settings: AppSettingsService
 }
 
 /**
@@ -63,23 +65,10 @@ export interface AppHandlerDeps {
  */
 export function createAppHandlers(deps: AppHandlerDeps): AppHandlers {
   const { store } = deps
-  const settingsOf = () => {
-    if (!deps.settings) throw new ServiceError('unavailable', 'This app has no settings to edit.')
-    return deps.settings
-  }
   const toolOr404 = (id: string) => {
     const tool = store.tools.get(id)
     if (!tool) throw new ServiceError('not_found', `No tool ${id}.`)
     return tool
-  }
-  const vaultOf = (): Vault => {
-    if (!deps.vault) throw new ServiceError('unavailable', 'This app was started without a vault.')
-    return deps.vault
-  }
-  const loginsOf = () => {
-    if (!deps.logins)
-      throw new ServiceError('unavailable', 'This app was started without site logins.')
-    return deps.logins
   }
   /** The login a recording ended with: unsaved in memory (vault was locked), else its trace's. */
   const loginAt = (traceId: string, host: string) => {
@@ -92,7 +81,7 @@ export function createAppHandlers(deps: AppHandlerDeps): AppHandlers {
   }
   const loginOffer = (traceId: string, host: string): LoginOffer | null => {
     const state = loginAt(traceId, host)
-    const saved = deps.logins?.saved.get(deps.tenant, host) != null
+    const saved = deps.logins.saved.get(deps.tenant, host) != null
     if (!state) return saved ? { traceId, host, cookieCount: 0, saved } : null
     return { traceId, host, cookieCount: state.cookies.length, saved }
   }
@@ -110,8 +99,8 @@ export function createAppHandlers(deps: AppHandlerDeps): AppHandlers {
       const { username, password } = DEFAULT_USER
       return { ...info, demo: { url: `${info.apiUrl}${DEMO_ORDERS_PATH}/`, username, password } }
     },
-    'settings.get': async () => settingsOf().get(),
-    'settings.update': async (input) => settingsOf().update(input),
+    'settings.get': async () => deps.settings.get(),
+    'settings.update': async (input) => deps.settings.update(input),
     'recorder.start': async (input) => deps.recordings.start(input),
     'recorder.current': async () => deps.recordings.current(),
     'recorder.stop': async ({ sessionId }) => deps.recordings.stop(sessionId),
@@ -149,13 +138,12 @@ export function createAppHandlers(deps: AppHandlerDeps): AppHandlers {
     },
     'tools.needs': async ({ id }) => {
       const tool = toolOr404(id)
-      if (deps.vault) await deps.vault.open()
-      const vault = deps.vault?.status() ?? null
+      await deps.vault.open()
       return toolNeeds(tool, {
-        vaultLocked: vault?.mode === 'locked',
-        hasLogin: (host) => deps.logins?.saved.get(deps.tenant, host) != null,
-        hasPassword: (host) => deps.logins?.saved.get(deps.tenant, host)?.hasPassword === true,
-        secretNames: new Set((deps.vault?.list(deps.tenant) ?? []).map((s) => s.name)),
+        vaultLocked: deps.vault.status().mode === 'locked',
+        hasLogin: (host) => deps.logins.saved.get(deps.tenant, host) != null,
+        hasPassword: (host) => deps.logins.saved.get(deps.tenant, host)?.hasPassword === true,
+        secretNames: new Set(deps.vault.list(deps.tenant).map((s) => s.name)),
       })
     },
     'logins.offer': async ({ traceId, host }) => loginOffer(traceId, host),
@@ -163,7 +151,7 @@ export function createAppHandlers(deps: AppHandlerDeps): AppHandlers {
       const state = loginAt(traceId, host)
       if (!state) throw new ServiceError('not_found', `The recording kept no login for ${host}.`)
       // Sealed in the vault: 503 `unavailable` while it is locked, and nothing is kept then.
-      await loginsOf().saved.save(deps.tenant, host, state)
+      await deps.logins.saved.save(deps.tenant, host, state)
       deps.recordings.dropUnsavedLogin(traceId)
       return { traceId, host, cookieCount: state.cookies.length, saved: true }
     },
@@ -236,16 +224,9 @@ export function createAppHandlers(deps: AppHandlerDeps): AppHandlers {
     'scopes.list': async () => store.scopes.list(deps.tenant),
     'scopes.delete': async ({ slug }) => ({ deleted: store.scopes.remove(deps.tenant, slug) }),
     'scopes.create': async (input) => {
-      // The same checks as POST /api/v1/scopes: slug grammar, at most 200 entries, 20 scopes.
-      const scope = parseScopeBody(input)
-      const existed = store.scopes.find(deps.tenant, scope.slug)
-      const record = { ...scope, createdAt: existed?.createdAt ?? deps.clock() }
-      if (!store.scopes.put(deps.tenant, record, MAX_SCOPES_PER_WORKSPACE))
-        throw new ServiceError(
-          'too_many_scopes',
-          `This workspace already has ${MAX_SCOPES_PER_WORKSPACE} tool scopes.`,
-        )
-      return record
+      // The contract and rules of POST /api/v1/scopes: slug grammar, 200 entries, 20 scopes.
+      const body = checkContract<ScopeBody>(SCOPE_BODY_SCHEMA, input)
+      return saveScope(store.scopes, deps.tenant, body, deps.clock()).record
     },
     'keys.revoke': async ({ id }) => {
       // Only this workspace's keys: an id from another workspace is as unknown as a wrong one.
@@ -276,26 +257,26 @@ export function createAppHandlers(deps: AppHandlerDeps): AppHandlers {
     }),
     'requirements.answer': async ({ runId, stateRevision, answers }) =>
       toPublicRun(await deps.engine.respond(runId, deps.tenant, { stateRevision, answers }).done),
-    'secrets.list': async () => vaultOf().list(deps.tenant),
+    'secrets.list': async () => deps.vault.list(deps.tenant),
     'secrets.set': async ({ name, value, hosts }) =>
-      (await vaultOf().put(deps.tenant, name, value, normalizeSecretHosts(hosts))).secret,
-    'secrets.delete': async ({ name }) => ({ deleted: vaultOf().remove(deps.tenant, name) }),
+      (await deps.vault.put(deps.tenant, name, value, normalizeSecretHosts(hosts))).secret,
+    'secrets.delete': async ({ name }) => ({ deleted: deps.vault.remove(deps.tenant, name) }),
     'vault.status': async () => {
       // open() answers what the first opening found; status() is the vault as it is now.
-      await vaultOf().open()
-      return vaultOf().status()
+      await deps.vault.open()
+      return deps.vault.status()
     },
-    'vault.unlock': async ({ passphrase }) => vaultOf().unlock(passphrase),
-    'logins.list': async () => loginsOf().saved.list(deps.tenant),
-    'logins.signIn': async (target) => loginsOf().flows.start(deps.tenant, target),
-    'logins.signInState': async ({ signInId }) => loginsOf().flows.get(deps.tenant, signInId),
+    'vault.unlock': async ({ passphrase }) => deps.vault.unlock(passphrase),
+    'logins.list': async () => deps.logins.saved.list(deps.tenant),
+    'logins.signIn': async (target) => deps.logins.flows.start(deps.tenant, target),
+    'logins.signInState': async ({ signInId }) => deps.logins.flows.get(deps.tenant, signInId),
     'logins.finishSignIn': async ({ signInId, ...choice }) =>
-      loginsOf().flows.finish(deps.tenant, signInId, choice),
-    'logins.cancelSignIn': async ({ signInId }) => loginsOf().flows.cancel(deps.tenant, signInId),
+      deps.logins.flows.finish(deps.tenant, signInId, choice),
+    'logins.cancelSignIn': async ({ signInId }) => deps.logins.flows.cancel(deps.tenant, signInId),
     'logins.answerAuth': async ({ signInId, ...login }) =>
-      loginsOf().flows.answerAuth(deps.tenant, signInId, login),
+      deps.logins.flows.answerAuth(deps.tenant, signInId, login),
     'logins.forget': async ({ host }) => ({
-      forgotten: loginsOf().saved.forget(deps.tenant, host.trim().toLowerCase()),
+      forgotten: deps.logins.saved.forget(deps.tenant, host.trim().toLowerCase()),
     }),
   }
 }

@@ -1,15 +1,17 @@
 import type { Page } from 'playwright-core'
 import { isIP } from 'node:net'
 import type { CompileExplanation } from '../../shared/appApi'
+import { httpUrl } from '../../shared/urls'
 import { isServiceError, ServiceError } from '../../shared/errors'
 import type { ToolSpec } from '../../shared/toolSpec'
-import type { StorageState, Trace } from '../../shared/trace'
+import type { Trace } from '../../shared/trace'
 import { compileTrace } from '../compiler'
-import type { Recording, RecordingOptions } from '../recorder'
+import type { Recording } from '../recorder'
 import type { Store } from '../store/store'
 import { checkActInput, performAction, type BrowseActInput } from './browseAction'
 import { takeSnapshot } from './pageSnapshot'
 import { siteStorageState } from '../logins/siteLogin'
+import type { SessionBrowserDeps } from './sessionBrowser'
 import { sharedGuardProxy, type GuardedProxySettings } from '../engine/guardProxy'
 
 export { BROWSE_ACTIONS, type BrowseActInput, type BrowseActionKind } from './browseAction'
@@ -96,23 +98,13 @@ export const BROWSE_LIMITS: BrowseLimits = {
   sweepMs: 15_000,
 }
 
-export interface BrowseSessionsDeps {
+/** Its clock drives the idle rule. */
+export interface BrowseSessionsDeps extends SessionBrowserDeps {
   /** Traces and tools are kept in the session's workspace (`tracesFor`/`toolsFor`). */
   store: Pick<Store, 'tracesFor' | 'toolsFor' | 'logins'>
-  /** Milliseconds since the Unix epoch; drives the idle rule (tests pass a fake one). */
-  clock: () => number
-  ulid: () => string
-  uuid: () => string
-  /** The Chromium to launch; throws `chromium_not_found` with the install hint when none. */
-  chromiumPath: () => string
-  startRecording: (options: RecordingOptions) => Promise<Recording>
   /** Default true: an agent's browser needs no window. */
   headless?: boolean
   limits?: Partial<BrowseLimits>
-  /** The vault's check that an intent holds no secret's value (spec B rule 4). */
-  refuseSecretValues?: (text: string, tenant: string) => Promise<void>
-  /** Seals a login into the vault; absent or failing (locked vault): not kept. */
-  saveLogin?: (tenant: string, siteHost: string, state: StorageState) => Promise<void>
   /**
    * Fills the page's login form from the saved login: 412
    * `credential_required` with a one-time `url`, 422 `no_login_form`. Absent: 503.
@@ -178,13 +170,8 @@ function expired(sessionId: string): ServiceError {
 }
 
 function checkUrl(url: unknown): string {
-  let parsed: URL | null = null
-  try {
-    parsed = typeof url === 'string' ? new URL(url) : null
-  } catch {
-    parsed = null
-  }
-  if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:'))
+  const parsed = httpUrl(url)
+  if (!parsed)
     throw new ServiceError(
       'invalid_argument',
       'url must be a full http or https address, like https://example.com/.',

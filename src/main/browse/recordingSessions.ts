@@ -3,28 +3,20 @@ import { ServiceError } from '../../shared/errors'
 import type { ExchangeSummary, StorageState, Trace } from '../../shared/trace'
 import { compileTrace } from '../compiler'
 import type { EventBus } from '../events'
-import { defaultHeadless, type Recording, type RecordingOptions } from '../recorder'
+import { defaultHeadless, type Recording } from '../recorder'
 import type { Store } from '../store/store'
-import { userinfoOf, withoutUserinfo, type HttpLogin } from '../recorder/httpAuthWatch'
+import type { SessionBrowserDeps } from './sessionBrowser'
+import { withoutUserinfo } from '../../shared/httpChallenge'
+import { userinfoOf, type HttpLogin } from '../recorder/httpAuthWatch'
 import { siteStorageState } from '../logins/siteLogin'
 
-export interface RecordingSessionsDeps {
+export interface RecordingSessionsDeps extends SessionBrowserDeps {
   store: Pick<Store, 'traces' | 'tools' | 'logins'>
   /** The workspace whose logins a recording saves. */
   tenant: string
   events: EventBus
-  clock: () => number
-  ulid: () => string
-  uuid: () => string
-  /** The Chromium to launch; throws `chromium_not_found` with the install hint when none. */
-  chromiumPath: () => string
-  startRecording: (options: RecordingOptions) => Promise<Recording>
   /** Forces headless (tests, servers); default: headed when a display exists. */
   headless?: boolean
-  /** The vault's check that an intent holds no secret's value (spec B rule 4). */
-  refuseSecretValues?: (text: string, tenant: string) => Promise<void>
-  /** Seals a login into the vault; absent or failing (locked vault): not kept. */
-  saveLogin?: (tenant: string, siteHost: string, state: StorageState) => Promise<void>
   /**
    * HTTP authentication logins: the saved username and password of a site
    * (null: none, or the vault is locked), and saving the ones the person answered a challenge

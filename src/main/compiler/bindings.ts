@@ -1,5 +1,5 @@
 import type { RequestTemplate, SlotSchema, ToolSpec } from '../../shared/toolSpec'
-import { placePath, type ValueSite } from './dependencies'
+import { placePath, type ValueSite } from './stepTemplate'
 import { queryPath } from './requestValues'
 import { rewriteBodyText } from './fileBodies'
 

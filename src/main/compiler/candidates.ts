@@ -4,7 +4,8 @@ import { graphqlOfExchange } from './graphql'
 import { mutationVerdict } from './naming'
 import { intentVerbClass } from './intentVerb'
 import { isPageReadIntent, scorePageReads, scoreRenderedData } from './documentTarget'
-import { rankTargets, scoreExchanges, type ScoredExchange } from './selectTarget'
+import { rankTargets, scoreExchanges } from './selectTarget'
+import type { ScoredExchange } from './targetSignals'
 import type { TypedValue } from './typedValues'
 
 /**

@@ -1,5 +1,6 @@
 import type { Exchange } from '../../shared/trace'
 import { headerValue, mimeTypeOf } from '../../shared/trace'
+import { httpUrl as safeUrl } from '../../shared/urls'
 import { registrableDomain, thirdPartyKind } from './thirdParty'
 
 /**
@@ -69,18 +70,27 @@ export function isHtmlDocument(exchange: Exchange): boolean {
   return exchange.resourceType === 'document' && /^\s*<(!doctype html|html)/i.test(body.text)
 }
 
-// Memos keyed by the exchange object, so each body is parsed once per trace however many
-// passes read it. Same input, same output: this is a cache, not state. Callers must not mutate
-// the values they get back.
-const answerMemo = new WeakMap<Exchange, unknown>()
-const requestMemo = new WeakMap<Exchange, unknown>()
+/**
+ * `read` of each exchange computed once, memoised by the exchange object: each body is parsed
+ * once per trace however many passes read it. Same input, same output: this is a cache, not
+ * state. Callers must not mutate the values they get back.
+ */
+function oncePerExchange<T>(read: (exchange: Exchange) => T): (exchange: Exchange) => T {
+  const memo = new WeakMap<Exchange, T>()
+  return (exchange) => {
+    if (memo.has(exchange)) return memo.get(exchange) as T
+    const value = read(exchange)
+    memo.set(exchange, value)
+    return value
+  }
+}
+
+const answerOnce = oncePerExchange(parseAnswer)
+const requestOnce = oncePerExchange(parseRequest)
 
 /** The parsed JSON answer of an exchange, or undefined when it has none. Parsed once. */
 export function parseJsonBody(exchange: Exchange): unknown {
-  if (answerMemo.has(exchange)) return answerMemo.get(exchange)
-  const parsed = parseAnswer(exchange)
-  answerMemo.set(exchange, parsed)
-  return parsed
+  return answerOnce(exchange)
 }
 
 function parseAnswer(exchange: Exchange): unknown {
@@ -97,10 +107,7 @@ function parseAnswer(exchange: Exchange): unknown {
 
 /** The request's JSON body, if it has one. Parsed once. */
 export function parseJsonRequest(exchange: Exchange): unknown {
-  if (requestMemo.has(exchange)) return requestMemo.get(exchange)
-  const parsed = parseRequest(exchange)
-  requestMemo.set(exchange, parsed)
-  return parsed
+  return requestOnce(exchange)
 }
 
 function parseRequest(exchange: Exchange): unknown {
@@ -129,15 +136,8 @@ export function isSiteHost(host: string, siteHosts: Set<string>): boolean {
   return false
 }
 
-/** The URL when it is http(s), else null. */
-export function safeUrl(text: string): URL | null {
-  try {
-    const url = new URL(text)
-    return url.protocol === 'http:' || url.protocol === 'https:' ? url : null
-  } catch {
-    return null
-  }
-}
+/** The URL when it is http(s), else null (the compiler's name for `httpUrl`). */
+export { safeUrl }
 
 /** Ad servers and ad paths: a host label or a path segment that names ads. */
 function isAdRequest(url: URL): boolean {

@@ -6,7 +6,7 @@ import { rankCandidates } from './candidates'
 import { isWriteMethod, parseJsonRequest, rejectionReason, safeUrl } from './classify'
 import { writesByOperation } from './operation'
 import { graphqlOfExchange } from './graphql'
-import { planDependencies } from './dependencies'
+import { planDependencies, type DependencyPlan } from './dependencies'
 import { withFileSteps } from './fileBodies'
 import { withFormBodies } from './formBodies'
 import { readFormSiblings } from './formSiblings'
@@ -19,7 +19,8 @@ import { requestValues } from './requestValues'
 import { lookupByName } from './lookupByName'
 import { readModifyWrite } from './readModifyWrite'
 import { asPageSearch, findPageSearch } from './pageSearch'
-import { alternativesOf, scoreChosen, withHandSignal, type ScoredExchange } from './selectTarget'
+import { alternativesOf, scoreChosen, withHandSignal } from './selectTarget'
+import type { ScoredExchange } from './targetSignals'
 import { shapeTarget } from './shapeTarget'
 import { bindSignIn } from './signIn'
 import { intentToolName } from './intentName'
@@ -77,11 +78,39 @@ export function compileTrace(recorded: Trace, options: CompileOptions): CompileR
 // --- end of the compile hooks ---
 
 /**
- * Compiles a trace into a candidate tool, deterministically and without a language model
- *. Pure: trace in, ToolSpec or explanation out; no I/O.
- * Never guesses: when no exchange carries the intent's evidence it explains what is missing.
+ * Compiles a trace into a candidate tool, deterministically and without a language model. Pure:
+ * trace in, ToolSpec or explanation out; no I/O. Never guesses: when no exchange carries the
+ * intent's evidence it explains what is missing.
  */
 function compileOnce(trace: Trace, options: CompileOptions): CompileResult {
+  const target = chooseTarget(trace, options)
+  if ('explanation' in target) return { ok: false, explanation: target.explanation }
+  return {
+    ok: true,
+    candidate: candidateOf(trace, target, planRequests(trace, target, options), options),
+  }
+}
+
+/** The chosen target with what chose it: the values typed, the candidates, the site's hosts. */
+interface ChosenTarget {
+  intent: string
+  siteHosts: Set<string>
+  eligible: Exchange[]
+  typed: TypedValue[]
+  scored: ScoredExchange[]
+  chosen: ScoredExchange
+  /** The person named the target (manual compile). */
+  byHand: boolean
+}
+
+/**
+ * The target exchange: the best-scored candidate (at least {@link MIN_TARGET_SCORE}), or the one
+ * named by hand; else an explanation of what is missing.
+ */
+function chooseTarget(
+  trace: Trace,
+  options: CompileOptions,
+): ChosenTarget | { explanation: CompileExplanation } {
   const intent = options.intent ?? trace.intent
   const start = safeUrl(trace.startUrl)
   const siteHosts = new Set(
@@ -115,28 +144,38 @@ function compileOnce(trace: Trace, options: CompileOptions): CompileResult {
         intent,
       })
     : scored[0]
-  if (!chosen || (!byHand && chosen.score < MIN_TARGET_SCORE)) {
-    return {
-      ok: false,
-      explanation: explainMissing(trace, intent, typed, scored, considered, committedAt),
-    }
-  }
+  if (!chosen || (!byHand && chosen.score < MIN_TARGET_SCORE))
+    return { explanation: explainMissing(trace, intent, typed, scored, considered, committedAt) }
+  return { intent, siteHosts, eligible, typed, scored, chosen, byHand }
+}
+
+/** The target's request and the steps before it: its shape, dependencies, sign-in and files. */
+interface PlannedRequests {
+  shaped: ReturnType<typeof shapeTarget>
+  dependencies: DependencyPlan
+  signIn: ReturnType<typeof bindSignIn>
+  files: ReturnType<typeof withFileSteps>
+}
+
+/**
+ * The target shaped into slots, output and verify rule; the values it needs traced to earlier
+ * steps, the login or fresh values; a sign-in bound; a file upload step given the caller's file.
+ */
+function planRequests(
+  trace: Trace,
+  { chosen, eligible, typed, siteHosts }: ChosenTarget,
+  options: CompileOptions,
+): PlannedRequests {
   const { exchange } = chosen
   const shaped = shapeTarget(chosen, eligible)
-  const { output } = shaped
   const slotPlan = shaped.plan
+  const pathInputs = Object.values(slotPlan.inputs.properties).filter((p) => p['x-in'] === 'path')
   const planned = planDependencies(trace, exchange, {
     typed: typed.map((t) => t.value),
     slotOf: typedSlots(slotPlan.inputs, chosen.exactMatches),
     forced: options.dependencyExchangeIds ?? [],
-    pathSlots: Object.values(slotPlan.inputs.properties)
-      .filter((p) => p['x-in'] === 'path')
-      .map((p) => Number(p['x-path'])),
-    pathInputs: new Map(
-      Object.values(slotPlan.inputs.properties)
-        .filter((p) => p['x-in'] === 'path')
-        .map((p) => [Number(p['x-path']), `{{input.${p['x-slot']}}}`]),
-    ),
+    pathSlots: pathInputs.map((p) => Number(p['x-path'])),
+    pathInputs: new Map(pathInputs.map((p) => [Number(p['x-path']), `{{input.${p['x-slot']}}}`])),
     sameSite: (e) => siteHosts.has(safeUrl(e.url)?.host ?? ''),
   })
   const dependencies = readFormSiblings(
@@ -145,60 +184,69 @@ function compileOnce(trace: Trace, options: CompileOptions): CompileResult {
     planned,
     typed.map((t) => t.value),
   )
-  const siteUrl = safeUrl(exchange.url)!
   const signIn = bindSignIn(
     applyBindings(slotPlan, dependencies.bindings),
-    siteUrl.host,
+    safeUrl(exchange.url)!.host,
     chosen.signals.some((s) => s.name === 'sends_second_factor'),
   )
   // A dependency step that uploads a file (Redmine's POST /uploads.js) sends the caller's file.
   const files = withFileSteps(trace, signIn.plan, dependencies.steps)
+  return { shaped, dependencies, signIn, files }
+}
+
+/** The candidate ToolSpec: named, versioned, with its steps and the evidence that chose them. */
+function candidateOf(
+  trace: Trace,
+  { intent, chosen, scored, byHand }: ChosenTarget,
+  { shaped, dependencies, signIn, files }: PlannedRequests,
+  options: CompileOptions,
+): ToolSpec {
+  const { exchange } = chosen
+  const { output } = shaped
   const plan = { ...signIn.plan, inputs: files.inputs }
+  const siteUrl = safeUrl(exchange.url)!
   const site = siteOfTrace(trace)
   // GraphQL operations and page reads keep their names (operationName; the spec's `read_page`).
   const keepsName =
     /__read_page$/.test(shaped.name) || !!graphqlOfExchange(exchange, parseJsonRequest(exchange))
   const name = (!keepsName && intentToolName(intent, siteUrl.host, site)) || shaped.name
   return {
-    ok: true,
-    candidate: {
-      id: options.toolId,
-      siteHost: siteUrl.host,
-      name,
-      capabilityId: `${siteUrl.host}/${name}`,
-      intent,
-      description: `${intent} — ${exchange.method} ${siteUrl.pathname}`,
-      version: versionOf(options.now),
-      mutating: shaped.mutating && !signIn.signIn,
-      status: 'candidate',
-      inputs: plan.inputs,
-      steps: [
-        ...files.steps,
-        { id: 'target', exchangeId: exchange.id, request: plan.request, extract: [] },
-      ],
-      // A sign-in starts from no session: the saved one would skip the login form it reads.
-      ...(dependencies.login && !signIn.signIn ? { login: dependencies.login } : {}),
-      output,
-      verify: shaped.verify,
-      ...(shaped.result ? { result: shaped.result } : {}),
-      via: 'http',
-      site,
-      evidence: {
-        traceId: trace.id,
-        targetExchangeId: exchange.id,
-        exchangeIds: [...dependencies.steps.map((s) => s.exchangeId!), exchange.id],
-        score: chosen.score,
-        confidence: confidenceOf(chosen, scored),
-        signals: [...chosen.signals, ...shaped.signals, ...dependencies.signals, ...signIn.signals],
-        alternatives: alternativesOf(
-          chosen,
-          scored.filter((s) => s.exchange !== exchange),
-          byHand,
-        ),
-      },
-      createdAt: options.now,
-      updatedAt: options.now,
+    id: options.toolId,
+    siteHost: siteUrl.host,
+    name,
+    capabilityId: `${siteUrl.host}/${name}`,
+    intent,
+    description: `${intent} — ${exchange.method} ${siteUrl.pathname}`,
+    version: versionOf(options.now),
+    mutating: shaped.mutating && !signIn.signIn,
+    status: 'candidate',
+    inputs: plan.inputs,
+    steps: [
+      ...files.steps,
+      { id: 'target', exchangeId: exchange.id, request: plan.request, extract: [] },
+    ],
+    // A sign-in starts from no session: the saved one would skip the login form it reads.
+    ...(dependencies.login && !signIn.signIn ? { login: dependencies.login } : {}),
+    output,
+    verify: shaped.verify,
+    ...(shaped.result ? { result: shaped.result } : {}),
+    via: 'http',
+    site,
+    evidence: {
+      traceId: trace.id,
+      targetExchangeId: exchange.id,
+      exchangeIds: [...dependencies.steps.map((s) => s.exchangeId!), exchange.id],
+      score: chosen.score,
+      confidence: confidenceOf(chosen, scored),
+      signals: [...chosen.signals, ...shaped.signals, ...dependencies.signals, ...signIn.signals],
+      alternatives: alternativesOf(
+        chosen,
+        scored.filter((s) => s.exchange !== exchange),
+        byHand,
+      ),
     },
+    createdAt: options.now,
+    updatedAt: options.now,
   }
 }
 

@@ -3,15 +3,14 @@ import type {
   Extractor,
   GeneratedValue,
   LoginBinding,
-  RequestTemplate,
   ToolStep,
 } from '../../shared/toolSpec'
 import type { Exchange, Trace } from '../../shared/trace'
 import { safeUrl } from './classify'
-import { pathSegments, queryEntries, requestValues } from './requestValues'
-import { singular } from './valueSpelling'
-import { DROPPED_HEADERS } from './headers'
 import { httpAuthSchemeOf } from './httpAuth'
+import { snake } from './naming'
+import { pathSegments, requestValues } from './requestValues'
+import { templateOf, withPathInputs, type ValueSite } from './stepTemplate'
 import {
   findCreatorSource,
   findExchangeSource,
@@ -20,14 +19,7 @@ import {
   setCookies,
   type ExchangeSource,
 } from './valueSources'
-import { snake } from './naming'
-import { safeJson } from '../../shared/safeJson'
-
-/**
- * Where a traced value sits in a request: `query:<name>`, `body:<path>`, `header:<name>` or
- * `path:<index>` (index among the URL's non-empty path segments).
- */
-export type ValueSite = string
+import { singular } from './valueSpelling'
 
 /** The request parts of a tool that come from somewhere other than its inputs. */
 export interface DependencyPlan {
@@ -71,145 +63,190 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-
 const WEEK_MS = 7 * 24 * 3600 * 1000
 
 /**
- * Traces every value of the target request that is neither an input nor a constant to its source
- *, the ids in its URL path included (a segment of 6+ characters with a
- * digit that is not an input slot): an earlier answer (JSON leaf, header, Set-Cookie, `<meta>`, hidden
- * `<input>`, inline script) becomes a dependency step with an extractor, recursively, so a CSRF
- * token is fetched anew on every run; values kept in the browser's storage (a bearer token in
- * localStorage) and the session cookies are bound to the site's login; per-request values
- * (UUIDs, timestamps, nonces) are generated at run time. Everything else stays as recorded.
+ * Traces every value of the target request that is neither an input nor a constant to its source,
+ * the ids in its URL path included (a segment of 6+ characters with a digit that is not an input
+ * slot): an earlier answer (JSON leaf, header, Set-Cookie, `<meta>`, hidden `<input>`, inline
+ * script) becomes a dependency step with an extractor, recursively, so a CSRF token is fetched
+ * anew on every run; values kept in the browser's storage (a bearer token in localStorage) and the
+ * session cookies are bound to the site's login; per-request values (UUIDs, timestamps, nonces)
+ * are generated at run time. Everything else stays as recorded.
  */
 export function planDependencies(
   trace: Trace,
   target: Exchange,
   options: DependencyOptions,
 ): DependencyPlan {
-  const steps = new Map<string, { exchange: Exchange; extract: Extractor[] }>()
-  const stepBindings = new Map<string, Map<ValueSite, string>>()
-  const login: LoginBinding = { cookies: [], values: [] }
-  const signals: EvidenceSignal[] = []
-  const typed = new Set(options.typed)
-  const earlierThan = (e: Exchange) => trace.exchanges.filter((x) => x.seq < e.seq)
-
-  const stepIdOf = (exchange: Exchange): string => {
-    if (!steps.has(exchange.id)) steps.set(exchange.id, { exchange, extract: [] })
-    return `d${exchange.seq}`
+  const plan: Planning = {
+    trace,
+    target,
+    options,
+    typed: new Set(options.typed),
+    steps: new Map(),
+    stepBindings: new Map(),
+    login: { cookies: [], values: [] },
+    signals: [],
   }
-  const extractorName = (stepId: string, source: ExchangeSource, key: string): string => {
-    const step = steps.get(source.exchange.id)!
-    const same = step.extract.find((x) => x.from === source.from && x.path === source.path)
-    if (same) return `{{step.${stepId}.${same.name}}}`
-    // A literal's path is script text, no name: the request key names it.
-    let name =
-      (source.from === 'literal' ? '' : extractorBaseName(source.path)) || snake(key) || 'value'
-    while (step.extract.some((x) => x.name === name)) name = `${name}_${step.extract.length}`
-    step.extract.push({ name, from: source.from, path: source.path })
-    return `{{step.${stepId}.${name}}}`
-  }
-  const loginValue = (
-    from: 'localStorage' | 'cookie',
-    origin: string,
-    key: string,
-    path: string,
-  ) => {
-    const existing = login.values.find(
-      (v) => v.from === from && v.origin === origin && v.key === key && v.path === path,
-    )
-    if (existing) return `{{login.${existing.name}}}`
-    let name = snake(path.split('.').pop() || key) || 'token'
-    while (login.values.some((v) => v.name === name)) name = `${name}_${login.values.length}`
-    login.values.push({ name, from, origin, key, path })
-    return `{{login.${name}}}`
-  }
-
-  const trace1 = (exchange: Exchange, depth: number): Map<ValueSite, string> => {
-    const bindings = new Map<ValueSite, string>()
-    const skipPath = new Set(exchange === target ? (options.pathSlots ?? []) : [])
-    for (const { site, key, value, loose } of tracedValues(exchange)) {
-      if (typed.has(value)) continue
-      if (site.startsWith('path:')) {
-        // An id in the path comes from an earlier answer, or it is a constant of the endpoint:
-        // never the login's, never generated (a UUID in a path names a resource).
-        if (skipPath.has(Number(site.slice(5))) || depth >= MAX_DEPTH) continue
-        const source =
-          (loose ? findCreatorSource(value, earlierThan(exchange), options.sameSite) : null) ??
-          findExchangeSource(value, earlierThan(exchange), options.sameSite)
-        if (!source || isLoginExchange(source.exchange)) continue
-        if (loose && source.from !== 'json') continue
-        bindings.set(site, extractorName(stepIdOf(source.exchange), source, key))
-        signals.push(
-          signal(
-            'dependency',
-            `path segment ${site.slice(5)} ("${value}") comes from ${source.from} ${source.path} of ${source.exchange.method} ${pathOf(source.exchange.url)}`,
-          ),
-        )
-        if (!stepBindings.has(source.exchange.id))
-          stepBindings.set(source.exchange.id, trace1(source.exchange, depth + 1))
-        continue
-      }
-      const bearer = /^Bearer\s+(\S+)$/i.exec(value)
-      const raw = bearer ? bearer[1]! : value
-      const wrap = (placeholder: string) => (bearer ? `Bearer ${placeholder}` : placeholder)
-      const stored = findStorageSource(raw, trace.storageState)
-      if (stored?.from === 'localStorage') {
-        bindings.set(site, wrap(loginValue('localStorage', stored.origin, stored.key, stored.path)))
-        signals.push(signal('login_value', `${site} is kept in localStorage "${stored.key}"`))
-        continue
-      }
-      const source =
-        depth < MAX_DEPTH ? findExchangeSource(raw, earlierThan(exchange), options.sameSite) : null
-      if (source && !isLoginExchange(source.exchange)) {
-        const stepId = stepIdOf(source.exchange)
-        bindings.set(site, wrap(extractorName(stepId, source, key)))
-        signals.push(
-          signal(
-            'dependency',
-            `${site} comes from ${source.from} ${source.path} of ${source.exchange.method} ${pathOf(source.exchange.url)}`,
-          ),
-        )
-        if (!stepBindings.has(source.exchange.id))
-          stepBindings.set(source.exchange.id, trace1(source.exchange, depth + 1))
-        continue
-      }
-      if (stored?.from === 'cookie') {
-        bindings.set(site, wrap(loginValue('cookie', stored.origin, stored.key, '')))
-        signals.push(signal('login_value', `${site} is the login's cookie "${stored.key}"`))
-        continue
-      }
-      const generated = generatedKind(key, raw, exchange.startedAt)
-      if (generated) {
-        bindings.set(site, wrap(`{{gen.${generated}}}`))
-        signals.push(signal('generated', `${site} is made fresh per request (${generated})`))
-        continue
-      }
-      // A bearer token with no known home (an imported HAR has no storage): it is the session's,
-      // so the run takes the token the saved login keeps, wherever in its storage that is.
-      if (bearer && site === 'header:authorization') {
-        const origin = safeUrl(exchange.url)!.origin
-        bindings.set(site, wrap(loginValue('localStorage', origin, ANY_TOKEN, '')))
-        signals.push(signal('login_value', `${site} is a bearer token: the saved login's token`))
-      }
-    }
-    for (const cookie of requestCookies(exchange))
-      if (!setByStep(cookie.name) && !login.cookies.includes(cookie.name))
-        login.cookies.push(cookie.name)
-    return bindings
-  }
-  const setByStep = (name: string) =>
-    [...steps.values()].some((s) => setCookies(s.exchange).some((c) => c.name === name))
-
   for (const id of options.forced ?? []) {
     const exchange = trace.exchanges.find((e) => e.id === id)
     if (exchange && exchange.seq < target.seq) {
-      stepIdOf(exchange)
-      stepBindings.set(exchange.id, trace1(exchange, 1))
+      stepIdOf(plan, exchange)
+      plan.stepBindings.set(exchange.id, traceRequest(plan, exchange, 1))
     }
   }
-  const bindings = trace1(target, 0)
+  const bindings = traceRequest(plan, target, 0)
+  return finish(plan, bindings)
+}
+
+/** What planning has found so far: the steps with their extractors and bindings, the login. */
+interface Planning {
+  trace: Trace
+  target: Exchange
+  options: DependencyOptions
+  typed: Set<string>
+  /** By exchange id, in the order they were found. */
+  steps: Map<string, { exchange: Exchange; extract: Extractor[] }>
+  /** Each step's own traced values, by exchange id. */
+  stepBindings: Map<string, Map<ValueSite, string>>
+  login: LoginBinding
+  signals: EvidenceSignal[]
+}
+
+/** One value of a request to trace, as {@link tracedValues} lists it. */
+interface TracedValue {
+  site: ValueSite
+  key: string
+  value: string
+  /** A name the site made, not an id: looked up only as a created record's name in JSON. */
+  loose?: boolean
+}
+
+/**
+ * The placeholders of one request's traced values, by site; each source found becomes a step
+ * traced in turn (up to {@link MAX_DEPTH}). The cookies the request sends that no step sets are
+ * the login's.
+ */
+function traceRequest(plan: Planning, exchange: Exchange, depth: number): Map<ValueSite, string> {
+  const bindings = new Map<ValueSite, string>()
+  const skipPath = new Set(exchange === plan.target ? (plan.options.pathSlots ?? []) : [])
+  for (const traced of tracedValues(exchange)) {
+    if (plan.typed.has(traced.value)) continue
+    const isPath = traced.site.startsWith('path:')
+    // An id in the path comes from an earlier answer, or it is a constant of the endpoint.
+    if (isPath && skipPath.has(Number(traced.site.slice(5)))) continue
+    const placeholder = isPath
+      ? pathSource(plan, exchange, traced, depth)
+      : valueSource(plan, exchange, traced, depth)
+    if (placeholder) bindings.set(traced.site, placeholder)
+  }
+  for (const cookie of requestCookies(exchange))
+    if (!setByStep(plan, cookie.name) && !plan.login.cookies.includes(cookie.name))
+      plan.login.cookies.push(cookie.name)
+  return bindings
+}
+
+/**
+ * A path segment's source: an earlier answer (a loose name only from a created record's JSON),
+ * never the login's and never generated (a UUID in a path names a resource); null keeps it.
+ */
+function pathSource(
+  plan: Planning,
+  exchange: Exchange,
+  { site, key, value, loose }: TracedValue,
+  depth: number,
+): string | null {
+  if (depth >= MAX_DEPTH) return null
+  const earlier = earlierThan(plan, exchange)
+  const source =
+    (loose ? findCreatorSource(value, earlier, plan.options.sameSite) : null) ??
+    findExchangeSource(value, earlier, plan.options.sameSite)
+  if (!source || isLoginExchange(source.exchange)) return null
+  if (loose && source.from !== 'json') return null
+  return dependOn(plan, source, key, `path segment ${site.slice(5)} ("${value}")`, depth)
+}
+
+/** Any other value's source: a bearer token is traced without its `Bearer `, put back after. */
+function valueSource(
+  plan: Planning,
+  exchange: Exchange,
+  traced: TracedValue,
+  depth: number,
+): string | null {
+  const bearer = /^Bearer\s+(\S+)$/i.exec(traced.value)
+  const raw = bearer ? { ...traced, value: bearer[1]! } : traced
+  const placeholder = sourceOf(plan, exchange, raw, !!bearer, depth)
+  return placeholder && bearer ? `Bearer ${placeholder}` : placeholder
+}
+
+/**
+ * The first that holds of: the login's localStorage, an earlier answer, the login's cookie, a
+ * value made fresh per request, and for a bearer token with no known home the saved login's
+ * token. Null keeps the recorded value.
+ */
+function sourceOf(
+  plan: Planning,
+  exchange: Exchange,
+  { site, key, value }: TracedValue,
+  bearer: boolean,
+  depth: number,
+): string | null {
+  const stored = findStorageSource(value, plan.trace.storageState)
+  if (stored?.from === 'localStorage') {
+    plan.signals.push(signal('login_value', `${site} is kept in localStorage "${stored.key}"`))
+    return loginValue(plan, 'localStorage', stored.origin, stored.key, stored.path)
+  }
+  const source =
+    depth < MAX_DEPTH
+      ? findExchangeSource(value, earlierThan(plan, exchange), plan.options.sameSite)
+      : null
+  if (source && !isLoginExchange(source.exchange)) return dependOn(plan, source, key, site, depth)
+  if (stored?.from === 'cookie') {
+    plan.signals.push(signal('login_value', `${site} is the login's cookie "${stored.key}"`))
+    return loginValue(plan, 'cookie', stored.origin, stored.key, '')
+  }
+  const generated = generatedKind(key, value, exchange.startedAt)
+  if (generated) {
+    plan.signals.push(signal('generated', `${site} is made fresh per request (${generated})`))
+    return `{{gen.${generated}}}`
+  }
+  // A bearer token with no known home (an imported HAR has no storage): it is the session's,
+  // so the run takes the token the saved login keeps, wherever in its storage that is.
+  if (bearer && site === 'header:authorization') {
+    plan.signals.push(signal('login_value', `${site} is a bearer token: the saved login's token`))
+    return loginValue(plan, 'localStorage', safeUrl(exchange.url)!.origin, ANY_TOKEN, '')
+  }
+  return null
+}
+
+/**
+ * Makes `source`'s exchange a step (traced in turn, one level deeper) with an extractor for the
+ * value, and returns the extractor's placeholder.
+ */
+function dependOn(
+  plan: Planning,
+  source: ExchangeSource,
+  key: string,
+  what: string,
+  depth: number,
+): string {
+  const placeholder = extractorName(plan, stepIdOf(plan, source.exchange), source, key)
+  plan.signals.push(
+    signal(
+      'dependency',
+      `${what} comes from ${source.from} ${source.path} of ${source.exchange.method} ${pathOf(source.exchange.url)}`,
+    ),
+  )
+  if (!plan.stepBindings.has(source.exchange.id))
+    plan.stepBindings.set(source.exchange.id, traceRequest(plan, source.exchange, depth + 1))
+  return placeholder
+}
+
+/** The plan in the order it runs: steps by their place in the trace, then the target's bindings. */
+function finish(plan: Planning, bindings: Map<ValueSite, string>): DependencyPlan {
+  const { login, target, options } = plan
   // Cookies a dependency step sets come from the run's own jar, not from the login.
-  login.cookies = login.cookies.filter((name) => !setByStep(name))
-  const ordered = [...steps.values()].sort((a, b) => a.exchange.seq - b.exchange.seq)
-  const httpAuth = httpAuthSchemeOf(trace, [target, ...ordered.map((s) => s.exchange)])
+  login.cookies = login.cookies.filter((name) => !setByStep(plan, name))
+  const ordered = [...plan.steps.values()].sort((a, b) => a.exchange.seq - b.exchange.seq)
+  const httpAuth = httpAuthSchemeOf(plan.trace, [target, ...ordered.map((s) => s.exchange)])
   if (httpAuth) login.httpAuth = { scheme: httpAuth }
   return {
     steps: ordered.map(({ exchange, extract }) => ({
@@ -217,22 +254,72 @@ export function planDependencies(
       exchangeId: exchange.id,
       request: templateOf(
         exchange,
-        withPathInputs(exchange, target, stepBindings.get(exchange.id), options.pathInputs),
+        withPathInputs(exchange, target, plan.stepBindings.get(exchange.id), options.pathInputs),
         options.slotOf,
       ),
       extract,
     })),
     bindings,
     login: login.cookies.length || login.values.length || login.httpAuth ? login : undefined,
-    signals,
+    signals: plan.signals,
   }
 }
 
+function earlierThan(plan: Planning, exchange: Exchange): Exchange[] {
+  return plan.trace.exchanges.filter((x) => x.seq < exchange.seq)
+}
+
+/** The step id of an exchange (`d<seq>`), making it a step on first use. */
+function stepIdOf(plan: Planning, exchange: Exchange): string {
+  if (!plan.steps.has(exchange.id)) plan.steps.set(exchange.id, { exchange, extract: [] })
+  return `d${exchange.seq}`
+}
+
+/** The placeholder of a step's extractor for `source`, adding one (uniquely named) if new. */
+function extractorName(
+  plan: Planning,
+  stepId: string,
+  source: ExchangeSource,
+  key: string,
+): string {
+  const step = plan.steps.get(source.exchange.id)!
+  const same = step.extract.find((x) => x.from === source.from && x.path === source.path)
+  if (same) return `{{step.${stepId}.${same.name}}}`
+  // A literal's path is script text, no name: the request key names it.
+  let name =
+    (source.from === 'literal' ? '' : extractorBaseName(source.path)) || snake(key) || 'value'
+  while (step.extract.some((x) => x.name === name)) name = `${name}_${step.extract.length}`
+  step.extract.push({ name, from: source.from, path: source.path })
+  return `{{step.${stepId}.${name}}}`
+}
+
+/** The placeholder of a value the saved login keeps, adding it (uniquely named) if new. */
+function loginValue(
+  plan: Planning,
+  from: 'localStorage' | 'cookie',
+  origin: string,
+  key: string,
+  path: string,
+): string {
+  const { login } = plan
+  const existing = login.values.find(
+    (v) => v.from === from && v.origin === origin && v.key === key && v.path === path,
+  )
+  if (existing) return `{{login.${existing.name}}}`
+  let name = snake(path.split('.').pop() || key) || 'token'
+  while (login.values.some((v) => v.name === name)) name = `${name}_${login.values.length}`
+  login.values.push({ name, from, origin, key, path })
+  return `{{login.${name}}}`
+}
+
+/** Whether a step found so far sets the cookie (the run's jar then holds it). */
+function setByStep(plan: Planning, name: string): boolean {
+  return [...plan.steps.values()].some((s) => setCookies(s.exchange).some((c) => c.name === name))
+}
+
 /** The values of a request worth tracing: id-like path segments, query, body, script-set headers. */
-function tracedValues(
-  exchange: Exchange,
-): Array<{ site: ValueSite; key: string; value: string; loose?: boolean }> {
-  const out: Array<{ site: ValueSite; key: string; value: string; loose?: boolean }> = []
+function tracedValues(exchange: Exchange): TracedValue[] {
+  const out: TracedValue[] = []
   pathSegments(exchange.url).forEach((segment, index, all) => {
     if (segment.length >= MIN_TRACED_LENGTH && ID_SEGMENT.test(segment))
       out.push({ site: `path:${index}`, key: all[index - 1] ?? 'id', value: segment })
@@ -286,105 +373,6 @@ export function generatedKind(key: string, value: string, sentAt: number): Gener
   if (UUID.test(value)) return 'uuid'
   if (NONCE_KEY.test(key) && /^[A-Za-z0-9_-]{8,}$/.test(value)) return 'nonce'
   return null
-}
-
-/**
- * A dependency step's bindings with the target's path inputs added where its path names the same
- * record: the same segments as the target's up to the slot, and the same recorded value there.
- */
-function withPathInputs(
-  exchange: Exchange,
-  target: Exchange,
-  bindings: Map<ValueSite, string> | undefined,
-  pathInputs: Map<number, string> | undefined,
-): Map<ValueSite, string> {
-  const out = new Map(bindings ?? [])
-  if (!pathInputs?.size) return out
-  const own = pathSegments(exchange.url)
-  const targets = pathSegments(target.url)
-  for (const [index, placeholder] of pathInputs) {
-    const site: ValueSite = `path:${index}`
-    if (out.has(site) || own[index] === undefined || own[index] !== targets[index]) continue
-    if (own.slice(0, index).every((segment, i) => segment === targets[i]))
-      out.set(site, placeholder)
-  }
-  return out
-}
-
-/** A dependency step's request: the observed one with its own traced values and inputs placed. */
-function templateOf(
-  exchange: Exchange,
-  bindings: Map<ValueSite, string>,
-  slotOf: Map<string, string>,
-): RequestTemplate {
-  const place = (site: ValueSite, value: string): string =>
-    bindings.get(site) ?? slotOf.get(value) ?? value
-  const url = safeUrl(exchange.url)!
-  const params: string[] = []
-  const pathname = placePath(url.pathname, bindings)
-  // Each occurrence of a repeated key (`ids[]=a&ids[]=b`) is its own site (`query:ids[]#2`).
-  for (const { key, value, path } of queryEntries(exchange.url)) {
-    const placed = place(`query:${path}`, value)
-    params.push(
-      `${encodeURIComponent(key)}=${placed === value ? encodeURIComponent(value) : placed}`,
-    )
-  }
-  const headers: Record<string, string> = {}
-  for (const [name, value] of Object.entries(exchange.requestHeaders)) {
-    const lower = name.toLowerCase()
-    const bound = bindings.get(`header:${lower}`)
-    if (bound) headers[lower] = bound
-    else if (!DROPPED_HEADERS.test(name)) headers[lower] = value
-  }
-  let body: RequestTemplate['body'] = null
-  const text = exchange.requestBody?.encoding === 'utf8' ? exchange.requestBody.text : null
-  if (text !== null) {
-    const values = requestValues(exchange).filter((v) => v.location === 'body')
-    const json = values.length && !values[0]!.form ? safeJson(text) : undefined
-    if (json !== undefined)
-      body = { kind: 'json', template: placeJson(json, '', (path, v) => place(`body:${path}`, v)) }
-    else if (values.length && values[0]!.form)
-      body = {
-        kind: 'form',
-        template: Object.fromEntries(
-          values.map((v) => [v.path, place(`body:${v.path}`, String(v.value))]),
-        ),
-      }
-    else body = { kind: 'text', template: text }
-  }
-  return {
-    method: exchange.method,
-    url: `${url.origin}${pathname}${params.length ? `?${params.join('&')}` : ''}`,
-    headers,
-    body,
-  }
-}
-
-/**
- * A URL path (as written, percent-encoded) with each bound segment (`path:<index>`, counting
- * non-empty segments) replaced by its placeholder; the renderer percent-encodes what it puts there.
- */
-export function placePath(pathname: string, bindings: Map<ValueSite, string>): string {
-  let index = -1
-  return pathname
-    .split('/')
-    .map((segment) => (segment ? (bindings.get(`path:${++index}`) ?? segment) : segment))
-    .join('/')
-}
-
-function placeJson(
-  value: unknown,
-  path: string,
-  place: (path: string, value: string) => string,
-): unknown {
-  if (typeof value === 'string' || typeof value === 'number') {
-    const placed = place(path, String(value))
-    return placed === String(value) ? value : placed
-  }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value
-  return Object.fromEntries(
-    Object.entries(value).map(([k, v]) => [k, placeJson(v, path ? `${path}.${k}` : k, place)]),
-  )
 }
 
 /**

@@ -3,14 +3,11 @@ import type { Action, Exchange } from '../../shared/trace'
 import { safeUrl } from './classify'
 import { embeddedBlocks, valueAt, type EmbeddedBlock } from './embeddedData'
 import { pathSegments, requestValues } from './requestValues'
-import {
-  intentWords,
-  largestRecordList,
-  matchValues,
-  singular,
-  sortScored,
-  type ScoredExchange,
-} from './selectTarget'
+import { largestRecordList } from './answerShape'
+import { intentWords } from './intentWords'
+import { sortScored } from './selectTarget'
+import { matchValues, type ScoredExchange } from './targetSignals'
+import { singular } from './valueSpelling'
 import type { PathSlot } from './slots'
 import type { TypedValue } from './typedValues'
 

@@ -3,8 +3,10 @@ import type { Trace } from '../../shared/trace'
 import { isHtmlDocument } from './classify'
 import { isPageReadIntent } from './documentTarget'
 import { matchTyped, requestValues } from './requestValues'
-import { TARGET_THRESHOLD, type ScoredExchange } from './selectTarget'
+import { TARGET_THRESHOLD } from './selectTarget'
+import type { ScoredExchange } from './targetSignals'
 import type { TypedValue } from './typedValues'
+import { decodeOrKeep, pathOrText } from '../../shared/urls'
 
 /**
  * Explains why no tool was compiled (never a guessed tool). `missing` names
@@ -78,7 +80,7 @@ function whereTyped(trace: Trace, t: TypedValue, rejected: Map<string, string>):
   const carriers = trace.exchanges.filter(
     (e) =>
       requestValues(e).some((v) => matchTyped(v.value, t.value) === 'exact') ||
-      decodeSafe(e.url).includes(`/${t.value}`),
+      decodeOrKeep(e.url).includes(`/${t.value}`),
   )
   const field = t.fromIntent ? 'the intent' : (t.name ?? t.fieldName ?? 'a field')
   if (!carriers.length)
@@ -87,27 +89,11 @@ function whereTyped(trace: Trace, t: TypedValue, rejected: Map<string, string>):
   if (refused.length === carriers.length)
     return `a request carrying "${t.value}" that can be a tool: it went only to ${refused
       .slice(0, 3)
-      .map((e) => `${e.method} ${pathOf(e.url)} (${rejected.get(e.id)})`)
+      .map((e) => `${e.method} ${pathOrText(e.url)} (${rejected.get(e.id)})`)
       .join(', ')}`
   return `an answer with the records for "${t.value}": ${carriers
     .filter((e) => !rejected.has(e.id))
     .slice(0, 3)
-    .map((e) => `${e.method} ${pathOf(e.url)}`)
+    .map((e) => `${e.method} ${pathOrText(e.url)}`)
     .join(', ')} carried it but answered no records the page showed`
-}
-
-function pathOf(url: string): string {
-  try {
-    return new URL(url).pathname
-  } catch {
-    return url
-  }
-}
-
-function decodeSafe(url: string): string {
-  try {
-    return decodeURIComponent(url)
-  } catch {
-    return url
-  }
 }

@@ -8,6 +8,7 @@ import type {
 } from '../../shared/toolSpec'
 import { headerValue, mimeTypeOf, type Exchange } from '../../shared/trace'
 import { multipartBoundary, multipartParts, type RecordedPart } from './multipartBody'
+import { decodeOrKeep } from '../../shared/urls'
 
 /** A recorded request that sent a file: its raw body, or a multipart form with file parts. */
 export type FileUpload =
@@ -77,18 +78,10 @@ export function fileUploadOf(exchange: Exchange): FileUpload | null {
 /** The file name a raw upload names in `X-File-Name` (qq uploader) or `Content-Disposition`. */
 function sentFileName(headers: Record<string, string>): string | null {
   const named = headerValue(headers, 'x-file-name')
-  if (named) return safeDecode(named)
+  if (named) return decodeOrKeep(named)
   const disposition = headerValue(headers, 'content-disposition') ?? ''
   const quoted = /filename="([^"]+)"/i.exec(disposition)?.[1]
   return quoted ?? /filename=([^;\s]+)/i.exec(disposition)?.[1] ?? null
-}
-
-function safeDecode(text: string): string {
-  try {
-    return decodeURIComponent(text)
-  } catch {
-    return text
-  }
 }
 
 /**

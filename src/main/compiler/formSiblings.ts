@@ -6,6 +6,7 @@ import { snake } from './naming'
 import { isOperationValue } from './operation'
 import { requestValues } from './requestValues'
 import { controlValue } from '../../shared/formControl'
+import { pathOrText } from '../../shared/urls'
 
 /**
  * Reads the rest of a form from the page a dependency step already reads a token of: a hidden field
@@ -42,7 +43,7 @@ export function readFormSiblings(
         .filter((_, el) => $(el).attr('name') === name)
         .first()
     const extract: Extractor[] = [...step.extract]
-    const where = `${exchange!.method} ${pathOf(exchange!.url)}`
+    const where = `${exchange!.method} ${pathOrText(exchange!.url)}`
     /** Reads the field `name` from this page when the target sent the value it held there. */
     const bind = (name: string, value: string, why: string) => {
       if (extract.some((x) => x.from === 'input' && x.path === name)) return
@@ -105,14 +106,6 @@ const STATE_NAME =
  * as a type or a method override (`_method=patch`), which is the tool's shape, not page state.
  */
 const PLAIN_WORDS = /^[A-Za-z]{1,24}([ _:-][A-Za-z]{1,24}){0,2}$/
-
-function pathOf(url: string): string {
-  try {
-    return new URL(url).pathname
-  } catch {
-    return url
-  }
-}
 
 /** `<input>` types whose value the person sees and may edit as text (empty: type text). */
 const VISIBLE_TEXT = /^(|text|search|email|url|tel|number|date|datetime-local|month|week|time)$/

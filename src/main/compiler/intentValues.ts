@@ -4,7 +4,7 @@ import { isOperationValue } from './operation'
 import { labelledValues } from './optionLabels'
 import { presentedAsValue, VALUE_INTRODUCERS } from './valueCues'
 import { normalValue, wordsOf } from './valueSpelling'
-import { intentWords } from './selectTarget'
+import { intentWords } from './intentWords'
 import type { TypedValue } from './typedValues'
 
 /** Form fields that carry a button's label, not a value (`wp-submit`, `submitButton`, `btn`). */

@@ -1,5 +1,5 @@
 import * as cheerio from 'cheerio'
-import { formatLinkQuery, linkQueryValue, parseLinkQuery } from '../../shared/linkQuery'
+import { formatLinkQuery, linkQueryValue, parseLinkQuery, queryPairs } from '../../shared/linkQuery'
 import type { EvidenceSignal, ToolSpec, ToolStep } from '../../shared/toolSpec'
 import { mimeTypeOf, type Exchange, type Trace } from '../../shared/trace'
 import { keptHeaders } from './headers'
@@ -144,17 +144,7 @@ function seqOf(trace: Trace, step: ToolStep): number {
 
 /** The query of a URL template as `key` (decoded) and the template text of its value. */
 function templateQuery(url: string): Array<{ key: string; text: string }> {
-  const q = url.indexOf('?')
-  if (q < 0) return []
-  return url
-    .slice(q + 1)
-    .split('&')
-    .filter(Boolean)
-    .map((pair) => {
-      const eq = pair.indexOf('=')
-      const key = safeDecode(eq < 0 ? pair : pair.slice(0, eq))
-      return { key, text: eq < 0 ? '' : pair.slice(eq + 1) }
-    })
+  return queryPairs(url).map(({ rawKey, text }) => ({ key: safeDecode(rawKey), text }))
 }
 
 /** The URL template with its query rebuilt from `pairs` (key encoded, text as placed). */

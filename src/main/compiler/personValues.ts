@@ -1,6 +1,6 @@
 import type { Trace } from '../../shared/trace'
 import { fold } from '../../shared/jsonPath'
-import { intentWords } from './selectTarget'
+import { intentWords } from './intentWords'
 import { typedValues } from './typedValues'
 
 /**

@@ -52,27 +52,23 @@ export function requestValues(exchange: Exchange): RequestValue[] {
   } else if (exchange.requestBody?.encoding === 'base64') {
     // A multipart body with a binary file is stored as base64; its text fields still count.
     for (const part of multipartParts(exchange) ?? [])
-      if ('value' in part)
-        out.push({
-          location: 'body',
-          path: part.name,
-          key: part.name,
-          value: part.value,
-          form: true,
-          multipart: true,
-        })
+      if ('value' in part) out.push(multipartValue(part))
   } else if (exchange.requestBody?.encoding === 'utf8') {
-    for (const part of multipartFields(exchange)?.fields ?? [])
-      out.push({
-        location: 'body',
-        path: part.name,
-        key: part.name,
-        value: part.value,
-        form: true,
-        multipart: true,
-      })
+    for (const part of multipartFields(exchange)?.fields ?? []) out.push(multipartValue(part))
   }
   return out
+}
+
+/** A text field of a multipart body as a request value. */
+function multipartValue(part: { name: string; value: string }): RequestValue {
+  return {
+    location: 'body',
+    path: part.name,
+    key: part.name,
+    value: part.value,
+    form: true,
+    multipart: true,
+  }
 }
 
 /** One parameter of a URL's query, in order, with the path that names this occurrence. */

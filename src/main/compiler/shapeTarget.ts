@@ -5,7 +5,7 @@ import { graphqlOfExchange } from './graphql'
 import { inferSchema } from './inferSchema'
 import { documentToolName, graphqlToolName, mutationVerdict, toolName } from './naming'
 import { observationsOf } from './observations'
-import type { ScoredExchange } from './selectTarget'
+import type { ScoredExchange } from './targetSignals'
 import { planSlots, type SlotPlan } from './slots'
 import { deriveDocumentRule, deriveVerifyRule, outputForRule } from './verifyRule'
 

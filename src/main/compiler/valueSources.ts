@@ -3,6 +3,7 @@ import type { Extractor } from '../../shared/toolSpec'
 import type { Exchange, StorageState } from '../../shared/trace'
 import { headerValue, mimeTypeOf } from '../../shared/trace'
 import { parseJsonBody } from './classify'
+import { decodeOrKeep } from '../../shared/urls'
 
 /** Where a request value was found in an earlier answer: the exchange and how to read it again. */
 export interface ExchangeSource {
@@ -64,7 +65,7 @@ export function findCreatorSource(
 
 function sourceIn(exchange: Exchange, value: string): Omit<ExchangeSource, 'exchange'> | null {
   for (const cookie of setCookies(exchange))
-    if (cookie.value === value || safeDecode(cookie.value) === value)
+    if (cookie.value === value || decodeOrKeep(cookie.value) === value)
       return { from: 'cookie', path: cookie.name }
   for (const [name, v] of Object.entries(exchange.responseHeaders))
     if (name.toLowerCase() !== 'set-cookie' && v === value)
@@ -201,15 +202,7 @@ export function findStorageSource(value: string, state: StorageState | null): St
     }
   }
   for (const cookie of state.cookies)
-    if (cookie.value === value || safeDecode(cookie.value) === value)
+    if (cookie.value === value || decodeOrKeep(cookie.value) === value)
       return { from: 'cookie', origin: cookie.domain, key: cookie.name, path: '' }
   return null
-}
-
-function safeDecode(text: string): string {
-  try {
-    return decodeURIComponent(text)
-  } catch {
-    return text
-  }
 }

@@ -28,6 +28,15 @@ const CAUSE_WINDOW_MS = 3_000
 const DELETE_WORDS = /(^|[/_.=&-])(delete|remove|trash|destroy|erase|discard)/i
 const AUTH_FIELD = /(^|[_-])(pass(word)?|passwd|pwd|user(name)?|login|email)$/i
 
+/** What the intent's verb says of one exchange. */
+export interface VerbEvidence {
+  signals: EvidenceSignal[]
+  /** The signals alone make the exchange a candidate (a write the person's click caused). */
+  plausible: boolean
+  /** The verb rules the exchange out (a sign-in for a read). */
+  refuted?: boolean
+}
+
 /**
  * Evidence from the intent's verb: a change asked for is answered by a request that
  * changes state, of the right kind (a delete by a DELETE or a path/operation that names one), and
@@ -40,96 +49,131 @@ export function verbSignals(
   cls: VerbClass | null,
   actions: Action[],
   exchanges: Exchange[] = [],
-): { signals: EvidenceSignal[]; plausible: boolean; refuted?: boolean } {
+): VerbEvidence {
   // Whatever the intent asks, a draft the app writes and removes again answers none of it.
   if (!cls)
     return { signals: temporarySignals(resourceHistory(exchange, exchanges)), plausible: false }
-  const signals: EvidenceSignal[] = []
+  if (cls === 'auth') return signInSignals(exchange)
   // A GraphQL query or a search sent as a POST reads: judge by what the request does.
   const write = mutationVerdict(
     exchange,
     graphqlOfExchange(exchange, parseJsonRequest(exchange)),
   ).mutating
-  const method = exchange.method.toUpperCase()
-  const where = `${safeUrl(exchange.url)?.pathname ?? ''}?${safeUrl(exchange.url)?.search ?? ''}&${formText(exchange)}`
-  let plausible = false
-  if (cls === 'auth') {
-    // A one-time code is a credential too: the post that sends it completes the sign-in.
-    if (sendsCredentials(exchange) || oneTimeCodeField(exchange))
-      signals.push({
+  if (!isWriteClass(cls)) return readSignals(exchange, cls, write, actions)
+  if (write) return changeSignals(exchange, cls, actions, exchanges)
+  const signal = {
+    name: 'read_for_a_change',
+    weight: V.readForChange,
+    detail: `the intent asks to ${cls}; a ${exchange.method.toUpperCase()} reads`,
+  }
+  return { signals: [signal], plausible: false }
+}
+
+/** The intent signs in: the request that sends the credentials (or a one-time code) answers it. */
+function signInSignals(exchange: Exchange): VerbEvidence {
+  // A one-time code is a credential too: the post that sends it completes the sign-in.
+  const sends = sendsCredentials(exchange) || oneTimeCodeField(exchange)
+  const first: EvidenceSignal = sends
+    ? {
         name: 'sends_sign_in',
         weight: V.signIn,
         detail: 'sends the credentials the person typed',
-      })
-    else
-      signals.push({
+      }
+    : {
         name: 'not_the_sign_in',
         weight: V.notSignIn,
         detail: 'the intent signs in; this request sends no credentials',
-      })
-    const plausible = signals[0]!.weight > 0
-    signals.push(...secondFactorSignals(exchange))
-    return { signals, plausible }
-  }
-  if (isWriteClass(cls)) {
-    if (!write) {
-      signals.push({
-        name: 'read_for_a_change',
-        weight: V.readForChange,
-        detail: `the intent asks to ${cls}; a ${method} reads`,
-      })
-      return { signals, plausible }
-    }
-    signals.push({
+      }
+  return { signals: [first, ...secondFactorSignals(exchange)], plausible: first.weight > 0 }
+}
+
+/**
+ * The intent asks for a change and the request makes one: of the kind asked (delete, create,
+ * update), not a draft the app cleans up, and caused by the person's click.
+ */
+function changeSignals(
+  exchange: Exchange,
+  cls: VerbClass,
+  actions: Action[],
+  exchanges: Exchange[],
+): VerbEvidence {
+  const method = exchange.method.toUpperCase()
+  const signals: EvidenceSignal[] = [
+    {
       name: 'intent_asks_a_change',
       weight: V.changeAgrees,
       detail: `the intent asks to ${cls}; ${method} changes state`,
+    },
+  ]
+  const history = resourceHistory(exchange, exchanges)
+  signals.push(...temporarySignals(history))
+  const kind = kindAgreement(exchange, cls, history)
+  if (kind) signals.push(kind)
+  // A HAR has no clicks to tie a write to: there a write of the kind the intent asks for is
+  // evidence enough by itself ("delete a file" and the trace's one DELETE).
+  let plausible = !actions.length && signals.every((x) => x.weight > 0)
+  const cause = causeOf(exchange, actions)
+  if (cause) {
+    signals.push({
+      name: 'caused_by_action',
+      weight: V.causedByAction,
+      detail: `sent right after the person's ${cause}`,
     })
-    const deletes = method === 'DELETE' || DELETE_WORDS.test(where)
-    const history = resourceHistory(exchange, exchanges)
-    signals.push(...temporarySignals(history))
-    if (cls === 'delete' && deletes)
-      signals.push({
-        name: 'delete_agrees',
-        weight: V.kindAgrees,
-        detail: 'the intent deletes; so does this request',
-      })
-    else if (cls !== 'delete' && deletes)
-      signals.push({
-        name: 'delete_not_asked',
-        weight: V.deleteNotAsked,
-        detail: `this request deletes; the intent asks to ${cls}`,
-      })
-    else if ((cls === 'create' || cls === 'upload') && (method === 'POST' || method === 'PUT'))
-      signals.push({
-        name: 'create_agrees',
-        weight: V.kindAgrees,
-        detail: `${method} creates, as the intent asks`,
-      })
-    else if (cls === 'update' && ['PUT', 'PATCH', 'POST'].includes(method))
-      signals.push({
-        name: 'update_agrees',
-        // A record an earlier answer listed is one the person could pick to change; a resource
-        // only the app wrote before (its own UI state) is a weaker guess.
-        weight: history?.listedBefore ? V.kindAgrees : V.kindAgrees / 2,
-        detail: history?.listedBefore
-          ? `${method} changes a record an earlier answer listed (#${history.listedBefore.seq}), as the intent asks`
-          : `${method} may update, as the intent asks`,
-      })
-    // A HAR has no clicks to tie a write to: there a write of the kind the intent asks for is
-    // evidence enough by itself ("delete a file" and the trace's one DELETE).
-    if (!actions.length && signals.every((x) => x.weight > 0)) plausible = true
-    const cause = causeOf(exchange, actions)
-    if (cause) {
-      signals.push({
-        name: 'caused_by_action',
-        weight: V.causedByAction,
-        detail: `sent right after the person's ${cause}`,
-      })
-      plausible = true
-    }
-    return { signals, plausible }
+    plausible = true
   }
+  return { signals, plausible }
+}
+
+/** Whether a write is of the kind the intent asks: a delete for a delete, a create, an update. */
+function kindAgreement(
+  exchange: Exchange,
+  cls: VerbClass,
+  history: ResourceHistory | null,
+): EvidenceSignal | null {
+  const method = exchange.method.toUpperCase()
+  const where = `${safeUrl(exchange.url)?.pathname ?? ''}?${safeUrl(exchange.url)?.search ?? ''}&${formText(exchange)}`
+  const deletes = method === 'DELETE' || DELETE_WORDS.test(where)
+  if (cls === 'delete' && deletes)
+    return {
+      name: 'delete_agrees',
+      weight: V.kindAgrees,
+      detail: 'the intent deletes; so does this request',
+    }
+  if (cls !== 'delete' && deletes)
+    return {
+      name: 'delete_not_asked',
+      weight: V.deleteNotAsked,
+      detail: `this request deletes; the intent asks to ${cls}`,
+    }
+  if ((cls === 'create' || cls === 'upload') && (method === 'POST' || method === 'PUT'))
+    return {
+      name: 'create_agrees',
+      weight: V.kindAgrees,
+      detail: `${method} creates, as the intent asks`,
+    }
+  if (cls === 'update' && ['PUT', 'PATCH', 'POST'].includes(method))
+    return {
+      name: 'update_agrees',
+      // A record an earlier answer listed is one the person could pick to change; a resource
+      // only the app wrote before (its own UI state) is a weaker guess.
+      weight: history?.listedBefore ? V.kindAgrees : V.kindAgrees / 2,
+      detail: history?.listedBefore
+        ? `${method} changes a record an earlier answer listed (#${history.listedBefore.seq}), as the intent asks`
+        : `${method} may update, as the intent asks`,
+    }
+  return null
+}
+
+/**
+ * The intent reads (or searches): a sign-in is never its target, a search shows itself by its
+ * term, a request with nothing to vary is no search, and a write other than a POST is no read.
+ */
+function readSignals(
+  exchange: Exchange,
+  cls: VerbClass,
+  write: boolean,
+  actions: Action[],
+): VerbEvidence {
   // The sign-in a person did before reading carries what they typed (the user name) and may
   // name the intent's words (`/orders/login`), yet it answers nothing a read asks: never a target.
   if (signsIn(exchange))
@@ -144,6 +188,9 @@ export function verbSignals(
       plausible: false,
       refuted: true,
     }
+  const method = exchange.method.toUpperCase()
+  const signals: EvidenceSignal[] = []
+  let plausible = false
   // A search sent with no value the intent names (a HAR of "search the blog for a word") still
   // shows itself by its term field: `q`, `s`, `query`, `search`, `term`, `keyword`.
   const term = cls === 'search' && !write ? searchTerm(exchange) : null

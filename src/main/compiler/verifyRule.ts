@@ -10,7 +10,7 @@ import { headerValue, mimeTypeOf, type Exchange } from '../../shared/trace'
 import { isWriteMethod, safeUrl } from './classify'
 import { inferSchema } from './inferSchema'
 import { multipartFields, pathSegments, requestValues } from './requestValues'
-import { largestRecordList } from './selectTarget'
+import { largestRecordList } from './answerShape'
 import { valueAt } from '../../shared/jsonPath'
 
 /** How many fields of the record list's items the rule promises: the stable core of a record. */

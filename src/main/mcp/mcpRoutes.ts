@@ -11,12 +11,12 @@ import { resolveToolScopes, type ScopeLookup, type ToolScope } from './toolsInSc
 
 export interface McpRouteDeps extends McpDeps {
   auth: Authenticator
-  /** Finds a scope by slug; absent while no scope store exists (then no slug names a scope). */
-  scopes?: ScopeLookup | undefined
+  /** Finds a workspace's scope by slug. */
+  scopes: ScopeLookup
   /** Milliseconds since the Unix epoch (idle sessions). */
   clock: () => number
-  /** The tools of a caller's workspace; absent: `tools` for every caller. */
-  toolsFor?: (tenant: string) => McpDeps['tools']
+  /** The tools of a caller's workspace. */
+  toolsFor: (tenant: string) => McpDeps['tools']
 }
 
 /** OAuth 2.0 Protected Resource Metadata (RFC 9728 §3) of the MCP endpoint. */
@@ -86,7 +86,7 @@ export function registerMcpRoutes(app: FastifyInstance, deps: McpRouteDeps): voi
         'bad_request',
         'Send Mcp-Session-Id, or start a session with an initialize request.',
       )
-    const tools = deps.toolsFor?.(caller.tenant) ?? deps.tools
+    const tools = deps.toolsFor(caller.tenant)
     const session = createMcpSession(
       { ...deps, tools },
       {

@@ -29,12 +29,12 @@ export interface McpDeps {
   tools: ToolRepository
   engine: RunEngine
   events: EventBus
-  /** Browse sessions; absent: the browser calls answer 503 `unavailable`. */
-  browse?: McpBrowse | undefined
+  /** Browse sessions (the browser calls). */
+  browse: McpBrowse
   /** Ranks tools for `service_run`; default the tool router over the verified tools. */
   route?: RouteIntent | undefined
-  /** Observes a URL and compiles a tool (`service_index`); absent: 503 `unavailable`. */
-  indexing?: Pick<Indexing, 'index'> | undefined
+  /** Observes a URL and compiles a tool (`service_index`). */
+  indexing: Pick<Indexing, 'index'>
   /** The owner's allowed local sites per workspace; absent: none. */
   localSites?: LocalSitesOf | undefined
 }

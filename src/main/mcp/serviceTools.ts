@@ -25,9 +25,9 @@ export type RouteIntent = (tenant: string, intent: string) => ToolSpec[] | Promi
 export interface ServiceToolDeps {
   tools: ToolRepository
   engine: RunEngine
-  browse?: McpBrowse | undefined
-  route?: RouteIntent | undefined
-  indexing?: Pick<Indexing, 'index'> | undefined
+  browse: McpBrowse
+  route: RouteIntent
+  indexing: Pick<Indexing, 'index'>
   /** The owner's allowed local sites: where API URLs may reach inside. */
   localSites?: LocalSitesOf | undefined
 }
@@ -126,14 +126,8 @@ const SERVICE_TOOLS: Record<string, { tool: Omit<Tool, 'name'>; handle: Handler 
       only(args, ['url', 'intent'])
       const url = requireUrl(args)
       const intent = requireString(args, 'intent')
-      await guardApiUrl(url, c, deps.localSites)
-      if (!deps.indexing)
-        throw mcpError('unavailable', 'Indexing is not available in this process.')
-      // Redirects and the page's own requests are checked too, where the browser connects.
-      const guard = browseGuardFor(c, deps.localSites)
-      return jsonResult(
-        await deps.indexing.index(c.tenant, { url, intent, ...(guard ? { guard } : {}) }),
-      )
+      const target = await guardedTarget(url, c, deps)
+      return jsonResult(await deps.indexing.index(c.tenant, { ...target, intent }))
     },
   },
   service_browse_open: {
@@ -151,13 +145,11 @@ const SERVICE_TOOLS: Record<string, { tool: Omit<Tool, 'name'>; handle: Handler 
       only(args, ['url', 'intent'])
       const url = requireUrl(args)
       const intent = optionalString(args, 'intent')
-      await guardApiUrl(url, c, deps.localSites)
-      const guard = browseGuardFor(c, deps.localSites)
+      const target = await guardedTarget(url, c, deps)
       return jsonResult(
-        await browse(deps).open(c.tenant, {
-          url,
+        await deps.browse.open(c.tenant, {
+          ...target,
           ...(intent !== undefined ? { intent } : {}),
-          ...(guard ? { guard } : {}),
         }),
       )
     },
@@ -171,7 +163,7 @@ const SERVICE_TOOLS: Record<string, { tool: Omit<Tool, 'name'>; handle: Handler 
     handle: async (deps, c, args) => {
       only(args, ['sessionId'])
       const id = requireSessionId(args)
-      return jsonResult(await browse(deps).snapshot(c.tenant, id))
+      return jsonResult(await deps.browse.snapshot(c.tenant, id))
     },
   },
   act: {
@@ -201,7 +193,7 @@ const SERVICE_TOOLS: Record<string, { tool: Omit<Tool, 'name'>; handle: Handler 
         URL.canParse(input.value)
       )
         await guardApiUrl(input.value, c, deps.localSites)
-      return jsonResult(await browse(deps).act(c.tenant, id, input))
+      return jsonResult(await deps.browse.act(c.tenant, id, input))
     },
   },
   finish: {
@@ -219,7 +211,7 @@ const SERVICE_TOOLS: Record<string, { tool: Omit<Tool, 'name'>; handle: Handler 
       const id = requireSessionId(args)
       const intent = optionalString(args, 'intent')
       return jsonResult(
-        await browse(deps).finish(c.tenant, id, intent !== undefined ? { intent } : {}),
+        await deps.browse.finish(c.tenant, id, intent !== undefined ? { intent } : {}),
       )
     },
   },
@@ -231,7 +223,7 @@ const SERVICE_TOOLS: Record<string, { tool: Omit<Tool, 'name'>; handle: Handler 
     handle: async (deps, c, args) => {
       only(args, ['sessionId'])
       const id = requireSessionId(args)
-      await browse(deps).close(c.tenant, id)
+      await deps.browse.close(c.tenant, id)
       return jsonResult({ sessionId: id, closed: true })
     },
   },
@@ -259,8 +251,8 @@ export function callServiceTool(
 
 /**
  * `service_run`: a pinned `capabilityId` runs that tool (404 `capability_not_found`, spec
- * "Request shape"); otherwise the router picks the best tool in scope. Without a router, 503
- * `unavailable`. No tool for the intent: a failed result `no_capability` naming the index tool.
+ * "Request shape"); otherwise the router picks the best tool in scope. No tool for the intent: a
+ * failed result `no_capability` naming the index tool.
  */
 async function serviceRun(
   deps: ServiceToolDeps,
@@ -276,11 +268,6 @@ async function serviceRun(
     const capabilityId = requireString(args, 'capabilityId')
     return callSiteTool(deps.engine, { capabilityId }, inputs as Args, c, true)
   }
-  if (!deps.route)
-    throw mcpError(
-      'unavailable',
-      'Routing a task by intent is not available in this version yet: list the tools and call one by name, or pin a capabilityId.',
-    )
   const tool = (await deps.route(c.tenant, intent)).find((t) =>
     c.scopes.every((s) => inScope(t, s)),
   )
@@ -299,10 +286,19 @@ async function serviceRun(
   return callSiteTool(deps.engine, { tool }, inputs as Args, c)
 }
 
-function browse(deps: ServiceToolDeps): McpBrowse {
-  if (!deps.browse)
-    throw mcpError('unavailable', 'Browse sessions are not available in this version yet.')
-  return deps.browse
+/**
+ * A page the local browser is to open for a connection: its URL checked against the addresses an
+ * API caller may reach, and the guard its browser connects through, so redirects and the page's
+ * own requests are checked too, where the browser connects.
+ */
+async function guardedTarget(
+  url: string,
+  c: ServiceConnection,
+  deps: ServiceToolDeps,
+): Promise<{ url: string; guard?: NonNullable<ReturnType<typeof browseGuardFor>> }> {
+  await guardApiUrl(url, c, deps.localSites)
+  const guard = browseGuardFor(c, deps.localSites)
+  return { url, ...(guard ? { guard } : {}) }
 }
 
 function invalidArgument(message: string) {

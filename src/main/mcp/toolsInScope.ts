@@ -67,12 +67,11 @@ export function resolveToolScopes(
   slugs: unknown[],
   rawApps: unknown,
   tenant: string,
-  lookup: ScopeLookup | undefined,
+  lookup: ScopeLookup,
 ): ToolScope[] {
   const found: ToolScope[] = []
   for (const slug of new Set(slugs.filter((s) => s !== undefined))) {
-    const scope =
-      typeof slug === 'string' && SCOPE_SLUG.test(slug) ? (lookup?.(tenant, slug) ?? null) : null
+    const scope = typeof slug === 'string' && SCOPE_SLUG.test(slug) ? lookup(tenant, slug) : null
     if (!scope)
       throw new ServiceError(
         'unknown_scope',

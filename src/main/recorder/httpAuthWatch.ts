@@ -1,6 +1,6 @@
 import type { BrowserContext, Page, Response } from 'playwright-core'
 import type { HttpAuthChallenge } from '../../shared/appApi'
-import { readChallenge } from '../../shared/httpChallenge'
+import { readChallenge, withoutUserinfo } from '../../shared/httpChallenge'
 
 /** A username and password for a site's HTTP authentication. */
 export interface HttpLogin {
@@ -26,16 +26,6 @@ export interface HttpAuthWatch {
    */
   answer(page: Page, login: HttpLogin): Promise<void>
   dispose(): void
-}
-
-/** A URL without its userinfo (what may be stored or shown). */
-export function withoutUserinfo(url: string): string {
-  if (!URL.canParse(url)) return url
-  const parsed = new URL(url)
-  if (!parsed.username && !parsed.password) return url
-  parsed.username = ''
-  parsed.password = ''
-  return parsed.href
 }
 
 /**

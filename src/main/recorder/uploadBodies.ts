@@ -1,5 +1,6 @@
 import type { BrowserContext, CDPSession, Disposable, Page, Request } from 'playwright-core'
 import { headerValue } from '../../shared/trace'
+import { decodeOrKeep } from '../../shared/urls'
 
 /** Name of the binding the page script reports the files a person chose to. */
 export const FILE_BINDING = '__sitecallFile'
@@ -218,7 +219,7 @@ export function withChosenFiles(
   const named = headerValue(headers, 'x-file-name')
   const fits = chosen.filter((f) => f.bytes.length === length)
   const file =
-    fits.findLast((f) => named !== undefined && f.name === safeDecode(named)) ?? fits.at(-1)
+    fits.findLast((f) => named !== undefined && f.name === decodeOrKeep(named)) ?? fits.at(-1)
   return file ? file.bytes : body
 }
 
@@ -271,12 +272,4 @@ function writeForm(entries: FormEntry[], boundary: string, chosen: ChosenFile[])
   }
   out.push(Buffer.from(`--${boundary}--\r\n`))
   return Buffer.concat(out)
-}
-
-function safeDecode(text: string): string {
-  try {
-    return decodeURIComponent(text)
-  } catch {
-    return text
-  }
 }

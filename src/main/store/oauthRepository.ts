@@ -82,6 +82,11 @@ interface FamilyRow {
 
 /** Creates the OAuth repository (clients, grant families, codes, tokens) over an open database. */
 export function createOAuthRepository(db: Db): OAuthRepository {
+  /** Marks a one-use secret (a code, a refresh token) used; false when it already was. */
+  const spend = (table: 'oauth_codes' | 'oauth_tokens', secret: string, now: number): boolean =>
+    db
+      .prepare(`UPDATE ${table} SET used_at = ? WHERE hash = ? AND used_at IS NULL`)
+      .run(now, hashSecretValue(secret)).changes > 0
   return {
     createClient({ id, name, redirectUris, createdAt }) {
       db.prepare(
@@ -148,13 +153,7 @@ export function createOAuthRepository(db: Db): OAuthRepository {
         usedAt: r.used_at as number | null,
       }
     },
-    useCode(code, now) {
-      return (
-        db
-          .prepare('UPDATE oauth_codes SET used_at = ? WHERE hash = ? AND used_at IS NULL')
-          .run(now, hashSecretValue(code)).changes > 0
-      )
-    },
+    useCode: (code, now) => spend('oauth_codes', code, now),
     createToken(token, { familyId, kind, createdAt, expiresAt }) {
       db.prepare(
         `INSERT INTO oauth_tokens (hash, family_id, kind, created_at, expires_at)
@@ -175,12 +174,6 @@ export function createOAuthRepository(db: Db): OAuthRepository {
         usedAt: r.used_at as number | null,
       }
     },
-    useToken(token, now) {
-      return (
-        db
-          .prepare('UPDATE oauth_tokens SET used_at = ? WHERE hash = ? AND used_at IS NULL')
-          .run(now, hashSecretValue(token)).changes > 0
-      )
-    },
+    useToken: (token, now) => spend('oauth_tokens', token, now),
   }
 }

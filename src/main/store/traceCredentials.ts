@@ -1,4 +1,5 @@
 import type { Exchange, StorageState } from '../../shared/trace'
+import { withoutUserinfo } from '../../shared/httpChallenge'
 
 /**
  * Seals and opens bytes under the vault (the vault's `SyncSealer`); the store
@@ -144,18 +145,9 @@ export function withoutCredentials<
 export function exchangeWithoutCredentials(exchange: Exchange): Exchange {
   return {
     ...exchange,
-    url: stripUserinfo(exchange.url),
-    pageUrl: stripUserinfo(exchange.pageUrl),
+    url: withoutUserinfo(exchange.url),
+    pageUrl: withoutUserinfo(exchange.pageUrl),
     requestHeaders: mapCredentials(exchange.requestHeaders, () => LEFT_OUT),
     responseHeaders: mapCredentials(exchange.responseHeaders, () => LEFT_OUT),
   }
-}
-
-function stripUserinfo(url: string): string {
-  if (!URL.canParse(url)) return url
-  const parsed = new URL(url)
-  if (!parsed.username && !parsed.password) return url
-  parsed.username = ''
-  parsed.password = ''
-  return parsed.href
 }

@@ -2,9 +2,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { searchRecords } from '../../fixtures/sites/directory'
 import type { Run } from '../../../src/shared/run'
 import type { ToolSpec, ToolSummary } from '../../../src/shared/toolSpec'
-import { startHarness, type Harness } from '../helpers/harness'
-import { callTool, searchRequests, send } from '../helpers/http'
-import { makeSearchTool } from '../helpers/searchTool'
+import { startHarness, type Harness } from '../../fixtures/harness/harness'
+import { callTool, searchRequests, send } from '../../fixtures/harness/http'
+import { makeSearchTool } from '../../fixtures/harness/searchTool'
 
 let h: Harness
 

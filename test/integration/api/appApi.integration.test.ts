@@ -4,9 +4,9 @@ import type { AppResult, KeySummary } from '../../../src/shared/appApi'
 import type { Run } from '../../../src/shared/run'
 import type { ToolSpec, ToolSummary } from '../../../src/shared/toolSpec'
 import type { Trace } from '../../../src/shared/trace'
-import { startHarness, type Harness } from '../helpers/harness'
-import { callTool, send } from '../helpers/http'
-import { makeSearchTool } from '../helpers/searchTool'
+import { startHarness, type Harness } from '../../fixtures/harness/harness'
+import { callTool, send } from '../../fixtures/harness/http'
+import { makeSearchTool } from '../../fixtures/harness/searchTool'
 
 let h: Harness
 let tool: ToolSpec

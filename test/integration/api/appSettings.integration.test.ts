@@ -8,8 +8,8 @@ import { createCore, LOCAL_TENANT, type Core } from '../../../src/main/core'
 import { isServiceError } from '../../../src/shared/errors'
 import type { ToolSpec } from '../../../src/shared/toolSpec'
 import { startDirectorySite, type DirectorySite } from '../../fixtures/sites/directory'
-import { callTool } from '../helpers/http'
-import { makeSearchTool } from '../helpers/searchTool'
+import { callTool } from '../../fixtures/harness/http'
+import { makeSearchTool } from '../../fixtures/harness/searchTool'
 
 const DAY = 24 * 60 * 60_000
 let home: string

@@ -9,7 +9,7 @@ import { parseErrorEntry } from '../../../src/main/api/openapi/errorStatus'
 import { REST_ERROR_CODES, RUN_FAILURE_CODES } from '../../../src/shared/errors'
 import type { ToolSpec } from '../../../src/shared/toolSpec'
 import { startDirectorySite, type DirectorySite } from '../../fixtures/sites/directory'
-import { makeSearchTool } from '../helpers/searchTool'
+import { makeSearchTool } from '../../fixtures/harness/searchTool'
 
 /** Requests the property sends (issue 5: at least 10,000) and the ceiling on its time. */
 const RUNS = 10_000

@@ -9,8 +9,8 @@ import {
 } from '../../../src/shared/accountApiSchemas'
 import { REST_ERROR_CODES, RUN_FAILURE_CODES } from '../../../src/shared/errors'
 import type { ToolSpec } from '../../../src/shared/toolSpec'
-import { startHarness, type Harness } from '../helpers/harness'
-import { makeSearchTool } from '../helpers/searchTool'
+import { startHarness, type Harness } from '../../fixtures/harness/harness'
+import { makeSearchTool } from '../../fixtures/harness/searchTool'
 
 type Operation = {
   operationId: string

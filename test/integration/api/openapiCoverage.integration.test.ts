@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import ts from 'typescript'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startHarness, type Harness } from '../helpers/harness'
+import { startHarness, type Harness } from '../../fixtures/harness/harness'
 
 /**
  * The OpenAPI document against the code (issue 11 item 1): every route but the demo site's
@@ -47,13 +47,18 @@ function listedCodes(op: Operation): Set<string> {
 
 /**
  * Each route a routes file registers with a literal path, with the codes of the
- * `new ServiceError('code', …)` written inside its registration (its handler).
+ * `new ServiceError('code', …)` written inside its registration (its handler), or inside a
+ * function of the same file the handler calls (a handler cut into named functions).
  */
 function thrownPerRoute(): Array<{ file: string; method: string; url: string; codes: string[] }> {
   const out: Array<{ file: string; method: string; url: string; codes: string[] }> = []
   for (const file of readdirSync(ROUTES_DIR).filter((f) => f.endsWith('.ts'))) {
     const text = readFileSync(join(ROUTES_DIR, file), 'utf8')
     const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true)
+    const functions = new Map<string, ts.FunctionDeclaration>()
+    for (const statement of source.statements)
+      if (ts.isFunctionDeclaration(statement) && statement.name)
+        functions.set(statement.name.text, statement)
     const visit = (node: ts.Node) => {
       if (
         ts.isCallExpression(node) &&
@@ -64,6 +69,7 @@ function thrownPerRoute(): Array<{ file: string; method: string; url: string; co
         node.arguments[0].text.startsWith('/')
       ) {
         const codes: string[] = []
+        const followed = new Set<ts.Node>()
         const collect = (inner: ts.Node) => {
           if (
             ts.isNewExpression(inner) &&
@@ -72,6 +78,14 @@ function thrownPerRoute(): Array<{ file: string; method: string; url: string; co
             ts.isStringLiteral(inner.arguments[0])
           )
             codes.push(inner.arguments[0].text)
+          const called =
+            ts.isCallExpression(inner) && ts.isIdentifier(inner.expression)
+              ? functions.get(inner.expression.text)
+              : undefined
+          if (called && !followed.has(called)) {
+            followed.add(called)
+            ts.forEachChild(called, collect)
+          }
           ts.forEachChild(inner, collect)
         }
         node.arguments.slice(1).forEach(collect)

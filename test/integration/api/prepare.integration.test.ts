@@ -3,9 +3,9 @@ import type { AppResult, RecordingResult } from '../../../src/shared/appApi'
 import type { ToolSpec } from '../../../src/shared/toolSpec'
 import type { Trace } from '../../../src/shared/trace'
 import { importHar } from '../../../src/main/recorder/har'
-import { directorySearchHar } from '../helpers/directoryHar'
-import { startHarness, type Harness } from '../helpers/harness'
-import { send, type ErrorAnswerBody } from '../helpers/http'
+import { directorySearchHar } from '../../fixtures/harness/directoryHar'
+import { startHarness, type Harness } from '../../fixtures/harness/harness'
+import { send, type ErrorAnswerBody } from '../../fixtures/harness/http'
 
 let h: Harness
 let trace: Trace

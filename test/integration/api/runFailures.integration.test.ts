@@ -2,9 +2,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { searchRecords, startDirectorySite, type Fault } from '../../fixtures/sites/directory'
 import type { Run } from '../../../src/shared/run'
 import type { ToolSpec } from '../../../src/shared/toolSpec'
-import { startHarness, type Harness } from '../helpers/harness'
-import { callTool, searchRequests } from '../helpers/http'
-import { makeSearchTool } from '../helpers/searchTool'
+import { startHarness, type Harness } from '../../fixtures/harness/harness'
+import { callTool, searchRequests } from '../../fixtures/harness/http'
+import { makeSearchTool } from '../../fixtures/harness/searchTool'
 import { signInLinkHost } from '../logins/loginHelpers'
 
 let h: Harness

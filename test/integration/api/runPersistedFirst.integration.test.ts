@@ -3,9 +3,9 @@ import Database from 'better-sqlite3'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { Run } from '../../../src/shared/run'
 import type { ToolSpec } from '../../../src/shared/toolSpec'
-import { startHarness, type Harness } from '../helpers/harness'
-import { callTool, searchRequests } from '../helpers/http'
-import { makeSearchTool } from '../helpers/searchTool'
+import { startHarness, type Harness } from '../../fixtures/harness/harness'
+import { callTool, searchRequests } from '../../fixtures/harness/http'
+import { makeSearchTool } from '../../fixtures/harness/searchTool'
 
 let h: Harness
 let tool: ToolSpec

@@ -1,13 +1,11 @@
-import type { AddressInfo } from 'node:net'
-import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { LOCAL_TENANT } from '../../../src/main/core'
-import { buildServer } from '../../../src/main/api/server'
 import type { SearchReceipt } from '../../../src/main/api/routes/search'
 import type { ToolSpec } from '../../../src/shared/toolSpec'
-import { startHarness, type Harness } from '../helpers/harness'
-import { send, type Answer } from '../helpers/http'
-import { makeSearchTool } from '../helpers/searchTool'
+import { signIn } from './oauth/oauthHarness'
+import { startHarness, type Harness } from '../../fixtures/harness/harness'
+import { send, type Answer } from '../../fixtures/harness/http'
+import { makeSearchTool } from '../../fixtures/harness/searchTool'
 
 let h: Harness
 let tool: ToolSpec
@@ -220,60 +218,21 @@ describe('search: refusals', () => {
   })
 
   it('403 forbidden for a token whose scopes lack tools:read', async () => {
-    // The same core behind a server whose authenticator gives one token a scope list, as OAuth
-    // access tokens will carry.
-    const { store, engine, handlers, events } = h.core
-    const auth = {
-      authenticate: (request: { headers: Record<string, string | undefined> }) => {
-        const header = request.headers.authorization
-        if (header === 'Bearer narrow')
-          return {
-            tenant: LOCAL_TENANT,
-            keyId: 'oauth',
-            owner: false,
-            endUser: null,
-            scopes: ['runs:write'],
-          }
-        if (header === 'Bearer wide')
-          return {
-            tenant: LOCAL_TENANT,
-            keyId: 'oauth',
-            owner: false,
-            endUser: null,
-            scopes: ['tools:read'],
-          }
-        throw new Error('unexpected token')
-      },
-      requireOwner: () => {
-        throw new Error('not used')
-      },
-    }
-    const app: FastifyInstance = buildServer({
-      store,
-      engine,
-      handlers,
-      events,
-      clock: Date.now,
-      rendererDir: null,
-      auth: auth as never,
-    })
-    await app.listen({ host: '127.0.0.1', port: 0 })
-    try {
-      const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`
-      const ask = (token: string) =>
-        send(base, 'POST', '/v1/tools/search', {
-          key: token,
-          json: { intent: INTENT },
-          headers: { 'idempotency-key': freshKey() },
-        })
-      expect(await ask('narrow')).toMatchObject({
-        status: 403,
-        body: refusal('forbidden', { requiredScope: 'tools:read' }),
+    // Two OAuth access tokens of the same workspace, approved through the consent page: one
+    // granted only tools:execute, the other tools:read.
+    const narrow = (await signIn(h, 'tools:execute')).tokens.access_token
+    const wide = (await signIn(h, 'tools:read')).tokens.access_token
+    const ask = (token: string) =>
+      send(h.base, 'POST', '/v1/tools/search', {
+        key: token,
+        json: { intent: INTENT },
+        headers: { 'idempotency-key': freshKey() },
       })
-      expect((await ask('wide')).status).toBe(200)
-    } finally {
-      await app.close()
-    }
+    expect(await ask(narrow)).toMatchObject({
+      status: 403,
+      body: refusal('forbidden', { scope: 'tools:read' }),
+    })
+    expect((await ask(wide)).status).toBe(200)
   })
 
   it('402 quota_exceeded once the balance is spent, while a replay stays free', async () => {

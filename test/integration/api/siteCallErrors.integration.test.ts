@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { searchRecords } from '../../fixtures/sites/directory'
 import type { Run } from '../../../src/shared/run'
 import type { ToolSpec } from '../../../src/shared/toolSpec'
-import { gate, startHarness, type Harness } from '../helpers/harness'
+import { gate, startHarness, type Harness } from '../../fixtures/harness/harness'
 import {
   callTool,
   pollRun,
@@ -10,8 +10,8 @@ import {
   searchRequests,
   send,
   type ErrorAnswerBody,
-} from '../helpers/http'
-import { makeSearchTool, RECORDED_SEARCH } from '../helpers/searchTool'
+} from '../../fixtures/harness/http'
+import { makeSearchTool, RECORDED_SEARCH } from '../../fixtures/harness/searchTool'
 
 let h: Harness
 let tool: ToolSpec

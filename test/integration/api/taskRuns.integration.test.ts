@@ -3,9 +3,9 @@ import { LOCAL_TENANT } from '../../../src/main/core'
 import type { Run } from '../../../src/shared/run'
 import type { ToolSpec } from '../../../src/shared/toolSpec'
 import { searchRecords } from '../../fixtures/sites/directory'
-import { gate, startHarness, type Harness } from '../helpers/harness'
-import { pollRun, send, type Answer } from '../helpers/http'
-import { makeSearchTool } from '../helpers/searchTool'
+import { gate, startHarness, type Harness } from '../../fixtures/harness/harness'
+import { pollRun, send, type Answer } from '../../fixtures/harness/http'
+import { makeSearchTool } from '../../fixtures/harness/searchTool'
 
 type TaskRun = Run & {
   routing?: { status: string; toolId: string | null; name: string | null; score: number | null }

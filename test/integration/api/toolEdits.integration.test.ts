@@ -3,9 +3,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { AppResult, ToolDetail } from '../../../src/shared/appApi'
 import type { Run } from '../../../src/shared/run'
 import type { ToolSpec } from '../../../src/shared/toolSpec'
-import { startHarness, type Harness } from '../helpers/harness'
-import { callTool, send, type ErrorAnswerBody } from '../helpers/http'
-import { makeSearchTool } from '../helpers/searchTool'
+import { startHarness, type Harness } from '../../fixtures/harness/harness'
+import { callTool, send, type ErrorAnswerBody } from '../../fixtures/harness/http'
+import { makeSearchTool } from '../../fixtures/harness/searchTool'
 
 let h: Harness
 let tool: ToolSpec

@@ -4,9 +4,9 @@ import { LOCAL_TENANT } from '../../../src/main/core'
 import { FREE_GRANT_CREDITS } from '../../../src/main/store/ledgerRepository'
 import type { Run } from '../../../src/shared/run'
 import type { ToolSpec } from '../../../src/shared/toolSpec'
-import { gate } from '../helpers/harness'
-import { callTool, pollRun, searchRequests, send, type ErrorAnswerBody } from '../helpers/http'
-import { makeSearchTool } from '../helpers/searchTool'
+import { gate } from '../../fixtures/harness/harness'
+import { callTool, pollRun, searchRequests, send, type ErrorAnswerBody } from '../../fixtures/harness/http'
+import { makeSearchTool } from '../../fixtures/harness/searchTool'
 import { charges, runsOf, startEngineHarness, type EngineHarness } from './engineHarness'
 
 let h: EngineHarness

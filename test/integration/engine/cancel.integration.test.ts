@@ -3,9 +3,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { RunEffect } from '../../../src/main/store/runRepository'
 import type { Run } from '../../../src/shared/run'
 import type { ToolSpec } from '../../../src/shared/toolSpec'
-import { gate } from '../helpers/harness'
-import { callTool, searchRequests, send } from '../helpers/http'
-import { makeSearchTool } from '../helpers/searchTool'
+import { gate } from '../../fixtures/harness/harness'
+import { callTool, searchRequests, send } from '../../fixtures/harness/http'
+import { makeSearchTool } from '../../fixtures/harness/searchTool'
 import {
   charges,
   orderPosts,

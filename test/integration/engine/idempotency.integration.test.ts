@@ -2,9 +2,9 @@ import { setTimeout as delay } from 'node:timers/promises'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { Run } from '../../../src/shared/run'
 import type { ToolSpec } from '../../../src/shared/toolSpec'
-import { gate } from '../helpers/harness'
-import { callTool, searchRequests, send, type ErrorAnswerBody } from '../helpers/http'
-import { makeSearchTool } from '../helpers/searchTool'
+import { gate } from '../../fixtures/harness/harness'
+import { callTool, searchRequests, send, type ErrorAnswerBody } from '../../fixtures/harness/http'
+import { makeSearchTool } from '../../fixtures/harness/searchTool'
 import { charges, runsOf, startEngineHarness, type EngineHarness } from './engineHarness'
 
 let h: EngineHarness

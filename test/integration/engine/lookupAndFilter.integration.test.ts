@@ -6,8 +6,8 @@ import type { Run } from '../../../src/shared/run'
 import type { ToolSpec } from '../../../src/shared/toolSpec'
 import type { Trace } from '../../../src/shared/trace'
 import { traceBuilder } from '../../unit/compiler/traceBuilder'
-import { startHarness, type Harness } from '../helpers/harness'
-import { callTool, send } from '../helpers/http'
+import { startHarness, type Harness } from '../../fixtures/harness/harness'
+import { callTool, send } from '../../fixtures/harness/http'
 
 /**
  * A flow editor's server as Node-RED answers it (issue 9 items 8 and 10): `GET /flows` lists the

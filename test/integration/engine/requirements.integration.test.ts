@@ -2,8 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { REQUIREMENT_WINDOW_MS } from '../../../src/main/engine/requirements'
 import type { Run } from '../../../src/shared/run'
 import type { ToolSpec } from '../../../src/shared/toolSpec'
-import { callTool, send, type ErrorAnswerBody } from '../helpers/http'
-import { makeSearchTool } from '../helpers/searchTool'
+import { callTool, send, type ErrorAnswerBody } from '../../fixtures/harness/http'
+import { makeSearchTool } from '../../fixtures/harness/searchTool'
 import {
   createdOrders,
   fakeClock,

@@ -9,8 +9,8 @@ import { retentionFrom } from '../../../src/main/engine/resultRetention'
 import type { Run } from '../../../src/shared/run'
 import type { ToolSpec } from '../../../src/shared/toolSpec'
 import { startDirectorySite, type DirectorySite } from '../../fixtures/sites/directory'
-import { callTool, send, type ErrorAnswerBody } from '../helpers/http'
-import { makeSearchTool } from '../helpers/searchTool'
+import { callTool, send, type ErrorAnswerBody } from '../../fixtures/harness/http'
+import { makeSearchTool } from '../../fixtures/harness/searchTool'
 
 const DAY = 24 * 60 * 60_000
 let home: string

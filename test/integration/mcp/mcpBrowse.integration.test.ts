@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { McpError } from '@modelcontextprotocol/sdk/types.js'
 import { searchRecords } from '../../fixtures/sites/directory'
-import { startHarness, type Harness } from '../helpers/harness'
+import { startHarness, type Harness } from '../../fixtures/harness/harness'
 import { browseFlow, connectHttp, structured } from './mcpClients'
 
 let h: Harness

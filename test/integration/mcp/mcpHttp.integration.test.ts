@@ -8,9 +8,9 @@ import {
 } from '@modelcontextprotocol/sdk/types.js'
 import { searchRecords } from '../../fixtures/sites/directory'
 import type { Run } from '../../../src/shared/run'
-import { startHarness, type Harness } from '../helpers/harness'
-import { send } from '../helpers/http'
-import { makeSearchTool } from '../helpers/searchTool'
+import { startHarness, type Harness } from '../../fixtures/harness/harness'
+import { send } from '../../fixtures/harness/http'
+import { makeSearchTool } from '../../fixtures/harness/searchTool'
 import { signInLinkHost } from '../logins/loginHelpers'
 import { connectHttp } from './mcpClients'
 

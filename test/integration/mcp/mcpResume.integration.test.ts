@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import type { Run } from '../../../src/shared/run'
-import { startHarness, type Harness } from '../helpers/harness'
+import { startHarness, type Harness } from '../../fixtures/harness/harness'
 import { addNoteTool, connectHttp, startNotesSite, type NotesSite } from './mcpClients'
 
 let h: Harness

@@ -13,7 +13,7 @@ import {
   startDirectorySite,
   type DirectorySite,
 } from '../../fixtures/sites/directory'
-import { makeSearchTool } from '../helpers/searchTool'
+import { makeSearchTool } from '../../fixtures/harness/searchTool'
 import { addNoteTool, browseFlow, startNotesSite, structured } from './mcpClients'
 
 let home: string

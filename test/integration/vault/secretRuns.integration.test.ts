@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createCore, LOCAL_TENANT, type Core } from '../../../src/main/core'
 import type { Run } from '../../../src/shared/run'
-import { callTool, send, type ErrorAnswerBody } from '../helpers/http'
+import { callTool, send, type ErrorAnswerBody } from '../../fixtures/harness/http'
 import { secretTool, startSecretSite, type SecretSite } from './secretSite'
 
 const VALUE = 'sk_live/Qm9yaW5n+7f3c2a'

@@ -1,3 +1,4 @@
+import type { OAuthClientBody } from '../../../shared/accountApiSchemas'
 import { ServiceError } from '../../../shared/errors'
 import type { OAuthClient, OAuthRepository } from '../../store/oauthRepository'
 import { createRateLimiter, type RateLimits } from '../rateLimit'
@@ -14,9 +15,7 @@ export interface ClientInformation {
   token_endpoint_auth_method: 'none'
 }
 
-const MAX_REDIRECT_URIS = 10
 const MAX_URI_LENGTH = 2000
-const MAX_NAME_LENGTH = 200
 const LOOPBACK_NAMES = new Set(['127.0.0.1', '[::1]', 'localhost'])
 
 /**
@@ -39,7 +38,7 @@ export const DEFAULT_REGISTRATION_LIMITS: RegistrationLimits = {
 const UNUSED_CLIENT_MS = 60 * 60_000
 
 /** Registers clients within limits; see `createClientRegistrar`. */
-export type ClientRegistrar = (body: unknown) => ClientInformation
+export type ClientRegistrar = (body: OAuthClientBody) => ClientInformation
 
 /**
  * `registerClient` behind a rate limit and a cap: past the rate 429
@@ -87,48 +86,27 @@ export function isAllowedRedirectUri(value: string): boolean {
 }
 
 /**
- * Registers a public client (RFC 7591 dynamic registration; spec "B" `POST /oauth/clients`).
- * Takes `{client_name?, redirect_uris}`; other metadata is ignored as §2 allows, and the answer
- * says what was registered: no secret, `token_endpoint_auth_method: "none"`, the code and
- * refresh grants. Errors: 400 `bad_request` when the body is not an object, 400 `invalid_input`
- * for missing or disallowed redirect URIs or a bad name.
+ * Registers a public client (RFC 7591 dynamic registration; spec "B" `POST /oauth/clients`) from
+ * a body that passed `OAUTH_CLIENT_BODY_SCHEMA` (`{client_name?, redirect_uris}`; other metadata
+ * is ignored as §2 allows). The answer says what was registered: no secret,
+ * `token_endpoint_auth_method: "none"`, the code and refresh grants. Errors: 400 `invalid_input`
+ * for a redirect URI that is not allowed (see `isAllowedRedirectUri`).
  */
 export function registerClient(
   repo: OAuthRepository,
-  body: unknown,
+  body: OAuthClientBody,
   now: number,
 ): ClientInformation {
-  if (typeof body !== 'object' || body === null || Array.isArray(body))
-    throw new ServiceError('bad_request', 'The body must be a JSON object of client metadata.')
-  const { client_name: rawName, redirect_uris: uris } = body as Record<string, unknown>
-  if (
-    !Array.isArray(uris) ||
-    uris.length === 0 ||
-    uris.length > MAX_REDIRECT_URIS ||
-    !uris.every((u): u is string => typeof u === 'string')
-  )
-    throw new ServiceError(
-      'invalid_input',
-      `"redirect_uris" takes 1 to ${MAX_REDIRECT_URIS} absolute URIs.`,
-    )
-  const refused = uris.filter((u) => !isAllowedRedirectUri(u))
+  const refused = body.redirect_uris.filter((u) => !isAllowedRedirectUri(u))
   if (refused.length)
     throw new ServiceError(
       'invalid_input',
       `Redirect URIs must be https, or http on 127.0.0.1, [::1] or localhost, without a fragment: ${refused.join(', ')}.`,
     )
-  if (
-    rawName !== undefined &&
-    (typeof rawName !== 'string' || !rawName.trim() || rawName.length > MAX_NAME_LENGTH)
-  )
-    throw new ServiceError(
-      'invalid_input',
-      `"client_name" takes 1 to ${MAX_NAME_LENGTH} characters.`,
-    )
   const client: OAuthClient = {
     id: randomSecret('svc_client_').slice(0, 'svc_client_'.length + 24),
-    name: typeof rawName === 'string' ? rawName.trim() : 'An unnamed client',
-    redirectUris: [...new Set(uris)],
+    name: body.client_name?.trim() ?? 'An unnamed client',
+    redirectUris: [...new Set(body.redirect_uris)],
     createdAt: now,
   }
   repo.createClient(client)

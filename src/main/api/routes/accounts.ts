@@ -1,15 +1,16 @@
 import type { FastifyInstance } from 'fastify'
 import { ServiceError } from '../../../shared/errors'
-import { normalizeSecretHosts, type Vault } from '../../vault'
+import { normalizeSecretHosts } from '../../vault'
 import type { ServerDeps } from '../serverDeps'
 import { routeSchema } from '../openapi/routeSchema'
 import { json } from '../openapi/docParts'
 import {
   ACCOUNT_PUT_BODY_SCHEMA,
   VAULT_UNLOCK_BODY_SCHEMA,
+  type AccountPutBody,
+  type VaultUnlockBody,
 } from '../../../shared/accountApiSchemas'
-
-const PUT_FIELDS = ['value', 'hosts']
+import { validBody } from '../routeValidation'
 
 /**
  * The account API's credentials (spec B `PUT/GET/DELETE /v1/accounts`, "Authentication" 8) and
@@ -25,12 +26,6 @@ const PUT_FIELDS = ['value', 'hosts']
  * A locked vault answers PUT with 503 `unavailable` saying how to unlock it.
  */
 export function registerAccountRoutes(app: FastifyInstance, deps: ServerDeps): void {
-  const vaultOf = (): Vault => {
-    if (!deps.vault)
-      throw new ServiceError('unavailable', 'This server was started without a vault.')
-    return deps.vault
-  }
-
   app.put<{ Params: { name: string } }>(
     '/v1/accounts/:name',
     {
@@ -45,18 +40,12 @@ export function registerAccountRoutes(app: FastifyInstance, deps: ServerDeps): v
     },
     async (request) => {
       const caller = deps.auth.authenticate(request)
-      const body = objectBody(request.body)
-      const unknown = Object.keys(body).filter((k) => !PUT_FIELDS.includes(k))
-      if (unknown.length)
-        throw new ServiceError(
-          'unknown_argument',
-          `Unknown fields ${unknown.join(', ')}. Valid: ${PUT_FIELDS.join(', ')}.`,
-        )
+      const body = validBody<AccountPutBody>(request)
       const hosts = body.hosts === undefined ? null : normalizeSecretHosts(body.hosts)
-      const { created, secret } = await vaultOf().put(
+      const { created, secret } = await deps.vault.put(
         caller.tenant,
         request.params.name,
-        body.value as string,
+        body.value,
         hosts,
       )
       return { ...secret, created }
@@ -76,7 +65,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: ServerDeps): v
     },
     async (request) => {
       const caller = deps.auth.authenticate(request)
-      return { accounts: vaultOf().list(caller.tenant) }
+      return { accounts: deps.vault.list(caller.tenant) }
     },
   )
 
@@ -94,7 +83,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: ServerDeps): v
     async (request) => {
       const caller = deps.auth.authenticate(request)
       const { name } = request.params
-      if (!vaultOf().remove(caller.tenant, name))
+      if (!deps.vault.remove(caller.tenant, name))
         throw new ServiceError('not_found', `No secret "${name}".`)
       return { name, deleted: true }
     },
@@ -113,7 +102,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: ServerDeps): v
     },
     async (request) => {
       deps.auth.authenticate(request)
-      return { vault: await vaultOf().open() }
+      return { vault: await deps.vault.open() }
     },
   )
 
@@ -131,23 +120,8 @@ export function registerAccountRoutes(app: FastifyInstance, deps: ServerDeps): v
     },
     async (request) => {
       deps.auth.requireOwner(request)
-      const body =
-        request.body === undefined || request.body === null ? {} : objectBody(request.body)
-      const unknown = Object.keys(body).filter((k) => k !== 'passphrase')
-      if (unknown.length)
-        throw new ServiceError(
-          'unknown_argument',
-          `Unknown fields ${unknown.join(', ')}. Valid: passphrase.`,
-        )
-      if (body.passphrase !== undefined && typeof body.passphrase !== 'string')
-        throw new ServiceError('invalid_input', '"passphrase" must be a string.')
-      return { vault: await vaultOf().unlock(body.passphrase) }
+      const body = validBody<VaultUnlockBody>(request, {})
+      return { vault: await deps.vault.unlock(body.passphrase) }
     },
   )
-}
-
-function objectBody(raw: unknown): Record<string, unknown> {
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw))
-    throw new ServiceError('bad_request', 'The body must be a JSON object.')
-  return raw as Record<string, unknown>
 }

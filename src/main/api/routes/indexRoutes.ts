@@ -1,14 +1,16 @@
-import type { FastifyInstance, FastifyReply } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { isServiceError, ServiceError } from '../../../shared/errors'
+import { httpUrl } from '../../../shared/urls'
 import type { IndexOutcome } from '../../browse/indexSite'
 import type { Indexing } from '../../browse/indexJobs'
 import { createToolRouter, type ToolMatch } from '../../router/router'
-import type { OperationReceipt } from '../../store/receiptRepository'
 import { admitMetered, METERED_COST } from '../billing'
 import type { ServerDeps } from '../serverDeps'
 import { operationKey } from '../operationKey'
 import { validBody } from '../routeValidation'
 import { hashInputs } from '../../engine/inputsHash'
+import type { Caller } from '../auth'
+import { presentReceipt, replayReceipt } from '../receiptReplay'
 import { INDEX_ENDPOINT } from '../accountPaths'
 import {
   INDEX_BODY_SCHEMA,
@@ -39,32 +41,15 @@ export interface IndexResult {
   }
 }
 
-interface IndexReceipt {
-  status: 'completed' | 'uncertain'
-  cost: number
-  result: IndexResult
-}
-
 /** Checks an http(s) URL; 400 `invalid_input` otherwise. Returns it normalized. */
 function checkUrl(value: string): string {
-  let url: URL | null = null
-  try {
-    url = new URL(value)
-  } catch {
-    url = null
-  }
-  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:'))
+  const url = httpUrl(value)
+  if (!url)
     throw new ServiceError(
       'invalid_input',
       '"url" must be a full http or https address, like https://example.com/.',
     )
   return url.href
-}
-
-function indexing(deps: ServerDeps): Indexing {
-  if (!deps.indexing)
-    throw new ServiceError('unavailable', 'Indexing is not available in this process.')
-  return deps.indexing
 }
 
 /**
@@ -99,198 +84,225 @@ function indexing(deps: ServerDeps): Indexing {
  * `invalid_input`, 422 `unknown_argument`, 402, 503 `chromium_not_found` (checked before billing).
  */
 export function registerIndexRoutes(app: FastifyInstance, deps: ServerDeps): void {
-  const { store, auth, clock } = deps
-  const router = createToolRouter()
-  const inflight = new Map<string, Promise<unknown>>()
-
-  const match = (outcome: IndexOutcome, intent: string): ToolMatch | undefined =>
-    outcome.candidate ? router.rank(intent, [outcome.candidate])[0] : undefined
-
-  const resultOf = (outcome: IndexOutcome, intent: string): IndexResult => {
-    const candidate = match(outcome, intent)
-    return {
-      status: outcome.status,
-      tools: [],
-      index_endpoint: INDEX_ENDPOINT,
-      ...(candidate ? { candidate } : {}),
-      ...(outcome.message ? { reason: outcome.message } : {}),
-      routing: {
-        traceId: outcome.traceId,
-        status: outcome.status,
-        ...(candidate ? { candidate } : {}),
-        ...(outcome.explanation ? { explanation: outcome.explanation } : {}),
-        ...(outcome.reason ? { reason: outcome.reason } : {}),
-        ...(outcome.signIn ? { signIn: outcome.signIn } : {}),
-        observed: outcome.observed,
-      },
-    }
-  }
-
-  const replay = (
-    reply: FastifyReply,
-    stored: OperationReceipt<IndexResult>,
-    inputHash: string,
-  ) => {
-    if (stored.inputHash !== inputHash)
-      throw new ServiceError(
-        'idempotency_conflict',
-        'This Idempotency-Key was used with different input: use a new key for a new operation.',
-      )
-    return reply.status(200).header('idempotent-replayed', 'true').send(present(stored))
-  }
-
-  app.post(
-    '/v1/index',
-    {
-      schema: routeSchema({
-        summary: 'Observe a URL with the local browser and compile a candidate (1 credit).',
-        tag: 'indexing',
-        auth: 'key',
-        body: { schema: INDEX_BODY_SCHEMA, required: true },
-        params: [OPERATION_KEY],
-        responses: { '200': json('Index receipt `{status, cost, result: {..., routing}}`.') },
-        errors: [
-          'bad_request',
-          'invalid_input',
-          'invalid_input@422',
-          'unknown_argument',
-          'idempotency_conflict',
-          'unavailable',
-          'destination_denied',
-          ...billing,
-        ],
-      }),
-    },
-    async (request, reply) => {
-      const caller = auth.authenticate(request)
-      const key = operationKey(request)
-      const body = validBody<IndexBody>(request)
-      const url = checkUrl(body.url)
-      await guardApiUrl(url, { ...caller, ownOrigins: ownOriginsOf(request) }, localSitesOf(store))
-      const inputHash = hashInputs({ url, intent: body.intent })
-      const opKey = `index:${key}`
-      const memo = `${caller.tenant}\0${opKey}`
-      const running = inflight.get(memo)
-      if (running) await running.catch(() => undefined)
-      const stored = store.receipts.get<IndexResult>(caller.tenant, opKey)
-      if (stored) return replay(reply, stored, inputHash)
-      await deps.vault?.refuseSecretValues(body.intent, caller.tenant)
-      const service = indexing(deps)
-      requireBrowser(service)
-      const charge = admitMetered(store.ledger, caller.tenant, opKey, 'indexing', clock())
-      const traceId = service.newTraceId()
-      const now = clock()
-      const pending: IndexResult = {
-        status: 'unavailable',
-        tools: [],
-        index_endpoint: INDEX_ENDPOINT,
-        reason:
-          'The observation had not finished when this receipt was read (or the app stopped during it): inspect the trace and the browser before a new operation.',
-        routing: { traceId, status: 'running' },
-      }
-      const { receipt, created } = store.db.transaction(() => {
-        const put = store.receipts.put<IndexResult>({
-          tenant: caller.tenant,
-          opKey,
-          operation: 'index',
-          inputHash,
-          status: 'uncertain',
-          cost: METERED_COST,
-          result: pending,
-          createdAt: now,
-          updatedAt: now,
-        })
-        if (put.created) charge()
-        return put
-      })()
-      if (!created) return replay(reply, receipt, inputHash)
-      const work = service
-        .index(caller.tenant, {
-          url,
-          intent: body.intent,
-          traceId,
-          ...guardOf(store, caller, request),
-        })
-        .then((outcome) =>
-          store.receipts.complete<IndexResult>(
-            caller.tenant,
-            opKey,
-            { status: 'completed', result: resultOf(outcome, body.intent) },
-            clock(),
-          ),
-        )
-      inflight.set(memo, work)
-      try {
-        const done = await work
-        return reply.status(200).send(present(done ?? receipt))
-      } finally {
-        inflight.delete(memo)
-      }
-    },
+  const indexing: IndexOperations = { deps, router: createToolRouter(), inflight: new Map() }
+  app.post('/v1/index', { schema: INDEX_ROUTE }, (request, reply) =>
+    indexOnce(indexing, request, reply),
   )
-
-  app.post(
-    '/api/v1/index',
-    {
-      schema: routeSchema({
-        summary: 'Start an index job (202), or answer the job already indexing that site (200).',
-        tag: 'indexing',
-        auth: 'key',
-        body: { schema: INDEX_JOB_BODY_SCHEMA, required: true },
-        responses: { '200': json('The running job.'), '202': json('The new job.') },
-        errors: [
-          'bad_request',
-          'invalid_input',
-          'invalid_input@422',
-          'unknown_argument',
-          'unavailable',
-          'index_busy',
-          'index_limit',
-          'destination_denied',
-          ...billing,
-        ],
-      }),
-    },
-    async (request, reply) => {
-      const caller = auth.authenticate(request)
-      const body = validBody<IndexJobBody>(request)
-      const url = checkUrl(body.url)
-      await guardApiUrl(url, { ...caller, ownOrigins: ownOriginsOf(request) }, localSitesOf(store))
-      if (body.intent) await deps.vault?.refuseSecretValues(body.intent, caller.tenant)
-      const service = indexing(deps)
-      requireBrowser(service)
-      const { job, created } = service.startJob(
-        caller.tenant,
-        {
-          url,
-          ...(body.intent ? { intent: body.intent } : {}),
-          ...guardOf(store, caller, request),
-        },
-        (jobId) =>
-          admitMetered(store.ledger, caller.tenant, `index-job:${jobId}`, 'indexing', clock()),
-      )
-      return reply.status(created ? 202 : 200).send(job)
-    },
+  app.post('/api/v1/index', { schema: INDEX_JOB_ROUTE }, (request, reply) =>
+    startIndexJob(deps, request, reply),
   )
-
   app.get<{ Params: { jobId: string } }>(
     '/api/v1/index/:jobId',
-    {
-      schema: routeSchema({
-        summary: 'Read an index job (done: status `done` and `indexed` above 0).',
-        tag: 'indexing',
-        auth: 'key',
-        responses: { '200': json('The job.') },
-        errors: ['not_found', 'unavailable'],
-      }),
-    },
+    { schema: INDEX_JOB_READ_ROUTE },
     async (request) => {
-      const caller = auth.authenticate(request)
-      const job = indexing(deps).getJob(caller.tenant, request.params.jobId)
+      const caller = deps.auth.authenticate(request)
+      const job = deps.indexing.getJob(caller.tenant, request.params.jobId)
       if (!job) throw new ServiceError('not_found', `No index job ${request.params.jobId}.`)
       return job
     },
   )
+}
+
+const INDEX_ROUTE = routeSchema({
+  summary: 'Observe a URL with the local browser and compile a candidate (1 credit).',
+  tag: 'indexing',
+  auth: 'key',
+  body: { schema: INDEX_BODY_SCHEMA, required: true },
+  params: [OPERATION_KEY],
+  responses: { '200': json('Index receipt `{status, cost, result: {..., routing}}`.') },
+  errors: [
+    'bad_request',
+    'invalid_input',
+    'invalid_input@422',
+    'unknown_argument',
+    'idempotency_conflict',
+    'unavailable',
+    'destination_denied',
+    ...billing,
+  ],
+})
+
+const INDEX_JOB_ROUTE = routeSchema({
+  summary: 'Start an index job (202), or answer the job already indexing that site (200).',
+  tag: 'indexing',
+  auth: 'key',
+  body: { schema: INDEX_JOB_BODY_SCHEMA, required: true },
+  responses: { '200': json('The running job.'), '202': json('The new job.') },
+  errors: [
+    'bad_request',
+    'invalid_input',
+    'invalid_input@422',
+    'unknown_argument',
+    'unavailable',
+    'index_busy',
+    'index_limit',
+    'destination_denied',
+    ...billing,
+  ],
+})
+
+const INDEX_JOB_READ_ROUTE = routeSchema({
+  summary: 'Read an index job (done: status `done` and `indexed` above 0).',
+  tag: 'indexing',
+  auth: 'key',
+  responses: { '200': json('The job.') },
+  errors: ['not_found'],
+})
+
+/** What `POST /v1/index` keeps between requests: its router and the observations running. */
+interface IndexOperations {
+  deps: ServerDeps
+  router: ReturnType<typeof createToolRouter>
+  /** By workspace and operation key: a repeat of a running key waits for it. */
+  inflight: Map<string, Promise<unknown>>
+}
+
+/** `POST /v1/index`: one observation per operation key, its receipt kept and replayed. */
+async function indexOnce(ops: IndexOperations, request: FastifyRequest, reply: FastifyReply) {
+  const { store, auth, clock } = ops.deps
+  const caller = auth.authenticate(request)
+  const key = operationKey(request)
+  const body = validBody<IndexBody>(request)
+  const url = await admitUrl(ops.deps, caller, request, body.url)
+  const inputHash = hashInputs({ url, intent: body.intent })
+  const opKey = `index:${key}`
+  const memo = `${caller.tenant}\0${opKey}`
+  const running = ops.inflight.get(memo)
+  if (running) await running.catch(() => undefined)
+  const stored = store.receipts.get<IndexResult>(caller.tenant, opKey)
+  if (stored) return replayReceipt(reply, stored, inputHash)
+  await ops.deps.vault.refuseSecretValues(body.intent, caller.tenant)
+  const service = ops.deps.indexing
+  requireBrowser(service)
+  const charge = admitMetered(store.ledger, caller.tenant, opKey, 'indexing', clock())
+  const traceId = service.newTraceId()
+  const { receipt, created } = openReceipt(
+    ops.deps,
+    caller.tenant,
+    opKey,
+    inputHash,
+    traceId,
+    charge,
+  )
+  if (!created) return replayReceipt(reply, receipt, inputHash)
+  const work = service
+    .index(caller.tenant, {
+      url,
+      intent: body.intent,
+      traceId,
+      ...guardOf(store, caller, request),
+    })
+    .then((outcome) =>
+      store.receipts.complete<IndexResult>(
+        caller.tenant,
+        opKey,
+        { status: 'completed', result: resultOf(ops.router, outcome, body.intent) },
+        clock(),
+      ),
+    )
+  ops.inflight.set(memo, work)
+  try {
+    const done = await work
+    return reply.status(200).send(presentReceipt(done ?? receipt))
+  } finally {
+    ops.inflight.delete(memo)
+  }
+}
+
+/**
+ * The receipt of an observation about to start, stored `uncertain` (and charged, in the same
+ * transaction) before the browser starts: a crash leaves it for the caller to inspect.
+ */
+function openReceipt(
+  deps: ServerDeps,
+  tenant: string,
+  opKey: string,
+  inputHash: string,
+  traceId: string,
+  charge: () => void,
+) {
+  const now = deps.clock()
+  const pending: IndexResult = {
+    status: 'unavailable',
+    tools: [],
+    index_endpoint: INDEX_ENDPOINT,
+    reason:
+      'The observation had not finished when this receipt was read (or the app stopped during it): inspect the trace and the browser before a new operation.',
+    routing: { traceId, status: 'running' },
+  }
+  return deps.store.db.transaction(() => {
+    const put = deps.store.receipts.put<IndexResult>({
+      tenant,
+      opKey,
+      operation: 'index',
+      inputHash,
+      status: 'uncertain',
+      cost: METERED_COST,
+      result: pending,
+      createdAt: now,
+      updatedAt: now,
+    })
+    if (put.created) charge()
+    return put
+  })()
+}
+
+/** `POST /api/v1/index`: a background job, 202, or the job already indexing that site, 200. */
+async function startIndexJob(deps: ServerDeps, request: FastifyRequest, reply: FastifyReply) {
+  const { store, auth, clock } = deps
+  const caller = auth.authenticate(request)
+  const body = validBody<IndexJobBody>(request)
+  const url = await admitUrl(deps, caller, request, body.url)
+  if (body.intent) await deps.vault.refuseSecretValues(body.intent, caller.tenant)
+  const service = deps.indexing
+  requireBrowser(service)
+  const { job, created } = service.startJob(
+    caller.tenant,
+    {
+      url,
+      ...(body.intent ? { intent: body.intent } : {}),
+      ...guardOf(store, caller, request),
+    },
+    (jobId) => admitMetered(store.ledger, caller.tenant, `index-job:${jobId}`, 'indexing', clock()),
+  )
+  return reply.status(created ? 202 : 200).send(job)
+}
+
+/** The URL to observe: http(s) (400 `invalid_input`), and one the caller may reach. */
+async function admitUrl(
+  deps: ServerDeps,
+  caller: Caller,
+  request: FastifyRequest,
+  value: string,
+): Promise<string> {
+  const url = checkUrl(value)
+  await guardApiUrl(url, { ...caller, ownOrigins: ownOriginsOf(request) }, localSitesOf(deps.store))
+  return url
+}
+
+/** The receipt's result: the search result's shape, the candidate ranked for the intent. */
+function resultOf(
+  router: ReturnType<typeof createToolRouter>,
+  outcome: IndexOutcome,
+  intent: string,
+): IndexResult {
+  const candidate = outcome.candidate ? router.rank(intent, [outcome.candidate])[0] : undefined
+  return {
+    status: outcome.status,
+    tools: [],
+    index_endpoint: INDEX_ENDPOINT,
+    ...(candidate ? { candidate } : {}),
+    ...(outcome.message ? { reason: outcome.message } : {}),
+    routing: {
+      traceId: outcome.traceId,
+      status: outcome.status,
+      ...(candidate ? { candidate } : {}),
+      ...(outcome.explanation ? { explanation: outcome.explanation } : {}),
+      ...(outcome.reason ? { reason: outcome.reason } : {}),
+      ...(outcome.signIn ? { signIn: outcome.signIn } : {}),
+      observed: outcome.observed,
+    },
+  }
 }
 
 /**
@@ -306,10 +318,6 @@ function requireBrowser(service: Indexing): void {
       throw new ServiceError('unavailable', error.message)
     throw error
   }
-}
-
-function present(receipt: OperationReceipt<IndexResult>): IndexReceipt {
-  return { status: receipt.status, cost: receipt.cost, result: receipt.result }
 }
 
 /**

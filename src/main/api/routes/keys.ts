@@ -1,13 +1,12 @@
 import type { FastifyInstance } from 'fastify'
 import { monotonicFactory } from 'ulid'
+import { KEY_BODY_SCHEMA, type KeyBody } from '../../../shared/accountApiSchemas'
 import { ServiceError } from '../../../shared/errors'
 import type { ApiKeyRecord, KeyRepository } from '../../store/keyRepository'
 import type { Authenticator } from '../auth'
 import { routeSchema } from '../openapi/routeSchema'
 import { json } from '../openapi/docParts'
-
-const MAX_LABEL = 100
-const FIELDS = new Set(['label', 'kind'])
+import { validBody } from '../routeValidation'
 
 /** A key as listed: never the key itself (only its SHA-256 is stored). */
 const summary = (k: ApiKeyRecord) => ({
@@ -25,7 +24,7 @@ const summary = (k: ApiKeyRecord) => ({
  * owner token only: `GET /v1/keys` lists them; `POST /v1/keys {label?, kind?}` mints one (201,
  * the key shown once; `kind: "org"` may act for end users with `X-Service-End-User`);
  * `DELETE /v1/keys/{id}` revokes one (200 `{revoked}`, 404 `not_found` for a key of another
- * workspace or none). Bad bodies are 400 `invalid_input`.
+ * workspace or none). Bad bodies are refused as the spec's "Request shape" says (`KEY_BODY_SCHEMA`).
  */
 export function registerKeyRoutes(
   app: FastifyInstance,
@@ -59,13 +58,16 @@ export function registerKeyRoutes(
         summary: 'Mint an API key (`kind` personal or org); the key is shown once.',
         tag: 'app',
         auth: 'owner',
+        body: { schema: KEY_BODY_SCHEMA },
         responses: { '201': json('`{key, id, label, kind, prefix, createdAt, ...}`') },
-        errors: [],
+        errors: ['bad_request', 'unknown_argument', 'invalid_input'],
       }),
     },
     async (request, reply) => {
       const caller = deps.auth.requireOwner(request)
-      const { label, kind } = parseKeyBody(request.body)
+      const body = validBody<KeyBody>(request, {})
+      const label = (body.label ?? 'api').trim()
+      const kind = body.kind ?? 'personal'
       const { key, record } = deps.keys.create(
         { id: `key_${ulid(deps.clock())}`, tenant: caller.tenant, label, kind },
         deps.clock(),
@@ -96,21 +98,4 @@ export function registerKeyRoutes(
       return { revoked: deps.keys.revoke(id, deps.clock()) }
     },
   )
-}
-
-function parseKeyBody(body: unknown): { label: string; kind: 'personal' | 'org' } {
-  const input = body ?? {}
-  if (typeof input !== 'object' || Array.isArray(input))
-    throw new ServiceError('invalid_input', 'The body is a JSON object {label?, kind?}.')
-  const record = input as Record<string, unknown>
-  const extra = Object.keys(record).filter((k) => !FIELDS.has(k))
-  if (extra.length)
-    throw new ServiceError('invalid_input', `Unknown fields ${extra.join(', ')}: send label, kind.`)
-  const label = record.label ?? 'api'
-  if (typeof label !== 'string' || !label.trim() || label.length > MAX_LABEL)
-    throw new ServiceError('invalid_input', `"label" takes 1 to ${MAX_LABEL} characters.`)
-  const kind = record.kind ?? 'personal'
-  if (kind !== 'personal' && kind !== 'org')
-    throw new ServiceError('invalid_input', '"kind" is "personal" or "org".')
-  return { label: label.trim(), kind }
 }

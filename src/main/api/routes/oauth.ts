@@ -13,7 +13,8 @@ import type { OwnerTokens } from '../oauth/ownerTokens'
 import { OAuthError, type TokenService } from '../oauth/tokens'
 import { routeSchema } from '../openapi/routeSchema'
 import { json } from '../openapi/docParts'
-import { OAUTH_CLIENT_BODY_SCHEMA } from '../../../shared/accountApiSchemas'
+import { OAUTH_CLIENT_BODY_SCHEMA, type OAuthClientBody } from '../../../shared/accountApiSchemas'
+import { validBody } from '../routeValidation'
 
 export interface OAuthRouteDeps {
   oauthRepo: OAuthRepository
@@ -54,89 +55,22 @@ const cookieName = (request: FastifyRequest) =>
  * refresh of the UI sets, so a browser where the app is open can approve.
  */
 export function registerOAuthRoutes(app: FastifyInstance, deps: OAuthRouteDeps): void {
-  const { authorizations, tokens, ownerTokens } = deps
-
-  app.get(
-    OAUTH_PATHS.metadata,
-    {
-      schema: routeSchema({
-        summary: 'OAuth authorization server metadata (RFC 8414).',
-        tag: 'oauth',
-        auth: 'public',
-        responses: { '200': json('The metadata.') },
-        errors: [],
-      }),
-    },
-    async (request) => authorizationServerMetadata(baseOf(request)),
+  app.get(OAUTH_PATHS.metadata, { schema: METADATA_ROUTE }, async (request) =>
+    authorizationServerMetadata(baseOf(request)),
   )
-
   const register =
     deps.registrationLimits === null
-      ? (body: unknown) => registerClient(deps.oauthRepo, body, deps.clock())
+      ? (body: OAuthClientBody) => registerClient(deps.oauthRepo, body, deps.clock())
       : createClientRegistrar(deps.oauthRepo, deps.clock, deps.registrationLimits)
-  app.post(
-    OAUTH_PATHS.register,
-    {
-      schema: routeSchema({
-        summary: 'Register a public OAuth client (RFC 7591).',
-        tag: 'oauth',
-        auth: 'public',
-        body: { schema: OAUTH_CLIENT_BODY_SCHEMA, required: true },
-        responses: { '201': json('The client information (`client_id`, no secret).') },
-        errors: ['bad_request', 'invalid_input', 'rate_limited'],
-      }),
-    },
-    async (request, reply) =>
-      reply.status(201).header('cache-control', 'no-store').send(register(request.body)),
+  app.post(OAUTH_PATHS.register, { schema: REGISTER_ROUTE }, async (request, reply) =>
+    reply
+      .status(201)
+      .header('cache-control', 'no-store')
+      .send(register(validBody<OAuthClientBody>(request))),
   )
-
-  app.post(
-    '/app-api/session/refresh',
-    {
-      schema: routeSchema({
-        summary: "Trade the UI's valid owner token for a fresh one (one hour).",
-        tag: 'app',
-        auth: 'owner',
-        responses: { '200': json('`{token, expiresAt, expiresInSeconds}`') },
-        errors: ['bad_request'],
-      }),
-    },
-    async (request, reply) => {
-      const header = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')
-      if (!header)
-        throw new ServiceError('unauthorized', 'Send the current owner token as a bearer.')
-      const fresh = ownerTokens.refresh(header[1]!)
-      setSessionCookie(request, reply, fresh.token, fresh.expiresAt - deps.clock())
-      return reply.header('cache-control', 'no-store').send({
-        token: fresh.token,
-        expiresAt: fresh.expiresAt,
-        expiresInSeconds: Math.round((fresh.expiresAt - deps.clock()) / 1000),
-      })
-    },
+  app.post('/app-api/session/refresh', { schema: REFRESH_ROUTE }, async (request, reply) =>
+    refreshSession(deps, request, reply),
   )
-
-  /** The owner token this request carries, when it is valid (bearer, cookie, or GET `?token=`). */
-  const ownerSession = (request: FastifyRequest, allowQuery: boolean): string | null => {
-    const candidates = [
-      /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1],
-      allowQuery ? (request.query as Record<string, unknown>).token : undefined,
-      readCookie(request.headers.cookie, cookieName(request)),
-    ]
-    return (
-      candidates.find((t): t is string => typeof t === 'string' && ownerTokens.isValid(t)) ?? null
-    )
-  }
-
-  const signInNeeded = (request: FastifyRequest, reply: FastifyReply) => {
-    const error = new ServiceError(
-      'unauthorized',
-      "Approving access needs the app's owner session: open Sitecall in this browser, then reload.",
-    )
-    if (wantsHtml(request))
-      return securePage(reply.status(401)).type('text/html').send(renderSignInNeededPage())
-    return reply.status(401).send({ error: error.toBody() })
-  }
-
   // Form bodies only here: elsewhere the API takes JSON and refuses other media types.
   void app.register(async (scoped) => {
     scoped.addContentTypeParser(
@@ -144,156 +78,217 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: OAuthRouteDeps):
       { parseAs: 'string', bodyLimit: FORM_LIMIT },
       (_request, body, done) => done(null, new URLSearchParams(body as string)),
     )
-
-    scoped.get(
-      OAUTH_PATHS.authorize,
-      {
-        schema: routeSchema({
-          summary:
-            "The consent page (authorization code with S256 PKCE); needs the owner's session.",
-          tag: 'oauth',
-          auth: 'session',
-          params: [
-            'response_type',
-            'client_id',
-            'redirect_uri',
-            'code_challenge',
-            'code_challenge_method',
-            'scope',
-            'state',
-          ].map((name) => ({
-            name,
-            in: 'query' as const,
-            description: `OAuth 2.1 \`${name}\`.`,
-            schema: { type: 'string' },
-          })),
-          responses: {
-            '200': { description: 'The consent page.', contentType: 'text/html', schema: {} },
-            '302': { description: 'Back to the client with an OAuth error.' },
-          },
-          errors: ['unauthorized', 'invalid_input'],
-        }),
-      },
-      async (request, reply) => {
-        const session = ownerSession(request, true)
-        if (!session) return signInNeeded(request, reply)
-        const checked = authorizations.check(
-          request.query as Record<string, unknown>,
-          baseOf(request),
-        )
-        if (checked.kind === 'refuse') throw checked.error
-        if (checked.kind === 'redirect') return reply.redirect(checked.url, 302)
-        if (readCookie(request.headers.cookie, cookieName(request)) !== session)
-          setSessionCookie(
-            request,
-            reply,
-            session,
-            (ownerTokens.expiresAt(session) ?? deps.clock()) - deps.clock(),
-          )
-        return securePage(reply).type('text/html').send(renderConsentPage(checked.consent))
-      },
+    scoped.get(OAUTH_PATHS.authorize, { schema: CONSENT_PAGE_ROUTE }, async (request, reply) =>
+      showConsent(deps, request, reply),
     )
-
-    scoped.post(
-      OAUTH_PATHS.authorize,
-      {
-        schema: routeSchema({
-          summary:
-            "The consent page's Approve/Deny form; redirects (303) back with `code` or `error`.",
-          tag: 'oauth',
-          auth: 'session',
-          body: {
-            contentType: 'application/x-www-form-urlencoded',
-            required: true,
-            schema: {
-              type: 'object',
-              required: ['consent', 'decision'],
-              properties: { consent: { type: 'string' }, decision: { enum: ['approve', 'deny'] } },
-            },
-          },
-          responses: { '303': { description: 'Back to the client.' } },
-          errors: ['bad_request', 'unauthorized', 'invalid_input'],
-        }),
-      },
-      async (request, reply) => {
-        if (!ownerSession(request, false)) return signInNeeded(request, reply)
-        const form = formOf(request.body)
-        const decision = form?.get('decision')
-        const consent = form?.get('consent')
-        if (!consent || (decision !== 'approve' && decision !== 'deny'))
-          throw new ServiceError(
-            'invalid_input',
-            'Send the consent form: consent=<id>&decision=approve|deny.',
-          )
-        const url = authorizations.decide(
-          consent,
-          decision === 'approve',
-          deps.tenant,
-          baseOf(request),
-        )
-        // 303: the browser follows a POST's redirect with a GET (RFC 9110 §15.4.4).
-        return reply.header('cache-control', 'no-store').redirect(url, 303)
-      },
+    scoped.post(OAUTH_PATHS.authorize, { schema: CONSENT_FORM_ROUTE }, async (request, reply) =>
+      decideConsent(deps, request, reply),
     )
-
-    scoped.post(
-      OAUTH_PATHS.token,
-      {
-        schema: routeSchema({
-          summary: 'Exchange a code (with its PKCE verifier) or rotate a refresh token.',
-          tag: 'oauth',
-          auth: 'public',
-          body: {
-            contentType: 'application/x-www-form-urlencoded',
-            required: true,
-            schema: {
-              type: 'object',
-              required: ['grant_type'],
-              properties: {
-                grant_type: { enum: ['authorization_code', 'refresh_token'] },
-                code: { type: 'string' },
-                code_verifier: { type: 'string' },
-                redirect_uri: { type: 'string' },
-                client_id: { type: 'string' },
-                refresh_token: { type: 'string' },
-                scope: { type: 'string' },
-              },
-            },
-          },
-          responses: {
-            '200': json('`{access_token, token_type, expires_in, refresh_token, scope}`'),
-          },
-          errors: [],
-          oauthErrors: true,
-        }),
-      },
-      async (request, reply) => {
-        void reply.header('cache-control', 'no-store').header('pragma', 'no-cache')
-        try {
-          const form = formOf(request.body)
-          if (!form)
-            throw new OAuthError(
-              'invalid_request',
-              'Send the parameters as application/x-www-form-urlencoded (RFC 6749 §3.2).',
-            )
-          const params: Record<string, string> = {}
-          for (const [name, value] of form) {
-            // RFC 6749 §3.2: a parameter must not be sent twice.
-            if (Object.hasOwn(params, name))
-              throw new OAuthError('invalid_request', `"${name}" was sent more than once.`)
-            params[name] = value
-          }
-          return reply.send(tokens.exchange(params))
-        } catch (error) {
-          if (!(error instanceof OAuthError)) throw error
-          if (error.status === 401) void reply.header('www-authenticate', 'Bearer')
-          return reply
-            .status(error.status)
-            .send({ error: error.error, error_description: error.message })
-        }
-      },
+    scoped.post(OAUTH_PATHS.token, { schema: TOKEN_ROUTE }, async (request, reply) =>
+      exchangeToken(deps, request, reply),
     )
   })
+}
+
+const METADATA_ROUTE = routeSchema({
+  summary: 'OAuth authorization server metadata (RFC 8414).',
+  tag: 'oauth',
+  auth: 'public',
+  responses: { '200': json('The metadata.') },
+  errors: [],
+})
+
+const REGISTER_ROUTE = routeSchema({
+  summary: 'Register a public OAuth client (RFC 7591).',
+  tag: 'oauth',
+  auth: 'public',
+  body: { schema: OAUTH_CLIENT_BODY_SCHEMA, required: true },
+  responses: { '201': json('The client information (`client_id`, no secret).') },
+  errors: ['bad_request', 'invalid_input', 'rate_limited'],
+})
+
+const REFRESH_ROUTE = routeSchema({
+  summary: "Trade the UI's valid owner token for a fresh one (one hour).",
+  tag: 'app',
+  auth: 'owner',
+  responses: { '200': json('`{token, expiresAt, expiresInSeconds}`') },
+  errors: ['bad_request'],
+})
+
+const CONSENT_PAGE_ROUTE = routeSchema({
+  summary: "The consent page (authorization code with S256 PKCE); needs the owner's session.",
+  tag: 'oauth',
+  auth: 'session',
+  params: [
+    'response_type',
+    'client_id',
+    'redirect_uri',
+    'code_challenge',
+    'code_challenge_method',
+    'scope',
+    'state',
+  ].map((name) => ({
+    name,
+    in: 'query' as const,
+    description: `OAuth 2.1 \`${name}\`.`,
+    schema: { type: 'string' },
+  })),
+  responses: {
+    '200': { description: 'The consent page.', contentType: 'text/html', schema: {} },
+    '302': { description: 'Back to the client with an OAuth error.' },
+  },
+  errors: ['unauthorized', 'invalid_input'],
+})
+
+const CONSENT_FORM_ROUTE = routeSchema({
+  summary: "The consent page's Approve/Deny form; redirects (303) back with `code` or `error`.",
+  tag: 'oauth',
+  auth: 'session',
+  body: {
+    contentType: 'application/x-www-form-urlencoded',
+    required: true,
+    schema: {
+      type: 'object',
+      required: ['consent', 'decision'],
+      properties: { consent: { type: 'string' }, decision: { enum: ['approve', 'deny'] } },
+    },
+  },
+  responses: { '303': { description: 'Back to the client.' } },
+  errors: ['bad_request', 'unauthorized', 'invalid_input'],
+})
+
+const TOKEN_ROUTE = routeSchema({
+  summary: 'Exchange a code (with its PKCE verifier) or rotate a refresh token.',
+  tag: 'oauth',
+  auth: 'public',
+  body: {
+    contentType: 'application/x-www-form-urlencoded',
+    required: true,
+    schema: {
+      type: 'object',
+      required: ['grant_type'],
+      properties: {
+        grant_type: { enum: ['authorization_code', 'refresh_token'] },
+        code: { type: 'string' },
+        code_verifier: { type: 'string' },
+        redirect_uri: { type: 'string' },
+        client_id: { type: 'string' },
+        refresh_token: { type: 'string' },
+        scope: { type: 'string' },
+      },
+    },
+  },
+  responses: {
+    '200': json('`{access_token, token_type, expires_in, refresh_token, scope}`'),
+  },
+  errors: [],
+  oauthErrors: true,
+})
+
+/** `POST /app-api/session/refresh`: a fresh owner token for a valid one, and its cookie. */
+function refreshSession(deps: OAuthRouteDeps, request: FastifyRequest, reply: FastifyReply) {
+  const header = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')
+  if (!header) throw new ServiceError('unauthorized', 'Send the current owner token as a bearer.')
+  const fresh = deps.ownerTokens.refresh(header[1]!)
+  setSessionCookie(request, reply, fresh.token, fresh.expiresAt - deps.clock())
+  return reply.header('cache-control', 'no-store').send({
+    token: fresh.token,
+    expiresAt: fresh.expiresAt,
+    expiresInSeconds: Math.round((fresh.expiresAt - deps.clock()) / 1000),
+  })
+}
+
+/** `GET /oauth/authorize`: the consent page for the owner, the session kept in its cookie. */
+function showConsent(deps: OAuthRouteDeps, request: FastifyRequest, reply: FastifyReply) {
+  const session = ownerSession(deps, request, true)
+  if (!session) return signInNeeded(request, reply)
+  const checked = deps.authorizations.check(
+    request.query as Record<string, unknown>,
+    baseOf(request),
+  )
+  if (checked.kind === 'refuse') throw checked.error
+  if (checked.kind === 'redirect') return reply.redirect(checked.url, 302)
+  if (readCookie(request.headers.cookie, cookieName(request)) !== session)
+    setSessionCookie(
+      request,
+      reply,
+      session,
+      (deps.ownerTokens.expiresAt(session) ?? deps.clock()) - deps.clock(),
+    )
+  return securePage(reply).type('text/html').send(renderConsentPage(checked.consent))
+}
+
+/** `POST /oauth/authorize`: the owner's Approve/Deny, answered by a redirect to the client. */
+function decideConsent(deps: OAuthRouteDeps, request: FastifyRequest, reply: FastifyReply) {
+  if (!ownerSession(deps, request, false)) return signInNeeded(request, reply)
+  const form = formOf(request.body)
+  const decision = form?.get('decision')
+  const consent = form?.get('consent')
+  if (!consent || (decision !== 'approve' && decision !== 'deny'))
+    throw new ServiceError(
+      'invalid_input',
+      'Send the consent form: consent=<id>&decision=approve|deny.',
+    )
+  const url = deps.authorizations.decide(
+    consent,
+    decision === 'approve',
+    deps.tenant,
+    baseOf(request),
+  )
+  // 303: the browser follows a POST's redirect with a GET (RFC 9110 §15.4.4).
+  return reply.header('cache-control', 'no-store').redirect(url, 303)
+}
+
+/** `POST /oauth/token`: a code or refresh token exchanged; errors as RFC 6749 §5.2 has them. */
+function exchangeToken(deps: OAuthRouteDeps, request: FastifyRequest, reply: FastifyReply) {
+  void reply.header('cache-control', 'no-store').header('pragma', 'no-cache')
+  try {
+    const form = formOf(request.body)
+    if (!form)
+      throw new OAuthError(
+        'invalid_request',
+        'Send the parameters as application/x-www-form-urlencoded (RFC 6749 §3.2).',
+      )
+    const params: Record<string, string> = {}
+    for (const [name, value] of form) {
+      // RFC 6749 §3.2: a parameter must not be sent twice.
+      if (Object.hasOwn(params, name))
+        throw new OAuthError('invalid_request', `"${name}" was sent more than once.`)
+      params[name] = value
+    }
+    return reply.send(deps.tokens.exchange(params))
+  } catch (error) {
+    if (!(error instanceof OAuthError)) throw error
+    if (error.status === 401) void reply.header('www-authenticate', 'Bearer')
+    return reply.status(error.status).send({ error: error.error, error_description: error.message })
+  }
+}
+
+/** The owner token this request carries, when it is valid (bearer, cookie, or GET `?token=`). */
+function ownerSession(
+  deps: OAuthRouteDeps,
+  request: FastifyRequest,
+  allowQuery: boolean,
+): string | null {
+  const candidates = [
+    /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1],
+    allowQuery ? (request.query as Record<string, unknown>).token : undefined,
+    readCookie(request.headers.cookie, cookieName(request)),
+  ]
+  return (
+    candidates.find((t): t is string => typeof t === 'string' && deps.ownerTokens.isValid(t)) ??
+    null
+  )
+}
+
+function signInNeeded(request: FastifyRequest, reply: FastifyReply) {
+  const error = new ServiceError(
+    'unauthorized',
+    "Approving access needs the app's owner session: open Sitecall in this browser, then reload.",
+  )
+  if (wantsHtml(request))
+    return securePage(reply.status(401)).type('text/html').send(renderSignInNeededPage())
+  return reply.status(401).send({ error: error.toBody() })
 }
 
 function formOf(body: unknown): URLSearchParams | null {

@@ -1,9 +1,11 @@
-import { createHash, randomUUID } from 'node:crypto'
+import { randomUUID } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
-import { PREPARE_BODY_SCHEMA } from '../../../shared/accountApiSchemas'
+import { PREPARE_BODY_SCHEMA, type PrepareBody } from '../../../shared/accountApiSchemas'
 import { ServiceError } from '../../../shared/errors'
+import { hashInputs } from '../../engine/inputsHash'
 import { admitMetered } from '../billing'
 import { operationKey } from '../operationKey'
+import { validBody } from '../routeValidation'
 import { prepareCandidate } from '../../app/prepareCandidate'
 import type { ServerDeps } from '../serverDeps'
 import { routeSchema } from '../openapi/routeSchema'
@@ -44,10 +46,10 @@ export function registerPrepareRoutes(app: FastifyInstance, deps: ServerDeps): v
     async (request) => {
       const caller = deps.auth.authenticate(request)
       const key = operationKey(request)
-      const body = parseBody(request.body)
+      const body = validBody<PrepareBody>(request)
       // Spec B rule 4: a secret's value in an intent is refused before the intent is stored.
-      await deps.vault?.refuseSecretValues(body.intent, caller.tenant)
-      const bodyHash = createHash('sha256').update(JSON.stringify(body)).digest('hex')
+      await deps.vault.refuseSecretValues(body.intent, caller.tenant)
+      const bodyHash = hashInputs(body)
       const memoKey = `${caller.tenant}\0${key}`
       const seen = remembered.get(memoKey)
       if (seen) {
@@ -90,53 +92,4 @@ export function registerPrepareRoutes(app: FastifyInstance, deps: ServerDeps): v
       return answer
     },
   )
-}
-
-interface PrepareBody {
-  trace_id: string
-  request_id: string
-  intent: string
-  dependency_ids?: string[]
-}
-
-const FIELDS = Object.keys(PREPARE_BODY_SCHEMA.properties)
-
-function parseBody(raw: unknown): PrepareBody {
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw))
-    throw new ServiceError('bad_request', 'The body must be a JSON object.')
-  const body = raw as Record<string, unknown>
-  const unknown = Object.keys(body).filter((k) => !FIELDS.includes(k))
-  if (unknown.length)
-    throw new ServiceError(
-      'unknown_argument',
-      `Unknown fields ${unknown.join(', ')}. Valid: ${FIELDS.join(', ')}.`,
-    )
-  const text = (name: string, max: number): string => {
-    const value = body[name]
-    if (typeof value !== 'string' || !value.trim() || value.length > max)
-      throw new ServiceError(
-        'invalid_input',
-        `"${name}" is required: a non-empty string of at most ${max} characters.`,
-      )
-    return value
-  }
-  const parsed: PrepareBody = {
-    trace_id: text('trace_id', 200),
-    request_id: text('request_id', 200),
-    intent: text('intent', 2000),
-  }
-  const deps = body.dependency_ids
-  if (deps !== undefined) {
-    if (
-      !Array.isArray(deps) ||
-      deps.length > 50 ||
-      !deps.every((d) => typeof d === 'string' && d.length > 0 && d.length <= 200)
-    )
-      throw new ServiceError(
-        'invalid_input',
-        '"dependency_ids" must be a list of at most 50 request ids of the trace.',
-      )
-    parsed.dependency_ids = deps as string[]
-  }
-  return parsed
 }

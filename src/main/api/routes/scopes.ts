@@ -1,11 +1,12 @@
 import type { FastifyInstance } from 'fastify'
 import { ServiceError } from '../../../shared/errors'
-import type { ScopeRepository, ToolScopeRecord } from '../../store/scopeRepository'
+import type { ScopeRepository } from '../../store/scopeRepository'
 import type { Authenticator } from '../auth'
-import { MAX_SCOPES_PER_WORKSPACE, parseScopeBody } from '../toolScopes'
+import { saveScope } from '../toolScopes'
+import { validBody } from '../routeValidation'
 import { routeSchema } from '../openapi/routeSchema'
 import { json } from '../openapi/docParts'
-import { SCOPE_BODY_SCHEMA } from '../../../shared/accountApiSchemas'
+import { SCOPE_BODY_SCHEMA, type ScopeBody } from '../../../shared/accountApiSchemas'
 
 /**
  * Tool scopes (spec "C" `POST /api/v1/scopes`): create or replace a workspace's scope (201, or
@@ -34,15 +35,9 @@ export function registerScopeRoutes(
     },
     async (request, reply) => {
       const caller = deps.auth.authenticate(request)
-      const input = parseScopeBody(request.body)
-      const existed = deps.scopes.find(caller.tenant, input.slug)
-      const record: ToolScopeRecord = { ...input, createdAt: existed?.createdAt ?? deps.clock() }
-      if (!deps.scopes.put(caller.tenant, record, MAX_SCOPES_PER_WORKSPACE))
-        throw new ServiceError(
-          'too_many_scopes',
-          `This workspace already has ${MAX_SCOPES_PER_WORKSPACE} tool scopes.`,
-        )
-      return reply.status(existed ? 200 : 201).send({ ...record, mcp: `/mcp/${record.slug}` })
+      const body = validBody<ScopeBody>(request)
+      const { record, replaced } = saveScope(deps.scopes, caller.tenant, body, deps.clock())
+      return reply.status(replaced ? 200 : 201).send({ ...record, mcp: `/mcp/${record.slug}` })
     },
   )
 

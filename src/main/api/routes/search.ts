@@ -1,22 +1,17 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { SearchBody } from '../../../shared/accountApiSchemas'
-import { ServiceError } from '../../../shared/errors'
 import { createToolRouter, type RouteResult, type ToolRouter } from '../../router/router'
-import type { OperationReceipt } from '../../store/receiptRepository'
 import type { ToolSpec } from '../../../shared/toolSpec'
-import type { Caller } from '../auth'
 import { admitMetered, METERED_COST } from '../billing'
 import { operationKey } from '../operationKey'
 import type { ServerDeps } from '../serverDeps'
 import { INDEX_ENDPOINT } from '../accountPaths'
 import { validBody, validQuery } from '../routeValidation'
 import { hashInputs } from '../../engine/inputsHash'
+import { presentReceipt, replayReceipt } from '../receiptReplay'
 import { createWorkspaceToolCache } from '../toolCache'
 import { routeSchema } from '../openapi/routeSchema'
 import { searchContract } from '../openapi/docParts'
-
-/** Spec "Authentication" 4: the OAuth scope the search forms need (or an owner token). */
-export const SEARCH_SCOPE = 'tools:read'
 
 /** The search receipt of spec "Resources". */
 export interface SearchReceipt {
@@ -77,16 +72,15 @@ async function search(
 ) {
   const { store, auth, clock } = deps
   const caller = auth.authenticate(request)
-  requireScope(caller, SEARCH_SCOPE)
   const key = operationKey(request)
   const body = viaQuery ? validQuery<SearchBody>(request) : validBody<SearchBody>(request)
   // Spec B rule 4: secret values never appear in intents; name them as {{secret:NAME}}.
-  await deps.vault?.refuseSecretValues(body.intent, caller.tenant)
+  await deps.vault.refuseSecretValues(body.intent, caller.tenant)
   const domain = body.domain?.toLowerCase().replace(/\.(?=:|$)/, '') ?? null
   const inputHash = hashInputs({ intent: body.intent, domain })
   const opKey = `search:${key}`
   const stored = store.receipts.get<SearchReceipt['result']>(caller.tenant, opKey)
-  if (stored) return replay(reply, stored, inputHash)
+  if (stored) return replayReceipt(reply, stored, inputHash)
   const charge = admitMetered(store.ledger, caller.tenant, opKey, 'search', clock())
   const routed = router.route(body.intent, tools(caller.tenant), { domain })
   const result: SearchReceipt['result'] = { ...routed, index_endpoint: INDEX_ENDPOINT }
@@ -107,37 +101,6 @@ async function search(
     if (put.created) charge()
     return put
   })()
-  if (!created) return replay(reply, receipt, inputHash)
-  return reply.status(200).send(present(receipt))
-}
-
-function replay(
-  reply: FastifyReply,
-  stored: OperationReceipt<SearchReceipt['result']>,
-  inputHash: string,
-) {
-  if (stored.inputHash !== inputHash)
-    throw new ServiceError(
-      'idempotency_conflict',
-      'This Idempotency-Key was used with different input: use a new key for a new operation.',
-    )
-  return reply.status(200).header('idempotent-replayed', 'true').send(present(stored))
-}
-
-function present(receipt: OperationReceipt<SearchReceipt['result']>): SearchReceipt {
-  return { status: receipt.status, cost: receipt.cost, result: receipt.result }
-}
-
-/**
- * Refuses a caller whose token carries scopes without `scope` (403 `forbidden`; spec
- * "Authentication" 4). The owner token and API keys carry no scope list: they may do everything
- * their workspace may.
- */
-export function requireScope(caller: Caller, scope: string): void {
-  if (caller.owner) return
-  const scopes = (caller as Caller & { scopes?: readonly string[] }).scopes
-  if (scopes && !scopes.includes(scope))
-    throw new ServiceError('forbidden', `This token lacks the scope "${scope}".`, {
-      requiredScope: scope,
-    })
+  if (!created) return replayReceipt(reply, receipt, inputHash)
+  return reply.status(200).send(presentReceipt(receipt))
 }

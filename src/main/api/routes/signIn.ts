@@ -2,7 +2,14 @@ import type { FastifyInstance, FastifyReply } from 'fastify'
 import { ServiceError } from '../../../shared/errors'
 import type { SignInFlows } from '../../logins/signInFlows'
 import type { SignInLinks } from '../../logins/signInLinks'
+import {
+  SIGN_IN_FINISH_BODY_SCHEMA,
+  SIGN_IN_SUBMIT_BODY_SCHEMA,
+  type SignInFinishBody,
+  type SignInSubmitBody,
+} from '../../../shared/signInBodies'
 import { routeSchema, type RouteDoc } from '../openapi/routeSchema'
+import { validBody } from '../routeValidation'
 
 export interface SignInRouteDeps {
   links: SignInLinks
@@ -21,25 +28,6 @@ const signInRoute = (summary: string, more: Partial<RouteDoc> = {}) =>
     errors: ['request_closed'],
     ...more,
   })
-const SIGN_IN_FIELDS = {
-  type: 'object',
-  properties: {
-    username: { type: 'string', maxLength: 500 },
-    password: { type: 'string', maxLength: 1000 },
-    code: { type: 'string', maxLength: 20 },
-    totpSeed: { type: 'string', maxLength: 2000 },
-    saveCredentials: { type: 'boolean' },
-  },
-}
-
-const text = (value: unknown, max = 2000) =>
-  typeof value === 'string' && value.length <= max ? value : ''
-
-function bodyOf(raw: unknown): Record<string, unknown> {
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw))
-    throw new ServiceError('invalid_input', 'Send a JSON object.')
-  return raw as Record<string, unknown>
-}
 
 /** No caching and no Referer: the URL itself is the capability (a one-time link's token). */
 const private_ = (reply: FastifyReply) =>
@@ -97,22 +85,18 @@ export function registerSignInRoutes(app: FastifyInstance, deps: SignInRouteDeps
     '/signin/:token/submit',
     {
       schema: signInRoute('Sign in with a username, password and code (headless).', {
-        body: { schema: SIGN_IN_FIELDS, required: true },
-        errors: ['request_closed', 'invalid_input'],
+        body: { schema: SIGN_IN_SUBMIT_BODY_SCHEMA, required: true },
+        errors: ['request_closed', 'bad_request', 'unknown_argument', 'invalid_input'],
       }),
     },
     async (request, reply) => {
       const { tenant, signInId } = flowOf(tokenOf(request.params))
-      const body = bodyOf(request.body)
-      const username = text(body.username, 500)
-      const password = text(body.password, 1000)
-      if (!username || !password)
-        throw new ServiceError('invalid_input', '"username" and "password" are required.')
+      const body = validBody<SignInSubmitBody>(request)
       const state = await deps.flows.submit(tenant, signInId, {
-        username,
-        password,
-        code: text(body.code, 20) || null,
-        totpSeed: text(body.totpSeed) || null,
+        username: body.username,
+        password: body.password,
+        code: body.code || null,
+        totpSeed: body.totpSeed || null,
         saveCredentials: body.saveCredentials === true,
       })
       return private_(reply).send(state)
@@ -123,16 +107,16 @@ export function registerSignInRoutes(app: FastifyInstance, deps: SignInRouteDeps
     '/signin/:token/finish',
     {
       schema: signInRoute('Finish the sign-in: keep the login as asked.', {
-        body: { schema: SIGN_IN_FIELDS },
-        errors: ['request_closed', 'invalid_input'],
+        body: { schema: SIGN_IN_FINISH_BODY_SCHEMA },
+        errors: ['request_closed', 'bad_request', 'unknown_argument', 'invalid_input'],
       }),
     },
     async (request, reply) => {
       const { tenant, signInId } = flowOf(tokenOf(request.params))
-      const body = bodyOf(request.body)
+      const body = validBody<SignInFinishBody>(request, {})
       const state = await deps.flows.finish(tenant, signInId, {
         saveCredentials: body.saveCredentials === true,
-        totpSeed: text(body.totpSeed) || null,
+        totpSeed: body.totpSeed || null,
       })
       return private_(reply).send(state)
     },

@@ -3,12 +3,10 @@ import { ServiceError } from '../../../shared/errors'
 import type { ServerDeps } from '../serverDeps'
 import { sendOutcome, sendRun } from '../callReply'
 import { parseDeadline } from '../deadline'
+import { callKey } from '../operationKey'
 import { routeSchema } from '../openapi/routeSchema'
 import { IDEMPOTENCY_CALL, DEADLINE, json, runAnswers, toolCallErrors } from '../openapi/docParts'
 import { schemaRef } from '../openapi/components'
-
-/** Spec "Limits": Idempotency-Key (site tool call) max 200 characters. */
-const MAX_IDEMPOTENCY_KEY = 200
 
 /**
  * Surface A (spec "A. Site tool calls") and runs (spec "C"): `POST
@@ -54,21 +52,11 @@ export function registerSiteCallRoutes(app: FastifyInstance, deps: ServerDeps): 
       )
         throw new ServiceError('invalid_input', '"select" must be an array of path strings.')
       const deadlineMs = parseDeadline(request.headers['x-service-deadline-ms'], bodyDeadline)
-      const idempotencyKey = request.headers['idempotency-key']
-      if (
-        typeof idempotencyKey === 'string' &&
-        (idempotencyKey.length === 0 || idempotencyKey.length > MAX_IDEMPOTENCY_KEY)
-      )
-        throw new ServiceError(
-          'invalid_input',
-          `Idempotency-Key must be 1 to ${MAX_IDEMPOTENCY_KEY} characters.`,
-        )
       const outcome = await engine.call({
         tool: { siteHost, name: toolId },
         inputs,
         tenant: caller.tenant,
-        // Namespaced apart from account-API operation keys (`execute:…`), which share the table.
-        idempotencyKey: typeof idempotencyKey === 'string' ? `call:${idempotencyKey}` : null,
+        idempotencyKey: callKey(request, 'call'),
         deadlineMs,
         mayAsk: true,
         billOnSuccess: true,

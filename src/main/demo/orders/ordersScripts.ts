@@ -6,7 +6,7 @@
  * `X-CSRF-Token` and a fresh UUID in `X-Request-Id`, then lists again.
  */
 export const ordersScript = `;(() => {
-  const { ready, track, t, uuid } = window.site
+  const { ready, track, t, uuid, orderSaved } = window.site
   const csrf = document.querySelector('meta[name="csrf-token"]').content
   const list = document.getElementById('orders')
   const count = document.getElementById('count')
@@ -49,14 +49,7 @@ export const ordersScript = `;(() => {
       headers: { 'content-type': 'application/json', 'x-csrf-token': csrf, 'x-request-id': uuid() },
       body: JSON.stringify(order),
     })
-    if (res.status !== 201) {
-      status.textContent = t(dict, 'orders.failed', 'Could not save the order (HTTP {status}).', { status: res.status })
-      return
-    }
-    const body = await res.json()
-    status.textContent = t(dict, 'orders.created', 'Created order {id}', { id: body.order.id })
-    form.reset()
-    await load()
+    if (await orderSaved(res, dict, status, form)) await load()
   })
 
   load().catch(() => (count.textContent = 'Orders could not be loaded.'))

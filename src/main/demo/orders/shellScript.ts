@@ -3,7 +3,8 @@
 
 /**
  * `static/site.js`: fills labels from the locale dictionary (`locales/en.json`), reports page views
- * to the analytics beacon (`collect`), and offers `window.site = {ready, track, t, uuid}`.
+ * to the analytics beacon (`collect`), and offers `window.site = {ready, track, t, uuid,
+ * orderSaved}`.
  */
 export const shellScript = `;(() => {
   const track = (payload) => {
@@ -31,7 +32,18 @@ export const shellScript = `;(() => {
     const h = [...b].map((x) => x.toString(16).padStart(2, '0')).join('')
     return h.slice(0, 8) + '-' + h.slice(8, 12) + '-' + h.slice(12, 16) + '-' + h.slice(16, 20) + '-' + h.slice(20)
   }
-  window.site = { ready, track, t, uuid }
+  // A create form's answer shown: the new order's id (the form cleared), or why it was not saved.
+  const orderSaved = async (res, dict, status, form) => {
+    if (res.status !== 201) {
+      status.textContent = t(dict, 'orders.failed', 'Could not save the order (HTTP {status}).', { status: res.status })
+      return false
+    }
+    const body = await res.json()
+    status.textContent = t(dict, 'orders.created', 'Created order {id}', { id: body.order.id })
+    form.reset()
+    return true
+  }
+  window.site = { ready, track, t, uuid, orderSaved }
   track({ event: 'pageview', path: location.pathname, at: Date.now() })
 })()
 `

@@ -42,7 +42,7 @@ export const spaLoginScript = `;(() => {
  * with `Authorization: Bearer <token>` and `X-Request-Id`; no token or a 401 goes to spa/login.
  */
 export const spaOrdersScript = `;(() => {
-  const { ready, t, uuid } = window.site
+  const { ready, t, uuid, orderSaved } = window.site
   const saved = JSON.parse(localStorage.getItem(${JSON.stringify(TOKEN_KEY)}) || 'null')
   if (!saved || !saved.token) return void (location.href = 'spa/login')
   const auth = { authorization: 'Bearer ' + saved.token }
@@ -86,14 +86,7 @@ export const spaOrdersScript = `;(() => {
       }),
     })
     if (res.status === 401) return signOut()
-    if (res.status !== 201) {
-      status.textContent = t(dict, 'orders.failed', 'Could not save the order (HTTP {status}).', { status: res.status })
-      return
-    }
-    const body = await res.json()
-    status.textContent = t(dict, 'orders.created', 'Created order {id}', { id: body.order.id })
-    form.reset()
-    await load()
+    if (await orderSaved(res, dict, status, form)) await load()
   })
   document.getElementById('spa-sign-out').addEventListener('click', signOut)
 

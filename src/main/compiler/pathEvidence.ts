@@ -1,0 +1,126 @@
+/**
+ * Which segment of a request's path is a value: one the person picked (a folder they clicked) or
+ * one the intent names ("the details of the tidy-csv package"), and what the slot is called.
+ */
+import type { Action, Exchange } from '../../shared/trace'
+import { STOP_WORDS } from './intentWords'
+import { hasSiblings, normalValue, pickedNames, segmentCarrying, tracePaths } from './pathValues'
+import type { PageContext } from './shownProbes'
+import type { PathSlot } from './slots'
+import { CONTAINER_NOUNS, NAME_INTRODUCERS, presentedAsValue } from './valueCues'
+import { singular, wordsOf } from './valueSpelling'
+
+/** What the trace says about paths: every requested path, and what the person clicked. */
+export interface PathContext {
+  paths: string[][]
+  picked: Array<{ value: string; at: number }>
+  actions: Action[]
+  /** Every exchange of the trace, in order. */
+  exchanges: Exchange[]
+}
+
+/** The path facts of a trace (empty when there is no page context). */
+export function pathContext(context: PageContext | undefined): PathContext {
+  return {
+    paths: tracePaths(context?.exchanges ?? []),
+    picked: pickedNames(context?.actions ?? []),
+    actions: context?.actions ?? [],
+    exchanges: context?.exchanges ?? [],
+  }
+}
+
+/**
+ * A path segment that names an item the person picked before the request (a folder link, a
+ * page in a list), where the path varies across the trace: the picked item becomes a path slot.
+ * With `namedIn` (an intent), the picked item must be one the intent names.
+ */
+export function pickedInPath(
+  segments: string[],
+  where: PathContext,
+  namedIn: string | null,
+): { slot: PathSlot; value: string } | null {
+  const intentText = namedIn === null ? null : ` ${wordsOf(namedIn).join(' ')} `
+  for (const p of where.picked) {
+    const index = segmentCarrying(segments, p.value)
+    if (index < 0 || !hasSiblings(segments, index, where.paths)) continue
+    if (intentText !== null && !intentText.includes(` ${wordsOf(p.value).join(' ')} `)) continue
+    return {
+      value: p.value,
+      slot: {
+        index,
+        name: pathSlotName(segments, index, null),
+        description: `The item the person picked ("${p.value}", path segment ${index})`,
+      },
+    }
+  }
+  return null
+}
+
+/**
+ * A path segment the intent names as a value ("the details of the tidy-csv package" and
+ * `/sidebar/tidy-csv`): only value-like segments (with a digit, `-`, `_` or `.`) count, so path
+ * words such as `search` never become slots. The slot is named by the noun after the value in
+ * the intent, else the one before it, else the preceding path segment.
+ */
+export function intentValueInPath(
+  segments: string[],
+  intent: string,
+  paths: string[][],
+): { slot: PathSlot } | null {
+  if (!intent) return null
+  const raw = intent.split(/[\s,;:!?()]+/).filter(Boolean)
+  const tokens = raw.map((t) => t.toLowerCase().replace(/^["'“”‘’#]+|["'“”‘’]+$/g, ''))
+  for (let index = 0; index < segments.length; index++) {
+    const segment = segments[index]!.toLowerCase()
+    // Short words are route words; short numbers are ids ("issue #3").
+    if (segment.length < 3 && !/^\d+$/.test(segment)) continue
+    const found = phraseAt(tokens, segment)
+    if (!found) continue
+    const at = found.start
+    const after = found.end
+    // A plain word is a value only where the path varies across the trace and the intent
+    // names it as one: quoted, capitalised, or before a container noun ("the invoices folder");
+    // else it is a route word such as `search` or `jobs`.
+    if (!/[\d._-]/.test(segment)) {
+      // A word that names a kind of thing (`packages`, `pages`) is the collection's route word
+      // even after "for" ("search the registry for packages by name"); it is a value only when
+      // quoted, capitalised or before such a noun ("the Projects folder").
+      const kind = at === after && CONTAINER_NOUNS.has(singular(segment))
+      const asValue = presentedAsValue(raw, tokens, at, after, kind ? NO_WORDS : NAME_INTRODUCERS)
+      // After a search word the path holds the term (`/search/<term>`): no siblings needed.
+      const afterSearch = /^(search|find|query|q|lookup|suggest)$/i.test(segments[index - 1] ?? '')
+      if (!asValue || (!afterSearch && !hasSiblings(segments, index, paths))) continue
+    }
+    const noun = [tokens[after + 1], tokens[at - 1]].find(
+      (w) => w && /^[a-z]{3,}$/.test(w) && !STOP_WORDS.has(w),
+    )
+    return {
+      slot: {
+        index,
+        name: noun ? singular(noun) : pathSlotName(segments, index, null),
+        description: `The part of the address that names the ${noun ?? 'item'} (path segment ${index}, observed "${segments[index]}")`,
+      },
+    }
+  }
+  return null
+}
+
+const NO_WORDS: ReadonlySet<string> = new Set()
+
+/** Where in the intent's tokens a path segment is spelled (one to five words), or null. */
+function phraseAt(tokens: string[], segment: string): { start: number; end: number } | null {
+  const want = normalValue(segment)
+  for (let start = 0; start < tokens.length; start++)
+    for (let end = start; end < Math.min(tokens.length, start + 5); end++)
+      if (normalValue(tokens.slice(start, end + 1).join(' ')) === want) return { start, end }
+  return null
+}
+
+/** A path slot's name: the typed field's name, `query` after a search word, else the segment before. */
+export function pathSlotName(segments: string[], index: number, fieldName: string | null): string {
+  if (fieldName && /^[A-Za-z_][\w]*$/.test(fieldName)) return fieldName
+  const before = segments[index - 1]?.toLowerCase()
+  if (before && /^(search|find|query|q|lookup|suggest)$/.test(before)) return 'query'
+  if (before && /^[a-z][a-z_-]*$/.test(before)) return singular(before).replace(/-/g, '_')
+  return /^\d+$/.test(segments[index] ?? '') ? 'id' : 'slug'
+}

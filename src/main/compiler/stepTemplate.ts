@@ -1,0 +1,116 @@
+/**
+ * A dependency step's request as a template: the request the trace observed, with the values
+ * traced to an earlier step, the login or a generated value, and the person's inputs, put in place.
+ */
+import type { RequestTemplate } from '../../shared/toolSpec'
+import type { Exchange } from '../../shared/trace'
+import { safeJson } from '../../shared/safeJson'
+import { safeUrl } from './classify'
+import { DROPPED_HEADERS } from './headers'
+import { pathSegments, queryEntries, requestValues } from './requestValues'
+
+/**
+ * Where a traced value sits in a request: `query:<name>`, `body:<path>`, `header:<name>` or
+ * `path:<index>` (index among the URL's non-empty path segments).
+ */
+export type ValueSite = string
+
+/**
+ * A dependency step's bindings with the target's path inputs added where its path names the same
+ * record: the same segments as the target's up to the slot, and the same recorded value there.
+ */
+export function withPathInputs(
+  exchange: Exchange,
+  target: Exchange,
+  bindings: Map<ValueSite, string> | undefined,
+  pathInputs: Map<number, string> | undefined,
+): Map<ValueSite, string> {
+  const out = new Map(bindings ?? [])
+  if (!pathInputs?.size) return out
+  const own = pathSegments(exchange.url)
+  const targets = pathSegments(target.url)
+  for (const [index, placeholder] of pathInputs) {
+    const site: ValueSite = `path:${index}`
+    if (out.has(site) || own[index] === undefined || own[index] !== targets[index]) continue
+    if (own.slice(0, index).every((segment, i) => segment === targets[i]))
+      out.set(site, placeholder)
+  }
+  return out
+}
+
+/** A dependency step's request: the observed one with its own traced values and inputs placed. */
+export function templateOf(
+  exchange: Exchange,
+  bindings: Map<ValueSite, string>,
+  slotOf: Map<string, string>,
+): RequestTemplate {
+  const place = (site: ValueSite, value: string): string =>
+    bindings.get(site) ?? slotOf.get(value) ?? value
+  const url = safeUrl(exchange.url)!
+  const params: string[] = []
+  const pathname = placePath(url.pathname, bindings)
+  // Each occurrence of a repeated key (`ids[]=a&ids[]=b`) is its own site (`query:ids[]#2`).
+  for (const { key, value, path } of queryEntries(exchange.url)) {
+    const placed = place(`query:${path}`, value)
+    params.push(
+      `${encodeURIComponent(key)}=${placed === value ? encodeURIComponent(value) : placed}`,
+    )
+  }
+  const headers: Record<string, string> = {}
+  for (const [name, value] of Object.entries(exchange.requestHeaders)) {
+    const lower = name.toLowerCase()
+    const bound = bindings.get(`header:${lower}`)
+    if (bound) headers[lower] = bound
+    else if (!DROPPED_HEADERS.test(name)) headers[lower] = value
+  }
+  let body: RequestTemplate['body'] = null
+  const text = exchange.requestBody?.encoding === 'utf8' ? exchange.requestBody.text : null
+  if (text !== null) {
+    const values = requestValues(exchange).filter((v) => v.location === 'body')
+    const json = values.length && !values[0]!.form ? safeJson(text) : undefined
+    if (json !== undefined)
+      body = { kind: 'json', template: placeJson(json, '', (path, v) => place(`body:${path}`, v)) }
+    else if (values.length && values[0]!.form)
+      body = {
+        kind: 'form',
+        template: Object.fromEntries(
+          values.map((v) => [v.path, place(`body:${v.path}`, String(v.value))]),
+        ),
+      }
+    else body = { kind: 'text', template: text }
+  }
+  return {
+    method: exchange.method,
+    url: `${url.origin}${pathname}${params.length ? `?${params.join('&')}` : ''}`,
+    headers,
+    body,
+  }
+}
+
+/**
+ * A URL path (as written, percent-encoded) with each bound segment (`path:<index>`, counting
+ * non-empty segments) replaced by its placeholder; the renderer percent-encodes what it puts there.
+ */
+export function placePath(pathname: string, bindings: Map<ValueSite, string>): string {
+  let index = -1
+  return pathname
+    .split('/')
+    .map((segment) => (segment ? (bindings.get(`path:${++index}`) ?? segment) : segment))
+    .join('/')
+}
+
+/** A JSON body with each leaf's placeholder put in place of the recorded value. */
+function placeJson(
+  value: unknown,
+  path: string,
+  place: (path: string, value: string) => string,
+): unknown {
+  if (typeof value === 'string' || typeof value === 'number') {
+    const placed = place(path, String(value))
+    return placed === String(value) ? value : placed
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value
+  return Object.fromEntries(
+    Object.entries(value).map(([k, v]) => [k, placeJson(v, path ? `${path}.${k}` : k, place)]),
+  )
+}
