@@ -2,7 +2,7 @@
  * The committed expectations of the real-app corpus (`test/apps/expected.json`): per workflow and
  * path (recorder, plain HAR), what the compiler gets right today (compiled, target, slots,
  * dependencies, mutating flag) and, once measured live, whether the tool works. `npm test`
- * compares the compiler with it (test/integration/apps/): a regression fails, and so does an
+ * compares the compiler with it (test/integration/compiler/): a regression fails, and so does an
  * improvement, so the file stays the truth.
  *
  * Run: `npm run corpus:expect -- [--live] [app ...]`. Always rewrites the offline verdicts of every
