@@ -10,6 +10,8 @@
 
 /** An idiom and the words it stands for. */
 const IDIOMS: Array<[RegExp, string]> = [
+  // A second factor by its abbreviation (`2FA`, `TOTP`).
+  [/\b(?:2fa|mfa|totp|otp)\b/gi, ' one-time code '],
   // Chat shorthand.
   [/\bw\/(?=\s)/gi, ' with '],
   [/\b(?:pw|pwd|passwd)\b/gi, ' password '],

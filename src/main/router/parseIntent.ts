@@ -611,6 +611,8 @@ export function parseIntent(intent: string): ParsedIntent {
     parsed.sites.push(...parsed.places.splice(0), ...parsed.core.splice(0))
     // `as editor`: who signs in, a stored login's name, no word of any tool.
     parsed.values = parsed.values.filter((w) => w.literal || w.after !== 'as')
+    // `with my username and password`: what every sign-in takes, naming none.
+    for (const w of parsed.values) if (CREDENTIALS.has(w.stem)) w.generic = true
     // `authenticate with [the npm registry]`: where one signs in, unless it is the credential
     // (`with my password`, `using the code from my authenticator`).
     const where = parsed.values.filter(

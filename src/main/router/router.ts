@@ -222,6 +222,16 @@ export function createToolRouter(): ToolRouter {
         siteName: true,
       })
     }
+    // `search [the private] npm registry`: how the site is, before what names it, asks nothing.
+    for (const [i, w] of parsed.core.entries()) {
+      const next = parsed.core[i + 1]
+      if (
+        w.modifier &&
+        next &&
+        (isSiteKind(next.stem) || index.isSiteName(next.word) || index.namesASite(next.stem))
+      )
+        w.generic = true
+    }
     // A modifier no tool says (`now`, `quick`, `still`) cannot tell tools apart: generic.
     for (const w of parsed.core)
       if (w.modifier && !w.generic && !index.knows(index.expand(w))) w.generic = true
