@@ -225,11 +225,7 @@ export function createToolRouter(): ToolRouter {
     // `search [the private] npm registry`: how the site is, before what names it, asks nothing.
     for (const [i, w] of parsed.core.entries()) {
       const next = parsed.core[i + 1]
-      if (
-        w.modifier &&
-        next &&
-        (isSiteKind(next.stem) || index.isSiteName(next.word) || index.namesASite(next.stem))
-      )
+      if (w.modifier && next && (isSiteKind(next.stem) || index.isSiteName(next.word)))
         w.generic = true
     }
     // A modifier no tool says (`now`, `quick`, `still`) cannot tell tools apart: generic.
