@@ -29,7 +29,7 @@ const IDIOMS: Array<[RegExp, string]> = [
   // Signing in said otherwise (`let me into`, `get me logged in`, `sign me in`).
   [/\b(?:let|get) (?:me|us) (?:in|into|on)(?: to)?\b/gi, ' log in to '],
   [/\bget (?:me |us )?(?:logged|signed) (?:in|into|on)(?: to)?\b/gi, ' log in to '],
-  [/\b(?:sign|log) (?:me|us) (?:in|into|on)(?: to)?\b/gi, ' log in to '],
+  [/\b(?:sign|log) (?:me|us) (?:back )?(?:in|into|on)(?: to)?\b/gi, ' log in to '],
   [/\bget into\b/gi, ' log in to '],
   [/\b(?:sign|log) (?:me|us) out\b/gi, ' log out '],
   [/\bmake (.+?) belong to\b/gi, ' assign $1 to '],

@@ -613,10 +613,15 @@ export function parseIntent(intent: string): ParsedIntent {
     parsed.values = parsed.values.filter((w) => w.literal || w.after !== 'as')
     // `with my username and password`: what every sign-in takes, naming none.
     for (const w of parsed.values) if (CREDENTIALS.has(w.stem)) w.generic = true
+    // `the private registry's web UI`, `the back end of the blog`: how or where on the site.
+    for (const w of parsed.sites)
+      if (isModifier(w.word) || SIGN_IN_PLACES.has(w.stem)) w.generic = true
     // `authenticate with [the npm registry]`: where one signs in, unless it is the credential
     // (`with my password`, `using the code from my authenticator`).
+    // (`with the account ops`: a credential's name, no site.)
+    const credential = parsed.values.some((w) => w.after === 'with' && CREDENTIALS.has(w.stem))
     const where = parsed.values.filter(
-      (w) => !w.literal && w.after === 'with' && !CREDENTIALS.has(w.stem),
+      (w) => !credential && !w.literal && w.after === 'with' && !CREDENTIALS.has(w.stem),
     )
     parsed.values = parsed.values.filter((w) => !where.includes(w))
     parsed.sites.push(...where)
@@ -742,6 +747,13 @@ const CREDENTIALS = new Set(
     ...['password', 'passphrase', 'account', 'credential', 'username', 'user', 'login', 'code'],
     ...['authenticator', 'app', 'phone', 'token', 'key', 'otp', 'totp', 'factor', 'two', 'admin'],
   ].map(stem),
+)
+
+/** Parts of a site one signs in to that name no site (`the web UI`, `the admin area`). */
+const SIGN_IN_PLACES = new Set(
+  ['ui', 'interface', 'back', 'end', 'backend', 'admin', 'area', 'dashboard', 'portal', 'console']
+    .concat(['website', 'site', 'page', 'web', 'account', 'session'])
+    .map(stem),
 )
 
 /** Verbs that put a thing somewhere (`put`, `drop`): with a file and a place, an upload. */
