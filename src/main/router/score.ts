@@ -286,16 +286,13 @@ export function scoreTool(
   ctx.head = head
   const listVerb = ctx.listVerb
   for (const w of core) {
-    // A modifier no tool of this site says (`my [local] file` of a site that knows no `local`)
-    // cannot tell its tools apart, whatever other sites' tools say.
-    const cost =
-      asksMembers(ctx, w) || (w.modifier && w !== head && !profile.siteTerms.has(w.stem))
-        ? PENALTY.generic
-        : w === head
-          ? PENALTY.head
-          : w.generic
-            ? PENALTY.generic
-            : PENALTY.word
+    const cost = asksMembers(ctx, w)
+      ? PENALTY.generic
+      : w === head
+        ? PENALTY.head
+        : w.generic
+          ? PENALTY.generic
+          : PENALTY.word
     accountWord(ctx, w, 'core', false, cost)
   }
   for (const w of intent.qualifiers)

@@ -130,9 +130,6 @@ export class ToolIndex {
         const actions = this.siteVocabularyOf(`${tool.siteHost} actions`)
         for (const a of entry.profile.siteActions) actions.add(a)
         entry.profile.siteActions = actions
-        const siteTerms = this.siteVocabularyOf(`${tool.siteHost} terms`)
-        for (const t of entry.profile.siteTerms) siteTerms.add(t)
-        entry.profile.siteTerms = siteTerms
         this.entries.set(tool.id, entry)
         this.post(entry)
       }

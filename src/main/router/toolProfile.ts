@@ -106,8 +106,6 @@ export interface ToolProfile {
   siteObjects: Set<string>
   /** The actions of every tool of its site (shared like `siteVocabulary`): what the site does. */
   siteActions: Set<string>
-  /** The words (stems) of every tool of its site (shared like `siteVocabulary`). */
-  siteTerms: Set<string>
   /**
    * A search of a place for a value (`search the Website project for "duplicate"`): it finds
    * whatever its site holds, so an intent's head among `siteObjects` is what it finds.
@@ -312,7 +310,6 @@ export function profileTool(tool: ToolSpec, siteNamesOfHost: readonly string[] =
     objectStems: new Set(specific.map((w) => w.stem)),
     siteObjects: new Set(specific.map((w) => w.stem)),
     siteActions: new Set(action ? [action] : []),
-    siteTerms: new Set(terms.keys()),
     searchesSite: searchedPlace,
     // A site is named by what it holds too (`the tracker` of one whose tools work on issues).
     siteVocabulary: new Set([
