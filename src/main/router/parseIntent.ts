@@ -428,7 +428,10 @@ export function parseIntent(intent: string): ParsedIntent {
   }
   // `put the file x.pdf onto the server`, `drop a picture into the media library`: a file put
   // somewhere is uploaded there.
-  if (verb && PLACING.has(verbLemma(verb.word)) && placesFile(rest, extracted.values)) {
+  const placing =
+    PLACING.has(verbLemma(verb?.word ?? '')) ||
+    (['copy', 'push', 'move'].includes(verbLemma(verb?.word ?? '')) && rest.includes('up'))
+  if (verb && placing && placesFile(rest, extracted.values)) {
     verb = { word: verb.word, verbClass: 'create' }
     action = 'upload'
     guessed = false
@@ -445,6 +448,8 @@ export function parseIntent(intent: string): ParsedIntent {
   // Shell commands take their arguments as values and imply their object (`mkdir projects`).
   const shell = verb ? SHELL_OBJECTS[verb.word] : undefined
   if (shell) rest = [shell]
+  // (What a shell command works on is a guess: `tw rm 'Test'` removes no file.)
+  const shellObject = shell
   const shellArgs = shell ? tokens.slice(start + 1) : []
   // `rename [budget.xlsx]`, `delete the file [old.txt]`: values before any other word of the
   // object, after its determiners and generic nouns.
@@ -531,7 +536,7 @@ export function parseIntent(intent: string): ParsedIntent {
     const word: IntentWord = {
       word: token,
       stem: s,
-      generic: GENERIC_STEMS.has(s),
+      generic: GENERIC_STEMS.has(s) || token === shellObject,
       literal: /\d/.test(token),
       ...(i === asked && part === 'core' ? { asked: true } : {}),
       ...(part === 'core' &&

@@ -222,6 +222,16 @@ export function createToolRouter(): ToolRouter {
         siteName: true,
       })
     }
+    // `wp search [potatoes]`: after a search, a word no tool says is what to look for.
+    if (parsed.verb?.verbClass === 'search') {
+      const unknown = parsed.core.filter(
+        (w) => !w.generic && !w.literal && !index.knows(index.expand(w)) && !isSiteKind(w.stem),
+      )
+      if (unknown.length && unknown.length === parsed.core.filter((w) => !w.generic).length) {
+        parsed.core = parsed.core.filter((w) => !unknown.includes(w))
+        parsed.values.push(...unknown)
+      }
+    }
     // `search [the private] npm registry`: how the site is, before what names it, asks nothing.
     for (const [i, w] of parsed.core.entries()) {
       const next = parsed.core[i + 1]

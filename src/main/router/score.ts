@@ -147,7 +147,16 @@ export const ALTERNATIVE_FACTOR = 0.97
 const ONE_ITEM_KINDS: ReadonlySet<string> = new Set(['number', 'version', 'identifier'])
 
 /** Words that ask for many of what they quantify (`every page`). */
-const QUANTIFIERS: ReadonlySet<string> = new Set(['all', 'every', 'each', 'any'])
+const QUANTIFIERS: ReadonlySet<string> = new Set([
+  'all',
+  'every',
+  'each',
+  'any',
+  'list',
+  'inventory',
+  'catalog',
+  'catalogue',
+])
 
 /** Score at most this when the intent names nothing to act on (`search`). */
 export const VAGUE_CAP = 0.8
