@@ -231,6 +231,9 @@ const markIndex = (token: string) => Number(token.slice(VALUE_MARK.length, -1))
 /** Words that open an object not named yet (`file [a] bug`, `add [another] page`). */
 const INDEFINITE = new Set(['a', 'an', 'new', 'another', 'some'])
 
+/** Articles: what follows one is a noun phrase, no verb. */
+const ARTICLES = new Set(['the', 'a', 'an'])
+
 /** Words that own a noun (`in their [label]`): what follows is no verb. */
 const POSSESSIVES = new Set(['their', 'its', 'your', 'his', 'her', 'my', 'our', 'whose'])
 
@@ -417,6 +420,13 @@ export function parseIntent(intent: string): ParsedIntent {
     (rest[0] === 'new' && verb?.verbClass !== 'read') ||
     (rest[1] === 'new' && (rest[0] === 'a' || rest[0] === 'an')) ||
     (verb !== null && makesWhenNew(verb.word, rest))
+  // `I need a new page called X`: with no verb, a new thing asked for is to be made.
+  const madeNew =
+    (rest[0] === 'a' || rest[0] === 'an') && (rest[1] === 'new' || rest[1] === 'fresh')
+  if (!verb && madeNew) {
+    verb = { word: 'new', verbClass: 'create' }
+    action = 'create'
+  }
   if (
     verb &&
     made &&
@@ -870,6 +880,8 @@ function readVerb(tokens: string[], at: number, clause = false): LeadVerb | null
     (t) => t !== undefined && QUESTION_WORDS.has(t),
   )
   if (asked && (isWord(lead, 'noun') || isPlural(lead))) return null
+  // `what does the [file] say`: a noun after its article is no verb.
+  if (ARTICLES.has(tokens[at - 1] ?? '') && isWord(lead, 'noun')) return null
   // `who [edited] the page`: a question about the past asks no act.
   const questioned = [tokens[at - 1], tokens[at - 2]].some(
     (t) => t !== undefined && (QUESTION_WORDS.has(t) || t === 'who' || t === 'when'),
