@@ -34,14 +34,17 @@ const IDIOMS: Array<[RegExp, string]> = [
   [/\bget into\b/gi, ' log in to '],
   [/\b(?:sign|log) (?:me|us) out\b/gi, ' log out '],
   [/\bmake (.+?) belong to\b/gi, ' assign $1 to '],
-  // Renames.
-  [/\b(?:should|must|needs? to|has to|is to) be (?:re)?(?:called|named|titled)\b/gi, ' rename to '],
-  [/\bbecomes\b/gi, ' rename to '],
+  // Renames (`X should be called Y`, `flow A becomes B`: to rename X to Y).
+  [
+    /^([^:]*:\s*)?(.*?)\s*\b(?:should|must|needs? to|has to|is to) be (?:re)?(?:called|named|titled)\b/i,
+    '$1 rename $2 to ',
+  ],
+  [/^([^:]*:\s*)?(.*?)\s*\bbecomes\b/i, '$1 rename $2 to '],
   [/\b(?:a |the )?new (?:title|name)(?: is| should be| of)?\b/gi, ' rename to '],
   // A new text.
   [
-    /\b(?:should|must|needs? to) be (?:the |its )?(?:new )?(?:text|content|wording|body) of\b/gi,
-    ' change the text of ',
+    /^([^:]*:\s*)?(.*?)\s*\b(?:should|must|needs? to) be (?:the |its )?(?:new )?(?:text|content|wording|body) of\b(.*)$/i,
+    '$1 change the text of $3 to $2 ',
   ],
   [
     /\b(?:make|put|set) (?:that|this|it) (?:as )?(?:the )?(?:new )?(?:text|content) of\b/gi,
@@ -52,8 +55,8 @@ const IDIOMS: Array<[RegExp, string]> = [
     ' change the text ',
   ],
   // Into a place: an upload; to go, a delete.
-  [/\b(?:needs?|has|have) to go (?=into|onto|in|on|to)\b/gi, ' upload '],
-  [/\b(?:needs?|has|have) to go\b/gi, ' delete it '],
+  [/^(.*?)\s*\b(?:needs?|has|have) to go (?=into|onto|in|on|to)\b/i, ' upload $1 '],
+  [/^(.*?)\s*\b(?:needs?|has|have) to go\b/i, ' delete $1 '],
 ]
 
 /**

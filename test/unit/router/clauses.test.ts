@@ -1,0 +1,81 @@
+// How the router reads an intent said with its reasons, or without its verb up front: the
+// request is split from the reasons (clauses.ts), idioms read as the plain request they stand for
+// (idioms.ts).
+import { describe, expect, it } from 'vitest'
+import { splitClauses } from '../../../src/main/router/clauses'
+import { plainRequest } from '../../../src/main/router/idioms'
+import { parseIntent } from '../../../src/main/router/parseIntent'
+
+describe('splitClauses', () => {
+  it('keeps one clause whole', () => {
+    expect(splitClauses('search the wiki for budget')).toEqual({
+      request: 'search the wiki for budget',
+      context: '',
+    })
+  })
+
+  it('takes what is asked after so as the request, and what comes before as the reason', () => {
+    expect(
+      splitClauses('I need to change a flow in the Node-RED editor, so sign me in as dev.'),
+    ).toEqual({
+      request: 'sign me in as dev',
+      context: 'I need to change a flow in the Node-RED editor',
+    })
+  })
+
+  it('drops a purpose after so I can', () => {
+    expect(
+      splitClauses('Could you pull up Redmine issue 21 so I can read the description?'),
+    ).toEqual({
+      request: 'Could you pull up Redmine issue 21',
+      context: 'so I can read the description',
+    })
+  })
+
+  it('ends a clause at a comma before a request, and leads with the clause that has the verb', () => {
+    expect(
+      splitClauses("'Untitled 2' is an empty tiddler I made by accident, delete it please."),
+    ).toEqual({
+      request: 'delete it please',
+      context: "'Untitled 2' is an empty tiddler I made by accident",
+    })
+    expect(splitClauses("blog post 'Leek Trench', show it").request).toBe(
+      "show it. blog post 'Leek Trench'",
+    )
+  })
+
+  it('never splits inside quoted text', () => {
+    const intent = "'The library is closed on Sundays.' Make that the text of the page Library."
+    expect(splitClauses(intent).request).toBe(intent)
+  })
+})
+
+describe('plainRequest and the parse of idioms', () => {
+  it('reads renames said without rename', () => {
+    expect(parseIntent('Jupyter: scratch.py should be called utils.py').action).toBe('rename')
+    expect(parseIntent('Node-RED: flow Billing becomes Invoicing').action).toBe('rename')
+    expect(parseIntent('give my file notes.txt a new name, notes-old.txt').action).toBe('rename')
+  })
+
+  it('reads sign-ins said otherwise', () => {
+    for (const intent of ['let me into WordPress', 'get me logged in to Redmine', 'sign me in'])
+      expect([intent, parseIntent(intent).verb?.verbClass]).toEqual([intent, 'auth'])
+    expect(parseIntent('sign me out of the registry').verb?.verbClass).toBe('logout')
+    expect(parseIntent('redmine log time 2h on #7').verb?.verbClass).not.toBe('auth')
+  })
+
+  it('reads a request made with a tool, and drops a label before a colon', () => {
+    expect(plainRequest("Use the tracker to raise a bug titled 'X'.")).toBe(
+      "raise a bug titled 'X' on the tracker.",
+    )
+    expect(plainRequest('Agent task: fetch the page')).toBe('fetch the page')
+  })
+
+  it('reads a new text, an upload and a delete said as what must happen', () => {
+    expect(parseIntent("'Deadline: 30 May' should be the new content of the page X").action).toBe(
+      'change',
+    )
+    expect(parseIntent('logo.svg needs to go into the media files').action).toBe('upload')
+    expect(parseIntent('Spam Article on MediaWiki has to go').verb?.verbClass).toBe('delete')
+  })
+})
