@@ -11,7 +11,7 @@
 /** An idiom and the words it stands for. */
 const IDIOMS: Array<[RegExp, string]> = [
   // A second factor by its abbreviation (`2FA`, `TOTP`).
-  [/\b(?:2fa|mfa|totp|otp)\b/gi, ' one-time code '],
+  [/\b(?:2fa|mfa|totp|otp)\b/gi, ' two-factor '],
   [/\bbrand[- ]new\b/gi, ' new '],
   // Chat shorthand.
   [/\bw\/(?=\s)/gi, ' with '],

@@ -301,7 +301,13 @@ export function parseIntent(intent: string): ParsedIntent {
   }
   let start = skipFiller(tokens, 0)
   // `DokuWiki subscribe to ...`: a name before the verb is where, not what is asked.
-  while (isMark(tokens[start]) && tokens.length > start + 1 && !isMark(tokens[start + 1])) {
+  // (Not after an article: `the DokuWiki [page]` names a page.)
+  while (
+    isMark(tokens[start]) &&
+    tokens.length > start + 1 &&
+    !isMark(tokens[start + 1]) &&
+    !DETERMINERS.has(tokens[start - 1] ?? '')
+  ) {
     const kind = extracted.values[markIndex(tokens[start]!)]?.kind
     if (kind !== 'name') break
     start = skipFiller(tokens, start + 1)
