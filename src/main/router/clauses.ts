@@ -16,7 +16,7 @@
 
 /** What leads a clause that only gives a reason or a purpose. */
 const SUBORDINATE =
-  /^(so (that|i|we|it)\b|because|since|as\b|before|after|when|while|if|until|once|although|though)/i
+  /^(so (that|i|we|it)\b|because|since|as\b|before|after|when|while|if|until|once|although|though|(in order )?to\b|for reference)/i
 
 /** Verbs that open a request. */
 const REQUEST_VERBS =
@@ -47,6 +47,10 @@ const STATEMENT = new RegExp(
 /** Quoted text, as `values.ts` reads it. */
 const QUOTED = /"[^"]*"|“[^”]*”|‘[^’]*’|(?<=^|\s)'[^']+'(?=\s|$|[.,;:!?])/g
 
+/** Verbs of a purpose said after the request (`... to keep things tidy`). */
+const PURPOSES =
+  'keep|locate|ensure|avoid|free|help|allow|let|make sure|find out|have|prepare|check|compare|extract|share|use'
+
 /** Where a clause ends inside a sentence; `so` marks what follows as the request. */
 const BREAKS = new RegExp(
   [
@@ -55,6 +59,9 @@ const BREAKS = new RegExp(
     ',\\s*then\\s+',
     '\\s+(?=so (?:that|i|we) )',
     '\\s+(?=because |since )',
+    // A purpose after the request (`... to keep things tidy`, `... for reference`).
+    `\\s+(?=(?:in order )?to (?:${PURPOSES})\\b)`,
+    '\\s+(?=for reference\\b|before \\w+ing\\b)',
     `,\\s+(?=(?:please\\s+)?(?:${REQUEST_VERBS})\\s+(?:it|them|that|this|the|a|an|my|our)\\b)`,
   ].join('|'),
   'i',
