@@ -228,11 +228,10 @@ export function CandidateReview({ detail, runner, onVerified, onReplaced }: Prop
             a tool only if the answer meets the verify rule.
           </p>
           <RunForm
-            schema={tool.inputs}
+            tool={tool}
+            runner={runner}
             values={values}
             onChange={setValues}
-            onSubmit={(inputs) => void runner.start(tool.id, inputs)}
-            busy={runner.busy}
             submitLabel="Verify"
             submitTestId="verify-button"
           />

@@ -151,11 +151,10 @@ function ToolBody({ detail }: { detail: ToolDetail }) {
           <h2>Run</h2>
           <NeedsBox toolId={tool.id} />
           <RunForm
-            schema={tool.inputs}
+            tool={tool}
+            runner={runner}
             values={values}
             onChange={setValues}
-            onSubmit={(inputs) => void runner.start(tool.id, inputs)}
-            busy={runner.busy}
             submitLabel="Run"
             submitTestId="run-button"
           />
