@@ -4,6 +4,7 @@ import { HttpAuthPrompt } from '../components/HttpAuthPrompt'
 import { formatAgo, formatTime } from '../format'
 import { SIGNING_IN, useLoginsStore } from '../stores/useLoginsStore'
 import { useNow } from '../useNow'
+import { ListTable } from '../components/ListTable'
 
 /** How often an open sign-in is read again while the person signs in, ms. */
 const POLL_MS = 1500
@@ -193,22 +194,11 @@ export function LoginsView() {
       {logins && logins.length === 0 && <p className="muted">No saved logins yet.</p>}
       {logins && logins.length > 0 && (
         <div className="card flush">
-          <table data-testid="logins-table">
-            <thead>
-              <tr>
-                <th>Site</th>
-                <th>State</th>
-                <th>Saved</th>
-                <th>Last used</th>
-                <th />
-              </tr>
-            </thead>
-            <tbody>
-              {logins.map((l) => (
-                <LoginRow key={l.host} login={l} now={now} />
-              ))}
-            </tbody>
-          </table>
+          <ListTable columns={['Site', 'State', 'Saved', 'Last used', null]} testId="logins-table">
+            {logins.map((l) => (
+              <LoginRow key={l.host} login={l} now={now} />
+            ))}
+          </ListTable>
         </div>
       )}
     </>

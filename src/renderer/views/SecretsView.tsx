@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react'
 import type { SecretSummary, VaultState } from '../../shared/appApi'
 import { formatTime } from '../format'
 import { parseHosts, useSecretsStore } from '../stores/useSecretsStore'
+import { ListTable } from '../components/ListTable'
 
 const MODE_LABEL = { keychain: 'Keychain', passphrase: 'Passphrase', locked: 'Locked' } as const
 
@@ -201,21 +202,11 @@ export function SecretsView() {
       {secrets && secrets.length === 0 && <p className="muted">No secrets yet.</p>}
       {secrets && secrets.length > 0 && (
         <div className="card flush">
-          <table data-testid="secrets-table">
-            <thead>
-              <tr>
-                <th>Name</th>
-                <th>Bound hosts</th>
-                <th>Updated</th>
-                <th />
-              </tr>
-            </thead>
-            <tbody>
-              {secrets.map((s) => (
-                <SecretRow key={s.name} secret={s} />
-              ))}
-            </tbody>
-          </table>
+          <ListTable columns={['Name', 'Bound hosts', 'Updated', null]} testId="secrets-table">
+            {secrets.map((s) => (
+              <SecretRow key={s.name} secret={s} />
+            ))}
+          </ListTable>
         </div>
       )}
     </>

@@ -3,6 +3,7 @@ import type { UsageView as Usage } from '../../shared/appApi'
 import { invoke } from '../api'
 import { formatTime } from '../format'
 import { attempt } from '../stores/useAppStore'
+import { ListTable } from '../components/ListTable'
 
 /** Credits and the ledger (spec "What the service does" 7). */
 export function UsageView() {
@@ -37,28 +38,18 @@ export function UsageView() {
           </div>
           <h2>Ledger</h2>
           <div className="card flush">
-            <table data-testid="ledger">
-              <thead>
-                <tr>
-                  <th>When</th>
-                  <th>Kind</th>
-                  <th>Credits</th>
-                  <th>For</th>
+            <ListTable columns={['When', 'Kind', 'Credits', 'For']} testId="ledger">
+              {usage.ledger.map((e) => (
+                <tr key={`${e.kind}:${e.ref}`} data-testid="ledger-row">
+                  <td className="nowrap">{formatTime(e.at)}</td>
+                  <td>{e.kind}</td>
+                  <td className="num">{e.amount > 0 ? `+${e.amount}` : e.amount}</td>
+                  <td>
+                    {e.reason} <code className="muted">{e.ref}</code>
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {usage.ledger.map((e) => (
-                  <tr key={`${e.kind}:${e.ref}`} data-testid="ledger-row">
-                    <td className="nowrap">{formatTime(e.at)}</td>
-                    <td>{e.kind}</td>
-                    <td className="num">{e.amount > 0 ? `+${e.amount}` : e.amount}</td>
-                    <td>
-                      {e.reason} <code className="muted">{e.ref}</code>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+              ))}
+            </ListTable>
           </div>
         </>
       )}
