@@ -3,10 +3,10 @@ import type { KeySummary } from '../../shared/appApi'
 import { invoke } from '../api'
 import { formatTime } from '../format'
 import { attempt } from '../stores/useAppStore'
+import { CopyButton } from '../components/CopyBlock'
 import { ListTable } from '../components/ListTable'
 
 function NewKey({ secret }: { secret: string }) {
-  const [copied, setCopied] = useState(false)
   return (
     <div className="card secret">
       <p>
@@ -16,16 +16,7 @@ function NewKey({ secret }: { secret: string }) {
         <code className="secret-value" data-testid="key-secret">
           {secret}
         </code>
-        <button
-          onClick={() =>
-            void navigator.clipboard.writeText(secret).then(
-              () => setCopied(true),
-              () => setCopied(false),
-            )
-          }
-        >
-          {copied ? 'Copied' : 'Copy'}
-        </button>
+        <CopyButton text={secret} label="the key" />
       </div>
     </div>
   )
