@@ -1,4 +1,18 @@
 /**
+ * The refusals of an answer to an `input_required` run, in the order of spec INTERFACE.md
+ * "Errors" ("Answering an input_required run"): what every route that takes answers may refuse.
+ */
+export const ANSWER_ERROR_CODES = [
+  'conflict',
+  'stale_revision',
+  'stale_requirement',
+  'expired_requirement',
+  'unknown_requirement',
+  'invalid_option',
+  'invalid_answer',
+] as const
+
+/**
  * The closed sets of error codes of spec/INTERFACE.md ("Errors"). Codes are API: never renamed,
  * never reused. Every refusal and every failed run carries one of these.
  */
@@ -29,13 +43,7 @@ export const REST_ERROR_CODES = [
   'scrape_timeout',
   'run_timeout',
   'upstream_timeout',
-  'conflict',
-  'stale_revision',
-  'stale_requirement',
-  'expired_requirement',
-  'unknown_requirement',
-  'invalid_option',
-  'invalid_answer',
+  ...ANSWER_ERROR_CODES,
   'credential_required',
   'no_login_form',
   'request_closed',

@@ -3,17 +3,15 @@ import type { Exchange, Trace } from '../../shared/trace'
 import { parseJsonBody, parseJsonRequest, safeUrl } from './classify'
 import { personValues, type PersonValue } from './personValues'
 import { asRename, renamed } from './renameWrite'
-import { diffResource, type ResourceDiff } from './resourceDiff'
+import type { ResourceDiff } from './resourceDiff'
 import {
-  based,
+  basedWrite,
   findListed,
   isRec,
-  lastSegment,
+  nameField,
   overlaps,
   READ_STEP,
   readRequestOf,
-  templateOf,
-  withIfMatch,
   withNameInUrl,
   withSignal,
   type Rec,
@@ -84,10 +82,9 @@ function sameRead(write: Exchange, sent: Rec, earlier: Exchange[]): Resource | n
 
 /** The latest record an earlier answer listed that the write's URL names and its body repeats. */
 function listedRecord(write: Exchange, sent: Rec, earlier: Exchange[]): Resource | null {
-  const name = lastSegment(write.url)
-  if (!name) return null
-  const field = Object.keys(sent).find((k) => sent[k] === name)
-  if (!field) return null
+  const named = nameField(write.url, sent)
+  if (!named) return null
+  const { name, field } = named
   const found = findListed(earlier, (record) => record[field] === name && overlaps(record, sent))
   return found && { kind: 'listed', ...found }
 }
@@ -105,20 +102,18 @@ function rewrite(
   const target = resource.kind === 'listed' ? withNameInUrl(last, sent) : last
   const slots = new SlotBook(tool.inputs, people)
   const read = readStepFor(tool, resource, target.request)
-  const diff = diffResource(sent, resource.reference, templateOf(target), slots.context(resource))
   // Nothing kept from the record (every field typed anew): the body is no copy of it.
-  if (!diff.changes.length || !diff.kept) return tool
-  const request = based(target.request, read.step.id, diff)
-  const writeRequest = withIfMatch(request, read.step)
+  const based = basedWrite(target, sent, resource.reference, slots.context(resource), read.step)
+  if (!based) return tool
   const steps = tool.steps.slice(0, -1).map((s) => (s.id === read.step.id ? read.step : s))
   if (read.added) steps.push(read.step)
-  steps.push({ ...target, request: writeRequest })
+  steps.push({ ...target, request: based.request })
   return pruneTool(
     {
       ...tool,
-      inputs: slots.inputs(read.step.id, diff),
+      inputs: slots.inputs(read.step.id, based.diff),
       steps,
-      evidence: withSignal(tool, signalOf(write, resource, diff, read.step)),
+      evidence: withSignal(tool, signalOf(write, resource, based.diff, read.step)),
     },
     trace,
   )

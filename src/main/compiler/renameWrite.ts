@@ -7,17 +7,16 @@ import { keptHeaders } from './headers'
 import { inferSchema } from './inferSchema'
 import type { PersonValue } from './personValues'
 import { pathSegments } from './requestValues'
-import { diffResource, same } from './resourceDiff'
+import { same } from './resourceDiff'
 import {
-  based,
+  basedWrite,
   findListed,
   isRec,
   lastSegment,
+  nameField,
   overlaps,
   READ_STEP,
   readRequestOf,
-  templateOf,
-  withIfMatch,
   withLastSegment,
   withNameInUrl,
   withSignal,
@@ -47,9 +46,9 @@ export function renamed(
   people: PersonValue[],
 ): Rename | null {
   if (write.method.toUpperCase() !== 'PUT') return null
-  const name = lastSegment(write.url)
-  const field = name && Object.keys(sent).find((k) => sent[k] === name)
-  if (!field) return null
+  const named = nameField(write.url, sent)
+  if (!named) return null
+  const { name, field } = named
   const given = new Set(people.map((p) => fold(p.value)))
   const namesDeleted = trace.exchanges.some((e) => {
     const deleted = e.method.toUpperCase() === 'DELETE' ? lastSegment(e.url) : null
@@ -95,12 +94,12 @@ export function asRename(
     url: withLastSegment(target.request.url, `{{input.${oldSlot}}}`),
   }
   const read: ToolStep = { id: READ_STEP, request: readRequest, extract: [] }
-  const diff = diffResource(sent, rename.reference, templateOf(target), slots.context(rename))
-  if (!diff.changes.length || !diff.kept) return tool
+  const based = basedWrite(target, sent, rename.reference, slots.context(rename), read)
+  if (!based) return tool
   const put: ToolStep = {
     id: `d${write.seq}`,
     exchangeId: write.id,
-    request: withIfMatch(based(target.request, READ_STEP, diff), read),
+    request: based.request,
     extract: [],
   }
   const remove: ToolStep = {
@@ -120,7 +119,7 @@ export function asRename(
       ...tool,
       description: `${tool.intent} — ${rename.remove.method} ${path}`,
       mutating: true,
-      inputs: slots.inputs(READ_STEP, diff),
+      inputs: slots.inputs(READ_STEP, based.diff),
       steps: [...tool.steps.slice(0, -1), read, put, remove],
       output: outputForRule(verify, inferred),
       verify,

@@ -6,7 +6,7 @@ import type { EvidenceSignal, RequestTemplate, ToolSpec, ToolStep } from '../../
 import type { Exchange } from '../../shared/trace'
 import { parseJsonBody } from './classify'
 import { pathSegments } from './requestValues'
-import type { ResourceDiff } from './resourceDiff'
+import { diffResource, type DiffContext, type ResourceDiff } from './resourceDiff'
 
 export type Rec = Record<string, unknown>
 
@@ -67,12 +67,37 @@ export function readRequestOf(target: RequestTemplate): RequestTemplate {
   return { method: 'GET', url: target.url, headers, body: null }
 }
 
-/** The target's request with its JSON body based on the read's answer. */
-export function based(request: RequestTemplate, step: string, diff: ResourceDiff): RequestTemplate {
-  return {
-    ...request,
-    body: { kind: 'json', template: diff.shown, base: { step, path: '', changes: diff.changes } },
+/**
+ * The body field whose value is the URL's last segment (the name the write gives the record in
+ * both places), with that name; null when the URL has no last segment or no field repeats it.
+ */
+export function nameField(url: string, sent: Rec): { name: string; field: string } | null {
+  const name = lastSegment(url)
+  const field = name && Object.keys(sent).find((k) => sent[k] === name)
+  return name && field ? { name, field } : null
+}
+
+/**
+ * The target's request rewritten over the record `read` answers: its JSON body the record with
+ * only the changes `sent` makes to `reference` (ToolSpec `JsonBodyBase`), and its `If-Match` the
+ * read's `ETag` ({@link withIfMatch}, which may add that extractor to `read`). Null when the body
+ * changes nothing or keeps no field of the record: then it is no copy of it.
+ */
+export function basedWrite(
+  target: ToolStep,
+  sent: Rec,
+  reference: Rec,
+  context: DiffContext,
+  read: ToolStep,
+): { request: RequestTemplate; diff: ResourceDiff } | null {
+  const diff = diffResource(sent, reference, templateOf(target), context)
+  if (!diff.changes.length || !diff.kept) return null
+  const base = { step: read.id, path: '', changes: diff.changes }
+  const request: RequestTemplate = {
+    ...target.request,
+    body: { kind: 'json', template: diff.shown, base },
   }
+  return { request: withIfMatch(request, read), diff }
 }
 
 /**

@@ -52,40 +52,19 @@ export interface IndexJobRepository {
   failActive(reason: string, message: string, now: number): number
 }
 
-interface IndexJobRow {
-  id: string
-  tenant: string
-  url: string
-  site: string
-  intent: string | null
-  status: IndexJobStatus
-  indexed: number
-  reason: string | null
-  message: string | null
-  trace_id: string | null
-  tool_ids: string
-  sign_in_url: string | null
-  created_at: number
-  updated_at: number
-  finished_at: number | null
-}
+/**
+ * A job's columns under its record's field names; only `toolIds` is still the JSON text the
+ * table keeps.
+ */
+const SELECT = `SELECT id, tenant, url, site, intent, status, indexed, reason, message,
+  trace_id AS traceId, tool_ids AS toolIds, sign_in_url AS signInUrl, created_at AS createdAt,
+  updated_at AS updatedAt, finished_at AS finishedAt FROM index_jobs`
 
-const toRecord = (r: IndexJobRow): IndexJobRecord => ({
-  id: r.id,
-  tenant: r.tenant,
-  url: r.url,
-  site: r.site,
-  intent: r.intent,
-  status: r.status,
-  indexed: r.indexed,
-  reason: r.reason,
-  message: r.message,
-  traceId: r.trace_id,
-  toolIds: JSON.parse(r.tool_ids) as string[],
-  signInUrl: r.sign_in_url,
-  createdAt: r.created_at,
-  updatedAt: r.updated_at,
-  finishedAt: r.finished_at,
+type IndexJobRow = Omit<IndexJobRecord, 'toolIds'> & { toolIds: string }
+
+const toRecord = (row: IndexJobRow): IndexJobRecord => ({
+  ...row,
+  toolIds: JSON.parse(row.toolIds) as string[],
 })
 
 const COLUMNS: Record<keyof IndexJobPatch, string> = {
@@ -101,33 +80,18 @@ const COLUMNS: Record<keyof IndexJobPatch, string> = {
 
 /** Creates the index-job repository over an open database (migration 007). */
 export function createIndexJobRepository(db: Db): IndexJobRepository {
-  const byId = db.prepare('SELECT * FROM index_jobs WHERE id = ?')
+  const byId = db.prepare(`${SELECT} WHERE id = ?`)
   return {
     create(job) {
       db.prepare(
         `INSERT INTO index_jobs (id, tenant, url, site, intent, status, indexed, reason, message,
            trace_id, tool_ids, sign_in_url, created_at, updated_at, finished_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      ).run(
-        job.id,
-        job.tenant,
-        job.url,
-        job.site,
-        job.intent,
-        job.status,
-        job.indexed,
-        job.reason,
-        job.message,
-        job.traceId,
-        JSON.stringify(job.toolIds),
-        job.signInUrl,
-        job.createdAt,
-        job.updatedAt,
-        job.finishedAt,
-      )
+         VALUES (@id, @tenant, @url, @site, @intent, @status, @indexed, @reason, @message,
+           @traceId, @toolIds, @signInUrl, @createdAt, @updatedAt, @finishedAt)`,
+      ).run({ ...job, toolIds: JSON.stringify(job.toolIds) })
     },
     get(tenant, id) {
-      const row = db.prepare('SELECT * FROM index_jobs WHERE tenant = ? AND id = ?').get(tenant, id)
+      const row = db.prepare(`${SELECT} WHERE tenant = ? AND id = ?`).get(tenant, id)
       return row ? toRecord(row as IndexJobRow) : null
     },
     update(id, patch, now) {
@@ -143,7 +107,7 @@ export function createIndexJobRepository(db: Db): IndexJobRepository {
     active(tenant) {
       const rows = db
         .prepare(
-          `SELECT * FROM index_jobs WHERE tenant = ? AND status IN ('queued', 'running')
+          `${SELECT} WHERE tenant = ? AND status IN ('queued', 'running')
            ORDER BY created_at, id`,
         )
         .all(tenant) as IndexJobRow[]
@@ -158,7 +122,7 @@ export function createIndexJobRepository(db: Db): IndexJobRepository {
     oldestSince(tenant, since) {
       const row = db
         .prepare(
-          `SELECT * FROM index_jobs WHERE tenant = ? AND created_at > ?
+          `${SELECT} WHERE tenant = ? AND created_at > ?
            ORDER BY created_at, id LIMIT 1`,
         )
         .get(tenant, since) as IndexJobRow | undefined

@@ -42,24 +42,20 @@ const openText = (stored: string, sealer: CredentialSealer | null): string => {
  * vault is open (null). Everything else is kept as recorded.
  */
 export function sealExchange(exchange: Exchange, sealer: CredentialSealer | null): Exchange {
-  return {
-    ...exchange,
-    url: sealUserinfo(exchange.url, sealer),
-    pageUrl: sealUserinfo(exchange.pageUrl, sealer),
-    requestHeaders: mapCredentials(exchange.requestHeaders, (v) => sealText(v, sealer)),
-    responseHeaders: mapCredentials(exchange.responseHeaders, (v) => sealText(v, sealer)),
-  }
+  return mapCredentialFields(
+    exchange,
+    (url) => sealUserinfo(url, sealer),
+    (value) => sealText(value, sealer),
+  )
 }
 
 /** The recorded exchange back from its stored form; values that cannot open stay `WITHHELD`. */
 export function openExchange(exchange: Exchange, sealer: CredentialSealer | null): Exchange {
-  return {
-    ...exchange,
-    url: openUserinfo(exchange.url, sealer),
-    pageUrl: openUserinfo(exchange.pageUrl, sealer),
-    requestHeaders: mapCredentials(exchange.requestHeaders, (v) => openText(v, sealer)),
-    responseHeaders: mapCredentials(exchange.responseHeaders, (v) => openText(v, sealer)),
-  }
+  return mapCredentialFields(
+    exchange,
+    (url) => openUserinfo(url, sealer),
+    (value) => openText(value, sealer),
+  )
 }
 
 /** A trace's storage state as stored: sealed JSON, or null (dropped) without a vault. */
@@ -84,6 +80,24 @@ export function openStorageState(
     return JSON.parse(text) as StorageState
   } catch {
     return null
+  }
+}
+
+/**
+ * The exchange with `url` applied to its URLs (userinfo) and `value` to the values of its
+ * `CREDENTIAL_HEADERS`: every field of an exchange that can hold a credential.
+ */
+function mapCredentialFields(
+  exchange: Exchange,
+  url: (url: string) => string,
+  value: (value: string) => string,
+): Exchange {
+  return {
+    ...exchange,
+    url: url(exchange.url),
+    pageUrl: url(exchange.pageUrl),
+    requestHeaders: mapCredentials(exchange.requestHeaders, value),
+    responseHeaders: mapCredentials(exchange.responseHeaders, value),
   }
 }
 
@@ -143,11 +157,5 @@ export function withoutCredentials<
 
 /** One exchange without its credentials; see `withoutCredentials`. */
 export function exchangeWithoutCredentials(exchange: Exchange): Exchange {
-  return {
-    ...exchange,
-    url: withoutUserinfo(exchange.url),
-    pageUrl: withoutUserinfo(exchange.pageUrl),
-    requestHeaders: mapCredentials(exchange.requestHeaders, () => LEFT_OUT),
-    responseHeaders: mapCredentials(exchange.responseHeaders, () => LEFT_OUT),
-  }
+  return mapCredentialFields(exchange, withoutUserinfo, () => LEFT_OUT)
 }

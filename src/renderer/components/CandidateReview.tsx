@@ -8,6 +8,7 @@ import { RunForm, defaultsOf, typeOf } from './RunForm'
 import { NeedsBox } from './NeedsBox'
 import { RunView } from './RunView'
 import { StatusBadge } from './StatusBadge'
+import { ListTable } from './ListTable'
 
 /** The surface-A path that calls `tool` (spec "A. Site tool calls"). */
 export function callPath(tool: ToolSpec): string {
@@ -78,36 +79,24 @@ function Evidence({ tool }: { tool: ToolSpec }) {
 function Slots({ tool }: { tool: ToolSpec }) {
   const required = new Set(tool.inputs.required ?? [])
   return (
-    <table>
-      <thead>
-        <tr>
-          <th>Input</th>
-          <th>Slot</th>
-          <th>Type</th>
-          <th>Default</th>
-          <th>Required</th>
-          <th>Goes to</th>
+    <ListTable columns={['Input', 'Slot', 'Type', 'Default', 'Required', 'Goes to']}>
+      {Object.entries(tool.inputs.properties).map(([name, slot]) => (
+        <tr key={name} data-testid="slot-row">
+          <td>{name}</td>
+          <td>
+            <code>{slot['x-slot']}</code>
+          </td>
+          <td>{slot.enum ? `enum (${slot.enum.map(String).join(', ')})` : typeOf(slot)}</td>
+          <td>
+            <code>{slot.default === undefined ? '—' : JSON.stringify(slot.default)}</code>
+          </td>
+          <td>{required.has(name) ? 'yes' : 'no'}</td>
+          <td>
+            {slot['x-in']} <code>{slot['x-path']}</code>
+          </td>
         </tr>
-      </thead>
-      <tbody>
-        {Object.entries(tool.inputs.properties).map(([name, slot]) => (
-          <tr key={name} data-testid="slot-row">
-            <td>{name}</td>
-            <td>
-              <code>{slot['x-slot']}</code>
-            </td>
-            <td>{slot.enum ? `enum (${slot.enum.map(String).join(', ')})` : typeOf(slot)}</td>
-            <td>
-              <code>{slot.default === undefined ? '—' : JSON.stringify(slot.default)}</code>
-            </td>
-            <td>{required.has(name) ? 'yes' : 'no'}</td>
-            <td>
-              {slot['x-in']} <code>{slot['x-path']}</code>
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+      ))}
+    </ListTable>
   )
 }
 
@@ -228,11 +217,10 @@ export function CandidateReview({ detail, runner, onVerified, onReplaced }: Prop
             a tool only if the answer meets the verify rule.
           </p>
           <RunForm
-            schema={tool.inputs}
+            tool={tool}
+            runner={runner}
             values={values}
             onChange={setValues}
-            onSubmit={(inputs) => void runner.start(tool.id, inputs)}
-            busy={runner.busy}
             submitLabel="Verify"
             submitTestId="verify-button"
           />

@@ -1,5 +1,6 @@
 import type { RunDetail } from '../../shared/appApi'
 import { json, pathOf } from '../format'
+import { ListTable } from './ListTable'
 
 /** Milliseconds as the Runs view writes them: `840 ms`, `3.2 s`. */
 export function formatMs(ms: number): string {
@@ -38,38 +39,29 @@ export function RunEffects({ detail }: { detail: RunDetail }) {
       {detail.effects.length === 0 ? (
         <p className="muted">None: the run stopped before sending anything.</p>
       ) : (
-        <table data-testid="run-effects">
-          <thead>
-            <tr>
-              <th>#</th>
-              <th>Method</th>
-              <th>Path</th>
-              <th>Status</th>
-              <th>Answered at</th>
-              <th>Took</th>
-            </tr>
-          </thead>
-          <tbody>
-            {detail.effects.map((e, i) => {
-              const at = Date.parse(e.at)
-              const before = i === 0 ? start : Date.parse(detail.effects[i - 1]!.at)
-              return (
-                <tr key={`${i}-${e.at}`} data-testid="run-effect">
-                  <td className="num">{i + 1}</td>
-                  <td className="method">{e.method}</td>
-                  <td className="url" title={e.url}>
-                    {pathOf(e.url)}
-                  </td>
-                  <td className={e.status === null || e.status >= 400 ? 'bad' : ''}>
-                    {e.status ?? 'no answer'}
-                  </td>
-                  <td className="num">+{formatMs(at - start)}</td>
-                  <td className="num">{formatMs(at - before)}</td>
-                </tr>
-              )
-            })}
-          </tbody>
-        </table>
+        <ListTable
+          columns={['#', 'Method', 'Path', 'Status', 'Answered at', 'Took']}
+          testId="run-effects"
+        >
+          {detail.effects.map((e, i) => {
+            const at = Date.parse(e.at)
+            const before = i === 0 ? start : Date.parse(detail.effects[i - 1]!.at)
+            return (
+              <tr key={`${i}-${e.at}`} data-testid="run-effect">
+                <td className="num">{i + 1}</td>
+                <td className="method">{e.method}</td>
+                <td className="url" title={e.url}>
+                  {pathOf(e.url)}
+                </td>
+                <td className={e.status === null || e.status >= 400 ? 'bad' : ''}>
+                  {e.status ?? 'no answer'}
+                </td>
+                <td className="num">+{formatMs(at - start)}</td>
+                <td className="num">{formatMs(at - before)}</td>
+              </tr>
+            )
+          })}
+        </ListTable>
       )}
       {detail.steps.length > 0 && (
         <>

@@ -1,4 +1,5 @@
 import type { ToolSpec, SlotSchema } from '../../shared/toolSpec'
+import type { Runner } from '../useRunner'
 
 type InputSchema = ToolSpec['inputs']
 export type Values = Record<string, unknown>
@@ -85,17 +86,22 @@ function parseOr(text: string): unknown {
 }
 
 interface RunFormProps {
-  schema: InputSchema
+  tool: ToolSpec
+  /** Starts the run on submit; its `busy` disables the button meanwhile. */
+  runner: Runner
   values: Values
   onChange(values: Values): void
-  onSubmit(inputs: Values): void
-  busy: boolean
   submitLabel: string
   submitTestId: string
 }
 
-/** A form built from the tool's input schema: one field per semantic input, defaults prefilled. */
-export function RunForm({ schema, values, onChange, onSubmit, busy, ...submit }: RunFormProps) {
+/**
+ * A form built from the tool's input schema, one field per semantic input, defaults prefilled,
+ * that runs the tool with the inputs set ({@link cleanInputs}).
+ */
+export function RunForm({ tool, runner, values, onChange, ...submit }: RunFormProps) {
+  const schema = tool.inputs
+  const busy = runner.busy
   const required = new Set(schema.required ?? [])
   const slots = Object.entries(schema.properties)
   return (
@@ -104,7 +110,7 @@ export function RunForm({ schema, values, onChange, onSubmit, busy, ...submit }:
       data-testid="run-form"
       onSubmit={(e) => {
         e.preventDefault()
-        onSubmit(cleanInputs(schema, values))
+        void runner.start(tool.id, cleanInputs(schema, values))
       }}
     >
       {slots.length === 0 && <p className="muted">This tool takes no inputs.</p>}

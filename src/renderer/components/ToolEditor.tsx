@@ -3,6 +3,7 @@ import { INPUT_TYPES, type InputType } from '../../shared/toolEdit'
 import type { ToolSpec } from '../../shared/toolSpec'
 import { useSecretsStore } from '../stores/useSecretsStore'
 import { draftOf, editFromDraft, type ToolDraft } from '../toolDraft'
+import { ListTable } from './ListTable'
 
 interface Props {
   tool: ToolSpec
@@ -72,69 +73,60 @@ export function ToolEditor({ tool, busy, onSave, onCancel }: Props) {
       <h3>Inputs</h3>
       {draft.inputs.length === 0 && <p className="muted">This tool takes no inputs.</p>}
       {draft.inputs.length > 0 && (
-        <table className="edit-table">
-          <thead>
-            <tr>
-              <th>Slot</th>
-              <th>Name</th>
-              <th>Type</th>
-              <th>Default</th>
-              <th>Options (comma-separated)</th>
-              <th>Required</th>
+        <ListTable
+          columns={['Slot', 'Name', 'Type', 'Default', 'Options (comma-separated)', 'Required']}
+          className="edit-table"
+        >
+          {draft.inputs.map((input, i) => (
+            <tr key={input.slot} data-testid="edit-input">
+              <td>
+                <code>{input.slot}</code>
+              </td>
+              <td>
+                <input
+                  aria-label={`Name of input ${input.slot}`}
+                  data-testid="edit-input-name"
+                  value={input.name}
+                  onChange={(e) => setInput(i, { name: e.target.value })}
+                />
+              </td>
+              <td>
+                <select
+                  aria-label={`Type of input ${input.slot}`}
+                  value={input.type}
+                  onChange={(e) => setInput(i, { type: e.target.value as InputType })}
+                >
+                  {INPUT_TYPES.map((t) => (
+                    <option key={t}>{t}</option>
+                  ))}
+                </select>
+              </td>
+              <td>
+                <input
+                  aria-label={`Default of input ${input.slot}`}
+                  data-testid="edit-input-default"
+                  value={input.default}
+                  onChange={(e) => setInput(i, { default: e.target.value })}
+                />
+              </td>
+              <td>
+                <input
+                  aria-label={`Options of input ${input.slot}`}
+                  value={input.options}
+                  onChange={(e) => setInput(i, { options: e.target.value })}
+                />
+              </td>
+              <td>
+                <input
+                  type="checkbox"
+                  aria-label={`Input ${input.slot} is required`}
+                  checked={input.required}
+                  onChange={(e) => setInput(i, { required: e.target.checked })}
+                />
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {draft.inputs.map((input, i) => (
-              <tr key={input.slot} data-testid="edit-input">
-                <td>
-                  <code>{input.slot}</code>
-                </td>
-                <td>
-                  <input
-                    aria-label={`Name of input ${input.slot}`}
-                    data-testid="edit-input-name"
-                    value={input.name}
-                    onChange={(e) => setInput(i, { name: e.target.value })}
-                  />
-                </td>
-                <td>
-                  <select
-                    aria-label={`Type of input ${input.slot}`}
-                    value={input.type}
-                    onChange={(e) => setInput(i, { type: e.target.value as InputType })}
-                  >
-                    {INPUT_TYPES.map((t) => (
-                      <option key={t}>{t}</option>
-                    ))}
-                  </select>
-                </td>
-                <td>
-                  <input
-                    aria-label={`Default of input ${input.slot}`}
-                    data-testid="edit-input-default"
-                    value={input.default}
-                    onChange={(e) => setInput(i, { default: e.target.value })}
-                  />
-                </td>
-                <td>
-                  <input
-                    aria-label={`Options of input ${input.slot}`}
-                    value={input.options}
-                    onChange={(e) => setInput(i, { options: e.target.value })}
-                  />
-                </td>
-                <td>
-                  <input
-                    type="checkbox"
-                    aria-label={`Input ${input.slot} is required`}
-                    checked={input.required}
-                    onChange={(e) => setInput(i, { required: e.target.checked })}
-                  />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </ListTable>
       )}
 
       <h3>Headers</h3>

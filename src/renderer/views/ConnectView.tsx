@@ -6,6 +6,7 @@ import { invoke } from '../api'
 import { CopyBlock } from '../components/CopyBlock'
 import { defaultsOf } from '../components/RunForm'
 import { attempt, useAppStore } from '../stores/useAppStore'
+import { ListTable } from '../components/ListTable'
 
 const splitList = (text: string) =>
   text
@@ -106,50 +107,37 @@ function Scopes() {
         </button>
       </form>
       {scopes && scopes.length > 0 && (
-        <table data-testid="scope-list">
-          <thead>
-            <tr>
-              <th>Scope</th>
-              <th>Sites</th>
-              <th>Tools</th>
-              <th>MCP endpoint</th>
-              <th>
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {scopes.map((s) => (
-              <tr key={s.slug} data-testid="scope-row">
-                <td>{s.slug}</td>
-                <td>{s.apps.join(', ') || '—'}</td>
-                <td>{s.tools.join(', ') || '—'}</td>
-                <td>
-                  <code>/mcp/{s.slug}</code>
-                </td>
-                <td>
-                  <button
-                    className="danger"
-                    data-testid="scope-delete"
-                    aria-label={`Delete the scope ${s.slug}`}
-                    onClick={() => {
-                      // A connection using the scope gets 404 unknown_scope from then on.
-                      if (
-                        !window.confirm(
-                          `Delete the scope ${s.slug}? Agents connected to /mcp/${s.slug} lose access.`,
-                        )
+        <ListTable columns={['Scope', 'Sites', 'Tools', 'MCP endpoint', null]} testId="scope-list">
+          {scopes.map((s) => (
+            <tr key={s.slug} data-testid="scope-row">
+              <td>{s.slug}</td>
+              <td>{s.apps.join(', ') || '—'}</td>
+              <td>{s.tools.join(', ') || '—'}</td>
+              <td>
+                <code>/mcp/{s.slug}</code>
+              </td>
+              <td>
+                <button
+                  className="danger"
+                  data-testid="scope-delete"
+                  aria-label={`Delete the scope ${s.slug}`}
+                  onClick={() => {
+                    // A connection using the scope gets 404 unknown_scope from then on.
+                    if (
+                      !window.confirm(
+                        `Delete the scope ${s.slug}? Agents connected to /mcp/${s.slug} lose access.`,
                       )
-                        return
-                      void attempt(invoke('scopes.delete', { slug: s.slug })).then(load)
-                    }}
-                  >
-                    Delete
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+                    )
+                      return
+                    void attempt(invoke('scopes.delete', { slug: s.slug })).then(load)
+                  }}
+                >
+                  Delete
+                </button>
+              </td>
+            </tr>
+          ))}
+        </ListTable>
       )}
     </>
   )

@@ -3,9 +3,10 @@ import type { KeySummary } from '../../shared/appApi'
 import { invoke } from '../api'
 import { formatTime } from '../format'
 import { attempt } from '../stores/useAppStore'
+import { CopyButton } from '../components/CopyBlock'
+import { ListTable } from '../components/ListTable'
 
 function NewKey({ secret }: { secret: string }) {
-  const [copied, setCopied] = useState(false)
   return (
     <div className="card secret">
       <p>
@@ -15,16 +16,7 @@ function NewKey({ secret }: { secret: string }) {
         <code className="secret-value" data-testid="key-secret">
           {secret}
         </code>
-        <button
-          onClick={() =>
-            void navigator.clipboard.writeText(secret).then(
-              () => setCopied(true),
-              () => setCopied(false),
-            )
-          }
-        >
-          {copied ? 'Copied' : 'Copy'}
-        </button>
+        <CopyButton text={secret} label="the key" />
       </div>
     </div>
   )
@@ -76,48 +68,34 @@ export function KeysView() {
       {keys && keys.length === 0 && <p className="muted">No keys yet.</p>}
       {keys && keys.length > 0 && (
         <div className="card flush">
-          <table>
-            <thead>
-              <tr>
-                <th>Label</th>
-                <th>Prefix</th>
-                <th>Created</th>
-                <th>Last used</th>
-                <th>Revoked</th>
-                <th>
-                  <span className="visually-hidden">Actions</span>
-                </th>
+          <ListTable columns={['Label', 'Prefix', 'Created', 'Last used', 'Revoked', null]}>
+            {keys.map((k) => (
+              <tr key={k.id} data-testid="key-row" className={k.revokedAt ? 'revoked' : ''}>
+                <td>{k.label}</td>
+                <td>
+                  <code>{k.prefix}…</code>
+                </td>
+                <td>{formatTime(k.createdAt)}</td>
+                <td>{k.lastUsedAt ? formatTime(k.lastUsedAt) : 'never'}</td>
+                <td>{k.revokedAt ? formatTime(k.revokedAt) : '—'}</td>
+                <td>
+                  {!k.revokedAt && (
+                    <button
+                      className="link danger-text"
+                      data-testid="key-revoke"
+                      aria-label={`Revoke ${k.label}`}
+                      onClick={() => {
+                        if (confirm(`Revoke ${k.label}? Programs using it stop working.`))
+                          void attempt(invoke('keys.revoke', { id: k.id })).then(load)
+                      }}
+                    >
+                      Revoke
+                    </button>
+                  )}
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {keys.map((k) => (
-                <tr key={k.id} data-testid="key-row" className={k.revokedAt ? 'revoked' : ''}>
-                  <td>{k.label}</td>
-                  <td>
-                    <code>{k.prefix}…</code>
-                  </td>
-                  <td>{formatTime(k.createdAt)}</td>
-                  <td>{k.lastUsedAt ? formatTime(k.lastUsedAt) : 'never'}</td>
-                  <td>{k.revokedAt ? formatTime(k.revokedAt) : '—'}</td>
-                  <td>
-                    {!k.revokedAt && (
-                      <button
-                        className="link danger-text"
-                        data-testid="key-revoke"
-                        aria-label={`Revoke ${k.label}`}
-                        onClick={() => {
-                          if (confirm(`Revoke ${k.label}? Programs using it stop working.`))
-                            void attempt(invoke('keys.revoke', { id: k.id })).then(load)
-                        }}
-                      >
-                        Revoke
-                      </button>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </ListTable>
         </div>
       )}
     </>

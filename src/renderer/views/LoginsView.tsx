@@ -4,6 +4,8 @@ import { HttpAuthPrompt } from '../components/HttpAuthPrompt'
 import { formatAgo, formatTime } from '../format'
 import { SIGNING_IN, useLoginsStore } from '../stores/useLoginsStore'
 import { useNow } from '../useNow'
+import { ConfirmButton } from '../components/ConfirmButton'
+import { ListTable } from '../components/ListTable'
 
 /** How often an open sign-in is read again while the person signs in, ms. */
 const POLL_MS = 1500
@@ -96,7 +98,6 @@ function SignInPanel({ signIn }: { signIn: SignInState }) {
 
 function LoginRow({ login, now }: { login: LoginSummary; now: number }) {
   const { start, forget, signIn } = useLoginsStore()
-  const [confirming, setConfirming] = useState(false)
   const busy = signIn !== null && SIGNING_IN.includes(signIn.status)
   return (
     <tr data-testid="login-row">
@@ -130,22 +131,11 @@ function LoginRow({ login, now }: { login: LoginSummary; now: number }) {
         >
           Sign in again
         </button>
-        {confirming ? (
-          <>
-            <button
-              className="danger"
-              data-testid="login-forget-confirm"
-              onClick={() => void forget(login.host)}
-            >
-              Forget
-            </button>
-            <button onClick={() => setConfirming(false)}>Keep</button>
-          </>
-        ) : (
-          <button data-testid="login-forget" onClick={() => setConfirming(true)}>
-            Forget…
-          </button>
-        )}
+        <ConfirmButton
+          label="Forget"
+          testId="login-forget"
+          onConfirm={() => void forget(login.host)}
+        />
       </td>
     </tr>
   )
@@ -193,22 +183,11 @@ export function LoginsView() {
       {logins && logins.length === 0 && <p className="muted">No saved logins yet.</p>}
       {logins && logins.length > 0 && (
         <div className="card flush">
-          <table data-testid="logins-table">
-            <thead>
-              <tr>
-                <th>Site</th>
-                <th>State</th>
-                <th>Saved</th>
-                <th>Last used</th>
-                <th />
-              </tr>
-            </thead>
-            <tbody>
-              {logins.map((l) => (
-                <LoginRow key={l.host} login={l} now={now} />
-              ))}
-            </tbody>
-          </table>
+          <ListTable columns={['Site', 'State', 'Saved', 'Last used', null]} testId="logins-table">
+            {logins.map((l) => (
+              <LoginRow key={l.host} login={l} now={now} />
+            ))}
+          </ListTable>
         </div>
       )}
     </>

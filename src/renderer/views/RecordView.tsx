@@ -10,6 +10,7 @@ import { pathOf } from '../format'
 import { toolHref } from '../route'
 import { useRecordStore } from '../stores/useRecordStore'
 import { useRunner } from '../useRunner'
+import { ListTable } from '../components/ListTable'
 
 /**
  * Drop a HAR file on Record, or pick one: it becomes a recording, compiled with
@@ -197,36 +198,23 @@ function Recording() {
       </p>
       {session?.view === 'screencast' && <ScreencastView sessionId={session.sessionId} />}
       <div className="scroll card flush" ref={box} onScroll={onScroll}>
-        <table>
-          <thead>
-            <tr>
-              <th>Method</th>
-              <th>Path</th>
-              <th>Status</th>
-              <th>Type</th>
-              <th>MIME</th>
+        <ListTable columns={['Method', 'Path', 'Status', 'Type', 'MIME']}>
+          {exchanges.map((e) => (
+            <tr
+              key={e.id}
+              data-testid="exchange-row"
+              className={ASSET_TYPES.has(e.resourceType) ? 'asset' : ''}
+            >
+              <td className="method">{e.method}</td>
+              <td className="url" title={e.url}>
+                {pathOf(e.url)}
+              </td>
+              <td className={e.status >= 400 || e.status === 0 ? 'bad' : ''}>{e.status || '—'}</td>
+              <td>{e.resourceType}</td>
+              <td className="muted">{e.mimeType}</td>
             </tr>
-          </thead>
-          <tbody>
-            {exchanges.map((e) => (
-              <tr
-                key={e.id}
-                data-testid="exchange-row"
-                className={ASSET_TYPES.has(e.resourceType) ? 'asset' : ''}
-              >
-                <td className="method">{e.method}</td>
-                <td className="url" title={e.url}>
-                  {pathOf(e.url)}
-                </td>
-                <td className={e.status >= 400 || e.status === 0 ? 'bad' : ''}>
-                  {e.status || '—'}
-                </td>
-                <td>{e.resourceType}</td>
-                <td className="muted">{e.mimeType}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </ListTable>
         {exchanges.length === 0 && <p className="muted pad">No requests captured yet.</p>}
       </div>
     </>

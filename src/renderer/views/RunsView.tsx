@@ -10,6 +10,7 @@ import { StatusBadge } from '../components/StatusBadge'
 import { formatTime } from '../format'
 import { toolHref } from '../route'
 import { attempt } from '../stores/useAppStore'
+import { ListTable } from '../components/ListTable'
 
 /** How long a run took, from its first to its last state: `840 ms`, `3.2 s`, `2 min`. */
 export function runDuration(run: Pick<Run, 'createdAt' | 'updatedAt'>): string {
@@ -96,46 +97,34 @@ export function RunsView() {
       )}
       {rows.length > 0 && (
         <div className="card flush">
-          <table>
-            <thead>
-              <tr>
-                <th>Status</th>
-                <th>Tool</th>
-                <th>Run</th>
-                <th>Error</th>
-                <th>Started</th>
-                <th>Took</th>
+          <ListTable columns={['Status', 'Tool', 'Run', 'Error', 'Started', 'Took']}>
+            {rows.map((r) => (
+              <tr
+                key={r.runId}
+                data-testid="run-row"
+                className={shown?.runId === r.runId ? 'selected' : ''}
+              >
+                <td>
+                  <StatusBadge status={r.status} />
+                </td>
+                <td>
+                  <a href={toolHref(r.toolId)}>{nameOf(r.toolId)}</a>
+                </td>
+                <td>
+                  <button
+                    className="link row-button"
+                    aria-pressed={shown?.runId === r.runId}
+                    onClick={() => setShown(r)}
+                  >
+                    <code>{r.runId}</code>
+                  </button>
+                </td>
+                <td className="muted">{r.error?.code}</td>
+                <td className="nowrap muted">{formatTime(r.createdAt)}</td>
+                <td className="num">{runDuration(r)}</td>
               </tr>
-            </thead>
-            <tbody>
-              {rows.map((r) => (
-                <tr
-                  key={r.runId}
-                  data-testid="run-row"
-                  className={shown?.runId === r.runId ? 'selected' : ''}
-                >
-                  <td>
-                    <StatusBadge status={r.status} />
-                  </td>
-                  <td>
-                    <a href={toolHref(r.toolId)}>{nameOf(r.toolId)}</a>
-                  </td>
-                  <td>
-                    <button
-                      className="link row-button"
-                      aria-pressed={shown?.runId === r.runId}
-                      onClick={() => setShown(r)}
-                    >
-                      <code>{r.runId}</code>
-                    </button>
-                  </td>
-                  <td className="muted">{r.error?.code}</td>
-                  <td className="nowrap muted">{formatTime(r.createdAt)}</td>
-                  <td className="num">{runDuration(r)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </ListTable>
         </div>
       )}
       {shown && (

@@ -2,6 +2,8 @@ import { useEffect, useState } from 'react'
 import type { SecretSummary, VaultState } from '../../shared/appApi'
 import { formatTime } from '../format'
 import { parseHosts, useSecretsStore } from '../stores/useSecretsStore'
+import { ConfirmButton } from '../components/ConfirmButton'
+import { ListTable } from '../components/ListTable'
 
 const MODE_LABEL = { keychain: 'Keychain', passphrase: 'Passphrase', locked: 'Locked' } as const
 
@@ -144,7 +146,6 @@ function SetSecretForm({ locked, names }: { locked: boolean; names: string[] }) 
 
 function SecretRow({ secret }: { secret: SecretSummary }) {
   const remove = useSecretsStore((s) => s.remove)
-  const [confirming, setConfirming] = useState(false)
   return (
     <tr data-testid="secret-row">
       <td>
@@ -163,22 +164,11 @@ function SecretRow({ secret }: { secret: SecretSummary }) {
       </td>
       <td className="nowrap">{formatTime(secret.updatedAt)}</td>
       <td className="actions">
-        {confirming ? (
-          <>
-            <button
-              className="danger"
-              data-testid="secret-delete-confirm"
-              onClick={() => void remove(secret.name)}
-            >
-              Delete
-            </button>
-            <button onClick={() => setConfirming(false)}>Keep</button>
-          </>
-        ) : (
-          <button data-testid="secret-delete" onClick={() => setConfirming(true)}>
-            Delete…
-          </button>
-        )}
+        <ConfirmButton
+          label="Delete"
+          testId="secret-delete"
+          onConfirm={() => void remove(secret.name)}
+        />
       </td>
     </tr>
   )
@@ -201,21 +191,11 @@ export function SecretsView() {
       {secrets && secrets.length === 0 && <p className="muted">No secrets yet.</p>}
       {secrets && secrets.length > 0 && (
         <div className="card flush">
-          <table data-testid="secrets-table">
-            <thead>
-              <tr>
-                <th>Name</th>
-                <th>Bound hosts</th>
-                <th>Updated</th>
-                <th />
-              </tr>
-            </thead>
-            <tbody>
-              {secrets.map((s) => (
-                <SecretRow key={s.name} secret={s} />
-              ))}
-            </tbody>
-          </table>
+          <ListTable columns={['Name', 'Bound hosts', 'Updated', null]} testId="secrets-table">
+            {secrets.map((s) => (
+              <SecretRow key={s.name} secret={s} />
+            ))}
+          </ListTable>
         </div>
       )}
     </>

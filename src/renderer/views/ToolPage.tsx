@@ -15,6 +15,7 @@ import { toolHref } from '../route'
 import { useAppStore } from '../stores/useAppStore'
 import { useToolsStore } from '../stores/useToolsStore'
 import { useRunner } from '../useRunner'
+import { ListTable } from '../components/ListTable'
 
 function CurlExample({ tool, inputs }: { tool: ToolSpec; inputs: Values }) {
   const apiUrl = useAppStore((s) => s.info?.apiUrl) ?? location.origin
@@ -39,33 +40,23 @@ function RecentRuns({ onShow }: { onShow: (runId: string) => void }) {
   return (
     <>
       <p className="muted small">Click a run to show its result above.</p>
-      <table className="clickable">
-        <thead>
-          <tr>
-            <th>Status</th>
-            <th>Run</th>
-            <th>Error</th>
-            <th>Started</th>
+      <ListTable columns={['Status', 'Run', 'Error', 'Started']} className="clickable">
+        {runs.map((r) => (
+          <tr key={r.runId} onClick={() => onShow(r.runId)}>
+            <td>
+              <StatusBadge status={r.status} />
+            </td>
+            <td>
+              {/* A button, so the row is reachable and opened by keyboard too. */}
+              <button className="link row-button" onClick={() => onShow(r.runId)}>
+                <code>{r.runId}</code>
+              </button>
+            </td>
+            <td className="muted">{r.error?.code}</td>
+            <td className="nowrap muted">{formatTime(r.createdAt)}</td>
           </tr>
-        </thead>
-        <tbody>
-          {runs.map((r) => (
-            <tr key={r.runId} onClick={() => onShow(r.runId)}>
-              <td>
-                <StatusBadge status={r.status} />
-              </td>
-              <td>
-                {/* A button, so the row is reachable and opened by keyboard too. */}
-                <button className="link row-button" onClick={() => onShow(r.runId)}>
-                  <code>{r.runId}</code>
-                </button>
-              </td>
-              <td className="muted">{r.error?.code}</td>
-              <td className="nowrap muted">{formatTime(r.createdAt)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        ))}
+      </ListTable>
     </>
   )
 }
@@ -151,11 +142,10 @@ function ToolBody({ detail }: { detail: ToolDetail }) {
           <h2>Run</h2>
           <NeedsBox toolId={tool.id} />
           <RunForm
-            schema={tool.inputs}
+            tool={tool}
+            runner={runner}
             values={values}
             onChange={setValues}
-            onSubmit={(inputs) => void runner.start(tool.id, inputs)}
-            busy={runner.busy}
             submitLabel="Run"
             submitTestId="run-button"
           />

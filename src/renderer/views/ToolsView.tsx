@@ -7,6 +7,7 @@ import { formatTime } from '../format'
 import { toolHref } from '../route'
 import { attempt } from '../stores/useAppStore'
 import { useToolsStore } from '../stores/useToolsStore'
+import { ListTable } from '../components/ListTable'
 
 /** Tools grouped by site, sites in name order, each site's tools as listed. */
 export function groupBySite<T extends { siteHost: string }>(tools: T[]): Array<[string, T[]]> {
@@ -74,31 +75,21 @@ function SiteTools({ site, tools }: { site: string; tools: ToolSummary[] }) {
   return (
     <section className="card flush" aria-label={`Tools of ${site}`} data-testid="tool-site">
       <h2 className="pad">{site}</h2>
-      <table>
-        <thead>
-          <tr>
-            <th>Name</th>
-            <th>Status</th>
-            <th>Mutating</th>
-            <th>Updated</th>
+      <ListTable columns={['Name', 'Status', 'Mutating', 'Updated']}>
+        {tools.map((t) => (
+          <tr key={t.id} data-testid="tool-row">
+            <td>
+              <a href={toolHref(t.id)}>{t.name}</a>
+              <div className="muted small">{t.description}</div>
+            </td>
+            <td>
+              <StatusBadge status={t.status} />
+            </td>
+            <td>{t.mutating ? 'yes' : 'no'}</td>
+            <td className="nowrap">{formatTime(t.updatedAt)}</td>
           </tr>
-        </thead>
-        <tbody>
-          {tools.map((t) => (
-            <tr key={t.id} data-testid="tool-row">
-              <td>
-                <a href={toolHref(t.id)}>{t.name}</a>
-                <div className="muted small">{t.description}</div>
-              </td>
-              <td>
-                <StatusBadge status={t.status} />
-              </td>
-              <td>{t.mutating ? 'yes' : 'no'}</td>
-              <td className="nowrap">{formatTime(t.updatedAt)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        ))}
+      </ListTable>
     </section>
   )
 }

@@ -7,6 +7,7 @@ import { formatTime, pathOf } from '../format'
 import { toolHref } from '../route'
 import { attempt } from '../stores/useAppStore'
 import { EXCHANGE_FILTERS, filterExchanges, timelineOf, type ExchangeFilter } from '../timeline'
+import { ListTable } from '../components/ListTable'
 
 /** Shown bodies stop here: a page or a script can be megabytes. */
 const BODY_SHOWN = 20_000
@@ -276,27 +277,16 @@ export function TracePage({ id }: { id: string }) {
                 </label>
               </div>
               <div className="card flush scroll">
-                <table>
-                  <thead>
-                    <tr>
-                      <th>Method</th>
-                      <th>Path</th>
-                      <th>Status</th>
-                      <th>Type</th>
-                      <th>Time</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {rows.map((row) => (
-                      <RequestRow
-                        key={row.id}
-                        row={row}
-                        selected={selected?.id === row.id}
-                        onSelect={select}
-                      />
-                    ))}
-                  </tbody>
-                </table>
+                <ListTable columns={['Method', 'Path', 'Status', 'Type', 'Time']}>
+                  {rows.map((row) => (
+                    <RequestRow
+                      key={row.id}
+                      row={row}
+                      selected={selected?.id === row.id}
+                      onSelect={select}
+                    />
+                  ))}
+                </ListTable>
                 {rows.length === 0 && <p className="muted pad">No request matches.</p>}
               </div>
             </>

@@ -4,6 +4,7 @@ import { invoke } from '../api'
 import { formatTime } from '../format'
 import { traceHref } from '../route'
 import { attempt } from '../stores/useAppStore'
+import { ListTable } from '../components/ListTable'
 
 /** The recordings: each opens on its requests and timeline. */
 export function TracesView() {
@@ -25,28 +26,18 @@ export function TracesView() {
       )}
       {traces && traces.length > 0 && (
         <div className="card flush">
-          <table>
-            <thead>
-              <tr>
-                <th>Intent</th>
-                <th>Start page</th>
-                <th>Requests</th>
-                <th>Recorded</th>
+          <ListTable columns={['Intent', 'Start page', 'Requests', 'Recorded']}>
+            {traces.map((t) => (
+              <tr key={t.id} data-testid="trace-row">
+                <td>
+                  <a href={traceHref(t.id)}>{t.intent}</a>
+                </td>
+                <td className="url">{t.startUrl}</td>
+                <td className="num">{t.exchangeCount}</td>
+                <td className="nowrap">{formatTime(t.createdAt)}</td>
               </tr>
-            </thead>
-            <tbody>
-              {traces.map((t) => (
-                <tr key={t.id} data-testid="trace-row">
-                  <td>
-                    <a href={traceHref(t.id)}>{t.intent}</a>
-                  </td>
-                  <td className="url">{t.startUrl}</td>
-                  <td className="num">{t.exchangeCount}</td>
-                  <td className="nowrap">{formatTime(t.createdAt)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </ListTable>
         </div>
       )}
     </>

@@ -3,6 +3,16 @@ import type { UsageView as Usage } from '../../shared/appApi'
 import { invoke } from '../api'
 import { formatTime } from '../format'
 import { attempt } from '../stores/useAppStore'
+import { ListTable } from '../components/ListTable'
+
+function Stat({ value, label }: { value: number; label: string }) {
+  return (
+    <div className="card">
+      <div className="stat">{value.toLocaleString()}</div>
+      <div className="muted small">{label}</div>
+    </div>
+  )
+}
 
 /** Credits and the ledger (spec "What the service does" 7). */
 export function UsageView() {
@@ -18,47 +28,28 @@ export function UsageView() {
       {usage && (
         <>
           <div className="stats" data-testid="usage-stats">
-            <div className="card">
-              <div className="stat">{usage.balance.toLocaleString()}</div>
-              <div className="muted small">credits left</div>
-            </div>
-            <div className="card">
-              <div className="stat">{usage.freeRemaining.toLocaleString()}</div>
-              <div className="muted small">of the free {usage.freeGrant.toLocaleString()}</div>
-            </div>
-            <div className="card">
-              <div className="stat">{usage.paidRemaining.toLocaleString()}</div>
-              <div className="muted small">paid credits</div>
-            </div>
-            <div className="card">
-              <div className="stat">{usage.charged.toLocaleString()}</div>
-              <div className="muted small">charged so far</div>
-            </div>
+            <Stat value={usage.balance} label="credits left" />
+            <Stat
+              value={usage.freeRemaining}
+              label={`of the free ${usage.freeGrant.toLocaleString()}`}
+            />
+            <Stat value={usage.paidRemaining} label="paid credits" />
+            <Stat value={usage.charged} label="charged so far" />
           </div>
           <h2>Ledger</h2>
           <div className="card flush">
-            <table data-testid="ledger">
-              <thead>
-                <tr>
-                  <th>When</th>
-                  <th>Kind</th>
-                  <th>Credits</th>
-                  <th>For</th>
+            <ListTable columns={['When', 'Kind', 'Credits', 'For']} testId="ledger">
+              {usage.ledger.map((e) => (
+                <tr key={`${e.kind}:${e.ref}`} data-testid="ledger-row">
+                  <td className="nowrap">{formatTime(e.at)}</td>
+                  <td>{e.kind}</td>
+                  <td className="num">{e.amount > 0 ? `+${e.amount}` : e.amount}</td>
+                  <td>
+                    {e.reason} <code className="muted">{e.ref}</code>
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {usage.ledger.map((e) => (
-                  <tr key={`${e.kind}:${e.ref}`} data-testid="ledger-row">
-                    <td className="nowrap">{formatTime(e.at)}</td>
-                    <td>{e.kind}</td>
-                    <td className="num">{e.amount > 0 ? `+${e.amount}` : e.amount}</td>
-                    <td>
-                      {e.reason} <code className="muted">{e.ref}</code>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+              ))}
+            </ListTable>
           </div>
         </>
       )}

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify'
-import { ServiceError } from '../../../shared/errors'
+import { ANSWER_ERROR_CODES, ServiceError } from '../../../shared/errors'
 import { isFinal, toPublicRun } from '../../engine/runEngine'
 import { DEADLINE_DEFAULT_MS, settleWithin } from '../deadline'
 import type { ServerDeps } from '../serverDeps'
@@ -30,13 +30,7 @@ export function registerRunRoutes(app: FastifyInstance, deps: ServerDeps): void 
           'bad_request',
           'invalid_input',
           'not_found',
-          'conflict',
-          'stale_revision',
-          'stale_requirement',
-          'expired_requirement',
-          'unknown_requirement',
-          'invalid_option',
-          'invalid_answer',
+          ...ANSWER_ERROR_CODES,
           'idempotency_conflict',
         ],
       }),
