@@ -24,7 +24,7 @@ const IDIOMS: Array<[RegExp, string]> = [
   [/\bmake (it|that|this|the [^,.;]+?) stop\b/gi, ' disable $1 '],
   [/\bcall (it|that|this|them) /gi, ' rename $1 to '],
   [
-    /\bgive ((?:it|that|this|the|my|our|his|her|their)\b[^,.;]{0,60}?) an? (?:better|different|proper|new|nicer) (?:name|title|heading)\b/gi,
+    /\bgive ((?:it|that|this|the|a|an|my|our|his|her|their)\b[^,.;]{0,60}?) an? (?:better|different|proper|new|nicer) (?:name|title|heading)\b/gi,
     ' rename $1 to ',
   ],
   // Signing in said otherwise (`let me into`, `get me logged in`, `sign me in`).

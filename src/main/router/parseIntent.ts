@@ -578,6 +578,10 @@ export function parseIntent(intent: string): ParsedIntent {
       rest[i - 1] === prevWord.word &&
       NAMED_RECORDS.has(prevWord.stem) &&
       (rest[i + 1] === undefined || OPENERS[rest[i + 1]!] !== undefined) &&
+      // (`the package [search]`, `the package [page]` are things, not names)
+      !SEARCH_NOUNS.has(token) &&
+      !SHOWN_ON.has(s) &&
+      !PARTITIVES.has(s) &&
       !isSiteKind(s) &&
       !GENERIC_STEMS.has(s)
     ) {
