@@ -87,6 +87,9 @@ export async function startScreencast(
   const sendPage = async () => {
     const now = shown
     if (!now) return
+    // Loading as it was at the event: a fast page can stop loading before the history arrives,
+    // and the viewer would never see it start.
+    const wasLoading = loading
     // Address, title and history from one snapshot: page.url() can be newer than the history
     // read before it, and the bar would offer Forward for an entry not there yet.
     const history = await now.cdp.send('Page.getNavigationHistory').catch(() => null)
@@ -96,7 +99,7 @@ export async function startScreencast(
       type: 'page',
       url: entry?.url ?? now.page.url(),
       title: entry?.title ?? '',
-      loading,
+      loading: wasLoading,
       canGoBack: history ? historyStep(history, -1) !== null : false,
       canGoForward: history ? historyStep(history, 1) !== null : false,
     })

@@ -54,7 +54,14 @@ function viewer() {
     ): Promise<T> {
       const seen = got.slice(from).find(test)
       if (seen) return seen
-      await new Promise<void>((done) => waiters.push({ test, done }))
+      // A wait that never ends says what did come, not just that the test timed out.
+      await new Promise<void>((done, fail) => {
+        const timer = setTimeout(() => {
+          const said = got.slice(from).map((m) => (m.type === 'page' ? JSON.stringify(m) : m.type))
+          fail(new Error(`no such message within 20 s; got since: ${said.join(', ') || 'none'}`))
+        }, 20_000)
+        waiters.push({ test, done: () => (clearTimeout(timer), done()) })
+      })
       return got.slice(from).find(test)!
     },
   }
