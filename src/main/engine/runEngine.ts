@@ -279,9 +279,7 @@ export function createRunEngine(deps: RunEngineDeps): RunEngine {
     }
     // A secret's value never stays on a run: not in its result, its error or its effects. A
     // redacted result is serialized anew: the site's own bytes would still hold the value.
-    const redacted = redact(outcome)
-    if (redacted !== outcome && redacted.ok) delete redacted.text
-    outcome = redacted
+    outcome = withoutSecrets(outcome, redact)
     const common = { from: ['working'] as RunStatus[], finished: true, effects }
     const via = outcome.via ? { via: outcome.via } : {}
     // A cancel won the race: the run stays cancelled, unbilled, and keeps every request that went
@@ -295,7 +293,7 @@ export function createRunEngine(deps: RunEngineDeps): RunEngine {
       // Stored once: the bytes the site answered when the result is that answer, else one
       // serialization; compressed above a size off the event loop.
       const resultText = outcome.text ?? JSON.stringify(outcome.result ?? null)
-      const stored = await encodeResult(resultText)
+      const stored = await encodeResult(resultText, outcome.bytes)
       // One transaction for the success, its credit and the tool's health, its commit shared
       // with the other runs ending in this turn of the event loop. Charged
       // only once the run is succeeded, so a run a cancel overtook is never billed; a run
@@ -311,6 +309,7 @@ export function createRunEngine(deps: RunEngineDeps): RunEngine {
             result:
               outcome.text === undefined ? asStored(outcome.result, resultText) : outcome.result,
             resultText,
+            ...(outcome.bytes ? { resultBytes: outcome.bytes } : {}),
             stored,
             billed,
             ...via,
@@ -361,9 +360,17 @@ export function createRunEngine(deps: RunEngineDeps): RunEngine {
     return failed
   }
 
-  /** Starts `execute` in the background (queued per workspace when serialized). */
-  function launch(tool: ToolSpec, run: RunRecord, serialize: boolean): Promise<RunRecord> {
-    const go = () => execute(tool, run)
+  /**
+   * Starts `execute` in the background once the run is `persisted` (queued per workspace when
+   * serialized).
+   */
+  function launch(
+    tool: ToolSpec,
+    run: RunRecord,
+    serialize: boolean,
+    persisted: Promise<void> = Promise.resolve(),
+  ): Promise<RunRecord> {
+    const go = () => persisted.then(() => execute(tool, run))
     let done: Promise<RunRecord>
     if (serialize) {
       const previous = chains.get(run.tenant) ?? Promise.resolve()
@@ -372,14 +379,18 @@ export function createRunEngine(deps: RunEngineDeps): RunEngine {
     } else done = go()
     const settled = done
       .catch((error: unknown) => {
+        const lost = { code: 'worker_lost' as const, message: String(error) }
         try {
           const failed = move(run.runId, {
             status: 'failed',
-            error: { code: 'worker_lost', message: String(error) },
+            error: lost,
             from: RUNNING,
             finished: true,
           })
-          return failed ?? deps.runs.get(run.runId)!
+          // A run whose insert failed is on no disk: it ends here, in memory, having sent nothing.
+          return (
+            failed ?? deps.runs.get(run.runId) ?? { ...run, status: 'failed' as const, error: lost }
+          )
         } catch {
           // The store closed under the run (shutdown): it stays in flight on disk, and the next
           // start's recover() settles it; `done` must still never reject.
@@ -437,6 +448,7 @@ export function createRunEngine(deps: RunEngineDeps): RunEngine {
 
   const settledNow = (run: RunRecord): StartedRun => ({
     run,
+    persisted: Promise.resolve(),
     done: Promise.resolve(run),
     joined: false,
   })
@@ -474,7 +486,7 @@ export function createRunEngine(deps: RunEngineDeps): RunEngine {
           'invalid_input',
           `Invalid input: ${planned.requirements.map((r) => r.message).join(' ')}`,
         )
-      const { run, created } = deps.runs.create(
+      const { run, created, persisted } = deps.runs.createSoon(
         {
           runId,
           tenant: options.tenant,
@@ -501,8 +513,13 @@ export function createRunEngine(deps: RunEngineDeps): RunEngine {
       )
       if (!created) return join(run, tool, inputHash)
       notify(run)
-      if (run.status === 'input_required') return settledNow(run)
-      return { run, done: launch(tool, run, options.serialize ?? false), joined: false }
+      if (run.status === 'input_required') return { ...settledNow(run), persisted }
+      return {
+        run,
+        persisted,
+        done: launch(tool, run, options.serialize ?? false, persisted),
+        joined: false,
+      }
     },
 
     respond(runId, tenant, body) {
@@ -564,7 +581,12 @@ export function createRunEngine(deps: RunEngineDeps): RunEngine {
         ...guard,
       })
       if (!accepted) throw raced()
-      return { run: accepted, done: launch(tool, accepted, false), joined: false }
+      return {
+        run: accepted,
+        persisted: Promise.resolve(),
+        done: launch(tool, accepted, false),
+        joined: false,
+      }
     },
 
     cancel(runId, tenant) {
@@ -664,7 +686,12 @@ export function createRunEngine(deps: RunEngineDeps): RunEngine {
         'idempotency_conflict',
         'This Idempotency-Key was used with different input.',
       )
-    return { run, done: inFlight.get(run.runId) ?? Promise.resolve(run), joined: true }
+    return {
+      run,
+      persisted: Promise.resolve(),
+      done: inFlight.get(run.runId) ?? Promise.resolve(run),
+      joined: true,
+    }
   }
 }
 
@@ -691,6 +718,19 @@ export function isFinal(run: Pick<Run, 'status'>): boolean {
 function needsLogin(tool: ToolSpec): boolean {
   const login = tool.login
   return !!login && (login.cookies.length > 0 || login.values.length > 0 || !!login.httpAuth)
+}
+
+/**
+ * `outcome` with every secret the run resolved replaced (`redact`). The site's own text and
+ * bytes are left out of the walk and dropped once anything was redacted: they would still hold
+ * the value, so the result is then serialized anew.
+ */
+function withoutSecrets<T extends ExecutionOutcome>(outcome: T, redact: <V>(value: V) => V): T {
+  if (!outcome.ok || (outcome.text === undefined && outcome.bytes === undefined))
+    return redact(outcome)
+  const { text: _text, bytes: _bytes, ...judged } = outcome
+  const redacted = redact(judged)
+  return redacted === judged ? outcome : (redacted as T)
 }
 
 function pick(from: Record<string, unknown>, keys: string[]): Record<string, unknown> {

@@ -18,6 +18,11 @@ export interface StartOptions {
 export interface StartedRun {
   /** The run as persisted before anything was sent. */
   run: RunRecord
+  /**
+   * Settles once `run` is committed (its insert shares its commit with the other runs started in
+   * the same event-loop turn); rejects when it could not be stored, and then nothing was sent.
+   */
+  persisted: Promise<void>
   /** Settles when the run is final or waits on a person (it never rejects). */
   done: Promise<RunRecord>
   /** True when an earlier call with the same Idempotency-Key owns this run. */
