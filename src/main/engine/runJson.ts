@@ -1,5 +1,5 @@
 import type { RunRecord } from '../store/runRepository'
-import { toPublicRun } from './runEngine'
+import { toPublicRun } from './publicRun'
 
 const CLOSE = Buffer.from('}')
 
