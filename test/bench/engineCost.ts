@@ -6,7 +6,10 @@
 // most self time are printed (the `.cpuprofile` opens in Chrome DevTools).
 //
 //   npx tsx test/bench/engineCost.ts [small|large] [--concurrency 16] [--runs 2000]
-//     [--rounds 5] [--sides direct,sitecall] [--profile out.cpuprofile] [--top 15]
+//     [--rounds 5] [--sides direct,sitecall,mcp] [--profile out.cpuprofile] [--top 15]
+//
+// The `mcp` side calls the same tool over MCP (the official SDK client, one session), `mcpRaw` as
+// raw JSON-RPC (./mcpRaw.ts); the profile is of the last side named.
 //
 // Instructions instead of CPU time (exact on a busy machine, about 100× slower): run it under
 // `valgrind --tool=callgrind` with `--sides sitecall` at two `--runs` values; the difference of
@@ -16,7 +19,12 @@ import { Session } from 'node:inspector/promises'
 import { performance } from 'node:perf_hooks'
 import { attempt, createClients, type Call } from './clients'
 import { QUERIES } from './config'
+import { connectMcp, mcpCall } from './mcp'
+import { connectRawMcp } from './mcpRaw'
 import { startBench, type AnswerSize } from './setup'
+
+type Side = 'direct' | 'sitecall' | 'mcp' | 'mcpRaw'
+const SIDES: readonly Side[] = ['direct', 'sitecall', 'mcp', 'mcpRaw']
 
 /** One block's figures: calls made, failures, CPU µs per call, calls per wall second. */
 interface Block {
@@ -30,18 +38,23 @@ interface Block {
 async function block(call: Call, runs: number, concurrency: number): Promise<Block> {
   let next = 0
   let failures = 0
+  const reasons = new Map<string, number>()
   const cpu = process.cpuUsage()
   const started = performance.now()
   const worker = async () => {
     while (next < runs) {
       const i = next++
       const result = await attempt(call, QUERIES[i % QUERIES.length]!)
-      if (!result.ok) failures++
+      if (!result.ok) {
+        failures++
+        reasons.set(result.reason, (reasons.get(result.reason) ?? 0) + 1)
+      }
     }
   }
   await Promise.all(Array.from({ length: concurrency }, worker))
   const used = process.cpuUsage(cpu)
   const seconds = (performance.now() - started) / 1000
+  if (reasons.size) console.log(`  failed calls: ${JSON.stringify(Object.fromEntries(reasons))}`)
   return {
     calls: runs,
     failures,
@@ -102,56 +115,63 @@ async function main(): Promise<number> {
   const top = Number(option(args, '--top', '15'))
   const measured = option(args, '--sides', 'direct,sitecall').split(',')
   const env = await startBench(QUERIES, size)
-  const clients = createClients(env)
+  const rest = createClients(env)
+  const mcp = measured.includes('mcp') ? await connectMcp(env) : null
+  const raw = measured.includes('mcpRaw') ? await connectRawMcp(env) : null
+  const clients: Record<Side, Call> = {
+    direct: rest.direct,
+    sitecall: rest.sitecall,
+    mcp: mcp ? mcpCall(mcp, env) : rest.sitecall,
+    mcpRaw: raw?.call ?? rest.sitecall,
+  }
   try {
-    if (measured.includes('direct')) await block(clients.direct, 300, concurrency)
-    await block(clients.sitecall, 500, concurrency)
-    const sides = { direct: [] as Block[], sitecall: [] as Block[] }
+    const sides = SIDES.filter((s) => measured.includes(s))
+    for (const side of sides) await block(clients[side], side === 'direct' ? 300 : 500, concurrency)
+    const blocks: Record<Side, Block[]> = { direct: [], sitecall: [], mcp: [], mcpRaw: [] }
     for (let r = 0; r < rounds; r++) {
-      const order = r % 2 ? (['sitecall', 'direct'] as const) : (['direct', 'sitecall'] as const)
-      for (const side of order.filter((s) => measured.includes(s))) {
-        sides[side].push(await block(clients[side], runs, concurrency))
+      for (const side of r % 2 ? [...sides].reverse() : sides) {
+        blocks[side].push(await block(clients[side], runs, concurrency))
         env.site.requests.length = 0
       }
     }
     await env.core.engine.idle()
-    const failures = sides.sitecall.reduce((s, b) => s + b.failures, 0)
-    const cpu = {
-      direct: median(sides.direct.map((b) => b.cpuUsPerCall)),
-      sitecall: median(sides.sitecall.map((b) => b.cpuUsPerCall)),
-    }
-    const rate = {
-      direct: median(sides.direct.map((b) => b.perSecond)),
-      sitecall: median(sides.sitecall.map((b) => b.perSecond)),
-    }
+    const failures = [...blocks.sitecall, ...blocks.mcp, ...blocks.mcpRaw].reduce(
+      (s, b) => s + b.failures,
+      0,
+    )
+    const cpu = (side: Side) => median(blocks[side].map((b) => b.cpuUsPerCall))
+    const rate = (side: Side) => median(blocks[side].map((b) => b.perSecond))
     console.log(
       `${size} answers, ${concurrency} in flight, ${rounds} × ${runs} calls per side (medians):`,
     )
     console.log(
-      `  CPU per call: direct ${cpu.direct.toFixed(0)} µs, Sitecall ${cpu.sitecall.toFixed(0)} µs, core adds ${(cpu.sitecall - cpu.direct).toFixed(0)} µs`,
+      `  CPU per call: direct ${cpu('direct').toFixed(0)} µs, Sitecall ${cpu('sitecall').toFixed(0)} µs, core adds ${(cpu('sitecall') - cpu('direct')).toFixed(0)} µs${sides.includes('mcp') ? `, MCP ${cpu('mcp').toFixed(0)} µs` : ''}${sides.includes('mcpRaw') ? `, raw MCP ${cpu('mcpRaw').toFixed(0)} µs` : ''}`,
     )
     console.log(
-      `  calls/s: direct ${rate.direct.toFixed(0)}, Sitecall ${rate.sitecall.toFixed(0)}   CPU-bound ceiling ${(1e6 / cpu.sitecall).toFixed(0)}/s   failures ${failures}`,
+      `  calls/s: direct ${rate('direct').toFixed(0)}, Sitecall ${rate('sitecall').toFixed(0)}${sides.includes('mcp') ? `, MCP ${rate('mcp').toFixed(0)}` : ''}${sides.includes('mcpRaw') ? `, raw MCP ${rate('mcpRaw').toFixed(0)}` : ''}   CPU-bound ceiling ${(1e6 / cpu('sitecall')).toFixed(0)}/s   failures ${failures}`,
     )
     console.log(
-      `  per round (Sitecall CPU µs): ${sides.sitecall.map((b) => b.cpuUsPerCall.toFixed(0)).join(' ')}`,
+      `  per round (Sitecall CPU µs): ${blocks.sitecall.map((b) => b.cpuUsPerCall.toFixed(0)).join(' ')}`,
     )
     if (profileOut) {
+      const profiled = sides.at(-1)!
       const session = new Session()
       session.connect()
       await session.post('Profiler.enable')
       await session.post('Profiler.setSamplingInterval', { interval: 100 })
       await session.post('Profiler.start')
-      await block(clients.sitecall, runs, concurrency)
+      await block(clients[profiled], runs, concurrency)
       const { profile } = await session.post('Profiler.stop')
       session.disconnect()
       writeFileSync(profileOut, JSON.stringify(profile))
-      console.log(`  profile (Sitecall block, self time): ${profileOut}`)
+      console.log(`  profile (${profiled} block, self time): ${profileOut}`)
       for (const line of topSelfTime(profile as never, top)) console.log(`    ${line}`)
     }
     return failures ? 1 : 0
   } finally {
-    await clients.close()
+    await mcp?.close()
+    await raw?.close()
+    await rest.close()
     await env.close()
   }
 }
