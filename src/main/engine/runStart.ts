@@ -101,6 +101,8 @@ export function startRun(
     deps.clock(),
   )
   if (!created) return joinRun(state, run, tool, inputHash)
+  // A caller that never awaits `persisted` (a waiting run) must not leave its failure unhandled.
+  persisted.catch(() => undefined)
   state.notify(run)
   if (run.status === 'input_required') return { ...settledRun(run), persisted }
   return {
