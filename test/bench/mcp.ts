@@ -1,7 +1,7 @@
 // MCP tool-call overhead (issue 5 "Done when": `npm run bench`): the same verified search tool
 // called through MCP (official SDK client, Streamable HTTP, one session) and through a direct
-// surface-A REST call, sequential, in alternating batches; then raw JSON-RPC against REST again
-// (./mcpRaw.ts), which splits the overhead into the server's and the SDK client's. Writes
+// surface-A REST call, and as raw JSON-RPC (./mcpRaw.ts), sequential, in batches that go round the
+// three; the raw side splits the overhead into the server's and the SDK client's. Writes
 // bench-results/mcp.json. Run alone: `npx tsx test/bench/mcp.ts`.
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
@@ -14,8 +14,8 @@ import { connectRawMcp } from './mcpRaw'
 import type { FailureTally } from './failures'
 import { startBench, type BenchEnv } from './setup'
 import { QUERIES } from './config'
-import type { LatencySummary } from './stats'
-import { measureLatency } from './surfaceA'
+import { ratio, type LatencySummary } from './stats'
+import { measureSequential } from './surfaceA'
 
 const OUT = fileURLToPath(new URL('../../bench-results/mcp.json', import.meta.url))
 
@@ -32,11 +32,11 @@ export interface McpBenchResults {
   /** MCP p50 − REST p50, in milliseconds: what the MCP layer adds to one call. */
   overheadP50Ms: number
   /**
-   * The same call as raw JSON-RPC over the REST side's undici client (./mcpRaw.ts), measured
-   * against REST again: what the server's MCP layer adds. The SDK client adds the rest of
-   * `overheadP50Ms`.
+   * The same call as raw JSON-RPC over the REST side's undici client (./mcpRaw.ts), in the same
+   * interleaved batches: `overheadP50Ms` over REST is what the server's MCP layer adds; the SDK
+   * client adds the rest of the MCP overhead.
    */
-  server: { rest: LatencySummary; mcp: LatencySummary; overheadP50Ms: number }
+  server: { mcp: LatencySummary; overheadP50Ms: number }
   failures: { rest: FailureTally; mcp: FailureTally; raw: FailureTally }
 }
 
@@ -98,34 +98,25 @@ export async function runMcpBench(
   const raw = await connectRawMcp(env)
   const rest = createClients(env)
   try {
-    const options = { n, warmup: 30, batch: 50 }
-    const measured = await measureLatency(
-      { direct: rest.sitecall, sitecall: mcpCall(client, env) },
+    const measured = await measureSequential(
+      { rest: rest.sitecall, mcp: mcpCall(client, env), raw: raw.call },
       queries,
-      options,
+      { n, warmup: 30, batch: 50 },
     )
-    const server = await measureLatency(
-      { direct: rest.sitecall, sitecall: raw.call },
-      queries,
-      options,
-    )
+    const [r, m, w] = [measured.rest.latency, measured.mcp.latency, measured.raw.latency]
     const results: McpBenchResults = {
       date,
       tool: env.tool.name,
       n,
-      rest: measured.direct,
-      mcp: measured.sitecall,
-      ratio: measured.ratio,
-      overheadP50Ms: measured.sitecall.p50 - measured.direct.p50,
-      server: {
-        rest: server.direct,
-        mcp: server.sitecall,
-        overheadP50Ms: server.sitecall.p50 - server.direct.p50,
-      },
+      rest: r,
+      mcp: m,
+      ratio: { p50: ratio(m.p50, r.p50), p99: ratio(m.p99, r.p99), mean: ratio(m.mean, r.mean) },
+      overheadP50Ms: m.p50 - r.p50,
+      server: { mcp: w, overheadP50Ms: w.p50 - r.p50 },
       failures: {
-        rest: measured.failures.direct,
-        mcp: measured.failures.sitecall,
-        raw: server.failures.sitecall,
+        rest: measured.rest.failures,
+        mcp: measured.mcp.failures,
+        raw: measured.raw.failures,
       },
     }
     const ms = (x: number) => x.toFixed(2).padStart(8)
@@ -138,7 +129,7 @@ export async function runMcpBench(
     )
     const s = results.server
     console.log(
-      `server side (raw JSON-RPC over REST's undici client, ./mcpRaw.ts): REST ${ms(s.rest.p50)}   MCP ${ms(s.mcp.p50)}   (+${s.overheadP50Ms.toFixed(2)} ms at p50; the SDK client adds the other ${(results.overheadP50Ms - s.overheadP50Ms).toFixed(2)} ms)`,
+      `raw   ${ms(s.mcp.p50)} ${ms(s.mcp.p99)} ${ms(s.mcp.mean)}   (JSON-RPC over REST's undici client, ./mcpRaw.ts: the server adds +${s.overheadP50Ms.toFixed(2)} ms at p50, the SDK client the other ${(results.overheadP50Ms - s.overheadP50Ms).toFixed(2)} ms)`,
     )
     console.log(
       `failures: REST ${results.failures.rest.count}, MCP ${results.failures.mcp.count}, raw MCP ${results.failures.raw.count}`,
