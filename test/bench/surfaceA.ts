@@ -91,7 +91,12 @@ export async function measureLatency(
   queries: readonly string[],
   options: { n: number; warmup: number; batch: number },
 ): Promise<LatencyResult> {
-  const measured = await measureSequential(sides, queries, options)
+  // Only the two sides: callers pass their whole clients object, which holds `close` too.
+  const measured = await measureSequential(
+    { direct: sides.direct, sitecall: sides.sitecall },
+    queries,
+    options,
+  )
   const direct = measured.direct.latency
   const sitecall = measured.sitecall.latency
   return {
