@@ -3,7 +3,7 @@
 // over a direct call of the same endpoint in the same run (p50, p99, milliseconds), verified runs
 // per second at concurrency 1, 16 and 64 next to the direct rate, every run checked persisted,
 // and the bytes each run stored. Writes bench-results/engine.json. Run alone:
-// `npx tsx test/bench/engine.ts`.
+// `npx tsx test/bench/engine.ts` (BENCH_ENGINE_SIZES=small or large for one size only).
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -220,27 +220,37 @@ export function formatEngineReport(r: EngineBenchResults): string {
  * writes bench-results/engine.json; returns the errors.
  */
 export async function reportEngineBench(env: BenchEnv, clients: Clients): Promise<number> {
-  const large = await runEngineBench(env, clients, 'large')
-  const smallEnv = await startBench(QUERIES, 'small')
-  const smallClients = createClients(smallEnv)
-  let small: EngineSizeResults
-  try {
-    small = await runEngineBench(smallEnv, smallClients, 'small')
-  } finally {
-    await smallClients.close()
-    await smallEnv.close()
+  const sizes = benchSizes()
+  const large = sizes.includes('large') ? await runEngineBench(env, clients, 'large') : null
+  let small: EngineSizeResults | null = null
+  if (sizes.includes('small')) {
+    const smallEnv = await startBench(QUERIES, 'small')
+    const smallClients = createClients(smallEnv)
+    try {
+      small = await runEngineBench(smallEnv, smallClients, 'small')
+    } finally {
+      await smallClients.close()
+      await smallEnv.close()
+    }
   }
+  const measured = [small, large].filter((s): s is EngineSizeResults => s !== null)
   const results: EngineBenchResults = {
     date: new Date().toISOString(),
     machine: machine(),
-    sizes: [small, large],
-    errors: small.errors + large.errors,
+    sizes: measured,
+    errors: measured.reduce((sum, s) => sum + s.errors, 0),
   }
   console.log(formatEngineReport(results))
   mkdirSync(dirname(OUT), { recursive: true })
   writeFileSync(OUT, `${JSON.stringify(results, null, 2)}\n`)
   console.log(`JSON: ${OUT}`)
   return results.errors
+}
+
+/** The answer sizes to measure: BENCH_ENGINE_SIZES (`small`, `large` or both, comma-separated). */
+function benchSizes(): AnswerSize[] {
+  const named = (process.env.BENCH_ENGINE_SIZES ?? 'small,large').split(',').map((s) => s.trim())
+  return (['small', 'large'] as const).filter((size) => named.includes(size))
 }
 
 /** Starts its own environment for `reportEngineBench`, then closes it. */

@@ -1,6 +1,8 @@
 // MCP tool-call overhead (issue 5 "Done when": `npm run bench`): the same verified search tool
 // called through MCP (official SDK client, Streamable HTTP, one session) and through a direct
-// surface-A REST call, sequential, in alternating batches. Writes bench-results/mcp.json.
+// surface-A REST call, and as raw JSON-RPC (./mcpRaw.ts), sequential, in batches that go round the
+// three; the raw side splits the overhead into the server's and the SDK client's. Writes
+// bench-results/mcp.json. Run alone: `npx tsx test/bench/mcp.ts`.
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -8,10 +10,12 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type { Run } from '../../src/shared/run'
 import { createClients, type Call } from './clients'
+import { connectRawMcp } from './mcpRaw'
 import type { FailureTally } from './failures'
-import type { BenchEnv } from './setup'
-import type { LatencySummary } from './stats'
-import { measureLatency } from './surfaceA'
+import { startBench, type BenchEnv } from './setup'
+import { QUERIES } from './config'
+import { ratio, type LatencySummary } from './stats'
+import { measureSequential } from './surfaceA'
 
 const OUT = fileURLToPath(new URL('../../bench-results/mcp.json', import.meta.url))
 
@@ -27,7 +31,13 @@ export interface McpBenchResults {
   ratio: { p50: number; p99: number; mean: number }
   /** MCP p50 − REST p50, in milliseconds: what the MCP layer adds to one call. */
   overheadP50Ms: number
-  failures: { rest: FailureTally; mcp: FailureTally }
+  /**
+   * The same call as raw JSON-RPC over the REST side's undici client (./mcpRaw.ts), in the same
+   * interleaved batches: `overheadP50Ms` over REST is what the server's MCP layer adds; the SDK
+   * client adds the rest of the MCP overhead.
+   */
+  server: { mcp: LatencySummary; overheadP50Ms: number }
+  failures: { rest: FailureTally; mcp: FailureTally; raw: FailureTally }
 }
 
 /**
@@ -51,8 +61,20 @@ const requestScopedFetch = async (url: string | URL, init?: RequestInit): Promis
   }
 }
 
+/** The official SDK client over Streamable HTTP, connected to `env`'s `/mcp` with its key. */
+export async function connectMcp(env: BenchEnv): Promise<Client> {
+  const client = new Client({ name: 'sitecall-bench', version: '1.0.0' })
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${env.base}/mcp`), {
+      requestInit: { headers: { authorization: `Bearer ${env.key}` } },
+      fetch: requestScopedFetch,
+    }),
+  )
+  return client
+}
+
 /** One MCP `tools/call` of the bench's tool; ok when the run in the result `succeeded`. */
-function mcpCall(client: Client, env: BenchEnv): Call {
+export function mcpCall(client: Client, env: BenchEnv): Call {
   const query = Object.keys(env.tool.inputs.properties).find((k) => /query/i.test(k)) ?? 'query'
   return async (q) => {
     const result = await client.callTool({ name: env.tool.name, arguments: { [query]: q } })
@@ -72,29 +94,30 @@ export async function runMcpBench(
   n = Number(process.env.BENCH_MCP_N ?? 300),
 ): Promise<McpBenchResults> {
   const date = new Date().toISOString()
-  const client = new Client({ name: 'sitecall-bench', version: '1.0.0' })
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(`${env.base}/mcp`), {
-      requestInit: { headers: { authorization: `Bearer ${env.key}` } },
-      fetch: requestScopedFetch,
-    }),
-  )
+  const client = await connectMcp(env)
+  const raw = await connectRawMcp(env)
   const rest = createClients(env)
   try {
-    const measured = await measureLatency(
-      { direct: rest.sitecall, sitecall: mcpCall(client, env) },
+    const measured = await measureSequential(
+      { rest: rest.sitecall, mcp: mcpCall(client, env), raw: raw.call },
       queries,
       { n, warmup: 30, batch: 50 },
     )
+    const [r, m, w] = [measured.rest.latency, measured.mcp.latency, measured.raw.latency]
     const results: McpBenchResults = {
       date,
       tool: env.tool.name,
       n,
-      rest: measured.direct,
-      mcp: measured.sitecall,
-      ratio: measured.ratio,
-      overheadP50Ms: measured.sitecall.p50 - measured.direct.p50,
-      failures: { rest: measured.failures.direct, mcp: measured.failures.sitecall },
+      rest: r,
+      mcp: m,
+      ratio: { p50: ratio(m.p50, r.p50), p99: ratio(m.p99, r.p99), mean: ratio(m.mean, r.mean) },
+      overheadP50Ms: m.p50 - r.p50,
+      server: { mcp: w, overheadP50Ms: w.p50 - r.p50 },
+      failures: {
+        rest: measured.rest.failures,
+        mcp: measured.mcp.failures,
+        raw: measured.raw.failures,
+      },
     }
     const ms = (x: number) => x.toFixed(2).padStart(8)
     console.log('MCP tool call vs REST surface A (sequential, ms)')
@@ -104,13 +127,30 @@ export async function runMcpBench(
     console.log(
       `ratio ${ms(results.ratio.p50)} ${ms(results.ratio.p99)} ${ms(results.ratio.mean)}   (+${results.overheadP50Ms.toFixed(2)} ms at p50)`,
     )
-    console.log(`failures: REST ${results.failures.rest.count}, MCP ${results.failures.mcp.count}`)
+    const s = results.server
+    console.log(
+      `raw   ${ms(s.mcp.p50)} ${ms(s.mcp.p99)} ${ms(s.mcp.mean)}   (JSON-RPC over REST's undici client, ./mcpRaw.ts: the server adds +${s.overheadP50Ms.toFixed(2)} ms at p50, the SDK client the other ${(results.overheadP50Ms - s.overheadP50Ms).toFixed(2)} ms)`,
+    )
+    console.log(
+      `failures: REST ${results.failures.rest.count}, MCP ${results.failures.mcp.count}, raw MCP ${results.failures.raw.count}`,
+    )
     mkdirSync(dirname(OUT), { recursive: true })
     writeFileSync(OUT, `${JSON.stringify(results, null, 2)}\n`)
     console.log(`JSON: ${OUT}`)
     return results
   } finally {
     await client.close()
+    await raw.close()
     await rest.close()
+  }
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const env = await startBench(QUERIES)
+  try {
+    const results = await runMcpBench(env, QUERIES)
+    process.exitCode = results.failures.mcp.count + results.failures.raw.count ? 1 : 0
+  } finally {
+    await env.close()
   }
 }

@@ -54,28 +54,51 @@ async function sequential(
 }
 
 /**
- * Sequential latency of both sides in one run. Warm-up calls are tallied but not timed. Batches
- * alternate and so does which side leads, so drift over the run (a growing runs table, GC,
- * CPU frequency) falls on both sides alike.
+ * Sequential latency of each of `sides` in one run. Warm-up calls are tallied but not timed.
+ * Batches go round the sides, and the order turns every round, so drift over the run (a growing
+ * runs table, GC, CPU frequency, other work on the machine) falls on every side alike.
  */
+export async function measureSequential<K extends string>(
+  sides: Record<K, Call>,
+  queries: readonly string[],
+  options: { n: number; warmup: number; batch: number },
+): Promise<Record<K, { latency: LatencySummary; failures: FailureTally }>> {
+  const names = Object.keys(sides) as K[]
+  const failures = {} as Record<K, FailureTally>
+  const samples = {} as Record<K, number[]>
+  const next = {} as Record<K, () => string>
+  for (const side of names) {
+    failures[side] = emptyTally()
+    samples[side] = []
+    next[side] = rotation(queries)
+    await sequential(sides[side], options.warmup, next[side], [], failures[side])
+  }
+  for (let done = 0, round = 0; done < options.n; done += options.batch, round++) {
+    const count = Math.min(options.batch, options.n - done)
+    const order = names.map((_, i) => names[(i + round) % names.length]!)
+    for (const side of order)
+      await sequential(sides[side], count, next[side], samples[side], failures[side])
+  }
+  const out = {} as Record<K, { latency: LatencySummary; failures: FailureTally }>
+  for (const side of names)
+    out[side] = { latency: summarize(samples[side]), failures: failures[side] }
+  return out
+}
+
+/** `measureSequential` of the two sides, with Sitecall's ratios over the direct call. */
 export async function measureLatency(
   sides: Sides,
   queries: readonly string[],
   options: { n: number; warmup: number; batch: number },
 ): Promise<LatencyResult> {
-  const failures = { direct: emptyTally(), sitecall: emptyTally() }
-  const samples: Record<Side, number[]> = { direct: [], sitecall: [] }
-  const next = { direct: rotation(queries), sitecall: rotation(queries) }
-  for (const side of ['direct', 'sitecall'] as const)
-    await sequential(sides[side], options.warmup, next[side], [], failures[side])
-  for (let done = 0, round = 0; done < options.n; done += options.batch, round++) {
-    const count = Math.min(options.batch, options.n - done)
-    const order: Side[] = round % 2 ? ['sitecall', 'direct'] : ['direct', 'sitecall']
-    for (const side of order)
-      await sequential(sides[side], count, next[side], samples[side], failures[side])
-  }
-  const direct = summarize(samples.direct)
-  const sitecall = summarize(samples.sitecall)
+  // Only the two sides: callers pass their whole clients object, which holds `close` too.
+  const measured = await measureSequential(
+    { direct: sides.direct, sitecall: sides.sitecall },
+    queries,
+    options,
+  )
+  const direct = measured.direct.latency
+  const sitecall = measured.sitecall.latency
   return {
     direct,
     sitecall,
@@ -84,7 +107,7 @@ export async function measureLatency(
       p99: ratio(sitecall.p99, direct.p99),
       mean: ratio(sitecall.mean, direct.mean),
     },
-    failures,
+    failures: { direct: measured.direct.failures, sitecall: measured.sitecall.failures },
   }
 }
 

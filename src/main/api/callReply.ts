@@ -1,7 +1,7 @@
 import type { FastifyReply } from 'fastify'
 import { capacityError, timeoutError, type CallOutcome } from '../engine/callTool'
 import { isFinal, toPublicRun } from '../engine/runEngine'
-import { publicRunJson } from '../engine/runJson'
+import { publicRunBody } from '../engine/runJson'
 import type { RunRecord } from '../store/runRepository'
 import { applySelect } from './select'
 
@@ -42,7 +42,7 @@ export function sendRun(
     return reply
       .status(status)
       .type('application/json; charset=utf-8')
-      .send(publicRunJson(record, extra))
+      .send(publicRunBody(record, extra))
   const run: Record<string, unknown> = { ...toPublicRun(record), ...extra }
   if (record.status === 'succeeded') {
     const { value, missing } = applySelect(run.result, select)

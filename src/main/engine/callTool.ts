@@ -97,6 +97,7 @@ export async function callTool(deps: CallDeps, request: CallRequest): Promise<Ca
   } = request
   beforeStart?.(tool)
   const started = deps.start(tool, inputs, { ...options, deadlineMs })
+  await started.persisted
   onStarted?.(started)
   const run =
     deadlineMs === null ? await started.done : await settleWithin(started.done, deadlineMs)

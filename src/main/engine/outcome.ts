@@ -16,6 +16,8 @@ export interface SiteResponse {
   status: number
   headers: Record<string, string>
   body: string
+  /** `body`'s UTF-8 bytes as received, when the executor kept them (valid UTF-8 only). */
+  bytes?: Buffer
   /** Each `Set-Cookie` line apart (joined headers lose their boundaries: Expires has commas). */
   setCookies?: string[]
 }
@@ -29,6 +31,8 @@ export type Outcome =
        * run stores and answers these bytes instead of serializing the result again.
        */
       text?: string
+      /** `text`'s UTF-8 bytes as the site sent them, when known. */
+      bytes?: Buffer
     }
   | { ok: false; code: RunFailureCode; message: string; signIn?: boolean }
 
@@ -129,7 +133,10 @@ export function judgeResponse(
     )
   }
   const judged = judgeJson(json, verify)
-  return judged.ok ? { ...judged, text: response.body } : judged
+  if (!judged.ok) return judged
+  return response.bytes
+    ? { ...judged, text: response.body, bytes: response.bytes }
+    : { ...judged, text: response.body }
 }
 
 /**
@@ -395,18 +402,37 @@ function judgeJson(json: unknown, verify: VerifyRule): Outcome {
  * so the recorded items' types promise the field, not that every record fills it.
  */
 export function holds(value: unknown, path: string, type: string): boolean {
-  const parts = path
-    .split('.')
-    .flatMap((p) => (p.endsWith('[]') ? [p.slice(0, -2), '[]'] : [p]))
-    .filter(Boolean)
-  const walk = (v: unknown, i: number, inList = false): boolean => {
-    if (i === parts.length) return hasType(v, type) || (inList && v === null)
-    const part = parts[i]!
-    if (part === '[]') return Array.isArray(v) && v.every((item) => walk(item, i + 1, true))
-    if (v === null || typeof v !== 'object' || Array.isArray(v) || !(part in v)) return false
-    return walk((v as Record<string, unknown>)[part], i + 1, inList)
+  return holdsAt(value, partsOf(path), 0, type, false)
+}
+
+function holdsAt(v: unknown, parts: string[], i: number, type: string, inList: boolean): boolean {
+  if (i === parts.length) return hasType(v, type) || (inList && v === null)
+  const part = parts[i]!
+  if (part === '[]') {
+    if (!Array.isArray(v)) return false
+    for (const item of v) if (!holdsAt(item, parts, i + 1, type, true)) return false
+    return true
   }
-  return walk(value, 0)
+  if (v === null || typeof v !== 'object' || Array.isArray(v) || !(part in v)) return false
+  return holdsAt((v as Record<string, unknown>)[part], parts, i + 1, type, inList)
+}
+
+/** Split verify paths by path text: a tool's few paths are split once, not on every run. */
+const splitPaths = new Map<string, string[]>()
+/** Past this many paths the cache starts over (paths come from tool specs; this bounds it). */
+const MAX_SPLIT_PATHS = 10_000
+
+function partsOf(path: string): string[] {
+  let parts = splitPaths.get(path)
+  if (!parts) {
+    parts = path
+      .split('.')
+      .flatMap((p) => (p.endsWith('[]') ? [p.slice(0, -2), '[]'] : [p]))
+      .filter(Boolean)
+    if (splitPaths.size >= MAX_SPLIT_PATHS) splitPaths.clear()
+    splitPaths.set(path, parts)
+  }
+  return parts
 }
 
 function hasType(v: unknown, type: string): boolean {

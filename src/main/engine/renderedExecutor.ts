@@ -4,7 +4,7 @@ import type { ResultShape, ToolSpec, ToolStep } from '../../shared/toolSpec'
 import { isBrowserCapacityError, type BrowserPool } from './browserPool'
 import {
   destinationDenied,
-  generatedScope,
+  generatedFor,
   loginScope,
   readDependency,
   signInRedirect,
@@ -88,7 +88,7 @@ export function createRenderedExecutor(options: RenderedExecutorOptions): Render
       return { ok: false, code: 'outcome_not_verified', message: 'The tool has no steps.' }
     const login = loginScope(tool.login, context.login)
     if (!login.ok) return login.outcome
-    const scope: TemplateScope = { ...inputs, ...login.scope, ...generatedScope() }
+    const scope: TemplateScope = { ...inputs, ...login.scope, ...generatedFor(tool) }
     const first = renderRequest(tool.steps[0]!.request, scope)
     const denied = destinationDenied(first.url, tool.siteHost)
     if (denied) return { ok: false, code: 'destination_denied', message: denied }

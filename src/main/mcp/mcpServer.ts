@@ -37,6 +37,8 @@ export interface McpDeps {
   indexing: Pick<Indexing, 'index'>
   /** The owner's allowed local sites per workspace; absent: none. */
   localSites?: LocalSitesOf | undefined
+  /** How long a tool call waits for its run, in ms; default `MCP_DEADLINE_MS` (50 s). */
+  deadlineMs?: number | undefined
 }
 
 /** Who an MCP connection acts for, and what it may see. */
@@ -91,7 +93,7 @@ export function createMcpSession(deps: McpDeps, connection: McpConnection): McpS
     const { name } = request.params
     const args = request.params.arguments ?? {}
     const elicitUrl = server.getClientCapabilities()?.elicitation?.url !== undefined
-    const context = { ...connection, urlElicitation: elicitUrl }
+    const context = { ...connection, urlElicitation: elicitUrl, deadlineMs: deps.deadlineMs }
     try {
       assertMayCall(grants, name)
       if (isServiceTool(name)) return await callServiceTool(services, context, name, args)

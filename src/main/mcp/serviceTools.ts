@@ -92,7 +92,7 @@ const SERVICE_TOOLS: Record<string, { tool: Omit<Tool, 'name'>; handle: Handler 
         stateRevision: args.stateRevision,
         answers: args.answers,
       })
-      const run = await settleWithin(started.done, MCP_DEADLINE_MS)
+      const run = await settleWithin(started.done, c.deadlineMs ?? MCP_DEADLINE_MS)
       return runResult(run ?? deps.engine.get(runId)!, c)
     },
   },

@@ -15,6 +15,8 @@ export interface SiteToolConnection extends RunPresentation {
   scopes: ToolScope[]
   /** The app's usage page for balance elicitations, or null when none is served. */
   usageUrl: string | null
+  /** How long a call waits for its run, in ms; default `MCP_DEADLINE_MS`. */
+  deadlineMs?: number | undefined
 }
 
 /** JSON Schema keywords whose values are schemas (or maps or lists of them). */
@@ -91,9 +93,10 @@ export function findSiteTool(
 
 /**
  * Calls a site tool through the engine's call operation as surface A does (may ask, bills on
- * success), waits up to `MCP_DEADLINE_MS`, and answers the run (see `runResult`). Refusals are
- * thrown as MCP errors; an empty balance is a URL elicitation for clients that take them.
- * `pinned` calls (service_run's `capabilityId`) may run a candidate, which its success verifies.
+ * success), waits up to the connection's deadline (default `MCP_DEADLINE_MS`), and answers the
+ * run (see `runResult`). Refusals are thrown as MCP errors; an empty balance is a URL elicitation
+ * for clients that take them. `pinned` calls (service_run's `capabilityId`) may run a candidate,
+ * which its success verifies.
  */
 export async function callSiteTool(
   engine: RunEngine,
@@ -107,7 +110,7 @@ export async function callSiteTool(
       tool,
       inputs: args,
       tenant: connection.tenant,
-      deadlineMs: MCP_DEADLINE_MS,
+      deadlineMs: connection.deadlineMs ?? MCP_DEADLINE_MS,
       mayAsk: true,
       billOnSuccess: true,
       candidates: pinned,

@@ -1,6 +1,7 @@
 import type { Statement } from 'better-sqlite3'
 import type { Db } from './db'
 import { parseJson } from './json'
+import { createGroupCommit } from './groupCommit'
 import { decodeResult, type StoredResult } from './resultCodec'
 import type { ErrorBody } from '../../shared/errors'
 import type { Requirement, Run, RunStatus } from '../../shared/run'
@@ -25,6 +26,8 @@ export interface RunRecord extends Run {
    * the stored column. Surfaces answer from it instead of serializing `result` again.
    */
   resultText?: string
+  /** `resultText`'s UTF-8 bytes as the site sent them, when at hand (a run that just ended). */
+  resultBytes?: Buffer
   /** ISO 8601: when the retention sweep dropped this run's result (the run itself is kept). */
   resultExpiredAt: string | null
 }
@@ -67,6 +70,8 @@ export interface RunPatch {
   stored?: StoredResult
   /** The JSON text of `result` (the site's own bytes, or one serialization of it). */
   resultText?: string
+  /** `resultText`'s UTF-8 bytes, when the executor kept them. */
+  resultBytes?: Buffer
   error?: ErrorBody | null
   requirements?: Requirement[]
   signIn?: { url: string } | null
@@ -88,6 +93,17 @@ export interface RunRepository {
    * returns the existing run with `created: false`.
    */
   create(run: NewRun, now: number): { run: RunRecord; created: boolean }
+  /**
+   * `create` with the insert's commit shared with the other writes of this event-loop turn
+   * (group commit): `persisted` settles once the run is on disk and rejects when it could not
+   * be stored. Nothing may be sent for the run before then (DESIGN.md §4: a run is persisted
+   * before its first outbound request). Reads of this repository see the run at once (they
+   * commit what is queued first).
+   */
+  createSoon(
+    run: NewRun,
+    now: number,
+  ): { run: RunRecord; created: boolean; persisted: Promise<void> }
   get(runId: string): RunRecord | null
   /** The tenant's run of an idempotency key, or null. */
   findByKey(tenant: string, key: string): RunRecord | null
@@ -165,7 +181,10 @@ const iso = (ms: number) => new Date(ms).toISOString()
  * used as is instead of reading the column again (results can be large). A row read without its
  * `result` column carries no result.
  */
-function toRecord(r: RunRow, known?: { value: unknown; text: string | undefined }): RunRecord {
+function toRecord(
+  r: RunRow,
+  known?: { value: unknown; text: string | undefined; bytes?: Buffer | undefined },
+): RunRecord {
   const record: RunRecord = {
     runId: r.id,
     status: r.status,
@@ -193,12 +212,44 @@ function toRecord(r: RunRow, known?: { value: unknown; text: string | undefined 
   if (known) {
     record.result = known.value
     if (known.text !== undefined) record.resultText = known.text
+    if (known.bytes) record.resultBytes = known.bytes
   } else if (r.result !== null && r.result !== undefined) {
     const text = decodeResult(r.result_codec, r.result)
     record.result = JSON.parse(text)
     record.resultText = text
   }
   return record
+}
+
+/**
+ * The record of a row just inserted (stateRevision 1, nothing ended), without reading it back:
+ * `inputs` and `requirements` are parsed from the JSON text stored, as a read would give them.
+ */
+function newRecord(run: NewRun, inputs: string, requirements: string, now: number): RunRecord {
+  return {
+    runId: run.runId,
+    status: run.status,
+    capabilityId: run.capabilityId,
+    error: null,
+    requirements: JSON.parse(requirements) as Requirement[],
+    via: run.via,
+    signIn: null,
+    toolId: run.toolId,
+    stateRevision: 1,
+    createdAt: iso(now),
+    updatedAt: iso(now),
+    tenant: run.tenant,
+    inputs: JSON.parse(inputs) as Record<string, unknown>,
+    inputHash: run.inputHash,
+    idempotencyKey: run.idempotencyKey,
+    deadlineMs: run.deadlineMs,
+    billed: false,
+    finishedAt: null,
+    mutating: run.mutating ?? false,
+    billOnSuccess: run.billOnSuccess ?? false,
+    effects: [],
+    resultExpiredAt: null,
+  }
 }
 
 /** Every column of a run but `result`: what a transition reads back (it knows the result). */
@@ -217,126 +268,140 @@ export function createRunRepository(db: Db): RunRepository {
     if (!statement) statements.set(sql, (statement = db.prepare<unknown[]>(sql)))
     return statement
   }
-  // Group commit (`atomicallySoon`): the calls of one event-loop turn, committed together.
-  const pending: Array<{
-    fn: () => unknown
-    resolve: (value: unknown) => void
-    reject: (error: unknown) => void
-  }> = []
-  const commitPending = () => {
-    const batch = pending.splice(0)
-    const outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = []
-    try {
-      db.transaction(() => {
-        for (const { fn } of batch) {
-          try {
-            outcomes.push({ ok: true, value: db.transaction(fn)() })
-          } catch (error) {
-            outcomes.push({ ok: false, error })
-          }
-        }
-      })()
-    } catch (error) {
-      for (const item of batch) item.reject(error)
-      return
-    }
-    batch.forEach((item, i) => {
-      const outcome = outcomes[i]!
-      if (outcome.ok) item.resolve(outcome.value)
-      else item.reject(outcome.error)
-    })
-  }
+  // Writes of one event-loop turn (`createSoon`, `atomicallySoon`) commit together; every read
+  // and sync write commits what is queued first, so it sees those runs.
+  const group = createGroupCommit(db)
   const get = (runId: string) => {
+    group.flush()
     const row = prepare(`${select} WHERE id = ?`).get(runId) as RunRow | undefined
     return row ? toRecord(row) : null
   }
   const byKey = (tenant: string, key: string) => {
+    group.flush()
     const row = prepare(`${select} WHERE tenant = ? AND idempotency_key = ?`).get(tenant, key) as
       RunRow | undefined
     return row ? toRecord(row) : null
   }
-  const create = db.transaction((run: NewRun, now: number) => {
-    if (run.idempotencyKey) {
-      const existing = byKey(run.tenant, run.idempotencyKey)
-      if (existing) return { run: existing, created: false }
-    }
-    const row = prepare(
+  /** Inserts a run's row, `inputs` and `requirements` as their JSON text. */
+  const insert = (run: NewRun, inputs: string, requirements: string, now: number): void => {
+    prepare(
       `INSERT INTO runs (id, tenant, tool_id, capability_id, status, state_revision, inputs,
         input_hash, idempotency_key, via, deadline_ms, mutating, bill_on_success, requirements,
         created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-       RETURNING ${COLUMNS}`,
-    ).get(
+       VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(
       run.runId,
       run.tenant,
       run.toolId,
       run.capabilityId,
       run.status,
-      JSON.stringify(run.inputs),
+      inputs,
       run.inputHash,
       run.idempotencyKey,
       run.via,
       run.deadlineMs,
       run.mutating ? 1 : 0,
       run.billOnSuccess ? 1 : 0,
-      JSON.stringify(run.requirements ?? []),
+      requirements,
       now,
       now,
-    ) as RunRow
-    return { run: toRecord(row), created: true }
+    )
+  }
+  const create = db.transaction((run: NewRun, now: number) => {
+    if (run.idempotencyKey) {
+      const existing = byKey(run.tenant, run.idempotencyKey)
+      if (existing) return { run: existing, created: false }
+    }
+    const inputs = JSON.stringify(run.inputs)
+    const requirements = JSON.stringify(run.requirements ?? [])
+    insert(run, inputs, requirements, now)
+    return { run: newRecord(run, inputs, requirements, now), created: true }
   })
+  const createSoon = (run: NewRun, now: number) => {
+    if (run.idempotencyKey) {
+      const existing = byKey(run.tenant, run.idempotencyKey)
+      if (existing) return { run: existing, created: false, persisted: Promise.resolve() }
+    }
+    const inputs = JSON.stringify(run.inputs)
+    const requirements = JSON.stringify(run.requirements ?? [])
+    const persisted = group.soon(() => insert(run, inputs, requirements, now))
+    return { run: newRecord(run, inputs, requirements, now), created: true, persisted }
+  }
   // One statement per transition: the UPDATE returns the row, so nothing is read again. Without
   // `result` in the patch the stored result is read back with it (a cancel of a finished run
   // keeps its result); with it, the value just written is used as is.
-  const transition = (runId: string, patch: RunPatch, now: number) => {
-    const sets = ['status = @status', 'state_revision = state_revision + 1', 'updated_at = @now']
-    const args: Record<string, unknown> = { runId, status: patch.status, now }
-    const set = (column: string, name: string, value: unknown) => {
-      sets.push(`${column} = @${name}`)
-      args[name] = value
+  // A transition's UPDATE by the shape of its patch (which columns, which guards): the SQL text is
+  // built once per shape, not on every transition.
+  const updates = new Map<string, Statement<unknown[]>>()
+  const updateFor = (columns: string[], fromCount: number, revision: boolean, known: boolean) => {
+    const shape = `${columns.join(',')}|${fromCount}|${revision}|${known}`
+    let statement = updates.get(shape)
+    if (!statement) {
+      const sets = ['status = @status', 'state_revision = state_revision + 1', 'updated_at = @now']
+      for (const column of columns)
+        sets.push(column === 'finished_at' ? 'finished_at = @now' : `${column} = @${column}`)
+      let where = 'id = @runId'
+      if (fromCount)
+        where += ` AND status IN (${Array.from({ length: fromCount }, (_, i) => `@from${i}`).join(', ')})`
+      if (revision) where += ' AND state_revision = @revision'
+      statement = prepare(
+        `UPDATE runs SET ${sets.join(', ')} WHERE ${where} RETURNING ${COLUMNS}${known ? '' : ', result'}`,
+      )
+      updates.set(shape, statement)
     }
-    let known: { value: unknown; text: string | undefined } | undefined
+    return statement
+  }
+  const transition = (runId: string, patch: RunPatch, now: number) => {
+    group.flush()
+    const columns: string[] = []
+    const args: Record<string, unknown> = { runId, status: patch.status, now }
+    const set = (column: string, value: unknown) => {
+      columns.push(column)
+      args[column] = value
+    }
+    let known: { value: unknown; text: string | undefined; bytes?: Buffer } | undefined
     if (patch.stored) {
-      set('result', 'result', patch.stored.data)
-      set('result_codec', 'resultCodec', patch.stored.codec)
-      set('result_bytes', 'resultBytes', patch.stored.bytes)
-      known = { value: patch.result, text: patch.resultText }
+      set('result', patch.stored.data)
+      set('result_codec', patch.stored.codec)
+      set('result_bytes', patch.stored.bytes)
+      known = { value: patch.result, text: patch.resultText, bytes: patch.resultBytes }
     } else if ('result' in patch) {
       const text = JSON.stringify(patch.result ?? null)
-      set('result', 'result', text)
-      set('result_codec', 'resultCodec', 'json')
-      set('result_bytes', 'resultBytes', Buffer.byteLength(text))
+      set('result', text)
+      set('result_codec', 'json')
+      set('result_bytes', Buffer.byteLength(text))
       known = { value: asStored(patch.result, text), text }
     }
-    if ('error' in patch) set('error', 'error', patch.error ? JSON.stringify(patch.error) : null)
-    if (patch.requirements) set('requirements', 'requirements', JSON.stringify(patch.requirements))
-    if (patch.via) set('via', 'via', patch.via)
-    if (patch.inputs) set('inputs', 'inputs', JSON.stringify(patch.inputs))
-    if (patch.effects) set('effects', 'effects', JSON.stringify(patch.effects))
-    if ('signIn' in patch)
-      set('sign_in', 'signIn', patch.signIn ? JSON.stringify(patch.signIn) : null)
-    if (patch.billed !== undefined) set('billed', 'billed', patch.billed ? 1 : 0)
-    if (patch.finished) sets.push('finished_at = @now')
-    let where = 'id = @runId'
-    if (patch.from) {
-      where += ` AND status IN (${patch.from.map((_, i) => `@from${i}`).join(', ')})`
-      patch.from.forEach((status, i) => (args[`from${i}`] = status))
-    }
-    if (patch.revision !== undefined) {
-      where += ' AND state_revision = @revision'
-      args.revision = patch.revision
-    }
-    const row = prepare(
-      `UPDATE runs SET ${sets.join(', ')} WHERE ${where} RETURNING ${COLUMNS}${known ? '' : ', result'}`,
-    ).get(args) as RunRow | undefined
+    if ('error' in patch) set('error', patch.error ? JSON.stringify(patch.error) : null)
+    if (patch.requirements) set('requirements', JSON.stringify(patch.requirements))
+    if (patch.via) set('via', patch.via)
+    if (patch.inputs) set('inputs', JSON.stringify(patch.inputs))
+    if (patch.effects) set('effects', JSON.stringify(patch.effects))
+    if ('signIn' in patch) set('sign_in', patch.signIn ? JSON.stringify(patch.signIn) : null)
+    if (patch.billed !== undefined) set('billed', patch.billed ? 1 : 0)
+    if (patch.finished) columns.push('finished_at')
+    patch.from?.forEach((status, i) => (args[`from${i}`] = status))
+    if (patch.revision !== undefined) args.revision = patch.revision
+    const update = updateFor(
+      columns,
+      patch.from?.length ?? 0,
+      patch.revision !== undefined,
+      known !== undefined,
+    )
+    const row = update.get(args) as RunRow | undefined
     return row ? toRecord(row, known) : null
   }
   return {
-    create: (run, now) => create(run, now),
+    create: (run, now) => {
+      group.flush()
+      return create(run, now)
+    },
+    createSoon,
     get,
     findByKey: byKey,
     transition,
     list(filter = {}) {
+      group.flush()
       const rows = (
         filter.toolId
           ? prepare(`${select} WHERE tool_id = ? ORDER BY created_at DESC LIMIT ?`).all(
@@ -348,21 +413,20 @@ export function createRunRepository(db: Db): RunRepository {
       return rows.map((row) => toRecord(row))
     },
     withStatus(statuses) {
+      group.flush()
       const marks = statuses.map(() => '?').join(', ')
       const rows = db
         .prepare(`${select} WHERE status IN (${marks}) ORDER BY created_at, id`)
         .all(...statuses) as RunRow[]
       return rows.map((row) => toRecord(row))
     },
-    atomicallySoon: <T>(fn: () => T): Promise<T> =>
-      new Promise<T>((resolve, reject) => {
-        if (!pending.length) setImmediate(commitPending)
-        pending.push({ fn, resolve: resolve as (value: unknown) => void, reject })
-      }),
+    atomicallySoon: (fn) => group.soon(fn),
     expireResults(rule, now) {
+      group.flush()
       return expireResults(rule, now)
     },
     storedResults() {
+      group.flush()
       return prepare(
         'SELECT COUNT(*) AS runs, COALESCE(SUM(result_bytes), 0) AS bytes FROM runs WHERE result_bytes IS NOT NULL',
       ).get() as { runs: number; bytes: number }

@@ -11,6 +11,7 @@ import { createScopeRepository, type ScopeRepository } from './scopeRepository'
 import { createToolHealthRepository, type ToolHealthRepository } from './toolHealthRepository'
 import { createToolRepository, type ToolRepository } from './toolRepository'
 import { createTraceRepository, type TraceRepository } from './traceRepository'
+import { startWalCheckpoints } from './walCheckpoints'
 import { OWNER_WORKSPACE, workspaceOf } from './workspaces'
 
 export interface Store {
@@ -48,6 +49,7 @@ export interface Store {
 /** Opens the SQLite file at `path` (migrating it) and builds every repository over it. */
 export function createStore(path: string): Store {
   const db = openDatabase(path)
+  const checkpoints = startWalCheckpoints(path)
   const traces = new Map<string, TraceRepository>()
   const tools = new Map<string, ToolRepository>()
   const tracesFor = (tenant: string): TraceRepository => {
@@ -78,6 +80,9 @@ export function createStore(path: string): Store {
     receipts: createReceiptRepository(db),
     indexJobs: createIndexJobRepository(db),
     localSites: createLocalSiteRepository(db),
-    close: () => db.close(),
+    close: () => {
+      checkpoints.stop()
+      db.close()
+    },
   }
 }

@@ -64,7 +64,7 @@ describe('run results', () => {
     const text = JSON.stringify(first.result)
     expect(text.length).toBeGreaterThan(60_000)
     const row = stored(first.runId)
-    expect(row.codec).toBe('gzip')
+    expect(row.codec).toBe('br')
     expect(row.bytes).toBeLessThan(text.length / 4)
     const polled = await send<Run>(base, 'GET', `/api/v1/runs/${first.runId}`, { key })
     expect(polled.status).toBe(200)

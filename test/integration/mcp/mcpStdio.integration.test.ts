@@ -1,11 +1,12 @@
+import { randomUUID } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
-import { createCore } from '../../../src/main/core'
+import { McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import { createCore, LOCAL_TENANT } from '../../../src/main/core'
 import type { Run } from '../../../src/shared/run'
 import type { ToolSpec } from '../../../src/shared/toolSpec'
 import {
@@ -13,6 +14,7 @@ import {
   startDirectorySite,
   type DirectorySite,
 } from '../../fixtures/sites/directory'
+import { callTool, type ErrorAnswerBody } from '../../fixtures/harness/http'
 import { makeSearchTool } from '../../fixtures/harness/searchTool'
 import { addNoteTool, browseFlow, startNotesSite, structured } from './mcpClients'
 
@@ -102,6 +104,66 @@ describe('sitecall mcp (stdio bridge)', () => {
       expect(notes.posts).toEqual([{ text: 'via stdio' }])
     } finally {
       await notes.close()
+    }
+  })
+
+  it('refuses a quarantined tool and a candidate in the same words as REST surface A', async () => {
+    const seed = createCore({ home, rendererDir: null })
+    const candidate: ToolSpec = {
+      ...tool,
+      id: randomUUID(),
+      name: `${tool.name}_2`,
+      capabilityId: `${tool.capabilityId}_2`,
+      status: 'candidate',
+    }
+    seed.store.tools.save(candidate)
+    seed.store.tools.setStatus(tool.id, 'quarantined', Date.now())
+    await seed.close()
+    const query = Object.keys(tool.inputs.properties).find((k) => /query/i.test(k))!
+    const args = { [query]: 'code' }
+    const mcp = await connectStdio()
+    const overStdio = async (name: string, callArgs: Record<string, unknown>) => {
+      const error = (await mcp
+        .callTool({ name, arguments: callArgs })
+        .catch((e: unknown) => e)) as McpError
+      expect(error).toBeInstanceOf(McpError)
+      return {
+        code: (error.data as { code?: unknown }).code,
+        message: error.message.replace(/^MCP error -?\d+: /, ''),
+      }
+    }
+    const stdio = {
+      quarantined: await overStdio(tool.name, args),
+      pinned: await overStdio('service_run', {
+        intent: tool.intent,
+        capabilityId: tool.capabilityId,
+        inputs: args,
+      }),
+      candidate: await overStdio(candidate.name, args),
+    }
+    await mcp.close()
+    client = null
+    // The same calls over REST, on a core of the same data dir once the bridge has ended.
+    const rest = createCore({ home, port: 0, rendererDir: null })
+    try {
+      const base = await rest.listen()
+      const { key } = rest.store.keys.create(
+        { id: 'key_stdio_rest', tenant: LOCAL_TENANT, label: 'rest' },
+        Date.now(),
+      )
+      const overRest = async (t: ToolSpec) => {
+        const answer = await callTool<ErrorAnswerBody>(base, key, t, args)
+        return { code: answer.body.error.code, message: answer.body.error.message }
+      }
+      const quarantined = await overRest(tool)
+      expect(quarantined.code).toBe('tool_quarantined')
+      expect(stdio.quarantined).toEqual(quarantined)
+      expect(stdio.pinned).toEqual(quarantined)
+      const refusedCandidate = await overRest(candidate)
+      expect(refusedCandidate.code).toBe('not_found')
+      expect(stdio.candidate).toEqual(refusedCandidate)
+    } finally {
+      await rest.close()
     }
   })
 

@@ -1,0 +1,164 @@
+import { isServiceError } from '../../shared/errors'
+import type { RunStatus } from '../../shared/run'
+import type { ToolSpec } from '../../shared/toolSpec'
+import type { RunEffect, RunRecord } from '../store/runRepository'
+import type { EngineState, ViaOutcome } from './engineState'
+import { executeHttp, type RunContext } from './httpExecutor'
+import { settle } from './runSettle'
+
+/** A run that has not ended: it may be sent (again) or is being sent. */
+export const RUNNING: RunStatus[] = ['accepted', 'working']
+
+/**
+ * Starts `execute` in the background once the run is `persisted` (queued per workspace when
+ * serialized). The promise settles with the run once it is final or waits on a person, and
+ * never rejects: a fault of the engine ends the run `failed` with `worker_lost`.
+ */
+export function launch(
+  state: EngineState,
+  tool: ToolSpec,
+  run: RunRecord,
+  serialize: boolean,
+  persisted: Promise<void> = Promise.resolve(),
+): Promise<RunRecord> {
+  const { chains, inFlight, deps } = state
+  const go = () => persisted.then(() => execute(state, tool, run))
+  let done: Promise<RunRecord>
+  if (serialize) {
+    const previous = chains.get(run.tenant) ?? Promise.resolve()
+    done = previous.then(go, go)
+    chains.set(run.tenant, done)
+  } else done = go()
+  const settled = done
+    .catch((error: unknown) => {
+      const lost = { code: 'worker_lost' as const, message: String(error) }
+      try {
+        const failed = state.move(run.runId, {
+          status: 'failed',
+          error: lost,
+          from: RUNNING,
+          finished: true,
+        })
+        // A run whose insert failed is on no disk: it ends here, in memory, having sent nothing.
+        return (
+          failed ?? deps.runs.get(run.runId) ?? { ...run, status: 'failed' as const, error: lost }
+        )
+      } catch {
+        // The store closed under the run (shutdown): it stays in flight on disk, and the next
+        // start's recover() settles it; `done` must still never reject.
+        return run
+      }
+    })
+    .finally(() => {
+      inFlight.delete(run.runId)
+      if (chains.get(run.tenant) === done) chains.delete(run.tenant)
+    })
+  inFlight.set(run.runId, settled)
+  return settled
+}
+
+/**
+ * Runs an `accepted` run to its end: sends it with the tool's executor (signing in again once
+ * when a saved login's session expired), then records what it came to (`settle`). Every
+ * transition is guarded so a cancel wins.
+ */
+async function execute(state: EngineState, tool: ToolSpec, run: RunRecord): Promise<RunRecord> {
+  const { deps, controllers, sentBy } = state
+  // A read starts out `working` (see `startRun`); a write or a resumed run moves there now.
+  if (run.status !== 'working') {
+    const working = state.move(run.runId, { status: 'working', from: ['accepted'] })
+    if (!working) return deps.runs.get(run.runId)!
+  }
+  const controller = new AbortController()
+  controllers.set(run.runId, controller)
+  const effects: RunEffect[] = []
+  sentBy.set(run.runId, effects)
+  let outcome: ViaOutcome
+  const secrets = deps.secrets?.forRun(run.tenant)
+  const redact = <T>(value: T): T => (secrets ? secrets.redact(value) : value)
+  let hadLogin = false
+  try {
+    const attempt = async (): Promise<ViaOutcome> => {
+      const login = deps.logins
+        ? await deps.logins.load(run.tenant, tool.siteHost)
+        : { state: null, locked: null }
+      if (login.locked && needsLogin(tool))
+        return { ok: false, code: 'session_or_permission', message: login.locked }
+      const context: RunContext = {
+        login: login.state,
+        ...(login.httpCredentials ? { httpCredentials: login.httpCredentials } : {}),
+        ...(secrets ? { secrets } : {}),
+        ...(deps.lookup ? { lookup: deps.lookup } : {}),
+        onSent: (sent) =>
+          effects.push(redact({ ...sent, at: new Date(deps.clock()).toISOString() })),
+      }
+      hadLogin = login.state !== null
+      const scope = state.validator.toScope(tool, run.inputs)
+      return runVia(state, tool, scope, context, controller.signal)
+    }
+    outcome = await attempt()
+    // An expired session of a saved login: sign in again by itself, then retry once.
+    // A 401 or a redirect to sign-in means the site refused the request, so nothing landed.
+    if (
+      !outcome.ok &&
+      outcome.code === 'session_or_permission' &&
+      'signIn' in outcome &&
+      hadLogin &&
+      deps.relogin &&
+      !controller.signal.aborted
+    ) {
+      const again = await deps.relogin(run.tenant, tool).catch((error: unknown) => {
+        if (isServiceError(error) && error.code === 'mfa_required')
+          return {
+            ok: false as const,
+            code: 'mfa_required' as const,
+            message: error.message,
+            signIn: true,
+          }
+        return false
+      })
+      if (again === true) outcome = await attempt()
+      else if (again) outcome = again
+    }
+  } catch (error) {
+    outcome = { ok: false, code: 'upstream_error', message: `Executor fault: ${String(error)}` }
+  } finally {
+    controllers.delete(run.runId)
+    sentBy.delete(run.runId)
+  }
+  return settle(state, tool, run, outcome, effects, redact)
+}
+
+/**
+ * Dispatches to the executor of the tool's `via`; a read whose HTTP answer was a bot check is
+ * tried once more in the browser.
+ */
+async function runVia(
+  state: EngineState,
+  tool: ToolSpec,
+  scope: Record<string, unknown>,
+  context: RunContext,
+  signal: AbortSignal,
+): Promise<ViaOutcome> {
+  const rendered = state.deps.executeRendered
+  if (tool.via === 'rendered') {
+    if (!rendered)
+      return {
+        ok: false,
+        code: 'browser_capacity',
+        message:
+          'This tool needs a browser and none is configured: point SITECALL_CHROMIUM at one.',
+      }
+    return { ...(await rendered(tool, scope, context, signal)), via: 'rendered' }
+  }
+  const outcome = await executeHttp(tool, scope, state.send, signal, context)
+  if (!outcome.ok && outcome.code === 'challenge' && !tool.mutating && rendered)
+    return { ...(await rendered(tool, scope, context, signal)), via: 'rendered' }
+  return outcome
+}
+
+/** True when the tool takes cookies or values from its site's saved login. */
+function needsLogin(tool: ToolSpec): boolean {
+  const login = tool.login
+  return !!login && (login.cookies.length > 0 || login.values.length > 0 || !!login.httpAuth)
+}

@@ -1,0 +1,122 @@
+import type { RunStatus } from '../../shared/run'
+import type { ToolSpec } from '../../shared/toolSpec'
+import { encodeResult } from '../store/resultCodec'
+import { asStored, type RunEffect, type RunRecord } from '../store/runRepository'
+import type { EngineState, ViaOutcome } from './engineState'
+import type { ExecutionOutcome } from './httpExecutor'
+
+/**
+ * Records what a `working` run came to (spec "Run status"): `succeeded` with its result stored
+ * once, its credit and its tool's health in one transaction; `outcome_unknown` for a write whose
+ * answer was lost; else `failed` with the code (a sign-in link when a login is missing, when to
+ * retry a `browser_capacity` refusal) and a failure on the tool's streak. Every secret the run
+ * resolved is redacted first (`redact`). A run a cancel overtook stays cancelled, unbilled, with
+ * every request it sent as `effects`.
+ */
+export async function settle(
+  state: EngineState,
+  tool: ToolSpec,
+  run: RunRecord,
+  executed: ViaOutcome,
+  effects: RunEffect[],
+  redact: <T>(value: T) => T,
+): Promise<RunRecord> {
+  const { deps, quarantine, move } = state
+  // A secret's value never stays on a run: not in its result, its error or its effects.
+  const outcome = withoutSecrets(executed, redact)
+  const common = { from: ['working'] as RunStatus[], finished: true, effects }
+  const via = outcome.via ? { via: outcome.via } : {}
+  // A cancel won the race: the run stays cancelled, unbilled, and keeps every request that went
+  // out, including the one whose answer the cancel cut off (spec "Run status": cancelled).
+  const lostToCancel = (): RunRecord => {
+    const current = deps.runs.get(run.runId)!
+    if (current.status !== 'cancelled' || current.effects.length >= effects.length) return current
+    return move(run.runId, { status: 'cancelled', from: ['cancelled'], effects }) ?? current
+  }
+  if (outcome.ok) {
+    // Stored once: the bytes the site answered when the result is that answer, else one
+    // serialization; compressed above a size.
+    const resultText = outcome.text ?? JSON.stringify(outcome.result ?? null)
+    const stored = await encodeResult(resultText, outcome.bytes)
+    // One transaction for the success, its credit and the tool's health, its commit shared
+    // with the other runs ending in this turn of the event loop. Charged
+    // only once the run is succeeded, so a run a cancel overtook is never billed; a run
+    // succeeds once, so it is charged once (spec "Run status": only succeeded bills). `billed`
+    // on the run is the charge's record, so it is set only when the balance covers it.
+    const done = await deps.runs.atomicallySoon(() => {
+      const ledger = run.billOnSuccess ? deps.ledger : undefined
+      const billed = !!ledger && ledger.usage(run.tenant, deps.clock()).balance >= 1
+      const succeeded = deps.runs.transition(
+        run.runId,
+        {
+          status: 'succeeded',
+          result:
+            outcome.text === undefined ? asStored(outcome.result, resultText) : outcome.result,
+          resultText,
+          ...(outcome.bytes ? { resultBytes: outcome.bytes } : {}),
+          stored,
+          billed,
+          ...via,
+          ...common,
+        },
+        deps.clock(),
+      )
+      if (!succeeded) return null
+      if (billed) ledger?.chargeRun(run.tenant, deps.clock())
+      quarantine.succeeded(tool, run.inputs, run.tenant)
+      return succeeded
+    })
+    if (!done) return lostToCancel()
+    state.notify(done)
+    return done
+  }
+  if (outcome.code === 'outcome_unknown')
+    return (
+      move(run.runId, {
+        status: 'outcome_unknown',
+        error: { code: 'upstream_error', message: outcome.message },
+        ...via,
+        ...common,
+      }) ?? lostToCancel()
+    )
+  const signIn =
+    'signIn' in outcome && outcome.signIn
+      ? {
+          url: deps.mintSignInLink
+            ? deps.mintSignInLink(run.tenant, tool.siteHost)
+            : `${new URL(tool.steps[0]!.request.url).origin}/`,
+        }
+      : null
+  // A browser_capacity failure keeps when to retry and whether it queued (503 vs 429).
+  const capacity =
+    outcome.code === 'browser_capacity'
+      ? pick(outcome as unknown as Record<string, unknown>, ['retryAfterSeconds', 'waited'])
+      : {}
+  const failed = move(run.runId, {
+    status: 'failed',
+    error: { code: outcome.code, message: outcome.message, ...capacity },
+    signIn,
+    ...via,
+    ...common,
+  })
+  if (!failed) return lostToCancel()
+  quarantine.failed(tool, outcome.code, run.tenant)
+  return failed
+}
+
+/**
+ * `outcome` with every secret the run resolved replaced (`redact`). The site's own text and
+ * bytes are left out of the walk and dropped once anything was redacted: they would still hold
+ * the value, so the result is then serialized anew.
+ */
+function withoutSecrets<T extends ExecutionOutcome>(outcome: T, redact: <V>(value: V) => V): T {
+  if (!outcome.ok || (outcome.text === undefined && outcome.bytes === undefined))
+    return redact(outcome)
+  const { text: _text, bytes: _bytes, ...judged } = outcome
+  const redacted = redact(judged)
+  return redacted === judged ? outcome : (redacted as T)
+}
+
+function pick(from: Record<string, unknown>, keys: string[]): Record<string, unknown> {
+  return Object.fromEntries(keys.filter((k) => from[k] !== undefined).map((k) => [k, from[k]]))
+}
