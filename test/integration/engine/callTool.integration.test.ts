@@ -195,7 +195,14 @@ async function viaTask(
 /** The SDK client on an MCP server of `core` over an in-memory pair, waiting `deadlineMs` a call. */
 async function connectInMemory(core: Core, deadlineMs: number): Promise<Client> {
   const session = createMcpSession(
-    { tools: core.store.tools, engine: core.engine, events: core.events, deadlineMs },
+    {
+      tools: core.store.tools,
+      engine: core.engine,
+      events: core.events,
+      browse: core.browse,
+      indexing: core.indexing,
+      deadlineMs,
+    },
     { tenant: LOCAL_TENANT, owner: false, scopes: [], usageUrl: null },
   )
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
