@@ -1,4 +1,5 @@
 import { defineConfig } from '@playwright/test'
+import { chromiumArgs } from './src/main/recorder/chromium'
 
 // Debian's Chromium, never a downloaded browser (these machines have no internet).
 const executablePath = process.env.SITECALL_CHROMIUM ?? '/usr/bin/chromium'
@@ -15,14 +16,7 @@ export default defineConfig({
   use: {
     launchOptions: {
       executablePath,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
+      args: chromiumArgs(),
     },
   },
 })

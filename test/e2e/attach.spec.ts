@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url'
 import { expect, test } from '@playwright/test'
 import { SHOTS } from './directoryApp'
 import { createCore, type Core } from '../../src/main/core'
+import { chromiumArgs } from '../../src/main/recorder/chromium'
 import { startDirectorySite, type DirectorySite } from '../fixtures/sites/directory'
 import { expectAccessible } from './axe'
 
@@ -26,12 +27,7 @@ async function startOwnChromium(): Promise<typeof own> {
     chromiumPath,
     [
       '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
+      ...chromiumArgs(),
       `--user-data-dir=${profile}`,
       '--remote-debugging-port=0',
       'about:blank',

@@ -5,17 +5,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { chromium } from 'playwright-core'
 import { createCore, LOCAL_TENANT, type Core, type CoreConfig } from '../../../src/main/core'
+import { chromiumArgs } from '../../../src/main/recorder/chromium'
 import type { StorageState } from '../../../src/shared/trace'
 
 export const CHROMIUM = '/usr/bin/chromium'
-const ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-]
+const ARGS = chromiumArgs()
 
 export interface IndexCore {
   core: Core

@@ -7,15 +7,9 @@ import { chromium, type BrowserContext } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { connectedAddressDenied, toolSiteCheck } from '../../../src/main/engine/destination'
 import { startGuardProxy, type GuardProxy } from '../../../src/main/engine/guardProxy'
+import { chromiumArgs } from '../../../src/main/recorder/chromium'
 
-const FLAGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-]
+const FLAGS = chromiumArgs()
 
 /** A server on 127.0.0.1 port 0 answering `routes` by path; counts what it was asked. */
 async function serve(
