@@ -208,32 +208,43 @@ export const DENIED_CONNECT_CODE = 'EDESTINATIONDENIED'
  * `lookup` resolves names (default the system resolver; tests pass their own).
  */
 export function createPinnedLookup(lookup: HostLookup = systemLookup): LookupFunction {
+  return screenedLookup(lookup, (hostname, address) => {
+    const local = hostname === 'localhost' || hostname.endsWith('.localhost')
+    if (!isMetadataAddress(address) && (local || !isPrivateAddress(address))) return null
+    return new Error(`${hostname} resolved to ${address}, which a run may not reach.`)
+  })
+}
+
+/**
+ * A `net.connect` `lookup` that resolves with `lookup` and hands back only addresses `screen`
+ * lets through: the first address it answers with an error fails the whole lookup, with that
+ * error under code `EDESTINATIONDENIED` (`DENIED_CONNECT_CODE`); no address of the asked family
+ * fails with `ENOTFOUND`. Handles both the single-address and `all` forms of Node's contract.
+ */
+export function screenedLookup(
+  lookup: HostLookup,
+  screen: (hostname: string, address: string) => Error | null,
+): LookupFunction {
   return (hostname, options, callback) => {
     const family =
       options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : (options.family ?? 0)
     const all = options.all === true
-    lookup(hostname).then(
-      (found) => {
-        const usable = found.filter((a) => family === 0 || a.family === family)
-        const local = hostname === 'localhost' || hostname.endsWith('.localhost')
-        const bad = usable.find(
-          (a) => isMetadataAddress(a.address) || (!local && isPrivateAddress(a.address)),
+    const fail = (error: NodeJS.ErrnoException) => callback(error, all ? [] : '', 0)
+    lookup(hostname).then((found) => {
+      const usable = found.filter((a) => family === 0 || a.family === family)
+      for (const { address } of usable) {
+        const refused: NodeJS.ErrnoException | null = screen(hostname, address)
+        if (refused) return fail(Object.assign(refused, { code: DENIED_CONNECT_CODE }))
+      }
+      if (!usable.length)
+        return fail(
+          Object.assign(new Error(`${hostname} has no address of family ${family}.`), {
+            code: 'ENOTFOUND',
+          }),
         )
-        if (bad || !usable.length) {
-          const error: NodeJS.ErrnoException = new Error(
-            bad
-              ? `${hostname} resolved to ${bad.address}, which a run may not reach.`
-              : `${hostname} has no address of family ${family}.`,
-          )
-          error.code = bad ? DENIED_CONNECT_CODE : 'ENOTFOUND'
-          callback(error, all ? [] : '', 0)
-          return
-        }
-        if (all) callback(null, usable)
-        else callback(null, usable[0]!.address, usable[0]!.family)
-      },
-      (error: NodeJS.ErrnoException) => callback(error, all ? [] : '', 0),
-    )
+      if (all) callback(null, usable)
+      else callback(null, usable[0]!.address, usable[0]!.family)
+    }, fail)
   }
 }
 

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto'
-import type { LookupFunction } from 'node:net'
 import { isIP } from 'node:net'
 import { RequestError, Server } from 'proxy-chain'
 import {
   hostAllowed,
   isMetadataAddress,
   isPrivateAddress,
+  screenedLookup,
   systemLookup,
   type HostLookup,
 } from './destination'
@@ -99,7 +99,11 @@ export async function startGuardProxy(lookup: HostLookup = systemLookup): Promis
         if (reason) throw deny(reason)
         return {}
       }
-      return { dnsLookup: checkedLookup(lookup, url, rule.check, deny) as never }
+      const screen = (_: string, address: string) => {
+        const reason = rule.check(url, address)
+        return reason ? deny(reason) : null
+      }
+      return { dnsLookup: screenedLookup(lookup, screen) as never }
     },
   })
   await server.listen()
@@ -118,40 +122,6 @@ export async function startGuardProxy(lookup: HostLookup = systemLookup): Promis
 }
 
 type DenialListener = (host: string, reason: string) => void
-
-/**
- * A `net.connect` lookup that resolves `url`'s host name with `lookup` and fails (code
- * `EDESTINATIONDENIED`) when `check` refuses any address it would connect to.
- */
-function checkedLookup(
-  lookup: HostLookup,
-  url: string,
-  check: DestinationCheck,
-  deny: (reason: string) => Error,
-): LookupFunction {
-  return (hostname, options, callback) => {
-    const family =
-      options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : (options.family ?? 0)
-    const all = options.all === true
-    lookup(hostname).then(
-      (found) => {
-        const usable = found.filter((a) => family === 0 || a.family === family)
-        const reason = usable.map((a) => check(url, a.address)).find((r) => r !== null)
-        if (reason || !usable.length) {
-          const error: NodeJS.ErrnoException = reason
-            ? deny(reason)
-            : new Error(`${hostname} has no address of family ${family}.`)
-          error.code = reason ? 'EDESTINATIONDENIED' : 'ENOTFOUND'
-          callback(error, all ? [] : '', 0)
-          return
-        }
-        if (all) callback(null, usable)
-        else callback(null, usable[0]!.address, usable[0]!.family)
-      },
-      (error: NodeJS.ErrnoException) => callback(error, all ? [] : '', 0),
-    )
-  }
-}
 
 let shared: Promise<GuardProxy> | null = null
 
