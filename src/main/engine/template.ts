@@ -43,13 +43,21 @@ const SECRET_PLACEHOLDER = /\{\{\s*secret:([A-Za-z0-9_.-]{1,64})\s*\}\}/g
  * just before it renders the request, and checks where they may go.
  */
 export function secretNames(template: RequestTemplate): string[] {
+  return placeholderNames(template, SECRET_PLACEHOLDER)
+}
+
+/**
+ * The names a global `pattern` (its first group) captures in a request template's URL, header
+ * values and JSON body, in order of first use, each once.
+ */
+export function placeholderNames(template: RequestTemplate, pattern: RegExp): string[] {
   const names = new Set<string>()
   const texts = [
     template.url,
     ...Object.values(template.headers),
     JSON.stringify(template.body ?? null),
   ]
-  for (const text of texts) for (const m of text.matchAll(SECRET_PLACEHOLDER)) names.add(m[1]!)
+  for (const text of texts) for (const m of text.matchAll(pattern)) names.add(m[1]!)
   return [...names]
 }
 

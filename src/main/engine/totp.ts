@@ -1,6 +1,6 @@
 import { generate } from 'otplib'
 import type { RequestTemplate } from '../../shared/toolSpec'
-import type { TemplateScope } from './template'
+import { placeholderNames, type TemplateScope } from './template'
 
 /** `{{totp:NAME}}`: the current one-time code of the TOTP seed kept as the secret NAME. */
 const TOTP_PLACEHOLDER = /\{\{\s*totp:([A-Za-z0-9_.-]{1,64})\s*\}\}/g
@@ -12,14 +12,7 @@ const TOTP_PLACEHOLDER = /\{\{\s*totp:([A-Za-z0-9_.-]{1,64})\s*\}\}/g
  * before sending), but never sends: it sends the code made from it.
  */
 export function totpSeedNames(template: RequestTemplate): string[] {
-  const names = new Set<string>()
-  const texts = [
-    template.url,
-    ...Object.values(template.headers),
-    JSON.stringify(template.body ?? null),
-  ]
-  for (const text of texts) for (const m of text.matchAll(TOTP_PLACEHOLDER)) names.add(m[1]!)
-  return [...names]
+  return placeholderNames(template, TOTP_PLACEHOLDER)
 }
 
 /**
