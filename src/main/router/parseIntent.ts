@@ -639,8 +639,11 @@ export function parseIntent(intent: string): ParsedIntent {
     // `with my username and password`: what every sign-in takes, naming none.
     for (const w of parsed.values) if (CREDENTIALS.has(w.stem)) w.generic = true
     // `the private registry's web UI`, `the back end of the blog`: how or where on the site.
+    // (`log in with two-factor authentication`, `login 2fa code`: how one signs in, no place;
+    // the second factor itself is weighed apart.)
     for (const w of parsed.sites)
-      if (isModifier(w.word) || SIGN_IN_PLACES.has(w.stem)) w.generic = true
+      if (isModifier(w.word) || SIGN_IN_PLACES.has(w.stem) || SIGN_IN_MEANS.has(w.stem))
+        w.generic = true
     // `authenticate with [the npm registry]`: where one signs in, unless it is the credential
     // (`with my password`, `using the code from my authenticator`).
     // (`with the account ops`: a credential's name, no site.)
@@ -772,6 +775,13 @@ const CREDENTIALS = new Set(
     ...['password', 'passphrase', 'account', 'credential', 'username', 'user', 'login', 'code'],
     ...['authenticator', 'app', 'phone', 'token', 'key', 'otp', 'totp', 'factor', 'two', 'admin'],
   ].map(stem),
+)
+
+/** Words of how one signs in that name no site (`with two-factor [authentication]`). */
+const SIGN_IN_MEANS = new Set(
+  [...CREDENTIALS, ...['authentication', 'verification', 'factor', 'two', 'step', 'code']].map(
+    stem,
+  ),
 )
 
 /** Parts of a site one signs in to that name no site (`the web UI`, `the admin area`). */
