@@ -637,7 +637,7 @@ export function parseIntent(intent: string): ParsedIntent {
     // `as editor`: who signs in, a stored login's name, no word of any tool.
     parsed.values = parsed.values.filter((w) => w.literal || w.after !== 'as')
     // `with my username and password`: what every sign-in takes, naming none.
-    for (const w of parsed.values) if (CREDENTIALS.has(w.stem)) w.generic = true
+    for (const w of parsed.values) if (SIGN_IN_MEANS.has(w.stem)) w.generic = true
     // `the private registry's web UI`, `the back end of the blog`: how or where on the site.
     // (`log in with two-factor authentication`, `login 2fa code`: how one signs in, no place;
     // the second factor itself is weighed apart.)
@@ -647,9 +647,9 @@ export function parseIntent(intent: string): ParsedIntent {
     // `authenticate with [the npm registry]`: where one signs in, unless it is the credential
     // (`with my password`, `using the code from my authenticator`).
     // (`with the account ops`: a credential's name, no site.)
-    const credential = parsed.values.some((w) => w.after === 'with' && CREDENTIALS.has(w.stem))
+    const credential = parsed.values.some((w) => w.after === 'with' && SIGN_IN_MEANS.has(w.stem))
     const where = parsed.values.filter(
-      (w) => !credential && !w.literal && w.after === 'with' && !CREDENTIALS.has(w.stem),
+      (w) => !credential && !w.literal && w.after === 'with' && !SIGN_IN_MEANS.has(w.stem),
     )
     parsed.values = parsed.values.filter((w) => !where.includes(w))
     parsed.sites.push(...where)

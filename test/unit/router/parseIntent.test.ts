@@ -120,6 +120,16 @@ describe('parseIntent', () => {
     expect(p.sites.map((w) => w.word)).toEqual(['flow', 'editor'])
   })
 
+  it('reads how one signs in as no place of the sign-in, and its second factor apart', () => {
+    const p = parseIntent('log in to Redmine with two-factor authentication')
+    expect(p.secondFactor).toBe(true)
+    const words = [...p.core, ...p.sites, ...p.values]
+    expect(words.filter((w) => !w.generic && !w.literal)).toEqual([])
+    expect(words.find((w) => w.word === 'authentication')?.generic).toBe(true)
+    const coded = parseIntent('redmine login 2fa code 118203')
+    expect(coded.sites.filter((w) => !w.generic).map((w) => w.word)).toEqual(['redmine'])
+  })
+
   it('takes a release as one value', () => {
     const p = parseIntent('view lunar-cal 2.1.0 in the registry')
     expect(p.values.map((w) => [w.word, w.value])).toEqual([
