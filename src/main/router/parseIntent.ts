@@ -524,6 +524,9 @@ export function parseIntent(intent: string): ParsedIntent {
     const opener = OPENERS[token]
     if (opener) {
       part = opener
+      // `posts on courgettes`: what a search's records are on is their topic, when it is a plain
+      // plural (`on the blog`, `on DokuWiki`, `on the wiki` stay the site).
+      if (token === 'on' && verb?.verbClass === 'search' && topicAfter(rest[i + 1])) part = 'values'
       opened = token === 'using' || token === 'via' ? 'with' : token
       continue
     }
@@ -686,6 +689,17 @@ export function parseIntent(intent: string): ParsedIntent {
     })
   }
   return parsed
+}
+
+/** True when `token`, right after `on`, is a topic: a plural noun that is no kind of site. */
+function topicAfter(token: string | undefined): boolean {
+  return (
+    token !== undefined &&
+    isPlural(token) &&
+    isWord(token, 'noun') &&
+    !isSiteKind(stem(token)) &&
+    !GENERIC_STEMS.has(stem(token))
+  )
 }
 
 /** The intent's verb from a lead verb, with the other classes its meaning allows. */

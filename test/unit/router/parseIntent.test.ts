@@ -130,6 +130,14 @@ describe('parseIntent', () => {
     expect(coded.sites.filter((w) => !w.generic).map((w) => w.word)).toEqual(['redmine'])
   })
 
+  it('reads what a search looks for on as its topic, and a site after on as the site', () => {
+    const topic = parseIntent('look up blog posts on courgettes')
+    expect(topic.values.map((w) => w.word)).toEqual(['courgettes'])
+    expect(topic.sites).toEqual([])
+    const site = parseIntent('look up posts on the blog')
+    expect(site.sites.map((w) => w.word)).toEqual(['blog'])
+  })
+
   it('takes a release as one value', () => {
     const p = parseIntent('view lunar-cal 2.1.0 in the registry')
     expect(p.values.map((w) => [w.word, w.value])).toEqual([
