@@ -83,6 +83,12 @@ describe('parseIntent: values and verbs', () => {
     expect(p.objectKinds).toEqual(['file'])
   })
 
+  it('reads a file with the folders before it as one file', () => {
+    const p = parseIntent('read out data/summary.csv from my Jupyter files')
+    expect(p.values[0]).toMatchObject({ word: 'data/summary.csv', value: 'file' })
+    expect(p.core).toEqual([])
+  })
+
   it('takes no participle or adjective after a copula as the verb', () => {
     expect(parseIntent('all pages starting with Bike').verb).toBeNull()
     expect(parseIntent('which issues are still open').verb).toBeNull()
