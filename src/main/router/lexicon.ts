@@ -233,7 +233,8 @@ const NOUN_GROUPS: string[][] = [
   ['node', 'box'],
   ['title', 'heading', 'headline'],
   ['attachment', 'file'],
-  ['file', 'pdf', 'spreadsheet'],
+  // What people call the file they upload by what it holds.
+  ['file', 'pdf', 'spreadsheet', 'document', 'photo', 'screenshot'],
 ]
 
 /**
