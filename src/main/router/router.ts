@@ -263,6 +263,8 @@ export function createToolRouter(): ToolRouter {
     // only some sites say of where they work (`I can't edit anything on [the team wiki]`).
     if (clauses.context) {
       const c = parseIntent(clauses.context)
+      // `log me in; it will want my 2FA code`: a sign-in that asks a code, wherever it is said.
+      if (c.secondFactor) parsed = { ...parsed, secondFactor: true }
       // `'Untitled 2' is an empty tiddler, delete it please`: a request that names nothing
       // acts on what the reasons name.
       const refers = /\b(it|them|that|this|one)\b/i.test(clauses.request)
