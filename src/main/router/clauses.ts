@@ -63,6 +63,8 @@ const BREAKS = new RegExp(
     `\\s+(?=(?:in order )?to (?:${PURPOSES})\\b)`,
     '\\s+(?=for reference\\b|before \\w+ing\\b)',
     `,\\s+(?=(?:please\\s+)?(?:${REQUEST_VERBS})\\s+(?:it|them|that|this|the|a|an|my|our)\\b)`,
+    // `..., can you mark it as closed?`: a question that asks.
+    ',\\s*(?=(?:could|can|would|will) (?:you|u)\\b)',
   ].join('|'),
   'i',
 )
@@ -100,10 +102,12 @@ export function splitClauses(intent: string): Clauses {
     }
   }
   if (clauses.length < 2) return { request: intent, context: '' }
+  const said = (c: (typeof clauses)[number]) => ASKING.test(c.text) || /\bplease\b/i.test(c.text)
+  // A clause that is no statement asks, unless another says outright that it asks (`Issue 6 is
+  // done now, can you mark it as closed?`).
+  const outright = clauses.some((c) => !SUBORDINATE.test(c.text) && said(c))
   const asks = clauses.map(
-    (c) =>
-      !SUBORDINATE.test(c.text) &&
-      (ASKING.test(c.text) || /\bplease\b/i.test(c.text) || !STATEMENT.test(c.text)),
+    (c) => !SUBORDINATE.test(c.text) && (said(c) || (!outright && !STATEMENT.test(c.text))),
   )
   // `I need to change a flow, so sign me in`: what is asked after `so` is the request.
   for (const [i, c] of clauses.entries())

@@ -39,9 +39,18 @@ describe('splitClauses', () => {
       request: 'delete it please',
       context: "'Untitled 2' is an empty tiddler I made by accident",
     })
-    expect(splitClauses("blog post 'Leek Trench', show it").request).toBe(
-      "show it. blog post 'Leek Trench'",
-    )
+    // What the request points back to stays in the context, which the router reads for it.
+    expect(splitClauses("blog post 'Leek Trench', show it")).toEqual({
+      request: 'show it',
+      context: "blog post 'Leek Trench'",
+    })
+  })
+
+  it('takes a question that asks as the request over a clause that only says how things are', () => {
+    expect(splitClauses('Issue 6 in Redmine is done now, can you mark it as closed?')).toEqual({
+      request: 'can you mark it as closed',
+      context: 'Issue 6 in Redmine is done now',
+    })
   })
 
   it('never splits inside quoted text', () => {
