@@ -866,7 +866,9 @@ export function looksIn(tokens: string[]): Set<'name' | 'text'> {
   const out = new Set<'name' | 'text'>()
   for (const [i, t] of tokens.entries()) {
     const field = LOOKS_IN[t]
-    if (field) out.add(field)
+    // `whose names contain X`: what contains it is the name, not the text.
+    const ofName = field === 'text' && LOOKS_IN[tokens[i - 1] ?? ''] === 'name'
+    if (field && !ofName) out.add(field)
     if (/^(start|begin)/.test(t) && tokens[i + 1] === 'with') out.add('name')
     if (t === 'full' && tokens[i + 1] === 'text') out.add('text')
   }

@@ -138,6 +138,15 @@ describe('parseIntent', () => {
     expect(site.sites.map((w) => w.word)).toEqual(['blog'])
   })
 
+  it('reads where a search looks: the names when a name contains it, the text when it mentions', () => {
+    expect([...parseIntent('list the pages whose names contain plan').looksIn]).toEqual(['name'])
+    expect([...parseIntent('list the pages that have plan in their name').looksIn]).toEqual([
+      'name',
+    ])
+    expect(parseIntent('list the pages that have plan in their name').values[0]?.word).toBe('plan')
+    expect([...parseIntent('find pages that mention parking').looksIn]).toEqual(['text'])
+  })
+
   it('takes a release as one value', () => {
     const p = parseIntent('view lunar-cal 2.1.0 in the registry')
     expect(p.values.map((w) => [w.word, w.value])).toEqual([
