@@ -100,6 +100,11 @@ export const PENALTY = {
 export const ABSORBED_WORD = 0.01
 
 /** A head found in the tool's URL path this strongly (its own word there) names the tool's object. */
+/** What a record's name is called (`title`, `heading`): what a rename changes. */
+const NAME_STEMS: ReadonlySet<string> = new Set(
+  ['name', 'title', 'heading', 'headline', 'caption'].map(stem),
+)
+
 const PATH_HEAD = 0.85
 
 /** Kinds of value that say what a tool works on (`values.ts`): a release is no file name. */
@@ -611,7 +616,10 @@ function accountWord(
   const f = findCached(ctx, w, part === 'qualifier')
   // The head must be what the tool is about: a slot or output field of that name (a `page`
   // slot for paging) or the site's name is weak evidence of it.
-  const weak = w === head && f !== null && WEAK_HEAD_FIELDS.has(f.field)
+  // (`change the [heading] of post X`: what a rename changes is the record's name, whatever
+  // slot holds it.)
+  const renamed = profile.action === 'rename' && NAME_STEMS.has(w.stem)
+  const weak = w === head && f !== null && WEAK_HEAD_FIELDS.has(f.field) && !renamed
   const strength = (f?.strength ?? 0) * (weak ? HEAD_IN_FIELDS : 1)
   // A word that names where the site's tools work (`blog` in `rename the blog post`, `on the
   // wiki`) is context: before the head or as a site, it costs no more than a generic word.

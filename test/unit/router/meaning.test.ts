@@ -274,4 +274,16 @@ describe('router: general rules', () => {
     // `blog` is what the blog's tools say of where they work, not the wiki's.
     expect(first("add a picture to the blog's media library", tools).id).toBe('upload_image')
   })
+  it('takes the heading of a record as the name a rename changes, whatever its slot is called', () => {
+    const tools = [
+      tool('rename_post', 'blog.example', "rename the post 'Beans' to 'Runner Beans'", {
+        mutating: true,
+        defaults: { post: 'Beans', title: 'Runner Beans' },
+      }),
+      tool('view_post', 'blog.example', "show the post 'Beans'", { defaults: { post: 'Beans' } }),
+    ]
+    const renamed = first("change the heading of the post 'Frost' to 'First Frost'", tools)
+    expect(renamed.id).toBe('rename_post')
+    expect(renamed.score).toBeGreaterThanOrEqual(MIN_SCORE)
+  })
 })
