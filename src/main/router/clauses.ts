@@ -59,6 +59,9 @@ const BREAKS = new RegExp(
     ',\\s*then\\s+',
     '\\s+(?=so (?:that|i|we) )',
     '\\s+(?=because |since )',
+    // A reason after the request (`..., I don't need it`, `... as it is no longer used`).
+    ",\\s*(?=(?:i|we)(?:'m|'ve|'d|'ll| am| are| have| don't| do not| no longer| won't| can't)\\s)",
+    '\\s+(?=as (?:it|they|this|that|we|i)\\s)',
     // A purpose after the request (`... to keep things tidy`, `... for reference`).
     `\\s+(?=(?:in order )?to (?:${PURPOSES})\\b)`,
     '\\s+(?=for reference\\b|before \\w+ing\\b)',

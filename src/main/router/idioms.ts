@@ -56,6 +56,7 @@ const IDIOMS: Array<[RegExp, string]> = [
     /\bneeds? (?:its|the|a) (?:text|content|wording) (?:replaced|changed|updated)\b/gi,
     ' change the text ',
   ],
+  [/\bput (it|them|that|this) in the (?:recycle )?(?:bin|trash|rubbish)\b/gi, ' delete $1 '],
   // Into a place: an upload; to go, a delete.
   [/^(.*?)\s*\b(?:needs?|has|have) to go (?=into|onto|in|on|to)\b/i, ' upload $1 '],
   [/^(.*?)\s*\b(?:needs?|has|have) to go\b/i, ' delete $1 '],

@@ -46,6 +46,19 @@ describe('splitClauses', () => {
     })
   })
 
+  it('ends the request before a reason said after it', () => {
+    expect(splitClauses("Throw away the tiddler Ideas Backup, I don't need it.")).toEqual({
+      request: 'Throw away the tiddler Ideas Backup',
+      context: "I don't need it",
+    })
+    expect(
+      splitClauses("Delete MediaWiki page 'Test Page 2' as it is no longer referenced."),
+    ).toEqual({
+      request: "Delete MediaWiki page 'Test Page 2'",
+      context: 'as it is no longer referenced',
+    })
+  })
+
   it('takes a question that asks as the request over a clause that only says how things are', () => {
     expect(splitClauses('Issue 6 in Redmine is done now, can you mark it as closed?')).toEqual({
       request: 'can you mark it as closed',
