@@ -99,6 +99,7 @@ describe('parseIntent', () => {
     expect(parseIntent('fire the inject node').verb?.verbClass).toBe('run')
     expect(parseIntent('deactivate the flow Alerts').verb?.verbClass).toBe('update')
     expect(parseIntent('bin the post Old News').verb?.verbClass).toBe('delete')
+    expect(parseIntent('put it in the bin').verb?.verbClass).toBe('delete')
   })
 
   it('makes what a verb files or opens when it is not named yet', () => {
