@@ -57,6 +57,11 @@ const IDIOMS: Array<[RegExp, string]> = [
     ' change the text ',
   ],
   [/\bput (it|them|that|this) in the (?:recycle )?(?:bin|trash|rubbish)\b/gi, ' delete $1 '],
+  // The latest version of a thing is the thing as it is now, no version asked for.
+  [
+    /\b(?:the )?(?:latest|newest|current|most recent) (?:version|release) of\b/gi,
+    ' the details of ',
+  ],
   // Into a place: an upload; to go, a delete.
   [/^(.*?)\s*\b(?:needs?|has|have) to go (?=into|onto|in|on|to)\b/i, ' upload $1 '],
   [/^(.*?)\s*\b(?:needs?|has|have) to go\b/i, ' delete $1 '],

@@ -148,6 +148,11 @@ describe('parseIntent', () => {
     expect([...parseIntent('find pages that mention parking').looksIn]).toEqual(['text'])
   })
 
+  it('reads the latest version of a thing as the thing, no version asked', () => {
+    const p = parseIntent("what's the latest version of tidy-logger on our registry?")
+    expect(p.core.map((w) => w.word)).not.toContain('version')
+  })
+
   it('takes a release as one value', () => {
     const p = parseIntent('view lunar-cal 2.1.0 in the registry')
     expect(p.values.map((w) => [w.word, w.value])).toEqual([
