@@ -292,7 +292,15 @@ export function createToolRouter(): ToolRouter {
         ) {
           const sites = index.sitesSaying(w.stem)
           parsed.sites.push(sites.length ? { ...w, saidBySites: sites } : w)
-        }
+        } else if (
+          // `I need to manage some posts, so sign me in`: the site signed in to holds them.
+          parsed.verb?.verbClass === 'auth' &&
+          !w.literal &&
+          !w.generic &&
+          isWord(w.word, 'noun') &&
+          index.sitesHolding(w.stem).length
+        )
+          parsed.sites.push({ ...w, saidBySites: index.sitesHolding(w.stem) })
       }
     }
     const moved = [parsed.core, parsed.values, parsed.places].flat().filter(named)

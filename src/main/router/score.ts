@@ -630,7 +630,10 @@ function accountWord(
   // A site named by what it holds (`the package registry`, `the flow editor`) is its site too.
   const known =
     profile.siteVocabulary.has(w.stem) || (part === 'site' && profile.siteObjects.has(w.stem))
-  const siteWord = !f && context && !w.literal && known ? PENALTY.siteContext : null
+  const siteWord =
+    context && !w.literal && known
+      ? Math.min(PENALTY.siteContext, fullPenalty * (1 - strength))
+      : null
   // A word other sites say of where they work (`blog`), not this tool's site, and not a word
   // of this tool: another site was meant.
   const elsewhere =

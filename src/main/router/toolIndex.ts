@@ -59,6 +59,7 @@ export class ToolIndex {
   private readonly labels = new Map<string, Set<IndexEntry>>()
   /** Per word of where tools work (`ToolProfile.siteVocabulary`), the sites whose tools say it. */
   private readonly hostsSaying = new Map<string, Set<string>>()
+  private readonly hostsHolding = new Map<string, Set<string>>()
   /** Per site, the names it gives itself on the pages of any of its tools. */
   private readonly hostNames = new Map<string, Set<string>>()
   /** Per site, its tools. */
@@ -125,7 +126,12 @@ export class ToolIndex {
         }
         entry.profile.siteVocabulary = shared
         const objects = this.siteVocabularyOf(`${tool.siteHost} objects`)
-        for (const s of entry.profile.siteObjects) objects.add(s)
+        for (const s of entry.profile.siteObjects) {
+          objects.add(s)
+          let hosts = this.hostsHolding.get(s)
+          if (!hosts) this.hostsHolding.set(s, (hosts = new Set()))
+          hosts.add(tool.siteHost)
+        }
         entry.profile.siteObjects = objects
         const actions = this.siteVocabularyOf(`${tool.siteHost} actions`)
         for (const a of entry.profile.siteActions) actions.add(a)
@@ -164,6 +170,14 @@ export class ToolIndex {
    */
   sitesSaying(wordStem: string): string[] {
     return [...(this.hostsSaying.get(wordStem) ?? [])]
+  }
+
+  /**
+   * The sites (`host[:port]`) whose tools work on things called `wordStem` (`post` of a blog:
+   * `ToolProfile.siteObjects`); empty when none does.
+   */
+  sitesHolding(wordStem: string): string[] {
+    return [...(this.hostsHolding.get(wordStem) ?? [])]
   }
 
   /** The tools of the sites that say `wordStem` of where they work (`sitesSaying`). */

@@ -286,4 +286,28 @@ describe('router: general rules', () => {
     expect(renamed.id).toBe('rename_post')
     expect(renamed.score).toBeGreaterThanOrEqual(MIN_SCORE)
   })
+  it('signs in to the site that holds what the reasons speak of', () => {
+    const tools = [
+      tool('blog_login', 'blog.example', 'log in to the admin as editor', {
+        mutating: true,
+        defaults: { user: 'editor' },
+      }),
+      tool('trash_post', 'blog.example', "delete the post 'Old News'", {
+        mutating: true,
+        defaults: { post: 'Old News' },
+      }),
+      tool('flows_login', 'flows.example', 'log in to the admin as editor', {
+        mutating: true,
+        defaults: { user: 'editor' },
+      }),
+      tool('disable_flow', 'flows.example', "disable the flow 'Nightly'", {
+        mutating: true,
+        defaults: { flow: 'Nightly' },
+      }),
+    ]
+    const ranked = router.rank('I need to manage some posts, so please sign in as editor', tools)
+    expect(ranked[0]!.id).toBe('blog_login')
+    expect(ranked[0]!.score).toBeGreaterThanOrEqual(MIN_SCORE)
+    expect(ranked.find((m) => m.id === 'flows_login')!.score).toBeLessThan(MIN_SCORE)
+  })
 })
