@@ -650,10 +650,17 @@ export function parseIntent(intent: string): ParsedIntent {
     // `authenticate with [the npm registry]`: where one signs in, unless it is the credential
     // (`with my password`, `using the code from my authenticator`).
     // (`with the account ops`: a credential's name, no site.)
-    const credential = parsed.values.some((w) => w.after === 'with' && SIGN_IN_MEANS.has(w.stem))
-    const where = parsed.values.filter(
-      (w) => !credential && !w.literal && w.after === 'with' && !SIGN_IN_MEANS.has(w.stem),
-    )
+    // (`with the team wiki using my account`: a place before the credential is still one.)
+    let credential = false
+    const where = parsed.values.filter((w) => {
+      if (w.after !== 'with') return false
+      if (SIGN_IN_MEANS.has(w.stem)) credential = true
+      // (`with the [stored] password`: how the credential is, no place.)
+      const thing =
+        isSiteKind(w.stem) ||
+        (isWord(w.word, 'noun') && !/..ed$/.test(w.word) && !isModifier(w.word))
+      return !credential && !w.literal && thing && !SIGN_IN_MEANS.has(w.stem)
+    })
     parsed.values = parsed.values.filter((w) => !where.includes(w))
     parsed.sites.push(...where)
   } else {

@@ -153,6 +153,13 @@ describe('parseIntent', () => {
     expect(p.core.map((w) => w.word)).not.toContain('version')
   })
 
+  it('reads the place signed in to before the credential it is signed in with', () => {
+    const p = parseIntent('authenticate with the team wiki using my account')
+    expect(p.sites.map((w) => w.word)).toEqual(['team', 'wiki'])
+    const stored = parseIntent('authenticate to the notebook server using the stored password')
+    expect(stored.sites.map((w) => w.word)).not.toContain('stored')
+  })
+
   it('takes a release as one value', () => {
     const p = parseIntent('view lunar-cal 2.1.0 in the registry')
     expect(p.values.map((w) => [w.word, w.value])).toEqual([
