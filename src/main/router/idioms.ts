@@ -12,7 +12,6 @@
 const IDIOMS: Array<[RegExp, string]> = [
   // A second factor by its abbreviation (`2FA`, `TOTP`).
   [/\b(?:2fa|mfa|totp|otp)\b/gi, ' two-factor '],
-  [/\bbrand[- ]new\b/gi, ' new '],
   // `pages that have X in their name`: pages with X in their name.
   [/\b(?:that|which) (?:have|has) (?=[^,.;]{1,40}? in (?:its|their|the) )/gi, ' with '],
   // Chat shorthand.

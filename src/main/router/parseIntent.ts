@@ -266,7 +266,8 @@ const PARTICLES = new Set(['up', 'off', 'out', 'down', 'in', 'on', 'over', 'away
  * intent's verb: the verb after `and` / `then` is.
  */
 export function parseIntent(intent: string): ParsedIntent {
-  const marked = extractValues(intent, markOf)
+  // (`brand-new` before values, which would take it for an identifier.)
+  const marked = extractValues(intent.replace(/\bbrand[- ]new\b/gi, 'new'), markOf)
   // `scratch.py should be called utils.py`: an idiom read as the request it stands for.
   const extracted = { ...marked, text: plainRequest(marked.text) }
   const quoted = extracted.values.filter((v) => v.kind === 'quoted').length
@@ -428,7 +429,8 @@ export function parseIntent(intent: string): ParsedIntent {
     (verb !== null && makesWhenNew(verb.word, rest))
   // `I need a new page called X`: with no verb, a new thing asked for is to be made.
   const madeNew =
-    (rest[0] === 'a' || rest[0] === 'an') && (rest[1] === 'new' || rest[1] === 'fresh')
+    NEW_WORDS.has(rest[0] ?? '') ||
+    ((rest[0] === 'a' || rest[0] === 'an') && NEW_WORDS.has(rest[1] ?? ''))
   if (!verb && madeNew) {
     verb = { word: 'new', verbClass: 'create' }
     action = 'create'
@@ -786,6 +788,9 @@ const NAMED_RECORDS = new Set(
 
 /** A sign-in named as a thing (`sign in`, `login`, `log-in`), by a token and the next one. */
 const SIGN_IN_NOUN = /^(?:(?:sign|log) (?:in|on)|login|signin|logon)\b/
+
+/** What a thing not made yet is (`I'd like a [fresh] page`, `an [empty] folder`). */
+const NEW_WORDS = new Set(['new', 'fresh', 'empty', 'blank'])
 
 /** Pronouns that stand for what was named before (`show me all of [them]`): no object word. */
 const PRONOUNS = new Set(['it', 'them', 'they', 'those', 'these', 'ones', 'its', 'their'])

@@ -110,6 +110,16 @@ describe('parseIntent', () => {
     expect(parseIntent('save a flow to the library').verb?.verbClass).not.toBe('create')
   })
 
+  it('makes a new, fresh, empty or brand-new thing asked for without a verb', () => {
+    for (const intent of [
+      "I'd like an empty folder called Holiday Photos",
+      'I need a brand-new page called hr:leave',
+      "I want a fresh note named 'Plant Watering'",
+    ])
+      expect(parseIntent(intent).verb?.verbClass, intent).toBe('create')
+    expect(parseIntent('show new posts').verb?.verbClass).toBe('read')
+  })
+
   it('reads what a search looks for as its object when it names no other', () => {
     const p = parseIntent('look for tickets about the checkout page in the tracker')
     expect(stems(p.core)).toEqual(['ticket'])
