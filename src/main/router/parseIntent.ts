@@ -435,6 +435,13 @@ export function parseIntent(intent: string): ParsedIntent {
     verb = { word: 'new', verbClass: 'create' }
     action = 'create'
   }
+  // `#11 to Rejected`, `#3 → In Progress`: a record given a new value is set to it.
+  // (`redmine #3 -> in progress`: a word no dictionary has before it is no verb then.)
+  if ((!verb || guessed) && setsTo(extracted)) {
+    verb = { word: 'set', verbClass: 'update' }
+    action = 'set'
+    guessed = false
+  }
   if (
     verb &&
     made &&
@@ -788,6 +795,17 @@ const NAMED_RECORDS = new Set(
 
 /** A sign-in named as a thing (`sign in`, `login`, `log-in`), by a token and the next one. */
 const SIGN_IN_NOUN = /^(?:(?:sign|log) (?:in|on)|login|signin|logon)\b/
+
+/**
+ * True when `extracted` gives a numbered record a new value by an arrow or `to` (`#11 to
+ * Rejected`, `#3 → Resolved`): a number mark, then `→`, `->`, `=>` or `to`, then more.
+ */
+function setsTo(extracted: { text: string; values: Array<{ kind: ValueKind }> }): boolean {
+  const arrow = new RegExp(`${VALUE_MARK}(\\d+)x\\s*(?:→|->|=>|\\bto\\b)\\s*\\S`).exec(
+    extracted.text,
+  )
+  return arrow !== null && extracted.values[Number(arrow[1])]?.kind === 'number'
+}
 
 /** What a thing not made yet is (`I'd like a [fresh] page`, `an [empty] folder`). */
 const NEW_WORDS = new Set(['new', 'fresh', 'empty', 'blank'])

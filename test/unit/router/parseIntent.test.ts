@@ -110,6 +110,16 @@ describe('parseIntent', () => {
     expect(parseIntent('save a flow to the library').verb?.verbClass).not.toBe('create')
   })
 
+  it('sets a numbered record to what follows its arrow or to', () => {
+    for (const intent of [
+      '#11 to Rejected in the tracker',
+      'tracker: #3 → Resolved',
+      'zork #3 -> done',
+    ])
+      expect(parseIntent(intent).verb?.verbClass, intent).toBe('update')
+    expect(parseIntent('move Recipes -> Family Recipes').verb?.word).toBe('move')
+  })
+
   it('makes a new, fresh, empty or brand-new thing asked for without a verb', () => {
     for (const intent of [
       "I'd like an empty folder called Holiday Photos",
