@@ -227,7 +227,9 @@ export function createToolRouter(): ToolRouter {
       const unknown = parsed.core.filter(
         (w) => !w.generic && !w.literal && !index.knows(index.expand(w)) && !isSiteKind(w.stem),
       )
-      if (unknown.length && unknown.length === parsed.core.filter((w) => !w.generic).length) {
+      // (A site's name typed first, `tiddlywiki search garden`, is no word of the object.)
+      const object = parsed.core.filter((w) => !w.generic && !index.isSiteName(w.word))
+      if (unknown.length && unknown.length === object.length) {
         parsed.core = parsed.core.filter((w) => !unknown.includes(w))
         parsed.values.push(...unknown)
       }

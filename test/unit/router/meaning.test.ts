@@ -310,4 +310,16 @@ describe('router: general rules', () => {
     expect(ranked[0]!.score).toBeGreaterThanOrEqual(MIN_SCORE)
     expect(ranked.find((m) => m.id === 'flows_login')!.score).toBeLessThan(MIN_SCORE)
   })
+  it('takes the word after a search as what to look for when a site name comes first', () => {
+    const tools = [
+      ...WIKI,
+      tool('search_notes', 'wiki.example', 'search the notes for tomato', {
+        defaults: { q: 'tomato' },
+        names: ['Wikiwork'],
+      }),
+    ]
+    const found = first('wikiwork search garden', tools)
+    expect(found.id).toBe('search_notes')
+    expect(found.score).toBeGreaterThanOrEqual(MIN_SCORE)
+  })
 })
