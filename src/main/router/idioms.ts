@@ -33,6 +33,7 @@ const IDIOMS: Array<[RegExp, string]> = [
   [/\bget (?:me |us )?(?:logged|signed) (?:in|into|on)(?: to)?\b/gi, ' log in to '],
   [/\b(?:sign|log) (?:me|us) (?:back )?(?:in|into|on)(?: to)?\b/gi, ' log in to '],
   [/\bget into\b/gi, ' log in to '],
+  [/\b(?:finish|complete) (?:the )?(?:logging|signing) (?:in|on)(?: to)?\b/gi, ' log in to '],
   [/\b(?:sign|log) (?:me|us) out\b/gi, ' log out '],
   [/\bmake (.+?) belong to\b/gi, ' assign $1 to '],
   // Renames (`X should be called Y`, `flow A becomes B`: to rename X to Y).

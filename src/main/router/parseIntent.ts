@@ -823,9 +823,9 @@ const CREDENTIALS = new Set(
 
 /** Words of how one signs in that name no site (`with two-factor [authentication]`). */
 const SIGN_IN_MEANS = new Set(
-  [...CREDENTIALS, ...['authentication', 'verification', 'factor', 'two', 'step', 'code']].map(
-    stem,
-  ),
+  [...CREDENTIALS, ...['authentication', 'verification', 'factor', 'two', 'step', 'code']]
+    .concat(['sign', 'log', 'login', 'signin', 'logon', 'supply', 'supplying', 'enter'])
+    .map(stem),
 )
 
 /** Parts of a site one signs in to that name no site (`the web UI`, `the admin area`). */

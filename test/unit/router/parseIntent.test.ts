@@ -147,6 +147,9 @@ describe('parseIntent', () => {
     const words = [...p.core, ...p.sites, ...p.values]
     expect(words.filter((w) => !w.generic && !w.literal)).toEqual([])
     expect(words.find((w) => w.word === 'authentication')?.generic).toBe(true)
+    const noun = parseIntent('Redmine 2FA sign-in')
+    expect(noun.sites.filter((w) => !w.generic).map((w) => w.word)).toEqual(['redmine'])
+    expect(parseIntent('use the code 665120 to finish logging in').verb?.verbClass).toBe('auth')
     const coded = parseIntent('redmine login 2fa code 118203')
     expect(coded.sites.filter((w) => !w.generic).map((w) => w.word)).toEqual(['redmine'])
   })
