@@ -235,10 +235,13 @@ export function createToolRouter(): ToolRouter {
       }
     }
     // `search [the private] npm registry`: how the site is, before what names it, asks nothing.
+    // (`the private npm registry`, `our private package site`: a word may stand between.)
+    const kindOfSite = (w: IntentWord | undefined) =>
+      w !== undefined && (isSiteKind(w.stem) || w.stem === 'site')
     for (const [i, w] of parsed.core.entries()) {
       const next = parsed.core[i + 1]
-      if (w.modifier && next && (isSiteKind(next.stem) || index.isSiteName(next.word)))
-        w.generic = true
+      const site = kindOfSite(next) || (next && index.isSiteName(next.word))
+      if (w.modifier && (site || kindOfSite(parsed.core[i + 2]))) w.generic = true
     }
     // A modifier no tool says (`now`, `quick`, `still`) cannot tell tools apart: generic.
     for (const w of parsed.core)

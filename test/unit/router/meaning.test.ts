@@ -322,4 +322,22 @@ describe('router: general rules', () => {
     expect(found.id).toBe('search_notes')
     expect(found.score).toBeGreaterThanOrEqual(MIN_SCORE)
   })
+  it('reads how a site is (private, our own) as no word of the object, a word away too', () => {
+    const tools = [
+      tool(
+        'search_packages',
+        'registry.example',
+        'search the npm registry for packages named lunar',
+        {
+          defaults: { q: 'lunar' },
+        },
+      ),
+      // A tool that says `private` of what it lists: the word is known, not a mere modifier.
+      tool('list_private', 'registry.example', 'list the private team packages'),
+      ...TRACKER,
+    ]
+    const found = first("search the private npm registry for packages matching 'logger'", tools)
+    expect(found.id).toBe('search_packages')
+    expect(found.score).toBeGreaterThanOrEqual(MIN_SCORE)
+  })
 })
