@@ -57,7 +57,7 @@ const BREAKS = new RegExp(
     ',\\s*(so)\\s+',
     '\\s+(so)\\s+(?=please\\s)',
     ',\\s*then\\s+',
-    '\\s+(?=so (?:that|i|we) )',
+    '\\s+(?=so (?:that|i|we|it|they) )',
     '\\s+(?=because |since )',
     // A reason after the request (`..., I don't need it`, `... as it is no longer used`).
     ",\\s*(?=(?:i|we)(?:'m|'ve|'d|'ll| am| are| have| don't| do not| no longer| won't| can't)\\s)",

@@ -102,7 +102,7 @@ export const ABSORBED_WORD = 0.01
 /** A head found in the tool's URL path this strongly (its own word there) names the tool's object. */
 /** What a record's name is called (`title`, `heading`): what a rename changes. */
 const NAME_STEMS: ReadonlySet<string> = new Set(
-  ['name', 'title', 'heading', 'headline', 'caption'].map(stem),
+  ['name', 'title', 'heading', 'headline', 'caption', 'label'].map(stem),
 )
 
 const PATH_HEAD = 0.85

@@ -59,6 +59,12 @@ describe('splitClauses', () => {
     })
   })
 
+  it('reads what a request should bring about (so it stops running) as a reason', () => {
+    expect(splitClauses("Disable the flow 'Legacy sync' so it stops running").request).toBe(
+      "Disable the flow 'Legacy sync'",
+    )
+  })
+
   it('takes a question that asks as the request over a clause that only says how things are', () => {
     expect(splitClauses('Issue 6 in Redmine is done now, can you mark it as closed?')).toEqual({
       request: 'can you mark it as closed',

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { sameAct } from '../../../src/main/router/meaning/actions'
 import { parseIntent } from '../../../src/main/router/parseIntent'
 import { stem, words } from '../../../src/main/router/text'
 
@@ -100,6 +101,7 @@ describe('parseIntent', () => {
     expect(parseIntent('deactivate the flow Alerts').verb?.verbClass).toBe('update')
     expect(parseIntent('bin the post Old News').verb?.verbClass).toBe('delete')
     expect(parseIntent('put it in the bin').verb?.verbClass).toBe('delete')
+    expect(sameAct(parseIntent("grey out the 'Test' tab").action!, 'disable')).toBe(true)
   })
 
   it('makes what a verb files or opens when it is not named yet', () => {

@@ -56,6 +56,8 @@ const ACTS: Record<string, Act> = {
     verbs: [
       ...['disable', 'deactivate', 'inactivate', 'turn_off', 'switch_off', 'shut_off'],
       ...['suspend', 'pause', 'stop', 'halt', 'freeze', 'mute', 'take_offline', 'park'],
+      // What an app shows of a disabled thing.
+      ...['grey_out', 'gray_out'],
     ],
   },
   enable: {
