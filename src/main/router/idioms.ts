@@ -56,7 +56,6 @@ const IDIOMS: Array<[RegExp, string]> = [
     /\bneeds? (?:its|the|a) (?:text|content|wording) (?:replaced|changed|updated)\b/gi,
     ' change the text ',
   ],
-  [/\bput (it|them|that|this) in the (?:recycle )?(?:bin|trash|rubbish)\b/gi, ' delete $1 '],
   // The latest version of a thing is the thing as it is now, no version asked for.
   [
     /\b(?:the )?(?:latest|newest|current|most recent) (?:version|release) of\b/gi,
