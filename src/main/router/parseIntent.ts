@@ -469,7 +469,9 @@ export function parseIntent(intent: string): ParsedIntent {
     // The trash is no place, but what follows it may be (`to the trash [on our blog]`).
     const before = rest.slice(0, bin).filter((t) => !['to', 'in', 'into', 'the'].includes(t))
     rest = [...before, ...rest.slice(bin + 1)]
-  }
+  } else if (bin > 0 && verb?.verbClass === 'delete')
+    // `get rid of the post, put it in the bin`: where a deleted thing goes is no place.
+    rest = rest.filter((t, i) => i !== bin && !(PLACING.has(t) && i < bin && i >= bin - 4))
   // Shell commands take their arguments as values and imply their object (`mkdir projects`).
   const shell = verb ? SHELL_OBJECTS[verb.word] : undefined
   if (shell) rest = [shell]

@@ -101,6 +101,8 @@ describe('parseIntent', () => {
     expect(parseIntent('deactivate the flow Alerts').verb?.verbClass).toBe('update')
     expect(parseIntent('bin the post Old News').verb?.verbClass).toBe('delete')
     expect(parseIntent('put it in the bin').verb?.verbClass).toBe('delete')
+    const rid = parseIntent("get rid of the post 'Draft', put it in the bin")
+    expect([...rid.core, ...rid.places].map((w) => w.word)).toEqual(['post'])
     expect(sameAct(parseIntent("grey out the 'Test' tab").action!, 'disable')).toBe(true)
   })
 
