@@ -61,6 +61,8 @@ const IDIOMS: Array<[RegExp, string]> = [
     /\b(?:the )?(?:latest|newest|current|most recent) (?:version|release) of\b/gi,
     ' the details of ',
   ],
+  // Where an upload comes from says nothing of where it goes (`my local file`).
+  [/\blocal (?=(?:file|document|picture|photo|image|spreadsheet|pdf|copy)s?\b)/gi, ''],
   // Into a place: an upload; to go, a delete.
   [/^(.*?)\s*\b(?:needs?|has|have) to go (?=into|onto|in|on|to)\b/i, ' upload $1 '],
   [/^(.*?)\s*\b(?:needs?|has|have) to go\b/i, ' delete $1 '],

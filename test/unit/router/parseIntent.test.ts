@@ -187,6 +187,11 @@ describe('parseIntent', () => {
     expect(stored.sites.map((w) => w.word)).not.toContain('stored')
   })
 
+  it('reads where an upload comes from (my local file) as nothing asked of the tool', () => {
+    const p = parseIntent('upload my local file survey.xlsx to the server')
+    expect(p.core.map((w) => w.word)).toEqual(['file'])
+  })
+
   it('takes a release as one value', () => {
     const p = parseIntent('view lunar-cal 2.1.0 in the registry')
     expect(p.values.map((w) => [w.word, w.value])).toEqual([
