@@ -526,13 +526,16 @@ export function parseIntent(intent: string): ParsedIntent {
   }
   const asked = rest.indexOf(run.find(isPlural) ?? run.at(-1) ?? '')
   let opened: string | undefined
+  let describing = false
   for (const [i, token] of rest.entries()) {
     if (token === BOUNDARY) {
+      describing = false
       part = 'core'
       opened = undefined
       continue
     }
     const opener = OPENERS[token]
+    if (opener) describing = false
     if (opener) {
       part = opener
       // `posts on courgettes`: what a search's records are on is their topic, when it is a plain
@@ -546,10 +549,16 @@ export function parseIntent(intent: string): ParsedIntent {
     // `the [priority] of issue #2`: the noun before `of` is what is asked of the one after it.
     if (token === 'of') {
       const before = parsed[part].at(-1)
+      // `a photo [of the marrows]`: what a file shows is no word of any tool.
+      if (before && rest[i - 1] === before.word && FILE_NOUNS.has(before.stem)) {
+        describing = true
+        continue
+      }
       if (before && rest[i - 1] === before.word && !PARTITIVES.has(before.stem))
         before.ofHead = true
       continue
     }
+    if (describing && part === 'core' && !isMark(token)) continue
     if (STOP_WORDS.has(token) || CLITICS.has(token) || AUXILIARIES.has(token)) continue
     if (PRONOUNS.has(token)) continue
     // `issue [number] 15`, `ticket [no.] 6`: part of how the id is said.

@@ -192,6 +192,12 @@ describe('parseIntent', () => {
     expect(p.core.map((w) => w.word)).toEqual(['file'])
   })
 
+  it('reads what a file shows (a photo of the marrows) as no word of the object', () => {
+    const p = parseIntent('put my photo of the marrows, marrow.jpg, into the media library')
+    expect(p.core.map((w) => w.word)).toEqual(['photo'])
+    expect(p.places.map((w) => w.word)).toEqual(['media', 'library'])
+  })
+
   it('takes a release as one value', () => {
     const p = parseIntent('view lunar-cal 2.1.0 in the registry')
     expect(p.values.map((w) => [w.word, w.value])).toEqual([
