@@ -592,6 +592,8 @@ export function parseIntent(intent: string): ParsedIntent {
     if (part === 'core' && participleAfterNoun(rest, i, parsed.core)) word.generic = true
     // `search the [text] of the pages`: where a search looks (`looksIn`), no object.
     if (verb?.verbClass === 'search' && LOOKS_IN[token] === 'text' && part === 'core') continue
+    // (`title search, prefix 'Garden'`: how a name is matched, no object either.)
+    if (token === 'prefix' || token === 'prefixes') continue
     // `the namespace [archive]`, `the folder [invoices]`: a lone word right after a record's
     // noun, ending the phrase, is its name, a value.
     const prevWord = parsed.core.at(-1)

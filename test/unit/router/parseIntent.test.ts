@@ -173,6 +173,9 @@ describe('parseIntent', () => {
     ])
     expect(parseIntent('list the pages that have plan in their name').values[0]?.word).toBe('plan')
     expect([...parseIntent('find pages that mention parking').looksIn]).toEqual(['text'])
+    const prefix = parseIntent("title search, prefix 'Garden'")
+    expect([...prefix.looksIn]).toEqual(['name'])
+    expect(prefix.core.map((w) => w.word)).not.toContain('prefix')
   })
 
   it('reads the latest version of a thing as the thing, no version asked', () => {
