@@ -437,7 +437,10 @@ export function parseIntent(intent: string): ParsedIntent {
   }
   // `#11 to Rejected`, `#3 → In Progress`: a record given a new value is set to it.
   // (`redmine #3 -> in progress`: a word no dictionary has before it is no verb then.)
-  if ((!verb || guessed) && setsTo(extracted)) {
+  // (`move ticket 6 to Feedback`, `move issue #2 in the tracker to 'In Progress'`: moved to a
+  // value, not into a place.)
+  const moves = verb?.word === 'move' && !/\b(?:trash|bin|recycle)\b/.test(extracted.text)
+  if ((!verb || guessed || moves) && setsTo(extracted, moves ? 4 : 0)) {
     verb = { word: 'set', verbClass: 'update' }
     action = 'set'
     guessed = false
@@ -811,12 +814,16 @@ const SIGN_IN_NOUN = /^(?:(?:sign|log) (?:in|on)|login|signin|logon)\b/
 
 /**
  * True when `extracted` gives a numbered record a new value by an arrow or `to` (`#11 to
- * Rejected`, `#3 → Resolved`): a number mark, then `→`, `->`, `=>` or `to`, then more.
+ * Rejected`, `#3 → Resolved`): a number mark, up to `between` words, then `→`, `->`, `=>` or
+ * `to`, then more (a value, when words may stand between: `move #4 to another project` moves it).
  */
-function setsTo(extracted: { text: string; values: Array<{ kind: ValueKind }> }): boolean {
-  const arrow = new RegExp(`${VALUE_MARK}(\\d+)x\\s*(?:→|->|=>|\\bto\\b)\\s*\\S`).exec(
-    extracted.text,
-  )
+function setsTo(
+  extracted: { text: string; values: Array<{ kind: ValueKind }> },
+  between = 0,
+): boolean {
+  const arrow = new RegExp(
+    `${VALUE_MARK}(\\d+)x(?:\\s+[a-z]+){0,${between}}\\s*(?:→|->|=>|\\bto\\b)\\s*${between ? VALUE_MARK : '\\S'}`,
+  ).exec(extracted.text)
   return arrow !== null && extracted.values[Number(arrow[1])]?.kind === 'number'
 }
 

@@ -122,6 +122,8 @@ describe('parseIntent', () => {
     ])
       expect(parseIntent(intent).verb?.verbClass, intent).toBe('update')
     expect(parseIntent('move Recipes -> Family Recipes').verb?.word).toBe('move')
+    expect(parseIntent("move issue #2 in the tracker to 'In Progress'").action).toBe('set')
+    expect(parseIntent('move issue #4 to another project').action).not.toBe('set')
   })
 
   it('makes a new, fresh, empty or brand-new thing asked for without a verb', () => {
