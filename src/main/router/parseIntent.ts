@@ -7,7 +7,7 @@ import {
   type VerbClass,
 } from './lexicon'
 import { plainRequest } from './idioms'
-import { actClassOf, isActPhrase, MAKES_WHEN_NEW } from './meaning/actions'
+import { actClassOf, isActPhrase, MAKES_WHEN_NEW, sameAct } from './meaning/actions'
 import { verbLemma } from './meaning/lemma'
 import {
   isModifier,
@@ -530,7 +530,24 @@ export function parseIntent(intent: string): ParsedIntent {
   const asked = rest.indexOf(run.find(isPlural) ?? run.at(-1) ?? '')
   let opened: string | undefined
   let describing = false
+  let skip = 0
   for (const [i, token] of rest.entries()) {
+    if (skip > 0) {
+      skip--
+      continue
+    }
+    // `grey out and [switch off] the tab`: a second verb of the same act says it again.
+    if (verb && rest[i - 1] === 'and' && part === 'core') {
+      const again = readVerb(rest, i)
+      if (
+        again &&
+        again.verbClass === verb.verbClass &&
+        sameAct(again.action ?? '', action ?? '')
+      ) {
+        skip = again.length - 1
+        continue
+      }
+    }
     if (token === BOUNDARY) {
       describing = false
       part = 'core'

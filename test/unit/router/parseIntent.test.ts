@@ -104,6 +104,10 @@ describe('parseIntent', () => {
     const rid = parseIntent("get rid of the post 'Draft', put it in the bin")
     expect([...rid.core, ...rid.places].map((w) => w.word)).toEqual(['post'])
     expect(sameAct(parseIntent("grey out the 'Test' tab").action!, 'disable')).toBe(true)
+    // A second verb of the same act says it again; it is no word of the object.
+    expect(parseIntent("grey out and switch off the 'Test' tab").core.map((w) => w.word)).toEqual([
+      'tab',
+    ])
   })
 
   it('makes what a verb files or opens when it is not named yet', () => {
