@@ -308,6 +308,24 @@ export function createToolRouter(): ToolRouter {
           parsed.sites.push({ ...w, saidBySites: index.sitesHolding(w.stem) })
       }
     }
+    // `redmine login jdoe`: beside the site's name, a word of a sign-in that no dictionary, site
+    // or tool has is who signs in, a value (`log in to hulu` names a site nobody has).
+    const siteNamed = [...parsed.sites, ...parsed.values, ...parsed.core].some(
+      (w) => index.isSiteName(w.word) || index.isSiteName(w.stem) || isSiteKind(w.stem),
+    )
+    if (parsed.verb?.verbClass === 'auth' && siteNamed) {
+      const who = parsed.sites.filter(
+        (w) =>
+          !w.literal &&
+          !w.generic &&
+          !isWord(w.word, 'noun') &&
+          !isWord(w.word, 'verb') &&
+          !index.isSiteName(w.word) &&
+          !index.knows(index.expand(w)),
+      )
+      parsed.sites = parsed.sites.filter((w) => !who.includes(w))
+      parsed.values.push(...who.map((w) => ({ ...w, literal: true })))
+    }
     const moved = [parsed.core, parsed.values, parsed.places].flat().filter(named)
     if (!moved.length) return parsed
     const keep = (list: IntentWord[]) => list.filter((w) => !moved.includes(w))

@@ -340,4 +340,18 @@ describe('router: general rules', () => {
     expect(found.id).toBe('search_packages')
     expect(found.score).toBeGreaterThanOrEqual(MIN_SCORE)
   })
+  it('takes an unknown word of a sign-in beside the site’s name as the user, and only then', () => {
+    const tools = [
+      ...TRACKER,
+      tool('log_in', 'tracker.example', 'log in to Bugzy as admin', {
+        mutating: true,
+        defaults: { user: 'admin' },
+      }),
+    ]
+    const user = first('bugzy login jdoe', tools)
+    expect(user.id).toBe('log_in')
+    expect(user.score).toBeGreaterThanOrEqual(MIN_SCORE)
+    // With no site named, an unknown word is a site nobody has.
+    expect(first('log in to hulu', tools).score).toBeLessThan(MIN_SCORE)
+  })
 })
