@@ -44,6 +44,10 @@ const STATEMENT = new RegExp(
   'i',
 )
 
+/** A request that only points back at what was said (`can you do that?`, `please handle it`). */
+const DOES_THAT =
+  /^(?:(?:please|kindly|just|now|then|(?:could|can|would|will) (?:you|u))\s+)*(?:do|handle|sort(?: out)?|manage) (?:that|it|this)\b(?: for me)?(?: please)?$/i
+
 /** Quoted text, as `values.ts` reads it. */
 const QUOTED = /"[^"]*"|“[^”]*”|‘[^’]*’|(?<=^|\s)'[^']+'(?=\s|$|[.,;:!?])/g
 
@@ -117,6 +121,9 @@ export function splitClauses(intent: string): Clauses {
     if (c.afterSo && asks[i])
       for (const [j, d] of clauses.entries())
         if (j < i && d.sentence === c.sentence) asks[j] = false
+  // `X is asking me to sign in, can you do that?`: what is to be done is said before.
+  if (clauses.every((c, i) => !asks[i] || DOES_THAT.test(c.text)))
+    return { request: intent, context: '' }
   const text = (list: typeof clauses) => list.map((c) => restore(c.text)).join('. ')
   // `blog post 'Leek Trench'. show it`: the clause that opens with its verb leads.
   const asking = clauses.filter((_, i) => asks[i])

@@ -687,7 +687,13 @@ export function parseIntent(intent: string): ParsedIntent {
     // (`log in with two-factor authentication`, `login 2fa code`: how one signs in, no place;
     // the second factor itself is weighed apart.)
     for (const w of parsed.sites)
-      if (isModifier(w.word) || SIGN_IN_PLACES.has(w.stem) || SIGN_IN_MEANS.has(w.stem))
+      if (
+        isModifier(w.word) ||
+        SIGN_IN_PLACES.has(w.stem) ||
+        SIGN_IN_MEANS.has(w.stem) ||
+        // (`the editor is [asking] me to sign in`: what the site does, no place.)
+        (/..ing$/.test(w.word) && isWord(verbLemma(w.word), 'verb'))
+      )
         w.generic = true
     // `authenticate with [the npm registry]`: where one signs in, unless it is the credential
     // (`with my password`, `using the code from my authenticator`).

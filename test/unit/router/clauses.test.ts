@@ -65,6 +65,11 @@ describe('splitClauses', () => {
     )
   })
 
+  it('keeps what was said before a request that only points back at it (can you do that?)', () => {
+    const intent = 'The flow editor is asking me to sign in, can you do that?'
+    expect(splitClauses(intent)).toEqual({ request: intent, context: '' })
+  })
+
   it('takes a question that asks as the request over a clause that only says how things are', () => {
     expect(splitClauses('Issue 6 in Redmine is done now, can you mark it as closed?')).toEqual({
       request: 'can you mark it as closed',

@@ -189,6 +189,12 @@ describe('parseIntent', () => {
     expect(p.core.map((w) => w.word)).not.toContain('version')
   })
 
+  it('reads what a site does when it asks for a sign-in as no place', () => {
+    const p = parseIntent('The flow editor is asking me to sign in, can you do that?')
+    expect(p.verb?.verbClass).toBe('auth')
+    expect(p.sites.find((w) => w.word === 'asking')?.generic).toBe(true)
+  })
+
   it('reads the place signed in to before the credential it is signed in with', () => {
     const p = parseIntent('authenticate with the team wiki using my account')
     expect(p.sites.map((w) => w.word)).toEqual(['team', 'wiki'])
