@@ -46,6 +46,11 @@ const PATTERNS: Array<[ValueKind, RegExp]> = [
   ['identifier', /(?<![\w:-])[A-Za-z][\w-]*(?::[\w-]+)+(?![\w:])/g],
   ['date', /\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}\/\d{1,2}\/\d{2,4}\b/g],
   ['path', /(?<=^|\s)\/[\w./~-]+/g],
+  // A folder path without its leading slash (`archive/2025`, `data/raw`); not `and/or`.
+  [
+    'path',
+    /(?<![\w/:.])(?!(?:and|or|either|yes|on|in|he|she|his|her)\/)[A-Za-z][\w.-]*(?:\/[\w.-]+)+\/?(?![\w/])/g,
+  ],
   ['number', /(?<=^|\s)#?\d+(?:[.,]\d+)?(?=$|\s|[.,;:!?])/g],
   // `acme-utils`, `my_notebook`, `projects:office_move`: joined words that are no English word.
   ['identifier', /(?<![\w-])[A-Za-z0-9]+(?:[-_:][A-Za-z0-9]+)+(?![\w-])/g],

@@ -83,6 +83,12 @@ describe('parseIntent: values and verbs', () => {
     expect(p.objectKinds).toEqual(['file'])
   })
 
+  it('reads a folder path without its leading slash as one value, and and/or as words', () => {
+    const p = parseIntent('list the files in data/raw on the server')
+    expect(p.values[0]).toMatchObject({ word: 'data/raw', value: 'path' })
+    expect(parseIntent('tag and/or label the post').values).toEqual([])
+  })
+
   it('reads a file with the folders before it as one file', () => {
     const p = parseIntent('read out data/summary.csv from my Jupyter files')
     expect(p.values[0]).toMatchObject({ word: 'data/summary.csv', value: 'file' })
