@@ -163,6 +163,8 @@ const NAVIGATION = new Set(['go', 'open', 'visit', 'navigate', 'head', 'browse',
  */
 const PHRASAL: Record<string, VerbClass> = {
   pull_up: 'read',
+  // `look at version 3.2.0`: to see it, not to search.
+  look_at: 'read',
   bring_up: 'read',
   look_through: 'search',
   go_through: 'search',
@@ -250,7 +252,7 @@ const CLAUSE_AFTER_OBJECT = new Set([
 ])
 
 /** Particles that make a phrasal verb with the word before them. */
-const PARTICLES = new Set(['up', 'off', 'out', 'down', 'in', 'on', 'over', 'away', 'back'])
+const PARTICLES = new Set(['up', 'off', 'out', 'down', 'in', 'on', 'over', 'away', 'back', 'at'])
 
 /**
  * Splits an intent into verb, object, qualifiers, values, places and sites (see `ParsedIntent`).

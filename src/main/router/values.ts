@@ -36,7 +36,12 @@ const PATTERNS: Array<[ValueKind, RegExp]> = [
   ['url', /\bhttps?:\/\/\S+/g],
   // A release (`2.1.0`, `v1.2`, `lunar-phase@1.0.0`): three dotted numbers, or two after a `v`;
   // before e-mails (`name@1.0.0` is none) and numbers (`2.1.0` is no `2.1`).
-  ['version', /(?<![\w.@-])(?:[\w-]+@)?(?:v?\d+\.\d+\.\d+(?:-[\w.]+)?|v\d+\.\d+)(?![\w.])/g],
+  [
+    'version',
+    /(?<![\w.@-])(?:(?:@[\w-]+\/)?[\w.-]+@)?(?:v?\d+\.\d+\.\d+(?:-[\w.]+)?|v\d+\.\d+)(?![\w.])/g,
+  ],
+  // A scoped package (`@team/ui-kit`), before e-mails and paths.
+  ['identifier', /(?<![\w@])@[\w-]+\/[\w.-]*[\w-](?![\w@])/g],
   ['email', /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g],
   // A file name: a name, a dot and a short extension of letters (`budget.xlsx`, `README.md`),
   // with the folders before it (`data/summary.csv`); before dates, which file names carry

@@ -213,6 +213,24 @@ describe('parseIntent', () => {
     expect(p.places.map((w) => w.word)).toEqual(['media', 'library'])
   })
 
+  it('takes a scoped package, with or without its release, as one value', () => {
+    expect(parseIntent('show me @team/ui-kit in the registry').values[0]).toMatchObject({
+      word: '@team/ui-kit',
+      value: 'identifier',
+    })
+    expect(parseIntent('details for @team/ui-kit@0.9.1').values[0]).toMatchObject({
+      word: '@team/ui-kit@0.9.1',
+      value: 'version',
+    })
+  })
+
+  it('reads look at as a look, not a search', () => {
+    expect(parseIntent('look at the older 3.2.0 version of the package').verb?.verbClass).toBe(
+      'read',
+    )
+    expect(parseIntent('look for packages named lunar').verb?.verbClass).toBe('search')
+  })
+
   it('takes a release as one value', () => {
     const p = parseIntent('view lunar-cal 2.1.0 in the registry')
     expect(p.values.map((w) => [w.word, w.value])).toEqual([
