@@ -450,7 +450,10 @@ export function parseIntent(intent: string): ParsedIntent {
   if (
     verb &&
     made &&
-    (['read', 'run', 'write'].includes(verb.verbClass) || makesWhenNew(verb.word, rest))
+    (['read', 'run', 'write'].includes(verb.verbClass) ||
+      makesWhenNew(verb.word, rest) ||
+      // `put a new ticket into the tracker`, `send a new message`: placed, so made.
+      PLACING.has(verbLemma(verb.word)))
   ) {
     verb = { word: verb.word, verbClass: 'create' }
     action = 'create'

@@ -116,6 +116,7 @@ describe('parseIntent', () => {
     expect(parseIntent('open an older version of the package').verb?.verbClass).toBe('read')
     expect(parseIntent('save a draft post').verb?.verbClass).toBe('create')
     expect(parseIntent('save a flow to the library').verb?.verbClass).not.toBe('create')
+    expect(parseIntent('put a new ticket into the tracker').verb?.verbClass).toBe('create')
   })
 
   it('sets a numbered record to what follows its arrow or to', () => {
