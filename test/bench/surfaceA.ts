@@ -121,9 +121,10 @@ export async function measureLatency(
  * call starts after that. Only the second part is measured: its samples are the calls that
  * started in it, its calls those that ended in it, timed to the last answer. The warm-up runs at
  * the measured concurrency so connection pools (the client's to the server, the engine's to the
- * site, which undici closes after 4 s idle) have grown to it first: a pool grows one
- * connection per event-loop turn under load, and the calls that waited for those connections
- * were the slowest 1% at 64 in flight, a cost of the phase's start, not of steady running.
+ * site, which undici closes after a few seconds idle) have grown to it first: a pool grows by
+ * about one connection per event-loop turn under load, and the calls that waited for those
+ * connections (100 to 700 ms) were about the slowest 1% at 64 in flight, a cost of the
+ * phase's start, not of steady running.
  */
 async function drive(
   call: Call,
