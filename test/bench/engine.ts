@@ -12,7 +12,8 @@ import { startForwarder } from './forwarder'
 import { QUERIES } from './config'
 import { machine } from './resources'
 import { startBench, type AnswerSize, type BenchEnv } from './setup'
-import { measureLatency, measureThroughput } from './surfaceA'
+import { formatStalls, type StallSummary } from './stalls'
+import { measureLatency, measureThroughput, type ThroughputSide } from './surfaceA'
 
 const OUT = fileURLToPath(new URL('../../bench-results/engine.json', import.meta.url))
 
@@ -37,11 +38,18 @@ export interface EngineThroughput {
   ratio: number
   runs: number
   failures: number
-  /** Runs the SQLite file holds as `succeeded` from this phase: must equal `runs - failures`. */
+  /** Calls of the unmeasured warm-up, and their failures (counted as errors too). */
+  warmup: { calls: number; failures: number }
+  /**
+   * Runs the SQLite file holds as `succeeded` from this phase: must equal the succeeded calls,
+   * those of the warm-up included.
+   */
   persisted: number
   p50Ms: number
   p99Ms: number
   directP99Ms: number
+  /** What held the event loop while each side ran (./stalls.ts), without the pause list. */
+  stalls: Record<'sitecall' | 'direct', Omit<StallSummary, 'pauses'>>
 }
 
 /** One answer size's figures. */
@@ -110,7 +118,9 @@ async function answerBytes(env: BenchEnv): Promise<number> {
 
 /**
  * Measures the engine on a started bench environment. Env: BENCH_ENGINE_N (sequential calls per
- * side, default 1,000), BENCH_ENGINE_SECONDS (per concurrency, default 4).
+ * side, default 1,000), BENCH_ENGINE_SECONDS (measured per concurrency, default 4),
+ * BENCH_ENGINE_WARMUP_MS (unmeasured running at the same concurrency before each of the four
+ * segments of a throughput phase, default 500; see `drive` in ./surfaceA.ts).
  */
 export async function runEngineBench(
   env: BenchEnv,
@@ -119,6 +129,7 @@ export async function runEngineBench(
 ): Promise<EngineSizeResults> {
   const n = Number(process.env.BENCH_ENGINE_N ?? 1000)
   const seconds = Number(process.env.BENCH_ENGINE_SECONDS ?? 4)
+  const warmupMs = Number(process.env.BENCH_ENGINE_WARMUP_MS ?? 500)
   const latency = await measureLatency(clients, QUERIES, { n, warmup: 100, batch: 50 })
   env.site.requests.length = 0
   const throughput: EngineThroughput[] = []
@@ -126,7 +137,12 @@ export async function runEngineBench(
   const before = { runs: storedResults(env), file: fileBytes(env) }
   for (const concurrency of [1, 16, 64]) {
     const persistedBefore = succeededRuns(env)
-    const t = await measureThroughput(clients, QUERIES, { concurrency, seconds })
+    const t = await measureThroughput(clients, QUERIES, {
+      concurrency,
+      seconds,
+      warmupMs,
+      stalls: true,
+    })
     env.site.requests.length = 0
     await env.core.engine.idle()
     for (const [reason, count] of Object.entries(t.sitecall.failures.reasons))
@@ -138,18 +154,23 @@ export async function runEngineBench(
       ratio: t.ratio,
       runs: t.sitecall.calls,
       failures: t.sitecall.failures.count,
+      warmup: t.sitecall.warmup,
       persisted: succeededRuns(env) - persistedBefore,
       p50Ms: t.sitecall.latency.p50,
       p99Ms: t.sitecall.latency.p99,
       directP99Ms: t.direct.latency.p99,
+      stalls: { sitecall: withoutPauses(t.sitecall), direct: withoutPauses(t.direct) },
     })
   }
   const after = { runs: storedResults(env), file: fileBytes(env) }
-  const floor = await measureFloor(env, clients, n, seconds)
+  const floor = await measureFloor(env, clients, n, seconds, warmupMs)
   const added = Math.max(1, after.runs.runs - before.runs.runs)
   const errors =
     latency.failures.sitecall.count +
-    throughput.reduce((s, t) => s + t.failures + Math.abs(t.runs - t.failures - t.persisted), 0)
+    throughput.reduce(
+      (s, t) => s + t.failures + t.warmup.failures + Math.abs(succeededCalls(t) - t.persisted),
+      0,
+    )
   return {
     size,
     answerBytes: await answerBytes(env),
@@ -170,18 +191,29 @@ export async function runEngineBench(
   }
 }
 
+/** Sitecall calls of a phase that succeeded, its warm-up's included. */
+const succeededCalls = (t: EngineThroughput): number =>
+  t.runs - t.failures + t.warmup.calls - t.warmup.failures
+
+/** A side's stall summary without its list of pauses (too long for the JSON). */
+function withoutPauses(side: ThroughputSide): Omit<StallSummary, 'pauses'> {
+  const { pauses: _, ...rest } = side.stalls!
+  return rest
+}
+
 /** The bare forwarder's overhead and rate beside the direct call (see `floor`). */
 async function measureFloor(
   env: BenchEnv,
   clients: Clients,
   n: number,
   seconds: number,
+  warmupMs: number,
 ): Promise<EngineSizeResults['floor']> {
   const forwarder = await startForwarder(env)
   try {
     const sides = { direct: clients.direct, sitecall: forwarder.call }
     const latency = await measureLatency(sides, QUERIES, { n, warmup: 100, batch: 50 })
-    const at16 = await measureThroughput(sides, QUERIES, { concurrency: 16, seconds })
+    const at16 = await measureThroughput(sides, QUERIES, { concurrency: 16, seconds, warmupMs })
     env.site.requests.length = 0
     return {
       p50Ms: latency.sitecall.p50 - latency.direct.p50,
@@ -206,7 +238,9 @@ export function formatEngineReport(r: EngineBenchResults): string {
       `  ${s.size} answers (${(s.answerBytes / 1024).toFixed(1)} KB): overhead p50 ${f(o.p50Ms)} ms   p99 ${f(o.p99Ms)} ms   (direct p50 ${f(o.directP50Ms)} ms, Sitecall p50 ${f(o.sitecallP50Ms)} ms)`,
       ...s.throughput.map(
         (t) =>
-          `    concurrency ${String(t.concurrency).padStart(2)}: ${t.runsPerSecond.toFixed(0).padStart(5)} runs/s (direct ${t.directPerSecond.toFixed(0)}/s, ${f(t.ratio)}×)   p50 ${f(t.p50Ms)} ms   p99 ${f(t.p99Ms)} ms (direct p99 ${f(t.directP99Ms)} ms)   ${t.persisted}/${t.runs - t.failures} persisted`,
+          `    concurrency ${String(t.concurrency).padStart(2)}: ${t.runsPerSecond.toFixed(0).padStart(5)} runs/s (direct ${t.directPerSecond.toFixed(0)}/s, ${f(t.ratio)}×)   p50 ${f(t.p50Ms)} ms   p99 ${f(t.p99Ms)} ms (direct p99 ${f(t.directP99Ms)} ms)   ${t.persisted}/${succeededCalls(t)} persisted\n` +
+          `      Sitecall: ${formatStalls({ ...t.stalls.sitecall, pauses: [] })}\n` +
+          `      direct:   ${formatStalls({ ...t.stalls.direct, pauses: [] })}`,
       ),
       `    floor (a bare forwarder, ./forwarder.ts): overhead p50 ${f(s.floor.p50Ms)} ms   16 in flight ${s.floor.perSecondAt16.toFixed(0)}/s (${f(s.floor.ratioAt16)}× direct)`,
       `    stored per run: result ${s.storedPerRun.resultBytes.toFixed(0)} B, file ${s.storedPerRun.fileBytes.toFixed(0)} B   errors: ${s.errors}${s.errors ? ` ${JSON.stringify(s.failureReasons)}` : ''}`,

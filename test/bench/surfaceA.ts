@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks'
 import { attempt, type Call } from './clients'
 import { emptyTally, recordFailure, type FailureTally } from './failures'
 import { ratio, summarize, type LatencySummary } from './stats'
+import { createStallWatch, type StallSummary } from './stalls'
 
 export type Side = 'direct' | 'sitecall'
 export type Sides = Record<Side, Call>
@@ -21,6 +22,10 @@ export interface ThroughputSide {
   /** Succeeded calls per second. */
   perSecond: number
   latency: LatencySummary
+  /** Calls that ended in the unmeasured warm-up (`warmupMs`), and how many of them failed. */
+  warmup: { calls: number; failures: number }
+  /** What held the event loop during this side's segments (with `stalls: true`). */
+  stalls?: StallSummary
 }
 
 export interface ThroughputResult {
@@ -111,7 +116,16 @@ export async function measureLatency(
   }
 }
 
-/** Keeps `concurrency` calls in flight until `ms` have passed; no call starts after that. */
+/**
+ * Keeps `concurrency` calls in flight for `warmupMs` and then `ms` more, in one closed loop; no
+ * call starts after that. Only the second part is measured: its samples are the calls that
+ * started in it, its calls those that ended in it, timed to the last answer. The warm-up runs at
+ * the measured concurrency so connection pools (the client's to the server, the engine's to the
+ * site, which undici closes after a few seconds idle) have grown to it first: a pool grows by
+ * about one connection per event-loop turn under load, and the calls that waited for those
+ * connections (100 to 700 ms) were about the slowest 1% at 64 in flight, a cost of the
+ * phase's start, not of steady running.
+ */
 async function drive(
   call: Call,
   concurrency: number,
@@ -119,44 +133,75 @@ async function drive(
   next: () => string,
   samples: number[],
   failures: FailureTally,
-): Promise<{ calls: number; seconds: number }> {
+  warmupMs = 0,
+): Promise<{ calls: number; seconds: number; warmup: { calls: number; failures: number } }> {
   let calls = 0
-  const started = performance.now()
-  const until = started + ms
+  const warmup = { calls: 0, failures: 0 }
+  const from = performance.now() + warmupMs
+  const until = from + ms
   const worker = async () => {
     while (performance.now() < until) {
       const t = performance.now()
       const result = await attempt(call, next())
-      samples.push(performance.now() - t)
+      const end = performance.now()
+      if (end < from) {
+        warmup.calls++
+        if (!result.ok) warmup.failures++
+        continue
+      }
+      if (t >= from) samples.push(end - t)
       calls++
       if (!result.ok) recordFailure(failures, result.reason)
     }
   }
   await Promise.all(Array.from({ length: concurrency }, worker))
   // Measured to the last answer, not to `until`: calls in flight at the deadline still count.
-  return { calls, seconds: (performance.now() - started) / 1000 }
+  return { calls, seconds: (performance.now() - from) / 1000, warmup }
 }
 
 /**
  * Requests per second at `concurrency` for both sides, `seconds` each, in ABBA order (half the
- * time per segment) so neither side always runs on the later, bigger database.
+ * time per segment) so neither side always runs on the later, bigger database. `warmupMs`:
+ * each segment first runs that long unmeasured at the same concurrency (see `drive`).
  */
 export async function measureThroughput(
   sides: Sides,
   queries: readonly string[],
-  options: { concurrency: number; seconds: number },
+  options: { concurrency: number; seconds: number; stalls?: boolean; warmupMs?: number },
 ): Promise<ThroughputResult> {
-  const acc = {
-    direct: { calls: 0, seconds: 0, samples: [] as number[], failures: emptyTally() },
-    sitecall: { calls: 0, seconds: 0, samples: [] as number[], failures: emptyTally() },
-  }
+  const tally = () => ({
+    calls: 0,
+    seconds: 0,
+    samples: [] as number[],
+    failures: emptyTally(),
+    warmup: { calls: 0, failures: 0 },
+  })
+  const acc = { direct: tally(), sitecall: tally() }
   const next = rotation(queries)
   const segment = (options.seconds * 1000) / 2
+  const watches = options.stalls
+    ? { direct: createStallWatch(), sitecall: createStallWatch() }
+    : null
   for (const side of ['direct', 'sitecall', 'sitecall', 'direct'] as const) {
     const a = acc[side]
-    const run = await drive(sides[side], options.concurrency, segment, next, a.samples, a.failures)
+    const warmupMs = options.warmupMs ?? 0
+    const watch = watches?.[side]
+    const resume = watch && setTimeout(() => watch.resume(), warmupMs)
+    const run = await drive(
+      sides[side],
+      options.concurrency,
+      segment,
+      next,
+      a.samples,
+      a.failures,
+      warmupMs,
+    )
+    clearTimeout(resume)
+    watch?.pause()
     a.calls += run.calls
     a.seconds += run.seconds
+    a.warmup.calls += run.warmup.calls
+    a.warmup.failures += run.warmup.failures
   }
   const finish = (side: Side): ThroughputSide => {
     const a = acc[side]
@@ -166,6 +211,8 @@ export async function measureThroughput(
       seconds: a.seconds,
       perSecond: (a.calls - a.failures.count) / a.seconds,
       latency: summarize(a.samples),
+      warmup: a.warmup,
+      ...(watches ? { stalls: watches[side].summary() } : {}),
     }
   }
   const direct = finish('direct')

@@ -1,3 +1,4 @@
+import { createChangeMark } from './changeMark'
 import type { Db } from './db'
 import type { ToolSpec, ToolStatus } from '../../shared/toolSpec'
 
@@ -35,19 +36,10 @@ export interface ToolRepository {
   revision(): string
 }
 
-/**
- * Writes through any workspace's repository on one connection: `PRAGMA data_version` moves only
- * for other connections' commits, so each repository of the connection counts these too.
- */
-const writesOf = new WeakMap<Db, { n: number }>()
-
 /** Creates the repository of `workspace`'s tools over an open database. */
 export function createToolRepository(db: Db, workspace: string): ToolRepository {
-  const writes = writesOf.get(db) ?? { n: 0 }
-  writesOf.set(db, writes)
-  // `db.pragma` compiles its statement on every call: this one is kept (only this file runs it).
-  const dataVersion = db.prepare<[], { data_version: number }>('PRAGMA data_version')
-  const revision = () => `${writes.n}:${dataVersion.get()!.data_version}`
+  const mark = createChangeMark(db, 'tools')
+  const revision = mark.revision
   // Parsed specs by id (a 12 KB spec was parsed on every call), and ids by site and
   // name; dropped whenever the revision moves, so a spec is parsed once per version of the
   // table. Callers share these objects and never change them (they copy: `{...tool, status}`).
@@ -68,18 +60,19 @@ export function createToolRepository(db: Db, workspace: string): ToolRepository 
     parsed.set(tool.id, tool)
     return tool
   }
+  /** The tool by id, once `current()` was checked in this call. */
+  const known = (id: string): ToolSpec | null =>
+    parsed.get(id) ??
+    remember(
+      db.prepare('SELECT spec FROM tools WHERE id = ? AND tenant = ?').get(id, workspace) as
+        { spec: string } | undefined,
+    )
   const get = (id: string): ToolSpec | null => {
     current()
-    return (
-      parsed.get(id) ??
-      remember(
-        db.prepare('SELECT spec FROM tools WHERE id = ? AND tenant = ?').get(id, workspace) as
-          { spec: string } | undefined,
-      )
-    )
+    return known(id)
   }
   const save = (tool: ToolSpec) => {
-    writes.n++
+    mark.wrote()
     const { changes } = db
       .prepare(
         `INSERT INTO tools (id, tenant, name, site_host, status, spec, created_at, updated_at)
@@ -108,7 +101,7 @@ export function createToolRepository(db: Db, workspace: string): ToolRepository 
           )?.id ?? null,
         )
       const id = named.get(key)
-      return id ? get(id) : null
+      return id ? known(id) : null
     },
     list(filter = {}) {
       const where = ['tenant = ?']
@@ -163,7 +156,7 @@ export function createToolRepository(db: Db, workspace: string): ToolRepository 
       }>
     },
     delete(id) {
-      writes.n++
+      mark.wrote()
       return (
         db.prepare('DELETE FROM tools WHERE id = ? AND tenant = ?').run(id, workspace).changes > 0
       )
