@@ -285,7 +285,9 @@ export function parseIntent(intent: string): ParsedIntent {
     // After a colon a clause starts with its verb, even one that is a noun too (`export`); one
     // word after a verb is what it works on (`Redmine search: login`).
     const leftVerb = left.some((t) => verbClassOf(stem(t)) !== null)
-    const lone = right.filter((t) => !isMark(t)).length === 1 && leftVerb
+    // (`Redmine search: login error`: after a search, what follows is what to look for.)
+    const searchFirst = left.some((t) => verbClassOf(stem(t)) === 'search')
+    const lone = (right.filter((t) => !isMark(t)).length === 1 && leftVerb) || searchFirst
     // Values may come first (`Jupyter: scratch.py rename to utils.py`).
     const verbAt = skipFiller(
       right,

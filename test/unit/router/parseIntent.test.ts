@@ -232,6 +232,12 @@ describe('parseIntent', () => {
     expect(parseIntent('look for packages named lunar').verb?.verbClass).toBe('search')
   })
 
+  it('reads what follows a search and a colon as what to look for', () => {
+    const p = parseIntent('Redmine search: login error')
+    expect(p.verb?.verbClass).toBe('search')
+    expect(p.values.map((w) => w.word)).toEqual(expect.arrayContaining(['login', 'error']))
+  })
+
   it('takes a release as one value', () => {
     const p = parseIntent('view lunar-cal 2.1.0 in the registry')
     expect(p.values.map((w) => [w.word, w.value])).toEqual([
