@@ -503,6 +503,16 @@ export function parseIntent(intent: string): ParsedIntent {
   // `Redmine 2FA sign-in`, `blog login`: a sign-in named is a sign-in asked.
   if (!verb && tokens.some((t, i) => SIGN_IN_NOUN.test(`${t} ${tokens[i + 1] ?? ''}`)))
     verb = { word: 'log', verbClass: 'auth' }
+  // `is there anything in the tracker about X?`, `are there any packages with Y`: to find them.
+  const there = tokens.findIndex(
+    (t, i) => (t === 'is' || t === 'are') && tokens[i + 1] === 'there' && i <= start + 1,
+  )
+  if (
+    !verb &&
+    there >= 0 &&
+    ['any', 'anything', 'some', 'something'].includes(tokens[there + 2] ?? '')
+  )
+    verb = { word: 'find', verbClass: 'search' }
   // `where's the 'parse csv' node?`: to find it.
   if (!verb && tokens[start] === 'where') verb = { word: 'find', verbClass: 'search' }
   const q = tokens.findIndex((t) => QUESTION_WORDS.has(t))

@@ -238,6 +238,16 @@ describe('parseIntent', () => {
     expect(p.values.map((w) => w.word)).toEqual(expect.arrayContaining(['login', 'error']))
   })
 
+  it('reads is there anything / are there any as a search', () => {
+    expect(parseIntent('is there anything in the tracker about the contact form?').verb).toEqual({
+      word: 'find',
+      verbClass: 'search',
+    })
+    expect(parseIntent('are there any packages with chart in the name?').verb?.verbClass).toBe(
+      'search',
+    )
+  })
+
   it('takes a release as one value', () => {
     const p = parseIntent('view lunar-cal 2.1.0 in the registry')
     expect(p.values.map((w) => [w.word, w.value])).toEqual([
