@@ -287,7 +287,11 @@ export function parseIntent(intent: string): ParsedIntent {
     const leftVerb = left.some((t) => verbClassOf(stem(t)) !== null)
     // (`Redmine search: login error`: after a search, what follows is what to look for.)
     const searchFirst = left.some((t) => verbClassOf(stem(t)) === 'search')
-    const lone = (right.filter((t) => !isMark(t)).length === 1 && leftVerb) || searchFirst
+    // (`New tiddler: Book Ideas`, `blog draft: Water Butts`: after what is asked, a capitalised
+    // run is the name, not a verb.)
+    const named =
+      (leftVerb || left.includes('new')) && /^\s*[A-Z]/.test(extracted.text.slice(colon.index + 1))
+    const lone = (right.filter((t) => !isMark(t)).length === 1 && leftVerb) || searchFirst || named
     // Values may come first (`Jupyter: scratch.py rename to utils.py`).
     const verbAt = skipFiller(
       right,

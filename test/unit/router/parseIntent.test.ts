@@ -248,6 +248,13 @@ describe('parseIntent', () => {
     )
   })
 
+  it('reads a capitalised run after what is asked and a colon as the name, not a verb', () => {
+    const p = parseIntent('New tiddler: Book Ideas')
+    expect(p.verb?.verbClass).toBe('create')
+    expect(p.core.map((w) => w.word)).toEqual(['tiddler'])
+    expect(parseIntent('DokuWiki: create a page').verb?.word).toBe('create')
+  })
+
   it('takes a release as one value', () => {
     const p = parseIntent('view lunar-cal 2.1.0 in the registry')
     expect(p.values.map((w) => [w.word, w.value])).toEqual([
