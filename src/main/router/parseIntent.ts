@@ -862,13 +862,17 @@ const SIGN_IN_NOUN = /^(?:(?:sign|log) (?:in|on)|login|signin|logon)\b/
  * `to`, then more (a value, when words may stand between: `move #4 to another project` moves it).
  */
 function setsTo(
-  extracted: { text: string; values: Array<{ kind: ValueKind }> },
+  extracted: { text: string; values: Array<{ kind: ValueKind; text: string }> },
   between = 0,
 ): boolean {
   const arrow = new RegExp(
     `${VALUE_MARK}(\\d+)x(?:\\s+[a-z]+){0,${between}}\\s*(?:→|->|=>|\\bto\\b)\\s*${between ? VALUE_MARK : '\\S'}`,
   ).exec(extracted.text)
-  return arrow !== null && extracted.values[Number(arrow[1])]?.kind === 'number'
+  const value = arrow ? extracted.values[Number(arrow[1])] : undefined
+  if (value?.kind !== 'number') return false
+  // A record's number (`#2`, `ticket 6`), not one inside a name (`page Events 2025 to ...`).
+  const before = extracted.text.slice(0, arrow!.index)
+  return value.text.startsWith('#') || /(?:^|\s)[a-z]+\s*$/.test(before) || before.trim() === ''
 }
 
 /** What a thing not made yet is (`I'd like a [fresh] page`, `an [empty] folder`). */

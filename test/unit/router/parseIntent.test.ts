@@ -129,6 +129,7 @@ describe('parseIntent', () => {
     expect(parseIntent('move Recipes -> Family Recipes').verb?.word).toBe('move')
     expect(parseIntent("move issue #2 in the tracker to 'In Progress'").action).toBe('set')
     expect(parseIntent('move issue #4 to another project').action).not.toBe('set')
+    expect(parseIntent('move page Events 2025 to Events Archive 2025').action).not.toBe('set')
   })
 
   it('makes a new, fresh, empty or brand-new thing asked for without a verb', () => {
