@@ -63,6 +63,8 @@ const IDIOMS: Array<[RegExp, string]> = [
   ],
   // Where an upload comes from says nothing of where it goes (`my local file`).
   [/\blocal (?=(?:file|document|picture|photo|image|spreadsheet|pdf|copy)s?\b)/gi, ''],
+  // `complete list of X`: how much of a list, no verb (`complete` is one too).
+  [/\b(?:complete|full|whole|entire) (list|set|inventory|overview|listing)\b/gi, ' $1 '],
   // Into a place: an upload; to go, a delete.
   [/^(.*?)\s*\b(?:needs?|has|have) to go (?=into|onto|in|on|to)\b/i, ' upload $1 '],
   [/^(.*?)\s*\b(?:needs?|has|have) to go\b/i, ' delete $1 '],

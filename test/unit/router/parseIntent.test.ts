@@ -256,6 +256,14 @@ describe('parseIntent', () => {
     expect(parseIntent('DokuWiki: create a page').verb?.word).toBe('create')
   })
 
+  it('reads a complete or full list as a list, no verb to complete', () => {
+    expect(
+      parseIntent('Need: complete list of wiki pages beginning with Recipe').verb,
+    ).toMatchObject({
+      verbClass: 'list',
+    })
+  })
+
   it('takes a release as one value', () => {
     const p = parseIntent('view lunar-cal 2.1.0 in the registry')
     expect(p.values.map((w) => [w.word, w.value])).toEqual([
