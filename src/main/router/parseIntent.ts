@@ -647,6 +647,8 @@ export function parseIntent(intent: string): ParsedIntent {
       // (`the package [search]`, `the package [page]` are things, not names)
       !SEARCH_NOUNS.has(token) &&
       !SHOWN_ON.has(s) &&
+      // (`page [names] matching X`: where a search looks.)
+      LOOKS_IN[token] === undefined &&
       !PARTITIVES.has(s) &&
       !isSiteKind(s) &&
       !GENERIC_STEMS.has(s)

@@ -181,6 +181,11 @@ describe('parseIntent', () => {
     ])
     expect(parseIntent('list the pages that have plan in their name').values[0]?.word).toBe('plan')
     expect([...parseIntent('find pages that mention parking').looksIn]).toEqual(['text'])
+    // (`page names`: where to look, not a page called `names`.)
+    expect(parseIntent('DokuWiki page names matching onboarding').core.map((w) => w.word)).toEqual([
+      'page',
+      'names',
+    ])
     const prefix = parseIntent("title search, prefix 'Garden'")
     expect([...prefix.looksIn]).toEqual(['name'])
     expect(prefix.core.map((w) => w.word)).not.toContain('prefix')
