@@ -489,8 +489,6 @@ export function parseIntent(intent: string): ParsedIntent {
   // Shell commands take their arguments as values and imply their object (`mkdir projects`).
   const shell = verb ? SHELL_OBJECTS[verb.word] : undefined
   if (shell) rest = [shell]
-  // (What a shell command works on is a guess: `tw rm 'Test'` removes no file.)
-  const shellObject = shell
   const shellArgs = shell ? tokens.slice(start + 1) : []
   // `rename [budget.xlsx]`, `delete the file [old.txt]`: values before any other word of the
   // object, after its determiners and generic nouns.
@@ -576,8 +574,8 @@ export function parseIntent(intent: string): ParsedIntent {
       continue
     }
     const opener = OPENERS[token]
-    if (opener) describing = false
     if (opener) {
+      describing = false
       part = opener
       // `posts on courgettes`: what a search's records are on is their topic, when it is a plain
       // plural (`on the blog`, `on DokuWiki`, `on the wiki` stay the site).
@@ -616,7 +614,8 @@ export function parseIntent(intent: string): ParsedIntent {
     const word: IntentWord = {
       word: token,
       stem: s,
-      generic: GENERIC_STEMS.has(s) || token === shellObject,
+      // (What a shell command works on is a guess: `tw rm 'Test'` removes no file.)
+      generic: GENERIC_STEMS.has(s) || token === shell,
       literal: /\d/.test(token),
       ...(i === asked && part === 'core' ? { asked: true } : {}),
       ...(part === 'core' &&
@@ -730,7 +729,7 @@ export function parseIntent(intent: string): ParsedIntent {
       const thing =
         isSiteKind(w.stem) ||
         (isWord(w.word, 'noun') && !/..ed$/.test(w.word) && !isModifier(w.word))
-      return !credential && !w.literal && thing && !SIGN_IN_MEANS.has(w.stem)
+      return !credential && !w.literal && thing
     })
     parsed.values = parsed.values.filter((w) => !where.includes(w))
     parsed.sites.push(...where)

@@ -99,6 +99,8 @@ import { askedClass, namesToolAct, scoreTool, type MatchEvidence } from './score
 import { slotInputSchema, type SlotInputs } from './slotSchema'
 import { ToolIndex, type Expanded, type IndexEntry } from './toolIndex'
 
+/** `site` as `stem` keeps it (`our private package [site]`). */
+const SITE_STEM = stem('site')
 /**
  * The last tie-breaker, the tool id, in `localeCompare`'s order (ECMA-402: `localeCompare` is
  * `new Intl.Collator().compare`); one collator, not one per comparison: tools cloned at the same
@@ -237,7 +239,7 @@ export function createToolRouter(): ToolRouter {
     // `search [the private] npm registry`: how the site is, before what names it, asks nothing.
     // (`the private npm registry`, `our private package site`: a word may stand between.)
     const kindOfSite = (w: IntentWord | undefined) =>
-      w !== undefined && (isSiteKind(w.stem) || w.stem === 'site')
+      w !== undefined && (isSiteKind(w.stem) || w.stem === SITE_STEM)
     for (const [i, w] of parsed.core.entries()) {
       const next = parsed.core[i + 1]
       const site = kindOfSite(next) || (next && index.isSiteName(next.word))
@@ -302,10 +304,11 @@ export function createToolRouter(): ToolRouter {
           parsed.verb?.verbClass === 'auth' &&
           !w.literal &&
           !w.generic &&
-          isWord(w.word, 'noun') &&
-          index.sitesHolding(w.stem).length
-        )
-          parsed.sites.push({ ...w, saidBySites: index.sitesHolding(w.stem) })
+          isWord(w.word, 'noun')
+        ) {
+          const holding = index.sitesHolding(w.stem)
+          if (holding.length) parsed.sites.push({ ...w, saidBySites: holding })
+        }
       }
     }
     // `redmine login jdoe`: beside the site's name, a word of a sign-in that no dictionary, site
