@@ -59,6 +59,7 @@ export class ToolIndex {
   private readonly labels = new Map<string, Set<IndexEntry>>()
   /** Per word of where tools work (`ToolProfile.siteVocabulary`), the sites whose tools say it. */
   private readonly hostsSaying = new Map<string, Set<string>>()
+  /** Per thing the tools work on (`ToolProfile.siteObjects`), the sites whose tools hold it. */
   private readonly hostsHolding = new Map<string, Set<string>>()
   /** Per site, the names it gives itself on the pages of any of its tools. */
   private readonly hostNames = new Map<string, Set<string>>()
@@ -120,17 +121,13 @@ export class ToolIndex {
         const shared = this.siteVocabularyOf(`${tool.siteHost} context`)
         for (const s of entry.profile.siteVocabulary) {
           shared.add(s)
-          let hosts = this.hostsSaying.get(s)
-          if (!hosts) this.hostsSaying.set(s, (hosts = new Set()))
-          hosts.add(tool.siteHost)
+          addHost(this.hostsSaying, s, tool.siteHost)
         }
         entry.profile.siteVocabulary = shared
         const objects = this.siteVocabularyOf(`${tool.siteHost} objects`)
         for (const s of entry.profile.siteObjects) {
           objects.add(s)
-          let hosts = this.hostsHolding.get(s)
-          if (!hosts) this.hostsHolding.set(s, (hosts = new Set()))
-          hosts.add(tool.siteHost)
+          addHost(this.hostsHolding, s, tool.siteHost)
         }
         entry.profile.siteObjects = objects
         const actions = this.siteVocabularyOf(`${tool.siteHost} actions`)
@@ -409,4 +406,11 @@ function sameTools(a: readonly ToolSpec[], b: readonly ToolSpec[]): boolean {
   if (a.length !== b.length) return false
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
   return true
+}
+
+/** Adds `host` to the set `byStem` keeps for `wordStem`, making the set on first use. */
+function addHost(byStem: Map<string, Set<string>>, wordStem: string, host: string): void {
+  const hosts = byStem.get(wordStem)
+  if (hosts) hosts.add(host)
+  else byStem.set(wordStem, new Set([host]))
 }
