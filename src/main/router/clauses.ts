@@ -16,7 +16,7 @@
 
 /** What leads a clause that only gives a reason or a purpose. */
 const SUBORDINATE =
-  /^(so (that|i|we|it)\b|because|since|as\b|before|after|when|while|if|until|once|although|though|(in order )?to\b|for reference)/i
+  /^(so (that|i|we|it|they)\b|because|since|as\b|before|after|when|while|if|until|once|although|though|(in order )?to\b|for reference)/i
 
 /** Verbs that open a request. */
 const REQUEST_VERBS =

@@ -63,6 +63,9 @@ describe('splitClauses', () => {
     expect(splitClauses("Disable the flow 'Legacy sync' so it stops running").request).toBe(
       "Disable the flow 'Legacy sync'",
     )
+    expect(splitClauses("Disable the flows 'A' and 'B' so they stop running").request).toBe(
+      "Disable the flows 'A' and 'B'",
+    )
   })
 
   it('keeps what was said before a request that only points back at it (can you do that?)', () => {
