@@ -63,9 +63,11 @@ describe('splitClauses', () => {
     expect(splitClauses("Disable the flow 'Legacy sync' so it stops running").request).toBe(
       "Disable the flow 'Legacy sync'",
     )
-    expect(splitClauses("Disable the flows 'A' and 'B' so they stop running").request).toBe(
-      "Disable the flows 'A' and 'B'",
-    )
+    // (With no clause that asks outright, too.)
+    expect(splitClauses('flows Nightly and Backup off so they stop running')).toEqual({
+      request: 'flows Nightly and Backup off',
+      context: 'so they stop running',
+    })
   })
 
   it('keeps what was said before a request that only points back at it (can you do that?)', () => {
