@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { McpError } from '@modelcontextprotocol/sdk/types.js'
 import { startHarness, type Harness } from '../../fixtures/harness/harness'
+import { closeServer, listenLocal, portOf } from '../../fixtures/harness/localServer'
 import { connectHttp } from '../mcp/mcpClients'
 
 let h: Harness
@@ -11,11 +12,6 @@ let inside: Server
 /** Requests the local app that was not allowed received: the guard refuses before connecting. */
 let insideHits = 0
 const clients: Client[] = []
-
-const portOf = (server: Server) => (server.address() as { port: number }).port
-const listen = (server: Server) =>
-  new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()))
-const close = (server: Server) => new Promise((resolve) => server.close(resolve))
 
 beforeEach(async () => {
   h = await startHarness()
@@ -28,7 +24,7 @@ beforeEach(async () => {
       .writeHead(200, { 'content-type': 'text/html', 'access-control-allow-origin': '*' })
       .end('<html><body><p>internal secret page</p></body></html>')
   })
-  await listen(inside)
+  await listenLocal(inside)
   const insideUrl = `http://127.0.0.1:${portOf(inside)}/`
   allowed = createServer((req, res) => {
     if (req.url === '/redirect') return res.writeHead(302, { location: insideUrl }).end()
@@ -42,15 +38,15 @@ beforeEach(async () => {
       .writeHead(200, { 'content-type': 'text/html' })
       .end('<html><body><p>allowed</p></body></html>')
   })
-  await listen(allowed)
+  await listenLocal(allowed)
   h.core.store.localSites.add('local', `127.0.0.1:${portOf(allowed)}`, Date.now())
 })
 
 afterEach(async () => {
   for (const client of clients.splice(0)) await client.close()
   await h.close()
-  await close(allowed)
-  await close(inside)
+  await closeServer(allowed)
+  await closeServer(inside)
 })
 
 async function connect() {

@@ -1,17 +1,13 @@
 import { createServer, type Server } from 'node:http'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { startHarness, type Harness } from '../../fixtures/harness/harness'
+import { closeServer, listenLocal, portOf } from '../../fixtures/harness/localServer'
 
 let h: Harness
 let allowed: Server
 let inside: Server
 /** Requests the local app that was not allowed received: the guard refuses before connecting. */
 let insideHits = 0
-
-const portOf = (server: Server) => (server.address() as { port: number }).port
-const listen = (server: Server) =>
-  new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()))
-const close = (server: Server) => new Promise((resolve) => server.close(resolve))
 
 beforeEach(async () => {
   h = await startHarness()
@@ -21,7 +17,7 @@ beforeEach(async () => {
     insideHits++
     res.writeHead(200, { 'content-type': 'text/html' }).end('<p>internal secret page</p>')
   })
-  await listen(inside)
+  await listenLocal(inside)
   allowed = createServer((req, res) => {
     if (req.url === '/redirect')
       return res.writeHead(302, { location: `http://127.0.0.1:${portOf(inside)}/` }).end()
@@ -29,14 +25,14 @@ beforeEach(async () => {
       return res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/' }).end()
     res.writeHead(200, { 'content-type': 'text/html' }).end('<p>allowed</p>')
   })
-  await listen(allowed)
+  await listenLocal(allowed)
   h.core.store.localSites.add('local', `127.0.0.1:${portOf(allowed)}`, Date.now())
 })
 
 afterEach(async () => {
   await h.close()
-  await close(allowed)
-  await close(inside)
+  await closeServer(allowed)
+  await closeServer(inside)
 })
 
 const index = (path: string, url: string, key = h.key) =>
