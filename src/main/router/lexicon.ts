@@ -326,7 +326,8 @@ const EMPTY: ReadonlySet<string> = new Set()
  */
 export const ACTION_ALIASES: Record<string, string> = {
   retitle: 'rename',
-  mv: 'move',
+  // `mv old new`: what people mostly do with it is give a thing a new name.
+  mv: 'rename',
   rm: 'delete',
   mkdir: 'create',
   ls: 'list',

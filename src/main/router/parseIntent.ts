@@ -49,6 +49,11 @@ export interface IntentWord {
    * router: a tool of another site that only absorbs or lacks it was not asked for.
    */
   saidBySites?: string[]
+  /**
+   * Not said but implied by a shell command (`file` of `rm`): a guess at the object, which names
+   * the head only of a tool that works on that very thing (`tw rm 'Test'` removes no file).
+   */
+  implied?: boolean
 }
 
 /**
@@ -487,9 +492,11 @@ export function parseIntent(intent: string): ParsedIntent {
     // `get rid of the post, put it in the bin`: where a deleted thing goes is no place.
     rest = rest.filter((t, i) => i !== bin && !(PLACING.has(t) && i < bin && i >= bin - 4))
   // Shell commands take their arguments as values and imply their object (`mkdir projects`).
+  // What stands before the command stays (`tw rm 'Test'`: the site it is typed to).
   const shell = verb ? SHELL_OBJECTS[verb.word] : undefined
-  if (shell) rest = [shell]
-  const shellArgs = shell ? tokens.slice(start + 1) : []
+  const shellAt = shell ? tokens.indexOf(verb!.word, start) : -1
+  if (shell) rest = [...tokens.slice(start, shellAt), BOUNDARY, shell]
+  const shellArgs = shell ? tokens.slice(shellAt + 1) : []
   // `rename [budget.xlsx]`, `delete the file [old.txt]`: values before any other word of the
   // object, after its determiners and generic nouns.
   const objectKinds: ValueKind[] = []
@@ -614,8 +621,8 @@ export function parseIntent(intent: string): ParsedIntent {
     const word: IntentWord = {
       word: token,
       stem: s,
-      // (What a shell command works on is a guess: `tw rm 'Test'` removes no file.)
       generic: GENERIC_STEMS.has(s) || token === shell,
+      ...(token === shell && part === 'core' ? { implied: true } : {}),
       literal: /\d/.test(token),
       ...(i === asked && part === 'core' ? { asked: true } : {}),
       ...(part === 'core' &&

@@ -380,8 +380,13 @@ function compoundTail(word: string): string[] {
   return []
 }
 
-/** The initials of a name of two or three words (`TiddlyWiki` → `tw`), else ''. */
+/**
+ * The initials of a brand written as one word of two or three parts (`TiddlyWiki` → `tw`,
+ * `Node-RED` → `nr`), else ''. A name of separate words (`Team Wiki`) is said whole: its
+ * initials would claim another site's short name.
+ */
 function initials(name: string): string {
+  if (/\s/.test(name.trim())) return ''
   const parts = words(name)
   return parts.length >= 2 && parts.length <= 3 && parts.every((p) => /^[a-z]/.test(p))
     ? parts.map((p) => p[0]).join('')

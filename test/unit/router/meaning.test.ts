@@ -360,4 +360,25 @@ describe('router: general rules', () => {
     // With no site named, an unknown word is a site nobody has.
     expect(first('log in to hulu', tools).score).toBeLessThan(MIN_SCORE)
   })
+  it('reads a shell command typed to a brand by its initials, not to a site of two words', () => {
+    const tools = [
+      ...FILES,
+      tool('delete_note', 'notes.example', 'delete the note Old Ideas', {
+        mutating: true,
+        defaults: { title: 'Old Ideas' },
+        names: ['QuillNotes'],
+      }),
+      // `Quiet Notes` also has the initials `qn`: a name of two words is said whole.
+      tool('delete_doc', 'docs.example', 'delete the document Draft', {
+        mutating: true,
+        defaults: { doc: 'Draft' },
+        names: ['Quiet Notes'],
+      }),
+    ]
+    // `rm` implies a file; what stands before it names the site, and the site deletes no file.
+    const found = first("qn rm 'Test'", tools)
+    expect(found.id).toBe('delete_note')
+    expect(found.score).toBeGreaterThanOrEqual(MIN_SCORE)
+    expect(parseIntent('qn mv Recipes Family').action).toBe('rename')
+  })
 })
