@@ -11,6 +11,7 @@ import { actClassOf, isActPhrase, MAKES_WHEN_NEW, sameAct } from './meaning/acti
 import { verbLemma } from './meaning/lemma'
 import {
   isModifier,
+  isMostlyNoun,
   isMostlyVerb,
   isPhrasalVerb,
   isWord,
@@ -231,8 +232,11 @@ const DETERMINERS = new Set([
  * the parser sees that an object follows a verb without reading the value as a word.
  */
 const VALUE_MARK = 'zzvaluezz'
-const markOf = (index: number) => ` ${VALUE_MARK}${index}x `
+// A number's mark ends in `n`, any other's in `x`: `issue #4` reads `issue` as a noun.
+const markOf = (index: number, kind: ValueKind) =>
+  ` ${VALUE_MARK}${index}${kind === 'number' ? 'n' : 'x'} `
 const isMark = (token: string | undefined) => token?.startsWith(VALUE_MARK) ?? false
+const isNumberMark = (token: string | undefined) => isMark(token) && token!.endsWith('n')
 const markIndex = (token: string) => Number(token.slice(VALUE_MARK.length, -1))
 
 /** Words that open an object not named yet (`file [a] bug`, `add [another] page`). */
@@ -874,7 +878,7 @@ function setsTo(
   between = 0,
 ): boolean {
   const arrow = new RegExp(
-    `${VALUE_MARK}(\\d+)x(?:\\s+[a-z]+){0,${between}}\\s*(?:→|->|=>|\\bto\\b)\\s*${between ? VALUE_MARK : '\\S'}`,
+    `${VALUE_MARK}(\\d+)[xn](?:\\s+[a-z]+){0,${between}}\\s*(?:→|->|=>|\\bto\\b)\\s*${between ? VALUE_MARK : '\\S'}`,
   ).exec(extracted.text)
   const value = arrow ? extracted.values[Number(arrow[1])] : undefined
   if (value?.kind !== 'number') return false
@@ -1024,6 +1028,12 @@ function readVerb(tokens: string[], at: number, clause = false): LeadVerb | null
   if (asked && (isWord(lead, 'noun') || isPlural(lead))) return null
   // `what does the [file] say`: a noun after its article is no verb.
   if (ARTICLES.has(tokens[at - 1] ?? '') && isWord(lead, 'noun')) return null
+  // `Redmine [issue] #4`, `[ticket] 12`: a word that is more often a noun names the record its
+  // number follows (`show #4`, `post #4` are acts: more often verbs; `tag #4`, `view #4` ask
+  // an act whatever their senses say).
+  const leadClass = verbClassOf(stem(lead))
+  if (isNumberMark(next) && isMostlyNoun(lead) && (leadClass === null || leadClass === 'create'))
+    return null
   // `who [edited] the page`: a question about the past asks no act.
   const questioned = [tokens[at - 1], tokens[at - 2]].some(
     (t) => t !== undefined && (QUESTION_WORDS.has(t) || t === 'who' || t === 'when'),

@@ -82,7 +82,7 @@ const NOT_FILES = /^(e\.g|i\.e|etc|vs|a\.m|p\.m)$/i
  */
 export function extractValues(
   intent: string,
-  placeholder: string | ((index: number) => string) = ' ',
+  placeholder: string | ((index: number, kind: ValueKind) => string) = ' ',
 ): { text: string; values: IntentValue[] } {
   const values: IntentValue[] = []
   let text = intent
@@ -98,7 +98,7 @@ export function extractValues(
       // `I`, and acronyms of a few capitals (`AI`, `CSV`), are words.
       if (kind === 'name' && /^(I|[A-Z]{1,4}s?)$/.test(value)) return whole
       values.push({ text: value, kind })
-      return typeof placeholder === 'string' ? placeholder : placeholder(values.length - 1)
+      return typeof placeholder === 'string' ? placeholder : placeholder(values.length - 1, kind)
     })
   }
   return { text, values }

@@ -63,6 +63,14 @@ describe('parseIntent', () => {
     expect(p.quoted).toBe(1)
   })
 
+  it('reads a noun before a number as the record it names, and a verb there as the act', () => {
+    const p = parseIntent('What does Redmine issue #4 say?')
+    expect(p.verb).toBeNull()
+    expect(p.core.map((w) => w.word)).toEqual(['issue'])
+    expect(parseIntent('show #4').verb?.verbClass).toBe('read')
+    expect(parseIntent('post #4 to the blog').verb).not.toBeNull()
+  })
+
   it('takes a later verb when none leads, but not a participle', () => {
     expect(parseIntent('AI tools search').verb?.verbClass).toBe('search')
     expect(parseIntent('orders placed yesterday').verb).toBeNull()

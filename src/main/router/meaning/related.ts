@@ -212,3 +212,12 @@ export function isMostlyVerb(word: string): boolean {
   const verbs = senseCount(verbLemma(word), 'verb')
   return verbs > 0 && verbs >= 3 * nouns
 }
+
+/**
+ * True when lower-case `word` has at least as many noun senses as verb senses in WordNet
+ * (`issue`, `ticket`, `page`; not `show`, `post`, `search`).
+ */
+export function isMostlyNoun(word: string): boolean {
+  const nouns = senseCount(nounLemma(word), 'noun')
+  return nouns > 0 && nouns >= senseCount(verbLemma(word), 'verb')
+}
