@@ -329,6 +329,17 @@ export function createToolRouter(): ToolRouter {
       parsed.sites = parsed.sites.filter((w) => !who.includes(w))
       parsed.values.push(...who.map((w) => ({ ...w, literal: true })))
     }
+    // `sign in to wp-admin`, `the doku-wiki page`: a site's short name as part of a value.
+    for (const w of parsed.values)
+      for (const part of w.literal || w.value ? w.word.split('-') : [])
+        if (part !== w.word && part.length >= 2 && named({ ...w, word: part, literal: false }))
+          parsed.sites.push({
+            word: part,
+            stem: stem(part),
+            generic: false,
+            literal: false,
+            siteName: true,
+          })
     const moved = [parsed.core, parsed.values, parsed.places].flat().filter(named)
     if (!moved.length) return parsed
     const keep = (list: IntentWord[]) => list.filter((w) => !moved.includes(w))

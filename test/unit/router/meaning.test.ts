@@ -381,4 +381,19 @@ describe('router: general rules', () => {
     expect(found.score).toBeGreaterThanOrEqual(MIN_SCORE)
     expect(parseIntent('qn mv Recipes Family').action).toBe('rename')
   })
+  it('reads a site named by its short name inside a value (wp-admin)', () => {
+    const tools = [
+      ...TRACKER,
+      tool('notes_log_in', 'notes.example', 'log in to the notes', {
+        mutating: true,
+        names: ['QuillNotes'],
+      }),
+      tool('tracker_log_in', 'tracker.example', 'log in to the tracker', { mutating: true }),
+    ]
+    const ranked = createToolRouter().rank('sign in to qn-admin', tools)
+    expect(ranked[0]!.id).toBe('notes_log_in')
+    expect(ranked[0]!.score).toBeGreaterThanOrEqual(MIN_SCORE)
+    // The other site's sign-in was not asked for.
+    expect(ranked.find((m) => m.id === 'tracker_log_in')!.score).toBeLessThan(MIN_SCORE)
+  })
 })
