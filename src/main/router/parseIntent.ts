@@ -55,6 +55,8 @@ export interface IntentWord {
    * the head only of a tool that works on that very thing (`tw rm 'Test'` removes no file).
    */
   implied?: boolean
+  /** A place of one's own named by one noun (`to [my watchlist]`): no slot's value. */
+  owned?: boolean
 }
 
 /**
@@ -405,7 +407,7 @@ export function parseIntent(intent: string): ParsedIntent {
       !found &&
       first !== undefined &&
       /^[a-z]{3,}$/.test(first) &&
-      (DETERMINERS.has(next ?? '') || isMark(next)) &&
+      (DETERMINERS.has(next ?? '') || isMark(next) || undoes(first)) &&
       !isWord(first, 'noun') &&
       !isWord(first, 'verb') &&
       !isModifier(first)
@@ -639,6 +641,17 @@ export function parseIntent(intent: string): ParsedIntent {
     }
     // `on our [private] registry`: how the site is, not what is asked.
     if ((part === 'sites' || part === 'places') && isModifier(token)) word.generic = true
+    // `add the page to [my watchlist]`: a place of one's own that something goes to, named by
+    // one word, is a thing of the account, not a value some slot takes (where it comes from
+    // may be anything: `from my machine`).
+    if (
+      part === 'places' &&
+      ['my', 'our', 'your'].includes(rest[i - 1] ?? '') &&
+      ['to', 'into', 'onto'].includes(rest[i - 2] ?? '') &&
+      (rest[i + 1] === undefined || OPENERS[rest[i + 1]!] !== undefined) &&
+      !isWord(token, 'verb')
+    )
+      word.owned = true
     // `posts [filed] under X`: where the object is kept, not what it is.
     if (part === 'core' && participleAfterNoun(rest, i, parsed.core)) word.generic = true
     // `search the [text] of the pages`: where a search looks (`looksIn`), no object.
@@ -1131,4 +1144,12 @@ function readPhrasal(tokens: string[], at: number, lemma: string): LeadVerb | nu
       }
   }
   return null
+}
+
+/**
+ * True when `word` is a verb English makes by undoing another (`unpublish`, `unwatch`,
+ * `unarchive`): `un` before a word WordNet knows as a verb, whatever follows it.
+ */
+function undoes(word: string): boolean {
+  return word.startsWith('un') && word.length > 5 && isWord(word.slice(2), 'verb')
 }

@@ -336,6 +336,7 @@ export function scoreTool(
       const signIn = intent.verb?.verbClass === 'auth' && profile.verb === 'auth'
       const free =
         (absorbable(w, profile) || (signIn && part === 'value')) &&
+        !w.owned &&
         w !== head &&
         (head !== null || part === 'value')
       accountWord(ctx, w, part, free, cost)

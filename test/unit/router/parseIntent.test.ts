@@ -71,6 +71,24 @@ describe('parseIntent', () => {
     expect(parseIntent('post #4 to the blog').verb).not.toBeNull()
   })
 
+  it('reads an undoing verb no dictionary has as an act, whatever follows it', () => {
+    const p = parseIntent('unpublish version 1.0.1 of lunar-phase')
+    expect(p.verb).toEqual({ word: 'unpublish', verbClass: 'write' })
+    expect(parseIntent('unread posts on the blog').verb).toBeNull()
+  })
+
+  it('reads duplicating as making another, not as reading', () => {
+    expect(parseIntent('duplicate analysis.ipynb').verb?.verbClass).toBe('create')
+    expect(parseIntent('clone the page Home').verb?.verbClass).toBe('create')
+  })
+
+  it('marks a place of one’s own that something goes to, not one it comes from', () => {
+    const to = parseIntent('add the page Book Club to my watchlist')
+    expect(to.places.map((w) => [w.word, w.owned === true])).toEqual([['watchlist', true]])
+    const from = parseIntent('upload data.json from my machine')
+    expect(from.places.map((w) => w.owned === true)).toEqual([false])
+  })
+
   it('takes a later verb when none leads, but not a participle', () => {
     expect(parseIntent('AI tools search').verb?.verbClass).toBe('search')
     expect(parseIntent('orders placed yesterday').verb).toBeNull()

@@ -102,6 +102,8 @@ const ACTS: Record<string, Act> = {
     verbClass: 'update',
     verbs: ['export', 'save', 'store', 'copy', 'back_up', 'stash', 'dump', 'preserve', 'keep'],
   },
+  // A "Duplicate" or "Clone" button makes another of the thing: no read, no save elsewhere.
+  duplicate: { verbClass: 'create', verbs: ['duplicate', 'clone', 'fork', 'replicate'] },
   download: { verbClass: 'read', verbs: ['download', 'fetch', 'grab', 'pull_down'] },
   show: {
     verbClass: 'read',
