@@ -333,6 +333,17 @@ export function parseIntent(intent: string): ParsedIntent {
     start = skipFiller(tokens, start + 1)
   }
   let lead = readVerb(tokens, start, clauseFirst)
+  // `rm login admin`, `rm attach x.png to #3`: a shell command is followed by what it works on,
+  // not by a verb; the short word first is then a name (a site's), the verb the one after it.
+  let leadName: string[] = []
+  if (lead && SHELL_OBJECTS[lead.word] !== undefined && start === 0) {
+    const after = readVerb(tokens, start + 1)
+    if (after && SHELL_OBJECTS[after.word] === undefined && !isPlural(tokens[start + 1]!)) {
+      leadName = [tokens[start]!, BOUNDARY]
+      start += 1
+      lead = after
+    }
+  }
   // `log in and ...`, `go to the tracker, then ...`: the work is the next verb.
   while (lead && (lead.verbClass === 'auth' || NAVIGATION.has(lead.word))) {
     const joint = tokens.findIndex(
@@ -353,7 +364,7 @@ export function parseIntent(intent: string): ParsedIntent {
     verb = withAlternatives(lead)
     guessed = lead.guessed === true
     action = lead.action
-    rest = tokens.slice(start + lead.length)
+    rest = [...leadName, ...tokens.slice(start + lead.length)]
   } else {
     // No verb leads (`go to the tracker and file a bug`, `the wiki: create a page`): a verb
     // right after `and`/`then`/`to`, else a table verb that is not a participle.

@@ -329,6 +329,19 @@ export function createToolRouter(): ToolRouter {
       parsed.sites = parsed.sites.filter((w) => !who.includes(w))
       parsed.values.push(...who.map((w) => ({ ...w, literal: true })))
     }
+    // `rm open bugs`: a short word no dictionary, site or tool has, which abbreviates one
+    // site's name, is that name.
+    for (const w of [...parsed.core, ...parsed.values, ...parsed.sites])
+      if (
+        !w.literal &&
+        !w.value &&
+        !named(w) &&
+        !isWord(w.word, 'noun') &&
+        !isWord(w.word, 'verb')
+      ) {
+        const site = index.knows(index.expand(w)) ? null : index.abbreviated(w.word)
+        if (site) Object.assign(w, { word: site, stem: stem(site), generic: false })
+      }
     // `sign in to wp-admin`, `the doku-wiki page`: a site's short name as part of a value.
     for (const w of parsed.values)
       for (const part of w.literal || w.value ? w.word.split('-') : [])

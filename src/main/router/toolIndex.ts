@@ -194,6 +194,33 @@ export class ToolIndex {
     return this.labels.has(name)
   }
 
+  /**
+   * The one site name that `short` (two or three letters) abbreviates as people type it: its
+   * first letter, then the others in order (`rm` of `redmine`, `wp` of `wordpress`); null when
+   * none does or names of two sites do.
+   */
+  abbreviated(short: string): string | null {
+    if (short.length < 2 || short.length > 3) return null
+    let found: string | null = null
+    let sites: Set<IndexEntry> | null = null
+    for (const [label, entries] of this.labels) {
+      if (label.length <= short.length + 1 || label[0] !== short[0] || !/^[a-z]+$/.test(label))
+        continue
+      let at = 1
+      for (const ch of short.slice(1)) {
+        at = label.indexOf(ch, at) + 1
+        if (at === 0) break
+      }
+      if (at === 0) continue
+      // (Two names of one site, `redmine` and `rdm`, are one answer.)
+      const [one] = entries
+      if (sites && one && !sites.has(one)) return null
+      found ??= label
+      sites ??= entries
+    }
+    return found
+  }
+
   /** True when some tool held has one of `expanded`'s stems at a strength of 0.9 or more. */
   knows(expanded: Expanded): boolean {
     for (const [s, x] of expanded) if (x.strength >= 0.9 && this.postings.has(s)) return true

@@ -396,4 +396,18 @@ describe('router: general rules', () => {
     // The other site's sign-in was not asked for.
     expect(ranked.find((m) => m.id === 'tracker_log_in')!.score).toBeLessThan(MIN_SCORE)
   })
+  it('reads a short word that abbreviates one site’s name as that site', () => {
+    const tools = [
+      ...TRACKER,
+      tool('show_ticket', 'desk.example', 'show ticket #3', {
+        defaults: { ticket: '3' },
+        names: ['Helpdesk'],
+      }),
+    ]
+    // `bz` is no word: typed first, it abbreviates Bugzy, the tracker's name.
+    const ranked = createToolRouter().rank('bz show issue #7', tools)
+    expect(ranked[0]!.id).toBe('show_issue')
+    expect(ranked[0]!.score).toBeGreaterThanOrEqual(MIN_SCORE)
+    expect(ranked.find((m) => m.id === 'show_ticket')!.score).toBeLessThan(MIN_SCORE)
+  })
 })

@@ -89,6 +89,13 @@ describe('parseIntent', () => {
     expect(from.places.map((w) => w.owned === true)).toEqual([false])
   })
 
+  it('reads a shell command followed by a verb as a name, the verb after it as the act', () => {
+    const p = parseIntent('rm login admin')
+    expect(p.verb?.verbClass).toBe('auth')
+    expect(p.sites.map((w) => w.word)).toContain('rm')
+    expect(parseIntent('rm old.txt').verb?.verbClass).toBe('delete')
+  })
+
   it('takes a later verb when none leads, but not a participle', () => {
     expect(parseIntent('AI tools search').verb?.verbClass).toBe('search')
     expect(parseIntent('orders placed yesterday').verb).toBeNull()
