@@ -14,9 +14,15 @@
  * before is why (`I need to change a flow, so sign me in`).
  */
 
+/** Who or what a purpose after `so` is about (`so [the reviewers] have the notes`). */
+const SO_SUBJECTS =
+  'that|i|we|it|they|you|he|she|the|its|their|his|her|my|our|your|this|these|those|everyone|everybody|people|nobody|someone'
+
 /** What leads a clause that only gives a reason or a purpose. */
-const SUBORDINATE =
-  /^(so (that|i|we|it|they)\b|because|since|as\b|before|after|when|while|if|until|once|although|though|(in order )?to\b|for reference)/i
+const SUBORDINATE = new RegExp(
+  `^(so (${SO_SUBJECTS})\\b|because|since|as\\b|before|after|when|while|if|until|once|although|though|(in order )?to\\b|for reference)`,
+  'i',
+)
 
 /** Verbs that open a request. */
 const REQUEST_VERBS =
@@ -61,7 +67,7 @@ const BREAKS = new RegExp(
     ',\\s*(so)\\s+',
     '\\s+(so)\\s+(?=please\\s)',
     ',\\s*then\\s+',
-    '\\s+(?=so (?:that|i|we|it|they) )',
+    `\\s+(?=so (?:${SO_SUBJECTS}) )`,
     '\\s+(?=because |since )',
     // A reason after the request (`..., I don't need it`, `... as it is no longer used`).
     ",\\s*(?=(?:i|we)(?:'m|'ve|'d|'ll| am| are| have| don't| do not| no longer| won't| can't)\\s)",
@@ -69,7 +75,7 @@ const BREAKS = new RegExp(
     // A purpose after the request (`... to keep things tidy`, `... for reference`).
     `\\s+(?=(?:in order )?to (?:${PURPOSES})\\b)`,
     '\\s+(?=for reference\\b|before \\w+ing\\b)',
-    `,\\s+(?=(?:please\\s+)?(?:${REQUEST_VERBS})\\s+(?:it|them|that|this|the|a|an|my|our)\\b)`,
+    `,\\s+(?=(?:please\\s+)?(?:${REQUEST_VERBS})\\s+(?:it|them|that|this|the|a|an|my|our|every|all|each|any)\\b)`,
     // `..., can you mark it as closed?`: a question that asks.
     ',\\s*(?=(?:could|can|would|will) (?:you|u)\\b)',
   ].join('|'),

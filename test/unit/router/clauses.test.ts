@@ -23,6 +23,23 @@ describe('splitClauses', () => {
     })
   })
 
+  it('drops a purpose after so and whoever it is about, and one that leads the sentence', () => {
+    expect(
+      splitClauses('Attach notes.txt to issue #5 so the reviewers have them at hand.'),
+    ).toEqual({
+      request: 'Attach notes.txt to issue #5',
+      context: 'so the reviewers have them at hand',
+    })
+    expect(
+      splitClauses(
+        'In order to see which notes exist, list every page under the meetings namespace',
+      ),
+    ).toEqual({
+      request: 'list every page under the meetings namespace',
+      context: 'In order to see which notes exist',
+    })
+  })
+
   it('drops a purpose after so I can', () => {
     expect(
       splitClauses('Could you pull up Redmine issue 21 so I can read the description?'),
