@@ -34,6 +34,15 @@ const ASKING = new RegExp(
   'i',
 )
 
+/** A request that names its act (`could you sign me in`, `please delete it`). */
+const DIRECT = new RegExp(
+  `^(?:(?:please|kindly|just|now|then|(?:could|can|would|will) (?:you|u))\\s+)+(?:please\\s+)?(?:${REQUEST_VERBS})\\b`,
+  'i',
+)
+
+/** A wish that says what the person means to do (`I need to`, `I'd like to`, `I want to`). */
+const WISH = /^(i('d| would)? (need|want|like|wish|hope|plan|mean)|i'd like|we (need|want)) to\b/i
+
 /** A clause that opens with a request's verb (after `please`). */
 const IMPERATIVE = new RegExp(`^(please\\s+)?(${REQUEST_VERBS})\\b`, 'i')
 
@@ -122,6 +131,10 @@ export function splitClauses(intent: string): Clauses {
   const asks = clauses.map(
     (c) => !SUBORDINATE.test(c.text) && (said(c) || (!outright && !STATEMENT.test(c.text))),
   )
+  // `I need to look at some flows. Could you sign me in?`: a wish said beside a request that
+  // names its act outright is why it is asked.
+  const outrightAct = clauses.some((c, i) => asks[i] && DIRECT.test(c.text))
+  if (outrightAct) for (const [i, c] of clauses.entries()) if (WISH.test(c.text)) asks[i] = false
   // `I need to change a flow, so sign me in`: what is asked after `so` is the request.
   for (const [i, c] of clauses.entries())
     if (c.afterSo && asks[i])

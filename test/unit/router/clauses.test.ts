@@ -40,6 +40,17 @@ describe('splitClauses', () => {
     })
   })
 
+  it('takes a wish said beside a request that names its act as the reason', () => {
+    expect(
+      splitClauses('I need to look at some automations today. Could you sign me into the editor?'),
+    ).toEqual({
+      request: 'Could you sign me into the editor',
+      context: 'I need to look at some automations today',
+    })
+    // Alone, a wish is the request.
+    expect(splitClauses('I need to rename a file. Thanks!').request).toBe('I need to rename a file')
+  })
+
   it('drops a purpose after so I can', () => {
     expect(
       splitClauses('Could you pull up Redmine issue 21 so I can read the description?'),
