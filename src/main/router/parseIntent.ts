@@ -526,19 +526,23 @@ export function parseIntent(intent: string): ParsedIntent {
     }
   // `which pages talk about X`: a question about what records say is a search.
   const asksIn = looksIn(tokens)
-  // `Redmine 2FA sign-in`, `blog login`: a sign-in named is a sign-in asked.
-  if (!verb && tokens.some((t, i) => SIGN_IN_NOUN.test(`${t} ${tokens[i + 1] ?? ''}`)))
-    verb = { word: 'log', verbClass: 'auth' }
   // `is there anything in the tracker about X?`, `are there any packages with Y`: to find them.
   const there = tokens.findIndex(
     (t, i) => (t === 'is' || t === 'are') && tokens[i + 1] === 'there' && i <= start + 1,
   )
+  // (`is there [already] a ticket about X`, `is there a node with X in its name`.)
+  const thereAt = ['already', 'still', 'ever', 'even'].includes(tokens[there + 2] ?? '')
+    ? there + 3
+    : there + 2
   if (
     !verb &&
     there >= 0 &&
-    ['any', 'anything', 'some', 'something'].includes(tokens[there + 2] ?? '')
+    ['any', 'anything', 'some', 'something', 'a', 'an'].includes(tokens[thereAt] ?? '')
   )
     verb = { word: 'find', verbClass: 'search' }
+  // `Redmine 2FA sign-in`, `blog login`: a sign-in named is a sign-in asked.
+  if (!verb && tokens.some((t, i) => SIGN_IN_NOUN.test(`${t} ${tokens[i + 1] ?? ''}`)))
+    verb = { word: 'log', verbClass: 'auth' }
   // `where's the 'parse csv' node?`: to find it.
   if (!verb && tokens[start] === 'where') verb = { word: 'find', verbClass: 'search' }
   const q = tokens.findIndex((t) => QUESTION_WORDS.has(t))

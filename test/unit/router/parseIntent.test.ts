@@ -96,6 +96,15 @@ describe('parseIntent', () => {
     expect(parseIntent('rm old.txt').verb?.verbClass).toBe('delete')
   })
 
+  it('reads a question whether there is one as a search, before any sign-in it names', () => {
+    expect(parseIntent("Is there a page with 'security' in its ID?").verb?.verbClass).toBe('search')
+    expect(
+      parseIntent('Is there already a ticket in the tracker about the login timeout?').verb
+        ?.verbClass,
+    ).toBe('search')
+    expect(parseIntent('blog login').verb?.verbClass).toBe('auth')
+  })
+
   it('takes a later verb when none leads, but not a participle', () => {
     expect(parseIntent('AI tools search').verb?.verbClass).toBe('search')
     expect(parseIntent('orders placed yesterday').verb).toBeNull()
