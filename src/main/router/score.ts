@@ -629,8 +629,11 @@ function accountWord(
     part === 'place' ||
     (part === 'core' && head !== null && core.indexOf(w) < core.indexOf(head))
   // A site named by what it holds (`the package registry`, `the flow editor`) is its site too.
+  // (`the Redmine [ticket] system`: by a synonym of what it holds too.)
   const known =
-    profile.siteVocabulary.has(w.stem) || (part === 'site' && profile.siteObjects.has(w.stem))
+    profile.siteVocabulary.has(w.stem) ||
+    (part === 'site' && profile.siteObjects.has(w.stem)) ||
+    (part === 'site' && !w.literal && holdsBySynonym(ctx, w))
   const siteWord =
     context && !w.literal && known
       ? Math.min(PENALTY.siteContext, fullPenalty * (1 - strength))
@@ -819,4 +822,11 @@ function sameSense(a: string, b: string): boolean {
 
 function round(n: number): number {
   return Math.round(n * 1000) / 1000
+}
+
+/** True when the tool's site holds what a synonym of `w` names (`ticket` of a site of issues). */
+function holdsBySynonym(ctx: ScoreContext, w: IntentWord): boolean {
+  for (const [s, e] of ctx.expand(w))
+    if (e.via === 'synonym' && e.strength >= 0.9 && ctx.profile.siteObjects.has(s)) return true
+  return false
 }

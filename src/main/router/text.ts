@@ -183,6 +183,13 @@ export const GENERIC_STEMS = new Set(
     'service',
     'server',
     'instance',
+    // What any web app is called by what it is, not by what it holds (`the ticket [system]`).
+    'system',
+    'platform',
+    'portal',
+    'ui',
+    'gui',
+    'interface',
     'api',
     'endpoint',
     'database',

@@ -410,4 +410,14 @@ describe('router: general rules', () => {
     expect(ranked[0]!.score).toBeGreaterThanOrEqual(MIN_SCORE)
     expect(ranked.find((m) => m.id === 'show_ticket')!.score).toBeLessThan(MIN_SCORE)
   })
+  it('takes a site named by a synonym of what it holds and a word for any app as that site', () => {
+    const tools = [
+      ...TRACKER,
+      tool('tracker_sign_in', 'tracker.example', 'log in to the tracker', { mutating: true }),
+    ]
+    // `ticket` is what the tracker's issues are called elsewhere; `system` is what any app is.
+    const found = first('authenticate to the Bugzy ticket system with my password', tools)
+    expect(found.id).toBe('tracker_sign_in')
+    expect(found.score).toBeGreaterThanOrEqual(MIN_SCORE)
+  })
 })
