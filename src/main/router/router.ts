@@ -286,6 +286,9 @@ export function createToolRouter(): ToolRouter {
         parsed.values.push(...c.values.filter((w) => w.literal))
       }
       const said = new Set(parsed.sites.map((w) => w.stem))
+      // (A word of a site's name names it where the reasons say where, not who: `so [the team]
+      // knows` is no `Team Wiki`.)
+      const where = new Set([...c.places, ...c.sites])
       for (const w of [...c.core, ...c.places, ...c.sites, ...c.values]) {
         if (said.has(w.stem)) continue
         said.add(w.stem)
@@ -295,7 +298,7 @@ export function createToolRouter(): ToolRouter {
           !w.generic &&
           (isSiteKind(w.stem) ||
             index.isSiteName(w.word) ||
-            (isWord(w.word, 'noun') && index.namesASite(w.stem)))
+            (where.has(w) && isWord(w.word, 'noun') && index.namesASite(w.stem)))
         ) {
           const sites = index.sitesSaying(w.stem)
           parsed.sites.push(sites.length ? { ...w, saidBySites: sites } : w)

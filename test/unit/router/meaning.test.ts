@@ -420,4 +420,16 @@ describe('router: general rules', () => {
     expect(found.id).toBe('tracker_sign_in')
     expect(found.score).toBeGreaterThanOrEqual(MIN_SCORE)
   })
+  it('takes a word of a site’s name in the reasons as that site only where it says where', () => {
+    const tools = [
+      ...TRACKER,
+      tool('status_page', 'wiki.example', 'change the status page', {
+        mutating: true,
+        names: ['Wikiwork', 'Team Wiki'],
+      }),
+    ]
+    const found = first('Set issue #1 to Done so the team knows I am on it.', tools)
+    expect(found.id).toBe('set_status')
+    expect(found.score).toBeGreaterThanOrEqual(MIN_SCORE)
+  })
 })
