@@ -164,7 +164,7 @@ export function profileTool(tool: ToolSpec, siteNamesOfHost: readonly string[] =
   // Values the tool cannot vary (no slot has them: `the inject node "run nightly import"`) are
   // what it is about: they stay its words. The parse (head, verb) sees them as values.
   const bare = intent
-  const path = tool.description.split(' — ')[1] ?? ''
+  const path = pathWithoutValues(tool.description.split(' — ')[1] ?? '', tool)
   const slotNames = Object.keys(tool.inputs.properties ?? {})
   // `wikitext`, `pagename`: a slot name made of words says each of them.
   const slotWords = slotNames.flatMap(words).flatMap((w) => [w, ...compoundTail(w)])
@@ -349,6 +349,34 @@ function withoutValues(tool: ToolSpec): string {
     if (valueLike) intent = intent.replace(pattern, ' "…" ')
   }
   return intent
+}
+
+/**
+ * The request line of a tool's description (`GET /tiddlers/Recipe%20Lentil%20Soup`) without the
+ * path segments that are values its slots were recorded with: `lentil` is data, no word of the
+ * tool (as `withoutValues` does for its intent).
+ */
+function pathWithoutValues(path: string, tool: ToolSpec): string {
+  const values = new Set(
+    Object.values(tool.inputs.properties ?? {})
+      .map((s) => s.default)
+      .filter((v): v is string | number => typeof v === 'string' || typeof v === 'number')
+      .map((v) => String(v).trim().toLowerCase()),
+  )
+  if (!values.size) return path
+  return path
+    .split('/')
+    .filter((segment) => !values.has(decodeSegment(segment).trim().toLowerCase()))
+    .join('/')
+}
+
+/** `segment` URL-decoded, or as it is when it is no valid escape. */
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment)
+  } catch {
+    return segment
+  }
 }
 
 /**

@@ -432,4 +432,21 @@ describe('router: general rules', () => {
     expect(found.id).toBe('set_status')
     expect(found.score).toBeGreaterThanOrEqual(MIN_SCORE)
   })
+  it('takes a path segment a slot was recorded with as data, not as a word of the tool', () => {
+    const tag = tool('tag_note', 'notes.example', 'tag the note Lentil Soup with Favourite', {
+      mutating: true,
+      defaults: { title: 'Lentil Soup', tag: 'Favourite' },
+      names: ['QuillNotes'],
+    })
+    const tools = [
+      { ...tag, description: `${tag.intent} — PUT /notes/Lentil%20Soup` },
+      tool('search_notes', 'notes.example', 'search the notes for Recipe', {
+        defaults: { q: 'Recipe' },
+      }),
+    ]
+    // After a search on a named site, a word no tool says is what to look for.
+    const found = first('quillnotes search lentil', tools)
+    expect(found.id).toBe('search_notes')
+    expect(found.score).toBeGreaterThanOrEqual(MIN_SCORE)
+  })
 })
