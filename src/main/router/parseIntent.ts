@@ -704,7 +704,9 @@ export function parseIntent(intent: string): ParsedIntent {
       rest[i - 1] === before.word &&
       !before.generic &&
       !PARTITIVES.has(before.stem) &&
-      !isSiteKind(before.stem)
+      !isSiteKind(before.stem) &&
+      // (`the doku page`: a name English does not have is a site's, and the page its own.)
+      isWord(before.word, 'noun')
     )
       word.modifier = true
     if (part === 'values' && opened) word.after = opened

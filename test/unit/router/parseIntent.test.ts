@@ -105,6 +105,12 @@ describe('parseIntent', () => {
     expect(parseIntent('blog login').verb?.verbClass).toBe('auth')
   })
 
+  it('reads the page after a thing as where it is shown, but not after a name', () => {
+    const modifiers = (t: string) => parseIntent(t).core.map((w) => w.modifier === true)
+    expect(modifiers('show the package page of tidy-csv')).toEqual([false, true])
+    expect(modifiers('search doku page contents for budget')).toEqual([false, false])
+  })
+
   it('takes a later verb when none leads, but not a participle', () => {
     expect(parseIntent('AI tools search').verb?.verbClass).toBe('search')
     expect(parseIntent('orders placed yesterday').verb).toBeNull()
