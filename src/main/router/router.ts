@@ -90,6 +90,7 @@
  */
 import type { JsonSchema, ToolSpec } from '../../shared/toolSpec'
 import { splitClauses } from './clauses'
+import { fieldsAsSentence } from './fields'
 import { stem } from './text'
 import { isKindWord } from './toolProfile'
 import { isSiteKind, verbAgreement, type VerbClass } from './lexicon'
@@ -206,7 +207,8 @@ export function createToolRouter(): ToolRouter {
   const parse = (intent: string): ParsedIntent => {
     // `The printer moved, so please rewrite the page`: the request is what is scored; the
     // reasons only say where (`clauses.ts`).
-    const clauses = splitClauses(intent)
+    // `Action: rename file. Site: Jupyter. Target: a.txt`: a record of fields, as a sentence.
+    const clauses = splitClauses(fieldsAsSentence(intent))
     let parsed = parseIntent(clauses.request)
     // `redmine #42`: a site's name typed first is no verb nobody taught the router.
     if (
