@@ -18,6 +18,7 @@ import {
   verbClassByMeaning,
 } from './meaning/related'
 import { GENERIC_STEMS, isPlural, STOP_WORDS, stem, words } from './text'
+import { spokenAsWritten } from './spoken'
 import { extractValues, type ValueKind } from './values'
 
 /**
@@ -161,6 +162,8 @@ const FILLER = new Set([
   ...['to', 'like', 'try', 'go', 'quickly', 'now', 'd', 'll', 'm', 've', 're', 's'],
   // `I need every open bug`, `I want to see the pages`: a wish says nothing of the act.
   ...['need', 'needs', 'want', 'wants', 'wish'],
+  // `hey, open the page`, `ok so list the files`: what a spoken request opens with.
+  ...['hey', 'hi', 'hello', 'ok', 'okay', 'alright', 'um', 'uh', 'yo', 'so'],
 ])
 
 /** Verbs that only lead to the page where the work happens (`go to the wiki and ...`). */
@@ -278,7 +281,9 @@ const PARTICLES = new Set(['up', 'off', 'out', 'down', 'in', 'on', 'over', 'away
  * before the work (`log in and rename the file`, `go to the wiki and create a page`) is not the
  * intent's verb: the verb after `and` / `then` is.
  */
-export function parseIntent(intent: string): ParsedIntent {
+export function parseIntent(said: string): ParsedIntent {
+  // (`readme dot md`, `issue four`: as people type them.)
+  const intent = spokenAsWritten(said)
   // (`brand-new` before values, which would take it for an identifier.)
   const marked = extractValues(intent.replace(/\bbrand[- ]new\b/gi, 'new'), markOf)
   // `scratch.py should be called utils.py`: an idiom read as the request it stands for.
