@@ -65,6 +65,48 @@ const IDIOMS: Array<[RegExp, string]> = [
   [/\blocal (?=(?:file|document|picture|photo|image|spreadsheet|pdf|copy)s?\b)/gi, ''],
   // `complete list of X`: how much of a list, no verb (`complete` is one too).
   [/\b(?:complete|full|whole|entire) (list|set|inventory|overview|listing)\b/gi, ' $1 '],
+  // A state wished for (`I want the page X to say Y`, `I want the tiddler 'Temp' gone`): the
+  // act that brings it about.
+  [
+    /^(.*?)\b(?:i|we)(?:'d| would)? (?:want|need|like) (.+?) to (?:be (?:re)?(?:called|named|titled)|show up as|appear as|be shown as|be listed as)\b/i,
+    '$1 rename $2 to ',
+  ],
+  [
+    /^(.*?)\b(?:i|we)(?:'d| would)? (?:want|need|like) (.+?) to (?:say|read)\b/i,
+    '$1 change $2 to say ',
+  ],
+  [
+    /^(.*?)\b(?:i|we)(?:'d| would)? (?:want|need|like) (.+?) to (?:carry|have|get|bear) (?:the |a )?tag\b/i,
+    '$1 tag $2 with ',
+  ],
+  // `I need report.pdf on ticket #8`, `I want x.xlsx among the media files`: to upload it there.
+  [
+    /^(.*?)\b(?:i|we)(?:'d| would)? (?:want|need|like)\s+(zzvaluezz\d+x)\s+(?:to be |available |uploaded )?(?:on|in|into|onto|among|inside)\b/i,
+    '$1 upload $2 to ',
+  ],
+  [
+    /^(.*?)\b(?:i|we)(?:'d| would)? (?:want|need|like) (.+?) to (?:show|be|have the status|be marked(?: as)?|be set to)\b/i,
+    '$1 set $2 to ',
+  ],
+  [
+    /^(.*?)\b(?:i|we)(?:'d| would)? (?:want|need|like) (.+?) (?:gone|removed|deleted|erased)\b/i,
+    '$1 delete $2 ',
+  ],
+  [
+    /^(.*?)\b(?:i|we)(?:'d| would)? (?:want|need|like) (.+?) (?:(?:off|out of) (?:the |our |my )?\w+ )?(?:and )?in(?:to)? the (?:trash|bin)\b/i,
+    '$1 trash $2 ',
+  ],
+  // Signing in said as the state it brings (`I need a session on X`, `I want enter in X`).
+  [/\b(?:need|want) to be (?:signed|logged) (?:in|on)(?: to)?\b/gi, ' log in to '],
+  [
+    /\b(?:a |an )?(?:logged[- ]in |signed[- ]in |authenticated |login )?session (?:on|in|with|at|for|to)\b/gi,
+    ' log in to ',
+  ],
+  [/\ban?\s+(\w+)\s+(?:logged[- ]in |signed[- ]in )?session\b/gi, ' log in to $1 '],
+  [/\benter (?:in|into|on)\b/gi, ' log in to '],
+  [/\b(want|need) (?:to )?enter (?!(?:the|a|an|my|your) )/gi, ' log in to '],
+  // `gimme the readme of X`: to show it.
+  [/\b(?:gimme|give me|get me|fetch me|bring me)\b(?! (?:logged|signed|in|into|on)\b)/gi, ' show '],
   // Into a place: an upload; to go, a delete.
   [/^(.*?)\s*\b(?:needs?|has|have) to go (?=into|onto|in|on|to)\b/i, ' upload $1 '],
   [/^(.*?)\s*\b(?:needs?|has|have) to go\b/i, ' delete $1 '],

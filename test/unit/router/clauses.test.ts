@@ -144,4 +144,23 @@ describe('plainRequest and the parse of idioms', () => {
     expect(parseIntent('logo.svg needs to go into the media files').action).toBe('upload')
     expect(parseIntent('Spam Article on MediaWiki has to go').verb?.verbClass).toBe('delete')
   })
+
+  it('reads a state wished for as the act that brings it about', () => {
+    const act = (intent: string) => parseIntent(intent).action
+    expect(act("I want the tiddler 'Recipes' to be called 'Family Recipes'")).toBe('rename')
+    expect(act("I want the page Goals to say 'Run 5k by June.' instead")).toBe('change')
+    expect(act("I want the tiddler 'Temp' gone")).toBe('delete')
+    expect(act('I want ticket #14 in Redmine to show In Progress from now on')).toBe('set')
+    expect(act('I want the tiddler Trip to Rome to carry the tag Travel')).toBe('tag')
+    expect(act('I need spec.pdf to be on ticket #8 as an attachment')).toBe('upload')
+    for (const intent of [
+      'I need a Redmine session as admin',
+      'I need to be signed in to our npm registry',
+      'I want enter in the wiki with my user',
+    ])
+      expect([intent, parseIntent(intent).verb?.verbClass]).toEqual([intent, 'auth'])
+    expect(parseIntent('gimme the readme of tidy-csv').verb?.verbClass).toBe('read')
+    // A wish for something to see stays a read.
+    expect(parseIntent('I want to see the files in reports').verb?.verbClass).not.toBe('update')
+  })
 })
