@@ -20,7 +20,7 @@ const SO_SUBJECTS =
 
 /** What leads a clause that only gives a reason or a purpose. */
 const SUBORDINATE = new RegExp(
-  `^(so (${SO_SUBJECTS})\\b|because|since|as\\b|before|after|when|while|if|until|once|although|though|(in order )?to\\b|for reference)`,
+  `^(so (${SO_SUBJECTS})\\b|because|since|as\\b|before|after|when|while|if|until|once|although|though|(in order )?to\\b|for reference|where (${SO_SUBJECTS}|people|everyone|our)\\b)`,
   'i',
 )
 
@@ -78,6 +78,8 @@ const BREAKS = new RegExp(
     ',\\s*then\\s+',
     `\\s+(?=so (?:${SO_SUBJECTS}) )`,
     '\\s+(?=because |since )',
+    // `in the wiki where we keep the minutes, ...`: what the site holds says which site.
+    ',?\\s+(?=where (?:we|our|i|my|the|they|people|everyone)\\b)',
     // A reason after the request (`..., I don't need it`, `... as it is no longer used`).
     ",\\s*(?=(?:i|we)(?:'m|'ve|'d|'ll| am| are| have| don't| do not| no longer| won't| can't)\\s)",
     '\\s+(?=as (?:it|they|this|that|we|i)\\s)',
@@ -110,7 +112,11 @@ export function splitClauses(intent: string): Clauses {
   const clauses: Array<{ text: string; afterSo: boolean; sentence: number }> = []
   for (const [sentence, text] of held.split(/(?<=[.!?;])\s+/).entries()) {
     // `split` with groups interleaves what they caught: `so` where the next clause follows it.
-    const parts = text.split(BREAKS)
+    // (A place described by what it holds ends at its comma: `where we run the flows, click X`.)
+    const parts = text.split(BREAKS).flatMap((p) => {
+      const comma = p && /^where\b/i.test(p) ? p.search(/,\s+\S/) : -1
+      return comma > 0 ? [p!.slice(0, comma), p!.slice(comma + 1).trim()] : [p]
+    })
     let afterSo = false
     for (const part of parts) {
       if (part === undefined) continue

@@ -288,6 +288,18 @@ export function createToolRouter(): ToolRouter {
         parsed.values.push(...c.values.filter((w) => w.literal))
       }
       const said = new Set(parsed.sites.map((w) => w.stem))
+      // `where we run our notebooks`: a place described by what it holds is the site holding it.
+      for (const clause of clauses.context.split(/\.\s+/))
+        if (/^where\b/i.test(clause)) {
+          const d = parseIntent(clause)
+          for (const w of [...d.core, ...d.places, ...d.sites])
+            if (!w.literal && !w.generic && !said.has(w.stem) && isWord(w.word, 'noun')) {
+              const holding = index.sitesHolding(w.stem)
+              if (!holding.length) continue
+              said.add(w.stem)
+              parsed.sites.push({ ...w, saidBySites: holding })
+            }
+        }
       // (A word of a site's name names it where the reasons say where, not who: `so [the team]
       // knows` is no `Team Wiki`.)
       const where = new Set([...c.places, ...c.sites])

@@ -51,6 +51,16 @@ describe('splitClauses', () => {
     expect(splitClauses('I need to rename a file. Thanks!').request).toBe('I need to rename a file')
   })
 
+  it('takes a place described by what it holds as where, up to its comma', () => {
+    expect(splitClauses('where our flows run, click the inject called Sync')).toEqual({
+      request: 'click the inject called Sync',
+      context: 'where our flows run',
+    })
+    expect(splitClauses('log me into the place where our automation flows run').context).toBe(
+      'where our automation flows run',
+    )
+  })
+
   it('drops a purpose after so I can', () => {
     expect(
       splitClauses('Could you pull up Redmine issue 21 so I can read the description?'),

@@ -449,4 +449,17 @@ describe('router: general rules', () => {
     expect(found.id).toBe('search_notes')
     expect(found.score).toBeGreaterThanOrEqual(MIN_SCORE)
   })
+  it('signs in to the site a place is described by what it holds', () => {
+    const tools = [
+      ...TRACKER,
+      ...FILES,
+      tool('files_log_in', 'files.example', 'log in to the file server', { mutating: true }),
+      tool('tracker_log_in2', 'tracker.example', 'log in to the tracker', { mutating: true }),
+    ]
+    const found = first('log me into the place where we keep our folders', tools)
+    expect(found.id).toBe('files_log_in')
+    expect(found.score).toBeGreaterThanOrEqual(MIN_SCORE)
+    const ranked = createToolRouter().rank('log me into the place where we keep our folders', tools)
+    expect(ranked.find((m) => m.id === 'tracker_log_in2')!.score).toBeLessThan(MIN_SCORE)
+  })
 })
