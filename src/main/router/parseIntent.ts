@@ -678,25 +678,18 @@ export function parseIntent(said: string): ParsedIntent {
     if (verb?.verbClass === 'search' && LOOKS_IN[token] === 'text' && part === 'core') continue
     // (`title search, prefix 'Garden'`: how a name is matched, no object either.)
     if (token === 'prefix' || token === 'prefixes') continue
-    // `the namespace [archive]`, `the folder [invoices]`: a lone word right after a record's
-    // noun, ending the phrase, is its name, a value.
+    // `the namespace [archive]`, `the tiddler [weekend plans] to say X`: up to three words
+    // right after a record's noun, ending the phrase, are its name, a value (as said aloud,
+    // without capitals or quotes).
     const prevWord = parsed.core.at(-1)
-    if (
-      part === 'core' &&
-      prevWord !== undefined &&
-      rest[i - 1] === prevWord.word &&
-      NAMED_RECORDS.has(prevWord.stem) &&
-      (rest[i + 1] === undefined || OPENERS[rest[i + 1]!] !== undefined) &&
-      // (`the package [search]`, `the package [page]` are things, not names)
-      !SEARCH_NOUNS.has(token) &&
-      !SHOWN_ON.has(s) &&
-      // (`page [names] matching X`: where a search looks.)
-      LOOKS_IN[token] === undefined &&
-      !PARTITIVES.has(s) &&
-      !isSiteKind(s) &&
-      !GENERIC_STEMS.has(s)
-    ) {
-      parsed.values.push({ ...word, literal: true, value: 'name' })
+    const named =
+      part === 'core' && prevWord !== undefined && rest[i - 1] === prevWord.word
+        ? nameAfterRecord(rest, i, prevWord.stem)
+        : 0
+    if (named > 0) {
+      const name = rest.slice(i, i + named).join(' ')
+      parsed.values.push({ ...word, word: name, stem: stem(name), literal: true, value: 'name' })
+      skip = named - 1
       continue
     }
     // `the package [page]`: where a thing is shown, right after the thing, qualifies the thing,
@@ -896,9 +889,44 @@ const SHOWN_ON = new Set(['page', 'screen', 'view', 'tab'].map(stem))
 /** Records people name right after their noun (`the folder invoices`, `the tag urgent`). */
 const NAMED_RECORDS = new Set(
   ['folder', 'directory', 'namespace', 'flow', 'tab', 'project', 'tiddler', 'category', 'tag']
-    .concat(['package', 'node', 'label', 'tracker', 'page', 'note'])
+    .concat(['package', 'node', 'label', 'tracker', 'page', 'note', 'post', 'article'])
     .map(stem),
 )
+
+/**
+ * How many words from `rest[at]` name the record whose noun (`recordStem`) stands right before
+ * them (`the folder [invoices]`, `my tiddler [weekend plans] to say`): one to three plain words
+ * that end the phrase; 0 when they are not a name (`the package [page]`, `the page [names]`,
+ * `the post [on] the blog`).
+ */
+function nameAfterRecord(rest: string[], at: number, recordStem: string): number {
+  if (!NAMED_RECORDS.has(recordStem)) return 0
+  for (let n = 1; n <= 3; n++) {
+    const token = rest[at + n - 1]
+    if (token === undefined || !isNamePart(token)) return 0
+    const next = rest[at + n]
+    if (next === undefined || OPENERS[next] !== undefined || next === BOUNDARY) return n
+  }
+  return 0
+}
+
+/** A word that may be part of a record's name (no mark, stop word, or word of what it is). */
+function isNamePart(token: string): boolean {
+  const s = stem(token)
+  return (
+    !isMark(token) &&
+    /^[a-z][a-z'-]*$/.test(token) &&
+    !STOP_WORDS.has(token) &&
+    // (`the package [search]`, `the package [page]` are things, not names)
+    !SEARCH_NOUNS.has(token) &&
+    !SHOWN_ON.has(s) &&
+    // (`page [names] matching X`: where a search looks.)
+    LOOKS_IN[token] === undefined &&
+    !PARTITIVES.has(s) &&
+    !isSiteKind(s) &&
+    !GENERIC_STEMS.has(s)
+  )
+}
 
 /** A sign-in named as a thing (`sign in`, `login`, `log-in`), by a token and the next one. */
 const SIGN_IN_NOUN = /^(?:(?:sign|log) (?:in|on)|login|signin|logon)\b/

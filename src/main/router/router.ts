@@ -242,11 +242,15 @@ export function createToolRouter(): ToolRouter {
     // (`the private npm registry`, `our private package site`: a word may stand between.)
     const kindOfSite = (w: IntentWord | undefined) =>
       w !== undefined && (isSiteKind(w.stem) || w.stem === SITE_STEM)
-    for (const [i, w] of parsed.core.entries()) {
-      const next = parsed.core[i + 1]
-      const site = kindOfSite(next) || (next && index.isSiteName(next.word))
-      if (w.modifier && (site || kindOfSite(parsed.core[i + 2]))) w.generic = true
-    }
+    // (`on our [allotment gardening] blog`: so is a word no tool says, which tells what the
+    // site is about.)
+    for (const list of [parsed.core, parsed.places, parsed.sites])
+      for (const [i, w] of list.entries()) {
+        const next = list[i + 1]
+        const site = kindOfSite(next) || (next && index.isSiteName(next.word))
+        if (!(site || kindOfSite(list[i + 2]))) continue
+        if (w.modifier || (!w.literal && !index.knows(index.expand(w)))) w.generic = true
+      }
     // A modifier no tool says (`now`, `quick`, `still`) cannot tell tools apart: generic.
     for (const w of parsed.core)
       if (w.modifier && !w.generic && !index.knows(index.expand(w))) w.generic = true

@@ -462,4 +462,15 @@ describe('router: general rules', () => {
     const ranked = createToolRouter().rank('log me into the place where we keep our folders', tools)
     expect(ranked.find((m) => m.id === 'tracker_log_in2')!.score).toBeLessThan(MIN_SCORE)
   })
+  it('takes words no tool says before what a site is as how it is, not as the object', () => {
+    const tools = [
+      ...TRACKER,
+      tool('search_posts', 'blog.example', 'search the blog for tomatoes', {
+        defaults: { s: 'tomatoes' },
+      }),
+    ]
+    const found = first('on our allotment gardening blog, search for rhubarb', tools)
+    expect(found.id).toBe('search_posts')
+    expect(found.score).toBeGreaterThanOrEqual(MIN_SCORE)
+  })
 })

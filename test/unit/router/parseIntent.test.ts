@@ -111,6 +111,18 @@ describe('parseIntent', () => {
     expect(modifiers('search doku page contents for budget')).toEqual([false, false])
   })
 
+  it('reads up to three plain words after a record’s noun, ending the phrase, as its name', () => {
+    const p = parseIntent('update my tiddler weekend plans to say hiking')
+    expect(p.values.map((w) => w.word)).toContain('weekend plans')
+    expect(p.core.map((w) => w.word)).toEqual(['tiddler'])
+    // Not a thing said after it (`the package page`), nor a run that goes on (`the post on X`).
+    expect(parseIntent('show the package page').core.map((w) => w.word)).toEqual([
+      'package',
+      'page',
+    ])
+    expect(parseIntent('show the post comments and likes').values).toEqual([])
+  })
+
   it('takes a later verb when none leads, but not a participle', () => {
     expect(parseIntent('AI tools search').verb?.verbClass).toBe('search')
     expect(parseIntent('orders placed yesterday').verb).toBeNull()
