@@ -105,6 +105,11 @@ const IDIOMS: Array<[RegExp, string]> = [
   [/\ban?\s+(\w+)\s+(?:logged[- ]in |signed[- ]in )?session\b/gi, ' log in to $1 '],
   [/\benter (?:in|into|on)\b/gi, ' log in to '],
   [/\b(want|need) (?:to )?enter (?!(?:the|a|an|my|your) )/gi, ' log in to '],
+  // `make delete of the file X`, `do a rename of X`: the act named by its noun.
+  [
+    /\b(?:make|do|perform|run) (?:a |an |the )?(delete|deletion|change|update|edit|rename|upload|search|copy|backup|export|list|listing) (?:of|to|on|in|for)\b/gi,
+    ' $1 ',
+  ],
   // `gimme the readme of X`: to show it.
   [/\b(?:gimme|give me|get me|fetch me|bring me)\b(?! (?:logged|signed|in|into|on)\b)/gi, ' show '],
   // Into a place: an upload; to go, a delete.

@@ -249,7 +249,7 @@ const SITE_KINDS: Record<string, string[]> = {
   page: ['wiki', 'knowledge', 'base', 'docs', 'documentation'],
   article: ['wiki', 'knowledge', 'base'],
   post: ['blog', 'cms', 'journal', 'diary', 'weblog'],
-  package: ['registry', 'repository', 'repo', 'feed'],
+  package: ['registry', 'repository', 'repo', 'feed', 'server'],
   notebook: ['server', 'lab', 'workspace'],
   file: ['server', 'drive', 'storage', 'workspace'],
   folder: ['server', 'drive', 'storage', 'workspace'],

@@ -170,6 +170,7 @@ describe('plainRequest and the parse of idioms', () => {
     ])
       expect([intent, parseIntent(intent).verb?.verbClass]).toEqual([intent, 'auth'])
     expect(parseIntent('gimme the readme of tidy-csv').verb?.verbClass).toBe('read')
+    expect(parseIntent('please make delete of the file temp.csv').action).toBe('delete')
     // A wish for something to see stays a read.
     expect(parseIntent('I want to see the files in reports').verb?.verbClass).not.toBe('update')
   })
