@@ -683,7 +683,12 @@ export function parseIntent(said: string): ParsedIntent {
     // without capitals or quotes).
     const prevWord = parsed.core.at(-1)
     const named =
-      part === 'core' && prevWord !== undefined && rest[i - 1] === prevWord.word
+      // (Many records have no one name, `packages incl private`, unless they are searched for
+      // by it: `find tiddlers holiday`.)
+      part === 'core' &&
+      prevWord !== undefined &&
+      rest[i - 1] === prevWord.word &&
+      (!isPlural(prevWord.word) || verb?.verbClass === 'search')
         ? nameAfterRecord(rest, i, prevWord.stem)
         : 0
     if (named > 0) {

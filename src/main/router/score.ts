@@ -85,6 +85,8 @@ export const PENALTY = {
   secondFactor: 0.1,
   /** A plain sign-in asked of one that also sends a second factor; a tie-breaker. */
   noSecondFactor: 0.02,
+  /** A list asked of a search, with nothing to search for: a list was meant. */
+  noQuery: 0.05,
   /** Asked to look in records' text of a tool that looks at their names only, or lists them. */
   looksElsewhere: 0.1,
   /** Asked to look at names of a search of the whole text (it finds them, and more); a tie-breaker. */
@@ -147,6 +149,13 @@ export const OTHER_SITE_FACTOR = 0.75
  * its meaning allows (`put [a file] onto the server` of an upload: `put` is first `set`).
  */
 export const ALTERNATIVE_FACTOR = 0.97
+
+/** Words after which a value is what a search looks for (`for X`, `named X`, `mentioning X`). */
+const QUERY_OPENERS: ReadonlySet<string> = new Set(
+  ['for', 'about', 'matching', 'named', 'called', 'titled', 'like', 'whose', 'with', 'where']
+    .concat(['mention', 'mentions', 'mentioning', 'contain', 'contains', 'containing'])
+    .concat(['say', 'says', 'saying']),
+)
 
 /** Kinds of value that name one item by themselves (`#42`, `date-utils@1.2.0`). */
 const ONE_ITEM_KINDS: ReadonlySet<string> = new Set(['number', 'version', 'identifier'])
@@ -507,6 +516,17 @@ export function scoreTool(
   // A read of many (`show all the packages`) is what a list does, more than a search.
   if (asksMany && profile.verb === 'list' && !verb.contradicts)
     verb.factor = Math.max(verb.factor, MANY_AS_LIST_FACTOR)
+  // `enumerate every package, including the private ones`: a list asked gives a search nothing
+  // to look for (no `for X`, `named X`, no value by its form).
+  const listAsked = intent.verb?.verbClass === 'list' || (intent.verb === null && quantified)
+  if (
+    listAsked &&
+    profile.verb === 'search' &&
+    !intent.values.some(
+      (v) => v.literal || v.value !== undefined || QUERY_OPENERS.has(v.after ?? ''),
+    )
+  )
+    penalty += PENALTY.noQuery
   // And the other way: the details of one item (`show the post X`, `what do we know about the
   // package X`) are not a search or a list.
   const asksOne =

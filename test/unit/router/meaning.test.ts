@@ -473,4 +473,17 @@ describe('router: general rules', () => {
     expect(found.id).toBe('search_posts')
     expect(found.score).toBeGreaterThanOrEqual(MIN_SCORE)
   })
+  it('takes a list asked with nothing to look for as no search', () => {
+    const tools = [
+      tool('search_packages', 'registry.example', 'search the registry for packages named lunar', {
+        defaults: { q: 'lunar' },
+      }),
+      tool('list_packages', 'registry.example', 'list all packages in the registry'),
+    ]
+    const ranked = createToolRouter().rank('enumerate every package in the registry', tools)
+    expect(ranked[0]!.id).toBe('list_packages')
+    expect(ranked.find((m) => m.id === 'search_packages')!.score).toBeLessThan(MIN_SCORE)
+    // With something to look for, the search serves.
+    expect(first('list the packages named lunar in the registry', tools).id).toBe('search_packages')
+  })
 })

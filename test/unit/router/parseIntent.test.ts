@@ -121,6 +121,9 @@ describe('parseIntent', () => {
       'page',
     ])
     expect(parseIntent('show the post comments and likes').values).toEqual([])
+    // Many records have no one name, unless searched by it.
+    expect(parseIntent('list all packages incl private').values).toEqual([])
+    expect(parseIntent('find tiddlers holiday').values.map((w) => w.word)).toEqual(['holiday'])
   })
 
   it('takes a later verb when none leads, but not a participle', () => {
