@@ -891,6 +891,11 @@ const PARTITIVES = new Set(
 /** Nouns of where a thing is shown (`the package [page]`). */
 const SHOWN_ON = new Set(['page', 'screen', 'view', 'tab'].map(stem))
 
+/** True when people name a record of this kind by words around its noun (`NAMED_RECORDS`). */
+export function isNamedRecord(wordStem: string): boolean {
+  return NAMED_RECORDS.has(wordStem)
+}
+
 /** Records people name right after their noun (`the folder invoices`, `the tag urgent`). */
 const NAMED_RECORDS = new Set(
   ['folder', 'directory', 'namespace', 'flow', 'tab', 'project', 'tiddler', 'category', 'tag']

@@ -91,11 +91,12 @@
 import type { JsonSchema, ToolSpec } from '../../shared/toolSpec'
 import { splitClauses } from './clauses'
 import { fieldsAsSentence } from './fields'
+import { isNumberWord } from './spoken'
 import { stem } from './text'
 import { isKindWord } from './toolProfile'
 import { isSiteKind, verbAgreement, type VerbClass } from './lexicon'
 import { isWord } from './meaning/related'
-import { parseIntent, type IntentWord, type ParsedIntent } from './parseIntent'
+import { isNamedRecord, parseIntent, type IntentWord, type ParsedIntent } from './parseIntent'
 import { askedClass, namesToolAct, scoreTool, type MatchEvidence } from './score'
 import { slotInputSchema, type SlotInputs } from './slotSchema'
 import { ToolIndex, type Expanded, type IndexEntry } from './toolIndex'
@@ -251,6 +252,25 @@ export function createToolRouter(): ToolRouter {
         if (!(site || kindOfSite(list[i + 2]))) continue
         if (w.modifier || (!w.literal && !index.knows(index.expand(w)))) w.generic = true
       }
+    // `the [backup] flow`, `the [hourly sync] flow`: words no tool says right before a record's
+    // noun are its name, a value.
+    const names = parsed.core.filter(
+      (w, i) =>
+        !w.literal &&
+        !w.generic &&
+        !w.modifier &&
+        !isNumberWord(w.word) &&
+        !index.knows(index.expand(w)) &&
+        !index.isSiteName(w.word) &&
+        [parsed.core[i + 1], parsed.core[i + 2]].some(
+          (n) => n !== undefined && isNamedRecord(n.stem) && !n.literal,
+        ) &&
+        parsed.core.slice(i + 1).some((n) => isNamedRecord(n.stem)),
+    )
+    if (names.length) {
+      parsed.core = parsed.core.filter((w) => !names.includes(w))
+      parsed.values.push(...names.map((w) => ({ ...w, literal: true, value: 'name' as const })))
+    }
     // A modifier no tool says (`now`, `quick`, `still`) cannot tell tools apart: generic.
     for (const w of parsed.core)
       if (w.modifier && !w.generic && !index.knows(index.expand(w))) w.generic = true

@@ -236,8 +236,10 @@ function find(
       if (!best || strength > best.strength) best = { strength, field: term.field, via: e.via }
     }
   }
-  // A search of the whole site finds what its tools are about (things, not their modifiers).
-  if (profile.searchesSite && !w.literal && !w.modifier)
+  // A search of the whole site finds what its tools are about (things, not their modifiers);
+  // the site's runner runs them (`run the nightly [flow]` of `trigger the inject node X`).
+  // (The runner's own words come first: `import` of the node named "run nightly import".)
+  if ((profile.searchesSite || (profile.verb === 'run' && !best)) && !w.literal && !w.modifier)
     for (const [s, e] of expanded)
       if (e.via !== 'vector' && profile.siteObjects.has(s)) {
         const strength = SITE_OBJECT * e.strength

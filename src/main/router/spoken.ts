@@ -66,3 +66,8 @@ function toNumber(said: string): number {
   }
   return n
 }
+
+/** True when `word` is a number said in words (`two`, `forty`): no name of anything. */
+export function isNumberWord(word: string): boolean {
+  return UNITS.includes(word) || TENS.includes(word) || word === 'hundred'
+}

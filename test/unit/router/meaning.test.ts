@@ -486,4 +486,25 @@ describe('router: general rules', () => {
     // With something to look for, the search serves.
     expect(first('list the packages named lunar in the registry', tools).id).toBe('search_packages')
   })
+  it('runs a thing the site holds through its runner, named by words no tool says', () => {
+    const tools = [
+      tool('press_inject', 'flows.example', 'trigger the inject node "run nightly import"', {
+        mutating: true,
+        defaults: { id: 'a1' },
+        names: ['Flowbox'],
+      }),
+      tool('disable_flow', 'flows.example', 'disable the flow Reports', {
+        mutating: true,
+        defaults: { flow: 'Reports' },
+      }),
+      tool('save_flow', 'flows.example', 'save the flow Reports to the library', {
+        mutating: true,
+        defaults: { flow: 'Reports' },
+      }),
+    ]
+    // `backup` is the flow's name; the runner runs what the site holds (flows).
+    const found = first('set off the backup flow right now', tools)
+    expect(found.id).toBe('press_inject')
+    expect(found.score).toBeGreaterThanOrEqual(MIN_SCORE)
+  })
 })
