@@ -8,8 +8,16 @@
  * a quoted text never matches.
  */
 
-/** An idiom and the words it stands for. */
-const IDIOMS: Array<[RegExp, string]> = [
+/** The base form of a participle the idioms read (`attached` → `attach`, `tagged` → `tag`). */
+function baseOf(participle: string): string {
+  const word = participle.toLowerCase()
+  if (word.endsWith('gged')) return word.slice(0, -3)
+  if (/(?:ach|ash|ct|ad|rm)ed$/.test(word)) return word.slice(0, -2)
+  return word.slice(0, -1)
+}
+
+/** An idiom and the words it stands for (or a function that writes them). */
+const IDIOMS: Array<[RegExp, string | ((match: string, ...groups: string[]) => string)]> = [
   // A second factor by its abbreviation (`2FA`, `TOTP`).
   [/\b(?:2fa|mfa|totp|otp)\b/gi, ' two-factor '],
   // `pages that have X in their name`: pages with X in their name.
@@ -79,6 +87,20 @@ const IDIOMS: Array<[RegExp, string]> = [
     /^(.*?)\b(?:i|we)(?:'d| would)? (?:want|need|like) (.+?) to (?:carry|have|get|bear) (?:the |a )?tag\b/i,
     '$1 tag $2 with ',
   ],
+  // `I want the tiddler Gym renamed Fitness Log`, `I need x.har attached to bug #5`: the act
+  // whose participle says the state.
+  [
+    /^(.*?)\b(?:i|we)(?:'d| would)? (?:want|need|like) (.+?) (renamed|retitled|deleted|removed|attached|uploaded|tagged|trashed|disabled|enabled|archived|updated|changed)\b/i,
+    (_: string, lead: string, what: string, done: string) => ` ${lead} ${baseOf(done)} ${what} `,
+  ],
+  // `take the page X off the wiki`: to delete it; `flip bug #14 over to Rejected`: to set it.
+  [/\btake ([^,.;]+?) (?:off|down from|out of)\b/gi, ' delete $1 from '],
+  [/\b(?:flip|switch) ([^,.;]*?zzvaluezz\d+n[^,.;]*?) (?:over )?to\b/gi, ' set $1 to '],
+  // `call analysis.ipynb 'sales.ipynb' instead`, `call the Import flow 'Nightly Import'`.
+  [
+    /\bcall ((?:the |my |our )?[^,.;]*?zzvaluezz\d+x[^,.;]*?)\s+(zzvaluezz\d+x)/gi,
+    ' rename $1 to $2',
+  ],
   // `I need report.pdf on ticket #8`, `I want x.xlsx among the media files`: to upload it there.
   [
     /^(.*?)\b(?:i|we)(?:'d| would)? (?:want|need|like)\s+(zzvaluezz\d+x)\s+(?:to be |available |uploaded )?(?:on|in|into|onto|among|inside)\b/i,
@@ -139,6 +161,8 @@ export function plainRequest(text: string): string {
       const end = /[.!?]+\s*$/.exec(rest)?.[0] ?? ''
       return `${lead}${rest.slice(0, rest.length - end.length)} on ${used}${end}`
     })
-  for (const [pattern, plain] of IDIOMS) out = out.replace(pattern, plain)
+  // (Each form by its own overload of `replace`.)
+  for (const [pattern, plain] of IDIOMS)
+    out = typeof plain === 'string' ? out.replace(pattern, plain) : out.replace(pattern, plain)
   return out
 }

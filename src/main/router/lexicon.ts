@@ -19,7 +19,6 @@ const VERBS: Record<Exclude<VerbClass, 'write'>, string[]> = {
     'look',
     'query',
     'seek',
-    'filter',
     'browse',
     'explore',
     'discover',
@@ -27,7 +26,8 @@ const VERBS: Record<Exclude<VerbClass, 'write'>, string[]> = {
     'locate',
   ],
   // `ls`, `cat`, `mkdir`, `rm`, `mv`: what people who use a shell type for the same acts.
-  list: ['list', 'enumerate', 'ls'],
+  // (`filter the posts to the Recipes category`: a list narrowed, not a search for words.)
+  list: ['list', 'enumerate', 'ls', 'filter'],
   read: [
     'get',
     'read',

@@ -316,7 +316,8 @@ export function parseIntent(said: string): ParsedIntent {
         right.findIndex((t) => !isMark(t)),
       ),
     )
-    if (right.length && !lone && readVerb(right, verbAt, true)) {
+    // (`WordPress: posts in category X`: a plural is what is asked about, no verb.)
+    if (right.length && !lone && !isPlural(right[verbAt] ?? '') && readVerb(right, verbAt, true)) {
       tokens = [...right, ...left]
       clauseFirst = true
     } else if (right.length) {

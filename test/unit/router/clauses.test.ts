@@ -171,6 +171,11 @@ describe('plainRequest and the parse of idioms', () => {
       expect([intent, parseIntent(intent).verb?.verbClass]).toEqual([intent, 'auth'])
     expect(parseIntent('gimme the readme of tidy-csv').verb?.verbClass).toBe('read')
     expect(parseIntent('please make delete of the file temp.csv').action).toBe('delete')
+    expect(act('I want the tiddler Gym renamed Fitness Log')).toBe('rename')
+    expect(act('I need capture.har attached to bug #5')).toBe('attach')
+    expect(act('take the page Spam Article off the wiki')).toBe('delete')
+    expect(act('flip bug #14 over to Rejected')).toBe('set')
+    expect(act("call analysis.ipynb 'sales.ipynb' instead")).toBe('rename')
     // A wish for something to see stays a read.
     expect(parseIntent('I want to see the files in reports').verb?.verbClass).not.toBe('update')
   })

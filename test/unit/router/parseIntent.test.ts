@@ -126,6 +126,11 @@ describe('parseIntent', () => {
     expect(parseIntent('find tiddlers holiday').values.map((w) => w.word)).toEqual(['holiday'])
   })
 
+  it('reads filtering as a narrowed list, and a plural after a colon as no verb', () => {
+    expect(parseIntent('filter the posts to the Recipes category').verb?.verbClass).toBe('list')
+    expect(parseIntent("WordPress: posts in category 'Pests'").verb).toBeNull()
+  })
+
   it('takes a later verb when none leads, but not a participle', () => {
     expect(parseIntent('AI tools search').verb?.verbClass).toBe('search')
     expect(parseIntent('orders placed yesterday').verb).toBeNull()

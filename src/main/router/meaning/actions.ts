@@ -114,7 +114,10 @@ const ACTS: Record<string, Act> = {
   },
   list: {
     verbClass: 'list',
-    verbs: ['list', 'enumerate', 'browse', 'index', 'inventory', 'catalogue', 'run_through'],
+    verbs: [
+      ...['list', 'enumerate', 'browse', 'index', 'inventory', 'catalogue', 'run_through'],
+      ...['filter', 'narrow_down'],
+    ],
   },
   search: {
     verbClass: 'search',
