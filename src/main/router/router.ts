@@ -92,7 +92,7 @@ import type { JsonSchema, ToolSpec } from '../../shared/toolSpec'
 import { splitClauses } from './clauses'
 import { fieldsAsSentence } from './fields'
 import { isNumberWord } from './spoken'
-import { stem } from './text'
+import { GENERIC_STEMS, stem } from './text'
 import { isKindWord } from './toolProfile'
 import { isSiteKind, verbAgreement, type VerbClass } from './lexicon'
 import { isWord } from './meaning/related'
@@ -287,8 +287,9 @@ export function createToolRouter(): ToolRouter {
         ? index.isSiteName(w.stem)
         : index.isSiteName(w.word) && !isWord(w.word, 'noun') && !isWord(w.word, 'verb')
     // `the blog's media library`, `on the wiki`: a word only some sites say of where they work.
+    // (A word for any site, `web`, `online`, is no one site's.)
     for (const w of [...parsed.core, ...parsed.places, ...parsed.sites])
-      if (!w.literal) {
+      if (!w.literal && !GENERIC_STEMS.has(w.stem)) {
         const sites = index.sitesSaying(w.stem)
         if (sites.length) w.saidBySites = sites
       }

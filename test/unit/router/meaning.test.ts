@@ -507,4 +507,16 @@ describe('router: general rules', () => {
     expect(found.id).toBe('press_inject')
     expect(found.score).toBeGreaterThanOrEqual(MIN_SCORE)
   })
+  it('takes a word for any site as no one site’s word, whoever says it', () => {
+    const tools = [
+      tool('registry_log_in', 'registry.example', 'log in to the npm registry', { mutating: true }),
+      tool('notes_search', 'notes.example', 'search the notes for soup', {
+        defaults: { q: 'soup' },
+        names: ['a personal web notebook'],
+      }),
+    ]
+    const found = first("authenticate me on the npm registry's web UI", tools)
+    expect(found.id).toBe('registry_log_in')
+    expect(found.score).toBeGreaterThanOrEqual(MIN_SCORE)
+  })
 })

@@ -37,6 +37,12 @@ describe('words', () => {
   })
 })
 
+describe('words of an acronym', () => {
+  it('keeps the plural of an acronym one word', () => {
+    expect(words('which page IDs have URLs')).toEqual(['which', 'page', 'ids', 'have', 'urls'])
+  })
+})
+
 describe('parseIntent', () => {
   const stems = (list: Array<{ stem: string }>) => list.map((w) => w.stem)
 
