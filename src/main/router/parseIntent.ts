@@ -186,6 +186,10 @@ const PHRASAL: Record<string, VerbClass> = {
   turn_on: 'update',
 }
 
+/** A name written with its colon (`the [hr:] namespace`) after an article or a preposition. */
+const NAME_WITH_COLON =
+  /(\b(?:the|a|an|our|my|its|their|under|in|inside|within|into)\s+|'s\s+)([a-z0-9][\w.-]*):(?=\s|$|[?.!,])/gi
+
 /** What each shell command works on; its arguments are values. */
 const SHELL_OBJECTS: Record<string, string> = {
   ls: 'folder',
@@ -284,8 +288,18 @@ const PARTICLES = new Set(['up', 'off', 'out', 'down', 'in', 'on', 'over', 'away
 export function parseIntent(said: string): ParsedIntent {
   // (`readme dot md`, `issue four`: as people type them.)
   const intent = spokenAsWritten(said)
-  // (`brand-new` before values, which would take it for an identifier.)
-  const marked = extractValues(intent.replace(/\bbrand[- ]new\b/gi, 'new'), markOf)
+  // (`brand-new` before values, which would take it for an identifier; `the hr: namespace`,
+  // `filed under team:`: a name with its colon after an article or a preposition is a value, no
+  // label.)
+  const marked = extractValues(
+    intent
+      .replace(/\bbrand[- ]new\b/gi, 'new')
+      // (A capitalised name before a colon is a site's label: `In DokuWiki: create a page`.)
+      .replace(NAME_WITH_COLON, (whole: string, lead: string, name: string) =>
+        /[A-Z]/.test(name) ? whole : `${lead}"${name}:"`,
+      ),
+    markOf,
+  )
   // `scratch.py should be called utils.py`: an idiom read as the request it stands for.
   const extracted = { ...marked, text: plainRequest(marked.text) }
   const quoted = extracted.values.filter((v) => v.kind === 'quoted').length

@@ -380,12 +380,17 @@ export function scoreTool(
     sameAction(intent.action, profile.action)
   // No verb asks for a read (`what does readme.txt say`).
   const sameVerb = asked === profile.verb || (asked === null && READ_CLASSES.includes(profile.verb))
+  // `show everything under team:`: all a named thing holds is what a list of it shows.
+  const everything = intent.core.some((w) => w.word === 'everything' || w.word === 'all')
+  const listsNamed =
+    profile.verb === 'list' && everything && intent.values.some((v) => v.literal && !v.siteName)
   const implicit =
     !head &&
-    sameVerb &&
+    (sameVerb || (listsNamed && READ_CLASSES.includes(asked ?? 'read'))) &&
     (asked === 'auth' ||
       asked === 'logout' ||
       typedValue ||
+      listsNamed ||
       (siteNamed && (asked === 'search' || asked === 'list' || sameSpecificAction)) ||
       // `MediaWiki: delete Sandbox`: a thing named on a named site, by the site's tool's act.
       // (`redmine #42`: no verb asks to read it.)
@@ -509,7 +514,11 @@ export function scoreTool(
   // `show all the packages`, `what files do I have`: a read of many is a list.
   // `every page`, `all packages`: a quantifier asks for many whatever the noun's number.
   const quantified = intent.core.some((w) => QUANTIFIERS.has(w.word))
-  const asksMany = listVerb && head !== null && !head.generic && (isPlural(head.word) || quantified)
+  // (`show everything under team:`: all of what a thing holds, with no noun, is many too.)
+  const asksMany =
+    listVerb &&
+    ((head !== null && !head.generic && (isPlural(head.word) || quantified)) ||
+      (head === null && everything))
   // What a container holds (`the files in the data folder`) is what reading it shows.
   const membersAsked = head !== null && asksMembers(ctx, head)
   if (membersAsked && !verb.contradicts) verb.factor = 1

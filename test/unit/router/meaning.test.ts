@@ -519,4 +519,21 @@ describe('router: general rules', () => {
     expect(found.id).toBe('registry_log_in')
     expect(found.score).toBeGreaterThanOrEqual(MIN_SCORE)
   })
+  it('lists all that a named thing holds when asked for everything under it', () => {
+    const tools = [
+      tool('list_ns', 'docs.example', 'list the pages in the meetings namespace', {
+        defaults: { ns: 'meetings' },
+      }),
+      tool('open_doc', 'docs.example', 'open the page projects:office', {
+        defaults: { id: 'projects:office' },
+      }),
+    ]
+    // `team:` is a name written with its colon, not a label before a request.
+    const found = createToolRouter().rank(
+      'show me everything filed under team: on the docs',
+      tools,
+    )[0]!
+    expect(found.id).toBe('list_ns')
+    expect(found.score).toBeGreaterThanOrEqual(MIN_SCORE)
+  })
 })
