@@ -537,12 +537,20 @@ export function parseIntent(said: string): ParsedIntent {
   // `rename [budget.xlsx]`, `delete the file [old.txt]`: values before any other word of the
   // object, after its determiners and generic nouns.
   const objectKinds: ValueKind[] = []
+  const isFileMark = (token: string | undefined) =>
+    isMark(token) && extracted.values[markIndex(token!)]?.kind === 'file'
   if (verb)
-    for (const token of rest) {
+    for (const [i, token] of rest.entries()) {
       if (isMark(token)) {
         const kind = extracted.values[markIndex(token)]?.kind
         if (kind) objectKinds.push(kind)
-      } else if (!DETERMINERS.has(token) && !GENERIC_STEMS.has(stem(token))) break
+      } else if (
+        !DETERMINERS.has(token) &&
+        !GENERIC_STEMS.has(stem(token)) &&
+        // (`delete the [image] plot.png`: what the file is, said before it.)
+        !isFileMark(rest[i + 1])
+      )
+        break
     }
   // `which pages talk about X`: a question about what records say is a search.
   const asksIn = looksIn(tokens)
@@ -676,6 +684,8 @@ export function parseIntent(said: string): ParsedIntent {
     }
     // `on our [private] registry`: how the site is, not what is asked.
     if ((part === 'sites' || part === 'places') && isModifier(token)) word.generic = true
+    // `the [scan] contract.pdf`, `the [mockup] home-v3.pdf`: what a file is, said before it.
+    if (part === 'core' && isFileMark(rest[i + 1])) word.generic = true
     // `add the page to [my watchlist]`: a place of one's own that something goes to, named by
     // one word, is a thing of the account, not a value some slot takes (where it comes from
     // may be anything: `from my machine`).

@@ -137,6 +137,12 @@ describe('parseIntent', () => {
     expect(parseIntent("WordPress: posts in category 'Pests'").verb).toBeNull()
   })
 
+  it('reads a noun said right before a file as what the file is, not the object', () => {
+    const p = parseIntent('store the scan contract-signed.pdf in the media manager')
+    expect(p.core.map((w) => [w.word, w.generic])).toEqual([['scan', true]])
+    expect(parseIntent('delete the image plot-7-map.png').objectKinds).toEqual(['file'])
+  })
+
   it('takes a later verb when none leads, but not a participle', () => {
     expect(parseIntent('AI tools search').verb?.verbClass).toBe('search')
     expect(parseIntent('orders placed yesterday').verb).toBeNull()
