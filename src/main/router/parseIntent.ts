@@ -331,7 +331,11 @@ export function parseIntent(said: string): ParsedIntent {
       ),
     )
     // (`WordPress: posts in category X`: a plural is what is asked about, no verb.)
-    if (right.length && !lone && !isPlural(right[verbAt] ?? '') && readVerb(right, verbAt, true)) {
+    // (`Jupyter: new folder 'data'`: a new thing asked for opens a clause as a verb does.)
+    const opens =
+      (!isPlural(right[verbAt] ?? '') && readVerb(right, verbAt, true) !== null) ||
+      right[verbAt] === 'new'
+    if (right.length && !lone && opens) {
       tokens = [...right, ...left]
       clauseFirst = true
     } else if (right.length) {

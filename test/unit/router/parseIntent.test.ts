@@ -135,6 +135,7 @@ describe('parseIntent', () => {
   it('reads filtering as a narrowed list, and a plural after a colon as no verb', () => {
     expect(parseIntent('filter the posts to the Recipes category').verb?.verbClass).toBe('list')
     expect(parseIntent("WordPress: posts in category 'Pests'").verb).toBeNull()
+    expect(parseIntent("Jupyter: new folder 'datasets'").verb?.verbClass).toBe('create')
   })
 
   it('reads a noun said right before a file as what the file is, not the object', () => {
