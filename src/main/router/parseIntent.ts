@@ -808,8 +808,11 @@ export function parseIntent(said: string): ParsedIntent {
     parsed.sites.push(...where)
   } else {
     // `add Sam [as a watcher]`, `mockup.pdf onto #2 [as an attachment]`: what it is added as.
+    // (`tag the tiddler X as [baking]`: what it is tagged or set as is a value.)
+    const labels = action !== null && (sameAct(action, 'tag') || sameAct(action, 'set'))
     const roles = parsed.values.filter(
       (w) =>
+        !labels &&
         !w.literal &&
         !w.generic &&
         w.after === 'as' &&

@@ -157,6 +157,9 @@ const QUERY_OPENERS: ReadonlySet<string> = new Set(
     .concat(['say', 'says', 'saying']),
 )
 
+/** Words after which a value names a record (`the post [called] Spam`). */
+const NAMING: ReadonlySet<string> = new Set(['called', 'named', 'titled', 'entitled'])
+
 /** Kinds of value that name one item by themselves (`#42`, `date-utils@1.2.0`). */
 const ONE_ITEM_KINDS: ReadonlySet<string> = new Set(['number', 'version', 'identifier'])
 
@@ -775,7 +778,8 @@ export function askedClass(verb: ParsedIntent['verb'], tool: VerbClass): VerbCla
 function absorbable(w: IntentWord, profile: ToolProfile): boolean {
   if (w.value === 'number' || (w.literal && /^#?\d+([.,]\d+)?$/.test(w.word)))
     return profile.hasNumberSlot || profile.slotCount > 0
-  if (w.literal) return profile.slotCount > 0
+  // (`the post called [spam]`: a record named is found by whatever slot names it.)
+  if (w.literal || NAMING.has(w.after ?? '')) return profile.slotCount > 0
   return profile.hasTextSlot
 }
 

@@ -536,4 +536,16 @@ describe('router: general rules', () => {
     expect(found.id).toBe('list_ns')
     expect(found.score).toBeGreaterThanOrEqual(MIN_SCORE)
   })
+  it('finds a record named after called by whatever slot names it', () => {
+    const trash = tool('trash_post', 'blog.example', 'move post 12 to the trash', {
+      mutating: true,
+      defaults: { post: '12' },
+    })
+    // The post is found by its number: no slot takes text.
+    trash.inputs.properties!['post'] = { ...trash.inputs.properties!['post']!, type: 'integer' }
+    const tools = [...TRACKER, trash]
+    const found = createToolRouter().rank('trash the blog post called spam', tools)[0]!
+    expect(found.id).toBe('trash_post')
+    expect(found.score).toBeGreaterThanOrEqual(MIN_SCORE)
+  })
 })

@@ -144,6 +144,13 @@ describe('parseIntent', () => {
     expect(parseIntent('delete the image plot-7-map.png').objectKinds).toEqual(['file'])
   })
 
+  it('reads what a record is tagged as as a value, and what a thing is added as as a thing', () => {
+    expect(parseIntent('tag my tiddler Bread as baking').values.map((w) => w.word)).toContain(
+      'baking',
+    )
+    expect(parseIntent('add Sam as a watcher').core.map((w) => w.word)).toContain('watcher')
+  })
+
   it('takes a later verb when none leads, but not a participle', () => {
     expect(parseIntent('AI tools search').verb?.verbClass).toBe('search')
     expect(parseIntent('orders placed yesterday').verb).toBeNull()
