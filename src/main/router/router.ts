@@ -260,7 +260,7 @@ export function createToolRouter(): ToolRouter {
         !w.generic &&
         !w.modifier &&
         !isNumberWord(w.word) &&
-        !index.knows(index.expand(w)) &&
+        !index.knowsAsWord(index.expand(w)) &&
         !index.isSiteName(w.word) &&
         [parsed.core[i + 1], parsed.core[i + 2]].some(
           (n) => n !== undefined && isNamedRecord(n.stem) && !n.literal,

@@ -20,7 +20,13 @@ import { relatedStems } from './meaning/related'
 import { hasVector, similarity } from './meaning/vectors'
 import type { IntentWord } from './parseIntent'
 import { stem } from './text'
-import { headStrength, MIN_HEAD_STRENGTH, type Expanded, type Expansion } from './expansion'
+import {
+  DATA_FIELDS,
+  headStrength,
+  MIN_HEAD_STRENGTH,
+  type Expanded,
+  type Expansion,
+} from './expansion'
 import { profileTool, type ToolProfile } from './toolProfile'
 
 /** Cosine below which two words are unrelated (fitted on the development paraphrases). */
@@ -219,6 +225,20 @@ export class ToolIndex {
       sites ??= entries
     }
     return found
+  }
+
+  /**
+   * As {@link knows}, counting only a tool's own words, not the values it was recorded with or
+   * the titles of the pages it passed (`reports` of a flow recorded as "Reports" is data).
+   */
+  knowsAsWord(expanded: Expanded): boolean {
+    for (const [s, x] of expanded)
+      if (x.strength >= 0.9)
+        for (const e of this.postings.get(s) ?? []) {
+          const field = e.profile.terms.get(s)?.field
+          if (field !== undefined && !DATA_FIELDS.has(field)) return true
+        }
+    return false
   }
 
   /** True when some tool held has one of `expanded`'s stems at a strength of 0.9 or more. */

@@ -548,4 +548,21 @@ describe('router: general rules', () => {
     expect(found.id).toBe('trash_post')
     expect(found.score).toBeGreaterThanOrEqual(MIN_SCORE)
   })
+  it('takes a word a tool was only recorded with, before a record’s noun, as its name', () => {
+    const tools = [
+      ...TRACKER,
+      tool('switch_off_flow', 'flowhub.example', 'disable the flow Reports', {
+        mutating: true,
+        defaults: { flow: 'Reports' },
+      }),
+      tool('retitle_flow', 'flowhub.example', 'rename the flow Alpha to Beta', {
+        mutating: true,
+        defaults: { flow: 'Alpha', name: 'Beta' },
+      }),
+    ]
+    // `reports` is only a value another tool was recorded with: no word of any tool.
+    const found = createToolRouter().rank('rename the reports flow to Weekly', tools)[0]!
+    expect(found.id).toBe('retitle_flow')
+    expect(found.score).toBeGreaterThanOrEqual(MIN_SCORE)
+  })
 })
