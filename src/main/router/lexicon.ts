@@ -19,7 +19,6 @@ const VERBS: Record<Exclude<VerbClass, 'write'>, string[]> = {
     'look',
     'query',
     'seek',
-    'browse',
     'explore',
     'discover',
     'hunt',
@@ -27,7 +26,7 @@ const VERBS: Record<Exclude<VerbClass, 'write'>, string[]> = {
   ],
   // `ls`, `cat`, `mkdir`, `rm`, `mv`: what people who use a shell type for the same acts.
   // (`filter the posts to the Recipes category`: a list narrowed, not a search for words.)
-  list: ['list', 'enumerate', 'ls', 'filter'],
+  list: ['list', 'enumerate', 'ls', 'filter', 'browse'],
   read: [
     'get',
     'read',

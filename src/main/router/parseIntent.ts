@@ -467,7 +467,12 @@ export function parseIntent(said: string): ParsedIntent {
       (verb?.verbClass === 'update' &&
         action !== null &&
         GENERIC_VERBS.has(action) &&
-        rest.slice(0, naming).every((t) => STOP_WORDS.has(t))))
+        // (`change the [file] name of X`: the name of a record of some kind.)
+        rest
+          .slice(0, naming)
+          .every(
+            (t) => STOP_WORDS.has(t) || NAMED_RECORDS.has(stem(t)) || FILE_NOUNS.has(stem(t)),
+          )))
   if (renames) {
     verb = { word: verb!.word, verbClass: 'update' }
     action = 'rename'
@@ -513,9 +518,14 @@ export function parseIntent(said: string): ParsedIntent {
   }
   // `put the file x.pdf onto the server`, `drop a picture into the media library`: a file put
   // somewhere is uploaded there.
+  // (`push logo.svg to the media manager`; `copy x.xlsx from my laptop into the files`.)
+  const fromOwnMachine =
+    /\bfrom (?:my|our|the) (?:laptop|computer|machine|desktop|pc|device|disk|drive|phone)\b/i
   const placing =
     PLACING.has(verbLemma(verb?.word ?? '')) ||
-    (['copy', 'push', 'move'].includes(verbLemma(verb?.word ?? '')) && rest.includes('up'))
+    verbLemma(verb?.word ?? '') === 'push' ||
+    (verbLemma(verb?.word ?? '') === 'copy' && fromOwnMachine.test(extracted.text)) ||
+    (['copy', 'move'].includes(verbLemma(verb?.word ?? '')) && rest.includes('up'))
   if (verb && placing && placesFile(rest, extracted.values)) {
     verb = { word: verb.word, verbClass: 'create' }
     action = 'upload'

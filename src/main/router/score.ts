@@ -173,6 +173,8 @@ const QUANTIFIERS: ReadonlySet<string> = new Set([
   'inventory',
   'catalog',
   'catalogue',
+  // (`the prefix [index] for Help`: a noun that names a list asks for many.)
+  'index',
 ])
 
 /** Score at most this when the intent names nothing to act on (`search`). */

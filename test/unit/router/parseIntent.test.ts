@@ -151,6 +151,15 @@ describe('parseIntent', () => {
     expect(parseIntent('add Sam as a watcher').core.map((w) => w.word)).toContain('watcher')
   })
 
+  it('reads a change of a record’s name as a rename, and a file pushed or copied up as an upload', () => {
+    expect(parseIntent('change the file name draft.txt to draft-v2.txt').action).toBe('rename')
+    expect(parseIntent('push logo.svg to the media manager').action).toBe('upload')
+    expect(parseIntent('copy x.xlsx from my laptop into the server files').action).toBe('upload')
+    // Copied on the site itself, it is no upload.
+    expect(parseIntent('copy report.csv into the archive folder').action).not.toBe('upload')
+    expect(parseIntent('browse the reports directory').verb?.verbClass).toBe('list')
+  })
+
   it('takes a later verb when none leads, but not a participle', () => {
     expect(parseIntent('AI tools search').verb?.verbClass).toBe('search')
     expect(parseIntent('orders placed yesterday').verb).toBeNull()
