@@ -86,7 +86,7 @@ const BREAKS = new RegExp(
     // A purpose after the request (`... to keep things tidy`, `... for reference`).
     `\\s+(?=(?:in order )?to (?:${PURPOSES})\\b)`,
     '\\s+(?=for reference\\b|before \\w+ing\\b)',
-    `,\\s+(?=(?:please\\s+)?(?:${REQUEST_VERBS})\\s+(?:it|them|that|this|the|a|an|my|our|every|all|each|any)\\b)`,
+    `,\\s+(?=(?:please\\s+)?(?:${REQUEST_VERBS})\\s+(?:it|them|that|this|the|a|an|my|our|every|all|each|any|me|us)\\b)`,
     // `..., can you mark it as closed?`: a question that asks.
     ',\\s*(?=(?:could|can|would|will) (?:you|u)\\b)',
   ].join('|'),

@@ -250,6 +250,7 @@ export function profileTool(tool: ToolSpec, siteNamesOfHost: readonly string[] =
     : specificOf(parsed.core).length
       ? specificOf(parsed.core)
       : specificOf([...parsed.places, ...parsed.values])
+  const signsIn = parsed.verb?.verbClass === 'auth' || parsed.verb?.verbClass === 'logout'
   // `set the [status] of issue #1`: the noun before `of` is what it works on.
   const headWord = specific.find((w) => w!.ofHead) ?? specific.at(-1)
   // Words that name where the tool works: what a search searches, its `in`/`on` places, the
@@ -294,13 +295,15 @@ export function profileTool(tool: ToolSpec, siteNamesOfHost: readonly string[] =
     valueShapes: new Set(recordedShapes(tool)),
     // Without an object in its intent, what its values are (`file`) before its name's words,
     // which are often a recorded value (`local__patch_budget`).
-    head:
-      headWord?.stem ??
-      valueKinds(tool)
-        .flatMap((k) => KIND_WORDS[k] ?? [])
-        .map(stem)[0] ??
-      nameHead.at(-1) ??
-      null,
+    // (A sign-in acts on no thing: `in` of `log_in` is no head.)
+    head: signsIn
+      ? null
+      : (headWord?.stem ??
+        valueKinds(tool)
+          .flatMap((k) => KIND_WORDS[k] ?? [])
+          .map(stem)[0] ??
+        nameHead.at(-1) ??
+        null),
     headSingular: headWord !== undefined && !isPlural(headWord.word),
     intentStems: new Set(
       words(bare)

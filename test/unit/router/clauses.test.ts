@@ -61,6 +61,15 @@ describe('splitClauses', () => {
     )
   })
 
+  it('ends a reason at a comma before a request made of me', () => {
+    expect(
+      splitClauses("I can't change anything on the wiki until I'm signed in, please sign me in"),
+    ).toEqual({
+      request: 'please sign me in',
+      context: "I can't change anything on the wiki until I'm signed in",
+    })
+  })
+
   it('drops a purpose after so I can', () => {
     expect(
       splitClauses('Could you pull up Redmine issue 21 so I can read the description?'),

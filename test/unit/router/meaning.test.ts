@@ -565,4 +565,11 @@ describe('router: general rules', () => {
     expect(found.id).toBe('retitle_flow')
     expect(found.score).toBeGreaterThanOrEqual(MIN_SCORE)
   })
+  it('takes a sign-in as acting on no thing, whatever its name says', () => {
+    const login = tool('log_in', 'blogsite.example', 'log in to the blog', { mutating: true })
+    const tools = [...TRACKER, { ...login, id: 'blog_sign_in', name: 'blogsite__log_in' }]
+    const found = createToolRouter().rank('sign in to qn-admin for the blog', tools)[0]!
+    expect(found.id).toBe('blog_sign_in')
+    expect(found.score).toBeGreaterThanOrEqual(MIN_SCORE)
+  })
 })
