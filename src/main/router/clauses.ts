@@ -54,7 +54,9 @@ const STATEMENT = new RegExp(
     "|there('s| is| are)|that|this|someone|something|nobody|my\\b|our\\b",
     '|the [^,;]{1,40}? (is|are|was|were|has|have|keeps|changed|moved|broke|got)\\b',
     '|\uE000\\d+\uE000 (is|are|was|has)\\b',
-    '|[a-z][^,;]{0,40}? (is|are) (hidden|too|out|broken|empty|wrong|missing)\\b)',
+    '|[a-z][^,;]{0,40}? (is|are) (hidden|too|out|broken|empty|wrong|missing)\\b',
+    // `Customers keep reporting X`: what others keep doing is why.
+    '|[a-z]+ (?:keep|keeps|kept) (?:reporting|saying|asking|getting|seeing|complaining|hitting)\\b)',
   ].join(''),
   'i',
 )
@@ -68,7 +70,7 @@ const QUOTED = /"[^"]*"|“[^”]*”|‘[^’]*’|(?<=^|\s)'[^']+'(?=\s|$|[.,;
 
 /** Verbs of a purpose said after the request (`... to keep things tidy`). */
 const PURPOSES =
-  'keep|locate|ensure|avoid|free|help|allow|let|make sure|find out|have|prepare|check|compare|extract|share|use'
+  'keep|locate|ensure|avoid|free|help|allow|let|make sure|find out|have|prepare|check|compare|extract|share|use|see|know|confirm|verify|learn'
 
 /** Where a clause ends inside a sentence; `so` marks what follows as the request. */
 const BREAKS = new RegExp(
@@ -84,7 +86,8 @@ const BREAKS = new RegExp(
     ",\\s*(?=(?:i|we)(?:'m|'ve|'d|'ll| am| are| have| don't| do not| no longer| won't| can't)\\s)",
     '\\s+(?=as (?:it|they|this|that|we|i)\\s)',
     // A purpose after the request (`... to keep things tidy`, `... for reference`).
-    `\\s+(?=(?:in order )?to (?:${PURPOSES})\\b)`,
+    // (Not the wish itself: `I'd like to see X`, `in order to see`.)
+    `(?<!\\b(?:in order|like|need|needs|want|wants|wish|going|have|has|able))\\s+(?=(?:in order )?to (?:${PURPOSES})\\b)`,
     '\\s+(?=for reference\\b|before \\w+ing\\b)',
     `,\\s+(?=(?:please\\s+)?(?:${REQUEST_VERBS})\\s+(?:it|them|that|this|the|a|an|my|our|every|all|each|any|me|us)\\b)`,
     // `..., can you mark it as closed?`: a question that asks.

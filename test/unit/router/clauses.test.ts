@@ -70,6 +70,18 @@ describe('splitClauses', () => {
     })
   })
 
+  it('takes what others keep doing as why, and a purpose to see as no request', () => {
+    expect(
+      splitClauses(
+        "Customers keep reporting a broken image; search the tracker for 'broken image' to see if we have it.",
+      ).request,
+    ).toBe("search the tracker for 'broken image'")
+    // A wish to see is the request itself.
+    expect(splitClauses("I'd like to see what the wiki page about the move says").request).toBe(
+      "I'd like to see what the wiki page about the move says",
+    )
+  })
+
   it('drops a purpose after so I can', () => {
     expect(
       splitClauses('Could you pull up Redmine issue 21 so I can read the description?'),
