@@ -5,11 +5,38 @@
  * extension after `dot`, a number after a word that numbers a record.
  */
 
+import { STOP_WORDS } from './text'
+
+/** Words no spoken file name holds (`the report [as] pdf`). */
+const SMALL_WORDS = new Set([
+  'as',
+  'in',
+  'to',
+  'of',
+  'for',
+  'with',
+  'on',
+  'at',
+  'by',
+  'from',
+  'and',
+  'or',
+])
+
 /** Extensions a spoken file name ends with (`report dot csv`). */
 const EXTENSIONS =
   'md|txt|csv|tsv|json|yaml|yml|xml|pdf|jpg|jpeg|png|gif|svg|zip|tar|gz|xlsx|xls|docx|doc|pptx|py|ipynb|js|ts|html|log|sql|pkl|mp3|mp4'
 
 const DOT_EXTENSION = new RegExp(`\\b([\\w-]+) dot (${EXTENSIONS})\\b`, 'gi')
+
+/**
+ * `upload the survey results csv to the server`: a file said by its name and its type, after
+ * an article, ending the phrase (not `the tidy csv package`).
+ */
+const NAMED_FILE = new RegExp(
+  `\\b(the|my|our|this|that) ((?:[a-z][\\w-]* ){0,2}[a-z][\\w-]*) (${EXTENSIONS})(?=\\s+(?:to|into|onto|on|in|from|for)\\b|\\s*[,.;!?]|\\s*$)`,
+  'g',
+)
 
 const UNITS = [
   'zero',
@@ -48,12 +75,20 @@ const NUMBERED = new RegExp(
 
 /** `intent` with its spoken file names and record numbers written as people type them. */
 export function spokenAsWritten(intent: string): string {
-  return intent
-    .replace(DOT_EXTENSION, (_, name: string, ext: string) => `${name}.${ext.toLowerCase()}`)
-    .replace(NUMBERED, (_, lead: string, said: string) => {
-      const parts = said.split(/\s+(?:point|dot)\s+/i).map(toNumber)
-      return `${lead} ${parts.join('.')}`
-    })
+  return (
+    intent
+      .replace(DOT_EXTENSION, (_, name: string, ext: string) => `${name}.${ext.toLowerCase()}`)
+      // (`the report as pdf`: a name has no small words.)
+      .replace(NAMED_FILE, (whole: string, article: string, name: string, ext: string) =>
+        name.split(' ').some((w) => STOP_WORDS.has(w) || SMALL_WORDS.has(w))
+          ? whole
+          : `${article} ${name.replace(/ /g, '-')}.${ext}`,
+      )
+      .replace(NUMBERED, (_, lead: string, said: string) => {
+        const parts = said.split(/\s+(?:point|dot)\s+/i).map(toNumber)
+        return `${lead} ${parts.join('.')}`
+      })
+  )
 }
 
 /** The value of a number said in words below a hundred (`forty two` → 42). */

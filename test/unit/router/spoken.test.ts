@@ -18,6 +18,14 @@ describe('spokenAsWritten', () => {
   it('leaves numbers that number nothing, and dots before no extension, as said', () => {
     expect(spokenAsWritten('show me one page')).toBe('show me one page')
     expect(spokenAsWritten('the dot matrix printer')).toBe('the dot matrix printer')
+    // A file said by its name and type, ending the phrase; not a thing of that type.
+    expect(spokenAsWritten('upload the survey results csv to the server')).toBe(
+      'upload the survey-results.csv to the server',
+    )
+    expect(spokenAsWritten('show me the tidy csv package page')).toBe(
+      'show me the tidy csv package page',
+    )
+    expect(spokenAsWritten('export the report as pdf')).toBe('export the report as pdf')
   })
 
   it('lets the parser read spoken values and skip a spoken greeting', () => {
