@@ -703,10 +703,12 @@ export function parseIntent(said: string): ParsedIntent {
     // `add the page to [my watchlist]`: a place of one's own that something goes to, named by
     // one word, is a thing of the account, not a value some slot takes (where it comes from
     // may be anything: `from my machine`).
+    // (`to my [MediaWiki] watchlist`: a site's name may stand between.)
+    const own = isMark(rest[i - 1]) ? i - 1 : i
     if (
       part === 'places' &&
-      ['my', 'our', 'your'].includes(rest[i - 1] ?? '') &&
-      ['to', 'into', 'onto'].includes(rest[i - 2] ?? '') &&
+      ['my', 'our', 'your'].includes(rest[own - 1] ?? '') &&
+      ['to', 'into', 'onto'].includes(rest[own - 2] ?? '') &&
       (rest[i + 1] === undefined || OPENERS[rest[i + 1]!] !== undefined) &&
       !isWord(token, 'verb')
     )

@@ -572,4 +572,26 @@ describe('router: general rules', () => {
     expect(found.id).toBe('blog_sign_in')
     expect(found.score).toBeGreaterThanOrEqual(MIN_SCORE)
   })
+  it('takes moving a thing elsewhere as no rename, unless the site calls its rename a move', () => {
+    const rename = tool('retitle_post', 'blog.example', 'rename the post Beans to Runner Beans', {
+      mutating: true,
+      defaults: { post: 'Beans', title: 'Runner Beans' },
+    })
+    const move = tool('retitle_page', 'pages.example', 'rename the page Old to New', {
+      mutating: true,
+      defaults: { from: 'Old', to: 'New' },
+    })
+    const tools = [
+      rename,
+      // MediaWiki renames by Special:MovePage: its request says move.
+      { ...move, description: `${move.intent} — POST /index.php/Special:MovePage/move` },
+    ]
+    const router = createToolRouter()
+    expect(
+      router.rank('move the post Beans into the Recipes category', tools)[0]!.score,
+    ).toBeLessThan(MIN_SCORE)
+    const page = router.rank("move the page 'Old FAQ' to 'FAQ'", tools)[0]!
+    expect(page.id).toBe('retitle_page')
+    expect(page.score).toBeGreaterThanOrEqual(MIN_SCORE)
+  })
 })

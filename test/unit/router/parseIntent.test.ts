@@ -91,6 +91,8 @@ describe('parseIntent', () => {
   it('marks a place of one’s own that something goes to, not one it comes from', () => {
     const to = parseIntent('add the page Book Club to my watchlist')
     expect(to.places.map((w) => [w.word, w.owned === true])).toEqual([['watchlist', true]])
+    const named = parseIntent('add the page Book Club to my MediaWiki watchlist')
+    expect(named.places.map((w) => [w.word, w.owned === true])).toEqual([['watchlist', true]])
     const from = parseIntent('upload data.json from my machine')
     expect(from.places.map((w) => w.owned === true)).toEqual([false])
   })

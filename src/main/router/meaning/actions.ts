@@ -102,6 +102,9 @@ const ACTS: Record<string, Act> = {
     verbClass: 'update',
     verbs: ['export', 'save', 'store', 'copy', 'back_up', 'stash', 'dump', 'preserve', 'keep'],
   },
+  // Moving a thing elsewhere (`move the post into the Recipes category`) is no rename, unless
+  // the site's own API calls its rename a move (MediaWiki's `Special:MovePage`).
+  move: { verbClass: 'update', verbs: ['move', 'relocate'] },
   // A "Duplicate" or "Clone" button makes another of the thing: no read, no save elsewhere.
   duplicate: { verbClass: 'create', verbs: ['duplicate', 'clone', 'fork', 'replicate'] },
   download: { verbClass: 'read', verbs: ['download', 'fetch', 'grab', 'pull_down'] },
