@@ -56,6 +56,8 @@ export interface IntentWord {
    * the head only of a tool that works on that very thing (`tw rm 'Test'` removes no file).
    */
   implied?: boolean
+  /** Where the thing before it is shown (`the package [page]`): costs a tool little to lack. */
+  shownOn?: boolean
   /** A place of one's own named by one noun (`to [my watchlist]`): no slot's value. */
   owned?: boolean
 }
@@ -751,8 +753,11 @@ export function parseIntent(said: string): ParsedIntent {
       !isSiteKind(before.stem) &&
       // (`the doku page`: a name English does not have is a site's, and the page its own.)
       isWord(before.word, 'noun')
-    )
+    ) {
       word.modifier = true
+      // (`the package [page]` is mostly the package: a word a tool need hardly say.)
+      word.shownOn = true
+    }
     if (part === 'values' && opened) word.after = opened
     // A literal (an id, a date, a count) is a value wherever it stands.
     parsed[word.literal ? 'values' : part].push(word)

@@ -85,6 +85,11 @@ export const PENALTY = {
   secondFactor: 0.1,
   /** A plain sign-in asked of one that also sends a second factor; a tie-breaker. */
   noSecondFactor: 0.02,
+  /**
+   * Where the thing asked is shown (`the package [page]`), said of a tool that lacks it on a site
+   * with no pages of its own (where it has some, the page is a thing asked: the full cost).
+   */
+  shownOn: 0.04,
   /** A list asked of a search, with nothing to search for: a list was meant. */
   noQuery: 0.05,
   /** Asked to look in records' text of a tool that looks at their names only, or lists them. */
@@ -318,11 +323,14 @@ export function scoreTool(
   for (const w of core) {
     const cost = asksMembers(ctx, w)
       ? PENALTY.generic
-      : w === head
-        ? PENALTY.head
-        : w.generic
-          ? PENALTY.generic
-          : PENALTY.word
+      : // (Unless the site has pages of its own: then the page is a thing asked for.)
+        w.shownOn && !ctx.profile.siteObjects.has(w.stem)
+        ? PENALTY.shownOn
+        : w === head
+          ? PENALTY.head
+          : w.generic
+            ? PENALTY.generic
+            : PENALTY.word
     accountWord(ctx, w, 'core', false, cost)
   }
   for (const w of intent.qualifiers)

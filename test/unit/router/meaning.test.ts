@@ -594,4 +594,17 @@ describe('router: general rules', () => {
     expect(page.id).toBe('retitle_page')
     expect(page.score).toBeGreaterThanOrEqual(MIN_SCORE)
   })
+  it('reads the page of a thing as the thing on a site without pages of its own', () => {
+    const tools = [
+      tool('package_details', 'registry.example', 'show the details of the tidy-csv package', {
+        defaults: { package: 'tidy-csv' },
+      }),
+      tool('open_wiki_page', 'wiki.example', 'open the wiki page Home', {
+        defaults: { page: 'Home' },
+      }),
+    ]
+    const found = createToolRouter().rank('open the package page of lunar-phase', tools)[0]!
+    expect(found.id).toBe('package_details')
+    expect(found.score).toBeGreaterThanOrEqual(MIN_SCORE)
+  })
 })
