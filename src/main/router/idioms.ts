@@ -132,6 +132,8 @@ const IDIOMS: Array<[RegExp, string | ((match: string, ...groups: string[]) => s
     /\b(?:make|do|perform|run) (?:a |an |the )?(delete|deletion|change|update|edit|rename|upload|search|copy|backup|export|list|listing) (?:of|to|on|in|for)\b/gi,
     ' $1 ',
   ],
+  // `what did version 3.1.0 look like`: to show it as it was.
+  [/\bwhat (?:does|did|do|would) (.+?) look like\b/gi, ' show $1 '],
   // `gimme the readme of X`: to show it.
   [/\b(?:gimme|give me|get me|fetch me|bring me)\b(?! (?:logged|signed|in|into|on)\b)/gi, ' show '],
   // Into a place: an upload; to go, a delete.

@@ -192,6 +192,7 @@ describe('plainRequest and the parse of idioms', () => {
       expect([intent, parseIntent(intent).verb?.verbClass]).toEqual([intent, 'auth'])
     expect(parseIntent('gimme the readme of tidy-csv').verb?.verbClass).toBe('read')
     expect(parseIntent('please make delete of the file temp.csv').action).toBe('delete')
+    expect(parseIntent('what did version 3.1.0 of ui-kit look like?').verb?.verbClass).toBe('read')
     expect(act('I want the tiddler Gym renamed Fitness Log')).toBe('rename')
     expect(act('I need capture.har attached to bug #5')).toBe('attach')
     expect(act('take the page Spam Article off the wiki')).toBe('delete')
