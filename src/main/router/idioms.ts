@@ -27,6 +27,9 @@ const IDIOMS: Array<[RegExp, string | ((match: string, ...groups: string[]) => s
   [/\b(?:pw|pwd|passwd)\b/gi, ' password '],
   [/\blib\b/gi, ' library '],
   [/\b(?:pic|pics|img)\b/gi, ' picture '],
+  [/\bpkgs\b/gi, ' packages '],
+  [/\bpkg\b/gi, ' package '],
+  [/\bincl\b\.?/gi, ' including '],
   // Acts said with make, call and give (`make it say X`, `call it Y`, `give it a better name`).
   [/\bmake (it|that|this|the [^,.;]+?) say\b/gi, ' change $1 to say '],
   [/\bmake (it|that|this|the [^,.;]+?) (?:disappear|vanish|go away)\b/gi, ' delete $1 '],

@@ -334,9 +334,10 @@ export function parseIntent(said: string): ParsedIntent {
     )
     // (`WordPress: posts in category X`: a plural is what is asked about, no verb.)
     // (`Jupyter: new folder 'data'`: a new thing asked for opens a clause as a verb does.)
+    // (`Verdaccio: every package, private ones too`: so does a phrase of many, an object.)
     const opens =
       (!isPlural(right[verbAt] ?? '') && readVerb(right, verbAt, true) !== null) ||
-      right[verbAt] === 'new'
+      ['new', 'every', 'all', 'each'].includes(right[verbAt] ?? '')
     if (right.length && !lone && opens) {
       tokens = [...right, ...left]
       clauseFirst = true
@@ -670,6 +671,14 @@ export function parseIntent(said: string): ParsedIntent {
       continue
     }
     if (describing && part === 'core' && !isMark(token)) continue
+    // `what packages do we [host]`: the verb of a question about what there is, no object.
+    if (
+      part === 'core' &&
+      ['we', 'you', 'they', 'i'].includes(rest[i - 1] ?? '') &&
+      ['do', 'does', 'did'].includes(rest[i - 2] ?? '') &&
+      isWord(verbLemma(token), 'verb')
+    )
+      continue
     if (STOP_WORDS.has(token) || CLITICS.has(token) || AUXILIARIES.has(token)) continue
     if (PRONOUNS.has(token)) continue
     // `issue [number] 15`, `ticket [no.] 6`: part of how the id is said.

@@ -130,7 +130,7 @@ describe('parseIntent', () => {
     ])
     expect(parseIntent('show the post comments and likes').values).toEqual([])
     // Many records have no one name, unless searched by it.
-    expect(parseIntent('list all packages incl private').values).toEqual([])
+    expect(parseIntent('show all packages private').values).toEqual([])
     expect(parseIntent('find tiddlers holiday').values.map((w) => w.word)).toEqual(['holiday'])
   })
 
@@ -160,6 +160,17 @@ describe('parseIntent', () => {
     // Copied on the site itself, it is no upload.
     expect(parseIntent('copy report.csv into the archive folder').action).not.toBe('upload')
     expect(parseIntent('browse the reports directory').verb?.verbClass).toBe('list')
+  })
+
+  it('reads chat shorthand, a phrase of many after a colon, and a question’s own verb', () => {
+    const p = parseIntent('verdaccio list all pkgs incl private')
+    expect(p.core.map((w) => w.word)).toContain('packages')
+    expect(
+      parseIntent('Verdaccio: every package, private ones too').core.map((w) => w.word),
+    ).toContain('package')
+    expect(
+      parseIntent('what packages do we host in the registry?').core.map((w) => w.word),
+    ).toEqual(['packages'])
   })
 
   it('takes a later verb when none leads, but not a participle', () => {
