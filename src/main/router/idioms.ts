@@ -27,6 +27,8 @@ const IDIOMS: Array<[RegExp, string | ((match: string, ...groups: string[]) => s
   [/\b(?:pw|pwd|passwd)\b/gi, ' password '],
   [/\blib\b/gi, ' library '],
   [/\b(?:pic|pics|img)\b/gi, ' picture '],
+  // (`full-text search`: `full` is no verb; a search of the text.)
+  [/\bfull[- ]text\b/gi, ' text '],
   [/\bpkgs\b/gi, ' packages '],
   [/\bpkg\b/gi, ' package '],
   [/\bincl\b\.?/gi, ' including '],

@@ -335,9 +335,12 @@ export function parseIntent(said: string): ParsedIntent {
     // (`WordPress: posts in category X`: a plural is what is asked about, no verb.)
     // (`Jupyter: new folder 'data'`: a new thing asked for opens a clause as a verb does.)
     // (`Verdaccio: every package, private ones too`: so does a phrase of many, an object.)
+    const firstWord = right.find((t) => !isMark(t)) ?? ''
     const opens =
       (!isPlural(right[verbAt] ?? '') && readVerb(right, verbAt, true) !== null) ||
-      ['new', 'every', 'all', 'each'].includes(right[verbAt] ?? '')
+      ['new', 'every', 'all', 'each'].includes(firstWord) ||
+      // (`DokuWiki: text search for X`: a search named a word in.)
+      right.slice(verbAt, verbAt + 3).some((t) => verbClassOf(stem(t)) === 'search')
     if (right.length && !lone && opens) {
       tokens = [...right, ...left]
       clauseFirst = true

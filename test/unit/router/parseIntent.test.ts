@@ -138,6 +138,7 @@ describe('parseIntent', () => {
     expect(parseIntent('filter the posts to the Recipes category').verb?.verbClass).toBe('list')
     expect(parseIntent("WordPress: posts in category 'Pests'").verb).toBeNull()
     expect(parseIntent("Jupyter: new folder 'datasets'").verb?.verbClass).toBe('create')
+    expect(parseIntent("DokuWiki: full-text search for 'parking'").verb?.verbClass).toBe('search')
   })
 
   it('reads a noun said right before a file as what the file is, not the object', () => {
