@@ -1108,14 +1108,20 @@ const LOOKS_IN: Record<string, 'name' | 'text'> = {
 /** Where an intent's tokens say a search looks (`LOOKS_IN`; `starting with` is a name's). */
 export function looksIn(tokens: string[]): Set<'name' | 'text'> {
   const out = new Set<'name' | 'text'>()
+  const denied = new Set<'name' | 'text'>()
   for (const [i, t] of tokens.entries()) {
     const field = LOOKS_IN[t]
     // `whose names contain X`: what contains it is the name, not the text.
     const ofName = field === 'text' && LOOKS_IN[tokens[i - 1] ?? ''] === 'name'
-    if (field && !ofName) out.add(field)
+    // `not just in the title`, `not the text`: where it is not to look.
+    const not = tokens.slice(Math.max(0, i - 4), i).includes('not')
+    if (field && !ofName && not) denied.add(field)
+    else if (field && !ofName) out.add(field)
     if (/^(start|begin)/.test(t) && tokens[i + 1] === 'with') out.add('name')
     if (t === 'full' && tokens[i + 1] === 'text') out.add('text')
   }
+  // (Said both ways, what was denied goes: `in its writing, not just in the title`.)
+  for (const field of denied) if (out.size > 1 || !out.has(field)) out.delete(field)
   return out
 }
 

@@ -6,6 +6,8 @@
 
 /** Plural and inflected forms that the suffix rules below would get wrong. */
 const IRREGULAR: Record<string, string> = {
+  // (Too short for the rules below: the plural of `ID`.)
+  ids: 'id',
   children: 'child',
   people: 'person',
   men: 'man',

@@ -17,6 +17,7 @@ describe('stem', () => {
     ['boxes', 'box'],
     ['status', 'status'],
     ['verified', 'verify'],
+    ['ids', 'id'],
   ])('%s → %s', (word, expected) => {
     expect(stem(word)).toBe(expected)
   })
@@ -172,6 +173,15 @@ describe('parseIntent', () => {
     expect(
       parseIntent('what packages do we host in the registry?').core.map((w) => w.word),
     ).toEqual(['packages'])
+  })
+
+  it('looks where it was asked to and not where it was told not to', () => {
+    expect([
+      ...parseIntent('pages that mention parking in their writing, not just in the title').looksIn,
+    ]).toEqual(['text'])
+    expect([
+      ...parseIntent('page IDs that contain hiring, the name only, not the text').looksIn,
+    ]).toEqual(['name'])
   })
 
   it('takes a later verb when none leads, but not a participle', () => {
