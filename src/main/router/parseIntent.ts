@@ -192,6 +192,10 @@ const PHRASAL: Record<string, VerbClass> = {
 const NAME_WITH_COLON =
   /(\b(?:the|a|an|our|my|its|their|under|in|inside|within|into)\s+|'s\s+)([a-z0-9][\w.-]*):(?=\s|$|[?.!,])/gi
 
+/** A step of signing in said after it (`and enter the one-time code from the app`). */
+const SIGN_IN_STEP =
+  /^(?:enter|type|provide|use|supply|input|give|add)\b.{0,40}\b(?:code|password|passcode|token|otp|pin|two-factor)\b/
+
 /** What each shell command works on; its arguments are values. */
 const SHELL_OBJECTS: Record<string, string> = {
   ls: 'folder',
@@ -383,6 +387,8 @@ export function parseIntent(said: string): ParsedIntent {
     const nextStart = skipFiller(tokens, joint + 1 + (tokens[joint + 1] === 'then' ? 1 : 0))
     const next = readVerb(tokens, nextStart)
     if (!next) break
+    // (`log in as pat and enter the one-time code`: a step of the sign-in, not other work.)
+    if (lead.verbClass === 'auth' && SIGN_IN_STEP.test(tokens.slice(nextStart).join(' '))) break
     start = nextStart
     lead = next
   }

@@ -154,6 +154,14 @@ describe('plainRequest and the parse of idioms', () => {
     expect(parseIntent('give my file notes.txt a new name, notes-old.txt').action).toBe('rename')
   })
 
+  it('reads a code entered after signing in as part of the sign-in', () => {
+    const p = parseIntent('Log in to Redmine as rlee and enter the one-time code from the app')
+    expect(p.verb?.verbClass).toBe('auth')
+    expect(p.secondFactor).toBe(true)
+    // Other work after signing in is the request.
+    expect(parseIntent('log in and rename the file a.txt').verb?.verbClass).toBe('update')
+  })
+
   it('reads sign-ins said otherwise', () => {
     for (const intent of ['let me into WordPress', 'get me logged in to Redmine', 'sign me in'])
       expect([intent, parseIntent(intent).verb?.verbClass]).toEqual([intent, 'auth'])
