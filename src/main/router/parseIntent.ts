@@ -1079,7 +1079,7 @@ function placesFile(rest: string[], values: Array<{ kind: ValueKind }>): boolean
 
 /** Words of a second factor of a sign-in (RFC 6238's one-time codes, authenticator apps). */
 export const SECOND_FACTOR =
-  /\b(2fa|mfa|otp|totp|authenticator|two[- ]?factor|two[- ]?step|one[- ]?time|second factor|verification code)\b/i
+  /\b(2fa|mfa|otp|totp|authenticator|two[- ]?factor|two[- ]?step|one[- ]?time|second factor|verification code|(?:6|six)[- ]digits?|security app|app on my phone|phone'?s? (?:security |auth )?app|code from my phone)\b/i
 
 /** Words that say a search looks at records' names or at their text. */
 const LOOKS_IN: Record<string, 'name' | 'text'> = {

@@ -158,6 +158,11 @@ describe('plainRequest and the parse of idioms', () => {
     const p = parseIntent('Log in to Redmine as rlee and enter the one-time code from the app')
     expect(p.verb?.verbClass).toBe('auth')
     expect(p.secondFactor).toBe(true)
+    for (const said of [
+      'Redmine wants the 6-digit number from the app on my phone, log me in',
+      "log me into the tracker; my phone's security app shows 554120",
+    ])
+      expect([said, parseIntent(said).secondFactor]).toEqual([said, true])
     // Other work after signing in is the request.
     expect(parseIntent('log in and rename the file a.txt').verb?.verbClass).toBe('update')
   })
