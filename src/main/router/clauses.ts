@@ -85,6 +85,8 @@ const BREAKS = new RegExp(
     // A reason after the request (`..., I don't need it`, `... as it is no longer used`).
     ",\\s*(?=(?:i|we)(?:'m|'ve|'d|'ll| am| are| have| don't| do not| no longer| won't| can't)\\s)",
     '\\s+(?=as (?:it|they|this|that|we|i)\\s)',
+    // (`..., it is not needed any more`.)
+    ",\\s*(?=(?:it|this|that|they)(?:'s|'re| is| are| was| were)\\s)",
     // A purpose after the request (`... to keep things tidy`, `... for reference`).
     // (Not the wish itself: `I'd like to see X`, `in order to see`.)
     `(?<!\\b(?:in order|like|need|needs|want|wants|wish|going|have|has|able))\\s+(?=(?:in order )?to (?:${PURPOSES})\\b)`,

@@ -139,6 +139,11 @@ const IDIOMS: Array<[RegExp, string | ((match: string, ...groups: string[]) => s
   ],
   // `what did version 3.1.0 look like`: to show it as it was.
   [/\bwhat (?:does|did|do|would) (.+?) look like\b/gi, ' show $1 '],
+  // `fetch the page X and return it`: what an agent does with the answer, no other request.
+  [
+    /\band (?:return|give|send|hand) (?:it|them|that|the (?:result|results|contents|text|answer))(?: back)?(?: to me)?\b/gi,
+    ' ',
+  ],
   // `gimme the readme of X`: to show it.
   [/\b(?:gimme|give me|get me|fetch me|bring me)\b(?! (?:logged|signed|in|into|on)\b)/gi, ' show '],
   // Into a place: an upload; to go, a delete.

@@ -189,6 +189,10 @@ export const GENERIC_STEMS = new Set(
     'service',
     'server',
     'instance',
+    // When, not what or where (`to say hiking on [saturday]`).
+    ...['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'],
+    ...['today', 'tomorrow', 'tonight', 'yesterday', 'morning', 'afternoon'],
+    'evening',
     // What any web app is called by what it is, not by what it holds (`the ticket [system]`).
     'system',
     'platform',

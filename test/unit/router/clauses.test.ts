@@ -82,6 +82,15 @@ describe('splitClauses', () => {
     )
   })
 
+  it('ends a request before what it says of the thing, and drops what an agent does after', () => {
+    expect(splitClauses('please erase the page Test Page, it is not needed any more').request).toBe(
+      'please erase the page Test Page',
+    )
+    expect(
+      parseIntent('fetch the contents of page ops:rota and return them').core.map((w) => w.word),
+    ).not.toContain('return')
+  })
+
   it('drops a purpose after so I can', () => {
     expect(
       splitClauses('Could you pull up Redmine issue 21 so I can read the description?'),

@@ -184,6 +184,11 @@ describe('parseIntent', () => {
     ]).toEqual(['name'])
   })
 
+  it('takes a day or a time of day as when, not as what or where', () => {
+    const p = parseIntent('update my tiddler Plans to say hiking on saturday')
+    expect(p.sites.concat(p.places).every((w) => w.generic)).toBe(true)
+  })
+
   it('takes a later verb when none leads, but not a participle', () => {
     expect(parseIntent('AI tools search').verb?.verbClass).toBe('search')
     expect(parseIntent('orders placed yesterday').verb).toBeNull()
