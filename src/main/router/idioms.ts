@@ -144,6 +144,8 @@ const IDIOMS: Array<[RegExp, string | ((match: string, ...groups: string[]) => s
     /\band (?:return|give|send|hand) (?:it|them|that|the (?:result|results|contents|text|answer))(?: back)?(?: to me)?\b/gi,
     ' ',
   ],
+  // `anything on rhubarb`: what it is about, no place it is on.
+  [/\b(anything|something) on\b/gi, ' $1 about '],
   // `gimme the readme of X`: to show it.
   [/\b(?:gimme|give me|get me|fetch me|bring me)\b(?! (?:logged|signed|in|into|on)\b)/gi, ' show '],
   // Into a place: an upload; to go, a delete.

@@ -112,6 +112,8 @@ const OPENERS: Record<string, Part> = {
   for: 'values',
   about: 'values',
   matching: 'values',
+  match: 'values',
+  matches: 'values',
   named: 'values',
   called: 'values',
   titled: 'values',
