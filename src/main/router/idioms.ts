@@ -18,6 +18,8 @@ function baseOf(participle: string): string {
 
 /** An idiom and the words it stands for (or a function that writes them). */
 const IDIOMS: Array<[RegExp, string | ((match: string, ...groups: string[]) => string)]> = [
+  // `on our gardening blog, pull up the post X`: where, said first, goes after the request.
+  [/^\s*((?:on|in|at|inside|within|over on|over at)\s+[^,;:]{1,60}?),\s+(.+)$/i, '$2 $1'],
   // A second factor by its abbreviation (`2FA`, `TOTP`).
   [/\b(?:2fa|mfa|totp|otp)\b/gi, ' two-factor '],
   // `pages that have X in their name`: pages with X in their name.

@@ -183,6 +183,14 @@ describe('plainRequest and the parse of idioms', () => {
     expect(parseIntent('redmine log time 2h on #7').verb?.verbClass).not.toBe('auth')
   })
 
+  it('reads where, said first before a comma, after the request', () => {
+    expect(plainRequest("on our gardening blog, pull up the post 'Spring Jobs'")).toBe(
+      "pull up the post 'Spring Jobs' on our gardening blog",
+    )
+    const p = parseIntent('on our gardening blog, draft a new post Bees')
+    expect(p.verb?.verbClass).toBe('create')
+  })
+
   it('reads a request made with a tool, and drops a label before a colon', () => {
     expect(plainRequest("Use the tracker to raise a bug titled 'X'.")).toBe(
       "raise a bug titled 'X' on the tracker.",
