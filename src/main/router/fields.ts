@@ -60,6 +60,8 @@ export function fieldsAsSentence(intent: string): string {
   for (const f of fields) {
     const key = f![1]!.toLowerCase()
     const value = unquote(f![2]!)
+    // (`fetch issue. Issue: 21`: a thing the act names already.)
+    const actSays = new RegExp(`\\b${key}`, 'i').test(act!)
     if (SITE_KEYS.has(key)) site = ` on ${value}`
     else if (QUERY_KEYS.has(key)) sentence += ` for "${value}"`
     else if (NEW_NAME_KEYS.has(key)) sentence += ` to "${value}"`
@@ -75,11 +77,10 @@ export function fieldsAsSentence(intent: string): string {
     // (`Issue: 9`: a record's number, as a sentence says it; of another thing than the act's,
     // where the act happens: `add watcher. Issue: 7` adds one on issue #7.)
     else if (/^#?\d+$/.test(value))
-      sentence += `${new RegExp(`\\b${key}`, 'i').test(act!) ? '' : ' on'} ${key} #${value.replace('#', '')}`
+      sentence += `${actSays ? '' : ' on'} ${key} #${value.replace('#', '')}`
     // (`delete page. Title: X`: which name it is, or a thing the act names already, is no
     // object of its own.)
-    else if (NAME_KEYS.has(key) || new RegExp(`\\b${key}`, 'i').test(act!))
-      sentence += ` "${value}"`
+    else if (NAME_KEYS.has(key) || actSays) sentence += ` "${value}"`
     else sentence += ` ${key} "${value}"`
   }
   return sentence + site

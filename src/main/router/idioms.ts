@@ -16,6 +16,14 @@ function baseOf(participle: string): string {
   return word.slice(0, -1)
 }
 
+/**
+ * An idiom of a state wished for: `I want`, `we need`, `I'd like` (any lead kept as `$1`), then
+ * `rest` (a regular expression's source).
+ */
+function wished(rest: string): RegExp {
+  return new RegExp(String.raw`^(.*?)\b(?:i|we)(?:'d| would)? (?:want|need|like)` + rest, 'i')
+}
+
 /** An idiom and the words it stands for (or a function that writes them). */
 const IDIOMS: Array<[RegExp, string | ((match: string, ...groups: string[]) => string)]> = [
   // `on our gardening blog, pull up the post X`: where, said first, goes after the request.
@@ -83,21 +91,19 @@ const IDIOMS: Array<[RegExp, string | ((match: string, ...groups: string[]) => s
   // A state wished for (`I want the page X to say Y`, `I want the tiddler 'Temp' gone`): the
   // act that brings it about.
   [
-    /^(.*?)\b(?:i|we)(?:'d| would)? (?:want|need|like) (.+?) to (?:be (?:re)?(?:called|named|titled)|show up as|appear as|be shown as|be listed as)\b/i,
+    wished(
+      String.raw` (.+?) to (?:be (?:re)?(?:called|named|titled)|show up as|appear as|be shown as|be listed as)\b`,
+    ),
     '$1 rename $2 to ',
   ],
-  [
-    /^(.*?)\b(?:i|we)(?:'d| would)? (?:want|need|like) (.+?) to (?:say|read)\b/i,
-    '$1 change $2 to say ',
-  ],
-  [
-    /^(.*?)\b(?:i|we)(?:'d| would)? (?:want|need|like) (.+?) to (?:carry|have|get|bear) (?:the |a )?tag\b/i,
-    '$1 tag $2 with ',
-  ],
+  [wished(String.raw` (.+?) to (?:say|read)\b`), '$1 change $2 to say '],
+  [wished(String.raw` (.+?) to (?:carry|have|get|bear) (?:the |a )?tag\b`), '$1 tag $2 with '],
   // `I want the tiddler Gym renamed Fitness Log`, `I need x.har attached to bug #5`: the act
   // whose participle says the state.
   [
-    /^(.*?)\b(?:i|we)(?:'d| would)? (?:want|need|like) (.+?) (renamed|retitled|deleted|removed|attached|uploaded|tagged|trashed|disabled|enabled|archived|updated|changed)\b/i,
+    wished(
+      String.raw` (.+?) (renamed|retitled|deleted|removed|attached|uploaded|tagged|trashed|disabled|enabled|archived|updated|changed)\b`,
+    ),
     (_: string, lead: string, what: string, done: string) => ` ${lead} ${baseOf(done)} ${what} `,
   ],
   // `take the page X off the wiki`: to delete it; `flip bug #14 over to Rejected`: to set it.
@@ -110,19 +116,20 @@ const IDIOMS: Array<[RegExp, string | ((match: string, ...groups: string[]) => s
   ],
   // `I need report.pdf on ticket #8`, `I want x.xlsx among the media files`: to upload it there.
   [
-    /^(.*?)\b(?:i|we)(?:'d| would)? (?:want|need|like)\s+(zzvaluezz\d+x)\s+(?:to be |available |uploaded )?(?:on|in|into|onto|among|inside)\b/i,
+    wished(
+      String.raw`\s+(zzvaluezz\d+x)\s+(?:to be |available |uploaded )?(?:on|in|into|onto|among|inside)\b`,
+    ),
     '$1 upload $2 to ',
   ],
   [
-    /^(.*?)\b(?:i|we)(?:'d| would)? (?:want|need|like) (.+?) to (?:show|be|have the status|be marked(?: as)?|be set to)\b/i,
+    wished(String.raw` (.+?) to (?:show|be|have the status|be marked(?: as)?|be set to)\b`),
     '$1 set $2 to ',
   ],
+  [wished(String.raw` (.+?) (?:gone|removed|deleted|erased)\b`), '$1 delete $2 '],
   [
-    /^(.*?)\b(?:i|we)(?:'d| would)? (?:want|need|like) (.+?) (?:gone|removed|deleted|erased)\b/i,
-    '$1 delete $2 ',
-  ],
-  [
-    /^(.*?)\b(?:i|we)(?:'d| would)? (?:want|need|like) (.+?) (?:(?:off|out of) (?:the |our |my )?\w+ )?(?:and )?in(?:to)? the (?:trash|bin)\b/i,
+    wished(
+      String.raw` (.+?) (?:(?:off|out of) (?:the |our |my )?\w+ )?(?:and )?in(?:to)? the (?:trash|bin)\b`,
+    ),
     '$1 trash $2 ',
   ],
   // Signing in said as the state it brings (`I need a session on X`, `I want enter in X`).

@@ -535,11 +535,12 @@ export function parseIntent(said: string): ParsedIntent {
   // (`push logo.svg to the media manager`; `copy x.xlsx from my laptop into the files`.)
   const fromOwnMachine =
     /\bfrom (?:my|our|the) (?:laptop|computer|machine|desktop|pc|device|disk|drive|phone)\b/i
+  const lemma = verbLemma(verb?.word ?? '')
   const placing =
-    PLACING.has(verbLemma(verb?.word ?? '')) ||
-    verbLemma(verb?.word ?? '') === 'push' ||
-    (verbLemma(verb?.word ?? '') === 'copy' && fromOwnMachine.test(extracted.text)) ||
-    (['copy', 'move'].includes(verbLemma(verb?.word ?? '')) && rest.includes('up'))
+    PLACING.has(lemma) ||
+    lemma === 'push' ||
+    (lemma === 'copy' && fromOwnMachine.test(extracted.text)) ||
+    (['copy', 'move'].includes(lemma) && rest.includes('up'))
   if (verb && placing && placesFile(rest, extracted.values)) {
     verb = { word: verb.word, verbClass: 'create' }
     action = 'upload'

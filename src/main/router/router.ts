@@ -264,8 +264,7 @@ export function createToolRouter(): ToolRouter {
         !index.isSiteName(w.word) &&
         [parsed.core[i + 1], parsed.core[i + 2]].some(
           (n) => n !== undefined && isNamedRecord(n.stem) && !n.literal,
-        ) &&
-        parsed.core.slice(i + 1).some((n) => isNamedRecord(n.stem)),
+        ),
     )
     if (names.length) {
       parsed.core = parsed.core.filter((w) => !names.includes(w))

@@ -676,8 +676,7 @@ function accountWord(
   // (`the Redmine [ticket] system`: by a synonym of what it holds too.)
   const known =
     profile.siteVocabulary.has(w.stem) ||
-    (part === 'site' && profile.siteObjects.has(w.stem)) ||
-    (part === 'site' && !w.literal && holdsBySynonym(ctx, w))
+    (part === 'site' && (profile.siteObjects.has(w.stem) || (!w.literal && holdsBySynonym(ctx, w))))
   const siteWord =
     context && !w.literal && known
       ? Math.min(PENALTY.siteContext, fullPenalty * (1 - strength))

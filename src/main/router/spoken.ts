@@ -7,21 +7,8 @@
 
 import { STOP_WORDS } from './text'
 
-/** Words no spoken file name holds (`the report [as] pdf`). */
-const SMALL_WORDS = new Set([
-  'as',
-  'in',
-  'to',
-  'of',
-  'for',
-  'with',
-  'on',
-  'at',
-  'by',
-  'from',
-  'and',
-  'or',
-])
+/** Prepositions no spoken file name holds (`the report [as] pdf`), besides `STOP_WORDS`. */
+const SMALL_WORDS = new Set(['as', 'in', 'to', 'of', 'for', 'with', 'on', 'at', 'by', 'from'])
 
 /** Extensions a spoken file name ends with (`report dot csv`). */
 const EXTENSIONS =
@@ -104,5 +91,5 @@ function toNumber(said: string): number {
 
 /** True when `word` is a number said in words (`two`, `forty`): no name of anything. */
 export function isNumberWord(word: string): boolean {
-  return UNITS.includes(word) || TENS.includes(word) || word === 'hundred'
+  return UNITS.includes(word) || TENS.indexOf(word) >= 2 || word === 'hundred'
 }
