@@ -90,6 +90,12 @@ export const PENALTY = {
    * with no pages of its own (where it has some, the page is a thing asked: the full cost).
    */
   shownOn: 0.04,
+  /**
+   * A word before the head that the tool lacks, where the head is a thing of the tool's site and
+   * the tool takes a name (`run the [backup] flow`, `the [alerts] tab`): said in lower case, a
+   * name of the thing reads like any other word; likely the name, not sure of it.
+   */
+  nameOfHead: 0.05,
   /** A list asked of a search, with nothing to search for: a list was meant. */
   noQuery: 0.05,
   /** Asked to look in records' text of a tool that looks at their names only, or lists them. */
@@ -323,14 +329,16 @@ export function scoreTool(
   for (const w of core) {
     const cost = asksMembers(ctx, w)
       ? PENALTY.generic
-      : // (Unless the site has pages of its own: then the page is a thing asked for.)
-        w.shownOn && !ctx.profile.siteObjects.has(w.stem)
-        ? PENALTY.shownOn
-        : w === head
-          ? PENALTY.head
-          : w.generic
-            ? PENALTY.generic
-            : PENALTY.word
+      : namesHead(ctx, w)
+        ? PENALTY.nameOfHead
+        : // (Unless the site has pages of its own: then the page is a thing asked for.)
+          w.shownOn && !ctx.profile.siteObjects.has(w.stem)
+          ? PENALTY.shownOn
+          : w === head
+            ? PENALTY.head
+            : w.generic
+              ? PENALTY.generic
+              : PENALTY.word
     accountWord(ctx, w, 'core', false, cost)
   }
   for (const w of intent.qualifiers)
@@ -778,6 +786,20 @@ export function askedClass(verb: ParsedIntent['verb'], tool: VerbClass): VerbCla
   if (!verb) return null
   if (!verbAgreement(verb.verbClass, tool).contradicts) return verb.verbClass
   return verb.alternatives?.find((c) => !verbAgreement(c, tool).contradicts) ?? verb.verbClass
+}
+
+/**
+ * True when `w` stands before the head as a name may (`the [backup] flow`): a specific word,
+ * not a value already, the head one thing (a plural is a kind: `AI tools`) of the tool's site,
+ * and the tool with a slot that takes free text (a name).
+ */
+function namesHead(ctx: ScoreContext, w: IntentWord): boolean {
+  const { head, core, profile } = ctx
+  if (head === null || w === head || w.generic || w.literal || w.modifier) return false
+  if (isPlural(head.word)) return false
+  if (!profile.hasTextSlot) return false
+  if (!profile.objectStems.has(head.stem) && !profile.siteObjects.has(head.stem)) return false
+  return core.indexOf(w) < core.indexOf(head)
 }
 
 /**

@@ -71,7 +71,11 @@ export class ToolIndex {
   private readonly hostNames = new Map<string, Set<string>>()
   /** Per site, its tools. */
   private readonly byHost = new Map<string, Set<IndexEntry>>()
-  /** Per site, its tools that search the whole site (`ToolProfile.searchesSite`). */
+  /**
+   * Per site, its tools that search the whole site (`ToolProfile.searchesSite`) or run what it
+   * holds (a `run` tool: `run the nightly [flow]` of an inject node's trigger): a head that is
+   * a thing of the site finds them (`score.ts`, site objects).
+   */
   private readonly siteSearchers = new Map<string, Set<IndexEntry>>()
   private readonly vocabStems: string[] = []
   private readonly vocabWords: string[] = []
@@ -407,7 +411,7 @@ export class ToolIndex {
     let hosted = this.byHost.get(entry.tool.siteHost)
     if (!hosted) this.byHost.set(entry.tool.siteHost, (hosted = new Set()))
     hosted.add(entry)
-    if (entry.profile.searchesSite) {
+    if (entry.profile.searchesSite || entry.profile.verb === 'run') {
       let set = this.siteSearchers.get(entry.tool.siteHost)
       if (!set) this.siteSearchers.set(entry.tool.siteHost, (set = new Set()))
       set.add(entry)

@@ -507,6 +507,49 @@ describe('router: general rules', () => {
     expect(found.id).toBe('press_inject')
     expect(found.score).toBeGreaterThanOrEqual(MIN_SCORE)
   })
+  it('reads a lower-case word before a thing of the site as its name when a slot takes one', () => {
+    // `alerts` is a word of another site's tool, so the router knows it: no value by itself.
+    const wiki = tool('wiki_alerts', 'wiki5.example', 'search the wiki for alerts', {
+      defaults: { q: 'alerts' },
+    })
+    const disable = (defaults: Record<string, string>) =>
+      tool(
+        `disable_${Object.keys(defaults).length}`,
+        'flows5.example',
+        'disable the flow tab Reports',
+        {
+          mutating: true,
+          defaults,
+        },
+      )
+    // The flow's name, said in lower case: the tool that takes a name serves.
+    const named = createToolRouter().rank('turn off the alerts flow', [
+      wiki,
+      disable({ label: 'x' }),
+    ])[0]!
+    expect(named.id).toBe('disable_1')
+    expect(named.score).toBeGreaterThanOrEqual(MIN_SCORE)
+    // With no slot to take a name, the word is one the tool lacks.
+    const unnamed = createToolRouter().rank('turn off the alerts flow', [wiki, disable({})])[0]!
+    expect(unnamed.score).toBeLessThan(MIN_SCORE)
+  })
+  it('finds the site’s runner through the index by a thing of the site it runs', () => {
+    const tools = [
+      tool('press_inject2', 'flows3.example', 'trigger the inject node "run nightly import"', {
+        mutating: true,
+        defaults: { name: 'run nightly import' },
+      }),
+      tool('rename_tab2', 'flows3.example', 'rename the flow Reports to Weekly', {
+        mutating: true,
+        defaults: { flow: 'Reports', label: 'Weekly' },
+      }),
+    ]
+    const routed = createToolRouter().route(
+      'run the backup flow by triggering its inject node',
+      tools,
+    )
+    expect(routed.tools[0]?.id).toBe('press_inject2')
+  })
   it('takes a word for any site as no one site’s word, whoever says it', () => {
     const tools = [
       tool('registry_log_in', 'registry.example', 'log in to the npm registry', { mutating: true }),
