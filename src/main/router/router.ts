@@ -94,8 +94,11 @@ import { fieldsAsSentence } from './fields'
 import { isNumberWord } from './spoken'
 import { GENERIC_STEMS, stem } from './text'
 import { isKindWord } from './toolProfile'
-import { isSiteKind, verbAgreement, type VerbClass } from './lexicon'
+import { isSiteKind, verbAgreement, verbClassOf, type VerbClass } from './lexicon'
 import { isWord } from './meaning/related'
+import { frequencyRank, hasVector } from './meaning/vectors'
+import { senseCount } from './meaning/wordnet'
+import { correctSpelling, type SpellingVocabulary } from './spelling'
 import { isNamedRecord, parseIntent, type IntentWord, type ParsedIntent } from './parseIntent'
 import { askedClass, namesToolAct, scoreTool, type MatchEvidence } from './score'
 import { slotInputSchema, type SlotInputs } from './slotSchema'
@@ -166,6 +169,37 @@ export interface ToolRouter {
   rank(intent: string, tools: readonly ToolSpec[], options?: RouteOptions): ToolMatch[]
 }
 
+/** Frequency ranks (`frequencyRank`) from which a word is too rare to be what a slip meant. */
+const RARE_WORD = 15_000
+/** Frequency ranks under which a word is an everyday one (`read`, `me` of `readme`). */
+const COMMON_WORD = 10_000
+
+/**
+ * The words a slip may be read as (`spelling.ts`): a word some tool says or a site's name first,
+ * then a verb of the router's tables, then an everyday word by its frequency (word vectors).
+ * Known words are those, plus any WordNet has.
+ */
+function spellingVocabulary(index: ToolIndex): SpellingVocabulary {
+  const real = (word: string) =>
+    hasVector(word) ||
+    isWord(word, 'noun') ||
+    isWord(word, 'verb') ||
+    senseCount(word, 'adj') > 0 ||
+    senseCount(word, 'adv') > 0
+  return {
+    knows: (word) => real(word) || index.knowsStem(stem(word)) || verbClassOf(stem(word)) !== null,
+    rank: (word) => {
+      if (index.saysWord(word)) return 0
+      const frequency = frequencyRank(word)
+      if (frequency === null) return null
+      if (verbClassOf(stem(word)) !== null) return 1
+      // A rare word is as likely a slip of its own (`slamming` of `spamming`).
+      return frequency < RARE_WORD ? 2 + frequency : null
+    },
+    common: (word) => (frequencyRank(word) ?? Infinity) < COMMON_WORD,
+  }
+}
+
 /**
  * Creates a router. It keeps one profile per tool (replaced when the tool changes) and an inverted
  * index over them (`toolIndex.ts`): `route` scores only the tools that share a word with the
@@ -174,6 +208,7 @@ export interface ToolRouter {
  */
 export function createToolRouter(): ToolRouter {
   const index = new ToolIndex()
+  const spelling = spellingVocabulary(index)
   const scoreEntries = (
     parsed: ParsedIntent,
     entries: IndexEntry[],
@@ -209,7 +244,8 @@ export function createToolRouter(): ToolRouter {
     // `The printer moved, so please rewrite the page`: the request is what is scored; the
     // reasons only say where (`clauses.ts`).
     // `Action: rename file. Site: Jupyter. Target: a.txt`: a record of fields, as a sentence.
-    const clauses = splitClauses(fieldsAsSentence(intent))
+    // `renmae the file on the dokuwki`: typing slips read as the words meant (`spelling.ts`).
+    const clauses = splitClauses(fieldsAsSentence(correctSpelling(intent, spelling)))
     let parsed = parseIntent(clauses.request)
     // `redmine #42`: a site's name typed first is no verb nobody taught the router.
     if (

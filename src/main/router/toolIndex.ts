@@ -204,6 +204,22 @@ export class ToolIndex {
     return this.labels.has(name)
   }
 
+  /** True when some tool held has a word of stem `wordStem` (`namespac` of `namespaces`). */
+  knowsStem(wordStem: string): boolean {
+    return this.vocab.has(wordStem)
+  }
+
+  /**
+   * True when lower-case `word` is a form of a word some tool held says (its stem itself, or an
+   * English word of that stem: `tiddler`, `rename`), or names one of their sites (`dokuwiki`):
+   * what a typing slip most likely meant (`spelling.ts`).
+   */
+  saysWord(word: string): boolean {
+    if (this.labels.has(word)) return true
+    const s = stem(word)
+    return this.vocab.has(s) && (s === word || hasVector(word))
+  }
+
   /**
    * The one site name that `short` (two or three letters) abbreviates as people type it: its
    * first letter, then the others in order (`rm` of `redmine`, `wp` of `wordpress`); null when

@@ -157,6 +157,14 @@ export function hasVector(word: string): boolean {
 }
 
 /**
+ * Where lower-case `word` stands among the words with a vector, most frequent first (0 is the
+ * most frequent); null when it has none.
+ */
+export function frequencyRank(word: string): number | null {
+  return vectors()?.index.get(word) ?? null
+}
+
+/**
  * Cosine similarity of two lower-case words' vectors, from -1 to 1; null when either has none.
  * Relatedness, not synonymy: antonyms and co-hyponyms score high too (`create`/`delete` 0.28,
  * `rename`/`delete` 0.46, `folder`/`directory` 0.51), so callers use it as weak evidence only.
