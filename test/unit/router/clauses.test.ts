@@ -218,6 +218,8 @@ describe('plainRequest and the parse of idioms', () => {
       'I need a Redmine session as admin',
       'I need to be signed in to our npm registry',
       'I want enter in the wiki with my user',
+      'Open a session on the notebook server by entering the password',
+      'establish an authenticated session on the wiki',
     ])
       expect([intent, parseIntent(intent).verb?.verbClass]).toEqual([intent, 'auth'])
     expect(parseIntent('gimme the readme of tidy-csv').verb?.verbClass).toBe('read')
