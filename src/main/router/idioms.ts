@@ -31,7 +31,7 @@ const IDIOMS: Array<[RegExp, string | ((match: string, ...groups: string[]) => s
   // A second factor by its abbreviation (`2FA`, `TOTP`).
   [/\b(?:2fa|mfa|totp|otp)\b/gi, ' two-factor '],
   // `pages that have X in their name`: pages with X in their name.
-  [/\b(?:that|which) (?:have|has) (?=[^,.;]{1,40}? in (?:its|their|the) )/gi, ' with '],
+  [/\b(?:(?:that|which) )?(?:have|has) (?=[^,.;]{1,40}? in (?:its|their|the) )/gi, ' with '],
   // Chat shorthand.
   [/\bw\/(?=\s)/gi, ' with '],
   [/\b(?:pw|pwd|passwd)\b/gi, ' password '],

@@ -168,6 +168,9 @@ const QUERY_OPENERS: ReadonlySet<string> = new Set(
     .concat(['say', 'says', 'saying']),
 )
 
+/** Words after which a value says how much of a list is asked (`including the private ones`). */
+const SCOPE_OPENERS: ReadonlySet<string> = new Set(['including', 'incl', 'excluding', 'except'])
+
 /** Words after which a value names a record (`the post [called] Spam`). */
 const NAMING: ReadonlySet<string> = new Set(['called', 'named', 'titled', 'entitled'])
 
@@ -550,12 +553,19 @@ export function scoreTool(
     verb.factor = Math.max(verb.factor, MANY_AS_LIST_FACTOR)
   // `enumerate every package, including the private ones`: a list asked gives a search nothing
   // to look for (no `for X`, `named X`, no value by its form).
-  const listAsked = intent.verb?.verbClass === 'list' || (intent.verb === null && quantified)
+  // (`show me every package`, `what packages do we host?`: many asked by a read or a question.)
+  const readsMany =
+    (asked === null || asked === 'read' || asked === 'list') &&
+    (quantified || (head !== null && head.asked === true && isPlural(head.word)))
+  const listAsked = asked === 'list' || readsMany
   if (
     listAsked &&
     profile.verb === 'search' &&
+    // (`including the private ones` says how much of the list, not what to look for.)
     !intent.values.some(
-      (v) => v.literal || v.value !== undefined || QUERY_OPENERS.has(v.after ?? ''),
+      (v) =>
+        !SCOPE_OPENERS.has(v.after ?? '') &&
+        (v.literal || v.value !== undefined || QUERY_OPENERS.has(v.after ?? '')),
     )
   )
     penalty += PENALTY.noQuery

@@ -478,13 +478,28 @@ describe('router: general rules', () => {
       tool('search_packages', 'registry.example', 'search the registry for packages named lunar', {
         defaults: { q: 'lunar' },
       }),
-      tool('list_packages', 'registry.example', 'list all packages in the registry'),
+      tool(
+        'list_packages',
+        'registry.example',
+        'list all packages in the registry, including the private ones',
+      ),
     ]
     const ranked = createToolRouter().rank('enumerate every package in the registry', tools)
     expect(ranked[0]!.id).toBe('list_packages')
     expect(ranked.find((m) => m.id === 'search_packages')!.score).toBeLessThan(MIN_SCORE)
+    // So is a question for many, or a read of every one, even with how much of the list is asked.
+    for (const intent of [
+      'what packages do we host in our registry?',
+      'show me every package in the registry, including the private ones',
+    ]) {
+      const asked = createToolRouter().rank(intent, tools)
+      expect([intent, asked[0]!.id]).toEqual([intent, 'list_packages'])
+    }
     // With something to look for, the search serves.
     expect(first('list the packages named lunar in the registry', tools).id).toBe('search_packages')
+    expect(first('which packages in the registry have lunar in their name?', tools).id).toBe(
+      'search_packages',
+    )
   })
   it('runs a thing the site holds through its runner, named by words no tool says', () => {
     const tools = [
