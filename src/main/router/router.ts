@@ -90,6 +90,7 @@
  */
 import type { JsonSchema, ToolSpec } from '../../shared/toolSpec'
 import { splitClauses } from './clauses'
+import { withoutCourtesy } from './courtesy'
 import { fieldsAsSentence } from './fields'
 import { isNumberWord } from './spoken'
 import { GENERIC_STEMS, stem } from './text'
@@ -245,7 +246,9 @@ export function createToolRouter(): ToolRouter {
     // reasons only say where (`clauses.ts`).
     // `Action: rename file. Site: Jupyter. Target: a.txt`: a record of fields, as a sentence.
     // `renmae the file on the dokuwki`: typing slips read as the words meant (`spelling.ts`).
-    const clauses = splitClauses(fieldsAsSentence(correctSpelling(intent, spelling)))
+    // `Sorry to bother you, but would you mind deleting X? Thanks!`: the request (`courtesy.ts`).
+    const plain = withoutCourtesy(correctSpelling(intent, spelling))
+    const clauses = splitClauses(fieldsAsSentence(plain))
     let parsed = parseIntent(clauses.request)
     // `redmine #42`: a site's name typed first is no verb nobody taught the router.
     if (

@@ -1,0 +1,46 @@
+// Courtesy around a request (issue 10): apologies, hedges and thanks say nothing of what is asked.
+import { describe, expect, it } from 'vitest'
+import { withoutCourtesy } from '../../../src/main/router/courtesy'
+import { parseIntent } from '../../../src/main/router/parseIntent'
+
+describe('withoutCourtesy', () => {
+  it('drops apologies before the request and thanks after it', () => {
+    expect(
+      withoutCourtesy(
+        'Sorry to bother you, but could you delete the page Old Schedule? Thanks so much.',
+      ),
+    ).toBe('could you delete the page Old Schedule')
+    expect(
+      withoutCourtesy('Hope this isn’t a pain, but rename a.txt to b.txt, if you don’t mind'),
+    ).toBe('rename a.txt to b.txt')
+    expect(
+      withoutCourtesy("Hope this isn't a pain, but rename a.txt to b.txt, if you don't mind"),
+    ).toBe('rename a.txt to b.txt')
+    expect(withoutCourtesy("update the page so it says 'Open at 9.' Thanks!")).toBe(
+      "update the page so it says 'Open at 9.'",
+    )
+    expect(withoutCourtesy('could you upload x.xlsx when you get a chance? No rush at all.')).toBe(
+      'could you upload x.xlsx',
+    )
+  })
+
+  it('reads `would you mind doing` as the act asked, and hedges as plain asks', () => {
+    expect(withoutCourtesy('Would you mind manually firing the inject node?')).toBe(
+      'could you manually fire the inject node?',
+    )
+    expect(withoutCourtesy('Would you be able to start a new page?')).toBe(
+      'could you start a new page?',
+    )
+    expect(withoutCourtesy('Could you possibly upload x.csv?')).toBe('Could you upload x.csv?')
+    expect(parseIntent(withoutCourtesy('Would you mind deleting the page X?')).action).toBe(
+      'delete',
+    )
+  })
+
+  it('keeps words that are what the request looks for', () => {
+    // A thank-you said as the thing searched for, and a word ending in a courtesy's letters.
+    expect(withoutCourtesy('search the wiki for thanks')).toBe('search the wiki for thanks')
+    expect(withoutCourtesy('node search: humidity')).toBe('node search: humidity')
+    expect(withoutCourtesy('thanks')).toBe('thanks')
+  })
+})
