@@ -779,6 +779,8 @@ export function namesToolAct(
   if (!parsed.verb || !parsed.action || !LIGHT_VERBS.has(parsed.action) || !profile.action)
     return false
   if (GENERIC_VERBS.has(profile.action) || parsed.verb.verbClass === profile.verb) return false
+  // A sign-in's act word as a noun is a record (`add the [log] file`), never the act.
+  if (profile.verb === 'auth' || profile.verb === 'logout') return false
   const act = stem(profile.action)
   return parsed.core.some((w) => {
     if (w.literal || w.generic) return false

@@ -259,6 +259,16 @@ describe('router: general rules', () => {
     expect(router.route('add the tag Urgent to the note Tasks', notes).tools[0]?.id).toBe(
       'tag_note',
     )
+    // A sign-in's act word as a noun is a record: adding a log file is no sign-in.
+    const desk = [
+      tool('desk_log_in', 'desk.example', 'log in to the helpdesk', { mutating: true }),
+      tool('desk_attach', 'desk.example', 'attach the file a.txt to ticket 3', {
+        mutating: true,
+        defaults: { file: 'a.txt', ticket: '3' },
+      }),
+    ]
+    const logFile = createToolRouter().rank('add the log file error.log to ticket 9', desk)
+    expect(logFile.find((m) => m.id === 'desk_log_in')!.score).toBeLessThan(MIN_SCORE)
   })
 
   it('names a site by what it holds, and prefers the site a place word belongs to', () => {
