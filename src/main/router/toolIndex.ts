@@ -16,7 +16,7 @@
 import type { ToolSpec } from '../../shared/toolSpec'
 import { nounSynonyms } from './lexicon'
 import { nounLemma, verbLemma } from './meaning/lemma'
-import { relatedStems } from './meaning/related'
+import { isWord, relatedStems } from './meaning/related'
 import { hasVector, similarity } from './meaning/vectors'
 import type { IntentWord } from './parseIntent'
 import { stem } from './text'
@@ -365,6 +365,11 @@ export class ToolIndex {
     }
     for (const r of relatedStems(word.word, pos))
       put(r.stem, r.strength, r.via === 'word' ? 'word' : r.via)
+    // A verb's participle in a thing's place (`posts [categorised] as News`): what the verb is
+    // related to (`category`), when no noun has that form.
+    if (pos === 'noun' && /(?:ed|ing)$/.test(word.word) && !isWord(word.word, 'noun'))
+      for (const r of relatedStems(word.word, 'verb'))
+        if (r.via === 'derived') put(r.stem, r.strength, r.via)
     if (pos === 'noun') for (const s of nounSynonyms(word.stem)) put(s, NOUN_SYNONYM, 'synonym')
     for (const [s, strength] of this.vectorNeighbours(word.word)) put(s, strength, 'vector')
     return out

@@ -511,6 +511,20 @@ describe('router: general rules', () => {
       'search_packages',
     )
   })
+  it('reads a verb’s participle in a thing’s place by the noun it derives from', () => {
+    const tools = [
+      tool('search_posts', 'blog.example', 'search the blog for posts about tomato', {
+        defaults: { q: 'tomato' },
+      }),
+      tool('filter_posts', 'blog.example', 'list the posts in the category Recipes', {
+        defaults: { cat: '3' },
+      }),
+    ]
+    // `categorised` (British spelling) is `categorize`, derived from `category`.
+    const ranked = createToolRouter().rank('which posts are categorised as News?', tools)
+    expect(ranked.map((m) => m.id)).toEqual(['filter_posts', 'search_posts'])
+    expect(ranked[0]!.score).toBeGreaterThan(ranked[1]!.score)
+  })
   it('runs a thing the site holds through its runner, named by words no tool says', () => {
     const tools = [
       tool('press_inject', 'flows.example', 'trigger the inject node "run nightly import"', {

@@ -59,7 +59,7 @@ export function relatedStems(word: string, pos: WordnetPos): Related[] {
       for (const p of synset.pointers)
         // Only the forms derived from this very word (`order` → the verb `order`, not its
         // synonym `place`).
-        if (p.symbol === '+' && p.pos && synset.words[p.source - 1] === lemma) {
+        if (p.symbol === '+' && p.pos && sameSpelling(synset.words[p.source - 1], lemma)) {
           const target = synsetOf(p.offset, p.pos)?.words[p.target - 1]
           if (target) add(target, DERIVED, 'derived')
         }
@@ -68,6 +68,15 @@ export function relatedStems(word: string, pos: WordnetPos): Related[] {
   if (memo.size >= MEMO_LIMIT) memo.clear()
   memo.set(key, result)
   return result
+}
+
+/** One word in British or American spelling (`categorise`, `categorize`). */
+function sameSpelling(a: string | undefined, b: string): boolean {
+  return (
+    a !== undefined &&
+    (a === b ||
+      a.replace(/is(e|ed|es|ing|ation)$/, 'iz$1') === b.replace(/is(e|ed|es|ing|ation)$/, 'iz$1'))
+  )
 }
 
 /**
