@@ -191,6 +191,17 @@ const QUANTIFIERS: ReadonlySet<string> = new Set([
   'index',
 ])
 
+/** Nouns that name a list of things (`the prefix index`, `a listing`): what a list tool gives. */
+const LIST_NOUNS: ReadonlySet<string> = new Set([
+  'index',
+  'list',
+  'listing',
+  'inventory',
+  'catalog',
+  'catalogue',
+  'directory',
+])
+
 /** Score at most this when the intent names nothing to act on (`search`). */
 export const VAGUE_CAP = 0.8
 
@@ -456,7 +467,9 @@ export function scoreTool(
       findCached(ctx, head, false)!.strength >= PATH_HEAD) ||
     (head !== null && [...expand(head).keys()].some((s) => profile.objectStems.has(s))) ||
     // `show the contents of the namespace archive` of `list the pages in the X namespace`.
-    listsPlace
+    listsPlace ||
+    // `the prefix [index] for Help`, `a [list] of X`: a list names what a list tool lists.
+    (head !== null && profile.verb === 'list' && LIST_NOUNS.has(head.word))
   if (!toolHeadNamed) penalty += PENALTY.toolHead
   // `log in with two-factor` of a plain sign-in, `log in` of one that asks a code too.
   if (profile.verb === 'auth' && intent.verb?.verbClass === 'auth') {

@@ -525,6 +525,34 @@ describe('router: general rules', () => {
     expect(ranked.map((m) => m.id)).toEqual(['filter_posts', 'search_posts'])
     expect(ranked[0]!.score).toBeGreaterThan(ranked[1]!.score)
   })
+  it('takes a noun that names a list as what a list tool lists', () => {
+    const at = (t: ToolSpec, url: string): ToolSpec => ({
+      ...t,
+      steps: [{ ...t.steps[0]!, request: { ...t.steps[0]!.request, url } }],
+    })
+    const tools = [
+      at(
+        tool('prefix_index', 'wiki9.example', 'list all pages whose names start with Bicycle', {
+          defaults: { prefix: 'Bicycle' },
+        }),
+        'http://wiki9.example/index.php?title=Special:PrefixIndex&prefix={{input.p0}}',
+      ),
+      at(
+        tool(
+          'search_titles',
+          'wiki9.example',
+          'search the wiki for pages whose title starts with Lunar',
+          {
+            defaults: { q: 'Lunar' },
+          },
+        ),
+        'http://wiki9.example/api.php?action=query&list=prefixsearch&pssearch={{input.p0}}',
+      ),
+    ]
+    const found = createToolRouter().rank('prefix index for Help', tools)[0]!
+    expect(found.id).toBe('prefix_index')
+    expect(found.score).toBeGreaterThanOrEqual(MIN_SCORE)
+  })
   it('runs a thing the site holds through its runner, named by words no tool says', () => {
     const tools = [
       tool('press_inject', 'flows.example', 'trigger the inject node "run nightly import"', {
