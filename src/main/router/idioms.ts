@@ -111,13 +111,13 @@ const IDIOMS: Array<[RegExp, string | ((match: string, ...groups: string[]) => s
   [/\b(?:flip|switch) ([^,.;]*?zzvaluezz\d+n[^,.;]*?) (?:over )?to\b/gi, ' set $1 to '],
   // `call analysis.ipynb 'sales.ipynb' instead`, `call the Import flow 'Nightly Import'`.
   [
-    /\bcall ((?:the |my |our )?[^,.;]*?zzvaluezz\d+x[^,.;]*?)\s+(zzvaluezz\d+x)/gi,
+    /\bcall ((?:the |my |our )?[^,.;]*?zzvaluezz\d+[xf][^,.;]*?)\s+(zzvaluezz\d+[xf])/gi,
     ' rename $1 to $2',
   ],
   // `I need report.pdf on ticket #8`, `I want x.xlsx among the media files`: to upload it there.
   [
     wished(
-      String.raw`\s+(zzvaluezz\d+x)\s+(?:to be |available |uploaded )?(?:on|in|into|onto|among|inside)\b`,
+      String.raw`\s+(zzvaluezz\d+[xf])\s+(?:to be |available |uploaded )?(?:on|in|into|onto|among|inside)\b`,
     ),
     '$1 upload $2 to ',
   ],
@@ -162,6 +162,8 @@ const IDIOMS: Array<[RegExp, string | ((match: string, ...groups: string[]) => s
   [/\b(anything|something) on\b/gi, ' $1 about '],
   // `gimme the readme of X`: to show it.
   [/\b(?:gimme|give me|get me|fetch me|bring me)\b(?! (?:logged|signed|in|into|on)\b)/gi, ' show '],
+  // `mockup.pdf onto #2`, `harbor.jpg -> MediaWiki`: a file said first, then where it goes.
+  [/^(\W*)(zzvaluezz\d+f)\s+(?:onto|into|to|->|→|=>)\s+/i, '$1 upload $2 to '],
   // Into a place: an upload; to go, a delete.
   [/^(.*?)\s*\b(?:needs?|has|have) to go (?=into|onto|in|on|to)\b/i, ' upload $1 '],
   [/^(.*?)\s*\b(?:needs?|has|have) to go\b/i, ' delete $1 '],

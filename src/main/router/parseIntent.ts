@@ -107,6 +107,20 @@ export interface ParsedIntent {
 type Part = 'core' | 'qualifiers' | 'values' | 'places' | 'sites'
 
 /** The word that opens each kind of phrase; `of` and `and` continue the phrase they are in. */
+/** Prepositions that say where things are or what they are about, after a noun. */
+const PLACE_WORDS: ReadonlySet<string> = new Set([
+  'in',
+  'under',
+  'about',
+  'from',
+  'on',
+  'with',
+  'inside',
+  'within',
+  'tagged',
+  'filed',
+])
+
 const OPENERS: Record<string, Part> = {
   by: 'qualifiers',
   for: 'values',
@@ -249,9 +263,10 @@ const DETERMINERS = new Set([
  * the parser sees that an object follows a verb without reading the value as a word.
  */
 const VALUE_MARK = 'zzvaluezz'
-// A number's mark ends in `n`, any other's in `x`: `issue #4` reads `issue` as a noun.
+// A number's mark ends in `n`, a file name's in `f`, any other's in `x`: `issue #4` reads
+// `issue` as a noun, `a.pdf onto #2` puts a file there (`idioms.ts`).
 const markOf = (index: number, kind: ValueKind) =>
-  ` ${VALUE_MARK}${index}${kind === 'number' ? 'n' : 'x'} `
+  ` ${VALUE_MARK}${index}${kind === 'number' ? 'n' : kind === 'file' ? 'f' : 'x'} `
 const isMark = (token: string | undefined) => token?.startsWith(VALUE_MARK) ?? false
 const isNumberMark = (token: string | undefined) => isMark(token) && token!.endsWith('n')
 const markIndex = (token: string) => Number(token.slice(VALUE_MARK.length, -1))
@@ -1188,6 +1203,11 @@ function readVerb(tokens: string[], at: number, clause = false): LeadVerb | null
     (t) => t !== undefined && (QUESTION_WORDS.has(t) || t === 'who' || t === 'when'),
   )
   if (questioned && lemma !== lead) return null
+  // `posts in category X`, `issues about login`: a plural followed by where or what it is
+  // about names things; an imperative is a base form (a described act, `renames a file`, takes
+  // its object first).
+  if (lemma !== lead && isPlural(lead) && isWord(lead, 'noun') && PLACE_WORDS.has(next ?? ''))
+    return null
   // A phrasal verb WordNet knows means more than its first word (`get rid of` is no `get`).
   const table = verbClassOf(stem(lead))
   const tableParticle =

@@ -241,6 +241,15 @@ export function createToolRouter(): ToolRouter {
   }
   // A word that names the site of some tool (`Redmine`, `dokuwiki`) names a site wherever it
   // stands: the tool must be on that site, it is no value a slot may take.
+  // `dokuwiki: page ids containing hr`: a site's name as a label says where; what follows is
+  // the request (not what to look for, as after `search:`).
+  const siteLabelLast = (request: string): string => {
+    const m = /^\s*([A-Za-z][\w-]*)\s*:\s+(.+)$/s.exec(request)
+    if (!m || !index.isSiteName(m[1]!.toLowerCase())) return request
+    const rest = m[2]!.replace(/[.!?]+\s*$/, '')
+    // (`what's under meetings:?`: a namespace ends it; the site after it would read as one.)
+    return rest.endsWith(':') ? request : `${rest} on ${m[1]}`
+  }
   const parse = (intent: string): ParsedIntent => {
     // `The printer moved, so please rewrite the page`: the request is what is scored; the
     // reasons only say where (`clauses.ts`).
@@ -249,7 +258,7 @@ export function createToolRouter(): ToolRouter {
     // `Sorry to bother you, but would you mind deleting X? Thanks!`: the request (`courtesy.ts`).
     const plain = withoutCourtesy(correctSpelling(intent, spelling))
     const clauses = splitClauses(fieldsAsSentence(plain))
-    let parsed = parseIntent(clauses.request)
+    let parsed = parseIntent(siteLabelLast(clauses.request))
     // `redmine #42`: a site's name typed first is no verb nobody taught the router.
     if (
       parsed.verb?.verbClass === 'write' &&

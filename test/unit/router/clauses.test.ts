@@ -203,6 +203,10 @@ describe('plainRequest and the parse of idioms', () => {
       'change',
     )
     expect(parseIntent('logo.svg needs to go into the media files').action).toBe('upload')
+    expect(parseIntent('mockup.pdf onto #2 as an attachment').action).toBe('upload')
+    expect(parseIntent("harbor.jpg -> the wiki, description 'Dawn'").action).toBe('upload')
+    // (Not a value of another kind: `#4 to Resolved` sets it.)
+    expect(parseIntent('#4 to Resolved').action).not.toBe('upload')
     expect(parseIntent('Spam Article on MediaWiki has to go').verb?.verbClass).toBe('delete')
   })
 

@@ -98,6 +98,10 @@ describe('parseIntent: values and verbs', () => {
   it('takes no participle or adjective after a copula as the verb', () => {
     expect(parseIntent('all pages starting with Bike').verb).toBeNull()
     expect(parseIntent('which issues are still open').verb).toBeNull()
+    // A plural before where or what it is about names things; a described act takes an object.
+    expect(parseIntent("posts in category 'Pests'").verb).toBeNull()
+    expect(parseIntent('issues about the checkout page').verb).toBeNull()
+    expect(parseIntent('posts a comment on the ticket').verb?.verbClass).toBe('create')
   })
 
   it('asks to create what is new, whatever the verb', () => {
@@ -524,6 +528,21 @@ describe('router: general rules', () => {
     const ranked = createToolRouter().rank('which posts are categorised as News?', tools)
     expect(ranked.map((m) => m.id)).toEqual(['filter_posts', 'search_posts'])
     expect(ranked[0]!.score).toBeGreaterThan(ranked[1]!.score)
+  })
+  it('reads a site’s name as a label before a request as where it is asked', () => {
+    const tools = [
+      tool('open_page', 'wiki10.example', 'show the page start', {
+        defaults: { id: 'start' },
+        names: ['Wikibox'],
+      }),
+      tool('list_posts_in', 'blog10.example', 'list the posts in the category Recipes', {
+        defaults: { cat: 'Recipes' },
+        names: ['Blogbox'],
+      }),
+    ]
+    // What follows the label is the request (`posts in category X`), not a value to look for.
+    const found = createToolRouter().route("Blogbox: posts in category 'Pests'", tools)
+    expect(found.tools[0]?.id).toBe('list_posts_in')
   })
   it('takes a noun that names a list as what a list tool lists', () => {
     const at = (t: ToolSpec, url: string): ToolSpec => ({
