@@ -340,6 +340,11 @@ function withoutValues(tool: ToolSpec): string {
         typeof x.v === 'string' || typeof x.v === 'number',
     )
     .map((x) => ({ value: String(x.v).trim(), typed: x.typed }))
+    // A title as a wiki writes it in its addresses (`Old_Draft`, `Old+Draft`) is the one said.
+    .flatMap((x) => {
+      const spaced = x.value.replace(/[_+]/g, ' ')
+      return spaced === x.value ? [x] : [x, { ...x, value: spaced }]
+    })
     .filter((x) => x.value.length >= 2 && x.value.length <= 200)
     .sort((a, b) => b.value.length - a.value.length)
   let intent = tool.intent

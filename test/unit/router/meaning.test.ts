@@ -463,6 +463,36 @@ describe('router: general rules', () => {
     expect(found.id).toBe('search_notes')
     expect(found.score).toBeGreaterThanOrEqual(MIN_SCORE)
   })
+  it('takes a title a slot was recorded with as a wiki writes it (Old_Draft) as data', () => {
+    const tools = [
+      tool('delete_wiki_page', 'wiki11.example', 'delete the page Old Draft', {
+        mutating: true,
+        defaults: { title: 'Old_Draft' },
+        names: ['Wikibox'],
+      }),
+      tool('search_wiki', 'wiki11.example', 'search the wiki for Recipe', {
+        defaults: { q: 'Recipe' },
+      }),
+    ]
+    // `draft` is no word of any tool: after a search on a named site, what to look for.
+    const found = createToolRouter().rank('wikibox search draft', tools)[0]!
+    expect(found.id).toBe('search_wiki')
+    expect(found.score).toBeGreaterThanOrEqual(MIN_SCORE)
+  })
+  it('counts a modifier said only in a page title or a value as no tool’s word', () => {
+    const cookbook = tool('cook_search', 'cook12.example', 'search the recipes for soup', {
+      defaults: { q: 'soup' },
+    })
+    const tools = [
+      tool('show_version', 'registry12.example', 'show version 1.1.0 of the lunar package', {
+        defaults: { v: '1.1.0', package: 'lunar' },
+      }),
+      { ...cookbook, site: { names: [], titles: ['Old Recipes'] } },
+    ]
+    const found = createToolRouter().rank('show an old version of the lunar package', tools)[0]!
+    expect(found.id).toBe('show_version')
+    expect(found.score).toBeGreaterThanOrEqual(MIN_SCORE)
+  })
   it('signs in to the site a place is described by what it holds', () => {
     const tools = [
       ...TRACKER,
