@@ -162,6 +162,12 @@ const IDIOMS: Array<[RegExp, string | ((match: string, ...groups: string[]) => s
   [/\b(anything|something) on\b/gi, ' $1 about '],
   // `gimme the readme of X`: to show it.
   [/\b(?:gimme|give me|get me|fetch me|bring me)\b(?! (?:logged|signed|in|into|on)\b)/gi, ' show '],
+  // `page tmp:scratch -> deleted`: the state after the arrow is the act that brings it about.
+  [
+    /^(.*?)\s*(?:->|→|=>)\s*(?:\w+ly )?(deleted|removed|trashed|erased|disabled|enabled|archived|gone)\b[^,;]*$/i,
+    (_: string, what: string, done: string) =>
+      ` ${done.toLowerCase() === 'gone' ? 'delete' : baseOf(done)} ${what} `,
+  ],
   // `mockup.pdf onto #2`, `harbor.jpg -> MediaWiki`: a file said first, then where it goes.
   [/^(\W*)(zzvaluezz\d+f)\s+(?:onto|into|to|->|→|=>)\s+/i, '$1 upload $2 to '],
   // Into a place: an upload; to go, a delete.

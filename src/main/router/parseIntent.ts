@@ -970,6 +970,7 @@ const PARTITIVES = new Set(
   ['copy', 'list', 'set', 'number', 'kind', 'type', 'content', 'contents', 'rest', 'part', 'lot']
     .concat(['page', 'screen', 'view', 'backup'])
     .concat(['bunch', 'couple', 'group', 'detail', 'details', 'overview', 'summary', 'all'])
+    .concat(['rundown', 'breakdown', 'listing'])
     .map(stem),
 )
 

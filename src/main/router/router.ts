@@ -307,6 +307,8 @@ export function createToolRouter(): ToolRouter {
         !w.literal &&
         !w.generic &&
         !w.modifier &&
+        // (`the [revisions] of the page X`: what is asked of the record, no name of it.)
+        !w.ofHead &&
         !isNumberWord(w.word) &&
         !index.knowsAsWord(index.expand(w)) &&
         !index.isSiteName(w.word) &&

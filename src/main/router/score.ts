@@ -345,14 +345,17 @@ export function scoreTool(
       ? PENALTY.generic
       : namesHead(ctx, w)
         ? PENALTY.nameOfHead
-        : // (Unless the site has pages of its own: then the page is a thing asked for.)
-          w.shownOn && !ctx.profile.siteObjects.has(w.stem)
-          ? PENALTY.shownOn
-          : w === head
-            ? PENALTY.head
-            : w.generic
-              ? PENALTY.generic
-              : PENALTY.word
+        : // (A modifier no tool of this site says cannot tell them apart: `an [old] version`.)
+          w.modifier && !saidOnSite(ctx, w)
+          ? PENALTY.generic
+          : // (Unless the site has pages of its own: then the page is a thing asked for.)
+            w.shownOn && !ctx.profile.siteObjects.has(w.stem)
+            ? PENALTY.shownOn
+            : w === head
+              ? PENALTY.head
+              : w.generic
+                ? PENALTY.generic
+                : PENALTY.word
     accountWord(ctx, w, 'core', false, cost)
   }
   for (const w of intent.qualifiers)
@@ -811,6 +814,13 @@ export function askedClass(verb: ParsedIntent['verb'], tool: VerbClass): VerbCla
   if (!verb) return null
   if (!verbAgreement(verb.verbClass, tool).contradicts) return verb.verbClass
   return verb.alternatives?.find((c) => !verbAgreement(c, tool).contradicts) ?? verb.verbClass
+}
+
+/** True when some tool of the scored tool's site says `w` or a word it expands to strongly. */
+function saidOnSite(ctx: ScoreContext, w: IntentWord): boolean {
+  for (const [s, x] of ctx.expand(w))
+    if (x.strength >= 0.9 && ctx.profile.siteWords.has(s)) return true
+  return false
 }
 
 /**

@@ -143,6 +143,9 @@ export class ToolIndex {
         const actions = this.siteVocabularyOf(`${tool.siteHost} actions`)
         for (const a of entry.profile.siteActions) actions.add(a)
         entry.profile.siteActions = actions
+        const said = this.siteVocabularyOf(`${tool.siteHost} words`)
+        for (const w of entry.profile.siteWords) said.add(w)
+        entry.profile.siteWords = said
         this.entries.set(tool.id, entry)
         this.post(entry)
       }

@@ -493,6 +493,28 @@ describe('router: general rules', () => {
     expect(found.id).toBe('show_version')
     expect(found.score).toBeGreaterThanOrEqual(MIN_SCORE)
   })
+  it('counts a modifier no tool of the scored tool’s site says as generic', () => {
+    const tools = [
+      tool('show_version13', 'registry13.example', 'show version 1.1.0 of the lunar package', {
+        defaults: { v: '1.1.0', package: 'lunar' },
+      }),
+      // Another site's tool says `old` (a slot name): no reason for the registry's to say it.
+      tool('rename_page13', 'wiki13.example', 'rename the page Plans to Goals', {
+        mutating: true,
+        defaults: { oldTitle: 'Plans', newTitle: 'Goals' },
+      }),
+    ]
+    const found = createToolRouter().rank('show an old version of the lunar package', tools)[0]!
+    expect(found.id).toBe('show_version13')
+    expect(found.score).toBeGreaterThanOrEqual(MIN_SCORE)
+  })
+  it('takes what is asked of a record (the revisions of the page X) as no name of it', () => {
+    const tools = [
+      tool('open_page14', 'wiki14.example', 'show the page start', { defaults: { id: 'start' } }),
+    ]
+    const ranked = createToolRouter().rank('show the revisions of the page team:status', tools)
+    expect(ranked[0]!.score).toBeLessThan(MIN_SCORE)
+  })
   it('signs in to the site a place is described by what it holds', () => {
     const tools = [
       ...TRACKER,
