@@ -60,6 +60,11 @@ export interface IntentWord {
   shownOn?: boolean
   /** A place of one's own named by one noun (`to [my watchlist]`): no slot's value. */
   owned?: boolean
+  /**
+   * Of a modifier: what the tools that say it work on (`verified` of tools), set by the router;
+   * it tells apart only tools of sites that hold one of them (`an [old] version` of a package).
+   */
+  saidOf?: string[]
 }
 
 /**

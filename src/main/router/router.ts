@@ -323,6 +323,10 @@ export function createToolRouter(): ToolRouter {
     // A modifier no tool says (`now`, `quick`, `still`) cannot tell tools apart: generic.
     for (const w of parsed.core)
       if (w.modifier && !w.generic && !index.knowsAsWord(index.expand(w))) w.generic = true
+    // What the tools that say a modifier work on (`verified` of AI tools, `old` of pages and
+    // posts): it tells apart only tools of sites that hold such things (`score.ts`).
+    for (const w of parsed.core)
+      if (w.modifier && !w.generic) w.saidOf = index.objectsOfToolsSaying(index.expand(w))
     // So is any word of the object that is no noun and no tool says (`an [older] release`),
     // beside one a tool says: it cannot tell the tools apart, and it names no other object.
     const specific = parsed.core.filter((w) => !w.generic && !w.literal)

@@ -345,8 +345,10 @@ export function scoreTool(
       ? PENALTY.generic
       : namesHead(ctx, w)
         ? PENALTY.nameOfHead
-        : // (A modifier no tool of this site says cannot tell them apart: `an [old] version`.)
-          w.modifier && !saidOnSite(ctx, w)
+        : // (A modifier said only of things this site does not hold: `an [old] version`.)
+          w.modifier &&
+            w.saidOf !== undefined &&
+            !w.saidOf.some((o) => ctx.profile.siteObjects.has(o))
           ? PENALTY.generic
           : // (Unless the site has pages of its own: then the page is a thing asked for.)
             w.shownOn && !ctx.profile.siteObjects.has(w.stem)
@@ -814,13 +816,6 @@ export function askedClass(verb: ParsedIntent['verb'], tool: VerbClass): VerbCla
   if (!verb) return null
   if (!verbAgreement(verb.verbClass, tool).contradicts) return verb.verbClass
   return verb.alternatives?.find((c) => !verbAgreement(c, tool).contradicts) ?? verb.verbClass
-}
-
-/** True when some tool of the scored tool's site says `w` or a word it expands to strongly. */
-function saidOnSite(ctx: ScoreContext, w: IntentWord): boolean {
-  for (const [s, x] of ctx.expand(w))
-    if (x.strength >= 0.9 && ctx.profile.siteWords.has(s)) return true
-  return false
 }
 
 /**

@@ -143,9 +143,6 @@ export class ToolIndex {
         const actions = this.siteVocabularyOf(`${tool.siteHost} actions`)
         for (const a of entry.profile.siteActions) actions.add(a)
         entry.profile.siteActions = actions
-        const said = this.siteVocabularyOf(`${tool.siteHost} words`)
-        for (const w of entry.profile.siteWords) said.add(w)
-        entry.profile.siteWords = said
         this.entries.set(tool.id, entry)
         this.post(entry)
       }
@@ -262,6 +259,22 @@ export class ToolIndex {
           if (field !== undefined && !DATA_FIELDS.has(field)) return true
         }
     return false
+  }
+
+  /**
+   * The objects (`ToolProfile.objectStems`) of the tools held that say one of `expanded`'s stems
+   * at 0.9 or more as a word of what they do (not data: titles, values, names).
+   */
+  objectsOfToolsSaying(expanded: Expanded): string[] {
+    const objects = new Set<string>()
+    for (const [s, x] of expanded)
+      if (x.strength >= 0.9)
+        for (const e of this.postings.get(s) ?? []) {
+          const field = e.profile.terms.get(s)?.field
+          if (field !== undefined && !DATA_FIELDS.has(field))
+            for (const o of e.profile.objectStems) objects.add(o)
+        }
+    return [...objects]
   }
 
   /** True when some tool held has one of `expanded`'s stems at a strength of 0.9 or more. */

@@ -23,9 +23,6 @@ export type TermField =
   /** A word of a quoted name in its intent that a slot takes (`"run nightly import"`). */
   | 'named'
 
-/** Fields whose words say what a tool does (not its site's names, answers or data). */
-const SAYS_WHAT_IT_DOES: ReadonlySet<TermField> = new Set(['intent', 'name', 'path', 'slot'])
-
 /**
  * How much a word found in each field says that the tool is about that word (1 = the tool's own
  * intent says it). Slot names and URL path words are the site's vocabulary, a little weaker;
@@ -109,12 +106,6 @@ export interface ToolProfile {
   siteObjects: Set<string>
   /** The actions of every tool of its site (shared like `siteVocabulary`): what the site does. */
   siteActions: Set<string>
-  /**
-   * The stems every tool of its site says of what it does (its intent, name, path and slot
-   * names; shared like `siteVocabulary`): a modifier none of them says cannot tell its tools
-   * apart (`an [old] version` of a registry whose tools never say `old`).
-   */
-  siteWords: Set<string>
   /**
    * A search of a place for a value (`search the Website project for "duplicate"`): it finds
    * whatever its site holds, so an intent's head among `siteObjects` is what it finds.
@@ -322,9 +313,6 @@ export function profileTool(tool: ToolSpec, siteNamesOfHost: readonly string[] =
     objectStems: new Set(specific.map((w) => w.stem)),
     siteObjects: new Set(specific.map((w) => w.stem)),
     siteActions: new Set(action ? [action] : []),
-    siteWords: new Set(
-      [...terms.values()].filter((t) => SAYS_WHAT_IT_DOES.has(t.field)).map((t) => t.stem),
-    ),
     searchesSite: searchedPlace,
     // A site is named by what it holds too (`the tracker` of one whose tools work on issues).
     siteVocabulary: new Set([

@@ -493,12 +493,12 @@ describe('router: general rules', () => {
     expect(found.id).toBe('show_version')
     expect(found.score).toBeGreaterThanOrEqual(MIN_SCORE)
   })
-  it('counts a modifier no tool of the scored tool’s site says as generic', () => {
+  it('counts a modifier said only of things the scored tool’s site does not hold as generic', () => {
     const tools = [
       tool('show_version13', 'registry13.example', 'show version 1.1.0 of the lunar package', {
         defaults: { v: '1.1.0', package: 'lunar' },
       }),
-      // Another site's tool says `old` (a slot name): no reason for the registry's to say it.
+      // Only a tool of pages says `old` (a slot name): it tells apart no tools of packages.
       tool('rename_page13', 'wiki13.example', 'rename the page Plans to Goals', {
         mutating: true,
         defaults: { oldTitle: 'Plans', newTitle: 'Goals' },
