@@ -483,6 +483,7 @@ export function createToolRouter(): ToolRouter {
       siteWords.map((w) => (w.literal ? w.stem : w.word)),
       keys,
       siteWords.map((w) => index.expand(w)),
+      parsed.core.filter((w) => w.ofHead && !w.literal).map((w) => index.expand(w)),
     )
     // `search [the tracker] for X`: what people call a site stands for it (`score.ts` isSiteWord).
     const kinds = [...parsed.core, ...parsed.sites, ...parsed.places].filter(

@@ -109,6 +109,9 @@ export const PENALTY = {
   otherSiteWord: 0.05,
 } as const
 
+/** How surely a read does what is asked of a record by a field of its answer (`the text of X`). */
+const ANSWERED_FIELD = 0.95
+
 /** What a place word absorbed by a slot costs (`in [paris]`): ranks the tool saying it first. */
 export const ABSORBED_WORD = 0.01
 
@@ -261,7 +264,9 @@ function find(
   for (const [s, e] of expanded) {
     const term = profile.terms.get(s)
     // Page titles and slot values are data as much as vocabulary: only the word itself counts.
-    if (term && (e.via !== 'vector' || !DATA_FIELDS.has(term.field))) {
+    // (A site's name by its own word only: `text` is no synonym of the `word` of WordPress.)
+    const byName = term?.field !== 'site' || e.via === 'word' || e.via === 'lemma'
+    if (term && byName && (e.via !== 'vector' || !DATA_FIELDS.has(term.field))) {
       const strength = term.strength * e.strength
       if (!best || strength > best.strength) best = { strength, field: term.field, via: e.via }
     }
@@ -700,8 +705,12 @@ function accountWord(
   // (`change the [heading] of post X`: what a rename changes is the record's name, whatever
   // slot holds it.)
   const renamed = profile.action === 'rename' && NAME_STEMS.has(w.stem)
-  const weak = w === head && f !== null && WEAK_HEAD_FIELDS.has(f.field) && !renamed
-  const strength = (f?.strength ?? 0) * (weak ? HEAD_IN_FIELDS : 1)
+  // (`the [text] of the post X`: what is asked of a record, a field of what a read answers.)
+  const answered = w.ofHead === true && f?.field === 'output' && READ_CLASSES.includes(profile.verb)
+  const weak = w === head && f !== null && WEAK_HEAD_FIELDS.has(f.field) && !renamed && !answered
+  const strength = answered
+    ? Math.max(f.strength, ANSWERED_FIELD)
+    : (f?.strength ?? 0) * (weak ? HEAD_IN_FIELDS : 1)
   // A word that names where the site's tools work (`blog` in `rename the blog post`, `on the
   // wiki`) is context: before the head or as a site, it costs no more than a generic word.
   const context =

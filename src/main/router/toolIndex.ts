@@ -14,7 +14,7 @@
  * `VECTOR_MAX · (cos − floor) / (full − floor)`, at most {@link VECTOR_MAX}.
  */
 import type { ToolSpec } from '../../shared/toolSpec'
-import { nounSynonyms } from './lexicon'
+import { nounSynonyms, READ_CLASSES } from './lexicon'
 import { nounLemma, verbLemma } from './meaning/lemma'
 import { isWord, relatedStems } from './meaning/related'
 import { hasVector, similarity } from './meaning/vectors'
@@ -304,8 +304,16 @@ export class ToolIndex {
     siteWords: string[],
     keys: string[] = [],
     sites: Expanded[] = [],
+    answered: Expanded[] = [],
   ): IndexEntry[] {
     const found = new Set<IndexEntry>()
+    // What is asked of a record (`the [text] of X`) a read finds among its answer's fields.
+    for (const expanded of answered)
+      for (const [s, x] of expanded)
+        if (x.strength >= 0.9 && x.via !== 'vector')
+          for (const e of this.postings.get(s) ?? [])
+            if (READ_CLASSES.includes(e.profile.verb) && e.profile.terms.get(s)?.field === 'output')
+              found.add(e)
     for (const key of keys) for (const e of this.postings.get(key) ?? []) found.add(e)
     const searchedSites = new Set<string>()
     for (const expanded of heads)

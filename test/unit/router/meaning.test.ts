@@ -515,6 +515,41 @@ describe('router: general rules', () => {
     const ranked = createToolRouter().rank('show the revisions of the page team:status', tools)
     expect(ranked[0]!.score).toBeLessThan(MIN_SCORE)
   })
+  it('names a site by its own words only, never by a synonym of them', () => {
+    const tools = [
+      tool('rename_post15', 'blog15.example', 'rename the post Weekly Update to Weekly Roundup', {
+        mutating: true,
+        defaults: { title: 'Weekly Roundup' },
+        names: ['WordPress'],
+      }),
+    ]
+    // `text` and `body` are synonyms of `wording`, not of the `word` of WordPress's name.
+    const ranked = createToolRouter().rank(
+      "change the body text of the blog post Sweet Peas to 'Sow in October.'",
+      tools,
+    )
+    expect(ranked[0]!.score).toBeLessThan(MIN_SCORE)
+  })
+  it('takes what is asked of a record as a field of what a read answers', () => {
+    const view = tool('view_post16', 'blog16.example', 'show the post Hello', {
+      defaults: { post: 'Hello' },
+    })
+    const tools = [
+      {
+        ...view,
+        output: {
+          type: 'object',
+          properties: { title: { type: 'string' }, text: { type: 'string' } },
+        },
+      },
+    ] as ToolSpec[]
+    const found = createToolRouter().rank(
+      "the full text of the post 'Planting Garlic' please",
+      tools,
+    )[0]!
+    expect(found.id).toBe('view_post16')
+    expect(found.score).toBeGreaterThanOrEqual(MIN_SCORE)
+  })
   it('signs in to the site a place is described by what it holds', () => {
     const tools = [
       ...TRACKER,
