@@ -873,9 +873,11 @@ function agreesInAction(
   const word: IntentWord = { word: asked, stem: stem(asked), generic: false, literal: false }
   // The site's own API words for the act (`/move`, `action=rename`), not names the intent used
   // (`import` of a flow called "Nightly import").
+  // (The act's own word: a form derived from it names a thing, `watcher` of a new issue's form.)
   for (const [s, e] of expand(word, 'verb')) {
     const field = profile.terms.get(s)?.field
-    if (e.strength >= 0.9 && (field === 'path' || field === 'slot' || field === 'value'))
+    const own = e.via === 'word' || e.via === 'lemma' || e.via === 'thesaurus'
+    if (own && e.strength >= 0.9 && (field === 'path' || field === 'slot' || field === 'value'))
       return true
   }
   return false

@@ -550,6 +550,17 @@ describe('router: general rules', () => {
     expect(found.id).toBe('view_post16')
     expect(found.score).toBeGreaterThanOrEqual(MIN_SCORE)
   })
+  it('agrees on an act by the site’s own word for it, not a thing derived from it', () => {
+    const tools = [
+      tool('new_issue17', 'tracker17.example', 'create a bug called Login fails', {
+        mutating: true,
+        defaults: { subject: 'Login fails', watcher_user_ids: '3' },
+      }),
+    ]
+    // `watcher` of the new issue's form names who watches, not an act of watching.
+    const ranked = createToolRouter().rank('watch issue #12 in the tracker', tools)
+    expect(ranked[0]!.score).toBeLessThan(MIN_SCORE)
+  })
   it('signs in to the site a place is described by what it holds', () => {
     const tools = [
       ...TRACKER,
