@@ -109,6 +109,9 @@ export const PENALTY = {
   otherSiteWord: 0.05,
 } as const
 
+/** Words that say a thing is made, not sent from elsewhere (`a [new] [empty] notebook`). */
+const MADE_NEW: ReadonlySet<string> = new Set(['new', 'empty', 'blank', 'fresh'])
+
 /** How surely a read does what is asked of a record by a field of its answer (`the text of X`). */
 const ANSWERED_FIELD = 0.95
 
@@ -864,6 +867,14 @@ function agreesInAction(
   expand: (w: IntentWord, pos?: 'noun' | 'verb') => Expanded,
 ): boolean {
   const asked = intent.action
+  // `create a new empty notebook`: what is made from nothing is no file sent from elsewhere.
+  if (
+    profile.action &&
+    sameAct(profile.action, 'upload') &&
+    intent.verb?.verbClass === 'create' &&
+    intent.core.some((w) => MADE_NEW.has(w.word))
+  )
+    return false
   if (!asked || GENERIC_VERBS.has(asked) || !profile.action) return true
   // Signing in, out, reading and searching have no kinds that matter here.
   const verb = intent.verb?.verbClass

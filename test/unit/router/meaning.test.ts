@@ -561,6 +561,19 @@ describe('router: general rules', () => {
     const ranked = createToolRouter().rank('watch issue #12 in the tracker', tools)
     expect(ranked[0]!.score).toBeLessThan(MIN_SCORE)
   })
+  it('takes a thing made new as no file sent from elsewhere', () => {
+    const tools = [
+      tool('upload18', 'files18.example', 'upload the file report.pdf', {
+        mutating: true,
+        defaults: { file: 'report.pdf' },
+      }),
+    ]
+    const router18 = createToolRouter()
+    const made = router18.rank('create a new empty file called scratch.txt', tools)[0]!
+    expect(made.score).toBeLessThan(MIN_SCORE)
+    const sent = router18.rank('upload scratch.ipynb', tools)[0]!
+    expect(sent.score).toBeGreaterThanOrEqual(MIN_SCORE)
+  })
   it('signs in to the site a place is described by what it holds', () => {
     const tools = [
       ...TRACKER,
