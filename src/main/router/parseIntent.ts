@@ -966,7 +966,12 @@ function makesWhenNew(verb: string, rest: string[]): boolean {
   // `save a draft` makes one; `save a flow to the library` stores one that exists.
   if (lemma === 'save') return !rest.some((t) => t === 'to' || t === 'into' || t === 'in')
   if (lemma !== 'open') return true
-  const noun = rest.slice(1).find((t) => !INDEFINITE.has(t) && !isMark(t))
+  // The noun phrase's last word names what is opened (`a GitHub pull [request]`).
+  const end = rest.findIndex((t, i) => i > 0 && (OPENERS[t] !== undefined || PLACE_WORDS.has(t)))
+  const noun = rest
+    .slice(1, end < 0 ? undefined : end)
+    .filter((t) => !INDEFINITE.has(t) && !isMark(t))
+    .at(-1)
   return rest[1] === 'new' || (noun !== undefined && OPENED.has(stem(noun)))
 }
 

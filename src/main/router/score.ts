@@ -9,6 +9,8 @@ import {
 import { isActVerb, sameAct } from './meaning/actions'
 import {
   isKindOf,
+  isMostlyNoun,
+  isWord,
   sameAction as sameActionByMeaning,
   sameSense as sameSenseByMeaning,
 } from './meaning/related'
@@ -839,9 +841,15 @@ function namesHead(ctx: ScoreContext, w: IntentWord): boolean {
   const { head, core, profile } = ctx
   if (head === null || w === head || w.generic || w.literal || w.modifier) return false
   if (isPlural(head.word)) return false
+  // A name is a thing's word or none English has (`backup`, `alerts`), seldom a verb's (`pull`
+  // of `pull request`).
+  if (isWord(w.word, 'verb') && !isMostlyNoun(w.word)) return false
   if (!profile.hasTextSlot) return false
-  if (!profile.objectStems.has(head.stem) && !profile.siteObjects.has(head.stem)) return false
-  return core.indexOf(w) < core.indexOf(head)
+  // (`the reports [directory]` of a tool of folders: the head by a synonym too.)
+  let held = false
+  for (const [s, x] of ctx.expand(head))
+    if (x.strength >= 0.9 && (profile.objectStems.has(s) || profile.siteObjects.has(s))) held = true
+  return held && core.indexOf(w) < core.indexOf(head)
 }
 
 /**

@@ -104,6 +104,13 @@ describe('parseIntent: values and verbs', () => {
     expect(parseIntent('posts a comment on the ticket').verb?.verbClass).toBe('create')
   })
 
+  it('reads no verb by a meaning that only `give me` has, and what is opened by its last noun', () => {
+    // `pay` is a kind of giving; giving reads only as `give me`.
+    expect(parseIntent('pay the electricity bill').verb?.verbClass).not.toBe('read')
+    expect(parseIntent('open a GitHub pull request for my branch').verb?.verbClass).toBe('create')
+    expect(parseIntent('open the pull request page').verb?.verbClass).toBe('read')
+  })
+
   it('asks to create what is new, whatever the verb', () => {
     expect(parseIntent('set up a new folder for the receipts').verb?.verbClass).toBe('create')
     expect(parseIntent('open a new ticket').verb?.verbClass).toBe('create')
@@ -729,6 +736,23 @@ describe('router: general rules', () => {
     // With no slot to take a name, the word is one the tool lacks.
     const unnamed = createToolRouter().rank('turn off the alerts flow', [wiki, disable({})])[0]!
     expect(unnamed.score).toBeLessThan(MIN_SCORE)
+  })
+  it('reads a name before a synonym of what the site holds, but not a verb’s word', () => {
+    const tools = [
+      tool('list_folder19', 'files19.example', 'list the folder projects', {
+        defaults: { path: 'projects' },
+      }),
+      tool('search19', 'wiki19.example', 'search the wiki for reports and pulls', {
+        defaults: { q: 'x' },
+      }),
+    ]
+    const router19 = createToolRouter()
+    // `reports` names the folder (a `directory` of a site of folders).
+    const found = router19.rank('browse the reports directory', tools)[0]!
+    expect(found.id).toBe('list_folder19')
+    expect(found.score).toBeGreaterThanOrEqual(MIN_SCORE)
+    // `pull` is mostly a verb: no name of a directory.
+    expect(router19.rank('browse the pull directory', tools)[0]!.score).toBeLessThan(MIN_SCORE)
   })
   it('finds the site’s runner through the index by a thing of the site it runs', () => {
     const tools = [

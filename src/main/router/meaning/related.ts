@@ -144,6 +144,9 @@ function compareActions(a: string, b: string): boolean {
   return sb.some((s) => ha.has(s.offset)) || sa.some((s) => hb.has(s.offset))
 }
 
+/** Table verbs that read only as said to someone (`give me`, `tell me`), never by meaning. */
+const SAID_TO_ME: ReadonlySet<string> = new Set(['give', 'tell'])
+
 /**
  * The class of a verb the router's table does not list, by meaning: the class of the first
  * table verb found among the words of its first {@link SENSES} synsets, then of their
@@ -165,7 +168,8 @@ export function verbClassByMeaning(
     // so either act may be meant.
     for (const synset of level)
       for (const w of synset.words) {
-        if (w.includes('_')) continue
+        // (`give me`, `tell me` ask to read; what means giving, `pay`, `donate`, asks no read.)
+        if (w.includes('_') || SAID_TO_ME.has(w)) continue
         const c = classOf(stem(w))
         if (!c) continue
         if (!first) first = { verbClass: c, via: w }
