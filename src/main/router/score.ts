@@ -496,8 +496,11 @@ export function scoreTool(
   if (READ_CLASSES.includes(profile.verb)) {
     const text = intent.looksIn.has('text') && !intent.looksIn.has('name')
     const name = intent.looksIn.has('name') && !intent.looksIn.has('text')
-    // A list looks at no text either (`which pages mention X` of a namespace's listing).
-    if (text && (profile.searchesNames || profile.verb === 'list'))
+    // A list looks at no text either (`which pages mention X` of a namespace's listing), when
+    // something is looked for (`the contents of the namespace X` asks what it holds).
+    const lookedFor =
+      asked === 'search' || intent.values.some((v) => QUERY_OPENERS.has(v.after ?? ''))
+    if (text && (profile.searchesNames || (profile.verb === 'list' && lookedFor)))
       penalty += PENALTY.looksElsewhere
     // Nor does a list look at names it is not limited to (`pages that have X in their name`).
     else if (name && profile.verb === 'list' && !profile.searchesNames)
@@ -572,7 +575,11 @@ export function scoreTool(
     ((head !== null && !head.generic && (isPlural(head.word) || quantified)) ||
       (head === null && everything))
   // What a container holds (`the files in the data folder`) is what reading it shows.
-  const membersAsked = head !== null && asksMembers(ctx, head)
+  // (`the contents of the namespace X`: what a place a list lists holds.)
+  const membersAsked =
+    head !== null &&
+    (asksMembers(ctx, head) ||
+      (listsPlace && intent.core.some((w) => w.word === 'contents' || w.word === 'content')))
   if (membersAsked && !verb.contradicts) verb.factor = 1
   else if (asksMany && profile.verb === 'read' && profile.headSingular && !verb.contradicts)
     verb.factor = Math.min(verb.factor, ONE_ITEM_FACTOR)

@@ -754,6 +754,24 @@ describe('router: general rules', () => {
     // `pull` is mostly a verb: no name of a directory.
     expect(router19.rank('browse the pull directory', tools)[0]!.score).toBeLessThan(MIN_SCORE)
   })
+  it('reads the contents of a place a list lists as what the list shows', () => {
+    const tools = [
+      tool('list_ns20', 'wiki20.example', 'list the pages in the projects namespace', {
+        defaults: { ns: 'projects' },
+      }),
+      tool('search20', 'wiki20.example', 'search the wiki pages for budget', {
+        defaults: { q: 'budget' },
+      }),
+    ]
+    const router20 = createToolRouter()
+    const found = router20.rank('show the contents of the namespace archive', tools)[0]!
+    expect(found.id).toBe('list_ns20')
+    expect(found.score).toBeGreaterThanOrEqual(MIN_SCORE)
+    // Looking for something in the pages' contents is a search, not the listing.
+    const searched = router20.rank('find pages whose contents mention budget', tools)
+    expect(searched[0]!.id).toBe('search20')
+    expect(searched.find((m) => m.id === 'list_ns20')!.score).toBeLessThan(MIN_SCORE)
+  })
   it('finds the site’s runner through the index by a thing of the site it runs', () => {
     const tools = [
       tool('press_inject2', 'flows3.example', 'trigger the inject node "run nightly import"', {
