@@ -175,6 +175,21 @@ const RARE_WORD = 15_000
 /** Frequency ranks under which a word is an everyday one (`read`, `me` of `readme`). */
 const COMMON_WORD = 10_000
 
+/** Where on a screen something is (`on the left`, `at the top`): no site, no thing. */
+const SCREEN_PLACES: ReadonlySet<string> = new Set([
+  'left',
+  'right',
+  'top',
+  'bottom',
+  'side',
+  'corner',
+  'edge',
+  'middle',
+  'sidebar',
+  'header',
+  'footer',
+])
+
 /**
  * The words a slip may be read as (`spelling.ts`): a word some tool says or a site's name first,
  * then a verb of the router's tables, then an everyday word by its frequency (word vectors).
@@ -245,7 +260,11 @@ export function createToolRouter(): ToolRouter {
   // the request (not what to look for, as after `search:`).
   const siteLabelLast = (request: string): string => {
     const m = /^\s*([A-Za-z][\w-]*)\s*:\s+(.+)$/s.exec(request)
-    if (!m || !index.isSiteName(m[1]!.toLowerCase())) return request
+    if (!m) return request
+    // (`Node-RED:` is the site labelled `nodered`.)
+    const label = m[1]!.toLowerCase()
+    const forms = [label, label.replace(/-/g, ''), label.replace(/-/g, '_')]
+    if (!forms.some((l) => index.isSiteName(l))) return request
     const rest = m[2]!.replace(/[.!?]+\s*$/, '')
     // (`what's under meetings:?`: a namespace ends it; the site after it would read as one.)
     return rest.endsWith(':') ? request : `${rest} on ${m[1]}`
@@ -333,6 +352,8 @@ export function createToolRouter(): ToolRouter {
     const known = specific.filter((w) => index.knows(index.expand(w)))
     if (known.length)
       for (const w of specific) if (!known.includes(w) && !isWord(w.word, 'noun')) w.generic = true
+    // `the button on the [left]`, `at the [top] of Node-RED`: where on a screen says no site.
+    for (const w of parsed.sites) if (SCREEN_PLACES.has(w.word)) w.generic = true
     // A name (`Redmine`, `node-red`) or a word English does not have (`redmine`); an English word
     // that is also a host label (`jobs` of jobs.example) stays a word.
     const named = (w: IntentWord) =>

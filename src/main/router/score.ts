@@ -902,7 +902,7 @@ function agreesInAction(
   // (The act's own word: a form derived from it names a thing, `watcher` of a new issue's form.)
   for (const [s, e] of expand(word, 'verb')) {
     const field = profile.terms.get(s)?.field
-    const own = e.via === 'word' || e.via === 'lemma' || e.via === 'thesaurus'
+    const own = e.via === 'word' || e.via === 'lemma'
     if (own && e.strength >= 0.9 && (field === 'path' || field === 'slot' || field === 'value'))
       return true
   }

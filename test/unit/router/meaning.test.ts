@@ -662,6 +662,40 @@ describe('router: general rules', () => {
     const found = createToolRouter().route("Blogbox: posts in category 'Pests'", tools)
     expect(found.tools[0]?.id).toBe('list_posts_in')
   })
+  it('reads a site’s label written with a hyphen as that site', () => {
+    const tools = [
+      tool('desk_attach', 'desk23.example', 'attach the file a.txt to issue 3', {
+        mutating: true,
+        defaults: { file: 'a.txt', issue: '3' },
+        names: ['Desk-Box'],
+      }),
+      tool('desk_search', 'desk23.example', 'search the issues for login', {
+        defaults: { q: 'login' },
+        names: ['Desk-Box'],
+      }),
+    ]
+    const found = createToolRouter().rank('Desk-Box: mockup.pdf onto #2 as an attachment', tools)
+    expect(found[0]!.id).toBe('desk_attach')
+    expect(found[0]!.score).toBeGreaterThanOrEqual(MIN_SCORE)
+  })
+  it('takes where on a screen something is as no site', () => {
+    const tools = [
+      tool('press22', 'flows22.example', 'trigger the inject node "nightly"', {
+        mutating: true,
+        defaults: { name: 'nightly' },
+        names: ['Flowbox'],
+      }),
+      tool('top_posts', 'blog22.example', 'list the top posts in the left sidebar'),
+    ]
+    const found = createToolRouter().rank(
+      "in Flowbox, press the little button on the left of the 'backup' node so it runs",
+      tools,
+    )[0]!
+    expect(found.id).toBe('press22')
+    // `left` costs what a generic word does (and another site's word), not a missing site's.
+    const left = found.evidence.words.find((w) => w.word === 'left')!
+    expect(left.penalty).toBeLessThan(0.12)
+  })
   it('takes a noun that names a list as what a list tool lists', () => {
     const at = (t: ToolSpec, url: string): ToolSpec => ({
       ...t,
