@@ -279,6 +279,23 @@ const markIndex = (token: string) => Number(token.slice(VALUE_MARK.length, -1))
 /** Words that open an object not named yet (`file [a] bug`, `add [another] page`). */
 const INDEFINITE = new Set(['a', 'an', 'new', 'another', 'some'])
 
+/** What opens a gerund's object (`by clicking [its] button`, `by giving [it] a tag`). */
+const GERUND_OBJECTS = new Set([
+  'the',
+  'a',
+  'an',
+  'its',
+  'their',
+  'it',
+  'them',
+  'my',
+  'our',
+  'this',
+  'that',
+  'his',
+  'her',
+])
+
 /** Articles: what follows one is a noun phrase, no verb. */
 const ARTICLES = new Set(['the', 'a', 'an'])
 
@@ -741,6 +758,17 @@ export function parseIntent(said: string): ParsedIntent {
     }
     // `on our [private] registry`: how the site is, not what is asked.
     if ((part === 'sites' || part === 'places') && isModifier(token)) word.generic = true
+    // `by [clicking] its inject button`: a gerund taking an object after `by` says how it is
+    // done, not by what (`by pricing` sorts by a thing).
+    if (
+      part === 'qualifiers' &&
+      rest[i - 1] === 'by' &&
+      token.endsWith('ing') &&
+      verbLemma(token) !== token &&
+      isWord(verbLemma(token), 'verb') &&
+      GERUND_OBJECTS.has(rest[i + 1] ?? '')
+    )
+      word.generic = true
     // `the [scan] contract.pdf`, `the [mockup] home-v3.pdf`: what a file is, said before it.
     if (part === 'core' && isFileMark(rest[i + 1])) word.generic = true
     // `add the page to [my watchlist]`: a place of one's own that something goes to, named by

@@ -472,6 +472,10 @@ export function scoreTool(
     // `run the nightly [import]` of `trigger the inject node "run nightly import"`: the name of
     // the thing it works on names it.
     (head !== null && findCached(ctx, head, false)?.field === 'named') ||
+    // `run the hourly sync [flow]` of a runner: what the site holds, the runner runs.
+    (head !== null &&
+      profile.verb === 'run' &&
+      findCached(ctx, head, false)?.via === 'site_object') ||
     // `upload a [file]` of a tool recorded with `Sunset.png`: the kind of its value is its object.
     (head !== null && findCached(ctx, head, false)?.field === 'kind') ||
     // `create an [issue]` of `create a bug` posting to `/issues.json`: a write's path names the

@@ -745,6 +745,27 @@ describe('router: general rules', () => {
     expect(found.id).toBe('press_inject')
     expect(found.score).toBeGreaterThanOrEqual(MIN_SCORE)
   })
+  it('runs what the site holds by its runner, however it is pressed', () => {
+    const tools = [
+      tool('press24', 'flows24.example', 'trigger the inject node "run nightly import" by hand', {
+        mutating: true,
+        defaults: { id: 'a1' },
+      }),
+      tool('disable24', 'flows24.example', 'disable the flow Reports', {
+        mutating: true,
+        defaults: { flow: 'Reports' },
+      }),
+    ]
+    // The flow is what the site holds; `by clicking` says how, not with what.
+    const found = createToolRouter().rank(
+      'manually run the hourly sync flow by clicking its inject button',
+      tools,
+    )[0]!
+    expect(found.id).toBe('press24')
+    expect(found.score).toBeGreaterThanOrEqual(MIN_SCORE)
+    const clicking = found.evidence.words.find((w) => w.word === 'clicking')
+    expect(clicking?.penalty ?? 0).toBeLessThanOrEqual(0.02)
+  })
   it('reads a lower-case word before a thing of the site as its name when a slot takes one', () => {
     // `alerts` is a word of another site's tool, so the router knows it: no value by itself.
     const wiki = tool('wiki_alerts', 'wiki5.example', 'search the wiki for alerts', {
