@@ -276,7 +276,7 @@ export function profileTool(tool: ToolSpec, siteNamesOfHost: readonly string[] =
     terms,
     siteLabels,
     siteStems,
-    verb: toolVerb(tool, parsed.verb?.verbClass ?? asksForMany(parsed), nameWords),
+    verb: toolVerb(tool, parsed.verb?.verbClass ?? asksForMany(parsed, intent), nameWords),
     action,
     headAliases: new Set(wikiPage ? [stem('article')] : []),
     // `whose name mentions X` looks at names the way others look at text: no limit.
@@ -494,9 +494,12 @@ function recordedShapes(tool: ToolSpec): string[] {
 
 /**
  * A verb-less question about many things (`which wiki pages have office in their name?`) is a
- * search: null for any other intent.
+ * search, and one about what a place holds (`what's in the invoices folder`) a list: null for
+ * any other intent.
  */
-function asksForMany(parsed: ReturnType<typeof parseIntent>): VerbClass | null {
+function asksForMany(parsed: ReturnType<typeof parseIntent>, intent: string): VerbClass | null {
+  // `what's in the invoices folder`: what a place holds, a listing of it.
+  if (/^\W*what(?:'s|’s| is| are)\s+(?:in|inside|under|within)\b/i.test(intent)) return 'list'
   const asked = parsed.core.find((w) => w.asked)
   return asked && isPlural(asked.word) ? 'search' : null
 }

@@ -745,6 +745,24 @@ describe('router: general rules', () => {
     expect(found.id).toBe('press_inject')
     expect(found.score).toBeGreaterThanOrEqual(MIN_SCORE)
   })
+  it('takes a tool recorded as what a place holds (what’s in the folder X) as a list', () => {
+    const tools = [
+      tool('list25', 'files25.example', "what's in the invoices folder", {
+        defaults: { path: 'invoices' },
+      }),
+      tool('read25', 'files25.example', 'show me what notes.md says', {
+        defaults: { path: 'notes.md' },
+      }),
+    ]
+    const router25 = createToolRouter()
+    for (const intent of [
+      'list the contents of the projects folder',
+      'enumerate the files in the data folder',
+    ]) {
+      const found = router25.rank(intent, tools)[0]!
+      expect([intent, found.id, found.score >= MIN_SCORE]).toEqual([intent, 'list25', true])
+    }
+  })
   it('runs what the site holds by its runner, however it is pressed', () => {
     const tools = [
       tool('press24', 'flows24.example', 'trigger the inject node "run nightly import" by hand', {
