@@ -65,6 +65,15 @@ const IDIOMS: Array<[RegExp, string | ((match: string, ...groups: string[]) => s
     '$1 rename $2 to ',
   ],
   [/^([^:]*:\s*)?(.*?)\s*\bbecomes\b/i, '$1 rename $2 to '],
+  // `change the filename of X to Y`, `change X's title to Y`: a rename.
+  [
+    /\b(?:change|update|edit|set|alter|modify|fix)\s+(?:the\s+)?(?:file\s?name|name|title|heading|headline)\s+of\b/gi,
+    ' rename ',
+  ],
+  [
+    /\b(?:change|update|edit|set|alter|modify)\s+([^,.;]+?)['’]s\s+(?:file\s?name|name|title|heading|headline)\s+to\b/gi,
+    ' rename $1 to ',
+  ],
   [/\b(?:a |the )?new (?:title|name)(?: is| should be| of)?\b/gi, ' rename to '],
   // A new text.
   [
@@ -167,6 +176,11 @@ const IDIOMS: Array<[RegExp, string | ((match: string, ...groups: string[]) => s
     /^(.*?)\s*(?:->|→|=>)\s*(?:\w+ly )?(deleted|removed|trashed|erased|disabled|enabled|archived|gone)\b[^,;]*$/i,
     (_: string, what: string, done: string) =>
       ` ${done.toLowerCase() === 'gone' ? 'delete' : baseOf(done)} ${what} `,
+  ],
+  // `put my file sales.csv inside jupyter`, `get a.pdf into the server`: a file sent there.
+  [
+    /\b(?:put|get|drop|pop|stick|place)\s+(?!rid\b)([^,.;]*?zzvaluezz\d+f[^,.;]*?)\s+(?:in|into|inside|onto|on|up on|up to|to)\b/gi,
+    ' upload $1 to ',
   ],
   // `mockup.pdf onto #2`, `harbor.jpg -> MediaWiki`: a file said first, then where it goes.
   [/^(\W*)(zzvaluezz\d+f)\s+(?:onto|into|to|->|→|=>)\s+/i, '$1 upload $2 to '],

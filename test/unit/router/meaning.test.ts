@@ -77,8 +77,8 @@ const first = (intent: string, tools: ToolSpec[]) => router.rank(intent, tools)[
 
 describe('parseIntent: values and verbs', () => {
   it('reads a verb before a value as a verb, and a file name before a date', () => {
-    const p = parseIntent('put minutes-2026-12-01.pdf into the meetings folder')
-    expect(p.verb?.word).toBe('put')
+    const p = parseIntent('copy minutes-2026-12-01.pdf into the meetings folder')
+    expect(p.verb?.word).toBe('copy')
     expect(p.values.map((v) => [v.word, v.value])).toEqual([['minutes-2026-12-01.pdf', 'file']])
     expect(p.objectKinds).toEqual(['file'])
   })
