@@ -143,8 +143,8 @@ const IDIOMS: Array<[RegExp, string | ((match: string, ...groups: string[]) => s
   ],
   // `open an authenticated session`, `establish a session`: to sign in.
   [
-    /\b(?:open|start|establish|obtain|get|begin|create|initiate|set up) (?:a |an |my |the )?(?:new )?(?:logged[- ]in |signed[- ]in |authenticated |login |user )?session\b/gi,
-    ' log in ',
+    /\b(?:open|start|establish|obtain|get|begin|create|initiate|set up)\s+(?:(?:a|an|my|the)\s+)?(?:new\s+)?(?:(?!logged|signed|authenticated|login|user)([\w-]+)\s+)?(?:(?:logged[- ]in|signed[- ]in|authenticated|login|user)\s+)?session\b/gi,
+    (_: string, site?: string) => (site ? ` log in to ${site} ` : ' log in '),
   ],
   // Signing in said as the state it brings (`I need a session on X`, `I want enter in X`).
   [/\b(?:need|want) to be (?:signed|logged) (?:in|on)(?: to)?\b/gi, ' log in to '],

@@ -441,7 +441,10 @@ export function scoreTool(
       asked === 'logout' ||
       typedValue ||
       listsNamed ||
-      (siteNamed && (asked === 'search' || asked === 'list' || sameSpecificAction)) ||
+      (siteNamed && (asked === 'search' || asked === 'list')) ||
+      // (The site's tool for that very act, unless what it is done to is none of the tool's:
+      // `close project website` of a tool that sets an issue's status.)
+      (siteNamed && sameSpecificAction && !ctx.core.some((w) => otherThingOfSite(ctx, w))) ||
       // `MediaWiki: delete Sandbox`: a thing named on a named site, by the site's tool's act.
       // (`redmine #42`: no verb asks to read it.)
       (siteNamed &&
@@ -841,6 +844,13 @@ export function askedClass(verb: ParsedIntent['verb'], tool: VerbClass): VerbCla
   if (!verb) return null
   if (!verbAgreement(verb.verbClass, tool).contradicts) return verb.verbClass
   return verb.alternatives?.find((c) => !verbAgreement(c, tool).contradicts) ?? verb.verbClass
+}
+
+/** True when `w` is a thing of the tool's site (`project`) that the tool does not say. */
+function otherThingOfSite(ctx: ScoreContext, w: IntentWord): boolean {
+  const { profile } = ctx
+  const ofSite = profile.siteObjects.has(w.stem) || profile.siteVocabulary.has(w.stem)
+  return ofSite && findCached(ctx, w, false) === null
 }
 
 /**

@@ -233,6 +233,7 @@ describe('plainRequest and the parse of idioms', () => {
       'I want enter in the wiki with my user',
       'Open a session on the notebook server by entering the password',
       'establish an authenticated session on the wiki',
+      'open a Redmine session for user dev1',
     ])
       expect([intent, parseIntent(intent).verb?.verbClass]).toEqual([intent, 'auth'])
     expect(parseIntent('gimme the readme of tidy-csv').verb?.verbClass).toBe('read')

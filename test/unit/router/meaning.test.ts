@@ -763,6 +763,26 @@ describe('router: general rules', () => {
       expect([intent, found.id, found.score >= MIN_SCORE]).toEqual([intent, 'list25', true])
     }
   })
+  it('reads a tracker’s workflow verbs as setting the state, of its issues only', () => {
+    const tools = [
+      tool('set_status26', 'tracker26.example', 'set the status of issue #1 to Done', {
+        mutating: true,
+        defaults: { issue: '1', status: 'Done' },
+        names: ['Bugzy'],
+      }),
+      tool('search26', 'tracker26.example', 'search the Website project for timeout', {
+        defaults: { q: 'timeout' },
+        names: ['Bugzy'],
+      }),
+    ]
+    const router26 = createToolRouter()
+    for (const intent of ['close issue #6 in Bugzy', 'reopen issue #6', 'resolve issue 9']) {
+      const found = router26.rank(intent, tools)[0]!
+      expect([intent, found.id, found.score >= MIN_SCORE]).toEqual([intent, 'set_status26', true])
+    }
+    // A project is no issue: closing it is no status of one.
+    expect(router26.rank('bugzy close project website', tools)[0]!.score).toBeLessThan(MIN_SCORE)
+  })
   it('runs what the site holds by its runner, however it is pressed', () => {
     const tools = [
       tool('press24', 'flows24.example', 'trigger the inject node "run nightly import" by hand', {

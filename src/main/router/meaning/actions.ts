@@ -46,7 +46,14 @@ const ACTS: Record<string, Act> = {
   },
   rename: { verbClass: 'update', verbs: ['rename', 'retitle', 'relabel', 'rechristen'] },
   tag: { verbClass: 'update', verbs: ['tag', 'label', 'categorize', 'categorise', 'classify'] },
-  set: { verbClass: 'update', verbs: ['set', 'mark', 'flag', 'switch', 'transition'] },
+  // A tracker's workflow moves an issue along by its state's verb (`close`, `reopen`, `resolve`).
+  set: {
+    verbClass: 'update',
+    verbs: [
+      ...['set', 'mark', 'flag', 'switch', 'transition'],
+      ...['close', 'close_out', 'reopen', 'resolve'],
+    ],
+  },
   assign: {
     verbClass: 'update',
     verbs: ['assign', 'reassign', 'allocate', 'delegate', 'hand_over', 'give_to'],
