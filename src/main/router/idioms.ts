@@ -93,6 +93,11 @@ const IDIOMS: Array<[RegExp, string | ((match: string, ...groups: string[]) => s
     /\b(?:the )?(?:latest|newest|current|most recent) (?:version|release) of\b/gi,
     ' the details of ',
   ],
+  // (`its readme and the latest version`: what the thing is now, its details.)
+  [
+    /\b(?:the |its )?(?:latest|newest|current|most recent) (?:version|release)\b/gi,
+    ' the details ',
+  ],
   // Where an upload comes from says nothing of where it goes (`my local file`).
   [/\blocal (?=(?:file|document|picture|photo|image|spreadsheet|pdf|copy)s?\b)/gi, ''],
   // `complete list of X`: how much of a list, no verb (`complete` is one too).

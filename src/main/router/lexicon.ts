@@ -226,6 +226,8 @@ const NOUN_GROUPS: string[][] = [
   ['post', 'article', 'entry', 'blogpost'],
   ['picture', 'image', 'photo', 'graphic'],
   ['tag', 'label'],
+  // Who may see a thing (a registry's `private` packages are its `internal`, `scoped` ones).
+  ['private', 'internal', 'restricted', 'scoped'],
   ['status', 'state'],
   ['flow', 'workflow'],
   // What people who do not know Node-RED's words call its nodes.

@@ -95,7 +95,7 @@ import { fieldsAsSentence } from './fields'
 import { isNumberWord } from './spoken'
 import { GENERIC_STEMS, stem } from './text'
 import { isKindWord } from './toolProfile'
-import { isSiteKind, verbAgreement, verbClassOf, type VerbClass } from './lexicon'
+import { isSiteKind, nounSynonyms, verbAgreement, verbClassOf, type VerbClass } from './lexicon'
 import { isWord } from './meaning/related'
 import { frequencyRank, hasVector } from './meaning/vectors'
 import { senseCount } from './meaning/wordnet'
@@ -203,7 +203,12 @@ function spellingVocabulary(index: ToolIndex): SpellingVocabulary {
     senseCount(word, 'adj') > 0 ||
     senseCount(word, 'adv') > 0
   return {
-    knows: (word) => real(word) || index.knowsStem(stem(word)) || verbClassOf(stem(word)) !== null,
+    // (Words of the router's own tables too: `scoped` of who may see a package.)
+    knows: (word) =>
+      real(word) ||
+      index.knowsStem(stem(word)) ||
+      verbClassOf(stem(word)) !== null ||
+      nounSynonyms(stem(word)).size > 0,
     rank: (word) => {
       if (index.saysWord(word)) return 0
       const frequency = frequencyRank(word)

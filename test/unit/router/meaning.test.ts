@@ -623,6 +623,8 @@ describe('router: general rules', () => {
     for (const intent of [
       'what packages do we host in our registry?',
       'show me every package in the registry, including the private ones',
+      // (Who may see them, said otherwise.)
+      'enumerate every package in the registry, including the internal scoped ones',
     ]) {
       const asked = createToolRouter().rank(intent, tools)
       expect([intent, asked[0]!.id]).toEqual([intent, 'list_packages'])
@@ -782,6 +784,22 @@ describe('router: general rules', () => {
     }
     // A project is no issue: closing it is no status of one.
     expect(router26.rank('bugzy close project website', tools)[0]!.score).toBeLessThan(MIN_SCORE)
+  })
+  it('reads the latest version of a thing as the thing as it is now', () => {
+    const tools = [
+      tool('detail27', 'registry27.example', 'show the details of the tidy-csv package', {
+        defaults: { package: 'tidy-csv' },
+      }),
+      tool('version27', 'registry27.example', 'show version 1.1.0 of the lunar package', {
+        defaults: { v: '1.1.0', package: 'lunar' },
+      }),
+    ]
+    const found = createToolRouter().rank(
+      'show me the details of the package lunar-phase and its latest version',
+      tools,
+    )[0]!
+    expect(found.id).toBe('detail27')
+    expect(found.score).toBeGreaterThanOrEqual(MIN_SCORE)
   })
   it('runs what the site holds by its runner, however it is pressed', () => {
     const tools = [
