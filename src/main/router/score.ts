@@ -98,6 +98,11 @@ export const PENALTY = {
    * name of the thing reads like any other word; likely the name, not sure of it.
    */
   nameOfHead: 0.05,
+  /**
+   * The head found only through a WordNet synonym, with no other word of the tool or of its
+   * site said: the synonym may be of another sense (`parcel` of a software `package`).
+   */
+  otherSense: 0.07,
   /** A list asked of a search, with nothing to search for: a list was meant. */
   noQuery: 0.05,
   /** Asked to look in records' text of a tool that looks at their names only, or lists them. */
@@ -417,6 +422,14 @@ export function scoreTool(
         (e.field === 'site' || e.field === 'title' || e.field === 'intent') &&
         !GENERIC_STEMS.has(stem(e.word)),
     ) || sites.some((w) => !w.literal && isSiteKind(w.stem) && profile.siteVocabulary.has(w.stem))
+  // `track my parcel` of a registry's `package`: a thesaurus's synonym as the only link, with
+  // no other word of the tool or its site, may be another sense of the word (a parcel posted).
+  const onlyBySense =
+    head !== null &&
+    !siteNamed &&
+    evidence.every((e) => e.word === head.word || e.outcome !== 'matched') &&
+    evidence.some((e) => e.word === head.word && e.via === 'thesaurus')
+  if (onlyBySense) penalty += PENALTY.otherSense
   // `rename budget.xlsx`: a value of the kind the tool was recorded with names the object.
   // (A number names nothing by itself: `what's 17% of 240` is no issue.)
   const typedValue = intent.values.some(

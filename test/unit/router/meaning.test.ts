@@ -801,6 +801,20 @@ describe('router: general rules', () => {
     expect(found.id).toBe('detail27')
     expect(found.score).toBeGreaterThanOrEqual(MIN_SCORE)
   })
+  it('doubts a head linked only by a WordNet synonym with nothing else of the tool said', () => {
+    const tools = [
+      tool('detail28', 'registry28.example', 'show the details of the tidy-csv package', {
+        defaults: { package: 'tidy-csv' },
+        names: ['Pkgbox'],
+      }),
+    ]
+    const router28 = createToolRouter()
+    // A parcel is a package in another sense.
+    expect(router28.rank('track my parcel', tools)[0]!.score).toBeLessThan(MIN_SCORE)
+    expect(
+      router28.rank('show the details of the package lunar', tools)[0]!.score,
+    ).toBeGreaterThanOrEqual(MIN_SCORE)
+  })
   it('runs what the site holds by its runner, however it is pressed', () => {
     const tools = [
       tool('press24', 'flows24.example', 'trigger the inject node "run nightly import" by hand', {
