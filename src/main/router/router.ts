@@ -91,6 +91,7 @@
 import type { JsonSchema, ToolSpec } from '../../shared/toolSpec'
 import { splitClauses } from './clauses'
 import { withoutCourtesy } from './courtesy'
+import { namedApps, type AppVocabulary } from './otherApps'
 import { fieldsAsSentence } from './fields'
 import { isNumberWord } from './spoken'
 import { GENERIC_STEMS, stem } from './text'
@@ -230,6 +231,21 @@ function spellingVocabulary(index: ToolIndex): SpellingVocabulary {
 export function createToolRouter(): ToolRouter {
   const index = new ToolIndex()
   const spelling = spellingVocabulary(index)
+  const appVocabulary: AppVocabulary = {
+    isSite: (word) => index.isSiteName(word),
+    isKnown: (word) =>
+      isWord(word, 'noun') ||
+      isWord(word, 'verb') ||
+      senseCount(word, 'adj') > 0 ||
+      index.knowsStem(stem(word)),
+    isThing: (word) => {
+      const s = stem(word)
+      return (
+        index.sitesHolding(s).length > 0 ||
+        [...nounSynonyms(s)].some((x) => index.sitesHolding(x).length > 0)
+      )
+    },
+  }
   const scoreEntries = (
     parsed: ParsedIntent,
     entries: IndexEntry[],
@@ -283,6 +299,23 @@ export function createToolRouter(): ToolRouter {
     const plain = withoutCourtesy(correctSpelling(intent, spelling))
     const clauses = splitClauses(fieldsAsSentence(plain))
     let parsed = parseIntent(siteLabelLast(clauses.request))
+    // `upload x.pdf to my Dropbox`: an app no tool is on is a site, never a value (`otherApps.ts`).
+    const apps = namedApps(clauses.request, appVocabulary)
+    if (apps.length) {
+      const other = (w: IntentWord) =>
+        apps.some((a) => w.word === a || w.word.split(' ').includes(a))
+      const keep = (list: IntentWord[]) => list.filter((w) => !other(w))
+      parsed = {
+        ...parsed,
+        core: keep(parsed.core),
+        values: keep(parsed.values),
+        places: keep(parsed.places),
+        sites: [
+          ...keep(parsed.sites),
+          ...apps.map((a) => ({ word: a, stem: stem(a), generic: false, literal: false })),
+        ],
+      }
+    }
     // `redmine #42`: a site's name typed first is no verb nobody taught the router.
     if (
       parsed.verb?.verbClass === 'write' &&

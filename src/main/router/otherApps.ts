@@ -1,0 +1,71 @@
+/**
+ * Apps and sites an intent names that no tool is on (`upload x.pdf to my Dropbox`, `open a GitHub
+ * issue`, `log in to Slack`, `search Jira for ...`): a proper name where an app stands is a
+ * site, never a value a slot may take, so a tool of another site does not do what was asked.
+ *
+ * A name is a run of capitalised words (not the request's first word, not quoted) that is no
+ * site name of any tool and that English lacks (no WordNet word), or any name at all where only
+ * a site can stand (after `log in to`). Where an app stands: after `on`, `in`, `into`, `onto`,
+ * `from`, `at`, `via` (with `my`, `our`, `the` or `your` between) or `to my|our` (`to my
+ * Dropbox`); between `a` and a thing apps hold (`a GitHub issue`: `the Todo tiddler` is one
+ * named so); between `search` and `for` (`search Jira for`). A file's or a namespaced page's
+ * name (`README.md`, `Category:Events`) is a value.
+ */
+
+/** What the detector asks of the router's vocabularies. */
+export interface AppVocabulary {
+  /** True when lower-case `word` names the site of some tool (`redmine`, `nodered`). */
+  isSite(word: string): boolean
+  /** True when lower-case `word` is an English word (WordNet) or a word some tool says. */
+  isKnown(word: string): boolean
+  /** True when lower-case `word` names a thing apps hold (`issue`, `page`, `folder`). */
+  isThing(word: string): boolean
+}
+
+const BEFORE_APP = new Set(['on', 'in', 'into', 'onto', 'from', 'at', 'via'])
+const OWNERS = new Set(['my', 'our', 'the', 'your'])
+const SIGN_IN = /\b(?:log|sign)\s*(?:in|on)?\s*(?:to|into)\s+(?:my\s+|our\s+|the\s+)?$/i
+
+/** Lower-case names of apps `text` names where an app stands that no tool's site is. */
+export function namedApps(text: string, vocabulary: AppVocabulary): string[] {
+  // Quoted text is a value whatever it says.
+  const bare = text.replace(/"[^"]*"|“[^”]*”|‘[^’]*’|(?<=^|\s)'[^']+'(?=\s|$|[.,;:!?])/g, ' ” ')
+  const tokens = [...bare.matchAll(/[A-Za-z][\w-]*|[^\sA-Za-z]+/g)].map((m) => ({
+    word: m[0],
+    at: m.index!,
+  }))
+  const found: string[] = []
+  for (let i = 1; i < tokens.length; i++) {
+    if (!/^[A-Z]/.test(tokens[i]!.word)) continue
+    // A run of capitalised words is one name (`Google Drive`).
+    let end = i
+    while (end + 1 < tokens.length && /^[A-Z]/.test(tokens[end + 1]!.word)) end++
+    const words = tokens.slice(i, end + 1).map((t) => t.word.toLowerCase())
+    const start = i
+    i = end
+    // (A file's or a namespaced page's name: `README.md`, `Category:Events`.)
+    const next = bare.slice(tokens[end]!.at + tokens[end]!.word.length)
+    if (/^[.:/_][A-Za-z0-9]/.test(next)) continue
+    // (`Node-RED` is the site labelled `nodered`, `Sitecall Wiki` the one labelled `sitecallwiki`.)
+    const forms = [...words, words.join('')].flatMap((w) => [
+      w,
+      w.replace(/-/g, ''),
+      w.replace(/-/g, '_'),
+    ])
+    if (forms.some((w) => vocabulary.isSite(w))) continue
+    const before = (tokens[start - 1]?.word ?? '').toLowerCase()
+    const before2 = (tokens[start - 2]?.word ?? '').toLowerCase()
+    const after = (tokens[end + 1]?.word ?? '').toLowerCase()
+    const signingIn = SIGN_IN.test(bare.slice(0, tokens[start]!.at))
+    const foreign = words.some((w) => !vocabulary.isKnown(w))
+    const where =
+      BEFORE_APP.has(before) ||
+      (BEFORE_APP.has(before2) && OWNERS.has(before)) ||
+      (before2 === 'to' && (before === 'my' || before === 'our')) ||
+      // (`a GitHub issue` is made on GitHub; `the Todo tiddler` is one named Todo.)
+      ((before === 'a' || before === 'an') && vocabulary.isThing(after)) ||
+      (before === 'search' && after === 'for')
+    if (signingIn || (foreign && where)) found.push(...words)
+  }
+  return found
+}

@@ -1,0 +1,71 @@
+// Apps an intent names that no tool is on (issue 10: no false match).
+import { describe, expect, it } from 'vitest'
+import { namedApps, type AppVocabulary } from '../../../src/main/router/otherApps'
+import { createToolRouter, MIN_SCORE } from '../../../src/main/router/router'
+import type { ToolSpec } from '../../../src/shared/toolSpec'
+
+const ENGLISH = new Set(['drive', 'page', 'issue', 'folder', 'slack', 'tiddler', 'file', 'todo'])
+const VOCABULARY: AppVocabulary = {
+  isSite: (w) => w === 'filebox' || w === 'nodered',
+  isKnown: (w) => ENGLISH.has(w),
+  isThing: (w) => ['issue', 'page', 'folder', 'tiddler', 'file'].includes(w),
+}
+
+describe('namedApps', () => {
+  it('finds names English lacks where an app stands', () => {
+    expect(namedApps('upload receipt.pdf to my Dropbox', VOCABULARY)).toEqual(['dropbox'])
+    expect(namedApps('create a folder called Taxes in Google Drive', VOCABULARY)).toEqual([
+      'google',
+      'drive',
+    ])
+    expect(namedApps('open a GitHub issue about the login bug', VOCABULARY)).toEqual(['github'])
+    expect(namedApps('search Jira for tickets about checkout', VOCABULARY)).toEqual(['jira'])
+    // Only a site follows `log in to`, an English word or not.
+    expect(namedApps('log in to Slack', VOCABULARY)).toEqual(['slack'])
+  })
+
+  it('leaves the sites of tools, record names, files and quoted text alone', () => {
+    expect(namedApps('upload a.pdf to Filebox', VOCABULARY)).toEqual([])
+    expect(namedApps('disable the Alerts flow in Node-RED', VOCABULARY)).toEqual([])
+    expect(namedApps('replace the Todo tiddler’s text', VOCABULARY)).toEqual([])
+    expect(namedApps("what's written in README.md?", VOCABULARY)).toEqual([])
+    expect(namedApps("upload a.pdf to the folder 'Zebrafox'", VOCABULARY)).toEqual([])
+    expect(namedApps('rename the page Trips to Fieldtrips', VOCABULARY)).toEqual([])
+  })
+})
+
+describe('router: apps no tool is on', () => {
+  const upload: ToolSpec = {
+    id: 'upload29',
+    status: 'verified',
+    siteHost: 'files29.example',
+    name: 'files__upload29',
+    intent: 'upload the file report.pdf',
+    description: 'upload the file report.pdf',
+    mutating: true,
+    version: '1',
+    capabilityId: 'files29.example/upload29',
+    inputs: {
+      type: 'object',
+      properties: {
+        file: {
+          type: 'string',
+          default: 'report.pdf',
+          'x-slot': 'p0',
+          'x-in': 'body',
+          'x-path': 'f',
+        },
+      },
+    },
+    output: { type: 'object', properties: {} },
+    steps: [],
+    site: { names: ['Filebox'], titles: [] },
+  } as unknown as ToolSpec
+
+  it('answers nothing for an app no tool is on, and the tool for its own site', () => {
+    const router = createToolRouter()
+    expect(router.route('upload receipt-march.pdf to my Dropbox', [upload]).tools).toEqual([])
+    const own = router.rank('upload receipt-march.pdf to Filebox', [upload])[0]!
+    expect(own.score).toBeGreaterThanOrEqual(MIN_SCORE)
+  })
+})
