@@ -713,6 +713,8 @@ function findCached(ctx: ScoreContext, w: IntentWord, roles: boolean): Found | n
  * so does what people call its site by what it holds (`search [the tracker] for X`).
  */
 function isSiteWord(ctx: ScoreContext, w: IntentWord): boolean {
+  // (`the [tracker] of issue #1`: what is asked of a record, never where it is.)
+  if (w.ofHead) return false
   const f = findCached(ctx, w, false)
   if (f === null) return !w.literal && isSiteKind(w.stem) && ctx.profile.siteVocabulary.has(w.stem)
   return f.field === 'site' && f.via !== 'vector'
@@ -922,7 +924,11 @@ function agreesInAction(
   const verb = intent.verb?.verbClass
   const acts = ['create', 'update', 'delete', 'run', 'write']
   if (!verb || !acts.includes(verb)) return true
-  if (sameSense(asked, profile.action) || isKindOf(asked, profile.action)) return true
+  if (sameSense(asked, profile.action)) return true
+  // Two acts of web apps are one only by the acts' table (`enable` is no kind of `change` here,
+  // whatever WordNet's hypernyms say).
+  if (!(isActVerb(asked) && isActVerb(profile.action)) && isKindOf(asked, profile.action))
+    return true
   const word: IntentWord = { word: asked, stem: stem(asked), generic: false, literal: false }
   // The site's own API words for the act (`/move`, `action=rename`), not names the intent used
   // (`import` of a flow called "Nightly import").

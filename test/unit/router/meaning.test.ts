@@ -815,6 +815,26 @@ describe('router: general rules', () => {
       router28.rank('show the details of the package lunar', tools)[0]!.score,
     ).toBeGreaterThanOrEqual(MIN_SCORE)
   })
+  it('takes two acts of the table as one only by the table, and what is asked of a record as no site', () => {
+    const tools = [
+      tool('edit_text30', 'notes30.example', 'change the text of the note Plans to "Soon"', {
+        mutating: true,
+        defaults: { title: 'Plans', text: 'Soon' },
+        names: ['Notebox personal notebook'],
+      }),
+      tool('set_status30', 'desk30.example', 'set the status of issue #1 to Done', {
+        mutating: true,
+        defaults: { issue: '1', status: 'Done' },
+      }),
+    ]
+    const router30 = createToolRouter()
+    // `enable` is no kind of `change` among the acts of web apps.
+    expect(router30.rank('enable HTTPS on the notebook', tools)[0]!.score).toBeLessThan(MIN_SCORE)
+    // The tracker of an issue is a field of it, not the tracker the issue is on.
+    expect(
+      router30.rank('change the tracker of issue #1 from Bug to Feature', tools)[0]!.score,
+    ).toBeLessThan(MIN_SCORE)
+  })
   it('runs what the site holds by its runner, however it is pressed', () => {
     const tools = [
       tool('press24', 'flows24.example', 'trigger the inject node "run nightly import" by hand', {
