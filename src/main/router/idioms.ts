@@ -176,6 +176,8 @@ const IDIOMS: Array<[RegExp, string | ((match: string, ...groups: string[]) => s
   [/\b(anything|something) on\b/gi, ' $1 about '],
   // `gimme the readme of X`: to show it.
   [/\b(?:gimme|give me|get me|fetch me|bring me)\b(?! (?:logged|signed|in|into|on)\b)/gi, ' show '],
+  // `issue 6: status -> Rejected`: a field given a new value by an arrow is set to it.
+  [/\b(status|state|priority)\s*(?:->|→|=>)\s*/gi, ' set $1 to '],
   // `page tmp:scratch -> deleted`: the state after the arrow is the act that brings it about.
   [
     /^(.*?)\s*(?:->|→|=>)\s*(?:\w+ly )?(deleted|removed|trashed|erased|disabled|enabled|archived|gone)\b[^,;]*$/i,

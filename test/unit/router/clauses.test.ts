@@ -211,6 +211,7 @@ describe('plainRequest and the parse of idioms', () => {
     expect(parseIntent("change budget.xlsx's name to final.xlsx").action).toBe('rename')
     expect(parseIntent("change the headline of 'Plot News' to 'News'").action).toBe('rename')
     expect(parseIntent("Tiddler 'Untitled 2' -> deleted").action).toBe('delete')
+    expect(parseIntent('issue 6: status -> Rejected').action).toBe('set')
     expect(parseIntent("flow 'Old Importer' -> disabled").action).toBe('disable')
     expect(parseIntent('backup.zip on the server -> gone').action).toBe('delete')
     expect(parseIntent("harbor.jpg -> the wiki, description 'Dawn'").action).toBe('upload')
