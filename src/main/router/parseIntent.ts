@@ -352,6 +352,8 @@ export function parseIntent(said: string): ParsedIntent {
   // a clause starts there (`DokuWiki: create a page`).
   let tokens = words(extracted.text)
   let afterColon: string[] = []
+  // (`mediawiki delete: Temp Notes`: a capitalised run after what is asked is one name.)
+  let afterColonNamed = false
   let clauseFirst = false
   const colon = /:\s/.exec(extracted.text)
   if (colon) {
@@ -390,6 +392,7 @@ export function parseIntent(said: string): ParsedIntent {
     } else if (right.length) {
       tokens = left
       afterColon = right
+      afterColonNamed = named && right.every((t) => !isMark(t))
     }
   }
   let start = skipFiller(tokens, 0)
@@ -908,6 +911,17 @@ export function parseIntent(said: string): ParsedIntent {
     )
     parsed.values = parsed.values.filter((w) => !roles.includes(w))
     parsed.core.push(...roles)
+  }
+  if (afterColonNamed) {
+    const name = afterColon.join(' ')
+    parsed.values.push({
+      word: name,
+      stem: stem(name),
+      generic: false,
+      literal: true,
+      value: 'name',
+    })
+    afterColon = []
   }
   for (const token of [...afterColon, ...shellArgs])
     if (!STOP_WORDS.has(token) && !CLITICS.has(token) && !isMark(token))

@@ -122,6 +122,9 @@ describe('parseIntent: values and verbs', () => {
     expect(search.verb?.verbClass).toBe('search')
     expect(search.values.map((v) => v.word)).toContain('login')
     expect(parseIntent('Node-RED: export flow to library').verb?.word).toBe('export')
+    // A capitalised run after what is asked is one name.
+    const named = parseIntent('wikibox delete: Temp Notes')
+    expect(named.values.map((v) => [v.word, v.literal])).toEqual([['temp notes', true]])
   })
 
   it("marks a question's noun and an object's modifiers", () => {
