@@ -65,6 +65,9 @@ const STATEMENT = new RegExp(
 const DOES_THAT =
   /^(?:(?:please|kindly|just|now|then|(?:could|can|would|will) (?:you|u))\s+)*(?:do|handle|sort(?: out)?|manage) (?:that|it|this)\b(?: for me)?(?: please)?$/i
 
+/** A clause that points back at what another said (`put 'Y' in [it]`). */
+const POINTS_BACK = /\b(?:in|on|into|onto)\s+(?:it|that|this)\b/i
+
 /** Quoted text, as `values.ts` reads it. */
 const QUOTED = /"[^"]*"|“[^”]*”|‘[^’]*’|(?<=^|\s)'[^']+'(?=\s|$|[.,;:!?])/g
 
@@ -155,12 +158,12 @@ export function splitClauses(intent: string): Clauses {
   if (clauses.every((c, i) => !asks[i] || DOES_THAT.test(c.text)))
     return { request: intent, context: '' }
   const text = (list: typeof clauses) => list.map((c) => restore(c.text)).join('. ')
-  // `blog post 'Leek Trench'. show it`: the clause that opens with its verb leads.
+  // `blog post 'Leek Trench'. show it`: the clause that opens with its verb leads, unless it
+  // only adds to another that asks too (`Can you set up a page X? Put 'Y' in it.`).
   const asking = clauses.filter((_, i) => asks[i])
-  const request = text([
-    ...asking.filter((c) => IMPERATIVE.test(c.text)),
-    ...asking.filter((c) => !IMPERATIVE.test(c.text)),
-  ])
+  const leads = (c: (typeof clauses)[number]) =>
+    IMPERATIVE.test(c.text) && !(asking.length > 1 && c !== asking[0] && POINTS_BACK.test(c.text))
+  const request = text([...asking.filter(leads), ...asking.filter((c) => !leads(c))])
   if (!request) return { request: intent, context: '' }
   return { request, context: text(clauses.filter((_, i) => !asks[i])) }
 }

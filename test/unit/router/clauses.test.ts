@@ -112,6 +112,10 @@ describe('splitClauses', () => {
       request: 'show it',
       context: "blog post 'Leek Trench'",
     })
+    // A second request that only adds to the first follows it.
+    expect(
+      splitClauses("Can you set up a wiki page named ops:rota? Put 'Two days' in it.").request,
+    ).toBe("Can you set up a wiki page named ops:rota. Put 'Two days' in it")
   })
 
   it('ends the request before a reason said after it', () => {
