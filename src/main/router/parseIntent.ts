@@ -101,6 +101,8 @@ export interface ParsedIntent {
   looksIn: Set<'name' | 'text'>
   /** It speaks of a second factor (`two-factor`, `2FA`, `the code from my authenticator`). */
   secondFactor: boolean
+  /** It asks who did or does something (`who last edited the page X?`): a person is the answer. */
+  asksWho?: boolean
   core: IntentWord[]
   qualifiers: IntentWord[]
   values: IntentWord[]
@@ -653,6 +655,7 @@ export function parseIntent(said: string): ParsedIntent {
     objectKinds,
     looksIn: asksIn,
     secondFactor: SECOND_FACTOR.test(intent),
+    ...(/^\W*who\b/i.test(intent) ? { asksWho: true } : {}),
     core: [],
     qualifiers: [],
     values: [],

@@ -119,6 +119,13 @@ export const PENALTY = {
 /** Words that say a thing is made, not sent from elsewhere (`a [new] [empty] notebook`). */
 const MADE_NEW: ReadonlySet<string> = new Set(['new', 'empty', 'blank', 'fresh'])
 
+/** Words of a person in a tool's answer or slots (`author`, `user`): what `who ...?` asks. */
+const PERSON_STEMS: ReadonlySet<string> = new Set(
+  ['user', 'author', 'editor', 'owner', 'creator', 'assignee', 'member', 'person', 'login'].map(
+    stem,
+  ),
+)
+
 /** How surely a read does what is asked of a record by a field of its answer (`the text of X`). */
 const ANSWERED_FIELD = 0.95
 
@@ -430,6 +437,9 @@ export function scoreTool(
     evidence.every((e) => e.word === head.word || e.outcome !== 'matched') &&
     evidence.some((e) => e.word === head.word && e.via === 'thesaurus')
   if (onlyBySense) penalty += PENALTY.otherSense
+  // `who last edited the page X?` of a tool whose answer names no person.
+  if (intent.asksWho && ![...PERSON_STEMS].some((p) => profile.terms.has(p)))
+    penalty += PENALTY.word
   // `rename budget.xlsx`: a value of the kind the tool was recorded with names the object.
   // (A number names nothing by itself: `what's 17% of 240` is no issue.)
   const typedValue = intent.values.some(

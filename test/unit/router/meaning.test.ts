@@ -838,6 +838,18 @@ describe('router: general rules', () => {
       router30.rank('change the tracker of issue #1 from Bug to Feature', tools)[0]!.score,
     ).toBeLessThan(MIN_SCORE)
   })
+  it('asks a person of `who` questions: a tool whose answer names none does not answer them', () => {
+    const tools = [
+      tool('open31', 'wiki31.example', 'show the page start', { defaults: { id: 'start' } }),
+    ]
+    const router31 = createToolRouter()
+    expect(router31.rank('who last edited the page projects:move?', tools)[0]!.score).toBeLessThan(
+      MIN_SCORE,
+    )
+    expect(router31.rank('show the page projects:move', tools)[0]!.score).toBeGreaterThanOrEqual(
+      MIN_SCORE,
+    )
+  })
   it('runs what the site holds by its runner, however it is pressed', () => {
     const tools = [
       tool('press24', 'flows24.example', 'trigger the inject node "run nightly import" by hand', {
