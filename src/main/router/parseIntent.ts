@@ -676,6 +676,7 @@ export function parseIntent(said: string): ParsedIntent {
   }
   const asked = rest.indexOf(run.find(isPlural) ?? run.at(-1) ?? '')
   let opened: string | undefined
+  const openedOf = new Map<number, string>()
   let describing = false
   let skip = 0
   for (const [i, token] of rest.entries()) {
@@ -711,8 +712,12 @@ export function parseIntent(said: string): ParsedIntent {
       opened = token === 'using' || token === 'via' ? 'with' : token
       continue
     }
-    // A value stood here: it is among the values already (`extracted`).
-    if (isMark(token)) continue
+    // A value stood here: it is among the values already (`extracted`); what opened it is
+    // kept (`including [the team-only] ones`).
+    if (isMark(token)) {
+      if (part === 'values' && opened) openedOf.set(markIndex(token), opened)
+      continue
+    }
     // `the [priority] of issue #2`: the noun before `of` is what is asked of the one after it.
     if (token === 'of') {
       const before = parsed[part].at(-1)
@@ -934,14 +939,16 @@ export function parseIntent(said: string): ParsedIntent {
         generic: GENERIC_STEMS.has(stem(token)),
         literal: /\d/.test(token),
       })
-  for (const v of extracted.values) {
+  for (const [k, v] of extracted.values.entries()) {
     const joined = words(v.text).join('')
+    const after = openedOf.get(k)
     parsed.values.push({
       word: v.text.toLowerCase(),
       stem: joined,
       generic: false,
       literal: true,
       value: v.kind,
+      ...(after ? { after } : {}),
     })
   }
   return parsed

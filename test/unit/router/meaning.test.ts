@@ -616,7 +616,7 @@ describe('router: general rules', () => {
       tool(
         'list_packages',
         'registry.example',
-        'list all packages in the registry, including the private ones',
+        'list all packages in the registry, including the private team ones',
       ),
     ]
     const ranked = createToolRouter().rank('enumerate every package in the registry', tools)
@@ -628,6 +628,8 @@ describe('router: general rules', () => {
       'show me every package in the registry, including the private ones',
       // (Who may see them, said otherwise.)
       'enumerate every package in the registry, including the internal scoped ones',
+      // (A value by its form, after `including`: how much of the list, not what to look for.)
+      'what packages do we have in the registry, including the team-only ones?',
     ]) {
       const asked = createToolRouter().rank(intent, tools)
       expect([intent, asked[0]!.id]).toEqual([intent, 'list_packages'])
