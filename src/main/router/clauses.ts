@@ -65,8 +65,8 @@ const STATEMENT = new RegExp(
 const DOES_THAT =
   /^(?:(?:please|kindly|just|now|then|(?:could|can|would|will) (?:you|u))\s+)*(?:do|handle|sort(?: out)?|manage) (?:that|it|this)\b(?: for me)?(?: please)?$/i
 
-/** A clause that points back at what another said (`put 'Y' in [it]`). */
-const POINTS_BACK = /\b(?:in|on|into|onto)\s+(?:it|that|this)\b/i
+/** A clause that points back at what another said (`put 'Y' in [it]`, `set [it] back to New`). */
+const POINTS_BACK = /\b(?:in|on|into|onto)\s+(?:it|that|this)\b|^(?:please\s+)?\w+\s+(?:it|them)\b/i
 
 /** Quoted text, as `values.ts` reads it. */
 const QUOTED = /"[^"]*"|“[^”]*”|‘[^’]*’|(?<=^|\s)'[^']+'(?=\s|$|[.,;:!?])/g

@@ -116,6 +116,9 @@ describe('splitClauses', () => {
     expect(
       splitClauses("Can you set up a wiki page named ops:rota? Put 'Two days' in it.").request,
     ).toBe("Can you set up a wiki page named ops:rota. Put 'Two days' in it")
+    expect(splitClauses('Can you reopen issue #3? Set it back to New.').request).toBe(
+      'Can you reopen issue #3. Set it back to New',
+    )
   })
 
   it('ends the request before a reason said after it', () => {
