@@ -62,6 +62,8 @@ export function namedApps(text: string, vocabulary: AppVocabulary): string[] {
       BEFORE_APP.has(before) ||
       (BEFORE_APP.has(before2) && OWNERS.has(before)) ||
       (before2 === 'to' && (before === 'my' || before === 'our')) ||
+      // (`attach x.png to Bugzilla bug 5531`: a thing of that app; `to Fieldtrips` a new name.)
+      (before === 'to' && vocabulary.isThing(after)) ||
       // (`a GitHub issue` is made on GitHub; `the Todo tiddler` is one named Todo.)
       ((before === 'a' || before === 'an') && vocabulary.isThing(after)) ||
       (before === 'search' && after === 'for')

@@ -20,6 +20,7 @@ describe('namedApps', () => {
     ])
     expect(namedApps('open a GitHub issue about the login bug', VOCABULARY)).toEqual(['github'])
     expect(namedApps('search Jira for tickets about checkout', VOCABULARY)).toEqual(['jira'])
+    expect(namedApps('attach shot.png to Bugzilla issue 5531', VOCABULARY)).toEqual(['bugzilla'])
     // Only a site follows `log in to`, an English word or not.
     expect(namedApps('log in to Slack', VOCABULARY)).toEqual(['slack'])
   })
