@@ -935,6 +935,9 @@ function agreesInAction(
   const acts = ['create', 'update', 'delete', 'run', 'write']
   if (!verb || !acts.includes(verb)) return true
   if (sameSense(asked, profile.action)) return true
+  // `mark the tiddler X with the [tag] Y`: the act named by its noun, what the thing gets.
+  const actStem = stem(profile.action)
+  if (intent.values.some((w) => !w.literal && w.after === 'with' && w.stem === actStem)) return true
   // Two acts of web apps are one only by the acts' table (`enable` is no kind of `change` here,
   // whatever WordNet's hypernyms say).
   if (!(isActVerb(asked) && isActVerb(profile.action)) && isKindOf(asked, profile.action))

@@ -267,6 +267,10 @@ describe('router: general rules', () => {
         defaults: { title: 'Groceries' },
       }),
     ]
+    // (Any verb that gives the thing the act's noun: `mark X with the tag Y`.)
+    const marked = createToolRouter().rank('mark the note Soup with the tag Vegetarian', notes)[0]!
+    expect(marked.id).toBe('tag_note')
+    expect(marked.score).toBeGreaterThanOrEqual(MIN_SCORE)
     const tag = first('add the tag Urgent to the note Tasks', notes)
     expect(tag.id).toBe('tag_note')
     expect(tag.score).toBeGreaterThanOrEqual(MIN_SCORE)
