@@ -162,8 +162,9 @@ const IDIOMS: Array<[RegExp, string | ((match: string, ...groups: string[]) => s
   [/\b(want|need) (?:to )?enter (?!(?:the|a|an|my|your) )/gi, ' log in to '],
   // `make delete of the file X`, `do a rename of X`: the act named by its noun.
   [
-    /\b(?:make|do|perform|run) (?:a |an |the )?(delete|deletion|change|update|edit|rename|upload|search|copy|backup|export|list|listing) (?:of|to|on|in|for)\b/gi,
-    ' $1 ',
+    /\b(?:make|do|perform|run|carry out)\s+(?:a\s+|an\s+|the\s+)?((?:[a-z-]+\s+){0,2}?)(delete|deletion|change|update|edit|rename|upload|search|copy|backup|export|list|listing)\s+(?:of|to|on|in|for)\b/gi,
+    // (What kind of act it is stays after it: `run a [text] search on X` searches the text.)
+    (_: string, kind: string, act: string) => ` ${act} ${kind}`,
   ],
   // `what did version 3.1.0 look like`: to show it as it was.
   [/\bwhat (?:does|did|do|would) (.+?) look like\b/gi, ' show $1 '],

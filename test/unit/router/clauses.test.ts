@@ -246,6 +246,8 @@ describe('plainRequest and the parse of idioms', () => {
       expect([intent, parseIntent(intent).verb?.verbClass]).toEqual([intent, 'auth'])
     expect(parseIntent('gimme the readme of tidy-csv').verb?.verbClass).toBe('read')
     expect(parseIntent('please make delete of the file temp.csv').action).toBe('delete')
+    const search = parseIntent('run a full-text search on the wiki for budget')
+    expect([search.verb?.verbClass, [...search.looksIn]]).toEqual(['search', ['text']])
     expect(parseIntent('search the blog for anything on rhubarb').sites).toEqual([])
     expect(parseIntent("which packages match 'auth'?").values.map((w) => w.word)).toEqual(['auth'])
     expect(parseIntent('what did version 3.1.0 of ui-kit look like?').verb?.verbClass).toBe('read')
