@@ -879,7 +879,8 @@ function otherThingOfSite(ctx: ScoreContext, w: IntentWord): boolean {
 }
 
 /**
- * True when `w` stands before the head as a name may (`the [backup] flow`): a specific word,
+ * True when `w` stands before the head as a name may (`the [backup] flow`), or after it when the
+ * head is what is asked of a thing (`the 1.2.0 version of [logger]`): a specific word,
  * not a value already, the head one thing (a plural is a kind: `AI tools`) of the tool's site,
  * and the tool with a slot that takes free text (a name).
  */
@@ -895,7 +896,9 @@ function namesHead(ctx: ScoreContext, w: IntentWord): boolean {
   let held = false
   for (const [s, x] of ctx.expand(head))
     if (x.strength >= 0.9 && (profile.objectStems.has(s) || profile.siteObjects.has(s))) held = true
-  return held && core.indexOf(w) < core.indexOf(head)
+  // (`the 1.2.0 [version] of logger`: what follows what is asked of a thing names it.)
+  const before = core.indexOf(w) < core.indexOf(head)
+  return held && (before || head.ofHead === true)
 }
 
 /**

@@ -40,10 +40,13 @@ function edits(word: string): string[] {
   return out
 }
 
+/** The ranks (`SpellingVocabulary.rank`) a four-letter slip may be read as when a letter dropped. */
+const SHORT_SLIP = 1_000
+
 /**
  * The known word `word` is most likely a slip of, or null. Only plain lower-case words of four
  * letters or more are corrected (shorter ones have too many neighbours to choose from); a word of
- * four letters only by a swap (`waht`).
+ * four letters only by a swap (`waht`) or by a letter dropped from a very frequent word (`evey`).
  */
 export function correctWord(word: string, vocabulary: SpellingVocabulary): string | null {
   if (word.length < 4 || !/^[a-z]+$/.test(word) || vocabulary.knows(word)) return null
@@ -51,8 +54,12 @@ export function correctWord(word: string, vocabulary: SpellingVocabulary): strin
   let best: string | null = null
   let bestRank = Infinity
   for (const candidate of new Set(edits(word))) {
-    if (word.length === 4 && candidate.length !== 4) continue
-    if (word.length === 4 && [...candidate].sort().join('') !== [...word].sort().join('')) continue
+    // Four letters: a swap (`waht`), or a dropped letter of a word among the most frequent
+    // (`evey` of `every`, `usng` of `using`).
+    const swap =
+      candidate.length === 4 && [...candidate].sort().join('') === [...word].sort().join('')
+    const dropped = candidate.length === 5 && (vocabulary.rank(candidate) ?? Infinity) < SHORT_SLIP
+    if (word.length === 4 && !swap && !dropped) continue
     // Slips rarely touch the first letter (Yannakoudakis & Fawthrop 1983); a changed first
     // letter is mostly another word (`jsmith` is no `smith`), unless the first two swapped.
     // (Four letters swapped at the start are mostly another word: `usng` is no `sung`.)

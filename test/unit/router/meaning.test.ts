@@ -856,6 +856,19 @@ describe('router: general rules', () => {
       MIN_SCORE,
     )
   })
+  it('reads a word after `the version of` as the name of what has the version', () => {
+    const tools = [
+      tool('version32', 'registry32.example', 'show version 1.1.0 of the lunar package', {
+        defaults: { v: '1.1.0', package: 'lunar' },
+      }),
+      tool('logs32', 'logs32.example', 'search the logs for logger errors', {
+        defaults: { q: 'errors' },
+      }),
+    ]
+    const found = createToolRouter().rank('pull up the 1.2.0 version of logger', tools)[0]!
+    expect(found.id).toBe('version32')
+    expect(found.score).toBeGreaterThanOrEqual(MIN_SCORE)
+  })
   it('runs what the site holds by its runner, however it is pressed', () => {
     const tools = [
       tool('press24', 'flows24.example', 'trigger the inject node "run nightly import" by hand', {
