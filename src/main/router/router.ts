@@ -91,16 +91,15 @@
 import type { JsonSchema, ToolSpec } from '../../shared/toolSpec'
 import { splitClauses } from './clauses'
 import { withoutCourtesy } from './courtesy'
-import { namedApps, type AppVocabulary } from './otherApps'
+import { namedApps } from './otherApps'
 import { fieldsAsSentence } from './fields'
 import { isNumberWord } from './spoken'
 import { GENERIC_STEMS, stem } from './text'
 import { isKindWord } from './toolProfile'
-import { isSiteKind, nounSynonyms, verbAgreement, verbClassOf, type VerbClass } from './lexicon'
+import { isSiteKind, verbAgreement, type VerbClass } from './lexicon'
 import { isWord } from './meaning/related'
-import { frequencyRank, hasVector } from './meaning/vectors'
-import { senseCount } from './meaning/wordnet'
-import { correctSpelling, type SpellingVocabulary } from './spelling'
+import { correctSpelling } from './spelling'
+import { appVocabulary, spellingVocabulary } from './vocabularies'
 import { isNamedRecord, parseIntent, type IntentWord, type ParsedIntent } from './parseIntent'
 import { askedClass, namesToolAct, scoreTool, type MatchEvidence } from './score'
 import { slotInputSchema, type SlotInputs } from './slotSchema'
@@ -171,11 +170,6 @@ export interface ToolRouter {
   rank(intent: string, tools: readonly ToolSpec[], options?: RouteOptions): ToolMatch[]
 }
 
-/** Frequency ranks (`frequencyRank`) from which a word is too rare to be what a slip meant. */
-const RARE_WORD = 15_000
-/** Frequency ranks under which a word is an everyday one (`read`, `me` of `readme`). */
-const COMMON_WORD = 10_000
-
 /** Where on a screen something is (`on the left`, `at the top`): no site, no thing. */
 const SCREEN_PLACES: ReadonlySet<string> = new Set([
   'left',
@@ -192,37 +186,6 @@ const SCREEN_PLACES: ReadonlySet<string> = new Set([
 ])
 
 /**
- * The words a slip may be read as (`spelling.ts`): a word some tool says or a site's name first,
- * then a verb of the router's tables, then an everyday word by its frequency (word vectors).
- * Known words are those, plus any WordNet has.
- */
-function spellingVocabulary(index: ToolIndex): SpellingVocabulary {
-  const real = (word: string) =>
-    hasVector(word) ||
-    isWord(word, 'noun') ||
-    isWord(word, 'verb') ||
-    senseCount(word, 'adj') > 0 ||
-    senseCount(word, 'adv') > 0
-  return {
-    // (Words of the router's own tables too: `scoped` of who may see a package.)
-    knows: (word) =>
-      real(word) ||
-      index.knowsStem(stem(word)) ||
-      verbClassOf(stem(word)) !== null ||
-      nounSynonyms(stem(word)).size > 0,
-    rank: (word) => {
-      if (index.saysWord(word)) return 0
-      const frequency = frequencyRank(word)
-      if (frequency === null) return null
-      if (verbClassOf(stem(word)) !== null) return 1
-      // A rare word is as likely a slip of its own (`slamming` of `spamming`).
-      return frequency < RARE_WORD ? 2 + frequency : null
-    },
-    common: (word) => (frequencyRank(word) ?? Infinity) < COMMON_WORD,
-  }
-}
-
-/**
  * Creates a router. It keeps one profile per tool (replaced when the tool changes) and an inverted
  * index over them (`toolIndex.ts`): `route` scores only the tools that share a word with the
  * intent by meaning (the others cannot reach 0.9: their head word is missing, `score.ts`);
@@ -231,21 +194,8 @@ function spellingVocabulary(index: ToolIndex): SpellingVocabulary {
 export function createToolRouter(): ToolRouter {
   const index = new ToolIndex()
   const spelling = spellingVocabulary(index)
-  const appVocabulary: AppVocabulary = {
-    isSite: (word) => index.isSiteName(word),
-    isKnown: (word) =>
-      isWord(word, 'noun') ||
-      isWord(word, 'verb') ||
-      senseCount(word, 'adj') > 0 ||
-      index.knowsStem(stem(word)),
-    isThing: (word) => {
-      const s = stem(word)
-      return (
-        index.sitesHolding(s).length > 0 ||
-        [...nounSynonyms(s)].some((x) => index.sitesHolding(x).length > 0)
-      )
-    },
-  }
+  const appWords = appVocabulary(index)
+
   const scoreEntries = (
     parsed: ParsedIntent,
     entries: IndexEntry[],
@@ -300,7 +250,7 @@ export function createToolRouter(): ToolRouter {
     const clauses = splitClauses(fieldsAsSentence(plain))
     let parsed = parseIntent(siteLabelLast(clauses.request))
     // `upload x.pdf to my Dropbox`: an app no tool is on is a site, never a value (`otherApps.ts`).
-    const apps = namedApps(clauses.request, appVocabulary)
+    const apps = namedApps(clauses.request, appWords)
     if (apps.length) {
       const other = (w: IntentWord) =>
         apps.some((a) => w.word === a || w.word.split(' ').includes(a))

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest'
 import { namedApps, type AppVocabulary } from '../../../src/main/router/otherApps'
 import { createToolRouter, MIN_SCORE } from '../../../src/main/router/router'
-import type { ToolSpec } from '../../../src/shared/toolSpec'
+import { fileTool } from './fileTool'
 
 const ENGLISH = new Set(['drive', 'page', 'issue', 'folder', 'slack', 'tiddler', 'file', 'todo'])
 const VOCABULARY: AppVocabulary = {
@@ -36,32 +36,7 @@ describe('namedApps', () => {
 })
 
 describe('router: apps no tool is on', () => {
-  const upload: ToolSpec = {
-    id: 'upload29',
-    status: 'verified',
-    siteHost: 'files29.example',
-    name: 'files__upload29',
-    intent: 'upload the file report.pdf',
-    description: 'upload the file report.pdf',
-    mutating: true,
-    version: '1',
-    capabilityId: 'files29.example/upload29',
-    inputs: {
-      type: 'object',
-      properties: {
-        file: {
-          type: 'string',
-          default: 'report.pdf',
-          'x-slot': 'p0',
-          'x-in': 'body',
-          'x-path': 'f',
-        },
-      },
-    },
-    output: { type: 'object', properties: {} },
-    steps: [],
-    site: { names: ['Filebox'], titles: [] },
-  } as unknown as ToolSpec
+  const upload = fileTool('upload29', 'upload the file report.pdf', true)
 
   it('answers nothing for an app no tool is on, and the tool for its own site', () => {
     const router = createToolRouter()

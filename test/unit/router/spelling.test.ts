@@ -6,7 +6,7 @@ import {
   correctWord,
   type SpellingVocabulary,
 } from '../../../src/main/router/spelling'
-import type { ToolSpec } from '../../../src/shared/toolSpec'
+import { fileTool } from './fileTool'
 
 /** A vocabulary of tool words (rank 0) and everyday words ranked by their order here. */
 function vocabulary(toolWords: string[], everyday: string[]): SpellingVocabulary {
@@ -69,37 +69,10 @@ describe('correctSpelling', () => {
 })
 
 describe('router: slips', () => {
-  const tool = (id: string, intent: string, mutating: boolean): ToolSpec =>
-    ({
-      id,
-      status: 'verified',
-      siteHost: 'files.example',
-      name: `files__${id}`,
-      intent,
-      description: intent,
-      mutating,
-      version: '1',
-      capabilityId: `files.example/${id}`,
-      inputs: {
-        type: 'object',
-        properties: {
-          path: {
-            type: 'string',
-            default: 'a.txt',
-            'x-slot': 'p0',
-            'x-in': 'body',
-            'x-path': 'path',
-          },
-        },
-      },
-      output: { type: 'object', properties: {} },
-      steps: [],
-      site: { names: ['Filebox'], titles: [] },
-    }) as unknown as ToolSpec
   const tools = [
-    tool('rename_file', 'rename the file a.txt to b.txt', true),
-    tool('upload_file', 'upload the file a.txt', true),
-    tool('read_file', 'read the file a.txt', false),
+    fileTool('rename_file', 'rename the file a.txt to b.txt', true),
+    fileTool('upload_file', 'upload the file a.txt', true),
+    fileTool('read_file', 'read the file a.txt', false),
   ]
 
   it('routes an intent whose verb and site carry slips to the tool meant', () => {
