@@ -65,6 +65,13 @@ export interface IntentWord {
    * it tells apart only tools of sites that hold one of them (`an [old] version` of a package).
    */
   saidOf?: string[]
+  /** Of a place: its number follows it (`from issue [#5]`): one record of what it names. */
+  numbered?: boolean
+  /**
+   * Of a numbered place: the sites whose tools work on what it names (`issue`: the tracker), set
+   * by the router; a tool of another site was not asked for.
+   */
+  heldBySites?: string[]
 }
 
 /**
@@ -769,6 +776,8 @@ export function parseIntent(said: string): ParsedIntent {
     }
     // `on our [private] registry`: how the site is, not what is asked.
     if ((part === 'sites' || part === 'places') && isModifier(token)) word.generic = true
+    // `from [issue] #5`: a place named by its number is one record of some site.
+    if (part === 'places' && isNumberMark(rest[i + 1])) word.numbered = true
     // `by [clicking] its inject button`: a gerund taking an object after `by` says how it is
     // done, not by what (`by pricing` sorts by a thing).
     if (

@@ -330,6 +330,12 @@ export function createToolRouter(): ToolRouter {
     // A modifier no tool says (`now`, `quick`, `still`) cannot tell tools apart: generic.
     for (const w of parsed.core)
       if (w.modifier && !w.generic && !index.knowsAsWord(index.expand(w))) w.generic = true
+    // `from issue #5`: the sites whose tools work on the record a numbered place names.
+    for (const w of parsed.places)
+      if (w.numbered && !w.literal) {
+        const holding = index.sitesHolding(w.stem)
+        if (holding.length) w.heldBySites = holding
+      }
     // What the tools that say a modifier work on (`verified` of AI tools, `old` of pages and
     // posts): it tells apart only tools of sites that hold such things (`score.ts`).
     for (const w of parsed.core)

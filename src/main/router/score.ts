@@ -407,9 +407,13 @@ export function scoreTool(
       // tool works on: it must be the tool's.
       // One signs in as someone with the login's stored secrets (`log in as ada`), not a slot.
       const signIn = intent.verb?.verbClass === 'auth' && profile.verb === 'auth'
+      // (`from issue #5` of a file server: a record only other sites hold is none of its.)
+      const elsewhere =
+        w.heldBySites !== undefined && !w.heldBySites.includes(profile.tool.siteHost)
       const free =
         (absorbable(w, profile) || (signIn && part === 'value')) &&
         !w.owned &&
+        !elsewhere &&
         w !== head &&
         (head !== null || part === 'value')
       accountWord(ctx, w, part, free, cost)

@@ -869,6 +869,21 @@ describe('router: general rules', () => {
     expect(found.id).toBe('version32')
     expect(found.score).toBeGreaterThanOrEqual(MIN_SCORE)
   })
+  it('takes a place named by its number as a record of the sites that hold such records', () => {
+    const tools = [
+      tool('delete33', 'files33.example', 'delete the file old-draft.txt', {
+        mutating: true,
+        defaults: { path: 'old-draft.txt' },
+      }),
+      tool('view33', 'desk33.example', 'show issue #3', { defaults: { issue: '3' } }),
+    ]
+    const ranked = createToolRouter().rank('remove the file notes.txt from issue #5', tools)
+    expect(ranked.find((m) => m.id === 'delete33')!.score).toBeLessThan(MIN_SCORE)
+    // (In a folder of its own, the file server's tool does it.)
+    const own = createToolRouter().rank('remove the file notes.txt from the server', tools)[0]!
+    expect(own.id).toBe('delete33')
+    expect(own.score).toBeGreaterThanOrEqual(MIN_SCORE)
+  })
   it('runs what the site holds by its runner, however it is pressed', () => {
     const tools = [
       tool('press24', 'flows24.example', 'trigger the inject node "run nightly import" by hand', {
