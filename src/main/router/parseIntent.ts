@@ -728,8 +728,11 @@ export function parseIntent(said: string): ParsedIntent {
     // `the [priority] of issue #2`: the noun before `of` is what is asked of the one after it.
     if (token === 'of') {
       const before = parsed[part].at(-1)
-      // `a photo [of the marrows]`: what a file shows is no word of any tool.
-      if (before && rest[i - 1] === before.word && FILE_NOUNS.has(before.stem)) {
+      // `a photo [of the marrows]`: what a file shows is no word of any tool. (`the files of
+      // [folder] X` are what a place holds.)
+      const next = rest.slice(i + 1).find((t) => !ARTICLES.has(t) && !POSSESSIVES.has(t))
+      const ofPlace = next !== undefined && HOLDERS.has(stem(next))
+      if (before && rest[i - 1] === before.word && FILE_NOUNS.has(before.stem) && !ofPlace) {
         describing = true
         continue
       }
@@ -1149,6 +1152,11 @@ const SIGN_IN_PLACES = new Set(
 const PLACING = new Set(['put', 'place', 'drop', 'stick', 'load', 'pop', 'store', 'save', 'send'])
 
 /** Nouns of files people put on sites (`put the [photo] into the library`). */
+/** What holds files and records (`the files of [folder] X`, `the attachments of [issue] #5`). */
+const HOLDERS = new Set(
+  ['folder', 'directory', 'namespace', 'issue', 'ticket', 'page', 'post', 'project'].map(stem),
+)
+
 const FILE_NOUNS = new Set(
   ['file', 'document', 'pdf', 'picture', 'image', 'photo', 'attachment', 'screenshot'].map(stem),
 )

@@ -104,6 +104,12 @@ describe('parseIntent: values and verbs', () => {
     expect(parseIntent('posts a comment on the ticket').verb?.verbClass).toBe('create')
   })
 
+  it('reads what a file shows as no word, and what holds the files as one', () => {
+    expect(parseIntent('upload a photo of the marrows').core.map((w) => w.word)).toEqual(['photo'])
+    const held = parseIntent('show the files of folder invoices')
+    expect(held.core.map((w) => w.word)).toContain('folder')
+  })
+
   it('reads no verb by a meaning that only `give me` has, and what is opened by its last noun', () => {
     // `pay` is a kind of giving; giving reads only as `give me`.
     expect(parseIntent('pay the electricity bill').verb?.verbClass).not.toBe('read')
