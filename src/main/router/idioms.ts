@@ -179,6 +179,17 @@ const IDIOMS: Array<[RegExp, string | ((match: string, ...groups: string[]) => s
   [/\b(?:gimme|give me|get me|fetch me|bring me)\b(?! (?:logged|signed|in|into|on)\b)/gi, ' show '],
   // `issue 6: status -> Rejected`: a field given a new value by an arrow is set to it.
   [/\b(status|state|priority)\s*(?:->|→|=>)\s*/gi, ' set $1 to '],
+  // `type 'firewall' into the wiki's search box`: a search of it for what is typed.
+  [
+    /\btype\s+(zzvaluezz\d+[xf])\s+(?:into|in)\s+(?:the\s+)?([^,.;]*?)\s*search\s*(?:box|bar|field)\b/gi,
+    ' search $2 for $1 ',
+  ],
+  // `click the Edit tab on page X and replace the text with Y`: the clicks on the way are how;
+  // what follows them is the request.
+  [
+    /^\W*(?:(?:double-)?click|hit|press|tap|select|choose|tick)\s+(?:on\s+)?(?:the\s+)?[^,;]{1,60}?\b(?:button|tab|link|icon|menu|option|field|box|dropdown|toggle|checkbox)\b[^,;]{0,60}?(?:,\s*|\s+)(?:and\s+)?(?:then\s+)?(?=(?:replace|change|rename|edit|delete|remove|upload|attach|send|save|create|enter|fill|type|set|sign|log|submit|call|give|pick|choose|select)\b)/i,
+    ' ',
+  ],
   // `page tmp:scratch -> deleted`: the state after the arrow is the act that brings it about.
   [
     /^(.*?)\s*(?:->|→|=>)\s*(?:\w+ly )?(deleted|removed|trashed|erased|disabled|enabled|archived|gone)\b[^,;]*$/i,

@@ -219,6 +219,16 @@ describe('plainRequest and the parse of idioms', () => {
     expect(parseIntent("change the headline of 'Plot News' to 'News'").action).toBe('rename')
     expect(parseIntent("Tiddler 'Untitled 2' -> deleted").action).toBe('delete')
     expect(parseIntent('issue 6: status -> Rejected').action).toBe('set')
+    // Clicks on the way are how; typing into a search box searches.
+    expect(
+      parseIntent("Click the Edit tab on the page Contact and replace the text with 'Hi'").action,
+    ).toBe('replace')
+    expect(parseIntent('click the inject button on the flow').verb?.verbClass).toBe('run')
+    const typed = parseIntent("Type 'firewall' into the wiki search box")
+    expect([typed.verb?.verbClass, typed.values.map((v) => v.word)]).toEqual([
+      'search',
+      ['firewall'],
+    ])
     expect(parseIntent("flow 'Old Importer' -> disabled").action).toBe('disable')
     expect(parseIntent('backup.zip on the server -> gone').action).toBe('delete')
     expect(parseIntent("harbor.jpg -> the wiki, description 'Dawn'").action).toBe('upload')
