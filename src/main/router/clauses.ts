@@ -36,7 +36,7 @@ const ASKING = new RegExp(
 
 /** A request that names its act (`could you sign me in`, `please delete it`). */
 const DIRECT = new RegExp(
-  `^(?:(?:please|kindly|just|now|then|(?:could|can|would|will) (?:you|u))\\s+)+(?:please\\s+)?(?:${REQUEST_VERBS})\\b`,
+  `^(?:(?:please|kindly|just|now|then|first|(?:could|can|would|will) (?:you|u))\\s+)*(?:please\\s+)?(?:${REQUEST_VERBS})\\b`,
   'i',
 )
 

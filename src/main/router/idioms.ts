@@ -8,6 +8,8 @@
  * a quoted text never matches.
  */
 
+import { verbLemma } from './meaning/lemma'
+
 /** The base form of a participle the idioms read (`attached` → `attach`, `tagged` → `tag`). */
 function baseOf(participle: string): string {
   const word = participle.toLowerCase()
@@ -222,9 +224,20 @@ const USE_TO =
 const LABEL =
   /^\W*(?:(?:agent|assistant|bot)\s+)?(?:task|step|request|job|goal|action|instruction|todo|to-do|need|needed|wanted|next step|cleanup task)(?:\s+\d+)?\s*:\s*/i
 
+/**
+ * What comes first of a bigger task (`I'll edit pages later, but first things first: log me in`,
+ * `...; first, sign me in`, `let's start by removing X`): the step asked, without the rest.
+ */
+const FIRST_STEP =
+  /^(?:.*?\bfirst things first|(?:.*?[,;:]\s*)?(?:but\s+)?(?:first(?:ly)?|to start(?: with)?|to begin(?: with)?))\s*[:,]\s*/i
+const START_BY =
+  /\b(?:(?:let['’]s|let us|we['’]ll|i['’]ll)\s+)?(?:start|begin)\s+(?:off\s+)?by\s+(\w+ing)\b/i
+
 /** `text` with the idioms of {@link IDIOMS} rewritten as plain requests. */
 export function plainRequest(text: string): string {
   let out = text
+    .replace(FIRST_STEP, '')
+    .replace(START_BY, (_, gerund: string) => verbLemma(gerund.toLowerCase()))
     .replace(LABEL, '')
     .replace(USE_TO, (_, lead: string, used: string, rest: string) => {
       const end = /[.!?]+\s*$/.exec(rest)?.[0] ?? ''

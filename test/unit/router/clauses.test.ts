@@ -121,6 +121,16 @@ describe('splitClauses', () => {
     )
   })
 
+  it('takes the first step of a bigger task as the request', () => {
+    const first = (intent: string) => parseIntent(splitClauses(intent).request)
+    const signIn = first(
+      'I need to fix some pages later, but first things first: log me into the wiki.',
+    )
+    expect([signIn.verb?.verbClass, signIn.sites.map((w) => w.word)]).toEqual(['auth', ['wiki']])
+    expect(first('I need to pull files off the server later; first, sign me in.').sites).toEqual([])
+    expect(first("We're tidying up; let's start by removing big-dump.csv").action).toBe('remove')
+  })
+
   it('ends the request before a reason said after it', () => {
     expect(splitClauses("Throw away the tiddler Ideas Backup, I don't need it.")).toEqual({
       request: 'Throw away the tiddler Ideas Backup',
