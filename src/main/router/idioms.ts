@@ -194,10 +194,12 @@ const IDIOMS: Array<[RegExp, string | ((match: string, ...groups: string[]) => s
   ],
   // `page tmp:scratch -> deleted`: the state after the arrow is the act that brings it about.
   [
-    /^(.*?)\s*(?:->|→|=>)\s*(?:\w+ly )?(deleted|removed|trashed|erased|disabled|enabled|archived|gone)\b[^,;]*$/i,
+    /^(.*?)\s*(?:->|→|=>|:)\s*(?:\w+ly )?(deleted|removed|trashed|erased|disabled|enabled|archived|gone)\b(?:\s*(?:[+,&]|and)\s*deployed)?[^,;]*$/i,
     (_: string, what: string, done: string) =>
       ` ${done.toLowerCase() === 'gone' ? 'delete' : baseOf(done)} ${what} `,
   ],
+  // `flow tab 'Alerts' renamed to 'Pager Alerts'`: the state said after the thing, its act.
+  [/^([^,;]*?)\s+(?:renamed|retitled)\s+(?:to|as)\b/i, ' rename $1 to '],
   // `put my file sales.csv inside jupyter`, `get a.pdf into the server`: a file sent there.
   [
     /\b(?:put|get|drop|pop|stick|place)\s+(?!rid\b)([^,.;]*?zzvaluezz\d+f[^,.;]*?)\s+(?:in|into|inside|onto|on|up on|up to|to)\b/gi,

@@ -229,6 +229,10 @@ describe('plainRequest and the parse of idioms', () => {
     expect(parseIntent("change the headline of 'Plot News' to 'News'").action).toBe('rename')
     expect(parseIntent("Tiddler 'Untitled 2' -> deleted").action).toBe('delete')
     expect(parseIntent('issue 6: status -> Rejected').action).toBe('set')
+    expect(parseIntent("flow 'Old Importer': disabled + deployed").action).toBe('disable')
+    expect(parseIntent("flow tab 'Alerts' renamed to 'Pager Alerts', deployed").action).toBe(
+      'rename',
+    )
     // Clicks on the way are how; typing into a search box searches.
     expect(
       parseIntent("Click the Edit tab on the page Contact and replace the text with 'Hi'").action,
