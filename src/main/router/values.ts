@@ -56,6 +56,8 @@ const PATTERNS: Array<[ValueKind, RegExp]> = [
     'path',
     /(?<![\w/:.])(?!(?:and|or|either|yes|on|in|he|she|his|her)\/)[A-Za-z][\w.-]*(?:\/[\w.-]+)+\/?(?![\w/])/g,
   ],
+  // A folder named with its trailing slash (`scratch/`, `experiments/`; not `w/` for with).
+  ['path', /(?<![\w/:.])[A-Za-z][\w.-]+\/(?=$|\s|[,;:!?)])/g],
   ['number', /(?<=^|\s)#?\d+(?:[.,]\d+)?(?=$|\s|[.,;:!?])/g],
   // `acme-utils`, `my_notebook`, `projects:office_move`: joined words that are no English word.
   ['identifier', /(?<![\w-])[A-Za-z0-9]+(?:[-_:][A-Za-z0-9]+)+(?![\w-])/g],

@@ -87,6 +87,12 @@ describe('parseIntent: values and verbs', () => {
     const p = parseIntent('list the files in data/raw on the server')
     expect(p.values[0]).toMatchObject({ word: 'data/raw', value: 'path' })
     expect(parseIntent('tag and/or label the post').values).toEqual([])
+    // (A folder with its trailing slash too; `w/` is chat for `with`.)
+    expect(parseIntent("what's inside scratch/ on the server").values[0]).toMatchObject({
+      word: 'scratch/',
+      value: 'path',
+    })
+    expect(parseIntent('pages w/ hr in the name').values.map((v) => v.word)).not.toContain('w/')
   })
 
   it('reads a file with the folders before it as one file', () => {
