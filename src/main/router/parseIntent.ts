@@ -120,7 +120,6 @@ export interface ParsedIntent {
 
 type Part = 'core' | 'qualifiers' | 'values' | 'places' | 'sites'
 
-/** The word that opens each kind of phrase; `of` and `and` continue the phrase they are in. */
 /** Prepositions that say where things are or what they are about, after a noun. */
 const PLACE_WORDS: ReadonlySet<string> = new Set([
   'in',
@@ -135,6 +134,7 @@ const PLACE_WORDS: ReadonlySet<string> = new Set([
   'filed',
 ])
 
+/** The word that opens each kind of phrase; `of` and `and` continue the phrase they are in. */
 const OPENERS: Record<string, Part> = {
   by: 'qualifiers',
   for: 'values',
@@ -1151,12 +1151,12 @@ const SIGN_IN_PLACES = new Set(
 /** Verbs that put a thing somewhere (`put`, `drop`): with a file and a place, an upload. */
 const PLACING = new Set(['put', 'place', 'drop', 'stick', 'load', 'pop', 'store', 'save', 'send'])
 
-/** Nouns of files people put on sites (`put the [photo] into the library`). */
 /** What holds files and records (`the files of [folder] X`, `the attachments of [issue] #5`). */
 const HOLDERS = new Set(
   ['folder', 'directory', 'namespace', 'issue', 'ticket', 'page', 'post', 'project'].map(stem),
 )
 
+/** Nouns of files people put on sites (`put the [photo] into the library`). */
 const FILE_NOUNS = new Set(
   ['file', 'document', 'pdf', 'picture', 'image', 'photo', 'attachment', 'screenshot'].map(stem),
 )
@@ -1225,7 +1225,7 @@ export function looksIn(tokens: string[]): Set<'name' | 'text'> {
     if (t === 'full' && tokens[i + 1] === 'text') out.add('text')
   }
   // (Said both ways, what was denied goes: `in its writing, not just in the title`.)
-  for (const field of denied) if (out.size > 1 || !out.has(field)) out.delete(field)
+  for (const field of denied) if (out.size > 1) out.delete(field)
   return out
 }
 

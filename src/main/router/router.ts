@@ -225,8 +225,6 @@ export function createToolRouter(): ToolRouter {
     if (sort) scored.sort(byRank)
     return { scored, expand }
   }
-  // A word that names the site of some tool (`Redmine`, `dokuwiki`) names a site wherever it
-  // stands: the tool must be on that site, it is no value a slot may take.
   // `dokuwiki: page ids containing hr`: a site's name as a label says where; what follows is
   // the request (not what to look for, as after `search:`).
   const siteLabelLast = (request: string): string => {
@@ -240,6 +238,8 @@ export function createToolRouter(): ToolRouter {
     // (`what's under meetings:?`: a namespace ends it; the site after it would read as one.)
     return rest.endsWith(':') ? request : `${rest} on ${m[1]}`
   }
+  // A word that names the site of some tool (`Redmine`, `dokuwiki`) names a site wherever it
+  // stands: the tool must be on that site, it is no value a slot may take.
   const parse = (intent: string): ParsedIntent => {
     // `The printer moved, so please rewrite the page`: the request is what is scored; the
     // reasons only say where (`clauses.ts`).

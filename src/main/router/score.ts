@@ -197,30 +197,14 @@ const NAMING: ReadonlySet<string> = new Set(['called', 'named', 'titled', 'entit
 /** Kinds of value that name one item by themselves (`#42`, `date-utils@1.2.0`). */
 const ONE_ITEM_KINDS: ReadonlySet<string> = new Set(['number', 'version', 'identifier'])
 
+/** Nouns that name a list and ask for many (`the prefix [index] for Help`, `an inventory`). */
+const MANY_NOUNS = ['list', 'index', 'inventory', 'catalog', 'catalogue']
+
 /** Words that ask for many of what they quantify (`every page`). */
-const QUANTIFIERS: ReadonlySet<string> = new Set([
-  'all',
-  'every',
-  'each',
-  'any',
-  'list',
-  'inventory',
-  'catalog',
-  'catalogue',
-  // (`the prefix [index] for Help`: a noun that names a list asks for many.)
-  'index',
-])
+const QUANTIFIERS: ReadonlySet<string> = new Set(['all', 'every', 'each', 'any', ...MANY_NOUNS])
 
 /** Nouns that name a list of things (`the prefix index`, `a listing`): what a list tool gives. */
-const LIST_NOUNS: ReadonlySet<string> = new Set([
-  'index',
-  'list',
-  'listing',
-  'inventory',
-  'catalog',
-  'catalogue',
-  'directory',
-])
+const LIST_NOUNS: ReadonlySet<string> = new Set([...MANY_NOUNS, 'listing', 'directory'])
 
 /** Score at most this when the intent names nothing to act on (`search`). */
 export const VAGUE_CAP = 0.8
@@ -362,26 +346,7 @@ export function scoreTool(
   const head = pickHead(core, intent, ctx)
   ctx.head = head
   const listVerb = ctx.listVerb
-  for (const w of core) {
-    const cost = asksMembers(ctx, w)
-      ? PENALTY.generic
-      : namesHead(ctx, w)
-        ? PENALTY.nameOfHead
-        : // (A modifier said only of things this site does not hold: `an [old] version`.)
-          w.modifier &&
-            w.saidOf !== undefined &&
-            !w.saidOf.some((o) => ctx.profile.siteObjects.has(o))
-          ? PENALTY.generic
-          : // (Unless the site has pages of its own: then the page is a thing asked for.)
-            w.shownOn && !ctx.profile.siteObjects.has(w.stem)
-            ? PENALTY.shownOn
-            : w === head
-              ? PENALTY.head
-              : w.generic
-                ? PENALTY.generic
-                : PENALTY.word
-    accountWord(ctx, w, 'core', false, cost)
-  }
+  for (const w of core) accountWord(ctx, w, 'core', false, coreCost(ctx, w))
   for (const w of intent.qualifiers)
     accountWord(ctx, w, 'qualifier', false, w.generic ? PENALTY.generic : PENALTY.word)
   // A site the intent names by the name of some tool's site is never a value to absorb.
@@ -873,6 +838,20 @@ export function askedClass(verb: ParsedIntent['verb'], tool: VerbClass): VerbCla
   if (!verb) return null
   if (!verbAgreement(verb.verbClass, tool).contradicts) return verb.verbClass
   return verb.alternatives?.find((c) => !verbAgreement(c, tool).contradicts) ?? verb.verbClass
+}
+
+/** What object word `w` costs the tool when it lacks it (before any likeness found). */
+function coreCost(ctx: ScoreContext, w: IntentWord): number {
+  const { profile, head } = ctx
+  if (asksMembers(ctx, w)) return PENALTY.generic
+  if (namesHead(ctx, w)) return PENALTY.nameOfHead
+  // A modifier said only of things this site does not hold (`an [old] version`).
+  if (w.modifier && w.saidOf !== undefined && !w.saidOf.some((o) => profile.siteObjects.has(o)))
+    return PENALTY.generic
+  // (Unless the site has pages of its own: then the page is a thing asked for.)
+  if (w.shownOn && !profile.siteObjects.has(w.stem)) return PENALTY.shownOn
+  if (w === head) return PENALTY.head
+  return w.generic ? PENALTY.generic : PENALTY.word
 }
 
 /** True when `w` is a thing of the tool's site (`project`) that the tool does not say. */

@@ -76,7 +76,7 @@ export class ToolIndex {
    * holds (a `run` tool: `run the nightly [flow]` of an inject node's trigger): a head that is
    * a thing of the site finds them (`score.ts`, site objects).
    */
-  private readonly siteSearchers = new Map<string, Set<IndexEntry>>()
+  private readonly siteWide = new Map<string, Set<IndexEntry>>()
   private readonly vocabStems: string[] = []
   private readonly vocabWords: string[] = []
   private readonly vocab = new Set<string>()
@@ -252,13 +252,7 @@ export class ToolIndex {
    * the titles of the pages it passed (`reports` of a flow recorded as "Reports" is data).
    */
   knowsAsWord(expanded: Expanded): boolean {
-    for (const [s, x] of expanded)
-      if (x.strength >= 0.9)
-        for (const e of this.postings.get(s) ?? []) {
-          const field = e.profile.terms.get(s)?.field
-          if (field !== undefined && !DATA_FIELDS.has(field)) return true
-        }
-    return false
+    return this.visitSayingAsWord(expanded, () => true)
   }
 
   /**
@@ -267,14 +261,25 @@ export class ToolIndex {
    */
   objectsOfToolsSaying(expanded: Expanded): string[] {
     const objects = new Set<string>()
+    this.visitSayingAsWord(expanded, (e) => {
+      for (const o of e.profile.objectStems) objects.add(o)
+      return false
+    })
+    return [...objects]
+  }
+
+  /**
+   * Calls `visit` with each tool held that says one of `expanded`'s stems at 0.9 or more as its
+   * own word (not in a data field); stops, answering true, as soon as `visit` answers true.
+   */
+  private visitSayingAsWord(expanded: Expanded, visit: (e: IndexEntry) => boolean): boolean {
     for (const [s, x] of expanded)
       if (x.strength >= 0.9)
         for (const e of this.postings.get(s) ?? []) {
           const field = e.profile.terms.get(s)?.field
-          if (field !== undefined && !DATA_FIELDS.has(field))
-            for (const o of e.profile.objectStems) objects.add(o)
+          if (field !== undefined && !DATA_FIELDS.has(field) && visit(e)) return true
         }
-    return [...objects]
+    return false
   }
 
   /** True when some tool held has one of `expanded`'s stems at a strength of 0.9 or more. */
@@ -324,11 +329,11 @@ export class ToolIndex {
         const postings = this.headPostings.get(s)
         if (!postings) continue
         // Without a site that searches itself, no posting can name one (most workspaces).
-        const searchers = x.via !== 'vector' && this.siteSearchers.size > 0
+        const searchers = x.via !== 'vector' && this.siteWide.size > 0
         const full = x.strength === 1 && x.via !== 'vector'
         for (const e of postings) {
           // What a tool of a site is about, a search of that whole site finds (`score.ts`).
-          if (searchers && this.siteSearchers.has(e.tool.siteHost) && e.profile.objectStems.has(s))
+          if (searchers && this.siteWide.has(e.tool.siteHost) && e.profile.objectStems.has(s))
             searchedSites.add(e.tool.siteHost)
           if (found.has(e)) continue
           // At full strength the test is the one `post` made to list it here: no lookup.
@@ -336,8 +341,7 @@ export class ToolIndex {
           else if (headStrength(e.profile.terms.get(s)!, x) >= MIN_HEAD_STRENGTH) found.add(e)
         }
       }
-    for (const host of searchedSites)
-      for (const e of this.siteSearchers.get(host) ?? []) found.add(e)
+    for (const host of searchedSites) for (const e of this.siteWide.get(host) ?? []) found.add(e)
     for (const expanded of sites)
       for (const [s, x] of expanded)
         if (x.strength >= 0.9)
@@ -457,8 +461,8 @@ export class ToolIndex {
     if (!hosted) this.byHost.set(entry.tool.siteHost, (hosted = new Set()))
     hosted.add(entry)
     if (entry.profile.searchesSite || entry.profile.verb === 'run') {
-      let set = this.siteSearchers.get(entry.tool.siteHost)
-      if (!set) this.siteSearchers.set(entry.tool.siteHost, (set = new Set()))
+      let set = this.siteWide.get(entry.tool.siteHost)
+      if (!set) this.siteWide.set(entry.tool.siteHost, (set = new Set()))
       set.add(entry)
     }
     for (const label of entry.profile.siteLabels) {
@@ -475,9 +479,9 @@ export class ToolIndex {
     const hosted = this.byHost.get(entry.tool.siteHost)
     hosted?.delete(entry)
     if (hosted?.size === 0) this.byHost.delete(entry.tool.siteHost)
-    const searchers = this.siteSearchers.get(entry.tool.siteHost)
+    const searchers = this.siteWide.get(entry.tool.siteHost)
     searchers?.delete(entry)
-    if (searchers?.size === 0) this.siteSearchers.delete(entry.tool.siteHost)
+    if (searchers?.size === 0) this.siteWide.delete(entry.tool.siteHost)
     for (const key of [...entry.profile.terms.keys(), ...ToolIndex.keysOf(entry.profile)]) {
       const set = this.postings.get(key)
       set?.delete(entry)

@@ -72,11 +72,8 @@ export function relatedStems(word: string, pos: WordnetPos): Related[] {
 
 /** One word in British or American spelling (`categorise`, `categorize`). */
 function sameSpelling(a: string | undefined, b: string): boolean {
-  return (
-    a !== undefined &&
-    (a === b ||
-      a.replace(/is(e|ed|es|ing|ation)$/, 'iz$1') === b.replace(/is(e|ed|es|ing|ation)$/, 'iz$1'))
-  )
+  const american = (w: string) => w.replace(/is(e|ed|es|ing|ation)$/, 'iz$1')
+  return a !== undefined && (a === b || american(a) === american(b))
 }
 
 /**
