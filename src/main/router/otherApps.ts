@@ -4,12 +4,16 @@
  * site, never a value a slot may take, so a tool of another site does not do what was asked.
  *
  * A name is a run of capitalised words (not the request's first word, not quoted) that is no
- * site name of any tool and that English lacks (no WordNet word), or any name at all where only
- * a site can stand (after `log in to`). Where an app stands: after `on`, `in`, `into`, `onto`,
- * `from`, `at`, `via` (with `my`, `our`, `the` or `your` between) or `to my|our` (`to my
- * Dropbox`); between `a` and a thing apps hold (`a GitHub issue`: `the Todo tiddler` is one
- * named so); between `search` and `for` (`search Jira for`). A file's or a namespaced page's
- * name (`README.md`, `Category:Events`) is a value.
+ * site name of any tool and that English lacks (no WordNet word) or that names a product
+ * (`simple-icons`: `Notion`, `Box`, `Google Drive`), or any name at all where only a site can
+ * stand (after `log in to`). Where an app stands: after `on`, `in`, `into`, `onto`, `from`,
+ * `at`, `via` (with `my`, `our`, `the` or `your` between; not a secret's source: `a code from
+ * Google Authenticator`), `to my|our` (`to my Dropbox`) or a last `to` that gives no new name
+ * (`upload a.pdf to Google Drive`); between `a`, `my`, `our` or `your` and a thing apps hold (`a
+ * GitHub issue`, `my Box folder`), or `the` and a thing named after it (`the Squarespace page Old
+ * Offers`: `the Todo tiddler` is one named so); before a place apps are (`our Ghost blog`);
+ * between `search` and `for` (`search Jira for`). A file's or a namespaced page's name
+ * (`README.md`, `Category:Events`) is a value.
  */
 
 /** What the detector asks of the router's vocabularies. */
@@ -20,10 +24,21 @@ export interface AppVocabulary {
   isKnown(word: string): boolean
   /** True when lower-case `word` names a thing apps hold (`issue`, `page`, `folder`). */
   isThing(word: string): boolean
+  /**
+   * True when lower-case `name` (words joined by spaces: `google drive`) is a product's name
+   * that is no record of the tools' (`meaning/products.ts`): `notion`, `box`, `ghost`.
+   */
+  isProduct(name: string): boolean
 }
 
 const BEFORE_APP = new Set(['on', 'in', 'into', 'onto', 'from', 'at', 'via'])
 const OWNERS = new Set(['my', 'our', 'the', 'your'])
+/** Secrets an app gives (`a code from Google Authenticator`). */
+const SECRETS = new Set(['code', 'codes', 'token', 'otp', 'password', 'passcode', 'key'])
+/** Where an app holds its things: `our Ghost blog`, `my Obsidian vault`. */
+const PLACES = new Set(['blog', 'wiki', 'site', 'app', 'account', 'workspace', 'vault', 'space'])
+/** Words that give a thing a new name, so `to X` after them is the name (`rename a to Notion`). */
+const NAMING = /\b(?:re-?name|name|call|title|retitle|change|set|switch|update)\w*\b/i
 const SIGN_IN = /\b(?:log|sign)\s*(?:in|on)?\s*(?:to|into)\s+(?:my\s+|our\s+|the\s+)?$/i
 
 /** Lower-case names of apps `text` names where an app stands that no tool's site is. */
@@ -57,16 +72,32 @@ export function namedApps(text: string, vocabulary: AppVocabulary): string[] {
     const before2 = (tokens[start - 2]?.word ?? '').toLowerCase()
     const after = (tokens[end + 1]?.word ?? '').toLowerCase()
     const signingIn = SIGN_IN.test(bare.slice(0, tokens[start]!.at))
-    const foreign = words.some((w) => !vocabulary.isKnown(w))
+    const foreign =
+      words.some((w) => !vocabulary.isKnown(w)) || vocabulary.isProduct(words.join(' '))
+    // (`the Squarespace page Old Offers`: the page is named after, so the name before is its app.)
+    const named = /^\s*(?:[A-Z"“‘]|'(?!s\b)|called|named|titled)/.test(
+      bare.slice(
+        tokens[end + 1] ? tokens[end + 1]!.at + tokens[end + 1]!.word.length : bare.length,
+      ),
+    )
+    // (`a one-time code from Google Authenticator` says where a secret comes from, not where to act.)
+    const secretFrom =
+      before === 'from' && SECRETS.has((tokens[start - 2]?.word ?? '').toLowerCase())
     const where =
-      BEFORE_APP.has(before) ||
+      (BEFORE_APP.has(before) && !secretFrom) ||
       (BEFORE_APP.has(before2) && OWNERS.has(before)) ||
       (before2 === 'to' && (before === 'my' || before === 'our')) ||
       // (`attach x.png to Bugzilla bug 5531`: a thing of that app; `to Fieldtrips` a new name.)
       (before === 'to' && vocabulary.isThing(after)) ||
       // (`a GitHub issue` is made on GitHub; `the Todo tiddler` is one named Todo.)
       ((before === 'a' || before === 'an') && vocabulary.isThing(after)) ||
-      (before === 'search' && after === 'for')
+      (before === 'search' && after === 'for') ||
+      // (`upload a.pdf to Google Drive`, unless `to` gives a new name: `rename a to Fieldtrips`.)
+      (before === 'to' && !tokens[end + 1] && !NAMING.test(bare.slice(0, tokens[start]!.at))) ||
+      // (`my Box folder`, `our Ghost blog`, `the Squarespace page Old Offers`.)
+      (OWNERS.has(before) && PLACES.has(after)) ||
+      (OWNERS.has(before) && before !== 'the' && vocabulary.isThing(after)) ||
+      (OWNERS.has(before) && vocabulary.isThing(after) && named)
     if (signingIn || (foreign && where)) found.push(...words)
   }
   return found

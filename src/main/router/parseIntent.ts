@@ -32,6 +32,8 @@ export interface IntentWord {
   literal: boolean
   /** It names the site of some tool (`Redmine`): the tool must be on that site. */
   siteName?: boolean
+  /** It names an app no tool is on (`in Google Drive`, `otherApps.ts`): no tool was asked for. */
+  otherApp?: boolean
   /** What kind of value it is, when it was recognised by its form (`budget.xlsx`: `file`). */
   value?: ValueKind
   /**

@@ -262,7 +262,13 @@ export function createToolRouter(): ToolRouter {
         places: keep(parsed.places),
         sites: [
           ...keep(parsed.sites),
-          ...apps.map((a) => ({ word: a, stem: stem(a), generic: false, literal: false })),
+          ...apps.map((a) => ({
+            word: a,
+            stem: stem(a),
+            generic: false,
+            literal: false,
+            otherApp: true,
+          })),
         ],
       }
     }

@@ -630,8 +630,11 @@ export function scoreTool(
     verb.factor = Math.min(verb.factor, ONE_ITEM_FACTOR)
   if (alternative) verb.factor = Math.min(verb.factor, ALTERNATIVE_FACTOR)
   let score = Math.max(0, 1 - penalty) * (verb.contradicts ? 1 : verb.factor)
+  // (An app no tool is on is matched by no tool, whatever its word means: `Box`, `Notion`.)
   const otherSite = sites.some(
-    (w) => w.siteName && !evidence.some((e) => e.word === w.word && e.outcome === 'matched'),
+    (w) =>
+      w.otherApp ||
+      (w.siteName && !evidence.some((e) => e.word === w.word && e.outcome === 'matched')),
   )
   if (otherSite) score *= OTHER_SITE_FACTOR
   let cap: MatchEvidence['cap']

@@ -5,6 +5,7 @@
  * (WordNet, the word vectors' frequency order).
  */
 import { nounSynonyms, verbClassOf } from './lexicon'
+import { isProductName } from './meaning/products'
 import { isWord } from './meaning/related'
 import { frequencyRank, hasVector } from './meaning/vectors'
 import { senseCount } from './meaning/wordnet'
@@ -67,5 +68,10 @@ export function appVocabulary(index: ToolIndex): AppVocabulary {
       const s = stem(word)
       return held(s) || [...nounSynonyms(s)].some(held)
     },
+    // (A name some tool says, `Files`, `Note`, is likelier a record's; `X`, `Go` too short.)
+    isProduct: (name) =>
+      name.length >= 3 &&
+      isProductName(name) &&
+      name.split(' ').some((w) => !index.knowsStem(stem(w))),
   }
 }

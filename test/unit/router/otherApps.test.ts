@@ -9,6 +9,7 @@ const VOCABULARY: AppVocabulary = {
   isSite: (w) => w === 'filebox' || w === 'nodered',
   isKnown: (w) => ENGLISH.has(w),
   isThing: (w) => ['issue', 'page', 'folder', 'tiddler', 'file'].includes(w),
+  isProduct: (name) => ['notion', 'box', 'ghost', 'medium', 'google drive'].includes(name),
 }
 
 describe('namedApps', () => {
@@ -21,6 +22,13 @@ describe('namedApps', () => {
     expect(namedApps('open a GitHub issue about the login bug', VOCABULARY)).toEqual(['github'])
     expect(namedApps('search Jira for tickets about checkout', VOCABULARY)).toEqual(['jira'])
     expect(namedApps('attach shot.png to Bugzilla issue 5531', VOCABULARY)).toEqual(['bugzilla'])
+    // Products whose names are English words, where an app stands.
+    expect(namedApps('edit my Notion page Weekly Goals', VOCABULARY)).toEqual(['notion'])
+    expect(namedApps("what's in my Box folder Contracts?", VOCABULARY)).toEqual(['box'])
+    expect(namedApps('search our Ghost blog for posts about bees', VOCABULARY)).toEqual(['ghost'])
+    expect(namedApps('save a draft on Medium titled June', VOCABULARY)).toEqual(['medium'])
+    expect(namedApps('upload receipt.pdf to Google Drive', VOCABULARY)).toEqual(['google', 'drive'])
+    expect(namedApps('trash the Squarespace page Old Offers', VOCABULARY)).toEqual(['squarespace'])
     // Only a site follows `log in to`, an English word or not.
     expect(namedApps('log in to Slack', VOCABULARY)).toEqual(['slack'])
   })
@@ -32,6 +40,10 @@ describe('namedApps', () => {
     expect(namedApps("what's written in README.md?", VOCABULARY)).toEqual([])
     expect(namedApps("upload a.pdf to the folder 'Zebrafox'", VOCABULARY)).toEqual([])
     expect(namedApps('rename the page Trips to Fieldtrips', VOCABULARY)).toEqual([])
+    expect(namedApps('rename the folder Old to Box', VOCABULARY)).toEqual([])
+    // A record named before its thing, and an app that only gives a secret.
+    expect(namedApps("replace the Todo tiddler's text with 'done'", VOCABULARY)).toEqual([])
+    expect(namedApps('sign in with a code from Google Authenticator', VOCABULARY)).toEqual([])
   })
 })
 
@@ -43,5 +55,12 @@ describe('router: apps no tool is on', () => {
     expect(router.route('upload receipt-march.pdf to my Dropbox', [upload]).tools).toEqual([])
     const own = router.rank('upload receipt-march.pdf to Filebox', [upload])[0]!
     expect(own.score).toBeGreaterThanOrEqual(MIN_SCORE)
+  })
+
+  it('answers nothing for a product whose name is an English word', () => {
+    const router = createToolRouter()
+    // (`simple-icons` lists Box and Google Drive; neither is the tool's site.)
+    expect(router.route('upload receipt-march.pdf to my Box folder', [upload]).tools).toEqual([])
+    expect(router.route('upload receipt-march.pdf to Google Drive', [upload]).tools).toEqual([])
   })
 })

@@ -1,0 +1,47 @@
+/**
+ * Names of apps, services and products, from the npm package `simple-icons` (its `icons.json`:
+ * about 3,500 brands with their titles and other names, CC0). The router asks it whether a
+ * capitalised name where an app stands (`in Google Drive`, `my Notion page`) is a product when
+ * the name is an English word too (`Box`, `Medium`, `Ghost`, `Notion`), which the rule of
+ * `otherApps.ts` (a name English lacks) cannot tell from a record's name.
+ */
+import { createRequire } from 'node:module'
+
+interface Brand {
+  title: string
+  aliases?: { aka?: string[]; dup?: { title: string }[]; loc?: Record<string, string> }
+}
+
+let names: Set<string> | null | undefined
+
+/** A product name as compared: lower case, words split on spaces, dots and dashes kept. */
+function normal(name: string): string {
+  return name.toLowerCase().replace(/\s+/g, ' ').trim()
+}
+
+/** The lower-case names of the package, or null when it is not installed. */
+function load(): Set<string> | null {
+  try {
+    const require = createRequire(import.meta.url)
+    const brands = require('simple-icons/icons.json') as Brand[]
+    const all = new Set<string>()
+    for (const brand of brands) {
+      all.add(normal(brand.title))
+      for (const aka of brand.aliases?.aka ?? []) all.add(normal(aka))
+      for (const dup of brand.aliases?.dup ?? []) all.add(normal(dup.title))
+      for (const loc of Object.values(brand.aliases?.loc ?? {})) all.add(normal(loc))
+    }
+    return all
+  } catch {
+    return null
+  }
+}
+
+/**
+ * True when `name` (any case; words separated by spaces: `Google Drive`) is the name of a
+ * product or service `simple-icons` lists. False when the package is missing.
+ */
+export function isProductName(name: string): boolean {
+  if (names === undefined) names = load()
+  return names?.has(normal(name)) ?? false
+}
