@@ -33,6 +33,7 @@ export interface AppVocabulary {
 
 const BEFORE_APP = new Set(['on', 'in', 'into', 'onto', 'from', 'at', 'via'])
 const OWNERS = new Set(['my', 'our', 'the', 'your'])
+const DETERMINERS = new Set([...OWNERS, 'a', 'an'])
 /** Secrets an app gives (`a code from Google Authenticator`). */
 const SECRETS = new Set(['code', 'codes', 'token', 'otp', 'password', 'passcode', 'key'])
 /** Where an app holds its things: `our Ghost blog`, `my Obsidian vault`. */
@@ -72,8 +73,10 @@ export function namedApps(text: string, vocabulary: AppVocabulary): string[] {
     const before2 = (tokens[start - 2]?.word ?? '').toLowerCase()
     const after = (tokens[end + 1]?.word ?? '').toLowerCase()
     const signingIn = SIGN_IN.test(bare.slice(0, tokens[start]!.at))
-    const foreign =
-      words.some((w) => !vocabulary.isKnown(w)) || vocabulary.isProduct(words.join(' '))
+    const product = vocabulary.isProduct(words.join(' '))
+    const foreign = product || words.some((w) => !vocabulary.isKnown(w))
+    // (A common noun after the name: `the Docker images`, `the Airtable base Inventory`.)
+    const noun = /^[a-z]/.test(tokens[end + 1]?.word ?? '')
     // (`the Squarespace page Old Offers`: the page is named after, so the name before is its app.)
     const named = /^\s*(?:[A-Z"“‘]|'(?!s\b)|called|named|titled)/.test(
       bare.slice(
@@ -91,13 +94,16 @@ export function namedApps(text: string, vocabulary: AppVocabulary): string[] {
       (before === 'to' && vocabulary.isThing(after)) ||
       // (`a GitHub issue` is made on GitHub; `the Todo tiddler` is one named Todo.)
       ((before === 'a' || before === 'an') && vocabulary.isThing(after)) ||
-      (before === 'search' && after === 'for') ||
+      ((before === 'search' || before === 'query') && after === 'for') ||
       // (`upload a.pdf to Google Drive`, unless `to` gives a new name: `rename a to Fieldtrips`.)
       (before === 'to' && !tokens[end + 1] && !NAMING.test(bare.slice(0, tokens[start]!.at))) ||
       // (`my Box folder`, `our Ghost blog`, `the Squarespace page Old Offers`.)
       (OWNERS.has(before) && PLACES.has(after)) ||
       (OWNERS.has(before) && before !== 'the' && vocabulary.isThing(after)) ||
-      (OWNERS.has(before) && vocabulary.isThing(after) && named)
+      (OWNERS.has(before) && vocabulary.isThing(after) && named) ||
+      // (`the Miro board Roadmap`, `list the Docker images`: a thing no tool's site holds; `the
+      // Scratch tiddler` is one named so.)
+      (DETERMINERS.has(before) && noun && !vocabulary.isThing(after) && (product || named))
     if (signingIn || (foreign && where)) found.push(...words)
   }
   return found

@@ -9,7 +9,8 @@ const VOCABULARY: AppVocabulary = {
   isSite: (w) => w === 'filebox' || w === 'nodered',
   isKnown: (w) => ENGLISH.has(w),
   isThing: (w) => ['issue', 'page', 'folder', 'tiddler', 'file'].includes(w),
-  isProduct: (name) => ['notion', 'box', 'ghost', 'medium', 'google drive'].includes(name),
+  isProduct: (name) =>
+    ['notion', 'box', 'ghost', 'medium', 'google drive', 'miro', 'scratch'].includes(name),
 }
 
 describe('namedApps', () => {
@@ -29,6 +30,11 @@ describe('namedApps', () => {
     expect(namedApps('save a draft on Medium titled June', VOCABULARY)).toEqual(['medium'])
     expect(namedApps('upload receipt.pdf to Google Drive', VOCABULARY)).toEqual(['google', 'drive'])
     expect(namedApps('trash the Squarespace page Old Offers', VOCABULARY)).toEqual(['squarespace'])
+    expect(namedApps('add a sticky note to the Miro board Roadmap', VOCABULARY)).toEqual(['miro'])
+    expect(namedApps('rename the Airtable base Inventory to Stock', VOCABULARY)).toEqual([
+      'airtable',
+    ])
+    expect(namedApps('query Confluence for pages about bees', VOCABULARY)).toEqual(['confluence'])
     // Only a site follows `log in to`, an English word or not.
     expect(namedApps('log in to Slack', VOCABULARY)).toEqual(['slack'])
   })
@@ -43,6 +49,7 @@ describe('namedApps', () => {
     expect(namedApps('rename the folder Old to Box', VOCABULARY)).toEqual([])
     // A record named before its thing, and an app that only gives a secret.
     expect(namedApps("replace the Todo tiddler's text with 'done'", VOCABULARY)).toEqual([])
+    expect(namedApps('bin the Scratch tiddler', VOCABULARY)).toEqual([])
     expect(namedApps('sign in with a code from Google Authenticator', VOCABULARY)).toEqual([])
   })
 })
