@@ -738,7 +738,13 @@ export function parseIntent(said: string): ParsedIntent {
         describing = true
         continue
       }
-      if (before && rest[i - 1] === before.word && !PARTITIVES.has(before.stem))
+      // (`change [the type] of the tiddler`: a partitive is what is asked of a thing when a
+      // change sets it; `make [a backup] of the wiki` makes the copy, not the wiki.)
+      const asked =
+        before !== undefined &&
+        ((verb?.verbClass === 'update' && rest[i - 2] === 'the' && ATTRIBUTES.has(before.stem)) ||
+          (verb?.verbClass === 'create' && COPIES.has(before.stem)))
+      if (before && rest[i - 1] === before.word && (asked || !PARTITIVES.has(before.stem)))
         before.ofHead = true
       continue
     }
@@ -1049,6 +1055,11 @@ const PARTITIVES = new Set(
     .concat(['rundown', 'breakdown', 'listing'])
     .map(stem),
 )
+
+/** Partitives that are a thing's attribute when set (`change the [type] of the tiddler`). */
+const ATTRIBUTES = new Set(['type', 'kind'].map(stem))
+/** Partitives that are a new thing when made (`make a [backup] of the wiki`). */
+const COPIES = new Set(['copy', 'backup'].map(stem))
 
 /** Nouns of where a thing is shown (`the package [page]`). */
 const SHOWN_ON = new Set(['page', 'screen', 'view', 'tab'].map(stem))

@@ -883,8 +883,11 @@ function namesHead(ctx: ScoreContext, w: IntentWord): boolean {
   for (const [s, x] of ctx.expand(head))
     if (x.strength >= 0.9 && (profile.objectStems.has(s) || profile.siteObjects.has(s))) held = true
   // (`the 1.2.0 [version] of logger`: what follows what is asked of a thing names it.)
+  // (`change the [type] of the tiddler X`, `the [alt] text of x.png`: what is asked of a thing,
+  // or a kind of it, is no name.)
   const before = core.indexOf(w) < core.indexOf(head)
-  return held && (before || head.ofHead === true)
+  if (w.ofHead) return false
+  return held && (head.ofHead ? !before : before)
 }
 
 /**

@@ -322,6 +322,16 @@ describe('parseIntent', () => {
     expect(p.core.map((w) => w.word)).not.toContain('version')
   })
 
+  it('reads the type of a thing set, or a backup of it made, as what is asked of it', () => {
+    const type = parseIntent('change the type of the tiddler Roadmap to text/x-markdown')
+    expect(type.core.find((w) => w.word === 'type')?.ofHead).toBe(true)
+    const backup = parseIntent('set up nightly backups of the wiki')
+    expect(backup.core.find((w) => w.word === 'backups')?.ofHead).toBe(true)
+    // (A kind of things listed is no attribute: the things are the object.)
+    const kind = parseIntent('list every kind of page')
+    expect(kind.core.find((w) => w.word === 'kind')?.ofHead).toBeUndefined()
+  })
+
   it('reads what a site does when it asks for a sign-in as no place', () => {
     const p = parseIntent('The flow editor is asking me to sign in, can you do that?')
     expect(p.verb?.verbClass).toBe('auth')
