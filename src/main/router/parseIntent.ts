@@ -34,6 +34,11 @@ export interface IntentWord {
   siteName?: boolean
   /** It names an app no tool is on (`in Google Drive`, `otherApps.ts`): no tool was asked for. */
   otherApp?: boolean
+  /**
+   * A second record of the kind the first is, that the first is set in relation to (`mark issue
+   * #4 as blocked by issue [#6]`): no slot of a tool that takes one record holds it.
+   */
+  related?: boolean
   /** What kind of value it is, when it was recognised by its form (`budget.xlsx`: `file`). */
   value?: ValueKind
   /**

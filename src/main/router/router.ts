@@ -186,6 +186,13 @@ const SCREEN_PLACES: ReadonlySet<string> = new Set([
 ])
 
 /**
+ * A numbered record set in relation to another of its kind (`issue #4 as blocked by issue #6`,
+ * `#2 as a duplicate of #7`, `issue 3 to issue 9`); group 3 is the second record's number.
+ */
+const RELATED_RECORD =
+  /\b([a-z]+)\s+(#?\d+)\b.*?\b(?:as|to)\b.*?\b(?:by|of|to|with|from|on)\s+(?:the\s+)?(?:\1\s+)?(#?\d+)\b/i
+
+/**
  * Creates a router. It keeps one profile per tool (replaced when the tool changes) and an inverted
  * index over them (`toolIndex.ts`): `route` scores only the tools that share a word with the
  * intent by meaning (the others cannot reach 0.9: their head word is missing, `score.ts`);
@@ -272,6 +279,10 @@ export function createToolRouter(): ToolRouter {
         ],
       }
     }
+    // `mark issue #4 as blocked by issue #6`: the second record is related to the first.
+    const relation = RELATED_RECORD.exec(clauses.request)
+    if (relation && parsed.verb?.verbClass === 'update')
+      for (const w of parsed.values) if (w.word === relation[3]) w.related = true
     // `redmine #42`: a site's name typed first is no verb nobody taught the router.
     if (
       parsed.verb?.verbClass === 'write' &&

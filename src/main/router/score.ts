@@ -378,6 +378,7 @@ export function scoreTool(
       const free =
         (absorbable(w, profile) || (signIn && part === 'value')) &&
         !w.owned &&
+        !w.related &&
         !elsewhere &&
         w !== head &&
         (head !== null || part === 'value')
