@@ -6,8 +6,9 @@
  * and what the request points back to (`delete [it] please`).
  *
  * Clauses end at a sentence's end (`.`, `!`, `?`, `;`), before `, so`, `so please`, `, then`,
- * `so I can`, `because`, `since`, and at a comma before a request's verb (`..., delete it
- * please`). A clause asks when it is a question, says `please`, starts with a verb (after `could
+ * `so I can`, `because`, `since`, at a dash (` — `), and at a comma, `, but` or a colon after a
+ * clause of one's own (`I want to reread it: pull up X`; `Page X: open it` is a label) before a
+ * request's verb (`..., delete it please`). A clause asks when it is a question, says `please`, starts with a verb (after `could
  * you`, `can you`, `just`...) or with `I need` / `I want` / `I'd like`; it only says why when it
  * starts with a subordinator (`so I can`, `because`, `before`) or with a statement's subject
  * (`I'm`, `we've`, `the post is`). What a sentence asks after `so` is its request: what comes
@@ -30,7 +31,7 @@ const REQUEST_VERBS =
 
 /** What leads a clause that asks (`I need`, `could you`, a question word, a verb). */
 const ASKING = new RegExp(
-  `^(please|kindly|just|now|then|(could|can|would|will) (you|u)|i('d| would)? (need|want|like)|i'd like|we need|which|what|where|who|how|${REQUEST_VERBS})\\b`,
+  `^(please|kindly|just|now|then|first(?= \\w)|(could|can|would|will) (you|u)|i('d| would)? (need|want|like)|i'd like|we need|which|what|where|who|how|${REQUEST_VERBS})\\b`,
   'i',
 )
 
@@ -49,7 +50,7 @@ const IMPERATIVE = new RegExp(`^(please\\s+)?(${REQUEST_VERBS})\\b`, 'i')
 /** What leads a statement (`I'm ...`, `the post is ...`, `'Untitled' is an empty tiddler`). */
 const STATEMENT = new RegExp(
   [
-    "^(i('m| am| have|'ve| was| keep| think| remember| wrote| jotted| can't| cannot| don't| made)",
+    "^(i('m| am| have|'ve|'ll| will| was| keep| think| remember| wrote| jotted| can't| cannot| don't| made)",
     "|we('re| are| have|'ve| were| keep| don't)|it('s|'ll| is| was| has| will)|they\\b",
     "|there('s| is| are)|that|this|someone|something|nobody|my\\b|our\\b",
     '|the [^,;]{1,40}? (is|are|was|were|has|have|keeps|changed|moved|broke|got)\\b',
@@ -95,6 +96,11 @@ const BREAKS = new RegExp(
     `(?<!\\b(?:in order|like|need|needs|want|wants|wish|going|have|has|able))\\s+(?=(?:in order )?to (?:${PURPOSES})\\b)`,
     '\\s+(?=for reference\\b|before \\w+ing\\b)',
     `,\\s+(?=(?:please\\s+)?(?:${REQUEST_VERBS})\\s+(?:it|them|that|this|the|a|an|my|our|every|all|each|any|me|us)\\b)`,
+    // `The flow is spamming people — disable it`, `I want to reread it: pull up X`, `I'll finish
+    // it later, but create a draft`: a dash, a colon or a `but` before a request's verb.
+    '\\s+[—–]\\s+',
+    // (A colon after a clause of one's own only: `Page X: open it` is a label.)
+    `(?:(?<=^(?:i|we|i'm|i've|i'd|i'll|we're|we've|it's|there's|here's|here is|this|that|before|after|since|because|once|when)\\s[^:;]*)\\s*:|,\\s*but)\\s+(?=(?:please\\s+|first\\s+)*(?:${REQUEST_VERBS})\\b)`,
     // `..., can you mark it as closed?`: a question that asks.
     ',\\s*(?=(?:could|can|would|will) (?:you|u)\\b)',
   ].join('|'),

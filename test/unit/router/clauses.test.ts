@@ -23,6 +23,26 @@ describe('splitClauses', () => {
     })
   })
 
+  it('splits at a dash, at a colon after a clause of one’s own, and at but or so first', () => {
+    const request = (intent: string) => splitClauses(intent).request
+    expect(request('The email flow is spamming people — deactivate the Email flow')).toBe(
+      'deactivate the Email flow',
+    )
+    expect(request('I want to reread it before I reply: pull up the post "Blight"')).toBe(
+      'pull up the post "Blight"',
+    )
+    expect(request("I'll finish it later, but create a draft named Bees")).toBe(
+      'create a draft named Bees',
+    )
+    expect(request('I want to analyse the logs, so first push access.log up to the server')).toBe(
+      'first push access.log up to the server',
+    )
+    // (A label before a colon is no clause: what follows is about it.)
+    expect(request('Holiday Lights flow in Node-RED: disable it and redeploy')).toBe(
+      'Holiday Lights flow in Node-RED: disable it and redeploy',
+    )
+  })
+
   it('drops a purpose after so and whoever it is about, and one that leads the sentence', () => {
     expect(
       splitClauses('Attach notes.txt to issue #5 so the reviewers have them at hand.'),
