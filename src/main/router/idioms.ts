@@ -220,11 +220,11 @@ const USE_TO =
   /^(\W*(?:please\s+)?(?:(?:could|can|would|will)\s+you\s+)?(?:please\s+)?)(?:use|using)\s+(.+?)\s+to\s+(.+)$/i
 
 /**
- * A label before a colon that only says who asks (`Agent task:`, `Step 2:`, `Request:`): no part
+ * A label before a colon that only says who asks (`Agent task:`, `Step 2:`, `Plan step:`): no part
  * of the request.
  */
 const LABEL =
-  /^\W*(?:(?:agent|assistant|bot)\s+)?(?:task|step|request|job|goal|action|instruction|todo|to-do|need|needed|wanted|next step|cleanup task)(?:\s+\d+)?\s*:\s*/i
+  /^\W*(?:(?:agent|assistant|bot|plan|cleanup|setup|final|next|last|sub)[\s-]*)?(?:task|step|request|query|job|goal|action|instruction|todo|to-do|need|needed|wanted)(?:\s+\d+)?\s*:\s*/i
 
 /**
  * What comes first of a bigger task (`I'll edit pages later, but first things first: log me in`,
