@@ -27,7 +27,8 @@ const SUBORDINATE = new RegExp(
 
 /** Verbs that open a request. */
 const REQUEST_VERBS =
-  'show|list|find|search|look|open|create|make|add|upload|delete|remove|rename|change|update|edit|log|sign|run|trigger|get|give|use|put|send|move|tag|label|trash|bin|throw|disable|enable|fire|press|save|store|export|attach|display|view|read|pull|fetch|filter|set|mark|write|start|file|report|raise'
+  'show|list|find|search|look|open|create|make|add|upload|delete|remove|rename|change|update|edit|log|sign|run|trigger|get|give|use|put|send|move|tag|label|trash|bin|throw|disable|enable|fire|press|save|store|export|attach|display|view|read|pull|fetch|filter|set|mark|write|start|file|report|raise' +
+  '|print|check|grab|push|flip|switch|turn|deactivate|activate|kick|copy|duplicate|enumerate|query|authenticate|close|reopen|resolve|stash|browse|erase|wipe|purge|archive|retitle|execute|restart|stop|pause'
 
 /** What leads a clause that asks (`I need`, `could you`, a question word, a verb). */
 const ASKING = new RegExp(
