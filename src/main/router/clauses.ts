@@ -8,7 +8,7 @@
  * Clauses end at a sentence's end (`.`, `!`, `?`, `;`), before `, so`, `so please`, `, then`,
  * `so I can`, `because`, `since`, at a dash (` — `), and at a comma, `, but` or a colon after a
  * clause of one's own (`I want to reread it: pull up X`; `Page X: open it` is a label) before a
- * request's verb (`..., delete it please`). A clause asks when it is a question, says `please`, starts with a verb (after `could
+ * request's verb (`..., delete it please`). A clause asks when it is a question (unless another clause names the act outright), says `please`, starts with a verb (after `could
  * you`, `can you`, `just`...) or with `I need` / `I want` / `I'd like`; it only says why when it
  * starts with a subordinator (`so I can`, `because`, `before`) or with a statement's subject
  * (`I'm`, `we've`, `the post is`). What a sentence asks after `so` is its request: what comes
@@ -124,7 +124,7 @@ export function splitClauses(intent: string): Clauses {
   const quoted: string[] = []
   const held = intent.replace(QUOTED, (q) => `\uE000${quoted.push(q) - 1}\uE000`)
   const restore = (c: string) => c.replace(/\uE000(\d+)\uE000/g, (_, i: string) => quoted[+i]!)
-  const clauses: Array<{ text: string; afterSo: boolean; sentence: number }> = []
+  const clauses: Array<{ text: string; afterSo: boolean; sentence: number; question: boolean }> = []
   for (const [sentence, text] of held.split(/(?<=[.!?;])\s+/).entries()) {
     // `split` with groups interleaves what they caught: `so` where the next clause follows it.
     // (A place described by what it holds ends at its comma: `where we run the flows, click X`.)
@@ -140,12 +140,18 @@ export function splitClauses(intent: string): Clauses {
         continue
       }
       const clean = part.replace(/[.!?;,]+$/, '').trim()
-      if (clean) clauses.push({ text: clean, afterSo, sentence })
+      if (clean) clauses.push({ text: clean, afterSo, sentence, question: /\?\s*$/.test(part) })
       afterSo = false
     }
   }
   if (clauses.length < 2) return { request: intent, context: '' }
-  const said = (c: (typeof clauses)[number]) => ASKING.test(c.text) || /\bplease\b/i.test(c.text)
+  // (`Is there a page named X? Just match on the names please.`: a question asks too, unless
+  // another clause names the act outright: `did anyone report X? search the tracker`.)
+  const direct = clauses.filter((c) => DIRECT.test(c.text))
+  const said = (c: (typeof clauses)[number]) =>
+    ASKING.test(c.text) ||
+    /\bplease\b/i.test(c.text) ||
+    (c.question && !STATEMENT.test(c.text) && direct.every((d) => d === c))
   // A clause that is no statement asks, unless another says outright that it asks (`Issue 6 is
   // done now, can you mark it as closed?`).
   const outright = clauses.some((c) => !SUBORDINATE.test(c.text) && said(c))

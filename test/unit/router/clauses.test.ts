@@ -37,6 +37,13 @@ describe('splitClauses', () => {
     expect(request('I want to analyse the logs, so first push access.log up to the server')).toBe(
       'first push access.log up to the server',
     )
+    // A question asks too, unless another clause names the act outright.
+    expect(request('Is there a page with holiday in its name? Just match on names.')).toBe(
+      'Is there a page with holiday in its name. Just match on names',
+    )
+    expect(request('did anyone report the login loop? search the tracker')).toBe(
+      'search the tracker',
+    )
     // (A label before a colon is no clause: what follows is about it.)
     expect(request('Holiday Lights flow in Node-RED: disable it and redeploy')).toBe(
       'Holiday Lights flow in Node-RED: disable it and redeploy',
