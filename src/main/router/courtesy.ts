@@ -64,9 +64,12 @@ const HEDGES: Array<[RegExp, string]> = [
 /** `would you mind [manually] deleting`: the gerund's verb, asked (`could you manually delete`). */
 const MIND = /\b(?:would|do|will) you mind (?:(\w+ly) )?(\w+ing)\b/gi
 
+/** Chat shorthand of `please` (`pls`, `plz`, `plx`). */
+const PLEASE = /\b(?:pl[sxz]|pleez|pleaze|plis)\b/gi
+
 /** `text` without the courtesy around its request (see the module's comment). */
 export function withoutCourtesy(text: string): string {
-  let out = text.replace(LEAD, '')
+  let out = text.replace(PLEASE, 'please').replace(LEAD, '')
   // (Several in a row: `..., if you don't mind. Thanks so much!`)
   for (let before = ''; before !== out;) {
     before = out

@@ -37,6 +37,14 @@ describe('withoutCourtesy', () => {
     )
   })
 
+  it('reads chat shorthand of please as please', () => {
+    expect(withoutCourtesy('pls bin untitled1.ipynb on jupyter')).toBe(
+      'please bin untitled1.ipynb on jupyter',
+    )
+    const p = parseIntent(withoutCourtesy('dokuwiki: display meetings:2026-01-14 plz'))
+    expect(p.core.map((w) => w.word)).not.toContain('plz')
+  })
+
   it('keeps words that are what the request looks for', () => {
     // A thank-you said as the thing searched for, and a word ending in a courtesy's letters.
     expect(withoutCourtesy('search the wiki for thanks')).toBe('search the wiki for thanks')
