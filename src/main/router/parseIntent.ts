@@ -1250,9 +1250,17 @@ export function looksIn(tokens: string[]): Set<'name' | 'text'> {
 /** What trackers and help desks open when they make one (`open a ticket`). */
 const OPENED = new Set(['ticket', 'issue', 'bug', 'case', 'request', 'incident'].map(stem))
 
+/** The first token from `from` on that is no filler (nor `first` before a verb: `first push X`). */
 function skipFiller(tokens: string[], from: number): number {
   let i = from
-  while (i < tokens.length && FILLER.has(tokens[i]!)) i++
+  for (; i < tokens.length; i++) {
+    const t = tokens[i]!
+    const next = tokens[i + 1] ?? ''
+    const firstStep =
+      (t === 'first' || t === 'firstly') &&
+      (verbClassOf(stem(next)) !== null || (isWord(next, 'verb') && !isMostlyNoun(next)))
+    if (!FILLER.has(t) && !firstStep) break
+  }
   return i
 }
 

@@ -99,6 +99,8 @@ export function extractValues(
       if (kind === 'identifier' && isEnglish(value)) return whole
       // `I`, and acronyms of a few capitals (`AI`, `CSV`), are words.
       if (kind === 'name' && /^(I|[A-Z]{1,4}s?)$/.test(value)) return whole
+      // (`move the post to Trash`: the bin a deleted thing goes to, no record's name.)
+      if (kind === 'name' && /^(?:trash|bin|recycle bin)$/i.test(value)) return whole
       values.push({ text: value, kind })
       return typeof placeholder === 'string' ? placeholder : placeholder(values.length - 1, kind)
     })

@@ -332,6 +332,14 @@ describe('parseIntent', () => {
     expect(kind.core.find((w) => w.word === 'kind')?.ofHead).toBeUndefined()
   })
 
+  it('reads `first` before a verb as no part of the object, and Trash as the bin', () => {
+    const push = parseIntent('first push access.log up to the notebook server')
+    expect([push.action, push.core.map((w) => w.word)]).toEqual(['upload', []])
+    const trash = parseIntent('Move WordPress post "Hello world!" to Trash.')
+    expect(trash.values.map((w) => w.word)).not.toContain('trash')
+    expect(trash.verb?.verbClass).toBe('delete')
+  })
+
   it('reads what a site does when it asks for a sign-in as no place', () => {
     const p = parseIntent('The flow editor is asking me to sign in, can you do that?')
     expect(p.verb?.verbClass).toBe('auth')
