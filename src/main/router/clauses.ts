@@ -97,6 +97,8 @@ const BREAKS = new RegExp(
     // (Not the wish itself: `I'd like to see X`, `in order to see`.)
     `(?<!\\b(?:in order|like|need|needs|want|wants|wish|going|have|has|able))\\s+(?=(?:in order )?to (?:${PURPOSES})\\b)`,
     '\\s+(?=for reference\\b|before \\w+ing\\b)',
+    // (`log me in before we edit anything`: what is done after the request is why.)
+    '\\s+(?=(?:before|after|once|until|while) (?:we|i|you|they|anyone|someone|somebody|people)\\s)',
     `,\\s+(?=(?:please\\s+)?(?:${REQUEST_VERBS})\\s+(?:it|them|that|this|the|a|an|my|our|every|all|each|any|me|us)\\b)`,
     // `The flow is spamming people — disable it`, `I want to reread it: pull up X`, `I'll finish
     // it later, but create a draft`: a dash, a colon or a `but` before a request's verb.

@@ -2,7 +2,8 @@
  * Courtesy around a request (`Sorry to bother you, but would you mind deleting the page X?
  * Thanks so much.`): apologies, hedges and thanks say nothing of what is asked, and `would you
  * mind [deleting]` asks to delete. Each is dropped or rewritten to the plain request, so the
- * clause splitter (`clauses.ts`) and the parser see the request's own verb first.
+ * clause splitter (`clauses.ts`) and the parser see the request's own verb first; chat shorthand
+ * (`pls`, `im`, `dont`) is written out first.
  */
 import { verbLemma } from './meaning/lemma'
 
@@ -64,12 +65,19 @@ const HEDGES: Array<[RegExp, string]> = [
 /** `would you mind [manually] deleting`: the gerund's verb, asked (`could you manually delete`). */
 const MIND = /\b(?:would|do|will) you mind (?:(\w+ly) )?(\w+ing)\b/gi
 
-/** Chat shorthand of `please` (`pls`, `plz`, `plx`). */
-const PLEASE = /\b(?:pl[sxz]|pleez|pleaze|plis)\b/gi
+/** Chat shorthand (`pls`, `im locked out`, `dont`), written out as the clause splitter reads it. */
+const SHORTHAND: Array<[RegExp, string]> = [
+  [/\b(?:pl[sxz]|pleez|pleaze|plis)\b/gi, 'please'],
+  [/\bim\b/g, "I'm"],
+  [/\bive\b/g, "I've"],
+  [/\b(do|does|did|is|are|was|were|ca|wo|have|has|should|could|would)nt\b/gi, "$1n't"],
+]
 
 /** `text` without the courtesy around its request (see the module's comment). */
 export function withoutCourtesy(text: string): string {
-  let out = text.replace(PLEASE, 'please').replace(LEAD, '')
+  let out = text
+  for (const [pattern, plain] of SHORTHAND) out = out.replace(pattern, plain)
+  out = out.replace(LEAD, '')
   // (Several in a row: `..., if you don't mind. Thanks so much!`)
   for (let before = ''; before !== out;) {
     before = out

@@ -37,6 +37,9 @@ describe('splitClauses', () => {
     expect(request('I want to analyse the logs, so first push access.log up to the server')).toBe(
       'first push access.log up to the server',
     )
+    expect(request('Could you log me into our DokuWiki before we edit anything?')).toBe(
+      'Could you log me into our DokuWiki',
+    )
     // A question asks too, unless another clause names the act outright.
     expect(request('Is there a page with holiday in its name? Just match on names.')).toBe(
       'Is there a page with holiday in its name. Just match on names',

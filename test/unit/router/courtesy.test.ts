@@ -37,9 +37,12 @@ describe('withoutCourtesy', () => {
     )
   })
 
-  it('reads chat shorthand of please as please', () => {
+  it('writes chat shorthand out (pls, im, dont)', () => {
     expect(withoutCourtesy('pls bin untitled1.ipynb on jupyter')).toBe(
       'please bin untitled1.ipynb on jupyter',
+    )
+    expect(withoutCourtesy('log on to the wiki, im locked out and dont know why')).toBe(
+      "log on to the wiki, I'm locked out and don't know why",
     )
     const p = parseIntent(withoutCourtesy('dokuwiki: display meetings:2026-01-14 plz'))
     expect(p.core.map((w) => w.word)).not.toContain('plz')
