@@ -898,6 +898,17 @@ export function parseIntent(said: string): ParsedIntent {
     parsed.sites.push(...parsed.places.splice(0), ...parsed.core.splice(0))
     // `as editor`: who signs in, a stored login's name, no word of any tool.
     parsed.values = parsed.values.filter((w) => w.literal || w.after !== 'as')
+    // (`sign on to redmine, user manager`, `with the team account`: whose login, as `as`.)
+    const whose = new Set<string>()
+    for (const [i, t] of tokens.entries()) {
+      if (ACCOUNT_WORDS.has(t) && tokens[i + 1] && !STOP_WORDS.has(tokens[i + 1]!))
+        whose.add(tokens[i + 1]!)
+      if (t === 'account' && i > 0 && !STOP_WORDS.has(tokens[i - 1]!)) whose.add(tokens[i - 1]!)
+    }
+    const notWhose = (w: IntentWord) => w.literal || !whose.has(w.word)
+    parsed.sites = parsed.sites.filter(notWhose)
+    parsed.values = parsed.values.filter(notWhose)
+    for (const w of parsed.sites) if (ACCOUNT_WORDS.has(w.word) && whose.size) w.generic = true
     // `with my username and password`: what every sign-in takes, naming none.
     for (const w of parsed.values) if (SIGN_IN_MEANS.has(w.stem)) w.generic = true
     // `the private registry's web UI`, `the back end of the blog`: how or where on the site.
@@ -1246,6 +1257,9 @@ export function looksIn(tokens: string[]): Set<'name' | 'text'> {
   for (const field of denied) if (out.size > 1) out.delete(field)
   return out
 }
+
+/** Words a login's name follows in a sign-in (`user manager`, `account ada`). */
+const ACCOUNT_WORDS = new Set(['user', 'username', 'account'])
 
 /** What trackers and help desks open when they make one (`open a ticket`). */
 const OPENED = new Set(['ticket', 'issue', 'bug', 'case', 'request', 'incident'].map(stem))

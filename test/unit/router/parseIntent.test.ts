@@ -332,6 +332,14 @@ describe('parseIntent', () => {
     expect(kind.core.find((w) => w.word === 'kind')?.ofHead).toBeUndefined()
   })
 
+  it('reads whose login a sign-in names (user X, the X account) as no site', () => {
+    const user = parseIntent('sign on to redmine, user manager')
+    expect(user.sites.filter((w) => !w.generic).map((w) => w.word)).toEqual(['redmine'])
+    const account = parseIntent('authenticate to the registry with the team account')
+    expect(account.sites.map((w) => w.word)).not.toContain('team')
+    expect(parseIntent('login dokuwiki as jsmith').sites.map((w) => w.word)).toEqual(['dokuwiki'])
+  })
+
   it('reads `first` before a verb as no part of the object, and Trash as the bin', () => {
     const push = parseIntent('first push access.log up to the notebook server')
     expect([push.action, push.core.map((w) => w.word)]).toEqual(['upload', []])
