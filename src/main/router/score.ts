@@ -412,8 +412,13 @@ export function scoreTool(
     penalty += PENALTY.word
   // `rename budget.xlsx`: a value of the kind the tool was recorded with names the object.
   // (A number names nothing by itself: `what's 17% of 240` is no issue.)
+  // (A file names the object of a tool of files only: `save the flow as x.json` names a flow.)
   const typedValue = intent.values.some(
-    (v) => v.value && v.value !== 'number' && profile.valueKinds.has(v.value),
+    (v) =>
+      v.value &&
+      v.value !== 'number' &&
+      profile.valueKinds.has(v.value) &&
+      (!FILE_KINDS.has(v.value) || profile.head === null || FILE_HEADS.has(profile.head)),
   )
   // `MediaWiki: retitle Planning to Planning 2026`: the site's one tool for that very act.
   const sameSpecificAction =
@@ -843,6 +848,23 @@ export function askedClass(verb: ParsedIntent['verb'], tool: VerbClass): VerbCla
   if (!verbAgreement(verb.verbClass, tool).contradicts) return verb.verbClass
   return verb.alternatives?.find((c) => !verbAgreement(c, tool).contradicts) ?? verb.verbClass
 }
+
+/** Kinds of values that are files or folders. */
+const FILE_KINDS: ReadonlySet<string> = new Set(['file', 'path'])
+/** Heads of tools whose object a file or folder is (`upload the file`, `list the folder`). */
+const FILE_HEADS = new Set(
+  [
+    'file',
+    'picture',
+    'image',
+    'photo',
+    'media',
+    'attachment',
+    'document',
+    'folder',
+    'directory',
+  ].map(stem),
+)
 
 /** What object word `w` costs the tool when it lacks it (before any likeness found). */
 function coreCost(ctx: ScoreContext, w: IntentWord): number {
