@@ -445,9 +445,16 @@ export function scoreTool(
       (siteNamed && sameSpecificAction && !ctx.core.some((w) => otherThingOfSite(ctx, w))) ||
       // `MediaWiki: delete Sandbox`: a thing named on a named site, by the site's tool's act.
       // (`redmine #42`: no verb asks to read it.)
+      // (A version or a decimal names no record: `upgrade MediaWiki from 1.41 to 1.42`.)
       (siteNamed &&
         intent.core.every((w) => w.generic) &&
-        intent.values.some((v) => v.literal && !v.siteName)))
+        intent.values.some(
+          (v) =>
+            v.literal &&
+            !v.siteName &&
+            v.value !== 'version' &&
+            !(v.value === 'number' && /[.,]/.test(v.word)),
+        )))
   if (!head) penalty += implicit ? PENALTY.implicit : PENALTY.head
   const all = [core, intent.qualifiers, intent.values, intent.places, sites].flat()
   const allStems = new Set(all.map((w) => w.stem))
