@@ -49,6 +49,12 @@ export interface IntentWord {
   modifier?: boolean
   /** The noun right after `which` / `what` (`which [pages] have ...`): what a question is about. */
   asked?: boolean
+  /**
+   * The verb after a question's noun that says how those things stand to another (`which pages
+   * [link] to X`, `refer to`, `point to`): a tool must say it; an output field of that name
+   * (a result's `link`) is no such relation.
+   */
+  relation?: boolean
   /** The word that opened the value phrase it stands in (`with`, `for`, `as`...). */
   after?: string
   /** It stands right before `of` (`the [priority] of issue #2`): what is asked of the rest. */
@@ -782,6 +788,14 @@ export function parseIntent(said: string): ParsedIntent {
       ...(token === shell && part === 'core' ? { implied: true } : {}),
       literal: /\d/.test(token),
       ...(i === asked && part === 'core' ? { asked: true } : {}),
+      // (`which pages [link] to X`: how the things asked stand to another, no field they show.)
+      ...(i === asked + 1 &&
+      part === 'core' &&
+      rest[i + 1] === 'to' &&
+      isWord(token, 'verb') &&
+      verbLemma(token) === token
+        ? { relation: true }
+        : {}),
       ...(part === 'core' &&
       (isModifier(token) ||
         predicate(rest, token) ||

@@ -728,7 +728,9 @@ function accountWord(
   // of `list the posts in the category Recipes` over a search's free text); values (`for X`,
   // after a colon, by their form) cost nothing.
   const absorbCost = part === 'place' && !w.literal ? ABSORBED_WORD : 0
-  const f = findCached(ctx, w, part === 'qualifier')
+  const found = findCached(ctx, w, part === 'qualifier')
+  // (`which pages [link] to X` of a search whose results have a `link`: no relation.)
+  const f = w.relation && found?.field === 'output' ? null : found
   // The head must be what the tool is about: a slot or output field of that name (a `page`
   // slot for paging) or the site's name is weak evidence of it.
   // (`change the [heading] of post X`: what a rename changes is the record's name, whatever

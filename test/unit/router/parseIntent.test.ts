@@ -332,6 +332,12 @@ describe('parseIntent', () => {
     expect(kind.core.find((w) => w.word === 'kind')?.ofHead).toBeUndefined()
   })
 
+  it('reads the verb after a question’s noun before `to` as a relation', () => {
+    const p = parseIntent('which pages link to projects:office_move?')
+    expect(p.core.find((w) => w.word === 'link')?.relation).toBe(true)
+    expect(parseIntent('which pages mention the budget?').core.some((w) => w.relation)).toBe(false)
+  })
+
   it('reads whose login a sign-in names (user X, the X account) as no site', () => {
     const user = parseIntent('sign on to redmine, user manager')
     expect(user.sites.filter((w) => !w.generic).map((w) => w.word)).toEqual(['redmine'])
