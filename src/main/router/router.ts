@@ -185,6 +185,23 @@ const SCREEN_PLACES: ReadonlySet<string> = new Set([
   'footer',
 ])
 
+/** File formats a thing may be asked as (`as a PDF`, `as CSV`). */
+const FORMATS = new Set(
+  ['pdf', 'csv', 'docx', 'doc', 'xlsx', 'xls', 'odt', 'rtf', 'epub', 'html', 'xml', 'zip'].concat([
+    'markdown',
+    'md',
+    'txt',
+    'json',
+    'yaml',
+    'png',
+    'jpg',
+    'jpeg',
+    'svg',
+    'tar',
+    'gz',
+  ]),
+)
+
 /**
  * A numbered record set in relation to another of its kind (`issue #4 as blocked by issue #6`,
  * `#2 as a duplicate of #7`, `issue 3 to issue 9`); group 3 is the second record's number.
@@ -283,6 +300,14 @@ export function createToolRouter(): ToolRouter {
     const relation = RELATED_RECORD.exec(clauses.request)
     if (relation && parsed.verb?.verbClass === 'update')
       for (const w of parsed.values) if (w.word === relation[3]) w.related = true
+    // `download the page X as a PDF`: a format asked is what the tool must give, no value.
+    const formats = parsed.values.filter(
+      (w) => w.after === 'as' && !w.literal && FORMATS.has(w.word),
+    )
+    if (formats.length) {
+      parsed.values = parsed.values.filter((w) => !formats.includes(w))
+      parsed.qualifiers.push(...formats)
+    }
     // `redmine #42`: a site's name typed first is no verb nobody taught the router.
     if (
       parsed.verb?.verbClass === 'write' &&
