@@ -1,0 +1,70 @@
+// Near misses must match nothing (issue 10): what is asked of a thing is no name of it, a
+// relation between records no state of one, a file no object of a tool of other things, a version
+// no thing named on a site, a format asked no value a slot takes.
+import { describe, expect, it } from 'vitest'
+import { createToolRouter, MIN_SCORE } from '../../../src/main/router/router'
+import { fileTool } from './fileTool'
+
+describe('router: a word before an attribute asked of a thing', () => {
+  const tools = [
+    fileTool('edit41', 'replace the text of the note a.txt', true),
+    fileTool('open41', 'open the note a.txt', false),
+  ]
+
+  it('reads `the alt text of x.png` as another attribute than the text the tool sets', () => {
+    const router = createToolRouter()
+    const alt = router.rank("set the alt text of plot.png to 'Map of plot'", tools)[0]!
+    expect(alt.score).toBeLessThan(MIN_SCORE)
+    const text = router.rank("replace the text of the note b.txt with 'hi'", tools)[0]!
+    expect([text.id, text.score >= MIN_SCORE]).toEqual(['edit41', true])
+  })
+})
+
+describe('router: a record set in relation to another', () => {
+  const tools = [fileTool('status41', 'set the status of issue #12 to Closed', true)]
+
+  it('takes a state for one record, not a relation between two', () => {
+    const router = createToolRouter()
+    for (const intent of ['mark issue #4 as blocked by issue #6', 'mark #2 as a duplicate of #7'])
+      expect(router.rank(intent, tools)[0]!.score).toBeLessThan(MIN_SCORE)
+    for (const intent of ['mark issue #4 as Closed', 'set issue #4 to Resolved'])
+      expect(router.rank(intent, tools)[0]!.score).toBeGreaterThanOrEqual(MIN_SCORE)
+  })
+})
+
+describe('router: a file names the object of a tool of files only', () => {
+  // (Recorded with a file name, the tool's object is still a flow: the file is where it goes.)
+  const tools = [fileTool('export41', 'save the flow Alerts to the library as a.txt', true)]
+
+  it('takes a file name alone as no flow', () => {
+    const router = createToolRouter()
+    expect(router.rank('save b.txt', tools)[0]!.score).toBeLessThan(MIN_SCORE)
+    const flow = router.rank('save the flow Billing to the library as b.txt', tools)[0]!
+    expect(flow.score).toBeGreaterThanOrEqual(MIN_SCORE)
+  })
+})
+
+describe('router: a thing named on a named site', () => {
+  const tools = [fileTool('edit42', 'edit the text of the page a.txt', true)]
+
+  it('takes a name as the thing, but no version or decimal', () => {
+    const router = createToolRouter()
+    expect(router.rank('Filebox: update Budget', tools)[0]!.score).toBeGreaterThanOrEqual(MIN_SCORE)
+    const upgrade = router.rank('upgrade Filebox from 1.41 to 1.42', tools)[0]!
+    expect(upgrade.score).toBeLessThan(MIN_SCORE)
+  })
+})
+
+describe('router: a format asked', () => {
+  const tools = [fileTool('open43', 'open the page a.txt', false)]
+
+  it('is what the tool must give, not a value it takes', () => {
+    const router = createToolRouter()
+    expect(router.rank('open the page Picnic Plan', tools)[0]!.score).toBeGreaterThanOrEqual(
+      MIN_SCORE,
+    )
+    expect(router.rank('open the page Picnic Plan as a PDF', tools)[0]!.score).toBeLessThan(
+      MIN_SCORE,
+    )
+  })
+})
