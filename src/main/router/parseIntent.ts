@@ -819,8 +819,14 @@ export function parseIntent(said: string): ParsedIntent {
       GERUND_OBJECTS.has(rest[i + 1] ?? '')
     )
       word.generic = true
-    // `the [scan] contract.pdf`, `the [mockup] home-v3.pdf`: what a file is, said before it.
-    if (part === 'core' && isFileMark(rest[i + 1])) word.generic = true
+    // `the [scan] contract.pdf`, `the [mockup] home-v3.pdf`, `the [log] file error.log`: what a
+    // file is, said before it.
+    if (
+      part === 'core' &&
+      (isFileMark(rest[i + 1]) ||
+        (FILE_NOUNS.has(stem(rest[i + 1] ?? '')) && isFileMark(rest[i + 2])))
+    )
+      word.generic = true
     // `add the page to [my watchlist]`: a place of one's own that something goes to, named by
     // one word, is a thing of the account, not a value some slot takes (where it comes from
     // may be anything: `from my machine`).

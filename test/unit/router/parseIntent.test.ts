@@ -146,6 +146,8 @@ describe('parseIntent', () => {
     const p = parseIntent('store the scan contract-signed.pdf in the media manager')
     expect(p.core.map((w) => [w.word, w.generic])).toEqual([['scan', true]])
     expect(parseIntent('delete the image plot-7-map.png').objectKinds).toEqual(['file'])
+    const log = parseIntent('add the log file error.log to ticket #9')
+    expect(log.core.filter((w) => !w.generic).map((w) => w.word)).toEqual([])
   })
 
   it('reads what a record is tagged as as a value, and what a thing is added as as a thing', () => {
