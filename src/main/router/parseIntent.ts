@@ -777,6 +777,8 @@ export function parseIntent(said: string): ParsedIntent {
     }
     // Manner adverbs (`manually`, `quickly`) say how, not what: no tool needs to say them.
     if (/..ly$/.test(token) && !isWord(token, 'noun') && !isWord(token, 'verb')) continue
+    // (`flip bug #14 [back] to New`: to a state it had, no thing.)
+    if (token === 'back' && rest[i + 1] === 'to') continue
     // `posts that [talk] about X` outside the object (`on the blog [talk] about X`): the verb
     // of a clause about what is sought says only that it is about X.
     if (part !== 'core' && predicate(rest, token)) continue

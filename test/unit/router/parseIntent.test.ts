@@ -334,6 +334,10 @@ describe('parseIntent', () => {
     expect(kind.core.find((w) => w.word === 'kind')?.ofHead).toBeUndefined()
   })
 
+  it('reads `back to` a state as no object word', () => {
+    expect(parseIntent('flip bug #14 back to New').core.map((w) => w.word)).toEqual(['bug'])
+  })
+
   it('reads the verb after a question’s noun before `to` as a relation', () => {
     const p = parseIntent('which pages link to projects:office_move?')
     expect(p.core.find((w) => w.word === 'link')?.relation).toBe(true)
