@@ -125,6 +125,13 @@ const IDIOMS: Array<[RegExp, string | ((match: string, ...groups: string[]) => s
   // `take the page X off the wiki`: to delete it; `flip bug #14 over to Rejected`: to set it.
   [/\btake ([^,.;]+?) (?:off|down from|out of)\b/gi, ' delete $1 from '],
   [/\b(?:flip|switch) ([^,.;]*?zzvaluezz\d+n[^,.;]*?) (?:over )?to\b/gi, ' set $1 to '],
+  // `give tiddler Draft 3 the title Final Essay`: to rename it.
+  [/\bgive ([^,.;]+?) (?:the|a) (?:new )?(?:title|name)\b/gi, ' rename $1 to '],
+  // `have we written anything about potatoes?`: to search what was written.
+  [
+    /\b(?:have|did|has) (?:we|you|i|they|anyone|someone) (?:ever |already )?(?:written|wrote|posted|published|blogged|covered|mentioned) (?:anything|something|a post|any posts?) (about|on)\b/gi,
+    ' search for anything $1 ',
+  ],
   // `call analysis.ipynb 'sales.ipynb' instead`, `call the Import flow 'Nightly Import'`.
   [
     /\bcall ((?:the |my |our )?[^,.;]*?zzvaluezz\d+[xf][^,.;]*?)\s+(zzvaluezz\d+[xf])/gi,
@@ -150,7 +157,7 @@ const IDIOMS: Array<[RegExp, string | ((match: string, ...groups: string[]) => s
   ],
   // `open an authenticated session`, `establish a session`: to sign in.
   [
-    /\b(?:open|start|establish|obtain|get|begin|create|initiate|set up)\s+(?:(?:a|an|my|the)\s+)?(?:new\s+)?(?:(?!logged|signed|authenticated|login|user)([\w-]+)\s+)?(?:(?:logged[- ]in|signed[- ]in|authenticated|login|user)\s+)?session\b/gi,
+    /\b(?:open|start|establish|obtain|get|begin|create|initiate|set up)\s+(?:(?:me|us)\s+)?(?:(?:a|an|my|the)\s+)?(?:new\s+)?(?:(?!logged|signed|authenticated|login|user)([\w-]+)\s+)?(?:(?:logged[- ]in|signed[- ]in|authenticated|login|user)\s+)?session\b/gi,
     (_: string, site?: string) => (site ? ` log in to ${site} ` : ' log in '),
   ],
   // Signing in said as the state it brings (`I need a session on X`, `I want enter in X`).

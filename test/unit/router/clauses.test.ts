@@ -208,6 +208,13 @@ describe('plainRequest and the parse of idioms', () => {
     expect(parseIntent('Jupyter: scratch.py should be called utils.py').action).toBe('rename')
     expect(parseIntent('Node-RED: flow Billing becomes Invoicing').action).toBe('rename')
     expect(parseIntent('give my file notes.txt a new name, notes-old.txt').action).toBe('rename')
+    expect(parseIntent('give tiddler Draft 3 the title Final Essay').action).toBe('rename')
+  })
+
+  it('reads a question whether something was written as a search, and a session got as a sign-in', () => {
+    const written = parseIntent('have we written anything about potatoes on the blog?')
+    expect(written.verb?.verbClass).toBe('search')
+    expect(parseIntent('get me a session on the notebook server').verb?.verbClass).toBe('auth')
   })
 
   it('reads a code entered after signing in as part of the sign-in', () => {
