@@ -337,6 +337,8 @@ const CLAUSE_AFTER_OBJECT = new Set([
 ])
 
 /** Particles that make a phrasal verb with the word before them. */
+/** Particles that are no preposition (`zip [up] the folder`; `in`, `on` begin a place). */
+const ADVERB_PARTICLES = new Set(['up', 'off', 'out', 'down', 'away', 'over', 'back'])
 const PARTICLES = new Set(['up', 'off', 'out', 'down', 'in', 'on', 'over', 'away', 'back', 'at'])
 
 /**
@@ -1385,7 +1387,9 @@ function readVerb(tokens: string[], at: number, clause = false): LeadVerb | null
   // Imperatives are base forms (`issues assigned to me` is not `issue`), and a word that is a noun
   // too is a verb only before an object's determiner (`trash the draft`) or alone.
   if (lemma !== lead || !isWord(lead, 'verb')) return null
-  const objectNext = next === undefined || DETERMINERS.has(next) || isMark(next)
+  // (`zip up the folder`: a particle may stand between.)
+  const after = next !== undefined && ADVERB_PARTICLES.has(next) ? tokens[at + 2] : next
+  const objectNext = after === undefined || DETERMINERS.has(after) || isMark(after)
   if (!clause && isWord(lead, 'noun') && !objectNext) return null
   const meaning = verbClassByMeaning(lemma, verbClassOf)
   // A verb WordNet cannot class (`tag`, `star`, `pin`): an act of some kind on the site, a write

@@ -334,6 +334,11 @@ describe('parseIntent', () => {
     expect(kind.core.find((w) => w.word === 'kind')?.ofHead).toBeUndefined()
   })
 
+  it('reads a noun that is a verb too as the verb before a particle and its object', () => {
+    expect(parseIntent('zip up the invoices folder').verb?.word).toBe('zip')
+    expect(parseIntent('mkdir scratch in Jupyter').verb?.word).toBe('mkdir')
+  })
+
   it('reads `back to` a state as no object word', () => {
     expect(parseIntent('flip bug #14 back to New').core.map((w) => w.word)).toEqual(['bug'])
   })
