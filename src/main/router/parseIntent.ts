@@ -336,9 +336,9 @@ const CLAUSE_AFTER_OBJECT = new Set([
   ...['named', 'called', 'titled', 'tagged', 'on', 'in'],
 ])
 
-/** Particles that make a phrasal verb with the word before them. */
 /** Particles that are no preposition (`zip [up] the folder`; `in`, `on` begin a place). */
 const ADVERB_PARTICLES = new Set(['up', 'off', 'out', 'down', 'away', 'over', 'back'])
+/** Particles that make a phrasal verb with the word before them. */
 const PARTICLES = new Set(['up', 'off', 'out', 'down', 'in', 'on', 'over', 'away', 'back', 'at'])
 
 /**
