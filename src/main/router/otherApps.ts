@@ -40,7 +40,8 @@ const SECRETS = new Set(['code', 'codes', 'token', 'otp', 'password', 'passcode'
 const PLACES = new Set(['blog', 'wiki', 'site', 'app', 'account', 'workspace', 'vault', 'space'])
 /** Words that give a thing a new name, so `to X` after them is the name (`rename a to Notion`). */
 const NAMING = /\b(?:re-?name|name|call|title|retitle|change|set|switch|update)\w*\b/i
-const SIGN_IN = /\b(?:log|sign)\s*(?:in|on)?\s*(?:to|into)\s+(?:my\s+|our\s+|the\s+)?$/i
+const SIGN_IN =
+  /\b(?:log|sign)\s*(?:me\s+|us\s+)?(?:in|on)?\s*(?:to|into)\s+(?:my\s+|our\s+|the\s+)?$/i
 
 /** Lower-case names of apps `text` names where an app stands that no tool's site is. */
 export function namedApps(text: string, vocabulary: AppVocabulary): string[] {
@@ -94,7 +95,9 @@ export function namedApps(text: string, vocabulary: AppVocabulary): string[] {
       (before === 'to' && vocabulary.isThing(after)) ||
       // (`a GitHub issue` is made on GitHub; `the Todo tiddler` is one named Todo.)
       ((before === 'a' || before === 'an') && vocabulary.isThing(after)) ||
-      ((before === 'search' || before === 'query') && after === 'for') ||
+      // (`search Jira for X`, `search Zendesk tickets for X`.)
+      ((before === 'search' || before === 'query') &&
+        (after === 'for' || vocabulary.isThing(after))) ||
       // (`upload a.pdf to Google Drive`, unless `to` gives a new name: `rename a to Fieldtrips`.)
       (before === 'to' && !tokens[end + 1] && !NAMING.test(bare.slice(0, tokens[start]!.at))) ||
       // (`my Box folder`, `our Ghost blog`, `the Squarespace page Old Offers`.)
@@ -103,7 +106,9 @@ export function namedApps(text: string, vocabulary: AppVocabulary): string[] {
       (OWNERS.has(before) && vocabulary.isThing(after) && named) ||
       // (`the Miro board Roadmap`, `list the Docker images`: a thing no tool's site holds; `the
       // Scratch tiddler` is one named so.)
-      (DETERMINERS.has(before) && noun && !vocabulary.isThing(after) && (product || named))
+      (DETERMINERS.has(before) && noun && !vocabulary.isThing(after) && (product || named)) ||
+      // (`the GitHub Actions workflow`: a product's name English lacks names no record.)
+      (DETERMINERS.has(before) && noun && product && words.some((w) => !vocabulary.isKnown(w)))
     if (signingIn || (foreign && where)) found.push(...words)
   }
   return found

@@ -4,13 +4,33 @@ import { namedApps, type AppVocabulary } from '../../../src/main/router/otherApp
 import { createToolRouter, MIN_SCORE } from '../../../src/main/router/router'
 import { fileTool } from './fileTool'
 
-const ENGLISH = new Set(['drive', 'page', 'issue', 'folder', 'slack', 'tiddler', 'file', 'todo'])
+const ENGLISH = new Set([
+  'drive',
+  'page',
+  'issue',
+  'folder',
+  'slack',
+  'tiddler',
+  'file',
+  'todo',
+  'scratch',
+  'actions',
+])
 const VOCABULARY: AppVocabulary = {
   isSite: (w) => w === 'filebox' || w === 'nodered',
   isKnown: (w) => ENGLISH.has(w),
-  isThing: (w) => ['issue', 'page', 'folder', 'tiddler', 'file'].includes(w),
+  isThing: (w) => ['issue', 'page', 'folder', 'tiddler', 'file', 'tickets', 'workflow'].includes(w),
   isProduct: (name) =>
-    ['notion', 'box', 'ghost', 'medium', 'google drive', 'miro', 'scratch'].includes(name),
+    [
+      'notion',
+      'box',
+      'ghost',
+      'medium',
+      'google drive',
+      'miro',
+      'scratch',
+      'github actions',
+    ].includes(name),
 }
 
 describe('namedApps', () => {
@@ -35,6 +55,12 @@ describe('namedApps', () => {
       'airtable',
     ])
     expect(namedApps('query Confluence for pages about bees', VOCABULARY)).toEqual(['confluence'])
+    expect(namedApps('search Zendesk tickets for refund', VOCABULARY)).toEqual(['zendesk'])
+    expect(namedApps('disable the GitHub Actions workflow build', VOCABULARY)).toEqual([
+      'github',
+      'actions',
+    ])
+    expect(namedApps('log me into Harvest', VOCABULARY)).toEqual(['harvest'])
     // Only a site follows `log in to`, an English word or not.
     expect(namedApps('log in to Slack', VOCABULARY)).toEqual(['slack'])
   })
