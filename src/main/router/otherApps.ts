@@ -11,8 +11,10 @@
  * Google Authenticator`), `to my|our` (`to my Dropbox`) or a last `to` that gives no new name
  * (`upload a.pdf to Google Drive`); between `a`, `my`, `our` or `your` and a thing apps hold (`a
  * GitHub issue`, `my Box folder`), or `the` and a thing named after it (`the Squarespace page Old
- * Offers`: `the Todo tiddler` is one named so); before a place apps are (`our Ghost blog`);
- * between `search` and `for` (`search Jira for`). A file's or a namespaced page's name
+ * Offers`: `the Todo tiddler` is one named so), or a product's name English lacks and any noun
+ * (`the GitHub Actions workflow`); before a place apps are (`our Ghost blog`); after `search`
+ * or `query` before `for` or a thing (`search Jira for`, `search Zendesk tickets`); after `log
+ * me into`. A file's or a namespaced page's name
  * (`README.md`, `Category:Events`) is a value.
  */
 
