@@ -51,7 +51,7 @@ export interface IntentWord {
   asked?: boolean
   /**
    * The verb after a question's noun that says how those things stand to another (`which pages
-   * [link] to X`, `refer to`, `point to`): a tool must say it; an output field of that name
+   * [link] to X`, `depend on`, `point to`): a tool must say it; an output field of that name
    * (a result's `link`) is no such relation.
    */
   relation?: boolean
@@ -336,6 +336,8 @@ const CLAUSE_AFTER_OBJECT = new Set([
   ...['named', 'called', 'titled', 'tagged', 'on', 'in'],
 ])
 
+/** What follows a verb of how things stand to another (`link [to]`, `depend [on]`). */
+const RELATION_PARTICLES = new Set(['to', 'on', 'upon'])
 /** Particles that are no preposition (`zip [up] the folder`; `in`, `on` begin a place). */
 const ADVERB_PARTICLES = new Set(['up', 'off', 'out', 'down', 'away', 'over', 'back'])
 /** Particles that make a phrasal verb with the word before them. */
@@ -784,6 +786,25 @@ export function parseIntent(said: string): ParsedIntent {
     // `posts that [talk] about X` outside the object (`on the blog [talk] about X`): the verb
     // of a clause about what is sought says only that it is about X.
     if (part !== 'core' && predicate(rest, token)) continue
+    // (`which packages in our registry [depend] on X`: a relation asked, outside the object.)
+    if (
+      part !== 'core' &&
+      asked >= 0 &&
+      RELATION_PARTICLES.has(rest[i + 1] ?? '') &&
+      isMark(rest[i + 2]) &&
+      isWord(token, 'verb') &&
+      !isWord(token, 'noun') &&
+      verbLemma(token) === token
+    ) {
+      parsed.core.push({
+        word: token,
+        stem: stem(token),
+        generic: false,
+        literal: false,
+        relation: true,
+      })
+      continue
+    }
     const s = stem(token)
     const word: IntentWord = {
       word: token,
@@ -795,7 +816,8 @@ export function parseIntent(said: string): ParsedIntent {
       // (`which pages [link] to X`: how the things asked stand to another, no field they show.)
       ...(i === asked + 1 &&
       part === 'core' &&
-      rest[i + 1] === 'to' &&
+      RELATION_PARTICLES.has(rest[i + 1] ?? '') &&
+      isMark(rest[i + 2]) &&
       isWord(token, 'verb') &&
       verbLemma(token) === token
         ? { relation: true }

@@ -383,11 +383,13 @@ export function createToolRouter(): ToolRouter {
     for (const w of parsed.core)
       if (w.modifier && !w.generic) w.saidOf = index.objectsOfToolsSaying(index.expand(w))
     // So is any word of the object that is no noun and no tool says (`an [older] release`),
-    // beside one a tool says: it cannot tell the tools apart, and it names no other object.
+    // beside one a tool says: it cannot tell the tools apart, and it names no other object
+    // (a relation does: `which packages [depend] on X`).
     const specific = parsed.core.filter((w) => !w.generic && !w.literal)
     const known = specific.filter((w) => index.knows(index.expand(w)))
     if (known.length)
-      for (const w of specific) if (!known.includes(w) && !isWord(w.word, 'noun')) w.generic = true
+      for (const w of specific)
+        if (!known.includes(w) && !isWord(w.word, 'noun') && !w.relation) w.generic = true
     // `the button on the [left]`, `at the [top] of Node-RED`: where on a screen says no site.
     for (const w of parsed.sites) if (SCREEN_PLACES.has(w.word)) w.generic = true
     // A name (`Redmine`, `node-red`) or a word English does not have (`redmine`); an English word

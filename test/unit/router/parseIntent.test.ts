@@ -347,6 +347,11 @@ describe('parseIntent', () => {
     const p = parseIntent('which pages link to projects:office_move?')
     expect(p.core.find((w) => w.word === 'link')?.relation).toBe(true)
     expect(parseIntent('which pages mention the budget?').core.some((w) => w.relation)).toBe(false)
+    const depend = parseIntent('which packages in our registry depend on tidy-csv?')
+    expect(depend.core.find((w) => w.word === 'depend')?.relation).toBe(true)
+    // (What exists on a site is no relation to a thing.)
+    const exist = parseIntent('what pages starting with Lunar exist on the MediaWiki?')
+    expect(exist.core.some((w) => w.relation)).toBe(false)
   })
 
   it('reads whose login a sign-in names (user X, the X account) as no site', () => {
