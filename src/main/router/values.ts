@@ -97,6 +97,8 @@ export function extractValues(
       const value = kind === 'quoted' ? (inner ?? '') : whole
       if (kind === 'file' && NOT_FILES.test(value)) return whole
       if (kind === 'identifier' && isEnglish(value)) return whole
+      // (One word, so the parser reads it as one verb of its own act.)
+      if (kind === 'identifier' && leadingVerb(value, text, groups)) return whole.replace('-', '')
       // `I`, and acronyms of a few capitals (`AI`, `CSV`), are words.
       if (kind === 'name' && /^(I|[A-Z]{1,4}s?)$/.test(value)) return whole
       // (`move the post to Trash`: the bin a deleted thing goes to, no record's name.)
@@ -123,6 +125,28 @@ function imperativeAt(whole: string, groups: unknown[]): boolean {
   if (typeof offset !== 'number' || typeof all !== 'string') return false
   return (
     inWordnet(whole.toLowerCase(), 'verb') && OBJECT_OPENERS.test(all.slice(offset + whole.length))
+  )
+}
+
+/**
+ * True when a hyphenated `value` opens the request before its object as a verb of English
+ * words (`password-protect the post X`, `force-push the branch`), not a record's name: it is
+ * kept as one word without its hyphen.
+ */
+function leadingVerb(value: string, text: string, groups: unknown[]): boolean {
+  const at = groups.find((g) => typeof g === 'number') as number | undefined
+  if (at === undefined || !/^\W*$/.test(text.slice(0, at))) return false
+  if (
+    !/^\s+(?:the|my|our|a|an|this|that|all|every|these|those)\b/i.test(
+      text.slice(at + value.length),
+    )
+  )
+    return false
+  const parts = value.toLowerCase().split('-')
+  return (
+    parts.length === 2 &&
+    parts.every((p) => inWordnet(p, 'noun') || inWordnet(p, 'verb')) &&
+    inWordnet(parts[1]!, 'verb')
   )
 }
 

@@ -339,6 +339,12 @@ describe('parseIntent', () => {
     expect(parseIntent('mkdir scratch in Jupyter').verb?.word).toBe('mkdir')
   })
 
+  it('reads a hyphenated verb leading the request as one verb, and a package name as a value', () => {
+    const p = parseIntent('password-protect the post Plot 7 Plans')
+    expect([p.verb?.word, p.core.map((w) => w.word)]).toEqual(['passwordprotect', ['post']])
+    expect(parseIntent('lunar-phase details').values.map((w) => w.word)).toContain('lunar-phase')
+  })
+
   it('reads `back to` a state as no object word', () => {
     expect(parseIntent('flip bug #14 back to New').core.map((w) => w.word)).toEqual(['bug'])
   })
