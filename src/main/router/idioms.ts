@@ -125,6 +125,8 @@ const IDIOMS: Array<[RegExp, string | ((match: string, ...groups: string[]) => s
   // `take the page X off the wiki`: to delete it; `flip bug #14 over to Rejected`: to set it.
   [/\btake ([^,.;]+?) (?:off|down from|out of)\b/gi, ' delete $1 from '],
   [/\b(?:flip|switch) ([^,.;]*?zzvaluezz\d+n[^,.;]*?) (?:over )?to\b/gi, ' set $1 to '],
+  // `make Weekly Roundup a sticky post`: to set what a named thing is, not to make one.
+  [/\bmake\s+(zzvaluezz\d+[xnf]?)\s+(a|an)\b/gi, ' set $1 as $2 '],
   // `give tiddler Draft 3 the title Final Essay`: to rename it.
   [/\bgive ([^,.;]+?) (?:the|a) (?:new )?(?:title|name)\b/gi, ' rename $1 to '],
   // `have we written anything about potatoes?`: to search what was written.

@@ -530,6 +530,16 @@ export function scoreTool(
     )
       penalty += PENALTY.unnamedObject
   const actionAgrees = agreesInAction(intent, profile, expand)
+  // `set x.png as the featured image of Y`, `make X a sticky post`: set as a role, said in
+  // words, not renamed to a name (`set X as 'Y'`, `set X as the new name 'Y'`).
+  if (
+    profile.action === 'rename' &&
+    intent.action !== null &&
+    GENERIC_VERBS.has(intent.action) &&
+    intent.values.some((v) => v.after === 'as' && !v.literal && !NAME_STEMS.has(v.stem)) &&
+    !intent.values.some((v) => v.literal && v.after === 'to')
+  )
+    penalty += PENALTY.word
   // Only a change of state goes by many names (`mark`, `set`, `turn off`, `disable`); a new
   // thing's verb names what it makes (`subscribe`, `publish`, `schedule` are no `create` of a
   // draft).

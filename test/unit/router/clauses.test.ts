@@ -209,6 +209,8 @@ describe('plainRequest and the parse of idioms', () => {
     expect(parseIntent('Node-RED: flow Billing becomes Invoicing').action).toBe('rename')
     expect(parseIntent('give my file notes.txt a new name, notes-old.txt').action).toBe('rename')
     expect(parseIntent('give tiddler Draft 3 the title Final Essay').action).toBe('rename')
+    // (Making a named thing one of a kind sets it; it renames nothing, nor makes one.)
+    expect(parseIntent('make Weekly Roundup a sticky post').verb?.verbClass).toBe('update')
   })
 
   it('reads a question whether something was written as a search, and a session got as a sign-in', () => {

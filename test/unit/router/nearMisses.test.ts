@@ -1,6 +1,6 @@
 // Near misses must match nothing (issue 10): what is asked of a thing is no name of it, a
 // relation between records no state of one, a file no object of a tool of other things, a version
-// no thing named on a site, a format asked no value a slot takes.
+// no thing named on a site, a format asked no value a slot takes, a role set no new name.
 import { describe, expect, it } from 'vitest'
 import { createToolRouter, MIN_SCORE } from '../../../src/main/router/router'
 import { fileTool } from './fileTool'
@@ -64,6 +64,19 @@ describe('router: a format asked', () => {
       MIN_SCORE,
     )
     expect(router.rank('open the page Picnic Plan as a PDF', tools)[0]!.score).toBeLessThan(
+      MIN_SCORE,
+    )
+  })
+})
+
+describe('router: a thing set as a role', () => {
+  const tools = [fileTool('rename44', 'rename the file a.txt to b.txt', true)]
+
+  it('is no rename, unless what it is set as is a name', () => {
+    const router = createToolRouter()
+    const role = router.rank('set plot.png as the featured image of Weekly Roundup', tools)[0]!
+    expect(role.score).toBeLessThan(MIN_SCORE)
+    expect(router.rank('set plot.png as map.png', tools)[0]!.score).toBeGreaterThanOrEqual(
       MIN_SCORE,
     )
   })
