@@ -209,6 +209,10 @@ const FORMATS = new Set(
 const RELATED_RECORD =
   /\b([a-z]+)\s+(#?\d+)\b.*?\b(?:as|to)\b.*?\b(?:by|of|to|with|from|on)\s+(?:the\s+)?(?:\1\s+)?(#?\d+)\b/i
 
+/** Two things compared (`diff X 1.1.0 against 1.2.0`); group 1 is the second one. */
+const COMPARED =
+  /\b(?:diff|compare|comparing|contrast)\b.*?\s(?:against|vs\.?|versus|with|and|to)\s+(?:the\s+|version\s+)?(\S+?)[.,;!?]*(?:\s|$)/i
+
 /**
  * Creates a router. It keeps one profile per tool (replaced when the tool changes) and an inverted
  * index over them (`toolIndex.ts`): `route` scores only the tools that share a word with the
@@ -300,6 +304,11 @@ export function createToolRouter(): ToolRouter {
     const relation = RELATED_RECORD.exec(clauses.request)
     if (relation && parsed.verb?.verbClass === 'update')
       for (const w of parsed.values) if (w.word === relation[3]) w.related = true
+    // `diff lunar-phase 1.1.0 against 1.2.0`: the second thing compared is no value of a tool
+    // that takes one.
+    const compared = COMPARED.exec(clauses.request)
+    if (compared)
+      for (const w of parsed.values) if (w.word === compared[1]!.toLowerCase()) w.related = true
     // `download the page X as a PDF`: a format asked is what the tool must give, no value.
     const formats = parsed.values.filter(
       (w) => w.after === 'as' && !w.literal && FORMATS.has(w.word),

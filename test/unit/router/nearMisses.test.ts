@@ -1,6 +1,7 @@
 // Near misses must match nothing (issue 10): what is asked of a thing is no name of it, a
 // relation between records no state of one, a file no object of a tool of other things, a version
-// no thing named on a site, a format asked no value a slot takes, a role set no new name.
+// no thing named on a site, a format asked no value a slot takes, a role set no new name, a
+// second thing compared no value.
 import { describe, expect, it } from 'vitest'
 import { createToolRouter, MIN_SCORE } from '../../../src/main/router/router'
 import { fileTool } from './fileTool'
@@ -79,5 +80,20 @@ describe('router: a thing set as a role', () => {
     expect(router.rank('set plot.png as map.png', tools)[0]!.score).toBeGreaterThanOrEqual(
       MIN_SCORE,
     )
+  })
+})
+
+describe('router: two things compared', () => {
+  const tool = fileTool('show45', 'show version 1.0.0 of the package acme-utils', false)
+  const inputs = tool.inputs as { properties: Record<string, object> }
+  inputs.properties.version = { type: 'string', default: '1.0.0', 'x-slot': 'p1', 'x-in': 'path' }
+
+  it('takes the second as no value of a tool that shows one', () => {
+    const router = createToolRouter()
+    const diff = router.rank('diff lunar-phase 1.1.0 against 1.2.0', [tool])[0]!
+    const second = diff.evidence.words.find((w) => w.word === '1.2.0')
+    expect([diff.score < MIN_SCORE, second?.outcome]).toEqual([true, 'missing'])
+    const one = router.rank('show lunar-phase 1.1.0', [tool])[0]!
+    expect(one.score).toBeGreaterThanOrEqual(MIN_SCORE)
   })
 })
