@@ -110,7 +110,9 @@ export function namedApps(text: string, vocabulary: AppVocabulary): string[] {
       // Scratch tiddler` is one named so.)
       (DETERMINERS.has(before) && noun && !vocabulary.isThing(after) && (product || named)) ||
       // (`the GitHub Actions workflow`: a product's name English lacks names no record.)
-      (DETERMINERS.has(before) && noun && product && words.some((w) => !vocabulary.isKnown(w)))
+      (DETERMINERS.has(before) && noun && product && words.some((w) => !vocabulary.isKnown(w))) ||
+      // (`set Zendesk ticket #4521 to Solved`: a numbered thing of that app.)
+      (vocabulary.isThing(after) && /^#?\d/.test(tokens[end + 2]?.word ?? ''))
     if (signingIn || (foreign && where)) found.push(...words)
   }
   return found

@@ -336,6 +336,8 @@ const CLAUSE_AFTER_OBJECT = new Set([
   ...['named', 'called', 'titled', 'tagged', 'on', 'in'],
 ])
 
+/** Shell commands whose argument is a new thing's name (`mkdir [archive]`). */
+const NAMES_NEW = new Set(['mkdir', 'touch'])
 /** What follows a verb of how things stand to another (`link [to]`, `depend [on]`). */
 const RELATION_PARTICLES = new Set(['to', 'on', 'upon'])
 /** Particles that are no preposition (`zip [up] the folder`; `in`, `on` begin a place). */
@@ -438,7 +440,8 @@ export function parseIntent(said: string): ParsedIntent {
   // `rm login admin`, `rm attach x.png to #3`: a shell command is followed by what it works on,
   // not by a verb; the short word first is then a name (a site's), the verb the one after it.
   let leadName: string[] = []
-  if (lead && SHELL_OBJECTS[lead.word] !== undefined && start === 0) {
+  // (`mkdir archive`: what a new folder is called may be any word, a verb too.)
+  if (lead && SHELL_OBJECTS[lead.word] !== undefined && start === 0 && !NAMES_NEW.has(lead.word)) {
     const after = readVerb(tokens, start + 1)
     if (after && SHELL_OBJECTS[after.word] === undefined && !isPlural(tokens[start + 1]!)) {
       leadName = [tokens[start]!, BOUNDARY]

@@ -19,7 +19,8 @@ const ENGLISH = new Set([
 const VOCABULARY: AppVocabulary = {
   isSite: (w) => w === 'filebox' || w === 'nodered',
   isKnown: (w) => ENGLISH.has(w),
-  isThing: (w) => ['issue', 'page', 'folder', 'tiddler', 'file', 'tickets', 'workflow'].includes(w),
+  isThing: (w) =>
+    ['issue', 'page', 'folder', 'tiddler', 'file', 'tickets', 'ticket', 'workflow'].includes(w),
   isProduct: (name) =>
     [
       'notion',
@@ -61,6 +62,7 @@ describe('namedApps', () => {
       'actions',
     ])
     expect(namedApps('log me into Harvest', VOCABULARY)).toEqual(['harvest'])
+    expect(namedApps('set Zendesk ticket #4521 to Solved', VOCABULARY)).toEqual(['zendesk'])
     // Only a site follows `log in to`, an English word or not.
     expect(namedApps('log in to Slack', VOCABULARY)).toEqual(['slack'])
   })

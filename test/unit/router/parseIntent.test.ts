@@ -337,6 +337,8 @@ describe('parseIntent', () => {
   it('reads a noun that is a verb too as the verb before a particle and its object', () => {
     expect(parseIntent('zip up the invoices folder').verb?.word).toBe('zip')
     expect(parseIntent('mkdir scratch in Jupyter').verb?.word).toBe('mkdir')
+    // (A new folder's name may be a verb.)
+    expect(parseIntent('mkdir archive in jupyter').verb?.word).toBe('mkdir')
   })
 
   it('reads a hyphenated verb leading the request as one verb, and a package name as a value', () => {
