@@ -66,7 +66,15 @@ const IDIOMS: Array<[RegExp, string | ((match: string, ...groups: string[]) => s
     /^([^:]*:\s*)?(.*?)\s*\b(?:should|must|needs? to|has to|is to) be (?:re)?(?:called|named|titled)\b/i,
     '$1 rename $2 to ',
   ],
-  [/^([^:]*:\s*)?(.*?)\s*\bbecomes\b/i, '$1 rename $2 to '],
+  [
+    /^([^:]*:\s*)?(.*?)\s*\b(?:becomes|(?:should|must|has to|needs? to|is to) become)\b/i,
+    '$1 rename $2 to ',
+  ],
+  // `Staff List needs renaming to Team Directory`, `tab Misc needs a better name: Utilities`.
+  [
+    /^([^:]*:\s*)?(.*?)\s*\b(?:needs?|wants?|could use|should get) (?:renaming|retitling|a rename|a (?:better|new|different) (?:name|title))\b\s*(?:to|:|,)?/i,
+    '$1 rename $2 to ',
+  ],
   // `change the filename of X to Y`, `change X's title to Y`: a rename.
   [
     /\b(?:change|update|edit|set|alter|modify|fix)\s+(?:the\s+)?(?:file\s?name|name|title|heading|headline)\s+of\b/gi,
@@ -128,7 +136,14 @@ const IDIOMS: Array<[RegExp, string | ((match: string, ...groups: string[]) => s
   // `make Weekly Roundup a sticky post`: to set what a named thing is, not to make one.
   [/\bmake\s+(zzvaluezz\d+[xnf]?)\s+(a|an)\b/gi, ' set $1 as $2 '],
   // `give tiddler Draft 3 the title Final Essay`: to rename it.
-  [/\bgive ([^,.;]+?) (?:the|a) (?:new )?(?:title|name)\b/gi, ' rename $1 to '],
+  [/\bgive ([^,.;]+?) (?:the|a) (?:new )?(?:title|name|file\s?name)\b/gi, ' rename $1 to '],
+  // `get it onto the Jupyter server`, `get x.pdf into the media manager`: to upload it there.
+  [
+    /\bget\s+(it|them|this|that|zzvaluezz\d+f)\s+(?:up\s+)?(?:onto|into|on to|in to|up to)\b/gi,
+    ' upload $1 to ',
+  ],
+  // `what's sitting in my folder`: what is in it.
+  [/\bwhat(?:'s| is| are)\s+(?:sitting|stored|kept|living|lying|saved)\s+in\b/gi, " what's in "],
   // `have we written anything about potatoes?`: to search what was written.
   [
     /\b(?:have|did|has) (?:we|you|i|they|anyone|someone) (?:ever |already )?(?:written|wrote|posted|published|blogged|covered|mentioned) (?:anything|something|a post|any posts?) (about|on)\b/gi,

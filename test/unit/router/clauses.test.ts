@@ -209,8 +209,18 @@ describe('plainRequest and the parse of idioms', () => {
     expect(parseIntent('Node-RED: flow Billing becomes Invoicing').action).toBe('rename')
     expect(parseIntent('give my file notes.txt a new name, notes-old.txt').action).toBe('rename')
     expect(parseIntent('give tiddler Draft 3 the title Final Essay').action).toBe('rename')
+    expect(parseIntent('give data.json the new filename data-2026.json').action).toBe('rename')
+    expect(parseIntent('Node-RED tab Test should become Staging').action).toBe('rename')
+    expect(parseIntent('The tab named Misc needs a better name: Utilities').action).toBe('rename')
     // (Making a named thing one of a kind sets it; it renames nothing, nor makes one.)
     expect(parseIntent('make Weekly Roundup a sticky post').verb?.verbClass).toBe('update')
+  })
+
+  it('reads a file got onto a place as an upload, and what sits in a folder as what is in it', () => {
+    expect(parseIntent('get a.pkl onto the Jupyter server').action).toBe('upload')
+    expect(plainRequest("what's sitting in my scratch folder")).toBe(
+      " what's in  my scratch folder",
+    )
   })
 
   it('reads a question whether something was written as a search, and a session got as a sign-in', () => {
