@@ -58,6 +58,11 @@ const IDIOMS: Array<[RegExp, string | ((match: string, ...groups: string[]) => s
   [/\bget (?:me |us )?(?:logged|signed) (?:in|into|on)(?: to)?\b/gi, ' log in to '],
   [/\b(?:sign|log) (?:me|us) (?:back )?(?:in|into|on)(?: to)?\b/gi, ' log in to '],
   [/\bget into\b/gi, ' log in to '],
+  // `Enter my password to get into X`: the password is how one signs in.
+  [
+    /\b(?:enter|type|submit|put in|give)\s+(?:in\s+)?(?:my|the|our)\s+(?:password|credentials|passcode|login details)\b/gi,
+    ' log in with my password ',
+  ],
   [/\b(?:finish|complete) (?:the )?(?:logging|signing) (?:in|on)(?: to)?\b/gi, ' log in to '],
   [/\b(?:sign|log) (?:me|us) out\b/gi, ' log out '],
   [/\bmake (.+?) belong to\b/gi, ' assign $1 to '],

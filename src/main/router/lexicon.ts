@@ -220,6 +220,7 @@ const NOUN_GROUPS: string[][] = [
   // A file system's directory (word vectors cannot tell: folder/directory 0.51, folder/file 0.54).
   ['directory', 'folder'],
   ['directory', 'dir'],
+  ['namespace', 'ns'],
   ['gear', 'equipment'],
   // What issue trackers call one item: WordNet has no tracker sense of `ticket` (cosine 0.39).
   ['issue', 'ticket', 'bug', 'case', 'problem', 'request'],

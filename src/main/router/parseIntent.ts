@@ -666,6 +666,9 @@ export function parseIntent(said: string): ParsedIntent {
     ['any', 'anything', 'some', 'something', 'a', 'an'].includes(tokens[thereAt] ?? '')
   )
     verb = { word: 'find', verbClass: 'search' }
+  // `Any posts on the blog about compost?`, `anything about X?`: the same question, shorter.
+  if (!verb && ['any', 'anything'].includes(tokens[0] ?? '') && tokens.includes('about'))
+    verb = { word: 'find', verbClass: 'search' }
   // `Redmine 2FA sign-in`, `blog login`: a sign-in named is a sign-in asked.
   if (!verb && tokens.some((t, i) => SIGN_IN_NOUN.test(`${t} ${tokens[i + 1] ?? ''}`)))
     verb = { word: 'log', verbClass: 'auth' }

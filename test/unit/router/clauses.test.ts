@@ -227,6 +227,10 @@ describe('plainRequest and the parse of idioms', () => {
     const written = parseIntent('have we written anything about potatoes on the blog?')
     expect(written.verb?.verbClass).toBe('search')
     expect(parseIntent('get me a session on the notebook server').verb?.verbClass).toBe('auth')
+    expect(parseIntent('Enter my password to get into the notebook server').verb?.verbClass).toBe(
+      'auth',
+    )
+    expect(parseIntent('Any posts on the blog about compost?').verb?.verbClass).toBe('search')
   })
 
   it('reads a code entered after signing in as part of the sign-in', () => {
