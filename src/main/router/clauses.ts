@@ -13,7 +13,7 @@
  * you`, `just`...) or with `I need` / `I want` / `I'd like`; it only says why when it
  * starts with a subordinator (`so I can`, `because`, `before`) or with a statement's subject
  * (`I'm`, `we've`, `the post is`). What a sentence asks after `so` is its request: what comes
- * before is why (`I need to change a flow, so sign me in`).
+ * before is why (`I need to change a flow, so sign me in`). An aside in brackets is context.
  */
 
 /** Who or what a purpose after `so` is about (`so [the reviewers] have the notes`). */
@@ -125,8 +125,21 @@ export interface Clauses {
 export function splitClauses(intent: string): Clauses {
   // Quoted text is one value whatever it says (`'Closed on Sundays.' Make that the text`).
   const quoted: string[] = []
-  const held = intent.replace(QUOTED, (q) => `\uE000${quoted.push(q) - 1}\uE000`)
+  // (`show all packages (need the internal ones too, so sign in)`: an aside in brackets says
+  // why or what else, never what is asked.)
+  const asides: string[] = []
+  const held = intent
+    .replace(QUOTED, (q) => `\uE000${quoted.push(q) - 1}\uE000`)
+    .replace(/\s*\(([^()]*)\)/g, (_, aside: string) => {
+      asides.push(aside.trim())
+      return ''
+    })
   const restore = (c: string) => c.replace(/\uE000(\d+)\uE000/g, (_, i: string) => quoted[+i]!)
+  const aside = asides.map(restore).join('. ')
+  const withAsides = (clauses: Clauses): Clauses =>
+    asides.length
+      ? { request: clauses.request, context: [clauses.context, aside].filter(Boolean).join('. ') }
+      : clauses
   const clauses: Array<{ text: string; afterSo: boolean; sentence: number; question: boolean }> = []
   for (const [sentence, text] of held.split(/(?<=[.!?;])\s+/).entries()) {
     // `split` with groups interleaves what they caught: `so` where the next clause follows it.
@@ -147,7 +160,8 @@ export function splitClauses(intent: string): Clauses {
       afterSo = false
     }
   }
-  if (clauses.length < 2) return { request: intent, context: '' }
+  const whole = asides.length ? restore(held).trim() : intent
+  if (clauses.length < 2) return withAsides({ request: whole, context: '' })
   // (`Is there a page named X? Just match on the names please.`: a question asks too, unless
   // another clause names the act outright: `did anyone report X? search the tracker`.)
   const direct = clauses.filter((c) => DIRECT.test(c.text))
@@ -172,7 +186,7 @@ export function splitClauses(intent: string): Clauses {
         if (j < i && d.sentence === c.sentence) asks[j] = false
   // `X is asking me to sign in, can you do that?`: what is to be done is said before.
   if (clauses.every((c, i) => !asks[i] || DOES_THAT.test(c.text)))
-    return { request: intent, context: '' }
+    return withAsides({ request: whole, context: '' })
   const text = (list: typeof clauses) => list.map((c) => restore(c.text)).join('. ')
   // `blog post 'Leek Trench'. show it`: the clause that opens with its verb leads, unless it
   // only adds to another that asks too (`Can you set up a page X? Put 'Y' in it.`).
@@ -180,6 +194,6 @@ export function splitClauses(intent: string): Clauses {
   const leads = (c: (typeof clauses)[number]) =>
     IMPERATIVE.test(c.text) && !(asking.length > 1 && c !== asking[0] && POINTS_BACK.test(c.text))
   const request = text([...asking.filter(leads), ...asking.filter((c) => !leads(c))])
-  if (!request) return { request: intent, context: '' }
-  return { request, context: text(clauses.filter((_, i) => !asks[i])) }
+  if (!request) return withAsides({ request: whole, context: '' })
+  return withAsides({ request, context: text(clauses.filter((_, i) => !asks[i])) })
 }

@@ -23,6 +23,18 @@ describe('splitClauses', () => {
     })
   })
 
+  it('takes an aside in brackets as context, never as the request', () => {
+    expect(
+      splitClauses('show all packages in the registry (need the private ones, so sign in)'),
+    ).toEqual({
+      request: 'show all packages in the registry',
+      context: 'need the private ones, so sign in',
+    })
+    expect(splitClauses('search the wiki for "a (b) c"').request).toBe(
+      'search the wiki for "a (b) c"',
+    )
+  })
+
   it('splits at a dash, at a colon after a clause of one’s own, and at but or so first', () => {
     const request = (intent: string) => splitClauses(intent).request
     expect(request('The email flow is spamming people — deactivate the Email flow')).toBe(
