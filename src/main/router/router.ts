@@ -204,14 +204,16 @@ const FORMATS = new Set(
 
 /**
  * A numbered record set in relation to another of its kind (`issue #4 as blocked by issue #6`,
- * `#2 as a duplicate of #7`, `issue 3 to issue 9`); group 3 is the second record's number.
+ * `#2 as a duplicate of #7`, `relate issue 3 to issue 9`; not `issue #5 to 80%`): group 3
+ * ends with the second record's number.
  */
 const RELATED_RECORD =
-  /\b([a-z]+)\s+(#?\d+)\b.*?\b(?:as|to)\b.*?\b(?:by|of|to|with|from|on)\s+(?:the\s+)?(?:\1\s+)?(#?\d+)\b/i
+  /\b([a-z]+)\s+(#?\d+)\b.*?\b(?:by|of|to|with|from|on)\s+(?:the\s+)?(\1\s+#?\d+|#\d+)\b/i
 
-/** Two things compared (`diff X 1.1.0 against 1.2.0`); group 1 is the second one. */
+/** Two things compared (`diff X 1.1.0 against 1.2.0`, `between X 1.1.0 and 1.2.0`); group 1 is
+ * the second one. */
 const COMPARED =
-  /\b(?:diff|compare|comparing|contrast)\b.*?\s(?:against|vs\.?|versus|with|and|to)\s+(?:the\s+|version\s+)?(\S+?)[.,;!?]*(?:\s|$)/i
+  /\b(?:(?:diff|compare|comparing|contrast)\b.*?\s(?:against|vs\.?|versus|with|and|to)|between\s+\S+(?:\s+\S+)?\s+and)\s+(?:the\s+|version\s+)?(\S+?)[.,;!?]*(?:\s|$)/i
 
 /**
  * Creates a router. It keeps one profile per tool (replaced when the tool changes) and an inverted
@@ -303,7 +305,8 @@ export function createToolRouter(): ToolRouter {
     // `mark issue #4 as blocked by issue #6`: the second record is related to the first.
     const relation = RELATED_RECORD.exec(clauses.request)
     if (relation && parsed.verb?.verbClass === 'update')
-      for (const w of parsed.values) if (w.word === relation[3]) w.related = true
+      for (const w of parsed.values)
+        if (relation[3]!.toLowerCase().endsWith(w.word)) w.related = true
     // `diff lunar-phase 1.1.0 against 1.2.0`: the second thing compared is no value of a tool
     // that takes one.
     const compared = COMPARED.exec(clauses.request)

@@ -26,7 +26,11 @@ describe('router: a record set in relation to another', () => {
 
   it('takes a state for one record, not a relation between two', () => {
     const router = createToolRouter()
-    for (const intent of ['mark issue #4 as blocked by issue #6', 'mark #2 as a duplicate of #7'])
+    for (const intent of [
+      'mark issue #4 as blocked by issue #6',
+      'mark #2 as a duplicate of #7',
+      'relate issue #4 to issue #2',
+    ])
       expect(router.rank(intent, tools)[0]!.score).toBeLessThan(MIN_SCORE)
     for (const intent of ['mark issue #4 as Closed', 'set issue #4 to Resolved'])
       expect(router.rank(intent, tools)[0]!.score).toBeGreaterThanOrEqual(MIN_SCORE)
@@ -93,6 +97,9 @@ describe('router: two things compared', () => {
     const diff = router.rank('diff lunar-phase 1.1.0 against 1.2.0', [tool])[0]!
     const second = diff.evidence.words.find((w) => w.word === '1.2.0')
     expect([diff.score < MIN_SCORE, second?.outcome]).toEqual([true, 'missing'])
+    const between = router.rank('what changed between lunar-phase 1.1.0 and 1.2.0?', [tool])[0]!
+    const later = between.evidence.words.find((w) => w.word === '1.2.0')
+    expect(later?.outcome).toBe('missing')
     const one = router.rank('show lunar-phase 1.1.0', [tool])[0]!
     expect(one.score).toBeGreaterThanOrEqual(MIN_SCORE)
   })
