@@ -3,7 +3,8 @@
  * issue`, `log in to Slack`, `search Jira for ...`): a proper name where an app stands is a
  * site, never a value a slot may take, so a tool of another site does not do what was asked.
  *
- * A name is a run of capitalised words (not the request's first word, not quoted) that is no
+ * A name is a run of capitalised words (or a product's name with a digit: `n8n`; not the
+ * request's first word, not quoted) that is no
  * site name of any tool and that English lacks (no WordNet word) or that names a product
  * (`simple-icons`: `Notion`, `Box`, `Google Drive`), or any name at all where only a site can
  * stand (after `log in to`). Where an app stands: after `on`, `in`, `into`, `onto`, `from`,
@@ -55,7 +56,10 @@ export function namedApps(text: string, vocabulary: AppVocabulary): string[] {
   }))
   const found: string[] = []
   for (let i = 1; i < tokens.length; i++) {
-    if (!/^[A-Z]/.test(tokens[i]!.word)) continue
+    // (A product's name with a digit is one in lower case too: `the n8n workflow`.)
+    const digitProduct = (t: string) =>
+      /\d/.test(t) && /^[a-z]/.test(t) && vocabulary.isProduct(t) && !vocabulary.isKnown(t)
+    if (!/^[A-Z]/.test(tokens[i]!.word) && !digitProduct(tokens[i]!.word)) continue
     // A run of capitalised words is one name (`Google Drive`).
     let end = i
     while (end + 1 < tokens.length && /^[A-Z]/.test(tokens[end + 1]!.word)) end++

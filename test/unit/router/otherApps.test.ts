@@ -31,6 +31,7 @@ const VOCABULARY: AppVocabulary = {
       'miro',
       'scratch',
       'github actions',
+      'n8n',
     ].includes(name),
 }
 
@@ -63,6 +64,7 @@ describe('namedApps', () => {
     ])
     expect(namedApps('log me into Harvest', VOCABULARY)).toEqual(['harvest'])
     expect(namedApps('set Zendesk ticket #4521 to Solved', VOCABULARY)).toEqual(['zendesk'])
+    expect(namedApps('run the n8n workflow called Sync', VOCABULARY)).toEqual(['n8n'])
     // Only a site follows `log in to`, an English word or not.
     expect(namedApps('log in to Slack', VOCABULARY)).toEqual(['slack'])
   })
