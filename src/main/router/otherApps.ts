@@ -4,10 +4,9 @@
  * site, never a value a slot may take, so a tool of another site does not do what was asked.
  *
  * A name is a run of capitalised words (or a product's name with a digit: `n8n`; not the
- * request's first word, not quoted) that is no
- * site name of any tool and that English lacks (no WordNet word) or that names a product
- * (`simple-icons`: `Notion`, `Box`, `Google Drive`), or any name at all where only a site can
- * stand (after `log in to`). Where an app stands: after `on`, `in`, `into`, `onto`, `from`,
+ * request's first word, not quoted) that is no site name of any tool and that English lacks (no
+ * WordNet word) or that names a product (`simple-icons`: `Notion`, `Box`, `Google Drive`), or
+ * any name at all where only a site can stand (after `log in to`). Where an app stands: after `on`, `in`, `into`, `onto`, `from`,
  * `at`, `via` (with `my`, `our`, `the` or `your` between; not a secret's source: `a code from
  * Google Authenticator`), `to my|our` (`to my Dropbox`) or a last `to` that gives no new name
  * (`upload a.pdf to Google Drive`); between `a`, `my`, `our` or `your` and a thing apps hold (`a
