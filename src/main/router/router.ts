@@ -83,10 +83,11 @@
  * Speed: `route` scores only the tools the inverted index says can reach 0.9 (`toolIndex.ts`;
  * an expansion too weak to be a head visits no postings), picks the ones it answers from those at
  * 0.9 or more in one pass (no sort: thousands may reach 0.9 in a large workspace) and builds a
- * `ToolMatch` only for them; `rank` scores and sorts every tool. Ranking: score,
- * then closeness (the share of the tool's own intent words the intent used), then the fewest of
- * them unused, verified before candidate, the newest, then id. Signing in takes its `as` value
- * from the login's stored secrets, never from a slot (`log in to Verdaccio as ada`).
+ * `ToolMatch` only for them; `rank` scores and sorts every tool. Ranking: score, then the
+ * intent's head being the tool's own head noun, then closeness (the share of the tool's own
+ * intent words the intent used), then the fewest of them unused, verified before candidate, the
+ * newest, then id. Signing in takes its `as` value from the login's stored secrets, never from a
+ * slot (`log in to Verdaccio as ada`).
  */
 import type { JsonSchema, ToolSpec } from '../../shared/toolSpec'
 import { splitClauses } from './clauses'
@@ -637,13 +638,20 @@ function splitPort(host: string): [string, string | null] {
 /** A scored tool. */
 type Scored = { tool: ToolSpec } & ReturnType<typeof scoreTool>
 
+/** 1 when the intent's head is the tool's own head noun (`change [status] of #6`), else 0. */
+function ownHead(s: Scored): number {
+  const { head, toolHead } = s.evidence
+  return head !== null && toolHead !== null && stem(head) === toolHead ? 1 : 0
+}
+
 /**
- * The ranking order (see the file comment): score, closeness, fewest unused words, verified
- * first, newest, then id.
+ * The ranking order (see the file comment): score, the intent's head the tool's own, closeness,
+ * fewest unused words, verified first, newest, then id.
  */
 function byRank(a: Scored, b: Scored): number {
   return (
     b.score - a.score ||
+    ownHead(b) - ownHead(a) ||
     b.closeness - a.closeness ||
     a.unused - b.unused ||
     statusRank(a.tool) - statusRank(b.tool) ||
