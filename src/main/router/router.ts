@@ -407,9 +407,20 @@ export function createToolRouter(): ToolRouter {
     for (const w of parsed.sites) if (SCREEN_PLACES.has(w.word)) w.generic = true
     // A name (`Redmine`, `node-red`) or a word English does not have (`redmine`); an English word
     // that is also a host label (`jobs` of jobs.example) stays a word.
+    // (`the Sitecall Wiki's files`: a site's name in the possessive names it too.)
+    const possessive = (w: IntentWord) => w.literal && /['’]s$/.test(w.word)
+    const asSite = (w: IntentWord): IntentWord =>
+      possessive(w)
+        ? {
+            ...w,
+            word: w.word.replace(/['’]s$/, ''),
+            stem: w.stem.replace(/s$/, ''),
+            siteName: true,
+          }
+        : { ...w, siteName: true }
     const named = (w: IntentWord) =>
       w.literal
-        ? index.isSiteName(w.stem)
+        ? index.isSiteName(w.stem) || (possessive(w) && index.isSiteName(w.stem.replace(/s$/, '')))
         : index.isSiteName(w.word) && !isWord(w.word, 'noun') && !isWord(w.word, 'verb')
     // `the blog's media library`, `on the wiki`: a word only some sites say of where they work.
     // (A word for any site, `web`, `online`, is no one site's.)
@@ -456,7 +467,7 @@ export function createToolRouter(): ToolRouter {
       for (const w of [...c.core, ...c.places, ...c.sites, ...c.values]) {
         if (said.has(w.stem)) continue
         said.add(w.stem)
-        if (named(w)) parsed.sites.push({ ...w, siteName: true })
+        if (named(w)) parsed.sites.push(asSite(w))
         else if (
           !w.literal &&
           !w.generic &&
@@ -528,7 +539,7 @@ export function createToolRouter(): ToolRouter {
       core: keep(parsed.core),
       values: keep(parsed.values),
       places: keep(parsed.places),
-      sites: [...parsed.sites, ...moved.map((w) => ({ ...w, siteName: true }))],
+      sites: [...parsed.sites, ...moved.map(asSite)],
     }
   }
   const candidatesOf = (intent: string, tools: readonly ToolSpec[]) => {

@@ -1,4 +1,5 @@
-// How the router orders tools of equal score (issue 10; router.ts `byRank`).
+// How the router orders tools of equal score (issue 10; router.ts `byRank`), and which site a
+// possessive names.
 import { describe, expect, it } from 'vitest'
 import { createToolRouter } from '../../../src/main/router/router'
 import type { ToolSpec } from '../../../src/shared/toolSpec'
@@ -18,5 +19,24 @@ describe('router ranking', () => {
       ['status46', 1],
       ['page46', 1],
     ])
+  })
+})
+
+describe('router: a site named in the possessive', () => {
+  it('is that site (the Sitecall Filebox’s files)', () => {
+    const filebox = {
+      ...onHost('upload49', 'upload the file a.txt', 'files.example'),
+      site: { names: ['Sitecall Filebox'], titles: [] },
+    }
+    const other = {
+      ...onHost('upload48', 'upload the file a.txt', 'drive.example'),
+      site: { names: ['Drivebox'], titles: [] },
+    }
+    const router = createToolRouter()
+    const ranked = router.rank("send Diagram.svg up to the Sitecall Filebox's files", [
+      other,
+      filebox,
+    ])
+    expect(ranked[0]!.id).toBe('upload49')
   })
 })
