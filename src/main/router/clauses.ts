@@ -13,7 +13,8 @@
  * you`, `just`...) or with `I need` / `I want` / `I'd like`; it only says why when it
  * starts with a subordinator (`so I can`, `because`, `before`) or with a statement's subject
  * (`I'm`, `we've`, `the post is`). What a sentence asks after `so` is its request: what comes
- * before is why (`I need to change a flow, so sign me in`). An aside in brackets is context.
+ * before is why (`I need to change a flow, so sign me in`). An aside in brackets is context, and
+ * so is a last step that applies the change (`..., then deploy`).
  */
 
 /** Who or what a purpose after `so` is about (`so [the reviewers] have the notes`). */
@@ -70,6 +71,10 @@ const DOES_THAT =
 
 /** A clause that points back at what another said (`put 'Y' in [it]`, `set [it] back to New`). */
 const POINTS_BACK = /\b(?:in|on|into|onto)\s+(?:it|that|this)\b|^(?:please\s+)?\w+\s+(?:it|them)\b/i
+
+/** A last step that applies the change asked (`..., then deploy`, `and hit Deploy`). */
+const FINISHING_STEP =
+  /(?:\s*[,;]\s*|\s+)(?:and\s+|then\s+)*(?:hit\s+|press\s+|click\s+)?(?:re)?deploy(?:\s+(?:it|them|the\s+changes?|the\s+flows?|after(?:wards)?))?\s*[.!]?\s*$/i
 
 /** Quoted text, as `values.ts` reads it. */
 const QUOTED = /"[^"]*"|“[^”]*”|‘[^’]*’|(?<=^|\s)'[^']+'(?=\s|$|[.,;:!?])/g
@@ -132,6 +137,11 @@ export function splitClauses(intent: string): Clauses {
     .replace(QUOTED, (q) => `\uE000${quoted.push(q) - 1}\uE000`)
     .replace(/\s*\(([^()]*)\)/g, (_, aside: string) => {
       asides.push(aside.trim())
+      return ''
+    })
+    // (`rename the tab A to B and deploy`: how the app applies a change, no act of its own.)
+    .replace(FINISHING_STEP, (step: string) => {
+      asides.push(step.replace(/^[\s,;]*(?:and|then)?\s*/i, '').trim())
       return ''
     })
   const restore = (c: string) => c.replace(/\uE000(\d+)\uE000/g, (_, i: string) => quoted[+i]!)

@@ -23,6 +23,17 @@ describe('splitClauses', () => {
     })
   })
 
+  it('takes a last step that applies the change (and deploy) as context', () => {
+    expect(splitClauses('rename the tab Flow 1 to Heating and deploy')).toEqual({
+      request: 'rename the tab Flow 1 to Heating',
+      context: 'deploy',
+    })
+    expect(splitClauses('change its Name to X, then hit Deploy').request).toBe(
+      'change its Name to X',
+    )
+    expect(splitClauses('deploy the flow').request).toBe('deploy the flow')
+  })
+
   it('takes an aside in brackets as context, never as the request', () => {
     expect(
       splitClauses('show all packages in the registry (need the private ones, so sign in)'),
@@ -60,8 +71,8 @@ describe('splitClauses', () => {
       'search the tracker',
     )
     // (A label before a colon is no clause: what follows is about it.)
-    expect(request('Holiday Lights flow in Node-RED: disable it and redeploy')).toBe(
-      'Holiday Lights flow in Node-RED: disable it and redeploy',
+    expect(request('Holiday Lights flow in Node-RED: disable it')).toBe(
+      'Holiday Lights flow in Node-RED: disable it',
     )
   })
 
