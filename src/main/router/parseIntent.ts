@@ -336,6 +336,8 @@ const CLAUSE_AFTER_OBJECT = new Set([
   ...['named', 'called', 'titled', 'tagged', 'on', 'in'],
 ])
 
+/** What a container holds, said of it (`the [contents] of data/raw`). */
+const CONTENTS = new Set(['contents', 'content', 'listing'])
 /** Shell commands whose argument is a new thing's name (`mkdir [archive]`). */
 const NAMES_NEW = new Set(['mkdir', 'touch'])
 /** What follows a verb of how things stand to another (`link [to]`, `depend [on]`). */
@@ -1027,6 +1029,22 @@ export function parseIntent(said: string): ParsedIntent {
         generic: GENERIC_STEMS.has(stem(token)),
         literal: /\d/.test(token),
       })
+  // `list the contents of data/raw`: what a path holds, a folder's, is the object.
+  const contents = parsed.core.findIndex((w) => CONTENTS.has(w.word))
+  const ofAt = rest.indexOf(parsed.core[contents]?.word ?? '')
+  if (
+    contents >= 0 &&
+    rest[ofAt + 1] === 'of' &&
+    isMark(rest[ofAt + 2]) &&
+    extracted.values[markIndex(rest[ofAt + 2]!)]?.kind === 'path'
+  )
+    parsed.core[contents] = {
+      word: 'folder',
+      stem: stem('folder'),
+      generic: true,
+      literal: false,
+      implied: true,
+    }
   for (const [k, v] of extracted.values.entries()) {
     const joined = words(v.text).join('')
     const after = openedOf.get(k)

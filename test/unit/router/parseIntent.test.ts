@@ -347,6 +347,14 @@ describe('parseIntent', () => {
     expect(parseIntent('lunar-phase details').values.map((w) => w.word)).toContain('lunar-phase')
   })
 
+  it('reads the contents of a path as a folder’s', () => {
+    const p = parseIntent('list the contents of data/raw in Jupyter')
+    expect(p.core.map((w) => [w.word, w.implied])).toEqual([['folder', true]])
+    expect(parseIntent('show the contents of the page X').core.map((w) => w.word)).not.toContain(
+      'folder',
+    )
+  })
+
   it('reads `back to` a state as no object word', () => {
     expect(parseIntent('flip bug #14 back to New').core.map((w) => w.word)).toEqual(['bug'])
   })
