@@ -36,6 +36,8 @@ export interface AppVocabulary {
 const BEFORE_APP = new Set(['on', 'in', 'into', 'onto', 'from', 'at', 'via'])
 const OWNERS = new Set(['my', 'our', 'the', 'your'])
 const DETERMINERS = new Set([...OWNERS, 'a', 'an'])
+/** Words after which a request goes on past the place it names (`to YouTube [as] unlisted`). */
+const CLAUSE_GOES_ON = new Set(['as', 'for', 'with', 'and', 'so', 'then', 'because'])
 /** Secrets an app gives (`a code from Google Authenticator`). */
 const SECRETS = new Set(['code', 'codes', 'token', 'otp', 'password', 'passcode', 'key'])
 /** Where an app holds its things: `our Ghost blog`, `my Obsidian vault`. */
@@ -104,7 +106,9 @@ export function namedApps(text: string, vocabulary: AppVocabulary): string[] {
       ((before === 'search' || before === 'query') &&
         (after === 'for' || vocabulary.isThing(after))) ||
       // (`upload a.pdf to Google Drive`, unless `to` gives a new name: `rename a to Fieldtrips`.)
-      (before === 'to' && !tokens[end + 1] && !NAMING.test(bare.slice(0, tokens[start]!.at))) ||
+      (before === 'to' &&
+        (!tokens[end + 1] || CLAUSE_GOES_ON.has(after)) &&
+        !NAMING.test(bare.slice(0, tokens[start]!.at))) ||
       // (`my Box folder`, `our Ghost blog`, `the Squarespace page Old Offers`.)
       (OWNERS.has(before) && PLACES.has(after)) ||
       (OWNERS.has(before) && before !== 'the' && vocabulary.isThing(after)) ||

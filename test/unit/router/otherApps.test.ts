@@ -65,6 +65,7 @@ describe('namedApps', () => {
     expect(namedApps('log me into Harvest', VOCABULARY)).toEqual(['harvest'])
     expect(namedApps('set Zendesk ticket #4521 to Solved', VOCABULARY)).toEqual(['zendesk'])
     expect(namedApps('run the n8n workflow called Sync', VOCABULARY)).toEqual(['n8n'])
+    expect(namedApps('upload intro.mp4 to YouTube as unlisted', VOCABULARY)).toEqual(['youtube'])
     // Only a site follows `log in to`, an English word or not.
     expect(namedApps('log in to Slack', VOCABULARY)).toEqual(['slack'])
   })

@@ -6,6 +6,8 @@ describe('isProductName', () => {
   it('knows products whose names are English words, in any case', () => {
     for (const name of ['Notion', 'medium', 'BOX', 'Ghost', 'Obsidian', 'Google Drive'])
       expect(isProductName(name)).toBe(true)
+    // (One it no longer lists, and a plural name said in the singular.)
+    expect([isProductName('Bear'), isProductName('Google Doc')]).toEqual([true, true])
   })
 
   it('knows no everyday word or phrase that names no product', () => {

@@ -12,6 +12,20 @@ interface Brand {
   aliases?: { aka?: string[]; dup?: { title: string }[]; loc?: Record<string, string> }
 }
 
+/**
+ * Products `simple-icons` no longer lists (removed at their owners' request) whose names are
+ * English words, so no other rule tells them from a record's name.
+ */
+const UNLISTED = [
+  'bear',
+  'slack',
+  'outlook',
+  'teams',
+  'microsoft teams',
+  'excel',
+  'microsoft excel',
+]
+
 let names: Set<string> | null | undefined
 
 /** A product name as compared: lower case, words split on spaces, dots and dashes kept. */
@@ -24,7 +38,7 @@ function load(): Set<string> | null {
   try {
     const require = createRequire(import.meta.url)
     const brands = require('simple-icons/icons.json') as Brand[]
-    const all = new Set<string>()
+    const all = new Set<string>(UNLISTED)
     for (const brand of brands) {
       all.add(normal(brand.title))
       for (const aka of brand.aliases?.aka ?? []) all.add(normal(aka))
@@ -38,10 +52,14 @@ function load(): Set<string> | null {
 }
 
 /**
- * True when `name` (any case; words separated by spaces: `Google Drive`) is the name of a
- * product or service `simple-icons` lists. False when the package is missing.
+ * True when `name` (any case; words separated by spaces: `Google Drive`, or a plural name in
+ * the singular: `Google Doc`) is the name of a product or service `simple-icons` lists, or of
+ * one it no longer lists. False when the package is missing.
  */
 export function isProductName(name: string): boolean {
   if (names === undefined) names = load()
-  return names?.has(normal(name)) ?? false
+  if (!names) return false
+  // (`the Google Doc X`: a product named in the singular, `Google Docs`.)
+  const said = normal(name)
+  return names.has(said) || (said.includes(' ') && names.has(`${said}s`))
 }
