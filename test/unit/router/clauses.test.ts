@@ -235,6 +235,9 @@ describe('plainRequest and the parse of idioms', () => {
     expect(parseIntent('give data.json the new filename data-2026.json').action).toBe('rename')
     expect(parseIntent('Node-RED tab Test should become Staging').action).toBe('rename')
     expect(parseIntent('The tab named Misc needs a better name: Utilities').action).toBe('rename')
+    expect(parseIntent('point the latest dist-tag of tidy-csv at 2.0.0').verb?.verbClass).toBe(
+      'update',
+    )
     // (Making a named thing one of a kind sets it; it renames nothing, nor makes one.)
     expect(parseIntent('make Weekly Roundup a sticky post').verb?.verbClass).toBe('update')
   })
