@@ -43,10 +43,10 @@ const PATTERNS: Array<[ValueKind, RegExp]> = [
   // A scoped package (`@team/ui-kit`), before e-mails and paths.
   ['identifier', /(?<![\w@])@[\w-]+\/[\w.-]*[\w-](?![\w@])/g],
   ['email', /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g],
-  // A file name: a name, a dot and a short extension of letters (`budget.xlsx`, `README.md`),
+  // A file name: a name, a dot and an extension of up to 7 (`budget.xlsx`, `data.parquet`),
   // with the folders before it (`data/summary.csv`); before dates, which file names carry
   // (`minutes-2026-12-01.pdf`).
-  ['file', /(?<![\w/])(?:[\w-]+\/)*[\w-]+(?:\.[\w-]+)*\.[A-Za-z][A-Za-z0-9]{0,5}(?!\w|\.\w)/g],
+  ['file', /(?<![\w/])(?:[\w-]+\/)*[\w-]+(?:\.[\w-]+)*\.[A-Za-z][A-Za-z0-9]{0,6}(?!\w|\.\w)/g],
   // A namespaced id (`meetings:2026-01-12`, `team:status`): before dates, which ids carry.
   ['identifier', /(?<![\w:-])[A-Za-z][\w-]*(?::[\w-]+)+(?![\w:])/g],
   ['date', /\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}\/\d{1,2}\/\d{2,4}\b/g],

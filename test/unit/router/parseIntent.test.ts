@@ -355,6 +355,11 @@ describe('parseIntent', () => {
     )
   })
 
+  it('reads a file name with a long extension as a file', () => {
+    const p = parseIntent('transfer dataset.parquet from my laptop to the notebook server')
+    expect(p.values.map((w) => [w.word, w.value])).toContainEqual(['dataset.parquet', 'file'])
+  })
+
   it('reads `back to` a state as no object word', () => {
     expect(parseIntent('flip bug #14 back to New').core.map((w) => w.word)).toEqual(['bug'])
   })
