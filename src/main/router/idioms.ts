@@ -143,7 +143,11 @@ const IDIOMS: Array<[RegExp, string | ((match: string, ...groups: string[]) => s
   // `make Weekly Roundup a sticky post`: to set what a named thing is, not to make one.
   [/\bmake\s+(zzvaluezz\d+[xnf]?)\s+(a|an)\b/gi, ' set $1 as $2 '],
   // `give tiddler Draft 3 the title Final Essay`: to rename it.
-  [/\bgive ([^,.;]+?) (?:the|a) (?:new )?(?:title|name|file\s?name)\b/gi, ' rename $1 to '],
+  // (`the new name` may already read `rename to`: `give the tab Misc the new name Utilities`.)
+  [
+    /\bgive ([^,.;]+?) (?:(?:the|a) (?:new )?(?:title|name|file\s?name)\b|\s*rename to\b)/gi,
+    ' rename $1 to ',
+  ],
   // `get it onto the Jupyter server`, `get x.pdf into the media manager`: to upload it there.
   [
     /\bget\s+(it|them|this|that|zzvaluezz\d+f)\s+(?:up\s+)?(?:onto|into|on to|in to|up to)\b/gi,

@@ -833,6 +833,9 @@ const LIGHT_VERBS: ReadonlySet<string> = new Set([
   'set',
   'create',
   'apply',
+  'stick',
+  'slap',
+  'pop',
 ])
 
 /**

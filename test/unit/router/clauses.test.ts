@@ -233,6 +233,9 @@ describe('plainRequest and the parse of idioms', () => {
     expect(parseIntent('give my file notes.txt a new name, notes-old.txt').action).toBe('rename')
     expect(parseIntent('give tiddler Draft 3 the title Final Essay').action).toBe('rename')
     expect(parseIntent('give data.json the new filename data-2026.json').action).toBe('rename')
+    expect(parseIntent('give the flow tab called Misc the new name Utilities').action).toBe(
+      'rename',
+    )
     expect(parseIntent('Node-RED tab Test should become Staging').action).toBe('rename')
     expect(parseIntent('The tab named Misc needs a better name: Utilities').action).toBe('rename')
     expect(parseIntent('point the latest dist-tag of tidy-csv at 2.0.0').verb?.verbClass).toBe(

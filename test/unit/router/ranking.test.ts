@@ -1,5 +1,5 @@
 // How the router orders tools of equal score (issue 10; router.ts `byRank`), and which site a
-// possessive names.
+// possessive names, and which act a light verb carries.
 import { describe, expect, it } from 'vitest'
 import { createToolRouter } from '../../../src/main/router/router'
 import type { ToolSpec } from '../../../src/shared/toolSpec'
@@ -38,5 +38,13 @@ describe('router: a site named in the possessive', () => {
       filebox,
     ])
     expect(ranked[0]!.id).toBe('upload49')
+  })
+})
+
+describe('router: a light verb carrying the act’s noun', () => {
+  it('reads stick a tag on X as tagging X', () => {
+    const tag = fileTool('tag50', 'tag the note a.txt with Spring', true)
+    const match = createToolRouter().rank('stick a Favourite tag on the note b.txt', [tag])[0]!
+    expect(match.score).toBe(1)
   })
 })
