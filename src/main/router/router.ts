@@ -321,6 +321,15 @@ export function createToolRouter(): ToolRouter {
       parsed.values = parsed.values.filter((w) => !formats.includes(w))
       parsed.qualifiers.push(...formats)
     }
+    // `rm #12`, `rm #8 status resolved`: a shell command abbreviating a site's name, before a
+    // numbered record (no file it removes), names that site; what follows is the request.
+    const shortSite = parsed.verb ? index.abbreviated(parsed.verb.word) : null
+    const numberFirst = /^\s*\S+\s+#\d+\b/.test(clauses.request)
+    const shellCommand = parsed.core.length > 0 && parsed.core.every((w) => w.implied)
+    if (shortSite && numberFirst && shellCommand) {
+      const rest = clauses.request.replace(/^\s*\S+\s+/, '')
+      parsed = parseIntent(`${rest} on ${shortSite}`)
+    }
     // `redmine #42`: a site's name typed first is no verb nobody taught the router.
     if (
       parsed.verb?.verbClass === 'write' &&

@@ -1,5 +1,5 @@
 // How the router orders tools of equal score (issue 10; router.ts `byRank`), and which site a
-// possessive names, and which act a light verb carries.
+// possessive names, which act a light verb carries, and which site a shell command abbreviates.
 import { describe, expect, it } from 'vitest'
 import { createToolRouter } from '../../../src/main/router/router'
 import type { ToolSpec } from '../../../src/shared/toolSpec'
@@ -46,5 +46,18 @@ describe('router: a light verb carrying the act’s noun', () => {
     const tag = fileTool('tag50', 'tag the note a.txt with Spring', true)
     const match = createToolRouter().rank('stick a Favourite tag on the note b.txt', [tag])[0]!
     expect(match.score).toBe(1)
+  })
+})
+
+describe('router: a shell command that abbreviates a site', () => {
+  it('names the site before a numbered record (rm #12), and removes a file before a file', () => {
+    const remove = fileTool('delete51', 'delete the file a.txt', true)
+    const view = {
+      ...onHost('view51', 'show issue #1', 'rm.example'),
+      site: { names: ['Rmtracker'], titles: [] },
+    }
+    const router = createToolRouter()
+    expect(router.rank('rm #12', [remove, view])[0]!.id).toBe('view51')
+    expect(router.rank('rm b.txt', [remove, view])[0]!.id).toBe('delete51')
   })
 })
