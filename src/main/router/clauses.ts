@@ -6,7 +6,7 @@
  * and what the request points back to (`delete [it] please`).
  *
  * Clauses end at a sentence's end (`.`, `!`, `?`, `;`), before `, so`, `so please`, `, then`,
- * `so I can`, `because`, `since`, at a dash (` — `), and at a comma, `, but` or a colon after a
+ * `so I can`, `because`, `since`, at a dash (` — `, ` -- `), and at a comma, `, but` or a colon after a
  * clause of one's own (`I want to reread it: pull up X`; `Page X: open it` is a label) before a
  * request's verb (`..., delete it please`). A clause asks when it is a question (unless another
  * clause names the act outright), says `please`, starts with a verb (after `could you`, `can
@@ -107,7 +107,7 @@ const BREAKS = new RegExp(
     `,\\s+(?=(?:please\\s+)?(?:${REQUEST_VERBS})\\s+(?:it|them|that|this|the|a|an|my|our|every|all|each|any|me|us)\\b)`,
     // `The flow is spamming people — disable it`, `I want to reread it: pull up X`, `I'll finish
     // it later, but create a draft`: a dash, a colon or a `but` before a request's verb.
-    '\\s+[—–]\\s+',
+    '\\s+(?:[—–]|--)\\s+',
     // (A colon after a clause of one's own only: `Page X: open it` is a label.)
     `(?:(?<=^(?:i|we|i'm|i've|i'd|i'll|we're|we've|it's|there's|here's|here is|this|that|before|after|since|because|once|when)\\s[^:;]*)\\s*:|,\\s*but)\\s+(?=(?:please\\s+|first\\s+)*(?:${REQUEST_VERBS})\\b)`,
     // `..., can you mark it as closed?`: a question that asks.

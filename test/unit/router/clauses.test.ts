@@ -51,6 +51,9 @@ describe('splitClauses', () => {
     expect(request('The email flow is spamming people — deactivate the Email flow')).toBe(
       'deactivate the Email flow',
     )
+    expect(request('The email flow is spamming people -- deactivate the Email flow')).toBe(
+      'deactivate the Email flow',
+    )
     expect(request('I want to reread it before I reply: pull up the post "Blight"')).toBe(
       'pull up the post "Blight"',
     )
