@@ -6,9 +6,9 @@
  * and what the request points back to (`delete [it] please`).
  *
  * Clauses end at a sentence's end (`.`, `!`, `?`, `;`), before `, so`, `so please`, `, then`,
- * `so I can`, `because`, `since`, at a dash (` — `, ` -- `), and at a comma, `, but` or a colon after a
- * clause of one's own (`I want to reread it: pull up X`; `Page X: open it` is a label) before a
- * request's verb (`..., delete it please`). A clause asks when it is a question (unless another
+ * `so I can`, `because`, `since`, at a dash (` — `, ` -- `), and at a comma, `, but` or a colon
+ * after a clause of one's own (`I want to reread it: pull up X`; `Page X: open it` is a label)
+ * before a request's verb (`..., delete it please`). A clause asks when it is a question (unless another
  * clause names the act outright), says `please`, starts with a verb (after `could you`, `can
  * you`, `just`...) or with `I need` / `I want` / `I'd like`; it only says why when it
  * starts with a subordinator (`so I can`, `because`, `before`) or with a statement's subject
