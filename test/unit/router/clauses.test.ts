@@ -46,38 +46,36 @@ describe('splitClauses', () => {
     )
   })
 
-  it('splits at a dash, at a colon after a clause of one’s own, and at but or so first', () => {
-    const request = (intent: string) => splitClauses(intent).request
-    expect(request('The email flow is spamming people — deactivate the Email flow')).toBe(
-      'deactivate the Email flow',
-    )
-    expect(request('The email flow is spamming people -- deactivate the Email flow')).toBe(
-      'deactivate the Email flow',
-    )
-    expect(request('I want to reread it before I reply: pull up the post "Blight"')).toBe(
-      'pull up the post "Blight"',
-    )
-    expect(request("I'll finish it later, but create a draft named Bees")).toBe(
-      'create a draft named Bees',
-    )
-    expect(request('I want to analyse the logs, so first push access.log up to the server')).toBe(
+  // What is asked, said with its reasons: [intent, request].
+  const SPLITS: Array<[string, string]> = [
+    ['The email flow is spamming people — deactivate the Email flow', 'deactivate the Email flow'],
+    ['The email flow is spamming people -- deactivate the Email flow', 'deactivate the Email flow'],
+    ['I want to reread it before I reply: pull up the post "Blight"', 'pull up the post "Blight"'],
+    ["I'll finish it later, but create a draft named Bees", 'create a draft named Bees'],
+    [
+      'I want to analyse the logs, so first push access.log up to the server',
       'first push access.log up to the server',
-    )
-    expect(request('Could you log me into our DokuWiki before we edit anything?')).toBe(
+    ],
+    [
+      'Could you log me into our DokuWiki before we edit anything?',
       'Could you log me into our DokuWiki',
-    )
+    ],
     // A question asks too, unless another clause names the act outright.
-    expect(request('Is there a page with holiday in its name? Just match on names.')).toBe(
+    [
+      'Is there a page with holiday in its name? Just match on names.',
       'Is there a page with holiday in its name. Just match on names',
-    )
-    expect(request('did anyone report the login loop? search the tracker')).toBe(
-      'search the tracker',
-    )
+    ],
+    ['did anyone report the login loop? search the tracker', 'search the tracker'],
     // (A label before a colon is no clause: what follows is about it.)
-    expect(request('Holiday Lights flow in Node-RED: disable it')).toBe(
-      'Holiday Lights flow in Node-RED: disable it',
-    )
-  })
+    ['Holiday Lights flow in Node-RED: disable it', 'Holiday Lights flow in Node-RED: disable it'],
+  ]
+
+  it.each(SPLITS)(
+    'splits at a dash, a colon after a clause, but, so first: %s',
+    (intent, request) => {
+      expect(splitClauses(intent).request).toBe(request)
+    },
+  )
 
   it('drops a purpose after so and whoever it is about, and one that leads the sentence', () => {
     expect(
