@@ -186,6 +186,11 @@ const SCREEN_PLACES: ReadonlySet<string> = new Set([
   'footer',
 ])
 
+/** The stem of `page`, where a thing is shown. */
+const PAGE_STEM = stem('page')
+/** What a page itself has (`the page contents`): no thing it shows. */
+const PAGE_PARTS = new Set(['text', 'content', 'contents', 'body', 'title', 'name'].map(stem))
+
 /** File formats a thing may be asked as (`as a PDF`, `as CSV`). */
 const FORMATS = new Set(
   ['pdf', 'csv', 'docx', 'doc', 'xlsx', 'xls', 'odt', 'rtf', 'epub', 'html', 'xml', 'zip'].concat([
@@ -400,6 +405,27 @@ export function createToolRouter(): ToolRouter {
         const holding = index.sitesHolding(w.stem)
         if (holding.length) w.heldBySites = holding
       }
+    // `the Verdaccio page for package X`, `the registry page for the logger package`: a page
+    // of a site that holds no pages shows the thing (`the package page`, `parseIntent.ts`).
+    const page = parsed.core.find((w) => w.word === 'page' && !w.shownOn)
+    const shown =
+      page &&
+      [...parsed.core, ...parsed.values].find((w) => {
+        if (w === page || w.literal || w.generic || PAGE_PARTS.has(w.stem)) return false
+        // (After a search's `for` is what to look for: `search page contents for invoice`.)
+        const after = w.after === 'of' || (w.after === 'for' && parsed.verb?.verbClass !== 'search')
+        if (!parsed.core.includes(w) && !after) return false
+        const holding = index.sitesHolding(w.stem)
+        return holding.length > 0 && !holding.some((h) => index.sitesHolding(PAGE_STEM).includes(h))
+      })
+    if (page && shown) {
+      Object.assign(page, { modifier: true, shownOn: true })
+      if (!parsed.core.includes(shown)) {
+        parsed.values = parsed.values.filter((w) => w !== shown)
+        parsed.places = parsed.places.filter((w) => w !== shown)
+        parsed.core.push(shown)
+      }
+    }
     // What the tools that say a modifier work on (`verified` of AI tools, `old` of pages and
     // posts): it tells apart only tools of sites that hold such things (`score.ts`).
     for (const w of parsed.core)

@@ -1,5 +1,6 @@
 // How the router orders tools of equal score (issue 10; router.ts `byRank`), and which site a
-// possessive names, which act a light verb carries, and which site a shell command abbreviates.
+// possessive names, which act a light verb carries, which site a shell command abbreviates, and
+// what a page shows.
 import { describe, expect, it } from 'vitest'
 import { createToolRouter } from '../../../src/main/router/router'
 import type { ToolSpec } from '../../../src/shared/toolSpec'
@@ -59,5 +60,16 @@ describe('router: a shell command that abbreviates a site', () => {
     const router = createToolRouter()
     expect(router.rank('rm #12', [remove, view])[0]!.id).toBe('view51')
     expect(router.rank('rm b.txt', [remove, view])[0]!.id).toBe('delete51')
+  })
+})
+
+describe('router: the page of a thing a site without pages holds', () => {
+  it('shows that thing (the registry page for the logger package)', () => {
+    const page = onHost('page52', 'open the wiki page a.txt', 'wiki.example')
+    const pkg = onHost('package52', 'show the details of the package a.txt', 'npm.example')
+    const router = createToolRouter()
+    const ranked = router.rank('pull up the registry page for the logger-lite package', [page, pkg])
+    expect(ranked[0]!.id).toBe('package52')
+    expect(router.rank('pull up the wiki page b.txt', [page, pkg])[0]!.id).toBe('page52')
   })
 })
