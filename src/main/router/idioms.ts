@@ -138,6 +138,8 @@ const IDIOMS: Array<[RegExp, string | ((match: string, ...groups: string[]) => s
   // `take the page X off the wiki`: to delete it; `flip bug #14 over to Rejected`: to set it.
   [/\btake ([^,.;]+?) (?:off|down from|out of)\b/gi, ' delete $1 from '],
   [/\b(?:flip|switch) ([^,.;]*?zzvaluezz\d+n[^,.;]*?) (?:over )?to\b/gi, ' set $1 to '],
+  // `counting the private ones`: what a list includes.
+  [/\bcounting (?=the |those |any |all )/gi, ' including '],
   // `point the latest dist-tag of X at 2.0.0`: to set it to that.
   [/\bpoint\s+((?:the|a|an|my|our|its)\s+[^,.;]+?)\s+(?:at|to)\s+/gi, ' set $1 to '],
   // `make Weekly Roundup a sticky post`: to set what a named thing is, not to make one.
