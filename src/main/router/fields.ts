@@ -3,7 +3,7 @@
  * Jupyter. Target: data.json. New name: data-old.json`, `Step 3 -> open DokuWiki page. ID:
  * howto:vpn_setup`), read as the sentence they stand for (`rename file 'data.json' to
  * 'data-old.json' on Jupyter`), so the parser sees the act, the site and the values where a
- * sentence has them.
+ * sentence has them; and `key=value` filters inside a sentence, as the filters they are.
  */
 
 /** `Key: value` — a key of one to three words, capitalised as a label is. */
@@ -118,4 +118,21 @@ function unquote(value: string): string {
     .trim()
     .replace(/[.;]$/, '')
     .replace(/^["“'](.*)["”']$/, '$1')
+}
+
+/** A filter written as `key=value` (`status=open`, `tracker = "Bug"`). */
+const KEY_VALUE = /(?<![?&])\b([A-Za-z][\w-]*)\s*=\s*("[^"]*"|'[^']*'|[^\s,;]+)/g
+
+/**
+ * `intent` with its `key=value` filters said as a sentence says them (`filter issues
+ * status=open tracker=Bug`: `filter issues by status open and tracker Bug`), so each key is
+ * what the list is narrowed by, not the object.
+ */
+export function filtersAsSentence(intent: string): string {
+  let first = true
+  return intent.replace(KEY_VALUE, (_, key: string, value: string) => {
+    const said = `${first ? 'by' : 'and'} ${key} ${value}`
+    first = false
+    return said
+  })
 }

@@ -93,7 +93,7 @@ import type { JsonSchema, ToolSpec } from '../../shared/toolSpec'
 import { splitClauses } from './clauses'
 import { withoutCourtesy } from './courtesy'
 import { namedApps } from './otherApps'
-import { fieldsAsSentence } from './fields'
+import { fieldsAsSentence, filtersAsSentence } from './fields'
 import { isNumberWord } from './spoken'
 import { GENERIC_STEMS, stem } from './text'
 import { isKindWord } from './toolProfile'
@@ -283,7 +283,8 @@ export function createToolRouter(): ToolRouter {
     // `renmae the file on the dokuwki`: typing slips read as the words meant (`spelling.ts`).
     // `Sorry to bother you, but would you mind deleting X? Thanks!`: the request (`courtesy.ts`).
     const plain = withoutCourtesy(correctSpelling(intent, spelling))
-    const clauses = splitClauses(fieldsAsSentence(plain))
+    // `filter issues status=open tracker=Bug`: filters as a sentence says them (`fields.ts`).
+    const clauses = splitClauses(filtersAsSentence(fieldsAsSentence(plain)))
     let parsed = parseIntent(siteLabelLast(clauses.request))
     // `upload x.pdf to my Dropbox`: an app no tool is on is a site, never a value (`otherApps.ts`).
     const apps = namedApps(clauses.request, appWords)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { fieldsAsSentence } from '../../../src/main/router/fields'
+import { fieldsAsSentence, filtersAsSentence } from '../../../src/main/router/fields'
 
 describe('fieldsAsSentence', () => {
   it('reads a record of fields as the sentence it stands for', () => {
@@ -38,5 +38,15 @@ describe('fieldsAsSentence', () => {
     expect(fieldsAsSentence('Task: find the page. It is about parking.')).toBe(
       'Task: find the page. It is about parking.',
     )
+  })
+})
+
+describe('filtersAsSentence', () => {
+  it('reads key=value filters as what a list is narrowed by', () => {
+    expect(filtersAsSentence('filter issues status=open tracker = "Bug"')).toBe(
+      'filter issues by status open and tracker "Bug"',
+    )
+    // (A query string in a URL stays as it is.)
+    expect(filtersAsSentence('open doku.php?id=ops:oncall')).toBe('open doku.php?id=ops:oncall')
   })
 })
