@@ -38,6 +38,8 @@ const NAME_KEYS = new Set([
   'file',
   'filename',
 ])
+/** Acts that narrow a list by the fields that follow (`filter issues`). */
+const FILTERING = /^\s*(?:filter|narrow|list|show)\b/i
 /** Values that say yes to a key that is an act (`Deploy: yes`). */
 const YES = /^(yes|true|y|1|on)$/i
 const NO = /^(no|false|n|0|off)$/i
@@ -57,6 +59,7 @@ export function fieldsAsSentence(intent: string): string {
   if (fields.some((f) => f === null)) return intent
   let sentence = act!
   let site = ''
+  let narrowed = false
   for (const f of fields) {
     const key = f![1]!.toLowerCase()
     const value = unquote(f![2]!)
@@ -81,7 +84,11 @@ export function fieldsAsSentence(intent: string): string {
     // (`delete page. Title: X`: which name it is, or a thing the act names already, is no
     // object of its own.)
     else if (NAME_KEYS.has(key) || actSays) sentence += ` "${value}"`
-    else sentence += ` ${key} "${value}"`
+    // (`filter issues. Status: open. Tracker: Bug`: what the list is narrowed by.)
+    else if (FILTERING.test(act!)) {
+      sentence += ` ${narrowed ? 'and' : 'by'} ${key} "${value}"`
+      narrowed = true
+    } else sentence += ` ${key} "${value}"`
   }
   return sentence + site
 }

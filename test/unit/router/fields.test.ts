@@ -41,6 +41,14 @@ describe('fieldsAsSentence', () => {
   })
 })
 
+describe('fieldsAsSentence of a filter', () => {
+  it('reads the fields after a filtering act as what the list is narrowed by', () => {
+    expect(
+      fieldsAsSentence('Action: filter issues. Site: Redmine. Status: open. Tracker: Bug'),
+    ).toBe('filter issues by status "open" and tracker "Bug" on Redmine')
+  })
+})
+
 describe('filtersAsSentence', () => {
   it('reads key=value filters as what a list is narrowed by', () => {
     expect(filtersAsSentence('filter issues status=open tracker = "Bug"')).toBe(
