@@ -155,6 +155,11 @@ const IDIOMS: Array<[RegExp, string | ((match: string, ...groups: string[]) => s
     /\bget\s+(it|them|this|that|zzvaluezz\d+f)\s+(?:up\s+)?(?:onto|into|on to|in to|up to)\b/gi,
     ' upload $1 to ',
   ],
+  // `show me everything in the Events category`: what a list of it shows.
+  [
+    /\b(?:show|give|tell)\s+(?:me\s+|us\s+)?(everything|all)\s+(?:that(?:'s| is)\s+)?(in|under|inside|filed under|filed in)\b/gi,
+    ' list $1 $2',
+  ],
   // `what's sitting in my folder`: what is in it.
   [/\bwhat(?:'s| is| are)\s+(?:sitting|stored|kept|living|lying|saved)\s+in\b/gi, " what's in "],
   // `have we written anything about potatoes?`: to search what was written.

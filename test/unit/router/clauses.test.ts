@@ -239,6 +239,9 @@ describe('plainRequest and the parse of idioms', () => {
     )
     expect(parseIntent('Node-RED tab Test should become Staging').action).toBe('rename')
     expect(parseIntent('The tab named Misc needs a better name: Utilities').action).toBe('rename')
+    expect(
+      parseIntent('Could you show me everything in the Events category?').verb?.verbClass,
+    ).toBe('list')
     expect(plainRequest('all packages, counting the private ones')).toBe(
       'all packages,  including the private ones',
     )
