@@ -162,6 +162,11 @@ const IDIOMS: Array<[RegExp, string | ((match: string, ...groups: string[]) => s
   ],
   // `what's sitting in my folder`: what is in it.
   [/\bwhat(?:'s| is| are)\s+(?:sitting|stored|kept|living|lying|saved)\s+in\b/gi, " what's in "],
+  // `could you tell me what's in my reports folder`: the question itself.
+  [
+    /^(?:\W*(?:could|can|would|will)\s+you\s+)?(?:please\s+)?(?:tell|show)\s+(?:me|us)\s+what(?:'s|\s+is|\s+are)\s+(?=in\b|inside\b|under\b)/i,
+    "what's ",
+  ],
   // `have we written anything about potatoes?`: to search what was written.
   [
     /\b(?:have|did|has) (?:we|you|i|they|anyone|someone) (?:ever |already )?(?:written|wrote|posted|published|blogged|covered|mentioned) (?:anything|something|a post|any posts?) (about|on)\b/gi,

@@ -257,6 +257,9 @@ describe('plainRequest and the parse of idioms', () => {
     expect(plainRequest("what's sitting in my scratch folder")).toBe(
       " what's in  my scratch folder",
     )
+    expect(plainRequest("Could you tell me what's sitting in my scratch folder")).toBe(
+      "what's in  my scratch folder",
+    )
   })
 
   it('reads a question whether something was written as a search, and a session got as a sign-in', () => {
