@@ -1060,11 +1060,12 @@ export function parseIntent(said: string): ParsedIntent {
   return parsed
 }
 
-/** True when `token`, right after `on`, is a topic: a plural noun that is no kind of site. */
+/** True when `token`, right after `on`, is a topic: a plural noun or a gerund, no kind of site. */
 function topicAfter(token: string | undefined): boolean {
   return (
     token !== undefined &&
-    isPlural(token) &&
+    // (`posts on beekeeping`: a gerund names a topic too.)
+    (isPlural(token) || /..ing$/.test(token)) &&
     isWord(token, 'noun') &&
     !isSiteKind(stem(token)) &&
     !GENERIC_STEMS.has(stem(token))

@@ -300,6 +300,8 @@ describe('parseIntent', () => {
     expect(topic.sites).toEqual([])
     const site = parseIntent('look up posts on the blog')
     expect(site.sites.map((w) => w.word)).toEqual(['blog'])
+    const gerund = parseIntent('look through the blog for posts on beekeeping')
+    expect(gerund.values.map((w) => w.word)).toContain('beekeeping')
   })
 
   it('reads where a search looks: the names when a name contains it, the text when it mentions', () => {
