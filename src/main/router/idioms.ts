@@ -138,6 +138,10 @@ const IDIOMS: Array<[RegExp, string | ((match: string, ...groups: string[]) => s
   // `take the page X off the wiki`: to delete it; `flip bug #14 over to Rejected`: to set it.
   [/\btake ([^,.;]+?) (?:off|down from|out of)\b/gi, ' delete $1 from '],
   [/\b(?:flip|switch) ([^,.;]*?zzvaluezz\d+n[^,.;]*?) (?:over )?to\b/gi, ' set $1 to '],
+  // `check which pages include X`: to find which.
+  [/\bcheck (which|whether|if)\b/gi, ' find $1'],
+  // `every package while signed in`: as one signed in sees them.
+  [/\b(?:while|when) (?:signed|logged) in\b/gi, ' signed in '],
   // `counting the private ones`: what a list includes.
   [/\bcounting (?=the |those |any |all )/gi, ' including '],
   // `point the latest dist-tag of X at 2.0.0`: to set it to that.

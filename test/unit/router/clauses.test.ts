@@ -242,6 +242,10 @@ describe('plainRequest and the parse of idioms', () => {
     expect(
       parseIntent('Could you show me everything in the Events category?').verb?.verbClass,
     ).toBe('list')
+    expect(plainRequest('every package while logged in')).toBe('every package  signed in ')
+    expect(parseIntent('can you check which page names include handbook').verb?.verbClass).toBe(
+      'search',
+    )
     expect(plainRequest('all packages, counting the private ones')).toBe(
       'all packages,  including the private ones',
     )
