@@ -8,13 +8,13 @@
  * Clauses end at a sentence's end (`.`, `!`, `?`, `;`), before `, so`, `so please`, `, then`,
  * `so I can`, `because`, `since`, at a dash (` — `, ` -- `), and at a comma, `, but` or a colon
  * after a clause of one's own (`I want to reread it: pull up X`; `Page X: open it` is a label)
- * before a request's verb (`..., delete it please`). A clause asks when it is a question (unless another
- * clause names the act outright), says `please`, starts with a verb (after `could you`, `can
- * you`, `just`...) or with `I need` / `I want` / `I'd like`; it only says why when it
- * starts with a subordinator (`so I can`, `because`, `before`) or with a statement's subject
- * (`I'm`, `we've`, `the post is`). What a sentence asks after `so` is its request: what comes
- * before is why (`I need to change a flow, so sign me in`). An aside in brackets is context, and
- * so is a last step that applies the change (`..., then deploy`).
+ * before a request's verb (`..., delete it please`). A clause asks when it is a question
+ * (unless another clause names the act outright), says `please`, starts with a verb (after
+ * `could you`, `can you`, `just`...) or with `I need` / `I want` / `I'd like`; it only says why
+ * when it starts with a subordinator (`so I can`, `because`, `before`) or with a statement's
+ * subject (`I'm`, `we've`, `the post is`). What a sentence asks after `so` is its request: what
+ * comes before is why (`I need to change a flow, so sign me in`). An aside in brackets is
+ * context, and so is a last step that applies the change (`..., then deploy`).
  */
 
 /** Who or what a purpose after `so` is about (`so [the reviewers] have the notes`). */

@@ -6,15 +6,17 @@
  * A name is a run of capitalised words (or a product's name with a digit: `n8n`; not the
  * request's first word, not quoted) that is no site name of any tool and that English lacks (no
  * WordNet word) or that names a product (`simple-icons`: `Notion`, `Box`, `Google Drive`), or
- * any name at all where only a site can stand (after `log in to`). Where an app stands: after `on`, `in`, `into`, `onto`, `from`,
- * `at`, `via` (with `my`, `our`, `the` or `your` between; not a secret's source: `a code from
- * Google Authenticator`), `to my|our` (`to my Dropbox`) or a last `to` that gives no new name
+ * any name at all where only a site can stand (after `log in to`).
+ *
+ * Where an app stands: after `on`, `in`, `into`, `onto`, `from`, `at`, `via` (with `my`, `our`,
+ * `the` or `your` between; not a secret's source: `a code from Google Authenticator`), `to
+ * my|our` (`to my Dropbox`) or a `to` that gives no new name, last or before `as`, `for`...
  * (`upload a.pdf to Google Drive`); between `a`, `my`, `our` or `your` and a thing apps hold (`a
  * GitHub issue`, `my Box folder`), or `the` and a thing named after it (`the Squarespace page Old
  * Offers`: `the Todo tiddler` is one named so), or a product's name English lacks and any noun
- * (`the GitHub Actions workflow`); before a place apps are (`our Ghost blog`); after `search`
- * or `query` before `for` or a thing (`search Jira for`, `search Zendesk tickets`); after `log
- * me into`. A file's or a namespaced page's name
+ * (`the GitHub Actions workflow`); before a place apps are (`our Ghost blog`) or a numbered
+ * thing (`Zendesk ticket #4521`); after `search` or `query` before `for` or a thing (`search
+ * Jira for`, `search Zendesk tickets`); after `log me into`. A file's or a namespaced page's name
  * (`README.md`, `Category:Events`) is a value.
  */
 
@@ -55,11 +57,11 @@ export function namedApps(text: string, vocabulary: AppVocabulary): string[] {
     word: m[0],
     at: m.index!,
   }))
+  // (A product's name with a digit is one in lower case too: `the n8n workflow`.)
+  const digitProduct = (t: string) =>
+    /\d/.test(t) && /^[a-z]/.test(t) && vocabulary.isProduct(t) && !vocabulary.isKnown(t)
   const found: string[] = []
   for (let i = 1; i < tokens.length; i++) {
-    // (A product's name with a digit is one in lower case too: `the n8n workflow`.)
-    const digitProduct = (t: string) =>
-      /\d/.test(t) && /^[a-z]/.test(t) && vocabulary.isProduct(t) && !vocabulary.isKnown(t)
     if (!/^[A-Z]/.test(tokens[i]!.word) && !digitProduct(tokens[i]!.word)) continue
     // A run of capitalised words is one name (`Google Drive`).
     let end = i
@@ -92,8 +94,7 @@ export function namedApps(text: string, vocabulary: AppVocabulary): string[] {
       ),
     )
     // (`a one-time code from Google Authenticator` says where a secret comes from, not where to act.)
-    const secretFrom =
-      before === 'from' && SECRETS.has((tokens[start - 2]?.word ?? '').toLowerCase())
+    const secretFrom = before === 'from' && SECRETS.has(before2)
     const where =
       (BEFORE_APP.has(before) && !secretFrom) ||
       (BEFORE_APP.has(before2) && OWNERS.has(before)) ||

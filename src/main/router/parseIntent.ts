@@ -795,15 +795,7 @@ export function parseIntent(said: string): ParsedIntent {
     // of a clause about what is sought says only that it is about X.
     if (part !== 'core' && predicate(rest, token)) continue
     // (`which packages in our registry [depend] on X`: a relation asked, outside the object.)
-    if (
-      part !== 'core' &&
-      asked >= 0 &&
-      RELATION_PARTICLES.has(rest[i + 1] ?? '') &&
-      isMark(rest[i + 2]) &&
-      isWord(token, 'verb') &&
-      !isWord(token, 'noun') &&
-      verbLemma(token) === token
-    ) {
+    if (part !== 'core' && asked >= 0 && relationAt(rest, i) && !isWord(token, 'noun')) {
       parsed.core.push({
         word: token,
         stem: stem(token),
@@ -822,14 +814,7 @@ export function parseIntent(said: string): ParsedIntent {
       literal: /\d/.test(token),
       ...(i === asked && part === 'core' ? { asked: true } : {}),
       // (`which pages [link] to X`: how the things asked stand to another, no field they show.)
-      ...(i === asked + 1 &&
-      part === 'core' &&
-      RELATION_PARTICLES.has(rest[i + 1] ?? '') &&
-      isMark(rest[i + 2]) &&
-      isWord(token, 'verb') &&
-      verbLemma(token) === token
-        ? { relation: true }
-        : {}),
+      ...(i === asked + 1 && part === 'core' && relationAt(rest, i) ? { relation: true } : {}),
       ...(part === 'core' &&
       (isModifier(token) ||
         predicate(rest, token) ||
@@ -1058,6 +1043,20 @@ export function parseIntent(said: string): ParsedIntent {
     })
   }
   return parsed
+}
+
+/**
+ * True when `rest[i]` is a verb of how things stand to another, before its particle and a value
+ * (`link [to] X`, `depend [on] X`): a base form WordNet has as a verb.
+ */
+function relationAt(rest: string[], i: number): boolean {
+  const token = rest[i]!
+  return (
+    RELATION_PARTICLES.has(rest[i + 1] ?? '') &&
+    isMark(rest[i + 2]) &&
+    isWord(token, 'verb') &&
+    verbLemma(token) === token
+  )
 }
 
 /** True when `token`, right after `on`, is a topic: a plural noun or a gerund, no kind of site. */

@@ -192,21 +192,10 @@ const PAGE_STEM = stem('page')
 const PAGE_PARTS = new Set(['text', 'content', 'contents', 'body', 'title', 'name'].map(stem))
 
 /** File formats a thing may be asked as (`as a PDF`, `as CSV`). */
-const FORMATS = new Set(
-  ['pdf', 'csv', 'docx', 'doc', 'xlsx', 'xls', 'odt', 'rtf', 'epub', 'html', 'xml', 'zip'].concat([
-    'markdown',
-    'md',
-    'txt',
-    'json',
-    'yaml',
-    'png',
-    'jpg',
-    'jpeg',
-    'svg',
-    'tar',
-    'gz',
-  ]),
-)
+const FORMATS = new Set([
+  ...['pdf', 'csv', 'docx', 'doc', 'xlsx', 'xls', 'odt', 'rtf', 'epub', 'html', 'xml', 'zip'],
+  ...['markdown', 'md', 'txt', 'json', 'yaml', 'png', 'jpg', 'jpeg', 'svg', 'tar', 'gz'],
+])
 
 /**
  * A numbered record set in relation to another of its kind (`issue #4 as blocked by issue #6`,
@@ -216,8 +205,10 @@ const FORMATS = new Set(
 const RELATED_RECORD =
   /\b([a-z]+)\s+(#?\d+)\b.*?\b(?:by|of|to|with|from|on)\s+(?:the\s+)?(\1\s+#?\d+|#\d+)\b/i
 
-/** Two things compared (`diff X 1.1.0 against 1.2.0`, `between X 1.1.0 and 1.2.0`); group 1 is
- * the second one. */
+/**
+ * Two things compared (`diff X 1.1.0 against 1.2.0`, `between X 1.1.0 and 1.2.0`); group 1 is
+ * the second one.
+ */
 const COMPARED =
   /\b(?:(?:diff|compare|comparing|contrast)\b.*?\s(?:against|vs\.?|versus|with|and|to)|between\s+\S+(?:\s+\S+)?\s+and)\s+(?:the\s+|version\s+)?(\S+?)[.,;!?]*(?:\s|$)/i
 
@@ -409,6 +400,7 @@ export function createToolRouter(): ToolRouter {
     // `the Verdaccio page for package X`, `the registry page for the logger package`: a page
     // of a site that holds no pages shows the thing (`the package page`, `parseIntent.ts`).
     const page = parsed.core.find((w) => w.word === 'page' && !w.shownOn)
+    const pageHolders = page ? index.sitesHolding(PAGE_STEM) : []
     const shown =
       page &&
       [...parsed.core, ...parsed.values].find((w) => {
@@ -417,7 +409,7 @@ export function createToolRouter(): ToolRouter {
         const after = w.after === 'of' || (w.after === 'for' && parsed.verb?.verbClass !== 'search')
         if (!parsed.core.includes(w) && !after) return false
         const holding = index.sitesHolding(w.stem)
-        return holding.length > 0 && !holding.some((h) => index.sitesHolding(PAGE_STEM).includes(h))
+        return holding.length > 0 && !holding.some((h) => pageHolders.includes(h))
       })
     if (page && shown) {
       Object.assign(page, { modifier: true, shownOn: true })

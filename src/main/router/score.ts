@@ -927,11 +927,11 @@ function namesHead(ctx: ScoreContext, w: IntentWord): boolean {
   let held = false
   for (const [s, x] of ctx.expand(head))
     if (x.strength >= 0.9 && (profile.objectStems.has(s) || profile.siteObjects.has(s))) held = true
-  // (`the 1.2.0 [version] of logger`: what follows what is asked of a thing names it.)
-  // (`change the [type] of the tiddler X`, `the [alt] text of x.png`: what is asked of a thing,
-  // or a kind of it, is no name.)
-  const before = core.indexOf(w) < core.indexOf(head)
+  // (`change the [type] of the tiddler X`: what is asked of a thing is no name of it.)
   if (w.ofHead) return false
+  // (`the 1.2.0 [version] of logger`: what follows what is asked of a thing names it; what
+  // stands before it is a kind of it: `the [alt] text of x.png`.)
+  const before = core.indexOf(w) < core.indexOf(head)
   return held && (head.ofHead ? !before : before)
 }
 
