@@ -27,7 +27,10 @@ import {
   type Expanded,
   type Expansion,
 } from './expansion'
-import { profileTool, type ToolProfile } from './toolProfile'
+import { profileTool, type TermField, type ToolProfile } from './toolProfile'
+
+/** Fields that say where a tool works or what it was recorded with, not what it does. */
+const WHERE_FIELDS = new Set<TermField>(['site', 'title', 'value', 'named'])
 
 /** Cosine below which two words are unrelated (fitted on the development paraphrases). */
 export const VECTOR_FLOOR = 0.6
@@ -80,6 +83,8 @@ export class ToolIndex {
   private readonly vocabStems: string[] = []
   private readonly vocabWords: string[] = []
   private readonly vocab = new Set<string>()
+  /** Stems tools say of what they do, not only of where (no site, page-title or example word). */
+  private readonly workVocab = new Set<string>()
   private readonly vectorMemo = new Map<string, VectorMemo>()
   private generation = 0
   private readonly siteVocabularies = new Map<string, Set<string>>()
@@ -202,6 +207,15 @@ export class ToolIndex {
   /** True when `name` (lower case, no separators) is the name of a site of some tool held. */
   isSiteName(name: string): boolean {
     return this.labels.has(name)
+  }
+
+  /**
+   * True when some tool held says a word of stem `wordStem` of what it does (its intent, name,
+   * slots, path, answer: `file`, `note`), not only of where it works (`linear` of a site's
+   * `non-linear notebook`) or in an example value.
+   */
+  saysOfWork(wordStem: string): boolean {
+    return this.workVocab.has(wordStem)
   }
 
   /** True when some tool held has a word of stem `wordStem` (`namespac` of `namespaces`). */
@@ -451,6 +465,7 @@ export class ToolIndex {
         if (!heads) this.headPostings.set(term.stem, (heads = new Set()))
         heads.add(entry)
       }
+      if (!WHERE_FIELDS.has(term.field)) this.workVocab.add(term.stem)
       if (!this.vocab.has(term.stem)) {
         this.vocab.add(term.stem)
         this.vocabStems.push(term.stem)

@@ -68,10 +68,11 @@ export function appVocabulary(index: ToolIndex): AppVocabulary {
       const s = stem(word)
       return held(s) || [...nounSynonyms(s)].some(held)
     },
-    // (A name some tool says, `Files`, `Note`, is likelier a record's; `X`, `Go` too short.)
+    // (A name some tool says of its work, `Files`, `Note`, is likelier a record's; `X`, `Go` too
+    // short. A site's description does not count: TiddlyWiki's `non-linear notebook`, `Linear`.)
     isProduct: (name) =>
       name.length >= 3 &&
       isProductName(name) &&
-      name.split(' ').some((w) => !index.knowsStem(stem(w))),
+      name.split(' ').some((w) => !index.saysOfWork(stem(w))),
   }
 }

@@ -101,4 +101,16 @@ describe('router: apps no tool is on', () => {
     expect(router.route('upload receipt-march.pdf to my Box folder', [upload]).tools).toEqual([])
     expect(router.route('upload receipt-march.pdf to Google Drive', [upload]).tools).toEqual([])
   })
+
+  it('takes a product for another app when only a site describes itself with its name', () => {
+    const router = createToolRouter()
+    // (The site calls itself `a non-linear notebook`; Linear is a product all the same.)
+    const status = {
+      ...fileTool('status31', 'set the status of issue 4 to Done', true),
+      site: { names: ['Filebox', 'a non-linear notebook'], titles: [] },
+    }
+    expect(router.route('set the Linear issue ENG-42 to In Progress', [status]).tools).toEqual([])
+    const own = router.rank('set the status of issue 7 to Closed on Filebox', [status])[0]!
+    expect(own.score).toBeGreaterThanOrEqual(MIN_SCORE)
+  })
 })
