@@ -36,6 +36,8 @@ export interface AppVocabulary {
 }
 
 const BEFORE_APP = new Set(['on', 'in', 'into', 'onto', 'from', 'at', 'via'])
+/** Verbs whose object may be the app searched (`search Jira for X`, `filter Zendesk tickets`). */
+const SEARCHING = new Set(['search', 'query', 'filter', 'browse'])
 const OWNERS = new Set(['my', 'our', 'the', 'your'])
 const DETERMINERS = new Set([...OWNERS, 'a', 'an'])
 /** Words after which a request goes on past the place it names (`to YouTube [as] unlisted`). */
@@ -57,12 +59,12 @@ export function namedApps(text: string, vocabulary: AppVocabulary): string[] {
     word: m[0],
     at: m.index!,
   }))
-  // (A product's name with a digit is one in lower case too: `the n8n workflow`.)
-  const digitProduct = (t: string) =>
-    /\d/.test(t) && /^[a-z]/.test(t) && vocabulary.isProduct(t) && !vocabulary.isKnown(t)
+  // (A product's name English lacks is one in lower case too: `the n8n workflow`, `my gmail`.)
+  const lowerProduct = (t: string) =>
+    /^[a-z]/.test(t) && vocabulary.isProduct(t) && !vocabulary.isKnown(t)
   const found: string[] = []
-  for (let i = 1; i < tokens.length; i++) {
-    if (!/^[A-Z]/.test(tokens[i]!.word) && !digitProduct(tokens[i]!.word)) continue
+  for (let i = 0; i < tokens.length; i++) {
+    if (!/^[A-Z]/.test(tokens[i]!.word) && !lowerProduct(tokens[i]!.word)) continue
     // A run of capitalised words is one name (`Google Drive`).
     let end = i
     while (end + 1 < tokens.length && /^[A-Z]/.test(tokens[end + 1]!.word)) end++
@@ -83,7 +85,8 @@ export function namedApps(text: string, vocabulary: AppVocabulary): string[] {
     const before2 = (tokens[start - 2]?.word ?? '').toLowerCase()
     const after = (tokens[end + 1]?.word ?? '').toLowerCase()
     const signingIn = SIGN_IN.test(bare.slice(0, tokens[start]!.at))
-    const product = vocabulary.isProduct(words.join(' '))
+    // (`Docker Hub`, `Google Doc Q3`: a product's name may begin a longer one.)
+    const product = words.some((_, n) => vocabulary.isProduct(words.slice(0, n + 1).join(' ')))
     const foreign = product || words.some((w) => !vocabulary.isKnown(w))
     // (A common noun after the name: `the Docker images`, `the Airtable base Inventory`.)
     const noun = /^[a-z]/.test(tokens[end + 1]?.word ?? '')
@@ -95,6 +98,13 @@ export function namedApps(text: string, vocabulary: AppVocabulary): string[] {
     )
     // (`a one-time code from Google Authenticator` says where a secret comes from, not where to act.)
     const secretFrom = before === 'from' && SECRETS.has(before2)
+    // (`GitLab: create issue X`: a name that labels the request says where; only there may the
+    // request's first word be an app.)
+    const label = /^:\s/.test(next)
+    if (start === 0) {
+      if (label && product) found.push(...words)
+      continue
+    }
     const where =
       (BEFORE_APP.has(before) && !secretFrom) ||
       (BEFORE_APP.has(before2) && OWNERS.has(before)) ||
@@ -103,9 +113,9 @@ export function namedApps(text: string, vocabulary: AppVocabulary): string[] {
       (before === 'to' && vocabulary.isThing(after)) ||
       // (`a GitHub issue` is made on GitHub; `the Todo tiddler` is one named Todo.)
       ((before === 'a' || before === 'an') && vocabulary.isThing(after)) ||
-      // (`search Jira for X`, `search Zendesk tickets for X`.)
-      ((before === 'search' || before === 'query') &&
-        (after === 'for' || vocabulary.isThing(after))) ||
+      // (`search Jira for X`, `filter Zendesk tickets`, `search my gmail for X`.)
+      (SEARCHING.has(before) && (after === 'for' || vocabulary.isThing(after))) ||
+      (SEARCHING.has(before2) && OWNERS.has(before) && (after === 'for' || label)) ||
       // (`upload a.pdf to Google Drive`, unless `to` gives a new name: `rename a to Fieldtrips`.)
       (before === 'to' &&
         (!tokens[end + 1] || CLAUSE_GOES_ON.has(after)) &&
@@ -113,15 +123,23 @@ export function namedApps(text: string, vocabulary: AppVocabulary): string[] {
       // (`my Box folder`, `our Ghost blog`, `the Squarespace page Old Offers`.)
       (OWNERS.has(before) && PLACES.has(after)) ||
       (OWNERS.has(before) && before !== 'the' && vocabulary.isThing(after)) ||
-      (OWNERS.has(before) && vocabulary.isThing(after) && named) ||
+      ((OWNERS.has(before) || before === 'new') && vocabulary.isThing(after) && named) ||
       // (`the Miro board Roadmap`, `list the Docker images`: a thing no tool's site holds; `the
       // Scratch tiddler` is one named so.)
       (DETERMINERS.has(before) && noun && !vocabulary.isThing(after) && (product || named)) ||
       // (`the GitHub Actions workflow`: a product's name English lacks names no record.)
       (DETERMINERS.has(before) && noun && product && words.some((w) => !vocabulary.isKnown(w))) ||
-      // (`set Zendesk ticket #4521 to Solved`: a numbered thing of that app.)
-      (vocabulary.isThing(after) && /^#?\d/.test(tokens[end + 2]?.word ?? ''))
-    if (signingIn || (foreign && where)) found.push(...words)
+      // (`open Figma file X`: so is one before a thing apps hold, whatever comes before.)
+      (product && vocabulary.isThing(after) && words.some((w) => !vocabulary.isKnown(w))) ||
+      // (`set Zendesk ticket #4521 to Solved`, `Linear issue ENG-214`: a numbered thing of that
+      // app, by number or by key.)
+      (vocabulary.isThing(after) && /^(?:#?\d|[A-Z]{2,}-\d)/.test(tokens[end + 2]?.word ?? ''))
+    // (A lower-case brand is an app only where nothing else could stand: `my gmail`, `on github`;
+    // `the readme of X` is no ReadMe's.)
+    const lower = /^[a-z][^\d]*$/.test(tokens[start]!.word)
+    const owned =
+      ['my', 'our', 'your'].includes(before) || BEFORE_APP.has(before) || before === 'to'
+    if (signingIn || (foreign && where && (!lower || owned))) found.push(...words)
   }
   return found
 }

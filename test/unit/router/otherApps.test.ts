@@ -15,12 +15,27 @@ const ENGLISH = new Set([
   'todo',
   'scratch',
   'actions',
+  'docker',
+  'hub',
+  'obsidian',
+  'note',
+  'linear',
 ])
 const VOCABULARY: AppVocabulary = {
   isSite: (w) => w === 'filebox' || w === 'nodered',
   isKnown: (w) => ENGLISH.has(w),
   isThing: (w) =>
-    ['issue', 'page', 'folder', 'tiddler', 'file', 'tickets', 'ticket', 'workflow'].includes(w),
+    [
+      'issue',
+      'page',
+      'folder',
+      'tiddler',
+      'file',
+      'tickets',
+      'ticket',
+      'workflow',
+      'note',
+    ].includes(w),
   isProduct: (name) =>
     [
       'notion',
@@ -32,6 +47,13 @@ const VOCABULARY: AppVocabulary = {
       'scratch',
       'github actions',
       'n8n',
+      'docker',
+      'gitlab',
+      'gmail',
+      'figma',
+      'obsidian',
+      'linear',
+      'readme',
     ].includes(name),
 }
 
@@ -66,6 +88,18 @@ describe('namedApps', () => {
     expect(namedApps('set Zendesk ticket #4521 to Solved', VOCABULARY)).toEqual(['zendesk'])
     expect(namedApps('run the n8n workflow called Sync', VOCABULARY)).toEqual(['n8n'])
     expect(namedApps('upload intro.mp4 to YouTube as unlisted', VOCABULARY)).toEqual(['youtube'])
+    // A product's name that begins a longer one, labels the request, or stands in lower case
+    // after an owner.
+    expect(namedApps('search Docker Hub for node images', VOCABULARY)).toEqual(['docker', 'hub'])
+    expect(namedApps("GitLab: create issue 'Broken build'", VOCABULARY)).toEqual(['gitlab'])
+    expect(namedApps('search my gmail for the invoice', VOCABULARY)).toEqual(['gmail'])
+    // A product before a thing apps hold, whatever comes before it; a keyed or new named thing.
+    expect(namedApps('open Figma file Homepage v2', VOCABULARY)).toEqual(['figma'])
+    expect(namedApps('filter Zendesk tickets to the urgent ones', VOCABULARY)).toEqual(['zendesk'])
+    expect(namedApps('change the status of Linear issue ENG-214', VOCABULARY)).toEqual(['linear'])
+    expect(namedApps('create a new Obsidian note called Weekly Review', VOCABULARY)).toEqual([
+      'obsidian',
+    ])
     // Only a site follows `log in to`, an English word or not.
     expect(namedApps('log in to Slack', VOCABULARY)).toEqual(['slack'])
   })
@@ -82,6 +116,9 @@ describe('namedApps', () => {
     expect(namedApps("replace the Todo tiddler's text with 'done'", VOCABULARY)).toEqual([])
     expect(namedApps('bin the Scratch tiddler', VOCABULARY)).toEqual([])
     expect(namedApps('sign in with a code from Google Authenticator', VOCABULARY)).toEqual([])
+    // A lower-case brand's name that is a common word's too; a label that is no product.
+    expect(namedApps('open the readme of the lunar-phase package', VOCABULARY)).toEqual([])
+    expect(namedApps('Subgoal: open the page Trips', VOCABULARY)).toEqual([])
   })
 })
 

@@ -10,6 +10,11 @@ describe('isProductName', () => {
     expect([isProductName('Bear'), isProductName('Google Doc')]).toEqual([true, true])
   })
 
+  it("knows a vendor's products by their short names", () => {
+    // (Google Colab, Google Keep: Google names a family of products.)
+    expect([isProductName('Colab'), isProductName('Keep')]).toEqual([true, true])
+  })
+
   it('knows no everyday word or phrase that names no product', () => {
     for (const name of ['budget', 'weekly goals', 'the', 'drive google'])
       expect(isProductName(name)).toBe(false)

@@ -45,10 +45,29 @@ function load(): Set<string> | null {
       for (const dup of brand.aliases?.dup ?? []) all.add(normal(dup.title))
       for (const loc of Object.values(brand.aliases?.loc ?? {})) all.add(normal(loc))
     }
+    for (const short of shortNames(all)) all.add(short)
     return all
   } catch {
     return null
   }
+}
+
+/**
+ * The names people give a vendor's products without the vendor (`Colab` of `Google Colab`,
+ * `Keep` of `Google Keep`): the last word of a two-word name whose first word is a product that
+ * names five or more (a family: Google, Apple, YouTube, Apache).
+ */
+function shortNames(all: Set<string>): string[] {
+  const family = new Map<string, string[]>()
+  for (const name of all) {
+    const words = name.split(' ')
+    if (words.length !== 2) continue
+    const members = family.get(words[0]!) ?? []
+    family.set(words[0]!, [...members, words[1]!])
+  }
+  return [...family].flatMap(([vendor, members]) =>
+    members.length >= 5 && all.has(vendor) ? members : [],
+  )
 }
 
 /**
