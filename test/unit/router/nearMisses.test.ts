@@ -104,3 +104,21 @@ describe('router: two things compared', () => {
     expect(one.score).toBeGreaterThanOrEqual(MIN_SCORE)
   })
 })
+
+describe('router: acts of their own', () => {
+  // (WordNet has merging as a kind of change; the acts of web apps do not.)
+  const tools = [fileTool('edit43', 'change the text of the note a.txt', true)]
+
+  it('takes merging, splitting and locking a note as no edit of it', () => {
+    const router = createToolRouter()
+    for (const intent of [
+      'merge the note b.txt into c.txt',
+      'combine the notes b.txt and c.txt',
+      'split the note b.txt in two',
+      'lock the note b.txt',
+    ])
+      expect(router.rank(intent, tools)[0]!.score).toBeLessThan(MIN_SCORE)
+    const edit = router.rank("change the note b.txt's text to 'hi'", tools)[0]!
+    expect(edit.score).toBeGreaterThanOrEqual(MIN_SCORE)
+  })
+})

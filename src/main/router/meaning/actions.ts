@@ -54,6 +54,12 @@ const ACTS: Record<string, Act> = {
       ...['close', 'close_out', 'reopen', 'resolve'],
     ],
   },
+  // Joining two things into one, or one into two, keeps neither as it was: no edit of either.
+  merge: { verbClass: 'update', verbs: ['merge', 'combine', 'consolidate', 'fuse', 'unite'] },
+  split: { verbClass: 'update', verbs: ['split', 'divide', 'break_up'] },
+  // A wiki's protection is its own act ("Protect", "Lock"), not an edit of the page.
+  lock: { verbClass: 'update', verbs: ['lock', 'protect', 'lock_down'] },
+  unlock: { verbClass: 'update', verbs: ['unlock', 'unprotect'] },
   assign: {
     verbClass: 'update',
     verbs: ['assign', 'reassign', 'allocate', 'delegate', 'hand_over', 'give_to'],
