@@ -81,6 +81,11 @@ export interface IntentWord {
   /** Of a place: its number follows it (`from issue [#5]`): one record of what it names. */
   numbered?: boolean
   /**
+   * Of a place: its name follows it (`in the category [Recipes]`): what holds the thing is of
+   * that kind, which the tool must know, no value a slot takes.
+   */
+  named?: boolean
+  /**
    * Of a numbered place: the sites whose tools work on what it names (`issue`: the tracker), set
    * by the router; a tool of another site was not asked for.
    */
@@ -827,6 +832,8 @@ export function parseIntent(said: string): ParsedIntent {
     if ((part === 'sites' || part === 'places') && isModifier(token)) word.generic = true
     // `from [issue] #5`: a place named by its number is one record of some site.
     if (part === 'places' && isNumberMark(rest[i + 1])) word.numbered = true
+    else if (part === 'places' && isMark(rest[i + 1]) && rest[i + 1]!.endsWith('x'))
+      word.named = true
     // `by [clicking] its inject button`: a gerund taking an object after `by` says how it is
     // done, not by what (`by pricing` sorts by a thing).
     if (

@@ -379,6 +379,7 @@ export function scoreTool(
         (absorbable(w, profile) || (signIn && part === 'value')) &&
         !w.owned &&
         !w.related &&
+        !w.named &&
         !elsewhere &&
         w !== head &&
         (head !== null || part === 'value')
@@ -754,9 +755,10 @@ function accountWord(
     : (f?.strength ?? 0) * (weak ? HEAD_IN_FIELDS : 1)
   // A word that names where the site's tools work (`blog` in `rename the blog post`, `on the
   // wiki`) is context: before the head or as a site, it costs no more than a generic word.
+  // (Not a place a name follows: `in the category Recipes` asks a tool of categories.)
   const context =
     part === 'site' ||
-    part === 'place' ||
+    (part === 'place' && !w.named) ||
     (part === 'core' && head !== null && core.indexOf(w) < core.indexOf(head))
   // A site named by what it holds (`the package registry`, `the flow editor`) is its site too.
   // (`the Redmine [ticket] system`: by a synonym of what it holds too.)

@@ -122,3 +122,15 @@ describe('router: acts of their own', () => {
     expect(edit.score).toBeGreaterThanOrEqual(MIN_SCORE)
   })
 })
+
+describe('router: a place a name follows', () => {
+  const tools = [fileTool('list45', 'list the notes with names starting with a', false)]
+
+  it('asks a tool that knows that kind of place', () => {
+    const router = createToolRouter()
+    const category = router.rank('list all notes in the category Recipes', tools)[0]!
+    expect(category.score).toBeLessThan(MIN_SCORE)
+    const plain = router.rank('list all notes starting with Rec', tools)[0]!
+    expect(plain.score).toBeGreaterThanOrEqual(MIN_SCORE)
+  })
+})
