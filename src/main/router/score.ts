@@ -721,9 +721,22 @@ function findCached(ctx: ScoreContext, w: IntentWord, roles: boolean): Found | n
 function isSiteWord(ctx: ScoreContext, w: IntentWord): boolean {
   // (`the [tracker] of issue #1`: what is asked of a record, never where it is.)
   if (w.ofHead) return false
+  if (isMadeThing(ctx, w)) return false
   const f = findCached(ctx, w, false)
   if (f === null) return !w.literal && isSiteKind(w.stem) && ctx.profile.siteVocabulary.has(w.stem)
   return f.field === 'site' && f.via !== 'vector'
+}
+
+/**
+ * True when `w` is the one thing the intent asks to make (`create a new [notebook] named
+ * a.ipynb`): no site, whatever the site's name says (Jupyter Notebook).
+ */
+function isMadeThing(ctx: ScoreContext, w: IntentWord): boolean {
+  if (ctx.intent.verb?.verbClass !== 'create') return false
+  // (`sitecall wiki upload file x.png`: a file sent is no thing made there.)
+  if (ctx.intent.action && sameAct(ctx.intent.action, 'upload')) return false
+  const object = ctx.intent.core.filter((c) => !c.generic && !c.literal && !c.modifier)
+  return object.length === 1 && object[0] === w
 }
 
 /** Records how the tool accounts for intent word `w` (matched, absorbed by a slot, missing). */
@@ -749,7 +762,13 @@ function accountWord(
   const renamed = profile.action === 'rename' && NAME_STEMS.has(w.stem)
   // (`the [text] of the post X`: what is asked of a record, a field of what a read answers.)
   const answered = w.ofHead === true && f?.field === 'output' && READ_CLASSES.includes(profile.verb)
-  const weak = w === head && f !== null && WEAK_HEAD_FIELDS.has(f.field) && !renamed && !answered
+  // (Nor is the site's name, of a thing made: `create a new [notebook]` of Jupyter Notebook.)
+  const weak =
+    w === head &&
+    f !== null &&
+    (WEAK_HEAD_FIELDS.has(f.field) || (f.field === 'site' && isMadeThing(ctx, w))) &&
+    !renamed &&
+    !answered
   const strength = answered
     ? Math.max(f.strength, ANSWERED_FIELD)
     : (f?.strength ?? 0) * (weak ? HEAD_IN_FIELDS : 1)

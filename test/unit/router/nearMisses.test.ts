@@ -134,3 +134,24 @@ describe('router: a place a name follows', () => {
     expect(plain.score).toBeGreaterThanOrEqual(MIN_SCORE)
   })
 })
+
+describe("router: a thing made named as the site's name", () => {
+  // (A site called Jupyter Notebook holds folders; a notebook made there is no folder.)
+  const tools = [
+    {
+      ...fileTool('mkdir46', 'create a new folder named a', true),
+      site: { names: ['Jupyter Notebook'], titles: [] },
+    },
+  ]
+
+  it('is what is made, not where', () => {
+    const router = createToolRouter()
+    const notebook = router.rank(
+      'create a new empty notebook named b.ipynb in the data folder',
+      tools,
+    )
+    expect(notebook[0]!.score).toBeLessThan(MIN_SCORE)
+    const folder = router.rank('create a new folder named b in Jupyter Notebook', tools)[0]!
+    expect(folder.score).toBeGreaterThanOrEqual(MIN_SCORE)
+  })
+})
