@@ -128,6 +128,8 @@ export interface ParsedIntent {
   secondFactor: boolean
   /** It asks who did or does something (`who last edited the page X?`): a person is the answer. */
   asksWho?: boolean
+  /** It asks one change of many things at once (`delete every page in archive:`, `rename all`). */
+  bulk?: boolean
   core: IntentWord[]
   qualifiers: IntentWord[]
   values: IntentWord[]
@@ -137,6 +139,16 @@ export interface ParsedIntent {
 }
 
 type Part = 'core' | 'qualifiers' | 'values' | 'places' | 'sites'
+
+/**
+ * True when a change's object is all of a kind (`delete [every] page in archive:`, `rename
+ * [all the] files`): a change of each one at once.
+ */
+function changesMany(intent: string, verb: NonNullable<ParsedIntent['verb']>): boolean {
+  if (verb.verbClass !== 'update' && verb.verbClass !== 'delete') return false
+  const word = verb.word.replace(/[^\w-]/g, '')
+  return new RegExp(`\\b${word}\\s+(?:all|every|each)\\b`, 'i').test(intent)
+}
 
 /** Prepositions that say where things are or what they are about, after a noun. */
 const PLACE_WORDS: ReadonlySet<string> = new Set([
@@ -693,6 +705,7 @@ export function parseIntent(said: string): ParsedIntent {
     looksIn: asksIn,
     secondFactor: SECOND_FACTOR.test(intent),
     ...(/^\W*who\b/i.test(intent) ? { asksWho: true } : {}),
+    ...(verb && changesMany(intent, verb) ? { bulk: true } : {}),
     core: [],
     qualifiers: [],
     values: [],

@@ -411,6 +411,9 @@ export function scoreTool(
   // `who last edited the page X?` of a tool whose answer names no person.
   if (intent.asksWho && ![...PERSON_STEMS].some((p) => profile.terms.has(p)))
     penalty += PENALTY.word
+  // `delete every page in archive:` of a tool that deletes one.
+  if (intent.bulk && !/\b(?:all|every|each|bulk|batch)\b/i.test(profile.tool.intent))
+    penalty += PENALTY.word
   // `rename budget.xlsx`: a value of the kind the tool was recorded with names the object.
   // (A number names nothing by itself: `what's 17% of 240` is no issue.)
   // (A file names the object of a tool of files only: `save the flow as x.json` names a flow.)

@@ -155,3 +155,15 @@ describe("router: a thing made named as the site's name", () => {
     expect(folder.score).toBeGreaterThanOrEqual(MIN_SCORE)
   })
 })
+
+describe('router: a change of many things at once', () => {
+  const tools = [fileTool('rm47', 'delete the file a.txt', true)]
+
+  it('is not what a tool that changes one does', () => {
+    const router = createToolRouter()
+    const every = router.rank('delete every file in the tmp folder', tools)[0]!
+    expect(every.score).toBeLessThan(MIN_SCORE)
+    const one = router.rank('delete the file b.txt in the tmp folder', tools)[0]!
+    expect(one.score).toBeGreaterThanOrEqual(MIN_SCORE)
+  })
+})
