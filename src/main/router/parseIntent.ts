@@ -78,6 +78,8 @@ export interface IntentWord {
    * it tells apart only tools of sites that hold one of them (`an [old] version` of a package).
    */
   saidOf?: string[]
+  /** It says how much or which part of what follows `of` (`a [rundown] of the pages`). */
+  partitive?: boolean
   /** Of a place: its number follows it (`from issue [#5]`): one record of what it names. */
   numbered?: boolean
   /**
@@ -787,6 +789,8 @@ export function parseIntent(said: string): ParsedIntent {
           (verb?.verbClass === 'create' && COPIES.has(before.stem)))
       if (before && rest[i - 1] === before.word && (asked || !PARTITIVES.has(before.stem)))
         before.ofHead = true
+      // (`a [rundown] of all the pages`: how much of them, no name of them.)
+      else if (before && rest[i - 1] === before.word) before.partitive = true
       continue
     }
     if (describing && part === 'core' && !isMark(token)) continue

@@ -95,7 +95,7 @@ import { withoutCourtesy } from './courtesy'
 import { namedApps } from './otherApps'
 import { fieldsAsSentence, filtersAsSentence } from './fields'
 import { isNumberWord } from './spoken'
-import { GENERIC_STEMS, stem } from './text'
+import { GENERIC_STEMS, isPlural, stem } from './text'
 import { isKindWord } from './toolProfile'
 import { isSiteKind, verbAgreement, type VerbClass } from './lexicon'
 import { isWord } from './meaning/related'
@@ -375,22 +375,27 @@ export function createToolRouter(): ToolRouter {
         !w.literal &&
         !w.generic &&
         !w.modifier &&
-        // (`the [revisions] of the page X`: what is asked of the record, no name of it.)
+        // (`the [revisions] of the page X`: what is asked of the record, no name of it; nor is
+        // `a [rundown] of the pages`.)
         !w.ofHead &&
+        !w.partitive &&
         !isNumberWord(w.word) &&
         !index.knowsAsWord(index.expand(w)) &&
         !index.isSiteName(w.word) &&
+        // (`the [orphan] tiddlers`: before a plural, a kind of them, no one's name.)
         [parsed.core[i + 1], parsed.core[i + 2]].some(
-          (n) => n !== undefined && isNamedRecord(n.stem) && !n.literal,
+          (n) => n !== undefined && isNamedRecord(n.stem) && !n.literal && !isPlural(n.word),
         ),
     )
     if (names.length) {
       parsed.core = parsed.core.filter((w) => !names.includes(w))
       parsed.values.push(...names.map((w) => ({ ...w, literal: true, value: 'name' as const })))
     }
-    // A modifier no tool says (`now`, `quick`, `still`) cannot tell tools apart: generic.
+    // A modifier no tool says (`now`, `quick`, `still`) cannot tell tools apart: generic; nor can
+    // how much of a thing is asked (`a [rundown] of the pages`).
     for (const w of parsed.core)
-      if (w.modifier && !w.generic && !index.knowsAsWord(index.expand(w))) w.generic = true
+      if ((w.modifier || w.partitive) && !w.generic && !index.knowsAsWord(index.expand(w)))
+        w.generic = true
     // `from issue #5`: the sites whose tools work on the record a numbered place names.
     for (const w of parsed.places)
       if (w.numbered && !w.literal) {

@@ -167,3 +167,14 @@ describe('router: a change of many things at once', () => {
     expect(one.score).toBeGreaterThanOrEqual(MIN_SCORE)
   })
 })
+
+describe('router: a word before many of a thing', () => {
+  const tools = [fileTool('find48', 'search the notes for a word', false)]
+
+  it('is a kind of them, no name of one', () => {
+    const router = createToolRouter()
+    expect(router.rank('list the orphan notes', tools)[0]!.score).toBeLessThan(MIN_SCORE)
+    const search = router.rank('search the notes for taxes', tools)[0]!
+    expect(search.score).toBeGreaterThanOrEqual(MIN_SCORE)
+  })
+})
