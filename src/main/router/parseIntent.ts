@@ -817,7 +817,14 @@ export function parseIntent(said: string): ParsedIntent {
     // of a clause about what is sought says only that it is about X.
     if (part !== 'core' && predicate(rest, token)) continue
     // (`which packages in our registry [depend] on X`: a relation asked, outside the object.)
-    if (part !== 'core' && asked >= 0 && relationAt(rest, i) && !isWord(token, 'noun')) {
+    // (`which pages on the wiki [link] to X`: after a plural asked, a base form is its verb, a
+    // noun too or not.)
+    if (
+      part !== 'core' &&
+      asked >= 0 &&
+      relationAt(rest, i) &&
+      (!isWord(token, 'noun') || isPlural(rest[asked] ?? ''))
+    ) {
       parsed.core.push({
         word: token,
         stem: stem(token),

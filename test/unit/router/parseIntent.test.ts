@@ -369,6 +369,9 @@ describe('parseIntent', () => {
   it('reads the verb after a question’s noun before `to` as a relation', () => {
     const p = parseIntent('which pages link to projects:office_move?')
     expect(p.core.find((w) => w.word === 'link')?.relation).toBe(true)
+    // (After the site the pages are on: `link` is their verb, a noun too or not.)
+    const onSite = parseIntent('which pages on the DokuWiki link to projects:office_move?')
+    expect(onSite.core.find((w) => w.word === 'link')?.relation).toBe(true)
     expect(parseIntent('which pages mention the budget?').core.some((w) => w.relation)).toBe(false)
     const depend = parseIntent('which packages in our registry depend on tidy-csv?')
     expect(depend.core.find((w) => w.word === 'depend')?.relation).toBe(true)
