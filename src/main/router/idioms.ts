@@ -46,6 +46,11 @@ const IDIOMS: Array<[RegExp, string | ((match: string, ...groups: string[]) => s
   [/\bincl\b\.?/gi, ' including '],
   // Acts said with make, call and give (`make it say X`, `call it Y`, `give it a better name`).
   [/\bmake (it|that|this|the [^,.;]+?) say\b/gi, ' change $1 to say '],
+  // `change what notes.md says to X`: what a thing says is its text.
+  [
+    /\b(change|update|edit|set|replace|rewrite) what ([^,.;]{1,60}?) (?:says|reads|contains)\b/gi,
+    ' $1 the text of $2 ',
+  ],
   [/\bmake (it|that|this|the [^,.;]+?) (?:disappear|vanish|go away)\b/gi, ' delete $1 '],
   [/\bmake (it|that|this|the [^,.;]+?) stop\b/gi, ' disable $1 '],
   [/\bcall (it|that|this|them) /gi, ' rename $1 to '],

@@ -132,13 +132,18 @@ const ANSWERED_FIELD = 0.95
 /** What a place word absorbed by a slot costs (`in [paris]`): ranks the tool saying it first. */
 export const ABSORBED_WORD = 0.01
 
-/** A head found in the tool's URL path this strongly (its own word there) names the tool's object. */
 /** What a record's name is called (`title`, `heading`): what a rename changes. */
 const NAME_STEMS: ReadonlySet<string> = new Set(
   ['name', 'title', 'heading', 'headline', 'caption', 'label'].map(stem),
 )
 
+/** A head found in the tool's URL path this strongly (its own word there) names the tool's object. */
 const PATH_HEAD = 0.85
+
+/** What a record says (`text`, `body`): what an edit changes, never what a rename does. */
+const CONTENT_STEMS: ReadonlySet<string> = new Set(
+  ['text', 'content', 'contents', 'body', 'wording'].map(stem),
+)
 
 /** Kinds of value that say what a tool works on (`values.ts`): a release is no file name. */
 const DISTINCT_KINDS: ReadonlySet<string> = new Set([
@@ -542,6 +547,15 @@ export function scoreTool(
     GENERIC_VERBS.has(intent.action) &&
     intent.values.some((v) => v.after === 'as' && !v.literal && !NAME_STEMS.has(v.stem)) &&
     !intent.values.some((v) => v.literal && v.after === 'to')
+  )
+    penalty += PENALTY.word
+  // `change the text of notes.md to X` of a rename: what a file says is no name of it.
+  if (
+    profile.action === 'rename' &&
+    intent.verb?.verbClass === 'update' &&
+    head !== null &&
+    head.ofHead &&
+    CONTENT_STEMS.has(head.stem)
   )
     penalty += PENALTY.word
   // Only a change of state goes by many names (`mark`, `set`, `turn off`, `disable`); a new

@@ -178,3 +178,18 @@ describe('router: a word before many of a thing', () => {
     expect(search.score).toBeGreaterThanOrEqual(MIN_SCORE)
   })
 })
+
+describe('router: what a file says', () => {
+  const tools = [fileTool('mv49', 'rename the file a.txt to b.txt', true)]
+
+  it('is its text, which no rename changes', () => {
+    const router = createToolRouter()
+    for (const intent of [
+      "change what notes.md says to 'all done'",
+      "change the text of notes.md to 'all done'",
+    ])
+      expect(router.rank(intent, tools)[0]!.score).toBeLessThan(MIN_SCORE)
+    const name = router.rank('change the name of notes.md to todo.md', tools)[0]!
+    expect(name.score).toBeGreaterThanOrEqual(MIN_SCORE)
+  })
+})
