@@ -69,6 +69,9 @@ const MIND = /\b(?:would|do|will) you mind (?:(\w+ly) )?(\w+ing)\b/gi
 const SHORTHAND: Array<[RegExp, string]> = [
   [/\b(?:pl[sxz]|pleez|pleaze|plis)\b/gi, 'please'],
   [/\bim\b/g, "I'm"],
+  [/\b(?:shld|shd|shud)\b/gi, 'should'],
+  [/\b(?:wud|wld)\b/gi, 'would'],
+  [/\b(can|could|would|will|do|did|are|r) u\b/gi, '$1 you'],
   [/\bive\b/g, "I've"],
   [/\b(do|does|did|is|are|was|were|ca|wo|have|has|should|could|would)nt\b/gi, "$1n't"],
 ]

@@ -131,6 +131,15 @@ const IDIOMS: Array<[RegExp, string | ((match: string, ...groups: string[]) => s
     '$1 rename $2 to ',
   ],
   [wished(String.raw` (.+?) to (?:say|read)\b`), '$1 change $2 to say '],
+  // `I need a folder named X`, `I'd like there to be a page X that says Y`: a new thing named
+  // is one to make (`to exist` says so again).
+  [
+    wished(
+      String.raw`\s+(?:there to be\s+)?(an?|one)\s+((?!copy|list|backup|overview|summary|rundown)(?:new\s+)?(?:[\w-]+\s+){0,3}?[\w-]+\s+(?:named|called|titled|zzvaluezz\d+[xf]?)\b)`,
+    ),
+    '$1 create $2 $3',
+  ],
+  [/\s+to exist\s*$/i, ' '],
   [wished(String.raw` (.+?) to (?:carry|have|get|bear) (?:the |a )?tag\b`), '$1 tag $2 with '],
   // `I want the tiddler Gym renamed Fitness Log`, `I need x.har attached to bug #5`: the act
   // whose participle says the state.

@@ -44,6 +44,12 @@ describe('withoutCourtesy', () => {
     expect(withoutCourtesy('log on to the wiki, im locked out and dont know why')).toBe(
       "log on to the wiki, I'm locked out and don't know why",
     )
+    expect(withoutCourtesy('can u wipe test:sandbox off dokuwiki')).toBe(
+      'can you wipe test:sandbox off dokuwiki',
+    )
+    expect(withoutCourtesy('tiddler Ideas shld be named Side Projects')).toBe(
+      'tiddler Ideas should be named Side Projects',
+    )
     const p = parseIntent(withoutCourtesy('dokuwiki: display meetings:2026-01-14 plz'))
     expect(p.core.map((w) => w.word)).not.toContain('plz')
   })

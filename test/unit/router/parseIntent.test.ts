@@ -362,6 +362,18 @@ describe('parseIntent', () => {
     expect(p.values.map((w) => [w.word, w.value])).toContainEqual(['dataset.parquet', 'file'])
   })
 
+  it('reads a new thing wished for by its name as one to make', () => {
+    for (const intent of [
+      'I need a folder named 2026-taxes in Jupyter',
+      "I'd like there to be a page meetings:2026-02-03 that says 'Notes to follow.'",
+      "I'd like a wiki page named Movie Night that says 'Fridays at 7.' to exist",
+    ])
+      expect(parseIntent(intent).verb?.verbClass).toBe('create')
+    // (A copy of a thing wished for is no new thing named.)
+    const copy = parseIntent("I want a copy of the 'Billing' flow in the library as billing.json")
+    expect(copy.verb?.verbClass).not.toBe('create')
+  })
+
   it('reads `back to` a state as no object word', () => {
     expect(parseIntent('flip bug #14 back to New').core.map((w) => w.word)).toEqual(['bug'])
   })
