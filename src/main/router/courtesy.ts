@@ -23,6 +23,17 @@ const LEAD = new RegExp(
   'i',
 )
 
+/** A greeting alone before the request, closed by its punctuation (`morning! ...`, `hi, ...`). */
+const GREETING =
+  /^\W*(?:hi|hello|hey|hiya|yo|(?:good )?(?:morning|afternoon|evening))(?: there| all| team| folks)?\s*[,!.]+\s*/i
+
+/**
+ * Why it is asked, before who asks (`for the audit I need X`, `before the review, I need Y`):
+ * the reason says nothing of what is asked.
+ */
+const PURPOSE =
+  /^\W*(?:for|before|ahead of|after) (?:the|my|our|this|today['’]s|tomorrow['’]s|next|a) (?:[\w'’-]+ ){0,3}?[\w'’-]+,?\s+(?=(?:i|we)(?:['’]d| would)? (?:need|want|like)\b)/i
+
 /** Courtesy said after the request, after a space (`, if you don't mind`, `for me`). */
 const TAIL_CLAUSE = [
   String.raw`if (?:you don['’]t|you do not|ya don['’]t) mind`,
@@ -80,7 +91,9 @@ const SHORTHAND: Array<[RegExp, string]> = [
 export function withoutCourtesy(text: string): string {
   let out = text
   for (const [pattern, plain] of SHORTHAND) out = out.replace(pattern, plain)
-  out = out.replace(LEAD, '')
+  out = out.replace(GREETING, '').replace(LEAD, '')
+  // (`Before the call I want to re-read it, so bring up X`: a reason the splitter reads whole.)
+  if (!/,\s*(?:so|and so|then)\s/i.test(out)) out = out.replace(PURPOSE, '')
   // (Several in a row: `..., if you don't mind. Thanks so much!`)
   for (let before = ''; before !== out;) {
     before = out

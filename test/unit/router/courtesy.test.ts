@@ -37,6 +37,19 @@ describe('withoutCourtesy', () => {
     )
   })
 
+  it('drops a greeting alone and the reason said before who asks', () => {
+    expect(withoutCourtesy('hi, for the standup I need the details of redmine #4')).toBe(
+      'I need the details of redmine #4',
+    )
+    expect(withoutCourtesy('morning! before the review I need the list of pages')).toBe(
+      'I need the list of pages',
+    )
+    // (A reason that goes on into the request is the clause splitter's; a name is no greeting.)
+    const goesOn = 'Before the call I want to re-read it, so bring up the page X'
+    expect(withoutCourtesy(goesOn)).toBe(goesOn)
+    expect(withoutCourtesy('hello world post please')).toBe('hello world post please')
+  })
+
   it('writes chat shorthand out (pls, im, dont)', () => {
     expect(withoutCourtesy('pls bin untitled1.ipynb on jupyter')).toBe(
       'please bin untitled1.ipynb on jupyter',
