@@ -197,6 +197,9 @@ const FORMATS = new Set([
   ...['markdown', 'md', 'txt', 'json', 'yaml', 'png', 'jpg', 'jpeg', 'svg', 'tar', 'gz'],
 ])
 
+/** Words that open a noun phrase (`the`, `my`, `every`), as a regular expression's source. */
+const DETERMINER_WORDS = String.raw`(?:the|my|our|your|a|an|all|every|each|this|that|these|those|its|their)\b`
+
 /**
  * A numbered record set in relation to another of its kind (`issue #4 as blocked by issue #6`,
  * `#2 as a duplicate of #7`, `relate issue 3 to issue 9`; not `issue #5 to 80%`): group 3
@@ -343,10 +346,20 @@ export function createToolRouter(): ToolRouter {
         siteName: true,
       })
     }
-    // `wp search [potatoes]`: after a search, a word no tool says is what to look for.
+    // `wp search [potatoes]`: after a search, a word no tool says is what to look for; so are
+    // words no site holds a thing by (`tiddlywiki search [invoice]`), when all are.
     if (parsed.verb?.verbClass === 'search') {
+      // (Terms right after the verb, with no article: `search the media manager` names a thing.)
+      const verbWord = parsed.verb.word.replace(/[^\w\s-]/g, '')
+      const bare = new RegExp(`\\b${verbWord}\\s+(?!${DETERMINER_WORDS})\\w`, 'i')
+      const terms = bare.test(clauses.request)
       const unknown = parsed.core.filter(
-        (w) => !w.generic && !w.literal && !index.knows(index.expand(w)) && !isSiteKind(w.stem),
+        (w) =>
+          !w.generic &&
+          !w.literal &&
+          (!index.knows(index.expand(w)) || (terms && !appWords.isThing(w.word))) &&
+          !isSiteKind(w.stem) &&
+          !index.isSiteName(w.word),
       )
       // (A site's name typed first, `tiddlywiki search garden`, is no word of the object.)
       const object = parsed.core.filter((w) => !w.generic && !index.isSiteName(w.word))

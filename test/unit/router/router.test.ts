@@ -8,6 +8,7 @@ import {
 } from '../../../src/main/router/router'
 import type { ToolSpec, ToolStatus } from '../../../src/shared/toolSpec'
 import { loadCorpus } from '../../fixtures/traces/corpus'
+import { fileTool } from './fileTool'
 
 /** Every corpus trace that compiles, as a verified tool whose id is the corpus entry's name. */
 const TOOLS: ToolSpec[] = loadCorpus().flatMap((entry) => {
@@ -254,5 +255,18 @@ describe('hostInDomain', () => {
     ['API.Shop.example', 'shop.example', true],
   ])('%s in %s is %s', (host, domain, expected) => {
     expect(hostInDomain(host, domain)).toBe(expected)
+  })
+})
+
+describe('router: terms right after a search', () => {
+  const tools = [
+    fileTool('find50', 'search the notes for a word', false),
+    fileTool('login50', 'log in to Filebox with the user name and password', false),
+  ]
+
+  it('are what to look for, even words some tool says', () => {
+    const router = createToolRouter()
+    const top = router.rank('filebox search logger', tools)[0]!
+    expect([top.id, top.score >= MIN_SCORE]).toEqual(['find50', true])
   })
 })
