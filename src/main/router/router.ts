@@ -93,7 +93,7 @@ import type { JsonSchema, ToolSpec } from '../../shared/toolSpec'
 import { splitClauses } from './clauses'
 import { withoutCourtesy } from './courtesy'
 import { namedApps } from './otherApps'
-import { fieldsAsSentence, filtersAsSentence } from './fields'
+import { fieldsAsSentence, filtersAsSentence, labelledTextQuoted } from './fields'
 import { isNumberWord } from './spoken'
 import { GENERIC_STEMS, isPlural, stem } from './text'
 import { isKindWord } from './toolProfile'
@@ -278,7 +278,8 @@ export function createToolRouter(): ToolRouter {
     // `Sorry to bother you, but would you mind deleting X? Thanks!`: the request (`courtesy.ts`).
     const plain = withoutCourtesy(correctSpelling(intent, spelling))
     // `filter issues status=open tracker=Bug`: filters as a sentence says them (`fields.ts`).
-    const clauses = splitClauses(filtersAsSentence(fieldsAsSentence(plain)))
+    // `new tiddler X text Call the plumber`: the text after its label is the value (`fields.ts`).
+    const clauses = splitClauses(labelledTextQuoted(filtersAsSentence(fieldsAsSentence(plain))))
     let parsed = parseIntent(siteLabelLast(clauses.request))
     // `upload x.pdf to my Dropbox`: an app no tool is on is a site, never a value (`otherApps.ts`).
     const apps = namedApps(clauses.request, appWords)

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { fieldsAsSentence, filtersAsSentence } from '../../../src/main/router/fields'
+import {
+  fieldsAsSentence,
+  filtersAsSentence,
+  labelledTextQuoted,
+} from '../../../src/main/router/fields'
 
 describe('fieldsAsSentence', () => {
   it('reads a record of fields as the sentence it stands for', () => {
@@ -56,5 +60,25 @@ describe('filtersAsSentence', () => {
     )
     // (A query string in a URL stays as it is.)
     expect(filtersAsSentence('open doku.php?id=ops:oncall')).toBe('open doku.php?id=ops:oncall')
+  })
+})
+
+describe('labelledTextQuoted', () => {
+  it('quotes a text given unquoted after its label, to the end', () => {
+    expect(labelledTextQuoted('tiddlywiki update tiddler Todo text Call the plumber')).toBe(
+      'tiddlywiki update tiddler Todo text "Call the plumber"',
+    )
+    expect(labelledTextQuoted('new page Running Club body: Meet at the gate.')).toBe(
+      'new page Running Club body: "Meet at the gate"',
+    )
+  })
+
+  it("leaves the request's own words and quoted texts alone", () => {
+    for (const intent of [
+      'change the text of the page Home',
+      'replace the text with "Closed"',
+      'search the text for invoices',
+    ])
+      expect(labelledTextQuoted(intent)).toBe(intent)
   })
 })
