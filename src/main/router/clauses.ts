@@ -23,7 +23,7 @@ const SO_SUBJECTS =
 
 /** What leads a clause that only gives a reason or a purpose. */
 const SUBORDINATE = new RegExp(
-  `^(so (${SO_SUBJECTS})\\b|because|since|as\\b|before|after|when|while|if|until|once|although|though|(in order )?to\\b|for reference|where (${SO_SUBJECTS}|people|everyone|our)\\b)`,
+  `^(so (${SO_SUBJECTS})\\b|because|since|as\\b|before|after|when|while|if|until|once|although|though|(in order )?to\\b|for reference|where (${SO_SUBJECTS}|people|everyone|our)\\b|instead of|rather than|don't|do not|no need)`,
   'i',
 )
 
@@ -102,6 +102,9 @@ const BREAKS = new RegExp(
     // (Not the wish itself: `I'd like to see X`, `in order to see`.)
     `(?<!\\b(?:in order|like|need|needs|want|wants|wish|going|have|has|able))\\s+(?=(?:in order )?to (?:${PURPOSES})\\b)`,
     '\\s+(?=for reference\\b|before \\w+ing\\b)',
+    // What is not to be done instead (`..., don't wait for the timer`, `instead of waiting`).
+    ",\\s*(?=(?:don't|do not|no need to)\\s)",
+    '\\s+(?=(?:instead of|rather than) \\w+ing\\b)',
     // (`log me in before we edit anything`: what is done after the request is why.)
     '\\s+(?=(?:before|after|once|until|while) (?:we|i|you|they|anyone|someone|somebody|people)\\s)',
     `,\\s+(?=(?:please\\s+)?(?:${REQUEST_VERBS})\\s+(?:it|them|that|this|the|a|an|my|our|every|all|each|any|me|us)\\b)`,

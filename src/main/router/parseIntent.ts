@@ -1189,7 +1189,7 @@ export function isNamedRecord(wordStem: string): boolean {
 /** Records people name right after their noun (`the folder invoices`, `the tag urgent`). */
 const NAMED_RECORDS = new Set(
   ['folder', 'directory', 'namespace', 'flow', 'tab', 'project', 'tiddler', 'category', 'tag']
-    .concat(['package', 'node', 'label', 'tracker', 'page', 'note', 'post', 'article'])
+    .concat(['package', 'node', 'inject', 'label', 'tracker', 'page', 'note', 'post', 'article'])
     .map(stem),
 )
 

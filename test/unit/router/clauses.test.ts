@@ -380,3 +380,18 @@ describe('plainRequest and the parse of idioms', () => {
     expect(parseIntent('I want to see the files in reports').verb?.verbClass).not.toBe('update')
   })
 })
+
+describe('splitClauses: what is not to be done', () => {
+  it("takes `don't X` and `instead of Xing` as no request", () => {
+    expect(
+      splitClauses("Kick off the refresh cache inject by hand, don't wait for the schedule"),
+    ).toEqual({
+      request: 'Kick off the refresh cache inject by hand',
+      context: "don't wait for the schedule",
+    })
+    expect(splitClauses('kick off the import by hand instead of waiting for its timer')).toEqual({
+      request: 'kick off the import by hand',
+      context: 'instead of waiting for its timer',
+    })
+  })
+})

@@ -228,6 +228,7 @@ describe('parseIntent', () => {
     expect(parseIntent('fire the inject node').verb?.verbClass).toBe('run')
     expect(parseIntent('deactivate the flow Alerts').verb?.verbClass).toBe('update')
     expect(parseIntent('bin the post Old News').verb?.verbClass).toBe('delete')
+    expect(parseIntent('match page names against security').verb?.verbClass).toBe('search')
     expect(parseIntent('put it in the bin').verb?.verbClass).toBe('delete')
     const rid = parseIntent("get rid of the post 'Draft', put it in the bin")
     expect([...rid.core, ...rid.places].map((w) => w.word)).toEqual(['post'])

@@ -270,3 +270,13 @@ describe('router: terms right after a search', () => {
     expect([top.id, top.score >= MIN_SCORE]).toEqual(['find50', true])
   })
 })
+
+describe('router: words no tool says before an inject', () => {
+  const tools = [fileTool('inj51', 'trigger the inject node "run nightly import" by hand', true)]
+
+  it('are its name', () => {
+    const router = createToolRouter()
+    const top = router.rank('kick off the poll sensors inject by hand', tools)[0]!
+    expect(top.score).toBeGreaterThanOrEqual(MIN_SCORE)
+  })
+})

@@ -140,7 +140,7 @@ const ACTS: Record<string, Act> = {
     verbs: [
       ...['search', 'find', 'look_for', 'look_up', 'query', 'hunt', 'seek', 'locate'],
       ...['dig_up', 'track_down', 'scan', 'comb', 'grep', 'search_for', 'hunt_for', 'sift'],
-      ...['trawl', 'rummage', 'look_through', 'go_through', 'dig_through'],
+      ...['trawl', 'rummage', 'look_through', 'go_through', 'dig_through', 'match'],
     ],
   },
   share: { verbClass: 'create', verbs: ['share', 'tweet', 'post_to', 'send_to', 'forward'] },
