@@ -382,6 +382,27 @@ export function createToolRouter(): ToolRouter {
         if (!(site || kindOfSite(list[i + 2]))) continue
         if (w.modifier || (!w.literal && !index.knows(index.expand(w)))) w.generic = true
       }
+    // `the inject button on [refresh cache] in node-red`: where a site is named, words no tool
+    // says where a site stands name a thing there, a value.
+    const namesSite = [...parsed.sites, ...parsed.values, ...parsed.core, ...parsed.places].some(
+      (w) => index.isSiteName(w.word.replace(/[\s-]/g, '')),
+    )
+    if (namesSite) {
+      const unnamed = parsed.sites.filter(
+        (w) =>
+          !w.generic &&
+          !w.literal &&
+          !w.otherApp &&
+          !index.isSiteName(w.word.replace(/[\s-]/g, '')) &&
+          !isSiteKind(w.stem) &&
+          !index.knowsAsWord(index.expand(w)),
+      )
+      // (A name of two words or more: one word alone is likelier a slip of the request, `add`.)
+      if (unnamed.length >= 2) {
+        parsed.sites = parsed.sites.filter((w) => !unnamed.includes(w))
+        parsed.values.push(...unnamed.map((w) => ({ ...w, literal: true, value: 'name' as const })))
+      }
+    }
     // `the [backup] flow`, `the [hourly sync] flow`: words no tool says right before a record's
     // noun are its name, a value.
     const names = parsed.core.filter(

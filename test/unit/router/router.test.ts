@@ -280,3 +280,13 @@ describe('router: words no tool says before an inject', () => {
     expect(top.score).toBeGreaterThanOrEqual(MIN_SCORE)
   })
 })
+
+describe('router: words no tool says where a site stands, beside a site named', () => {
+  const tools = [fileTool('inj52', 'trigger the inject node "run nightly import" by hand', true)]
+
+  it('name a thing on that site', () => {
+    const router = createToolRouter()
+    const top = router.rank('click the inject button on refresh cache in Filebox', tools)[0]!
+    expect(top.score).toBeGreaterThanOrEqual(MIN_SCORE)
+  })
+})
