@@ -785,7 +785,9 @@ export function parseIntent(said: string): ParsedIntent {
       // change sets it; `make [a backup] of the wiki` makes the copy, not the wiki.)
       const asked =
         before !== undefined &&
-        ((verb?.verbClass === 'update' && rest[i - 2] === 'the' && ATTRIBUTES.has(before.stem)) ||
+        ((verb?.verbClass === 'update' &&
+          (rest[i - 2] === 'the' || rest[i - 3] === 'the') &&
+          ATTRIBUTES.has(before.stem)) ||
           (verb?.verbClass === 'create' && COPIES.has(before.stem)))
       if (before && rest[i - 1] === before.word && (asked || !PARTITIVES.has(before.stem)))
         before.ofHead = true

@@ -330,6 +330,9 @@ describe('parseIntent', () => {
   it('reads the type of a thing set, or a backup of it made, as what is asked of it', () => {
     const type = parseIntent('change the type of the tiddler Roadmap to text/x-markdown')
     expect(type.core.find((w) => w.word === 'type')?.ofHead).toBe(true)
+    // (With a word of what kind of type: `the content type of`.)
+    const content = parseIntent('set the content type of the tiddler Notes to text/markdown')
+    expect(content.core.find((w) => w.word === 'type')?.ofHead).toBe(true)
     const backup = parseIntent('set up nightly backups of the wiki')
     expect(backup.core.find((w) => w.word === 'backups')?.ofHead).toBe(true)
     // (A kind of things listed is no attribute: the things are the object.)
