@@ -379,7 +379,8 @@ export function createToolRouter(): ToolRouter {
       for (const [i, w] of list.entries()) {
         const next = list[i + 1]
         const site = kindOfSite(next) || (next && index.isSiteName(next.word))
-        if (!(site || kindOfSite(list[i + 2]))) continue
+        // (`the [cache] of the wiki page`: what is asked of the thing, no word of the site.)
+        if (!(site || kindOfSite(list[i + 2])) || w.ofHead) continue
         if (w.modifier || (!w.literal && !index.knows(index.expand(w)))) w.generic = true
       }
     // `the inject button on [refresh cache] in node-red`: where a site is named, words no tool

@@ -193,3 +193,15 @@ describe('router: what a file says', () => {
     expect(name.score).toBeGreaterThanOrEqual(MIN_SCORE)
   })
 })
+
+describe('router: what is asked of a thing before a site word', () => {
+  const tools = [fileTool('rm53', 'delete the wiki page Home', true)]
+
+  it('is no word of the site', () => {
+    const router = createToolRouter()
+    const cache = router.rank('purge the cache of the wiki page Book Club', tools)[0]!
+    expect(cache.score).toBeLessThan(MIN_SCORE)
+    const page = router.rank('delete the wiki page Book Club', tools)[0]!
+    expect(page.score).toBeGreaterThanOrEqual(MIN_SCORE)
+  })
+})
