@@ -405,9 +405,13 @@ export function createToolRouter(): ToolRouter {
       }
     }
     // `the [backup] flow`, `the [hourly sync] flow`: words no tool says right before a record's
-    // noun are its name, a value.
+    // noun are its name, a value; not when the name is said after (`the [talk] page for X`).
+    const namedAfter = parsed.values.some((v) =>
+      ['for', 'named', 'called', 'titled'].includes(v.after ?? ''),
+    )
     const names = parsed.core.filter(
       (w, i) =>
+        !namedAfter &&
         !w.literal &&
         !w.generic &&
         !w.modifier &&

@@ -205,3 +205,15 @@ describe('router: what is asked of a thing before a site word', () => {
     expect(page.score).toBeGreaterThanOrEqual(MIN_SCORE)
   })
 })
+
+describe('router: a word before a record named after it', () => {
+  const tools = [fileTool('open54', 'open the wiki page Home', false)]
+
+  it('is a kind of record, no name of it', () => {
+    const router = createToolRouter()
+    const talk = router.rank('open the talk page for Book Club', tools)[0]!
+    expect(talk.score).toBeLessThan(MIN_SCORE)
+    const page = router.rank('open the page for Book Club', tools)[0]!
+    expect(page.score).toBeGreaterThanOrEqual(MIN_SCORE)
+  })
+})
