@@ -147,16 +147,20 @@ export function filtersAsSentence(intent: string): string {
 /** A text given after its label, unquoted, to the end (`text Call the plumber`, `body: Hi`). */
 const LABELLED_TEXT =
   /\b(text|body|content|contents)(\s*(?:[:=]|->|→)?\s+)(?!(?:of|to|with|in|on|from|for|that|and|is|as)\b)([A-Z][^"“”]*?)\s*[.!]?\s*$/
+/** The same after a colon, an equals sign or an arrow, in any case (`new content: build it`). */
+const MARKED_TEXT =
+  /\b(text|body|content|contents)(\s*(?:[:=]|->|→)\s*)([^"“”'‘\s][^"“”]*?)\s*[.!]?\s*$/
 
 /**
  * `intent` with a text given unquoted after its label quoted (`tiddlywiki update tiddler Todo
  * text Call the plumber`: `... text "Call the plumber"`), so its words are the value the tool
- * writes, not words of the request. Only a text that starts with a capital letter and runs to
- * the end is taken: `text of the page` is the request's own words.
+ * writes, not words of the request. Only a text that runs to the end and starts with a capital
+ * letter, or follows a colon, `=` or an arrow (`new content: build it`), is taken: `text of the
+ * page` is the request's own words.
  */
 export function labelledTextQuoted(intent: string): string {
-  return intent.replace(
-    LABELLED_TEXT,
-    (_, label: string, gap: string, text: string) => `${label}${gap}"${text}"`,
-  )
+  const quote = (_: string, label: string, gap: string, text: string) => `${label}${gap}"${text}"`
+  return MARKED_TEXT.test(intent)
+    ? intent.replace(MARKED_TEXT, quote)
+    : intent.replace(LABELLED_TEXT, quote)
 }

@@ -245,7 +245,13 @@ const IDIOMS: Array<[RegExp, string | ((match: string, ...groups: string[]) => s
   // `gimme the readme of X`: to show it.
   [/\b(?:gimme|give me|get me|fetch me|bring me)\b(?! (?:logged|signed|in|into|on)\b)/gi, ' show '],
   // `issue 6: status -> Rejected`: a field given a new value by an arrow is set to it.
-  [/\b(status|state|priority)\s*(?:->|→|=>)\s*/gi, ' set $1 to '],
+  // (`status New -> In Progress`: from the state it has.)
+  [/\b(status|state|priority)(?:\s+(?:from\s+)?[^\s,;:]+)?\s*(?:->|→|=>)\s*/gi, ' set $1 to '],
+  // `make its text 'X'`: to set that field to it.
+  [
+    /\bmake (its|their|the) (text|content|contents|body|title|status|description)\s+(?=zzvaluezz)/gi,
+    ' set $1 $2 to ',
+  ],
   // `type 'firewall' into the wiki's search box`: a search of it for what is typed.
   [
     /\btype\s+(zzvaluezz\d+[xf])\s+(?:into|in)\s+(?:the\s+)?([^,.;]*?)\s*search\s*(?:box|bar|field)\b/gi,

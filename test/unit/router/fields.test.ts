@@ -73,6 +73,14 @@ describe('labelledTextQuoted', () => {
     )
   })
 
+  it('quotes a text after a colon in any case, but no quoted one', () => {
+    expect(labelledTextQuoted('edit tiddler Ideas, new content: build a birdhouse')).toBe(
+      'edit tiddler Ideas, new content: "build a birdhouse"',
+    )
+    const quoted = "New content: 'Next window: Sunday'. Action: replace the page text."
+    expect(labelledTextQuoted(quoted)).toBe(quoted)
+  })
+
   it("leaves the request's own words and quoted texts alone", () => {
     for (const intent of [
       'change the text of the page Home',

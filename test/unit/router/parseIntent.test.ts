@@ -378,6 +378,14 @@ describe('parseIntent', () => {
     expect(copy.verb?.verbClass).not.toBe('create')
   })
 
+  it('reads a field given a value (`status New -> In Progress`, `make its text X`) as set', () => {
+    expect(parseIntent('Redmine issue 9: status New -> In Progress.').verb?.verbClass).toBe(
+      'update',
+    )
+    const text = parseIntent("the tiddler Contacts is stale, make its text 'Ask Jo.'")
+    expect(text.verb?.verbClass).toBe('update')
+  })
+
   it('reads `back to` a state as no object word', () => {
     expect(parseIntent('flip bug #14 back to New').core.map((w) => w.word)).toEqual(['bug'])
   })
