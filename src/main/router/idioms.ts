@@ -141,6 +141,18 @@ const IDIOMS: Array<[RegExp, string | ((match: string, ...groups: string[]) => s
   ],
   [/\s+to exist\s*$/i, ' '],
   [wished(String.raw` (.+?) to (?:carry|have|get|bear) (?:the |a )?tag\b`), '$1 tag $2 with '],
+  // `I want the tiddler X to show up under the Favourite tag`: to tag it so.
+  [
+    wished(
+      String.raw` (.+?) to (?:show up|appear|be listed|be filed|be found|sit|live)\s+(?:under|in|with)\s+(?:the\s+|a\s+)?(zzvaluezz\d+x)\s+tag\b`,
+    ),
+    '$1 tag $2 with $3 ',
+  ],
+  // `the file is named a.pdf, it should be b.pdf`: to rename it.
+  [
+    /\bis\s+(?:named|called|titled)\s+(zzvaluezz\d+[xf])\s*[,;]?\s*(?:but\s+|and\s+)?(?:it|that|this)\s+(?:should|must|needs to)\s+(?:be|become)\s+(?:called\s+|named\s+|titled\s+)?/gi,
+    ' rename $1 to ',
+  ],
   // `I want the tiddler Gym renamed Fitness Log`, `I need x.har attached to bug #5`: the act
   // whose participle says the state.
   [

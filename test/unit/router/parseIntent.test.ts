@@ -386,6 +386,13 @@ describe('parseIntent', () => {
     expect(text.verb?.verbClass).toBe('update')
   })
 
+  it('reads a tag wished to show a thing under, and a name it should have, as their acts', () => {
+    const tag = parseIntent('I want the Lentil Curry tiddler to show up under the Favourite tag')
+    expect(tag.action).toBe('tag')
+    const renamed = parseIntent('the file is named invoice1.pdf, it should be invoice-jan.pdf')
+    expect(renamed.action).toBe('rename')
+  })
+
   it('reads `back to` a state as no object word', () => {
     expect(parseIntent('flip bug #14 back to New').core.map((w) => w.word)).toEqual(['bug'])
   })
