@@ -327,9 +327,12 @@ export function createToolRouter(): ToolRouter {
     const shortSite = parsed.verb ? index.abbreviated(parsed.verb.word) : null
     const numberFirst = /^\s*\S+\s+#\d+\b/.test(clauses.request)
     const shellCommand = parsed.core.length > 0 && parsed.core.every((w) => w.implied)
-    if (shortSite && numberFirst && shellCommand) {
+    // (`redmine #8 → Resolved`: so does the site's own name, which no verb stands for.)
+    const firstWord = /^\s*([A-Za-z][\w-]*)/.exec(clauses.request)?.[1] ?? ''
+    const siteFirst = index.isSiteName(firstWord.toLowerCase().replace(/-/g, ''))
+    if (numberFirst && ((shortSite && shellCommand) || siteFirst)) {
       const rest = clauses.request.replace(/^\s*\S+\s+/, '')
-      parsed = parseIntent(`${rest} on ${shortSite}`)
+      parsed = parseIntent(`${rest} on ${shortSite && shellCommand ? shortSite : firstWord}`)
     }
     // `redmine #42`: a site's name typed first is no verb nobody taught the router.
     if (

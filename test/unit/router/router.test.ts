@@ -290,3 +290,13 @@ describe('router: words no tool says where a site stands, beside a site named', 
     expect(top.score).toBeGreaterThanOrEqual(MIN_SCORE)
   })
 })
+
+describe("router: a site's name typed before a numbered record", () => {
+  const tools = [fileTool('status55', 'set the status of issue 4 to Done', true)]
+
+  it('names the site; what follows is the request', () => {
+    const router = createToolRouter()
+    const top = router.rank('filebox #8 → Resolved', tools)[0]!
+    expect(top.score).toBeGreaterThanOrEqual(MIN_SCORE)
+  })
+})
