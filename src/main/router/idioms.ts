@@ -259,6 +259,13 @@ const IDIOMS: Array<[RegExp, string | ((match: string, ...groups: string[]) => s
   // `issue 6: status -> Rejected`: a field given a new value by an arrow is set to it.
   // (`status New -> In Progress`: from the state it has.)
   [/\b(status|state|priority)(?:\s+(?:from\s+)?[^\s,;:]+)?\s*(?:->|→|=>)\s*/gi, ' set $1 to '],
+  // (`tiddler X text → 'Y'`, `post title Bees → Bees Again`: so is a text or a name.)
+  [
+    /\b(text|content|contents|body|title|name|heading)\s*(?:->|→|=>)\s*(?=zzvaluezz|[A-Z])/g,
+    ' set $1 to ',
+  ],
+  // `plot.png -> plot-old.png`: a file to a file is a new name.
+  [/^(\W*)(zzvaluezz\d+f)\s*(?:->|→|=>)\s*(zzvaluezz\d+f)/i, '$1 rename $2 to $3 '],
   // `make its text 'X'`: to set that field to it.
   [
     /\bmake (its|their|the) (text|content|contents|body|title|status|description)\s+(?=zzvaluezz)/gi,

@@ -384,6 +384,9 @@ describe('parseIntent', () => {
     )
     const text = parseIntent("the tiddler Contacts is stale, make its text 'Ask Jo.'")
     expect(text.verb?.verbClass).toBe('update')
+    const arrow = parseIntent("tiddler Project Roadmap text → 'Beta slips to May.'")
+    expect(arrow.verb?.verbClass).toBe('update')
+    expect(parseIntent('plot.png -> plot-old.png (new name)').action).toBe('rename')
   })
 
   it('reads a tag wished to show a thing under, and a name it should have, as their acts', () => {
