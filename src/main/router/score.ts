@@ -1045,9 +1045,15 @@ function pickHead(core: IntentWord[], intent: ParsedIntent, ctx: ScoreContext): 
   if (specific.length)
     return specific.filter((w) => findCached(ctx, w, false) !== null).at(-1) ?? specific.at(-1)!
   // A modifier or predicate (`what do we [know] about X`) is never the head.
+  // (Nor is one found only by a vector's likeness: `[everything] published to the registry`.)
   const generic = core.filter((w) => {
     const found = findCached(ctx, w, false)
-    return !w.modifier && found !== null && (!w.implied || found.strength >= MIN_HEAD_STRENGTH)
+    return (
+      !w.modifier &&
+      found !== null &&
+      found.via !== 'vector' &&
+      (!w.implied || found.strength >= MIN_HEAD_STRENGTH)
+    )
   })
   if (generic.length) return generic.at(-1)!
   // A value or place is the head only when the tool says that very word (`search for [hotels]`).

@@ -300,3 +300,13 @@ describe("router: a site's name typed before a numbered record", () => {
     expect(top.score).toBeGreaterThanOrEqual(MIN_SCORE)
   })
 })
+
+describe('router: a generic word found only by a vector', () => {
+  const tools = [fileTool('list56', 'list all the files', false)]
+
+  it('is no head of the intent', () => {
+    const router = createToolRouter()
+    const top = router.rank('enumerate everything published to Filebox', tools)[0]!
+    expect(top.score).toBeGreaterThanOrEqual(MIN_SCORE)
+  })
+})
