@@ -197,6 +197,13 @@ const FORMATS = new Set([
   ...['markdown', 'md', 'txt', 'json', 'yaml', 'png', 'jpg', 'jpeg', 'svg', 'tar', 'gz'],
 ])
 
+/** What a person passes on the way to signing in (`the admin page`, `the editor`). */
+const SIGN_IN_SCREENS = new Set(
+  ['page', 'admin', 'editor', 'dashboard', 'console', 'form', 'prompt', 'area', 'backend'].map(
+    stem,
+  ),
+)
+
 /** Words that open a noun phrase (`the`, `my`, `every`), as a regular expression's source. */
 const DETERMINER_WORDS = String.raw`(?:the|my|our|your|a|an|all|every|each|this|that|these|those|its|their)\b`
 
@@ -501,7 +508,7 @@ export function createToolRouter(): ToolRouter {
     // `the blog's media library`, `on the wiki`: a word only some sites say of where they work.
     // (A word for any site, `web`, `online`, is no one site's.)
     for (const w of [...parsed.core, ...parsed.places, ...parsed.sites])
-      if (!w.literal && !GENERIC_STEMS.has(w.stem)) {
+      if (!w.literal && !w.generic && !GENERIC_STEMS.has(w.stem)) {
         const sites = index.sitesSaying(w.stem)
         if (sites.length) w.saidBySites = sites
       }
@@ -565,6 +572,14 @@ export function createToolRouter(): ToolRouter {
         }
       }
     }
+    // `log in to the node-red [admin] UI`, `the notebook [page] asks for a password`: to sign in,
+    // the screens on the way say nothing of where.
+    if (parsed.verb?.verbClass === 'auth')
+      for (const w of [...parsed.core, ...parsed.sites, ...parsed.places])
+        if (SIGN_IN_SCREENS.has(w.stem)) {
+          w.generic = true
+          delete w.saidBySites
+        }
     // `redmine login jdoe`: beside the site's name, a word of a sign-in that no dictionary, site
     // or tool has is who signs in, a value (`log in to hulu` names a site nobody has).
     const siteNamed = [...parsed.sites, ...parsed.values, ...parsed.core].some(

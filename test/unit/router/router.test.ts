@@ -310,3 +310,22 @@ describe('router: a generic word found only by a vector', () => {
     expect(top.score).toBeGreaterThanOrEqual(MIN_SCORE)
   })
 })
+
+describe('router: the screens on the way to signing in', () => {
+  const tools = [
+    fileTool('login57', 'log in to Filebox with the user name and password', false),
+    // (Another site says `admin` of where it works: its sign-in page is wp-admin.)
+    {
+      ...fileTool('login58', 'log in to the blog admin dashboard', false),
+      siteHost: 'blog.example',
+      site: { names: ['Blog'], titles: [] },
+    },
+  ]
+
+  it('say nothing of where, and an unknown place is still no site of the tool', () => {
+    const router = createToolRouter()
+    const top = router.rank('authenticate to the Filebox admin UI', tools)[0]!
+    expect([top.id, top.score >= MIN_SCORE]).toEqual(['login57', true])
+    expect(router.rank('log in to the payroll portal', tools)[0]!.score).toBeLessThan(MIN_SCORE)
+  })
+})
