@@ -190,6 +190,11 @@ const IDIOMS: Array<[RegExp, string | ((match: string, ...groups: string[]) => s
     /\b(?:show|give|tell)\s+(?:me\s+|us\s+)?(everything|all)\s+(?:that(?:'s| is)\s+)?(in|under|inside|filed under|filed in)\b/gi,
     ' list $1 $2',
   ],
+  // `which files does the folder X contain?`, `which files the folder X contains`: what is in it.
+  [
+    /\b(which|what)\s+([^,.;?]{1,40}?)\s+(?:(?:does|do|did)\s+)?((?:the|my|our|this|that|its)\s+[^,.;?]{1,60}?)\s+(?:contains?|holds?|includes?)\b/gi,
+    ' $1 $2 are in $3 ',
+  ],
   // `what's sitting in my folder`: what is in it.
   [/\bwhat(?:'s| is| are)\s+(?:sitting|stored|kept|living|lying|saved)\s+in\b/gi, " what's in "],
   // `could you tell me what's in my reports folder`: the question itself.

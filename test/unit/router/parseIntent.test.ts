@@ -396,6 +396,17 @@ describe('parseIntent', () => {
     expect(renamed.action).toBe('rename')
   })
 
+  it('reads what a thing contains as what is in it', () => {
+    for (const intent of [
+      'which files does the analysis folder contain?',
+      'tell me which files the folder archive contains',
+    ]) {
+      const p = parseIntent(intent)
+      expect(p.places.map((w) => w.word)).toContain('folder')
+      expect(p.core.map((w) => w.word)).toContain('files')
+    }
+  })
+
   it('reads `back to` a state as no object word', () => {
     expect(parseIntent('flip bug #14 back to New').core.map((w) => w.word)).toEqual(['bug'])
   })
