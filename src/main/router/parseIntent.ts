@@ -1414,7 +1414,9 @@ function readVerb(tokens: string[], at: number, clause = false): LeadVerb | null
   )
   if (asked && (isWord(lead, 'noun') || isPlural(lead))) return null
   // `what does the [file] say`: a noun after its article is no verb.
-  if (ARTICLES.has(tokens[at - 1] ?? '') && isWord(lead, 'noun')) return null
+  // (`wordpress new [draft] X`: nor after `new`.)
+  if ((ARTICLES.has(tokens[at - 1] ?? '') || tokens[at - 1] === 'new') && isWord(lead, 'noun'))
+    return null
   // `Redmine [issue] #4`, `[ticket] 12`: a word that is more often a noun names the record its
   // number follows (`show #4`, `post #4` are acts: more often verbs; `tag #4`, `view #4` ask
   // an act whatever their senses say).

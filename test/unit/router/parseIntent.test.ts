@@ -407,6 +407,14 @@ describe('parseIntent', () => {
     }
   })
 
+  it('reads a noun after `new` as the thing made, not as a verb', () => {
+    const draft = parseIntent("wordpress new draft 'Seed Swap' with body 'Bring seeds.'")
+    expect([draft.verb?.verbClass, draft.core.map((w) => w.word)]).toEqual([
+      'create',
+      ['wordpress', 'draft'],
+    ])
+  })
+
   it('reads `back to` a state as no object word', () => {
     expect(parseIntent('flip bug #14 back to New').core.map((w) => w.word)).toEqual(['bug'])
   })
