@@ -1120,13 +1120,16 @@ function withAlternatives(lead: LeadVerb): NonNullable<ParsedIntent['verb']> {
  * `about` or `like` (not `titled`, `with`: `a post titled X` is a post).
  */
 function predicate(rest: string[], token: string): boolean {
-  const next = rest[rest.indexOf(token) + 1]
+  const at = rest.indexOf(token)
+  const next = rest[at + 1]
+  // (`every page [that talks] about X`: after a relative pronoun, its agreeing form too.)
+  const relative = ['that', 'which', 'who'].includes(rest[at - 1] ?? '')
   return (
     next !== undefined &&
     (next === 'about' || next === 'like') &&
-    !isPlural(token) &&
-    isWord(token, 'verb') &&
-    verbLemma(token) === token
+    (relative
+      ? isWord(verbLemma(token), 'verb')
+      : !isPlural(token) && isWord(token, 'verb') && verbLemma(token) === token)
   )
 }
 

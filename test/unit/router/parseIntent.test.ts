@@ -415,6 +415,11 @@ describe('parseIntent', () => {
     ])
   })
 
+  it('reads the verb of a relative clause about what is sought as no object word', () => {
+    const p = parseIntent('I need every DokuWiki page that talks about vendor contracts')
+    expect(p.core.find((w) => w.word === 'talks')?.modifier).toBe(true)
+  })
+
   it('reads `back to` a state as no object word', () => {
     expect(parseIntent('flip bug #14 back to New').core.map((w) => w.word)).toEqual(['bug'])
   })
