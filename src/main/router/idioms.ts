@@ -207,6 +207,11 @@ const IDIOMS: Array<[RegExp, string | ((match: string, ...groups: string[]) => s
     /\b(?:have|did|has) (?:we|you|i|they|anyone|someone) (?:ever |already )?(?:written|wrote|posted|published|blogged|covered|mentioned) (?:anything|something|a post|any posts?) (about|on)\b/gi,
     ' search for anything $1 ',
   ],
+  // `where (in the wiki) do we write about X?`: to search what was written.
+  [
+    /\bwhere\s+(in\s+[^?,;]+?\s+)?(?:do|did|have|has)\s+(?:we|you|i|they|people|folks|anyone|someone)\s+(?:ever\s+)?(?:write|wrote|written|talk|talked|mention|mentioned|cover|covered|document|documented)\s+(about|on)\b/gi,
+    ' search the text of pages $1 $2 ',
+  ],
   // `call analysis.ipynb 'sales.ipynb' instead`, `call the Import flow 'Nightly Import'`.
   [
     /\bcall ((?:the |my |our )?[^,.;]*?zzvaluezz\d+[xf][^,.;]*?)\s+(zzvaluezz\d+[xf])/gi,

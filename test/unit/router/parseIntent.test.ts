@@ -420,6 +420,11 @@ describe('parseIntent', () => {
     expect(p.core.find((w) => w.word === 'talks')?.modifier).toBe(true)
   })
 
+  it('reads where we write about X as a search of the text', () => {
+    const p = parseIntent('where in dokuwiki do we write about the fire drill?')
+    expect([p.verb?.verbClass, [...p.looksIn]]).toEqual(['search', ['text']])
+  })
+
   it('reads `back to` a state as no object word', () => {
     expect(parseIntent('flip bug #14 back to New').core.map((w) => w.word)).toEqual(['bug'])
   })
