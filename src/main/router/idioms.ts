@@ -207,6 +207,16 @@ const IDIOMS: Array<[RegExp, string | ((match: string, ...groups: string[]) => s
     /\b(?:have|did|has) (?:we|you|i|they|anyone|someone) (?:ever |already )?(?:written|wrote|posted|published|blogged|covered|mentioned) (?:anything|something|a post|any posts?) (about|on)\b/gi,
     ' search for anything $1 ',
   ],
+  // `look through the tracker for X`: to search it.
+  [
+    /\b(?:look|go|dig|comb|trawl|rummage|hunt)\s+(?:thru|through)\s+(?=(?:the|our|my|your)\b)/gi,
+    ' search ',
+  ],
+  // `search the wiki and tell me which pages mention X`: the question is what is searched for.
+  [
+    /\s+and\s+(?:tell|show|let)\s+(?:me|us)(?:\s+know)?\s+(?=(?:which|what|whether|if)\b)/gi,
+    ' for ',
+  ],
   // `where (in the wiki) do we write about X?`: to search what was written.
   [
     /\bwhere\s+(in\s+[^?,;]+?\s+)?(?:do|did|have|has)\s+(?:we|you|i|they|people|folks|anyone|someone)\s+(?:ever\s+)?(?:write|wrote|written|talk|talked|mention|mentioned|cover|covered|document|documented)\s+(about|on)\b/gi,

@@ -425,6 +425,13 @@ describe('parseIntent', () => {
     expect([p.verb?.verbClass, [...p.looksIn]]).toEqual(['search', ['text']])
   })
 
+  it('reads looking through a place as searching it, and what to tell as what is sought', () => {
+    const p = parseIntent('look through the tracker for anything mentioning safari')
+    expect(p.verb?.verbClass).toBe('search')
+    const tell = parseIntent('search the wiki and tell me which pages mention parking')
+    expect(tell.core.map((w) => w.word)).not.toContain('tell')
+  })
+
   it('reads `back to` a state as no object word', () => {
     expect(parseIntent('flip bug #14 back to New').core.map((w) => w.word)).toEqual(['bug'])
   })
