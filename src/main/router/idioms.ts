@@ -53,6 +53,13 @@ const IDIOMS: Array<[RegExp, string | ((match: string, ...groups: string[]) => s
   ],
   [/\bmake (it|that|this|the [^,.;]+?) (?:disappear|vanish|go away)\b/gi, ' delete $1 '],
   [/\bmake (it|that|this|the [^,.;]+?) stop\b/gi, ' disable $1 '],
+  // `make the flow X disabled`, `make me logged in`: the act that brings that state.
+  [
+    /\bmake ((?:it|that|this|them|the|my|our)\b[^,.;]{0,60}?) (disabled|enabled|deleted|removed|renamed|archived|trashed)\b/gi,
+    (_: string, what: string, done: string) => ` ${baseOf(done)} ${what} `,
+  ],
+  [/\bmake (?:me|us) (?:logged|signed) (?:in|on)(?: to| into)?\b/gi, ' log in to '],
+  [/\bmake (?:the|a) (?:login|log-in|sign-in|signin)\b(?: for (?:me|us))?/gi, ' log in '],
   [/\bcall (it|that|this|them) /gi, ' rename $1 to '],
   [
     /\bgive ((?:it|that|this|the|a|an|my|our|his|her|their)\b[^,.;]{0,60}?) an? (?:better|different|proper|new|nicer) (?:name|title|heading)\b/gi,
@@ -204,7 +211,7 @@ const IDIOMS: Array<[RegExp, string | ((match: string, ...groups: string[]) => s
   ],
   // `have we written anything about potatoes?`: to search what was written.
   [
-    /\b(?:have|did|has) (?:we|you|i|they|anyone|someone) (?:ever |already )?(?:written|wrote|posted|published|blogged|covered|mentioned) (?:anything|something|a post|any posts?) (about|on)\b/gi,
+    /\b(?:have|did|has) (?:we|you|i|they|anyone|someone) (?:ever |already )?(?:written|wrote|posted|published|blogged|covered|mentioned) (?:(?:anything|something|a post|any posts?) )?(about|on)\b/gi,
     ' search for anything $1 ',
   ],
   // `look through the tracker for X`: to search it.

@@ -432,6 +432,13 @@ describe('parseIntent', () => {
     expect(tell.core.map((w) => w.word)).not.toContain('tell')
   })
 
+  it('reads a state made (make X disabled, make me logged in) as the act that brings it', () => {
+    expect(parseIntent("Please make the flow 'Test Harness' disabled").action).toBe('disable')
+    expect(parseIntent('Please make me logged in to the team wiki').verb?.verbClass).toBe('auth')
+    expect(parseIntent('make the login on Jupyter for me').verb?.verbClass).toBe('auth')
+    expect(parseIntent('have we ever written about courgettes?').verb?.verbClass).toBe('search')
+  })
+
   it('reads `back to` a state as no object word', () => {
     expect(parseIntent('flip bug #14 back to New').core.map((w) => w.word)).toEqual(['bug'])
   })
