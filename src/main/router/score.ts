@@ -403,6 +403,8 @@ export function scoreTool(
         e.part === 'site' &&
         e.outcome === 'matched' &&
         (e.field === 'site' || e.field === 'title' || e.field === 'intent') &&
+        // (Nor by a vector's likeness: `on 12 March [returning] the 19th` names no site.)
+        e.via !== 'vector' &&
         !GENERIC_STEMS.has(stem(e.word)),
     ) || sites.some((w) => !w.literal && isSiteKind(w.stem) && profile.siteVocabulary.has(w.stem))
   // `track my parcel` of a registry's `package`: a thesaurus's synonym as the only link, with

@@ -329,3 +329,14 @@ describe('router: the screens on the way to signing in', () => {
     expect(router.rank('log in to the payroll portal', tools)[0]!.score).toBeLessThan(MIN_SCORE)
   })
 })
+
+describe('router: a word where a site stands, like a tool word only by a vector', () => {
+  const tools = [fileTool('find59', 'search the pages for a word and show the results', false)]
+
+  it('names no site, so rank answers what route does', () => {
+    const router = createToolRouter()
+    const intent = 'find a flight from Dublin to Lisbon on 12 March returning the 19th'
+    expect(router.rank(intent, tools)[0]!.score).toBeLessThan(MIN_SCORE)
+    expect(router.route(intent, tools).tools).toEqual([])
+  })
+})
