@@ -752,11 +752,19 @@ function isSiteWord(ctx: ScoreContext, w: IntentWord): boolean {
  */
 function isMadeThing(ctx: ScoreContext, w: IntentWord): boolean {
   if (ctx.intent.verb?.verbClass !== 'create') return false
-  // (`sitecall wiki upload file x.png`: a file sent is no thing made there.)
-  if (ctx.intent.action && sameAct(ctx.intent.action, 'upload')) return false
-  const object = ctx.intent.core.filter((c) => !c.generic && !c.literal && !c.modifier)
-  return object.length === 1 && object[0] === w
+  // (Once per intent, not per tool.)
+  let made = MADE_THING.get(ctx.intent)
+  if (made === undefined) {
+    const object = ctx.intent.core.filter((c) => !c.generic && !c.literal && !c.modifier)
+    // (`sitecall wiki upload file x.png`: a file sent is no thing made there.)
+    const sent = ctx.intent.action !== null && sameAct(ctx.intent.action, 'upload')
+    made = object.length === 1 && !sent ? object[0]! : null
+    MADE_THING.set(ctx.intent, made)
+  }
+  return made === w
 }
+
+const MADE_THING = new WeakMap<ParsedIntent, IntentWord | null>()
 
 /** Records how the tool accounts for intent word `w` (matched, absorbed by a slot, missing). */
 function accountWord(
