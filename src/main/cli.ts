@@ -66,6 +66,12 @@ async function serve(args: string[]): Promise<number> {
     await core.close()
     throw error
   })
+  // (Listening for a stop before the first line is printed: whoever reads that line may stop the
+  // server at once, before the lines after it.)
+  const stopped = new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve)
+    process.once('SIGTERM', resolve)
+  })
   const url = `${base}/app/?token=${core.ownerToken}`
   process.stdout.write(
     `Sitecall is running at ${url}\nAPI: ${base}/api/v1 and ${base}/v1 · data: ${core.home}\n` +
@@ -79,10 +85,7 @@ async function serve(args: string[]): Promise<number> {
   const vault = await core.vault.open()
   process.stdout.write(`Vault: ${vault.message}\n`)
   if (!values['no-open']) openInBrowser(url)
-  await new Promise<void>((resolve) => {
-    process.once('SIGINT', resolve)
-    process.once('SIGTERM', resolve)
-  })
+  await stopped
   await core.close()
   return 0
 }
