@@ -3,10 +3,12 @@
  * issue`, `log in to Slack`, `search Jira for ...`): a proper name where an app stands is a
  * site, never a value a slot may take, so a tool of another site does not do what was asked.
  *
- * A name is a run of capitalised words (or a product's name with a digit: `n8n`; not the
- * request's first word, not quoted) that is no site name of any tool and that English lacks (no
- * WordNet word) or that names a product (`simple-icons`: `Notion`, `Box`, `Google Drive`), or
- * any name at all where only a site can stand (after `log in to`).
+ * A name is a run of capitalised words (or a product's name English lacks in lower case: `n8n`,
+ * `gmail`; not quoted) that is no site name of any tool and that English lacks (no WordNet word)
+ * or that names a product or begins with one (`simple-icons`: `Notion`, `Box`, `Docker Hub`), or
+ * any name at all where only a site can stand (after `log in to`). The request's first word is
+ * an app only as a label (`GitLab: create issue X`); a lower-case one only after `my`, `our`,
+ * `your`, `to` or where an app stands (`the readme of X` is no ReadMe's).
  *
  * Where an app stands: after `on`, `in`, `into`, `onto`, `from`, `at`, `via` (with `my`, `our`,
  * `the` or `your` between; not a secret's source: `a code from Google Authenticator`), `to
@@ -14,9 +16,11 @@
  * (`upload a.pdf to Google Drive`); between `a`, `my`, `our` or `your` and a thing apps hold (`a
  * GitHub issue`, `my Box folder`), or `the` and a thing named after it (`the Squarespace page Old
  * Offers`: `the Todo tiddler` is one named so), or a product's name English lacks and any noun
- * (`the GitHub Actions workflow`); before a place apps are (`our Ghost blog`) or a numbered
- * thing (`Zendesk ticket #4521`); after `search` or `query` before `for` or a thing (`search
- * Jira for`, `search Zendesk tickets`); after `log me into`. A file's or a namespaced page's name
+ * (`the GitHub Actions workflow`) or such a product before a thing apps hold, after any word
+ * (`open Figma file X`); before a place apps are (`our Ghost blog`) or a thing numbered or keyed
+ * (`Zendesk ticket #4521`, `Linear issue ENG-214`); after `search`, `query`, `filter` or
+ * `browse` before `for` or a thing (`search Jira for`, `filter Zendesk tickets`, `search my
+ * gmail for`); after `log me into`. A file's or a namespaced page's name
  * (`README.md`, `Category:Events`) is a value.
  */
 
@@ -87,7 +91,8 @@ export function namedApps(text: string, vocabulary: AppVocabulary): string[] {
     const signingIn = SIGN_IN.test(bare.slice(0, tokens[start]!.at))
     // (`Docker Hub`, `Google Doc Q3`: a product's name may begin a longer one.)
     const product = words.some((_, n) => vocabulary.isProduct(words.slice(0, n + 1).join(' ')))
-    const foreign = product || words.some((w) => !vocabulary.isKnown(w))
+    const unknown = words.some((w) => !vocabulary.isKnown(w))
+    const foreign = product || unknown
     // (A common noun after the name: `the Docker images`, `the Airtable base Inventory`.)
     const noun = /^[a-z]/.test(tokens[end + 1]?.word ?? '')
     // (`the Squarespace page Old Offers`: the page is named after, so the name before is its app.)
@@ -128,9 +133,9 @@ export function namedApps(text: string, vocabulary: AppVocabulary): string[] {
       // Scratch tiddler` is one named so.)
       (DETERMINERS.has(before) && noun && !vocabulary.isThing(after) && (product || named)) ||
       // (`the GitHub Actions workflow`: a product's name English lacks names no record.)
-      (DETERMINERS.has(before) && noun && product && words.some((w) => !vocabulary.isKnown(w))) ||
+      (DETERMINERS.has(before) && noun && product && unknown) ||
       // (`open Figma file X`: so is one before a thing apps hold, whatever comes before.)
-      (product && vocabulary.isThing(after) && words.some((w) => !vocabulary.isKnown(w))) ||
+      (product && vocabulary.isThing(after) && unknown) ||
       // (`set Zendesk ticket #4521 to Solved`, `Linear issue ENG-214`: a numbered thing of that
       // app, by number or by key.)
       (vocabulary.isThing(after) && /^(?:#?\d|[A-Z]{2,}-\d)/.test(tokens[end + 2]?.word ?? ''))

@@ -275,6 +275,8 @@ export function createToolRouter(): ToolRouter {
     // (`what's under meetings:?`: a namespace ends it; the site after it would read as one.)
     return rest.endsWith(':') ? request : `${rest} on ${m[1]}`
   }
+  // (`Node-RED`, `node red`: a site's name as said, without its case, spaces and dashes.)
+  const isSiteSaid = (said: string) => index.isSiteName(said.toLowerCase().replace(/[\s-]/g, ''))
   // A word that names the site of some tool (`Redmine`, `dokuwiki`) names a site wherever it
   // stands: the tool must be on that site, it is no value a slot may take.
   const parse = (intent: string): ParsedIntent => {
@@ -336,7 +338,7 @@ export function createToolRouter(): ToolRouter {
     const shellCommand = parsed.core.length > 0 && parsed.core.every((w) => w.implied)
     // (`redmine #8 → Resolved`: so does the site's own name, which no verb stands for.)
     const firstWord = /^\s*([A-Za-z][\w-]*)/.exec(clauses.request)?.[1] ?? ''
-    const siteFirst = index.isSiteName(firstWord.toLowerCase().replace(/-/g, ''))
+    const siteFirst = isSiteSaid(firstWord)
     if (numberFirst && ((shortSite && shellCommand) || siteFirst)) {
       const rest = clauses.request.replace(/^\s*\S+\s+/, '')
       parsed = parseIntent(`${rest} on ${shortSite && shellCommand ? shortSite : firstWord}`)
@@ -396,7 +398,7 @@ export function createToolRouter(): ToolRouter {
     // `the inject button on [refresh cache] in node-red`: where a site is named, words no tool
     // says where a site stands name a thing there, a value.
     const namesSite = [...parsed.sites, ...parsed.values, ...parsed.core, ...parsed.places].some(
-      (w) => index.isSiteName(w.word.replace(/[\s-]/g, '')),
+      (w) => isSiteSaid(w.word),
     )
     if (namesSite) {
       const unnamed = parsed.sites.filter(
@@ -404,7 +406,7 @@ export function createToolRouter(): ToolRouter {
           !w.generic &&
           !w.literal &&
           !w.otherApp &&
-          !index.isSiteName(w.word.replace(/[\s-]/g, '')) &&
+          !isSiteSaid(w.word) &&
           !isSiteKind(w.stem) &&
           !index.knowsAsWord(index.expand(w)),
       )

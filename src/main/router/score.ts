@@ -339,6 +339,7 @@ export function scoreTool(
     found: new Map(),
     evidence,
     intent,
+    made: madeThing(intent),
     core: [],
     head: null,
     listVerb: intent.verb === null || READ_CLASSES.includes(intent.verb.verbClass),
@@ -718,6 +719,8 @@ interface ScoreContext {
   evidence: WordEvidence[]
   /** The intent read with the class its verb has for this tool. */
   intent: ParsedIntent
+  /** The one thing the intent asks to make, if any (`madeThing`). */
+  made: IntentWord | null
   core: IntentWord[]
   head: IntentWord | null
   /** The intent asks a read (or has no verb). */
@@ -740,31 +743,23 @@ function findCached(ctx: ScoreContext, w: IntentWord, roles: boolean): Found | n
 function isSiteWord(ctx: ScoreContext, w: IntentWord): boolean {
   // (`the [tracker] of issue #1`: what is asked of a record, never where it is.)
   if (w.ofHead) return false
-  if (isMadeThing(ctx, w)) return false
+  if (ctx.made === w) return false
   const f = findCached(ctx, w, false)
   if (f === null) return !w.literal && isSiteKind(w.stem) && ctx.profile.siteVocabulary.has(w.stem)
   return f.field === 'site' && f.via !== 'vector'
 }
 
 /**
- * True when `w` is the one thing the intent asks to make (`create a new [notebook] named
- * a.ipynb`): no site, whatever the site's name says (Jupyter Notebook).
+ * The one thing the intent asks to make (`create a new [notebook] named a.ipynb`), or null: no
+ * site, whatever the site's name says (Jupyter Notebook).
  */
-function isMadeThing(ctx: ScoreContext, w: IntentWord): boolean {
-  if (ctx.intent.verb?.verbClass !== 'create') return false
-  // (Once per intent, not per tool.)
-  let made = MADE_THING.get(ctx.intent)
-  if (made === undefined) {
-    const object = ctx.intent.core.filter((c) => !c.generic && !c.literal && !c.modifier)
-    // (`sitecall wiki upload file x.png`: a file sent is no thing made there.)
-    const sent = ctx.intent.action !== null && sameAct(ctx.intent.action, 'upload')
-    made = object.length === 1 && !sent ? object[0]! : null
-    MADE_THING.set(ctx.intent, made)
-  }
-  return made === w
+function madeThing(intent: ParsedIntent): IntentWord | null {
+  if (intent.verb?.verbClass !== 'create') return null
+  // (`sitecall wiki upload file x.png`: a file sent is no thing made there.)
+  if (intent.action !== null && sameAct(intent.action, 'upload')) return null
+  const object = intent.core.filter((c) => !c.generic && !c.literal && !c.modifier)
+  return object.length === 1 ? object[0]! : null
 }
-
-const MADE_THING = new WeakMap<ParsedIntent, IntentWord | null>()
 
 /** Records how the tool accounts for intent word `w` (matched, absorbed by a slot, missing). */
 function accountWord(
@@ -793,7 +788,7 @@ function accountWord(
   const weak =
     w === head &&
     f !== null &&
-    (WEAK_HEAD_FIELDS.has(f.field) || (f.field === 'site' && isMadeThing(ctx, w))) &&
+    (WEAK_HEAD_FIELDS.has(f.field) || (f.field === 'site' && ctx.made === w)) &&
     !renamed &&
     !answered
   const strength = answered
