@@ -53,7 +53,8 @@ export interface LedgerEntry {
 
 /**
  * Creates the billing ledger over an open database: one ledger per workspace, every movement a
- * row, the one-time free grant written on first use, charges unique per (workspace, ref).
+ * row, the one-time free grant counted from the first read and written with the first movement
+ * (a read writes nothing), charges unique per (workspace, ref).
  */
 export function createLedgerRepository(db: Db): LedgerRepository {
   const grant = (tenant: string, now: number) =>
@@ -86,9 +87,16 @@ export function createLedgerRepository(db: Db): LedgerRepository {
          FROM ledger WHERE tenant = @tenant`,
       )
       .get({ tenant }) as { granted: number; purchased: number; charged: number }
-  const usage = (tenant: string, now: number): Usage => {
-    if (!totals.has(tenant)) grant(tenant, now)
-    const { granted, purchased, charged } = sums(tenant)
+  // The one-time grant counts from the first read of the balance but is written only with the
+  // first movement: reading the balance, or a request refused after reading it, writes nothing.
+  const ensureGranted = (tenant: string, now: number) => {
+    if (sums(tenant).granted > 0) return
+    if (grant(tenant, now).changes > 0) sums(tenant).granted += FREE_GRANT_CREDITS
+  }
+  const usage = (tenant: string, _now: number): Usage => {
+    const sum = sums(tenant)
+    const granted = sum.granted > 0 ? sum.granted : FREE_GRANT_CREDITS
+    const { purchased, charged } = sum
     const freeRemaining = Math.max(0, granted - charged)
     const paidRemaining = purchased - Math.max(0, charged - granted)
     return {
@@ -103,6 +111,7 @@ export function createLedgerRepository(db: Db): LedgerRepository {
   const charge = db.transaction(
     (tenant: string, ref: string, amount: number, reason: string, now: number) => {
       if (usage(tenant, now).balance < amount) return false
+      ensureGranted(tenant, now)
       const added =
         db
           .prepare(
@@ -116,6 +125,7 @@ export function createLedgerRepository(db: Db): LedgerRepository {
   )
   const chargeRun = (tenant: string, now: number) => {
     if (usage(tenant, now).balance < 1) return false
+    ensureGranted(tenant, now)
     db.prepare(
       `INSERT INTO ledger_run_charges (tenant, charged) VALUES (?, 1)
        ON CONFLICT (tenant) DO UPDATE SET charged = charged + 1`,
@@ -138,7 +148,11 @@ export function createLedgerRepository(db: Db): LedgerRepository {
            FROM runs WHERE tenant = ? AND billed = 1 ORDER BY rowid DESC LIMIT ?`,
         )
         .all(tenant, limit) as LedgerEntry[]
-      return [...rows, ...runs].sort((a, b) => b.at - a.at).slice(0, limit)
+      // (The grant is written with the first movement, at its time: it is listed before it.)
+      const grantLast = (e: LedgerEntry) => (e.kind === 'grant' ? 1 : 0)
+      return [...rows, ...runs]
+        .sort((a, b) => b.at - a.at || grantLast(a) - grantLast(b))
+        .slice(0, limit)
     },
     charge: (tenant, ref, amount, reason, now) => charge(tenant, ref, amount, reason, now),
     chargeRun,
@@ -146,7 +160,7 @@ export function createLedgerRepository(db: Db): LedgerRepository {
       db.prepare('SELECT 1 FROM ledger WHERE tenant = ? AND ref = ?').get(tenant, ref) !==
       undefined,
     purchase(tenant, ref, amount, now) {
-      usage(tenant, now)
+      ensureGranted(tenant, now)
       const added = db
         .prepare(
           `INSERT OR IGNORE INTO ledger (tenant, kind, amount, ref, reason, at)

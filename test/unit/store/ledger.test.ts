@@ -62,6 +62,16 @@ describe('run charges as a running balance (issue 12)', () => {
     expect(rows).toEqual([])
   })
 
+  it('counts the free grant from the first read but writes it only with the first movement', () => {
+    const rows = () =>
+      store.db.prepare(`SELECT ref FROM ledger WHERE tenant = 'local' ORDER BY id`).all()
+    expect(store.ledger.usage('local', 1).balance).toBe(FREE_GRANT_CREDITS)
+    expect(rows()).toEqual([])
+    store.ledger.charge('local', 'execute:op-1', 1, 'tool execution', 2)
+    expect(rows()).toEqual([{ ref: 'grant:free' }, { ref: 'execute:op-1' }])
+    expect(store.ledger.usage('local', 3).balance).toBe(FREE_GRANT_CREDITS - 1)
+  })
+
   it('refuses a run charge once the balance is empty, and keeps the count across a restart', () => {
     store.ledger.charge('local', 'test:all', FREE_GRANT_CREDITS - 1, 'spent', 1)
     expect(store.ledger.chargeRun('local', 2)).toBe(true)
