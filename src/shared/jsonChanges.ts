@@ -4,6 +4,7 @@
  * renders with it, the compiler reads lists with the same rules.
  */
 import { formatPath, parsePath, valueAt, type PathPart, type PathScope } from './jsonPath'
+import { ownValue } from './safeKeys'
 import type { JsonChange } from './toolSpec'
 
 /** Why a change could not be applied: the item it names is not there, or the answer changed shape. */
@@ -73,7 +74,7 @@ function walk(
     } else if (part.kind === 'each') return drift(`"[]" names no single place to change`)
     else {
       const key = part.kind === 'index' ? part.index : part.key
-      next = Array.isArray(node) ? node[Number(key)] : node[String(key)]
+      next = ownValue(node, key)
       if (next === undefined) {
         if (!create || Array.isArray(node))
           return { ok: false, reason: 'not_found', message: `${shown(parts, i + 1)} is not there` }
@@ -125,7 +126,7 @@ function appendTo(
   change: JsonChange,
   value: unknown,
 ): ChangeFailure | null {
-  const current = (holder as Record<string | number, unknown>)[key]
+  const current = ownValue(holder, key)
   let list: unknown[]
   if (current === undefined || current === null || current === '') list = []
   else if (Array.isArray(current)) list = current

@@ -21,6 +21,8 @@
  * (people type "Run nightly import" for the label "run nightly import").
  */
 
+import { isUnsafeKey } from './safeKeys'
+
 /** One step of a parsed path. */
 export type PathPart =
   | { kind: 'key'; key: string }
@@ -34,8 +36,24 @@ export type WhereValue = { literal: string } | { placeholder: string }
 /** Values placeholders name (`input.p0` → `"run nightly import"`), as the engine's scope holds. */
 export type PathScope = Readonly<Record<string, unknown>>
 
-/** Parses a path; null when it is not one (an unclosed bracket, `[?` without `==`). */
+/**
+ * Parses a path; null when it is not one (an unclosed bracket, `[?` without `==`) or when a key
+ * or a lookup's field is `__proto__`, `prototype` or `constructor` (see `safeKeys.ts`): no path
+ * of a tool may lead a reader or a writer into an object's prototype.
+ */
 export function parsePath(path: string): PathPart[] | null {
+  const parts = readParts(path)
+  if (!parts) return null
+  for (const part of parts)
+    if (
+      (part.kind === 'key' && isUnsafeKey(part.key)) ||
+      (part.kind === 'where' && part.field.some(isUnsafeKey))
+    )
+      return null
+  return parts
+}
+
+function readParts(path: string): PathPart[] | null {
   const parts: PathPart[] = []
   let i = 0
   while (i < path.length) {

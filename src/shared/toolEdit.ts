@@ -51,6 +51,15 @@ export interface ToolEdit {
   verify?: VerifyEdit
 }
 
+/**
+ * Headers the sender owns, never a tool (RFC 9110 §7.2 `Host`, §7.6.1 the hop-by-hop
+ * `Connection`, `Keep-Alive`, `TE`, `Trailer`, `Transfer-Encoding`, `Upgrade`, §8.6
+ * `Content-Length`, and `Proxy-*`): a tool that sets `Host` next to a secret would send that
+ * secret to its address under another virtual host. Edits refuse them; the sender drops them.
+ */
+export const SENDER_HEADER =
+  /^(host|connection|keep-alive|te|trailer|transfer-encoding|upgrade|content-length|proxy-.*)$/i
+
 /** A tool name: what a surface-A path segment and an MCP tool name can both carry. */
 export const TOOL_NAME_PATTERN = '^[a-z0-9][a-z0-9_]{0,79}$'
 const HEADER_NAME_PATTERN = "^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$"

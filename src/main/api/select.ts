@@ -1,3 +1,5 @@
+import { setOwn } from '../../shared/safeKeys'
+
 /**
  * The `select` body field of spec "A. Site tool calls": keeps only the named parts of a result.
  * Dots walk keys, `[]` maps over a list, a final brace group keeps several keys
@@ -65,7 +67,8 @@ function merge(a: unknown, b: unknown): unknown {
   if (Array.isArray(a) && Array.isArray(b)) return a.map((item, i) => merge(item, b[i]))
   if (isObject(a) && isObject(b)) {
     const out: Record<string, unknown> = { ...a }
-    for (const [k, v] of Object.entries(b)) out[k] = Object.hasOwn(out, k) ? merge(out[k], v) : v
+    for (const [k, v] of Object.entries(b))
+      setOwn(out, k, Object.hasOwn(out, k) ? merge(out[k], v) : v)
     return out
   }
   return b

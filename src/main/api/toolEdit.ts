@@ -1,7 +1,13 @@
 import type { SecretSummary } from '../../shared/appApi'
 import { ServiceError } from '../../shared/errors'
-import type { InputEdit, ToolEdit, VerifyEdit } from '../../shared/toolEdit'
+import {
+  SENDER_HEADER,
+  type InputEdit,
+  type ToolEdit,
+  type VerifyEdit,
+} from '../../shared/toolEdit'
 import type { JsonSchema, SlotSchema, ToolSpec, ToolStep } from '../../shared/toolSpec'
+import { isUnsafeKey, unsafeSegment } from '../../shared/safeKeys'
 import { hostAllowed } from '../vault'
 
 /** What an edit is checked against besides the tool itself. */
@@ -35,10 +41,13 @@ export function nextToolVersion(previous: string, now: number): string {
  * `version`, `updatedAt` = `now`. The input `tool` is not changed.
  *
  * Errors (all 400 `invalid_input`, nothing saved): a name another tool of the site has; inputs
- * that do not list each existing slot once, repeat a name, or carry a default or option not of
- * their type; a header or body value naming a slot the tool lacks, or a secret not stored or not
- * bound to the tool's host; a body field on a request with no JSON or form body; a status range
- * whose low end is above its high end.
+ * that do not list each existing slot once, repeat a name, carry a default or option not of
+ * their type, or are named `__proto__`, `prototype` or `constructor`; a header the sender owns
+ * (`Host`, `Content-Length`, hop-by-hop, `Proxy-*`) or one with a line break; a header or body
+ * value naming a slot the tool lacks, a secret not stored or not bound to the tool's host, or a
+ * secret in the JSON-text form `{{json:secret:X}}`; a body field on a request with no JSON or form
+ * body, or whose path or a verify path walks through `__proto__`, `prototype` or `constructor`;
+ * a status range whose low end is above its high end.
  */
 export function applyToolEdit(tool: ToolSpec, edit: ToolEdit, context: ToolEditContext): ToolSpec {
   const next = structuredClone(tool)
@@ -81,6 +90,8 @@ function editInputs(tool: ToolSpec, inputs: InputEdit[]): ToolSpec['inputs'] {
         (unknown.length ? `; ${unknown.join(', ')} is not one of them.` : '.'),
     )
   const names = inputs.map((i) => i.name)
+  const unsafe = names.find(isUnsafeKey)
+  if (unsafe) throw invalid(`"${unsafe}" cannot name an input: pick another name.`)
   const repeated = names.find((n, i) => names.indexOf(n) !== i)
   if (repeated) throw invalid(`Two inputs are named ${repeated}: each needs its own name.`)
   const properties: Record<string, SlotSchema> = {}
@@ -139,7 +150,14 @@ function checkPlaceholders(
   secrets: SecretSummary[] | null,
 ): void {
   for (const match of value.matchAll(PLACEHOLDER)) {
-    const name = match[1]!
+    let name = match[1]!
+    // `{{json:X}}` writes X as JSON text; a secret is only put in by its plain form, so a JSON
+    // form of one would be sent as `null`.
+    if (name.startsWith('json:')) {
+      name = name.slice('json:'.length)
+      if (!name.startsWith('input.'))
+        throw invalid(`${where} names ${match[0]}: only an input can be written as JSON text.`)
+    }
     if (name.startsWith('input.') && !slots.has(name.slice('input.'.length)))
       throw invalid(`${where} names ${match[0]}, but the tool has no input slot ${name.slice(6)}.`)
     if (!name.startsWith('secret:')) continue
@@ -163,6 +181,11 @@ function editHeaders(
 ): void {
   const current = target.request.headers
   for (const [name, value] of Object.entries(headers)) {
+    if (SENDER_HEADER.test(name) || isUnsafeKey(name))
+      throw invalid(`The header ${name} is set by the sender, not by a tool.`)
+    // A line break would end the header and start another one (RFC 9110 §5.5).
+    if (/[\r\n\0]/.test(name) || (value !== null && /[\r\n\0]/.test(value)))
+      throw invalid(`The header ${JSON.stringify(name)} holds a line break or a NUL.`)
     // HTTP header names are case-insensitive (RFC 9110 §5.1): one entry per name, whatever case.
     for (const key of Object.keys(current))
       if (key.toLowerCase() === name.toLowerCase()) delete current[key]
@@ -173,6 +196,8 @@ function editHeaders(
 }
 
 function setBodyField(target: ToolStep, path: string, value: string): void {
+  const unsafe = unsafeSegment(path)
+  if (unsafe) throw invalid(`The body field ${path} names "${unsafe}", which no field may be.`)
   const body = target.request.body
   if (body?.kind === 'form') {
     body.template[path] = value
@@ -183,12 +208,12 @@ function setBodyField(target: ToolStep, path: string, value: string): void {
   const keys = path.split('.')
   let node = body.template as Record<string, unknown>
   for (const key of keys.slice(0, -1)) {
-    const child = node[key]
+    const child = Object.hasOwn(node, key) ? node[key] : undefined
     if (typeof child !== 'object' || child === null) node[key] = {}
     node = node[key] as Record<string, unknown>
   }
   const last = keys.at(-1)!
-  node[last] = typedLike(node[last], value)
+  node[last] = typedLike(Object.hasOwn(node, last) ? node[last] : undefined, value)
   // A body based on a read sends the read's answer with its changes: the edit becomes one.
   if (body.base)
     body.base.changes = [
@@ -207,6 +232,11 @@ function typedLike(before: unknown, value: string): unknown {
 }
 
 function editVerify(rule: ToolSpec['verify'], edit: VerifyEdit): ToolSpec['verify'] {
+  for (const field of edit.required ?? []) {
+    const unsafe = unsafeSegment(field.path)
+    if (unsafe)
+      throw invalid(`The verify path ${field.path} names "${unsafe}", which no field may be.`)
+  }
   if (edit.status && edit.status[0] > edit.status[1])
     throw invalid(`The status range ${edit.status[0]}-${edit.status[1]} is empty.`)
   return {

@@ -2,6 +2,7 @@ import type { RequestTemplate, SlotSchema, ToolSpec } from '../../shared/toolSpe
 import { placePath, type ValueSite } from './stepTemplate'
 import { queryPath } from './requestValues'
 import { rewriteBodyText } from './fileBodies'
+import { ownValue, unsafeSegment } from '../../shared/safeKeys'
 
 /**
  * Puts traced values into a target plan: a path segment, query or body value bound to
@@ -129,13 +130,14 @@ function placeConstants(
   for (const [site, placeholder] of fields) {
     const keys = site.slice(5).split('.')
     let node = template as Record<string, unknown>
+    if (unsafeSegment(site)) continue
     for (const key of keys.slice(0, -1)) {
-      const next = node?.[key]
+      const next = ownValue(node, key)
       if (next === null || typeof next !== 'object') break
       node = next as Record<string, unknown>
     }
     const last = keys[keys.length - 1]!
-    if (node && typeof node === 'object' && last in node) node[last] = placeholder
+    if (node && typeof node === 'object' && Object.hasOwn(node, last)) node[last] = placeholder
   }
   return { kind: 'json', template }
 }

@@ -1,5 +1,6 @@
 import type { EmbeddedDataSource } from '../../shared/toolSpec'
 import { safeJson } from '../../shared/safeJson'
+import { ownValue } from '../../shared/safeKeys'
 
 /** One JSON value a server-rendered page embeds, with the selector that finds it again. */
 export interface EmbeddedBlock {
@@ -67,10 +68,7 @@ export function extractEmbedded(html: string, where: EmbeddedDataSource): unknow
 export function valueAt(json: unknown, path: string): unknown {
   if (!path) return json
   let node: unknown = json
-  for (const part of path.split('.')) {
-    if (node === null || typeof node !== 'object') return undefined
-    node = (node as Record<string, unknown>)[part]
-  }
+  for (const part of path.split('.')) node = ownValue(node, part)
   return node
 }
 

@@ -15,13 +15,7 @@ import { isOperationValue } from './operation'
 import { multipartFields, queryEntries, requestValues, type RequestValue } from './requestValues'
 import { normalValue } from './valueSpelling'
 import type { TypedValue } from './typedValues'
-
-/**
- * Headers a replay must not copy: hop-by-hop and computed ones (RFC 9110 §7.6.1), browser-only
- * fetch metadata, and session-bound ones (cookies and credentials belong to the site's login).
- */
-const DROPPED_HEADERS =
-  /^(:|sec-|cookie$|authorization$|host$|content-length$|connection$|accept-encoding$|origin$|referer$|user-agent$|priority$|pragma$|cache-control$|upgrade-insecure-requests$|if-none-match$|if-modified-since$|keep-alive$|transfer-encoding$)/i
+import { DROPPED_HEADERS } from './headers'
 
 export interface SlotPlan {
   inputs: ToolSpec['inputs']

@@ -10,6 +10,7 @@ import type {
   VerifyRule,
 } from '../../shared/toolSpec'
 import type { StorageState } from '../../shared/trace'
+import { SENDER_HEADER } from '../../shared/toolEdit'
 import {
   addressDenied,
   DENIED_CONNECT_CODE,
@@ -38,6 +39,11 @@ import {
   type TemplateScope,
 } from './template'
 
+/** `headers` without those the sender owns (`SENDER_HEADER`), whatever a stored tool says. */
+function ownHeaders(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).filter(([name]) => !SENDER_HEADER.test(name)))
+}
+
 /** Sends one rendered request; injectable so tests and benchmarks can count or fault it. */
 export type SendRequest = (req: RenderedRequest, signal: AbortSignal) => Promise<SiteResponse>
 
@@ -51,7 +57,7 @@ const NOT_SENT = /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|UND_ERR_CONNECT_TIMEOUT|EHOST
 export const sendWithUndici: SendRequest = async (req, signal) => {
   const res = await request(req.url, {
     method: req.method as 'GET',
-    headers: req.headers,
+    headers: ownHeaders(req.headers),
     body: req.upload ? uploadBody(req.upload) : (req.body ?? undefined),
     signal,
     // Connects only where the destination check allows (no second lookup).

@@ -48,7 +48,7 @@ export function createInputValidator(): InputValidator {
   const toScope = (tool: ToolSpec, inputs: Record<string, unknown>) => {
     const slots: Record<string, unknown> = {}
     for (const [name, schema] of Object.entries(tool.inputs.properties)) {
-      const value = name in inputs ? inputs[name] : schema.default
+      const value = Object.hasOwn(inputs, name) ? inputs[name] : schema.default
       if (value !== undefined) slots[`input.${schema['x-slot']}`] = value
     }
     return slots

@@ -10,6 +10,7 @@ import {
 import { classifyInBand, inBandError, pageErrorText } from './inBand'
 import { readPage, type PageBarrier } from './pageView'
 import { mediaType } from '../../shared/trace'
+import { ownValue } from '../../shared/safeKeys'
 
 /** What the executor got back from the site for the target request. */
 export interface SiteResponse {
@@ -413,8 +414,9 @@ function holdsAt(v: unknown, parts: string[], i: number, type: string, inList: b
     for (const item of v) if (!holdsAt(item, parts, i + 1, type, true)) return false
     return true
   }
-  if (v === null || typeof v !== 'object' || Array.isArray(v) || !(part in v)) return false
-  return holdsAt((v as Record<string, unknown>)[part], parts, i + 1, type, inList)
+  if (v === null || typeof v !== 'object' || Array.isArray(v) || !Object.hasOwn(v, part))
+    return false
+  return holdsAt(ownValue(v, part), parts, i + 1, type, inList)
 }
 
 /** Split verify paths by path text: a tool's few paths are split once, not on every run. */

@@ -7,6 +7,7 @@ import type {
   ShownField,
 } from '../../shared/toolSpec'
 import type { Outcome } from './outcome'
+import { ownValue, setOwn } from '../../shared/safeKeys'
 
 /** Values a template may name: `input.p0`, `step.<id>.<name>`, `login.<name>`, `secret:NAME`. */
 export type TemplateScope = Record<string, unknown>
@@ -160,7 +161,7 @@ function renderJson(value: unknown, scope: TemplateScope): unknown {
     const out: Record<string, unknown> = {}
     for (const [k, v] of Object.entries(value)) {
       const rendered = renderJson(v, scope)
-      if (rendered !== undefined) out[k] = rendered
+      if (rendered !== undefined) setOwn(out, k, rendered)
     }
     return out
   }
@@ -236,10 +237,7 @@ function sentValue(
   } catch {
     return undefined
   }
-  for (const part of field.path.split('.')) {
-    if (node === null || typeof node !== 'object') return undefined
-    node = (node as Record<string, unknown>)[part]
-  }
+  for (const part of field.path.split('.')) node = ownValue(node, part)
   return typeof node === 'string' || typeof node === 'number' ? String(node) : undefined
 }
 

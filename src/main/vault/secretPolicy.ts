@@ -1,4 +1,5 @@
 import { ServiceError } from '../../shared/errors'
+import { isUnsafeKey } from '../../shared/safeKeys'
 
 /** A secret's name: 1 to 64 letters, digits, `_`, `-`, `.` (it is written `{{secret:NAME}}`). */
 export const SECRET_NAME = /^[A-Za-z0-9_.-]{1,64}$/
@@ -12,6 +13,8 @@ const HOST =
 
 /** Throws 400 `invalid_input` unless `name` is a valid secret name. */
 export function checkSecretName(name: string): void {
+  if (isUnsafeKey(name))
+    throw new ServiceError('invalid_input', `"${name}" cannot name a secret: pick another name.`)
   if (!SECRET_NAME.test(name))
     throw new ServiceError(
       'invalid_input',
