@@ -181,6 +181,19 @@ export function requireScope(caller: Caller, scope: ApiScope): void {
 }
 
 /**
+ * Refuses an org key's end user (`X-Service-End-User`) on a route that changes what the whole
+ * workspace shares: end users call the org's tools; editing them takes the owner or a key that
+ * acts as itself. 403 `forbidden` (spec "Auth and billing": no grant on the workspace).
+ */
+export function refuseEndUser(caller: Pick<Caller, 'endUser'>, what: string): void {
+  if (caller.endUser !== null)
+    throw new ServiceError(
+      'forbidden',
+      `An end user may call the workspace's tools but not ${what}: send this request without X-Service-End-User.`,
+    )
+}
+
+/**
  * Refuses a tool outside the request's tool scopes (spec "Authentication" 5, "Request shape"):
  * 403 `not_in_scope`. An unscoped caller may use every tool of its workspace.
  */

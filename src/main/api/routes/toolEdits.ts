@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { TOOL_EDIT_SCHEMA, type ToolEdit } from '../../../shared/toolEdit'
+import { refuseEndUser } from '../auth'
 import { editTool } from '../toolEdits'
 import type { ServerDeps } from '../serverDeps'
 import { validBody } from '../routeValidation'
@@ -10,7 +11,8 @@ import { json } from '../openapi/docParts'
  * `PATCH /v1/tools/{id}` ("the API exposes the same edit"): the body is a
  * `ToolEdit` (src/shared/toolEdit.ts); the answer is `{tool}`, the saved new version, a
  * candidate until its next authorized execution verifies it. Free, like catalog inspection.
- * API keys and the owner token only: no OAuth scope names it (oauth/routeScopes.ts).
+ * API keys and the owner token only: no OAuth scope names it (oauth/routeScopes.ts), and an org
+ * key's end user is refused (403 `forbidden`): end users call tools, they do not edit them.
  */
 export function registerToolEditRoutes(app: FastifyInstance, deps: ServerDeps): void {
   app.patch<{ Params: { id: string } }>(
@@ -25,11 +27,12 @@ export function registerToolEditRoutes(app: FastifyInstance, deps: ServerDeps): 
         auth: 'key',
         body: { schema: TOOL_EDIT_SCHEMA, required: true },
         responses: { '200': json('`{tool}`: the new version of the tool (its ToolSpec).') },
-        errors: ['bad_request', 'unknown_argument', 'invalid_input', 'not_found'],
+        errors: ['bad_request', 'unknown_argument', 'invalid_input', 'forbidden', 'not_found'],
       }),
     },
     async (request) => {
       const caller = deps.auth.authenticate(request)
+      refuseEndUser(caller, 'edit them')
       const edit = validBody<ToolEdit>(request)
       const tool = editTool(
         {
