@@ -1,3 +1,4 @@
+import { secretForms } from './secretForms'
 import { hostAllowed } from './secretPolicy'
 
 /** A secret as a run may use it: the value and the hosts it may be sent to. */
@@ -12,8 +13,8 @@ export type SecretLookup = (name: string) => Promise<BoundSecret | null>
 
 /**
  * A run's access to its workspace's secrets: `resolve` for the executors, `redact` for whatever
- * the run keeps (result, error message, effects), so a value the site echoes back or a URL that
- * carried it is stored as `[secret:NAME]`.
+ * the run keeps (result, error message, effects), so a value the site echoes back (raw, or in one
+ * of the encodings of `secretForms`) or a URL that carried it is stored as `[secret:NAME]`.
  */
 export interface RunSecrets {
   resolve(name: string): Promise<BoundSecret | null>
@@ -27,19 +28,19 @@ const MIN_REDACTED = 4
 /** Creates the secrets of one run over a lookup bound to the run's workspace. */
 export function createRunSecrets(lookup: SecretLookup): RunSecrets {
   const used = new Map<string, string>()
+  const forms = new Map<string, string[]>()
+  const formsOf = (value: string) => {
+    let found = forms.get(value)
+    if (!found) forms.set(value, (found = secretForms(value)))
+    return found
+  }
   const redactText = (text: string): string => {
     let out = text
     // Longest first, so a value inside another one does not leave half of the longer one.
     const values = [...used].sort((a, b) => b[1].length - a[1].length)
     for (const [name, value] of values) {
       if (value.length < MIN_REDACTED) continue
-      // A URL carries the value percent-encoded (RFC 3986 §2.1), a form body as form-encoded.
-      const forms = new Set([
-        value,
-        encodeURIComponent(value),
-        new URLSearchParams({ v: value }).toString().slice(2),
-      ])
-      for (const form of forms) out = out.split(form).join(`[secret:${name}]`)
+      for (const form of formsOf(value)) out = out.split(form).join(`[secret:${name}]`)
     }
     return out
   }
