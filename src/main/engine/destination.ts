@@ -1,5 +1,6 @@
 import { lookup as dnsLookup } from 'node:dns/promises'
-import { BlockList, isIP, type LookupFunction } from 'node:net'
+import { isIP, type LookupFunction } from 'node:net'
+import ipaddr from 'ipaddr.js'
 import { Agent } from 'undici'
 
 /** Resolves a host name to all its addresses (node:dns `lookup` with `all: true`). */
@@ -9,29 +10,39 @@ export type HostLookup = (hostname: string) => Promise<Array<{ address: string; 
 export const systemLookup: HostLookup = (hostname) =>
   dnsLookup(hostname, { all: true, verbatim: true })
 
-// Loopback, private (RFC 1918, RFC 4193), link-local (RFC 3927, RFC 4291) and "this host"
-// (0.0.0.0/8 reaches the local machine on Linux) ranges: where a public site's name must not lead.
-const PRIVATE = new BlockList()
-for (const [net, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.168.0.0', 16],
-] as const)
-  PRIVATE.addSubnet(net, prefix, 'ipv4')
-for (const [net, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  ['fc00::', 7],
-  ['fe80::', 10],
-] as const)
-  PRIVATE.addSubnet(net, prefix, 'ipv6')
+/**
+ * The IPv4 address an IPv6 address carries, or null: IPv4-mapped and -translated (RFC 4291
+ * §2.5.5.2, RFC 6145), IPv4-compatible `::a.b.c.d` (RFC 4291 §2.5.5.1), NAT64 `64:ff9b::/96`
+ * (RFC 6052), 6to4 `2002:AABB:CCDD::/48` (RFC 3056) and a Teredo client (RFC 4380 §4: the
+ * last 32 bits, inverted). Traffic to such an address reaches that IPv4 host, so it is judged as
+ * that host.
+ */
+function embeddedIpv4(v6: ipaddr.IPv6): ipaddr.IPv4 | null {
+  const p = v6.parts
+  const v4 = (hi: number, lo: number) => new ipaddr.IPv4([hi >> 8, hi & 255, lo >> 8, lo & 255])
+  const range = v6.range()
+  if (range === 'ipv4Mapped' || range === 'rfc6145') return v4(p[6]!, p[7]!)
+  if (range === 'rfc6052' && p[1] === 0xff9b && p[2] === 0) return v4(p[6]!, p[7]!)
+  if (range === '6to4') return v4(p[1]!, p[2]!)
+  if (range === 'teredo') return v4(~p[6]! & 0xffff, ~p[7]! & 0xffff)
+  if (p.slice(0, 6).every((x) => x === 0) && (p[6] !== 0 || p[7]! > 1)) return v4(p[6]!, p[7]!)
+  return null
+}
 
 /**
- * A check remembered by address: `BlockList.check` builds a SocketAddress on every call, a
- * measurable part of each run, and the lists never change once loaded.
+ * An IP literal as the address traffic to it reaches: IPv4 as is, an IPv6 address that carries
+ * an IPv4 one as that IPv4 address, other IPv6 as is; null for anything that is not an IP.
+ */
+function reached(address: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
+  const bare = address.replace(/^\[|\]$/g, '')
+  if (!ipaddr.isValid(bare)) return null
+  const parsed = ipaddr.parse(bare)
+  return parsed.kind() === 'ipv6' ? (embeddedIpv4(parsed as ipaddr.IPv6) ?? parsed) : parsed
+}
+
+/**
+ * A check remembered by address: parsing and range lookups on every call would be a measurable
+ * part of each run, and the ranges never change.
  */
 function remembered(check: (address: string) => boolean): (address: string) => boolean {
   const known = new Map<string, boolean>()
@@ -46,15 +57,16 @@ function remembered(check: (address: string) => boolean): (address: string) => b
   }
 }
 
-/** True for a loopback, private or link-local IPv4 or IPv6 address (IPv4-mapped IPv6 too). */
+/**
+ * True for an address that is not a public unicast address in ipaddr.js's ranges: loopback,
+ * "this host" (0.0.0.0/8 reaches the local machine on Linux), private (RFC 1918, RFC 4193),
+ * link-local, carrier-grade NAT (RFC 6598 100.64.0.0/10, where VPN meshes live), benchmarking
+ * (RFC 2544 198.18.0.0/15), documentation, multicast and other reserved ranges. An IPv6 address
+ * that carries an IPv4 one is judged by that one. False for anything that is not an IP literal.
+ */
 export const isPrivateAddress = remembered(function privateAddress(address: string): boolean {
-  const bare = address.replace(/^\[|\]$/g, '')
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(bare)
-  if (mapped) return PRIVATE.check(mapped[1]!, 'ipv4')
-  const family = isIP(bare)
-  if (family === 4) return PRIVATE.check(bare, 'ipv4')
-  if (family === 6) return PRIVATE.check(bare, 'ipv6')
-  return false
+  const ip = reached(address)
+  return ip !== null && ip.range() !== 'unicast'
 })
 
 /** The host name of `host[:port]` or `[v6]:port`, lower-cased, without brackets or port. */
@@ -115,22 +127,22 @@ export async function addressDenied(
 // Cloud metadata services (AWS, GCP, Azure, OpenStack: 169.254.169.254; AWS ECS: 169.254.170.2;
 // AWS DNS/NTP: 169.254.169.253, .123; AWS IPv6: fd00:ec2::254; Alibaba: 100.100.100.200): they
 // hand out the machine's credentials to whoever asks, so no URL of anyone's may reach them.
-const METADATA = new BlockList()
-for (const address of ['169.254.169.254', '169.254.169.253', '169.254.169.123', '169.254.170.2'])
-  METADATA.addAddress(address, 'ipv4')
-METADATA.addAddress('100.100.100.200', 'ipv4')
-METADATA.addAddress('fd00:ec2::254', 'ipv6')
-METADATA.addAddress('fd00:ec2::23', 'ipv6')
+const METADATA = new Set(
+  [
+    '169.254.169.254',
+    '169.254.169.253',
+    '169.254.169.123',
+    '169.254.170.2',
+    '100.100.100.200',
+    'fd00:ec2::254',
+    'fd00:ec2::23',
+  ].map((a) => ipaddr.parse(a).toNormalizedString()),
+)
 
-/** True for a cloud metadata address (IPv4-mapped IPv6 too): never reachable. */
+/** True for a cloud metadata address, however an IPv6 address carries it: never reachable. */
 export const isMetadataAddress = remembered(function metadataAddress(address: string): boolean {
-  const bare = address.replace(/^\[|\]$/g, '')
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(bare)
-  if (mapped) return METADATA.check(mapped[1]!, 'ipv4')
-  const family = isIP(bare)
-  if (family === 4) return METADATA.check(bare, 'ipv4')
-  if (family === 6) return METADATA.check(bare, 'ipv6')
-  return false
+  const ip = reached(address)
+  return ip !== null && METADATA.has(ip.toNormalizedString())
 })
 
 /**

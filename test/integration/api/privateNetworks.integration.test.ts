@@ -40,6 +40,22 @@ describe('URLs from the API reach inside only where the owner allowed (issue 13 
     expect(h.core.store.indexJobs.countSince('local', 0)).toBe(0)
   })
 
+  it('refuses IPv6 forms that carry a private IPv4 address, carrier-grade NAT and benchmarking ranges (issue 26 item 1.6)', async () => {
+    for (const url of [
+      'http://[64:ff9b::7f00:1]:9/',
+      'http://[::7f00:1]:9/',
+      'http://[2002:7f00:1::1]:9/',
+      'http://[64:ff9b::a9fe:a9fe]/latest/meta-data/',
+      'http://100.64.0.1/',
+      'http://198.18.0.1/',
+    ]) {
+      const answer = await indexJob(url)
+      expect(answer.status, url).toBe(403)
+      expect(answer.body.error.code, url).toBe('destination_denied')
+    }
+    expect(h.core.store.indexJobs.countSince('local', 0)).toBe(0)
+  })
+
   it('the owner allows a local site in the app; metadata stays refused even when listed', async () => {
     const owner = h.core.ownerToken
     const byKey = await send(h.base, 'PUT', `/v1/local-sites/${siteHost()}`, { key: h.key })
