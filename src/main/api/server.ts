@@ -1,7 +1,12 @@
 import type { ServerDeps } from './serverDeps'
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify'
 import { isServiceError, ServiceError } from '../../shared/errors'
-import { BODY_LIMIT_BYTES, bodyTooLarge, registerBodyGuards } from './bodyGuards'
+import {
+  BODY_LIMIT_BYTES,
+  bodyParseRefusal,
+  refuseUnreadBody,
+  registerBodyGuards,
+} from './bodyGuards'
 import { registerAppRoutes } from './routes/appRoutes'
 import { registerSiteCallRoutes } from './routes/siteCalls'
 import { registerAccountToolRoutes } from './routes/accountTools'
@@ -67,7 +72,7 @@ export function buildServer(deps: ServerDeps): FastifyInstance {
 
   registerBodyGuards(app)
 
-  app.setErrorHandler((error: FastifyError | ServiceError, request, reply) => {
+  app.setErrorHandler(async (error: FastifyError | ServiceError, request, reply) => {
     if (isServiceError(error)) {
       // RFC 9110 §10.2.3: a refusal that knows when to come back says so (429, 503).
       const retryAfter = error.details.retryAfterSeconds
@@ -75,23 +80,10 @@ export function buildServer(deps: ServerDeps): FastifyInstance {
       return reply.status(error.status).send({ error: error.toBody() })
     }
     const e = error as FastifyError
-    if (
-      e.code === 'FST_ERR_CTP_INVALID_JSON_BODY' ||
-      (e instanceof SyntaxError && e.statusCode === 400)
-    )
-      return reply
-        .status(400)
-        .send({ error: { code: 'bad_request', message: 'The body is not valid JSON.' } })
-    if (e.code === 'FST_ERR_CTP_EMPTY_JSON_BODY')
-      return reply.status(400).send({
-        error: { code: 'bad_request', message: 'The body is required: send a JSON object.' },
-      })
-    if (e.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE')
-      return reply
-        .status(400)
-        .send({ error: { code: 'bad_request', message: 'Send the body as application/json.' } })
-    if (e.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-      const refusal = bodyTooLarge()
+    const unread = bodyParseRefusal(e)
+    if (unread) {
+      const refusal = await refuseUnreadBody(request, unread, deps.auth)
+      if (refusal.code === 'payload_too_large') void reply.header('connection', 'close')
       return reply.status(refusal.status).send({ error: refusal.toBody() })
     }
     if (e.statusCode && e.statusCode < 500)
