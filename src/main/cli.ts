@@ -72,19 +72,23 @@ async function serve(args: string[]): Promise<number> {
     process.once('SIGINT', resolve)
     process.once('SIGTERM', resolve)
   })
-  const url = `${base}/app/?token=${core.ownerToken}`
+  // Links carry one-time codes the page trades for an owner token: the token itself never
+  // appears in another process's arguments (the browser opener's, readable by any local user)
+  // nor in browser history.
+  const link = () => `${base}/app/?code=${core.ownerTokens.issueCode()}`
   process.stdout.write(
-    `Sitecall is running at ${url}\nAPI: ${base}/api/v1 and ${base}/v1 · data: ${core.home}\n` +
+    `Sitecall is running at ${link()}\nAPI: ${base}/api/v1 and ${base}/v1 · data: ${core.home}\n` +
       `Demo shop to record on: ${base}${DEMO_ORDERS_PATH}/ (user ${DEFAULT_USER.username}, ` +
       `password ${DEFAULT_USER.password})\n` +
-      'Lost the link above? Stop and run `sitecall serve` again: each start prints a new one.\n',
+      'The link above signs in one browser once, within 10 minutes; that browser then opens ' +
+      `${base}/app/ in any tab. Lost it? Stop and run \`sitecall serve\` again.\n`,
   )
   const chromium = findChromium()
   if (!chromium.path) process.stdout.write(`Recording needs Chromium: ${chromium.hint}\n`)
   // Saved logins and secrets need an open vault: say at once which mode it is in, or how to open it.
   const vault = await core.vault.open()
   process.stdout.write(`Vault: ${vault.message}\n`)
-  if (!values['no-open']) openInBrowser(url)
+  if (!values['no-open']) openInBrowser(link())
   await stopped
   await core.close()
   return 0

@@ -145,6 +145,47 @@ export function takeToken(): string | null {
   return fromUrl
 }
 
+/**
+ * Signs web mode in before the app renders: a start link's one-time `?code=` is traded for an
+ * owner token (`POST /app-api/session/redeem`) and taken out of the visible URL; a tab opened
+ * without a link asks for a token with the browser's session cookie (`POST
+ * /app-api/session/resume`), so a person who signed in once can open the app in any tab.
+ * Resolves either way; `hasOwnerSession` then tells whether it worked.
+ */
+export async function establishSession(
+  fetchImpl: typeof fetch = fetch.bind(window),
+): Promise<void> {
+  if (window.sitecall) return
+  const params = new URLSearchParams(location.search)
+  const code = params.get('code')
+  if (code) {
+    params.delete('code')
+    const query = params.toString()
+    history.replaceState(
+      null,
+      '',
+      `${location.pathname}${query ? `?${query}` : ''}${location.hash}`,
+    )
+  }
+  if (!code && (params.get('token') || sessionStorage.getItem(TOKEN_KEY))) return
+  const ask = (path: string, body?: unknown) =>
+    fetchImpl(path, {
+      method: 'POST',
+      ...(body
+        ? { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }
+        : {}),
+    })
+  try {
+    let answer = code ? await ask('/app-api/session/redeem', { code }) : null
+    // A spent code (a reload, the link opened twice) still signs in a browser that used it.
+    if (!answer?.ok) answer = await ask('/app-api/session/resume')
+    if (answer.ok)
+      sessionStorage.setItem(TOKEN_KEY, ((await answer.json()) as { token: string }).token)
+  } catch {
+    // The service is not reachable: the signed-out page says how to get in.
+  }
+}
+
 /** True when this page can reach the core: the desktop bridge, or an owner token in web mode. */
 export function hasOwnerSession(): boolean {
   return Boolean(window.sitecall) || takeToken() !== null

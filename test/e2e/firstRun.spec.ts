@@ -62,7 +62,7 @@ test('a tab without the link, or with a stale one, explains how to get in', asyn
   await page.goto(`${base}/app/`)
   const signedOut = page.getByTestId('signed-out')
   await expect(signedOut).toContainText('sitecall serve')
-  await expect(signedOut).toContainText('/app/?token=')
+  await expect(signedOut).toContainText(`${base}/app/?code=`)
   await expect(page.getByTestId('status-line')).toHaveCount(0)
   await expectAccessible(page, 'the signed-out page')
   await page.screenshot({ path: join(SHOTS, 'ui-signed-out.png'), fullPage: true })
@@ -87,7 +87,7 @@ test('serve prints the demo shop’s address and user, and both printed links op
     const printed = await new Promise<{ app: string; demo: string }>((done, fail) => {
       child.stdout.on('data', (chunk: Buffer) => {
         out += chunk.toString()
-        const app = /(http:\/\/127\.0\.0\.1:\d+\/app\/\?token=\S+)/.exec(out)?.[1]
+        const app = /(http:\/\/127\.0\.0\.1:\d+\/app\/\?code=\S+)/.exec(out)?.[1]
         const demo = /Demo shop to record on: (\S+) \(user alice, password wonderland\)/.exec(out)
         if (app && demo) done({ app, demo: demo[1]! })
       })
@@ -98,6 +98,18 @@ test('serve prints the demo shop’s address and user, and both printed links op
     await page.goto(printed.app)
     await expect(page.getByTestId('first-run-guide')).toBeVisible()
     await expect(page.getByTestId('guide-demo-url')).toHaveText(printed.demo)
+    // The code left the address bar; a new tab of this browser gets in without any link.
+    expect(page.url()).not.toContain('code=')
+    const tab = await page.context().newPage()
+    await tab.goto(new URL('/app/', printed.app).href)
+    await expect(tab.getByTestId('first-run-guide')).toBeVisible()
+    await tab.close()
+    // The link was for one sign-in: another browser profile opening it is refused.
+    const stranger = await page.context().browser()!.newContext()
+    const strangerPage = await stranger.newPage()
+    await strangerPage.goto(printed.app)
+    await expect(strangerPage.getByTestId('signed-out')).toBeVisible()
+    await stranger.close()
   } finally {
     child.kill('SIGTERM')
     await exited

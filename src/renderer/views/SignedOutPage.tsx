@@ -9,8 +9,9 @@ export function SignedOutPage() {
         <h1>Open Sitecall with its link</h1>
         <p>
           This app answers only the person who started it. When <code>sitecall serve</code> starts,
-          it prints a link like <code>http://127.0.0.1:7411/app/?token=…</code>: open that link, in
-          this browser, to get in.
+          it prints a link like <code>{`${location.origin}/app/?code=…`}</code>: open that link, in
+          this browser, to get in. Once a browser has signed in,{' '}
+          <code>{`${location.origin}/app/`}</code> opens in any of its tabs.
         </p>
         <h2>Lost the link, or it stopped working?</h2>
         <ol>
@@ -23,8 +24,9 @@ export function SignedOutPage() {
           </li>
         </ol>
         <p className="muted small">
-          The token in the link lasts an hour and is renewed while the page stays open; a link from
-          an earlier start no longer works. The desktop app needs no link.
+          A link works once, within 10 minutes of the start; the session it opens lasts an hour and
+          is renewed while a page stays open. A link from an earlier start no longer works. The
+          desktop app needs no link.
         </p>
       </div>
     </main>

@@ -4,6 +4,8 @@ import { randomSecret } from './secrets'
 
 /** Spec "Other time-bound states" and "Limits": an owner token expires after one hour. */
 export const OWNER_TOKEN_LIFE_MS = 60 * 60_000
+/** A sign-in code of the app's start link is good for this long, and for one use. */
+export const SIGN_IN_CODE_LIFE_MS = 10 * 60_000
 
 export interface IssuedOwnerToken {
   token: string
@@ -25,6 +27,17 @@ export interface OwnerTokens {
    * already expired (the person opens the app's URL again).
    */
   refresh(token: string): IssuedOwnerToken
+  /**
+   * A one-time code for the app's start link (`/app/?code=…`): what `sitecall serve` prints and
+   * hands to the browser it opens, so the owner token itself never appears in another process's
+   * arguments or in browser history. Good for `SIGN_IN_CODE_LIFE_MS`, once.
+   */
+  issueCode(): string
+  /**
+   * Trades a code of `issueCode` for a fresh owner token; the code is spent. Errors: 401
+   * `unauthorized` for an unknown, spent or expired code.
+   */
+  redeem(code: string): IssuedOwnerToken
 }
 
 /**
@@ -44,9 +57,28 @@ export function createOwnerTokens(options: { clock: () => number; lifeMs?: numbe
     return { token, expiresAt }
   }
   const isValid = (token: string) => (expiry.get(hashSecretValue(token)) ?? 0) > clock()
+  const codes = new Map<string, number>()
   return {
     issue,
     isValid,
+    issueCode() {
+      const now = clock()
+      for (const [hash, at] of codes) if (at <= now) codes.delete(hash)
+      const code = randomSecret()
+      codes.set(hashSecretValue(code), now + SIGN_IN_CODE_LIFE_MS)
+      return code
+    },
+    redeem(code) {
+      const hash = hashSecretValue(code)
+      const until = codes.get(hash)
+      codes.delete(hash)
+      if (until === undefined || until <= clock())
+        throw new ServiceError(
+          'unauthorized',
+          'This sign-in link was already used or is over 10 minutes old: open the app in the tab that used it, or start Sitecall again for a new link.',
+        )
+      return issue()
+    },
     expiresAt: (token) => (isValid(token) ? expiry.get(hashSecretValue(token))! : null),
     refresh(token) {
       if (!isValid(token))

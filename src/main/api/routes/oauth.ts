@@ -9,7 +9,7 @@ import {
 } from '../oauth/clientRegistration'
 import { renderConsentPage, renderSignInNeededPage } from '../oauth/consentPage'
 import { authorizationServerMetadata, OAUTH_PATHS } from '../oauth/metadata'
-import type { OwnerTokens } from '../oauth/ownerTokens'
+import type { IssuedOwnerToken, OwnerTokens } from '../oauth/ownerTokens'
 import { OAuthError, type TokenService } from '../oauth/tokens'
 import { routeSchema } from '../openapi/routeSchema'
 import { json } from '../openapi/docParts'
@@ -47,12 +47,16 @@ const cookieName = (request: FastifyRequest) =>
  *   refresh token. Its errors are RFC 6749 §5.2's `{error, error_description}`, not the spec's
  *   envelope, because OAuth clients branch on that `error` (a refresh answered `invalid_grant`
  *   makes them sign in again);
- * - `POST /app-api/session/refresh` trades the UI's valid owner token for a fresh one.
+ * - `POST /app-api/session/refresh` trades the UI's valid owner token for a fresh one;
+ * - `POST /app-api/session/redeem` `{code}` trades the one-time code of the app's start link
+ *   (`/app/?code=…`, what `sitecall serve` prints and opens) for an owner token;
+ * - `POST /app-api/session/resume` gives a tab opened without a link a fresh token, when the
+ *   browser holds the session cookie of a tab that signed in.
  *
  * The consent page needs the owner's session, since the one who opens it is the app's owner:
  * the owner token as a bearer header, as `?token=` on the GET (then kept in the cookie), or the
- * `sitecall_owner_<port>` cookie (HttpOnly, SameSite=Strict, Path=/oauth) that every session
- * refresh of the UI sets, so a browser where the app is open can approve.
+ * `sitecall_owner_<port>` cookie (HttpOnly, SameSite=Strict, Path=/) that every sign-in and
+ * session refresh of the UI sets, so a browser where the app is open can approve.
  */
 export function registerOAuthRoutes(app: FastifyInstance, deps: OAuthRouteDeps): void {
   app.get(OAUTH_PATHS.metadata, { schema: METADATA_ROUTE }, async (request) =>
@@ -71,6 +75,19 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: OAuthRouteDeps):
   app.post('/app-api/session/refresh', { schema: REFRESH_ROUTE }, async (request, reply) =>
     refreshSession(deps, request, reply),
   )
+  app.post('/app-api/session/redeem', { schema: REDEEM_ROUTE }, async (request, reply) => {
+    const { code } = validBody<{ code: string }>(request)
+    return sendSession(deps, request, reply, deps.ownerTokens.redeem(code))
+  })
+  app.post('/app-api/session/resume', { schema: RESUME_ROUTE }, async (request, reply) => {
+    const current = readCookie(request.headers.cookie, cookieName(request))
+    if (!current || !deps.ownerTokens.isValid(current))
+      throw new ServiceError(
+        'unauthorized',
+        'This browser holds no open Sitecall session: open the link `sitecall serve` printed.',
+      )
+    return sendSession(deps, request, reply, deps.ownerTokens.refresh(current))
+  })
   // Form bodies only here: elsewhere the API takes JSON and refuses other media types.
   void app.register(async (scoped) => {
     scoped.addContentTypeParser(
@@ -113,6 +130,31 @@ const REFRESH_ROUTE = routeSchema({
   auth: 'owner',
   responses: { '200': json('`{token, expiresAt, expiresInSeconds}`') },
   errors: ['bad_request'],
+})
+
+const REDEEM_ROUTE = routeSchema({
+  summary: "Trade the one-time code of the app's start link for an owner token (one hour).",
+  tag: 'app',
+  auth: 'public',
+  body: {
+    schema: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['code'],
+      properties: { code: { type: 'string', minLength: 1, maxLength: 200 } },
+    },
+    required: true,
+  },
+  responses: { '200': json('`{token, expiresAt, expiresInSeconds}`') },
+  errors: ['bad_request', 'unknown_argument', 'invalid_input', 'unauthorized'],
+})
+
+const RESUME_ROUTE = routeSchema({
+  summary: "A fresh owner token for a browser that holds the app's session cookie.",
+  tag: 'app',
+  auth: 'session',
+  responses: { '200': json('`{token, expiresAt, expiresInSeconds}`') },
+  errors: ['unauthorized'],
 })
 
 const CONSENT_PAGE_ROUTE = routeSchema({
@@ -189,7 +231,16 @@ const TOKEN_ROUTE = routeSchema({
 function refreshSession(deps: OAuthRouteDeps, request: FastifyRequest, reply: FastifyReply) {
   const header = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')
   if (!header) throw new ServiceError('unauthorized', 'Send the current owner token as a bearer.')
-  const fresh = deps.ownerTokens.refresh(header[1]!)
+  return sendSession(deps, request, reply, deps.ownerTokens.refresh(header[1]!))
+}
+
+/** Answers with an owner token and sets the session cookie that lets other tabs resume. */
+function sendSession(
+  deps: OAuthRouteDeps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  fresh: IssuedOwnerToken,
+) {
   setSessionCookie(request, reply, fresh.token, fresh.expiresAt - deps.clock())
   return reply.header('cache-control', 'no-store').send({
     token: fresh.token,
@@ -321,7 +372,7 @@ function setSessionCookie(
   const maxAge = Math.max(0, Math.floor(lifeMs / 1000))
   void reply.header(
     'set-cookie',
-    `${cookieName(request)}=${token}; Path=/oauth; HttpOnly; SameSite=Strict; Max-Age=${maxAge}`,
+    `${cookieName(request)}=${token}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${maxAge}`,
   )
 }
 

@@ -42,7 +42,7 @@ describe('owner tokens', () => {
     )
     expect(refreshed.status).toBe(200)
     expect(refreshed.body.expiresInSeconds).toBe(3600)
-    expect(refreshed.headers.get('set-cookie')).toMatch(/Path=\/oauth; HttpOnly; SameSite=Strict/)
+    expect(refreshed.headers.get('set-cookie')).toMatch(/Path=\/; HttpOnly; SameSite=Strict/)
     const fresh = refreshed.body.token
     expect(fresh).not.toBe(h.core.ownerToken)
     // The start token keeps its own hour; the fresh one lives an hour from the refresh.
