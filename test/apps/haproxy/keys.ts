@@ -1,0 +1,92 @@
+/**
+ * What the answer keys of HAProxy do by hand, as a person with curl would: post the stats page's
+ * admin form, read a server's state from the CSV export, search a read's answer.
+ */
+import type { StorageState } from '../../../src/shared/trace'
+import type { AppInstance, RequestKey } from '../types'
+import { backendField } from './seed'
+import { readServers } from './session'
+
+/**
+ * The admin form's POST for `action`: the page posts to its own URL (`/` here), the form fields
+ * `s=<server>` (one per ticked box), `action=<value>` and `b=#<backend id>`.
+ */
+export function actionKey(action: string): RequestKey {
+  return { method: 'POST', path: '/', operation: { field: 'action', value: action } }
+}
+
+/**
+ * Posts the admin form as Apply does, ticking `server` in `backend`'s table. HAProxy answers
+ * 303 to `/;st=DONE` when it did it; `;st=ERRP` (no such server or backend), `;st=NONE`
+ * (nothing ticked) and the others mean nothing changed, and throw.
+ */
+export async function postAction(
+  app: AppInstance,
+  session: StorageState,
+  backend: string,
+  server: string,
+  action: string,
+): Promise<void> {
+  const body = new URLSearchParams({ s: server, action, b: backendField(backend) })
+  const res = await app.fetch('/', {
+    method: 'POST',
+    session,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body,
+  })
+  await res.arrayBuffer()
+  const where = res.headers.get('location') ?? ''
+  if (res.status !== 303 || !where.endsWith(';st=DONE'))
+    throw new Error(`${action} of ${backend}/${server} answered ${res.status} ${where}`)
+}
+
+/** The status the CSV export shows for `backend`/`server` (`UP`, `MAINT`, `DRAIN`, `no check`). */
+export async function statusOf(
+  app: AppInstance,
+  session: StorageState,
+  backend: string,
+  server: string,
+): Promise<string> {
+  const rows = await readServers(app.fetch, session)
+  const row = rows.find((r) => r.backend === backend && r.server === server)
+  if (!row) throw new Error(`the CSV export has no server ${backend}/${server}`)
+  return row.status
+}
+
+/**
+ * A run's result as one searchable string: a string as it is; an object (a page read as
+ * `{title, text, links}`, a parsed JSON answer) as its keys and string and number values, one a
+ * line, so a word search sees `batch1` on its own (in JSON text it would follow a literal `\n`).
+ */
+export function resultText(result: unknown): string {
+  if (typeof result === 'string') return result
+  const parts: string[] = []
+  const walk = (value: unknown): void => {
+    if (typeof value === 'string' || typeof value === 'number') parts.push(String(value))
+    else if (Array.isArray(value)) value.forEach(walk)
+    else if (value && typeof value === 'object')
+      for (const [k, v] of Object.entries(value)) {
+        parts.push(k)
+        walk(v)
+      }
+  }
+  walk(result)
+  return parts.join('\n')
+}
+
+/** Throws `problem` when it is not null (replayByHand reuses the checks this way). */
+export function mustPass(problem: string | null): void {
+  if (problem) throw new Error(problem)
+}
+
+/** GETs `path` signed in and returns its text; throws unless HAProxy answered 200. */
+export async function getText(
+  app: AppInstance,
+  session: StorageState,
+  path: string,
+): Promise<string> {
+  const res = await app.fetch(path, { session })
+  const text = await res.text()
+  if (res.status !== 200) throw new Error(`GET ${path} answered ${res.status}`)
+  return text
+}
