@@ -62,7 +62,13 @@ async function recordHar(app: AppDefinition, inst: AppInstance, wf: Workflow): P
       ...(session ? { storageState: playwrightState(session) } : {}),
     })
     const page = await context.newPage()
-    await page.goto(`${inst.origin}${wf.startPath}`, { waitUntil: 'domcontentloaded' })
+    // A start page behind HTTP Basic/Digest fails to load in a browser without credentials
+    // (net::ERR_INVALID_AUTH_CREDENTIALS); the scripted person answers the login in `play`.
+    await page
+      .goto(`${inst.origin}${wf.startPath}`, { waitUntil: 'domcontentloaded' })
+      .catch((error: Error) => {
+        if (!/ERR_INVALID_AUTH_CREDENTIALS|401/.test(error.message)) throw error
+      })
     await wf.play(page, inst)
     await context.close()
     const har = JSON.parse(readFileSync(harPath, 'utf8')) as Har
