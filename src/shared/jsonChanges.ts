@@ -72,6 +72,7 @@ function walk(
       next = valueAt(node, [part], scope)
       if (next === undefined) return notFound(parts, i, part, scope)
     } else if (part.kind === 'each') return drift(`"[]" names no single place to change`)
+    else if (part.kind === 'keyOf') return drift(`"~" names a key, not a place to change`)
     else {
       const key = part.kind === 'index' ? part.index : part.key
       next = ownValue(node, key)
@@ -95,6 +96,7 @@ function applyAt(
   value: unknown,
   scope: PathScope,
 ): ChangeFailure | null {
+  if (last.kind === 'keyOf') return drift(`"${change.path}" must end in a key or an index`)
   if (last.kind === 'each' || last.kind === 'where') {
     if (change.op !== 'set' || !Array.isArray(parent) || last.kind === 'each')
       return drift(`"${change.path}" must end in a key or an index`)

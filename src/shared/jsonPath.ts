@@ -10,6 +10,10 @@
  *             | '[' ']'                             every item of a list (`items[].id`)
  *             | '[' json-string ']'                 a key with dots or brackets (`["a.b"]`)
  *             | '[?' field '==' value ']'           the first item whose `field` equals `value`
+ *                                                  (of a list, or of an object's values: a map
+ *                                                  of records keyed by their ids)
+ *             | '~'                                 the key the value before it sits under
+ *                                                  (`torrents[?name==x]~`: the id of the record)
  *     field  := key ('.' key)*
  *     value  := '{{' name '}}' | json-string | bare characters up to ']'
  *
@@ -29,6 +33,7 @@ export type PathPart =
   | { kind: 'index'; index: number }
   | { kind: 'each' }
   | { kind: 'where'; field: string[]; value: WhereValue }
+  | { kind: 'keyOf' }
 
 /** What a `[?field==value]` compares with: a literal, or a placeholder of the run's scope. */
 export type WhereValue = { literal: string } | { placeholder: string }
@@ -62,9 +67,14 @@ function readParts(path: string): PathPart[] | null {
       i++
       continue
     }
+    if (c === '~') {
+      parts.push({ kind: 'keyOf' })
+      i++
+      continue
+    }
     if (c !== '[') {
       let end = i
-      while (end < path.length && path[end] !== '.' && path[end] !== '[') end++
+      while (end < path.length && path[end] !== '.' && path[end] !== '[' && path[end] !== '~') end++
       parts.push({ kind: 'key', key: path.slice(i, end) })
       i = end
       continue
@@ -84,7 +94,8 @@ export function formatPath(parts: PathPart[]): string {
     if (part.kind === 'index') out += `[${part.index}]`
     else if (part.kind === 'each') out += '[]'
     else if (part.kind === 'where') out += `[?${part.field.join('.')}==${formatValue(part.value)}]`
-    else if (!part.key || /[.[\]]/.test(part.key)) out += `[${JSON.stringify(part.key)}]`
+    else if (part.kind === 'keyOf') out += '~'
+    else if (!part.key || /[.[\]~]/.test(part.key)) out += `[${JSON.stringify(part.key)}]`
     else out += out ? `.${part.key}` : part.key
   }
   return out
@@ -114,14 +125,20 @@ export function valuesAt(
 ): unknown[] {
   const parts = typeof path === 'string' ? parsePath(path) : path
   if (!parts) return []
-  let current: unknown[] = [json]
+  let current: Reached[] = [{ value: json }]
   for (const part of parts) {
-    const next: unknown[] = []
-    for (const value of current) step(value, part, scope, next)
+    const next: Reached[] = []
+    for (const reached of current) step(reached, part, scope, next)
     current = next
     if (!current.length) break
   }
-  return current
+  return current.map((r) => r.value)
+}
+
+/** A value a path reached, with the key or index it was reached under (for `~`). */
+interface Reached {
+  value: unknown
+  key?: string | number
 }
 
 /** The first value at `path` (see {@link valuesAt}), or undefined. */
@@ -184,37 +201,47 @@ export function fold(text: string): string {
   return text.trim().replace(/\s+/g, ' ').toLowerCase()
 }
 
-function step(value: unknown, part: PathPart, scope: PathScope, out: unknown[]): void {
+function step(reached: Reached, part: PathPart, scope: PathScope, out: Reached[]): void {
+  const { value } = reached
   switch (part.kind) {
     case 'key':
       if (Array.isArray(value)) {
         // Dot paths index lists with numbers (`flows.1.label`), as stored tools write them.
         if (/^\d+$/.test(part.key) && Number(part.key) < value.length)
-          out.push(value[Number(part.key)])
-      } else if (isRecord(value) && Object.hasOwn(value, part.key)) out.push(value[part.key])
+          out.push({ value: value[Number(part.key)], key: Number(part.key) })
+      } else if (isRecord(value) && Object.hasOwn(value, part.key))
+        out.push({ value: value[part.key], key: part.key })
       return
     case 'index':
       if (Array.isArray(value)) {
-        if (part.index < value.length) out.push(value[part.index])
+        if (part.index < value.length) out.push({ value: value[part.index], key: part.index })
       } else if (isRecord(value) && Object.hasOwn(value, String(part.index)))
-        out.push(value[String(part.index)])
+        out.push({ value: value[String(part.index)], key: String(part.index) })
       return
     case 'each':
-      if (Array.isArray(value)) out.push(...value)
+      if (Array.isArray(value)) value.forEach((item, i) => out.push({ value: item, key: i }))
+      return
+    case 'keyOf':
+      if (reached.key !== undefined) out.push({ value: String(reached.key) })
       return
     case 'where': {
-      if (!Array.isArray(value)) return
+      const entries: Array<[string | number, unknown]> = Array.isArray(value)
+        ? value.map((item, i) => [i, item])
+        : isRecord(value)
+          ? Object.entries(value)
+          : []
+      if (!entries.length) return
       const wanted = whereText(part.value, scope)
       if (wanted === undefined) return
       const fieldOf = (item: unknown) => textAt(item, part.field.map(asKey))
-      const exact = value.find((item) => fieldOf(item) === wanted)
+      const exact = entries.find(([, item]) => fieldOf(item) === wanted)
       const found =
         exact ??
-        value.find((item) => {
+        entries.find(([, item]) => {
           const text = fieldOf(item)
           return text !== undefined && fold(text) === fold(wanted)
         })
-      if (found !== undefined) out.push(found)
+      if (found !== undefined) out.push({ value: found[1], key: found[0] })
       return
     }
   }

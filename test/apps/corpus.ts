@@ -4,6 +4,7 @@
  * dependencies, mutating flag). Pure but for reading the stored files.
  */
 import { compileTrace, type CompileResult } from '../../src/main/compiler'
+import type { TargetModelParams } from '../../src/main/compiler/ranker/targetModel'
 import { importHar } from '../../src/main/recorder/har'
 import type { ToolSpec } from '../../src/shared/toolSpec'
 import type { Trace } from '../../src/shared/trace'
@@ -62,13 +63,21 @@ export async function loadStoredWorkflows(names: string[] = []): Promise<StoredW
 export function compileStored(
   entry: StoredWorkflow,
   path: RecordingPath,
-  options: { intent?: string; origin?: string } = {},
+  options: { intent?: string; origin?: string; targetModel?: TargetModelParams | null } = {},
 ): CompileResult | null {
   const stored = path === 'recording' ? entry.recording : entry.har
   if (!stored) return null
   const trace = options.origin ? rebase(stored.trace, stored.origin, options.origin) : stored.trace
   const intent = options.intent ?? entry.workflow.intent
-  return compileTrace({ ...trace, intent }, { toolId: TOOL_ID, now: NOW, intent })
+  return compileTrace(
+    { ...trace, intent },
+    {
+      toolId: TOOL_ID,
+      now: NOW,
+      intent,
+      ...(options.targetModel !== undefined ? { targetModel: options.targetModel } : {}),
+    },
+  )
 }
 
 /** How a compiled tool compares with its answer key. */

@@ -6,7 +6,7 @@
  * improvement, so the file stays the truth.
  *
  * Run: `npm run corpus:expect -- [--live] [app ...]`. Always rewrites the offline verdicts of every
- * workflow. With `--live`, also runs the working-tools check on a fresh instance of each named app
+ * workflow of the apps that arrived (`arrivals.ts`). With `--live`, also runs the working-tools check on a fresh instance of each named app
  * (all when none are named) and writes its `working` fields; other apps keep the ones the file
  * had. Exit 1 when an app could not be checked live.
  */
@@ -19,8 +19,9 @@ import {
   type StoredWorkflow,
   type Verdict,
 } from './corpus'
-import { byApp, evaluateLive, PATHS, type WorkflowResult } from './evaluate'
+import { byApp, evaluateLive, PATHS, rewordingHits, type WorkflowResult } from './evaluate'
 import type { RecordingPath } from './store'
+import { arrivedApps } from './arrivals'
 
 /** `test/apps/expected.json` */
 export const EXPECTED_FILE = fileURLToPath(new URL('./expected.json', import.meta.url))
@@ -32,7 +33,11 @@ export type Measure = (typeof MEASURES)[number]
 export const ALL_MEASURES = [...MEASURES, 'working'] as const
 
 /** One workflow on one path: each measure right or not; `working` once checked live. */
-export type PathExpectation = Record<Measure, boolean> & { working?: boolean }
+export type PathExpectation = Record<Measure, boolean> & {
+  working?: boolean
+  /** Plain HARs only: whether each rewording of the intent reached the key's target. */
+  wording?: Record<'terse' | 'chatty' | 'withoutValue', boolean>
+}
 /** One workflow on both paths. */
 export type WorkflowExpectation = Record<RecordingPath, PathExpectation>
 /** The whole file: `<app>/<workflow>` -> its expectation. */
@@ -108,13 +113,19 @@ async function main(): Promise<void> {
   const live = args.includes('--live')
   const names = args.filter((a) => !a.startsWith('--'))
   const previous = readExpected()
-  const entries = await loadStoredWorkflows()
+  // Apps still waiting for their arrival measure stay out of the file (issue 24 B).
+  const entries = await loadStoredWorkflows(arrivedApps())
   const next: Expectations = {}
   for (const entry of entries) {
     next[entry.ref] = {
       recording: expectationOf(judgeStored(entry, 'recording')),
       har: expectationOf(judgeStored(entry, 'har')),
     }
+    const hits = rewordingHits(entry)
+    if (hits.length)
+      next[entry.ref]!.har.wording = Object.fromEntries(
+        hits.map((h) => [h.kind, h.hit]),
+      ) as PathExpectation['wording']
     // Without a live run the working figures stay what was last measured.
     for (const path of PATHS) {
       const was = previous[entry.ref]?.[path].working

@@ -25,7 +25,14 @@ import { shapeTarget } from './shapeTarget'
 import { bindSignIn } from './signIn'
 import { intentToolName } from './intentName'
 import { siteOfTrace } from './siteOfTrace'
+import { normalValue } from './valueSpelling'
 import { commitTime, markContext, typedValues, type TypedValue } from './typedValues'
+import {
+  calibratedConfidence,
+  rankByModel,
+  TARGET_MODEL,
+  type TargetModelParams,
+} from './ranker/targetModel'
 
 export interface CompileOptions {
   /** UUID for the new tool. */
@@ -38,6 +45,11 @@ export interface CompileOptions {
   targetExchangeId?: string
   /** Observed exchanges the target depends on (manual compile); each becomes a dependency step. */
   dependencyExchangeIds?: string[]
+  /**
+   * The ranker that orders the candidate targets: the fitted one by default; another (a fold of
+   * the leave-one-app-out evaluation) or null for the rules' own order.
+   */
+  targetModel?: TargetModelParams | null
 }
 
 export type CompileResult =
@@ -101,17 +113,32 @@ interface ChosenTarget {
   chosen: ScoredExchange
   /** The person named the target (manual compile). */
   byHand: boolean
+  /** The fitted ranker's calibrated chance that `chosen` is right (absent without a model). */
+  confidence?: number
+}
+
+/** The candidate targets of a trace in the rules' order, with what scored them. */
+export interface TargetCandidates {
+  intent: string
+  siteHosts: Set<string>
+  eligible: Exchange[]
+  typed: TypedValue[]
+  committedAt: number | null
+  /** Every candidate with evidence of the intent, in the order the rules rank them. */
+  scored: ScoredExchange[]
+  /** Requests that cannot be targets and why (for an explanation). */
+  considered: CompileExplanation['considered']
 }
 
 /**
- * The target exchange: the best-scored candidate (at least {@link MIN_TARGET_SCORE}), or the one
- * named by hand; else an explanation of what is missing.
+ * The candidate targets of a trace for an intent, as the rules score and order them, before any
+ * learned ranker: what the ranker is fitted on (`test/apps/fitTargetRanker.ts`) and reorders.
  */
-function chooseTarget(
+export function targetCandidates(
   trace: Trace,
-  options: CompileOptions,
-): ChosenTarget | { explanation: CompileExplanation } {
-  const intent = options.intent ?? trace.intent
+  intent: string,
+  byHandId?: string,
+): TargetCandidates {
   const start = safeUrl(trace.startUrl)
   const siteHosts = new Set(
     [start?.host, ...trace.actions.map((a) => safeUrl(a.pageUrl)?.host)].filter(
@@ -124,17 +151,40 @@ function chooseTarget(
     if (why)
       considered.push({ exchangeId: e.id, method: e.method, url: e.url, rejectedBecause: why })
     // A request chosen by hand may be a page or another host's API, never an asset or noise.
-    return !why || (e.id === options.targetExchangeId && !NEVER_A_TARGET.test(why))
+    return !why || (e.id === byHandId && !NEVER_A_TARGET.test(why))
   })
   // A HAR has no actions, and a recording may hold only clicks: then the values the intent names
   // stand in for what was typed.
   const fromActions = typedValues(trace.actions)
-  const base = fromActions.length ? fromActions : intentValues(intent, eligible)
+  // A value the intent names that a request carries counts beside what was typed: the row the
+  // person ticked or clicked (`s=batch2`) is named in the intent, not typed (issue 24 kind 2).
+  const named = intentValues(intent, eligible).filter(
+    (v) => !fromActions.some((t) => normalValue(t.value) === normalValue(v.value)),
+  )
+  const base = [...fromActions, ...named]
   // An item picked by a click (a version, a tab) that a later request sends as a query or body
   // value is a value the person chose, as a `<select>` would be.
   const typed = markContext([...base, ...pickedValues(trace.actions, eligible, base)], intent)
   const committedAt = commitTime(trace.actions)
   const scored = rankCandidates(trace, eligible, typed, committedAt, intent)
+  return { intent, siteHosts, eligible, typed, committedAt, scored, considered }
+}
+
+/**
+ * The target exchange: the candidate the ranker puts first (the fitted model by default, else the
+ * rules' order; at least {@link MIN_TARGET_SCORE} of evidence), or the one named by hand; else an
+ * explanation of what is missing.
+ */
+function chooseTarget(
+  trace: Trace,
+  options: CompileOptions,
+): ChosenTarget | { explanation: CompileExplanation } {
+  const intent = options.intent ?? trace.intent
+  const found = targetCandidates(trace, intent, options.targetExchangeId)
+  const { typed, committedAt, eligible, considered } = found
+  const model = options.targetModel === undefined ? TARGET_MODEL : options.targetModel
+  const ranked = rankByModel(found.scored, { intent, exchanges: trace.exchanges }, model)
+  const scored = ranked.map((r) => r.candidate)
   const byHand = options.targetExchangeId !== undefined
   const chosen = byHand
     ? chosenByHand(options.targetExchangeId!, scored, eligible, {
@@ -146,8 +196,22 @@ function chooseTarget(
     : scored[0]
   if (!chosen || (!byHand && chosen.score < MIN_TARGET_SCORE))
     return { explanation: explainMissing(trace, intent, typed, scored, considered, committedAt) }
-  return { intent, siteHosts, eligible, typed, scored, chosen, byHand }
+  const probability = ranked.find((r) => r.candidate.exchange === chosen.exchange)?.probability
+  return {
+    intent,
+    siteHosts: found.siteHosts,
+    eligible,
+    typed,
+    scored,
+    chosen,
+    byHand,
+    ...(model && probability !== undefined
+      ? { confidence: roundTo(calibratedConfidence(probability, model)) }
+      : {}),
+  }
 }
+
+const roundTo = (n: number) => Math.round(n * 100) / 100
 
 /** The target's request and the steps before it: its shape, dependencies, sign-in and files. */
 interface PlannedRequests {
@@ -197,7 +261,7 @@ function planRequests(
 /** The candidate ToolSpec: named, versioned, with its steps and the evidence that chose them. */
 function candidateOf(
   trace: Trace,
-  { intent, chosen, scored, byHand }: ChosenTarget,
+  { intent, chosen, scored, byHand, confidence }: ChosenTarget,
   { shaped, dependencies, signIn, files }: PlannedRequests,
   options: CompileOptions,
 ): ToolSpec {
@@ -237,7 +301,7 @@ function candidateOf(
       targetExchangeId: exchange.id,
       exchangeIds: [...dependencies.steps.map((s) => s.exchangeId!), exchange.id],
       score: chosen.score,
-      confidence: confidenceOf(chosen, scored),
+      confidence: confidence ?? confidenceOf(chosen, scored),
       signals: [...chosen.signals, ...shaped.signals, ...dependencies.signals, ...signIn.signals],
       alternatives: alternativesOf(
         chosen,

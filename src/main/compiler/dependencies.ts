@@ -9,6 +9,7 @@ import type { Exchange, Trace } from '../../shared/trace'
 import { safeUrl } from './classify'
 import { httpAuthSchemeOf } from './httpAuth'
 import { snake } from './naming'
+import { isOperationValue } from './operation'
 import { pathSegments, requestValues } from './requestValues'
 import { templateOf, withPathInputs, type ValueSite } from './stepTemplate'
 import {
@@ -339,6 +340,9 @@ function tracedValues(exchange: Exchange): TracedValue[] {
   })
   for (const v of requestValues(exchange)) {
     if (v.value === null || typeof v.value === 'boolean') continue
+    // The operation an action API or a JSON-RPC call names is a constant of the tool: a list of
+    // method names an earlier answer holds (`system.listMethods`) is no source of it.
+    if (isOperationValue(v)) continue
     const value = String(v.value)
     // A plain word (`directory`, `delete`, `password`) is a constant of the route that an earlier
     // answer may hold by coincidence, never a token or an id to read fresh.
@@ -380,6 +384,9 @@ export function generatedKind(key: string, value: string, sentAt: number): Gener
  * parent's singular noun (`workspaces[0].id` → `workspace_id`) so a chain's values read apart.
  */
 function extractorBaseName(path: string): string {
+  // The key of a map entry (`result.torrents["8af4…"]~`) is the id of a `torrent`.
+  const keyOf = /(?:^|\.)([^.[\]]+)\[[^\]]*\]~$/.exec(path)
+  if (keyOf) return `${singular(snake(keyOf[1]!))}_id`
   const parts = path.split('.').map((p) => snake(p.replace(/\[\d+\]/g, '')))
   const last = parts.pop() ?? ''
   const parent = parts.pop()

@@ -166,11 +166,18 @@ export function recordByName(
   const picked = valueAt(json, parts)
   for (let at = parts.length - 1; at >= 0; at--) {
     const part = parts[at]!
+    const holder = valueAt(json, parts.slice(0, at))
+    let record: unknown
+    let list: unknown[]
     const index = indexOf(part)
-    if (index === null) continue
-    const list = valueAt(json, parts.slice(0, at))
-    if (!Array.isArray(list)) continue
-    const record = list[index]
+    if (index !== null && Array.isArray(holder)) {
+      record = holder[index]
+      list = holder
+    } else if (part.kind === 'key' && parts[at + 1]?.kind === 'keyOf' && isRecord(holder)) {
+      // A map of records keyed by id (`torrents["8af4…"]~`): the key is the id the page sent.
+      record = holder[part.key]
+      list = Object.values(holder)
+    } else continue
     if (!isRecord(record)) continue
     const found = nameField(record, list, values, picked)
     if (found) return { parts, at, ...found, list: listName(parts.slice(0, at)) }

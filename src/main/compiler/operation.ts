@@ -1,4 +1,5 @@
 import type { Exchange } from '../../shared/trace'
+import { parseJsonRequest } from './classify'
 import { requestValues, type RequestValue } from './requestValues'
 
 /**
@@ -50,3 +51,22 @@ export function writesByOperation(exchange: Exchange): boolean {
 /** The operations a GET link performs in apps that write through links (WordPress, wikis). */
 const GET_WRITE_OPERATION =
   /^(delete|remove|trash|untrash|purge|spam|unspam|approve|unapprove|archive|restore|undelete|lock|unlock)$/
+
+/**
+ * True when a JSON body is a remote procedure call envelope: a `method` string naming the
+ * operation with its `params` (JSON-RPC 1.0 and 2.0, and the many APIs shaped like them: one
+ * URL, many operations).
+ */
+export function isRpcCall(body: unknown): boolean {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return false
+  const call = body as Record<string, unknown>
+  return typeof call.method === 'string' && ('params' in call || 'jsonrpc' in call)
+}
+
+/**
+ * True when a request value is the `id` of a JSON-RPC call: a counter the client picks to match
+ * the answer to the call (JSON-RPC 2.0 §4), the same for any run, never an input.
+ */
+export function isRpcCorrelation(v: RequestValue, exchange: Exchange): boolean {
+  return v.location === 'body' && v.path === 'id' && isRpcCall(parseJsonRequest(exchange))
+}

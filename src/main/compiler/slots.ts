@@ -11,7 +11,7 @@ import {
   type ScalarType,
 } from './observations'
 import { withFileBody } from './fileBodies'
-import { isOperationValue } from './operation'
+import { isOperationValue, isRpcCorrelation } from './operation'
 import { multipartFields, queryEntries, requestValues, type RequestValue } from './requestValues'
 import { normalValue } from './valueSpelling'
 import type { TypedValue } from './typedValues'
@@ -64,17 +64,19 @@ export function planSlots(
   const several = [...observed.values()].some((o) => o.varies)
   const typedByPath = new Map(matches.map((m) => [valueKey(m.value), m.typed]))
   const slottable = (v: RequestValue) => {
+    // An action API's operation (`action=inline-save`, a JSON-RPC `method`) is what the tool
+    // does, not an input, even when the person picked it from a menu (issue 24 kind 6).
+    if (isOperationValue(v) || isRpcCorrelation(v, exchange)) return false
     if (typedByPath.has(valueKey(v))) return true
     if (options.slottable && !options.slottable(v)) return false
     if (looksGenerated(v.value, exchange.startedAt)) return false
-    // An action API's operation (`action=inline-save`) is what the tool does, not an input.
-    if (isOperationValue(v)) return false
     // A redacted secret belongs to the login or the vault, never to the tool's inputs.
     if (typeof v.value === 'string' && v.value.includes(SECRET_PLACEHOLDER)) return false
     return !several || observed.get(valueKey(v))?.varies === true
   }
+  const typedSlot = (v: RequestValue) => typedByPath.has(valueKey(v)) && !isOperationValue(v)
   const ordered = [
-    ...values.filter((v) => typedByPath.has(valueKey(v))),
+    ...values.filter(typedSlot),
     ...values.filter((v) => !typedByPath.has(valueKey(v)) && slottable(v)),
   ]
   const properties: Record<string, SlotSchema> = {}
@@ -91,7 +93,7 @@ export function planSlots(
     if (typed && !typed.context && !picksListShape(typed, v, values)) required.push(name)
     slotOf.set(valueKey(v), slot)
   }
-  ordered.filter((v) => typedByPath.has(valueKey(v))).forEach(place)
+  ordered.filter(typedSlot).forEach(place)
   let pathSlotId: string | null = null
   if (options.pathSlot) {
     pathSlotId = take()
@@ -107,7 +109,7 @@ export function planSlots(
     }
     required.push(name)
   }
-  ordered.filter((v) => !typedByPath.has(valueKey(v))).forEach(place)
+  ordered.filter((v) => !typedSlot(v)).forEach(place)
   const plan: SlotPlan = {
     inputs: { type: 'object', properties, required, additionalProperties: false },
     request: {

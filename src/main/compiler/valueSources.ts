@@ -74,7 +74,7 @@ function sourceIn(exchange: Exchange, value: string): Omit<ExchangeSource, 'exch
   if (!body || body.encoding !== 'utf8' || !body.text.includes(value)) return null
   const json = parseJsonBody(exchange)
   if (json !== undefined) {
-    const path = jsonPathOf(json, value)
+    const path = jsonPathOf(json, value) ?? jsonKeyPathOf(json, value)
     return path === null ? null : { from: 'json', path }
   }
   const mime = mimeTypeOf(exchange.responseHeaders)
@@ -122,6 +122,29 @@ export function jsonPathOf(json: unknown, value: string, path = ''): string | nu
   return null
 }
 
+/**
+ * The path (`result.torrents["8af4…"]~`) of the first object key equal to `value` whose value is
+ * a record: a map of records keyed by their ids (Deluge's torrents, qBittorrent-like sync data),
+ * where the id the page sends is the key, not a field. `~` reads the key back (`jsonPath.ts`).
+ */
+export function jsonKeyPathOf(json: unknown, value: string, path = ''): string | null {
+  if (Array.isArray(json)) {
+    for (let i = 0; i < json.length; i++) {
+      const found = jsonKeyPathOf(json[i], value, `${path}[${i}]`)
+      if (found !== null) return found
+    }
+    return null
+  }
+  if (json === null || typeof json !== 'object') return null
+  for (const [key, child] of Object.entries(json)) {
+    if (key === value && child !== null && typeof child === 'object')
+      return `${path}[${JSON.stringify(key)}]~`
+    const found = jsonKeyPathOf(child, value, path ? `${path}.${key}` : key)
+    if (found !== null) return found
+  }
+  return null
+}
+
 function htmlSource(html: string, value: string): Omit<ExchangeSource, 'exchange'> | null {
   const $ = cheerio.load(html)
   let found: Omit<ExchangeSource, 'exchange'> | null = null
@@ -131,8 +154,17 @@ function htmlSource(html: string, value: string): Omit<ExchangeSource, 'exchange
   })
   if (found) return found
   $('input[name][value]').each((_, el) => {
-    if (!found && $(el).attr('value') === value)
-      found = { from: 'input', path: $(el).attr('name')! }
+    if (found || $(el).attr('value') !== value) return
+    const name = $(el).attr('name')!
+    // Several inputs of one name with other values are a list the person picked from (a
+    // checkbox per row): the value is the row's, not a token the page hands out.
+    const values = new Set(
+      $('input[name][value]')
+        .filter((_, other) => $(other).attr('name') === name)
+        .map((_, other) => $(other).attr('value'))
+        .get(),
+    )
+    if (values.size === 1) found = { from: 'input', path: name }
   })
   if (found) return found
   const scripts = $('script:not([src])')

@@ -135,3 +135,29 @@ describe('filterList', () => {
     expect(filterList(flows, 'missing', ['name'], 'x')).toBe(flows)
   })
 })
+
+describe('maps of records (issue 24 kind 3)', () => {
+  const answer = {
+    result: {
+      torrents: {
+        aa11: { name: 'ubuntu.iso', state: 'Seeding' },
+        bb22: { name: 'debian.iso', state: 'Paused' },
+      },
+    },
+  }
+
+  it('looks a record up in an object of records and reads the key it sits under with ~', () => {
+    expect(
+      textAt(answer, 'result.torrents[?name=={{input.p0}}]~', { 'input.p0': 'debian.iso' }),
+    ).toBe('bb22')
+    expect(valueAt(answer, 'result.torrents[?name==ubuntu.iso].state')).toBe('Seeding')
+    expect(textAt(answer, 'result.torrents["aa11"]~')).toBe('aa11')
+    expect(textAt(answer, 'result.torrents[?name==nope]~')).toBeUndefined()
+  })
+
+  it('writes ~ back as it reads it', () => {
+    const path = 'result.torrents[?name=={{input.p0}}]~'
+    expect(formatPath(parsePath(path)!)).toBe(path)
+    expect(formatPath([{ kind: 'key', key: 'a~b' }])).toBe('["a~b"]')
+  })
+})
