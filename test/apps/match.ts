@@ -1,9 +1,11 @@
 /**
  * How the corpus compares requests with answer keys: by method, URL path (a string or a RegExp)
- * and, for action-style APIs, the field that names the operation (in the query or a form body).
+ * and, for action-style APIs, the fields that name the operation (in the query, a form body, or a
+ * JSON body by key or JSON path).
  */
 import type { RequestTemplate, ToolSpec } from '../../src/shared/toolSpec'
 import type { Exchange } from '../../src/shared/trace'
+import { textAt } from '../../src/shared/jsonPath'
 import type { RequestKey } from './types'
 
 /** Stands for a value only known at run time (a step's extract, a login value, a secret). */
@@ -18,7 +20,8 @@ function fieldValue(url: URL, body: string | null, field: string): string | null
   if (multipart) return multipart[1]!
   try {
     const json = JSON.parse(body) as Record<string, unknown>
-    const v = json[field]
+    // A JSON path (`params[0]`): the operation of an RPC call that names it in its arguments.
+    const v = /[.[]/.test(field) ? textAt(json, field) : json[field]
     return typeof v === 'string' ? v : null
   } catch {
     return new URLSearchParams(body).get(field)
@@ -52,7 +55,8 @@ function matches(method: string, url: URL, body: string | null, key: RequestKey)
   if (method.toUpperCase() !== key.method.toUpperCase()) return false
   if (!pathMatches(url.pathname, key.path)) return false
   if (!key.operation) return true
-  return fieldValue(url, body, key.operation.field) === key.operation.value
+  const operations = Array.isArray(key.operation) ? key.operation : [key.operation]
+  return operations.every((op) => fieldValue(url, body, op.field) === op.value)
 }
 
 /** Does a recorded exchange match a key? */

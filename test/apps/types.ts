@@ -85,9 +85,11 @@ export interface RequestKey {
   path: string | RegExp
   /**
    * For APIs that put the operation in a query or form field (`action=edit`, `call=...`): the
-   * field and its value that tell this request apart from others on the same path.
+   * field and its value that tell this request apart from others on the same path. A JSON body's
+   * field may be a JSON path (`params[0]`); a list means every one of them must hold (an RPC
+   * `method` and the command in its first argument).
    */
-  operation?: { field: string; value: string }
+  operation?: { field: string; value: string } | Array<{ field: string; value: string }>
 }
 
 /**
