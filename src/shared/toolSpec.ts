@@ -294,12 +294,14 @@ export interface ResultFilter {
 
 /**
  * How the target's answer becomes the tool's result: the JSON answer itself (optionally with the
- * items of one list kept by a term, `filter`), or ("Page reads")
- * an HTML document turned into `{data?, title, text, links}`.
+ * items of one list kept by a term, `filter`), ("Page reads") an HTML document turned into
+ * `{data?, title, text, links}`, or data in a text format (CSV, XML, iCalendar, vCard, plain
+ * text: an export the person downloaded) returned whole as `{text, mimeType}`.
  */
 export type ResultShape =
   | { kind: 'json'; filter?: ResultFilter }
   | { kind: 'document'; data?: EmbeddedDataSource; page: boolean }
+  | { kind: 'text' }
 
 /**
  * What the site of a tool calls itself, from the pages the person passed through while recording

@@ -5,9 +5,11 @@
  * Each workflow and recording path is one choice set: the candidates the compiler's rules find
  * (`targetCandidates`), each labelled right when it is the answer key's target request. The model
  * is a conditional logit (`conditionalLogit.ts`) on standardised features (`targetFeatures.ts`).
- * It is evaluated by leave-one-app-out: for each app, fitted on the other apps and asked to pick
+ * The prior is the rules' own weighting (each signal counts its hand weight), and the L2 penalty
+ * pulls toward it. It is evaluated by leave-one-app-out: for each app, fitted on the other apps and asked to pick
  * the targets of this one; the out-of-fold probabilities of its choices fit the Platt calibration.
- * The final weights are fitted on every app whose arrival was measured (`arrivals.ts`). Full-batch
+ * The final weights are fitted on every app whose arrival was measured (`arrivals.ts`) and on the
+ * compiler's fixture traces (synthetic, one mechanism each: trained on, never evaluated). Full-batch
  * gradient descent from zero weights has no random draw: a rerun on the same corpus writes the
  * same file.
  *
@@ -21,14 +23,13 @@ import { targetCandidates } from '../../src/main/compiler/compileTrace'
 import { withFormBodies } from '../../src/main/compiler/formBodies'
 import { fitPlatt } from '../../src/main/compiler/ranker/calibration'
 import {
-  bestOf,
-  choiceProbabilities,
   fitConditionalLogit,
   type ChoiceGroup,
   type FitOptions,
 } from '../../src/main/compiler/ranker/conditionalLogit'
 import { targetFeatures, vectorOf } from '../../src/main/compiler/ranker/targetFeatures'
 import type { TargetModelParams } from '../../src/main/compiler/ranker/targetModel'
+import { loadCorpus } from '../fixtures/traces/corpus'
 import { arrivedApps } from './arrivals'
 import { compileStored, judge, loadStoredWorkflows, type StoredWorkflow } from './corpus'
 import { exchangeMatches } from './match'
@@ -48,6 +49,10 @@ export interface RawGroup {
   path: RecordingPath
   raw: Array<Record<string, number>>
   right: boolean[]
+  /** The workflow, compiled again with each fold's model; null for a fixture trace. */
+  entry: StoredWorkflow | null
+  /** The rules' own compile (no ranker) reached the key's target. */
+  rulesRight: boolean
 }
 
 /** The choice sets of every stored recording of `entries`. */
@@ -70,12 +75,47 @@ export function choiceSets(entries: StoredWorkflow[]): RawGroup[] {
         ref: entry.ref,
         path,
         raw: targetFeatures(scored, { intent, exchanges: trace.exchanges }),
+        entry,
+        rulesRight: composed !== null && composed !== undefined,
         right: scored.map(
           (c) =>
             c.exchange.id === composed || exchangeMatches(c.exchange, entry.workflow.key.target),
         ),
       })
     }
+  return out
+}
+
+/** The app name of the fixture traces: always trained on, never held out. */
+export const FIXTURES = '(fixtures)'
+
+/**
+ * Choice sets of the compiler's fixture traces (`test/fixtures/traces`): synthetic traces written
+ * to show one mechanism each (a page read, a count next to a list, a typeahead). They teach the
+ * ranker those mechanisms; as we wrote them, they never count in an evaluation.
+ */
+export function fixtureChoiceSets(): RawGroup[] {
+  const out: RawGroup[] = []
+  for (const fixture of loadCorpus()) {
+    if (!('target' in fixture.expected)) continue
+    const want = fixture.expected.target
+    const trace = withFormBodies({ ...fixture.trace, intent: fixture.intent }, fixture.intent)
+    const { scored } = targetCandidates(trace, fixture.intent)
+    const right = scored.map(
+      (c) =>
+        c.exchange.method.toUpperCase() === want.method.toUpperCase() &&
+        new URL(c.exchange.url).pathname === want.path,
+    )
+    out.push({
+      app: FIXTURES,
+      ref: `fixtures/${fixture.name}`,
+      path: 'har',
+      raw: targetFeatures(scored, { intent: fixture.intent, exchanges: trace.exchanges }),
+      right,
+      entry: null,
+      rulesRight: right[0] === true,
+    })
+  }
   return out
 }
 
@@ -95,6 +135,14 @@ export function featureSpace(groups: RawGroup[]): {
   return { names, scales: Object.fromEntries(names.map((n) => [n, scales[n]!])) }
 }
 
+/**
+ * The rules' own weighting as the prior: a signal's raw value is its hand weight, so the rules'
+ * sum is a weight equal to its scale on each scaled signal feature; facts start at zero.
+ */
+export function rulesPrior(names: string[], scales: Record<string, number>): number[] {
+  return names.map((n) => (n.startsWith('signal_') ? scales[n]! : 0))
+}
+
 function toChoice(g: RawGroup, names: string[], scales: Record<string, number>): ChoiceGroup {
   return {
     id: `${g.ref} [${g.path}]`,
@@ -112,16 +160,20 @@ export interface HeldOut {
   right: boolean
   reachable: boolean
   probability: number
+  /** The rules' evidence score of the choice (0..1). */
+  evidence: number
   /** The rules' own first choice was right (the baseline before any fitting). */
   rulesRight: boolean
 }
 
 /**
- * Leave-one-app-out: for each app, a model fitted on the others picks this app's targets.
- * Feature scales come from the training apps only.
+ * Leave-one-app-out, as the compiler runs: for each app, a model fitted on the other apps (its
+ * feature scales from them too, its calibration the identity) compiles this app's recordings,
+ * and the tool's target is judged against the key. `probability` is the fold model's raw
+ * probability of its choice (the tool's confidence under an identity calibration).
  */
 export function leaveOneAppOut(groups: RawGroup[], fit: FitOptions = FIT): HeldOut[] {
-  const apps = [...new Set(groups.map((g) => g.app))].sort()
+  const apps = [...new Set(groups.map((g) => g.app))].filter((a) => a !== FIXTURES).sort()
   const out: HeldOut[] = []
   for (const app of apps) {
     const training = groups.filter((g) => g.app !== app)
@@ -130,19 +182,29 @@ export function leaveOneAppOut(groups: RawGroup[], fit: FitOptions = FIT): HeldO
       training.map((g) => toChoice(g, names, scales)),
       names.length,
       fit,
+      rulesPrior(names, scales),
     )
+    const fold: TargetModelParams = {
+      model: 'conditional-logit',
+      features: names,
+      scales,
+      weights,
+      platt: { a: 1, b: 0 },
+      provenance: { fold: app },
+    }
     for (const g of groups.filter((x) => x.app === app)) {
-      const choice = toChoice(g, names, scales)
-      const best = bestOf(weights, choice.features)
-      const p = best >= 0 ? choiceProbabilities(weights, choice.features)[best]! : 0
+      if (!g.entry) continue
+      const compiled = compileStored(g.entry, g.path, { targetModel: fold })
+      const right = compiled?.ok ? judge(compiled, g.entry.workflow.key).target : false
       out.push({
         app,
         ref: g.ref,
         path: g.path,
-        right: best >= 0 && g.right[best]!,
+        right,
         reachable: g.right.some(Boolean),
-        probability: p,
-        rulesRight: g.right[0] === true,
+        probability: compiled?.ok ? (compiled.candidate.evidence.confidence ?? 0) : 0,
+        evidence: compiled?.ok ? compiled.candidate.evidence.score : 0,
+        rulesRight: g.rulesRight,
       })
     }
   }
@@ -171,8 +233,11 @@ export function fitModel(groups: RawGroup[], held: HeldOut[], apps: string[]): T
     groups.map((g) => toChoice(g, names, scales)),
     names.length,
     FIT,
+    rulesPrior(names, scales),
   )
-  const platt = fitPlatt(held.map((h) => ({ p: h.probability, right: h.right })))
+  const platt = fitPlatt(
+    held.map((h) => ({ p: h.probability, right: h.right, evidence: h.evidence })),
+  )
   const right = held.filter((h) => h.right).length
   let commit = 'unknown'
   try {
@@ -185,11 +250,16 @@ export function fitModel(groups: RawGroup[], held: HeldOut[], apps: string[]): T
     features: names,
     scales,
     weights: weights.map((w) => Math.round(w * 1e6) / 1e6),
-    platt: { a: Math.round(platt.a * 1e6) / 1e6, b: Math.round(platt.b * 1e6) / 1e6 },
+    platt: {
+      a: Math.round(platt.a * 1e6) / 1e6,
+      b: Math.round(platt.b * 1e6) / 1e6,
+      c: Math.round((platt.c ?? 0) * 1e6) / 1e6,
+    },
     provenance: {
       fittedBy: 'test/apps/fitTargetRanker.ts',
       commit,
-      seed: 'none: full-batch gradient descent from zero weights draws nothing at random',
+      seed: 'none: full-batch gradient descent from the rules prior draws nothing at random',
+      prior: 'the rules: each signal at its hand weight, facts at zero',
       fit: FIT,
       apps,
       choiceSets: groups.length,
@@ -207,13 +277,15 @@ async function main(): Promise<void> {
   const dryRun = args.includes('--dry-run')
   const jsonAt = args.includes('--json') ? args[args.indexOf('--json') + 1] : undefined
   const apps = arrivedApps()
-  const groups = choiceSets(await loadStoredWorkflows(apps))
+  const groups = [...choiceSets(await loadStoredWorkflows(apps)), ...fixtureChoiceSets()]
   const held = leaveOneAppOut(groups)
   console.log(foldTable(held))
   for (const h of held.filter((x) => !x.right))
     console.log(`miss ${h.ref} [${h.path}]${h.reachable ? '' : ' (no candidate was the target)'}`)
   const params = fitModel(groups, held, apps)
-  console.log(`platt a=${params.platt.a} b=${params.platt.b}; ${params.features.length} features`)
+  console.log(
+    `platt a=${params.platt.a} b=${params.platt.b} c=${params.platt.c}; ${params.features.length} features`,
+  )
   if (jsonAt) {
     mkdirSync(dirname(jsonAt), { recursive: true })
     writeFileSync(jsonAt, `${JSON.stringify(held, null, 1)}\n`)

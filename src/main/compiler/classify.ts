@@ -44,16 +44,63 @@ export function rejectionReason(
   if ((exchange.status < 200 || exchange.status >= 300) && !redirectAfterWrite)
     return `answered HTTP ${exchange.status}`
   if (write) return null
-  if (isHtmlDocument(exchange)) return null
-  if (exchange.resourceType === 'document') return 'a document that is not an HTML page'
+  if (isHtmlDocument(exchange)) {
+    if (isTemplateFragment(exchange, url)) return 'static asset (an HTML template the page loads)'
+    return null
+  }
   if (isDictionaryPath(url.pathname)) return 'translation dictionary'
-  if (isFlagPath(url.pathname)) return 'feature-flag or config blob'
   const json = parseJsonBody(exchange)
-  if (json === undefined)
+  // A configuration that holds lists of records (Syncthing's folders and devices) is the app's
+  // data, not its bootstrap settings.
+  if (isFlagPath(url.pathname) && !holdsRecordLists(json)) return 'feature-flag or config blob'
+  if (json === undefined) {
+    // An export the person downloads (CSV, iCalendar... as a page or an attachment) and an XML
+    // answer are data too; text a page fetches to show (a readme) is part of that page.
+    if (
+      isTextData(exchange) &&
+      (isDownload(exchange) || /xml/.test(mimeTypeOf(exchange.responseHeaders)))
+    )
+      return null
+    if (exchange.resourceType === 'document') return 'a document that is neither a page nor data'
     return `answer is not JSON (${mimeTypeOf(exchange.responseHeaders) || 'no type'})`
+  }
   if (looksLikeDictionary(json)) return 'translation dictionary'
   if (looksLikeFlags(json)) return 'feature-flag or config blob'
   return null
+}
+
+/** Media types of data a read may answer besides JSON (RFC 4180 CSV, XML, RFC 5545, RFC 6350). */
+const TEXT_DATA =
+  /^(text\/(csv|tab-separated-values|xml|calendar|vcard|x-vcard|plain|markdown)|application\/(xml|[\w.-]+\+xml|csv|x-ndjson|ndjson|x-yaml|yaml))$/
+
+/** True for an answer of data in a text format (not JSON, not HTML) with a body. */
+export function isTextData(exchange: Exchange): boolean {
+  const body = exchange.responseBody
+  return (
+    !!body &&
+    body.encoding === 'utf8' &&
+    !!body.text.trim() &&
+    TEXT_DATA.test(mimeTypeOf(exchange.responseHeaders))
+  )
+}
+
+/** True for an answer the browser saves or shows as a document of its own (RFC 6266). */
+function isDownload(exchange: Exchange): boolean {
+  return (
+    exchange.resourceType === 'document' ||
+    /^\s*attachment/i.test(headerValue(exchange.responseHeaders, 'content-disposition') ?? '')
+  )
+}
+
+/**
+ * True for an HTML fragment a single-page app fetches as its view template (`GET
+ * /render/tab_status.html`, AngularJS `templateUrl`): code of the page, not an answer.
+ */
+function isTemplateFragment(exchange: Exchange, url: URL): boolean {
+  if (exchange.resourceType === 'document' || exchange.method !== 'GET') return false
+  if (!/\.html?$/i.test(url.pathname)) return false
+  const text = exchange.responseBody?.text ?? ''
+  return !/^\s*<(!doctype|html)/i.test(text)
 }
 
 /** True for the methods that may change the site's state (RFC 9110 §9.2.1: not safe). */
@@ -171,6 +218,14 @@ function isFlagPath(path: string): boolean {
   return /(feature[-_]?(flags?|toggles?)|(^|\/)(flags|toggles|experiments?)(\/|$|\.json)|(^|\/)(app[-_]?|remote[-_]?|client[-_]?)?config(uration)?(\/|$|\.json)|launchdarkly|unleash|growthbook|statsig|optimizely)/i.test(
     path,
   )
+}
+
+/** True when a JSON value holds, at most two levels down, a list of two or more objects. */
+function holdsRecordLists(json: unknown, depth = 0): boolean {
+  if (Array.isArray(json))
+    return json.filter((x) => x !== null && typeof x === 'object' && !Array.isArray(x)).length >= 2
+  if (json === null || typeof json !== 'object' || depth >= 2) return false
+  return Object.values(json).some((v) => holdsRecordLists(v, depth + 1))
 }
 
 /** A flat object of many string values under UI-message keys: what i18n bundles look like. */

@@ -19,7 +19,7 @@ import { requestValues } from './requestValues'
 import { lookupByName } from './lookupByName'
 import { readModifyWrite } from './readModifyWrite'
 import { asPageSearch, findPageSearch } from './pageSearch'
-import { alternativesOf, scoreChosen, withHandSignal } from './selectTarget'
+import { alternativesOf, scoreChosen, TARGET_THRESHOLD, withHandSignal } from './selectTarget'
 import type { ScoredExchange } from './targetSignals'
 import { shapeTarget } from './shapeTarget'
 import { bindSignIn } from './signIn'
@@ -183,7 +183,9 @@ function chooseTarget(
   const found = targetCandidates(trace, intent, options.targetExchangeId)
   const { typed, committedAt, eligible, considered } = found
   const model = options.targetModel === undefined ? TARGET_MODEL : options.targetModel
-  const ranked = rankByModel(found.scored, { intent, exchanges: trace.exchanges }, model)
+  const ranked = pageReadFirst(
+    completedSignIn(rankByModel(found.scored, { intent, exchanges: trace.exchanges }, model)),
+  )
   const scored = ranked.map((r) => r.candidate)
   const byHand = options.targetExchangeId !== undefined
   const chosen = byHand
@@ -206,12 +208,51 @@ function chooseTarget(
     chosen,
     byHand,
     ...(model && probability !== undefined
-      ? { confidence: roundTo(calibratedConfidence(probability, model)) }
+      ? {
+          // The calibration has seen few guesses (a lone fallback candidate is certain among one):
+          // the rules' own confidence caps it, so a weak choice still reads as one to review.
+          confidence: roundTo(
+            Math.min(
+              calibratedConfidence(probability, chosen.score, model),
+              confidenceOf(chosen, scored),
+            ),
+          ),
+        }
       : {}),
   }
 }
 
 const roundTo = (n: number) => Math.round(n * 100) / 100
+
+/**
+ * An intent that asks to read a page ("read the tool page", "open the article") is answered by
+ * the page the person reached when one qualifies (`TARGET_THRESHOLD` of the rules' evidence),
+ * not by the data a script fetched around it: the page is what was asked for.
+ */
+export function pageReadFirst<T extends { candidate: ScoredExchange }>(ranked: T[]): T[] {
+  const page = ranked.find(
+    (r) =>
+      r.candidate.score >= TARGET_THRESHOLD &&
+      r.candidate.signals.some((s) => s.name === 'page_read_intent'),
+  )
+  return page && page !== ranked[0] ? [page, ...ranked.filter((r) => r !== page)] : ranked
+}
+
+/**
+ * A sign-in the site answered by asking for a second factor is not done: the later request that
+ * sends the code completes it (RFC 6238 flows), so it goes first whatever the ranker said.
+ */
+export function completedSignIn<T extends { candidate: ScoredExchange }>(ranked: T[]): T[] {
+  const first = ranked[0]
+  const has = (r: T, name: string) => r.candidate.signals.some((s) => s.name === name)
+  if (!first || !has(first, 'asks_second_factor')) return ranked
+  const code = ranked.find(
+    (r) =>
+      has(r, 'sends_second_factor') &&
+      r.candidate.exchange.startedAt > first.candidate.exchange.startedAt,
+  )
+  return code ? [code, ...ranked.filter((r) => r !== code)] : ranked
+}
 
 /** The target's request and the steps before it: its shape, dependencies, sign-in and files. */
 interface PlannedRequests {

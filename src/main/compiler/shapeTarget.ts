@@ -1,6 +1,7 @@
 import type { EvidenceSignal, JsonSchema, ResultShape, VerifyRule } from '../../shared/toolSpec'
 import type { Exchange } from '../../shared/trace'
-import { parseJsonBody, parseJsonRequest, safeUrl } from './classify'
+import { mimeTypeOf } from '../../shared/trace'
+import { isTextData, parseJsonBody, parseJsonRequest, safeUrl } from './classify'
 import { graphqlOfExchange } from './graphql'
 import { inferSchema } from './inferSchema'
 import { documentToolName, graphqlToolName, mutationVerdict, toolName } from './naming'
@@ -8,6 +9,16 @@ import { observationsOf } from './observations'
 import type { ScoredExchange } from './targetSignals'
 import { planSlots, type SlotPlan } from './slots'
 import { deriveDocumentRule, deriveVerifyRule, outputForRule } from './verifyRule'
+
+/** The result of a tool that reads data in a text format: the whole text and its media type. */
+export const TEXT_RESULT_SCHEMA: JsonSchema = {
+  type: 'object',
+  properties: {
+    text: { type: 'string', description: 'The data as the site sent it (CSV, XML, ...).' },
+    mimeType: { type: 'string', description: 'Its media type (`text/csv`).' },
+  },
+  required: ['text', 'mimeType'],
+}
 
 /** Everything about the target that makes the tool, besides its steps' dependencies. */
 export interface ShapedTarget {
@@ -73,6 +84,18 @@ export function shapeTarget(chosen: ScoredExchange, eligible: Exchange[]): Shape
       signals,
     }
   }
+  if (!verdict.mutating && parseJsonBody(exchange) === undefined && isTextData(exchange))
+    return {
+      answer: exchange.responseBody?.text,
+      output: TEXT_RESULT_SCHEMA,
+      plan,
+      name: toolName(exchange.method, exchange.url),
+      mutating: false,
+      // The same kind of data again: a page or an empty answer where the export was is no success.
+      verify: { status: [200, 299], mimeType: mimeTypeOf(exchange.responseHeaders), required: [] },
+      result: { kind: 'text' },
+      signals,
+    }
   if (graphql)
     signals.push({
       name: 'graphql_operation',

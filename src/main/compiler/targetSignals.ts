@@ -6,7 +6,16 @@
 import type { EvidenceSignal, ResultShape } from '../../shared/toolSpec'
 import type { Exchange } from '../../shared/trace'
 import { answerText, isCountOnly, isSuggestEndpoint, largestRecordList } from './answerShape'
-import { isHtmlDocument, parseJsonBody, parseJsonRequest, safeUrl } from './classify'
+import { load } from 'cheerio'
+import { mimeTypeOf } from '../../shared/trace'
+import {
+  isHtmlDocument,
+  isTextData,
+  isWriteMethod,
+  parseJsonBody,
+  parseJsonRequest,
+  safeUrl,
+} from './classify'
 import { intentVerbClass } from './intentVerb'
 import { intentWords } from './intentWords'
 import { operationOf } from './operation'
@@ -114,6 +123,16 @@ interface Facts {
   pathSlot?: PathSlot
   json: unknown
   html: boolean
+  /** The answer is data in a text format (CSV, XML, iCalendar...). */
+  textData: boolean
+  /** Keys of collections in the JSON answer that the intent names (`torrents`, `folders`). */
+  namedCollections: string[]
+  /** A data format the intent names that the answer is in (`csv`). */
+  formatNamed: string | null
+  /** The name of a link or button the person clicked just before, naming the intent's words. */
+  clickedLink: string | null
+  /** Words of the intent an HTML answer's title or headings name ("All Tickets"). */
+  pageNames: string[]
 }
 
 /** The facts of an answer that carries the intent: its lower-case text. */
@@ -147,6 +166,10 @@ export function scoreExchange(
     facts.prefixes > 0 ||
     facts.wordHits.length > 0 ||
     !!facts.named ||
+    facts.namedCollections.length > 0 ||
+    !!facts.formatNamed ||
+    !!facts.clickedLink ||
+    facts.pageNames.length > 0 ||
     verb.plausible
   if (hasIntentEvidence && facts.json !== undefined)
     signals.push(...read(ANSWER_SIGNALS, { ...facts, text: answerText(exchange) }))
@@ -214,6 +237,8 @@ function factsOf(
   pathSlot ??= picked?.slot
   const named = !pathSlot ? intentValueInPath(segments, page.intent, page.where.paths) : null
   pathSlot ??= named?.slot
+  const json = parseJsonBody(exchange)
+  const textData = json === undefined && isTextData(exchange)
   return {
     exchange,
     typed,
@@ -227,9 +252,105 @@ function factsOf(
     picked,
     named,
     ...(pathSlot ? { pathSlot } : {}),
-    json: parseJsonBody(exchange),
+    json,
     html: isHtmlDocument(exchange),
+    textData,
+    namedCollections: json === undefined ? [] : namedCollections(json, page.words),
+    formatNamed: formatNamed(exchange, page.intent),
+    clickedLink: clickedLink(exchange, page),
+    pageNames:
+      isHtmlDocument(exchange) && !isWriteMethod(exchange.method)
+        ? pageNames(exchange, page.words)
+        : [],
   }
+}
+
+/**
+ * The intent's words that an HTML answer's `<title>` or headings name: a page that calls itself
+ * what the person asked for ("list the tickets" and a page titled "All Tickets").
+ */
+function pageNames(exchange: Exchange, words: string[]): string[] {
+  if (!words.length || exchange.responseBody?.encoding !== 'utf8') return []
+  const $ = load(exchange.responseBody.text)
+  const said = new Set(keyWords($('title, h1, h2').text()))
+  return words.filter((w) => said.has(w))
+}
+
+/** A data format people name and the media types it comes in. */
+const FORMATS: Array<[RegExp, RegExp]> = [
+  [/\b(csv|tsv|spreadsheet)\b/, /csv|tab-separated/],
+  [/\bjson\b/, /json/],
+  [/\bxml\b/, /xml/],
+  [/\b(ics|ical|icalendar)\b/, /calendar/],
+  [/\b(vcard|vcf)\b/, /vcard/],
+  [/\b(yaml|yml)\b/, /yaml/],
+]
+
+/** The format word of the intent (`csv`) when the answer comes in that format, else null. */
+function formatNamed(exchange: Exchange, intent: string): string | null {
+  const mime = mimeTypeOf(exchange.responseHeaders)
+  const text = intent.toLowerCase()
+  for (const [said, type] of FORMATS) {
+    const word = said.exec(text)
+    if (word && type.test(mime)) return word[0]
+  }
+  return null
+}
+
+/**
+ * Keys of the JSON answer (top level and one level down) that hold a non-empty list or map and
+ * whose singular is one of the intent's words: "list my torrents" and `result.torrents`, the
+ * data a page-load read answers when nothing was typed (issue 24 kind 7).
+ */
+function namedCollections(json: unknown, words: string[]): string[] {
+  if (!words.length || json === null || typeof json !== 'object') return []
+  const wanted = new Set(words)
+  const out = new Set<string>()
+  const visit = (node: unknown, depth: number) => {
+    if (node === null || typeof node !== 'object' || Array.isArray(node)) return
+    for (const [key, child] of Object.entries(node)) {
+      const filled = Array.isArray(child)
+        ? child.length > 0
+        : child !== null && typeof child === 'object' && Object.keys(child).length > 0
+      if (filled && keyWords(key).some((w) => wanted.has(w))) out.add(key)
+      if (depth < 1) visit(child, depth + 1)
+    }
+  }
+  visit(json, 0)
+  return [...out]
+}
+
+/** The singular words of a JSON key (`downloadQueue` → download, queue). */
+function keyWords(key: string): string[] {
+  return key
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((w) => w.length >= 3)
+    .map(singular)
+}
+
+/** How soon after a click the request it caused starts, ms. */
+const CLICK_CAUSE_MS = 3_000
+
+/**
+ * The name of the link or button the person clicked just before this request, when it names one
+ * of the intent's words ("CSV export" for "export the statistics as CSV"): what the person chose
+ * to get is what this request answered.
+ */
+function clickedLink(exchange: Exchange, page: PageEvidence): string | null {
+  if (!page.words.length || isWriteMethod(exchange.method)) return null
+  const wanted = new Set(page.words)
+  const click = [...page.where.actions]
+    .reverse()
+    .find(
+      (a) =>
+        a.kind === 'click' &&
+        a.at <= exchange.startedAt &&
+        exchange.startedAt - a.at <= CLICK_CAUSE_MS,
+    )
+  if (!click?.name) return null
+  return keyWords(click.name).some((w) => wanted.has(w)) ? click.name : null
 }
 
 /** The signals of the request and its answer's kind, in the order they are listed. */
@@ -283,12 +404,18 @@ const REQUEST_SIGNALS: ReadonlyArray<Signal<Facts>> = [
       detail: `path segment ${named.slot.index} is "${segments[named.slot.index]}", named in the intent`,
     }
   },
-  function answerKind({ exchange, json, html }) {
+  function answerKind({ exchange, json, html, textData }) {
     if (json !== undefined && ['fetch', 'xhr'].includes(exchange.resourceType))
       return {
         name: 'json_answer',
         weight: WEIGHTS.json,
         detail: `${exchange.resourceType} answered JSON`,
+      }
+    if (textData)
+      return {
+        name: 'text_data_answer',
+        weight: WEIGHTS.json / 2,
+        detail: `answered data as ${mimeTypeOf(exchange.responseHeaders)}`,
       }
     if (!html) return null
     return {
@@ -297,6 +424,38 @@ const REQUEST_SIGNALS: ReadonlyArray<Signal<Facts>> = [
       // the data answers the intent (the page is the app's shell around it).
       weight: WEIGHTS.json / 2,
       detail: 'answered an HTML page (a form post or a server-rendered page)',
+    }
+  },
+  function answerNamesIntent({ namedCollections }) {
+    if (!namedCollections.length) return null
+    return {
+      name: 'answer_names_intent',
+      weight: WEIGHTS.intentValue,
+      detail: `the answer holds ${namedCollections.map((k) => `"${k}"`).join(', ')}, which the intent names`,
+    }
+  },
+  function formatAsNamed({ formatNamed }) {
+    if (!formatNamed) return null
+    return {
+      name: 'format_named',
+      weight: WEIGHTS.intentValue,
+      detail: `the intent asks for ${formatNamed}, and the answer is in that format`,
+    }
+  },
+  function pageNamesIntent({ pageNames }) {
+    if (!pageNames.length) return null
+    return {
+      name: 'page_names_intent',
+      weight: WEIGHTS.echoes * 2,
+      detail: `the page's title or headings name ${pageNames.map((w) => `"${w}"`).join(', ')}`,
+    }
+  },
+  function clickedLinkNamesIntent({ clickedLink }) {
+    if (!clickedLink) return null
+    return {
+      name: 'clicked_link_names_intent',
+      weight: WEIGHTS.afterCommit,
+      detail: `sent right after the person clicked "${clickedLink}", which names the intent`,
     }
   },
   function afterSubmit({ exchange, committedAt }) {

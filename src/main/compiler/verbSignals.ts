@@ -3,6 +3,7 @@ import { headerValue, SECRET_PLACEHOLDER, type Action, type Exchange } from '../
 import { isWriteMethod, parseJsonRequest, safeUrl } from './classify'
 import { graphqlOfExchange } from './graphql'
 import { mutationVerdict } from './naming'
+import { operationOf } from './operation'
 import { requestValues, type RequestValue } from './requestValues'
 import { resourceHistory, type ResourceHistory } from './resourceHistory'
 import { isWriteClass, type VerbClass } from './intentVerb'
@@ -131,7 +132,8 @@ function kindAgreement(
   history: ResourceHistory | null,
 ): EvidenceSignal | null {
   const method = exchange.method.toUpperCase()
-  const where = `${safeUrl(exchange.url)?.pathname ?? ''}?${safeUrl(exchange.url)?.search ?? ''}&${formText(exchange)}`
+  // The operation a JSON-RPC or action body names (`core.remove_torrents`) says what it does too.
+  const where = `${safeUrl(exchange.url)?.pathname ?? ''}?${safeUrl(exchange.url)?.search ?? ''}&${formText(exchange)}&${operationOf(exchange) ?? ''}`
   const deletes = method === 'DELETE' || DELETE_WORDS.test(where)
   if (cls === 'delete' && deletes)
     return {

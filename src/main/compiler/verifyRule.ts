@@ -596,7 +596,7 @@ function messageOf(value: unknown, json: unknown): string | null {
  * before (JSON with fields, document pages with their shape) are never acknowledgements.
  */
 export function isAcknowledgement(verify: VerifyRule, shape?: ResultShape): boolean {
-  if (shape?.kind === 'document') return false
+  if (shape?.kind === 'document' || shape?.kind === 'text') return false
   if (verify.redirect || verify.mimeType === '*') return true
   return verify.mimeType.startsWith('text/') && !verify.required.length
 }

@@ -120,6 +120,7 @@ export function judgeResponse(
     )
   }
   if (shape?.kind === 'document') return judgeDocument(response.body, html, verify, shape, pageUrl)
+  if (shape?.kind === 'text') return judgeText(response.body, mime, html, verify)
   if (ack) return judgeAcknowledgement(response, verify, mime, html, pageUrl)
   if (html) return judgePage(response.body)
   let json: unknown
@@ -201,6 +202,29 @@ function judgeAcknowledgement(
     result.text = body.trim().slice(0, MAX_ACK_TEXT)
   }
   return { ok: true, result }
+}
+
+/**
+ * Data in a text format (ToolSpec result `text`: an export): the same media type as recorded and
+ * a body; the result is the whole text with its type. A page where the data was is no export.
+ */
+function judgeText(body: string, mime: string, html: boolean, verify: VerifyRule): Outcome {
+  if (html && !verify.mimeType.includes('html')) {
+    const { barrier } = readPage(body, 'http://localhost/')
+    const blocked = barrierOutcome(barrier)
+    if (blocked) return blocked
+    return fail(
+      'schema_or_auth_drift',
+      `The site answered a page where ${verify.mimeType} data used to be.`,
+    )
+  }
+  if (mime && verify.mimeType !== '*' && mime !== verify.mimeType)
+    return fail(
+      'schema_or_auth_drift',
+      `The site answered ${mime} where it used to answer ${verify.mimeType}: record the flow again.`,
+    )
+  if (!body.trim()) return fail('outcome_not_verified', 'The site answered an empty body.')
+  return { ok: true, result: { text: body, mimeType: mime || verify.mimeType } }
 }
 
 /** A quoted value in a message is cut here. */

@@ -18,7 +18,9 @@ const noted = (intent: string) => {
 }
 
 function target(trace: ReturnType<typeof noted>): string {
-  const result = compileTrace(trace, { ...options, intent: trace.intent })
+  // The rules' own order: these tests are about the signals a rule gives, which the learned
+  // ranker then weighs with the rest (its choices are pinned on the real-app corpus).
+  const result = compileTrace(trace, { ...options, intent: trace.intent, targetModel: null })
   if (!result.ok) throw new Error(result.explanation.reason)
   // The exchange the tool was made from: its path may read the name from the listing.
   const e = trace.exchanges.find((x) => x.id === result.candidate.evidence.targetExchangeId)!

@@ -3,7 +3,9 @@
  * group is a choice set of candidates, one or more of them right, and the model gives candidate
  * i the probability exp(w·x_i) / Σ_j exp(w·x_j). Fitted by full-batch gradient descent on the
  * negative log-likelihood of choosing a right candidate (the sum of the right ones' probabilities)
- * plus an L2 penalty; with no randomness the same data always gives the same weights. Pure.
+ * plus an L2 penalty toward prior weights (zero, or the hand-set weights the rules had: a rare
+ * signal keeps its prior until data says otherwise); with no randomness the same data always
+ * gives the same weights. Pure.
  */
 
 /** One choice set: a feature vector per candidate and which candidates are right. */
@@ -43,18 +45,20 @@ export function choiceProbabilities(weights: readonly number[], features: number
 
 /**
  * Fits the weights on `groups` (each with at least one right candidate; groups without one are
- * skipped: nothing in them can be learned). Returns a weight per feature.
+ * skipped: nothing in them can be learned), starting from and penalised toward `prior` (default
+ * zero). Returns a weight per feature.
  */
 export function fitConditionalLogit(
   groups: ChoiceGroup[],
   dimensions: number,
   options: FitOptions = DEFAULT_FIT,
+  prior: readonly number[] = new Array<number>(dimensions).fill(0),
 ): number[] {
   const usable = groups.filter((g) => g.right.some(Boolean) && g.features.length > 0)
-  const weights = new Array<number>(dimensions).fill(0)
+  const weights = [...prior]
   if (!usable.length) return weights
   for (let step = 0; step < options.iterations; step++) {
-    const gradient = weights.map((w) => options.l2 * w)
+    const gradient = weights.map((w, d) => options.l2 * (w - prior[d]!))
     for (const group of usable) {
       const p = choiceProbabilities(weights, group.features)
       const pRight = p.reduce((sum, pi, i) => sum + (group.right[i] ? pi : 0), 0)

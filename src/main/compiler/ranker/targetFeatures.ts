@@ -5,8 +5,9 @@
  * the last call of its endpoint, how often the page repeated it, does it write as the intent
  * asks, what its status says). The fitted weights then decide how much each counts. Pure.
  */
+import { load } from 'cheerio'
 import type { Exchange } from '../../../shared/trace'
-import { parseJsonRequest } from '../classify'
+import { parseJsonBody, parseJsonRequest } from '../classify'
 import { graphqlOfExchange } from '../graphql'
 import { intentVerbClass, isWriteClass } from '../intentVerb'
 import { mutationVerdict } from '../naming'
@@ -36,6 +37,42 @@ const FACTS: Record<string, (c: ScoredExchange, trace: TraceFacts) => number> = 
   fact_page_read: (c) => (c.document?.result.page && !c.document.data ? 1 : 0),
   fact_rendered_data: (c) => (c.document?.data !== undefined ? 1 : 0),
   fact_document: (c) => (c.exchange.resourceType === 'document' ? 1 : 0),
+  // An answer that holds nothing (`{}`, `[]`, `null`) shows nothing a read could return.
+  fact_empty_answer: (c) => (isEmptyJson(parseJsonBody(c.exchange)) ? 1 : 0),
+  // A page the server filled with its content reads as content; an app shell (scripts, little
+  // text) only hosts the data its scripts fetch.
+  fact_page_text: (c) => (c.document ? Math.min(1, visibleText(c.exchange).length / 2000) : 0),
+  // A page that renders records in a table (a report, a listing) shows a list a read may return.
+  fact_page_table_rows: (c) => (c.document ? Math.min(1, tableRows(c.exchange) / 20) : 0),
+}
+
+/** Rows of the largest table of an HTML answer. */
+function tableRows(exchange: Exchange): number {
+  const $ = load(exchange.responseBody?.encoding === 'utf8' ? exchange.responseBody.text : '')
+  let most = 0
+  $('table').each((_, table) => {
+    most = Math.max(most, $(table).find('tr').length)
+  })
+  return most
+}
+
+/** The visible text of an HTML answer (no scripts, styles or markup), memoised per exchange. */
+const texts = new WeakMap<Exchange, string>()
+function visibleText(exchange: Exchange): string {
+  let text = texts.get(exchange)
+  if (text === undefined) {
+    const $ = load(exchange.responseBody?.encoding === 'utf8' ? exchange.responseBody.text : '')
+    $('script, style, noscript, template').remove()
+    text = $('body').text().replace(/\s+/g, ' ').trim()
+    texts.set(exchange, text)
+  }
+  return text
+}
+
+function isEmptyJson(json: unknown): boolean {
+  if (json === null) return true
+  if (Array.isArray(json)) return json.length === 0
+  return typeof json === 'object' && Object.keys(json as object).length === 0
 }
 
 /** What the facts read of the whole trace, gathered once. */

@@ -58,10 +58,14 @@ export function rankByModel(
     .map(({ candidate, probability }) => ({ candidate, probability }))
 }
 
-/** The calibrated chance that a choice made with raw probability `p` is right. */
+/**
+ * The calibrated chance that a choice made with raw probability `p` and the rules' evidence
+ * score `evidence` (0..1) is right.
+ */
 export function calibratedConfidence(
   p: number,
+  evidence: number,
   params: TargetModelParams | null = TARGET_MODEL,
 ): number {
-  return params ? calibrate(p, params.platt) : p
+  return params ? calibrate(p, params.platt, evidence) : p
 }
