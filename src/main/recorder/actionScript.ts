@@ -4,6 +4,13 @@ import type { ActionKind } from '../../shared/trace'
 export const ACTION_BINDING = '__sitecallAction'
 
 /**
+ * Name of the binding the page script hands a secret field's value to: the recorder holds it in
+ * memory only, to blank it wherever a request carried it (`redactTypedSecrets`), and never puts
+ * it in an action or anywhere else.
+ */
+export const SECRET_BINDING = '__sitecallSecretValue'
+
+/**
  * Name of the page function that reports fills still waiting on their debounce; it returns a
  * promise that settles when every report made so far has reached the recorder.
  */
@@ -41,6 +48,7 @@ export interface ActionPayload {
  */
 const SOURCE = `(() => {
   const BINDING = ${JSON.stringify(ACTION_BINDING)}
+  const SECRET_BINDING = ${JSON.stringify(SECRET_BINDING)}
   const FLUSH = ${JSON.stringify(ACTION_FLUSH)}
   if (window[FLUSH]) return
   const DEBOUNCE_MS = ${FILL_DEBOUNCE_MS}
@@ -69,6 +77,18 @@ const SOURCE = `(() => {
     payload.pageUrl = String(location.href)
     try {
       const call = Promise.resolve(binding(payload)).catch(() => {})
+      inflight.add(call)
+      call.then(() => inflight.delete(call))
+    } catch (e) {}
+  }
+
+  // The value itself goes apart from the action, only so the recorder can blank it in requests.
+  function sendSecretValue(el, value) {
+    const binding = window[SECRET_BINDING]
+    if (typeof binding !== 'function' || !value) return
+    const field = String(location.origin) + ' ' + (selectorOf(el) || el.getAttribute('name') || '')
+    try {
+      const call = Promise.resolve(binding({ field: field, value: String(value) })).catch(() => {})
       inflight.add(call)
       call.then(() => inflight.delete(call))
     } catch (e) {}
@@ -264,6 +284,7 @@ const SOURCE = `(() => {
     pending.delete(el)
     const secret = isSecret(el)
     if (secret) {
+      sendSecretValue(el, currentValue(el))
       send(describe('fill', el, null, true))
       return
     }
@@ -366,8 +387,9 @@ const SOURCE = `(() => {
  * - `click`: buttons, links, checkboxes, radios, ARIA widgets and `cursor: pointer` elements;
  * - `press`: Enter, Escape or Tab in a field; `submit`: a form submitted.
  * A field is secret when its type is `password`, its `autocomplete` is a password or
- * one-time-code token, or its name/id matches {@link SECRET_FIELD_NAME}: its value never leaves
- * the page (`value: null, secret: true`). Idempotent per document.
+ * one-time-code token, or its name/id matches {@link SECRET_FIELD_NAME}: its action carries no
+ * value (`value: null, secret: true`); the value goes to {@link SECRET_BINDING} alone, for the
+ * recorder to blank it in the requests. Idempotent per document.
  */
 export function actionScript(): string {
   return SOURCE

@@ -142,3 +142,154 @@ export function redactSecrets(exchange: Exchange, secretFieldNames: Iterable<str
   if (url === exchange.url && requestBody === exchange.requestBody) return exchange
   return { ...exchange, url, requestBody }
 }
+
+/**
+ * Typed secrets shorter than this are not searched for: a 1-3 character value would blank
+ * unrelated words and numbers. Their fields are still redacted by name (`redactSecrets`).
+ */
+export const MIN_TYPED_SECRET_CHARS = 4
+
+/** Where a URL or a form body is written, the placeholder is always percent-encoded. */
+const ENCODED = encodeURIComponent(SECRET_PLACEHOLDER)
+
+/** A typed secret as it may be written in a request, with what replaces it there. */
+interface Spelling {
+  text: string
+  placeholder: string
+}
+
+/**
+ * The ways a page writes a typed value into a request: as typed (a header, a raw body), as a
+ * JSON string's content (quotes and backslashes escaped; non-ASCII as typed or as `\uXXXX`),
+ * percent-encoded (`encodeURIComponent`, RFC 3986 §2.1) and form-encoded (WHATWG URL
+ * `application/x-www-form-urlencoded`: space as `+`). Each spelling is replaced by the
+ * placeholder written the same way, so the request keeps its syntax.
+ */
+function spellings(value: string): Spelling[] {
+  const raw = SECRET_PLACEHOLDER
+  const encoded = ENCODED
+  const json = JSON.stringify(value).slice(1, -1)
+  const asciiJson = json.replace(
+    /[\u007f-\uffff]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  )
+  const percent = encodeURIComponent(value)
+  const form = new URLSearchParams({ v: value }).toString().slice(2)
+  const all: Spelling[] = [
+    { text: value, placeholder: raw },
+    { text: json, placeholder: raw },
+    { text: asciiJson, placeholder: raw },
+    { text: percent, placeholder: encoded },
+    { text: percent.replace(/%20/g, '+'), placeholder: encoded },
+    { text: form, placeholder: encoded },
+  ]
+  const seen = new Set<string>()
+  // Longest first: an escaped spelling contains the shorter ones' characters.
+  return all
+    .filter((s) => s.text.length >= MIN_TYPED_SECRET_CHARS && !seen.has(s.text) && seen.add(s.text))
+    .sort((a, b) => b.text.length - a.text.length)
+}
+
+const WORD_CHAR = /[A-Za-z0-9]/
+
+/**
+ * `text` with every whole occurrence of a spelling replaced: one not touching a letter or
+ * digit on either side, so a password that is also part of a longer token (`hunter2` inside
+ * `hunter22`) leaves that token alone. `encoded`: the text is a URL or a form body.
+ */
+function replaceSpellings(text: string, all: Spelling[], encoded = false): string {
+  let out = text
+  for (const spelling of all) {
+    const needle = spelling.text
+    const placeholder = encoded ? ENCODED : spelling.placeholder
+    if (!out.includes(needle)) continue
+    let result = ''
+    let from = 0
+    for (let at = out.indexOf(needle); at >= 0; at = out.indexOf(needle, at + 1)) {
+      const before = at > 0 ? out[at - 1]! : ''
+      const after = out[at + needle.length] ?? ''
+      const whole =
+        !(WORD_CHAR.test(before) && WORD_CHAR.test(needle[0]!)) &&
+        !(WORD_CHAR.test(after) && WORD_CHAR.test(needle.at(-1)!))
+      if (!whole || at < from) continue
+      result += out.slice(from, at) + placeholder
+      from = at + needle.length
+    }
+    out = result + out.slice(from)
+  }
+  return out
+}
+
+/** A body with the spellings replaced; base64 bodies are searched byte for byte (latin1). */
+function replaceInBody(body: Body, all: Spelling[], contentType: string): Body {
+  if (body.encoding === 'utf8') {
+    const form = mediaType(contentType) === 'application/x-www-form-urlencoded'
+    const text = replaceSpellings(body.text, all, form)
+    return text === body.text ? body : { text, encoding: 'utf8' }
+  }
+  // latin1 maps bytes 1:1 to chars, so the value's UTF-8 bytes are found inside any binary part.
+  const asBytes = (s: string) => Buffer.from(s, 'utf8').toString('latin1')
+  const bytes = all.map((s) => ({ text: asBytes(s.text), placeholder: asBytes(s.placeholder) }))
+  const source = Buffer.from(body.text, 'base64').toString('latin1')
+  const replaced = replaceSpellings(source, bytes)
+  if (replaced === source) return body
+  return encodeBody(Buffer.from(replaced, 'latin1'), contentType) ?? body
+}
+
+/**
+ * Blanks the exact values the person typed into password and one-time-code fields
+ * (`typedSecrets`, held in memory only while recording) wherever a request carries them: the URL
+ * (path and query), every request header and the request body, in each spelling a page may use
+ * (see `spellings`), and the exchange's page URL. So a password the page sends as a positional
+ * JSON-RPC parameter (`{"method":"auth.login","params":["…"]}`) or under a field name nobody
+ * could guess (`pass=`, `pw1=`) is replaced by {@link SECRET_PLACEHOLDER} too (DESIGN.md §5
+ * "Typed secrets stay secret"). Values shorter than {@link MIN_TYPED_SECRET_CHARS} are skipped.
+ * A value the page hashed, encrypted or base64-encoded cannot be recognised and stays; the values
+ * of `Authorization` and `Cookie` are sealed by the store anyway (`traceCredentials.ts`).
+ *
+ * @returns the same exchange object when nothing changed, else a shallow copy.
+ */
+export function redactTypedSecrets(exchange: Exchange, typedSecrets: Iterable<string>): Exchange {
+  const all = [...new Set(typedSecrets)].flatMap(spellings)
+  if (!all.length) return exchange
+  const url = replaceSpellings(exchange.url, all, true)
+  const pageUrl = replaceSpellings(exchange.pageUrl, all, true)
+  let headersChanged = false
+  const requestHeaders: Record<string, string> = {}
+  for (const [name, value] of Object.entries(exchange.requestHeaders)) {
+    requestHeaders[name] = replaceSpellings(value, all)
+    if (requestHeaders[name] !== value) headersChanged = true
+  }
+  const contentType = headerValue(exchange.requestHeaders, 'content-type') ?? ''
+  const requestBody = exchange.requestBody
+    ? replaceInBody(exchange.requestBody, all, contentType)
+    : null
+  if (
+    url === exchange.url &&
+    pageUrl === exchange.pageUrl &&
+    !headersChanged &&
+    requestBody === exchange.requestBody
+  )
+    return exchange
+  return {
+    ...exchange,
+    url,
+    pageUrl,
+    requestHeaders: headersChanged ? requestHeaders : exchange.requestHeaders,
+    requestBody,
+  }
+}
+
+/** An action's value and page URL with the typed secrets blanked (see `redactTypedSecrets`). */
+export function redactTypedSecretsInAction<T extends { value: string | null; pageUrl: string }>(
+  action: T,
+  typedSecrets: Iterable<string>,
+): T {
+  const all = [...new Set(typedSecrets)].flatMap(spellings)
+  if (!all.length) return action
+  const value = action.value === null ? null : replaceSpellings(action.value, all)
+  const pageUrl = replaceSpellings(action.pageUrl, all, true)
+  return value === action.value && pageUrl === action.pageUrl
+    ? action
+    : { ...action, value, pageUrl }
+}

@@ -24,11 +24,11 @@ import type {
   StorageState,
   Trace,
 } from '../../shared/trace'
-import { ACTION_BINDING, ACTION_FLUSH, actionScript } from './actionScript'
+import { ACTION_BINDING, ACTION_FLUSH, actionScript, SECRET_BINDING } from './actionScript'
 import { chromiumArgs } from './chromium'
 import { encodeBody } from './encodeBody'
 import { watchHttpAuth, type HttpAuthWatch, type HttpLogin } from './httpAuthWatch'
-import { redactSecrets } from './redactSecrets'
+import { redactSecrets, redactTypedSecrets, redactTypedSecretsInAction } from './redactSecrets'
 import { storedCookies } from './storedCookies'
 import { UploadBodies } from './uploadBodies'
 
@@ -182,7 +182,8 @@ interface Started {
  *
  * Exchanges get ids `exc_1, exc_2…` and `seq` in the order their requests started. Bodies are
  * utf8 text or base64 (see `encodeBody`). Actions on secret fields never carry their value;
- * secret field values inside request bodies are redacted best effort (see `redactSecrets`).
+ * the values typed into them are blanked in every request URL, header and body that carries them,
+ * and fields named like secrets are blanked too (see `redactTypedSecrets`, `redactSecrets`).
  *
  * @throws ServiceError `recording_failed` (500) when Chromium cannot be launched or connected
  *   to, has no context (CDP), or the start URL cannot be opened.
@@ -293,6 +294,11 @@ class RecordingSession {
   private readonly uploads: UploadBodies
   /** Request bodies read over CDP, kept raw until the chosen files can be put in at the end. */
   private readonly uploadBodies = new Map<Exchange, Buffer | null>()
+  /**
+   * What the person typed into each secret field (by origin and field), in memory only: blanked
+   * in the requests at the end, then dropped with the session.
+   */
+  private readonly typedSecrets = new Map<string, string[]>()
 
   constructor(
     private readonly options: RecordingOptions,
@@ -347,6 +353,9 @@ class RecordingSession {
     this.disposables.push(
       await context.exposeBinding(ACTION_BINDING, (source: BindingSource, payload: unknown) =>
         this.onActionPayload(source, payload),
+      ),
+      await context.exposeBinding(SECRET_BINDING, (source: BindingSource, payload: unknown) =>
+        this.onSecretValue(source, payload),
       ),
       await context.addInitScript({ content: actionScript() }),
       ...(await this.uploads.install(context)),
@@ -486,9 +495,9 @@ class RecordingSession {
     const given = request.postDataBuffer()
     const sent = given ?? (await this.uploads.bodyOf(request))
     const requestBytes = sent && sent.length > this.maxBodyBytes ? null : sent
-    // The request body is kept as sent. Secret values in it are redacted when the trace is built
-    // (by field name, see redactSecrets), which cannot catch a secret the page script encoded or
-    // renamed; only the actions are guaranteed never to hold a typed secret.
+    // The request is kept as sent until the trace is built: then secret fields are redacted by
+    // name (redactSecrets) and the exact typed values wherever they appear (redactTypedSecrets);
+    // a value the page script hashed or encrypted cannot be recognised.
     const exchange: Exchange = {
       id: start.id,
       seq: start.seq,
@@ -623,6 +632,24 @@ class RecordingSession {
     this.emitAction(action)
   }
 
+  /**
+   * Keeps a secret field's value to blank it later. A value that an edit of the same field
+   * continued (`hunt` → `hunter2`) was only part of the typing and is dropped, so a partial
+   * value never blanks an unrelated word; a replaced value (a wrong password, then the right
+   * one) stays, since a request may have carried it.
+   */
+  private onSecretValue(source: BindingSource, payload: unknown): void {
+    if (this.stopping) return
+    if (this.overCdp && !this.recordedPages.has(source.page)) return
+    if (typeof payload !== 'object' || payload === null) return
+    const { field, value } = payload as Record<string, unknown>
+    if (typeof field !== 'string' || typeof value !== 'string' || !value) return
+    const earlier = (this.typedSecrets.get(field) ?? []).filter(
+      (v) => v !== value && !value.startsWith(v),
+    )
+    this.typedSecrets.set(field, [...earlier, value])
+  }
+
   private openRecordedPages(): Page[] {
     return [...this.recordedPages].filter((page) => !page.isClosed())
   }
@@ -736,9 +763,11 @@ class RecordingSession {
     const secretFields = this.actions
       .filter((action) => action.secret && action.fieldName)
       .map((action) => action.fieldName!)
+    const typed = [...this.typedSecrets.values()].flat()
+    this.typedSecrets.clear()
     const exchanges = [...this.exchanges]
       .sort((a, b) => a.seq - b.seq)
-      .map((exchange) => redactSecrets(exchange, secretFields))
+      .map((exchange) => redactTypedSecrets(redactSecrets(exchange, secretFields), typed))
 
     const trace: Trace = {
       id: this.options.traceId,
@@ -746,7 +775,7 @@ class RecordingSession {
       startUrl: this.options.url,
       createdAt: this.createdAt,
       exchanges,
-      actions: this.actions.map((action) => ({ ...action })),
+      actions: this.actions.map((action) => redactTypedSecretsInAction({ ...action }, typed)),
       storageState: this.storageState(),
     }
     await this.release().catch(() => undefined)

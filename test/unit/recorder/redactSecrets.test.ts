@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { SECRET_PLACEHOLDER, redactSecrets } from '../../../src/main/recorder/redactSecrets'
+import {
+  SECRET_PLACEHOLDER,
+  redactSecrets,
+  redactTypedSecrets,
+  redactTypedSecretsInAction,
+} from '../../../src/main/recorder/redactSecrets'
 import type { Exchange } from '../../../src/shared/trace'
 
 function exchange(overrides: Partial<Exchange>): Exchange {
@@ -93,5 +98,99 @@ describe('redactSecrets', () => {
       requestBody: { text: '{"query":"writing"}', encoding: 'utf8' },
     })
     expect(redactSecrets(plain, ['pw'])).toBe(plain)
+  })
+})
+
+describe('redactTypedSecrets', () => {
+  const PASSWORD = 'Tulip "7" / wörd&co'
+
+  it('blanks a password sent as a positional JSON-RPC parameter, under no known key', () => {
+    const rpc = exchange({
+      url: 'https://example.test/json',
+      requestHeaders: { 'content-type': 'application/json' },
+      requestBody: {
+        text: JSON.stringify({ method: 'auth.login', params: ['ann', PASSWORD], id: 1 }),
+        encoding: 'utf8',
+      },
+    })
+    const redacted = redactTypedSecrets(rpc, [PASSWORD])
+    expect(JSON.parse(redacted.requestBody!.text)).toEqual({
+      method: 'auth.login',
+      params: ['ann', SECRET_PLACEHOLDER],
+      id: 1,
+    })
+    // Escaped another way (\uXXXX for non-ASCII) it is found too.
+    const ascii = exchange({
+      requestBody: {
+        text: `["${JSON.stringify(PASSWORD).slice(1, -1).replace('ö', '\\u00f6')}"]`,
+        encoding: 'utf8',
+      },
+    })
+    expect(redactTypedSecrets(ascii, [PASSWORD]).requestBody!.text).toBe(
+      `["${SECRET_PLACEHOLDER}"]`,
+    )
+  })
+
+  it('blanks it under an unusual form field, in the query, a header and the page URL', () => {
+    const form = new URLSearchParams({ who: 'ann', pass: PASSWORD }).toString()
+    const sent = exchange({
+      url: `https://example.test/login?p=${encodeURIComponent(PASSWORD)}&next=%2F`,
+      pageUrl: `https://example.test/?p=${encodeURIComponent(PASSWORD)}`,
+      requestHeaders: { 'content-type': 'application/x-www-form-urlencoded', 'x-pass': PASSWORD },
+      requestBody: { text: form, encoding: 'utf8' },
+    })
+    const redacted = redactTypedSecrets(sent, [PASSWORD])
+    const encoded = encodeURIComponent(SECRET_PLACEHOLDER)
+    expect(redacted.requestBody!.text).toBe(`who=ann&pass=${encoded}`)
+    expect(redacted.url).toBe(`https://example.test/login?p=${encoded}&next=%2F`)
+    expect(redacted.pageUrl).toBe(`https://example.test/?p=${encoded}`)
+    expect(redacted.requestHeaders['x-pass']).toBe(SECRET_PLACEHOLDER)
+    expect(JSON.stringify(redacted)).not.toContain('Tulip')
+  })
+
+  it('blanks it inside a binary (base64) body byte for byte', () => {
+    const bytes = Buffer.concat([
+      Buffer.from([0, 1, 2]),
+      Buffer.from(`k=${PASSWORD};`),
+      Buffer.from([0]),
+    ])
+    const binary = exchange({
+      requestHeaders: { 'content-type': 'application/octet-stream' },
+      requestBody: { text: bytes.toString('base64'), encoding: 'base64' },
+    })
+    const redacted = redactTypedSecrets(binary, [PASSWORD])
+    const back = Buffer.from(redacted.requestBody!.text, 'base64').toString('latin1')
+    expect(back).toContain(`k=${SECRET_PLACEHOLDER};`)
+    expect(back).not.toContain('Tulip')
+  })
+
+  it('leaves a longer token that merely contains the value, and values too short to search', () => {
+    const body = exchange({
+      requestHeaders: { 'content-type': 'application/json' },
+      requestBody: {
+        text: '{"a":"hunter22","b":"xhunter2","c":"hunter2","d":"abc"}',
+        encoding: 'utf8',
+      },
+    })
+    const redacted = redactTypedSecrets(body, ['hunter2', 'abc'])
+    expect(JSON.parse(redacted.requestBody!.text)).toEqual({
+      a: 'hunter22',
+      b: 'xhunter2',
+      c: SECRET_PLACEHOLDER,
+      d: 'abc',
+    })
+    const plain = exchange({ requestBody: { text: 'nothing here', encoding: 'utf8' } })
+    expect(redactTypedSecrets(plain, ['hunter2'])).toBe(plain)
+  })
+
+  it('blanks it in an action value and page URL', () => {
+    const action = {
+      value: `typed hunter2 by mistake`,
+      pageUrl: 'https://example.test/?pw=hunter2',
+    }
+    expect(redactTypedSecretsInAction(action, ['hunter2'])).toEqual({
+      value: `typed ${SECRET_PLACEHOLDER} by mistake`,
+      pageUrl: `https://example.test/?pw=${encodeURIComponent(SECRET_PLACEHOLDER)}`,
+    })
   })
 })
