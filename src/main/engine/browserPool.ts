@@ -20,7 +20,12 @@ export interface PoolBrowser<C extends PoolContext> {
   newContext(options: {
     storageState?: StorageState
     proxy?: GuardedProxySettings
-    httpCredentials?: { username: string; password: string; origin: string }
+    httpCredentials?: {
+      username: string
+      password: string
+      origin: string
+      send?: 'always' | 'unauthorized'
+    }
   }): Promise<C>
   isConnected(): boolean
   close(): Promise<void>
@@ -55,8 +60,16 @@ export interface AcquireOptions {
   storageState?: StorageState | null
   /** The guard proxy the context connects through; absent: none. */
   proxy?: GuardedProxySettings | null
-  /** The site's saved HTTP authentication login, sent for its origin only. */
-  httpCredentials?: { username: string; password: string; origin: string } | null
+  /**
+   * The site's saved HTTP authentication login, sent for its origin only: answering its
+   * challenges, or with every request (`send: 'always'`, Basic a page's script sends itself).
+   */
+  httpCredentials?: {
+    username: string
+    password: string
+    origin: string
+    send?: 'always' | 'unauthorized'
+  } | null
 }
 
 /** One browser context held by one run; `release()` closes it and frees the slot (idempotent). */

@@ -49,6 +49,11 @@ export interface RunEngineDeps {
    * `mfa_required`.
    */
   relogin?: (tenant: string, tool: ToolSpec) => Promise<boolean>
+  /**
+   * Whether the requests a tool was compiled from carried a login (`Cookie`, `Authorization`):
+   * read only when a run without a saved login failed, to tell a missing login from drift.
+   */
+  recordedWithLogin?: (tool: ToolSpec) => boolean
   /** The billing ledger: surface-A runs bill one credit when they succeed. */
   ledger?: LedgerRepository
   /** Failure streaks and last good inputs per tool (quarantine). */

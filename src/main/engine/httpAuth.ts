@@ -1,5 +1,6 @@
 import { DigestClient } from 'digest-fetch'
 import type { HttpChallenge } from '../../shared/httpChallenge'
+import type { HttpAuthScheme } from '../../shared/toolSpec'
 import { readChallenge } from '../../shared/httpChallenge'
 
 /** The username and password saved with a site's login. */
@@ -35,40 +36,61 @@ export function authorizationFor(
 
 /**
  * A run's answers to its site's HTTP authentication: the saved credentials are
- * read once, only when a challenge comes; a Basic answer is then sent up front with the run's later
- * requests (RFC 7617 §2.2: the same protection space), a Digest one is made per challenge (its
- * nonce is the server's).
+ * read once, only when needed; a Basic answer is sent up front with the run's later requests
+ * (RFC 7617 §2.2: the same protection space), a Digest one is made per challenge (its nonce is
+ * the server's). A tool whose recorded requests carried Basic (`LoginBinding.httpAuth`) sends it
+ * up front from the first request to its site: a page's script that builds the header itself
+ * (a sign-in form, as Radicale's) may be answered 401 with no challenge to answer.
  */
 export interface RunHttpAuth {
-  /** The `Authorization` to send before any challenge (a Basic one already accepted), or null. */
-  upFront(): string | null
+  /** The `Authorization` to send to `url` before any challenge, or null. */
+  upFront(url: string): Promise<string | null>
   /**
    * The `Authorization` to send the request again with after its answer was a 401, or null
-   * when the answer asks nothing Sitecall can answer or no credentials are saved.
+   * when the answer asks nothing Sitecall can answer, no credentials are saved, or `sent` (the
+   * `Authorization` the request carried) was that very answer and was refused.
    */
   answer(
     method: string,
     url: string,
     response: { status: number; headers: Record<string, string> },
+    sent?: string | null,
   ): Promise<string | null>
 }
 
-/** Creates a run's {@link RunHttpAuth} over the saved login's credentials (null: none saved). */
+/**
+ * Creates a run's {@link RunHttpAuth} over the saved login's credentials (null: none saved).
+ * `bound`: the scheme and host of the tool's login binding, when it has one; Basic then goes
+ * up front to that host only.
+ */
 export function createRunHttpAuth(
   credentials: (() => Promise<HttpCredentials | null>) | undefined,
+  bound: { scheme: HttpAuthScheme; siteHost: string } | null = null,
 ): RunHttpAuth {
   let basic: string | null = null
   let saved: Promise<HttpCredentials | null> | null = null
+  const read = () =>
+    (saved ??= credentials ? credentials().catch(() => null) : Promise.resolve(null))
   return {
-    upFront: () => basic,
-    async answer(method, url, response) {
+    async upFront(url) {
+      if (basic || !credentials || bound?.scheme !== 'basic') return basic
+      if (!URL.canParse(url) || new URL(url).host !== bound.siteHost) return null
+      const found = await read()
+      if (!found || found.username.includes(':')) return null
+      basic = authorizationFor({ scheme: 'basic', realm: null, text: 'Basic' }, 'GET', url, found)
+      return basic
+    },
+    async answer(method, url, response, sent = null) {
       if (response.status !== 401 || !credentials) return null
       const challenge = readChallenge(response.headers['www-authenticate'])
       if (!challenge) return null
-      const found = await (saved ??= credentials().catch(() => null))
+      const found = await read()
       if (!found) return null
       const value = authorizationFor(challenge, method, url, found)
-      if (challenge.scheme === 'basic') basic = value
+      if (challenge.scheme === 'basic') {
+        if (value === sent) return null
+        basic = value
+      }
       return value
     },
   }

@@ -22,6 +22,7 @@ import { locationMatches } from '../compiler/verifyRule'
 import {
   judgeResponse,
   judgeShown,
+  loginWallIn,
   type Acknowledgement,
   type Outcome,
   type SiteResponse,
@@ -140,7 +141,11 @@ export async function executeHttp(
   // A sign-in tool starts from no session: with the saved one the site skips its login form.
   const signIn = tool.evidence.signals.some((x) => x.name === 'sign_in')
   const jar = runJar(signIn ? null : context.login)
-  const auth = createRunHttpAuth(context.httpCredentials)
+  const scheme = tool.login?.httpAuth?.scheme
+  const auth = createRunHttpAuth(
+    context.httpCredentials,
+    scheme ? { scheme, siteHost: tool.siteHost } : null,
+  )
   const resolved = new Map<string, string | null>()
   for (const step of tool.steps) {
     const isTarget = step === last
@@ -286,6 +291,8 @@ export function readDependency(
       ANY_ANSWER,
     )
     if (!page.ok && page.code !== 'schema_or_auth_drift') return page
+    const wall = loginWallIn(parsedJson(response.body))
+    if (wall) return wall
     return {
       ok: false,
       code: 'schema_or_auth_drift',
@@ -315,6 +322,14 @@ function seedMissing(
 }
 
 const ANY_ANSWER: VerifyRule = { status: [200, 399], mimeType: '', required: [] }
+
+function parsedJson(text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
+  }
+}
 
 /** Locations of sign-in pages (`/login`, `/users/sign_in`, `/session/new`, `/auth/…`). */
 const SIGN_IN_LOCATION = /log[-_]?in|sign[-_]?in|\bauth\b|oauth|authenticat|authori[sz]e|session/i
@@ -547,14 +562,14 @@ async function sendAnswering(
   auth: RunHttpAuth,
   onSent: RunContext['onSent'],
 ): Promise<SiteResponse> {
-  const upFront = auth.upFront()
+  const upFront = await auth.upFront(req.url)
   const first = await sendOnce(
     upFront ? { ...req, headers: { ...req.headers, authorization: upFront } } : req,
     send,
     signal,
     retry,
   )
-  const answer = await auth.answer(req.method, req.url, first)
+  const answer = await auth.answer(req.method, req.url, first, upFront)
   if (!answer) return first
   onSent?.({ method: req.method, url: req.url, status: first.status })
   return sendOnce(

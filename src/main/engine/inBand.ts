@@ -36,8 +36,9 @@ export function inBandError(body: string, shapes: ErrorShape[]): InBandError | n
 const RATE = /rate.?limit|too many requests|throttl/i
 // MediaWiki: badtoken, notloggedin, assertuserfailed, permissiondenied, readapidenied, blocked;
 // WordPress: rest_cookie_invalid_nonce, rest_forbidden; Rails/Django: CSRF, authenticity token.
+// JSON-RPC apps (Deluge: "Not authenticated"), REST "authentication required".
 const SESSION =
-  /token|csrf|xsrf|nonce|log(?:ged)?.?in|sign(?:ed)?.?in|session|unauthori[sz]ed|forbidden|permission|denied|not.?allowed|assert\w*failed|blocked/i
+  /token|csrf|xsrf|nonce|log(?:ged)?.?in|sign(?:ed)?.?in|session|unauthori[sz]ed|un-?authenticated|not.?authenticated|authentication.?(?:required|failed|needed)|\bcredentials\b|forbidden|permission|denied|not.?allowed|assert\w*failed|blocked/i
 // MediaWiki: missingtitle, nosuchpageid, nosuchrevid, nosuchuser; REST-ish: not_found.
 const NOT_FOUND =
   /not.?found|no.?such|missing.?(?:title|page|file|item|record|post|user|revision)|does ?n[o']?t exist|nonexistent/i

@@ -135,7 +135,7 @@ export function judgeResponse(
     )
   }
   const judged = judgeJson(json, verify)
-  if (!judged.ok) return judged
+  if (!judged.ok) return loginWallIn(json) ?? judged
   return response.bytes
     ? { ...judged, text: response.body, bytes: response.bytes }
     : { ...judged, text: response.body }
@@ -396,6 +396,41 @@ function judgeDocument(
   }
   if (shape.page) Object.assign(result, view)
   return judgeJson(result, verify)
+}
+
+/** Fields where JSON APIs say why they refused (JSON-RPC `error`, REST `message`, `detail`…). */
+const ERROR_FIELD =
+  /^(error|errors|message|msg|detail|reason|error_?description|error_?message|fault_?string|status_?message)$/i
+
+/** The error texts a JSON answer holds in its error fields, two levels deep. */
+function errorTexts(node: unknown, depth = 2): string[] {
+  if (typeof node === 'string') return [node]
+  if (!node || typeof node !== 'object' || depth < 0) return []
+  if (Array.isArray(node)) return node.slice(0, 3).flatMap((n) => errorTexts(n, depth - 1))
+  const texts: string[] = []
+  for (const [key, value] of Object.entries(node as Record<string, unknown>))
+    if (ERROR_FIELD.test(key) || key === 'code') texts.push(...errorTexts(value, depth - 1))
+  return texts
+}
+
+/**
+ * The failure of a JSON answer that refuses for want of a session (spec "Why a run failed":
+ * `session_or_permission`), read from its error fields (`{"error":{"message":"Not
+ * authenticated"}}`, `{"detail":"Authentication credentials were not provided."}`) by
+ * `classifyInBand`'s words; null when it says nothing of a login. Where data was expected this is
+ * a login wall, not drift: the site answers it when no login (or an expired one) was sent.
+ */
+export function loginWallIn(json: unknown): Extract<Outcome, { ok: false }> | null {
+  if (!json || typeof json !== 'object' || Array.isArray(json)) return null
+  const said = errorTexts(json).find((t) => classifyInBand(null, t) === 'session_or_permission')
+  if (!said) return null
+  const quoted = said.length > MAX_QUOTED ? `${said.slice(0, MAX_QUOTED)}…` : said
+  return {
+    ok: false,
+    code: 'session_or_permission',
+    message: `The site refused for want of a login ("${quoted}"): sign in, then call again.`,
+    signIn: true,
+  }
 }
 
 function judgeJson(json: unknown, verify: VerifyRule): Outcome {

@@ -100,8 +100,10 @@ export function createRenderedExecutor(options: RenderedExecutorOptions): Render
       toolSiteCheck(tool.siteHost),
       (host, reason) => denials.push({ host, reason }),
     )
-    // A site behind HTTP authentication: the browser answers its challenge with the saved login.
-    const credentials = tool.login?.httpAuth ? await context.httpCredentials?.() : null
+    // A site behind HTTP authentication: the browser answers its challenge with the saved login;
+    // Basic goes with every request to the site's origin, as the recorded requests carried it.
+    const httpAuth = tool.login?.httpAuth
+    const credentials = httpAuth ? await context.httpCredentials?.() : null
     let lease
     try {
       lease = await options.pool.acquire(signal, {
@@ -109,7 +111,13 @@ export function createRenderedExecutor(options: RenderedExecutorOptions): Render
         storageState: context.login,
         proxy: guarded.proxy,
         ...(credentials
-          ? { httpCredentials: { ...credentials, origin: new URL(first.url).origin } }
+          ? {
+              httpCredentials: {
+                ...credentials,
+                origin: new URL(first.url).origin,
+                ...(httpAuth?.scheme === 'basic' ? { send: 'always' as const } : {}),
+              },
+            }
           : {}),
       })
     } catch (error) {

@@ -77,6 +77,7 @@ async function execute(state: EngineState, tool: ToolSpec, run: RunRecord): Prom
   const secrets = deps.secrets?.forRun(run.tenant)
   const redact = <T>(value: T): T => (secrets ? secrets.redact(value) : value)
   let hadLogin = false
+  let savedNothing = false
   try {
     const attempt = async (): Promise<ViaOutcome> => {
       const login = deps.logins
@@ -93,6 +94,7 @@ async function execute(state: EngineState, tool: ToolSpec, run: RunRecord): Prom
           effects.push(redact({ ...sent, at: new Date(deps.clock()).toISOString() })),
       }
       hadLogin = login.state !== null
+      savedNothing = !hadLogin && !login.locked && !login.httpCredentials
       const scope = state.validator.toScope(tool, run.inputs)
       return runVia(state, tool, scope, context, controller.signal)
     }
@@ -120,6 +122,7 @@ async function execute(state: EngineState, tool: ToolSpec, run: RunRecord): Prom
       if (again === true) outcome = await attempt()
       else if (again) outcome = again
     }
+    if (savedNothing) outcome = missingLogin(state, tool, outcome, effects)
   } catch (error) {
     outcome = { ok: false, code: 'upstream_error', message: `Executor fault: ${String(error)}` }
   } finally {
@@ -155,6 +158,37 @@ async function runVia(
   if (!outcome.ok && outcome.code === 'challenge' && !tool.mutating && rendered)
     return { ...(await rendered(tool, scope, context, signal)), via: 'rendered' }
   return outcome
+}
+
+/** Failures that say the answer is not what was recorded, which a missing login also causes. */
+const NOT_AS_RECORDED = new Set(['schema_or_auth_drift', 'outcome_not_verified'])
+
+/**
+ * A run made with no login saved for its tool's site (spec "Why a run failed":
+ * `session_or_permission`, "`signIn.url` present when no login is saved"): when its tool needs a
+ * login (bound to one, or compiled from requests that carried one) and the site answered
+ * something other than what was recorded (drift, an unverified answer, or a redirect where data
+ * used to be), the missing login is the failure, with a sign-in link, never
+ * `schema_or_auth_drift`. The site's own answer stays in the message. Other outcomes pass.
+ */
+export function missingLogin(
+  state: EngineState,
+  tool: ToolSpec,
+  outcome: ViaOutcome,
+  effects: RunEffect[],
+): ViaOutcome {
+  if (outcome.ok) return outcome
+  const last = effects.at(-1)?.status ?? null
+  const redirected = outcome.code === 'upstream_error' && last !== null && last >= 300 && last < 400
+  if (!NOT_AS_RECORDED.has(outcome.code) && !redirected) return outcome
+  if (!needsLogin(tool) && !state.deps.recordedWithLogin?.(tool)) return outcome
+  return {
+    ...(outcome.via ? { via: outcome.via } : {}),
+    ok: false,
+    code: 'session_or_permission',
+    message: `${tool.siteHost} needs a login and none is saved: sign in (signIn.url), then call again. The site answered: ${outcome.message}`,
+    signIn: true,
+  }
 }
 
 /** True when the tool takes cookies or values from its site's saved login. */

@@ -52,7 +52,7 @@ describe('createRunHttpAuth', () => {
       reads++
       return { username: 'ann', password: 'pw' }
     })
-    expect(auth.upFront()).toBeNull()
+    expect(await auth.upFront('http://x/')).toBeNull()
     expect(await auth.answer('GET', 'http://x/', { status: 200, headers: {} })).toBeNull()
     expect(reads).toBe(0)
     const challenged = { status: 401, headers: { 'www-authenticate': 'Basic realm="x"' } }
@@ -60,7 +60,31 @@ describe('createRunHttpAuth', () => {
     expect(await auth.answer('GET', 'http://x/b', challenged)).toBe('Basic YW5uOnB3')
     expect(reads).toBe(1)
     // Basic goes up front from then on (RFC 7617 §2.2, the same protection space).
-    expect(auth.upFront()).toBe('Basic YW5uOnB3')
+    expect(await auth.upFront('http://x/c')).toBe('Basic YW5uOnB3')
+    // A Basic answer the site refused is not sent again.
+    expect(await auth.answer('GET', 'http://x/d', challenged, 'Basic YW5uOnB3')).toBeNull()
+  })
+
+  it('sends Basic up front to the site of a tool bound to it, and to no other host', async () => {
+    let reads = 0
+    const saved = async () => {
+      reads++
+      return { username: 'ann', password: 'pw' }
+    }
+    const bound = createRunHttpAuth(saved, { scheme: 'basic', siteHost: 'x:8080' })
+    expect(await bound.upFront('http://elsewhere/')).toBeNull()
+    expect(reads).toBe(0)
+    expect(await bound.upFront('http://x:8080/api')).toBe('Basic YW5uOnB3')
+    expect(
+      await createRunHttpAuth(saved, { scheme: 'digest', siteHost: 'x:8080' }).upFront(
+        'http://x:8080/',
+      ),
+    ).toBeNull()
+    expect(
+      await createRunHttpAuth(async () => null, { scheme: 'basic', siteHost: 'x' }).upFront(
+        'http://x/',
+      ),
+    ).toBeNull()
   })
 
   it('answers nothing for a bearer challenge or without saved credentials', async () => {

@@ -30,6 +30,25 @@ describe('judgeResponse', () => {
     })
   })
 
+  it('reads a JSON refusal for want of a login as session_or_permission, not drift', () => {
+    // Deluge-style JSON-RPC: 200 with the refusal in `error`; DRF-style `detail`.
+    const rpc = judgeResponse(
+      json({ result: null, error: { message: 'Not authenticated', code: 1 }, id: 2 }),
+      verify,
+    )
+    expect(rpc).toMatchObject({ ok: false, code: 'session_or_permission', signIn: true })
+    expect(rpc.ok ? '' : rpc.message).toContain('Not authenticated')
+    expect(
+      codeOf(
+        judgeResponse(json({ detail: 'Authentication credentials were not provided.' }), verify),
+      ),
+    ).toBe('session_or_permission')
+    // An error about something else is still drift.
+    expect(codeOf(judgeResponse(json({ error: 'index rebuilding' }), verify))).toBe(
+      'schema_or_auth_drift',
+    )
+  })
+
   it('maps the site signals to the spec failure codes', () => {
     expect(codeOf(judgeResponse(json({}, 401), verify))).toBe('session_or_permission')
     expect(codeOf(judgeResponse(json({}, 403), verify))).toBe('session_or_permission')
@@ -87,7 +106,12 @@ describe('holds', () => {
   })
 
   it('lets a list item leave a promised field null, but not drop it or a top-level one', () => {
-    const folder = { content: [{ name: 'a.txt', size: 3 }, { name: 'sub', size: null }] }
+    const folder = {
+      content: [
+        { name: 'a.txt', size: 3 },
+        { name: 'sub', size: null },
+      ],
+    }
     expect(holds(folder, 'content[].size', 'integer')).toBe(true)
     expect(holds({ content: [{ name: 'sub' }] }, 'content[].size', 'integer')).toBe(false)
     expect(holds({ size: null }, 'size', 'integer')).toBe(false)
