@@ -22,6 +22,7 @@ import { createLoginAutofill } from './logins/signInAutofill'
 import { createSignInFlows, type SignInFlows } from './logins/signInFlows'
 import { createSignInLinks, type SignInLinks } from './logins/signInLinks'
 import { createSiteLogins, type SiteLogins } from './logins/siteLogins'
+import { createSeenLogins, type SeenLogins } from './logins/seenLogins'
 import { dataDir, databasePath, DEFAULT_PORT, readSettings } from './config'
 import { createAppSettings } from './app/appSettings'
 import { createBrowserPool } from './engine/browserPool'
@@ -93,6 +94,8 @@ export interface Core {
   browse: BrowseSessions
   /** Saved site logins, sealed in the vault. */
   logins: SiteLogins
+  /** The logins recordings and HARs showed, offered for saving (issue 24 item E). */
+  seenLogins: SeenLogins
   /** Sign-in flows in a browser (UI `logins.signIn`, `sitecall login HOST`, one-time links). */
   signIns: SignInFlows
   /** One-time sign-in links of runs that met a sign-in wall (`signIn.url`). */
@@ -181,6 +184,14 @@ export function createCore(config: CoreConfig = {}): Core {
       clock,
       guardFor: async (siteHost) => (await sharedGuardProxy()).settingsFor(toolSiteCheck(siteHost)),
     }),
+    recordedWithLogin: (tool) =>
+      [tool.evidence.targetExchangeId, ...tool.steps.map((s) => s.exchangeId)].some((id) => {
+        const recorded = id ? store.traces.getExchange(tool.evidence.traceId, id) : null
+        return (
+          !!recorded &&
+          Object.keys(recorded.requestHeaders).some((h) => /^(cookie|authorization)$/i.test(h))
+        )
+      }),
     ledger: store.ledger,
     health: store.health,
     clock,
@@ -206,11 +217,13 @@ export function createCore(config: CoreConfig = {}): Core {
     refuseSecretValues: vault.refuseSecretValues,
     saveLogin: (tenant, host, state) => logins.save(tenant, host, state),
   }
+  const seenLogins = createSeenLogins({ logins, traces: store.traces })
   const recordings = createRecordingSessions({
     ...sessionBrowser,
     store,
     tenant: LOCAL_TENANT,
     events,
+    seenLogins,
     httpLogins: {
       // A locked vault keeps a saved login's password sealed: the person is asked again.
       saved: (tenant, host) => logins.credentials(tenant, host).catch(() => null),
@@ -265,7 +278,7 @@ export function createCore(config: CoreConfig = {}): Core {
     ulid: nextUlid,
     tenant: LOCAL_TENANT,
     vault,
-    logins: { saved: logins, flows: signIns },
+    logins: { saved: logins, flows: signIns, seen: seenLogins },
     settings: createAppSettings({
       home,
       settings,
@@ -345,6 +358,7 @@ export function createCore(config: CoreConfig = {}): Core {
     recordings,
     browse,
     logins,
+    seenLogins,
     signIns,
     signInLinks,
     indexing,

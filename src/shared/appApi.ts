@@ -55,6 +55,8 @@ export interface RecordingResult {
   traceId: string
   candidate: ToolSpec | null
   explanation: CompileExplanation | null
+  /** The login the browser used on the recorded site, offered for saving; absent or null: none. */
+  login?: LoginOffer | null
 }
 
 /** A candidate (or tool) with the exchanges its evidence names, for the review view. */
@@ -194,13 +196,26 @@ export interface ToolNeed {
   secret?: string
 }
 
-/** A login the person signed into while recording, offered for saving at Stop. */
+/**
+ * The login the browser used on the recorded site, offered for saving after Stop and HAR import
+ * (issue 24 item E): what it holds, never a secret value.
+ */
 export interface LoginOffer {
   traceId: string
   host: string
-  /** Cookies of the site the recording ended with. */
+  /** Cookies of the site the recording ended with (or a HAR's requests carried). */
   cookieCount: number
-  /** A login for the host is saved already (then nothing needs doing). */
+  /** localStorage items of the site's origins (a bearer token counts as one). */
+  storageItems: number
+  /** The user name of its HTTP authentication, or typed on the sign-in page; null when unknown. */
+  username: string | null
+  /** The HTTP authentication the browser answered (RFC 7617 Basic, RFC 7616 Digest), or null. */
+  httpAuth: HttpAuthScheme | null
+  /** Digest: the password never crossed the wire, so saving needs the person to type it. */
+  needsPassword: boolean
+  /** A bearer token the browser sent (`Authorization: Bearer`). */
+  bearer: boolean
+  /** A login for the host is saved (already, or by this offer). */
   saved: boolean
 }
 
@@ -324,10 +339,15 @@ export interface AppApiMethods {
   'usage.get': [Record<string, never>, UsageView]
   /** What a run of the tool needs first (a saved login, an open vault, a secret); [] when ready. */
   'tools.needs': [{ id: string }, ToolNeed[]]
-  /** The login a recording ended signed in to, for the site of its tool; null when none. */
+  /** The login a recording or HAR showed the browser used on `host`; null when none. */
   'logins.offer': [{ traceId: string; host: string }, LoginOffer | null]
-  /** Saves that login, sealed in the vault (503 `unavailable` while the vault is locked). */
-  'logins.saveFromTrace': [{ traceId: string; host: string }, LoginOffer]
+  /**
+   * Saves that login, sealed in the vault as `sitecall login` saves one (503 `unavailable` while
+   * the vault is locked: nothing is kept); `password` completes a Digest login (400 without).
+   */
+  'logins.saveFromTrace': [{ traceId: string; host: string; password?: string }, LoginOffer]
+  /** The person declined the offer: the login held in memory for it is forgotten. */
+  'logins.skipFromTrace': [{ traceId: string; host: string }, { skipped: boolean }]
   /** Recordings, newest first. */
   'traces.list': [Record<string, never>, TraceSummary[]]
   'traces.get': [{ id: string }, TraceDetail]
@@ -509,7 +529,11 @@ export const APP_API_INPUT_SCHEMAS: Record<AppApiMethod, object> = {
   'usage.get': emptyObject,
   'tools.needs': idOnly,
   'logins.offer': traceHost,
-  'logins.saveFromTrace': traceHost,
+  'logins.saveFromTrace': {
+    ...traceHost,
+    properties: { ...traceHost.properties, password: httpCredentials.password },
+  },
+  'logins.skipFromTrace': traceHost,
   'traces.list': emptyObject,
   'traces.get': idOnly,
   'traces.exchange': {

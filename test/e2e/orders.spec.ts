@@ -59,7 +59,10 @@ test('a recorded order form compiles to a tool that signs in with the saved logi
   // What was typed into the password field is nowhere in the stored trace.
   const stored = JSON.stringify(core.store.traces.get(result.traceId))
   expect(stored).not.toContain('wonderland')
-  // The session the person signed in with is the site's saved login, sealed in the vault.
+  // The session the person signed in with is offered, and saved once they say so: sealed.
+  expect(result.login).toMatchObject({ host: tool.siteHost, username: 'alice', saved: false })
+  expect(core.store.logins.get('local', tool.siteHost)).toBeNull()
+  await core.handlers['logins.saveFromTrace']({ traceId: result.traceId, host: tool.siteHost })
   const saved = core.store.logins.get('local', tool.siteHost)
   expect(saved).not.toBeNull()
   expect(saved!.plaintextState).toBeNull()

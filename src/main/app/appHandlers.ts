@@ -4,7 +4,6 @@ import type {
   AppApiMethod,
   AppApiResult,
   AppInfo,
-  LoginOffer,
   ToolDetail,
 } from '../../shared/appApi'
 import { ServiceError } from '../../shared/errors'
@@ -18,7 +17,7 @@ import type { SiteLogins } from '../logins/siteLogins'
 import type { AppSettingsService } from './appSettings'
 import type { SignInFlows } from '../logins/signInFlows'
 import { createToolRouter } from '../router/router'
-import { siteStorageState } from '../logins/siteLogin'
+import type { SeenLogins } from '../logins/seenLogins'
 import { listInbox } from './appInbox'
 import { importHarRecording } from './appHarImport'
 import { parseLocalSiteHost } from '../api/localSites'
@@ -52,8 +51,8 @@ export interface AppHandlerDeps {
   tenant: string
   /** Secrets and the master key. */
   vault: Vault
-  /** Saved site logins and sign-in flows. */
-  logins: { saved: SiteLogins; flows: SignInFlows }
+  /** Saved site logins, sign-in flows, and the logins recordings and HARs showed. */
+  logins: { saved: SiteLogins; flows: SignInFlows; seen: SeenLogins }
   /** The editable settings. */
   settings: AppSettingsService
 }
@@ -70,20 +69,9 @@ export function createAppHandlers(deps: AppHandlerDeps): AppHandlers {
     if (!tool) throw new ServiceError('not_found', `No tool ${id}.`)
     return tool
   }
-  /** The login a recording ended with: unsaved in memory (vault was locked), else its trace's. */
-  const loginAt = (traceId: string, host: string) => {
-    const trace = store.traces.get(traceId)
-    if (!trace) throw new ServiceError('not_found', `No trace ${traceId}.`)
-    const unsaved = deps.recordings.unsavedLogin(traceId)
-    const state =
-      unsaved?.siteHost === host ? unsaved.state : siteStorageState(trace.storageState, host)
-    return state?.cookies.length || state?.origins.length ? state : null
-  }
-  const loginOffer = (traceId: string, host: string): LoginOffer | null => {
-    const state = loginAt(traceId, host)
-    const saved = deps.logins.saved.get(deps.tenant, host) != null
-    if (!state) return saved ? { traceId, host, cookieCount: 0, saved } : null
-    return { traceId, host, cookieCount: state.cookies.length, saved }
+  const traceOr404 = (traceId: string) => {
+    if (!store.traces.list().some((t) => t.id === traceId))
+      throw new ServiceError('not_found', `No trace ${traceId}.`)
   }
   // One router per app: it keeps what it learned of each tool between searches.
   const router = createToolRouter()
@@ -108,7 +96,14 @@ export function createAppHandlers(deps: AppHandlerDeps): AppHandlers {
       deps.recordings.answerAuth(sessionId, login),
     'recorder.importHar': async (input) =>
       importHarRecording(
-        { store, clock: deps.clock, ulid: deps.ulid, uuid: deps.uuid ?? randomUUID },
+        {
+          store,
+          clock: deps.clock,
+          ulid: deps.ulid,
+          uuid: deps.uuid ?? randomUUID,
+          seenLogins: deps.logins.seen,
+          tenant: deps.tenant,
+        },
         input,
       ),
     'tools.list': async () => store.tools.list().map(summarizeTool),
@@ -146,14 +141,16 @@ export function createAppHandlers(deps: AppHandlerDeps): AppHandlers {
         secretNames: new Set(deps.vault.list(deps.tenant).map((s) => s.name)),
       })
     },
-    'logins.offer': async ({ traceId, host }) => loginOffer(traceId, host),
-    'logins.saveFromTrace': async ({ traceId, host }) => {
-      const state = loginAt(traceId, host)
-      if (!state) throw new ServiceError('not_found', `The recording kept no login for ${host}.`)
-      // Sealed in the vault: 503 `unavailable` while it is locked, and nothing is kept then.
-      await deps.logins.saved.save(deps.tenant, host, state)
-      deps.recordings.dropUnsavedLogin(traceId)
-      return { traceId, host, cookieCount: state.cookies.length, saved: true }
+    'logins.offer': async ({ traceId, host }) => {
+      traceOr404(traceId)
+      return deps.logins.seen.offer(deps.tenant, traceId, host)
+    },
+    // Sealed in the vault: 503 `unavailable` while it is locked, and nothing is kept then.
+    'logins.saveFromTrace': async ({ traceId, host, password }) =>
+      deps.logins.seen.save(deps.tenant, traceId, host, password !== undefined ? { password } : {}),
+    'logins.skipFromTrace': async ({ traceId }) => {
+      deps.logins.seen.skip(traceId)
+      return { skipped: true }
     },
     'traces.list': async () => store.traces.list(),
     'traces.get': async ({ id }) => traceDetail(store, id),

@@ -1,6 +1,6 @@
 import type { RecordingResult, RecordingState } from '../../shared/appApi'
 import { ServiceError } from '../../shared/errors'
-import type { ExchangeSummary, StorageState, Trace } from '../../shared/trace'
+import type { ExchangeSummary, Trace } from '../../shared/trace'
 import { compileTrace } from '../compiler'
 import type { EventBus } from '../events'
 import { defaultHeadless, type Recording } from '../recorder'
@@ -8,7 +8,7 @@ import type { Store } from '../store/store'
 import type { SessionBrowserDeps } from './sessionBrowser'
 import { withoutUserinfo } from '../../shared/httpChallenge'
 import { userinfoOf, type HttpLogin } from '../recorder/httpAuthWatch'
-import { siteStorageState } from '../logins/siteLogin'
+import type { SeenLogins } from '../logins/seenLogins'
 
 export interface RecordingSessionsDeps extends SessionBrowserDeps {
   store: Pick<Store, 'traces' | 'tools' | 'logins'>
@@ -26,6 +26,8 @@ export interface RecordingSessionsDeps extends SessionBrowserDeps {
     saved(tenant: string, siteHost: string): Promise<HttpLogin | null>
     save(tenant: string, siteHost: string, login: HttpLogin, pageUrl: string): Promise<void>
   }
+  /** Where the login a recording used is held for the offer at Stop (issue 24 item E). */
+  seenLogins?: Pick<SeenLogins, 'note'>
 }
 
 export interface RecordingSessions {
@@ -45,13 +47,6 @@ export interface RecordingSessions {
   finished(sessionId: string): Promise<RecordingResult>
   /** The live recording (its browser context and first page), for scripted use; null when none. */
   recording(sessionId: string): Recording | null
-  /**
-   * The site login a stopped recording could not save (the vault was locked), kept in memory
-   * only, for the app to offer at Stop; null when none is waiting.
-   */
-  unsavedLogin(traceId: string): { siteHost: string; state: StorageState } | null
-  /** Forgets an unsaved login once it was saved (or the person declined it). */
-  dropUnsavedLogin(traceId: string): void
   closeAll(): Promise<void>
 }
 
@@ -65,12 +60,11 @@ interface Session {
 /**
  * Recording sessions of the Record view and `sitecall record` (issue 2 step 2-3): each ends when
  * the caller stops it or the person closes the window; either way the trace is saved and compiled
- * into a candidate (or an explanation) exactly once.
+ * into a candidate (or an explanation) exactly once. The login the browser used on the recorded
+ * site is not saved by itself: the result offers it (`login`), and the person saves or skips it.
  */
 export function createRecordingSessions(deps: RecordingSessionsDeps): RecordingSessions {
   let active: Session | null = null
-  // Never written anywhere: the trace keeps no session values in the clear (DESIGN.md §5).
-  const unsaved = new Map<string, { siteHost: string; state: StorageState }>()
   const sessions = new Map<string, Session>()
 
   const finish = async (state: RecordingState, trace: Trace): Promise<RecordingResult> => {
@@ -84,16 +78,11 @@ export function createRecordingSessions(deps: RecordingSessionsDeps): RecordingS
       }
       candidate.capabilityId = `${candidate.siteHost}/${candidate.name}`
       deps.store.tools.save(candidate)
-      // The person signed in while recording: a tool bound to a login runs with that session.
-      const login = candidate.login
-        ? siteStorageState(trace.storageState, candidate.siteHost)
-        : null
-      if (login)
-        await deps
-          .saveLogin?.(deps.tenant, candidate.siteHost, login)
-          .catch(() => unsaved.set(trace.id, { siteHost: candidate.siteHost, state: login }))
       result = { traceId: trace.id, candidate, explanation: null }
     } else result = { traceId: trace.id, candidate: null, explanation: compiled.explanation }
+    // Offered for the tool's site, else the page the recording started on.
+    const site = result.candidate?.siteHost ?? hostOf(trace.startUrl)
+    result.login = site ? (deps.seenLogins?.note(deps.tenant, trace, site) ?? null) : null
     deps.events.emit('recorder.stopped', { sessionId: state.sessionId, result })
     return result
   }
@@ -200,8 +189,6 @@ export function createRecordingSessions(deps: RecordingSessionsDeps): RecordingS
       return session.state
     },
     recording: (sessionId) => sessions.get(sessionId)?.recording ?? null,
-    unsavedLogin: (traceId) => unsaved.get(traceId) ?? null,
-    dropUnsavedLogin: (traceId) => void unsaved.delete(traceId),
     stop,
     finished(sessionId) {
       const session = sessions.get(sessionId)
@@ -213,4 +200,8 @@ export function createRecordingSessions(deps: RecordingSessionsDeps): RecordingS
       await Promise.allSettled([...sessions.keys()].map(stop))
     },
   }
+}
+
+function hostOf(url: string): string | null {
+  return URL.canParse(url) ? new URL(url).host : null
 }
