@@ -7,6 +7,7 @@ import { DEMO_ORDERS_PATH } from './app/appHandlers'
 import { DEFAULT_USER } from './demo/orders'
 import { compileHarCommand, exportHarCommand, importHarCommand } from './cliHar'
 import { loginCommand } from './cliLogin'
+import { offerSeenLogin } from './cliSeenLogin'
 import { mcpCommand } from './cliMcp'
 import { createCore, LOCAL_TENANT } from './core'
 import { findChromium } from './recorder'
@@ -14,11 +15,11 @@ import { createStore } from './store/store'
 
 const USAGE = `Usage:
   sitecall serve [--port N] [--no-open]
-  sitecall record --url URL --intent TEXT [--cdp ENDPOINT] [--json]
+  sitecall record --url URL --intent TEXT [--cdp ENDPOINT] [--save-login] [--json]
   sitecall keys create [--label TEXT] [--json]
   sitecall login HOST [--url URL] [--save-password] [--json]
   sitecall compile --har FILE --intent TEXT [--json]
-  sitecall import-har FILE --intent TEXT [--json]
+  sitecall import-har FILE --intent TEXT [--save-login] [--json]
   sitecall export-har TRACE_ID [--out FILE] [--include-credentials]
   sitecall mcp [--apps HOST,...]     (MCP over stdio, for desktop MCP clients)
 
@@ -101,6 +102,7 @@ async function record(args: string[]): Promise<number> {
       url: { type: 'string' },
       intent: { type: 'string' },
       cdp: { type: 'string' },
+      'save-login': { type: 'boolean' },
       json: { type: 'boolean' },
     },
   })
@@ -123,11 +125,26 @@ async function record(args: string[]): Promise<number> {
     const result = await core.recordings.finished(state.sessionId)
     process.off('SIGINT', onSignal)
     process.off('SIGTERM', onSignal)
+    const seen = result.login ?? null
+    const login = await offerSeenLogin({
+      command: 'record',
+      offer: seen,
+      save: values['save-login'] === true,
+      json: values.json === true,
+      vault: core.vault,
+      saveLogin: (password) =>
+        core.seenLogins.save(
+          LOCAL_TENANT,
+          result.traceId,
+          seen!.host,
+          password !== undefined ? { password } : {},
+        ),
+    })
     if (values.json) {
       const out = result.candidate
         ? { traceId: result.traceId, candidate: result.candidate }
         : { traceId: result.traceId, explanation: result.explanation }
-      process.stdout.write(`${JSON.stringify(out)}\n`)
+      process.stdout.write(`${JSON.stringify(login ? { ...out, login } : out)}\n`)
     } else if (result.candidate) {
       const c = result.candidate
       process.stdout.write(

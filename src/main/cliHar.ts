@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { readFileSync, statSync, writeFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { monotonicFactory } from 'ulid'
-import type { CompileExplanation } from '../shared/appApi'
+import type { CompileExplanation, LoginOffer } from '../shared/appApi'
 import { ServiceError } from '../shared/errors'
 import type { ToolSpec } from '../shared/toolSpec'
 import type { Trace } from '../shared/trace'
@@ -12,7 +12,10 @@ import { exportHar, importHarFile } from './recorder/har'
 import { createStore, type Store } from './store/store'
 import { createSecretRepository } from './store/secretRepository'
 import { TRACE_CREDENTIALS, withoutCredentials } from './store/traceCredentials'
-import { createKeychain, createVault } from './vault'
+import { createKeychain, createVault, type Vault } from './vault'
+import { createSiteLogins } from './logins/siteLogins'
+import { createSeenLogins } from './logins/seenLogins'
+import { offerSeenLogin } from './cliSeenLogin'
 import { LOCAL_TENANT } from './core'
 
 /** The CLI contract's answer: scripts parse this; keep it stable. */
@@ -25,6 +28,9 @@ export type CompileOutput =
       alternatives: Array<{ method: string; url: string; score: number; signals: string[] }>
     }
   | { traceId?: string; explanation: CompileExplanation }
+
+/** `import-har` adds the login the HAR showed (never a secret value), when it showed one. */
+type ImportOutput = CompileOutput & { login?: LoginOffer }
 
 const MAX_ALTERNATIVES = 5
 
@@ -52,16 +58,22 @@ export async function compileHarCommand(args: string[]): Promise<number> {
 }
 
 /**
- * `sitecall import-har FILE --intent TEXT [--json]`: as `compile`, and also stores the trace and
- * the candidate (named uniquely on its site) in the data dir of SITECALL_HOME, so the candidate
- * can be verified and run. The output carries `traceId`.
+ * `sitecall import-har FILE --intent TEXT [--save-login] [--json]`: as `compile`, and also stores
+ * the trace and the candidate (named uniquely on its site) in the data dir of SITECALL_HOME, so
+ * the candidate can be verified and run. The output carries `traceId`, and `login` when the HAR
+ * shows a login to the site (issue 24 item E: HTTP Basic/Digest, cookies, a bearer token): with
+ * `--save-login` it is saved as the site's login, sealed in the vault (opened by the keychain or
+ * SITECALL_PASSPHRASE; a locked vault keeps nothing, and says so); without it stderr says how.
  */
 export async function importHarCommand(args: string[]): Promise<number> {
-  const { file, intent, json } = harArgs('import-har', args)
+  const { file, intent, json, saveLogin } = harArgs('import-har', args)
   const ulid = monotonicFactory()
   const trace = await importHarFile(file, { traceId: `trc_${ulid()}`, intent, now: Date.now() })
   const store = createStore(databasePath(dataDir()))
   try {
+    // The vault is opened only to save the login: it also seals the trace's credentials then.
+    const vault = dataDirVault(store)
+    if (saveLogin) await unsealWithVault(store, vault, false)
     store.traces.save(trace)
     const compiled = compileTrace(trace, compileOptions(intent))
     if (compiled.ok) {
@@ -70,7 +82,32 @@ export async function importHarCommand(args: string[]): Promise<number> {
       candidate.capabilityId = `${candidate.siteHost}/${candidate.name}`
       store.tools.save(candidate)
     }
-    const output = { traceId: trace.id, ...compileOutput(trace, compiled) }
+    const site = compiled.ok
+      ? compiled.candidate.siteHost
+      : URL.canParse(trace.startUrl)
+        ? new URL(trace.startUrl).host
+        : null
+    const logins = createSiteLogins({
+      repo: store.logins,
+      vault,
+      clock: Date.now,
+    })
+    const seen = createSeenLogins({ logins, traces: store.traces })
+    const offer = site ? seen.note(LOCAL_TENANT, trace, site) : null
+    const login = await offerSeenLogin({
+      command: 'import-har',
+      offer,
+      save: saveLogin,
+      json,
+      vault,
+      saveLogin: (password) =>
+        seen.save(LOCAL_TENANT, trace.id, offer!.host, password !== undefined ? { password } : {}),
+    })
+    const output = {
+      traceId: trace.id,
+      ...compileOutput(trace, compiled),
+      ...(login ? { login } : {}),
+    }
     print(output, json)
     return 'candidate' in output ? 0 : 1
   } finally {
@@ -112,17 +149,25 @@ export async function exportHarCommand(args: string[]): Promise<number> {
   }
 }
 
-/** Opens the data dir's vault so the store unseals trace credentials; says so when it cannot. */
-async function unsealWithVault(store: Store): Promise<void> {
+/** The data dir's vault (keychain or SITECALL_PASSPHRASE), not opened yet. */
+function dataDirVault(store: Store): Vault {
   const env = process.env
-  const vault = createVault({
+  return createVault({
     secrets: createSecretRepository(store.db),
     keychain: env.SITECALL_KEYCHAIN === 'off' ? null : createKeychain({ env }),
     passphrase: env.SITECALL_PASSPHRASE ?? null,
     clock: Date.now,
   })
+}
+
+/**
+ * Opens `vault` so the store seals and unseals trace credentials with it; says when it cannot
+ * (`tell`).
+ */
+async function unsealWithVault(store: Store, vault = dataDirVault(store), tell = true) {
   const status = await vault.open()
-  if (status.mode === 'locked') process.stderr.write(`Credentials stay sealed: ${status.message}\n`)
+  if (status.mode === 'locked' && tell)
+    process.stderr.write(`Credentials stay sealed: ${status.message}\n`)
   store.traces.useSealer(() => vault.sealerFor(LOCAL_TENANT, TRACE_CREDENTIALS))
 }
 
@@ -150,7 +195,7 @@ function compileOutput(trace: Trace, compiled: ReturnType<typeof compileTrace>):
   }
 }
 
-function print(output: CompileOutput, json: boolean): void {
+function print(output: ImportOutput, json: boolean): void {
   if (json) {
     process.stdout.write(`${JSON.stringify(output)}\n`)
     return
@@ -178,11 +223,20 @@ function print(output: CompileOutput, json: boolean): void {
   process.stdout.write(`${lines.join('\n')}\n`)
 }
 
-function harArgs(command: string, args: string[]): { file: string; intent: string; json: boolean } {
+function harArgs(
+  command: string,
+  args: string[],
+): { file: string; intent: string; json: boolean; saveLogin: boolean } {
   const { values, positionals } = parse(
     command,
     args,
-    { har: { type: 'string' }, intent: { type: 'string' }, json: { type: 'boolean' } },
+    {
+      har: { type: 'string' },
+      intent: { type: 'string' },
+      json: { type: 'boolean' },
+      // `compile` stays free of side effects: it never saves a login.
+      ...(command === 'import-har' ? { 'save-login': { type: 'boolean' } } : {}),
+    },
     1,
   )
   const file = typeof values.har === 'string' ? values.har : positionals[0]
@@ -194,7 +248,7 @@ function harArgs(command: string, args: string[]): { file: string; intent: strin
         : 'import-har needs FILE and --intent TEXT',
     )
   refuseOversized(file)
-  return { file, intent, json: values.json === true }
+  return { file, intent, json: values.json === true, saveLogin: values['save-login'] === true }
 }
 
 /** 400 `invalid_input` for a HAR over `MAX_HAR_BYTES`, saying how to make a smaller one. */

@@ -7,7 +7,7 @@ import { createCore, LOCAL_TENANT } from './core'
  * Asks one question on the terminal; `secret` hides what is typed (a TOTP seed, a passphrase),
  * so it is neither echoed nor left in the scrollback.
  */
-async function ask(question: string, secret = false): Promise<string> {
+export async function ask(question: string, secret = false): Promise<string> {
   let muted = false
   const output = new Writable({
     write(chunk, _encoding, done) {
