@@ -30,9 +30,9 @@ test('a login signed into while recording is saved at Stop (vault unlocked right
   await page.getByTestId('record-stop').click()
   await expect(page.getByTestId('candidate-review')).toBeVisible()
 
-  // The vault was locked, so nothing was saved: the app offers it, and Verify says it needs it.
+  // Nothing is saved by itself: the app offers the login, and Verify says it needs it.
   const offer = page.getByTestId('login-offer')
-  await expect(offer).toContainText('Save this login for')
+  await expect(offer).toContainText('Save the login you used on')
   await expect(page.getByTestId('need-vault')).toBeVisible()
   await expectAccessible(page, 'the login offer at Stop')
   await page.screenshot({ path: join(SHOTS, 'ui-login-offer.png'), fullPage: true })

@@ -287,7 +287,15 @@ function Result() {
         {detail && <a href={toolHref(detail.tool.id)}>Open tool page</a>}
         <button onClick={reset}>New recording</button>
       </div>
-      {result && detail && <LoginOfferCard traceId={result.traceId} host={detail.tool.siteHost} />}
+      {result && (result.login || detail) && (
+        <LoginOfferCard
+          // Keyed by trace: a new recording or import brings its own offer.
+          key={result.traceId}
+          traceId={result.traceId}
+          host={result.login?.host ?? detail!.tool.siteHost}
+          {...(result.login !== undefined ? { initial: result.login } : {})}
+        />
+      )}
       {detail && (
         <ReplaceOffer
           detail={detail}
