@@ -93,7 +93,7 @@ export async function importHarCommand(args: string[]): Promise<number> {
       clock: Date.now,
     })
     const seen = createSeenLogins({ logins, traces: store.traces })
-    const offer = site ? seen.note(LOCAL_TENANT, trace, site) : null
+    const offer = site ? await seen.note(LOCAL_TENANT, trace, site) : null
     const login = await offerSeenLogin({
       command: 'import-har',
       offer,

@@ -31,6 +31,10 @@ export async function offerSeenLogin(prompt: SeenLoginPrompt): Promise<LoginOffe
   if (!offer) return null
   const what = describeOffer(offer)
   const held = what ? ` (${what})` : ''
+  if (offer.saved) {
+    process.stderr.write(`The login to ${offer.host}${held} is saved, sealed in the vault.\n`)
+    return offer
+  }
   if (!prompt.save) {
     process.stderr.write(
       `A login to ${offer.host} was used${held}; it was not saved: add --save-login to ${prompt.command} to keep it, sealed in the vault.\n`,

@@ -215,8 +215,13 @@ export interface LoginOffer {
   needsPassword: boolean
   /** A bearer token the browser sent (`Authorization: Bearer`). */
   bearer: boolean
-  /** A login for the host is saved (already, or by this offer). */
+  /**
+   * This login is kept: saved by the offer, or during the recording (an HTTP authentication the
+   * person answered in the app). Then nothing is asked.
+   */
   saved: boolean
+  /** Another login of the host is saved, which saving this one replaces. */
+  replaces: boolean
 }
 
 /** A requirement as the inbox shows it: a value's or choice's slot carries its declared type. */

@@ -22,10 +22,10 @@ export interface HarImportDeps {
  * with the login the HAR's requests carried to the site offered (`login`), never saved by itself.
  * Errors: 400 `invalid_input` when the text is not a HAR 1.2 log (nothing is saved then).
  */
-export function importHarRecording(
+export async function importHarRecording(
   deps: HarImportDeps,
   input: { har: string; intent: string },
-): RecordingResult {
+): Promise<RecordingResult> {
   const now = deps.clock()
   const trace = importHar(input.har, { traceId: `trc_${deps.ulid()}`, intent: input.intent, now })
   deps.store.traces.save(trace)
@@ -38,7 +38,7 @@ export function importHarRecording(
   }
   const site =
     candidate?.siteHost ?? (URL.canParse(trace.startUrl) ? new URL(trace.startUrl).host : null)
-  const login = site ? deps.seenLogins.note(deps.tenant, trace, site) : null
+  const login = site ? await deps.seenLogins.note(deps.tenant, trace, site) : null
   if (!compiled.ok)
     return { traceId: trace.id, candidate: null, explanation: compiled.explanation, login }
   return { traceId: trace.id, candidate, explanation: null, login }

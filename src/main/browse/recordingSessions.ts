@@ -82,7 +82,7 @@ export function createRecordingSessions(deps: RecordingSessionsDeps): RecordingS
     } else result = { traceId: trace.id, candidate: null, explanation: compiled.explanation }
     // Offered for the tool's site, else the page the recording started on.
     const site = result.candidate?.siteHost ?? hostOf(trace.startUrl)
-    result.login = site ? (deps.seenLogins?.note(deps.tenant, trace, site) ?? null) : null
+    result.login = site ? ((await deps.seenLogins?.note(deps.tenant, trace, site)) ?? null) : null
     deps.events.emit('recorder.stopped', { sessionId: state.sessionId, result })
     return result
   }

@@ -14,6 +14,8 @@ import type { SiteLogins } from './siteLogins'
  */
 export interface SeenLogin {
   traceId: string
+  /** When the recording started (the trace's `createdAt`), ms since the Unix epoch. */
+  recordedAt: number
   /** host[:port] the login is for: the recorded site's, never another. */
   siteHost: string
   /** Cookies and localStorage of the site (a bearer token seen only in headers added as one item). */
@@ -193,6 +195,7 @@ export function findSeenLogin(trace: Trace, siteHost: string): SeenLogin | null 
   const signInPage = trace.actions.find((a) => a.secret)?.pageUrl ?? null
   return {
     traceId: trace.id,
+    recordedAt: trace.createdAt,
     siteHost,
     state,
     http,
@@ -210,8 +213,16 @@ function holdsToken(state: StorageState | null, token: string): boolean {
   return !!state?.origins.some((o) => o.localStorage.some((item) => item.value.includes(token)))
 }
 
-/** What the app and the CLI show of a seen login: never a secret value. */
-export function offerOf(seen: SeenLogin, saved: boolean): LoginOffer {
+/**
+ * What the app and the CLI show of a seen login: never a secret value. `saved`: this login is
+ * kept (saved by the offer, or during the recording when the person answered the site's HTTP
+ * authentication in the app); `replaces`: another login of the site is saved, which saving
+ * replaces.
+ */
+export function offerOf(
+  seen: SeenLogin,
+  { saved, replaces }: { saved: boolean; replaces: boolean },
+): LoginOffer {
   return {
     traceId: seen.traceId,
     host: seen.siteHost,
@@ -222,6 +233,7 @@ export function offerOf(seen: SeenLogin, saved: boolean): LoginOffer {
     needsPassword: !!seen.http && seen.http.password === null,
     bearer: seen.bearer,
     saved,
+    replaces: !saved && replaces,
   }
 }
 
@@ -242,7 +254,7 @@ export function describeOffer(offer: LoginOffer): string {
 }
 
 export interface SeenLoginsDeps {
-  logins: Pick<SiteLogins, 'save' | 'saveHttpAuth' | 'get'>
+  logins: Pick<SiteLogins, 'save' | 'saveHttpAuth' | 'get' | 'credentials'>
   /** The stored trace, its credentials unsealed when the vault is open. */
   traces: { get(id: string): Trace | null }
   /** How many seen logins memory holds at most (the oldest goes first); default 5. */
@@ -257,9 +269,9 @@ export interface SeenLoginsDeps {
  */
 export interface SeenLogins {
   /** Finds the login `trace` shows for `siteHost`, holds it for the offer; null when none. */
-  note(tenant: string, trace: Trace, siteHost: string): LoginOffer | null
+  note(tenant: string, trace: Trace, siteHost: string): Promise<LoginOffer | null>
   /** The offer for a recording's site: held in memory, else read from its stored trace. */
-  offer(tenant: string, traceId: string, siteHost: string): LoginOffer | null
+  offer(tenant: string, traceId: string, siteHost: string): Promise<LoginOffer | null>
   /**
    * Saves the seen login as the site's login, sealed in the vault exactly as a sign-in saves one
    * (`SiteLogins.save`: storage state, and an HTTP authentication's user and password as the
@@ -282,7 +294,23 @@ export function createSeenLogins(deps: SeenLoginsDeps): SeenLogins {
   // Never written anywhere: the trace keeps credentials only sealed (DESIGN.md §5).
   const held = new Map<string, SeenLogin>()
   const keep = deps.keep ?? 5
-  const savedFor = (tenant: string, host: string) => deps.logins.get(tenant, host) !== null
+  /**
+   * Whether the seen login is kept already: saved since the recording began (an HTTP
+   * authentication the person answered in the app, a start URL's userinfo), or an HTTP
+   * authentication login equal to the saved one (a recording that started with it).
+   */
+  const statusOf = async (tenant: string, seen: SeenLogin) => {
+    const summary = deps.logins.get(tenant, seen.siteHost)
+    if (!summary) return { saved: false, replaces: false }
+    let saved = summary.savedAt >= seen.recordedAt
+    if (!saved && seen.http && !seen.state && summary.hasPassword) {
+      const kept = await deps.logins.credentials(tenant, seen.siteHost).catch(() => null)
+      saved =
+        kept?.username === seen.http.username &&
+        (seen.http.password === null || kept.password === seen.http.password)
+    }
+    return { saved, replaces: !saved }
+  }
   const seenFor = (traceId: string, siteHost: string): SeenLogin | null => {
     const inMemory = held.get(traceId)
     if (inMemory) return inMemory.siteHost === siteHost ? inMemory : null
@@ -290,7 +318,7 @@ export function createSeenLogins(deps: SeenLoginsDeps): SeenLogins {
     return trace ? findSeenLogin(trace, siteHost) : null
   }
   return {
-    note(tenant, trace, siteHost) {
+    async note(tenant, trace, siteHost) {
       const seen = findSeenLogin(trace, siteHost)
       if (!seen) return null
       held.delete(trace.id)
@@ -299,11 +327,11 @@ export function createSeenLogins(deps: SeenLoginsDeps): SeenLogins {
         if (held.size <= keep) break
         held.delete(oldest)
       }
-      return offerOf(seen, savedFor(tenant, siteHost))
+      return offerOf(seen, await statusOf(tenant, seen))
     },
-    offer(tenant, traceId, siteHost) {
+    async offer(tenant, traceId, siteHost) {
       const seen = seenFor(traceId, siteHost)
-      return seen ? offerOf(seen, savedFor(tenant, siteHost)) : null
+      return seen ? offerOf(seen, await statusOf(tenant, seen)) : null
     },
     async save(tenant, traceId, siteHost, options = {}) {
       const seen = seenFor(traceId, siteHost)
@@ -332,7 +360,7 @@ export function createSeenLogins(deps: SeenLoginsDeps): SeenLogins {
           loginUrl ?? `http://${siteHost}/`,
         )
       held.delete(traceId)
-      return offerOf(seen, true)
+      return offerOf(seen, { saved: true, replaces: false })
     },
     skip: (traceId) => void held.delete(traceId),
   }

@@ -50,7 +50,7 @@ export function LoginOfferCard({
     void attempt(invoke('logins.offer', { traceId, host })).then((o) => setOffer(o ?? null))
   }, [traceId, host, initial, loadVault])
   if (!offer || state === 'skipped') return null
-  if (state === 'saved')
+  if (state === 'saved' || offer.saved)
     return (
       <p className="banner banner-ok" data-testid="login-saved" role="status">
         The login you used on {host} is saved, sealed in the vault: Verify and runs of this tool use
@@ -80,7 +80,7 @@ export function LoginOfferCard({
         The recording shows the browser signed in to {host}. Saved, it is sealed in the vault (never
         shown again), and Verify and later runs call the site as you; skipped, runs ask you to sign
         in.
-        {offer.saved && ' A login for this site is saved already: saving replaces it.'}
+        {offer.replaces && ' Another login of this site is saved: saving replaces it.'}
       </p>
       {lines.length > 0 && (
         <ul data-testid="login-offer-holds">

@@ -8,6 +8,7 @@ import { exportHar, importHar, type Har } from '../../../src/main/recorder/har'
 import type { RecordingResult } from '../../../src/shared/appApi'
 import type { Run } from '../../../src/shared/run'
 import { startContactsSite, type ContactsSite } from '../../fixtures/sites/contacts'
+import { startNotesSite } from '../../fixtures/sites/notes'
 import { startTasksSite, type TasksSite } from '../../fixtures/sites/tasks'
 import { signInLinkHost, TEST_PASSPHRASE } from './loginHelpers'
 
@@ -185,6 +186,35 @@ describe('logins seen are logins kept (issue 24 item E)', () => {
     const bytes = sqliteBytes(home)
     expect(bytes.includes(site.password)).toBe(false)
     expect(bytes.includes(basic(site.username, site.password))).toBe(false)
+  })
+
+  it('asks nothing more for a Basic login the person answered in the app while recording', async () => {
+    const { core } = await newCore()
+    const site = await startNotesSite()
+    cleanups.push(() => site.close())
+    const state = await core.handlers['recorder.start']({
+      url: `${site.url}/`,
+      intent: 'search my notes',
+    })
+    expect(state.authChallenge).toMatchObject({ host: site.host, scheme: 'basic' })
+    await core.handlers['recorder.answerAuth']({
+      sessionId: state.sessionId,
+      username: site.username,
+      password: site.password,
+    })
+    const page = core.recordings.recording(state.sessionId)!.page
+    await page.locator('#q').fill('basil')
+    const searched = page.waitForResponse((r) => r.url().includes('/api/notes?q=basil'))
+    await page.getByRole('button', { name: 'Search' }).click()
+    await searched
+    const result = await core.handlers['recorder.stop']({ sessionId: state.sessionId })
+    expect(result.login).toMatchObject({
+      host: site.host,
+      httpAuth: 'basic',
+      username: site.username,
+      saved: true,
+      replaces: false,
+    })
   })
 
   it('holds the login of a recording made while the vault was locked, and saves it once unlocked', async () => {

@@ -79,7 +79,10 @@ describe('findSeenLogin', () => {
       SITE,
     )!
     expect(seen.http).toEqual({ scheme: 'digest', username: 'ann "a"', password: null })
-    expect(offerOf(seen, false)).toMatchObject({ needsPassword: true, httpAuth: 'digest' })
+    expect(offerOf(seen, { saved: false, replaces: false })).toMatchObject({
+      needsPassword: true,
+      httpAuth: 'digest',
+    })
   })
 
   it('keeps the site part of the storage state the recording ended with', () => {
@@ -92,7 +95,11 @@ describe('findSeenLogin', () => {
     }
     const seen = findSeenLogin(trace([exchange(1)], state, []), SITE)!
     expect(seen.state?.cookies.map((c) => c.name)).toEqual(['sid'])
-    expect(offerOf(seen, false)).toMatchObject({ cookieCount: 1, storageItems: 1, saved: false })
+    expect(offerOf(seen, { saved: false, replaces: false })).toMatchObject({
+      cookieCount: 1,
+      storageItems: 1,
+      saved: false,
+    })
   })
 
   it('rebuilds a HAR’s cookies from what its requests carried and what the site set', () => {
@@ -158,7 +165,7 @@ describe('findSeenLogin', () => {
       ]),
       SITE,
     )!
-    expect(offerOf(seen, false).username).toBe('ann')
+    expect(offerOf(seen, { saved: false, replaces: false }).username).toBe('ann')
     expect(seen.loginUrl).toBe(`http://${SITE}/login`)
   })
 
@@ -184,6 +191,7 @@ describe('findSeenLogin', () => {
         needsPassword: false,
         bearer: true,
         saved: false,
+        replaces: false,
       }),
     ).toBe('user ann, HTTP Basic auth, 2 cookies, a bearer token')
   })
@@ -191,9 +199,15 @@ describe('findSeenLogin', () => {
 
 describe('createSeenLogins', () => {
   function fakeLogins() {
-    const saved: Array<{ host: string; state?: StorageState; credentials?: unknown }> = []
+    const saved: Array<{ host: string; state?: StorageState; credentials?: unknown; at?: number }> =
+      []
     let locked = false
-    const logins: Pick<SiteLogins, 'save' | 'saveHttpAuth' | 'get'> = {
+    const logins: Pick<SiteLogins, 'save' | 'saveHttpAuth' | 'get' | 'credentials'> = {
+      async credentials(_tenant, host) {
+        const found = saved.find((s) => s.host === host)?.credentials as
+          { username: string; password: string } | undefined
+        return found ? { ...found, totpSeed: null } : null
+      },
       async save(_tenant, host, state, options) {
         if (locked) throw new ServiceError('unavailable', 'The vault is locked.')
         saved.push({ host, state, credentials: options?.credentials })
@@ -202,17 +216,19 @@ describe('createSeenLogins', () => {
         if (locked) throw new ServiceError('unavailable', 'The vault is locked.')
         saved.push({ host, credentials })
       },
-      get: (_tenant, host) =>
-        saved.some((s) => s.host === host)
+      get: (_tenant, host) => {
+        const found = saved.find((s) => s.host === host)
+        return found
           ? {
               host,
-              savedAt: 0,
+              savedAt: found.at ?? 0,
               lastUsedAt: null,
-              hasPassword: false,
+              hasPassword: !!found.credentials,
               hasTotp: false,
               loginUrl: null,
             }
-          : null,
+          : null
+      },
     }
     return { logins, saved, lock: (on: boolean) => (locked = on) }
   }
@@ -221,8 +237,11 @@ describe('createSeenLogins', () => {
     const { logins, saved, lock } = fakeLogins()
     const seen = createSeenLogins({ logins, traces: { get: () => null } })
     const recorded = trace([exchange(1, { requestHeaders: { authorization: basic('ann:pw') } })])
-    expect(seen.note('local', recorded, SITE)).toMatchObject({ username: 'ann', saved: false })
-    expect(seen.offer('local', 'trc_1', 'other.test')).toBeNull()
+    expect(await seen.note('local', recorded, SITE)).toMatchObject({
+      username: 'ann',
+      saved: false,
+    })
+    expect(await seen.offer('local', 'trc_1', 'other.test')).toBeNull()
     lock(true)
     await expect(seen.save('local', 'trc_1', SITE)).rejects.toMatchObject({ code: 'unavailable' })
     expect(saved).toEqual([])
@@ -233,18 +252,44 @@ describe('createSeenLogins', () => {
     await expect(seen.save('local', 'trc_1', SITE)).rejects.toMatchObject({ code: 'not_found' })
   })
 
+  it('asks nothing for a login saved during the recording, and says when saving replaces one', async () => {
+    const { logins, saved } = fakeLogins()
+    const seen = createSeenLogins({ logins, traces: { get: () => null } })
+    const recorded = { ...trace([exchange(1, { requestHeaders: { cookie: 'sid=a' } })]) }
+    recorded.createdAt = 5_000
+    saved.push({ host: SITE, at: 4_000 })
+    expect(await seen.note('local', recorded, SITE)).toMatchObject({ saved: false, replaces: true })
+    // The person answered the site's HTTP authentication in the app while recording.
+    saved[0]!.at = 6_000
+    expect(await seen.note('local', recorded, SITE)).toMatchObject({ saved: true, replaces: false })
+  })
+
+  it('asks nothing when the HTTP login seen is the one saved before the recording', async () => {
+    const { logins, saved } = fakeLogins()
+    const seen = createSeenLogins({ logins, traces: { get: () => null } })
+    const recorded = trace([exchange(1, { requestHeaders: { authorization: basic('ann:pw') } })])
+    recorded.createdAt = 5_000
+    saved.push({ host: SITE, at: 1_000, credentials: { username: 'ann', password: 'pw' } })
+    expect(await seen.note('local', recorded, SITE)).toMatchObject({ saved: true })
+    saved[0]!.credentials = { username: 'ann', password: 'old' }
+    expect(await seen.note('local', recorded, SITE)).toMatchObject({
+      saved: false,
+      replaces: true,
+    })
+  })
+
   it('asks a Digest login’s password, and forgets a skipped login', async () => {
     const { logins, saved } = fakeLogins()
     const seen = createSeenLogins({ logins, traces: { get: () => null } })
     const digest = trace([
       exchange(1, { requestHeaders: { authorization: 'Digest username="ann", nonce="n"' } }),
     ])
-    seen.note('local', digest, SITE)
+    await seen.note('local', digest, SITE)
     await expect(seen.save('local', 'trc_1', SITE)).rejects.toMatchObject({ code: 'invalid_input' })
     await seen.save('local', 'trc_1', SITE, { password: 'typed' })
     expect(saved[0]!.credentials).toEqual({ username: 'ann', password: 'typed' })
-    seen.note('local', digest, SITE)
+    await seen.note('local', digest, SITE)
     seen.skip('trc_1')
-    expect(seen.offer('local', 'trc_1', SITE)).toBeNull()
+    expect(await seen.offer('local', 'trc_1', SITE)).toBeNull()
   })
 })
