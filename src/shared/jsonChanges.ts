@@ -98,11 +98,13 @@ function applyAt(
 ): ChangeFailure | null {
   if (last.kind === 'keyOf') return drift(`"${change.path}" must end in a key or an index`)
   if (last.kind === 'each' || last.kind === 'where') {
-    if (change.op !== 'set' || !Array.isArray(parent) || last.kind === 'each')
+    if (change.op === 'append' || !Array.isArray(parent) || last.kind === 'each')
       return drift(`"${change.path}" must end in a key or an index`)
     const item = valueAt(parent, [last], scope)
     if (item === undefined) return notFound([last], 0, last, scope)
-    parent[parent.indexOf(item)] = value
+    // A record a write leaves out of a list (`folders[?id==x]` removed) goes; a set replaces it.
+    if (change.op === 'remove') parent.splice(parent.indexOf(item), 1)
+    else parent[parent.indexOf(item)] = value
     return null
   }
   const key = last.kind === 'index' ? String(last.index) : last.key

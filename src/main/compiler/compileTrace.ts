@@ -1,6 +1,6 @@
 import type { CompileExplanation } from '../../shared/appApi'
 import type { ToolSpec } from '../../shared/toolSpec'
-import type { Action, Exchange, Trace } from '../../shared/trace'
+import { SECRET_PLACEHOLDER, type Action, type Exchange, type Trace } from '../../shared/trace'
 import { applyBindings } from './bindings'
 import { rankCandidates } from './candidates'
 import { isWriteMethod, parseJsonRequest, rejectionReason, safeUrl } from './classify'
@@ -26,6 +26,7 @@ import { bindSignIn } from './signIn'
 import { intentToolName } from './intentName'
 import { siteOfTrace } from './siteOfTrace'
 import { normalValue } from './valueSpelling'
+import { intentVerbClass } from './intentVerb'
 import { commitTime, markContext, typedValues, type TypedValue } from './typedValues'
 import {
   calibratedConfidence,
@@ -268,7 +269,7 @@ interface PlannedRequests {
  */
 function planRequests(
   trace: Trace,
-  { chosen, eligible, typed, siteHosts }: ChosenTarget,
+  { chosen, eligible, typed, siteHosts, intent }: ChosenTarget,
   options: CompileOptions,
 ): PlannedRequests {
   const { exchange } = chosen
@@ -289,10 +290,17 @@ function planRequests(
     planned,
     typed.map((t) => t.value),
   )
+  const cls = intentVerbClass(intent)
+  // A sign-in sends the sealed password as a field of its own (a login form's `password`); an
+  // intent of no known verb is taken for one only then.
+  const loginField = requestValues(exchange).some(
+    (v) => v.path === v.key && String(v.value).includes(SECRET_PLACEHOLDER),
+  )
   const signIn = bindSignIn(
     applyBindings(slotPlan, dependencies.bindings),
     safeUrl(exchange.url)!.host,
     chosen.signals.some((s) => s.name === 'sends_second_factor'),
+    cls !== 'auth' && (cls !== null || !loginField),
   )
   // A dependency step that uploads a file (Redmine's POST /uploads.js) sends the caller's file.
   const files = withFileSteps(trace, signIn.plan, dependencies.steps)

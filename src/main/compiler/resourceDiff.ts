@@ -1,6 +1,7 @@
 import { parseTitleList } from '../../shared/jsonChanges'
 import { formatPath, type PathPart } from '../../shared/jsonPath'
 import type { JsonChange } from '../../shared/toolSpec'
+import { SECRET_PLACEHOLDER } from '../../shared/trace'
 
 /** How to read the differences between a write's body and the record it rewrites. */
 export interface DiffContext {
@@ -13,10 +14,10 @@ export interface DiffContext {
   /** True when a body template value carries an input the person gave (typed, named, quoted). */
   personal: (template: unknown) => boolean
   /**
-   * The input slot (`p0`) that names a list item by this value (the tab the person picked), or
-   * null: then the item is picked by its id, else by its position.
+   * The input slot (`p0`) that names a list item by this value (the tab the person picked) held
+   * in `field`, or null: then the item is picked by its id, else by its position.
    */
-  selectorSlot: (value: string) => string | null
+  selectorSlot: (value: string, field?: string) => string | null
 }
 
 /** A write's body as changes over the record it rewrites (ToolSpec `JsonChange`). */
@@ -67,6 +68,9 @@ function diffRecord(
   out: ResourceDiff,
 ): void {
   for (const [key, value] of Object.entries(sent)) {
+    // A framework's own bookkeeping (AngularJS `$$hashKey`, a view's `_listenAddressesStr`) is
+    // the client's, not the record's: a field the site never served, named as private.
+    if (/^[$_]/.test(key) && !(key in ref)) continue
     const tv = isRec(template) ? template[key] : undefined
     const path = [...at, { kind: 'key', key } as PathPart]
     const place = [...concrete, key]
@@ -76,7 +80,9 @@ function diffRecord(
       continue
     }
     const was = ref[key]
-    if (same(value, was)) {
+    // What the recorder sealed (a password field) was the record's own value: it stays as read,
+    // never the seal's placeholder.
+    if (same(value, was) || (typeof value === 'string' && value.includes(SECRET_PLACEHOLDER))) {
       out.kept++
       continue
     }
@@ -112,13 +118,33 @@ function diffList(
   const split = typeof was === 'string'
   const ref = split ? parseTitleList(was) : was
   const items = Array.isArray(template) ? template : []
-  if (!split && sent.length === ref.length && sent.every(isRec) && ref.every(isRec)) {
+  // Records are paired by a key that identifies each one on both sides (a client may send the
+  // list in another order than the site served it: Syncthing sorts folders by label), else by
+  // position when nothing tells them apart.
+  const pairs =
+    !split && sent.every(isRec) && ref.every(isRec)
+      ? (pairByKey(sent as Rec[], ref as Rec[]) ??
+        (sent.length === ref.length ? sent.map((_, i) => i) : null))
+      : null
+  if (pairs) {
+    const gone = new Set(ref.map((_, i) => i))
     sent.forEach((item, i) => {
-      const before = ref[i] as Rec
+      const j = pairs[i]!
+      if (j < 0) return void added(item, items[i], at, [...concrete, i], context, out)
+      gone.delete(j)
+      const before = ref[j] as Rec
       if (same(item, before)) return void out.kept++
-      const pick = selector(item as Rec, before, ref as Rec[], i, context)
+      const pick = selector(item as Rec, before, ref as Rec[], j, context)
       diffRecord(item as Rec, before, items[i], [...at, pick], [...concrete, i], context, out)
     })
+    // A record the write left out of the list is removed by it, found by its identifying key.
+    for (const j of gone) {
+      if (!context.exact) continue
+      const record = ref[j] as Rec
+      const pick = selector(record, record, ref as Rec[], j, context)
+      if (pick.kind === 'index') continue
+      out.changes.push({ path: formatPath([...at, pick]), op: 'remove' })
+    }
     return true
   }
   if (split && same(sent, ref)) return (void out.kept++, true)
@@ -141,6 +167,52 @@ function diffList(
 }
 
 /**
+ * The key (`id`, `deviceID`…) every record on both sides holds as a unique text or number, or
+ * null: what pairs the records of two versions of a list.
+ */
+function idKeyOf(sent: Rec[], ref: Rec[]): string | null {
+  const candidates = Object.keys(ref[0] ?? sent[0] ?? {}).filter(
+    (k) => ID_KEYS.test(k) || /(^|[a-z_])(id|ID|Id)$/.test(k),
+  )
+  for (const key of candidates) {
+    const ok = (list: Rec[]) => {
+      const values = list.map((r) => r[key])
+      return (
+        values.every((v) => typeof v === 'string' || typeof v === 'number') &&
+        new Set(values.map(String)).size === values.length
+      )
+    }
+    if (ok(sent) && ok(ref)) return key
+  }
+  return null
+}
+
+/** For each sent record, the index of the served record with the same id (-1: new); null when
+ *  no key identifies them or the lists share no record. */
+function pairByKey(sent: Rec[], ref: Rec[]): number[] | null {
+  const key = idKeyOf(sent, ref)
+  if (!key) return null
+  const at = new Map(ref.map((r, j) => [String(r[key]), j]))
+  const pairs = sent.map((r) => at.get(String(r[key])) ?? -1)
+  return pairs.some((j) => j >= 0) ? pairs : null
+}
+
+/** A record the write added to a list: appended when it is the person's, else kept out. */
+function added(
+  item: unknown,
+  template: unknown,
+  at: PathPart[],
+  concrete: Concrete,
+  context: DiffContext,
+  out: ResourceDiff,
+): void {
+  if (!context.exact && !context.personal(template)) return
+  const value = valueFor(template, item, context)
+  out.changes.push({ path: formatPath(at), op: 'append', value })
+  place(out, concrete, value)
+}
+
+/**
  * How a changed list item is found at run time: by an unchanged field that is unique in the list
  * and names what the person picked (an input), else by a unique id field (a literal), else by
  * its position.
@@ -153,7 +225,7 @@ function selector(sent: Rec, ref: Rec, list: Rec[], index: number, context: Diff
     return list.filter((item) => same(item[key], v)).length === 1
   })
   for (const key of unique) {
-    const slot = context.selectorSlot(String(ref[key]))
+    const slot = context.selectorSlot(String(ref[key]), key)
     if (slot) return { kind: 'where', field: [key], value: { placeholder: `input.${slot}` } }
   }
   const id = unique.find((key) => ID_KEYS.test(key)) ?? unique.find((key) => /id$/i.test(key))

@@ -35,17 +35,39 @@ export class SlotBook {
         [...JSON.stringify(template ?? null).matchAll(/\{\{\s*input\.(p\d+)\s*\}\}/g)].some((m) =>
           personal.has(m[1]!),
         ),
-      selectorSlot: (value) => {
-        const slot = Object.values(this.properties).find(
+      selectorSlot: (value, field) => {
+        if (!this.isGiven(value, false)) return null
+        let slot = Object.values(this.properties).find(
           (p) => typeof p.default === 'string' && fold(p.default) === fold(value),
         )?.['x-slot']
-        if (slot && this.isGiven(value, false)) {
-          this.selectors.add(slot)
-          return slot
-        }
-        return null
+        // A record the person named that the write leaves out (a folder removed from the list):
+        // its name becomes the input that finds it.
+        slot ??= field ? this.addSelectorInput(field, value) : undefined
+        if (!slot) return null
+        this.selectors.add(slot)
+        return slot
       },
     }
+  }
+
+  /** A new required input naming a list item the person picked by `field` (found in the read). */
+  private addSelectorInput(field: string, value: string): string {
+    const used = Object.values(this.properties).map((p) => Number(p['x-slot'].slice(1)) || 0)
+    const slot = `p${Math.max(-1, ...used) + 1}`
+    let name = field
+    for (let i = 2; name in this.properties; i++) name = `${field}_${i}`
+    this.properties[name] = {
+      'x-slot': slot,
+      'x-in': 'answer',
+      'x-path': '',
+      type: 'string',
+      minLength: 1,
+      description: `The ${field} of the record to act on.`,
+      default: value,
+      examples: [value],
+    }
+    this.required.push(name)
+    return slot
   }
 
   /** A new required path input holding a record's old name (a rename's `DELETE` segment). */

@@ -16,13 +16,18 @@ export const USER_FIELD = /(^|[._-])(user(name)?|login|email|e-?mail|account|una
  * a sign-in asked for: selectTarget's `sends_second_factor`), the code field becomes
  * `{{totp:login.<host>.totp}}` (see `bindOneTimeCode`) and the request is a sign-in even when
  * it carries no password. Slots are renumbered p0..pn after some became secrets. Returns the
- * plan unchanged when nothing was redacted or the host's secret names would pass 64 characters.
+ * plan unchanged when nothing was redacted, the host's secret names would pass 64 characters, or
+ * `asksWork` (the intent asks to read or change something, not to sign in).
  */
 export function bindSignIn(
   plan: SlotPlan,
   siteHost: string,
   secondFactor = false,
+  asksWork = false,
 ): { plan: SlotPlan; signIn: boolean; signals: EvidenceSignal[] } {
+  // A write or read the person asked for is no sign-in because its body carries a field the
+  // recorder sealed as a password (Syncthing's whole-config PUT holds the GUI's password hash).
+  if (asksWork && !secondFactor) return { plan, signIn: false, signals: [] }
   const password = plainLoginSecretName(siteHost, 'password')
   const username = plainLoginSecretName(siteHost, 'username')
   const totp = plainLoginSecretName(siteHost, 'totp')

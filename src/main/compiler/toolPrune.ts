@@ -1,6 +1,6 @@
 import type { SlotSchema, ToolSpec, ToolStep } from '../../shared/toolSpec'
-import type { Trace } from '../../shared/trace'
-import { setCookies } from './valueSources'
+import type { Exchange, Trace } from '../../shared/trace'
+import { isLongPoll, setCookies } from './valueSources'
 
 /** `{{input.p3}}` in templates, and `input.p3` in a lookup path's `[?…=={{input.p3}}]`. */
 const INPUT = /\binput\.p(\d+)\b/g
@@ -29,7 +29,9 @@ export function pruneTool(tool: ToolSpec, trace: Trace): ToolSpec {
       extract.length > 0 ||
       !step.extract.length ||
       basedOn(kept.slice(index + 1), step.id) ||
-      (exchange !== undefined && setCookies(exchange).length > 0)
+      (exchange !== undefined &&
+        !isLongPoll(exchange) &&
+        setsOwnCookie(exchange, kept, step, trace))
     if (needed) steps.push({ ...step, extract })
     else kept[index] = { ...step, extract: [] }
   }
@@ -39,10 +41,18 @@ export function pruneTool(tool: ToolSpec, trace: Trace): ToolSpec {
   if (filter) used.add(filter.input)
   const properties: Record<string, SlotSchema> = {}
   const renumber = new Map<string, string>()
-  for (const [name, schema] of Object.entries(tool.inputs.properties)) {
-    if (!used.has(schema['x-slot'])) continue
+  const names = new Map<string, string>()
+  const usedInputs = Object.entries(tool.inputs.properties).filter(([, s]) => used.has(s['x-slot']))
+  for (const [name, schema] of usedInputs) {
     renumber.set(schema['x-slot'], `p${renumber.size}`)
-    properties[name] = { ...schema, 'x-slot': renumber.get(schema['x-slot'])! }
+    // `label_2` named so beside an input the rewrite left unused takes back its plain name.
+    const plain = /^(.+)_\d+$/.exec(name)?.[1]
+    const free = plain && !usedInputs.some(([other]) => other === plain) && !names.has(plain)
+    names.set(free ? plain : name, name)
+  }
+  for (const [to, from] of names) {
+    const schema = tool.inputs.properties[from]!
+    properties[to] = { ...schema, 'x-slot': renumber.get(schema['x-slot'])! }
   }
   const rename = <T>(value: T): T =>
     JSON.parse(
@@ -51,12 +61,15 @@ export function pruneTool(tool: ToolSpec, trace: Trace): ToolSpec {
         return to ? `input.${to}` : whole
       }),
     ) as T
+  const renamed = new Map([...names].map(([to, from]) => [from, to]))
   return {
     ...tool,
     inputs: {
       ...tool.inputs,
-      properties,
-      required: (tool.inputs.required ?? []).filter((name) => name in properties),
+      properties: rename(properties),
+      required: (tool.inputs.required ?? []).flatMap((name) =>
+        renamed.has(name) ? [renamed.get(name)!] : [],
+      ),
     },
     steps: rename(steps),
     ...(filter && tool.result?.kind === 'json'
@@ -67,6 +80,27 @@ export function pruneTool(tool: ToolSpec, trace: Trace): ToolSpec {
       exchangeIds: steps.flatMap((s) => (s.exchangeId ? [s.exchangeId] : [])),
     },
   }
+}
+
+/**
+ * True when a step's answer sets a cookie no other step of the tool sets: the run's jar needs it.
+ * A step whose cookies another step sets too (a session cookie every page renews) adds nothing.
+ */
+function setsOwnCookie(
+  exchange: Exchange,
+  steps: ToolStep[],
+  self: ToolStep,
+  trace: Trace,
+): boolean {
+  const others = new Set(
+    steps
+      .filter((s) => s !== self)
+      .flatMap((s) => {
+        const e = trace.exchanges.find((x) => x.id === s.exchangeId)
+        return e ? setCookies(e).map((c) => c.name) : []
+      }),
+  )
+  return setCookies(exchange).some((c) => !others.has(c.name))
 }
 
 /** What a step sends and reads with: its request (a based body's changes, not its shown form) and extractor paths. */

@@ -2,8 +2,27 @@ import * as cheerio from 'cheerio'
 import type { Extractor } from '../../shared/toolSpec'
 import type { Exchange, StorageState } from '../../shared/trace'
 import { headerValue, mimeTypeOf } from '../../shared/trace'
-import { parseJsonBody } from './classify'
+import { parseJsonBody, safeUrl } from './classify'
 import { decodeOrKeep } from '../../shared/urls'
+
+/** An answer that took this long, ms, came from a long poll, not a read. */
+const LONG_POLL_MS = 8_000
+
+/** The last path segment of an event feed (`/rest/events`, `/poll`, `/changes`). */
+const FEED_PATH = /\/(events?|poll|long-?poll|updates|changes|stream|subscribe|watch)\/?$/i
+/** A cursor a long poll resumes from (`?since=92`, `?cursor=`, `?last_event_id=`). */
+const FEED_CURSOR = /[?&](since|cursor|last[-_]?(event[-_]?)?id|after|seq|timeout|wait)=/i
+
+/**
+ * True for a long poll: an answer the site held until something happened (8 s or more), or a
+ * feed of events read from a cursor (`GET /rest/events?since=92`), whose answer is what happened
+ * then and which may keep a run waiting.
+ */
+export function isLongPoll(exchange: Exchange): boolean {
+  if (exchange.durationMs >= LONG_POLL_MS) return true
+  const url = safeUrl(exchange.url)
+  return !!url && FEED_PATH.test(url.pathname) && FEED_CURSOR.test(url.search)
+}
 
 /** Where a request value was found in an earlier answer: the exchange and how to read it again. */
 export interface ExchangeSource {
@@ -34,6 +53,9 @@ export function findExchangeSource(
   for (let i = earlier.length - 1; i >= 0; i--) {
     const exchange = earlier[i]!
     if (!sameSite(exchange) || exchange.status < 200 || exchange.status >= 400) continue
+    // A long poll (an event stream that answers when something happens) answers what happened
+    // then; a run would wait on it, so it is no source.
+    if (isLongPoll(exchange)) continue
     const found = sourceIn(exchange, value)
     if (found) return { exchange, ...found }
   }

@@ -197,7 +197,8 @@ export async function executeHttp(
         : signInRedirect(response, isTarget ? tool.verify.redirect : undefined)
     if (redirect) return redirect
     if (!isTarget) {
-      const failed = readDependency(step, response, scope)
+      const held = cookiesOf(await jar.header(rendered.url))
+      const failed = readDependency(step, response, scope, held)
       if (failed) return failed
       continue
     }
@@ -263,11 +264,25 @@ async function readBack(
   return signInRedirect(page) ?? judgeShown(ack, page, values, url)
 }
 
-/** Judges a dependency step's answer and puts its extracted values in scope; null when fine. */
+/** The cookies of a `Cookie` header value (RFC 6265 §5.4), by name. */
+function cookiesOf(header: string): Map<string, string> {
+  const out = new Map<string, string>()
+  for (const pair of header.split(/;\s*/)) {
+    const eq = pair.indexOf('=')
+    if (eq > 0) out.set(pair.slice(0, eq), pair.slice(eq + 1))
+  }
+  return out
+}
+
+/**
+ * Judges a dependency step's answer and puts its extracted values in scope; null when fine.
+ * `held`: the cookies the run's jar holds for the step's URL, read when the answer sets none.
+ */
 export function readDependency(
   step: ToolStep,
   response: SiteResponse,
   scope: TemplateScope,
+  held: ReadonlyMap<string, string> = new Map(),
 ): Outcome | null {
   if (response.status >= 400) {
     const judged = judgeResponse(response, ANY_ANSWER)
@@ -276,7 +291,11 @@ export function readDependency(
   // A later body may be this answer, changed (a read-modify-write).
   scope[answerKey(step.id)] = response.body
   for (const extractor of step.extract) {
-    const value = extractValue(response, extractor, scope)
+    // A cookie the answer did not set again is the one the run's jar already holds (a CSRF
+    // cookie set once per session, which the saved login brought along).
+    const value =
+      extractValue(response, extractor, scope) ??
+      (extractor.from === 'cookie' ? held.get(extractor.path) : undefined)
     if (value !== undefined) {
       scope[`step.${step.id}.${extractor.name}`] = value
       continue
