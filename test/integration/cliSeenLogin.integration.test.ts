@@ -1,20 +1,19 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { spawn, spawnSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { chromium, type Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { databasePath } from '../../src/main/config'
 import { createCore, LOCAL_TENANT } from '../../src/main/core'
-import { chromiumArgs } from '../../src/main/recorder/chromium'
 import { createStore } from '../../src/main/store/store'
 import type { LoginOffer } from '../../src/shared/appApi'
 import { contactsHar, startContactsSite, type ContactsSite } from '../fixtures/sites/contacts'
 import { startTasksSite, type TasksSite } from '../fixtures/sites/tasks'
+import { startOwnChromium, type OwnChromium } from '../fixtures/harness/ownChromium'
 import { TEST_VAULT_ENV } from './logins/loginHelpers'
 
 const bin = join(import.meta.dirname, '../../bin/sitecall.mjs')
-const chromiumPath = process.env.SITECALL_CHROMIUM ?? '/usr/bin/chromium'
 const INTENT = 'find the contact ada'
 let dir: string
 let contacts: ContactsSite
@@ -135,18 +134,16 @@ describe('sitecall import-har and the login it shows', () => {
 
 describe('sitecall record --cdp --save-login in a Chromium that is already signed in', () => {
   let tasks: TasksSite
-  let own: { child: ChildProcess; profile: string } | null = null
-  let endpoint: string
+  let own: OwnChromium | null = null
   let browser: Browser | null = null
   beforeAll(async () => {
     tasks = await startTasksSite()
-    endpoint = await startOwnChromium((started) => (own = started))
-    browser = await chromium.connectOverCDP(endpoint)
+    own = await startOwnChromium()
+    browser = await chromium.connectOverCDP(own.endpoint)
   })
   afterAll(async () => {
     await browser?.close().catch(() => undefined)
-    if (own?.child.pid) process.kill(-own.child.pid, 'SIGKILL')
-    if (own) rmSync(own.profile, { recursive: true, force: true })
+    own?.close()
     await tasks.close()
   })
 
@@ -171,7 +168,7 @@ describe('sitecall record --cdp --save-login in a Chromium that is already signe
         '--intent',
         'search my tasks for train',
         '--cdp',
-        endpoint,
+        own!.endpoint,
         '--save-login',
         '--json',
       ],
@@ -216,30 +213,3 @@ describe('sitecall record --cdp --save-login in a Chromium that is already signe
     expect(JSON.stringify(ran.result)).toContain('Water the basil')
   }, 90_000)
 })
-
-/** The person's own Chromium, started with a debugging port the OS picks (written to a file). */
-async function startOwnChromium(
-  started: (own: { child: ChildProcess; profile: string }) => void,
-): Promise<string> {
-  const profile = mkdtempSync(join(tmpdir(), 'sitecall-own-chromium-'))
-  const child = spawn(
-    chromiumPath,
-    [
-      '--headless',
-      ...chromiumArgs(),
-      `--user-data-dir=${profile}`,
-      '--remote-debugging-port=0',
-      'about:blank',
-    ],
-    // Its own process group, so the test ends the zygote and helpers with it.
-    { stdio: 'ignore', detached: true },
-  )
-  started({ child, profile })
-  const portFile = join(profile, 'DevToolsActivePort')
-  for (let waited = 0; waited < 20_000; waited += 100) {
-    if (existsSync(portFile) && readFileSync(portFile, 'utf8').includes('\n'))
-      return `http://127.0.0.1:${readFileSync(portFile, 'utf8').split('\n')[0]!}`
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
-  throw new Error('Chromium wrote no DevToolsActivePort within 20 s')
-}

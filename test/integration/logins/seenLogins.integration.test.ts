@@ -1,6 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { chromium } from 'playwright-core'
 import { afterEach, describe, expect, it } from 'vitest'
 import { databasePath } from '../../../src/main/config'
 import { createCore, LOCAL_TENANT, type Core } from '../../../src/main/core'
@@ -8,6 +9,7 @@ import { exportHar, importHar, type Har } from '../../../src/main/recorder/har'
 import type { RecordingResult } from '../../../src/shared/appApi'
 import type { Run } from '../../../src/shared/run'
 import { startContactsSite, type ContactsSite } from '../../fixtures/sites/contacts'
+import { startOwnChromium } from '../../fixtures/harness/ownChromium'
 import { startNotesSite } from '../../fixtures/sites/notes'
 import { startTasksSite, type TasksSite } from '../../fixtures/sites/tasks'
 import { signInLinkHost, TEST_PASSPHRASE } from './loginHelpers'
@@ -215,6 +217,44 @@ describe('logins seen are logins kept (issue 24 item E)', () => {
       saved: true,
       replaces: false,
     })
+  })
+
+  it('offers the Basic login an attached Chromium already answered with, and the tool runs with it', async () => {
+    const { core } = await newCore()
+    const site = await startNotesSite()
+    cleanups.push(() => site.close())
+    const own = await startOwnChromium()
+    cleanups.push(() => own.close())
+    // The person signed in to the site in their own browser before: it answers by itself now.
+    const browser = await chromium.connectOverCDP(own.endpoint)
+    cleanups.push(() => browser.close().catch(() => undefined))
+    const earlier = new URL(`${site.url}/`)
+    earlier.username = site.username
+    earlier.password = encodeURIComponent(site.password)
+    await (await browser.contexts()[0]!.newPage()).goto(earlier.href)
+
+    const state = await core.handlers['recorder.start']({
+      url: `${site.url}/`,
+      intent: 'search my notes',
+      cdpEndpoint: own.endpoint,
+    })
+    expect(state.authChallenge ?? null).toBeNull()
+    const page = core.recordings.recording(state.sessionId)!.page
+    await page.locator('#q').fill('basil')
+    const searched = page.waitForResponse((r) => r.url().includes('/api/notes?q=basil'))
+    await page.getByRole('button', { name: 'Search' }).click()
+    await searched
+    const result = await core.handlers['recorder.stop']({ sessionId: state.sessionId })
+    expect(result.login).toMatchObject({
+      host: site.host,
+      httpAuth: 'basic',
+      username: site.username,
+      saved: false,
+    })
+    await core.handlers['logins.saveFromTrace']({ traceId: result.traceId, host: site.host })
+    const ran = await run(core, result.candidate!.id, 'lyon')
+    expect(ran.status, JSON.stringify(ran.error)).toBe('succeeded')
+    expect(site.requests.at(-1)).toMatchObject({ path: '/api/notes?q=lyon', accepted: true })
   })
 
   it('holds the login of a recording made while the vault was locked, and saves it once unlocked', async () => {
