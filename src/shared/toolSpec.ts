@@ -105,7 +105,7 @@ export interface RequestTemplate {
  * or the quoted string after a fixed text of a script answer (`literal`).
  */
 export type ExtractorSource =
-  'json' | 'header' | 'cookie' | 'meta' | 'input' | 'script' | 'link' | 'literal'
+  'json' | 'header' | 'cookie' | 'meta' | 'input' | 'script' | 'link' | 'literal' | 'anchor'
 
 /**
  * Names a value of a step's response for later steps (`{{step.<id>.<name>}}`).
@@ -125,7 +125,8 @@ export interface Extractor {
    * JSON path for json (above); header, cookie, meta, script key name or form control name
    * (`input`: an `<input>`, `<textarea>` or `<select>`, src/shared/formControl.ts) for the others;
    * for `literal`, the text of a script answer right before a quoted string, whose content is
-   * the value (a Rails JS answer's `fileSpan.find('input.token').val(` then `'1.d37…'`).
+   * the value (a Rails JS answer's `fileSpan.find('input.token').val(` then `'1.d37…'`); for
+   * `anchor`, a link picked by its text and the part of its URL to read (src/shared/anchorPick.ts).
    */
   path: string
 }

@@ -13,6 +13,8 @@ import { parseJsonBody } from './classify'
 import { personValues, type PersonValue } from './personValues'
 import { singular } from './valueSpelling'
 import { snake } from './naming'
+import { load } from 'cheerio'
+import { formatAnchorPick, parseAnchorPick } from '../../shared/anchorPick'
 
 /** Fields that name a record, most telling first; any other string field may too. */
 const NAME_FIELDS = [
@@ -65,6 +67,19 @@ export function lookupByName(tool: ToolSpec, trace: Trace, intent = tool.intent)
     const exchange = trace.exchanges.find((e) => e.id === step.exchangeId)
     if (!exchange) return step
     const extract = step.extract.map((extractor) => {
+      if (extractor.from === 'anchor') {
+        const looked = anchorByName(
+          extractor,
+          values,
+          properties,
+          required,
+          slotOf,
+          step.id,
+          linkRows(exchange),
+        )
+        if (looked) lookups.push({ ...looked.lookup, stepId: step.id, extractor: extractor.name })
+        return looked ? { ...extractor, path: looked.path } : extractor
+      }
       if (extractor.from !== 'json') return extractor
       const found = recordByName(exchange, extractor.path, values)
       if (!found || copiesRecord(step.extract, extractor.path, found)) return extractor
@@ -110,6 +125,71 @@ export function lookupByName(tool: ToolSpec, trace: Trace, intent = tool.intent)
       ...tool.evidence,
       signals: [...tool.evidence.signals, ...lookups.map(signalOf)],
     },
+  }
+}
+
+/** The folded text of each link's table row or list item in an HTML answer, by link text. */
+function linkRows(exchange: Exchange): Map<string, string> {
+  const out = new Map<string, string>()
+  const body = exchange.responseBody
+  if (!body || body.encoding !== 'utf8' || !/<a\s/i.test(body.text)) return out
+  const $ = load(body.text)
+  $('a[href]').each((_, a) => {
+    const text = $(a).text().replace(/\s+/g, ' ').trim()
+    if (text && !out.has(text)) out.set(text, fold($(a).closest('tr, li').text()))
+  })
+  return out
+}
+
+/**
+ * An anchor extractor whose link text is a value the person gave (the ticket title they clicked
+ * in a report): the text becomes an input the link is found by, so another title finds another
+ * row's link. Null when the text is no value of the person's.
+ */
+function anchorByName(
+  extractor: ToolSpec['steps'][number]['extract'][number],
+  values: PersonValue[],
+  properties: Record<string, SlotSchema>,
+  required: string[],
+  slotOf: Map<string, string>,
+  stepId: string,
+  rows?: Map<string, string>,
+): { path: string; lookup: Omit<Lookup, 'stepId' | 'extractor'> } | null {
+  const pick = parseAnchorPick(extractor.path)
+  if (!pick || /\{\{/.test(pick.text)) return null
+  // The link's own text, else a value the person gave that the link's row shows (the title
+  // in a report row whose link is the ticket's short id).
+  const own = values.find((v) => fold(v.value) === fold(pick.text))
+  const inRow = own ? null : values.find((v) => rows?.get(pick.text)?.includes(fold(v.value)))
+  const value = own ?? inRow
+  if (!value) return null
+  const key = `link=${fold(value.value)}`
+  let slot = slotOf.get(key) ?? carrying(properties, value.value)
+  if (!slot) {
+    slot = nextSlot(properties)
+    slotOf.set(key, slot)
+    const name = 'name' in properties ? slotName('title', 'link', properties) : 'name'
+    properties[name] = {
+      'x-slot': slot,
+      'x-in': 'answer',
+      'x-path': `step.${stepId}.${extractor.name}`,
+      type: 'string',
+      minLength: 1,
+      description:
+        'The name of the record to act on, as the site lists it: its link is found by this name.',
+      default: value.value,
+      examples: [value.value],
+    }
+    if (value.strong) required.push(name)
+  }
+  const path = formatAnchorPick({
+    ...pick,
+    text: `{{input.${slot}}}`,
+    ...(inRow ? { row: true } : {}),
+  })
+  return {
+    path,
+    lookup: { from: extractor.path, to: path, field: 'link text', value: value.value, slot },
   }
 }
 

@@ -15,7 +15,7 @@ import { isOperationValue, isRpcCorrelation } from './operation'
 import { multipartFields, queryEntries, requestValues, type RequestValue } from './requestValues'
 import { normalValue } from './valueSpelling'
 import type { TypedValue } from './typedValues'
-import { DROPPED_HEADERS } from './headers'
+import { keptHeaders } from './headers'
 
 export interface SlotPlan {
   inputs: ToolSpec['inputs']
@@ -115,7 +115,7 @@ export function planSlots(
     request: {
       method: exchange.method,
       url: urlTemplate(exchange.url, slotOf, options.pathSlot?.index, pathSlotId, values),
-      headers: keptHeaders(exchange.requestHeaders),
+      headers: keptHeaders(exchange.requestHeaders, exchange.method),
       body: bodyTemplate(exchange, values, slotOf),
     },
   }
@@ -329,9 +329,3 @@ function placeJson(value: unknown, path: string, slotOf: Map<string, string>): u
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, placeJson(v, at(k), slotOf)]))
 }
 
-function keptHeaders(headers: Record<string, string>): Record<string, string> {
-  const kept: Record<string, string> = {}
-  for (const [name, value] of Object.entries(headers))
-    if (!DROPPED_HEADERS.test(name)) kept[name.toLowerCase()] = value
-  return kept
-}

@@ -6,7 +6,7 @@ import type { RequestTemplate } from '../../shared/toolSpec'
 import type { Exchange } from '../../shared/trace'
 import { safeJson } from '../../shared/safeJson'
 import { safeUrl } from './classify'
-import { DROPPED_HEADERS } from './headers'
+import { keptHeaders } from './headers'
 import { pathSegments, queryEntries, requestValues } from './requestValues'
 
 /**
@@ -56,12 +56,11 @@ export function templateOf(
       `${encodeURIComponent(key)}=${placed === value ? encodeURIComponent(value) : placed}`,
     )
   }
-  const headers: Record<string, string> = {}
-  for (const [name, value] of Object.entries(exchange.requestHeaders)) {
+  const headers = keptHeaders(exchange.requestHeaders, exchange.method)
+  for (const name of Object.keys(exchange.requestHeaders)) {
     const lower = name.toLowerCase()
     const bound = bindings.get(`header:${lower}`)
     if (bound) headers[lower] = bound
-    else if (!DROPPED_HEADERS.test(name)) headers[lower] = value
   }
   let body: RequestTemplate['body'] = null
   const text = exchange.requestBody?.encoding === 'utf8' ? exchange.requestBody.text : null

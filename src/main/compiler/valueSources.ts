@@ -4,6 +4,7 @@ import type { Exchange, StorageState } from '../../shared/trace'
 import { headerValue, mimeTypeOf } from '../../shared/trace'
 import { parseJsonBody, safeUrl } from './classify'
 import { decodeOrKeep } from '../../shared/urls'
+import { formatAnchorPick, type AnchorPick } from '../../shared/anchorPick'
 
 /** An answer that took this long, ms, came from a long poll, not a read. */
 const LONG_POLL_MS = 8_000
@@ -194,7 +195,46 @@ function htmlSource(html: string, value: string): Omit<ExchangeSource, 'exchange
     .get()
     .join('\n')
   const key = scriptKeyOf(scripts, value)
-  return key ? { from: 'script', path: key } : null
+  if (key) return { from: 'script', path: key }
+  return anchorSource($, value)
+}
+
+/**
+ * A value a server-rendered list hands out in a link (`<a href="/tktview/4f2a…">Crash…</a>`):
+ * the `anchor` extractor that picks the first link of that text and reads the path segment or
+ * query parameter that holds the value, or null. A link whose text another link with another
+ * URL shares (a row's "Edit") is no way to find it again.
+ */
+function anchorSource(
+  $: ReturnType<typeof cheerio.load>,
+  value: string,
+): Omit<ExchangeSource, 'exchange'> | null {
+  const links = $('a[href]')
+    .map((_, a) => ({
+      text: $(a).text().replace(/\s+/g, ' ').trim(),
+      href: $(a).attr('href')!,
+      row: $(a).closest('tr, li').text().replace(/\s+/g, ' ').trim(),
+    }))
+    .get()
+  for (const link of links) {
+    if (!link.text) continue
+    let url: URL
+    try {
+      url = new URL(link.href, 'http://localhost/')
+    } catch {
+      continue
+    }
+    const segments = url.pathname.split('/').filter(Boolean).map(decodeOrKeep)
+    const segment = segments.indexOf(value)
+    const param = [...url.searchParams].find(([, v]) => v === value)?.[0]
+    if (segment < 0 && param === undefined) continue
+    const first = links.find((l) => l.text.toLowerCase() === link.text.toLowerCase())
+    if (first !== link) continue
+    const pick: AnchorPick =
+      segment >= 0 ? { text: link.text, segment } : { text: link.text, param: param! }
+    return { from: 'anchor', path: formatAnchorPick(pick) }
+  }
+  return null
 }
 
 /** The key of an inline-script assignment `key: "value"` or `key = 'value'`, or null. */

@@ -3,6 +3,7 @@ import { Cookie } from 'tough-cookie'
 import { filterList, parsePath, textAt, valueAt, type PathScope } from '../../shared/jsonPath'
 import { formControlValue } from '../../shared/formControl'
 import { linkQueryValue, parseLinkQuery } from '../../shared/linkQuery'
+import { anchorValue, parseAnchorPick } from '../../shared/anchorPick'
 import type { Extractor, ResultShape } from '../../shared/toolSpec'
 import type { Outcome, SiteResponse } from './outcome'
 import { safeJson } from '../../shared/safeJson'
@@ -55,6 +56,20 @@ export function extractValue(
       const start = at + extractor.path.length + 1
       const end = response.body.indexOf(quote, start)
       return end < 0 ? undefined : response.body.slice(start, end)
+    }
+    case 'anchor': {
+      const pick = parseAnchorPick(extractor.path)
+      if (!pick) return undefined
+      const $ = cheerio.load(response.body)
+      const links = $('a[href]')
+        .map((_, a) => ({
+          text: $(a).text(),
+          href: $(a).attr('href') ?? '',
+          row: $(a).closest('tr, li').text(),
+        }))
+        .get()
+      // Links are read by their path: a relative one is taken from the site's root.
+      return anchorValue(links, pick, 'http://localhost/', scope)
     }
     case 'link': {
       const query = parseLinkQuery(extractor.path)
