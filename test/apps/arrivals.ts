@@ -76,6 +76,24 @@ export const ARRIVALS: Arrival[] = [
     recording: { n: 10, target: 7, working: 0 },
     har: { n: 10, target: 7, working: 0 },
   },
+  // Wave 2: measured on arrival at 3706759, after the mechanisms wave 1 taught.
+  ...(
+    [
+      ['radicale', 8, [3, 0], [2, 0]],
+      ['shaarli', 11, [10, 2], [10, 2]],
+      ['monit', 8, [8, 3], [8, 3]],
+      ['nzbget', 11, [7, 1], [6, 1]],
+      ['maildev', 9, [8, 9], [8, 8]],
+      ['postgraphile', 8, [8, 0], [8, 4]],
+    ] as const
+  ).map(([app, n, [rt, rw], [ht, hw]]): Arrival => ({
+    app,
+    wave: 2,
+    measured: '2026-11-29',
+    commit: '3706759',
+    recording: { n, target: rt, working: rw },
+    har: { n, target: ht, working: hw },
+  })),
 ]
 
 /** Apps whose arrival was measured: the only ones rules and the ranker may learn from. */
