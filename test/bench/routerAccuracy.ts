@@ -36,18 +36,31 @@ export interface CorpusTools {
   siteFilled: number
 }
 
+/** The apps the paraphrases were written for (the apps of their expected tools). */
+export function paraphrasedApps(paraphrases: Paraphrase[] = loadParaphrases()): Set<string> {
+  const apps = new Set<string>()
+  for (const p of paraphrases)
+    for (const ref of p.expect === null ? [] : [p.expect].flat()) apps.add(ref.split('/')[0]!)
+  return apps
+}
+
 /**
- * Compiles every stored recording of the corpus (the recorder's trace, else the plain HAR) into a
- * verified tool named by its workflow. A tool without `site` gets `siteOfTrace(trace)`, as the
- * compiler is asked to do (counted in `siteFilled`).
+ * Compiles every stored recording of the given corpus apps (the recorder's trace, else the plain
+ * HAR) into a verified tool named by its workflow. A tool without `site` gets `siteOfTrace(trace)`,
+ * as the compiler is asked to do (counted in `siteFilled`). By default the apps the paraphrases
+ * were written for: the apps that joined the corpus later have no paraphrases yet, and their tools
+ * would change what the paraphrase figures measure.
  */
-export async function loadCorpusTools(): Promise<CorpusTools> {
+export async function loadCorpusTools(
+  apps: Iterable<string> = paraphrasedApps(),
+): Promise<CorpusTools> {
+  const wanted = new Set(apps)
   const tools: ToolSpec[] = []
   const missing: string[] = []
   let siteFilled = 0
   // One app at a time: an app whose definition does not load (being written) is reported, not fatal.
   const stored: StoredWorkflow[] = []
-  for (const name of appNames())
+  for (const name of appNames().filter((n) => wanted.has(n)))
     try {
       stored.push(...(await loadStoredWorkflows([name])))
     } catch (error) {
