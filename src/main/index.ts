@@ -25,6 +25,7 @@ async function start(): Promise<void> {
     ipcMain,
     core.recordings,
     appPageUrl(dir, process.env.ELECTRON_RENDERER_URL),
+    core.signIns,
   )
   const open = () => {
     const win = createMainWindow(dir, process.env.ELECTRON_RENDERER_URL)

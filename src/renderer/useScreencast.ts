@@ -38,12 +38,15 @@ function socketUrl(sessionId: string, token: string): string {
 }
 
 /**
- * The live view of a recording's browser tab: opens the screencast socket of
+ * The live view of a recording's (or a sign-in's) browser tab: opens the screencast socket of
  * `sessionId` with the owner token, keeps the newest frame and the tab's state, and reconnects a
  * dropped socket (up to 5 times in a row) until the server says the recording or its browser is
  * gone. The desktop window, whose preload offers `screencast`, uses a message port to main instead.
  */
-export function useScreencast(sessionId: string): ScreencastLink {
+export function useScreencast(
+  sessionId: string,
+  browserName = 'recording browser',
+): ScreencastLink {
   const [status, setStatus] = useState<ScreencastStatus>({ kind: 'connecting' })
   const [frame, setFrame] = useState<ScreencastFrame | null>(null)
   const [page, setPage] = useState<ScreencastPage | null>(null)
@@ -106,11 +109,11 @@ export function useScreencast(sessionId: string): ScreencastLink {
         if (socket.current === ws) socket.current = null
         if (ended) return
         if (gone !== null || FINAL_CLOSE.has(event.code))
-          return setStatus({ kind: 'gone', reason: gone ?? 'The recording browser went away.' })
+          return setStatus({ kind: 'gone', reason: gone ?? `The ${browserName} went away.` })
         if (++retries > MAX_RECONNECTS)
           return setStatus({
             kind: 'unavailable',
-            reason: 'The view of the recording browser cannot be reached.',
+            reason: `The view of the ${browserName} cannot be reached.`,
           })
         setStatus({ kind: 'connecting' })
         timer = setTimeout(open, RECONNECT_MS)
@@ -123,7 +126,7 @@ export function useScreencast(sessionId: string): ScreencastLink {
       socket.current?.close()
       socket.current = null
     }
-  }, [sessionId])
+  }, [sessionId, browserName])
 
   const send = useCallback((message: ScreencastViewerMessage) => {
     if (port.current) return port.current.send(message)

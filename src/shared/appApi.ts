@@ -292,6 +292,11 @@ export interface SignInState {
   sawOneTimeCode: boolean
   /** The site asks HTTP authentication: the app asks the username and password for it. */
   authChallenge?: HttpAuthChallenge | null
+  /**
+   * Where the person sees the sign-in browser: its own window, or (headless, where no display
+   * exists) the Logins view's live picture of it, as a recording's.
+   */
+  view: 'window' | 'screencast'
   startedAt: number
   updatedAt: number
 }

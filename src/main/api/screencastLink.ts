@@ -5,6 +5,7 @@ import {
   type ScreencastViewerMessage,
 } from '../../shared/screencast'
 import type { RecordingSessions } from '../browse/recordingSessions'
+import type { SignInFlows } from '../logins/signInFlows'
 import { startScreencast, type Screencast } from '../browse/screencast'
 import { compileBody } from './bodyCheck'
 
@@ -24,22 +25,33 @@ export interface ScreencastView {
 
 const check = compileBody(SCREENCAST_VIEWER_MESSAGE_SCHEMA)
 
+/** Ids of sign-in flows (`signin_<ulid>`); recordings are `rec_<ulid>`. */
+const SIGN_IN_ID = /^signin_/
+
 /**
- * Opens the view of the running recording `sessionId` on `link`, whatever
- * carries it: a recording not running gets `gone` and close 4404; the browser going away, `gone`
- * and 4410. Each message is checked against `SCREENCAST_VIEWER_MESSAGE_SCHEMA` first, then
- * applied in order; a refused one is answered `error` `invalid_input` and dropped.
+ * Opens the view of the running recording `sessionId` (or, with `signIns`, of the sign-in flow
+ * of that id) on `link`, whatever carries it: one not running gets `gone` and close 4404; the
+ * browser going away, `gone` and 4410. Each message is checked against
+ * `SCREENCAST_VIEWER_MESSAGE_SCHEMA` first, then applied in order; a refused one is answered
+ * `error` `invalid_input` and dropped.
  */
 export function openScreencastView(
   recordings: Pick<RecordingSessions, 'current' | 'recording'> | undefined,
   sessionId: string,
   link: ViewerLink,
+  signIns?: Pick<SignInFlows, 'castTarget'>,
 ): ScreencastView {
-  const recording =
-    recordings?.current()?.sessionId === sessionId ? recordings.recording(sessionId) : null
+  const signIn = SIGN_IN_ID.test(sessionId)
+  const browserName = signIn ? 'sign-in browser' : 'recording browser'
+  const recording = signIn
+    ? (signIns?.castTarget(sessionId) ?? null)
+    : recordings?.current()?.sessionId === sessionId
+      ? recordings.recording(sessionId)
+      : null
   if (!recording) {
-    link.send({ type: 'gone', reason: `No recording ${sessionId} is running.` })
-    link.close(SCREENCAST_CLOSE.noRecording, 'no such recording')
+    const what = signIn ? 'sign-in' : 'recording'
+    link.send({ type: 'gone', reason: `No ${what} ${sessionId} is running.` })
+    link.close(SCREENCAST_CLOSE.noRecording, `no such ${what}`)
     return { receive: () => undefined, end: () => undefined }
   }
   const gone = (reason: string) => {
@@ -47,13 +59,18 @@ export function openScreencastView(
     link.close(SCREENCAST_CLOSE.gone, 'browser gone')
   }
   // Messages that arrive while the first tab is attached wait for it, in order.
-  const cast: Promise<Screencast | null> = startScreencast(recording.context, recording.page, {
-    send(message) {
-      if (message.type === 'gone') gone(message.reason)
-      else link.send(message)
+  const cast: Promise<Screencast | null> = startScreencast(
+    recording.context,
+    recording.page,
+    {
+      send(message) {
+        if (message.type === 'gone') gone(message.reason)
+        else link.send(message)
+      },
     },
-  }).catch(() => {
-    gone('The recording browser went away.')
+    { browserName },
+  ).catch(() => {
+    gone(`The ${browserName} went away.`)
     return null
   })
   return {

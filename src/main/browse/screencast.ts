@@ -4,6 +4,7 @@ import {
   type ScreencastServerMessage,
   type ScreencastViewerMessage,
 } from '../../shared/screencast'
+import { describeLoadFailure } from '../recorder/loadFailure'
 
 /** Where a screencast's frames and page state go (one viewer: a WebSocket, a test). */
 export interface ScreencastViewer {
@@ -16,6 +17,8 @@ export interface ScreencastOptions {
   /** Largest frame in device pixels; default 1600×1200 (the viewport scales down into it). */
   maxWidth?: number
   maxHeight?: number
+  /** What the viewer calls the browser when it goes away; default `recording browser`. */
+  browserName?: string
 }
 
 export interface Screencast {
@@ -73,6 +76,7 @@ export async function startScreencast(
     maxHeight: options.maxHeight ?? 1200,
     everyNthFrame: 1,
   }
+  const browserName = options.browserName ?? 'recording browser'
   let closed = false
   let shown: { page: Page; cdp: CDPSession; mainFrameId: string } | null = null
   let loading = false
@@ -159,9 +163,9 @@ export async function startScreencast(
     const open = context.pages().filter((p) => !p.isClosed())
     const newest = open[open.length - 1]
     if (newest) void show(newest).catch(() => undefined)
-    else gone('The recording browser’s last tab was closed.')
+    else gone(`The ${browserName}’s last tab was closed.`)
   }
-  const onContextClose = () => gone('The recording browser went away.')
+  const onContextClose = () => gone(`The ${browserName} went away.`)
   const watchPage = (p: Page) => p.once('close', () => onPageClose(p))
   const onAnyPage = (opened: Page) => {
     watchPage(opened)
@@ -261,7 +265,7 @@ export async function startScreencast(
           send({
             type: 'error',
             code: 'navigation_failed',
-            message: `${url} did not open: ${result.errorText}.`,
+            message: describeLoadFailure(url, result.errorText).message,
           })
         return
       }

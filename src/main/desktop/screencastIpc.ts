@@ -1,4 +1,5 @@
 import type { RecordingSessions } from '../browse/recordingSessions'
+import type { SignInFlows } from '../logins/signInFlows'
 import { openScreencastView } from '../api/screencastLink'
 import { isTrustedSender } from './security'
 
@@ -27,12 +28,14 @@ export interface IpcMainPortsLike {
  * recording browser runs headless (Linux without `DISPLAY`, e.g. Wayland without XWayland): the
  * preload sends one end of a `MessageChannel` on {@link SCREENCAST_CHANNEL} with `{sessionId}`;
  * the messages are the WebSocket's (`src/shared/screencast.ts`), through `openScreencastView`.
+ * With `signIns`, a sign-in flow's browser (a `signin_` id) is viewed the same way.
  * A port from any frame but the app's own top page (`isTrustedSender`) is closed unanswered.
  */
 export function registerScreencastIpc(
   ipcMain: IpcMainPortsLike,
   recordings: Pick<RecordingSessions, 'current' | 'recording'>,
   appUrl: string,
+  signIns?: Pick<SignInFlows, 'castTarget'>,
 ): void {
   ipcMain.on(SCREENCAST_CHANNEL, (event, input) => {
     const port = event.ports[0]
@@ -40,13 +43,18 @@ export function registerScreencastIpc(
     const sessionId = (input as { sessionId?: unknown } | null)?.sessionId
     if (!isTrustedSender(event, appUrl) || typeof sessionId !== 'string') return port.close()
     let open = true
-    const view = openScreencastView(recordings, sessionId, {
-      send: (message) => open && port.postMessage(message),
-      close: () => {
-        open = false
-        port.close()
+    const view = openScreencastView(
+      recordings,
+      sessionId,
+      {
+        send: (message) => open && port.postMessage(message),
+        close: () => {
+          open = false
+          port.close()
+        },
       },
-    })
+      signIns,
+    )
     port.on('message', ({ data }) => view.receive(data))
     port.on('close', () => {
       open = false

@@ -19,6 +19,7 @@ import {
   type CapturedSubmit,
 } from './signInForm'
 import { watchHttpAuth, type HttpAuthWatch } from '../recorder/httpAuthWatch'
+import { describeLoadFailure } from '../recorder/loadFailure'
 import type { HttpAuthChallenge } from '../../shared/appApi'
 
 /** What the flow says while the site waits on HTTP authentication. */
@@ -80,6 +81,11 @@ export interface SignInFlows {
   settled(signInId: string): Promise<SignInState>
   /** The flow's current page (tests drive it as a person would; the CLI shows nothing of it). */
   page(signInId: string): Page | null
+  /**
+   * The browser of a flow the person still signs in with, for the Logins view's live picture of
+   * it (a headless browser, where no display exists); null once the flow is signed in or ended.
+   */
+  castTarget(signInId: string): { context: BrowserContext; page: Page } | null
   closeAll(): Promise<void>
 }
 
@@ -125,6 +131,8 @@ interface Flow {
 }
 
 const ENDED: SignInStatus[] = ['saved', 'cancelled', 'failed']
+/** The person still works in the flow's browser. */
+const SIGNING_IN: SignInStatus[] = ['open', 'signing_in']
 
 /** A URL's `host:port` as the guard proxy names a destination (default ports spelled out). */
 const destinationOf = (url: string): string => {
@@ -301,6 +309,7 @@ export function createSignInFlows(deps: SignInFlowsDeps): SignInFlows {
       if (guarded) browser.context.once('close', () => guarded.release())
       const id = `signin_${deps.ulid()}`
       const now = deps.clock()
+      const headless = deps.headless ?? defaultSignInHeadless()
       const flow: Flow = {
         tenant,
         browser,
@@ -319,7 +328,9 @@ export function createSignInFlows(deps: SignInFlowsDeps): SignInFlows {
           host,
           url,
           status: 'open',
-          message: `Sign in to ${host} in the browser window.`,
+          message: `Sign in to ${host} in the browser ${headless ? 'shown in the app' : 'window'}.`,
+          // Headless means nobody sees a window: the Logins view shows the tab in the page.
+          view: headless ? 'screencast' : 'window',
           canSaveCredentials: false,
           username: null,
           sawOneTimeCode: false,
@@ -356,13 +367,21 @@ export function createSignInFlows(deps: SignInFlowsDeps): SignInFlows {
         const page = browser.context.pages()[0] ?? (await browser.context.newPage())
         flow.page = page
         flows.set(id, flow)
-        await page.goto(url, { waitUntil: 'load', timeout: 30_000 }).catch((error: Error) => {
-          // A Basic or Digest challenge fails the load until it is answered: it says so itself.
-          if (flow.auth?.pending() || ENDED.includes(flow.state.status)) return
-          // Playwright's first line only: its call log carries terminal colour codes.
-          const why = error.message.split('\n')[0]
-          flow.state = { ...flow.state, message: `The page did not load: ${why}` }
-        })
+        // The answer's status, or why there was none. The guard proxy answers a plain-HTTP site
+        // it cannot reach with a status of its own (59x), which describeLoadFailure reads.
+        const loaded: number | Error | null = await page
+          .goto(url, { waitUntil: 'load', timeout: 30_000 })
+          .then(
+            (response) => response?.status() ?? null,
+            (error: Error) => error,
+          )
+        const problem = loaded === null ? null : describeLoadFailure(url, loaded)
+        // A Basic or Digest challenge fails the load until it is answered: it says so itself.
+        if (problem && !flow.auth?.pending() && !ENDED.includes(flow.state.status)) {
+          // Nothing of the site to sign in to: ended at once, rather than a blank browser.
+          if (problem.unreachable) await end(flow, 'failed', problem.message)
+          else if (loaded instanceof Error) flow.state = { ...flow.state, message: problem.message }
+        }
       } catch (error) {
         await end(flow, 'failed', (error as Error).message)
         throw error
@@ -467,6 +486,12 @@ export function createSignInFlows(deps: SignInFlowsDeps): SignInFlows {
     },
 
     page: (id) => flows.get(id)?.page ?? null,
+
+    castTarget(id) {
+      const flow = flows.get(id)
+      if (!flow || !SIGNING_IN.includes(flow.state.status) || flow.page.isClosed()) return null
+      return { context: flow.browser.context, page: flow.page }
+    },
 
     async closeAll() {
       await Promise.all([...flows.values()].map((f) => end(f, 'cancelled', 'Sitecall stopped.')))

@@ -20,6 +20,7 @@ function AddressBar({
   disabled,
   send,
   inputRef,
+  browserName,
 }: {
   url: string
   canGoBack: boolean
@@ -28,6 +29,7 @@ function AddressBar({
   disabled: boolean
   send: (message: ScreencastViewerMessage) => void
   inputRef: RefObject<HTMLInputElement | null>
+  browserName: string
 }) {
   const [typed, setTyped] = useState(url)
   // 'typing' keeps the person's text; 'sent' keeps it shown while the tab goes there, as a
@@ -88,7 +90,7 @@ function AddressBar({
       <input
         ref={inputRef}
         className="sc-url"
-        aria-label="Address of the recording browser’s tab"
+        aria-label={`Address of the ${browserName}’s tab`}
         data-testid="screencast-url"
         value={typed}
         disabled={disabled}
@@ -116,14 +118,37 @@ function AddressBar({
   )
 }
 
+/** Who the browser is for: its name, and what the view says when it goes away. */
+const PURPOSE = {
+  recording: {
+    name: 'recording browser',
+    label: 'Recording browser',
+    gone: 'What it captured is being compiled.',
+    hint: 'This is the recording browser, running without a window on this machine. Click in the picture and type as in a browser; the wheel scrolls.',
+  },
+  'sign-in': {
+    name: 'sign-in browser',
+    label: 'Sign-in browser',
+    gone: '',
+    hint: 'This is the sign-in browser, running without a window on this machine. Click a field in the picture and type as in a browser; the wheel scrolls.',
+  },
+} as const
+
 /**
- * The recording browser inside the Record view, for a browser running without
- * a display: its tab as a live picture, with the person's mouse, wheel and keys sent to the page
+ * The recording (or sign-in) browser inside the Record (or Logins) view, for a browser running
+ * without a display: its tab as a live picture, with the person's mouse, wheel and keys sent to the page
  * (coordinates mapped from the scaled picture to the page's CSS pixels) and an address bar. The
  * picture takes keyboard focus; F6 moves focus to the address bar, as in a browser.
  */
-export function ScreencastView({ sessionId }: { sessionId: string }) {
-  const { status, frame, page, problem, send } = useScreencast(sessionId)
+export function ScreencastView({
+  sessionId,
+  purpose = 'recording',
+}: {
+  sessionId: string
+  purpose?: keyof typeof PURPOSE
+}) {
+  const words = PURPOSE[purpose]
+  const { status, frame, page, problem, send } = useScreencast(sessionId, words.name)
   const stageRef = useRef<HTMLDivElement>(null)
   const imgRef = useRef<HTMLImageElement>(null)
   const addressRef = useRef<HTMLInputElement>(null)
@@ -207,13 +232,9 @@ export function ScreencastView({ sessionId }: { sessionId: string }) {
     send(message)
   }
 
-  const title = page?.title || page?.url || 'the recording browser’s tab'
+  const title = page?.title || page?.url || `the ${words.name}’s tab`
   return (
-    <section
-      className="card flush screencast"
-      aria-label="Recording browser"
-      data-testid="screencast"
-    >
+    <section className="card flush screencast" aria-label={words.label} data-testid="screencast">
       <AddressBar
         url={page?.url ?? ''}
         canGoBack={page?.canGoBack ?? false}
@@ -222,6 +243,7 @@ export function ScreencastView({ sessionId }: { sessionId: string }) {
         disabled={!live}
         send={send}
         inputRef={addressRef}
+        browserName={words.name}
       />
       {problem && (
         <p className="banner banner-error sc-problem" role="alert" data-testid="screencast-problem">
@@ -266,12 +288,11 @@ export function ScreencastView({ sessionId }: { sessionId: string }) {
         )}
         {status.kind !== 'live' || !frame ? (
           <div className="sc-cover" role="status" data-testid="screencast-status">
-            {status.kind === 'connecting' && 'Connecting to the recording browser…'}
+            {status.kind === 'connecting' && `Connecting to the ${words.name}…`}
             {status.kind === 'live' && 'Waiting for the first picture of the page…'}
             {status.kind === 'gone' && (
               <>
-                <strong>The recording browser is gone.</strong> {status.reason} What it captured is
-                being compiled.
+                <strong>The {words.name} is gone.</strong> {status.reason} {words.gone}
               </>
             )}
             {status.kind === 'unavailable' && status.reason}
@@ -285,8 +306,7 @@ export function ScreencastView({ sessionId }: { sessionId: string }) {
         )}
       </div>
       <p className="hint sc-hint">
-        This is the recording browser, running without a window on this machine. Click in the
-        picture and type as in a browser; the wheel scrolls. <kbd>F6</kbd> moves to the address bar.
+        {words.hint} <kbd>F6</kbd> moves to the address bar.
       </p>
     </section>
   )

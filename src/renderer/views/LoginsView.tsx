@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react'
 import type { LoginSummary, SignInState } from '../../shared/appApi'
 import { HttpAuthPrompt } from '../components/HttpAuthPrompt'
+import { ScreencastView } from '../components/ScreencastView'
 import { formatAgo, formatTime } from '../format'
 import { SIGNING_IN, useLoginsStore } from '../stores/useLoginsStore'
 import { useNow } from '../useNow'
@@ -31,6 +32,19 @@ function SignInPanel({ signIn }: { signIn: SignInState }) {
         />
         <button onClick={() => void cancel()}>Cancel the sign-in</button>
       </div>
+    )
+  if (waiting && signIn.view === 'screencast')
+    return (
+      <section data-testid="sign-in-panel" aria-label={`Sign in to ${signIn.host}`}>
+        <div className="banner banner-info">
+          <span>
+            Sign in to <strong>{signIn.host}</strong> in the browser below, as you would in any
+            browser. Sitecall notices when you are signed in and keeps the login.
+          </span>
+          <button onClick={() => void cancel()}>Cancel</button>
+        </div>
+        <ScreencastView sessionId={signIn.signInId} purpose="sign-in" />
+      </section>
     )
   if (waiting)
     return (

@@ -139,6 +139,34 @@ describe('the sign-in window behind the guard proxy (issue 13 item 3)', () => {
   })
 })
 
+describe('the sign-in browser without a display (issue 26 item 2.1)', () => {
+  it('is shown in the app: the state says so and the browser can be cast while signing in', async () => {
+    const state = await flows.start('local', { host: `127.0.0.1:${sitePort}` })
+    expect(state.view).toBe('screencast')
+    expect(state.message).toContain('shown in the app')
+    expect(state.message).not.toContain('window')
+    const cast = flows.castTarget(state.signInId)
+    expect(cast?.page.url()).toBe(`http://127.0.0.1:${sitePort}/`)
+    await flows.cancel('local', state.signInId)
+    expect(flows.castTarget(state.signInId)).toBeNull()
+    expect(flows.castTarget('signin_unknown')).toBeNull()
+  })
+
+  it('ends at once with a plain sentence when nothing answers at the address', async () => {
+    const closed = createServer()
+    const port = await listen(closed)
+    await new Promise((done) => closed.close(done))
+    const state = await flows.settled(
+      (await flows.start('local', { url: `http://127.0.0.1:${port}/login` })).signInId,
+    )
+    expect(state.status).toBe('failed')
+    expect(state.message).toBe(
+      `http://127.0.0.1:${port} cannot be reached: nothing answers there. Check the address and port, or that the site is running.`,
+    )
+    expect(flows.castTarget(state.signInId)).toBeNull()
+  })
+})
+
 describe('signInSiteCheck', () => {
   it('names default ports either way, passes public addresses, never metadata', () => {
     const check = signInSiteCheck(['127.0.0.1:80', 'intranet.test'], ['169.254.169.254'])

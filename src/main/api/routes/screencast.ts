@@ -10,8 +10,8 @@ const MAX_MESSAGE_BYTES = 512 * 1024
 const SCREENCAST_PREFIX = '/app-api/screencast/'
 
 /**
- * The in-page view of the recording browser: `GET /app-api/screencast/<session
- * id>` upgraded to a WebSocket carries the messages of `src/shared/screencast.ts` both ways. Like
+ * The in-page view of the recording browser (or of a sign-in's, by its `signin_` id): `GET
+ * /app-api/screencast/<session id>` upgraded to a WebSocket carries the messages of `src/shared/screencast.ts` both ways. Like
  * every `/app-api` route it takes the owner token only (a bearer, or `?token=` since a browser's
  * WebSocket cannot send headers), refused with 401/403 before the upgrade; the server's Host and
  * Origin checks apply to the upgrade request as to any other. A plain GET answers 400
@@ -65,12 +65,17 @@ export function registerScreencastRoutes(app: FastifyInstance, deps: ServerDeps)
           },
         }),
       wsHandler: (socket, request) => {
-        const view = openScreencastView(deps.recordings, request.params.sessionId, {
-          send(message) {
-            if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message))
+        const view = openScreencastView(
+          deps.recordings,
+          request.params.sessionId,
+          {
+            send(message) {
+              if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message))
+            },
+            close: (code, reason) => socket.close(code, reason),
           },
-          close: (code, reason) => socket.close(code, reason),
-        })
+          deps.signIn.flows,
+        )
         socket.on('message', (data, isBinary) =>
           view.receive(isBinary ? undefined : parse(data.toString())),
         )
