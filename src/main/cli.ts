@@ -29,10 +29,16 @@ Data lives in SITECALL_HOME (now: ${dataDir()}).`
  * The headless entry (DESIGN.md §2). Commands work on the data dir of SITECALL_HOME whether or not
  * `serve` runs (SQLite WAL lets several processes share the file), except the two that run the
  * engine: a second `serve` or `mcp` beside one refuses (the data dir's lock).
- * Exit codes: 0 done, 1 failed, 2 bad usage.
+ * Exit codes: 0 done, 1 failed, 2 bad usage (no command, an unknown one: the usage on stderr);
+ * `--help`, `-h` and `help` print the usage on stdout and exit 0.
  */
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv
+  endQuietlyOnClosedStdout()
+  if (command === '--help' || command === '-h' || command === 'help') {
+    process.stdout.write(`${USAGE}\n`)
+    return 0
+  }
   try {
     if (command === 'serve') return await serve(rest)
     if (command === 'record') return await record(rest)
@@ -42,8 +48,10 @@ export async function main(argv: string[]): Promise<number> {
     if (command === 'import-har') return await importHarCommand(rest)
     if (command === 'export-har') return await exportHarCommand(rest)
     if (command === 'mcp') return await mcpCommand(rest)
-    process.stderr.write(`${USAGE}\n`)
-    return command === undefined || command === '--help' || command === 'help' ? 0 : 2
+    process.stderr.write(
+      `${command === undefined ? 'sitecall needs a command.' : `sitecall: unknown command "${command}".`}\n${USAGE}\n`,
+    )
+    return 2
   } catch (error) {
     const message = isServiceError(error)
       ? `${error.code}: ${error.message}`
@@ -187,6 +195,22 @@ function keysCreate(args: string[]): number {
     store.close()
   }
 }
+
+/**
+ * Output piped into a reader that stops early (`sitecall export-har ID | head`) closes stdout:
+ * the next write fails with EPIPE, which Node raises as an unhandled 'error' event (a crash with
+ * a stack). The reader has all it wanted, so the command ends at once, quietly, with exit code 0,
+ * as POSIX tools killed by SIGPIPE are treated by shells without `pipefail`.
+ */
+function endQuietlyOnClosedStdout(): void {
+  if (stdoutGuarded) return
+  stdoutGuarded = true
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(0)
+    throw error
+  })
+}
+let stdoutGuarded = false
 
 /** Opens the UI in the person's browser where there is a desktop; silently skips elsewhere. */
 function openInBrowser(url: string): void {

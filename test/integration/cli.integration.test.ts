@@ -40,6 +40,26 @@ describe('sitecall CLI', () => {
     expect(out.stderr).toContain('needs --url and --intent')
   })
 
+  it('prints the usage on stdout for --help (exit 0), on stderr without a command (exit 2)', () => {
+    for (const flag of ['--help', '-h', 'help']) {
+      const help = spawnSync(process.execPath, [bin, flag], { env: env(), encoding: 'utf8' })
+      expect(help.status, flag).toBe(0)
+      expect(help.stdout, flag).toMatch(/^Usage:\n {2}sitecall serve/)
+      expect(help.stderr, flag).toBe('')
+    }
+    const none = spawnSync(process.execPath, [bin], { env: env(), encoding: 'utf8' })
+    expect(none.status).toBe(2)
+    expect(none.stdout).toBe('')
+    expect(none.stderr).toContain('sitecall needs a command')
+    expect(none.stderr).toContain('Usage:')
+    const unknown = spawnSync(process.execPath, [bin, 'frobnicate'], {
+      env: env(),
+      encoding: 'utf8',
+    })
+    expect(unknown.status).toBe(2)
+    expect(unknown.stderr).toContain('unknown command "frobnicate"')
+  }, 180_000)
+
   it('serve prints a one-time sign-in link, answers on 127.0.0.1 and stops on SIGTERM', async () => {
     const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--no-open'], {
       env: env(),

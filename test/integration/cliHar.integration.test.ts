@@ -165,4 +165,28 @@ describe('sitecall import-har and export-har', () => {
     expect(unknown.status).toBe(1)
     expect(unknown.stderr).toContain('No trace trc_nope')
   })
+
+  it('export-har into a reader that stops early (| head) ends quietly with exit code 0', () => {
+    const imported = sitecall(['import-har', harPath, '--intent', INTENT, '--json'])
+    const { traceId } = JSON.parse(imported.stdout) as CompileJson
+    const full = sitecall(['export-har', traceId!], imported.home)
+    // More than a pipe's buffer (64 KiB on Linux): the writer meets the closed pipe.
+    expect(full.stdout.length).toBeGreaterThan(65_536)
+    const piped = spawnSync(
+      'bash',
+      ['-o', 'pipefail', '-c', `"$NODE" "$BIN" export-har "$TRACE" | head -c 100 >/dev/null`],
+      {
+        env: {
+          ...process.env,
+          SITECALL_HOME: imported.home,
+          NODE: process.execPath,
+          BIN: bin,
+          TRACE: traceId!,
+        },
+        encoding: 'utf8',
+      },
+    )
+    expect(piped.stderr).toBe('')
+    expect(piped.status).toBe(0)
+  }, 120_000)
 })

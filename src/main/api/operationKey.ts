@@ -22,11 +22,15 @@ export function operationKey(request: FastifyRequest): string {
 const MAX_CALL_KEY = 200
 
 /**
- * The `Idempotency-Key` of a site tool call or a task run (spec "A. Site tool calls", "C"), in
- * its own namespace (`call:<key>`, `task:<key>`: the receipts table is shared with account-API
- * operation keys), or null when there is none. Empty or over 200 characters: 400 `invalid_input`.
+ * The `Idempotency-Key` of a site tool call, a task run or a compose call (spec "A. Site tool
+ * calls", "C"), in its own namespace (`call:<key>`, `task:<key>`, `compose:<key>`: the receipts
+ * table is shared with account-API operation keys), or null when there is none. Empty or over
+ * 200 characters: 400 `invalid_input`.
  */
-export function callKey(request: FastifyRequest, namespace: 'call' | 'task'): string | null {
+export function callKey(
+  request: FastifyRequest,
+  namespace: 'call' | 'task' | 'compose',
+): string | null {
   const key = request.headers['idempotency-key']
   if (key === undefined) return null
   if (typeof key !== 'string' || key.length === 0 || key.length > MAX_CALL_KEY)

@@ -14,7 +14,7 @@ const INDEX_TOOLS = new Set([
 /**
  * The OAuth scope an MCP tool call needs, the same as its REST twin in
  * `oauth/routeScopes.ts`: indexing and browse calls need `tools:index` (`POST /v1/index`,
- * `/v1/browser`); site tools, `service_run`, `service_resume` and `service_inspect` need
+ * `/v1/browser`); site tools, `service_run`, `service_compose`, `service_resume` and `service_inspect` need
  * `tools:execute` (site calls and `/api/v1/runs`). A name that is no service tool is a site tool.
  */
 export function requiredScope(toolName: string): ApiScope {

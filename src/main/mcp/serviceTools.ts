@@ -15,6 +15,10 @@ import { jsonResult, MCP_DEADLINE_MS, plainRunResult, runResult } from './runRes
 import { callSiteTool, type SiteToolConnection } from './siteTools'
 import { inScope } from './toolsInScope'
 import { browseGuardFor, guardApiUrl, type LocalSitesOf } from '../api/localSites'
+import { COMPOSE_BODY_SCHEMA, type ComposeBody } from '../../shared/composeSchemas'
+import { compose } from '../api/compose'
+import { checkContract } from '../api/bodyCheck'
+import { publicSchema } from './siteTools'
 
 /** The browse sessions service as MCP uses it (`core.browse`). */
 export type McpBrowse = Pick<BrowseSessions, 'open' | 'snapshot' | 'act' | 'finish' | 'close'>
@@ -65,6 +69,15 @@ const SERVICE_TOOLS: Record<string, { tool: Omit<Tool, 'name'>; handle: Handler 
       annotations: { destructiveHint: true, openWorldHint: true },
     },
     handle: serviceRun,
+  },
+  service_compose: {
+    tool: {
+      description:
+        'Call a verified tool by app (its site host) and name, synchronously, and get {ok: true, data, runId} or {ok: false, code, error, outcome?}; or run up to 10 "steps" in order, each input {"$from": "steps[0].data…"} taken from an earlier result, stopping at the first that fails. A tool that changes data needs allow_mutation: true. Nothing is retried: outcome "unknown" means check the site first.',
+      inputSchema: { ...publicSchema(COMPOSE_BODY_SCHEMA), type: 'object' },
+      annotations: { destructiveHint: true, openWorldHint: true },
+    },
+    handle: serviceCompose,
   },
   service_resume: {
     tool: {
@@ -284,6 +297,34 @@ async function serviceRun(
       true,
     )
   return callSiteTool(deps.engine, { tool }, inputs as Args, c)
+}
+
+/**
+ * `service_compose`: the compose call (`POST /api/v1/compose/v1/call`, `compose`) over MCP, with
+ * the connection's workspace and tool scopes and its call deadline (`MCP_DEADLINE_MS` unless
+ * `timeoutMs` asks less). The envelope is the result; one that is not `ok` is a normal result
+ * with `isError` (spec "Errors" → "Shapes" 3: a failed run is no JSON-RPC error). A refusal
+ * before anything was sent (unknown tool, out of scope, a malformed body) is a JSON-RPC error.
+ * MCP sends no Idempotency-Key: a repeat is a new call.
+ */
+async function serviceCompose(
+  deps: ServiceToolDeps,
+  c: ServiceConnection,
+  args: Args,
+): Promise<CallToolResult> {
+  const body = checkContract<ComposeBody>(COMPOSE_BODY_SCHEMA, args)
+  const limit = c.deadlineMs ?? MCP_DEADLINE_MS
+  const answer = await compose(
+    { engine: deps.engine, toolsFor: () => deps.tools, receipts: null, clock: Date.now },
+    {
+      tenant: c.tenant,
+      scopes: c.scopes,
+      body,
+      idempotencyKey: null,
+      deadlineMs: Math.min(body.timeoutMs ?? limit, limit),
+    },
+  )
+  return jsonResult(answer.body, !answer.body.ok)
 }
 
 /**

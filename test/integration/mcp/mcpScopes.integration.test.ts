@@ -50,6 +50,7 @@ describe('MCP tool calls check the OAuth scope (issue 13 item 1)', () => {
       ['service_run', { intent: 'search the directory', inputs: {} }],
       ['service_resume', { runId: 'run_x', stateRevision: 1, answers: [] }],
       ['service_inspect', { runId: 'run_x' }],
+      ['service_compose', { app: h.site.host, tool: tool.name }],
       ['service_index', { url: h.site.url, intent: 'search' }],
       ['service_browse_open', { url: h.site.url }],
       ['snapshot', { sessionId: 'brs_x' }],
@@ -67,7 +68,13 @@ describe('MCP tool calls check the OAuth scope (issue 13 item 1)', () => {
     const client = await connectWith('tools:read tools:execute')
     const names = (await client.listTools()).tools.map((t) => t.name)
     expect(names).toEqual(
-      expect.arrayContaining([tool.name, 'service_run', 'service_resume', 'service_inspect']),
+      expect.arrayContaining([
+        tool.name,
+        'service_run',
+        'service_compose',
+        'service_resume',
+        'service_inspect',
+      ]),
     )
     for (const name of INDEX_TOOLS) expect(names).not.toContain(name)
     const query = Object.keys(tool.inputs.properties).find((k) => /query/i.test(k))!

@@ -19,6 +19,7 @@ const ROUTE_SCOPES: Array<{ methods: string[] | null; path: RegExp; scope: ApiSc
   { methods: null, path: /^\/mcp(\/[^/]+)?$/, scope: 'tools:read' },
   { methods: ['POST'], path: /^\/api\/v1\/sites\/[^/]+\/call\/[^/]+$/, scope: 'tools:execute' },
   { methods: ['POST'], path: /^\/v1\/tools\/[^/]+\/execute$/, scope: 'tools:execute' },
+  { methods: ['POST'], path: /^\/api\/v1\/compose\/v1\/call$/, scope: 'tools:execute' },
   { methods: null, path: /^\/api\/v1\/runs(\/.*)?$/, scope: 'tools:execute' },
   { methods: ['POST'], path: /^\/v1\/index$/, scope: 'tools:index' },
   { methods: null, path: /^\/api\/v1\/index(\/[^/]+)?$/, scope: 'tools:index' },

@@ -115,6 +115,63 @@ export const COMPONENT_SCHEMAS = {
       error_description: { type: 'string' },
     },
   },
+  ComposeResult: {
+    type: 'object',
+    description:
+      'The compose envelope of a call that succeeded: the verified result as `data`. With ' +
+      "`steps`, `data` and `runId` are the last step's and `steps` lists each one.",
+    required: ['ok', 'data', 'runId'],
+    properties: {
+      ok: { const: true },
+      data: { description: "The site's verified result." },
+      runId: { type: 'string', pattern: '^lrun_' },
+      steps: { type: 'array', items: ref('ComposeStep') },
+    },
+  },
+  ComposeFailure: {
+    type: 'object',
+    description:
+      'The compose envelope of a call that did not succeed; `error` is the usual error body, ' +
+      'so `error.code` works as on every route. `outcome: "unknown"`: the site may have been ' +
+      'changed (past the deadline, or a write whose answer was lost); nothing is retried by ' +
+      'itself: check the site before repeating.',
+    required: ['ok', 'code', 'error'],
+    properties: {
+      ok: { const: false },
+      code: { type: 'string', enum: ALL_ERROR_CODES },
+      error: {
+        type: 'object',
+        required: ['code', 'message'],
+        properties: {
+          code: { type: 'string', enum: ALL_ERROR_CODES },
+          message: { type: 'string' },
+          httpStatus: { type: 'integer', description: 'The status the site last answered.' },
+          httpOnly: { type: 'boolean', description: 'Seen over plain HTTP, without a browser.' },
+          reason: { type: 'string', description: "The run's own failure code." },
+          step: { type: 'integer', description: 'The step that failed (`steps`).' },
+        },
+      },
+      runId: { type: 'string' },
+      outcome: { const: 'unknown' },
+      signIn: { type: 'object', properties: { url: { type: 'string' } } },
+      steps: { type: 'array', items: ref('ComposeStep') },
+    },
+  },
+  ComposeStep: {
+    type: 'object',
+    description: 'One step of a `steps` call: what ran and how it ended.',
+    required: ['step', 'app', 'tool', 'status'],
+    properties: {
+      step: { type: 'integer' },
+      app: { type: 'string' },
+      tool: { type: 'string' },
+      status: { enum: ['succeeded', 'failed', 'refused', 'unknown', 'not_run'] },
+      runId: { type: 'string' },
+      data: {},
+      code: { type: 'string' },
+      error: { type: 'object' },
+    },
+  },
   Object: { type: 'object', description: 'A JSON object.' },
   CallBody: {
     type: 'object',
