@@ -10,7 +10,6 @@ import { compileTrace } from './compiler'
 import { dataDir, databasePath } from './config'
 import { exportHar, importHarFile } from './recorder/har'
 import { createStore, type Store } from './store/store'
-import { createSecretRepository } from './store/secretRepository'
 import { TRACE_CREDENTIALS, withoutCredentials } from './store/traceCredentials'
 import { createKeychain, createVault, type Vault } from './vault'
 import { createSiteLogins } from './logins/siteLogins'
@@ -153,7 +152,7 @@ export async function exportHarCommand(args: string[]): Promise<number> {
 function dataDirVault(store: Store): Vault {
   const env = process.env
   return createVault({
-    secrets: createSecretRepository(store.db),
+    secrets: store.secrets,
     keychain: env.SITECALL_KEYCHAIN === 'off' ? null : createKeychain({ env }),
     passphrase: env.SITECALL_PASSPHRASE ?? null,
     clock: Date.now,

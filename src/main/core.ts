@@ -7,7 +7,12 @@ import { createAuthenticator } from './api/auth'
 import { createAuthorizations } from './api/oauth/authorization'
 import { createOwnerTokens, type OwnerTokens } from './api/oauth/ownerTokens'
 import { createTokenService } from './api/oauth/tokens'
-import { createRateLimiter, DEFAULT_RATE_LIMITS, type RateLimits } from './api/rateLimit'
+import {
+  createRateLimiter,
+  DEFAULT_RATE_LIMITS,
+  type RateLimiter,
+  type RateLimits,
+} from './api/rateLimit'
 import { scopeLookup } from './api/toolScopes'
 import { createAppHandlers, type AppHandlers } from './app/appHandlers'
 import { buildServer, type ServerDeps } from './api/server'
@@ -34,10 +39,9 @@ import type { ResultRetention } from './store/runRepository'
 import type { SendRequest } from './engine/httpExecutor'
 import { createEventBus, type EventBus } from './events'
 import { findChromium, requireChromium, startRecording } from './recorder'
-import { createStore, type Store } from './store/store'
+import { createStore, type SqliteStore, type Store } from './store/store'
 import { lockDataDir, type DataDirLock } from './store/dataDirLock'
 import { TRACE_CREDENTIALS } from './store/traceCredentials'
-import { createSecretRepository } from './store/secretRepository'
 import { createKeychain, createVault, type Keychain, type Vault } from './vault'
 import { summarizeTool } from '../shared/toolSpec'
 import { sharedGuardProxy, signInSiteCheck } from './engine/guardProxy'
@@ -80,11 +84,24 @@ export interface CoreConfig {
   resultRetention?: ResultRetention
   /** How often the result retention sweep runs; default 10 minutes. */
   resultSweepMs?: number
+  /** Owner tokens kept elsewhere (the team server's accounts); default: this process's own. */
+  ownerTokens?: OwnerTokens
+  /** The per-key limiter (the team server's, shared by its nodes); default: in memory. */
+  rateLimiter?: RateLimiter
+  /** Address to listen on; default 127.0.0.1 (the team server listens where it is told). */
+  host?: string
+  /**
+   * A team server node (`sitecall server`): no data-dir lock, and a start recovers nothing (the
+   * server's own recovery ends only runs of nodes that died). Default false.
+   */
+  serverNode?: boolean
+  /** Hosts a request's `Host` may name besides loopback ones (a team server's public name). */
+  allowedHosts?: ServerDeps['allowedHosts']
 }
 
-export interface Core {
+export interface Core<S extends Store = SqliteStore> {
   home: string
-  store: Store
+  store: S
   /** Secrets and the master key's mode; opened on first use. */
   vault: Vault
   engine: RunEngine
@@ -118,15 +135,21 @@ export interface Core {
 }
 
 /** The composition root (DESIGN.md §3): the only place that wires services together. */
-export function createCore(config: CoreConfig = {}): Core {
+export function createCore(config?: CoreConfig): Core
+/**
+ * A core over a store opened by the caller (the team server's PostgreSQL, `serverCommand.ts`)
+ * instead of the data dir's SQLite file; the core closes it with itself.
+ */
+export function createCore<S extends Store>(config: CoreConfig & { store: S }): Core<S>
+export function createCore(config: CoreConfig & { store?: Store } = {}): Core<Store> {
   const env = config.env ?? process.env
   const home = config.home ?? dataDir(env)
   const clock = config.clock ?? Date.now
   const ulid = monotonicFactory(pooledRandom())
   const nextUlid = () => ulid(clock())
-  const store = createStore(databasePath(home))
+  const store = config.store ?? createStore(databasePath(home))
   const vault = createVault({
-    secrets: createSecretRepository(store.db),
+    secrets: store.secrets,
     keychain:
       config.keychain !== undefined
         ? config.keychain
@@ -141,7 +164,7 @@ export function createCore(config: CoreConfig = {}): Core {
     vault,
     clock,
     // Sealing empties plaintext columns: checkpoint so the old pages leave the WAL file too.
-    afterSealing: () => void store.db.pragma('wal_checkpoint(TRUNCATE)'),
+    afterSealing: () => store.purgeFreed(),
   })
   void logins.sealPlaintext().catch(() => undefined)
   // Recorded cookies, Authorization values, URL userinfo and storage states are sealed at rest;
@@ -153,13 +176,13 @@ export function createCore(config: CoreConfig = {}): Core {
     void vault
       .open()
       .then(() => {
-        if (store.traces.sealPlaintext() > 0) store.db.pragma('wal_checkpoint(TRUNCATE)')
+        if (store.traces.sealPlaintext() > 0) store.purgeFreed()
       })
       .catch(() => undefined)
   const events = createEventBus()
   const settings = readSettings(home)
   let stopResultSweep: (() => void) | undefined
-  const ownerTokens = createOwnerTokens({ clock })
+  const ownerTokens = config.ownerTokens ?? createOwnerTokens({ clock })
   const ownerToken = ownerTokens.issue().token
   let baseUrl = ''
   const signInLinks = createSignInLinks({ clock, baseUrl: () => baseUrl })
@@ -324,7 +347,8 @@ export function createCore(config: CoreConfig = {}): Core {
       limiter:
         config.rateLimits === null
           ? null
-          : createRateLimiter(config.rateLimits ?? DEFAULT_RATE_LIMITS, clock),
+          : (config.rateLimiter ??
+            createRateLimiter(config.rateLimits ?? DEFAULT_RATE_LIMITS, clock)),
     }),
     oauth: {
       authorizations: createAuthorizations({ repo: store.oauth, clock }),
@@ -335,6 +359,7 @@ export function createCore(config: CoreConfig = {}): Core {
       ...(config.rateLimits === null ? { registrationLimits: null } : {}),
     },
     rendererDir: config.rendererDir === undefined ? defaultRendererDir() : config.rendererDir,
+    ...(config.allowedHosts ? { allowedHosts: config.allowedHosts } : {}),
     vault,
     browse,
     signIn: { links: signInLinks, flows: signIns },
@@ -370,21 +395,25 @@ export function createCore(config: CoreConfig = {}): Core {
       const port = config.port ?? DEFAULT_PORT
       // One serving process per data dir: a second one refuses here, before
       // its recovery could end the first one's runs.
-      lock ??= lockDataDir(home)
-      // Runs a crash or kill left in flight: writes end outcome_unknown, reads run again. Only
-      // the serving process owns runs: a core opened without serving (`sitecall record`) next
-      // to a running server must not end that server's runs.
-      engine.recover()
+      if (!config.serverNode) {
+        lock ??= lockDataDir(home)
+        // Runs a crash or kill left in flight: writes end outcome_unknown, reads run again. Only
+        // the serving process owns runs: a core opened without serving (`sitecall record`) next
+        // to a running server must not end that server's runs.
+        engine.recover()
+      }
       stopResultSweep ??= startResultSweep({
         runs: store.runs,
         clock,
         rule: config.resultRetention ?? retentionFrom(settings.resultRetention),
         ...(config.resultSweepMs !== undefined ? { everyMs: config.resultSweepMs } : {}),
       })
-      indexing.recover()
-      await server.listen({ host: '127.0.0.1', port })
+      if (!config.serverNode) indexing.recover()
+      const host = config.host ?? '127.0.0.1'
+      await server.listen({ host, port })
       const address = server.server.address()
-      baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : port}`
+      const local = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host
+      baseUrl = `http://${local}:${typeof address === 'object' && address ? address.port : port}`
       return baseUrl
     },
     async close() {

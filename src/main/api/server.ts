@@ -9,7 +9,6 @@ import {
 } from './bodyGuards'
 import { registerAppRoutes } from './routes/appRoutes'
 import { registerSiteCallRoutes } from './routes/siteCalls'
-import { registerComposeRoutes } from './routes/compose'
 import { registerAccountToolRoutes } from './routes/accountTools'
 import { registerToolEditRoutes } from './routes/toolEdits'
 import { registerRunRoutes } from './routes/runs'
@@ -58,13 +57,13 @@ export function buildServer(deps: ServerDeps): FastifyInstance {
   app.addHook('onRequest', async (request) => {
     const host = request.headers.host ?? ''
     const hostname = host.replace(/:\d+$/, '')
-    if (!LOOPBACK_HOSTS.has(hostname))
+    if (!LOOPBACK_HOSTS.has(hostname) && !deps.allowedHosts?.has(hostname.toLowerCase()))
       throw new ServiceError(
         'forbidden',
         `Host "${host}" is not this machine: the local service answers loopback names only.`,
       )
     const origin = request.headers.origin
-    if (origin !== undefined && origin !== `http://${host}`)
+    if (origin !== undefined && origin !== `http://${host}` && origin !== `https://${host}`)
       throw new ServiceError(
         'forbidden',
         `Requests from ${origin} are refused: only the app's own pages may call it.`,
@@ -113,7 +112,6 @@ export function buildServer(deps: ServerDeps): FastifyInstance {
 function registerRoutes(app: FastifyInstance, deps: ServerDeps): void {
   registerOpenApiRoute(app, deps)
   registerSiteCallRoutes(app, deps)
-  registerComposeRoutes(app, deps)
   registerAccountToolRoutes(app, deps)
   registerToolEditRoutes(app, deps)
   registerRunRoutes(app, deps)

@@ -41,4 +41,9 @@ export interface ServerDeps {
   signIn: SignInRouteDeps
   /** The Record view's recordings, for their in-page view. */
   recordings: Pick<RecordingSessions, 'current' | 'recording'>
+  /**
+   * Host names (lower-case, without port) a request's `Host` may carry besides loopback names: a
+   * team server's public name behind its proxy. Default: loopback only.
+   */
+  allowedHosts?: ReadonlySet<string>
 }

@@ -169,7 +169,7 @@ function noCapability(runner: TaskRunner, task: Task, routing: RouteResult): Run
   const { store, clock } = runner.deps
   const { body, tenant } = task
   const runId = `lrun_${runner.nextId()}`
-  return store.db.transaction(() => {
+  return store.transaction(() => {
     const { run, created } = store.runs.create(
       {
         runId,
@@ -207,7 +207,7 @@ function noCapability(runner: TaskRunner, task: Task, routing: RouteResult): Run
       },
       clock(),
     )!
-  })()
+  })
 }
 
 function routingOf(routing: RouteResult, best?: ToolMatch): TaskRouting {

@@ -41,7 +41,7 @@ export function replaceableTool(candidate: ToolSpec, tools: ToolRepository): Too
  * first is not a candidate or the two belong to different sites.
  */
 export function replaceTool(
-  store: Pick<Store, 'db' | 'tools'>,
+  store: Pick<Store, 'transaction' | 'tools'>,
   candidateId: string,
   replacedId: string,
   now: number,
@@ -69,9 +69,9 @@ export function replaceTool(
     updatedAt: now,
   }
   // One transaction: the name is never free for another tool, and never on two tools.
-  store.db.transaction(() => {
+  store.transaction(() => {
     tools.delete(replaced.id)
     tools.save(next)
-  })()
+  })
   return next
 }

@@ -147,7 +147,8 @@ export const DEFAULT_RESULT_RETENTION: ResultRetention = {
   maxBytes: 1024 ** 3,
 }
 
-interface RunRow {
+/** A row of `runs` as both stores read it (PostgreSQL's `result` is always bytes). */
+export interface RunRow {
   id: string
   tenant: string
   tool_id: string
@@ -181,7 +182,7 @@ const iso = (ms: number) => new Date(ms).toISOString()
  * used as is instead of reading the column again (results can be large). A row read without its
  * `result` column carries no result.
  */
-function toRecord(
+export function toRecord(
   r: RunRow,
   known?: { value: unknown; text: string | undefined; bytes?: Buffer | undefined },
 ): RunRecord {
@@ -225,7 +226,7 @@ function toRecord(
  * The record of a row just inserted (stateRevision 1, nothing ended), without reading it back:
  * `inputs` and `requirements` are parsed from the JSON text stored, as a read would give them.
  */
-function newRecord(run: NewRun, inputs: string, requirements: string, now: number): RunRecord {
+export function newRecord(run: NewRun, inputs: string, requirements: string, now: number): RunRecord {
   return {
     runId: run.runId,
     status: run.status,
@@ -253,7 +254,7 @@ function newRecord(run: NewRun, inputs: string, requirements: string, now: numbe
 }
 
 /** Every column of a run but `result`: what a transition reads back (it knows the result). */
-const COLUMNS = `id, tenant, tool_id, status, state_revision, inputs, input_hash, idempotency_key,
+export const COLUMNS = `id, tenant, tool_id, status, state_revision, inputs, input_hash, idempotency_key,
   error, requirements, via, sign_in, deadline_ms, billed, created_at, updated_at, finished_at,
   capability_id, effects, mutating, bill_on_success, result_codec, result_expired_at`
 

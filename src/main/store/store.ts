@@ -8,14 +8,20 @@ import { createOAuthRepository, type OAuthRepository } from './oauthRepository'
 import { createReceiptRepository, type ReceiptRepository } from './receiptRepository'
 import { createRunRepository, type RunRepository } from './runRepository'
 import { createScopeRepository, type ScopeRepository } from './scopeRepository'
+import { createSecretRepository, type SecretRepository } from './secretRepository'
 import { createToolHealthRepository, type ToolHealthRepository } from './toolHealthRepository'
 import { createToolRepository, type ToolRepository } from './toolRepository'
 import { createTraceRepository, type TraceRepository } from './traceRepository'
 import { startWalCheckpoints } from './walCheckpoints'
 import { OWNER_WORKSPACE, workspaceOf } from './workspaces'
 
+/**
+ * The core's records, whatever holds them (DESIGN.md §3 "one store interface, two
+ * implementations"): the SQLite file of the desktop and `serve` (`createStore`), or PostgreSQL
+ * shared by the nodes of a team server (`postgres/pgStore.ts`). Every repository is synchronous:
+ * the engine, the API, MCP and the app call them as they did when SQLite was the only store.
+ */
 export interface Store {
-  db: Db
   /** The owner's workspace's traces (the app's person: the recorder, the CLI, the app's views). */
   traces: TraceRepository
   /** The owner's workspace's tools (as `traces`). */
@@ -43,11 +49,31 @@ export interface Store {
   indexJobs: IndexJobRepository
   /** Local sites each workspace's owner allowed API URLs to reach. */
   localSites: LocalSiteRepository
+  /** The vault's key record, data keys and sealed secrets. */
+  secrets: SecretRepository
+  /**
+   * Runs `fn` in one transaction: its writes through any repository land together or not at all
+   * (a savepoint when one is open already). Returns what `fn` returned; rethrows what it threw.
+   */
+  transaction<T>(fn: () => T): T
+  /**
+   * Called after sealing emptied plaintext columns: old pages holding them are dropped where the
+   * store keeps such pages (SQLite's WAL is checkpointed and truncated).
+   */
+  purgeFreed(): void
+  /** Which implementation this is. */
+  readonly kind: 'sqlite' | 'postgres'
   close(): void
 }
 
+/** The embedded store: the SQLite file of one data dir. */
+export interface SqliteStore extends Store {
+  db: Db
+  readonly kind: 'sqlite'
+}
+
 /** Opens the SQLite file at `path` (migrating it) and builds every repository over it. */
-export function createStore(path: string): Store {
+export function createStore(path: string): SqliteStore {
   const db = openDatabase(path)
   const checkpoints = startWalCheckpoints(path)
   const traces = new Map<string, TraceRepository>()
@@ -66,6 +92,10 @@ export function createStore(path: string): Store {
   }
   return {
     db,
+    kind: 'sqlite',
+    transaction: (fn) => db.transaction(fn)(),
+    purgeFreed: () => void db.pragma('wal_checkpoint(TRUNCATE)'),
+    secrets: createSecretRepository(db),
     traces: tracesFor(OWNER_WORKSPACE),
     tools: toolsFor(OWNER_WORKSPACE),
     tracesFor,

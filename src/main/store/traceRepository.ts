@@ -11,7 +11,8 @@ import {
   type CredentialSealer,
 } from './traceCredentials'
 
-interface ExchangeRow {
+/** An exchange row with its bodies joined, as both stores read it. */
+export interface ExchangeRow {
   id: string
   seq: number
   method: string
@@ -278,7 +279,7 @@ export function createTraceRepository(db: Db, workspace: string): TraceRepositor
   }
 }
 
-function toExchange(r: ExchangeRow): Exchange {
+export function toExchange(r: ExchangeRow): Exchange {
   const body = (encoding: 'utf8' | 'base64' | null, text: string | null): Body | null =>
     encoding && text !== null ? { encoding, text } : null
   return {
@@ -299,7 +300,7 @@ function toExchange(r: ExchangeRow): Exchange {
 }
 
 /** An action with `map` applied to its URLs (`pageUrl`, `url`, a navigate's `value`). */
-function mapUrls(action: Action, map: (url: string) => string): Action {
+export function mapUrls(action: Action, map: (url: string) => string): Action {
   const out = { ...action } as Action & { url?: unknown }
   if (typeof out.pageUrl === 'string') out.pageUrl = map(out.pageUrl)
   if (typeof out.url === 'string') out.url = map(out.url)

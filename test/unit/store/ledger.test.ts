@@ -4,10 +4,10 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { defaultMigrationsDir, openDatabase } from '../../../src/main/store/db'
 import { FREE_GRANT_CREDITS } from '../../../src/main/store/ledgerRepository'
-import { createStore, type Store } from '../../../src/main/store/store'
+import { createStore, type SqliteStore } from '../../../src/main/store/store'
 
 let dir: string
-let store: Store
+let store: SqliteStore
 
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'sitecall-ledger-'))

@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { defaultMigrationsDir } from '../../../src/main/store/db'
-import { createStore, type Store } from '../../../src/main/store/store'
+import { createStore, type SqliteStore } from '../../../src/main/store/store'
 import type { Trace } from '../../../src/shared/trace'
 
 let dir: string
-let store: Store
+let store: SqliteStore
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'sitecall-store-'))
   store = createStore(join(dir, 'sitecall.db'))
@@ -120,16 +120,16 @@ describe('the store', () => {
       createdAt: 1,
       updatedAt: 1,
     }
-    store.tools.save(tool as unknown as Parameters<Store['tools']['save']>[0])
+    store.tools.save(tool as unknown as Parameters<SqliteStore['tools']['save']>[0])
     expect(store.tools.uniqueName('x.example', 'x__post_search')).toBe('x__post_search_2')
     expect(store.tools.uniqueName('y.example', 'x__post_search')).toBe('x__post_search')
     store.tools.save({ ...tool, id: 'u2', name: 'x__post_search_2' } as unknown as Parameters<
-      Store['tools']['save']
+      SqliteStore['tools']['save']
     >[0])
     expect(store.tools.uniqueName('x.example', 'x__post_search')).toBe('x__post_search_3')
     // `_` is LIKE's wildcard: a name that only matches through it is not taken.
     store.tools.save({ ...tool, id: 'u3', name: 'xx_post_search' } as unknown as Parameters<
-      Store['tools']['save']
+      SqliteStore['tools']['save']
     >[0])
     expect(store.tools.uniqueName('x.example', 'xx_post_search')).toBe('xx_post_search_2')
     expect(store.tools.uniqueName('x.example', 'x__post_searc')).toBe('x__post_searc')

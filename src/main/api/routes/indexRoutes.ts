@@ -230,7 +230,7 @@ function openReceipt(
       'The observation had not finished when this receipt was read (or the app stopped during it): inspect the trace and the browser before a new operation.',
     routing: { traceId, status: 'running' },
   }
-  return deps.store.db.transaction(() => {
+  return deps.store.transaction(() => {
     const put = deps.store.receipts.put<IndexResult>({
       tenant,
       opKey,
@@ -244,7 +244,7 @@ function openReceipt(
     })
     if (put.created) charge()
     return put
-  })()
+  })
 }
 
 /** `POST /api/v1/index`: a background job, 202, or the job already indexing that site, 200. */

@@ -86,7 +86,7 @@ async function search(
   const result: SearchReceipt['result'] = { ...routed, index_endpoint: INDEX_ENDPOINT }
   const now = clock()
   // The charge and the receipt land together: a crash leaves neither or both.
-  const { receipt, created } = store.db.transaction(() => {
+  const { receipt, created } = store.transaction(() => {
     const put = store.receipts.put({
       tenant: caller.tenant,
       opKey,
@@ -100,7 +100,7 @@ async function search(
     })
     if (put.created) charge()
     return put
-  })()
+  })
   if (!created) return replayReceipt(reply, receipt, inputHash)
   return reply.status(200).send(presentReceipt(receipt))
 }

@@ -1,0 +1,145 @@
+import type { ToolRepository } from '../toolRepository'
+import type { ToolSpec, ToolStatus } from '../../../shared/toolSpec'
+import type { SyncPg } from './pgSync'
+
+/**
+ * A workspace's tools on PostgreSQL (the `ToolRepository` contract). Parsed specs are kept per
+ * node and dropped when the workspace's row in `tool_revisions` moves: every write bumps it in
+ * the same statement, so a tool saved on another node is seen on the next read here.
+ */
+export function createPgToolRepository(pg: SyncPg, workspace: string): ToolRepository {
+  const parsed = new Map<string, ToolSpec>()
+  const named = new Map<string, string | null>()
+  let parsedAt = ''
+  const revision = (): string =>
+    String(
+      pg.one<{ revision: number }>('SELECT revision FROM tool_revisions WHERE tenant = $1', [
+        workspace,
+      ])?.revision ?? 0,
+    )
+  const current = () => {
+    const now = revision()
+    if (now !== parsedAt) {
+      parsed.clear()
+      named.clear()
+      parsedAt = now
+    }
+  }
+  const bump = () =>
+    pg.query(
+      `INSERT INTO tool_revisions (tenant, revision) VALUES ($1, 1)
+       ON CONFLICT (tenant) DO UPDATE SET revision = tool_revisions.revision + 1`,
+      [workspace],
+    )
+  const remember = (row: { spec: string } | undefined): ToolSpec | null => {
+    if (!row) return null
+    const tool = JSON.parse(row.spec) as ToolSpec
+    parsed.set(tool.id, tool)
+    return tool
+  }
+  const known = (id: string): ToolSpec | null =>
+    parsed.get(id) ??
+    remember(
+      pg.one<{ spec: string }>('SELECT spec FROM tools WHERE id = $1 AND tenant = $2', [
+        id,
+        workspace,
+      ]),
+    )
+  const get = (id: string): ToolSpec | null => {
+    current()
+    return known(id)
+  }
+  const save = (tool: ToolSpec) =>
+    pg.transaction(() => {
+      const { rowCount } = pg.query(
+        `INSERT INTO tools (id, tenant, name, site_host, status, spec, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+         ON CONFLICT (id) DO UPDATE SET name = excluded.name, site_host = excluded.site_host,
+           status = excluded.status, spec = excluded.spec, updated_at = excluded.updated_at
+         WHERE tools.tenant = excluded.tenant`,
+        [
+          tool.id,
+          workspace,
+          tool.name,
+          tool.siteHost,
+          tool.status,
+          JSON.stringify(tool),
+          tool.createdAt,
+          tool.updatedAt,
+        ],
+      )
+      if (rowCount === 0) throw new Error(`Tool ${tool.id} belongs to another workspace.`)
+      bump()
+    })
+  return {
+    workspace,
+    save,
+    get,
+    getByName(siteHost, name) {
+      current()
+      const key = `${siteHost}\n${name}`
+      if (!named.has(key))
+        named.set(
+          key,
+          pg.one<{ id: string }>(
+            'SELECT id FROM tools WHERE tenant = $1 AND site_host = $2 AND name = $3',
+            [workspace, siteHost, name],
+          )?.id ?? null,
+        )
+      const id = named.get(key)
+      return id ? known(id) : null
+    },
+    list(filter = {}) {
+      const where = ['tenant = $1']
+      const args: string[] = [workspace]
+      if (filter.siteHost) {
+        args.push(filter.siteHost)
+        where.push(`site_host = $${args.length}`)
+      }
+      if (filter.status) {
+        args.push(filter.status)
+        where.push(`status = $${args.length}`)
+      }
+      const clause = `FROM tools WHERE ${where.join(' AND ')} ORDER BY updated_at DESC, id`
+      current()
+      const ids = pg.query<{ id: string }>(`SELECT id ${clause}`, args).rows
+      if (ids.every((r) => parsed.has(r.id))) return ids.map((r) => parsed.get(r.id)!)
+      return pg.query<{ spec: string }>(`SELECT spec ${clause}`, args).rows.map((r) => remember(r)!)
+    },
+    uniqueName(siteHost, base) {
+      const taken = new Set(
+        pg
+          .query<{ name: string }>(
+            `SELECT name FROM tools WHERE tenant = $1 AND site_host = $2
+               AND (name = $3 OR name LIKE $4 ESCAPE '\\')`,
+            [workspace, siteHost, base, `${base.replace(/[\\%_]/g, '\\$&')}\\_%`],
+          )
+          .rows.map((r) => r.name),
+      )
+      if (!taken.has(base)) return base
+      for (let n = 2; ; n++) if (!taken.has(`${base}_${n}`)) return `${base}_${n}`
+    },
+    setStatus(id, status, now) {
+      const tool = get(id)
+      if (!tool) return null
+      const next = { ...tool, status, updatedAt: now }
+      save(next)
+      return next
+    },
+    versions() {
+      return pg.query<{ id: string; updatedAt: number; status: ToolStatus }>(
+        'SELECT id, updated_at AS "updatedAt", status FROM tools WHERE tenant = $1',
+        [workspace],
+      ).rows
+    },
+    delete(id) {
+      return pg.transaction(() => {
+        const gone =
+          pg.query('DELETE FROM tools WHERE id = $1 AND tenant = $2', [id, workspace]).rowCount > 0
+        if (gone) bump()
+        return gone
+      })
+    },
+    revision,
+  }
+}

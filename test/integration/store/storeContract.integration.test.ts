@@ -1,0 +1,346 @@
+/**
+ * The store contract (issue 27 A, DESIGN.md §3 "one store interface, two implementations"): one
+ * suite, run against the embedded SQLite file and against PostgreSQL 15 (a private cluster,
+ * `pgCluster.ts`). What the core relies on — idempotency, charging once, codes used once,
+ * workspaces apart, transactions whole — must hold alike on both.
+ */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { FREE_GRANT_CREDITS } from '../../../src/main/store/ledgerRepository'
+import { createPgStore } from '../../../src/main/store/postgres/pgStore'
+import type { NewRun } from '../../../src/main/store/runRepository'
+import { createStore, type Store } from '../../../src/main/store/store'
+import type { ToolSpec } from '../../../src/shared/toolSpec'
+import type { Trace } from '../../../src/shared/trace'
+import { pgUnavailable, startPgCluster, type PgCluster } from './pgCluster'
+
+interface Opened {
+  store: Store
+  close(): void
+}
+
+interface Implementation {
+  name: string
+  /** Why this implementation cannot run here, or null. */
+  skip: string | null
+  setup(): Promise<void>
+  /** A fresh, empty store. */
+  open(): Promise<Opened>
+  teardown(): Promise<void>
+}
+
+const sqlite: Implementation = {
+  name: 'SQLite',
+  skip: null,
+  setup: async () => undefined,
+  async open() {
+    const dir = mkdtempSync(join(tmpdir(), 'sitecall-contract-'))
+    const store = createStore(join(dir, 'sitecall.db'))
+    return {
+      store,
+      close() {
+        store.close()
+        rmSync(dir, { recursive: true, force: true })
+      },
+    }
+  },
+  teardown: async () => undefined,
+}
+
+let cluster: PgCluster | null = null
+let databases = 0
+const postgres: Implementation = {
+  name: 'PostgreSQL',
+  skip: pgUnavailable(),
+  async setup() {
+    cluster = await startPgCluster()
+  },
+  async open() {
+    const url = await cluster!.createDatabase(`contract_${++databases}`)
+    const store = createPgStore(url)
+    return { store, close: () => store.close() }
+  },
+  async teardown() {
+    await cluster?.close()
+  },
+}
+
+const tool = (id: string, name = 'x__post_search', status = 'verified'): ToolSpec =>
+  ({
+    id,
+    siteHost: 'x.example',
+    name,
+    status,
+    capabilityId: `x.${name}`,
+    createdAt: 1,
+    updatedAt: 1,
+  }) as unknown as ToolSpec
+
+const trace = (id: string): Trace => ({
+  id,
+  intent: 'search',
+  startUrl: 'https://x.example/',
+  createdAt: 1,
+  storageState: null,
+  actions: [
+    {
+      seq: 1,
+      kind: 'navigate',
+      at: 0.5,
+      pageUrl: 'https://x.example/',
+      selector: null,
+      role: null,
+      name: null,
+      value: 'https://x.example/',
+    },
+  ],
+  exchanges: [1, 2].map((seq) => ({
+    id: `exc_${seq}`,
+    seq,
+    method: seq === 1 ? 'GET' : 'POST',
+    url: `https://x.example/api?q=${seq}`,
+    requestHeaders: { accept: 'application/json' },
+    requestBody: seq === 2 ? { encoding: 'utf8' as const, text: '{"q":"ü"}' } : null,
+    status: 200,
+    responseHeaders: { 'content-type': 'application/json' },
+    // Both answers carry the same body: it is stored once and read back for each.
+    responseBody: { encoding: 'utf8' as const, text: '{"ok":true}' },
+    resourceType: 'fetch',
+    startedAt: 1.5 * seq,
+    durationMs: 2.25,
+    pageUrl: 'https://x.example/',
+  })),
+})
+
+const run = (runId: string, more: Partial<NewRun> = {}): NewRun => ({
+  runId,
+  tenant: 'local',
+  toolId: 't1',
+  capabilityId: null,
+  via: 'http',
+  inputs: { q: 1 },
+  inputHash: 'h',
+  idempotencyKey: null,
+  deadlineMs: null,
+  status: 'accepted',
+  ...more,
+})
+
+for (const impl of [sqlite, postgres]) {
+  const title = impl.skip
+    ? `store contract on ${impl.name} (skipped: ${impl.skip})`
+    : `store contract on ${impl.name}`
+  describe.skipIf(impl.skip !== null)(title, () => {
+    let opened: Opened
+    let store: Store
+    beforeAll(() => impl.setup(), 120_000)
+    afterAll(() => impl.teardown())
+    beforeEach(async () => {
+      opened = await impl.open()
+      store = opened.store
+    })
+    afterEach(() => opened.close())
+
+    it('says which implementation it is', () => {
+      expect(store.kind).toBe(impl === sqlite ? 'sqlite' : 'postgres')
+    })
+
+    it('round-trips a trace, its actions and bodies, and deletes it', () => {
+      store.traces.save(trace('trc_1'))
+      expect(store.traces.get('trc_1')).toEqual(trace('trc_1'))
+      expect(store.traces.getExchange('trc_1', 'exc_2')?.requestBody).toEqual({
+        encoding: 'utf8',
+        text: '{"q":"ü"}',
+      })
+      expect(store.traces.list().map((t) => t.id)).toEqual(['trc_1'])
+      expect(store.tracesFor('acme').get('trc_1')).toBeNull()
+      expect(store.traces.delete('trc_1')).toBe(true)
+      expect(store.traces.get('trc_1')).toBeNull()
+    })
+
+    it('keeps tools per workspace, names them uniquely and moves the revision on each write', () => {
+      const before = store.tools.revision()
+      store.tools.save(tool('t1'))
+      const afterSave = store.tools.revision()
+      expect(afterSave).not.toBe(before)
+      expect(store.tools.get('t1')?.name).toBe('x__post_search')
+      expect(store.tools.getByName('x.example', 'x__post_search')?.id).toBe('t1')
+      expect(store.tools.uniqueName('x.example', 'x__post_search')).toBe('x__post_search_2')
+      // `_` is LIKE's wildcard: a name that only matches through it is not taken.
+      expect(store.tools.uniqueName('x.example', 'x_Xpost_search')).toBe('x_Xpost_search')
+      expect(store.toolsFor('acme').get('t1')).toBeNull()
+      expect(store.toolsFor('acme').list()).toEqual([])
+      expect(store.tools.setStatus('t1', 'quarantined', 5)?.status).toBe('quarantined')
+      expect(store.tools.list({ status: 'verified' })).toEqual([])
+      expect(store.tools.revision()).not.toBe(afterSave)
+      expect(store.tools.versions()).toEqual([{ id: 't1', updatedAt: 5, status: 'quarantined' }])
+      expect(store.toolsFor('acme').delete('t1')).toBe(false)
+      expect(store.tools.delete('t1')).toBe(true)
+      expect(store.tools.list()).toEqual([])
+    })
+
+    it('joins a run by idempotency key per workspace and counts transitions', () => {
+      const first = store.runs.create(run('lrun_1', { idempotencyKey: 'k' }), 10)
+      const again = store.runs.create(run('lrun_2', { idempotencyKey: 'k' }), 11)
+      const elsewhere = store.runs.create(
+        run('lrun_3', { idempotencyKey: 'k', tenant: 'acme' }),
+        12,
+      )
+      expect(first.created).toBe(true)
+      expect(again).toMatchObject({ created: false, run: { runId: 'lrun_1' } })
+      expect(elsewhere.created).toBe(true)
+      expect(store.runs.findByKey('local', 'k')?.runId).toBe('lrun_1')
+      const done = store.runs.transition(
+        'lrun_1',
+        { status: 'succeeded', result: { ok: 1, text: 'é'.repeat(3) }, billed: true, finished: true },
+        13,
+      )
+      expect(done).toMatchObject({ status: 'succeeded', stateRevision: 2, billed: true })
+      expect(store.runs.get('lrun_1')).toMatchObject({
+        status: 'succeeded',
+        result: { ok: 1, text: 'ééé' },
+        finishedAt: new Date(13).toISOString(),
+      })
+      expect(store.runs.withStatus(['accepted']).map((r) => r.runId)).toEqual(['lrun_3'])
+      expect(store.runs.storedResults().runs).toBe(1)
+    })
+
+    it('charges once per reference and never below zero', () => {
+      expect(store.ledger.usage('local', 1).balance).toBe(FREE_GRANT_CREDITS)
+      expect(store.ledger.charge('local', 'execute:op-1', 1, 'tool execution', 2)).toBe(true)
+      expect(store.ledger.charge('local', 'execute:op-1', 1, 'tool execution', 3)).toBe(false)
+      expect(store.ledger.charged('local', 'execute:op-1')).toBe(true)
+      expect(store.ledger.charge('local', 'big', FREE_GRANT_CREDITS, 'too much', 4)).toBe(false)
+      expect(store.ledger.charged('local', 'big')).toBe(false)
+      store.ledger.purchase('local', 'pay_1', 5, 5)
+      expect(store.ledger.usage('local', 6)).toMatchObject({
+        balance: FREE_GRANT_CREDITS - 1 + 5,
+        charged: 1,
+      })
+      expect(store.ledger.entries('local', 10).map((e) => [e.kind, e.ref, e.amount])).toEqual([
+        ['purchase', 'pay_1', 5],
+        ['charge', 'execute:op-1', -1],
+        ['grant', 'grant:free', FREE_GRANT_CREDITS],
+      ])
+      expect(store.ledger.usage('acme', 7).balance).toBe(FREE_GRANT_CREDITS)
+    })
+
+    it('keeps API keys hashed and refuses a revoked one', () => {
+      const { key, record } = store.keys.create({ id: 'key_1', tenant: 'local', label: 'x' }, 1)
+      expect(key).toMatch(/^svc_live_/)
+      expect(store.keys.findByKey(key)).toMatchObject({ id: 'key_1', tenant: 'local' })
+      expect(store.keys.list('local')).toMatchObject([record])
+      expect(store.keys.revoke('key_1', 2)).toBe(true)
+      expect(store.keys.findByKey(key)?.revokedAt).toBeTruthy()
+      expect(store.keys.revoke('key_nope', 2)).toBe(false)
+    })
+
+    it('keeps one receipt per operation key and completes it', () => {
+      const receipt = {
+        tenant: 'local',
+        opKey: 'op-1',
+        operation: 'execute',
+        inputHash: 'h',
+        status: 'uncertain' as const,
+        cost: 1,
+        result: { a: 1 },
+        createdAt: 1,
+        updatedAt: 1,
+      }
+      expect(store.receipts.put(receipt).created).toBe(true)
+      const again = store.receipts.put({ ...receipt, result: { a: 2 } })
+      expect(again).toMatchObject({ created: false, receipt: { result: { a: 1 } } })
+      expect(
+        store.receipts.complete('local', 'op-1', { status: 'completed', result: { a: 3 } }, 2),
+      ).toMatchObject({ status: 'completed', result: { a: 3 }, updatedAt: 2 })
+      expect(store.receipts.get('acme', 'op-1')).toBeNull()
+    })
+
+    it('uses an OAuth code and a refresh token once each', () => {
+      store.oauth.createClient({
+        id: 'cl_1',
+        name: 'Agent',
+        redirectUris: ['http://127.0.0.1/cb'],
+        createdAt: 1,
+      })
+      store.oauth.createFamily({
+        id: 'fam_1',
+        clientId: 'cl_1',
+        tenant: 'local',
+        scope: 'tools:run',
+        createdAt: 1,
+      })
+      store.oauth.createCode('code-1', {
+        familyId: 'fam_1',
+        redirectUri: 'http://127.0.0.1/cb',
+        codeChallenge: 'c',
+        expiresAt: 100,
+      })
+      expect(store.oauth.findCode('code-1')).toMatchObject({ familyId: 'fam_1', usedAt: null })
+      expect(store.oauth.useCode('code-1', 2)).toBe(true)
+      expect(store.oauth.useCode('code-1', 3)).toBe(false)
+      store.oauth.createToken('rt-1', {
+        familyId: 'fam_1',
+        kind: 'refresh',
+        createdAt: 1,
+        expiresAt: 100,
+      })
+      expect(store.oauth.useToken('rt-1', 2)).toBe(true)
+      expect(store.oauth.useToken('rt-1', 3)).toBe(false)
+      store.oauth.revokeFamily('fam_1', 4)
+      expect(store.oauth.getFamily('fam_1')?.revokedAt).toBe(4)
+      expect(store.oauth.countClients()).toBe(1)
+    })
+
+    it('keeps scopes, local sites, tool health, logins and secrets per workspace', () => {
+      expect(store.scopes.put('local', { slug: 's', apps: ['x'], tools: [], createdAt: 1 }, 5)).toBe(
+        true,
+      )
+      expect(store.scopes.find('local', 's')?.apps).toEqual(['x'])
+      expect(store.scopes.find('acme', 's')).toBeNull()
+      expect(store.localSites.add('local', '127.0.0.1', 1)).toBe(true)
+      expect(store.localSites.add('local', '127.0.0.1', 2)).toBe(false)
+      expect(store.localSites.list('acme')).toEqual([])
+      store.health.recordFailure('t1', 'drift')
+      expect(store.health.recordFailure('t1', 'drift').consecutiveFailures).toBe(2)
+      store.health.recordSuccess('t1', { q: 1 })
+      expect(store.health.get('t1')).toMatchObject({ consecutiveFailures: 0 })
+      const sealed = Buffer.from([0, 1, 2, 255])
+      store.logins.save('local', 'x.example', sealed, 1)
+      expect(store.logins.get('local', 'x.example')?.sealedState).toEqual(sealed)
+      expect(store.logins.get('acme', 'x.example')).toBeNull()
+      const put = store.secrets.put('local', 'API_TOKEN', sealed, ['x.example'], 1)
+      expect(put.created).toBe(true)
+      expect(store.secrets.get('local', 'API_TOKEN')?.envelope).toEqual(sealed)
+      expect(store.secrets.count('acme')).toBe(0)
+    })
+
+    it('lands a transaction whole or not at all', () => {
+      expect(() =>
+        store.transaction(() => {
+          store.keys.create({ id: 'key_t', tenant: 'local', label: 'x' }, 1)
+          store.ledger.charge('local', 'ref-t', 1, 'x', 1)
+          throw new Error('abandoned')
+        }),
+      ).toThrow('abandoned')
+      expect(store.keys.list('local')).toEqual([])
+      expect(store.ledger.charged('local', 'ref-t')).toBe(false)
+      const kept = store.transaction(() => {
+        store.ledger.charge('local', 'ref-u', 1, 'x', 1)
+        // A nested transaction that fails leaves the outer one's writes.
+        expect(() =>
+          store.transaction(() => {
+            store.ledger.charge('local', 'ref-v', 1, 'x', 1)
+            throw new Error('inner')
+          }),
+        ).toThrow('inner')
+        return 'done'
+      })
+      expect(kept).toBe('done')
+      expect(store.ledger.charged('local', 'ref-u')).toBe(true)
+      expect(store.ledger.charged('local', 'ref-v')).toBe(false)
+    })
+  })
+}
