@@ -243,11 +243,13 @@ export function createClient(transport: Transport): AppClient {
 }
 
 let client: AppClient | null = null
+/** Web mode's owner token of the moment (kept fresh by `keepSessionFresh`). */
+const session: { token: string | null } = { token: null }
 
 // Picked on first use, not at import, so this module loads in Node tests without a window.
 function current(): AppClient {
   if (!client) {
-    const session = { token: window.sitecall ? null : takeToken() }
+    session.token = window.sitecall ? null : takeToken()
     if (!window.sitecall)
       keepSessionFresh(fetch.bind(window), session, {
         save: (token) => sessionStorage.setItem(TOKEN_KEY, token),
@@ -273,4 +275,51 @@ export function on<E extends AppEventName>(
   listener: (data: AppEventMap[E]) => void,
 ): () => void {
   return current().on(event, listener)
+}
+
+/** How far a file's upload is: bytes sent of the file's size. */
+export interface UploadProgress {
+  sent: number
+  total: number
+}
+
+/**
+ * Web mode: streams `file` to `POST /app-api/har-upload` (the browser reads it from disk as it
+ * sends) and reports progress as the bytes go out; resolves with the upload's id for
+ * `recorder.importHar {uploadId}`. Rejects with an `AppError` (`payload_too_large` over the limit,
+ * `unavailable` when the server cannot be reached).
+ */
+export function uploadHar(
+  file: Blob,
+  onProgress: (progress: UploadProgress) => void,
+): Promise<{ uploadId: string; bytes: number }> {
+  current()
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest()
+    xhr.open('POST', '/app-api/har-upload')
+    xhr.setRequestHeader('content-type', 'application/octet-stream')
+    xhr.setRequestHeader('authorization', `Bearer ${session.token ?? ''}`)
+    xhr.responseType = 'json'
+    xhr.upload.onprogress = (event) =>
+      onProgress({ sent: event.loaded, total: event.lengthComputable ? event.total : file.size })
+    xhr.onerror = () =>
+      reject(
+        new AppError(
+          'unavailable',
+          'The file could not be sent: the Sitecall server is not reachable.',
+        ),
+      )
+    xhr.onload = () => {
+      const body = xhr.response as
+        AppResult<{ uploadId: string; bytes: number }> | { error?: ErrorBody } | null
+      if (body && 'ok' in body && body.ok) return resolve(body.value)
+      const error = body && 'ok' in body ? body.error : body?.error
+      reject(
+        error
+          ? AppError.fromBody(error)
+          : new AppError('internal', `The upload was answered HTTP ${xhr.status}.`),
+      )
+    }
+    xhr.send(file)
+  })
 }

@@ -74,6 +74,18 @@ export interface AppInfo {
   chromium: { path: string | null; hint: string | null }
   /** The built-in demo shop to try recording on: its URL and demo user. */
   demo?: { url: string; username: string; password: string }
+  /**
+   * How an MCP client that starts a command runs `sitecall mcp` on this data dir (absolute Node
+   * and script paths, `SITECALL_HOME`); null where the script is not on disk.
+   */
+  mcpStdio?: McpStdioCommand | null
+}
+
+/** A command an MCP client starts (Claude Desktop's `command`, `args`, `env`). */
+export interface McpStdioCommand {
+  command: string
+  args: string[]
+  env: Record<string, string>
 }
 
 export interface KeySummary {
@@ -335,8 +347,15 @@ export interface AppApiMethods {
    * again with them.
    */
   'recorder.answerAuth': [{ sessionId: string; username: string; password: string }, RecordingState]
-  /** A HAR 1.2 file's text, imported as a recording and compiled. */
-  'recorder.importHar': [{ har: string; intent: string }, RecordingResult]
+  /**
+   * A HAR 1.2 file imported as a recording and compiled: its text (`har`, the desktop window), or
+   * the id `POST /app-api/har-upload` gave the file streamed to it (`uploadId`, web mode). At
+   * most {@link HAR_MAX_BYTES} either way.
+   */
+  'recorder.importHar': [
+    ({ har: string } | { uploadId: string }) & { intent: string; fileName?: string },
+    RecordingResult,
+  ]
   'tools.list': [Record<string, never>, ToolSummary[]]
   /**
    * Tools for an intent through the router, with scores: free in the app, where
@@ -445,6 +464,12 @@ export type AppEventName = keyof AppEventMap
 /** What crosses IPC or the web transport: Electron keeps only an error's message, so wrap it. */
 export type AppResult<T> = { ok: true; value: T } | { ok: false; error: ErrorBody }
 
+/**
+ * The largest HAR the app imports, in bytes: the CLI's `MAX_HAR_BYTES` (`src/main/cliHar.ts`,
+ * where the memory it takes to compile is measured), 200 MiB. Said in the Record view.
+ */
+export const HAR_MAX_BYTES = 200 * 1024 * 1024
+
 const emptyObject = { type: 'object', additionalProperties: false, properties: {} } as const
 const idOnly = {
   type: 'object',
@@ -507,11 +532,14 @@ export const APP_API_INPUT_SCHEMAS: Record<AppApiMethod, object> = {
   'recorder.importHar': {
     type: 'object',
     additionalProperties: false,
-    required: ['har', 'intent'],
+    required: ['intent'],
+    oneOf: [{ required: ['har'] }, { required: ['uploadId'] }],
     properties: {
-      // The web transport's body limit (5 MiB) bounds it first; the CLI takes larger files.
+      // The JSON transport's body limit (5 MiB) bounds it there: web mode uploads bigger files.
       har: { type: 'string', minLength: 2 },
+      uploadId: { type: 'string', minLength: 1, maxLength: 100 },
       intent: { type: 'string', minLength: 1, maxLength: 2000 },
+      fileName: { type: 'string', maxLength: 255 },
     },
   },
   'recorder.stop': {

@@ -1,8 +1,11 @@
-import type { RecordingResult } from '../../shared/appApi'
+import { HAR_MAX_BYTES, type AppApiInput, type RecordingResult } from '../../shared/appApi'
+import { isServiceError, ServiceError } from '../../shared/errors'
+import type { Trace } from '../../shared/trace'
 import { compileTrace } from '../compiler'
 import type { SeenLogins } from '../logins/seenLogins'
-import { importHar } from '../recorder/har'
+import { importHar, importHarFile } from '../recorder/har'
 import type { Store } from '../store/store'
+import { harTooLarge, harUploads, type HarUploads } from './harUploads'
 
 export interface HarImportDeps {
   store: Pick<Store, 'traces' | 'tools'>
@@ -14,20 +17,65 @@ export interface HarImportDeps {
   seenLogins: Pick<SeenLogins, 'note'>
   /** The workspace whose saved logins say whether one is saved already. */
   tenant: string
+  /** Where streamed uploads wait; default the process's own. */
+  uploads?: Pick<HarUploads, 'take' | 'remove'>
+}
+
+/**
+ * The trace of the HAR the input names: its text, or the streamed upload of `uploadId` (read
+ * from its file, streamed past 32 MB as the CLI reads one; removed after). Errors: 413
+ * `payload_too_large` over {@link HAR_MAX_BYTES}; 404 `not_found` for an upload unknown, taken
+ * or expired; 400 `invalid_input` for a file that is not HAR 1.2, named by `fileName`.
+ */
+async function harTrace(
+  deps: HarImportDeps,
+  input: AppApiInput<'recorder.importHar'>,
+  options: { traceId: string; intent: string; now: number },
+): Promise<Trace> {
+  if ('har' in input) {
+    if (Buffer.byteLength(input.har) > HAR_MAX_BYTES) throw harTooLarge()
+    return importHar(input.har, options)
+  }
+  const uploads = deps.uploads ?? harUploads
+  const path = uploads.take(input.uploadId)
+  if (!path)
+    throw new ServiceError(
+      'not_found',
+      'The uploaded HAR file is no longer here (it is kept 10 minutes): drop it again.',
+    )
+  try {
+    return await importHarFile(path, options)
+  } catch (error) {
+    // The file's own name, not the temp path it waited at.
+    if (isServiceError(error))
+      throw new ServiceError(
+        error.code,
+        error.message.replace(path, input.fileName || 'The file'),
+        error.details,
+      )
+    throw error
+  } finally {
+    await uploads.remove(path)
+  }
 }
 
 /**
  * A HAR file dropped on Record: imported into a trace, saved, and compiled as a
  * recording is, the candidate named uniquely on its site. Same result shape as `recorder.stop`,
  * with the login the HAR's requests carried to the site offered (`login`), never saved by itself.
- * Errors: 400 `invalid_input` when the text is not a HAR 1.2 log (nothing is saved then).
+ * Errors: 400 `invalid_input` when the text is not a HAR 1.2 log (nothing is saved then), and
+ * those of the upload (see `harTrace`).
  */
 export async function importHarRecording(
   deps: HarImportDeps,
-  input: { har: string; intent: string },
+  input: AppApiInput<'recorder.importHar'>,
 ): Promise<RecordingResult> {
   const now = deps.clock()
-  const trace = importHar(input.har, { traceId: `trc_${deps.ulid()}`, intent: input.intent, now })
+  const trace = await harTrace(deps, input, {
+    traceId: `trc_${deps.ulid()}`,
+    intent: input.intent,
+    now,
+  })
   deps.store.traces.save(trace)
   const compiled = compileTrace(trace, { toolId: deps.uuid(), now, intent: input.intent })
   const candidate = compiled.ok ? compiled.candidate : null

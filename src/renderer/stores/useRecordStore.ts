@@ -7,7 +7,7 @@ import type {
 } from '../../shared/appApi'
 import type { ToolSpec } from '../../shared/toolSpec'
 import type { ExchangeSummary } from '../../shared/trace'
-import { invoke } from '../api'
+import { invoke, uploadHar, type UploadProgress } from '../api'
 import { attempt } from './useAppStore'
 
 export type RecordPhase = 'idle' | 'starting' | 'recording' | 'stopping' | 'done'
@@ -39,8 +39,13 @@ interface RecordState {
   setAuthChallenge(sessionId: string, challenge: HttpAuthChallenge | null): void
   /** Answers it; true once the credentials were saved and given to the browser. */
   answerAuth(username: string, password: string): Promise<boolean>
-  /** Imports a HAR file's text as a recording and shows its result as Stop would. */
-  importHar(har: string, intent: string): Promise<void>
+  /**
+   * Imports a HAR file as a recording and shows its result as Stop would: web mode streams it
+   * to the service with progress (`harUpload`), the desktop window reads it and hands it over.
+   */
+  importHar(file: File, intent: string): Promise<void>
+  /** The HAR file on its way: its name and how much of it is sent; null when none. */
+  harUpload: (UploadProgress & { name: string }) | null
 }
 
 const recording = (session: RecordingState) => ({
@@ -62,6 +67,7 @@ export const useRecordStore = create<RecordState>()((set, get) => ({
   detail: null,
   endedByBrowser: false,
   prefill: null,
+  harUpload: null,
   setPrefill: (prefill) => set({ prefill }),
 
   async loadCurrent() {
@@ -123,9 +129,22 @@ export const useRecordStore = create<RecordState>()((set, get) => ({
     if (get().session?.sessionId === sessionId) set({ actionCount })
   },
   // Reached from our own stop and from `recorder.stopped` (e.g. the browser window was closed).
-  async importHar(har, intent) {
+  async importHar(file, intent) {
+    const name = file.name
     set({ phase: 'starting', result: null, detail: null })
-    const result = await attempt(invoke('recorder.importHar', { har, intent }))
+    const read = async () => {
+      // The desktop window has no HTTP transport: its IPC carries the text.
+      if (window.sitecall) return { har: await file.text() }
+      set({ harUpload: { name, sent: 0, total: file.size } })
+      const sent = await uploadHar(file, (progress) => set({ harUpload: { name, ...progress } }))
+      // All of it is there (a browser may not report the last bytes as progress).
+      set({ harUpload: { name, sent: sent.bytes, total: sent.bytes } })
+      return { uploadId: sent.uploadId }
+    }
+    const result = await attempt(
+      read().then((source) => invoke('recorder.importHar', { ...source, intent, fileName: name })),
+    )
+    set({ harUpload: null })
     if (!result) return set({ phase: 'idle' })
     const candidate = result.candidate
     set({ phase: 'done', result, detail: candidate ? { tool: candidate, target: null } : null })

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react'
-import type { CompileExplanation, ToolDetail } from '../../shared/appApi'
+import { HAR_MAX_BYTES, type CompileExplanation, type ToolDetail } from '../../shared/appApi'
 import { CandidateReview } from '../components/CandidateReview'
 import { FirstRunGuide } from '../components/FirstRunGuide'
 import { HttpAuthPrompt } from '../components/HttpAuthPrompt'
@@ -18,13 +18,19 @@ import { ListTable } from '../components/ListTable'
  */
 function HarImport({ intent }: { intent: string }) {
   const importHar = useRecordStore((s) => s.importHar)
+  const upload = useRecordStore((s) => s.harUpload)
+  const busy = useRecordStore((s) => s.phase === 'starting')
   const [over, setOver] = useState(false)
   const [problem, setProblem] = useState<string | null>(null)
   const take = (file: File | undefined) => {
-    if (!file) return
+    if (!file || busy) return
     if (!intent.trim()) return setProblem('Say first what the tool should do, above.')
+    if (file.size > HAR_MAX_BYTES)
+      return setProblem(
+        `${file.name} is ${megabytes(file.size)} MB; HAR files up to ${megabytes(HAR_MAX_BYTES)} MB are imported. Record just the workflow (clear the DevTools network log, do it once, save as HAR), or keep only Fetch/XHR requests.`,
+      )
     setProblem(null)
-    void file.text().then((text) => importHar(text, intent.trim()))
+    void importHar(file, intent.trim())
   }
   return (
     <div
@@ -42,7 +48,8 @@ function HarImport({ intent }: { intent: string }) {
       }}
     >
       <span className="muted">
-        Or drop a HAR file here (from DevTools, Firefox, Playwright), or
+        Or drop a HAR file here (from DevTools, Firefox, Playwright; up to{' '}
+        {megabytes(HAR_MAX_BYTES)} MB), or
       </span>{' '}
       <label className="link-label">
         pick one
@@ -51,6 +58,7 @@ function HarImport({ intent }: { intent: string }) {
           accept=".har,application/json"
           data-testid="har-file"
           className="visually-hidden"
+          disabled={busy}
           onChange={(e) => {
             take(e.target.files?.[0])
             // Cleared, so picking the same file again (after typing the intent) imports it.
@@ -58,6 +66,20 @@ function HarImport({ intent }: { intent: string }) {
           }}
         />
       </label>
+      {upload && (
+        <div className="har-progress" data-testid="har-progress">
+          <progress
+            max={upload.total || 1}
+            value={upload.sent}
+            aria-label={`Sending ${upload.name}`}
+          />
+          <span className="muted">
+            {upload.sent < upload.total
+              ? `Sending ${upload.name}: ${megabytes(upload.sent, 1)} of ${megabytes(upload.total, 1)} MB`
+              : `Sent ${upload.name} (${megabytes(upload.total, 1)} MB); reading and compiling it…`}
+          </span>
+        </div>
+      )}
       {problem && (
         <p className="hint" role="alert">
           {problem}
@@ -67,9 +89,15 @@ function HarImport({ intent }: { intent: string }) {
   )
 }
 
+/** Bytes as MB (MiB, as the limit is counted), with `digits` decimals. */
+function megabytes(bytes: number, digits = 0): string {
+  return (bytes / 1024 / 1024).toFixed(digits)
+}
+
 function StartForm() {
   const start = useRecordStore((s) => s.start)
   const starting = useRecordStore((s) => s.phase === 'starting')
+  const importing = useRecordStore((s) => s.harUpload !== null)
   const prefill = useRecordStore((s) => s.prefill)
   const [url, setUrl] = useState(prefill?.url ?? '')
   const [intent, setIntent] = useState(prefill?.intent ?? '')
@@ -104,7 +132,7 @@ function StartForm() {
         <input
           data-testid="record-intent"
           required
-          placeholder="search the AI tools directory by keyword"
+          placeholder="e.g. find orders by the name of the item"
           value={intent}
           onChange={(e) => setIntent(e.target.value)}
         />
@@ -136,7 +164,7 @@ function StartForm() {
       )}
       <div>
         <button className="primary" type="submit" disabled={starting} data-testid="record-start">
-          {starting ? 'Opening the browser…' : 'Start recording'}
+          {starting && !importing ? 'Opening the browser…' : 'Start recording'}
         </button>
       </div>
       <HarImport intent={intent} />

@@ -5,6 +5,7 @@ import type { ServerDeps } from '../serverDeps'
 import { routeSchema } from '../openapi/routeSchema'
 import { json } from '../openapi/docParts'
 import { APP_API_INPUT_SCHEMAS, APP_API_METHODS } from '../../../shared/appApi'
+import { registerHarUploadRoute } from '../harUploadRoute'
 
 /**
  * The web transport of the UI contract (DESIGN.md §7): `POST /app-api/<method>` answers an
@@ -12,6 +13,7 @@ import { APP_API_INPUT_SCHEMAS, APP_API_METHODS } from '../../../shared/appApi'
  */
 export function registerAppRoutes(app: FastifyInstance, deps: ServerDeps): void {
   const dispatch = createAppDispatch(deps.handlers, (error) => app.log.error(error))
+  registerHarUploadRoute(app, deps)
 
   app.post<{ Params: { method: string } }>(
     '/app-api/:method',

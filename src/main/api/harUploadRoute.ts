@@ -1,0 +1,65 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { Readable } from 'node:stream'
+import { HAR_MAX_BYTES, type AppResult } from '../../shared/appApi'
+import { drainBody } from './bodyGuards'
+import { harTooLarge, harUploads, type HarUpload, type HarUploads } from '../app/harUploads'
+import type { ServerDeps } from './serverDeps'
+import { routeSchema } from './openapi/routeSchema'
+import { json } from './openapi/docParts'
+
+/** Where web mode streams a HAR file before `recorder.importHar {uploadId}` imports it. */
+export const HAR_UPLOAD_PATH = '/app-api/har-upload'
+
+/**
+ * `POST /app-api/har-upload`: the HAR file as the raw body (`application/octet-stream`, up to
+ * {@link HAR_MAX_BYTES}), written to a temp file as it arrives, so the browser can show the
+ * upload's progress and nothing holds the file whole in memory. Answers the app contract's
+ * envelope `{ok: true, value: {uploadId, bytes}}`. Owner token only, checked before a byte is
+ * read; a body over the limit (declared or counted) is 413 `payload_too_large` naming the limit.
+ */
+export function registerHarUploadRoute(
+  app: FastifyInstance,
+  deps: Pick<ServerDeps, 'auth'>,
+  uploads: Pick<HarUploads, 'receive'> = harUploads,
+): void {
+  void app.register(async (scoped) => {
+    // The raw body goes to the upload as a stream: Fastify's own parsers would buffer it.
+    scoped.addContentTypeParser(
+      'application/octet-stream',
+      { bodyLimit: HAR_MAX_BYTES },
+      async (request: FastifyRequest, payload: Readable) => {
+        const declared = Number(request.headers['content-length'])
+        if (declared > HAR_MAX_BYTES) {
+          await drainBody(request.raw)
+          throw harTooLarge()
+        }
+        return uploads.receive(payload)
+      },
+    )
+    scoped.post(
+      HAR_UPLOAD_PATH,
+      {
+        bodyLimit: HAR_MAX_BYTES,
+        schema: routeSchema({
+          summary: `Stream a HAR file (up to ${HAR_MAX_BYTES / 1024 / 1024} MB) for \`recorder.importHar\`; answers \`{ok, value: {uploadId, bytes}}\`.`,
+          tag: 'app',
+          auth: 'owner',
+          body: {
+            // Any bytes: the file is read as HAR 1.2 when `recorder.importHar` takes it.
+            schema: { description: 'The HAR file, as it is on disk.' },
+            contentType: 'application/octet-stream',
+            required: true,
+          },
+          responses: { '200': json('An AppResult with the upload id and its size in bytes.') },
+          errors: ['bad_request', 'payload_too_large'],
+        }),
+        // Before the body is read: a caller without the owner token sends nothing to disk.
+        onRequest: async (request) => deps.auth.requireOwner(request),
+      },
+      async (request): Promise<AppResult<HarUpload>> => ({
+        ok: true,
+        value: request.body as HarUpload,
+      }),
+    )
+  })
+}
