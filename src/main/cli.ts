@@ -9,6 +9,7 @@ import { compileHarCommand, exportHarCommand, importHarCommand } from './cliHar'
 import { loginCommand } from './cliLogin'
 import { offerSeenLogin } from './cliSeenLogin'
 import { mcpCommand } from './cliMcp'
+import { SERVER_USAGE, serverCommand } from './serverCommand'
 import { createCore, LOCAL_TENANT } from './core'
 import { findChromium } from './recorder'
 import { createStore } from './store/store'
@@ -22,6 +23,7 @@ const USAGE = `Usage:
   sitecall import-har FILE --intent TEXT [--save-login] [--json]
   sitecall export-har TRACE_ID [--out FILE] [--include-credentials]
   sitecall mcp [--apps HOST,...]     (MCP over stdio, for desktop MCP clients)
+  ${SERVER_USAGE}
 
 Data lives in SITECALL_HOME (now: ${dataDir()}).`
 
@@ -48,6 +50,7 @@ export async function main(argv: string[]): Promise<number> {
     if (command === 'import-har') return await importHarCommand(rest)
     if (command === 'export-har') return await exportHarCommand(rest)
     if (command === 'mcp') return await mcpCommand(rest)
+    if (command === 'server') return await serverCommand(rest)
     process.stderr.write(
       `${command === undefined ? 'sitecall needs a command.' : `sitecall: unknown command "${command}".`}\n${USAGE}\n`,
     )

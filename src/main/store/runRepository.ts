@@ -226,7 +226,12 @@ export function toRecord(
  * The record of a row just inserted (stateRevision 1, nothing ended), without reading it back:
  * `inputs` and `requirements` are parsed from the JSON text stored, as a read would give them.
  */
-export function newRecord(run: NewRun, inputs: string, requirements: string, now: number): RunRecord {
+export function newRecord(
+  run: NewRun,
+  inputs: string,
+  requirements: string,
+  now: number,
+): RunRecord {
   return {
     runId: run.runId,
     status: run.status,

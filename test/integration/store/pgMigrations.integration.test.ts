@@ -42,42 +42,39 @@ function startNode(url: string, nodeId: string): Started {
   return { child, ready, done }
 }
 
-describe.skipIf(skip !== null)(
-  `PostgreSQL migrations${skip ? ` (skipped: ${skip})` : ''}`,
-  () => {
-    let cluster: PgCluster
-    beforeAll(async () => {
-      cluster = await startPgCluster()
-    }, 120_000)
-    afterAll(() => cluster?.close())
+describe.skipIf(skip !== null)(`PostgreSQL migrations${skip ? ` (skipped: ${skip})` : ''}`, () => {
+  let cluster: PgCluster
+  beforeAll(async () => {
+    cluster = await startPgCluster()
+  }, 120_000)
+  afterAll(() => cluster?.close())
 
-    it('five nodes started together apply the set once', async () => {
-      const url = await cluster.createDatabase('race')
-      const nodes = ['n1', 'n2', 'n3', 'n4', 'n5'].map((id) => startNode(url, id))
-      await Promise.all(nodes.map((n) => n.ready))
-      for (const node of nodes) node.child.stdin!.write('go\n')
-      const results = await Promise.all(nodes.map((n) => n.done))
-      for (const r of results) expect(r, r.err).toMatchObject({ code: 0 })
-      const versions = readdirSync(defaultPgMigrationsDir())
-        .filter((f) => /^\d{3}_.+\.sql$/.test(f))
-        .map((f) => Number(f.slice(0, 3)))
-      const applied = results.map((r) => JSON.parse(r.out) as number[])
-      // One node applied every version; the four others found nothing left to apply.
-      expect(applied.filter((a) => a.length > 0)).toEqual([versions])
-      expect(applied.filter((a) => a.length === 0)).toHaveLength(4)
-      const client = new pg.Client({ connectionString: url })
-      await client.connect()
-      try {
-        const rows = (
-          await client.query<{ version: number; applied_by: string }>(
-            'SELECT version, applied_by FROM schema_migrations ORDER BY version',
-          )
-        ).rows
-        expect(rows.map((r) => r.version)).toEqual(versions)
-        expect(new Set(rows.map((r) => r.applied_by)).size).toBe(1)
-      } finally {
-        await client.end()
-      }
-    }, 120_000)
-  },
-)
+  it('five nodes started together apply the set once', async () => {
+    const url = await cluster.createDatabase('race')
+    const nodes = ['n1', 'n2', 'n3', 'n4', 'n5'].map((id) => startNode(url, id))
+    await Promise.all(nodes.map((n) => n.ready))
+    for (const node of nodes) node.child.stdin!.write('go\n')
+    const results = await Promise.all(nodes.map((n) => n.done))
+    for (const r of results) expect(r, r.err).toMatchObject({ code: 0 })
+    const versions = readdirSync(defaultPgMigrationsDir())
+      .filter((f) => /^\d{3}_.+\.sql$/.test(f))
+      .map((f) => Number(f.slice(0, 3)))
+    const applied = results.map((r) => JSON.parse(r.out) as number[])
+    // One node applied every version; the four others found nothing left to apply.
+    expect(applied.filter((a) => a.length > 0)).toEqual([versions])
+    expect(applied.filter((a) => a.length === 0)).toHaveLength(4)
+    const client = new pg.Client({ connectionString: url })
+    await client.connect()
+    try {
+      const rows = (
+        await client.query<{ version: number; applied_by: string }>(
+          'SELECT version, applied_by FROM schema_migrations ORDER BY version',
+        )
+      ).rows
+      expect(rows.map((r) => r.version)).toEqual(versions)
+      expect(new Set(rows.map((r) => r.applied_by)).size).toBe(1)
+    } finally {
+      await client.end()
+    }
+  }, 120_000)
+})

@@ -194,7 +194,12 @@ for (const impl of [sqlite, postgres]) {
       expect(store.runs.findByKey('local', 'k')?.runId).toBe('lrun_1')
       const done = store.runs.transition(
         'lrun_1',
-        { status: 'succeeded', result: { ok: 1, text: 'é'.repeat(3) }, billed: true, finished: true },
+        {
+          status: 'succeeded',
+          result: { ok: 1, text: 'é'.repeat(3) },
+          billed: true,
+          finished: true,
+        },
         13,
       )
       expect(done).toMatchObject({ status: 'succeeded', stateRevision: 2, billed: true })
@@ -295,9 +300,9 @@ for (const impl of [sqlite, postgres]) {
     })
 
     it('keeps scopes, local sites, tool health, logins and secrets per workspace', () => {
-      expect(store.scopes.put('local', { slug: 's', apps: ['x'], tools: [], createdAt: 1 }, 5)).toBe(
-        true,
-      )
+      expect(
+        store.scopes.put('local', { slug: 's', apps: ['x'], tools: [], createdAt: 1 }, 5),
+      ).toBe(true)
       expect(store.scopes.find('local', 's')?.apps).toEqual(['x'])
       expect(store.scopes.find('acme', 's')).toBeNull()
       expect(store.localSites.add('local', '127.0.0.1', 1)).toBe(true)

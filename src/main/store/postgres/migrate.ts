@@ -33,9 +33,9 @@ export function migratePg(
       version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL,
       applied_by TEXT NOT NULL)`)
     const done = new Set(
-      pg.query<{ version: number }>('SELECT version FROM schema_migrations').rows.map(
-        (r) => r.version,
-      ),
+      pg
+        .query<{ version: number }>('SELECT version FROM schema_migrations')
+        .rows.map((r) => r.version),
     )
     const applied: number[] = []
     const files = readdirSync(dir)

@@ -1,5 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto'
-import { API_KEY_PREFIX, TOUCH_EVERY_MS, type ApiKeyRecord, type KeyRepository } from '../keyRepository'
+import {
+  API_KEY_PREFIX,
+  TOUCH_EVERY_MS,
+  type ApiKeyRecord,
+  type KeyRepository,
+} from '../keyRepository'
 import type { SyncPg } from './pgSync'
 
 interface KeyRow {

@@ -8,7 +8,13 @@ import type { SyncPg } from './pgSync'
  * nothing is cached on a node (another node may have charged since).
  */
 export function createPgLedgerRepository(pg: SyncPg): LedgerRepository {
-  const charge = (tenant: string, ref: string | null, amount: number, reason: string, now: number) =>
+  const charge = (
+    tenant: string,
+    ref: string | null,
+    amount: number,
+    reason: string,
+    now: number,
+  ) =>
     pg.one<{ ok: boolean }>('SELECT sitecall_charge($1, $2, $3, $4, $5, $6) AS ok', [
       tenant,
       ref,

@@ -161,10 +161,10 @@ export function createPgRunRepository(pg: SyncPg): RunRepository {
     transition,
     list(filter = {}) {
       const rows = filter.toolId
-        ? pg.query<RunRow>(`${select} WHERE tool_id = $1 ORDER BY created_at DESC, seq DESC LIMIT $2`, [
-            filter.toolId,
-            filter.limit ?? 50,
-          ]).rows
+        ? pg.query<RunRow>(
+            `${select} WHERE tool_id = $1 ORDER BY created_at DESC, seq DESC LIMIT $2`,
+            [filter.toolId, filter.limit ?? 50],
+          ).rows
         : pg.query<RunRow>(`${select} ORDER BY created_at DESC, seq DESC LIMIT $1`, [
             filter.limit ?? 50,
           ]).rows

@@ -32,7 +32,13 @@ export function createPgScopeRepository(pg: SyncPg): ScopeRepository {
         pg.query(
           `INSERT INTO tool_scopes (tenant, slug, apps, tools, created_at) VALUES ($1, $2, $3, $4, $5)
            ON CONFLICT (tenant, slug) DO UPDATE SET apps = excluded.apps, tools = excluded.tools`,
-          [tenant, scope.slug, JSON.stringify(scope.apps), JSON.stringify(scope.tools), scope.createdAt],
+          [
+            tenant,
+            scope.slug,
+            JSON.stringify(scope.apps),
+            JSON.stringify(scope.tools),
+            scope.createdAt,
+          ],
         )
         return true
       }),

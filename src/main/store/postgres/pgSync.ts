@@ -230,7 +230,8 @@ export function connectSyncPg(url: string, options: SyncPgOptions = {}): SyncPg 
           row[key] = Buffer.from(value.buffer, value.byteOffset, value.byteLength)
     return result
   }
-  const query = <R>(sql: string, params?: readonly unknown[]) => run('query', sql, params) as PgResult<R>
+  const query = <R>(sql: string, params?: readonly unknown[]) =>
+    run('query', sql, params) as PgResult<R>
   const simple = (sql: string) => void run('exec', sql)
 
   const transaction = <T>(fn: () => T): T => {

@@ -94,13 +94,16 @@ export function createPgTraceRepository(pg: SyncPg, workspace: string): TraceRep
         )
       }
       for (const a of trace.actions)
-        pg.query('INSERT INTO actions (trace_id, seq, kind, at, data) VALUES ($1, $2, $3, $4, $5)', [
-          trace.id,
-          a.seq,
-          a.kind,
-          a.at,
-          JSON.stringify(mapUrls(a, (u) => sealUserinfo(u, sealer))),
-        ])
+        pg.query(
+          'INSERT INTO actions (trace_id, seq, kind, at, data) VALUES ($1, $2, $3, $4, $5)',
+          [
+            trace.id,
+            a.seq,
+            a.kind,
+            a.at,
+            JSON.stringify(mapUrls(a, (u) => sealUserinfo(u, sealer))),
+          ],
+        )
     })
   const plaintextIds = () =>
     pg.query<{ id: string }>(PLAINTEXT_TRACES, [workspace]).rows.map((r) => r.id)
@@ -135,7 +138,9 @@ export function createPgTraceRepository(pg: SyncPg, workspace: string): TraceRep
         .rows.map((r) => openExchange(toExchange(r), sealer))
       const actions = pg
         .query<{ data: string }>('SELECT data FROM actions WHERE trace_id = $1 ORDER BY seq', [id])
-        .rows.map((r) => mapUrls(JSON.parse(r.data) as Trace['actions'][number], (u) => openUserinfo(u, sealer)))
+        .rows.map((r) =>
+          mapUrls(JSON.parse(r.data) as Trace['actions'][number], (u) => openUserinfo(u, sealer)),
+        )
       return {
         id: row.id,
         intent: row.intent,

@@ -1,10 +1,5 @@
 import type { LoginRecord, LoginRepository, LoginSecretNames } from '../loginRepository'
-import type {
-  KdfParams,
-  SecretRecord,
-  SecretRepository,
-  VaultKeyMode,
-} from '../secretRepository'
+import type { KdfParams, SecretRecord, SecretRepository, VaultKeyMode } from '../secretRepository'
 import type { SyncPg } from './pgSync'
 
 interface LoginRow {
@@ -130,7 +125,13 @@ export function createPgSecretRepository(pg: SyncPg): SecretRepository {
       pg.query(
         `INSERT INTO vault_meta (id, mode, key_id, kdf, check_value, created_at)
          VALUES (1, $1, $2, $3, $4, $5) ON CONFLICT DO NOTHING`,
-        [meta.mode, meta.keyId, meta.kdf ? JSON.stringify(meta.kdf) : null, meta.check, meta.createdAt],
+        [
+          meta.mode,
+          meta.keyId,
+          meta.kdf ? JSON.stringify(meta.kdf) : null,
+          meta.check,
+          meta.createdAt,
+        ],
       ).rowCount > 0,
     wrappedDataKey,
     saveWrappedDataKey(tenant, wrapped, now) {

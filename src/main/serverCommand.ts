@@ -1,0 +1,93 @@
+import { hostname } from 'node:os'
+import { parseArgs } from 'node:util'
+import { ServiceError } from '../shared/errors'
+import { DEFAULT_PORT } from './config'
+import { DEFAULT_RATE_LIMITS, type RateLimits } from './api/rateLimit'
+import { createCore } from './core'
+import { createPgOwnerTokens, createPgRateLimiter } from './serverAccess'
+import { createPgStore } from './store/postgres/pgStore'
+
+export const SERVER_USAGE = `sitecall server [--port N] [--host ADDR] [--public-host NAME,...] [--node-id ID]
+                 [--rate-limit PER_MINUTE/BURST]   (SITECALL_DATABASE_URL names the PostgreSQL database)`
+
+/** `--rate-limit 600/100`: requests a minute per key and the burst. */
+function parseRateLimit(text: string | undefined): RateLimits {
+  if (text === undefined) return DEFAULT_RATE_LIMITS
+  const match = /^(\d+)\/(\d+)$/.exec(text)
+  if (!match || Number(match[1]) < 1 || Number(match[2]) < 1)
+    throw new ServiceError('invalid_input', `--rate-limit takes PER_MINUTE/BURST, not ${text}`)
+  return { perMinute: Number(match[1]), burst: Number(match[2]) }
+}
+
+/**
+ * `sitecall server`: one node of a team server (issue 27 A). Surfaces A/B/C, MCP and the account
+ * API, as `serve` answers them, with every record in the PostgreSQL database of
+ * SITECALL_DATABASE_URL (migrated on start, once across nodes starting together): runs and
+ * idempotency keys, the ledger, keys, OAuth clients, codes and refresh tokens, receipts, owner
+ * tokens and the per-key rate limit. Nodes keep nothing of their own that another node needs, so
+ * any number of them can stand behind one load balancer; each listens on `--host` (default
+ * 127.0.0.1, the proxy's side) at `--port` (default 7411; 0 picks a free one) and accepts the
+ * `Host` names of `--public-host` besides loopback ones.
+ *
+ * Prints `Sitecall server node ID listening at URL` once it serves, then runs until SIGINT or
+ * SIGTERM, when it stops taking requests, lets those in flight finish and closes the database.
+ * Exit codes: 0 stopped, 1 failed (database unreachable, port taken), 2 bad usage (no database
+ * URL, bad flags).
+ */
+export async function serverCommand(
+  args: string[],
+  env: Record<string, string | undefined> = process.env,
+): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      'public-host': { type: 'string' },
+      'node-id': { type: 'string' },
+      'rate-limit': { type: 'string' },
+    },
+  })
+  const url = env.SITECALL_DATABASE_URL
+  if (!url) {
+    process.stderr.write(
+      `sitecall server needs SITECALL_DATABASE_URL (postgres://user@host:5432/db)\n${SERVER_USAGE}\n`,
+    )
+    return 2
+  }
+  const port = values.port === undefined ? DEFAULT_PORT : Number(values.port)
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new ServiceError('invalid_input', `--port takes 0 to 65535, not ${values.port}`)
+  const limits = parseRateLimit(values['rate-limit'])
+  const nodeId = values['node-id'] ?? `${hostname()}:${process.pid}`
+  const publicHosts = (values['public-host'] ?? '')
+    .split(',')
+    .map((h) => h.trim().toLowerCase())
+    .filter(Boolean)
+  const clock = Date.now
+  const store = createPgStore(url, { nodeId, applicationName: `sitecall ${nodeId}` })
+  const core = createCore({
+    store,
+    env,
+    port,
+    host: values.host ?? '127.0.0.1',
+    serverNode: true,
+    // A server has no person's keychain: its vault opens with SITECALL_PASSPHRASE.
+    keychain: null,
+    ownerTokens: createPgOwnerTokens(store.pg, { clock }),
+    rateLimiter: createPgRateLimiter(store.pg, limits, clock),
+    ...(publicHosts.length ? { allowedHosts: new Set(publicHosts) } : {}),
+  })
+  const base = await core.listen().catch(async (error: unknown) => {
+    await core.close()
+    throw error
+  })
+  const stopped = new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve)
+    process.once('SIGTERM', resolve)
+  })
+  process.stdout.write(`Sitecall server node ${nodeId} listening at ${base}\n`)
+  await stopped
+  await core.close()
+  return 0
+}
