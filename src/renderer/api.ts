@@ -19,10 +19,22 @@ export class AppError extends Error {
     super(message)
   }
 
+  /** The contract method that answered it (set by `invoke`); undefined for other work. */
+  method?: string
+
   static fromBody(body: ErrorBody): AppError {
     const { code, message, ...details } = body
     return new AppError(code, message, details)
   }
+}
+
+/** Told of each method that answered `ok` (the error banner clears its own method's error). */
+const successListeners = new Set<(method: AppApiMethod) => void>()
+
+/** Calls `listener` after every successful `invoke`; returns the unsubscribe function. */
+export function onInvokeSuccess(listener: (method: AppApiMethod) => void): () => void {
+  successListeners.add(listener)
+  return () => void successListeners.delete(listener)
 }
 
 /** What carries the contract: the Electron preload's bridge has exactly this shape. */
@@ -261,12 +273,22 @@ function current(): AppClient {
   return client
 }
 
-/** Calls a method of the app contract (`src/shared/appApi.ts`); rejects with an `AppError`. */
-export function invoke<M extends AppApiMethod>(
+/**
+ * Calls a method of the app contract (`src/shared/appApi.ts`); rejects with an `AppError` that
+ * names the method. Listeners of {@link onInvokeSuccess} hear of each success.
+ */
+export async function invoke<M extends AppApiMethod>(
   method: M,
   input: AppApiInput<M>,
 ): Promise<AppApiResult<M>> {
-  return current().invoke(method, input)
+  try {
+    const value = await current().invoke(method, input)
+    successListeners.forEach((listener) => listener(method))
+    return value
+  } catch (error) {
+    if (error instanceof AppError) error.method = method
+    throw error
+  }
 }
 
 /** Subscribes to a push event of the contract; returns the unsubscribe function. */

@@ -2,13 +2,15 @@ import { Ajv } from 'ajv'
 import { APP_API_INPUT_SCHEMAS, isAppApiMethod, type AppResult } from '../../shared/appApi'
 import { isServiceError, ServiceError } from '../../shared/errors'
 import type { AppHandlers } from './appHandlers'
+import { describeInputProblem } from './inputProblem'
 
 /** Calls one method of the UI contract by name with untrusted input; never throws. */
 export type AppDispatch = (method: string, input: unknown) => Promise<AppResult<unknown>>
 
 /**
  * The one entry both UI transports share (IPC in Electron, `/app-api` in web mode): refuses a
- * method not in the contract (`not_found`) and input that fails its schema (`invalid_input`),
+ * method not in the contract (`not_found`) and input that fails its schema (`invalid_input`, said
+ * in plain sentences by `describeInputProblem`),
  * then wraps the handler's value or error as an `AppResult` (DESIGN.md §7: Electron passes only
  * an error's message across `ipcMain.handle`, so errors travel as values).
  */
@@ -26,10 +28,7 @@ export function createAppDispatch(
       const value = input ?? {}
       const validate = validators.get(method)!
       if (!validate(value))
-        throw new ServiceError(
-          'invalid_input',
-          `Invalid input for ${method}: ${ajv.errorsText(validate.errors)}.`,
-        )
+        throw new ServiceError('invalid_input', describeInputProblem(validate.errors))
       const handler = handlers[method] as (input: unknown) => Promise<unknown>
       return { ok: true, value: await handler(value) }
     } catch (error) {

@@ -72,6 +72,10 @@ export function describeLoadFailure(url: string, failure: unknown): LoadFailure 
     case 'ERR_TUNNEL_CONNECTION_FAILED':
     case 'ERR_PROXY_CONNECTION_FAILED':
       return unreachable(`${origin} cannot be reached from this machine.`)
+    case 'ERR_UNSAFE_PORT':
+      return unreachable(
+        `${origin} cannot be opened: browsers refuse port ${where?.port || '?'}, which belongs to another kind of service. Check the address and port.`,
+      )
     case 'ERR_ABORTED':
       return { unreachable: false, message: `${origin} stopped loading before the page was shown.` }
     default:

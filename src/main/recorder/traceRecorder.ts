@@ -12,6 +12,7 @@ import type {
   Request,
   Response,
 } from 'playwright-core'
+import { describeLoadFailure } from './loadFailure'
 import { ServiceError } from '../../shared/errors'
 import { headerValue, summarizeExchange } from '../../shared/trace'
 import type { HttpAuthChallenge } from '../../shared/appApi'
@@ -147,6 +148,24 @@ function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error)
 }
 
+/** An error's first line without Playwright's `browserType.method: ` prefix (no call log). */
+function firstLine(error: unknown): string {
+  return errorMessage(error)
+    .split('\n')[0]!
+    .replace(/^[a-zA-Z]+\.[a-zA-Z]+: /, '')
+}
+
+/**
+ * Why the person's own Chromium at `endpoint` could not be attached to, in a sentence: nothing
+ * listening (not started with `--remote-debugging-port`), or the first line of the cause.
+ */
+function cdpFailure(endpoint: string, error: unknown): string {
+  const text = errorMessage(error)
+  if (/ECONNREFUSED|ENOTFOUND|EAI_AGAIN|Timeout \d+ms/i.test(text))
+    return `No Chromium answers at ${endpoint}. Start it with --remote-debugging-port (e.g. chromium --remote-debugging-port=9222) and check the address.`
+  return `Could not attach to your Chromium at ${endpoint}: ${firstLine(error)}`
+}
+
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms))
 }
@@ -223,10 +242,12 @@ export async function startRecording(options: RecordingOptions): Promise<Recordi
       await rm(ownedDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }).catch(
         () => undefined,
       )
-    const where = options.cdpEndpoint
-      ? `connect to Chromium at ${options.cdpEndpoint}`
-      : `launch Chromium at ${options.chromiumPath}`
-    throw new ServiceError('recording_failed', `Could not ${where}: ${errorMessage(error)}`)
+    if (options.cdpEndpoint)
+      throw new ServiceError('recording_failed', cdpFailure(options.cdpEndpoint, error))
+    throw new ServiceError(
+      'recording_failed',
+      `Could not launch Chromium at ${options.chromiumPath}: ${firstLine(error)}`,
+    )
   }
 
   const session = new RecordingSession(options, clock, createdAt, context, browser, ownedDir)
@@ -253,9 +274,10 @@ export async function startRecording(options: RecordingOptions): Promise<Recordi
     }
   } catch (error) {
     await session.finish()
+    // Said as a person reads it: no Playwright call log, no net::ERR_ name.
     throw new ServiceError(
       'recording_failed',
-      `Could not open ${options.url} for recording: ${errorMessage(error)}`,
+      `Could not open the page to record: ${describeLoadFailure(options.url, error).message}`,
     )
   }
 }

@@ -78,6 +78,13 @@ function Evidence({ tool }: { tool: ToolSpec }) {
 
 function Slots({ tool }: { tool: ToolSpec }) {
   const required = new Set(tool.inputs.required ?? [])
+  // No header row over nothing: the run form below says the tool takes no inputs.
+  if (Object.keys(tool.inputs.properties).length === 0)
+    return (
+      <p className="muted" data-testid="no-inputs">
+        None: the request is sent as recorded.
+      </p>
+    )
   return (
     <ListTable columns={['Input', 'Slot', 'Type', 'Default', 'Required', 'Goes to']}>
       {Object.entries(tool.inputs.properties).map(([name, slot]) => (

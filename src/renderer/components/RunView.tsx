@@ -2,7 +2,13 @@ import type { Run } from '../../shared/run'
 import { json, outlineResult, plainText } from '../format'
 import { StatusBadge } from './StatusBadge'
 
-/** A run's status and its result JSON, or its error code and message. */
+/** What a waiting run needs, in words. */
+const WAITS_FOR = { approval: 'your approval', choice: 'your choice', value: 'a value from you' }
+
+/**
+ * A run's status and its result JSON, or its error code and message; a run waiting on the
+ * person links to the Inbox, where it is answered.
+ */
 export function RunView({ run }: { run: Run }) {
   return (
     <div className="run">
@@ -17,8 +23,11 @@ export function RunView({ run }: { run: Run }) {
         </p>
       )}
       {run.requirements.map((r) => (
-        <p key={r.id} className="notice">
-          Waiting for {r.kind}: {r.message}
+        <p key={r.id} className="notice" data-testid="run-waiting">
+          Waiting for {WAITS_FOR[r.kind]}: {r.message}{' '}
+          <a href="#/inbox" data-testid="run-waiting-inbox">
+            Answer it in the Inbox
+          </a>
         </p>
       ))}
       {run.signIn && (

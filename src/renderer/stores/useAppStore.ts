@@ -1,6 +1,6 @@
 import { create } from 'zustand'
 import type { AppInfo } from '../../shared/appApi'
-import { AppError, invoke } from '../api'
+import { AppError, invoke, onInvokeSuccess } from '../api'
 
 interface AppState {
   info: AppInfo | null
@@ -43,3 +43,10 @@ export async function attempt<T>(work: Promise<T>): Promise<T | undefined> {
     return undefined
   }
 }
+
+// A banner says what failed; once the same action succeeds (a retried Verify, a recording that
+// now starts), what it said is no longer true. Other calls (polls, lists) leave it.
+onInvokeSuccess((method) => {
+  const error = useAppStore.getState().error
+  if (error?.method === method) useAppStore.getState().dismiss()
+})

@@ -40,7 +40,7 @@ function IntentSearch() {
             data-testid="tool-search"
             type="search"
             required
-            placeholder="search the directory for writing tools"
+            placeholder="e.g. find an order by its item"
             value={intent}
             onChange={(e) => setIntent(e.target.value)}
           />

@@ -343,11 +343,30 @@ describe('startRecording (launch mode)', () => {
       ).rejects.toMatchObject({
         name: 'ServiceError',
         code: 'recording_failed',
-        message: expect.stringContaining('http://127.0.0.1:1/'),
+        // Said plainly (issue 26 item 2.5): no Playwright call log, no net::ERR_ name.
+        message:
+          'Could not open the page to record: http://127.0.0.1:1 cannot be opened: browsers refuse port 1, which belongs to another kind of service. Check the address and port.',
       })
     },
     TEST_TIMEOUT,
   )
+
+  it('says plainly when no Chromium answers at the debugging address to attach to', async () => {
+    const failure = await startRecording({
+      chromiumPath: '',
+      cdpEndpoint: 'http://127.0.0.1:1',
+      url: site.url,
+      intent: 'x',
+      traceId: 'trc_08TEST',
+      sessionId: 'rec_8',
+    }).catch((error: unknown) => error)
+    expect(failure).toMatchObject({
+      code: 'recording_failed',
+      message:
+        'No Chromium answers at http://127.0.0.1:1. Start it with --remote-debugging-port (e.g. chromium --remote-debugging-port=9222) and check the address.',
+    })
+    expect((failure as Error).message).not.toMatch(/connectOverCDP|Call log/)
+  })
 
   it('fails with recording_failed when Chromium cannot be launched', async () => {
     await expect(

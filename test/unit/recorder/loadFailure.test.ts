@@ -47,6 +47,14 @@ describe('describeLoadFailure', () => {
     expect(describeLoadFailure('https://a.test/', 'net::ERR_ABORTED').unreachable).toBe(false)
   })
 
+  it('says a port browsers refuse', () => {
+    expect(describeLoadFailure('http://127.0.0.1:1/', new Error('net::ERR_UNSAFE_PORT'))).toEqual({
+      unreachable: true,
+      message:
+        'http://127.0.0.1:1 cannot be opened: browsers refuse port 1, which belongs to another kind of service. Check the address and port.',
+    })
+  })
+
   it('never shows an error name it does not know', () => {
     const said = describeLoadFailure('http://a.test/', new Error('net::ERR_SOMETHING_NEW at x'))
     expect(said).toEqual({ unreachable: false, message: 'http://a.test did not open.' })
