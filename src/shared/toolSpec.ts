@@ -266,6 +266,11 @@ export interface Evidence {
   confidence?: number
   signals: EvidenceSignal[]
   alternatives: Alternative[]
+  /**
+   * Set when the compiler cannot tell that a write acts only on the record a run names: what the
+   * request keeps from the recording, said to the person; Verify asks before it sends.
+   */
+  caution?: string
 }
 
 export type ToolStatus = 'candidate' | 'verified' | 'quarantined'

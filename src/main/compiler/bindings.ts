@@ -114,6 +114,11 @@ function placeQuery(url: string, bound: Array<[ValueSite, string]>): string {
 }
 
 /** Puts placeholders on body values that were constants rather than slots. */
+/** A whole placeholder that fills a JSON number sends a number (`{{num:…}}`), as recorded. */
+function asNumber(placeholder: string): string {
+  return placeholder.replace(/^\{\{\s*(?!num:|json:)([\w.:-]+)\s*\}\}$/, '{{num:$1}}')
+}
+
 function placeConstants(
   body: RequestTemplate['body'],
   bound: Array<[ValueSite, string]>,
@@ -137,7 +142,8 @@ function placeConstants(
       node = next as Record<string, unknown>
     }
     const last = keys[keys.length - 1]!
-    if (node && typeof node === 'object' && Object.hasOwn(node, last)) node[last] = placeholder
+    if (node && typeof node === 'object' && Object.hasOwn(node, last))
+      node[last] = typeof node[last] === 'number' ? asNumber(placeholder) : placeholder
   }
   return { kind: 'json', template }
 }

@@ -17,7 +17,9 @@ import { intentValues } from './intentValues'
 import { pickedNames } from './pathValues'
 import { requestValues } from './requestValues'
 import { lookupByName } from './lookupByName'
+import { lookupPickedRecords } from './pickedRecords'
 import { readModifyWrite } from './readModifyWrite'
+import { guardRecordedRecord } from './recordedRecord'
 import { asPageSearch, findPageSearch } from './pageSearch'
 import { alternativesOf, scoreChosen, TARGET_THRESHOLD, withHandSignal } from './selectTarget'
 import type { ScoredExchange } from './targetSignals'
@@ -84,8 +86,11 @@ export function compileTrace(recorded: Trace, options: CompileOptions): CompileR
   if (!result.ok) return result
   // A write that sends a whole resource reads it first and changes only what the person did.
   const signedIn = withFirstFactor(result.candidate, trace, intent)
-  const looked = readLinkTokens(lookupByName(signedIn, trace, intent), trace)
-  const tool = readModifyWrite(looked, trace, intent)
+  const looked = readLinkTokens(
+    lookupPickedRecords(lookupByName(signedIn, trace, intent), trace, intent),
+    trace,
+  )
+  const tool = guardRecordedRecord(readModifyWrite(looked, trace, intent), trace, intent)
   return { ok: true, candidate: inPage && searched?.ok ? asPageSearch(tool, inPage) : tool }
 }
 // --- end of the compile hooks ---

@@ -1,3 +1,4 @@
+import { relativeTimeName } from '../../shared/relativeTime'
 import type {
   EvidenceSignal,
   Extractor,
@@ -62,6 +63,10 @@ const ID_SEGMENT = /^(?=.*\d)[A-Za-z0-9._~:-]+$/
 const NONCE_KEY = /nonce|request[-_]?id|trace[-_]?id|correlation|idempotency|cache[-_]?buster|^_$/i
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i
 const WEEK_MS = 7 * 24 * 3600 * 1000
+/** How near the moment of sending a clock value is "now" rather than a time computed from it. */
+const NOW_MS = 2 * 60 * 1000
+/** Query keys pages use for a cache-buster (`_=1732…` of jQuery, `nocache`, `cb`). */
+const CACHE_BUSTER = /^(_|nocache|no_cache|cache|cachebust(er)?|cb|rnd|rand|random|t|ts)$/i
 
 /**
  * Traces every value of the target request that is neither an input nor a constant to its source,
@@ -370,10 +375,25 @@ function isLoginExchange(exchange: Exchange): boolean {
   return requestValues(exchange).some((v) => /^(pass(word)?|passwd|pwd)$/i.test(v.key))
 }
 
-/** Which fresh value replaces `value` on every run, or null when it is a constant. */
-export function generatedKind(key: string, value: string, sentAt: number): GeneratedValue | null {
-  if (/^\d{13}$/.test(value) && Math.abs(Number(value) - sentAt) < WEEK_MS) return 'now_ms'
-  if (/^\d{10}$/.test(value) && Math.abs(Number(value) * 1000 - sentAt) < WEEK_MS) return 'now_s'
+/**
+ * Which fresh value replaces `value` on every run, or null when it is a constant: a UUID, a nonce,
+ * the clock's now, or a time at a fixed distance from now (`time:<offsetMs>:<exemplar>`,
+ * `../../shared/relativeTime.ts`).
+ */
+export function generatedKind(
+  key: string,
+  value: string,
+  sentAt: number,
+): GeneratedValue | `time:${string}` | null {
+  // A time the page took from its clock as it sent (a "sent at"), or a cache-buster however
+  // long ago the page was loaded: now.
+  const near = CACHE_BUSTER.test(key) ? WEEK_MS : NOW_MS
+  if (/^\d{13}$/.test(value) && Math.abs(Number(value) - sentAt) < near) return 'now_ms'
+  if (/^\d{10}$/.test(value) && Math.abs(Number(value) * 1000 - sentAt) < near) return 'now_s'
+  // A time computed from that clock (a window ending in two hours, a due date tomorrow): the
+  // same distance from the run's now (issue 24 kind 9).
+  const relative = relativeTimeName(value, sentAt)
+  if (relative) return relative.slice('gen.'.length) as `time:${string}`
   if (UUID.test(value)) return 'uuid'
   if (NONCE_KEY.test(key) && /^[A-Za-z0-9_-]{8,}$/.test(value)) return 'nonce'
   return null

@@ -1,7 +1,7 @@
 import type { Exchange } from '../../shared/trace'
 import { parseJsonRequest, safeUrl } from './classify'
 import { graphqlOfExchange } from './graphql'
-import { operationOf } from './operation'
+import { isRpcSubOperation, operationOf } from './operation'
 import { requestValues, type RequestValue } from './requestValues'
 
 /** Where a request value sits: `query:page`, `body:variables.first`. */
@@ -17,7 +17,12 @@ export function endpointKey(exchange: Exchange): string {
   // An action API is one endpoint per operation (`admin-ajax.php` `action=heartbeat` is not
   // `action=inline-save`): the operation field belongs to the endpoint's identity.
   const action = op ? null : operationOf(exchange)
-  return `${exchange.method} ${url?.host}${url?.pathname}${op ? `#${op.operationName ?? op.persistedHash ?? ''}` : ''}${action ? `?${action}` : ''}`
+  // So is a JSON-RPC call's command parameter (`editqueue` `GroupResume` is not `GroupPause`).
+  const command = requestValues(exchange)
+    .filter((v) => isRpcSubOperation(v, exchange))
+    .map((v) => `&${String(v.value)}`)
+    .join('')
+  return `${exchange.method} ${url?.host}${url?.pathname}${op ? `#${op.operationName ?? op.persistedHash ?? ''}` : ''}${action ? `?${action}` : ''}${command}`
 }
 
 /** Every observed call of the target's endpoint among `exchanges` (the target included), in order. */

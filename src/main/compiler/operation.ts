@@ -70,3 +70,24 @@ export function isRpcCall(body: unknown): boolean {
 export function isRpcCorrelation(v: RequestValue, exchange: Exchange): boolean {
   return v.location === 'body' && v.path === 'id' && isRpcCall(parseJsonRequest(exchange))
 }
+
+/**
+ * True when a positional parameter of a JSON-RPC call names a sub-operation in code form
+ * (`GroupPause`, `core.pause_torrent`, `set_rate`): a command word the client picks, the same for
+ * any run, never an input. A value the person typed is never one (the caller checks typed first).
+ */
+export function isRpcSubOperation(v: RequestValue, exchange: Exchange): boolean {
+  return typeof v.value === 'string' && CODE_NAME.test(v.value) && isRpcPositional(v, exchange)
+}
+
+/** True when a request value is a top-level positional parameter of a JSON-RPC call. */
+export function isRpcPositional(v: RequestValue, exchange: Exchange): boolean {
+  return (
+    v.location === 'body' &&
+    /^params\.\d+$/.test(v.path) &&
+    isRpcCall(parseJsonRequest(exchange))
+  )
+}
+
+/** A name written as code: words joined by case, a dot or an underscore (`GroupPause`, `a.b_c`). */
+const CODE_NAME = /^[A-Za-z][a-z0-9]*(?:(?:[A-Z]|[._][A-Za-z])[a-z0-9]*)+$/

@@ -104,7 +104,10 @@ export function shapeTarget(chosen: ScoredExchange, eligible: Exchange[]): Shape
     })
   const answer = parseJsonBody(exchange)
   const inferred = inferSchema(answer)
-  const verify = deriveVerifyRule(inferred, answer, { exchange, trace: eligible })
+  const pathValues = Object.values(plan.inputs.properties)
+    .filter((p) => p['x-in'] === 'path' && typeof p.default === 'string')
+    .map((p) => p.default as string)
+  const verify = deriveVerifyRule(inferred, answer, { exchange, trace: eligible, pathValues })
   return {
     answer,
     // A write that answers no data returns its acknowledgement (status, location, text).

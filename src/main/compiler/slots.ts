@@ -11,7 +11,12 @@ import {
   type ScalarType,
 } from './observations'
 import { withFileBody } from './fileBodies'
-import { isOperationValue, isRpcCorrelation } from './operation'
+import {
+  isOperationValue,
+  isRpcCorrelation,
+  isRpcPositional,
+  isRpcSubOperation,
+} from './operation'
 import { multipartFields, queryEntries, requestValues, type RequestValue } from './requestValues'
 import { normalValue } from './valueSpelling'
 import type { TypedValue } from './typedValues'
@@ -68,6 +73,9 @@ export function planSlots(
     // does, not an input, even when the person picked it from a menu (issue 24 kind 6).
     if (isOperationValue(v) || isRpcCorrelation(v, exchange)) return false
     if (typedByPath.has(valueKey(v))) return true
+    // A command word or an empty positional parameter of an RPC call: the same for any run.
+    if (isRpcSubOperation(v, exchange) || (v.value === '' && isRpcPositional(v, exchange)))
+      return false
     if (options.slottable && !options.slottable(v)) return false
     if (looksGenerated(v.value, exchange.startedAt)) return false
     // A redacted secret belongs to the login or the vault, never to the tool's inputs.

@@ -106,7 +106,11 @@ function placeJson(
 ): unknown {
   if (typeof value === 'string' || typeof value === 'number') {
     const placed = place(path, String(value))
-    return placed === String(value) ? value : placed
+    if (placed === String(value)) return value
+    // A number the run fills from text (an extracted id, a time) is sent as a number again.
+    return typeof value === 'number'
+      ? placed.replace(/^\{\{\s*(?!num:|json:)([\w.:-]+)\s*\}\}$/, '{{num:$1}}')
+      : placed
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return value
   return Object.fromEntries(

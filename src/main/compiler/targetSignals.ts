@@ -18,7 +18,7 @@ import {
 } from './classify'
 import { intentVerbClass } from './intentVerb'
 import { intentWords } from './intentWords'
-import { operationOf } from './operation'
+import { isRpcSubOperation, operationOf } from './operation'
 import {
   intentValueInPath,
   pathContext,
@@ -544,7 +544,11 @@ function pathWords(exchange: Exchange): Set<string> {
   const op = url?.searchParams.get('operationName') ?? body?.operationName
   // An action API names its operation in a field (`action=delete`): its words count too.
   const action = operationOf(exchange)?.split('=')[1] ?? ''
-  const text = `${url?.pathname ?? ''} ${typeof op === 'string' ? op : ''} ${action}`
+  // So does a JSON-RPC call's command parameter (`editqueue` with `GroupResume`).
+  const commands = requestValues(exchange)
+    .filter((v) => isRpcSubOperation(v, exchange))
+    .map((v) => String(v.value))
+  const text = `${url?.pathname ?? ''} ${typeof op === 'string' ? op : ''} ${action} ${commands.join(' ')}`
   return new Set(
     text
       .replace(/([a-z0-9])([A-Z])/g, '$1 $2')

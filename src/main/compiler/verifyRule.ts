@@ -22,6 +22,11 @@ export interface VerifyContext {
   exchange?: Exchange
   /** The trace's exchanges: the page the recorded redirect led to, read back after the write. */
   trace?: Exchange[]
+  /**
+   * Values the tool takes in its request's path (the record a write acts on, `/queue-worker`):
+   * the page a write redirects to may name that record, which another run names otherwise.
+   */
+  pathValues?: string[]
 }
 
 /**
@@ -82,7 +87,7 @@ export function acknowledgementRule(
 ): VerifyRule | null {
   const { status } = exchange
   if (status >= 300 && status < 400) {
-    const path = redirectPattern(exchange)
+    const path = redirectPattern(exchange, context.pathValues)
     const shows = path === null ? [] : redirectShows(exchange, context.trace)
     return {
       status: [300, 399],
@@ -141,9 +146,11 @@ export function titleMatches(pattern: string, title: string): boolean {
  * segment equal to a value the request sent (the title the person typed, in any of its
  * spellings) becomes `*`; a segment holding such a value (3 characters or more) or, after an
  * upload, a file name, keeps its constant part (`File:*`); a segment with a digit (an id:
- * `/issues/42`, `/p/9f3c…`, not a version `v2`) becomes `*`; the rest stays.
+ * `/issues/42`, `/p/9f3c…`, not a version `v2`) becomes `*`; so does a segment equal to one of
+ * `pathValues` (the record the tool's path names, an input: Monit's `/queue-worker`); the rest
+ * stays.
  */
-export function redirectPattern(exchange: Exchange): string | null {
+export function redirectPattern(exchange: Exchange, pathValues: string[] = []): string | null {
   const location = headerValue(exchange.responseHeaders, 'location')
   if (!location) return null
   let target: URL
@@ -152,7 +159,7 @@ export function redirectPattern(exchange: Exchange): string | null {
   } catch {
     return null
   }
-  const values = sentValues(exchange)
+  const values = [...sentValues(exchange), ...pathValues]
   const sent = new Set(values.map(spelling).filter(Boolean))
   const long = values.filter((v) => v.trim().length >= 3)
   const upload = /multipart\/form-data/i.test(

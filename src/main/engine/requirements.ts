@@ -32,13 +32,21 @@ export interface PlannedInputs {
  * "Answering an input_required run"): a value for each missing required slot, a choice for a
  * slot with known options whose value matches none or several of them (a case-insensitive
  * prefix that matches exactly one is taken as that option), and an approval when a mutating tool
- * is called without `allow_mutation` by a caller that may ask. Ids are `<runId>.<revision>.<n>`,
+ * is called without `allow_mutation` by a caller that may ask (or is a candidate the compiler
+ * cautions about, whose message then says why: issue 24 F). Ids are `<runId>.<revision>.<n>`,
  * so an answer naming a replaced requirement of the same run is told apart from a foreign id.
  */
 export function planRequirements(
   tool: ToolSpec,
   inputs: Record<string, unknown>,
-  options: { runId: string; revision: number; now: number; needsApproval: boolean },
+  options: {
+    runId: string
+    revision: number
+    now: number
+    needsApproval: boolean
+    /** What the person must know before approving (a candidate's `evidence.caution`). */
+    caution?: string
+  },
 ): PlannedInputs {
   const out: Record<string, unknown> = { ...inputs }
   const requirements: OpenRequirement[] = []
@@ -83,7 +91,7 @@ export function planRequirements(
     requirements.push({
       id: id(),
       kind: 'approval',
-      message: `${tool.name} changes data on ${tool.siteHost}: approve the request it will send.`,
+      message: `${tool.name} changes data on ${tool.siteHost}: approve the request it will send.${options.caution ? ` ${options.caution}` : ''}`,
       request: previewRequest(tool, out),
       expiresAt,
     })

@@ -56,6 +56,11 @@ export function startRun(
     const existing = deps.runs.findByKey(options.tenant, options.idempotencyKey)
     if (existing) return joinRun(state, existing, tool, inputHash)
   }
+  // A candidate the compiler cautions about (issue 24 F) is asked about even when the caller
+  // allowed writes: its first run may act on the record the person recorded on.
+  const caution = tool.status === 'candidate' && tool.mutating ? tool.evidence.caution : undefined
+  if (caution && options.mayAsk === false)
+    throw new ServiceError('forbidden', `${tool.name} is not verified yet. ${caution}`)
   if (tool.mutating && !options.allowMutation && options.mayAsk === false)
     throw new ServiceError(
       'forbidden',
@@ -67,7 +72,8 @@ export function startRun(
     runId,
     revision: 1,
     now: deps.clock(),
-    needsApproval: tool.mutating && !options.allowMutation,
+    needsApproval: (tool.mutating && !options.allowMutation) || !!caution,
+    ...(caution ? { caution } : {}),
   })
   // A caller that cannot be asked gets the refusal now, before anything is stored or billed.
   if (options.mayAsk === false && planned.requirements.length)

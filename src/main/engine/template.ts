@@ -1,5 +1,6 @@
 import { applyChanges } from '../../shared/jsonChanges'
 import { valueAt } from '../../shared/jsonPath'
+import { renderRelativeTime, TIME_PREFIX } from '../../shared/relativeTime'
 import type {
   JsonBodyBase,
   MultipartPart,
@@ -70,13 +71,18 @@ export function placeholderNames(template: RequestTemplate, pattern: RegExp): st
  * no value in a JSON body, which drops the key (an optional slot left out).
  * `{{json:<name>}}` renders the value as JSON text (RFC 8259: a string quoted and escaped, a
  * number bare, nothing in scope `null`), for JSON carried inside a URL or text (GraphQL GET
- * `variables=`); in the URL that JSON is then percent-encoded like any placeholder.
+ * `variables=`); in the URL that JSON is then percent-encoded like any placeholder. A whole
+ * `{{num:<name>}}` in a JSON body renders a numeric text as a number; elsewhere as the text.
+ * `{{gen.time:<offsetMs>:<exemplar>}}` is the run's `gen.now_ms` (else the clock) plus the
+ * offset, written as the exemplar was (`../../shared/relativeTime.ts`).
  */
-export function renderRequest(template: RequestTemplate, scope: TemplateScope): RenderedRequest {
+export function renderRequest(template: RequestTemplate, given: TemplateScope): RenderedRequest {
+  const scope = withRelativeTimes(template, given)
   const text = (s: string, encode: (v: string) => string = (v) => v) =>
     s.replace(PLACEHOLDER, (_, name: string) => {
       if (name.startsWith(JSON_PREFIX))
         return encode(jsonText(scope[name.slice(JSON_PREFIX.length)]))
+      if (name.startsWith(NUMBER_PREFIX)) name = name.slice(NUMBER_PREFIX.length)
       return scope[name] === undefined ? '' : encode(stringify(scope[name]))
     })
   const headers: Record<string, string> = {}
@@ -149,6 +155,12 @@ function renderJson(value: unknown, scope: TemplateScope): unknown {
     const whole = WHOLE.exec(value)
     if (whole?.[1]!.startsWith(JSON_PREFIX))
       return scope[whole[1]!.slice(JSON_PREFIX.length)] ?? null
+    if (whole?.[1]!.startsWith(NUMBER_PREFIX)) {
+      const found = scope[whole[1]!.slice(NUMBER_PREFIX.length)]
+      return typeof found === 'string' && found.trim() && Number.isFinite(Number(found))
+        ? Number(found)
+        : found
+    }
     if (whole) return scope[whole[1]!]
     return value.replace(PLACEHOLDER, (_, name: string) =>
       name.startsWith(JSON_PREFIX)
@@ -168,8 +180,28 @@ function renderJson(value: unknown, scope: TemplateScope): unknown {
   return value
 }
 
+/** The scope with a value for each relative time the template names, computed from its now. */
+function withRelativeTimes(template: RequestTemplate, scope: TemplateScope): TemplateScope {
+  const names = placeholderNames(template, PLACEHOLDER)
+    .map((n) => n.replace(/^(json|num):/, ''))
+    .filter((n) => n.startsWith(TIME_PREFIX) && scope[n] === undefined)
+  if (!names.length) return scope
+  const now = Number(scope['gen.now_ms']) || Date.now()
+  const out: TemplateScope = { ...scope }
+  for (const name of names) {
+    const value = renderRelativeTime(name, now)
+    if (value !== null) out[name] = value
+  }
+  return out
+}
+
 /** The prefix of a placeholder rendered as JSON text: `{{json:input.p0}}`. */
 const JSON_PREFIX = 'json:'
+/**
+ * The prefix of a placeholder that stands for a JSON number where the recorded body had one
+ * (`{{num:step.d4.item_id}}`): an extracted id is text, the site wants `9`, not `"9"`.
+ */
+const NUMBER_PREFIX = 'num:'
 
 function jsonText(value: unknown): string {
   return JSON.stringify(value ?? null)

@@ -1,0 +1,333 @@
+/**
+ * Issue 24 kind 3: an id the person picked by clicking a row, sent by the write as a value too
+ * short or too plain to trace by itself (NZBGet's `NZBID` 9, a task's `id` 5). Read from the
+ * other end: a value the person gave (typed, quoted, clicked, named in the intent) names one record
+ * of a list an earlier answer held; when an id field of that record holds a value the target
+ * sends as a constant, the tool reads that list first, finds the record by the person's value
+ * (an input) and sends its id. Pure: the tool and its trace in, the tool out.
+ */
+import { fold, formatPath, wherePart, type PathPart } from '../../shared/jsonPath'
+import type { EvidenceSignal, SlotSchema, ToolSpec, ToolStep } from '../../shared/toolSpec'
+import type { Exchange, Trace } from '../../shared/trace'
+import { parseJsonBody, safeUrl } from './classify'
+import { snake } from './naming'
+import { personValues, type PersonValue } from './personValues'
+import { templateOf } from './stepTemplate'
+import { isLongPoll } from './valueSources'
+import { singular } from './valueSpelling'
+
+/** Fields that hold a record's id (`id`, `NZBID`, `uuid`, `nodeId`, `folder_id`). */
+const ID_FIELD = /^(id|_id|uuid|guid|key|slug)$|(id|Id|ID|_key|Key|uuid)$/
+
+/**
+ * How plainly a field names the record's own id: `id` first, then `<thing>ID`, last an id of a
+ * range or a relative (`FirstID`, `parentId`), which may equal it by chance.
+ */
+function idRank(field: string): number {
+  if (/^(_?id|uuid|guid)$/i.test(field)) return 0
+  return /^(first|last|min|max|parent|prev|next|old|new|root)/i.test(field) ? 2 : 1
+}
+
+/** How deep in an answer lists of records are looked for. */
+const MAX_DEPTH = 4
+
+/** A constant the target sends: where, and its value. */
+interface Literal {
+  /** JSON body path, or `url` for a path segment or query value. */
+  where: 'json' | 'url'
+  path: Array<string | number>
+  value: string | number
+  /** The optional input that carries the value today (its recorded default), when one does. */
+  input?: string
+}
+
+/**
+ * The tool with each literal id of its target that a person's value picks in an earlier list
+ * replaced by a lookup (see the module comment); unchanged when none does.
+ */
+export function lookupPickedRecords(tool: ToolSpec, trace: Trace, intent = tool.intent): ToolSpec {
+  const target = tool.steps.at(-1)
+  const exchange = trace.exchanges.find((e) => e.id === target?.exchangeId)
+  if (!target || !exchange) return tool
+  const people = personValues(trace, intent)
+  if (!people.length) return tool
+  const literals = literalsOf(target, tool.inputs)
+  if (!literals.length) return tool
+  const host = safeUrl(exchange.url)?.host
+  const earlier = trace.exchanges
+    .filter(
+      (e) =>
+        e.seq < exchange.seq &&
+        e.status >= 200 &&
+        e.status < 300 &&
+        safeUrl(e.url)?.host === host &&
+        !isLongPoll(e),
+    )
+    .reverse()
+  const properties = { ...tool.inputs.properties }
+  const required = [...(tool.inputs.required ?? [])]
+  const steps = [...tool.steps]
+  const signals: EvidenceSignal[] = []
+  let request = target.request
+  for (const literal of literals) {
+    const found = findRecord(literal, earlier, people, intent)
+    if (!found) continue
+    let slot = Object.values(properties).find(
+      (p) => typeof p.default === 'string' && fold(p.default) === fold(found.person.value),
+    )?.['x-slot']
+    const step = stepFor(steps, found.exchange)
+    if (!slot) {
+      slot = nextSlot(properties)
+      const name = uniqueName(snake(found.field) || 'name', properties)
+      properties[name] = lookupInput(slot, found, step.id)
+      if (found.person.strong) required.push(name)
+    }
+    const extractor = extractorName(
+      step,
+      `${singular(snake(found.list) || 'item')}_${snake(found.idField)}`,
+    )
+    const path = formatPath([
+      ...found.listPath,
+      wherePart([found.field], `input.${slot}`),
+      { kind: 'key', key: found.idField },
+    ])
+    step.extract = [...step.extract, { name: extractor, from: 'json', path }]
+    const placeholder =
+      typeof literal.value === 'number'
+        ? `{{num:step.${step.id}.${extractor}}}`
+        : `{{step.${step.id}.${extractor}}}`
+    request = replaceLiteral(request, literal, placeholder)
+    if (literal.input) {
+      delete properties[literal.input]
+      const at = required.indexOf(literal.input)
+      if (at >= 0) required.splice(at, 1)
+    }
+    signals.push({
+      name: 'lookup_picked_record',
+      weight: 0,
+      detail: `${literal.value} is the ${found.idField} of the ${singular(found.list)} whose ${found.field} is "${found.person.value}" in ${found.exchange.method} ${safeUrl(found.exchange.url)?.pathname}: looked up by that ${found.field} (input ${slot})`,
+    })
+  }
+  if (!signals.length) return tool
+  const ordered = steps.slice(0, -1).sort((a, b) => seqOf(trace, a) - seqOf(trace, b))
+  return {
+    ...tool,
+    inputs: { ...tool.inputs, properties, required },
+    steps: [...ordered, { ...target, request }],
+    evidence: { ...tool.evidence, signals: [...tool.evidence.signals, ...signals] },
+  }
+}
+
+/**
+ * Constants of a request template that may be ids: JSON body leaves and URL path segments, and
+ * JSON leaves an optional input without the person's value carries (its default is what was
+ * recorded: an id sent as seen).
+ */
+function literalsOf(step: ToolStep, inputs: ToolSpec['inputs']): Literal[] {
+  const out: Literal[] = []
+  const body = step.request.body
+  const bySlot = new Map(
+    Object.entries(inputs.properties).map(([name, p]) => [`{{input.${p['x-slot']}}}`, name]),
+  )
+  const required = new Set(inputs.required ?? [])
+  if (body?.kind === 'json' && !body.base) {
+    const walk = (node: unknown, path: Array<string | number>) => {
+      const input = typeof node === 'string' ? bySlot.get(node) : undefined
+      const recorded = input === undefined ? undefined : inputs.properties[input]!.default
+      if (input !== undefined && !required.has(input) && isIdValue(recorded))
+        out.push({ where: 'json', path, value: recorded, input })
+      else if (typeof node === 'number' && Number.isInteger(node))
+        out.push({ where: 'json', path, value: node })
+      else if (
+        typeof node === 'string' &&
+        !node.includes('{{') &&
+        /\d/.test(node) &&
+        node.length <= 64
+      )
+        out.push({ where: 'json', path, value: node })
+      else if (Array.isArray(node)) node.forEach((item, i) => walk(item, [...path, i]))
+      else if (node !== null && typeof node === 'object')
+        for (const [k, v] of Object.entries(node)) walk(v, [...path, k])
+    }
+    walk(body.template, [])
+  }
+  urlParts(step.request.url)
+    ?.segments.filter(Boolean)
+    .forEach((segment, i) => {
+      if (!segment.includes('{{') && /\d/.test(segment))
+        out.push({ where: 'url', path: [i], value: decodeURIComponent(segment) })
+    })
+  return out
+}
+
+function isIdValue(value: unknown): value is string | number {
+  return (
+    (typeof value === 'number' && Number.isInteger(value)) ||
+    (typeof value === 'string' && /\d/.test(value) && !/\s/.test(value) && value.length <= 64)
+  )
+}
+
+/** A URL template cut into its origin, its path's segments and the rest (placeholders kept). */
+function urlParts(url: string): { origin: string; segments: string[]; rest: string } | null {
+  const m = /^(https?:\/\/[^/?#]+)([^?#]*)(.*)$/.exec(url)
+  return m ? { origin: m[1]!, segments: m[2]!.split('/'), rest: m[3]! } : null
+}
+
+/** A record a person's value names, whose id field holds the literal. */
+interface FoundRecord {
+  exchange: Exchange
+  listPath: PathPart[]
+  list: string
+  field: string
+  idField: string
+  person: PersonValue
+}
+
+/**
+ * The latest earlier list (an array of records in a JSON answer) with exactly one record whose
+ * string field equals a person's value (strong values first) and whose id field equals the
+ * literal, or null.
+ */
+function findRecord(
+  literal: Literal,
+  earlier: Exchange[],
+  people: PersonValue[],
+  intent: string,
+): FoundRecord | null {
+  const ordered = [...people.filter((p) => p.strong), ...people.filter((p) => !p.strong)]
+  for (const exchange of earlier) {
+    const json = parseJsonBody(exchange)
+    if (json === undefined) continue
+    for (const { path, list } of listsOf(json, [], 0)) {
+      for (const person of [...ordered, ...namedInIntent(list, intent)]) {
+        const wanted = fold(person.value)
+        const matches = list.filter((r) =>
+          Object.values(r).some((v) => typeof v === 'string' && fold(v) === wanted),
+        )
+        if (matches.length !== 1) continue
+        const record = matches[0]!
+        const field = Object.keys(record).find(
+          (k) => typeof record[k] === 'string' && fold(record[k] as string) === wanted,
+        )!
+        const idField = Object.keys(record)
+          .filter((k) => ID_FIELD.test(k) && String(record[k]) === String(literal.value))
+          .sort((a, b) => idRank(a) - idRank(b))[0]
+        if (!idField || field === idField) continue
+        const key = [...path].reverse().find((p) => p.kind === 'key') as
+          { kind: 'key'; key: string } | undefined
+        return { exchange, listPath: path, list: key?.key ?? 'item', field, idField, person }
+      }
+    }
+  }
+  return null
+}
+
+type Rec = Record<string, unknown>
+
+/**
+ * The string fields of a list's records that the intent says whole (a name of any length:
+ * "pause the download Big Buck Bunny 2008 1080p BluRay x264"), longest first.
+ */
+function namedInIntent(list: Rec[], intent: string): PersonValue[] {
+  const said = ` ${fold(intent).replace(/[^\p{L}\p{N}]+/gu, ' ')} `
+  const found = new Set<string>()
+  for (const record of list)
+    for (const v of Object.values(record)) {
+      if (typeof v !== 'string' || v.trim().length < 4) continue
+      const words = fold(v).replace(/[^\p{L}\p{N}]+/gu, ' ').trim()
+      if (words && said.includes(` ${words} `)) found.add(v)
+    }
+  return [...found]
+    .sort((a, b) => b.length - a.length)
+    .map((value) => ({ value, strong: false, source: 'intent' }))
+}
+
+/** Every array of records in a JSON value, with its path, up to `MAX_DEPTH` levels down. */
+function listsOf(
+  node: unknown,
+  path: PathPart[],
+  depth: number,
+): Array<{ path: PathPart[]; list: Rec[] }> {
+  if (depth > MAX_DEPTH || node === null || typeof node !== 'object') return []
+  if (Array.isArray(node)) {
+    const records = node.filter(
+      (x): x is Rec => x !== null && typeof x === 'object' && !Array.isArray(x),
+    )
+    return records.length >= 1 && records.length === node.length ? [{ path, list: records }] : []
+  }
+  return Object.entries(node).flatMap(([key, child]) =>
+    listsOf(child, [...path, { kind: 'key', key }], depth + 1),
+  )
+}
+
+/** The tool's step made from `exchange`, made (and inserted before the target) on first use. */
+function stepFor(steps: ToolStep[], exchange: Exchange): ToolStep {
+  const existing = steps.find((s) => s.exchangeId === exchange.id)
+  if (existing) return existing
+  const step: ToolStep = {
+    id: `d${exchange.seq}`,
+    exchangeId: exchange.id,
+    request: templateOf(exchange, new Map(), new Map()),
+    extract: [],
+  }
+  steps.splice(steps.length - 1, 0, step)
+  return step
+}
+
+function extractorName(step: ToolStep, base: string): string {
+  let name = base
+  for (let i = 2; step.extract.some((x) => x.name === name); i++) name = `${base}_${i}`
+  return name
+}
+
+function lookupInput(slot: string, found: FoundRecord, stepId: string): SlotSchema {
+  return {
+    'x-slot': slot,
+    'x-in': 'answer',
+    'x-path': `step.${stepId}`,
+    type: 'string',
+    minLength: 1,
+    description: `The ${found.field} of the ${singular(found.list)} to act on; its ${found.idField} is looked up by it.`,
+    default: found.person.value,
+    examples: [found.person.value],
+  }
+}
+
+function uniqueName(base: string, taken: Record<string, unknown>): string {
+  let name = base
+  for (let i = 2; name in taken; i++) name = `${base}_${i}`
+  return name
+}
+
+function nextSlot(properties: Record<string, SlotSchema>): string {
+  const used = Object.values(properties).map((p) => Number(/^p(\d+)$/.exec(p['x-slot'])?.[1] ?? -1))
+  return `p${Math.max(-1, ...used) + 1}`
+}
+
+function seqOf(trace: Trace, step: ToolStep): number {
+  return trace.exchanges.find((e) => e.id === step.exchangeId)?.seq ?? 0
+}
+
+/** The request with the literal at its place replaced by `placeholder`. */
+function replaceLiteral(
+  request: ToolStep['request'],
+  literal: Literal,
+  placeholder: string,
+): ToolStep['request'] {
+  if (literal.where === 'url') {
+    const parts = urlParts(request.url)
+    if (!parts) return request
+    const nonEmpty = parts.segments.map((seg, i) => (seg ? i : -1)).filter((i) => i >= 0)
+    const at = nonEmpty[literal.path[0] as number]
+    if (at === undefined) return request
+    parts.segments[at] = placeholder
+    return { ...request, url: `${parts.origin}${parts.segments.join('/')}${parts.rest}` }
+  }
+  const body = request.body
+  if (body?.kind !== 'json') return request
+  const template = structuredClone(body.template) as unknown
+  let node = template as Record<string | number, unknown>
+  for (const key of literal.path.slice(0, -1)) node = node[key] as Record<string | number, unknown>
+  node[literal.path.at(-1)!] = placeholder
+  return { ...request, body: { ...body, template } }
+}
