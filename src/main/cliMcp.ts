@@ -1,5 +1,10 @@
 import { parseArgs } from 'node:util'
+import { setTimeout as delay } from 'node:timers/promises'
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { isJSONRPCRequest, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
+import { isServiceError, ServiceError } from '../shared/errors'
+import { readServeFile, type ServeFile } from './mcp/serveFile'
 import { createMcpSession } from './mcp/mcpServer'
 import { parseApps } from './mcp/toolsInScope'
 import { createCore, LOCAL_TENANT } from './core'
@@ -10,18 +15,40 @@ import { dataDir } from './config'
 /** How often the bridge looks for tools another process (`sitecall serve`) verified, in ms. */
 const TOOL_POLL_MS = 2_000
 
+/** How long `mcp` waits for a `serve` that holds the lock to write its serve file (starting). */
+const SERVE_FILE_WAIT_MS = 15_000
+
 /**
  * `sitecall mcp [--apps A,B]`: the MCP server over stdio for desktop clients that start a command
- *. It runs an in-process core on SITECALL_HOME's data dir, with no HTTP listener,
- * as the owner workspace. It runs the engine, so it takes the data dir's lock: beside a running
- * `serve` or desktop app it refuses (409 `resource_locked`, naming that process).
- * Stdout carries only JSON-RPC; it ends when the client closes stdin or on SIGINT/SIGTERM.
+ * (issue 26 item 2.3). Where nothing else runs the engine on SITECALL_HOME's data dir, it runs an
+ * in-process core there (no HTTP listener) as the owner workspace, holding the data dir's lock.
+ * Beside a running `sitecall serve` it bridges instead: every JSON-RPC message goes to that
+ * process's `/mcp` (with `?apps=`) under the owner token the serve file gives (`serveFile.ts`),
+ * so the same tools, runs and approvals are served by the one engine. Beside the desktop app
+ * (the lock's holder writes no serve file) it refuses, 409 `resource_locked`, saying to use the
+ * app's URL. Stdout carries only JSON-RPC; it ends when the client closes stdin or on
+ * SIGINT/SIGTERM.
  */
 export async function mcpCommand(args: string[]): Promise<number> {
   const { values } = parseArgs({ args, options: { apps: { type: 'string' } } })
   const apps = parseApps(values.apps)
-  // The bridge runs the engine: it refuses beside a running serve or desktop app.
-  const lock = lockDataDir(dataDir())
+  const home = dataDir()
+  let lock: ReturnType<typeof lockDataDir>
+  try {
+    lock = lockDataDir(home)
+  } catch (error) {
+    if (!isServiceError(error) || error.code !== 'resource_locked') throw error
+    const holder = (error.details.holder ?? null) as { command?: unknown } | null
+    const serving = typeof holder?.command === 'string' && /\bserve\b/.test(holder.command)
+    const running = serving ? await waitForServeFile(home) : readServeFile(home)
+    if (!running)
+      throw new ServiceError(
+        'resource_locked',
+        `${error.message} Only a running \`sitecall serve\` can be bridged to; MCP clients reach the desktop app at its /mcp URL with an API key (Connect an agent).`,
+        error.details,
+      )
+    return await bridge(home, running, apps)
+  }
   const core = createCore({ rendererDir: null })
   const session = createMcpSession(
     {
@@ -75,4 +102,78 @@ function toolsFingerprint(tools: ToolRepository): string {
     .list()
     .map((t) => `${t.id}:${t.status}:${t.updatedAt}`)
     .join(',')
+}
+
+/** The serve file of a process that holds the lock, once it is written (null: none in time). */
+async function waitForServeFile(home: string): Promise<ServeFile | null> {
+  const until = Date.now() + SERVE_FILE_WAIT_MS
+  for (;;) {
+    const found = readServeFile(home)
+    if (found || Date.now() >= until) return found
+    await delay(200)
+  }
+}
+
+/**
+ * Relays JSON-RPC between this process's stdio and the running service's Streamable HTTP
+ * `/mcp`: requests, answers and notifications both ways (the HTTP transport keeps the session
+ * id, and the protocol version once the initialize answer names it). Each HTTP request carries
+ * the owner token the serve file holds at that moment (serve renews it every 20 minutes). A
+ * request the service cannot be reached for is answered with a JSON-RPC error saying so.
+ */
+async function bridge(home: string, running: ServeFile, apps: string[] | null): Promise<number> {
+  const url = new URL('/mcp', running.url)
+  if (apps?.length) url.searchParams.set('apps', apps.join(','))
+  let token = running.token
+  const remote = new StreamableHTTPClientTransport(url, {
+    fetch: (input, init) => {
+      token = readServeFile(home)?.token ?? token
+      const headers = new Headers(init?.headers)
+      headers.set('authorization', `Bearer ${token}`)
+      return fetch(input, { ...init, headers })
+    },
+  })
+  const local = new StdioServerTransport()
+  const ended = new Promise<void>((resolve) => {
+    local.onclose = resolve
+    process.stdin.once('end', resolve)
+    process.once('SIGINT', resolve)
+    process.once('SIGTERM', resolve)
+  })
+  const initializing = new Set<string | number>()
+  local.onmessage = (message: JSONRPCMessage) => {
+    if (isJSONRPCRequest(message) && message.method === 'initialize') initializing.add(message.id)
+    remote.send(message).catch((error: unknown) => {
+      if (!isJSONRPCRequest(message)) return
+      void local.send({
+        jsonrpc: '2.0',
+        id: message.id,
+        error: {
+          code: -32000,
+          message: `Sitecall at ${running.url} did not answer (${(error as Error).message}): is \`sitecall serve\` still running?`,
+        },
+      })
+    })
+  }
+  remote.onmessage = (message: JSONRPCMessage) => {
+    if ('result' in message && initializing.delete(message.id)) {
+      const version = (message.result as { protocolVersion?: unknown }).protocolVersion
+      if (typeof version === 'string') remote.setProtocolVersion(version)
+    }
+    void local.send(message).catch(() => undefined)
+  }
+  remote.onerror = (error) => process.stderr.write(`sitecall mcp: ${error.message}\n`)
+  await remote.start()
+  await local.start()
+  process.stderr.write(
+    `sitecall mcp: bridging to ${url.origin}/mcp (sitecall serve, pid ${running.pid})\n`,
+  )
+  try {
+    await ended
+  } finally {
+    await remote.terminateSession().catch(() => undefined)
+    await remote.close().catch(() => undefined)
+    await local.close().catch(() => undefined)
+  }
+  return 0
 }

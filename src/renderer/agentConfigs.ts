@@ -1,3 +1,5 @@
+import type { McpStdioCommand } from '../shared/appApi'
+
 /**
  * Copy-paste configurations that connect an agent to this app. Each takes the
  * local service's URL (`http://127.0.0.1:7411`) and an API key, or the placeholder
@@ -17,21 +19,21 @@ export interface AgentConfig {
 const json = (value: unknown) => JSON.stringify(value, null, 2)
 
 /**
- * The MCP configurations: Cursor and VS Code reach `/mcp` over Streamable HTTP with the key as a
- * bearer; Claude Desktop's config file starts a command, so it runs `sitecall mcp` (stdio), as
- * does any client that only starts commands.
+ * The MCP configurations (issue 26 item 2.3: each runs as shown). Cursor and VS Code reach `/mcp`
+ * over Streamable HTTP with the key as a bearer. Claude Desktop's config file starts a command:
+ * `stdio` is the service's own (`app.info` `mcpStdio`: absolute Node and `bin/sitecall.mjs`
+ * paths, `SITECALL_HOME`), since `sitecall` is on no PATH after the set-up and `npx sitecall`
+ * outside the checkout would fetch a stranger's package. Without it (a build with no script on
+ * disk) the command clients are pointed at the HTTP configurations instead.
  */
-export function agentConfigs(apiUrl: string, key: string | null): AgentConfig[] {
+export function agentConfigs(
+  apiUrl: string,
+  key: string | null,
+  stdio: McpStdioCommand | null = null,
+): AgentConfig[] {
   const url = `${apiUrl}/mcp`
   const headers = { Authorization: `Bearer ${key ?? KEY_PLACEHOLDER}` }
-  const stdio = { command: 'sitecall', args: ['mcp'] }
-  return [
-    {
-      id: 'claude',
-      client: 'Claude Desktop',
-      where: 'claude_desktop_config.json (Settings → Developer → Edit Config)',
-      text: json({ mcpServers: { sitecall: stdio } }),
-    },
+  const http: AgentConfig[] = [
     {
       id: 'cursor',
       client: 'Cursor',
@@ -44,13 +46,35 @@ export function agentConfigs(apiUrl: string, key: string | null): AgentConfig[] 
       where: '.vscode/mcp.json in a workspace (or MCP: Open User Configuration)',
       text: json({ servers: { sitecall: { type: 'http', url, headers } } }),
     },
+  ]
+  if (!stdio) return http
+  return [
+    {
+      id: 'claude',
+      client: 'Claude Desktop',
+      where: 'claude_desktop_config.json (Settings → Developer → Edit Config)',
+      text: json({ mcpServers: { sitecall: stdio } }),
+    },
+    ...http,
     {
       id: 'stdio',
       client: 'Any client that starts a command',
-      where: 'the client’s MCP settings: command and arguments',
-      text: 'sitecall mcp\n# only some sites’ tools:  sitecall mcp --apps example.com,shop.test',
+      where: 'the client’s MCP settings: command, arguments and environment',
+      text: [
+        `command: ${stdio.command}`,
+        `arguments: ${stdio.args.map(shellWord).join(' ')}`,
+        `environment: ${Object.entries(stdio.env)
+          .map(([k, v]) => `${k}=${shellWord(v)}`)
+          .join(' ')}`,
+        `# only some sites’ tools: add the arguments --apps example.com,shop.test`,
+      ].join('\n'),
     },
   ]
+}
+
+/** A word as a POSIX shell reads it: quoted when it holds anything but safe characters. */
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`
 }
 
 /** `curl` that calls a tool on surface A (spec "A. Site tool calls") with `inputs` as the body. */

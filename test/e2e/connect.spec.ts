@@ -1,4 +1,5 @@
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { expect, test } from '@playwright/test'
 import { directoryAppEachTest, SHOTS } from './directoryApp'
 import { type Core } from '../../src/main/core'
@@ -48,7 +49,18 @@ test('connects an agent with the VS Code config it shows, then revokes its key',
   const claude = JSON.parse(
     (await page.getByTestId('config-claude').locator('pre').textContent())!,
   ) as unknown
-  expect(claude).toEqual({ mcpServers: { sitecall: { command: 'sitecall', args: ['mcp'] } } })
+  // A command that runs as shown: this Node and this checkout's script by absolute path, on this
+  // data dir (started that way in test/integration/mcp/mcpConfigs.integration.test.ts).
+  expect(claude).toEqual({
+    mcpServers: {
+      sitecall: {
+        command: process.execPath,
+        args: [fileURLToPath(new URL('../../bin/sitecall.mjs', import.meta.url)), 'mcp'],
+        env: { SITECALL_HOME: core.home },
+      },
+    },
+  })
+  await expect(page.getByTestId('config-stdio')).toContainText(`SITECALL_HOME=${core.home}`)
   const client = await connectHttp(base, { key })
   const listed = await client.listTools()
   expect(listed.tools.map((t) => t.name)).toContain(tool.name)

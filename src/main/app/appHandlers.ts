@@ -30,6 +30,7 @@ import { checkContract } from '../api/bodyCheck'
 import { SCOPE_BODY_SCHEMA, type ScopeBody } from '../../shared/accountApiSchemas'
 import { editTool } from '../api/toolEdits'
 import { replaceableTool, replaceTool } from '../api/toolReplace'
+import { mcpStdioCommand } from '../mcp/stdioCommand'
 
 export type AppHandlers = {
   [M in AppApiMethod]: (input: AppApiInput<M>) => Promise<AppApiResult<M>>
@@ -85,7 +86,11 @@ export function createAppHandlers(deps: AppHandlerDeps): AppHandlers {
       const info = deps.info()
       // The demo shop is mounted on every local service (server.ts); its one user is public.
       const { username, password } = DEFAULT_USER
-      return { ...info, demo: { url: `${info.apiUrl}${DEMO_ORDERS_PATH}/`, username, password } }
+      return {
+        ...info,
+        demo: { url: `${info.apiUrl}${DEMO_ORDERS_PATH}/`, username, password },
+        mcpStdio: mcpStdioCommand(info.dataDir),
+      }
     },
     'settings.get': async () => deps.settings.get(),
     'settings.update': async (input) => deps.settings.update(input),

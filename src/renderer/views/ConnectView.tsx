@@ -186,6 +186,7 @@ function ToolCurl({ apiUrl, apiKey }: { apiUrl: string; apiKey: string | null })
 /** Connect an agent: MCP configs, a tool's curl, OAuth, scopes, keys. */
 export function ConnectView() {
   const apiUrl = useAppStore((s) => s.info?.apiUrl) ?? location.origin
+  const stdio = useAppStore((s) => s.info?.mcpStdio) ?? null
   const [apiKey, setApiKey] = useState<string | null>(null)
   const [redirect, setRedirect] = useState('http://127.0.0.1:8976/callback')
   return (
@@ -211,17 +212,18 @@ export function ConnectView() {
       </section>
       <section className="card">
         <h2>2. The agent’s MCP configuration</h2>
-        {agentConfigs(apiUrl, apiKey).map((config) => (
+        {agentConfigs(apiUrl, apiKey, stdio).map((config) => (
           <div key={config.id} data-testid={`config-${config.id}`}>
             <h3>{config.client}</h3>
             <p className="hint">In {config.where}</p>
             <CopyBlock label={`${config.client} configuration`} text={config.text} />
           </div>
         ))}
-        <p className="hint">
-          <code>sitecall mcp</code> runs its own engine on the same data folder, so it starts only
-          while <code>sitecall serve</code> and the desktop app are closed; clients that take a URL
-          use the running app instead.
+        <p className="hint" data-testid="connect-stdio-note">
+          The command configurations start <code>sitecall mcp</code> of this installation on this
+          data folder. While this app runs they talk to it (the same tools, runs and approvals);
+          when it is closed they run the tools themselves. Clients that take a URL need this app
+          running.
         </p>
       </section>
       <section className="card">

@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { lockDataDir } from '../../../src/main/store/dataDirLock'
 import { startServe, type ServeProcess } from '../engine/serveProcess'
 
 const bin = join(import.meta.dirname, '../../../bin/sitecall.mjs')
@@ -37,7 +38,7 @@ function runCli(args: string[]): Promise<{ code: number | null; out: string; err
 }
 
 describe('one process per data dir (issue 13 item 6)', () => {
-  it('a second serve and a sitecall mcp beside a running serve refuse, naming the holder', async () => {
+  it('a second serve beside a running serve refuses, naming the holder', async () => {
     const first = await startServe(home, { SITECALL_KEYCHAIN: 'off' })
     children.push(first)
     const pid = String(first.child.pid)
@@ -49,13 +50,23 @@ describe('one process per data dir (issue 13 item 6)', () => {
     expect(second.err).toMatch(/since \d{4}-\d\d-\d\dT/)
     expect(second.out).not.toContain('Sitecall is running')
 
-    const mcp = await runCli(['mcp'])
-    expect(mcp.code).toBe(1)
-    expect(mcp.err).toContain(`pid ${pid}`)
-
     // The first one still answers.
     const health = await fetch(`${first.base}/v1/tools`)
     expect(health.status).toBe(401)
+  })
+
+  it('sitecall mcp beside a holder that is not serve (the desktop app) refuses, naming it', async () => {
+    // (Beside a running serve it bridges instead: test/integration/mcp/mcpConfigs.)
+    const held = lockDataDir(home, 'Sitecall desktop app')
+    try {
+      const mcp = await runCli(['mcp'])
+      expect(mcp.code).toBe(1)
+      expect(mcp.err).toContain(`pid ${process.pid}`)
+      expect(mcp.err).toContain('/mcp URL with an API key')
+      expect(mcp.out).toBe('')
+    } finally {
+      held.release()
+    }
   })
 
   it('starts over a lock whose process is gone and writes its own', async () => {
