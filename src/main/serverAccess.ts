@@ -10,6 +10,9 @@ import type { RateLimiter, RateLimits } from './api/rateLimit'
 import { hashSecretValue } from './store/oauthRepository'
 import type { SyncPg } from './store/postgres/pgSync'
 
+/** `randomSecret()` without a prefix: 32 random bytes in base64url, 43 characters. */
+const OWNER_TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/
+
 /**
  * Owner tokens kept in PostgreSQL (tables `owner_tokens`, `sign_in_codes` of migration 002), so
  * every node of a team server accepts a token another node issued, and a start link's code works
@@ -37,6 +40,9 @@ export function createPgOwnerTokens(
     return { token, expiresAt }
   }
   const expiresAt = (token: string): number | null => {
+    // Only what `randomSecret()` makes can be an owner token: API keys and OAuth tokens, which
+    // every request's authentication tries after owner tokens, cost no round trip here.
+    if (!OWNER_TOKEN_SHAPE.test(token)) return null
     const row = pg.one<{ expires_at: number }>(
       'SELECT expires_at FROM owner_tokens WHERE hash = $1 AND expires_at > $2',
       [hashSecretValue(token), clock()],

@@ -19,6 +19,14 @@ import { createPgStore, type PgStore } from '../../../src/main/store/postgres/pg
 import type { Run } from '../../../src/shared/run'
 import type { ToolSpec } from '../../../src/shared/toolSpec'
 import { gate } from '../../fixtures/harness/harness'
+import {
+  authorizeQuery,
+  consent,
+  pkcePair,
+  REDIRECT_URI,
+  registerClient,
+  token,
+} from '../api/oauth/oauthHarness'
 import { callTool, searchRequests, send } from '../../fixtures/harness/http'
 import { makeSearchTool } from '../../fixtures/harness/searchTool'
 import { startDirectorySite, type DirectorySite } from '../../fixtures/sites/directory'
@@ -186,5 +194,40 @@ describe.skipIf(skip !== null)(`sitecall server${skip ? ` (skipped: ${skip})` : 
     }
     expect(tokens.redeem(code).token).toBeTruthy()
     expect(() => tokens.redeem(code)).toThrow(/already used/)
+  })
+
+  it('takes an authorization code and a refresh token once when both nodes race to redeem them', async () => {
+    const owner = createPgOwnerTokens(store.pg, { clock: Date.now }).issue().token
+    const [a, b] = nodes as [Node, Node]
+    // Registered and consented on one node; redeemed on both at once.
+    const clientId = await registerClient(a.base)
+    const codeFlow = async () => {
+      const { verifier, challenge } = pkcePair()
+      const back = await consent(
+        { base: a.base, core: { ownerToken: owner } } as never,
+        authorizeQuery(clientId, challenge),
+      )
+      return {
+        grant_type: 'authorization_code',
+        code: back.searchParams.get('code')!,
+        redirect_uri: REDIRECT_URI,
+        client_id: clientId,
+        code_verifier: verifier,
+      }
+    }
+    const raced = await codeFlow()
+    const codeAnswers = await Promise.all([a, b].map((n) => token(n.base, raced)))
+    expect(codeAnswers.map((x) => x.status).sort()).toEqual([200, 400])
+    // (A code redeemed twice also revokes what it gave, RFC 6749 §4.1.2: a fresh grant for the
+    // refresh race.)
+    const granted = await token(b.base, await codeFlow())
+    expect(granted.status).toBe(200)
+    const refresh = {
+      grant_type: 'refresh_token',
+      refresh_token: granted.body.refresh_token,
+      client_id: clientId,
+    }
+    const refreshAnswers = await Promise.all([a, b].map((n) => token(n.base, refresh)))
+    expect(refreshAnswers.map((x) => x.status).sort()).toEqual([200, 400])
   })
 })
