@@ -230,4 +230,24 @@ describe.skipIf(skip !== null)(`sitecall server${skip ? ` (skipped: ${skip})` : 
     const refreshAnswers = await Promise.all([a, b].map((n) => token(n.base, refresh)))
     expect(refreshAnswers.map((x) => x.status).sort()).toEqual([200, 400])
   })
+
+  it('answers 503 unavailable while PostgreSQL is down and serves again once it is back, without a restart', async () => {
+    await cluster.stop()
+    try {
+      for (const node of nodes) {
+        const down = await send<{ error: { code: string } }>(node.base, 'GET', '/v1/usage', { key })
+        expect(down.status, node.id).toBe(503)
+        expect(down.body.error.code).toBe('unavailable')
+        expect(down.headers.get('retry-after')).toMatch(/^\d+$/)
+      }
+    } finally {
+      await cluster.start()
+    }
+    for (const node of nodes) {
+      const back = await send(node.base, 'GET', '/v1/usage', { key })
+      expect(back.status, node.id).toBe(200)
+    }
+    // The test's own connection reconnects the same way.
+    expect(store.keys.list(LOCAL_TENANT).length).toBeGreaterThan(0)
+  })
 })
