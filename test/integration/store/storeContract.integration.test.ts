@@ -347,5 +347,111 @@ for (const impl of [sqlite, postgres]) {
       expect(store.ledger.charged('local', 'ref-u')).toBe(true)
       expect(store.ledger.charged('local', 'ref-v')).toBe(false)
     })
+
+    it('keeps results under the retention rule and commits atomicallySoon work', async () => {
+      for (const [id, at] of [
+        ['lrun_old', 10],
+        ['lrun_new', 1_000],
+      ] as const) {
+        store.runs.create(run(id, { status: 'working' }), at)
+        store.runs.transition(
+          id,
+          { status: 'succeeded', result: { rows: 'x'.repeat(200) }, finished: true },
+          at,
+        )
+      }
+      expect(store.runs.storedResults().runs).toBe(2)
+      const dropped = store.runs.expireResults({ maxAgeMs: 500, maxBytes: 1024 ** 3 }, 1_100)
+      expect(dropped.runs).toBe(1)
+      expect(dropped.bytes).toBeGreaterThan(0)
+      expect(store.runs.get('lrun_old')).toMatchObject({ status: 'succeeded' })
+      expect(store.runs.get('lrun_old')?.result).toBeUndefined()
+      expect(store.runs.get('lrun_new')?.result).toEqual({ rows: 'x'.repeat(200) })
+      expect(store.runs.list({ toolId: 't1' }).map((r) => r.runId)).toEqual([
+        'lrun_new',
+        'lrun_old',
+      ])
+      const kept = await store.runs.atomicallySoon(() => {
+        store.ledger.charge('local', 'soon-1', 1, 'x', 2)
+        return 'kept'
+      })
+      expect(kept).toBe('kept')
+      await expect(
+        store.runs.atomicallySoon(() => {
+          store.ledger.charge('local', 'soon-2', 1, 'x', 2)
+          throw new Error('undone')
+        }),
+      ).rejects.toThrow('undone')
+      expect(store.ledger.charged('local', 'soon-1')).toBe(true)
+      expect(store.ledger.charged('local', 'soon-2')).toBe(false)
+    })
+
+    it('keeps index jobs per workspace and fails the active ones of a gone process', () => {
+      const job = {
+        id: 'idx_1',
+        tenant: 'local',
+        url: 'https://x.example/',
+        site: 'x.example',
+        intent: null,
+        status: 'queued' as const,
+        indexed: 0,
+        reason: null,
+        message: null,
+        traceId: null,
+        toolIds: [],
+        signInUrl: null,
+        createdAt: 10,
+        updatedAt: 10,
+        finishedAt: null,
+      }
+      store.indexJobs.create(job)
+      store.indexJobs.create({ ...job, id: 'idx_2', createdAt: 20, updatedAt: 20 })
+      expect(store.indexJobs.get('acme', 'idx_1')).toBeNull()
+      expect(store.indexJobs.update('idx_1', { status: 'running' }, 30)).toMatchObject({
+        status: 'running',
+        updatedAt: 30,
+      })
+      expect(store.indexJobs.active('local').map((j) => j.id)).toEqual(['idx_1', 'idx_2'])
+      expect(store.indexJobs.countSince('local', 15)).toBe(1)
+      expect(store.indexJobs.oldestSince('local', 5)?.id).toBe('idx_1')
+      expect(store.indexJobs.failActive('worker_lost', 'gone', 40)).toBe(2)
+      expect(store.indexJobs.get('local', 'idx_2')).toMatchObject({
+        status: 'failed',
+        reason: 'worker_lost',
+        finishedAt: 40,
+      })
+    })
+
+    it('lists, touches and removes logins and secrets; quarantines and lists tool health', () => {
+      const sealed = Buffer.from('envelope')
+      store.logins.save('local', 'a.example', sealed, 1)
+      store.logins.save('local', 'b.example', sealed, 2)
+      store.logins.touch('local', 'a.example', 5)
+      expect(store.logins.get('local', 'a.example')?.lastUsedAt).toBe(5)
+      expect(
+        store.logins
+          .list('local')
+          .map((l) => l.siteHost)
+          .sort(),
+      ).toEqual(['a.example', 'b.example'])
+      expect(store.logins.remove('local', 'a.example')).toBe(true)
+      expect(store.logins.remove('local', 'a.example')).toBe(false)
+      expect(store.logins.plaintext()).toEqual([])
+      store.secrets.put('local', 'A', sealed, null, 1)
+      const replaced = store.secrets.put('local', 'A', Buffer.from('other'), ['x.example'], 2)
+      expect(replaced.created).toBe(false)
+      expect(store.secrets.list('local').map((x) => x.name)).toEqual(['A'])
+      expect(store.secrets.records('local')[0]?.envelope).toEqual(Buffer.from('other'))
+      expect(store.secrets.remove('local', 'A')).toBe(true)
+      expect(store.secrets.count('local')).toBe(0)
+      store.health.setQuarantined('t9', 7)
+      store.health.markChecked('t9', 8)
+      expect(store.health.quarantined().map((h) => h.toolId)).toEqual(['t9'])
+      expect(store.health.get('t9')).toMatchObject({ quarantinedAt: 7, checkedAt: 8 })
+      const { key } = store.keys.create({ id: 'key_o', tenant: 'acme', label: 'o', kind: 'org' }, 1)
+      store.keys.touch('key_o', 9)
+      expect(store.keys.findByKey(key)).toMatchObject({ kind: 'org', lastUsedAt: 9 })
+      expect(store.keys.list('local')).toEqual([])
+    })
   })
 }

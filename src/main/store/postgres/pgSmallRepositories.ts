@@ -108,14 +108,24 @@ const toHealth = (r: HealthRow): ToolHealth => ({
 
 /** Tool health on PostgreSQL: each change is one upsert, so racing nodes count every failure. */
 export function createPgToolHealthRepository(pg: SyncPg): ToolHealthRepository {
-  const upsert = (toolId: string, set: string, args: unknown[]): HealthRow =>
-    pg.one<HealthRow>(
-      `INSERT INTO tool_health AS h (tool_id) VALUES ($1)
-       ON CONFLICT (tool_id) DO UPDATE SET ${set} RETURNING *`,
-      [toolId, ...args],
-    )!
+  /** Sets one column, making the row when the tool has none yet (then with that value). */
+  const put = (toolId: string, column: 'quarantined_at' | 'checked_at', value: number | null) =>
+    void pg.query(
+      `INSERT INTO tool_health AS h (tool_id, ${column}) VALUES ($1, $2)
+       ON CONFLICT (tool_id) DO UPDATE SET ${column} = excluded.${column}`,
+      [toolId, value],
+    )
   return {
-    get: (toolId) => toHealth(upsert(toolId, 'tool_id = h.tool_id', [])),
+    // The row, made when missing (as SQLite's), without writing a row that exists: one statement.
+    get: (toolId) =>
+      toHealth(
+        pg.one<HealthRow>(
+          `WITH made AS (INSERT INTO tool_health (tool_id) VALUES ($1)
+             ON CONFLICT (tool_id) DO NOTHING RETURNING *)
+           SELECT * FROM made UNION ALL SELECT * FROM tool_health WHERE tool_id = $1`,
+          [toolId],
+        )!,
+      ),
     recordSuccess(toolId, inputs) {
       pg.query(
         `INSERT INTO tool_health (tool_id, last_good_inputs) VALUES ($1, $2)
@@ -134,12 +144,8 @@ export function createPgToolHealthRepository(pg: SyncPg): ToolHealthRepository {
           [toolId, code],
         )!,
       ),
-    setQuarantined(toolId, at) {
-      upsert(toolId, 'quarantined_at = $2', [at])
-    },
-    markChecked(toolId, at) {
-      upsert(toolId, 'checked_at = $2', [at])
-    },
+    setQuarantined: (toolId, at) => put(toolId, 'quarantined_at', at),
+    markChecked: (toolId, at) => put(toolId, 'checked_at', at),
     quarantined: () =>
       pg
         .query<HealthRow>(
