@@ -453,5 +453,34 @@ for (const impl of [sqlite, postgres]) {
       expect(store.keys.findByKey(key)).toMatchObject({ kind: 'org', lastUsedAt: 9 })
       expect(store.keys.list('local')).toEqual([])
     })
+
+    it('seals recorded credentials at rest and reads them back whole', () => {
+      // A stand-in for the vault: reversible, and marks what it sealed.
+      const sealer = {
+        seal: (plain: Buffer) => Buffer.concat([Buffer.from('SEALED:'), plain]),
+        open: (envelope: Buffer) =>
+          envelope.subarray(0, 7).toString() === 'SEALED:' ? envelope.subarray(7) : null,
+      }
+      const withLogin = trace('trc_login')
+      withLogin.exchanges[0]!.requestHeaders = { cookie: 'sid=secret-1', accept: '*/*' }
+      store.traces.useSealer(() => sealer)
+      store.traces.save(withLogin)
+      expect(store.traces.plaintextCount()).toBe(0)
+      expect(store.traces.get('trc_login')?.exchanges[0]?.requestHeaders).toEqual({
+        cookie: 'sid=secret-1',
+        accept: '*/*',
+      })
+      // With the vault locked the value reads as a marker, never as the secret.
+      store.traces.useSealer(() => null)
+      const locked = store.traces.getExchange('trc_login', 'exc_1')?.requestHeaders.cookie
+      expect(locked).toMatch(/^sitecall-/)
+      expect(locked).not.toContain('secret-1')
+      // Saved while locked: a marker is stored in its place, nothing in the clear.
+      store.traces.save({ ...withLogin, id: 'trc_locked' })
+      expect(store.traces.plaintextCount()).toBe(0)
+      expect(store.traces.get('trc_locked')?.exchanges[0]?.requestHeaders.cookie).not.toContain(
+        'secret-1',
+      )
+    })
   })
 }
