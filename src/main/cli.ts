@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { monotonicFactory } from 'ulid'
 import { isServiceError } from '../shared/errors'
@@ -10,10 +12,17 @@ import { loginCommand } from './cliLogin'
 import { offerSeenLogin } from './cliSeenLogin'
 import { mcpCommand } from './cliMcp'
 import { SERVER_USAGE, serverCommand } from './serverCommand'
-import { removeServeFile, SERVE_FILE_REFRESH_MS, writeServeFile } from './mcp/serveFile'
+import {
+  readServeFile,
+  type ServeFile,
+  removeServeFile,
+  SERVE_FILE_REFRESH_MS,
+  writeServeFile,
+} from './mcp/serveFile'
 import { createCore, LOCAL_TENANT } from './core'
-import { findChromium } from './recorder'
+import { defaultHeadless, findChromium } from './recorder'
 import { createStore } from './store/store'
+import type { RecordingResult, RecordingState } from '../shared/appApi'
 
 const USAGE = `Usage:
   sitecall serve [--port N] [--no-open]
@@ -134,21 +143,47 @@ async function record(args: string[]): Promise<number> {
     process.stderr.write(`sitecall record needs --url and --intent\n${USAGE}\n`)
     return 2
   }
-  const core = createCore({ rendererDir: null })
+  // Without a display the browser has no window: the recording is shown and used in the app's
+  // Record page (its live view), served by this process on a free port.
+  const windowless = !values.cdp && defaultHeadless()
+  if (windowless) {
+    const running = readServeFile(dataDir())
+    if (running) return await recordInService(running, values.url, values.intent, values.json)
+  }
+  const core = createCore(windowless ? { port: 0 } : { rendererDir: null })
   try {
-    const state = await core.recordings.start({
-      url: values.url,
-      intent: values.intent,
-      ...(values.cdp ? { cdpEndpoint: values.cdp } : {}),
+    const base = windowless ? await core.listen() : null
+    // Ctrl+C (and SIGTERM) end the recording: the trace is kept and printed like a closed window.
+    let sessionId: string | null = null
+    let interrupted = false
+    const onSignal = () => {
+      interrupted = true
+      if (sessionId) void core.recordings.stop(sessionId).catch(() => undefined)
+    }
+    process.on('SIGINT', onSignal)
+    process.on('SIGTERM', onSignal)
+    const state = await core.recordings
+      .start({
+        url: values.url,
+        intent: values.intent,
+        ...(values.cdp ? { cdpEndpoint: values.cdp } : {}),
+      })
+      .catch((error: unknown) => {
+        process.off('SIGINT', onSignal)
+        process.off('SIGTERM', onSignal)
+        throw error
+      })
+    sessionId = state.sessionId
+    if (interrupted) onSignal()
+    process.stderr.write(
+      base
+        ? `Recording in a browser without a window (no display here). Watch and use it in the app: ${base}/app/?code=${core.ownerTokens.issueCode()}#/record\n(open that link in your browser; press Stop there, or Ctrl+C here, when done.${uiBuilt() ? '' : ' The web UI is not built: run `npm run build:renderer` first.'})\n`
+        : 'Recording: use the browser window, then close it (or press Ctrl+C).\n',
+    )
+    const result = await core.recordings.finished(state.sessionId).finally(() => {
+      process.off('SIGINT', onSignal)
+      process.off('SIGTERM', onSignal)
     })
-    if (!values.json)
-      process.stderr.write('Recording: use the browser window, then close it (or press Ctrl+C).\n')
-    const onSignal = () => void core.recordings.stop(state.sessionId).catch(() => undefined)
-    process.once('SIGINT', onSignal)
-    process.once('SIGTERM', onSignal)
-    const result = await core.recordings.finished(state.sessionId)
-    process.off('SIGINT', onSignal)
-    process.off('SIGTERM', onSignal)
     const seen = result.login ?? null
     const login = await offerSeenLogin({
       command: 'record',
@@ -164,29 +199,98 @@ async function record(args: string[]): Promise<number> {
           password !== undefined ? { password } : {},
         ),
     })
-    if (values.json) {
-      const out = result.candidate
-        ? { traceId: result.traceId, candidate: result.candidate }
-        : { traceId: result.traceId, explanation: result.explanation }
-      process.stdout.write(`${JSON.stringify(login ? { ...out, login } : out)}\n`)
-    } else if (result.candidate) {
-      const c = result.candidate
-      process.stdout.write(
-        `Trace ${result.traceId}\nCandidate ${c.name} (${c.id})\n  ${c.steps.at(-1)!.request.method} ${c.steps.at(-1)!.request.url}\n  inputs: ${Object.entries(
-          c.inputs.properties,
-        )
-          .map(([n, s]) => `${s['x-slot']}=${n}:${String(s.type)}`)
-          .join(', ')}\nVerify it in the app, or: POST /v1/tools/${c.id}/execute\n`,
-      )
-    } else {
-      process.stdout.write(
-        `Trace ${result.traceId}\nNo tool compiled: ${result.explanation?.reason}\n${result.explanation?.missing.map((m) => `  missing: ${m}`).join('\n')}\n`,
-      )
-    }
+    printRecording(result, values.json === true, login)
     return result.candidate ? 0 : 1
   } finally {
     await core.close()
   }
+}
+
+/**
+ * Prints how a recording ended: `--json` one object `{traceId, candidate | explanation, login?}`
+ * on stdout, else the trace id and the candidate (or what was missing) in words.
+ */
+function printRecording(result: RecordingResult, json: boolean, login: unknown = null): void {
+  if (json) {
+    const out = result.candidate
+      ? { traceId: result.traceId, candidate: result.candidate }
+      : { traceId: result.traceId, explanation: result.explanation }
+    process.stdout.write(`${JSON.stringify(login ? { ...out, login } : out)}\n`)
+  } else if (result.candidate) {
+    const c = result.candidate
+    process.stdout.write(
+      `Trace ${result.traceId}\nCandidate ${c.name} (${c.id})\n  ${c.steps.at(-1)!.request.method} ${c.steps.at(-1)!.request.url}\n  inputs: ${Object.entries(
+        c.inputs.properties,
+      )
+        .map(([n, s]) => `${s['x-slot']}=${n}:${String(s.type)}`)
+        .join(', ')}\nVerify it in the app, or: POST /v1/tools/${c.id}/execute\n`,
+    )
+  } else {
+    process.stdout.write(
+      `Trace ${result.traceId}\nNo tool compiled: ${result.explanation?.reason}\n${result.explanation?.missing.map((m) => `  missing: ${m}`).join('\n')}\n`,
+    )
+  }
+}
+
+/**
+ * `record` without a display while `sitecall serve` runs on the data dir (it holds the engine):
+ * the recording runs in that process, whose Record page shows its live view. Starts it through
+ * the app API with the owner token of the serve file, prints the page's link, and waits until it
+ * ends there (Stop) or here (Ctrl+C: `recorder.stop`, whose result is printed as usual; ended
+ * in the page: its trace id, the candidate being in the page). Exit 0 with a candidate, else 1.
+ */
+async function recordInService(
+  running: ServeFile,
+  url: string,
+  intent: string,
+  json: boolean | undefined,
+): Promise<number> {
+  const call = async <T>(method: string, body: unknown): Promise<T> => {
+    const answer = await fetch(`${running.url}/app-api/${method}`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${readServeFile(dataDir())?.token ?? running.token}`,
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify(body),
+    })
+    const reply = (await answer.json()) as
+      { ok: true; value: T } | { ok: false; error: { code: string; message: string } }
+    if (!reply.ok) throw new Error(reply.error.message)
+    return reply.value
+  }
+  const state = await call<RecordingState>('recorder.start', { url, intent })
+  process.stderr.write(
+    `Recording in the running Sitecall (pid ${running.pid}), in a browser without a window (no display here). Watch and use it in the app: ${running.url}/app/#/record\n(open it in the browser you use Sitecall in; press Stop there, or Ctrl+C here, when done.)\n`,
+  )
+  // (An object, not a variable: it is set by the signal handler, between the loop's turns.)
+  const stop: { asked: Promise<RecordingResult> | null } = { asked: null }
+  const onSignal = () => {
+    stop.asked ??= call<RecordingResult>('recorder.stop', { sessionId: state.sessionId })
+  }
+  process.on('SIGINT', onSignal)
+  process.on('SIGTERM', onSignal)
+  try {
+    for (;;) {
+      if (stop.asked) {
+        const result = await stop.asked
+        printRecording(result, json === true)
+        return result.candidate ? 0 : 1
+      }
+      const current = await call<RecordingState | null>('recorder.current', {})
+      if (current?.sessionId !== state.sessionId) break
+      await new Promise((resolve) => setTimeout(resolve, 500))
+    }
+  } finally {
+    process.off('SIGINT', onSignal)
+    process.off('SIGTERM', onSignal)
+  }
+  process.stdout.write(
+    json
+      ? `${JSON.stringify({ traceId: state.traceId })}\n`
+      : `Trace ${state.traceId}\nEnded in the app: its Record page shows the candidate.\n`,
+  )
+  return 0
 }
 
 function keysCreate(args: string[]): number {
@@ -210,6 +314,11 @@ function keysCreate(args: string[]): number {
   } finally {
     store.close()
   }
+}
+
+/** Whether the web UI is built (`out/renderer`), which the windowless recording link opens. */
+function uiBuilt(): boolean {
+  return existsSync(fileURLToPath(new URL('../../out/renderer/index.html', import.meta.url)))
 }
 
 /**

@@ -230,6 +230,9 @@ export async function startRecording(options: RecordingOptions): Promise<Recordi
         executablePath: options.chromiumPath,
         headless,
         args: chromiumArgs(),
+        // Ctrl+C belongs to whoever runs the recording (`sitecall record` stops it and keeps the
+        // trace): Playwright's own handler would kill the browser and exit the process with 130.
+        handleSIGINT: false,
         // Headed: let the page follow the window size the person drags it to.
         ...(headless ? {} : { viewport: null }),
         ...(options.proxy ? { proxy: options.proxy } : {}),
