@@ -75,7 +75,11 @@ export function renderRelativeTime(name: string, now: number): string | null {
   const shifted = new Date(now + offset + zoneMinutes(zone) * 60_000).toISOString()
   let out = `${shifted.slice(0, 10)}${sep}${shifted.slice(11, 16)}`
   if (seconds !== undefined) out += `:${shifted.slice(17, 19)}`
-  if (frac) out += `.${shifted.slice(20, 23).padEnd(frac.length - 1, '0').slice(0, frac.length - 1)}`
+  if (frac)
+    out += `.${shifted
+      .slice(20, 23)
+      .padEnd(frac.length - 1, '0')
+      .slice(0, frac.length - 1)}`
   return out + (zone ?? '')
 }
 

@@ -18,6 +18,7 @@ import { pickedNames } from './pathValues'
 import { requestValues } from './requestValues'
 import { lookupByName } from './lookupByName'
 import { lookupPickedRecords } from './pickedRecords'
+import { parametriseGraphqlLiterals } from './graphqlLiterals'
 import { readModifyWrite } from './readModifyWrite'
 import { guardRecordedRecord } from './recordedRecord'
 import { asPageSearch, findPageSearch } from './pageSearch'
@@ -87,7 +88,11 @@ export function compileTrace(recorded: Trace, options: CompileOptions): CompileR
   // A write that sends a whole resource reads it first and changes only what the person did.
   const signedIn = withFirstFactor(result.candidate, trace, intent)
   const looked = readLinkTokens(
-    lookupPickedRecords(lookupByName(signedIn, trace, intent), trace, intent),
+    parametriseGraphqlLiterals(
+      lookupPickedRecords(lookupByName(signedIn, trace, intent), trace, intent),
+      trace,
+      intent,
+    ),
     trace,
   )
   const tool = guardRecordedRecord(readModifyWrite(looked, trace, intent), trace, intent)

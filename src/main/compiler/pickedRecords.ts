@@ -86,11 +86,7 @@ export function lookupPickedRecords(tool: ToolSpec, trace: Trace, intent = tool.
       step,
       `${singular(snake(found.list) || 'item')}_${snake(found.idField)}`,
     )
-    const path = formatPath([
-      ...found.listPath,
-      wherePart([found.field], `input.${slot}`),
-      { kind: 'key', key: found.idField },
-    ])
+    const path = pickedRecordPath(found, slot)
     step.extract = [...step.extract, { name: extractor, from: 'json', path }]
     const placeholder =
       typeof literal.value === 'number'
@@ -174,7 +170,7 @@ function urlParts(url: string): { origin: string; segments: string[]; rest: stri
 }
 
 /** A record a person's value names, whose id field holds the literal. */
-interface FoundRecord {
+export interface FoundRecord {
   exchange: Exchange
   listPath: PathPart[]
   list: string
@@ -225,6 +221,44 @@ function findRecord(
 type Rec = Record<string, unknown>
 
 /**
+ * The record of an earlier list answer (latest first, same host as `before`) that a person's value
+ * names and whose id field holds `id`, or null: `findRecord` for callers outside this module.
+ */
+export function findPickedRecord(
+  id: string | number,
+  before: Exchange,
+  trace: Trace,
+  intent: string,
+): FoundRecord | null {
+  const host = safeUrl(before.url)?.host
+  const earlier = trace.exchanges
+    .filter(
+      (e) =>
+        e.seq < before.seq &&
+        e.status >= 200 &&
+        e.status < 300 &&
+        safeUrl(e.url)?.host === host &&
+        !isLongPoll(e),
+    )
+    .reverse()
+  return findRecord(
+    { where: 'json', path: [], value: id },
+    earlier,
+    personValues(trace, intent),
+    intent,
+  )
+}
+
+/** The extractor path that finds a record by its named field (`[?title=={{input.p0}}].id`). */
+export function pickedRecordPath(found: FoundRecord, slot: string): string {
+  return formatPath([
+    ...found.listPath,
+    wherePart([found.field], `input.${slot}`),
+    { kind: 'key', key: found.idField },
+  ])
+}
+
+/**
  * The string fields of a list's records that the intent says whole (a name of any length:
  * "pause the download Big Buck Bunny 2008 1080p BluRay x264"), longest first.
  */
@@ -234,7 +268,9 @@ function namedInIntent(list: Rec[], intent: string): PersonValue[] {
   for (const record of list)
     for (const v of Object.values(record)) {
       if (typeof v !== 'string' || v.trim().length < 4) continue
-      const words = fold(v).replace(/[^\p{L}\p{N}]+/gu, ' ').trim()
+      const words = fold(v)
+        .replace(/[^\p{L}\p{N}]+/gu, ' ')
+        .trim()
       if (words && said.includes(` ${words} `)) found.add(v)
     }
   return [...found]

@@ -60,10 +60,9 @@ export function guardRecordedRecord(tool: ToolSpec, trace: Trace, intent = tool.
         ]),
       ),
     }
-  const said = [
-    ...typedValues(trace.actions).map((t) => t.value),
-    ...quotedParts(intent),
-  ].filter(named)
+  const said = [...typedValues(trace.actions).map((t) => t.value), ...quotedParts(intent)].filter(
+    named,
+  )
   const left = constantsOf(request).find((c) =>
     said.some((v) => normalValue(v) === normalValue(c.value)),
   )

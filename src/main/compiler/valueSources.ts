@@ -280,7 +280,9 @@ export function requestCookies(exchange: Exchange): Array<{ name: string; value:
  * a leaf of a JSON one) or a cookie. Such values belong to the person's session.
  */
 export function findStorageSource(value: string, state: StorageState | null): StorageSource | null {
-  if (!state) return null
+  // A credential is one unbroken token; text with spaces or lines that a page keeps in storage
+  // (GraphiQL's editor, a draft) is what the person wrote, never the login's.
+  if (!state || /\s/.test(value)) return null
   for (const origin of state.origins) {
     for (const item of origin.localStorage) {
       if (item.value === value)

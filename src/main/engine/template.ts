@@ -165,7 +165,7 @@ function renderJson(value: unknown, scope: TemplateScope): unknown {
     return value.replace(PLACEHOLDER, (_, name: string) =>
       name.startsWith(JSON_PREFIX)
         ? jsonText(scope[name.slice(JSON_PREFIX.length)])
-        : stringify(scope[name] ?? ''),
+        : stringify(scope[name.replace(/^num:/, '')] ?? ''),
     )
   }
   if (Array.isArray(value)) return value.map((v) => renderJson(v, scope))

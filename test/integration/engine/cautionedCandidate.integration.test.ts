@@ -93,10 +93,14 @@ describe('a cautioned candidate', () => {
   it('asks for approval with the caution before sending, even with writes allowed', async () => {
     const tool = cautioned('candidate')
     core.store.tools.save(tool)
-    const started = core.engine.start(tool, { title: 'Meeting minutes' }, {
-      tenant: LOCAL_TENANT,
-      allowMutation: true,
-    })
+    const started = core.engine.start(
+      tool,
+      { title: 'Meeting minutes' },
+      {
+        tenant: LOCAL_TENANT,
+        allowMutation: true,
+      },
+    )
     const run = await started.done
     expect(run.status).toBe('input_required')
     const approval = run.requirements.find((r) => r.kind === 'approval')
@@ -108,11 +112,15 @@ describe('a cautioned candidate', () => {
     const tool = cautioned('candidate')
     core.store.tools.save(tool)
     expect(() =>
-      core.engine.start(tool, { title: 'Meeting minutes' }, {
-        tenant: LOCAL_TENANT,
-        allowMutation: true,
-        mayAsk: false,
-      }),
+      core.engine.start(
+        tool,
+        { title: 'Meeting minutes' },
+        {
+          tenant: LOCAL_TENANT,
+          allowMutation: true,
+          mayAsk: false,
+        },
+      ),
     ).toThrow(/not verified yet.*Release notes/)
     expect(received).toEqual([])
   })
@@ -120,10 +128,14 @@ describe('a cautioned candidate', () => {
   it('runs once verified: the person approved what it sends', async () => {
     const tool = cautioned('verified')
     core.store.tools.save(tool)
-    const run = await core.engine.start(tool, { title: 'Meeting minutes' }, {
-      tenant: LOCAL_TENANT,
-      allowMutation: true,
-    }).done
+    const run = await core.engine.start(
+      tool,
+      { title: 'Meeting minutes' },
+      {
+        tenant: LOCAL_TENANT,
+        allowMutation: true,
+      },
+    ).done
     expect(run.status).toBe('succeeded')
     expect(received).toEqual(['PUT /pages/Release%20notes'])
   })

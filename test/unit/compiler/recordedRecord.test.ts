@@ -72,9 +72,9 @@ describe('a write that names the recorded record in its path', () => {
     )
     const target = tool.steps.at(-1)!
     expect(target.request.url).toBe('http://127.0.0.1:8080/recipes/default/tiddlers/{{input.p0}}')
-    expect(
-      renderRequest(target.request, { 'input.p0': 'Meeting minutes' }).url,
-    ).toBe('http://127.0.0.1:8080/recipes/default/tiddlers/Meeting%20minutes')
+    expect(renderRequest(target.request, { 'input.p0': 'Meeting minutes' }).url).toBe(
+      'http://127.0.0.1:8080/recipes/default/tiddlers/Meeting%20minutes',
+    )
     expect(tool.evidence.signals.map((s) => s.name)).toContain('one_value_several_places')
     // The text the person typed is still sent as recorded, and no input holds it: said.
     expect(tool.evidence.caution).toContain('"v2 is out"')
@@ -93,7 +93,10 @@ describe('a write that names the recorded record in its path', () => {
   })
 
   it('leaves reads alone', () => {
-    const read = { ...wikiPut('http://127.0.0.1:8080/pages/Release%20notes', {}, {}), mutating: false }
+    const read = {
+      ...wikiPut('http://127.0.0.1:8080/pages/Release%20notes', {}, {}),
+      mutating: false,
+    }
     expect(guardRecordedRecord(read, trace)).toBe(read)
   })
 })

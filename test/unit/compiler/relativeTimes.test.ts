@@ -23,9 +23,7 @@ describe('relative time names and their rendering', () => {
       `gen.time:${2 * HOUR}:${sent + 2 * HOUR + 700}`,
     )
     expect(relativeTimeName('2026-11-30', sent)).toBe(`gen.time:${DAY}:2026-11-30`)
-    expect(relativeTimeName('2026-11-29 17:00', sent)).toBe(
-      `gen.time:${3 * HOUR}:2026-11-29_17:00`,
-    )
+    expect(relativeTimeName('2026-11-29 17:00', sent)).toBe(`gen.time:${3 * HOUR}:2026-11-29_17:00`)
     expect(relativeTimeName('2026-11-29T16:00:30+01:00', sent)).toBe(
       `gen.time:${HOUR}:2026-11-29T16:00:30p01:00`,
     )
