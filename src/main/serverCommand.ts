@@ -6,9 +6,11 @@ import { DEFAULT_RATE_LIMITS, type RateLimits } from './api/rateLimit'
 import { createCore } from './core'
 import { createPgOwnerTokens, createPgRateLimiter } from './serverAccess'
 import { createPgStore } from './store/postgres/pgStore'
+import { startNodeLiveness } from './serverNodes'
 
 export const SERVER_USAGE = `sitecall server [--port N] [--host ADDR] [--public-host NAME,...] [--node-id ID]
-                 [--rate-limit PER_MINUTE/BURST]   (SITECALL_DATABASE_URL names the PostgreSQL database)`
+                 [--rate-limit PER_MINUTE/BURST] [--node-timeout-ms N]
+                 (SITECALL_DATABASE_URL names the PostgreSQL database)`
 
 /** `--rate-limit 600/100`: requests a minute per key and the burst. */
 function parseRateLimit(text: string | undefined): RateLimits {
@@ -29,6 +31,11 @@ function parseRateLimit(text: string | undefined): RateLimits {
  * 127.0.0.1, the proxy's side) at `--port` (default 7411; 0 picks a free one) and accepts the
  * `Host` names of `--public-host` besides loopback ones.
  *
+ * Nodes write a heartbeat every `--node-timeout-ms`/5 (default 10 s / 5); the runs in flight of
+ * a node silent longer are taken over by a live one, which ends them as a restart would (writes
+ * sent end `outcome_unknown`, reads run again; `serverNodes.ts`). Node ids must be unique among
+ * running nodes (default host:pid); a node restarted under the same id takes back its own runs.
+ *
  * Prints `Sitecall server node ID listening at URL` once it serves, then runs until SIGINT or
  * SIGTERM, when it stops taking requests, lets those in flight finish and closes the database.
  * Exit codes: 0 stopped, 1 failed (database unreachable, port taken), 2 bad usage (no database
@@ -46,6 +53,7 @@ export async function serverCommand(
       'public-host': { type: 'string' },
       'node-id': { type: 'string' },
       'rate-limit': { type: 'string' },
+      'node-timeout-ms': { type: 'string' },
     },
   })
   const url = env.SITECALL_DATABASE_URL
@@ -59,6 +67,13 @@ export async function serverCommand(
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new ServiceError('invalid_input', `--port takes 0 to 65535, not ${values.port}`)
   const limits = parseRateLimit(values['rate-limit'])
+  const timeoutMs =
+    values['node-timeout-ms'] === undefined ? 10_000 : Number(values['node-timeout-ms'])
+  if (!Number.isInteger(timeoutMs) || timeoutMs < 500)
+    throw new ServiceError(
+      'invalid_input',
+      `--node-timeout-ms takes 500 or more, not ${values['node-timeout-ms']}`,
+    )
   const nodeId = values['node-id'] ?? `${hostname()}:${process.pid}`
   const publicHosts = (values['public-host'] ?? '')
     .split(',')
@@ -82,12 +97,20 @@ export async function serverCommand(
     await core.close()
     throw error
   })
+  // Heartbeats, and the runs of nodes that died (or of this id's earlier life) taken over.
+  const liveness = startNodeLiveness({
+    store,
+    nodeId,
+    timeoutMs,
+    recover: (runIds) => void store.runs.within(runIds, () => core.engine.recover()),
+  })
   const stopped = new Promise<void>((resolve) => {
     process.once('SIGINT', resolve)
     process.once('SIGTERM', resolve)
   })
   process.stdout.write(`Sitecall server node ${nodeId} listening at ${base}\n`)
   await stopped
+  liveness.stop()
   await core.close()
   return 0
 }

@@ -15,7 +15,9 @@ import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createCore, LOCAL_TENANT, type Core } from '../../../src/main/core'
 import { createPgOwnerTokens } from '../../../src/main/serverAccess'
+import { createPgRunRepository } from '../../../src/main/store/postgres/pgRunRepository'
 import { createPgStore, type PgStore } from '../../../src/main/store/postgres/pgStore'
+import type { NewRun } from '../../../src/main/store/runRepository'
 import type { Run } from '../../../src/shared/run'
 import type { ToolSpec } from '../../../src/shared/toolSpec'
 import { gate } from '../../fixtures/harness/harness'
@@ -36,6 +38,8 @@ const CLI = fileURLToPath(new URL('../../../bin/sitecall.mjs', import.meta.url))
 const skip = pgUnavailable()
 /** A burst no test reaches but the rate-limit one, and a refill too slow to matter (1 a minute). */
 const BURST = 40
+/** Nodes silent this long are gone (heartbeats every fifth of it). */
+const NODE_TIMEOUT_MS = 1_000
 
 interface Node {
   id: string
@@ -48,7 +52,10 @@ async function startNode(url: string, id: string): Promise<Node> {
   const home = mkdtempSync(join(tmpdir(), `sitecall-node-${id}-`))
   const child = spawn(
     process.execPath,
-    [CLI, 'server', '--port', '0', '--node-id', id, '--rate-limit', `1/${BURST}`],
+    [
+      ...[CLI, 'server', '--port', '0', '--node-id', id, '--rate-limit', `1/${BURST}`],
+      ...['--node-timeout-ms', String(NODE_TIMEOUT_MS)],
+    ],
     {
       env: {
         ...process.env,
@@ -73,7 +80,7 @@ async function startNode(url: string, id: string): Promise<Node> {
 }
 
 async function stopNode(node: Node): Promise<void> {
-  if (node.child.exitCode === null) {
+  if (node.child.exitCode === null && node.child.signalCode === null) {
     const exited = new Promise((resolve) => node.child.once('exit', resolve))
     node.child.kill('SIGTERM')
     await exited
@@ -250,4 +257,65 @@ describe.skipIf(skip !== null)(`sitecall server${skip ? ` (skipped: ${skip})` : 
     // The test's own connection reconnects the same way.
     expect(store.keys.list(LOCAL_TENANT).length).toBeGreaterThan(0)
   })
+
+  // Last: it kills node B.
+  it('takes over the runs of a node killed mid-run: a read runs again, a write sent ends outcome_unknown, one not sent fails worker_lost', async () => {
+    const [a, b] = nodes as [Node, Node]
+    // Writes a node left in flight when it died (it never comes back).
+    const ghost = createPgRunRepository(store.pg, 'node_ghost')
+    const write = (runId: string, status: NewRun['status']): NewRun => ({
+      runId,
+      tenant: LOCAL_TENANT,
+      toolId: 'tool_ghost',
+      capabilityId: null,
+      via: 'http',
+      inputs: {},
+      inputHash: 'h',
+      idempotencyKey: null,
+      deadlineMs: null,
+      status,
+      mutating: true,
+    })
+    ghost.create(write('lrun_ghost_sent', 'working'), Date.now())
+    ghost.create(write('lrun_ghost_unsent', 'accepted'), Date.now())
+    // A read in flight on node B, held at the site while B is killed.
+    const sentBefore = searchRequests(site).length
+    const held = gate()
+    hook = () => held.promise
+    const lost = callTool<Run>(b.base, key, tool, { query: 'killed' }).catch(() => null)
+    while (searchRequests(site).length === sentBefore) await delay(20)
+    const inFlight = store.runs.withStatus(['working']).find((r) => r.toolId === tool.id)
+    expect(inFlight).toBeDefined()
+    const exited = new Promise((resolve) => b.child.once('exit', resolve))
+    b.child.kill('SIGKILL')
+    await exited
+    hook = null
+    held.open()
+    await lost
+    const final = ['succeeded', 'failed', 'outcome_unknown']
+    const ended = async (runId: string) => {
+      for (let i = 0; i < 600; i++) {
+        const record = store.runs.get(runId)
+        if (record && final.includes(record.status)) return record
+        await delay(100)
+      }
+      return store.runs.get(runId)
+    }
+    expect(await ended(inFlight!.runId)).toMatchObject({ status: 'succeeded' })
+    // The read was sent again by node A: twice in all, which a read may be.
+    expect(searchRequests(site).length - sentBefore).toBe(2)
+    expect(await ended('lrun_ghost_sent')).toMatchObject({
+      status: 'outcome_unknown',
+      error: { code: 'worker_lost' },
+    })
+    expect(await ended('lrun_ghost_unsent')).toMatchObject({
+      status: 'failed',
+      error: { code: 'worker_lost' },
+    })
+    const owners = store.pg.query<{ node_id: string }>(
+      'SELECT DISTINCT node_id FROM runs WHERE id = ANY($1::text[])',
+      [[inFlight!.runId, 'lrun_ghost_sent', 'lrun_ghost_unsent']],
+    ).rows
+    expect(owners.map((o) => o.node_id)).toEqual([a.id])
+  }, 120_000)
 })

@@ -12,14 +12,41 @@ import {
 } from '../runRepository'
 import type { SyncPg } from './pgSync'
 
+/** A run a node is running: what a dead node leaves behind. */
+const IN_FLIGHT = ['accepted', 'working']
+
+/** Runs on PostgreSQL, with what a team server's nodes need to take over a dead node's runs. */
+export interface PgRunRepository extends RunRepository {
+  /**
+   * Takes over the runs in flight (`accepted`, `working`) of the nodes `fromNodes` (gone: their
+   * heartbeat stopped), making this node their owner in one statement, so two nodes sweeping at
+   * once never both take a run. Returns their ids. Throws when this repository has no node id.
+   */
+  adopt(fromNodes: string[]): string[]
+  /**
+   * Runs `fn` with `withStatus` limited to `runIds`: the engine's recovery (`RunEngine.recover`)
+   * then ends or resumes the adopted runs only, never the runs this node has in flight itself.
+   */
+  within<T>(runIds: string[], fn: () => T): T
+  /**
+   * Takes over the runs in flight whose node is not in `server_nodes` (its heartbeat stopped and
+   * a node removed it), as `adopt` does; returns their ids. Runs without a node (created outside
+   * a team server) are never taken.
+   */
+  adoptOrphans(): string[]
+}
+
 /**
- * Runs on PostgreSQL (the `RunRepository` contract). Each write is its own statement and commits
+ * Runs on PostgreSQL (the `RunRepository` contract). A run records the node that created it
+ * (`node_id`, null outside a team server). Each write is its own statement and commits
  * before it returns, so `createSoon` and `atomicallySoon` are durable when called: there is no
  * group commit to wait for (PostgreSQL commits each node's writes concurrently). Two nodes racing
  * on one Idempotency-Key meet in the unique index: the second insert does nothing and reads the
  * first run.
  */
-export function createPgRunRepository(pg: SyncPg): RunRepository {
+export function createPgRunRepository(pg: SyncPg, nodeId: string | null = null): PgRunRepository {
+  /** While set (`within`), `withStatus` sees only these runs. */
+  let scope: string[] | null = null
   const select = `SELECT ${COLUMNS}, result FROM runs`
   const get = (runId: string): RunRecord | null => {
     const row = pg.one<RunRow>(`${select} WHERE id = $1`, [runId])
@@ -38,8 +65,8 @@ export function createPgRunRepository(pg: SyncPg): RunRepository {
     const inserted = pg.query(
       `INSERT INTO runs (id, tenant, tool_id, capability_id, status, state_revision, inputs,
         input_hash, idempotency_key, via, deadline_ms, mutating, bill_on_success, requirements,
-        created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, 1, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14)
+        created_at, updated_at, node_id)
+       VALUES ($1, $2, $3, $4, $5, 1, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14, $15)
        ON CONFLICT (tenant, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING`,
       [
         run.runId,
@@ -56,6 +83,7 @@ export function createPgRunRepository(pg: SyncPg): RunRepository {
         run.billOnSuccess ? 1 : 0,
         requirements,
         now,
+        nodeId,
       ],
     ).rowCount
     if (inserted) return { run: newRecord(run, inputs, requirements, now), created: true }
@@ -171,11 +199,46 @@ export function createPgRunRepository(pg: SyncPg): RunRepository {
       return rows.map((row) => toRecord(row))
     },
     withStatus(statuses) {
-      const rows = pg.query<RunRow>(
-        `${select} WHERE status = ANY($1::text[]) ORDER BY created_at, id`,
-        [`{${statuses.join(',')}}`],
-      ).rows
+      const rows = scope
+        ? pg.query<RunRow>(
+            `${select} WHERE status = ANY($1::text[]) AND id = ANY($2::text[])
+             ORDER BY created_at, id`,
+            [statuses, scope],
+          ).rows
+        : pg.query<RunRow>(`${select} WHERE status = ANY($1::text[]) ORDER BY created_at, id`, [
+            statuses,
+          ]).rows
       return rows.map((row) => toRecord(row))
+    },
+    adopt(fromNodes) {
+      if (!nodeId) throw new Error('Only a node with an id adopts runs.')
+      return pg
+        .query<{ id: string }>(
+          `UPDATE runs SET node_id = $1
+           WHERE node_id = ANY($2::text[]) AND status = ANY($3::text[]) RETURNING id`,
+          [nodeId, fromNodes, IN_FLIGHT],
+        )
+        .rows.map((r) => r.id)
+    },
+    adoptOrphans() {
+      if (!nodeId) throw new Error('Only a node with an id adopts runs.')
+      return pg
+        .query<{ id: string }>(
+          `UPDATE runs SET node_id = $1
+           WHERE node_id IS NOT NULL AND status = ANY($2::text[])
+             AND node_id NOT IN (SELECT id FROM server_nodes) RETURNING id`,
+          [nodeId, IN_FLIGHT],
+        )
+        .rows.map((r) => r.id)
+    },
+    within(runIds, fn) {
+      const outer = scope
+      scope = runIds
+      try {
+        return fn()
+      } finally {
+        scope = outer
+      }
     },
     atomicallySoon<T>(fn: () => T): Promise<T> {
       try {

@@ -7,7 +7,7 @@ import { createPgKeyRepository } from './pgKeyRepository'
 import { createPgLedgerRepository } from './pgLedgerRepository'
 import { createPgOAuthRepository } from './pgOAuthRepository'
 import { createPgReceiptRepository } from './pgReceiptRepository'
-import { createPgRunRepository } from './pgRunRepository'
+import { createPgRunRepository, type PgRunRepository } from './pgRunRepository'
 import {
   createPgIndexJobRepository,
   createPgLocalSiteRepository,
@@ -23,10 +23,14 @@ import { createPgLoginRepository, createPgSecretRepository } from './pgVaultRepo
 export interface PgStore extends Store {
   readonly kind: 'postgres'
   pg: SyncPg
+  runs: PgRunRepository
 }
 
 export interface PgStoreOptions extends SyncPgOptions {
-  /** Who applies migrations (recorded in `schema_migrations.applied_by`). */
+  /**
+   * The team server node this store serves: recorded with the migrations it applies
+   * (`schema_migrations.applied_by`) and with each run it creates (`runs.node_id`).
+   */
   nodeId?: string
   /** Skip migrating (a caller that migrated already). */
   migrate?: boolean
@@ -70,7 +74,7 @@ export function createPgStore(url: string, options: PgStoreOptions = {}): PgStor
     tools: toolsFor(OWNER_WORKSPACE),
     tracesFor,
     toolsFor,
-    runs: createPgRunRepository(pg),
+    runs: createPgRunRepository(pg, options.nodeId ?? null),
     keys: createPgKeyRepository(pg),
     logins: createPgLoginRepository(pg),
     ledger: createPgLedgerRepository(pg),
