@@ -57,8 +57,10 @@ test('a 30 MB HAR is sent with its progress shown and becomes a recording with a
     buffer: file,
   })
   const progress = page.getByTestId('har-progress')
+  // 30 MB through the page, the socket and the disk: slow on a busy machine.
   await expect(progress).toContainText(
     `Sent shop.har (${(file.length / 1024 / 1024).toFixed(1)} MB); reading and compiling it…`,
+    { timeout: 60_000 },
   )
   await expect(progress.getByRole('progressbar')).toHaveAttribute('value', String(file.length))
   await expectAccessible(page, 'Record, a HAR file sent')
@@ -67,7 +69,9 @@ test('a 30 MB HAR is sent with its progress shown and becomes a recording with a
   await page.screenshot({ path: join(SHOTS, 'ui-har-upload-820.png'), fullPage: true })
   release()
 
-  await expect(page.getByTestId('candidate-target')).toContainText('/api/search')
+  await expect(page.getByTestId('candidate-target')).toContainText('/api/search', {
+    timeout: 60_000,
+  })
   expect(core.store.traces.list()).toEqual([
     expect.objectContaining({ intent: 'find red things', exchangeCount: 6 }),
   ])

@@ -126,10 +126,10 @@ test('Logins: a saved login shows its site, state and last use; sign in again op
 
   await row.getByTestId('login-sign-in').click()
   const panel = page.getByTestId('sign-in-panel')
-  await expect(panel).toContainText('sign in there')
+  await expect(panel).toContainText('in the browser below')
   await expect(row.getByTestId('login-sign-in')).toBeDisabled()
   await panel.getByRole('button', { name: 'Cancel' }).click()
-  await expect(panel).not.toContainText('sign in there')
+  await expect(panel).not.toContainText('in the browser below')
   await expect(row.getByTestId('login-sign-in')).toBeEnabled()
 
   await row.getByTestId('login-forget').click()

@@ -94,7 +94,16 @@ export function createAppHandlers(deps: AppHandlerDeps): AppHandlers {
     },
     'settings.get': async () => deps.settings.get(),
     'settings.update': async (input) => deps.settings.update(input),
-    'recorder.start': async (input) => deps.recordings.start(input),
+    'recorder.start': async (input) => {
+      // The site's saved login (a cookie session) is where the recording starts: signed in, as
+      // its tools run. A locked vault or no login starts signed out, as before.
+      const host = URL.canParse(input.url) ? new URL(input.url).host : null
+      const saved =
+        host && !input.cdpEndpoint && deps.logins.saved.get(deps.tenant, host)
+          ? await deps.logins.saved.load(deps.tenant, host).catch(() => null)
+          : null
+      return deps.recordings.start(saved?.state ? { ...input, storageState: saved.state } : input)
+    },
     'recorder.current': async () => deps.recordings.current(),
     'recorder.stop': async ({ sessionId }) => deps.recordings.stop(sessionId),
     'recorder.answerAuth': async ({ sessionId, ...login }) =>

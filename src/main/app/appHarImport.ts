@@ -1,6 +1,7 @@
 import { HAR_MAX_BYTES, type AppApiInput, type RecordingResult } from '../../shared/appApi'
 import { isServiceError, ServiceError } from '../../shared/errors'
 import type { Trace } from '../../shared/trace'
+import type { ToolSpec } from '../../shared/toolSpec'
 import { compileTrace } from '../compiler'
 import type { SeenLogins } from '../logins/seenLogins'
 import { importHar, importHarFile } from '../recorder/har'
@@ -60,8 +61,21 @@ async function harTrace(
 }
 
 /**
+ * The tool of `tools` that `candidate` compiles again: same name, intent, inputs and requests
+ * (its own id, version, evidence and times aside), as when the same HAR is imported twice;
+ * null when none.
+ */
+function sameTool(tools: ToolSpec[], candidate: ToolSpec): ToolSpec | null {
+  const shape = (t: ToolSpec) =>
+    JSON.stringify([t.name, t.intent, t.inputs, t.steps, t.output, t.verify, t.via])
+  const wanted = shape(candidate)
+  return tools.find((t) => shape(t) === wanted) ?? null
+}
+
+/**
  * A HAR file dropped on Record: imported into a trace, saved, and compiled as a
- * recording is, the candidate named uniquely on its site. Same result shape as `recorder.stop`,
+ * recording is, the candidate named uniquely on its site; the same HAR imported again answers
+ * the tool it made the first time instead of a copy named `_2`. Same result shape as `recorder.stop`,
  * with the login the HAR's requests carried to the site offered (`login`), never saved by itself.
  * Errors: 400 `invalid_input` when the text is not a HAR 1.2 log (nothing is saved then), and
  * those of the upload (see `harTrace`).
@@ -78,8 +92,13 @@ export async function importHarRecording(
   })
   deps.store.traces.save(trace)
   const compiled = compileTrace(trace, { toolId: deps.uuid(), now, intent: input.intent })
-  const candidate = compiled.ok ? compiled.candidate : null
-  if (candidate) {
+  let candidate = compiled.ok ? compiled.candidate : null
+  // The same HAR imported again compiles the same tool: that tool is shown, not a `_2` copy.
+  const already = candidate
+    ? sameTool(deps.store.tools.list({ siteHost: candidate.siteHost }), candidate)
+    : null
+  if (already) candidate = already
+  else if (candidate) {
     candidate.name = deps.store.tools.uniqueName(candidate.siteHost, candidate.name)
     candidate.capabilityId = `${candidate.siteHost}/${candidate.name}`
     deps.store.tools.save(candidate)
@@ -87,7 +106,12 @@ export async function importHarRecording(
   const site =
     candidate?.siteHost ?? (URL.canParse(trace.startUrl) ? new URL(trace.startUrl).host : null)
   const login = site ? await deps.seenLogins.note(deps.tenant, trace, site) : null
-  if (!compiled.ok)
-    return { traceId: trace.id, candidate: null, explanation: compiled.explanation, login }
+  if (!compiled.ok || !candidate)
+    return {
+      traceId: trace.id,
+      candidate: null,
+      explanation: compiled.ok ? null : compiled.explanation,
+      login,
+    }
   return { traceId: trace.id, candidate, explanation: null, login }
 }

@@ -1,6 +1,6 @@
 import type { RecordingResult, RecordingState } from '../../shared/appApi'
 import { ServiceError } from '../../shared/errors'
-import type { ExchangeSummary, Trace } from '../../shared/trace'
+import type { ExchangeSummary, StorageState, Trace } from '../../shared/trace'
 import { compileTrace } from '../compiler'
 import type { EventBus } from '../events'
 import { defaultHeadless, type Recording } from '../recorder'
@@ -31,8 +31,17 @@ export interface RecordingSessionsDeps extends SessionBrowserDeps {
 }
 
 export interface RecordingSessions {
-  /** Opens Chromium at `url` and records; one recording at a time. */
-  start(input: { url: string; intent: string; cdpEndpoint?: string }): Promise<RecordingState>
+  /**
+   * Opens Chromium at `url` and records; one recording at a time. `storageState`: the site's
+   * saved login (cookies, local storage) the browser starts with, so the recording begins signed
+   * in; ignored when attaching to the person's own Chromium (`cdpEndpoint`), which has its own.
+   */
+  start(input: {
+    url: string
+    intent: string
+    cdpEndpoint?: string
+    storageState?: StorageState | null
+  }): Promise<RecordingState>
   current(): RecordingState | null
   /** Stops (or, after the person closed the window, collects), saves the trace and compiles it. */
   stop(sessionId: string): Promise<RecordingResult>
@@ -142,6 +151,7 @@ export function createRecordingSessions(deps: RecordingSessionsDeps): RecordingS
         clock: deps.clock,
         ...(deps.headless !== undefined ? { headless: deps.headless } : {}),
         ...(input.cdpEndpoint ? { cdpEndpoint: input.cdpEndpoint } : {}),
+        ...(input.storageState && !input.cdpEndpoint ? { storageState: input.storageState } : {}),
         ...(known ? { httpLogins: [{ ...known, origin: url.origin }] } : {}),
         onAuthChallenge: (challenge) => {
           state.authChallenge = challenge

@@ -3,6 +3,7 @@ import { useAppStore } from '../stores/useAppStore'
 import { useRecordStore } from '../stores/useRecordStore'
 import { useSecretsStore } from '../stores/useSecretsStore'
 import { useToolsStore } from '../stores/useToolsStore'
+import { vaultWords } from '../vaultWords'
 import { VaultUnlock } from './VaultUnlock'
 
 const DISMISSED_KEY = 'sitecall.firstRunDismissed'
@@ -23,7 +24,9 @@ function VaultStep() {
     )
   return (
     <>
-      <p className="muted small">{vault.message}</p>
+      <p className="muted small" data-testid="guide-vault-message">
+        {vaultWords(vault)}
+      </p>
       <VaultUnlock vault={vault} onOpen={() => void load()} />
     </>
   )

@@ -4,6 +4,7 @@ import { formatTime } from '../format'
 import { parseHosts, useSecretsStore } from '../stores/useSecretsStore'
 import { ConfirmButton } from '../components/ConfirmButton'
 import { ListTable } from '../components/ListTable'
+import { vaultWords } from '../vaultWords'
 
 const MODE_LABEL = { keychain: 'Keychain', passphrase: 'Passphrase', locked: 'Locked' } as const
 
@@ -23,7 +24,7 @@ function VaultPanel({ vault }: { vault: VaultState }) {
         >
           {MODE_LABEL[vault.mode]}
         </span>
-        <span data-testid="vault-message">{vault.message}</span>
+        <span data-testid="vault-message">{vaultWords(vault)}</span>
       </div>
       {vault.mode === 'locked' && vault.unlockWith === 'passphrase' && (
         <form
