@@ -9,6 +9,7 @@ import {
 } from './bodyGuards'
 import { registerAppRoutes } from './routes/appRoutes'
 import { registerSiteCallRoutes } from './routes/siteCalls'
+import { registerComposeRoutes } from './routes/compose'
 import { registerAccountToolRoutes } from './routes/accountTools'
 import { registerToolEditRoutes } from './routes/toolEdits'
 import { registerRunRoutes } from './routes/runs'
@@ -112,6 +113,7 @@ export function buildServer(deps: ServerDeps): FastifyInstance {
 function registerRoutes(app: FastifyInstance, deps: ServerDeps): void {
   registerOpenApiRoute(app, deps)
   registerSiteCallRoutes(app, deps)
+  registerComposeRoutes(app, deps)
   registerAccountToolRoutes(app, deps)
   registerToolEditRoutes(app, deps)
   registerRunRoutes(app, deps)
