@@ -12,13 +12,7 @@ import { loginCommand } from './cliLogin'
 import { offerSeenLogin } from './cliSeenLogin'
 import { mcpCommand } from './cliMcp'
 import { SERVER_USAGE, serverCommand } from './serverCommand'
-import {
-  readServeFile,
-  type ServeFile,
-  removeServeFile,
-  SERVE_FILE_REFRESH_MS,
-  writeServeFile,
-} from './mcp/serveFile'
+import { keepServeFile, readServeFile, type ServeFile } from './mcp/serveFile'
 import { createCore, LOCAL_TENANT } from './core'
 import { defaultHeadless, findChromium } from './recorder'
 import { createStore } from './store/store'
@@ -95,15 +89,7 @@ async function serve(args: string[]): Promise<number> {
     process.once('SIGTERM', resolve)
   })
   // `sitecall mcp` started beside this process bridges to its /mcp with the owner's credential.
-  const tellBridges = () =>
-    writeServeFile(core.home, {
-      pid: process.pid,
-      url: base,
-      token: core.ownerTokens.issue().token,
-    })
-  tellBridges()
-  const refresh = setInterval(tellBridges, SERVE_FILE_REFRESH_MS)
-  refresh.unref()
+  const forgetServeFile = keepServeFile(core.home, base, () => core.ownerTokens.issue().token)
   // Links carry one-time codes the page trades for an owner token: the token itself never
   // appears in another process's arguments (the browser opener's, readable by any local user)
   // nor in browser history.
@@ -122,8 +108,7 @@ async function serve(args: string[]): Promise<number> {
   process.stdout.write(`Vault: ${vault.message}\n`)
   if (!values['no-open']) openInBrowser(link())
   await stopped
-  clearInterval(refresh)
-  removeServeFile(core.home)
+  forgetServeFile()
   await core.close()
   return 0
 }

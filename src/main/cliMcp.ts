@@ -4,7 +4,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { isJSONRPCRequest, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
 import { isServiceError, ServiceError } from '../shared/errors'
-import { readServeFile, type ServeFile } from './mcp/serveFile'
+import { readServeFile, SERVE_FILE, type ServeFile } from './mcp/serveFile'
 import { createMcpSession } from './mcp/mcpServer'
 import { parseApps } from './mcp/toolsInScope'
 import { createCore, LOCAL_TENANT } from './core'
@@ -24,10 +24,10 @@ const SERVE_FILE_WAIT_MS = 15_000
  * in-process core there (no HTTP listener) as the owner workspace, holding the data dir's lock.
  * Beside a running `sitecall serve` it bridges instead: every JSON-RPC message goes to that
  * process's `/mcp` (with `?apps=`) under the owner token the serve file gives (`serveFile.ts`),
- * so the same tools, runs and approvals are served by the one engine. Beside the desktop app
- * (the lock's holder writes no serve file) it refuses, 409 `resource_locked`, saying to use the
- * app's URL. Stdout carries only JSON-RPC; it ends when the client closes stdin or on
- * SIGINT/SIGTERM.
+ * so the same tools, runs and approvals are served by the one engine; the desktop app writes the
+ * same file. Beside a holder that writes none (another `sitecall mcp`) it refuses, 409
+ * `resource_locked`, saying to use the app's URL. Stdout carries only JSON-RPC; it ends when the
+ * client closes stdin or on SIGINT/SIGTERM.
  */
 export async function mcpCommand(args: string[]): Promise<number> {
   const { values } = parseArgs({ args, options: { apps: { type: 'string' } } })
@@ -39,12 +39,13 @@ export async function mcpCommand(args: string[]): Promise<number> {
   } catch (error) {
     if (!isServiceError(error) || error.code !== 'resource_locked') throw error
     const holder = (error.details.holder ?? null) as { command?: unknown } | null
-    const serving = typeof holder?.command === 'string' && /\bserve\b/.test(holder.command)
+    const serving =
+      typeof holder?.command === 'string' && /\bserve\b|desktop app/.test(holder.command)
     const running = serving ? await waitForServeFile(home) : readServeFile(home)
     if (!running)
       throw new ServiceError(
         'resource_locked',
-        `${error.message} Only a running \`sitecall serve\` can be bridged to; MCP clients reach the desktop app at its /mcp URL with an API key (Connect an agent).`,
+        `${error.message} Only a running \`sitecall serve\` or desktop app can be bridged to (they write ${SERVE_FILE}); another \`sitecall mcp\` cannot: close it, or connect this client to the app's /mcp URL with an API key (Connect an agent).`,
         error.details,
       )
     return await bridge(home, running, apps)

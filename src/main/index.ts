@@ -8,14 +8,19 @@ import { registerScreencastIpc } from './desktop/screencastIpc'
 import { electronAlertSinks } from './desktop/notifications'
 import { watchRequirements } from './desktop/requirementAlerts'
 import { appPageUrl, createMainWindow } from './desktop/window'
+import { keepServeFile } from './mcp/serveFile'
 
 // The Electron entry (DESIGN.md §2): the same core as `sitecall serve`, plus a window over IPC.
 const dir = dirname(fileURLToPath(import.meta.url))
 let core: Core | null = null
+let forgetServeFile: (() => void) | null = null
 
 async function start(): Promise<void> {
   core = createCore({ rendererDir: null })
-  await core.listen()
+  const base = await core.listen()
+  // `sitecall mcp` (the Connect page's command configs) bridges to this app's /mcp.
+  const serving = core
+  forgetServeFile = keepServeFile(serving.home, base, () => serving.ownerTokens.issue().token)
   registerIpc(
     ipcMain,
     createAppDispatch(core.handlers, (error) => console.error(error)),
@@ -75,5 +80,6 @@ app.on('before-quit', (event) => {
   event.preventDefault()
   const closing = core
   core = null
+  forgetServeFile?.()
   void closing.close().finally(() => app.quit())
 })

@@ -26,8 +26,9 @@ const CHALLENGES = new Set<string>(['challenge', 'challenge_budget_exhausted'])
  * `upstream_timeout`). A succeeded run is `{data, runId}`. A failed run is named by the status
  * the site last answered: 404 `upstream_not_found`, 409 `upstream_conflict`, 5xx
  * `upstream_unavailable` (502), another 4xx `upstream_error`; a bot check `blocked`; a missing
- * login `upstream_error` too (our own 401 is for the caller's credential); a failure without an
- * error status keeps the run's code (`outcome_not_verified`, `network_error`, …). Details carry
+ * login `upstream_error` too (our own 401 is for the caller's credential); without an error
+ * status, a page that says "not found" is `upstream_not_found`, a rate limit `upstream_error`,
+ * and any other failure keeps the run's code (`outcome_not_verified`, `network_error`, …). Details carry
  * `httpStatus` and `httpOnly` (spec "Raw reads") and `reason`, the run's own failure code. Past
  * the deadline: 504 `upstream_timeout`, outcome unknown; a write whose answer was lost: 502
  * `upstream_unavailable`, outcome unknown. Neither is ever sent again by the service.
@@ -116,6 +117,8 @@ function codeOf(reason: string, httpStatus: number | null): ErrorCode {
     if (httpStatus >= 500) return 'upstream_unavailable'
     return 'upstream_error'
   }
-  if (LOGIN_FAILURES.has(reason)) return 'upstream_error'
+  // Seen in a rendered page rather than as a status: the site's answer all the same.
+  if (reason === 'not_found') return 'upstream_not_found'
+  if (LOGIN_FAILURES.has(reason) || reason === 'rate_limited') return 'upstream_error'
   return reason as ErrorCode
 }

@@ -70,3 +70,25 @@ export function removeServeFile(home: string): void {
     // Gone already, or never written.
   }
 }
+
+/**
+ * Keeps the serve file of `home` while a process serves at `url` (`sitecall serve`, the desktop
+ * app): written at once with a fresh owner token of `issueToken`, rewritten every
+ * `SERVE_FILE_REFRESH_MS`. Returns the function that stops and removes it (call it on close).
+ */
+export function keepServeFile(home: string, url: string, issueToken: () => string): () => void {
+  const write = () => writeServeFile(home, { pid: process.pid, url, token: issueToken() })
+  write()
+  const refresh = setInterval(() => {
+    try {
+      write()
+    } catch {
+      // A data dir that went away: the next bridge finds no file and says so.
+    }
+  }, SERVE_FILE_REFRESH_MS)
+  refresh.unref()
+  return () => {
+    clearInterval(refresh)
+    removeServeFile(home)
+  }
+}

@@ -6,7 +6,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { createCore } from '../../../src/main/core'
-import { readServeFile, SERVE_FILE } from '../../../src/main/mcp/serveFile'
+import { mcpStdioCommand } from '../../../src/main/mcp/stdioCommand'
+import { keepServeFile, readServeFile, SERVE_FILE } from '../../../src/main/mcp/serveFile'
 import { agentConfigs } from '../../../src/renderer/agentConfigs'
 import type { AppInfo, McpStdioCommand } from '../../../src/shared/appApi'
 import type { Run } from '../../../src/shared/run'
@@ -144,4 +145,26 @@ describe('the Connect page’s command configurations', () => {
     const alone = await start(claude.mcpServers.sitecall)
     expect((await callSearch(alone)).status).toBe('succeeded')
   }, 180_000)
+
+  it('bridges to the desktop app the same way (a core serving in-process keeps the file)', async () => {
+    // What src/main/index.ts does: listen, then keep the serve file while the window runs.
+    const app = createCore({ home, port: 0, rendererDir: null, keychain: null })
+    try {
+      const base = await app.listen()
+      const forget = keepServeFile(home, base, () => app.ownerTokens.issue().token)
+      try {
+        const client = await start(mcpStdioCommand(home)!)
+        const run = await callSearch(client)
+        expect(run.status).toBe('succeeded')
+        // The run is the app's: its engine ran it.
+        expect(app.store.runs.list({ toolId: tool.id }).map((r) => r.runId)).toContain(run.runId)
+      } finally {
+        for (const client of clients.splice(0)) await client.close()
+        forget()
+      }
+      expect(existsSync(join(home, SERVE_FILE))).toBe(false)
+    } finally {
+      await app.close()
+    }
+  }, 120_000)
 })

@@ -55,9 +55,9 @@ describe('one process per data dir (issue 13 item 6)', () => {
     expect(health.status).toBe(401)
   })
 
-  it('sitecall mcp beside a holder that is not serve (the desktop app) refuses, naming it', async () => {
-    // (Beside a running serve it bridges instead: test/integration/mcp/mcpConfigs.)
-    const held = lockDataDir(home, 'Sitecall desktop app')
+  it('sitecall mcp beside another sitecall mcp refuses, naming it', async () => {
+    // (Beside a running serve or desktop app it bridges instead: test/integration/mcp/mcpConfigs.)
+    const held = lockDataDir(home, 'sitecall mcp')
     try {
       const mcp = await runCli(['mcp'])
       expect(mcp.code).toBe(1)
