@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -51,6 +51,27 @@ async function connectStdio(args: string[] = []): Promise<Client> {
   client = new Client({ name: 'sitecall-stdio-test', version: '1.0.0' })
   await client.connect(transport)
   return client
+}
+
+/**
+ * Resolves once no live process holds the data dir's lock: the SDK's close() ends stdin, then
+ * signals, and returns without waiting for the exit once it sent SIGKILL (a loaded machine).
+ */
+async function lockReleased(): Promise<void> {
+  for (;;) {
+    let pid: number
+    try {
+      pid = (JSON.parse(readFileSync(join(home, 'sitecall.lock'), 'utf8')) as { pid: number }).pid
+    } catch {
+      return
+    }
+    try {
+      process.kill(pid, 0)
+    } catch {
+      return
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
 }
 
 describe('sitecall mcp (stdio bridge)', () => {
@@ -143,6 +164,7 @@ describe('sitecall mcp (stdio bridge)', () => {
     }
     await mcp.close()
     client = null
+    await lockReleased()
     // The same calls over REST, on a core of the same data dir once the bridge has ended.
     const rest = createCore({ home, port: 0, rendererDir: null })
     try {
