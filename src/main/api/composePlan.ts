@@ -147,7 +147,8 @@ export function resolveInputs(call: PlannedCall, answered: AnsweredSteps): Recor
       out[name] = value
       continue
     }
-    const found = valuesAt(answered, path)
+    // An unreadable path (`parsePath` refused it, e.g. one through `__proto__`) reads nothing.
+    const found = path.length ? valuesAt(answered, path) : []
     if (!found.length)
       throw new ServiceError(
         'invalid_input',
