@@ -19,7 +19,7 @@ import {
 } from './meaning/related'
 import { GENERIC_STEMS, isPlural, STOP_WORDS, stem, words } from './text'
 import { spokenAsWritten } from './spoken'
-import { extractValues, type ValueKind } from './values'
+import { extractValues, type ValueKind } from '../intent/values'
 
 /**
  * One word of an intent: its surface form, its stem, and whether it names nothing in particular

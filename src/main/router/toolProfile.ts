@@ -4,7 +4,7 @@ import { verbLemma } from './meaning/lemma'
 import { looksIn, parseIntent, SECOND_FACTOR } from './parseIntent'
 import { isWord } from './meaning/related'
 import { GENERIC_STEMS, HOST_NOISE, isPlural, STOP_WORDS, stem, words } from './text'
-import { extractValues, type ValueKind } from './values'
+import { extractValues, type ValueKind } from '../intent/values'
 
 /** Where a tool word came from; each field is evidence of a different strength. */
 export type TermField =

@@ -16,7 +16,7 @@
 import type { VerbClass } from '../lexicon'
 import { stem } from '../text'
 import { nounLemma, verbLemma } from './lemma'
-import { senseCount, synsetOf, synsetsOf, type Synset, type WordnetPos } from './wordnet'
+import { senseCount, synsetOf, synsetsOf, type Synset, type WordnetPos } from '../../intent/wordnet'
 
 /** How many of a word's senses, most frequent first, count (rarer senses are noise). */
 export const SENSES = 3

@@ -4,7 +4,7 @@
  * needs no preposition to be one, so it is recognised by its form and
  * matched against the tool's input slots, never against the tool's words.
  */
-import { inWordnet } from './meaning/wordnet'
+import { inWordnet } from './wordnet'
 
 export type ValueKind =
   | 'quoted'
