@@ -1,3 +1,5 @@
+import { pathToFileURL } from 'node:url'
+
 /**
  * When each app of the real-app corpus arrived and how Sitecall did on it then, before any change
  * made for it (issue 24 B): the honest measure of generalisation. Apps come in waves; an app is
@@ -94,9 +96,66 @@ export const ARRIVALS: Arrival[] = [
     recording: { n, target: rt, working: rw },
     har: { n, target: ht, working: hw },
   })),
+  // Wave 3: measured on arrival at fda68bf, after the mechanisms waves 1 and 2 taught (raw output:
+  // arrivals/wave3-fda68bf.txt).
+  ...(
+    [
+      ['znc', 9, [8, 5], [9, 5]],
+      ['prometheus', 7, [7, 2], [5, 1]],
+      ['icecast', 9, [7, 5], [4, 4]],
+      ['gerbera', 9, [2, 0], [0, 0]],
+    ] as const
+  ).map(([app, n, [rt, rw], [ht, hw]]): Arrival => ({
+    app,
+    wave: 3,
+    measured: '2026-11-29',
+    commit: 'fda68bf',
+    recording: { n, target: rt, working: rw },
+    har: { n, target: ht, working: hw },
+  })),
 ]
 
 /** Apps whose arrival was measured: the only ones rules and the ranker may learn from. */
 export function arrivedApps(): string[] {
   return ARRIVALS.filter((a) => a.measured !== null).map((a) => a.app)
 }
+
+/**
+ * The arrivals as a Markdown table: one row per measured app (wave, date, commit, target and
+ * working on both paths, `right/of`), then one total row per wave. Apps without figures (wave 0:
+ * in their NOTES.md) are listed by name under the table.
+ */
+export function formatArrivals(arrivals: Arrival[] = ARRIVALS): string {
+  const cell = (f: ArrivalFigures | null, key: 'target' | 'working') =>
+    f === null || f[key] === null ? '—' : `${f[key]}/${f.n}`
+  const lines = [
+    '| app | wave | measured | commit | target (recording) | working (recording) | target (HAR) | working (HAR) |',
+    '|---|---|---|---|---|---|---|---|',
+  ]
+  const figured = arrivals.filter((a) => a.recording || a.har)
+  for (const a of figured)
+    lines.push(
+      `| ${a.app} | ${a.wave} | ${a.measured ?? 'not yet'} | ${a.commit ?? '—'} | ${cell(a.recording, 'target')} | ${cell(a.recording, 'working')} | ${cell(a.har, 'target')} | ${cell(a.har, 'working')} |`,
+    )
+  for (const wave of [...new Set(figured.map((a) => a.wave))]) {
+    const of = figured.filter((a) => a.wave === wave)
+    const sum = (path: 'recording' | 'har', key: 'target' | 'working') => {
+      const rows = of.map((a) => a[path]).filter((f): f is ArrivalFigures => f !== null)
+      const n = rows.reduce((s, f) => s + f.n, 0)
+      const right = rows.reduce((s, f) => s + (f[key] ?? 0), 0)
+      return n ? `**${right}/${n} (${Math.round((100 * right) / n)}%)**` : '—'
+    }
+    lines.push(
+      `| **wave ${wave}** | | | | ${sum('recording', 'target')} | ${sum('recording', 'working')} | ${sum('har', 'target')} | ${sum('har', 'working')} |`,
+    )
+  }
+  const unfigured = arrivals.filter((a) => !a.recording && !a.har)
+  if (unfigured.length)
+    lines.push(
+      '',
+      `Without figures here: ${unfigured.map((a) => `${a.app} (wave ${a.wave}${a.measured ? '' : ', not measured yet'})`).join(', ')}.`,
+    )
+  return lines.join('\n')
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) console.log(formatArrivals())

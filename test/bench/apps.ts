@@ -17,6 +17,28 @@ import {
   type SummaryRow,
   type WorkflowResult,
 } from '../apps/evaluate'
+import { formatArrivals } from '../apps/arrivals'
+import targetParams from '../../src/main/compiler/ranker/targetModel.params.json' with { type: 'json' }
+
+/**
+ * The target ranker's fit as its fitting script recorded it (`fitTargetRanker.ts` writes
+ * `provenance` into the parameter file): the apps, the choice sets and the leave-one-app-out share.
+ */
+export function formatRankerFit(): string {
+  const { provenance } = targetParams as unknown as {
+    provenance: {
+      commit: string
+      apps: string[]
+      choiceSets: number
+      leaveOneAppOut: { right: number; of: number; share: number }
+    }
+  }
+  const loao = provenance.leaveOneAppOut
+  return (
+    `Target ranker, fitted at ${provenance.commit} on ${provenance.apps.length} apps (${provenance.choiceSets} choice sets): ` +
+    `leave-one-app-out target right ${loao.right}/${loao.of} (${(loao.share * 100).toFixed(1)}%)`
+  )
+}
 
 const OUT = fileURLToPath(new URL('../../bench-results/apps.json', import.meta.url))
 
@@ -83,6 +105,11 @@ export async function runAppsBench(
   for (const line of formatProblems(results)) console.log(`  miss ${line}`)
   console.log('')
   console.log(formatTable(out.table))
+  console.log('')
+  console.log(formatRankerFit())
+  console.log('')
+  console.log('Arrivals: each app measured as it came, before any change made for it (ARRIVALS.md)')
+  console.log(formatArrivals())
   mkdirSync(dirname(OUT), { recursive: true })
   writeFileSync(OUT, `${JSON.stringify(out, null, 2)}\n`)
   console.log(`\nJSON: ${OUT}`)
