@@ -2,15 +2,23 @@
 // routed among the tools compiled from the real-app corpus's stored recordings. Reports, per split
 // (dev: tuned on; test: never tuned on): top-1 at >= 0.9, recall within the matches, mean
 // reciprocal rank, and false matches of the intents that must match nothing.
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
+import fitted from '../../src/main/router/rankerParams.json' with { type: 'json' }
 import { createToolRouter, MIN_SCORE, type ToolRouter } from '../../src/main/router/router'
 import { siteOfTrace } from '../../src/main/router/siteOfTrace'
 import type { ToolSpec } from '../../src/shared/toolSpec'
+import type { FitRecord } from './routerFit'
 import { compileStored, loadStoredWorkflows, type StoredWorkflow } from '../apps/corpus'
 import { appNames } from '../apps/registry'
 
 const PARAPHRASES = fileURLToPath(new URL('../apps/paraphrases.json', import.meta.url))
+/** Paraphrases of the apps that joined the corpus later, written blind (measured, never tuned on). */
+export const HELD_OUT = fileURLToPath(new URL('../apps/paraphrases-heldout.json', import.meta.url))
+/** The pinned answers of the development half (`routerPins.ts` writes them). */
+export const DEV_PINS = fileURLToPath(
+  new URL('../integration/router/devPins.json', import.meta.url),
+)
 
 /**
  * One hand-written intent: the tool it must reach first (`<app>/<workflow>`), or the tools that
@@ -22,10 +30,43 @@ export interface Paraphrase {
   split: 'dev' | 'test'
 }
 
-/** The paraphrase set, as fixed in the file. */
-export function loadParaphrases(): Paraphrase[] {
-  return JSON.parse(readFileSync(PARAPHRASES, 'utf8')) as Paraphrase[]
+/** The paraphrase set, as fixed in the file (`HELD_OUT` for the held-out set, when present). */
+export function loadParaphrases(file = PARAPHRASES): Paraphrase[] {
+  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Paraphrase[]) : []
 }
+
+/**
+ * What the router answers for one intent, in one line: `matched <id>` (its first match),
+ * `candidate <id>`, `unavailable`, `tie <id>,<id>` (tools named, issue 25 E), or
+ * `needs_observation`.
+ */
+export function answerOf(router: ToolRouter, text: string, tools: readonly ToolSpec[]): string {
+  const routed = router.route(text, tools)
+  if (routed.status === 'matched') return `matched ${routed.tools[0]!.id}`
+  if (routed.status === 'candidate') return `candidate ${routed.candidate!.id}`
+  if (routed.ties) return `tie ${routed.ties.tools.map((t) => t.id).join(',')}`
+  return routed.status
+}
+
+/** The answer to each development paraphrase, by text (the pins' shape). */
+export function devAnswers(
+  tools: readonly ToolSpec[],
+  paraphrases: readonly Paraphrase[],
+  router: ToolRouter = createToolRouter(),
+): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const p of paraphrases) if (p.split === 'dev') out[p.text] = answerOf(router, p.text, tools)
+  return out
+}
+
+/** True when `answer` (an `answerOf` line) is what `p` expects. */
+export function answerIsRight(p: Paraphrase, answer: string): boolean {
+  if (p.expect === null) return !answer.startsWith('matched ')
+  return answer.startsWith('matched ') && [p.expect].flat().includes(answer.slice(8))
+}
+
+/** What the fitting script recorded beside the parameters (`routerFit.ts` `FitRecord`). */
+const FITTED_RECORD = fitted as unknown as FitRecord
 
 export interface CorpusTools {
   /** Verified tools, each with its workflow's `<app>/<workflow>` as id. */
@@ -97,7 +138,7 @@ export async function loadCorpusTools(
 }
 
 export interface AccuracyFigures {
-  split: 'dev' | 'test'
+  split: 'dev' | 'test' | 'all'
   /** Intents whose tool exists among the compiled tools. */
   intents: number
   /** Share (0 to 1) ranked first with a score of at least 0.9. */
@@ -121,7 +162,7 @@ export interface AccuracyFigures {
 export function measureAccuracy(
   tools: ToolSpec[],
   paraphrases: Paraphrase[],
-  split: 'dev' | 'test',
+  split: 'dev' | 'test' | 'all',
   router: ToolRouter = createToolRouter(),
 ): AccuracyFigures {
   const ids = new Set(tools.map((t) => t.id))
@@ -137,7 +178,7 @@ export function measureAccuracy(
     misses: [],
     perApp: {},
   }
-  for (const p of paraphrases.filter((x) => x.split === split)) {
+  for (const p of paraphrases.filter((x) => split === 'all' || x.split === split)) {
     const wanted = p.expect === null ? null : [p.expect].flat()
     const right = (id: string | undefined) => id !== undefined && wanted!.includes(id)
     if (wanted !== null && !wanted.some((id) => ids.has(id))) {
@@ -179,38 +220,58 @@ export function measureAccuracy(
   return figures
 }
 
-/** Prints the figures of both splits and the test half's misses; returns them. */
+/**
+ * Prints the router's held-out figures (issue 25 F): leave-one-app-out on the development half as
+ * the fitting script measured it (`rankerParams.json`), the test half and the held-out paraphrases
+ * of the newer apps measured now (never tuned on, never asserted), and the development half, among
+ * the tools of every corpus app; the test half's misses by kind only. Returns the figures.
+ */
 export async function runRouterAccuracyBench(): Promise<AccuracyFigures[]> {
-  const corpus = await loadCorpusTools()
-  const paraphrases = loadParaphrases()
+  const corpus = await loadCorpusTools(appNames())
   const router = createToolRouter()
-  const results = (['dev', 'test'] as const).map((split) =>
-    measureAccuracy(corpus.tools, paraphrases, split, router),
-  )
+  const sets: Array<[string, Paraphrase[], 'dev' | 'test' | 'all']> = [
+    ['dev', loadParaphrases(), 'dev'],
+    ['test', loadParaphrases(), 'test'],
+    ['held-out', loadParaphrases(HELD_OUT), 'all'],
+  ]
+  const results = sets.map(([, list, split]) => measureAccuracy(corpus.tools, list, split, router))
   const pct = (x: number) => `${(x * 100).toFixed(1)}%`.padStart(7)
+  const { loao, tools, paraphrases } = FITTED_RECORD.fitted
   console.log(
-    `Router accuracy: ${corpus.tools.length} tools from the real-app corpus` +
+    `Router (fitted ranker), leave one app out on the development half when fitted (${paraphrases} paraphrases, ${tools} tools): ` +
+      `top-1 ${pct(loao.top1)}, recall ${pct(loao.recall)}, MRR ${loao.mrr.toFixed(3)}, false matches ${pct(loao.falseMatches)}`,
+  )
+  console.log(
+    `Router accuracy: ${corpus.tools.length} tools from every corpus app` +
       ` (${corpus.missing.length} workflows without a tool; site names filled from the trace for ${corpus.siteFilled})`,
   )
-  console.log(
-    `${'split'.padEnd(6)} intents   top-1  recall     MRR  nothing  false matches  skipped`,
-  )
-  for (const r of results)
+  console.log(`${'set'.padEnd(9)} intents   top-1  recall     MRR  nothing  false matches  skipped`)
+  results.forEach((r, i) =>
     console.log(
-      `${r.split.padEnd(6)} ${String(r.intents).padStart(7)} ${pct(r.top1)} ${pct(r.recall)} ${r.mrr.toFixed(3).padStart(7)} ${String(r.nothing).padStart(8)} ${String(r.falseMatches).padStart(14)} ${String(r.skipped).padStart(8)}`,
+      `${sets[i]![0].padEnd(9)} ${String(r.intents).padStart(7)} ${pct(r.top1)} ${pct(r.recall)} ${r.mrr.toFixed(3).padStart(7)} ${String(r.nothing).padStart(8)} ${String(r.falseMatches).padStart(14)} ${String(r.skipped).padStart(8)}`,
+    ),
+  )
+  for (const [i, name] of [
+    [1, 'test'],
+    [2, 'held-out'],
+  ] as const)
+    console.log(
+      `${name} top-1 per app: ${Object.entries(results[i]!.perApp)
+        .map(([app, a]) => `${app} ${a.top1}/${a.intents}`)
+        .join(', ')}`,
     )
-  console.log(
-    `test top-1 per app: ${Object.entries(results[1]!.perApp)
-      .map(([app, a]) => `${app} ${a.top1}/${a.intents}`)
-      .join(', ')}`,
-  )
-  // The test half's texts stay unread by whoever tunes the router: only what kind of miss.
-  const test = results[1]!
-  const wrongTool = test.misses.filter(
-    (m) => m.expect !== null && !m.expect.split(' or ').includes(m.got ?? ''),
-  )
-  console.log(
-    `test misses: ${test.misses.length} (right tool first under ${MIN_SCORE}: ${test.misses.length - wrongTool.length - test.falseMatches}, another tool first: ${wrongTool.length}, false matches: ${test.falseMatches})`,
-  )
+  // The held-out texts stay unread by whoever tunes the router: only what kind of miss.
+  for (const [i, name] of [
+    [1, 'test'],
+    [2, 'held-out'],
+  ] as const) {
+    const r = results[i]!
+    const wrongTool = r.misses.filter(
+      (m) => m.expect !== null && !m.expect.split(' or ').includes(m.got ?? ''),
+    )
+    console.log(
+      `${name} misses: ${r.misses.length} (right tool first under ${MIN_SCORE}: ${r.misses.length - wrongTool.length - r.falseMatches}, another tool first: ${wrongTool.length}, false matches: ${r.falseMatches})`,
+    )
+  }
   return results
 }

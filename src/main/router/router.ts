@@ -1,119 +1,40 @@
 /**
  * The tool router (DESIGN.md §3 "router: intent ► ranked tools, calibrated scores"): an intent in
- * plain words, ranked tools out, each with a score whose meaning is fixed. Pure: no network, no
- * clock; it reads the lexical data of three npm packages once per process (`meaning/`).
+ * plain words, ranked tools out, each with a score whose meaning is fixed (spec "Tool match":
+ * matches score 0.9 or more).
  *
- * Scoring (spec "B": "never falls back to keyword matching"). The intent is parsed, not bagged:
- * 0. Clauses (`clauses.ts`): of an intent said with its reasons (`The printer moved, so please
- *    rewrite the page`), the clauses that ask are the request; the others only name the site and
- *    what a request that points back (`delete it`) acts on. Idioms said without their verb up
- *    front (`X should be called Y`, `let me into`, `use the tracker to ...`: `idioms.ts`) read as
- *    the request they stand for.
- * 1. Values by their form (`values.ts`): quoted text, file names, URLs, e-mails, paths, dates,
- *    numbers, identifiers (`acme-utils`), capitalised names (`Meeting Notes`, `DokuWiki`) are
- *    taken out first: `rename budget.xlsx` asks to rename, with a value.
- * 2. Words (`text.ts`): camelCase/snake_case split, accents dropped, a light suffix stemmer.
- * 3. Parse (`parseIntent.ts`): the verb and its class (search, list, read; create, update,
- *    delete, run; auth, logout) from a table, else from the acts of web apps and the verbs people
- *    ask them by (`meaning/actions.ts`: `fire` triggers, `bin` trashes, `deactivate` disables;
- *    two verbs of one act are one action, two acts it knows apart are two), else from WordNet
- *    (phrasal verbs such as `kick off`,
- *    verbs such as `erase`, classed by their synonyms and hypernyms); a sign-in or navigation step
- *    before the work is skipped (`log in and rename the file`); then the object (`core`), `by`
- *    qualifiers, `for`/`about`/`named`/`as`/`says` values, `in`/`to` places, `on`/`at` sites, text
- *    after a colon. A word naming the site of some tool (`Redmine`) is a site wherever it stands.
- *    A value leaves a mark where it stood (`put [x.pdf] into`: `put` has an object, it is a
- *    verb); participles and adjectives after a copula are no verb (`pages starting with`, `are
- *    still open`); `a new X` asks to create; the noun after `which`/`what` is the head; words
- *    WordNet knows mostly as adjectives, adverbs or verbs (`now`, `quick`, `hold`) are modifiers,
- *    generic unless some tool says them (`verified`).
- *    The noun before `of` is what is asked of the rest (`the [priority] of issue #2`); where a
- *    search looks (`pages that mention X`: text; `named X`: names) is kept (`looksIn`); file,
- *    report, open (a ticket), save (a draft) a new thing make it; a file put into a place is
- *    uploaded; a light verb with the noun of a tool's act asks that act (`add a tag` = `tag`).
- * 4. Profile each tool (`toolProfile.ts`): the stems of its intent (the values the person typed,
- *    its slots' defaults, taken out), name, URL path, slot names, output fields, the site's names
- *    and page titles (`ToolSpec.site`), the options and kinds of its slots, each with a strength
- *    (`FIELD_STRENGTH`); its verb class, its own action (`rename`), its head noun; and words of
- *    its site shared by all its tools (`blog` of `search the blog for posts`), with the names the
- *    site gives itself on any of its tools' pages and what people call a site by what it holds
- *    (`tracker` of a site of issues: `lexicon.ts` SITE_KINDS).
- * 5. Expand each intent word by meaning (`toolIndex.ts`): its stem and lemmas (1), hand-kept noun
- *    synonyms (0.95), WordNet synonyms and derived forms (0.9), word-vector neighbours (at most
- *    0.7: a vector never carries the head to 0.9).
- * 6. Score (`score.ts`): every intent word must be accounted for: found through an expansion (its
- *    strength × the field's), absorbed as a value a slot can take, or a context word of the
- *    tool's site; each word not accounted for costs a penalty scaled by (1 − strength): the head
- *    noun 0.35, any other specific word 0.12, a generic word 0.02; the tool's own head unnamed 0.1;
- *    a specific action asked of another (`rename` of an `edit` tool) 0.15. `score = (1 − Σ) × verb
- *    agreement` (same class 1; two read classes 0.92 to 0.96; one item asked of a list or the
- *    reverse 0.85; run and create/update 0.88); a contradicting verb caps it at 0.6, an intent
- *    naming nothing at 0.8; a site the intent names that is not the tool's multiplies it by 0.75,
- *    and a word only other sites say of where they work (`the blog's media library` of a wiki's
- *    tool) costs 0.05. A search asked to look in records' text of a tool that looks at names, or
- *    of a list, costs 0.1 (names of a whole-text search, 0.02); a sign-in with a second factor
- *    of a plain one 0.1.
- *    Without a head, a sign-in, a typed value (`rename budget.xlsx`: a file) or a search of a
- *    named site stands for the object (0.03); a typed value as the object of a tool that takes
- *    no such value costs 0.12. A change of state asked by a table verb that no tool of the site
- *    does (`mark issue #1 as In Progress` of `set the status`) costs 0.05, not 0.15, unless the
- *    asked act is more general than the tool's (`move` of `set`). A verb classed by meaning keeps
- *    the other classes its synonyms have (`put` = `set` and `place`): a tool of one of them is
- *    served at ×0.97. A read of a container's members (`the files in the data folder`) is its
- *    listing; a read of many prefers a list. A search of a place for a value (`search the Website
- *    project for X`) finds the objects of its site's tools (0.9). Values by kind and shape: a
- *    release (`2.1.0`) asked of a tool recorded with other kinds only costs 0.05, an identifier of
- *    another scheme (`projects:x` of a tool given `Old Draft`) 0.03. Tie-breakers: a generic verb
- *    (`edit`) asked of a tool with a specific act (`rename`) 0.015,
- *    a place absorbed by a slot 0.01, a site context word 0.005, a word of the tool's object the
- *    intent leaves unnamed 0.01.
+ * 1. Read the intent once (`../intent/readIntent.ts`). Text the router cannot read (another
+ *    script, another language) answers `needs_observation` and says so (issue 25 D): a match
+ *    built from the few words left would be a guess.
+ * 2. The choice set: the tools that share a word with the intent by meaning, or are on the site
+ *    it names, or do the sign-in it asks (`factIndex.ts`), and those the rule engine finds
+ *    (`ruleEngine.ts`, one feature source among the others).
+ * 3. Rank (`ranker.ts`): features of each tool from what its request does (`toolFacts.ts`), a
+ *    conditional logit fitted leave-one-app-out, calibrated on out-of-fold scores.
+ * 4. Answer: the verified tools at 0.9 or more (at most 10), else an untested candidate, else a
+ *    quarantined tool (`unavailable`), else `needs_observation`, naming tied tools and what would
+ *    tell them apart when two that do different things share the intent (issue 25 E).
  *
- * Calibration (spec "Tool match": score at least 0.9). 0.9 sits on "this tool does what the
- * intent asks": reached only when the head is the tool's (strength 0.714 or more), every other
- * specific word is the tool's or its site's, every value can be taken by a slot and the verbs
- * agree; one missing specific word gives at most 0.88. The strengths were fitted on the dev half
- * of `test/apps/paraphrases.json` and are reported on its test half (`npm run bench`); the table
- * test in `test/unit/router/router.test.ts` holds the claims over the compiler corpus's tools.
- * A scale fitted over the top tool's features (score, margin to the next tool, words missing,
- * verb factor, action agreement) was measured on the dev half and not kept: between 0.75 and 0.9
- * the right tool and a wrong one (or one for an intent that must match nothing) come in nearly
- * equal numbers with the same features, so no scale lifts the one without the other; at 0.9 or
- * more the dev half's top tool is right 96% of the time.
- *
- * Speed: `route` scores only the tools the inverted index says can reach 0.9 (`toolIndex.ts`;
- * an expansion too weak to be a head visits no postings), picks the ones it answers from those at
- * 0.9 or more in one pass (no sort: thousands may reach 0.9 in a large workspace) and builds a
- * `ToolMatch` only for them; `rank` scores and sorts every tool. Ranking: score, then the
- * intent's head being the tool's own head noun, then closeness (the share of the tool's own
- * intent words the intent used), then the fewest of them unused, verified before candidate, the
- * newest, then id. Signing in takes its `as` value from the login's stored secrets, never from a
- * slot (`log in to Verdaccio as ada`).
+ * Speed: facts are kept per tool (`factIndex.ts`, the rules' own index in `ruleEngine.ts`); a
+ * search looks only at its choice set. `warm(tools)` builds both ahead of the first search.
  */
 import type { JsonSchema, ToolSpec } from '../../shared/toolSpec'
-import { splitClauses } from './clauses'
-import { withoutCourtesy } from './courtesy'
-import { namedApps } from './otherApps'
-import { fieldsAsSentence, filtersAsSentence, labelledTextQuoted } from './fields'
-import { isNumberWord } from './spoken'
-import { GENERIC_STEMS, isPlural, stem } from './text'
-import { isKindWord } from './toolProfile'
-import { isSiteKind, verbAgreement, type VerbClass } from './lexicon'
-import { isWord } from './meaning/related'
-import { correctSpelling } from './spelling'
-import { appVocabulary, spellingVocabulary } from './vocabularies'
-import { isNamedRecord, parseIntent, type IntentWord, type ParsedIntent } from './parseIntent'
-import { askedClass, namesToolAct, scoreTool, type MatchEvidence } from './score'
+import { languageName } from '../intent/language'
+import { warmTagger } from '../intent/tokens'
+import { FactIndex, type FactEntry } from './factIndex'
+import type { IntentView } from './features'
+import {
+  FITTED,
+  namedFeatures,
+  rankEntries,
+  tieOf,
+  viewOf,
+  type RankedTool,
+  type Tie,
+} from './ranker'
+import { createRuleScorer, type RuleScore, type RuleScorer } from './ruleEngine'
+import type { MatchEvidence as RuleEvidence } from './score'
 import { slotInputSchema, type SlotInputs } from './slotSchema'
-import { ToolIndex, type Expanded, type IndexEntry } from './toolIndex'
-
-/** `site` as `stem` keeps it (`our private package [site]`). */
-const SITE_STEM = stem('site')
-/**
- * The last tie-breaker, the tool id, in `localeCompare`'s order (ECMA-402: `localeCompare` is
- * `new Intl.Collator().compare`); one collator, not one per comparison: tools cloned at the same
- * moment all reach it.
- */
-const ID_ORDER = new Intl.Collator()
 
 /** Spec "Limits": search matches at most 10, minimum score 0.9. */
 export const MIN_SCORE = 0.9
@@ -121,6 +42,23 @@ export const MAX_MATCHES = 10
 
 /** Spec "Search result status". */
 export type RouteStatus = 'matched' | 'candidate' | 'needs_observation' | 'unavailable'
+
+/** Why a tool was ranked where it is. */
+export interface MatchEvidence {
+  /** The act asked and the tool's act (from its request: `toolFacts.ts`). */
+  verb: { intent: string | null; tool: string; from: string }
+  /** The intent's head noun, or null. */
+  head: string | null
+  /** Site names the intent said. */
+  sites: string[]
+  /** The ranker's features of this tool, by name. */
+  features: Record<string, number>
+  /** Probability among the choices before calibration, and of no tool at all. */
+  probability: number
+  none: number
+  /** The rule engine's score and evidence, when it scored the tool (a feature source). */
+  rules?: RuleEvidence & { score: number }
+}
 
 /** One ranked tool (spec "Tool match"). */
 export interface ToolMatch {
@@ -152,6 +90,8 @@ export interface RouteResult {
   candidate?: ToolMatch
   /** Why there is no match (needs_observation, unavailable). */
   reason?: string
+  /** With a tie (issue 25 E): the tools that share the intent and what would tell them apart. */
+  ties?: { tools: Array<{ id: string; name: string; siteHost: string }>; tellApart: string }
 }
 
 export interface RouteOptions {
@@ -169,547 +109,112 @@ export interface ToolRouter {
   route(intent: string, tools: readonly ToolSpec[], options?: RouteOptions): RouteResult
   /** Every tool with its score, best first (tests, diagnostics); no threshold applied. */
   rank(intent: string, tools: readonly ToolSpec[], options?: RouteOptions): ToolMatch[]
+  /**
+   * Builds the facts of `tools` and loads the language model now, so the first search after a
+   * start does not pay for them (issue 25 "the first search after a start as fast").
+   */
+  warm(tools: readonly ToolSpec[]): void
 }
 
-/** Where on a screen something is (`on the left`, `at the top`): no site, no thing. */
-const SCREEN_PLACES: ReadonlySet<string> = new Set([
-  'left',
-  'right',
-  'top',
-  'bottom',
-  'side',
-  'corner',
-  'edge',
-  'middle',
-  'sidebar',
-  'header',
-  'footer',
-])
-
-/** The stem of `page`, where a thing is shown. */
-const PAGE_STEM = stem('page')
-/** What a page itself has (`the page contents`): no thing it shows. */
-const PAGE_PARTS = new Set(['text', 'content', 'contents', 'body', 'title', 'name'].map(stem))
-
-/** File formats a thing may be asked as (`as a PDF`, `as CSV`). */
-const FORMATS = new Set([
-  ...['pdf', 'csv', 'docx', 'doc', 'xlsx', 'xls', 'odt', 'rtf', 'epub', 'html', 'xml', 'zip'],
-  ...['markdown', 'md', 'txt', 'json', 'yaml', 'png', 'jpg', 'jpeg', 'svg', 'tar', 'gz'],
-])
-
-/** What a person passes on the way to signing in (`the admin page`, `the editor`). */
-const SIGN_IN_SCREENS = new Set(
-  ['page', 'admin', 'editor', 'dashboard', 'console', 'form', 'prompt', 'area', 'backend'].map(
-    stem,
-  ),
-)
-
-/** Words that open a noun phrase (`the`, `my`, `every`), as a regular expression's source. */
-const DETERMINER_WORDS = String.raw`(?:the|my|our|your|a|an|all|every|each|this|that|these|those|its|their)\b`
+/** The choice set of one intent: its reading, the tools to rank, the rule engine's scores. */
+export interface ChoiceSet {
+  view: IntentView
+  entries: FactEntry[]
+  /** With `all`: the other tools, ranked outside the choice set. */
+  outside: FactEntry[]
+  rules: Map<string, RuleScore>
+}
 
 /**
- * A numbered record set in relation to another of its kind (`issue #4 as blocked by issue #6`,
- * `#2 as a duplicate of #7`, `relate issue 3 to issue 9`; not `issue #5 to 80%`): group 3
- * ends with the second record's number.
+ * The choice set of `intent` among `tools` (step 2 of the file comment), the same for routing,
+ * ranking and fitting (`test/bench/routerFit.ts`), with the tools outside it. Only tools on
+ * `domain` (and its subdomains) when one is given; the index holds them all either way, so a
+ * search on one site does not drop what is known of the others. With `all`, the rule engine also
+ * scores the tools outside the choice set (`rank` ranks them).
  */
-const RELATED_RECORD =
-  /\b([a-z]+)\s+(#?\d+)\b.*?\b(?:by|of|to|with|from|on)\s+(?:the\s+)?(\1\s+#?\d+|#\d+)\b/i
+export function choiceSet(
+  intent: string,
+  tools: readonly ToolSpec[],
+  index: FactIndex,
+  rules: RuleScorer,
+  { all = false, domain = null }: { all?: boolean; domain?: string | null } = {},
+): ChoiceSet {
+  const synced = index.sync(tools)
+  const inDomain = (e: FactEntry) => !domain || hostInDomain(e.tool.siteHost, domain)
+  const view = viewOf(intent, index)
+  if (!view.intent.readability.readable) return { view, entries: [], outside: [], rules: new Map() }
+  const found = index.candidates(view).filter(inDomain)
+  const entries = domain ? synced.filter(inDomain) : synced
+  const scores = rules.scores(intent, tools, new Set((all ? entries : found).map((e) => e.tool.id)))
+  const set = new Set(found)
+  // And the tools the rules' own index finds (those that may reach the rules' 0.9).
+  for (const e of entries) if (scores.get(e.tool.id)?.found) set.add(e)
+  const outside = all ? entries.filter((e) => !set.has(e)) : []
+  return { view, entries: [...set], outside, rules: scores }
+}
 
-/**
- * Two things compared (`diff X 1.1.0 against 1.2.0`, `between X 1.1.0 and 1.2.0`); group 1 is
- * the second one.
- */
-const COMPARED =
-  /\b(?:(?:diff|compare|comparing|contrast)\b.*?\s(?:against|vs\.?|versus|with|and|to)|between\s+\S+(?:\s+\S+)?\s+and)\s+(?:the\s+|version\s+)?(\S+?)[.,;!?]*(?:\s|$)/i
-
-/**
- * Creates a router. It keeps one profile per tool (replaced when the tool changes) and an inverted
- * index over them (`toolIndex.ts`): `route` scores only the tools that share a word with the
- * intent by meaning (the others cannot reach 0.9: their head word is missing, `score.ts`);
- * `rank` scores every tool.
- */
+/** Creates a router: its tool facts and rule index are kept between searches. */
 export function createToolRouter(): ToolRouter {
-  const index = new ToolIndex()
-  const spelling = spellingVocabulary(index)
-  const appWords = appVocabulary(index)
-
-  const scoreEntries = (
-    parsed: ParsedIntent,
-    entries: IndexEntry[],
+  const index = new FactIndex()
+  const rules = createRuleScorer()
+  const ranked = (
+    intent: string,
+    tools: readonly ToolSpec[],
     options: RouteOptions,
-    minScore = 0,
-    sort = true,
+    all: boolean,
   ) => {
-    const memo = new Map<IntentWord, Expanded>()
-    const verbs = new Map<string, Expanded>()
-    const expand = (w: IntentWord, pos: 'noun' | 'verb' = 'noun') => {
-      if (pos === 'verb') {
-        let v = verbs.get(w.word)
-        if (!v) verbs.set(w.word, (v = index.expand(w, pos)))
-        return v
-      }
-      let e = memo.get(w)
-      if (!e) memo.set(w, (e = index.expand(w)))
-      return e
-    }
-    const scored: Scored[] = []
-    for (const e of entries) {
-      if (options.domain && !hostInDomain(e.tool.siteHost, options.domain)) continue
-      const s = scoreTool(parsed, e.profile, expand)
-      // Below the floor asked for (`route`: 0.9), a tool is neither kept nor sorted.
-      if (s.score >= minScore) scored.push({ tool: e.tool, ...s })
-    }
-    if (sort) scored.sort(byRank)
-    return { scored, expand }
-  }
-  // `dokuwiki: page ids containing hr`: a site's name as a label says where; what follows is
-  // the request (not what to look for, as after `search:`).
-  const siteLabelLast = (request: string): string => {
-    const m = /^\s*([A-Za-z][\w-]*)\s*:\s+(.+)$/s.exec(request)
-    if (!m) return request
-    // (`Node-RED:` is the site labelled `nodered`.)
-    const label = m[1]!.toLowerCase()
-    const forms = [label, label.replace(/-/g, ''), label.replace(/-/g, '_')]
-    if (!forms.some((l) => index.isSiteName(l))) return request
-    const rest = m[2]!.replace(/[.!?]+\s*$/, '')
-    // (`what's under meetings:?`: a namespace ends it; the site after it would read as one.)
-    return rest.endsWith(':') ? request : `${rest} on ${m[1]}`
-  }
-  // (`Node-RED`, `node red`: a site's name as said, without its case, spaces and dashes.)
-  const isSiteSaid = (said: string) => index.isSiteName(said.toLowerCase().replace(/[\s-]/g, ''))
-  // A word that names the site of some tool (`Redmine`, `dokuwiki`) names a site wherever it
-  // stands: the tool must be on that site, it is no value a slot may take.
-  const parse = (intent: string): ParsedIntent => {
-    // `The printer moved, so please rewrite the page`: the request is what is scored; the
-    // reasons only say where (`clauses.ts`).
-    // `Action: rename file. Site: Jupyter. Target: a.txt`: a record of fields, as a sentence.
-    // `renmae the file on the dokuwki`: typing slips read as the words meant (`spelling.ts`).
-    // `Sorry to bother you, but would you mind deleting X? Thanks!`: the request (`courtesy.ts`).
-    const plain = withoutCourtesy(correctSpelling(intent, spelling))
-    // `filter issues status=open tracker=Bug`: filters as a sentence says them (`fields.ts`).
-    // `new tiddler X text Call the plumber`: the text after its label is the value (`fields.ts`).
-    const clauses = splitClauses(labelledTextQuoted(filtersAsSentence(fieldsAsSentence(plain))))
-    let parsed = parseIntent(siteLabelLast(clauses.request))
-    // `upload x.pdf to my Dropbox`: an app no tool is on is a site, never a value (`otherApps.ts`).
-    const apps = namedApps(clauses.request, appWords)
-    if (apps.length) {
-      const other = (w: IntentWord) =>
-        apps.some((a) => w.word === a || w.word.split(' ').includes(a))
-      const keep = (list: IntentWord[]) => list.filter((w) => !other(w))
-      parsed = {
-        ...parsed,
-        core: keep(parsed.core),
-        values: keep(parsed.values),
-        places: keep(parsed.places),
-        sites: [
-          ...keep(parsed.sites),
-          ...apps.map((a) => ({
-            word: a,
-            stem: stem(a),
-            generic: false,
-            literal: false,
-            otherApp: true,
-          })),
-        ],
-      }
-    }
-    // `mark issue #4 as blocked by issue #6`: the second record is related to the first.
-    const relation = RELATED_RECORD.exec(clauses.request)
-    if (relation && parsed.verb?.verbClass === 'update')
-      for (const w of parsed.values)
-        if (relation[3]!.toLowerCase().endsWith(w.word)) w.related = true
-    // `diff lunar-phase 1.1.0 against 1.2.0`: the second thing compared is no value of a tool
-    // that takes one.
-    const compared = COMPARED.exec(clauses.request)
-    if (compared)
-      for (const w of parsed.values) if (w.word === compared[1]!.toLowerCase()) w.related = true
-    // `download the page X as a PDF`: a format asked is what the tool must give, no value.
-    const formats = parsed.values.filter(
-      (w) => w.after === 'as' && !w.literal && FORMATS.has(w.word),
-    )
-    if (formats.length) {
-      parsed.values = parsed.values.filter((w) => !formats.includes(w))
-      parsed.qualifiers.push(...formats)
-    }
-    // `rm #12`, `rm #8 status resolved`: a shell command abbreviating a site's name, before a
-    // numbered record (no file it removes), names that site; what follows is the request.
-    const shortSite = parsed.verb ? index.abbreviated(parsed.verb.word) : null
-    const numberFirst = /^\s*\S+\s+#\d+\b/.test(clauses.request)
-    const shellCommand = parsed.core.length > 0 && parsed.core.every((w) => w.implied)
-    // (`redmine #8 → Resolved`: so does the site's own name, which no verb stands for.)
-    const firstWord = /^\s*([A-Za-z][\w-]*)/.exec(clauses.request)?.[1] ?? ''
-    const siteFirst = isSiteSaid(firstWord)
-    if (numberFirst && ((shortSite && shellCommand) || siteFirst)) {
-      const rest = clauses.request.replace(/^\s*\S+\s+/, '')
-      parsed = parseIntent(`${rest} on ${shortSite && shellCommand ? shortSite : firstWord}`)
-    }
-    // `redmine #42`: a site's name typed first is no verb nobody taught the router.
-    if (
-      parsed.verb?.verbClass === 'write' &&
-      parsed.actionGuessed &&
-      index.isSiteName(parsed.verb.word)
-    ) {
-      const site = parsed.verb.word
-      parsed = { ...parsed, verb: null, action: null, actionGuessed: false }
-      parsed.sites.push({
-        word: site,
-        stem: stem(site),
-        generic: false,
-        literal: true,
-        siteName: true,
-      })
-    }
-    // `wp search [potatoes]`: after a search, a word no tool says is what to look for; so are
-    // words no site holds a thing by (`tiddlywiki search [invoice]`), when all are.
-    if (parsed.verb?.verbClass === 'search') {
-      // (Terms right after the verb, with no article: `search the media manager` names a thing.)
-      const verbWord = parsed.verb.word.replace(/[^\w\s-]/g, '')
-      const bare = new RegExp(`\\b${verbWord}\\s+(?!${DETERMINER_WORDS})\\w`, 'i')
-      const terms = bare.test(clauses.request)
-      const unknown = parsed.core.filter(
-        (w) =>
-          !w.generic &&
-          !w.literal &&
-          (!index.knows(index.expand(w)) || (terms && !appWords.isThing(w.word))) &&
-          !isSiteKind(w.stem) &&
-          !index.isSiteName(w.word),
-      )
-      // (A site's name typed first, `tiddlywiki search garden`, is no word of the object.)
-      const object = parsed.core.filter((w) => !w.generic && !index.isSiteName(w.word))
-      if (unknown.length && unknown.length === object.length) {
-        parsed.core = parsed.core.filter((w) => !unknown.includes(w))
-        parsed.values.push(...unknown)
-      }
-    }
-    // `search [the private] npm registry`: how the site is, before what names it, asks nothing.
-    // (`the private npm registry`, `our private package site`: a word may stand between.)
-    const kindOfSite = (w: IntentWord | undefined) =>
-      w !== undefined && (isSiteKind(w.stem) || w.stem === SITE_STEM)
-    // (`on our [allotment gardening] blog`: so is a word no tool says, which tells what the
-    // site is about.)
-    for (const list of [parsed.core, parsed.places, parsed.sites])
-      for (const [i, w] of list.entries()) {
-        const next = list[i + 1]
-        const site = kindOfSite(next) || (next && index.isSiteName(next.word))
-        // (`the [cache] of the wiki page`: what is asked of the thing, no word of the site.)
-        if (!(site || kindOfSite(list[i + 2])) || w.ofHead) continue
-        if (w.modifier || (!w.literal && !index.knows(index.expand(w)))) w.generic = true
-      }
-    // `the inject button on [refresh cache] in node-red`: where a site is named, words no tool
-    // says where a site stands name a thing there, a value.
-    const namesSite = [...parsed.sites, ...parsed.values, ...parsed.core, ...parsed.places].some(
-      (w) => isSiteSaid(w.word),
-    )
-    if (namesSite) {
-      const unnamed = parsed.sites.filter(
-        (w) =>
-          !w.generic &&
-          !w.literal &&
-          !w.otherApp &&
-          !isSiteSaid(w.word) &&
-          !isSiteKind(w.stem) &&
-          !index.knowsAsWord(index.expand(w)),
-      )
-      // (A name of two words or more: one word alone is likelier a slip of the request, `add`.)
-      if (unnamed.length >= 2) {
-        parsed.sites = parsed.sites.filter((w) => !unnamed.includes(w))
-        parsed.values.push(...unnamed.map((w) => ({ ...w, literal: true, value: 'name' as const })))
-      }
-    }
-    // `the [backup] flow`, `the [hourly sync] flow`: words no tool says right before a record's
-    // noun are its name, a value; not when the name is said after (`the [talk] page for X`).
-    const namedAfter = parsed.values.some((v) =>
-      ['for', 'named', 'called', 'titled'].includes(v.after ?? ''),
-    )
-    const names = parsed.core.filter(
-      (w, i) =>
-        !namedAfter &&
-        !w.literal &&
-        !w.generic &&
-        !w.modifier &&
-        // (`the [revisions] of the page X`: what is asked of the record, no name of it; nor is
-        // `a [rundown] of the pages`.)
-        !w.ofHead &&
-        !w.partitive &&
-        !isNumberWord(w.word) &&
-        !index.knowsAsWord(index.expand(w)) &&
-        !index.isSiteName(w.word) &&
-        // (`the [orphan] tiddlers`: before a plural, a kind of them, no one's name.)
-        [parsed.core[i + 1], parsed.core[i + 2]].some(
-          (n) => n !== undefined && isNamedRecord(n.stem) && !n.literal && !isPlural(n.word),
-        ),
-    )
-    if (names.length) {
-      parsed.core = parsed.core.filter((w) => !names.includes(w))
-      parsed.values.push(...names.map((w) => ({ ...w, literal: true, value: 'name' as const })))
-    }
-    // A modifier no tool says (`now`, `quick`, `still`) cannot tell tools apart: generic; nor can
-    // how much of a thing is asked (`a [rundown] of the pages`).
-    for (const w of parsed.core)
-      if ((w.modifier || w.partitive) && !w.generic && !index.knowsAsWord(index.expand(w)))
-        w.generic = true
-    // `from issue #5`: the sites whose tools work on the record a numbered place names.
-    for (const w of parsed.places)
-      if (w.numbered && !w.literal) {
-        const holding = index.sitesHolding(w.stem)
-        if (holding.length) w.heldBySites = holding
-      }
-    // `the Verdaccio page for package X`, `the registry page for the logger package`: a page
-    // of a site that holds no pages shows the thing (`the package page`, `parseIntent.ts`).
-    const page = parsed.core.find((w) => w.word === 'page' && !w.shownOn)
-    const pageHolders = page ? index.sitesHolding(PAGE_STEM) : []
-    const shown =
-      page &&
-      [...parsed.core, ...parsed.values].find((w) => {
-        if (w === page || w.literal || w.generic || PAGE_PARTS.has(w.stem)) return false
-        // (After a search's `for` is what to look for: `search page contents for invoice`.)
-        const after = w.after === 'of' || (w.after === 'for' && parsed.verb?.verbClass !== 'search')
-        if (!parsed.core.includes(w) && !after) return false
-        const holding = index.sitesHolding(w.stem)
-        return holding.length > 0 && !holding.some((h) => pageHolders.includes(h))
-      })
-    if (page && shown) {
-      Object.assign(page, { modifier: true, shownOn: true })
-      if (!parsed.core.includes(shown)) {
-        parsed.values = parsed.values.filter((w) => w !== shown)
-        parsed.places = parsed.places.filter((w) => w !== shown)
-        parsed.core.push(shown)
-      }
-    }
-    // What the tools that say a modifier work on (`verified` of AI tools, `old` of pages and
-    // posts): it tells apart only tools of sites that hold such things (`score.ts`).
-    for (const w of parsed.core)
-      if (w.modifier && !w.generic) w.saidOf = index.objectsOfToolsSaying(index.expand(w))
-    // So is any word of the object that is no noun and no tool says (`an [older] release`),
-    // beside one a tool says: it cannot tell the tools apart, and it names no other object
-    // (a relation does: `which packages [depend] on X`).
-    const specific = parsed.core.filter((w) => !w.generic && !w.literal)
-    const known = specific.filter((w) => index.knows(index.expand(w)))
-    if (known.length)
-      for (const w of specific)
-        if (!known.includes(w) && !isWord(w.word, 'noun') && !w.relation) w.generic = true
-    // `the button on the [left]`, `at the [top] of Node-RED`: where on a screen says no site.
-    for (const w of parsed.sites) if (SCREEN_PLACES.has(w.word)) w.generic = true
-    // A name (`Redmine`, `node-red`) or a word English does not have (`redmine`); an English word
-    // that is also a host label (`jobs` of jobs.example) stays a word.
-    // (`the Sitecall Wiki's files`: a site's name in the possessive names it too.)
-    const possessive = (w: IntentWord) => w.literal && /['’]s$/.test(w.word)
-    const asSite = (w: IntentWord): IntentWord =>
-      possessive(w)
-        ? {
-            ...w,
-            word: w.word.replace(/['’]s$/, ''),
-            stem: w.stem.replace(/s$/, ''),
-            siteName: true,
-          }
-        : { ...w, siteName: true }
-    const named = (w: IntentWord) =>
-      w.literal
-        ? index.isSiteName(w.stem) || (possessive(w) && index.isSiteName(w.stem.replace(/s$/, '')))
-        : index.isSiteName(w.word) && !isWord(w.word, 'noun') && !isWord(w.word, 'verb')
-    // `the blog's media library`, `on the wiki`: a word only some sites say of where they work.
-    // (A word for any site, `web`, `online`, is no one site's.)
-    for (const w of [...parsed.core, ...parsed.places, ...parsed.sites])
-      if (!w.literal && !w.generic && !GENERIC_STEMS.has(w.stem)) {
-        const sites = index.sitesSaying(w.stem)
-        if (sites.length) w.saidBySites = sites
-      }
-    // From the reasons, only what names a site: a site's name, what people call it, or a word
-    // only some sites say of where they work (`I can't edit anything on [the team wiki]`).
-    if (clauses.context) {
-      const c = parseIntent(clauses.context)
-      // `log me in; it will want my 2FA code`: a sign-in that asks a code, wherever it is said.
-      if (c.secondFactor) parsed = { ...parsed, secondFactor: true }
-      // `'Untitled 2' is an empty tiddler, delete it please`: a request that names nothing
-      // acts on what the reasons name.
-      const refers = /\b(it|them|that|this|one)\b/i.test(clauses.request)
-      if (refers && !parsed.core.some((w) => !w.generic && !w.literal)) {
-        const known = (w: IntentWord) =>
-          !w.generic && !w.literal && !w.modifier && index.knows(index.expand(w))
-        // Said in passing, they may name what the tool works on, never cost as its object.
-        // What the reasons are about (`[the post] X is out of date`), not what kind of value
-        // they mention (`date`).
-        const things = c.core.filter((w) => known(w) && !isKindWord(w.stem))
-        parsed.core.push(...things.map((w) => ({ ...w, generic: true })))
-        parsed.values.push(...c.values.filter((w) => w.literal))
-      }
-      const said = new Set(parsed.sites.map((w) => w.stem))
-      // `where we run our notebooks`: a place described by what it holds is the site holding it.
-      for (const clause of clauses.context.split(/\.\s+/))
-        if (/^where\b/i.test(clause)) {
-          const d = parseIntent(clause)
-          for (const w of [...d.core, ...d.places, ...d.sites])
-            if (!w.literal && !w.generic && !said.has(w.stem) && isWord(w.word, 'noun')) {
-              const holding = index.sitesHolding(w.stem)
-              if (!holding.length) continue
-              said.add(w.stem)
-              parsed.sites.push({ ...w, saidBySites: holding })
-            }
-        }
-      // (A word of a site's name names it where the reasons say where, not who: `so [the team]
-      // knows` is no `Team Wiki`.)
-      const where = new Set([...c.places, ...c.sites])
-      for (const w of [...c.core, ...c.places, ...c.sites, ...c.values]) {
-        if (said.has(w.stem)) continue
-        said.add(w.stem)
-        if (named(w)) parsed.sites.push(asSite(w))
-        else if (
-          !w.literal &&
-          !w.generic &&
-          (isSiteKind(w.stem) ||
-            index.isSiteName(w.word) ||
-            (where.has(w) && isWord(w.word, 'noun') && index.namesASite(w.stem)))
-        ) {
-          const sites = index.sitesSaying(w.stem)
-          parsed.sites.push(sites.length ? { ...w, saidBySites: sites } : w)
-        } else if (
-          // `I need to manage some posts, so sign me in`: the site signed in to holds them.
-          parsed.verb?.verbClass === 'auth' &&
-          !w.literal &&
-          !w.generic &&
-          isWord(w.word, 'noun')
-        ) {
-          const holding = index.sitesHolding(w.stem)
-          if (holding.length) parsed.sites.push({ ...w, saidBySites: holding })
-        }
-      }
-    }
-    // `log in to the node-red [admin] UI`, `the notebook [page] asks for a password`: to sign in,
-    // the screens on the way say nothing of where.
-    if (parsed.verb?.verbClass === 'auth')
-      for (const w of [...parsed.core, ...parsed.sites, ...parsed.places])
-        if (SIGN_IN_SCREENS.has(w.stem)) {
-          w.generic = true
-          delete w.saidBySites
-        }
-    // `redmine login jdoe`: beside the site's name, a word of a sign-in that no dictionary, site
-    // or tool has is who signs in, a value (`log in to hulu` names a site nobody has).
-    const siteNamed = [...parsed.sites, ...parsed.values, ...parsed.core].some(
-      (w) => index.isSiteName(w.word) || index.isSiteName(w.stem) || isSiteKind(w.stem),
-    )
-    if (parsed.verb?.verbClass === 'auth' && siteNamed) {
-      const who = parsed.sites.filter(
-        (w) =>
-          !w.literal &&
-          !w.generic &&
-          !isWord(w.word, 'noun') &&
-          !isWord(w.word, 'verb') &&
-          !index.isSiteName(w.word) &&
-          !index.knows(index.expand(w)),
-      )
-      parsed.sites = parsed.sites.filter((w) => !who.includes(w))
-      parsed.values.push(...who.map((w) => ({ ...w, literal: true })))
-    }
-    // `rm open bugs`: a short word no dictionary, site or tool has, which abbreviates one
-    // site's name, is that name.
-    for (const w of [...parsed.core, ...parsed.values, ...parsed.sites])
-      if (
-        !w.literal &&
-        !w.value &&
-        !named(w) &&
-        !isWord(w.word, 'noun') &&
-        !isWord(w.word, 'verb')
-      ) {
-        const site = index.knows(index.expand(w)) ? null : index.abbreviated(w.word)
-        if (site) Object.assign(w, { word: site, stem: stem(site), generic: false })
-      }
-    // `sign in to wp-admin`, `the doku-wiki page`: a site's short name as part of a value.
-    for (const w of parsed.values)
-      for (const part of w.literal || w.value ? w.word.split('-') : [])
-        if (part !== w.word && part.length >= 2 && named({ ...w, word: part, literal: false }))
-          parsed.sites.push({
-            word: part,
-            stem: stem(part),
-            generic: false,
-            literal: false,
-            siteName: true,
-          })
-    const moved = [parsed.core, parsed.values, parsed.places].flat().filter(named)
-    if (!moved.length) return parsed
-    const keep = (list: IntentWord[]) => list.filter((w) => !moved.includes(w))
+    const set = choiceSet(intent, tools, index, rules, { all, domain: options.domain ?? null })
+    const ruleScores = new Map([...set.rules].map(([id, r]) => [id, r.score]))
     return {
-      ...parsed,
-      core: keep(parsed.core),
-      values: keep(parsed.values),
-      places: keep(parsed.places),
-      sites: [...parsed.sites, ...moved.map(asSite)],
+      set,
+      ranking: rankEntries(
+        set.view,
+        set.entries,
+        ruleScores,
+        FITTED,
+        set.outside,
+        new Set([...set.rules].filter(([, r]) => r.ownHead).map(([id]) => id)),
+      ),
     }
-  }
-  const candidatesOf = (intent: string, tools: readonly ToolSpec[]) => {
-    index.sync(tools)
-    const parsed = parse(intent)
-    // The head decides (score.ts): with specific object words, the head is one of them and a tool
-    // must show it at MIN_HEAD_STRENGTH or more to reach 0.9; without, it may be a generic object
-    // word, a value or a place, or be implicit (the site named, a sign-in, a typed value).
-    const specific = parsed.core.filter((w) => !w.generic && !w.literal)
-    // A place may name the tool's head when the intent asks for what it holds (`the files in
-    // the data folder`: `asksMembers` in score.ts), so places are always looked up.
-    const places = parsed.places.filter((w) => !w.literal)
-    const heads = specific.length
-      ? [...specific, ...places]
-      : [...parsed.core, ...parsed.values, ...places].filter((w) => !w.literal)
-    const verb = parsed.verb?.verbClass
-    const keys = [
-      ...(verb === 'auth' || verb === 'logout' ? [`verb:${verb}`] : []),
-      ...parsed.values.flatMap((v) => (v.value ? [`kind:${v.value}`] : [])),
-    ]
-    const siteWords = specific.length ? [] : [...parsed.sites, ...parsed.core]
-    const entries = index.candidates(
-      heads.map((w) => index.expand(w)),
-      siteWords.map((w) => (w.literal ? w.stem : w.word)),
-      keys,
-      siteWords.map((w) => index.expand(w)),
-      parsed.core.filter((w) => w.ofHead && !w.literal).map((w) => index.expand(w)),
-    )
-    // `search [the tracker] for X`: what people call a site stands for it (`score.ts` isSiteWord).
-    const kinds = [...parsed.core, ...parsed.sites, ...parsed.places].filter(
-      (w) => !w.literal && isSiteKind(w.stem),
-    )
-    if (kinds.length) {
-      const found = new Set(entries)
-      for (const w of kinds) for (const e of index.toolsOfSitesSaying(w.stem)) found.add(e)
-      return { parsed, entries: index.current([...found]) }
-    }
-    return { parsed, entries }
   }
   return {
+    warm(tools) {
+      warmTagger()
+      index.sync(tools)
+      rules.scores('warm', tools)
+    },
     rank(intent, tools, options = {}) {
-      const entries = index.sync(tools)
-      return scoreEntries(parse(intent), entries, options).scored.map((s) =>
-        toMatch(s.tool, s.score, s.evidence),
-      )
+      const { set, ranking } = ranked(intent, tools, options, true)
+      return ranking.ranked.map((r) => toMatch(r, set, ranking.none))
     },
     route(intent, tools, options = {}) {
-      const { parsed, entries } = candidatesOf(intent, tools)
-      // A tool whose verb contradicts the intent's scores at most 0.6 (`score.ts`): not scored.
-      // Decided once per verb class (a handful), not once per candidate tool.
-      const contradicts = new Map<VerbClass, boolean>()
-      const possible: IndexEntry[] = []
-      for (const e of entries) {
-        const tool = e.profile.verb
-        let no = contradicts.get(tool)
-        if (no === undefined) {
-          no = verbAgreement(askedClass(parsed.verb, tool), tool).contradicts
-          contradicts.set(tool, no)
+      const { set, ranking } = ranked(intent, tools, options, false)
+      const readable = set.view.intent.readability
+      if (!readable.readable)
+        return {
+          status: 'needs_observation',
+          tools: [],
+          reason: `The router reads English only and cannot read this intent (${
+            readable.language ? languageName(readable.language) : `${readable.script} script`
+          }): say it in English, or index the workflow with the browser.`,
         }
-        // Unless the intent asks the tool's own act by its noun (`add a tag`: `score.ts`).
-        if (!no || namesToolAct(parsed, e.profile, (w) => index.expand(w))) possible.push(e)
-      }
-      // Unsorted: a common intent may fit thousands, and only the best few are answered.
-      const confident = scoreEntries(parsed, possible, options, MIN_SCORE, false).scored
-      // Only the matches answered become `ToolMatch`es.
-      const match = (s: Scored) => toMatch(s.tool, s.score, s.evidence)
-      const verified = best(confident, MAX_MATCHES, 'verified')
+      const confident = ranking.ranked.filter((r) => r.score >= MIN_SCORE)
+      const of = (status: ToolSpec['status']) =>
+        confident.filter((r) => r.entry.tool.status === status)
+      const match = (r: RankedTool) => toMatch(r, set, ranking.none)
+      const verified = of('verified').slice(0, MAX_MATCHES)
       if (verified.length) return { status: 'matched', tools: verified.map(match) }
-      const candidate = best(confident, 1, 'candidate')[0]
+      const [candidate] = of('candidate')
       if (candidate) return { status: 'candidate', tools: [], candidate: match(candidate) }
-      const quarantined = best(confident, 1, 'quarantined')[0]
+      const [quarantined] = of('quarantined')
       if (quarantined)
         return {
           status: 'unavailable',
           tools: [],
-          reason: `${quarantined.tool.name} fits this intent but failed its checks and is quarantined; it is rechecked automatically. Index the workflow again to get a fresh candidate.`,
+          reason: `${quarantined.entry.tool.name} fits this intent but failed its checks and is quarantined; it is rechecked automatically. Index the workflow again to get a fresh candidate.`,
         }
+      const tie = tieOf(ranking)
+      if (tie) return { status: 'needs_observation', tools: [], ...tieAnswer(tie) }
       return {
         status: 'needs_observation',
         tools: [],
@@ -717,6 +222,19 @@ export function createToolRouter(): ToolRouter {
           'No tool of this account does this with confidence: index the workflow with the browser, then inspect the routing result.',
       }
     },
+  }
+}
+
+/** The answer to a tie: no match, the tools named, and what tells them apart. */
+function tieAnswer(tie: Tie): Pick<RouteResult, 'reason' | 'ties'> {
+  const tools = tie.tools.map((r) => ({
+    id: r.entry.tool.id,
+    name: r.entry.tool.name,
+    siteHost: r.entry.tool.siteHost,
+  }))
+  return {
+    reason: `Several tools fit this intent equally (${tools.map((t) => t.name).join(', ')}); say ${tie.tellApart}.`,
+    ties: { tools, tellApart: tie.tellApart },
   }
 }
 
@@ -739,53 +257,9 @@ function splitPort(host: string): [string, string | null] {
   return m ? [m[1]!, m[2]!] : [host, null]
 }
 
-/** A scored tool. */
-type Scored = { tool: ToolSpec } & ReturnType<typeof scoreTool>
-
-/** 1 when the intent's head is the tool's own head noun (`change [status] of #6`), else 0. */
-function ownHead(s: Scored): number {
-  const { head, toolHead } = s.evidence
-  return head !== null && toolHead !== null && stem(head) === toolHead ? 1 : 0
-}
-
-/**
- * The ranking order (see the file comment): score, the intent's head the tool's own, closeness,
- * fewest unused words, verified first, newest, then id.
- */
-function byRank(a: Scored, b: Scored): number {
-  return (
-    b.score - a.score ||
-    ownHead(b) - ownHead(a) ||
-    b.closeness - a.closeness ||
-    a.unused - b.unused ||
-    statusRank(a.tool) - statusRank(b.tool) ||
-    b.tool.updatedAt - a.tool.updatedAt ||
-    ID_ORDER.compare(a.tool.id, b.tool.id)
-  )
-}
-
-/**
- * The `k` first of `scored` with `status` in {@link byRank} order, best first: what sorting
- * them all and taking the first `k` gives (the order is total: ids differ), in one pass.
- */
-function best(scored: readonly Scored[], k: number, status: ToolSpec['status']): Scored[] {
-  const top: Scored[] = []
-  for (const s of scored) {
-    if (s.tool.status !== status) continue
-    if (top.length === k && byRank(s, top[k - 1]!) >= 0) continue
-    let i = top.length === k ? k - 1 : top.length
-    while (i > 0 && byRank(s, top[i - 1]!) < 0) i--
-    top.splice(i, 0, s)
-    if (top.length > k) top.pop()
-  }
-  return top
-}
-
-function statusRank(tool: ToolSpec): number {
-  return tool.status === 'verified' ? 0 : tool.status === 'candidate' ? 1 : 2
-}
-
-function toMatch(tool: ToolSpec, score: number, evidence: MatchEvidence): ToolMatch {
+function toMatch(r: RankedTool, set: ChoiceSet, none: number): ToolMatch {
+  const tool = r.entry.tool
+  const { intent } = set.view
   return {
     id: tool.id,
     name: tool.name,
@@ -794,12 +268,20 @@ function toMatch(tool: ToolSpec, score: number, evidence: MatchEvidence): ToolMa
     mutating: tool.mutating,
     intent: tool.intent,
     description: tool.description,
-    score,
+    score: r.score,
     endpoint: `/v1/tools/${tool.id}/execute`,
     inputs: slotInputSchema(tool),
     schema: { input: tool.inputs, output: tool.output },
     evidence: {
-      ...evidence,
+      verb: { intent: intent.act, tool: r.entry.facts.act, from: r.entry.facts.actFrom },
+      head: intent.head,
+      sites: intent.sites,
+      features: namedFeatures(r.x),
+      probability: r.p,
+      none,
+      ...(set.rules.has(tool.id)
+        ? { rules: { ...set.rules.get(tool.id)!.evidence, score: set.rules.get(tool.id)!.score } }
+        : {}),
       compiled: {
         traceId: tool.evidence?.traceId ?? '',
         targetExchangeId: tool.evidence?.targetExchangeId ?? '',

@@ -95,10 +95,10 @@ describe('router: two things compared', () => {
   it('takes the second as no value of a tool that shows one', () => {
     const router = createToolRouter()
     const diff = router.rank('diff lunar-phase 1.1.0 against 1.2.0', [tool])[0]!
-    const second = diff.evidence.words.find((w) => w.word === '1.2.0')
+    const second = diff.evidence.rules!.words.find((w) => w.word === '1.2.0')
     expect([diff.score < MIN_SCORE, second?.outcome]).toEqual([true, 'missing'])
     const between = router.rank('what changed between lunar-phase 1.1.0 and 1.2.0?', [tool])[0]!
-    const later = between.evidence.words.find((w) => w.word === '1.2.0')
+    const later = between.evidence.rules!.words.find((w) => w.word === '1.2.0')
     expect(later?.outcome).toBe('missing')
     const one = router.rank('show lunar-phase 1.1.0', [tool])[0]!
     expect(one.score).toBeGreaterThanOrEqual(MIN_SCORE)

@@ -1,0 +1,139 @@
+/**
+ * The router's memory of the tools it searches: their facts (`toolFacts.ts`) by tool id, an
+ * inverted index from word stems to the tools that say them (a search looks only at tools that
+ * share a word with the intent, its site or its act), how many tools say each stem (a word all
+ * tools say tells none apart), the site names it knows, and the expansion of intent words by
+ * meaning (WordNet synonyms and derived forms, `meaning/related.ts`).
+ *
+ * Facts are kept per tool id and replaced when the tool's `updatedAt` or status changes; a tool
+ * no longer passed in is dropped at the next sweep.
+ */
+import type { ToolSpec } from '../../shared/toolSpec'
+import type { Act } from '../intent/act'
+import type { IntentView } from './features'
+import { relatedStems } from './meaning/related'
+import { stem } from './text'
+import { toolFacts, type ToolFacts } from './toolFacts'
+
+export interface FactEntry {
+  tool: ToolSpec
+  facts: ToolFacts
+  generation: number
+}
+
+/** Expansions weaker than this find no candidates (they may still count in features). */
+const FINDS = 0.9
+
+/** See the file comment. */
+export class FactIndex {
+  private readonly entries = new Map<string, FactEntry>()
+  private readonly postings = new Map<string, Set<FactEntry>>()
+  private readonly bySite = new Map<string, Set<FactEntry>>()
+  private readonly byAct = new Map<Act, Set<FactEntry>>()
+  private readonly expansions = new Map<string, Map<string, number>>()
+  private generation = 0
+  private last: { tools: readonly ToolSpec[]; entries: FactEntry[] } | null = null
+
+  /** Makes the index hold exactly `tools`; returns their entries in the same order. */
+  sync(tools: readonly ToolSpec[]): FactEntry[] {
+    const last = this.last
+    if (last && last.tools.length === tools.length && last.tools.every((t, i) => t === tools[i]))
+      return last.entries
+    const generation = ++this.generation
+    const out: FactEntry[] = []
+    for (const tool of tools) {
+      let entry = this.entries.get(tool.id)
+      if (entry && (entry.tool.updatedAt !== tool.updatedAt || entry.tool.status !== tool.status)) {
+        this.unpost(entry)
+        entry = undefined
+      }
+      if (!entry) {
+        entry = { tool, facts: toolFacts(tool), generation }
+        this.entries.set(tool.id, entry)
+        this.post(entry)
+      }
+      entry.tool = tool
+      entry.generation = generation
+      out.push(entry)
+    }
+    if (this.entries.size > out.length)
+      for (const entry of [...this.entries.values()])
+        if (entry.generation !== generation) {
+          this.unpost(entry)
+          this.entries.delete(entry.tool.id)
+        }
+    this.last = { tools: [...tools], entries: out }
+    return out
+  }
+
+  /** Number of tools held. */
+  get size(): number {
+    return this.entries.size
+  }
+
+  /** The site names of the tools held (`siteKey` spelling). */
+  siteNames(): ReadonlySet<string> {
+    return new Set(this.bySite.keys())
+  }
+
+  /** log(1 + N / (1 + tools saying `s`)): how much a stem tells tools apart. */
+  idf(s: string): number {
+    return Math.log(1 + this.entries.size / (1 + (this.postings.get(s)?.size ?? 0)))
+  }
+
+  /**
+   * The tool stems a lower-case lemma may be said by, with strengths: its own stem (1), WordNet
+   * synonyms and derived forms as noun and verb (0.9). Memoized.
+   */
+  expand(lemma: string): Map<string, number> {
+    let out = this.expansions.get(lemma)
+    if (out) return out
+    out = new Map([[stem(lemma), 1]])
+    for (const pos of ['noun', 'verb'] as const)
+      for (const r of relatedStems(lemma, pos))
+        if ((out.get(r.stem) ?? 0) < r.strength) out.set(r.stem, r.strength)
+    if (this.expansions.size > 50_000) this.expansions.clear()
+    this.expansions.set(lemma, out)
+    return out
+  }
+
+  /**
+   * The tools of the last sync that may fit `view`: those saying one of its words (or its head)
+   * at {@link FINDS} or more, those of a site it names, and, for a sign-in or a sign-out, the
+   * tools that do it.
+   */
+  candidates(view: IntentView): FactEntry[] {
+    const found = new Set<FactEntry>()
+    for (const w of view.head ? [view.head, ...view.words] : view.words)
+      for (const [s, strength] of w.stems)
+        if (strength >= FINDS) for (const e of this.postings.get(s) ?? []) found.add(e)
+    for (const site of view.intent.sites) for (const e of this.bySite.get(site) ?? []) found.add(e)
+    const act = view.intent.act
+    if (act === 'auth' || act === 'logout') for (const e of this.byAct.get(act) ?? []) found.add(e)
+    return [...found].filter((e) => e.generation === this.generation)
+  }
+
+  private post(entry: FactEntry): void {
+    for (const s of entry.facts.stems.keys()) addTo(this.postings, s, entry)
+    for (const name of entry.facts.siteNames) addTo(this.bySite, name, entry)
+    addTo(this.byAct, entry.facts.act, entry)
+  }
+
+  private unpost(entry: FactEntry): void {
+    for (const s of entry.facts.stems.keys()) removeFrom(this.postings, s, entry)
+    for (const name of entry.facts.siteNames) removeFrom(this.bySite, name, entry)
+    removeFrom(this.byAct, entry.facts.act, entry)
+  }
+}
+
+function addTo<K>(map: Map<K, Set<FactEntry>>, key: K, entry: FactEntry): void {
+  const set = map.get(key)
+  if (set) set.add(entry)
+  else map.set(key, new Set([entry]))
+}
+
+function removeFrom<K>(map: Map<K, Set<FactEntry>>, key: K, entry: FactEntry): void {
+  const set = map.get(key)
+  set?.delete(entry)
+  if (set?.size === 0) map.delete(key)
+}

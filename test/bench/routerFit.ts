@@ -1,0 +1,98 @@
+/**
+ * Fits the router's ranker (issue 25 C) and writes `src/main/router/rankerParams.json`, the one
+ * file of its parameters: the weights of the conditional logit (`choiceModel.ts`) over the
+ * features of `features.ts`, and the Platt calibration of its probabilities.
+ *
+ * Data: the development half of `test/apps/paraphrases.json` (the test half is never read here),
+ * routed among the tools compiled from every corpus app's stored recordings (the apps without
+ * paraphrases are distractors, as a workspace has tools of many sites). Each paraphrase's choice
+ * set is the one the router builds (`router.ts` `choiceSet`).
+ *
+ * Evaluation and calibration: leave one app out (`routerLoao.ts`): for each app with
+ * paraphrases, weights fitted on the other apps' paraphrases route its own; the intents that must
+ * match nothing are dealt to apps by a hash seeded with `FOLD_SEED`. The out-of-fold probabilities
+ * of the first tool fit the Platt calibration written to the file, so 0.9 means nine in ten right
+ * on apps the weights never saw. The final weights are fitted on every development paraphrase.
+ * Newton's method from zero weights with a fixed penalty has no random draw: a rerun on the same
+ * corpus writes the same file.
+ *
+ * Run: `npx tsx test/bench/routerFit.ts [--dry-run]` (about 10 minutes on two cores), then
+ * re-pin the development results (`npx tsx test/bench/routerPins.ts --write`) and commit both.
+ */
+import { writeFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { fitChoiceModel, fitPlatt } from '../../src/main/router/choiceModel'
+import { DIMENSIONS, FEATURES } from '../../src/main/router/features'
+import { appNames } from '../apps/registry'
+import { loadCorpusTools, loadParaphrases } from './routerAccuracy'
+import {
+  FOLD_SEED,
+  formatFigures,
+  groupOf,
+  leaveOneAppOut,
+  prepareChoices,
+  type Figures,
+} from './routerLoao'
+
+/** The L2 penalty, set before looking at any fold (not tuned on the figures it reports). */
+export const L2 = 0.01
+
+const PARAMS = fileURLToPath(new URL('../../src/main/router/rankerParams.json', import.meta.url))
+
+/** What the file records besides the parameters: how they were fitted and what they measured. */
+export interface FitRecord {
+  fitted: {
+    script: string
+    seed: number
+    l2: number
+    tools: number
+    apps: number
+    paraphrases: number
+    loao: { top1: number; recall: number; mrr: number; falseMatches: number }
+  }
+}
+
+function summary(f: Figures): FitRecord['fitted']['loao'] {
+  const r = (x: number) => Math.round(x * 10000) / 10000
+  return {
+    top1: r(f.top1.rate),
+    recall: r(f.recall.rate),
+    mrr: r(f.mrr),
+    falseMatches: r(f.falseMatches.rate),
+  }
+}
+
+async function main(): Promise<void> {
+  const dryRun = process.argv.includes('--dry-run')
+  const corpus = await loadCorpusTools(appNames())
+  const dev = loadParaphrases().filter((p) => p.split === 'dev')
+  console.log(`${corpus.tools.length} tools, ${dev.length} development paraphrases`)
+  const choices = prepareChoices(corpus.tools, dev)
+  const loao = leaveOneAppOut(choices, L2)
+  console.log(formatFigures('Leave one app out (development half)', loao.figures))
+  const weights = fitChoiceModel(choices.filter((c) => c.readable).map(groupOf), DIMENSIONS, L2)
+  const platt = fitPlatt(loao.outOfFold)
+  const round = (x: number) => Math.round(x * 1e6) / 1e6
+  const params = {
+    features: [...FEATURES],
+    weights: weights.map(round),
+    platt: { a: round(platt.a), b: round(platt.b) },
+    fitted: {
+      script: 'test/bench/routerFit.ts',
+      seed: FOLD_SEED,
+      l2: L2,
+      tools: corpus.tools.length,
+      apps: new Set(corpus.tools.map((t) => t.id.split('/')[0])).size,
+      paraphrases: dev.length,
+      loao: summary(loao.figures),
+    },
+  }
+  console.log(FEATURES.map((f, i) => `${f}=${params.weights[i]}`).join(' '))
+  console.log(`platt a=${params.platt.a} b=${params.platt.b}`)
+  if (!dryRun) {
+    writeFileSync(PARAMS, `${JSON.stringify(params, null, 2)}\n`)
+    console.log(`wrote ${PARAMS}`)
+  }
+}
+
+await main()
