@@ -6,8 +6,10 @@
  * wherever `test/apps/expected.json` says it does (`working`, written by
  * `npm run corpus:expect -- --live`).
  *
- * The apps are the ones CI can start cheaply: three from npm (already in node_modules) and
- * DokuWiki (apt `dokuwiki php-cli`, ~13 MB). One app runs at a time: they share 2 cores with the
+ * The apps are the ones CI can start cheaply and that each bring a kind the others lack: four
+ * from npm (already in node_modules; MailDev: REST with ids picked from a list), DokuWiki (apt
+ * `dokuwiki php-cli`, ~13 MB) and Monit (apt `monit`, ~1 MB: form actions behind HTTP Basic with
+ * a CSRF cookie). One app runs at a time: they share 2 cores with the
  * other test files. An app that cannot run here is skipped with the reason, except when
  * SITECALL_TEST_APPS=1 (set by .ci/run, which installs what they need): then it fails.
  */
@@ -20,7 +22,7 @@ import type { RecordingPath } from '../../apps/store'
 import type { AppInstance } from '../../apps/types'
 import { checkWorking } from '../../apps/working'
 
-const APPS = ['verdaccio', 'tiddlywiki', 'nodered', 'dokuwiki']
+const APPS = ['verdaccio', 'tiddlywiki', 'nodered', 'dokuwiki', 'maildev', 'monit']
 const PATHS: RecordingPath[] = ['recording', 'har']
 const MUST_RUN = process.env['SITECALL_TEST_APPS'] === '1'
 const REFRESH = 'run `npm run corpus:expect -- --live` and commit test/apps/expected.json'
