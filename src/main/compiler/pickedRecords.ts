@@ -53,17 +53,7 @@ export function lookupPickedRecords(tool: ToolSpec, trace: Trace, intent = tool.
   if (!people.length) return tool
   const literals = literalsOf(target, tool.inputs)
   if (!literals.length) return tool
-  const host = safeUrl(exchange.url)?.host
-  const earlier = trace.exchanges
-    .filter(
-      (e) =>
-        e.seq < exchange.seq &&
-        e.status >= 200 &&
-        e.status < 300 &&
-        safeUrl(e.url)?.host === host &&
-        !isLongPoll(e),
-    )
-    .reverse()
+  const earlier = earlierAnswers(exchange, trace)
   const properties = { ...tool.inputs.properties }
   const required = [...(tool.inputs.required ?? [])]
   const steps = [...tool.steps]
@@ -230,23 +220,28 @@ export function findPickedRecord(
   trace: Trace,
   intent: string,
 ): FoundRecord | null {
-  const host = safeUrl(before.url)?.host
-  const earlier = trace.exchanges
-    .filter(
-      (e) =>
-        e.seq < before.seq &&
-        e.status >= 200 &&
-        e.status < 300 &&
-        safeUrl(e.url)?.host === host &&
-        !isLongPoll(e),
-    )
-    .reverse()
+  const earlier = earlierAnswers(before, trace)
   return findRecord(
     { where: 'json', path: [], value: id },
     earlier,
     personValues(trace, intent),
     intent,
   )
+}
+
+/** The successful answers of the same host before `exchange`, latest first (no event feeds). */
+function earlierAnswers(exchange: Exchange, trace: Trace): Exchange[] {
+  const host = safeUrl(exchange.url)?.host
+  return trace.exchanges
+    .filter(
+      (e) =>
+        e.seq < exchange.seq &&
+        e.status >= 200 &&
+        e.status < 300 &&
+        safeUrl(e.url)?.host === host &&
+        !isLongPoll(e),
+    )
+    .reverse()
 }
 
 /** The extractor path that finds a record by its named field (`[?title=={{input.p0}}].id`). */
