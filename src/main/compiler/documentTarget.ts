@@ -9,7 +9,7 @@ import { sortScored } from './selectTarget'
 import { matchValues, type ScoredExchange } from './targetSignals'
 import { singular } from './valueSpelling'
 import type { PathSlot } from './slots'
-import type { TypedValue } from './typedValues'
+import { typedIntoWords, type TypedValue } from './typedValues'
 
 /**
  * Whether an intent asks to read a page: "read the tool page", "open the
@@ -160,7 +160,7 @@ export function scoreRenderedData(
       ? {
           index: pathMatch.index,
           name: slotNameFor(segments, pathMatch.index),
-          description: `What was typed into "${pathMatch.t.name ?? pathMatch.t.fieldName ?? 'the field'}" (path segment ${pathMatch.index})`,
+          description: typedIntoWords(pathMatch.t, `path segment ${pathMatch.index}`),
         }
       : undefined
     out.push({

@@ -5,7 +5,7 @@ import { singular } from './valueSpelling'
 
 /** Words that never name a tool's object: articles, pronouns, fillers, prepositions. */
 const SKIP = new Set(
-  'a an the my our your their his her its this that these those some any all every each me us it them please by hand to in on at of from with into onto for about named called titled as and or then so what whats which who how is are be there here now new one through via using over under across per after before without within onto up'.split(
+  'a an the my our your their his her its this that these those some any all every each me us it them please by hand to in on at of from with into onto for about named called titled as and or then so what whats which who how is are be there here now new one through via using over under across per after before without within onto up only just'.split(
     ' ',
   ),
 )
@@ -19,6 +19,9 @@ const CLASS_VERB: Record<string, string> = {
   upload: 'upload',
   auth: 'log_in',
 }
+
+/** Verbs whose object is a collection, named as said (`search_pages`, not `search_page`). */
+const COLLECTION_VERBS = new Set(['list', 'search', 'find', 'filter', 'show'])
 
 /** Verbs kept as they are said, when the intent uses them. */
 const OWN_VERBS = new Set([
@@ -125,7 +128,8 @@ export function intentToolName(intent: string, host: string, site?: ToolSite): s
       continue
     }
     if (/^[A-Z]/.test(raw) && i > 0 && object.length === 0 && !/^[A-Z]+$/.test(raw)) continue
-    object.push(singular(w))
+    // A list or a search answers many: its object is said as it was (`list_orders`).
+    object.push(COLLECTION_VERBS.has(verb) ? w : singular(w))
   }
   const name = snake([verb, ...object].join('_'))
   return `${sitePart(host, site)}__${name || verb}`

@@ -19,7 +19,7 @@ import {
 } from './operation'
 import { multipartFields, queryEntries, requestValues, type RequestValue } from './requestValues'
 import { normalValue } from './valueSpelling'
-import type { TypedValue } from './typedValues'
+import { typedIntoWords, type TypedValue } from './typedValues'
 import { keptHeaders } from './headers'
 
 export interface SlotPlan {
@@ -219,7 +219,7 @@ function slotSchema(
   schema.description = typed?.fromIntent
     ? `The value the intent names (observed ${JSON.stringify(typed.value)}; ${v.location} ${v.path})`
     : typed
-      ? `What was typed into "${typed.name ?? typed.fieldName ?? v.key}" (${v.location} ${v.path})`
+      ? typedIntoWords({ ...typed, fieldName: typed.fieldName ?? v.key }, `${v.location} ${v.path}`)
       : `${v.location} ${v.path}; observed ${[...new Set(seen)]
           .slice(0, 5)
           .map((x) => JSON.stringify(x))

@@ -30,7 +30,7 @@ import { segmentCarrying } from './pathValues'
 import { matchTyped, pathSegments, requestValues, type RequestValue } from './requestValues'
 import { routeOf, shownProbes, type PageContext, type Probe } from './shownProbes'
 import type { PathSlot } from './slots'
-import type { TypedValue } from './typedValues'
+import { typedIntoWords, type TypedValue } from './typedValues'
 import { singular } from './valueSpelling'
 import { verbSignals } from './verbSignals'
 
@@ -225,7 +225,7 @@ function factsOf(
   let pathSlot: PathSlot | undefined = inPath && {
     index: inPath.index,
     name: pathSlotName(segments, inPath.index, inPath.t.fieldName),
-    description: `What was typed into "${inPath.t.name ?? inPath.t.fieldName ?? 'the field'}" (path segment ${inPath.index})`,
+    description: typedIntoWords(inPath.t, `path segment ${inPath.index}`),
   }
   const haystack = page.words.length ? pathWords(exchange) : null
   const wordHits = haystack ? page.words.filter((w) => haystack.has(w)) : []

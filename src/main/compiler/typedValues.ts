@@ -81,3 +81,14 @@ export function markContext(typed: TypedValue[], intent: string): TypedValue[] {
     return described ? { ...t, context: true } : t
   })
 }
+
+/**
+ * How an input's description names what the person typed: the field's label or name, else the
+ * value itself (a field with neither is no words for a person).
+ */
+export function typedIntoWords(t: TypedValue, where: string): string {
+  const label = t.name ?? t.fieldName
+  return label
+    ? `What was typed into "${label}" (${where})`
+    : `The value typed while recording (${JSON.stringify(t.value)}; ${where})`
+}

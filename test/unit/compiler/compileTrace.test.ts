@@ -42,7 +42,7 @@ describe('compileTrace', () => {
     if (!result.ok) throw new Error(result.explanation.reason)
     const tool = result.candidate
     expect(tool.evidence.targetExchangeId).toBe('exc_5')
-    expect(tool.name).toBe('example__search_ai_tool')
+    expect(tool.name).toBe('example__search_ai_tools')
     expect(tool.mutating).toBe(false)
     expect(tool.inputs.required).toEqual(['query'])
     expect(tool.inputs.properties).toMatchObject({

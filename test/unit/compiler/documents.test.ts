@@ -38,7 +38,7 @@ function searchPageTrace(embedded: string) {
 describe('server-rendered data', () => {
   it('targets the document when __NEXT_DATA__ carries the records and no fetch does', () => {
     const tool = ok(compileTrace(searchPageTrace(nextData('writing')), options))
-    expect(tool.name).toBe('example__search_ai_tool')
+    expect(tool.name).toBe('example__search_ai_tools')
     expect(tool.mutating).toBe(false)
     expect(tool.result).toEqual({
       kind: 'document',

@@ -41,7 +41,7 @@ describe('sibling endpoints', () => {
       .exchange('POST', '/api/search', { body: { query: 'writing' }, response: records('writing') })
       .build()
     const tool = ok(compileTrace(trace, options))
-    expect(tool.name).toBe('example__search_ai_tool')
+    expect(tool.name).toBe('example__search_ai_tools')
     const reasons = tool.evidence.alternatives.map((a) => a.reason)
     expect(reasons).toContain(
       'carries only a prefix of what was typed: a typeahead/suggest request',
