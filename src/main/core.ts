@@ -15,6 +15,7 @@ import {
 } from './api/rateLimit'
 import { scopeLookup } from './api/toolScopes'
 import { createAppHandlers, type AppHandlers } from './app/appHandlers'
+import { repointDemoTools } from './app/demoTools'
 import { buildServer, type ServerDeps } from './api/server'
 import { createBrowseSessions, type BrowseSessions } from './browse/browseSessions'
 import { createBrowserWork } from './browse/browserWork'
@@ -414,6 +415,7 @@ export function createCore(config: CoreConfig & { store?: Store } = {}): Core<St
       const address = server.server.address()
       const local = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host
       baseUrl = `http://${local}:${typeof address === 'object' && address ? address.port : port}`
+      if (!config.serverNode) repointDemoTools(store.tools, baseUrl, clock())
       return baseUrl
     },
     async close() {
