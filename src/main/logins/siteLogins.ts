@@ -205,7 +205,7 @@ export function createSiteLogins(deps: SiteLoginsDeps): SiteLogins {
         if (!isServiceError(error) || error.code !== 'unavailable') throw error
         return {
           state: null,
-          locked: `The saved login of ${siteHost} is sealed in the vault, which is locked: unlock it (POST /v1/vault/unlock), then call again. ${error.message}`,
+          locked: `The saved login of ${siteHost} is sealed in the vault, which is locked: unlock it (in the app: Secrets; over the API: POST /v1/vault/unlock), then call again. ${error.message}`,
         }
       }
     },
