@@ -19,7 +19,7 @@ import { parseJsonBody, safeUrl } from './classify'
 import { snake } from './naming'
 import { personValues } from './personValues'
 import { findPickedRecord, pickedRecordPath } from './pickedRecords'
-import { templateOf } from './stepTemplate'
+import { templateOf, withBoundHeaders } from './stepTemplate'
 
 /** Literals shorter than this are said in too many places by chance (`10`, `id`). */
 const MIN_LENGTH = 4
@@ -257,12 +257,15 @@ function stepOf(
 ): { step: ToolStep; added: boolean } {
   const existing = steps.find((s) => s.exchangeId === exchange.id)
   if (existing) return { step: existing, added: false }
-  const step: ToolStep = {
-    id: `d${exchange.seq}`,
-    exchangeId: exchange.id,
-    request: templateOf(exchange, new Map(), new Map()),
-    extract: [],
-  }
+  const step = withBoundHeaders(
+    {
+      id: `d${exchange.seq}`,
+      exchangeId: exchange.id,
+      request: templateOf(exchange, new Map(), new Map()),
+      extract: [],
+    },
+    steps.at(-1)!,
+  )
   steps.splice(at, 0, step)
   return { step, added: true }
 }

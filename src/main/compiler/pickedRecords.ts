@@ -12,7 +12,7 @@ import type { Exchange, Trace } from '../../shared/trace'
 import { parseJsonBody, safeUrl } from './classify'
 import { snake } from './naming'
 import { personValues, type PersonValue } from './personValues'
-import { templateOf } from './stepTemplate'
+import { templateOf, withBoundHeaders } from './stepTemplate'
 import { isLongPoll } from './valueSources'
 import { singular } from './valueSpelling'
 
@@ -116,7 +116,10 @@ function literalsOf(step: ToolStep, inputs: ToolSpec['inputs']): Literal[] {
     Object.entries(inputs.properties).map(([name, p]) => [`{{input.${p['x-slot']}}}`, name]),
   )
   const required = new Set(inputs.required ?? [])
-  if (body?.kind === 'json' && !body.base) {
+  // A body that is a list, or says a value more than once, carries a whole resource (an export,
+  // a saved flow): its ids are the resource's own, not a record the person picked.
+  const whole = body?.kind === 'json' && Array.isArray(body.template)
+  if (body?.kind === 'json' && !body.base && !whole) {
     const walk = (node: unknown, path: Array<string | number>) => {
       const input = typeof node === 'string' ? bySlot.get(node) : undefined
       const recorded = input === undefined ? undefined : inputs.properties[input]!.default
@@ -137,13 +140,15 @@ function literalsOf(step: ToolStep, inputs: ToolSpec['inputs']): Literal[] {
     }
     walk(body.template, [])
   }
+  const said = new Map<string, number>()
+  for (const l of out) said.set(String(l.value), (said.get(String(l.value)) ?? 0) + 1)
   urlParts(step.request.url)
     ?.segments.filter(Boolean)
     .forEach((segment, i) => {
       if (!segment.includes('{{') && /\d/.test(segment))
         out.push({ where: 'url', path: [i], value: decodeURIComponent(segment) })
     })
-  return out
+  return out.filter((l) => l.where === 'url' || said.get(String(l.value)) === 1)
 }
 
 function isIdValue(value: unknown): value is string | number {
@@ -295,12 +300,15 @@ function listsOf(
 function stepFor(steps: ToolStep[], exchange: Exchange): ToolStep {
   const existing = steps.find((s) => s.exchangeId === exchange.id)
   if (existing) return existing
-  const step: ToolStep = {
-    id: `d${exchange.seq}`,
-    exchangeId: exchange.id,
-    request: templateOf(exchange, new Map(), new Map()),
-    extract: [],
-  }
+  const step = withBoundHeaders(
+    {
+      id: `d${exchange.seq}`,
+      exchangeId: exchange.id,
+      request: templateOf(exchange, new Map(), new Map()),
+      extract: [],
+    },
+    steps.at(-1)!,
+  )
   steps.splice(steps.length - 1, 0, step)
   return step
 }

@@ -2,7 +2,7 @@
  * A dependency step's request as a template: the request the trace observed, with the values
  * traced to an earlier step, the login or a generated value, and the person's inputs, put in place.
  */
-import type { RequestTemplate } from '../../shared/toolSpec'
+import type { RequestTemplate, ToolStep } from '../../shared/toolSpec'
 import type { Exchange } from '../../shared/trace'
 import { safeJson } from '../../shared/safeJson'
 import { safeUrl } from './classify'
@@ -116,4 +116,24 @@ function placeJson(
   return Object.fromEntries(
     Object.entries(value).map(([k, v]) => [k, placeJson(v, path ? `${path}.${k}` : k, place)]),
   )
+}
+
+/**
+ * A step added after tracing (a lookup read) with the target's bound headers: where both requests
+ * sent a header and the target's template fills it from the login or a secret at run time
+ * (`Bearer {{login.…}}`), the step takes the same template instead of the recorded value, which a
+ * run could not use (the session's token of that day). A header filled from another step is not
+ * borrowed: that step may run after this one.
+ */
+export function withBoundHeaders(step: ToolStep, target: ToolStep): ToolStep {
+  const bound = Object.entries(target.request.headers).filter(([, v]) =>
+    /\{\{\s*(login\.|secret:)/.test(v),
+  )
+  if (!bound.length) return step
+  const headers = { ...step.request.headers }
+  for (const [name, value] of bound) {
+    const own = Object.keys(headers).find((k) => k.toLowerCase() === name.toLowerCase())
+    if (own !== undefined) headers[own] = value
+  }
+  return { ...step, request: { ...step.request, headers } }
 }

@@ -38,6 +38,7 @@ function pageTool(name: string, url: string): ToolSpec {
           method: 'GET',
           url,
           headers: { referer: `${new URL(url).origin}/demo/orders/` },
+          body: null,
         },
         extract: [],
       },
