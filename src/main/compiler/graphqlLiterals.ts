@@ -18,7 +18,8 @@ import type { Exchange, Trace } from '../../shared/trace'
 import { parseJsonBody, safeUrl } from './classify'
 import { snake } from './naming'
 import { personValues } from './personValues'
-import { findPickedRecord, pickedRecordPath } from './pickedRecords'
+import { extractorName, findPickedRecord, pickedRecordPath } from './pickedRecords'
+import { jsonPathOf } from './valueSources'
 import { templateOf, withBoundHeaders } from './stepTemplate'
 
 /** Literals shorter than this are said in too many places by chance (`10`, `id`). */
@@ -224,27 +225,8 @@ function answerSource(
   for (const exchange of earlier) {
     const answer = parseJsonBody(exchange)
     if (answer === undefined) continue
-    const path = leafPath(answer, value, '')
+    const path = jsonPathOf(answer, value)
     if (path !== null) return { exchange, path }
-  }
-  return null
-}
-
-/** The JSON path of the first leaf equal to `value` (`data.allTasks.nodes[0].nodeId`). */
-function leafPath(node: unknown, value: string, path: string): string | null {
-  if (typeof node === 'string' || typeof node === 'number')
-    return String(node) === value ? path : null
-  if (Array.isArray(node)) {
-    for (const [i, item] of node.entries()) {
-      const found = leafPath(item, value, `${path}[${i}]`)
-      if (found !== null) return found
-    }
-    return null
-  }
-  if (node === null || typeof node !== 'object') return null
-  for (const [key, child] of Object.entries(node)) {
-    const found = leafPath(child, value, path ? `${path}.${key}` : key)
-    if (found !== null) return found
   }
   return null
 }
@@ -268,12 +250,6 @@ function stepOf(
   )
   steps.splice(at, 0, step)
   return { step, added: true }
-}
-
-function extractorName(step: ToolStep, base: string): string {
-  let name = base
-  for (let n = 2; step.extract.some((x) => x.name === name); n++) name = `${base}_${n}`
-  return name
 }
 
 function words(text: string): string {

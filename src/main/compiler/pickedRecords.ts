@@ -313,7 +313,8 @@ function stepFor(steps: ToolStep[], exchange: Exchange): ToolStep {
   return step
 }
 
-function extractorName(step: ToolStep, base: string): string {
+/** `base`, or `base_2`, `base_3`… when the step already extracts a value by that name. */
+export function extractorName(step: ToolStep, base: string): string {
   let name = base
   for (let i = 2; step.extract.some((x) => x.name === name); i++) name = `${base}_${i}`
   return name
