@@ -12,8 +12,8 @@ export interface FailedRequest {
 /** Watches the requests a browse action causes; see {@link watchNetwork}. */
 export interface NetworkWatch {
   /**
-   * Resolves once no watched request has been in flight for `quietMs`, or after `maxMs` at the
-   * latest (long polls and streams never go quiet). Real time: the session's clock may be fake.
+   * Resolves once no watched request has been in flight for `quietMs` (counted from the call at
+   * the earliest), or after `maxMs` at the latest (long polls and streams never go quiet). Real time: the session's clock may be fake.
    */
   settle(maxMs: number, quietMs?: number): Promise<void>
   /** Requests that carried the action's result (documents, fetch, XHR) and failed. */
@@ -62,6 +62,9 @@ export function watchNetwork(context: BrowserContext): NetworkWatch {
   context.on('requestfailed', onFailed)
   return {
     async settle(maxMs, quietMs = DEFAULT_QUIET_MS) {
+      // Quiet counts from the call at the earliest: an action that took longer than `quietMs`
+      // (a loaded machine) must still leave its result a moment to start a request or a timer.
+      lastChange = Math.max(lastChange, performance.now())
       const deadline = performance.now() + maxMs
       while (performance.now() < deadline) {
         if (inflight.size === 0 && performance.now() - lastChange >= quietMs) return

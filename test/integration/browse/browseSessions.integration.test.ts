@@ -327,7 +327,8 @@ describe('browse sessions on the directory site', () => {
     const { port } = busy.address() as AddressInfo
     try {
       // The page freezes 250 ms after the click (time for a loaded machine to finish the click);
-      // the snapshot follows the settle (half a second of quiet), inside the 15 s freeze.
+      // the snapshot follows the settle (half a second of quiet counted from the click's end),
+      // inside the 15 s freeze.
       const sessions = browse({ snapshotMs: 1_000, settleMs: 2_500 })
       const first = await sessions.open(TENANT, { url: `http://127.0.0.1:${port}/` })
       const freeze = refOf(first, 'button', 'Freeze')

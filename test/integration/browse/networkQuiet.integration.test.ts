@@ -2,7 +2,8 @@
  * `watchRequests` in real Chromium: a wait after a click sees the request the click starts a moment
  * later and returns only once its answer has arrived (where `waitForLoadState('networkidle')`
  * returns at once on a page that was idle before), and a request that never ends does not hold
- * the wait past its limit.
+ * the wait past its limit. `watchNetwork` (browse actions) counts its quiet from the call too, so an
+ * action that took longer than the quiet period still waits for what it started.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
@@ -12,6 +13,7 @@ import { join } from 'node:path'
 import { chromium, type BrowserContext, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { watchRequests } from '../../../src/main/browse/networkQuiet'
+import { watchNetwork } from '../../../src/main/browse/networkWatch'
 import { chromiumArgs } from '../../../src/main/recorder'
 
 const PAGE = `<!doctype html><title>Search</title>
@@ -74,6 +76,24 @@ describe('watchRequests', () => {
       await expect(requests.quiet(1_000)).resolves.toBeUndefined()
     } finally {
       requests.stop()
+    }
+  })
+})
+
+describe('watchNetwork', () => {
+  it('counts quiet from the settle call, so a slow action still waits for what it started', async () => {
+    await page.goto(base)
+    await page.waitForLoadState('networkidle')
+    const watch = watchNetwork(context)
+    try {
+      // An action that took longer than the quiet period (a loaded machine): before it counted
+      // from the call, the settle returned at once and missed the search the click started.
+      await new Promise((resolve) => setTimeout(resolve, 700))
+      await page.click('#go')
+      await watch.settle(20_000)
+      expect(await page.evaluate(() => (window as { answer?: number }).answer)).toBe(3)
+    } finally {
+      watch.stop()
     }
   })
 })
