@@ -1,3 +1,4 @@
+import { createAccountRepository, type AccountRepository } from './accountRepository'
 import { openDatabase, type Db } from './db'
 import { createIndexJobRepository, type IndexJobRepository } from './indexJobRepository'
 import { createKeyRepository, type KeyRepository } from './keyRepository'
@@ -51,6 +52,11 @@ export interface Store {
   localSites: LocalSiteRepository
   /** The vault's key record, data keys and sealed secrets. */
   secrets: SecretRepository
+  /**
+   * A team server's accounts, sessions, workspaces, members and invitations (issue 27 A). The
+   * desktop and `serve` never write them: their one owner works in `OWNER_WORKSPACE`.
+   */
+  accounts: AccountRepository
   /**
    * Runs `fn` in one transaction: its writes through any repository land together or not at all
    * (a savepoint when one is open already). Returns what `fn` returned; rethrows what it threw.
@@ -110,6 +116,7 @@ export function createStore(path: string): SqliteStore {
     receipts: createReceiptRepository(db),
     indexJobs: createIndexJobRepository(db),
     localSites: createLocalSiteRepository(db),
+    accounts: createAccountRepository(db),
     close: () => {
       checkpoints.stop()
       db.close()

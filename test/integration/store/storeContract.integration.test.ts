@@ -482,5 +482,126 @@ for (const impl of [sqlite, postgres]) {
         'secret-1',
       )
     })
+    it('takes an account name once, keeps sessions until they expire, lists workspaces by role', () => {
+      const alice = store.accounts.createAccount(
+        { id: 'a1', name: 'alice@x.org', passwordHash: 'h1' },
+        10,
+      )
+      expect(alice).toEqual({ id: 'a1', name: 'alice@x.org', createdAt: 10 })
+      expect(
+        store.accounts.createAccount({ id: 'a2', name: 'alice@x.org', passwordHash: 'h2' }, 11),
+      ).toBeNull()
+      expect(store.accounts.findByName('alice@x.org')?.passwordHash).toBe('h1')
+      store.accounts.createSession('s1', 'a1', 100, 10)
+      expect(store.accounts.session('s1', 99)).toEqual({ accountId: 'a1', expiresAt: 100 })
+      expect(store.accounts.session('s1', 100)).toBeNull()
+      // An expired session goes with the next one issued.
+      store.accounts.createSession('s2', 'a1', 300, 200)
+      expect(store.accounts.session('s1', 0)).toBeNull()
+      store.accounts.createWorkspace({ id: 'ws_a', name: 'A', ownerId: 'a1' }, 20)
+      store.accounts.createWorkspace({ id: 'ws_b', name: 'B' }, 21)
+      expect(store.accounts.workspacesOf('a1').map((w) => [w.id, w.role])).toEqual([
+        ['ws_a', 'owner'],
+      ])
+      expect(store.accounts.roleIn('ws_b', 'a1')).toBeNull()
+      // An org key's end user's workspace is made once.
+      expect(
+        store.accounts.ensureWorkspace(
+          { id: 'ws_a::u1', name: 'u1', kind: 'end_user', parent: 'ws_a' },
+          30,
+        ),
+      ).toBe(true)
+      expect(
+        store.accounts.ensureWorkspace(
+          { id: 'ws_a::u1', name: 'u1', kind: 'end_user', parent: 'ws_a' },
+          31,
+        ),
+      ).toBe(false)
+      expect(store.accounts.getWorkspace('ws_a::u1')).toMatchObject({
+        kind: 'end_user',
+        parent: 'ws_a',
+      })
+    })
+
+    it('keeps the last owner: it can neither leave nor step down', () => {
+      for (const [id, name] of [
+        ['o1', 'o1@x.org'],
+        ['o2', 'o2@x.org'],
+        ['m1', 'm1@x.org'],
+      ])
+        store.accounts.createAccount({ id: id!, name: name!, passwordHash: 'h' }, 1)
+      store.accounts.createWorkspace({ id: 'ws', name: 'W', ownerId: 'o1' }, 1)
+      expect(store.accounts.addMember('ws', 'm1', 'member', 2)).toBe(true)
+      expect(store.accounts.addMember('ws', 'm1', 'admin', 3)).toBe(false)
+      expect(store.accounts.removeMember('ws', 'o1')).toBe('last_owner')
+      expect(store.accounts.setRole('ws', 'o1', 'admin')).toBe('last_owner')
+      expect(store.accounts.setRole('ws', 'nobody', 'admin')).toBe('not_member')
+      expect(store.accounts.addMember('ws', 'o2', 'owner', 4)).toBe(true)
+      expect(store.accounts.setRole('ws', 'o1', 'admin')).toBe('changed')
+      expect(store.accounts.removeMember('ws', 'o2')).toBe('last_owner')
+      expect(store.accounts.removeMember('ws', 'm1')).toBe('removed')
+      expect(store.accounts.members('ws').map((m) => [m.name, m.role])).toEqual([
+        ['o1@x.org', 'admin'],
+        ['o2@x.org', 'owner'],
+      ])
+    })
+
+    it('accepts an invitation once, for the account it names, within its life', () => {
+      store.accounts.createAccount({ id: 'o1', name: 'o1@x.org', passwordHash: 'h' }, 1)
+      const bob = store.accounts.createAccount(
+        { id: 'b1', name: 'bob@x.org', passwordHash: 'h' },
+        1,
+      )!
+      const eve = store.accounts.createAccount(
+        { id: 'e1', name: 'eve@x.org', passwordHash: 'h' },
+        1,
+      )!
+      store.accounts.createWorkspace({ id: 'ws', name: 'W', ownerId: 'o1' }, 1)
+      const invite = (id: string, tokenHash: string, expiresAt: number) =>
+        store.accounts.createInvitation(
+          {
+            id,
+            workspaceId: 'ws',
+            name: 'bob@x.org',
+            role: 'admin',
+            invitedBy: 'o1',
+            expiresAt,
+            tokenHash,
+          },
+          10,
+        )
+      invite('inv1', 'th1', 1_000)
+      invite('inv2', 'th2', 50)
+      expect(
+        store.accounts
+          .invitations('ws')
+          .map((i) => i.id)
+          .sort(),
+      ).toEqual(['inv1', 'inv2'])
+      expect(store.accounts.acceptInvitation('nope', bob, 20).kind).toBe('unknown')
+      expect(store.accounts.acceptInvitation('th1', eve, 20).kind).toBe('wrong_account')
+      expect(store.accounts.acceptInvitation('th2', bob, 50).kind).toBe('expired')
+      const accepted = store.accounts.acceptInvitation('th1', bob, 20)
+      expect(accepted).toMatchObject({
+        kind: 'accepted',
+        role: 'admin',
+        invitation: { acceptedBy: 'b1' },
+      })
+      expect(store.accounts.acceptInvitation('th1', bob, 21).kind).toBe('used')
+      expect(store.accounts.roleIn('ws', 'b1')).toBe('admin')
+      expect(store.accounts.invitations('ws').map((i) => i.id)).toEqual(['inv2'])
+    })
+
+    it('counts login attempts per name in a window and forgets them on request', () => {
+      const minute = 60_000
+      expect(store.accounts.countLoginAttempt('name:a', 1_000, minute)).toBe(1)
+      expect(store.accounts.countLoginAttempt('name:a', 2_000, minute)).toBe(2)
+      expect(store.accounts.countLoginAttempt('name:b', 2_000, minute)).toBe(1)
+      // A window over a minute old starts again.
+      expect(store.accounts.countLoginAttempt('name:a', 1_000 + minute, minute)).toBe(1)
+      expect(store.accounts.countLoginAttempt('name:a', 2_000 + minute, minute)).toBe(2)
+      store.accounts.clearLoginAttempts('name:a')
+      expect(store.accounts.countLoginAttempt('name:a', 3_000 + minute, minute)).toBe(1)
+    })
   })
 }

@@ -3,6 +3,7 @@ import type { TraceRepository } from '../traceRepository'
 import type { ToolRepository } from '../toolRepository'
 import { OWNER_WORKSPACE, workspaceOf } from '../workspaces'
 import { migratePg } from './migrate'
+import { createPgAccountRepository } from './pgAccountRepository'
 import { createPgKeyRepository } from './pgKeyRepository'
 import { createPgLedgerRepository } from './pgLedgerRepository'
 import { createPgOAuthRepository } from './pgOAuthRepository'
@@ -85,6 +86,7 @@ export function createPgStore(url: string, options: PgStoreOptions = {}): PgStor
     indexJobs: createPgIndexJobRepository(pg),
     localSites: createPgLocalSiteRepository(pg),
     secrets: createPgSecretRepository(pg),
+    accounts: createPgAccountRepository(pg),
     transaction: (fn) => pg.transaction(fn),
     // PostgreSQL's VACUUM reclaims dead rows by itself.
     purgeFreed: () => undefined,
