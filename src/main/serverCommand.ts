@@ -7,10 +7,16 @@ import { createCore } from './core'
 import { createPgOwnerTokens, createPgRateLimiter } from './serverAccess'
 import { createPgStore } from './store/postgres/pgStore'
 import { startNodeLiveness } from './serverNodes'
+import { createDrain } from './server/drain'
+import { HEALTH_PATH, READY_PATH, registerHealthRoutes } from './server/health'
+import { serverLoggerOptions } from './server/logging'
+import { createServerMetrics, METRICS_PATH, registerMetrics } from './server/metrics'
+import { releaseNode } from './server/release'
 
 export const SERVER_USAGE = `sitecall server [--port N] [--host ADDR] [--public-host NAME,...] [--node-id ID]
-                 [--rate-limit PER_MINUTE/BURST] [--node-timeout-ms N]
-                 (SITECALL_DATABASE_URL names the PostgreSQL database)`
+                 [--rate-limit PER_MINUTE/BURST] [--node-timeout-ms N] [--drain-seconds N]
+                 (SITECALL_DATABASE_URL names the PostgreSQL database; SITECALL_METRICS_TOKEN
+                 turns on GET /metrics for that bearer token; SITECALL_LOG_LEVEL, default info)`
 
 /** `--rate-limit 600/100`: requests a minute per key and the burst. */
 function parseRateLimit(text: string | undefined): RateLimits {
@@ -36,8 +42,17 @@ function parseRateLimit(text: string | undefined): RateLimits {
  * sent end `outcome_unknown`, reads run again; `serverNodes.ts`). Node ids must be unique among
  * running nodes (default host:pid); a node restarted under the same id takes back its own runs.
  *
- * Prints `Sitecall server node ID listening at URL` once it serves, then runs until SIGINT or
- * SIGTERM, when it stops taking requests, lets those in flight finish and closes the database.
+ * Operable (issue 27 D, docs/team-server.md): `GET /healthz` (alive) and `GET /readyz` (database
+ * answers, migrations applied, not draining) without auth (`server/health.ts`); `GET /metrics`
+ * for the bearer token SITECALL_METRICS_TOKEN, absent without one (`server/metrics.ts`); logs
+ * are JSON lines on stdout, one per answered request, never a header, body or query
+ * (`server/logging.ts`).
+ *
+ * Logs `Sitecall server listening at URL as node ID` once it serves, then runs until SIGINT or
+ * SIGTERM, when it drains (`server/drain.ts`): requests arriving get 503 `unavailable`, those
+ * being answered and the runs in flight finish, up to `--drain-seconds` (default 30); then it
+ * closes and deletes its node row so live nodes take over what is left at once
+ * (`server/release.ts`).
  * Exit codes: 0 stopped, 1 failed (database unreachable, port taken), 2 bad usage (no database
  * URL, bad flags).
  */
@@ -54,6 +69,7 @@ export async function serverCommand(
       'node-id': { type: 'string' },
       'rate-limit': { type: 'string' },
       'node-timeout-ms': { type: 'string' },
+      'drain-seconds': { type: 'string' },
     },
   })
   const url = env.SITECALL_DATABASE_URL
@@ -74,6 +90,12 @@ export async function serverCommand(
       'invalid_input',
       `--node-timeout-ms takes 500 or more, not ${values['node-timeout-ms']}`,
     )
+  const drainSeconds = values['drain-seconds'] === undefined ? 30 : Number(values['drain-seconds'])
+  if (!Number.isFinite(drainSeconds) || drainSeconds < 0)
+    throw new ServiceError(
+      'invalid_input',
+      `--drain-seconds takes 0 or more, not ${values['drain-seconds']}`,
+    )
   const nodeId = values['node-id'] ?? `${hostname()}:${process.pid}`
   const publicHosts = (values['public-host'] ?? '')
     .split(',')
@@ -87,12 +109,25 @@ export async function serverCommand(
     port,
     host: values.host ?? '127.0.0.1',
     serverNode: true,
+    logger: serverLoggerOptions(nodeId, process.stdout, env.SITECALL_LOG_LEVEL ?? 'info'),
     // A server has no person's keychain: its vault opens with SITECALL_PASSPHRASE.
     keychain: null,
     ownerTokens: createPgOwnerTokens(store.pg, { clock }),
     rateLimiter: createPgRateLimiter(store.pg, limits, clock),
     ...(publicHosts.length ? { allowedHosts: new Set(publicHosts) } : {}),
   })
+  const drain = createDrain(core.server, {
+    nodeId,
+    idle: () => core.engine.idle(),
+    deadlineMs: drainSeconds * 1000,
+    exempt: new Set([HEALTH_PATH, READY_PATH, METRICS_PATH]),
+  })
+  registerHealthRoutes(core.server, { pg: store.pg, nodeId, draining: () => drain.draining })
+  registerMetrics(
+    core.server,
+    createServerMetrics({ pg: store.pg, nodeId }),
+    env.SITECALL_METRICS_TOKEN || null,
+  )
   const base = await core.listen().catch(async (error: unknown) => {
     await core.close()
     throw error
@@ -108,9 +143,23 @@ export async function serverCommand(
     process.once('SIGINT', resolve)
     process.once('SIGTERM', resolve)
   })
-  process.stdout.write(`Sitecall server node ${nodeId} listening at ${base}\n`)
+  const log = core.server.log
+  log.info({ url: base }, `Sitecall server listening at ${base} as node ${nodeId}`)
   await stopped
+  log.info(`Draining: up to ${drainSeconds} s for requests and runs in flight`)
+  const drained = await drain.drain()
+  log.info(
+    drained,
+    drained.drained ? 'Drained' : 'Drain deadline passed: closing with work in flight',
+  )
   liveness.stop()
   await core.close()
+  const released = await releaseNode(url, nodeId)
+  log.info(
+    { released },
+    released ? 'Node released: stopped' : 'Stopped (node row left to time out)',
+  )
+  // Work cut at the deadline may leave sockets or timers behind: they must not hold the exit.
+  setTimeout(() => process.exit(0), 2_000).unref()
   return 0
 }
