@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url'
 import { monotonicFactory } from 'ulid'
 import type { FastifyInstance } from 'fastify'
 import { createAuthenticator } from './api/auth'
+import { createTeamAccounts } from './serverAccounts'
 import { createAuthorizations } from './api/oauth/authorization'
 import { createOwnerTokens, type OwnerTokens } from './api/oauth/ownerTokens'
 import { createTokenService } from './api/oauth/tokens'
@@ -330,7 +331,12 @@ export function createCore(config: CoreConfig & { store?: Store } = {}): Core<St
     },
   })
   const oauthTokens = createTokenService({ repo: store.oauth, clock })
+  // A team server's accounts, workspaces and invitations (issue 27 A); the desktop has one owner.
+  const teamAccounts = config.serverNode
+    ? createTeamAccounts({ accounts: store.accounts, clock })
+    : null
   const server = buildServer({
+    ...(teamAccounts ? { teamAccounts } : {}),
     ...(config.logger !== undefined ? { logger: config.logger } : {}),
     store,
     clock,
@@ -345,6 +351,7 @@ export function createCore(config: CoreConfig & { store?: Store } = {}): Core<St
       toolsFor: store.toolsFor,
       tenant: LOCAL_TENANT,
       clock,
+      ...(teamAccounts ? { accounts: teamAccounts.auth } : {}),
       limiter:
         config.rateLimits === null
           ? null

@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify'
 import { ServiceError } from '../../shared/errors'
 import { ALL_API_SCOPES, type ApiScope } from '../../shared/apiScopes'
 import type { KeyRepository } from '../store/keyRepository'
+import type { MemberRole } from '../store/memberRules'
 import type { ToolRepository } from '../store/toolRepository'
 import {
   inScope,
@@ -22,8 +23,15 @@ export interface Caller {
   owner: boolean
   /** `X-Service-End-User` of an org key: the run's workspace is that end user's. */
   endUser: string | null
-  /** What the bearer value was: the owner token, an API key or an OAuth access token. */
-  via: 'owner' | 'key' | 'oauth'
+  /**
+   * What the bearer value was: the owner token, an API key, an OAuth access token, or a team
+   * server account's owner token (`svc_owner_…`, from registration or login).
+   */
+  via: 'owner' | 'key' | 'oauth' | 'account'
+  /** The account of an account owner token, else null. */
+  accountId?: string | null
+  /** That account's role in the workspace it works in (`tenant`), else null. */
+  role?: MemberRole | null
   /** OAuth scopes held: every scope for the owner and API keys, the approved ones for tokens. */
   scopes: readonly ApiScope[]
   /** The OAuth client of an access token, else null. */
@@ -52,7 +60,30 @@ export interface Authenticator {
   authenticate(request: FastifyRequest): Caller
   /** Like authenticate, but only the owner token (the UI's own routes). */
   requireOwner(request: FastifyRequest): Caller
+  /**
+   * Who may manage the workspace's keys: the owner token, or a team server account that is an
+   * owner or admin of the workspace it works in. 403 `forbidden` for anyone else.
+   */
+  requireManager(request: FastifyRequest): Caller
 }
+
+/**
+ * What the authenticator asks about a team server's accounts (`sitecall server` gives it; the
+ * desktop and `serve` have none, so `svc_owner_…` tokens mean nothing there).
+ */
+export interface AccountAuth {
+  /** The account of an unexpired account owner token, or null. */
+  accountOf(token: string): { id: string } | null
+  /** The workspace an account works in without `X-Service-Workspace`: its first one, or null. */
+  defaultWorkspace(accountId: string): string | null
+  /** The account's role in a workspace, or null when it is not a member. */
+  roleIn(workspaceId: string, accountId: string): MemberRole | null
+  /** Called on each org-key end user's requests: makes their workspace on first use. */
+  endUserSeen(orgWorkspace: string, workspace: string, endUser: string): void
+}
+
+/** The prefix of a team server account's owner token. */
+export const ACCOUNT_TOKEN_PREFIX = 'svc_owner_'
 
 export interface AuthDeps {
   keys: KeyRepository
@@ -67,6 +98,8 @@ export interface AuthDeps {
   clock: () => number
   /** Per-key limits; null turns them off (benchmarks, fuzzing). */
   limiter: RateLimiter | null
+  /** A team server's accounts; absent on the desktop and `serve`. */
+  accounts?: AccountAuth
 }
 
 /** Creates the authenticator over the key store, OAuth tokens and this process's owner tokens. */
@@ -83,6 +116,37 @@ export function createAuthenticator(deps: AuthDeps): Authenticator {
     if (owner.isValid(token)) {
       if (endUser !== null) throw endUserRefused()
       return { ...base, tenant, keyId: null, owner: true, via: 'owner', scopes: ALL_API_SCOPES }
+    }
+    if (deps.accounts && token.startsWith(ACCOUNT_TOKEN_PREFIX)) {
+      const account = deps.accounts.accountOf(token)
+      if (!account)
+        throw new ServiceError(
+          'unauthorized',
+          'The owner token expired (one hour) or is unknown: log in again at POST /v1/auth/login.',
+        )
+      if (endUser !== null) throw endUserRefused()
+      const header = request.headers['x-service-workspace']
+      const workspace =
+        typeof header === 'string' && header ? header : deps.accounts.defaultWorkspace(account.id)
+      const role = workspace === null ? null : deps.accounts.roleIn(workspace, account.id)
+      if (workspace === null || role === null)
+        throw new ServiceError(
+          'forbidden',
+          workspace === null
+            ? 'This account is in no workspace: create one at POST /v1/workspaces.'
+            : `This account is not a member of workspace ${workspace}: ask one of its owners.`,
+        )
+      take(request, `account:${account.id}`)
+      return {
+        ...base,
+        tenant: workspace,
+        keyId: null,
+        owner: false,
+        via: 'account',
+        accountId: account.id,
+        role,
+        scopes: ALL_API_SCOPES,
+      }
     }
     if (token.startsWith(ACCESS_TOKEN_PREFIX)) {
       const access = tokens.checkAccess(token)
@@ -117,6 +181,7 @@ export function createAuthenticator(deps: AuthDeps): Authenticator {
     keys.touch(record.id, clock())
     // Each end user of an org key has a workspace of its own (spec "Authentication" 2).
     const workspace = endUser === null ? record.tenant : `${record.tenant}::${endUser}`
+    if (endUser !== null) deps.accounts?.endUserSeen(record.tenant, workspace, endUser)
     return {
       ...base,
       tenant: workspace,
@@ -162,6 +227,18 @@ export function createAuthenticator(deps: AuthDeps): Authenticator {
       if (!caller.owner)
         throw new ServiceError('forbidden', 'Only the app itself may use this route.')
       return caller
+    },
+    requireManager(request) {
+      const caller = identify(request, true)
+      if (caller.owner) return caller
+      if (caller.via === 'account' && (caller.role === 'owner' || caller.role === 'admin'))
+        return caller
+      throw new ServiceError(
+        'forbidden',
+        caller.via === 'account'
+          ? "Only the workspace's owners and admins may manage its keys."
+          : 'Only the app itself may use this route.',
+      )
     },
   }
 }

@@ -30,6 +30,7 @@ import { registerRouteValidation } from './routeValidation'
 import { registerIndexRoutes } from './routes/indexRoutes'
 import { registerLocalSiteRoutes } from './routes/localSites'
 import { registerKeyRoutes } from './routes/keys'
+import { registerTeamAccountRoutes } from './routes/teamAccounts'
 import { localSitesOf } from './localSites'
 import { registerBrowserRoutes } from './routes/browser'
 import { registerScreencastRoutes } from './routes/screencast'
@@ -130,6 +131,12 @@ function registerRoutes(app: FastifyInstance, deps: ServerDeps): void {
   registerScopeRoutes(app, { auth: deps.auth, scopes: deps.store.scopes, clock: deps.clock })
   registerSignInRoutes(app, deps.signIn)
   registerKeyRoutes(app, { auth: deps.auth, keys: deps.store.keys, clock: deps.clock })
+  if (deps.teamAccounts)
+    registerTeamAccountRoutes(app, {
+      accounts: deps.store.accounts,
+      team: deps.teamAccounts,
+      clock: deps.clock,
+    })
   registerLocalSiteRoutes(app, {
     auth: deps.auth,
     localSites: deps.store.localSites,

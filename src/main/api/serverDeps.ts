@@ -10,6 +10,7 @@ import type { RunEngine } from '../engine/runEngine'
 import type { SignInRouteDeps } from './routes/signIn'
 import type { Store } from '../store/store'
 import type { Vault } from '../vault'
+import type { TeamAccounts } from '../serverAccounts'
 
 /**
  * What the local service is built from (DESIGN.md §2): the core's parts the routes use. Its own
@@ -46,4 +47,6 @@ export interface ServerDeps {
    * team server's public name behind its proxy. Default: loopback only.
    */
   allowedHosts?: ReadonlySet<string>
+  /** A team server's accounts (`sitecall server`): their routes are registered only then. */
+  teamAccounts?: TeamAccounts
 }

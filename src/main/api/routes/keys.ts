@@ -21,7 +21,7 @@ const summary = (k: ApiKeyRecord) => ({
 
 /**
  * The workspace's API keys over the account API (spec "Authentication" 1-3),
- * owner token only: `GET /v1/keys` lists them; `POST /v1/keys {label?, kind?}` mints one (201,
+ * owner token, or on a team server an owner or admin of the workspace: `GET /v1/keys` lists them; `POST /v1/keys {label?, kind?}` mints one (201,
  * the key shown once; `kind: "org"` may act for end users with `X-Service-End-User`);
  * `DELETE /v1/keys/{id}` revokes one (200 `{revoked}`, 404 `not_found` for a key of another
  * workspace or none). Bad bodies are refused as the spec's "Request shape" says (`KEY_BODY_SCHEMA`).
@@ -46,7 +46,7 @@ export function registerKeyRoutes(
       }),
     },
     async (request) => {
-      const caller = deps.auth.requireOwner(request)
+      const caller = deps.auth.requireManager(request)
       return { keys: deps.keys.list(caller.tenant).map(summary) }
     },
   )
@@ -64,7 +64,7 @@ export function registerKeyRoutes(
       }),
     },
     async (request, reply) => {
-      const caller = deps.auth.requireOwner(request)
+      const caller = deps.auth.requireManager(request)
       const body = validBody<KeyBody>(request, {})
       const label = (body.label ?? 'api').trim()
       const kind = body.kind ?? 'personal'
@@ -91,7 +91,7 @@ export function registerKeyRoutes(
       }),
     },
     async (request) => {
-      const caller = deps.auth.requireOwner(request)
+      const caller = deps.auth.requireManager(request)
       const { id } = request.params
       if (!deps.keys.list(caller.tenant).some((k) => k.id === id))
         throw new ServiceError('not_found', `No key ${id} in this workspace.`)
