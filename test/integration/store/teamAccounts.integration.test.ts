@@ -15,6 +15,7 @@ import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createPgStore, type PgStore } from '../../../src/main/store/postgres/pgStore'
+import { startHarness } from '../../fixtures/harness/harness'
 import { send, type ErrorAnswerBody } from '../../fixtures/harness/http'
 import { pgUnavailable, startPgCluster, type PgCluster } from './pgCluster'
 
@@ -346,5 +347,24 @@ describe.skipIf(skip !== null)(`team server accounts${skip ? ` (skipped: ${skip}
       headers: { 'x-service-end-user': 'user-1' },
     })
     expect([after.status, code(after)]).toEqual([403, 'revoked'])
+  })
+})
+
+describe('the desktop service keeps its single local owner', () => {
+  it('has no account routes and takes no account owner token', async () => {
+    const h = await startHarness()
+    try {
+      const register = await send(h.base, 'POST', '/v1/auth/register', {
+        json: { name: 'ann@example.org', password: PASSWORD },
+      })
+      expect([register.status, code(register)]).toEqual([404, 'not_found'])
+      const usage = await send(h.base, 'GET', '/v1/usage', { key: 'svc_owner_anything' })
+      expect([usage.status, code(usage)]).toEqual([401, 'unauthorized'])
+      // Its owner still manages keys, as before.
+      const keys = await send(h.base, 'GET', '/v1/keys', { key: h.core.ownerToken })
+      expect(keys.status).toBe(200)
+    } finally {
+      await h.close()
+    }
   })
 })
