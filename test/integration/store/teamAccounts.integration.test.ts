@@ -249,6 +249,26 @@ describe.skipIf(skip !== null)(`team server accounts${skip ? ` (skipped: ${skip}
     ])
   })
 
+  it('keeps one owner when the two owners leave at once on two nodes', async () => {
+    const ws = await send<{ id: string }>(a.base, 'POST', '/v1/workspaces', {
+      key: ann.token,
+      json: { name: 'Race' },
+    })
+    const path = `/v1/workspaces/${ws.body.id}/members`
+    const added = await send(a.base, 'POST', path, {
+      key: ann.token,
+      json: { name: 'bob@example.org', role: 'owner' },
+    })
+    expect(added.status).toBe(201)
+    const left = await Promise.all([
+      send(a.base, 'DELETE', `${path}/${ann.account.id}`, { key: ann.token }),
+      send(b.base, 'DELETE', `${path}/${bob.account.id}`, { key: bob.token }),
+    ])
+    expect(left.map((r) => r.status).sort()).toEqual([200, 409])
+    const owners = store.accounts.members(ws.body.id).filter((m) => m.role === 'owner')
+    expect(owners).toHaveLength(1)
+  })
+
   it('accepts an invitation once: raced on two nodes, one member and one request_closed', async () => {
     const invited = await send<{ token: string; expiresAt: number; role: string }>(
       a.base,
