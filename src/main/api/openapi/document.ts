@@ -51,6 +51,12 @@ const SCOPING_HEADERS = {
     pattern: '^[a-z0-9-]{1,40}$',
     description: 'A tool scope slug: only its apps and tools (403 not_in_scope outside).',
   },
+  'X-Service-Workspace': {
+    type: 'string',
+    description:
+      "Team server, with an account's owner token: the workspace (`ws_…`) to work in; default " +
+      "the account's first. 403 forbidden when the account is not a member. Ignored otherwise.",
+  },
 }
 
 /**
