@@ -15,7 +15,7 @@ import {
 } from '../../src/main/router/choiceModel'
 import { FactIndex, type FactEntry } from '../../src/main/router/factIndex'
 import { DIMENSIONS, features, noneFeatures, setRuleFeatures } from '../../src/main/router/features'
-import { createRuleScorer } from '../../src/main/router/ruleEngine'
+import { createRuleScorer, type RuleScorer } from '../../src/main/router/ruleEngine'
 import { sameThing } from '../../src/main/router/ranker'
 import { choiceSet } from '../../src/main/router/router'
 import type { ToolSpec } from '../../src/shared/toolSpec'
@@ -39,10 +39,14 @@ export interface Choice {
   readable: boolean
 }
 
-/** The choice sets of `paraphrases` among `tools` (the router's candidates, their features). */
+/**
+ * The choice sets of `paraphrases` among `tools` (the router's candidates, their features), with
+ * `rules` as the rule engine (another for an ablation, `routerAblation.ts`).
+ */
 export function prepareChoices(
   tools: readonly ToolSpec[],
   paraphrases: readonly Paraphrase[],
+  rules: RuleScorer = createRuleScorer(),
 ): Choice[] {
   const index = new FactIndex()
   index.sync(tools)
@@ -50,7 +54,6 @@ export function prepareChoices(
   const withParaphrases = apps.filter((a) =>
     paraphrases.some((p) => [p.expect].flat().some((e) => e?.startsWith(`${a}/`))),
   )
-  const rules = createRuleScorer()
   return paraphrases.map((p) => {
     const set = choiceSet(p.text, tools, index, rules)
     const entries = set.entries

@@ -64,6 +64,12 @@ export interface SearchSizeResult {
   routerBytesPerTool: number
   /** Milliseconds of the first search after the tools were added (profiling all of them). */
   firstSearchMs: number
+  /**
+   * Over HTTP after a restart of the core (issue 25): the first search sent as soon as it
+   * listens (it waits for the index built at start), and one sent after the build had time to
+   * end (twice that wait, plus half a second), in ms.
+   */
+  restart: { atOnceMs: number; afterBuildMs: number; waitedMs: number }
 }
 
 export interface SearchBenchResults {
@@ -120,6 +126,9 @@ export async function runSearchBench(env: BenchEnv, requests = 200): Promise<Sea
       router.route(INTENTS[i % INTENTS.length]!, all)
       if (i >= 10) routerOnly.push(performance.now() - started)
     }
+    const atOnceMs = await firstSearchAfterRestart(env, size, 0)
+    const waitedMs = Math.round(2 * atOnceMs + 500)
+    const afterBuildMs = await firstSearchAfterRestart(env, size, waitedMs)
     sizes.push({
       tools: all.length,
       requests: n,
@@ -127,25 +136,56 @@ export async function runSearchBench(env: BenchEnv, requests = 200): Promise<Sea
       routerOnly: summarize(routerOnly),
       routerBytesPerTool,
       firstSearchMs,
+      restart: { atOnceMs, afterBuildMs, waitedMs },
     })
     const r = sizes.at(-1)!
     console.log(
-      `  ${r.tools} tools: HTTP p50 ${r.http.p50.toFixed(2)} ms, router p50 ${r.routerOnly.p50.toFixed(2)} ms`,
+      `  ${r.tools} tools: HTTP p50 ${r.http.p50.toFixed(2)} ms, router p50 ${r.routerOnly.p50.toFixed(2)} ms, ` +
+        `first search after a restart ${r.restart.atOnceMs.toFixed(0)} ms at once, ${r.restart.afterBuildMs.toFixed(2)} ms after ${r.restart.waitedMs} ms`,
     )
   }
   const ms = (x: number) => x.toFixed(2).padStart(8)
   console.log(`Search latency by workspace size (ms; router memory in bytes per tool)`)
   console.log(
-    `${'tools'.padStart(7)} ${'HTTP p50'.padStart(8)} ${'HTTP p99'.padStart(8)} ${'router p50'.padStart(10)} ${'router p99'.padStart(10)} ${'first'.padStart(8)} ${'B/tool'.padStart(8)}`,
+    `${'tools'.padStart(7)} ${'HTTP p50'.padStart(8)} ${'HTTP p99'.padStart(8)} ${'router p50'.padStart(10)} ${'router p99'.padStart(10)} ${'first'.padStart(8)} ${'B/tool'.padStart(8)} ${'restart:at once'.padStart(15)} ${'after build'.padStart(11)}`,
   )
   for (const r of sizes)
     console.log(
-      `${String(r.tools).padStart(7)} ${ms(r.http.p50)} ${ms(r.http.p99)} ${ms(r.routerOnly.p50).padStart(10)} ${ms(r.routerOnly.p99).padStart(10)} ${ms(r.firstSearchMs)} ${String(Math.round(r.routerBytesPerTool)).padStart(8)}`,
+      `${String(r.tools).padStart(7)} ${ms(r.http.p50)} ${ms(r.http.p99)} ${ms(r.routerOnly.p50).padStart(10)} ${ms(r.routerOnly.p99).padStart(10)} ${ms(r.firstSearchMs)} ${String(Math.round(r.routerBytesPerTool)).padStart(8)} ${ms(r.restart.atOnceMs).padStart(15)} ${ms(r.restart.afterBuildMs).padStart(11)}`,
     )
+  console.log(
+    '(first: the router alone, built by its first search; restart: over HTTP, the first search after the core restarts, sent at once (it waits for the index built at start) or after the build had time to end)',
+  )
   mkdirSync(dirname(OUT), { recursive: true })
   writeFileSync(OUT, `${JSON.stringify({ date: new Date().toISOString(), sizes }, null, 2)}\n`)
   console.log(`JSON: ${OUT}`)
   return { sizes }
+}
+
+/**
+ * Restarts the core (`env.restart`), waits `waitMs`, then times one search over HTTP (a fresh
+ * operation key: it routes), in ms. Throws when it is not answered 200.
+ */
+async function firstSearchAfterRestart(
+  env: BenchEnv,
+  size: number,
+  waitMs: number,
+): Promise<number> {
+  await env.restart()
+  if (waitMs) await new Promise((resolve) => setTimeout(resolve, waitMs))
+  const started = performance.now()
+  const res = await fetch(`${env.base}/v1/tools/search`, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${env.key}`,
+      'content-type': 'application/json',
+      'idempotency-key': `bench-restart-${size}-${waitMs}-${randomUUID()}`,
+    },
+    body: JSON.stringify({ intent: INTENTS[1] }),
+  })
+  await res.text()
+  if (res.status !== 200) throw new Error(`Search after a restart answered ${res.status}.`)
+  return performance.now() - started
 }
 
 /** `global.gc`, exposed for this process (memory figures need a collection before reading). */

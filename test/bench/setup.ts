@@ -24,6 +24,11 @@ export interface BenchEnv {
   key: string
   /** Closes the site, then the core, then removes the data dir; safe after a partial start. */
   close(): Promise<void>
+  /**
+   * Closes the core and starts a new one on the same data dir (a restart of the app): `core` and
+   * `base` are the new core's afterwards; the key and the tools are the stored ones.
+   */
+  restart(): Promise<void>
 }
 
 /** How big the search tool's answers are: the directory's full records (about 72 KB) or small. */
@@ -71,6 +76,13 @@ export async function startBench(
     // The bench drives thousands of calls a second through one key: the per-key limit is off.
     core = createCore({ home, port: 0, rendererDir: null, rateLimits: null })
     const base = await core.listen()
+    const restart = async () => {
+      await core?.close()
+      core = undefined
+      core = createCore({ home, port: 0, rendererDir: null, rateLimits: null })
+      env.base = await core.listen()
+      env.core = core
+    }
     const { tool } = await makeSearchTool(core, site)
     const { key } = core.store.keys.create(
       { id: 'key_bench', tenant: LOCAL_TENANT, label: 'bench' },
@@ -79,7 +91,8 @@ export async function startBench(
     // Runs bill a credit each: past the free grant's 10,000 a fast run would end in 402
     // quota_exceeded and measure the refusal instead of the call.
     core.store.ledger.purchase(LOCAL_TENANT, 'purchase:bench', 100_000_000, Date.now())
-    return { home, core, base, site, tool, key, close }
+    const env: BenchEnv = { home, core, base, site, tool, key, close, restart }
+    return env
   } catch (error) {
     await close()
     throw error

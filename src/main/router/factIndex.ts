@@ -66,6 +66,24 @@ export class FactIndex {
     return out
   }
 
+  /**
+   * Reads the facts of `tools` one at a time ahead of a {@link sync} of them (a build at start
+   * that leaves the event loop free between steps: `router.ts` `build`), yielding after each
+   * tool; the sync that follows only looks them up. A new entry is in no sync until then; a tool
+   * held already is left to the sync.
+   */
+  *building(tools: readonly ToolSpec[]): Generator<void> {
+    for (const tool of tools) {
+      // (A tool held already, changed or not, is the sync's to look at.)
+      if (!this.entries.has(tool.id)) {
+        const entry = { tool, facts: toolFacts(tool), generation: -1 }
+        this.entries.set(tool.id, entry)
+        this.post(entry)
+      }
+      yield
+    }
+  }
+
   /** Number of tools held. */
   get size(): number {
     return this.entries.size

@@ -16,8 +16,11 @@
  *    tell them apart when two that do different things share the intent (issue 25 E).
  *
  * Speed: facts are kept per tool (`factIndex.ts`, the rules' own index in `ruleEngine.ts`); a
- * search looks only at its choice set. `warm(tools)` builds both ahead of the first search.
+ * search looks only at its choice set. `warm(tools)` builds both ahead of the first search;
+ * `build(tools)` does it in steps that leave the event loop free (the build at start, issue 25
+ * "the first search after a start as fast"), and `ready()` is what a search awaits.
  */
+import { performance } from 'node:perf_hooks'
 import type { JsonSchema, ToolSpec } from '../../shared/toolSpec'
 import { languageName } from '../intent/language'
 import { warmTagger } from '../intent/tokens'
@@ -114,7 +117,24 @@ export interface ToolRouter {
    * start does not pay for them (issue 25 "the first search after a start as fast").
    */
   warm(tools: readonly ToolSpec[]): void
+  /**
+   * Builds what {@link warm} builds, in steps of about {@link BUILD_SLICE_MS} ms between which
+   * the event loop runs (a server starting with 100,000 tools keeps answering), ending with the
+   * sync a search of `tools` would do: a search of the same list then looks nothing up. Resolves
+   * when built; never rejects (a failure is left for the first search to meet and report).
+   * A build already running is followed by this one.
+   */
+  build(tools: readonly ToolSpec[]): Promise<void>
+  /**
+   * Resolves when no build is running (at once without one). A search that arrives during the
+   * build at start awaits it, then routes as usual: the tools it passes are synced then, so a
+   * tool saved during the build is found.
+   */
+  ready(): Promise<void>
 }
+
+/** Longest step of a {@link ToolRouter.build} before it lets the event loop run, in ms. */
+export const BUILD_SLICE_MS = 15
 
 /** The choice set of one intent: its reading, the tools to rank, the rule engine's scores. */
 export interface ChoiceSet {
@@ -177,12 +197,32 @@ export function createToolRouter(): ToolRouter {
       ),
     }
   }
+  let building: Promise<void> = Promise.resolve()
+  const warm = (tools: readonly ToolSpec[]) => {
+    warmTagger()
+    index.sync(tools)
+    rules.scores('warm', tools)
+  }
+  const build = async (tools: readonly ToolSpec[]) => {
+    await nextTurn()
+    warmTagger()
+    const steps = [index.building(tools), ...(rules.building ? [rules.building(tools)] : [])]
+    let slice = performance.now()
+    for (const step of steps)
+      for (const _ of step)
+        if (performance.now() - slice >= BUILD_SLICE_MS) {
+          await nextTurn()
+          slice = performance.now()
+        }
+    warm(tools)
+  }
   return {
-    warm(tools) {
-      warmTagger()
-      index.sync(tools)
-      rules.scores('warm', tools)
+    warm,
+    build(tools) {
+      building = building.then(() => build(tools)).catch(() => undefined)
+      return building
     },
+    ready: () => building,
     rank(intent, tools, options = {}) {
       const { set, ranking } = ranked(intent, tools, options, true)
       return ranking.ranked.map((r) => toMatch(r, set, ranking.none))
@@ -223,6 +263,11 @@ export function createToolRouter(): ToolRouter {
       }
     },
   }
+}
+
+/** Resolves after the event loop has run once (timers, I/O, other requests). */
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve))
 }
 
 /** The answer to a tie: no match, the tools named, and what tells them apart. */

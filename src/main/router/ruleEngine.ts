@@ -129,6 +129,49 @@ export interface RuleScorer {
     tools: readonly ToolSpec[],
     also?: ReadonlySet<string>,
   ): Map<string, RuleScore>
+  /** Profiles `tools` into the rules' index one tool per step (`ToolIndex.building`). */
+  building?(tools: readonly ToolSpec[]): Generator<void>
+}
+
+/**
+ * The rule engine's groups of phrasing rules, each switched off on its own for the ablation of
+ * issue 25 (`test/bench/routerAblation.ts`: leave-one-app-out with and without each group).
+ */
+export const RULE_GROUPS = [
+  'spelling',
+  'courtesy',
+  'fields',
+  'clauses',
+  'siteLabel',
+  'otherApps',
+  'related',
+  'compared',
+  'formats',
+  'shellSite',
+  'siteAsVerb',
+  'searchTerms',
+  'siteKindWords',
+  'namesBesideSite',
+  'recordNames',
+  'modifiers',
+  'numberedPlaces',
+  'pageShows',
+  'saidOf',
+  'nonNounGeneric',
+  'screenPlaces',
+  'saidBySites',
+  'context',
+  'signInScreens',
+  'signInWho',
+  'abbreviations',
+  'hyphenSites',
+  'namedMoved',
+] as const
+export type RuleGroup = (typeof RULE_GROUPS)[number]
+
+export interface RuleScorerOptions {
+  /** Groups switched off (ablation only; the router uses every group). */
+  without?: ReadonlySet<RuleGroup>
 }
 
 /** Where on a screen something is (`on the left`, `at the top`): no site, no thing. */
@@ -188,7 +231,8 @@ const COMPARED =
  * intent by meaning (the others cannot reach 0.9: their head word is missing, `score.ts`);
  * `rank` scores every tool.
  */
-export function createRuleScorer(): RuleScorer {
+export function createRuleScorer({ without = new Set() }: RuleScorerOptions = {}): RuleScorer {
+  const on = (group: RuleGroup) => !without.has(group)
   const index = new ToolIndex()
   const spelling = spellingVocabulary(index)
   const appWords = appVocabulary(index)
@@ -231,13 +275,17 @@ export function createRuleScorer(): RuleScorer {
     // `Action: rename file. Site: Jupyter. Target: a.txt`: a record of fields, as a sentence.
     // `renmae the file on the dokuwki`: typing slips read as the words meant (`spelling.ts`).
     // `Sorry to bother you, but would you mind deleting X? Thanks!`: the request (`courtesy.ts`).
-    const plain = withoutCourtesy(correctSpelling(intent, spelling))
+    const spelled = on('spelling') ? correctSpelling(intent, spelling) : intent
+    const plain = on('courtesy') ? withoutCourtesy(spelled) : spelled
     // `filter issues status=open tracker=Bug`: filters as a sentence says them (`fields.ts`).
     // `new tiddler X text Call the plumber`: the text after its label is the value (`fields.ts`).
-    const clauses = splitClauses(labelledTextQuoted(filtersAsSentence(fieldsAsSentence(plain))))
-    let parsed = parseIntent(siteLabelLast(clauses.request))
+    const fielded = on('fields')
+      ? labelledTextQuoted(filtersAsSentence(fieldsAsSentence(plain)))
+      : plain
+    const clauses = on('clauses') ? splitClauses(fielded) : { request: fielded, context: null }
+    let parsed = parseIntent(on('siteLabel') ? siteLabelLast(clauses.request) : clauses.request)
     // `upload x.pdf to my Dropbox`: an app no tool is on is a site, never a value (`otherApps.ts`).
-    const apps = namedApps(clauses.request, appWords)
+    const apps = on('otherApps') ? namedApps(clauses.request, appWords) : []
     if (apps.length) {
       const other = (w: IntentWord) =>
         apps.some((a) => w.word === a || w.word.split(' ').includes(a))
@@ -261,19 +309,19 @@ export function createRuleScorer(): RuleScorer {
     }
     // `mark issue #4 as blocked by issue #6`: the second record is related to the first.
     const relation = RELATED_RECORD.exec(clauses.request)
-    if (relation && parsed.verb?.verbClass === 'update')
+    if (on('related') && relation && parsed.verb?.verbClass === 'update')
       for (const w of parsed.values)
         if (relation[3]!.toLowerCase().endsWith(w.word)) w.related = true
     // `diff lunar-phase 1.1.0 against 1.2.0`: the second thing compared is no value of a tool
     // that takes one.
     const compared = COMPARED.exec(clauses.request)
-    if (compared)
+    if (on('compared') && compared)
       for (const w of parsed.values) if (w.word === compared[1]!.toLowerCase()) w.related = true
     // `download the page X as a PDF`: a format asked is what the tool must give, no value.
     const formats = parsed.values.filter(
       (w) => w.after === 'as' && !w.literal && FORMATS.has(w.word),
     )
-    if (formats.length) {
+    if (on('formats') && formats.length) {
       parsed.values = parsed.values.filter((w) => !formats.includes(w))
       parsed.qualifiers.push(...formats)
     }
@@ -285,12 +333,13 @@ export function createRuleScorer(): RuleScorer {
     // (`redmine #8 → Resolved`: so does the site's own name, which no verb stands for.)
     const firstWord = /^\s*([A-Za-z][\w-]*)/.exec(clauses.request)?.[1] ?? ''
     const siteFirst = isSiteSaid(firstWord)
-    if (numberFirst && ((shortSite && shellCommand) || siteFirst)) {
+    if (on('shellSite') && numberFirst && ((shortSite && shellCommand) || siteFirst)) {
       const rest = clauses.request.replace(/^\s*\S+\s+/, '')
       parsed = parseIntent(`${rest} on ${shortSite && shellCommand ? shortSite : firstWord}`)
     }
     // `redmine #42`: a site's name typed first is no verb nobody taught the router.
     if (
+      on('siteAsVerb') &&
       parsed.verb?.verbClass === 'write' &&
       parsed.actionGuessed &&
       index.isSiteName(parsed.verb.word)
@@ -307,7 +356,7 @@ export function createRuleScorer(): RuleScorer {
     }
     // `wp search [potatoes]`: after a search, a word no tool says is what to look for; so are
     // words no site holds a thing by (`tiddlywiki search [invoice]`), when all are.
-    if (parsed.verb?.verbClass === 'search') {
+    if (on('searchTerms') && parsed.verb?.verbClass === 'search') {
       // (Terms right after the verb, with no article: `search the media manager` names a thing.)
       const verbWord = parsed.verb.word.replace(/[^\w\s-]/g, '')
       const bare = new RegExp(`\\b${verbWord}\\s+(?!${DETERMINER_WORDS})\\w`, 'i')
@@ -333,20 +382,21 @@ export function createRuleScorer(): RuleScorer {
       w !== undefined && (isSiteKind(w.stem) || w.stem === SITE_STEM)
     // (`on our [allotment gardening] blog`: so is a word no tool says, which tells what the
     // site is about.)
-    for (const list of [parsed.core, parsed.places, parsed.sites])
-      for (const [i, w] of list.entries()) {
-        const next = list[i + 1]
-        const site = kindOfSite(next) || (next && index.isSiteName(next.word))
-        // (`the [cache] of the wiki page`: what is asked of the thing, no word of the site.)
-        if (!(site || kindOfSite(list[i + 2])) || w.ofHead) continue
-        if (w.modifier || (!w.literal && !index.knows(index.expand(w)))) w.generic = true
-      }
+    if (on('siteKindWords'))
+      for (const list of [parsed.core, parsed.places, parsed.sites])
+        for (const [i, w] of list.entries()) {
+          const next = list[i + 1]
+          const site = kindOfSite(next) || (next && index.isSiteName(next.word))
+          // (`the [cache] of the wiki page`: what is asked of the thing, no word of the site.)
+          if (!(site || kindOfSite(list[i + 2])) || w.ofHead) continue
+          if (w.modifier || (!w.literal && !index.knows(index.expand(w)))) w.generic = true
+        }
     // `the inject button on [refresh cache] in node-red`: where a site is named, words no tool
     // says where a site stands name a thing there, a value.
     const namesSite = [...parsed.sites, ...parsed.values, ...parsed.core, ...parsed.places].some(
       (w) => isSiteSaid(w.word),
     )
-    if (namesSite) {
+    if (on('namesBesideSite') && namesSite) {
       const unnamed = parsed.sites.filter(
         (w) =>
           !w.generic &&
@@ -385,21 +435,23 @@ export function createRuleScorer(): RuleScorer {
           (n) => n !== undefined && isNamedRecord(n.stem) && !n.literal && !isPlural(n.word),
         ),
     )
-    if (names.length) {
+    if (on('recordNames') && names.length) {
       parsed.core = parsed.core.filter((w) => !names.includes(w))
       parsed.values.push(...names.map((w) => ({ ...w, literal: true, value: 'name' as const })))
     }
     // A modifier no tool says (`now`, `quick`, `still`) cannot tell tools apart: generic; nor can
     // how much of a thing is asked (`a [rundown] of the pages`).
-    for (const w of parsed.core)
-      if ((w.modifier || w.partitive) && !w.generic && !index.knowsAsWord(index.expand(w)))
-        w.generic = true
+    if (on('modifiers'))
+      for (const w of parsed.core)
+        if ((w.modifier || w.partitive) && !w.generic && !index.knowsAsWord(index.expand(w)))
+          w.generic = true
     // `from issue #5`: the sites whose tools work on the record a numbered place names.
-    for (const w of parsed.places)
-      if (w.numbered && !w.literal) {
-        const holding = index.sitesHolding(w.stem)
-        if (holding.length) w.heldBySites = holding
-      }
+    if (on('numberedPlaces'))
+      for (const w of parsed.places)
+        if (w.numbered && !w.literal) {
+          const holding = index.sitesHolding(w.stem)
+          if (holding.length) w.heldBySites = holding
+        }
     // `the Verdaccio page for package X`, `the registry page for the logger package`: a page
     // of a site that holds no pages shows the thing (`the package page`, `parseIntent.ts`).
     const page = parsed.core.find((w) => w.word === 'page' && !w.shownOn)
@@ -414,7 +466,7 @@ export function createRuleScorer(): RuleScorer {
         const holding = index.sitesHolding(w.stem)
         return holding.length > 0 && !holding.some((h) => pageHolders.includes(h))
       })
-    if (page && shown) {
+    if (on('pageShows') && page && shown) {
       Object.assign(page, { modifier: true, shownOn: true })
       if (!parsed.core.includes(shown)) {
         parsed.values = parsed.values.filter((w) => w !== shown)
@@ -424,18 +476,20 @@ export function createRuleScorer(): RuleScorer {
     }
     // What the tools that say a modifier work on (`verified` of AI tools, `old` of pages and
     // posts): it tells apart only tools of sites that hold such things (`score.ts`).
-    for (const w of parsed.core)
-      if (w.modifier && !w.generic) w.saidOf = index.objectsOfToolsSaying(index.expand(w))
+    if (on('saidOf'))
+      for (const w of parsed.core)
+        if (w.modifier && !w.generic) w.saidOf = index.objectsOfToolsSaying(index.expand(w))
     // So is any word of the object that is no noun and no tool says (`an [older] release`),
     // beside one a tool says: it cannot tell the tools apart, and it names no other object
     // (a relation does: `which packages [depend] on X`).
     const specific = parsed.core.filter((w) => !w.generic && !w.literal)
     const known = specific.filter((w) => index.knows(index.expand(w)))
-    if (known.length)
+    if (on('nonNounGeneric') && known.length)
       for (const w of specific)
         if (!known.includes(w) && !isWord(w.word, 'noun') && !w.relation) w.generic = true
     // `the button on the [left]`, `at the [top] of Node-RED`: where on a screen says no site.
-    for (const w of parsed.sites) if (SCREEN_PLACES.has(w.word)) w.generic = true
+    if (on('screenPlaces'))
+      for (const w of parsed.sites) if (SCREEN_PLACES.has(w.word)) w.generic = true
     // A name (`Redmine`, `node-red`) or a word English does not have (`redmine`); an English word
     // that is also a host label (`jobs` of jobs.example) stays a word.
     // (`the Sitecall Wiki's files`: a site's name in the possessive names it too.)
@@ -455,14 +509,15 @@ export function createRuleScorer(): RuleScorer {
         : index.isSiteName(w.word) && !isWord(w.word, 'noun') && !isWord(w.word, 'verb')
     // `the blog's media library`, `on the wiki`: a word only some sites say of where they work.
     // (A word for any site, `web`, `online`, is no one site's.)
-    for (const w of [...parsed.core, ...parsed.places, ...parsed.sites])
-      if (!w.literal && !w.generic && !GENERIC_STEMS.has(w.stem)) {
-        const sites = index.sitesSaying(w.stem)
-        if (sites.length) w.saidBySites = sites
-      }
+    if (on('saidBySites'))
+      for (const w of [...parsed.core, ...parsed.places, ...parsed.sites])
+        if (!w.literal && !w.generic && !GENERIC_STEMS.has(w.stem)) {
+          const sites = index.sitesSaying(w.stem)
+          if (sites.length) w.saidBySites = sites
+        }
     // From the reasons, only what names a site: a site's name, what people call it, or a word
     // only some sites say of where they work (`I can't edit anything on [the team wiki]`).
-    if (clauses.context) {
+    if (on('context') && clauses.context) {
       const c = parseIntent(clauses.context)
       // `log me in; it will want my 2FA code`: a sign-in that asks a code, wherever it is said.
       if (c.secondFactor) parsed = { ...parsed, secondFactor: true }
@@ -522,7 +577,7 @@ export function createRuleScorer(): RuleScorer {
     }
     // `log in to the node-red [admin] UI`, `the notebook [page] asks for a password`: to sign in,
     // the screens on the way say nothing of where.
-    if (parsed.verb?.verbClass === 'auth')
+    if (on('signInScreens') && parsed.verb?.verbClass === 'auth')
       for (const w of [...parsed.core, ...parsed.sites, ...parsed.places])
         if (SIGN_IN_SCREENS.has(w.stem)) {
           w.generic = true
@@ -533,7 +588,7 @@ export function createRuleScorer(): RuleScorer {
     const siteNamed = [...parsed.sites, ...parsed.values, ...parsed.core].some(
       (w) => index.isSiteName(w.word) || index.isSiteName(w.stem) || isSiteKind(w.stem),
     )
-    if (parsed.verb?.verbClass === 'auth' && siteNamed) {
+    if (on('signInWho') && parsed.verb?.verbClass === 'auth' && siteNamed) {
       const who = parsed.sites.filter(
         (w) =>
           !w.literal &&
@@ -548,29 +603,33 @@ export function createRuleScorer(): RuleScorer {
     }
     // `rm open bugs`: a short word no dictionary, site or tool has, which abbreviates one
     // site's name, is that name.
-    for (const w of [...parsed.core, ...parsed.values, ...parsed.sites])
-      if (
-        !w.literal &&
-        !w.value &&
-        !named(w) &&
-        !isWord(w.word, 'noun') &&
-        !isWord(w.word, 'verb')
-      ) {
-        const site = index.knows(index.expand(w)) ? null : index.abbreviated(w.word)
-        if (site) Object.assign(w, { word: site, stem: stem(site), generic: false })
-      }
+    if (on('abbreviations'))
+      for (const w of [...parsed.core, ...parsed.values, ...parsed.sites])
+        if (
+          !w.literal &&
+          !w.value &&
+          !named(w) &&
+          !isWord(w.word, 'noun') &&
+          !isWord(w.word, 'verb')
+        ) {
+          const site = index.knows(index.expand(w)) ? null : index.abbreviated(w.word)
+          if (site) Object.assign(w, { word: site, stem: stem(site), generic: false })
+        }
     // `sign in to wp-admin`, `the doku-wiki page`: a site's short name as part of a value.
-    for (const w of parsed.values)
-      for (const part of w.literal || w.value ? w.word.split('-') : [])
-        if (part !== w.word && part.length >= 2 && named({ ...w, word: part, literal: false }))
-          parsed.sites.push({
-            word: part,
-            stem: stem(part),
-            generic: false,
-            literal: false,
-            siteName: true,
-          })
-    const moved = [parsed.core, parsed.values, parsed.places].flat().filter(named)
+    if (on('hyphenSites'))
+      for (const w of parsed.values)
+        for (const part of w.literal || w.value ? w.word.split('-') : [])
+          if (part !== w.word && part.length >= 2 && named({ ...w, word: part, literal: false }))
+            parsed.sites.push({
+              word: part,
+              stem: stem(part),
+              generic: false,
+              literal: false,
+              siteName: true,
+            })
+    const moved = on('namedMoved')
+      ? [parsed.core, parsed.values, parsed.places].flat().filter(named)
+      : []
     if (!moved.length) return parsed
     const keep = (list: IntentWord[]) => list.filter((w) => !moved.includes(w))
     return {
@@ -619,6 +678,7 @@ export function createRuleScorer(): RuleScorer {
     return { parsed, entries }
   }
   return {
+    building: (tools) => index.building(tools),
     scores(intent, tools, also = new Set()) {
       const all = index.sync(tools)
       const { parsed, entries } = candidatesOf(intent, tools)

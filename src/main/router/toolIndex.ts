@@ -103,9 +103,39 @@ export class ToolIndex {
     const last = this.lastSync
     if (last && sameTools(last.tools, tools)) return last.entries
     const generation = ++this.generation
-    const out: IndexEntry[] = []
-    // A site's names, pooled over its tools (each recording saw some of its pages): a name new
-    // to a site re-profiles the tools of that site held already.
+    this.poolNames(tools)
+    const out = tools.map((tool) => this.hold(tool, generation))
+    // Tools no longer passed in: dropped once they are a fifth of what is held.
+    if (this.entries.size > out.length * 1.25 + 16)
+      for (const entry of [...this.entries.values()])
+        if (entry.generation !== generation) {
+          this.unpost(entry)
+          this.entries.delete(entry.tool.id)
+        }
+    this.lastSync = { tools: [...tools], entries: out }
+    return out
+  }
+
+  /**
+   * Profiles `tools` one at a time ahead of a {@link sync} of them (a build at start that leaves
+   * the event loop free between steps: `router.ts` `build`), yielding after each tool; the sync
+   * that follows then only looks them up. Holds what a sync would hold, so a search answers the
+   * same either way; a search that syncs in between is no harm (what it profiled is kept).
+   */
+  *building(tools: readonly ToolSpec[]): Generator<void> {
+    this.poolNames(tools)
+    for (const tool of tools) {
+      // (A tool held already, changed or not, is the sync's to look at.)
+      if (!this.entries.has(tool.id)) this.hold(tool, -1)
+      yield
+    }
+  }
+
+  /**
+   * A site's names, pooled over its tools (each recording saw some of its pages): a name new to
+   * a site re-profiles the tools of that site held already.
+   */
+  private poolNames(tools: readonly ToolSpec[]): void {
     for (const tool of tools) {
       const names = this.hostNames.get(tool.siteHost) ?? new Set<string>()
       this.hostNames.set(tool.siteHost, names)
@@ -117,53 +147,49 @@ export class ToolIndex {
           this.entries.delete(e.tool.id)
         }
     }
-    for (const tool of tools) {
-      let entry = this.entries.get(tool.id)
-      if (
-        entry &&
-        entry.tool !== tool &&
-        (entry.tool.updatedAt !== tool.updatedAt || entry.tool.status !== tool.status)
-      ) {
-        this.unpost(entry)
-        entry = undefined
-      }
-      if (!entry) {
-        entry = {
-          tool,
-          profile: profileTool(tool, [...(this.hostNames.get(tool.siteHost) ?? [])]),
-          generation,
-        }
-        const shared = this.siteVocabularyOf(`${tool.siteHost} context`)
-        for (const s of entry.profile.siteVocabulary) {
-          shared.add(s)
-          addHost(this.hostsSaying, s, tool.siteHost)
-        }
-        entry.profile.siteVocabulary = shared
-        const objects = this.siteVocabularyOf(`${tool.siteHost} objects`)
-        for (const s of entry.profile.siteObjects) {
-          objects.add(s)
-          addHost(this.hostsHolding, s, tool.siteHost)
-        }
-        entry.profile.siteObjects = objects
-        const actions = this.siteVocabularyOf(`${tool.siteHost} actions`)
-        for (const a of entry.profile.siteActions) actions.add(a)
-        entry.profile.siteActions = actions
-        this.entries.set(tool.id, entry)
-        this.post(entry)
-      }
-      entry.tool = tool
-      entry.generation = generation
-      out.push(entry)
+  }
+
+  /**
+   * The entry of `tool`, profiled when new or changed, marked as passed in at `generation` (-1
+   * ahead of a sync: in none yet).
+   */
+  private hold(tool: ToolSpec, generation: number): IndexEntry {
+    let entry = this.entries.get(tool.id)
+    if (
+      entry &&
+      entry.tool !== tool &&
+      (entry.tool.updatedAt !== tool.updatedAt || entry.tool.status !== tool.status)
+    ) {
+      this.unpost(entry)
+      entry = undefined
     }
-    // Tools no longer passed in: dropped once they are a fifth of what is held.
-    if (this.entries.size > out.length * 1.25 + 16)
-      for (const entry of [...this.entries.values()])
-        if (entry.generation !== generation) {
-          this.unpost(entry)
-          this.entries.delete(entry.tool.id)
-        }
-    this.lastSync = { tools: [...tools], entries: out }
-    return out
+    if (!entry) {
+      entry = {
+        tool,
+        profile: profileTool(tool, [...(this.hostNames.get(tool.siteHost) ?? [])]),
+        generation,
+      }
+      const shared = this.siteVocabularyOf(`${tool.siteHost} context`)
+      for (const s of entry.profile.siteVocabulary) {
+        shared.add(s)
+        addHost(this.hostsSaying, s, tool.siteHost)
+      }
+      entry.profile.siteVocabulary = shared
+      const objects = this.siteVocabularyOf(`${tool.siteHost} objects`)
+      for (const s of entry.profile.siteObjects) {
+        objects.add(s)
+        addHost(this.hostsHolding, s, tool.siteHost)
+      }
+      entry.profile.siteObjects = objects
+      const actions = this.siteVocabularyOf(`${tool.siteHost} actions`)
+      for (const a of entry.profile.siteActions) actions.add(a)
+      entry.profile.siteActions = actions
+      this.entries.set(tool.id, entry)
+      this.post(entry)
+    }
+    entry.tool = tool
+    entry.generation = generation
+    return entry
   }
 
   /**

@@ -10,6 +10,8 @@ import { validBody, validQuery } from '../routeValidation'
 import { hashInputs } from '../../engine/inputsHash'
 import { presentReceipt, replayReceipt } from '../receiptReplay'
 import { createWorkspaceToolCache } from '../toolCache'
+import type { ToolRepository } from '../../store/toolRepository'
+import { OWNER_WORKSPACE } from '../../store/workspaces'
 import { routeSchema } from '../openapi/routeSchema'
 import { searchContract } from '../openapi/docParts'
 
@@ -33,10 +35,17 @@ export interface SearchReceipt {
  * `unknown_argument`, 402 `quota_exceeded` / `insufficient_paid_credits` (checked before routing).
  */
 export function registerSearchRoutes(app: FastifyInstance, deps: ServerDeps): void {
-  const router = createToolRouter()
   const tools = createWorkspaceToolCache(deps.store.toolsFor)
+  const routerOf = workspaceRouters(deps.store.toolsFor)
+  // Issue 25 "the first search after a start as fast": the owner workspace's index is built
+  // when the service is ready, in steps between which it keeps answering; a search that comes
+  // first waits for it (`search` awaits `ready()`), then syncs the tools of that moment.
+  app.addHook('onReady', () => {
+    void routerOf(OWNER_WORKSPACE).build(tools(OWNER_WORKSPACE))
+    return Promise.resolve()
+  })
   const handle = (request: FastifyRequest, reply: FastifyReply, viaQuery: boolean) =>
-    search(deps, router, tools, request, reply, viaQuery)
+    search(deps, routerOf, tools, request, reply, viaQuery)
   app.post(
     '/v1/tools/search',
     {
@@ -62,9 +71,25 @@ export function registerSearchRoutes(app: FastifyInstance, deps: ServerDeps): vo
   )
 }
 
+/**
+ * One router per workspace (keyed by its tool repository, as the tool cache is): a search of one
+ * workspace never drops the index of another's tools.
+ */
+function workspaceRouters(
+  toolsFor: (tenant: string) => ToolRepository,
+): (tenant: string) => ToolRouter {
+  const routers = new Map<ToolRepository, ToolRouter>()
+  return (tenant) => {
+    const repository = toolsFor(tenant)
+    const router = routers.get(repository) ?? createToolRouter()
+    routers.set(repository, router)
+    return router
+  }
+}
+
 async function search(
   deps: ServerDeps,
-  router: ToolRouter,
+  routerOf: (tenant: string) => ToolRouter,
   tools: (tenant: string) => ToolSpec[],
   request: FastifyRequest,
   reply: FastifyReply,
@@ -82,6 +107,8 @@ async function search(
   const stored = store.receipts.get<SearchReceipt['result']>(caller.tenant, opKey)
   if (stored) return replayReceipt(reply, stored, inputHash)
   const charge = admitMetered(store.ledger, caller.tenant, opKey, 'search', clock())
+  const router = routerOf(caller.tenant)
+  await router.ready()
   const routed = router.route(body.intent, tools(caller.tenant), { domain })
   const result: SearchReceipt['result'] = { ...routed, index_endpoint: INDEX_ENDPOINT }
   const now = clock()
