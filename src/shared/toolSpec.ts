@@ -102,10 +102,11 @@ export interface RequestTemplate {
  * parameter of a page's link (`link`: path `param?k=v&k2={{input.p0}}`, the parameter `param` of
  * the first `<a href>` whose query holds every `k=v` after the `?`, placeholders resolved from the
  * run's scope: a per-record token such as WordPress's trash link `_wpnonce` of the post named),
- * or the quoted string after a fixed text of a script answer (`literal`).
+ * or the quoted string after a fixed text of a script answer (`literal`). `xml` reads an XML answer
+ * with a JSON path over its JSON view (src/shared/xmlTree.ts: `root[0].items[0].item[?title==x].id`).
  */
 export type ExtractorSource =
-  'json' | 'header' | 'cookie' | 'meta' | 'input' | 'script' | 'link' | 'literal' | 'anchor'
+  'json' | 'xml' | 'header' | 'cookie' | 'meta' | 'input' | 'script' | 'link' | 'literal' | 'anchor'
 
 /**
  * Names a value of a step's response for later steps (`{{step.<id>.<name>}}`).

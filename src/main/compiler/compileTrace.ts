@@ -4,7 +4,7 @@ import { SECRET_PLACEHOLDER, type Action, type Exchange, type Trace } from '../.
 import { applyBindings } from './bindings'
 import { rankCandidates } from './candidates'
 import { isWriteMethod, parseJsonRequest, rejectionReason, safeUrl } from './classify'
-import { writesByOperation } from './operation'
+import { learnOperationFields, writesByOperation } from './operation'
 import { graphqlOfExchange } from './graphql'
 import { planDependencies, type DependencyPlan } from './dependencies'
 import { withFileSteps } from './fileBodies'
@@ -81,6 +81,7 @@ export function compileTrace(recorded: Trace, options: CompileOptions): CompileR
   const intent = options.intent ?? recorded.intent
   // A form post with a file whose body a plain HAR left out is written from its form.
   const trace = withFormBodies(recorded, intent)
+  learnOperationFields(trace.exchanges)
   const inPage = options.targetExchangeId === undefined ? findPageSearch(trace, intent) : null
   const searched = inPage && compileOnce(trace, { ...options, targetExchangeId: inPage.exchangeId })
   const result = searched?.ok ? searched : compileOnce(trace, options)

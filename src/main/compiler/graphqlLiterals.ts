@@ -20,7 +20,7 @@ import { snake } from './naming'
 import { personValues } from './personValues'
 import { extractorName, findPickedRecord, pickedRecordPath } from './pickedRecords'
 import { jsonPathOf } from './valueSources'
-import { templateOf, withBoundHeaders } from './stepTemplate'
+import { templateOf, withBoundCredentials } from './stepTemplate'
 
 /** Literals shorter than this are said in too many places by chance (`10`, `id`). */
 const MIN_LENGTH = 4
@@ -100,7 +100,7 @@ export function parametriseGraphqlLiterals(
         const read = stepOf(steps, picked.exchange, i)
         if (read.added) i++
         const name = extractorName(read.step, snake(picked.idField) || 'id')
-        read.step.extract.push({ name, from: 'json', path: pickedRecordPath(picked, slot) })
+        read.step.extract.push({ name, from: picked.source, path: pickedRecordPath(picked, slot) })
         const form = literal.kind === 'number' ? 'num' : 'json'
         replacements.push({ literal, placeholder: `{{${form}:step.${read.step.id}.${name}}}` })
         signals.push({
@@ -239,7 +239,7 @@ function stepOf(
 ): { step: ToolStep; added: boolean } {
   const existing = steps.find((s) => s.exchangeId === exchange.id)
   if (existing) return { step: existing, added: false }
-  const step = withBoundHeaders(
+  const step = withBoundCredentials(
     {
       id: `d${exchange.seq}`,
       exchangeId: exchange.id,

@@ -105,10 +105,12 @@ export function mutationVerdict(
   if (graphql) return graphqlMutating(graphql)
   const action = operationOf(exchange)
   if (action) {
-    const words = action
-      .split('=')[1]!
-      .toLowerCase()
-      .split(/[^a-z]+/)
+    const words = action.split('&').flatMap((pair) =>
+      pair
+        .slice(pair.indexOf('=') + 1)
+        .toLowerCase()
+        .split(/[^a-z]+/),
+    )
     if (words.some((w: string) => WRITE_OPERATION.test(w)))
       return { mutating: true, detail: `its operation field says ${action}: it writes` }
     if (words.some((w: string) => READ_WORDS.has(w) || READ_OPERATION.test(w)))

@@ -1,5 +1,6 @@
-import type { Exchange } from '../../shared/trace'
-import { parseJsonRequest } from './classify'
+import { mimeTypeOf, type Exchange } from '../../shared/trace'
+import { parseJsonRequest, safeUrl } from './classify'
+import { markOperationFields } from './learnedOperations'
 import { requestValues, type RequestValue } from './requestValues'
 
 /**
@@ -10,23 +11,94 @@ import { requestValues, type RequestValue } from './requestValues'
 const OPERATION_FIELD = /^(action|do|call|op|operation|cmd|command|method|task|_action|mode)$/i
 
 /**
- * The operation a request names in a query or form field (`action=inline-save`), as
- * `field=value`, or null. A value that is not a short word (an id, a URL) is no operation name.
+ * The operation a request names in its query or form fields (`action=inline-save`, or
+ * `req_type=autoscan&action=as_edit_save` where the trace showed two), as `field=value` pairs
+ * joined by `&`, or null. A value that is not a short word (an id, a URL) is no operation name.
  */
 export function operationOf(exchange: Exchange): string | null {
-  const op = requestValues(exchange).find(isOperationValue)
-  return op ? `${op.key}=${String(op.value)}` : null
+  const ops = requestValues(exchange).filter(isOperationValue)
+  return ops.length ? ops.map((op) => `${op.key}=${String(op.value)}`).join('&') : null
 }
 
-/** True when a request value is the operation field of an action API: a constant, never a slot. */
+/**
+ * True when a request value is the operation field of an action API: a constant, never a slot.
+ * Either its name says so (`action`, `do`, `cmd`…) or the trace showed it
+ * ({@link learnOperationFields}).
+ */
 export function isOperationValue(v: RequestValue): boolean {
+  if (v.operation) return true
   return (
     OPERATION_FIELD.test(v.key) &&
     v.path === v.key &&
     typeof v.value === 'string' &&
-    /^[A-Za-z][\w:.-]{0,40}$/.test(v.value)
+    OPERATION_NAME.test(v.value)
   )
 }
+
+/** A short name in code form: `items`, `as_edit_save`, `inline-save`, `core.pause`. */
+const OPERATION_NAME = /^[A-Za-z][\w:.-]{0,40}$/
+
+/**
+ * Learns, from the trace itself, which query or form field names the operation of an endpoint
+ * that serves many (issue 24 kind 1: one URL, many operations), whatever the field is called:
+ * Gerbera's `GET /content/interface?req_type=items&parent_id=…` and `…?req_type=remove&object_id=…`.
+ * A field is an operation field when, over three or more calls of one method and path, it is
+ * sent in every call with a short code-like word, takes two or more values, and its value decides
+ * which other fields the call sends: calls that share its value send the same fields (at least
+ * three in four calls agree with their value's usual set) and two values at least send different
+ * sets. That is what an operation does and what a filter or an id does not. Marks the field on
+ * each call of that endpoint, so `requestValues` reports it `operation` (a constant of the tool
+ * and part of its endpoint). Calling it again on the same exchanges changes nothing.
+ */
+export function learnOperationFields(exchanges: Exchange[]): void {
+  const endpoints = new Map<string, Array<{ exchange: Exchange; values: RequestValue[] }>>()
+  for (const exchange of exchanges) {
+    const url = safeUrl(exchange.url)
+    if (!url) continue
+    const values = requestValues(exchange).filter(
+      (v) => !v.inJson && (v.location === 'query' || v.form === true) && !v.path.includes('#'),
+    )
+    if (values.length < 2) continue
+    const key = `${exchange.method.toUpperCase()} ${url.origin}${url.pathname}`
+    const calls = endpoints.get(key) ?? []
+    calls.push({ exchange, values })
+    endpoints.set(key, calls)
+  }
+  for (const calls of endpoints.values()) {
+    if (calls.length < 3) continue
+    const fields = new Set<string>()
+    for (const path of new Set(calls[0]!.values.map((v) => v.path)))
+      if (operationFieldOf(calls, path)) fields.add(path)
+    if (fields.size > 0) for (const call of calls) markOperationFields(call.exchange, fields)
+  }
+}
+
+/** True when `path` decides the other fields of `calls` (see {@link learnOperationFields}). */
+function operationFieldOf(calls: Array<{ values: RequestValue[] }>, path: string): boolean {
+  const byValue = new Map<string, string[]>()
+  for (const call of calls) {
+    const own = call.values.find((v) => v.path === path)
+    if (!own || typeof own.value !== 'string' || !OPERATION_WORD.test(own.value)) return false
+    const others = [...new Set(call.values.filter((v) => v.path !== path).map((v) => v.path))]
+    const sets = byValue.get(own.value) ?? []
+    sets.push(others.sort().join('&'))
+    byValue.set(own.value, sets)
+  }
+  if (byValue.size < 2) return false
+  let agreeing = 0
+  const usual = new Set<string>()
+  for (const sets of byValue.values()) {
+    const counts = new Map<string, number>()
+    for (const set of sets) counts.set(set, (counts.get(set) ?? 0) + 1)
+    const [set, n] = [...counts].sort((a, b) => b[1] - a[1])[0]!
+    agreeing += n
+    usual.add(set)
+  }
+  return usual.size >= 2 && agreeing / calls.length >= 0.75
+}
+
+/** An operation's name: a code-like word of letters (`items`, `as_edit_save`), no id or number. */
+const OPERATION_WORD = /^[A-Za-z][A-Za-z_.:-]{1,40}$/
 
 /** Operation names that change state (`action=trash`, `call=mediaupload`, `do=save`). */
 export const WRITE_OPERATION =
@@ -34,18 +106,37 @@ export const WRITE_OPERATION =
 
 /**
  * True when a request names a write in its operation field, whatever its method: apps send
- * some writes as GET links (`post.php?action=trash&_wpnonce=…`), against RFC 9110 §9.2.1.
+ * some writes as GET links (`post.php?action=trash&_wpnonce=…`), against RFC 9110 §9.2.1, and
+ * some APIs send every operation as a GET (`req_type=remove`).
  */
 export function writesByOperation(exchange: Exchange): boolean {
-  const action = operationOf(exchange)
-  if (!action) return false
+  const ops = requestValues(exchange).filter(isOperationValue)
+  if (!ops.length) return false
   // A GET that opens an editor (`do=edit`, `action=edit`) reads; only a destructive link writes.
-  const pattern = exchange.method.toUpperCase() === 'GET' ? GET_WRITE_OPERATION : WRITE_OPERATION
-  return action
-    .split('=')[1]!
-    .toLowerCase()
-    .split(/[^a-z]+/)
-    .some((w) => pattern.test(w))
+  // A GET that answers data to a script is an API call: its operation's words say what it does,
+  // and one that loads or gets something (`edit_load`) reads.
+  const api = exchange.method.toUpperCase() === 'GET' && answersData(exchange)
+  const pattern =
+    exchange.method.toUpperCase() === 'GET' && !api ? GET_WRITE_OPERATION : WRITE_OPERATION
+  return ops.some((op) => {
+    const words = String(op.value)
+      .toLowerCase()
+      .split(/[^a-z]+/)
+    return words.some((w) => pattern.test(w)) && !(api && words.some((w) => LOAD_WORD.test(w)))
+  })
+}
+
+/** Words of an API operation that fetch something (`edit_load`, `get_config`): it reads. */
+const LOAD_WORD = /^(load|get|list|show|view|read|fetch|find|search|query|info|status|check)$/
+
+/** True when an exchange was a script's call answered with data (JSON or XML), not a page. */
+function answersData(exchange: Exchange): boolean {
+  if (exchange.resourceType === 'xhr' || exchange.resourceType === 'fetch') return true
+  if (exchange.resourceType === 'document') return false
+  return (
+    /json|xml/.test(mimeTypeOf(exchange.responseHeaders)) &&
+    !/html/.test(mimeTypeOf(exchange.responseHeaders))
+  )
 }
 
 /** The operations a GET link performs in apps that write through links (WordPress, wikis). */
@@ -83,9 +174,7 @@ export function isRpcSubOperation(v: RequestValue, exchange: Exchange): boolean 
 /** True when a request value is a top-level positional parameter of a JSON-RPC call. */
 export function isRpcPositional(v: RequestValue, exchange: Exchange): boolean {
   return (
-    v.location === 'body' &&
-    /^params\.\d+$/.test(v.path) &&
-    isRpcCall(parseJsonRequest(exchange))
+    v.location === 'body' && /^params\.\d+$/.test(v.path) && isRpcCall(parseJsonRequest(exchange))
   )
 }
 

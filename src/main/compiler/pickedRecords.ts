@@ -8,11 +8,12 @@
  */
 import { fold, formatPath, wherePart, type PathPart } from '../../shared/jsonPath'
 import type { EvidenceSignal, SlotSchema, ToolSpec, ToolStep } from '../../shared/toolSpec'
-import type { Exchange, Trace } from '../../shared/trace'
+import { mimeTypeOf, type Exchange, type Trace } from '../../shared/trace'
+import { isXmlMediaType, xmlTree } from '../../shared/xmlTree'
 import { parseJsonBody, safeUrl } from './classify'
 import { snake } from './naming'
 import { personValues, type PersonValue } from './personValues'
-import { templateOf, withBoundHeaders } from './stepTemplate'
+import { templateOf, withBoundCredentials } from './stepTemplate'
 import { isLongPoll } from './valueSources'
 import { singular } from './valueSpelling'
 
@@ -33,8 +34,8 @@ const MAX_DEPTH = 4
 
 /** A constant the target sends: where, and its value. */
 interface Literal {
-  /** JSON body path, or `url` for a path segment or query value. */
-  where: 'json' | 'url'
+  /** JSON body path, `url` for a path segment (its index), `query` for a query parameter (its name). */
+  where: 'json' | 'url' | 'query'
   path: Array<string | number>
   value: string | number
   /** The optional input that carries the value today (its recorded default), when one does. */
@@ -77,7 +78,7 @@ export function lookupPickedRecords(tool: ToolSpec, trace: Trace, intent = tool.
       `${singular(snake(found.list) || 'item')}_${snake(found.idField)}`,
     )
     const path = pickedRecordPath(found, slot)
-    step.extract = [...step.extract, { name: extractor, from: 'json', path }]
+    step.extract = [...step.extract, { name: extractor, from: found.source, path }]
     const placeholder =
       typeof literal.value === 'number'
         ? `{{num:step.${step.id}.${extractor}}}`
@@ -148,7 +149,34 @@ function literalsOf(step: ToolStep, inputs: ToolSpec['inputs']): Literal[] {
       if (!segment.includes('{{') && /\d/.test(segment))
         out.push({ where: 'url', path: [i], value: decodeURIComponent(segment) })
     })
-  return out.filter((l) => l.where === 'url' || said.get(String(l.value)) === 1)
+  // A query parameter holding an id (`object_id=128`), as sent or as an optional input's default.
+  for (const [name, value] of queryPairs(step.request.url)) {
+    const input = bySlot.get(value)
+    const recorded = input === undefined ? undefined : inputs.properties[input]!.default
+    if (input !== undefined && !required.has(input) && isIdValue(recorded))
+      out.push({ where: 'query', path: [name], value: recorded, input })
+    else if (!value.includes('{{') && isIdValue(value))
+      out.push({ where: 'query', path: [name], value })
+  }
+  return out.filter((l) => l.where !== 'json' || said.get(String(l.value)) === 1)
+}
+
+/** A URL template's query as `[name, value]` pairs, decoded, placeholders kept as written. */
+function queryPairs(url: string): Array<[string, string]> {
+  const query = /\?([^#]*)/.exec(url)?.[1]
+  if (!query) return []
+  return query.split('&').flatMap((pair): Array<[string, string]> => {
+    const at = pair.indexOf('=')
+    if (at <= 0) return []
+    const decode = (text: string) => {
+      try {
+        return decodeURIComponent(text.replace(/\+/g, ' '))
+      } catch {
+        return text
+      }
+    }
+    return [[decode(pair.slice(0, at)), decode(pair.slice(at + 1))]]
+  })
 }
 
 function isIdValue(value: unknown): value is string | number {
@@ -167,6 +195,8 @@ function urlParts(url: string): { origin: string; segments: string[]; rest: stri
 /** A record a person's value names, whose id field holds the literal. */
 export interface FoundRecord {
   exchange: Exchange
+  /** How the answer is read: JSON, or an XML answer's JSON view (src/shared/xmlTree.ts). */
+  source: 'json' | 'xml'
   listPath: PathPart[]
   list: string
   field: string
@@ -188,8 +218,10 @@ function findRecord(
   const ordered = [...people.filter((p) => p.strong), ...people.filter((p) => !p.strong)]
   for (const exchange of earlier) {
     const json = parseJsonBody(exchange)
-    if (json === undefined) continue
-    for (const { path, list } of listsOf(json, [], 0)) {
+    const xml = json === undefined ? xmlAnswer(exchange) : undefined
+    if (json === undefined && xml === undefined) continue
+    const source = json === undefined ? 'xml' : 'json'
+    for (const { path, list } of listsOf(json ?? xml, [], 0)) {
       for (const person of [...ordered, ...namedInIntent(list, intent)]) {
         const wanted = fold(person.value)
         const matches = list.filter((r) =>
@@ -206,7 +238,15 @@ function findRecord(
         if (!idField || field === idField) continue
         const key = [...path].reverse().find((p) => p.kind === 'key') as
           { kind: 'key'; key: string } | undefined
-        return { exchange, listPath: path, list: key?.key ?? 'item', field, idField, person }
+        return {
+          exchange,
+          source,
+          listPath: path,
+          list: key?.key ?? 'item',
+          field,
+          idField,
+          person,
+        }
       }
     }
   }
@@ -214,6 +254,14 @@ function findRecord(
 }
 
 type Rec = Record<string, unknown>
+
+/** An XML answer's JSON view (src/shared/xmlTree.ts), or undefined for any other answer. */
+function xmlAnswer(exchange: Exchange): unknown {
+  const body = exchange.responseBody
+  if (body?.encoding !== 'utf8' || !isXmlMediaType(mimeTypeOf(exchange.responseHeaders)))
+    return undefined
+  return xmlTree(body.text)
+}
 
 /**
  * The record of an earlier list answer (latest first, same host as `before`) that a person's value
@@ -278,7 +326,10 @@ function namedInIntent(list: Rec[], intent: string): PersonValue[] {
     .map((value) => ({ value, strong: false, source: 'intent' }))
 }
 
-/** Every array of records in a JSON value, with its path, up to `MAX_DEPTH` levels down. */
+/**
+ * Every array of records in a JSON value, with its path, up to `MAX_DEPTH` keys down (lists in a
+ * list's records too, outer lists first).
+ */
 function listsOf(
   node: unknown,
   path: PathPart[],
@@ -289,7 +340,14 @@ function listsOf(
     const records = node.filter(
       (x): x is Rec => x !== null && typeof x === 'object' && !Array.isArray(x),
     )
-    return records.length >= 1 && records.length === node.length ? [{ path, list: records }] : []
+    if (records.length < 1 || records.length !== node.length) return []
+    // Records may hold lists of their own (an XML answer's `items[0].item`); a position is no level.
+    return [
+      { path, list: records },
+      ...records.flatMap((record, i) =>
+        listsOf(record, [...path, { kind: 'index', index: i }], depth),
+      ),
+    ]
   }
   return Object.entries(node).flatMap(([key, child]) =>
     listsOf(child, [...path, { kind: 'key', key }], depth + 1),
@@ -300,7 +358,7 @@ function listsOf(
 function stepFor(steps: ToolStep[], exchange: Exchange): ToolStep {
   const existing = steps.find((s) => s.exchangeId === exchange.id)
   if (existing) return existing
-  const step = withBoundHeaders(
+  const step = withBoundCredentials(
     {
       id: `d${exchange.seq}`,
       exchangeId: exchange.id,
@@ -354,6 +412,26 @@ function replaceLiteral(
   literal: Literal,
   placeholder: string,
 ): ToolStep['request'] {
+  if (literal.where === 'query') {
+    const [head, hash = ''] = request.url.split('#', 2) as [string, string?]
+    const at = head.indexOf('?')
+    const pairs = head
+      .slice(at + 1)
+      .split('&')
+      .map((pair) => {
+        const eq = pair.indexOf('=')
+        const name = eq > 0 ? pair.slice(0, eq) : pair
+        let decoded = name
+        try {
+          decoded = decodeURIComponent(name.replace(/\+/g, ' '))
+        } catch {
+          // a name that is not valid percent-encoding is compared as written
+        }
+        return decoded === literal.path[0] ? `${name}=${placeholder}` : pair
+      })
+    const url = `${head.slice(0, at)}?${pairs.join('&')}${hash ? `#${hash}` : ''}`
+    return { ...request, url }
+  }
   if (literal.where === 'url') {
     const parts = urlParts(request.url)
     if (!parts) return request

@@ -1,6 +1,7 @@
 import type { Exchange } from '../../shared/trace'
 import { headerValue } from '../../shared/trace'
 import { parseJsonRequest, safeUrl } from './classify'
+import { learnedOperationFields } from './learnedOperations'
 import { multipartParts } from './multipartBody'
 import { normalValue } from './valueSpelling'
 
@@ -18,6 +19,11 @@ export interface RequestValue {
   multipart?: boolean
   /** For a leaf inside a query parameter that holds JSON (GraphQL GET `variables`): its name. */
   inJson?: string
+  /**
+   * True for a query or form field the trace showed to name the request's operation (see
+   * `learnOperationFields` in operation.ts): a constant of the tool, part of its endpoint.
+   */
+  operation?: true
 }
 
 /**
@@ -56,6 +62,11 @@ export function requestValues(exchange: Exchange): RequestValue[] {
   } else if (exchange.requestBody?.encoding === 'utf8') {
     for (const part of multipartFields(exchange)?.fields ?? []) out.push(multipartValue(part))
   }
+  const operations = learnedOperationFields(exchange)
+  if (operations)
+    for (const v of out)
+      if (!v.inJson && (v.location === 'query' || v.form) && operations.has(v.path))
+        v.operation = true
   return out
 }
 

@@ -119,21 +119,61 @@ function placeJson(
 }
 
 /**
- * A step added after tracing (a lookup read) with the target's bound headers: where both requests
- * sent a header and the target's template fills it from the login or a secret at run time
- * (`Bearer {{login.…}}`), the step takes the same template instead of the recorded value, which a
- * run could not use (the session's token of that day). A header filled from another step is not
- * borrowed: that step may run after this one.
+ * A step added after tracing (a lookup read) with the target's login-bound values: where both
+ * requests sent a header or a query parameter and the target's template fills it from the login
+ * or a secret at run time (`Bearer {{login.…}}`, `sid={{login.sid}}`), the step takes the same
+ * template instead of the recorded value, which a run could not use (the session's token of that
+ * day). A value filled from another step is not borrowed: that step may run after this one.
  */
-export function withBoundHeaders(step: ToolStep, target: ToolStep): ToolStep {
-  const bound = Object.entries(target.request.headers).filter(([, v]) =>
-    /\{\{\s*(login\.|secret:)/.test(v),
-  )
-  if (!bound.length) return step
+export function withBoundCredentials(step: ToolStep, target: ToolStep): ToolStep {
+  const bound = (v: string) => /\{\{\s*(login\.|secret:)/.test(v)
   const headers = { ...step.request.headers }
-  for (const [name, value] of bound) {
+  for (const [name, value] of Object.entries(target.request.headers)) {
+    if (!bound(value)) continue
     const own = Object.keys(headers).find((k) => k.toLowerCase() === name.toLowerCase())
     if (own !== undefined) headers[own] = value
   }
-  return { ...step, request: { ...step.request, headers } }
+  const targetQuery = new Map(queryParts(target.request.url).map((p) => [p.name, p.value]))
+  const [head, hash] = splitHash(step.request.url)
+  const at = head.indexOf('?')
+  const url =
+    at < 0
+      ? step.request.url
+      : `${head.slice(0, at + 1)}${queryParts(head)
+          .map((p) => {
+            const theirs = targetQuery.get(p.name)
+            return theirs !== undefined && bound(theirs)
+              ? `${p.raw.split('=')[0]}=${theirs}`
+              : p.raw
+          })
+          .join('&')}${hash}`
+  return { ...step, request: { ...step.request, headers, url } }
+}
+
+/** A URL template's query parts: the raw `name=value` text, and the name decoded. */
+function queryParts(url: string): Array<{ raw: string; name: string; value: string }> {
+  const [head] = splitHash(url)
+  const at = head.indexOf('?')
+  if (at < 0) return []
+  return head
+    .slice(at + 1)
+    .split('&')
+    .filter(Boolean)
+    .map((raw) => {
+      const eq = raw.indexOf('=')
+      const name = eq < 0 ? raw : raw.slice(0, eq)
+      let decoded = name
+      try {
+        decoded = decodeURIComponent(name.replace(/\+/g, ' '))
+      } catch {
+        // a name that is not valid percent-encoding is compared as written
+      }
+      return { raw, name: decoded, value: eq < 0 ? '' : raw.slice(eq + 1) }
+    })
+}
+
+/** A URL split before its fragment: `[everything before '#', '#…' or '']`. */
+function splitHash(url: string): [string, string] {
+  const at = url.indexOf('#')
+  return at < 0 ? [url, ''] : [url.slice(0, at), url.slice(at)]
 }

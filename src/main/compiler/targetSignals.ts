@@ -543,7 +543,10 @@ function pathWords(exchange: Exchange): Set<string> {
   const body = parseJsonRequest(exchange) as { operationName?: unknown } | undefined
   const op = url?.searchParams.get('operationName') ?? body?.operationName
   // An action API names its operation in a field (`action=delete`): its words count too.
-  const action = operationOf(exchange)?.split('=')[1] ?? ''
+  const action = (operationOf(exchange) ?? '')
+    .split('&')
+    .map((pair) => pair.slice(pair.indexOf('=') + 1))
+    .join(' ')
   // So does a JSON-RPC call's command parameter (`editqueue` with `GroupResume`).
   const commands = requestValues(exchange)
     .filter((v) => isRpcSubOperation(v, exchange))

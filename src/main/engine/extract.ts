@@ -7,11 +7,13 @@ import { anchorValue, parseAnchorPick } from '../../shared/anchorPick'
 import type { Extractor, ResultShape } from '../../shared/toolSpec'
 import type { Outcome, SiteResponse } from './outcome'
 import { safeJson } from '../../shared/safeJson'
+import { xmlTree } from '../../shared/xmlTree'
 
 /**
  * Reads one named value out of a dependency step's answer (DESIGN.md §4 extractors): a JSON leaf
  * by path (`a.b[2].c`; `flows[?name=={{input.p0}}].id` looks an item up by the run's input, its
- * placeholders resolved from `scope`: src/shared/jsonPath.ts), a response header, a `Set-Cookie`
+ * placeholders resolved from `scope`: src/shared/jsonPath.ts), the same over an XML answer's JSON
+ * view (src/shared/xmlTree.ts), a response header, a `Set-Cookie`
  * cookie (RFC 6265 §4.1), an HTML `<meta name|property>`'s content, a named form control's
  * current value (`<input>`, `<textarea>`, `<select>`: src/shared/formControl.ts),
  * an inline script's `key: "value"` / `key = "value"`, or a query parameter of the first link
@@ -35,6 +37,8 @@ export function extractValue(
       return undefined
     case 'json':
       return textAt(safeJson(response.body), extractor.path, scope)
+    case 'xml':
+      return textAt(xmlTree(response.body), extractor.path, scope)
     case 'meta': {
       const $ = cheerio.load(response.body)
       const name = cssString(extractor.path)
@@ -95,11 +99,13 @@ export function lookupMiss(
   scope: PathScope,
   where: string,
 ): Outcome | null {
-  const parts = extractor.from === 'json' ? parsePath(extractor.path) : null
+  const parts =
+    extractor.from === 'json' || extractor.from === 'xml' ? parsePath(extractor.path) : null
   const at = parts?.findIndex((p) => p.kind === 'where') ?? -1
   const lookup = parts?.[at]
   if (!parts || !lookup || lookup.kind !== 'where') return null
-  if (!Array.isArray(valueAt(safeJson(response.body), parts.slice(0, at), scope))) return null
+  const answer = extractor.from === 'xml' ? xmlTree(response.body) : safeJson(response.body)
+  if (!Array.isArray(valueAt(answer, parts.slice(0, at), scope))) return null
   const wanted =
     'placeholder' in lookup.value ? scope[lookup.value.placeholder] : lookup.value.literal
   return {
