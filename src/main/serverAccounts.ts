@@ -52,6 +52,8 @@ export interface TeamAccounts {
    * attempts for one name within 15 minutes, with `retryAfterSeconds`.
    */
   login(name: string, password: string): Promise<{ account: Account } & IssuedAccountToken>
+  /** Ends the session of an account owner token (logout); false when it was not one. */
+  logout(token: string): boolean
   /** What the authenticator asks (`api/auth.ts`). */
   auth: AccountAuth
   /** The invitation token's hash (what `AccountRepository` keeps). */
@@ -123,6 +125,7 @@ export function createTeamAccounts(options: {
       const { passwordHash: _, ...account } = found
       return { account, ...issue(account.id) }
     },
+    logout: (token) => accounts.deleteSession(hashSecretValue(token)),
     auth: {
       accountOf(token) {
         const session = accounts.session(hashSecretValue(token), clock())

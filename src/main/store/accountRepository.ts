@@ -67,6 +67,8 @@ export interface AccountRepository {
   getAccount(id: string): Account | null
   /** Keeps an owner token's SHA-256 for `accountId` until `expiresAt`; drops expired ones. */
   createSession(hash: string, accountId: string, expiresAt: number, now: number): void
+  /** Ends a session (logout); false when there was none. */
+  deleteSession(hash: string): boolean
   /** The account and expiry of an unexpired session, or null. */
   session(hash: string, now: number): { accountId: string; expiresAt: number } | null
   /** Makes a workspace; with `ownerId`, that account is its first owner (one transaction). */
@@ -238,6 +240,8 @@ export function createAccountRepository(db: Db): AccountRepository {
         'INSERT INTO account_sessions (hash, account_id, expires_at) VALUES (?, ?, ?)',
       ).run(hash, accountId, expiresAt)
     },
+    deleteSession: (hash) =>
+      db.prepare('DELETE FROM account_sessions WHERE hash = ?').run(hash).changes > 0,
     session(hash, now) {
       const row = db
         .prepare(

@@ -498,6 +498,9 @@ for (const impl of [sqlite, postgres]) {
       // An expired session goes with the next one issued.
       store.accounts.createSession('s2', 'a1', 300, 200)
       expect(store.accounts.session('s1', 0)).toBeNull()
+      expect(store.accounts.deleteSession('s2')).toBe(true)
+      expect(store.accounts.session('s2', 201)).toBeNull()
+      expect(store.accounts.deleteSession('s2')).toBe(false)
       store.accounts.createWorkspace({ id: 'ws_a', name: 'A', ownerId: 'a1' }, 20)
       store.accounts.createWorkspace({ id: 'ws_b', name: 'B' }, 21)
       expect(store.accounts.workspacesOf('a1').map((w) => [w.id, w.role])).toEqual([

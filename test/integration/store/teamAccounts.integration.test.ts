@@ -93,7 +93,7 @@ describe.skipIf(skip !== null)(`team server accounts${skip ? ` (skipped: ${skip}
     cluster = await startPgCluster()
     const url = await cluster.createDatabase('accounts')
     store = createPgStore(url)
-    ;[a, b] = await Promise.all(['acct_a', 'acct_b'].map((id) => startNode(url, id)))
+    ;[a, b] = await Promise.all([startNode(url, 'acct_a'), startNode(url, 'acct_b')])
     ;[ann, bob, carol] = await Promise.all([
       register(a, 'Ann@Example.org'),
       register(b, 'bob@example.org'),
@@ -147,6 +147,11 @@ describe.skipIf(skip !== null)(`team server accounts${skip ? ` (skipped: ${skip}
     expect([wrong.status, code(wrong)]).toEqual([401, 'unauthorized'])
     const none = await send(a.base, 'GET', '/v1/workspaces', { key: 'svc_owner_unknown' })
     expect([none.status, code(none)]).toEqual([401, 'unauthorized'])
+    // Logged out on one node: the token is refused on the other.
+    const out = await send(a.base, 'POST', '/v1/auth/logout', { key: login.body.token })
+    expect([out.status, out.body]).toEqual([200, { loggedOut: true }])
+    const gone = await send(b.base, 'GET', '/v1/workspaces', { key: login.body.token })
+    expect([gone.status, code(gone)]).toEqual([401, 'unauthorized'])
   })
 
   it('limits login attempts per name across nodes: 10 in 15 minutes, then 429', async () => {

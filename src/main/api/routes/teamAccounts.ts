@@ -92,7 +92,8 @@ export interface TeamAccountRouteDeps {
  * - `POST /v1/auth/register {name, password}` → 201 `{account, workspace, token, expiresAt}`
  *   (409 `conflict`: name taken); `POST /v1/auth/login {name, password}` → `{account, token,
  *   expiresAt}` (401 `unauthorized`; 429 `rate_limited` past 10 attempts per name in 15 min).
- *   The token (`svc_owner_…`) lives one hour (spec "Authentication" 3).
+ *   The token (`svc_owner_…`) lives one hour (spec "Authentication" 3); `POST /v1/auth/logout`
+ *   ends it at once → `{loggedOut: true}`.
  * - `GET /v1/workspaces`, `POST /v1/workspaces {name}`: the caller's workspaces; a new one.
  * - `GET|POST /v1/workspaces/{id}/members`, `PATCH|DELETE /v1/workspaces/{id}/members/{accountId}`
  *   under `memberRules.ts` (403 `forbidden`), the last owner kept (409 `conflict`).
@@ -182,6 +183,24 @@ export function registerTeamAccountRoutes(app: FastifyInstance, deps: TeamAccoun
       return reply
         .header('cache-control', 'no-store')
         .send({ account: { id: account.id, name: account.name }, token, expiresAt })
+    },
+  )
+
+  app.post(
+    '/v1/auth/logout',
+    {
+      schema: routeSchema({
+        summary: 'Log out: the owner token sent stops working on every node at once.',
+        tag: 'account',
+        auth: 'key',
+        responses: { '200': json('`{loggedOut: true}`') },
+        errors: [],
+      }),
+    },
+    async (request) => {
+      signedIn(request)
+      const token = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')![1]!
+      return { loggedOut: team.logout(token) }
     },
   )
 

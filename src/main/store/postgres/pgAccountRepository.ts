@@ -65,6 +65,8 @@ export function createPgAccountRepository(pg: SyncPg): AccountRepository {
         expiresAt,
       ])
     },
+    deleteSession: (hash) =>
+      pg.query('DELETE FROM account_sessions WHERE hash = $1', [hash]).rowCount > 0,
     session(hash, now) {
       const row = pg.one<{ account_id: string; expires_at: number }>(
         'SELECT account_id, expires_at FROM account_sessions WHERE hash = $1 AND expires_at > $2',
