@@ -6,69 +6,27 @@
  * is in flight: the run completes and is answered, a new request gets 503, the process exits 0
  * and gives up its node row.
  */
-import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { createInterface } from 'node:readline'
 import { setTimeout as delay } from 'node:timers/promises'
-import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createCore, LOCAL_TENANT, type Core } from '../../../src/main/core'
-import { createPgStore, type PgStore } from '../../../src/main/store/postgres/pgStore'
+import type { Run } from '../../../src/shared/run'
 import type { ToolSpec } from '../../../src/shared/toolSpec'
 import { gate } from '../../fixtures/harness/harness'
 import { callTool, searchRequests, send, type ErrorAnswerBody } from '../../fixtures/harness/http'
-import { makeSearchTool } from '../../fixtures/harness/searchTool'
 import { startDirectorySite, type DirectorySite } from '../../fixtures/sites/directory'
 import { pgUnavailable, startPgCluster, type PgCluster } from '../store/pgCluster'
+import {
+  killServerNode,
+  seedWorkspace,
+  startServerNode,
+  type ServerNode,
+  type Workspace,
+} from './serverNode'
 
-const CLI = fileURLToPath(new URL('../../../bin/sitecall.mjs', import.meta.url))
 const skip = pgUnavailable()
 const METRICS_TOKEN = 'metrics-token-for-the-test'
 
-interface Node {
-  base: string
-  child: ChildProcess
-  home: string
-  /** Every stdout line so far. */
-  lines: string[]
-  exited: Promise<number | null>
-}
-
-async function startNode(url: string, id: string): Promise<Node> {
-  const home = mkdtempSync(join(tmpdir(), `sitecall-node-${id}-`))
-  const child = spawn(
-    process.execPath,
-    [CLI, 'server', '--port', '0', '--node-id', id, '--drain-seconds', '60'],
-    {
-      env: {
-        ...process.env,
-        SITECALL_DATABASE_URL: url,
-        SITECALL_HOME: home,
-        SITECALL_KEYCHAIN: 'off',
-        SITECALL_METRICS_TOKEN: METRICS_TOKEN,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  )
-  let err = ''
-  child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()))
-  const lines: string[] = []
-  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve))
-  const base = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      lines.push(line)
-      const match = / listening at (http:\S+)/.exec(line)
-      if (match) resolve(match[1]!)
-    })
-    void exited.then((code) => reject(new Error(`node ${id} exited (${code}): ${err}`)))
-  })
-  return { base, child, home, lines, exited }
-}
-
 /** Log lines parsed (every one must be a JSON object). */
-function logObjects(node: Node): Record<string, unknown>[] {
+function logObjects(node: ServerNode): Record<string, unknown>[] {
   return node.lines.map((line) => JSON.parse(line) as Record<string, unknown>)
 }
 
@@ -76,43 +34,29 @@ describe.skipIf(skip !== null)(
   `an operable server node${skip ? ` (skipped: ${skip})` : ''}`,
   () => {
     let cluster: PgCluster
-    let url: string
-    let store: PgStore
-    let seedHome: string
     let site: DirectorySite
     let hook: (() => Promise<void>) | null = null
+    let workspace: Workspace
     let tool: ToolSpec
     let key: string
-    let node: Node
+    let node: ServerNode
 
     beforeAll(async () => {
       cluster = await startPgCluster()
-      url = await cluster.createDatabase('operable')
+      const url = await cluster.createDatabase('operable')
       site = await startDirectorySite({ onApiRequest: () => hook?.() })
-      store = createPgStore(url)
-      seedHome = mkdtempSync(join(tmpdir(), 'sitecall-seed-'))
-      const seed = createCore({
-        store,
-        home: seedHome,
-        rendererDir: null,
-        keychain: null,
-        serverNode: true,
+      workspace = await seedWorkspace(url, site, 'ops')
+      ;({ tool, key } = workspace)
+      node = await startServerNode(url, 'node_ops', ['--drain-seconds', '60'], {
+        SITECALL_METRICS_TOKEN: METRICS_TOKEN,
       })
-      ;({ tool } = await makeSearchTool(seed as unknown as Core, site))
-      ;({ key } = store.keys.create({ id: 'key_ops', tenant: LOCAL_TENANT, label: 'ops' }, 1))
-      node = await startNode(url, 'node_ops')
     }, 180_000)
 
     afterAll(async () => {
-      if (node && node.child.exitCode === null && node.child.signalCode === null) {
-        node.child.kill('SIGKILL')
-        await node.exited
-      }
-      if (node) rmSync(node.home, { recursive: true, force: true })
+      if (node) await killServerNode(node)
       await site?.close()
-      store?.close()
+      workspace?.close()
       await cluster?.close()
-      if (seedHome) rmSync(seedHome, { recursive: true, force: true })
     })
 
     it('is alive and ready; with PostgreSQL stopped it is alive, not ready, and ready again once it is back', async () => {
@@ -138,7 +82,7 @@ describe.skipIf(skip !== null)(
         if (status !== 200) await delay(100)
       }
       expect(status).toBe(200)
-    })
+    }, 60_000)
 
     it('serves Prometheus metrics to the bearer of the metrics token only', async () => {
       const call = await callTool(node.base, key, tool, { query: 'writing' })
@@ -207,7 +151,7 @@ describe.skipIf(skip !== null)(
       const held = gate()
       hook = () => held.promise
       const sentBefore = searchRequests(site).length
-      const slow = callTool(node.base, key, tool, { query: 'writing' })
+      const slow = callTool<Run>(node.base, key, tool, { query: 'writing' })
       while (searchRequests(site).length === sentBefore) await delay(20)
       node.child.kill('SIGTERM')
       let ready = 200
@@ -230,7 +174,7 @@ describe.skipIf(skip !== null)(
       expect(await node.exited).toBe(0)
       expect(searchRequests(site).length - sentBefore).toBe(1)
       expect(logObjects(node).map((o) => o.msg)).toContain('Drained')
-      const row = store.pg.one('SELECT id FROM server_nodes WHERE id = $1', ['node_ops'])
+      const row = workspace.store.pg.one('SELECT id FROM server_nodes WHERE id = $1', ['node_ops'])
       expect(row).toBeUndefined()
     }, 60_000)
   },
