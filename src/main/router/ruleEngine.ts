@@ -129,6 +129,8 @@ export interface RuleScorer {
     tools: readonly ToolSpec[],
     also?: ReadonlySet<string>,
   ): Map<string, RuleScore>
+  /** The rules' reading of `intent` among `tools` (diagnostics; the ablation compares them). */
+  read?(intent: string, tools: readonly ToolSpec[]): ParsedIntent
   /** Profiles `tools` into the rules' index one tool per step (`ToolIndex.building`). */
   building?(tools: readonly ToolSpec[]): Generator<void>
 }
@@ -679,6 +681,10 @@ export function createRuleScorer({ without = new Set() }: RuleScorerOptions = {}
   }
   return {
     building: (tools) => index.building(tools),
+    read(intent, tools) {
+      index.sync(tools)
+      return parse(intent)
+    },
     scores(intent, tools, also = new Set()) {
       const all = index.sync(tools)
       const { parsed, entries } = candidatesOf(intent, tools)
