@@ -16,7 +16,7 @@ export interface ArrivalFigures {
 
 export interface Arrival {
   app: string
-  /** 0: the first corpus (issue 9); 1, 2, 3: the waves of issue 24. */
+  /** 0: the first corpus (issue 9); 1 to 4: the waves of issue 24. */
   wave: number
   /** The day it was measured, `YYYY-MM-DD`; null while it waits to be measured. */
   measured: string | null
@@ -110,6 +110,22 @@ export const ARRIVALS: Arrival[] = [
     wave: 3,
     measured: '2026-11-29',
     commit: 'fda68bf',
+    recording: { n, target: rt, working: rw },
+    har: { n, target: ht, working: hw },
+  })),
+  // Wave 4: measured on arrival at 1bbb143, after the mechanisms waves 1 to 3 taught (raw output:
+  // arrivals/wave4-1bbb143.txt).
+  ...(
+    [
+      ['supervisor', 8, [2, 2], [2, 2]],
+      ['rspamd', 8, [4, 0], [4, 1]],
+      ['rabbitmq', 9, [9, 7], [8, 7]],
+    ] as const
+  ).map(([app, n, [rt, rw], [ht, hw]]): Arrival => ({
+    app,
+    wave: 4,
+    measured: '2026-11-29',
+    commit: '1bbb143',
     recording: { n, target: rt, working: rw },
     har: { n, target: ht, working: hw },
   })),
