@@ -1,3 +1,5 @@
+import { plainLoginSecretName } from '../../shared/loginSecrets'
+import { SECRET_PLACEHOLDER } from '../../shared/trace'
 import { isWriteMethod, safeUrl } from './classify'
 
 /**
@@ -12,19 +14,28 @@ export const DROPPED_HEADERS =
  * The request headers a replay keeps, lower-cased. A write keeps the `Origin` and `Referer` the
  * browser sent, cut to the page's origin (`http://host:port`, `http://host:port/`): sites refuse
  * a cross-site write by them (Fossil, CSRF checks by Origin as in the Fetch standard's CORS
- * rules), and the origin alone carries no recorded path or id.
+ * rules), and the origin alone carries no recorded path or id. A header that carries what the
+ * person typed into a password field (Rspamd's `Password`) is the site's login on every call,
+ * never a new password: given `siteHost`, it takes the saved login's password
+ * (`{{secret:login.<host>.password}}`, src/shared/loginSecrets.ts) instead of the redaction.
  */
 export function keptHeaders(
   headers: Record<string, string>,
   method = 'GET',
+  siteHost?: string,
 ): Record<string, string> {
   const kept: Record<string, string> = {}
+  const password = siteHost ? plainLoginSecretName(siteHost, 'password') : null
   for (const [name, value] of Object.entries(headers)) {
     const lower = name.toLowerCase()
     if (lower === 'origin' || lower === 'referer') {
       const origin = isWriteMethod(method) ? safeUrl(value)?.origin : undefined
       if (origin && origin !== 'null') kept[lower] = lower === 'referer' ? `${origin}/` : origin
-    } else if (!DROPPED_HEADERS.test(name)) kept[lower] = value
+    } else if (!DROPPED_HEADERS.test(name))
+      kept[lower] =
+        password && value.includes(SECRET_PLACEHOLDER)
+          ? value.split(SECRET_PLACEHOLDER).join(`{{secret:${password}}}`)
+          : value
   }
   return kept
 }

@@ -106,24 +106,54 @@ export const WRITE_OPERATION =
 
 /**
  * True when a request names a write in its operation field, whatever its method: apps send
- * some writes as GET links (`post.php?action=trash&_wpnonce=…`), against RFC 9110 §9.2.1, and
- * some APIs send every operation as a GET (`req_type=remove`).
+ * some writes as GET links (`post.php?action=trash&_wpnonce=…`, `index.html?action=stop`),
+ * against RFC 9110 §9.2.1, and some APIs send every operation as a GET (`req_type=remove`,
+ * or in the path: Rspamd's `GET /historyreset`).
  */
 export function writesByOperation(exchange: Exchange): boolean {
+  const get = exchange.method.toUpperCase() === 'GET'
+  if (get && answersData(exchange) && PATH_ACT.test(lastSegment(exchange))) return true
   const ops = requestValues(exchange).filter(isOperationValue)
   if (!ops.length) return false
   // A GET that opens an editor (`do=edit`, `action=edit`) reads; only a destructive link writes.
-  // A GET that answers data to a script is an API call: its operation's words say what it does,
-  // and one that loads or gets something (`edit_load`) reads.
-  const api = exchange.method.toUpperCase() === 'GET' && answersData(exchange)
-  const pattern =
-    exchange.method.toUpperCase() === 'GET' && !api ? GET_WRITE_OPERATION : WRITE_OPERATION
+  // A GET that answers data to a script is an API call, and a GET link answered by a redirect
+  // acted and sent the browser back (Post/Redirect/Get done with a link: Supervisor's
+  // `index.html?action=stop`): their operation's words say what they do, control words
+  // (stop, restart, clear…) included, and one that loads or gets something (`edit_load`) reads.
+  const api = get && answersData(exchange)
+  const acted = get && (api || (exchange.status >= 300 && exchange.status < 400))
   return ops.some((op) => {
     const words = String(op.value)
       .toLowerCase()
       .split(/[^a-z]+/)
-    return words.some((w) => pattern.test(w)) && !(api && words.some((w) => LOAD_WORD.test(w)))
+    if (!get) return words.some((w) => WRITE_OPERATION.test(w))
+    if (!acted) return words.some((w) => GET_WRITE_OPERATION.test(w))
+    return (
+      words.some((w) => WRITE_OPERATION.test(w) || CONTROL_OPERATION.test(w)) &&
+      !words.some((w) => LOAD_WORD.test(w))
+    )
   })
+}
+
+/**
+ * Operations that control a running thing rather than a record (`stop`, `restartall`,
+ * `clearlog`): a word that starts with one of these.
+ */
+const CONTROL_OPERATION =
+  /^(stop|start|restart|kill|pause|resume|clear|reset|enable|disable|flush|reload|shutdown|reboot|cancel|retry|trigger)/
+
+/**
+ * The last path segment of an API call that names a destructive act, alone or joined to what it
+ * acts on (`/historyreset`, `/queue/purge`, `/clear_cache`): a GET that does it writes.
+ */
+const PATH_ACT =
+  /^(?:[a-z]{3,}[_-]?)?(reset|delete|remove|clear|purge|flush|wipe|trash|restart|shutdown|reboot)(?:[_-]?[a-z]{3,})?$/
+
+/** The last non-empty segment of an exchange's path, lower-cased. */
+function lastSegment(exchange: Exchange): string {
+  return (
+    (safeUrl(exchange.url)?.pathname ?? '').split('/').filter(Boolean).at(-1)?.toLowerCase() ?? ''
+  )
 }
 
 /** Words of an API operation that fetch something (`edit_load`, `get_config`): it reads. */

@@ -141,7 +141,7 @@ function deleteRequest(remove: Exchange, put: RequestTemplate, slot: string): Re
   const url = safeUrl(remove.url)!
   const last = pathSegments(remove.url).length - 1
   const path = placePath(url.pathname, new Map([[`path:${last}`, `{{input.${slot}}}`]]))
-  const headers = keptHeaders(remove.requestHeaders, remove.method)
+  const headers = keptHeaders(remove.requestHeaders, remove.method, safeUrl(remove.url)?.host)
   // Session and CSRF headers as the write binds them (a login value, a token read fresh).
   for (const [name, value] of Object.entries(put.headers))
     if (name in headers || /\{\{/.test(value)) headers[name] = value

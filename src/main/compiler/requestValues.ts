@@ -24,6 +24,11 @@ export interface RequestValue {
    * `learnOperationFields` in operation.ts): a constant of the tool, part of its endpoint.
    */
   operation?: true
+  /**
+   * True for a plain text body taken whole (a pasted mail message sent as `text/plain`): one
+   * value at path `body`, an input only when the person typed or pasted it.
+   */
+  whole?: true
 }
 
 /**
@@ -50,7 +55,10 @@ export function requestValues(exchange: Exchange): RequestValue[] {
     walk(json as Record<string, unknown>, '', '', out, 0)
   } else if (
     exchange.requestBody?.encoding === 'utf8' &&
-    (headerValue(exchange.requestHeaders, 'content-type') ?? '').includes('x-www-form-urlencoded')
+    (headerValue(exchange.requestHeaders, 'content-type') ?? '').includes(
+      'x-www-form-urlencoded',
+    ) &&
+    !isRawText(exchange.requestBody.text)
   ) {
     new URLSearchParams(exchange.requestBody.text).forEach((value, key) =>
       out.push({ location: 'body', path: key, key, value, form: true }),
@@ -60,7 +68,9 @@ export function requestValues(exchange: Exchange): RequestValue[] {
     for (const part of multipartParts(exchange) ?? [])
       if ('value' in part) out.push(multipartValue(part))
   } else if (exchange.requestBody?.encoding === 'utf8') {
-    for (const part of multipartFields(exchange)?.fields ?? []) out.push(multipartValue(part))
+    const multipart = multipartFields(exchange)
+    if (multipart) for (const part of multipart.fields) out.push(multipartValue(part))
+    else if (isWholeText(exchange)) out.push(wholeTextValue(exchange.requestBody.text))
   }
   const operations = learnedOperationFields(exchange)
   if (operations)
@@ -68,6 +78,38 @@ export function requestValues(exchange: Exchange): RequestValue[] {
       if (!v.inJson && (v.location === 'query' || v.form) && operations.has(v.path))
         v.operation = true
   return out
+}
+
+/** How long a plain text body may be to count as one value a person typed or pasted. */
+const WHOLE_TEXT_MAX = 100_000
+
+/**
+ * True when a request's body is plain text sent whole (not JSON, a form or multipart): `text/*`,
+ * `message/*` (a mail message, RFC 5322), or no type; a body a person could have pasted.
+ */
+function isWholeText(exchange: Exchange): boolean {
+  const body = exchange.requestBody
+  if (body?.encoding !== 'utf8' || !body.text.trim() || body.text.length > WHOLE_TEXT_MAX)
+    return false
+  const type = (headerValue(exchange.requestHeaders, 'content-type') ?? '').toLowerCase()
+  if (type.includes('x-www-form-urlencoded')) return isRawText(body.text)
+  return type === '' || /^(text\/(plain|markdown|csv)|message\/)/.test(type)
+}
+
+/**
+ * True when a body labelled a form cannot be one: a urlencoded body (URL Standard §5) never holds
+ * a raw line break, nor raw spaces without a single `name=value` pair, so one that does is text a
+ * script sent under the default label (jQuery's `$.ajax` with a string body: Rspamd's pasted
+ * mail message).
+ */
+function isRawText(text: string): boolean {
+  const inner = text.replace(/^\s+|\s+$/g, '')
+  return /[\r\n]/.test(inner) || (/\s/.test(inner) && !inner.includes('='))
+}
+
+/** A plain text body as one request value (see {@link RequestValue.whole}). */
+function wholeTextValue(text: string): RequestValue {
+  return { location: 'body', path: 'body', key: 'body', value: text, whole: true }
 }
 
 /** A text field of a multipart body as a request value. */

@@ -11,12 +11,7 @@ import {
   type ScalarType,
 } from './observations'
 import { withFileBody } from './fileBodies'
-import {
-  isOperationValue,
-  isRpcCorrelation,
-  isRpcPositional,
-  isRpcSubOperation,
-} from './operation'
+import { isOperationValue, isRpcCorrelation, isRpcPositional, isRpcSubOperation } from './operation'
 import { multipartFields, queryEntries, requestValues, type RequestValue } from './requestValues'
 import { normalValue } from './valueSpelling'
 import { typedIntoWords, type TypedValue } from './typedValues'
@@ -73,6 +68,8 @@ export function planSlots(
     // does, not an input, even when the person picked it from a menu (issue 24 kind 6).
     if (isOperationValue(v) || isRpcCorrelation(v, exchange)) return false
     if (typedByPath.has(valueKey(v))) return true
+    // A whole text body is an input only when the person typed or pasted it.
+    if (v.whole) return false
     // A command word or an empty positional parameter of an RPC call: the same for any run.
     if (isRpcSubOperation(v, exchange) || (v.value === '' && isRpcPositional(v, exchange)))
       return false
@@ -123,7 +120,7 @@ export function planSlots(
     request: {
       method: exchange.method,
       url: urlTemplate(exchange.url, slotOf, options.pathSlot?.index, pathSlotId, values),
-      headers: keptHeaders(exchange.requestHeaders, exchange.method),
+      headers: keptHeaders(exchange.requestHeaders, exchange.method, safeUrl(exchange.url)?.host),
       body: bodyTemplate(exchange, values, slotOf),
     },
   }
@@ -323,7 +320,10 @@ function bodyTemplate(
     }
     return { kind: 'form', template }
   }
-  return body.encoding === 'utf8' ? { kind: 'text', template: body.text } : null
+  if (body.encoding !== 'utf8') return null
+  // A plain text body the person typed or pasted is the input whole.
+  const whole = values.some((v) => v.whole) ? slotOf.get('body:body') : undefined
+  return { kind: 'text', template: whole ? `{{input.${whole}}}` : body.text }
 }
 
 /** Replaces each JSON leaf that is a slot with the exact-string placeholder `{{input.pN}}`. */
@@ -336,4 +336,3 @@ function placeJson(value: unknown, path: string, slotOf: Map<string, string>): u
   if (Array.isArray(value)) return value.map((v, i) => placeJson(v, at(String(i)), slotOf))
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, placeJson(v, at(k), slotOf)]))
 }
-

@@ -56,7 +56,7 @@ export function templateOf(
       `${encodeURIComponent(key)}=${placed === value ? encodeURIComponent(value) : placed}`,
     )
   }
-  const headers = keptHeaders(exchange.requestHeaders, exchange.method)
+  const headers = keptHeaders(exchange.requestHeaders, exchange.method, url.host)
   for (const name of Object.keys(exchange.requestHeaders)) {
     const lower = name.toLowerCase()
     const bound = bindings.get(`header:${lower}`)
@@ -76,6 +76,7 @@ export function templateOf(
           values.map((v) => [v.path, place(`body:${v.path}`, String(v.value))]),
         ),
       }
+    else if (values[0]?.whole) body = { kind: 'text', template: place('body:body', text) }
     else body = { kind: 'text', template: text }
   }
   return {

@@ -130,3 +130,63 @@ describe('a lookup read added after tracing', () => {
     })
   })
 })
+
+describe('a control link answered by a redirect', () => {
+  it('is the write, not the page it sends the browser back to', () => {
+    const trace = traceBuilder('http://127.0.0.1:9001')
+      .exchange('GET', '/', {
+        responseText: '<html><title>Supervisor</title></html>',
+        mime: 'text/html',
+        type: 'document',
+      })
+      .click('Stop')
+      .exchange('GET', '/index.html?processname=web%3Aapi&action=stop', {
+        status: 301,
+        type: 'document',
+        mime: 'text/html',
+      })
+      .exchange('GET', '/?message=Process%20web%3Aapi%20stopped', {
+        responseText: '<html><title>Supervisor</title><p>Process web:api stopped</p></html>',
+        mime: 'text/html',
+        type: 'document',
+      })
+      .build('stop the web:api program')
+    trace.exchanges[1]!.responseHeaders.location = '/?message=Process%20web%3Aapi%20stopped'
+    const result = compileTrace(trace, options)
+    if (!result.ok) throw new Error(result.explanation.reason)
+    const target = result.candidate.steps.at(-1)!
+    expect(target.request.url).toMatch(/\/index\.html\?processname=\{\{input\.p0\}\}&action=stop$/)
+    expect(result.candidate.mutating).toBe(true)
+    expect(result.candidate.inputs.properties.processname?.default).toBe('web:api')
+  })
+})
+
+describe('an API call whose path names a destructive act', () => {
+  it('writes even as a GET, and is the target of the act the intent asks', () => {
+    const trace = traceBuilder('http://127.0.0.1:11334')
+      .exchange('GET', '/history', {
+        response: { rows: [{ id: 'm1' }, { id: 'm2' }] },
+        type: 'xhr',
+      })
+      .click('Reset')
+      .exchange('GET', '/historyreset', { response: { success: true }, type: 'xhr' })
+      .exchange('GET', '/history', { response: { rows: [] }, type: 'xhr' })
+      .build('clear the scan history')
+    const result = compileTrace(trace, options)
+    if (!result.ok) throw new Error(result.explanation.reason)
+    expect(result.candidate.steps.at(-1)!.request.url).toMatch(/\/historyreset$/)
+    expect(result.candidate.mutating).toBe(true)
+  })
+
+  it('leaves a path that only ends like one (a preset) a read', () => {
+    const trace = traceBuilder()
+      .exchange('GET', '/api/preset', {
+        response: { presets: [{ id: 1, name: 'warm' }] },
+        type: 'xhr',
+      })
+      .build('list the presets')
+    const result = compileTrace(trace, options)
+    if (!result.ok) throw new Error(result.explanation.reason)
+    expect(result.candidate.mutating).toBe(false)
+  })
+})
