@@ -9,7 +9,7 @@ import { createPgStore } from './store/postgres/pgStore'
 import { startNodeLiveness } from './serverNodes'
 import { createDrain } from './server/drain'
 import { HEALTH_PATH, READY_PATH, registerHealthRoutes } from './server/health'
-import { serverLoggerOptions } from './server/logging'
+import { serverLoggerOptions, writeLifecycleLine } from './server/logging'
 import { createServerMetrics, METRICS_PATH, registerMetrics } from './server/metrics'
 import { releaseNode } from './server/release'
 
@@ -144,7 +144,14 @@ export async function serverCommand(
     process.once('SIGTERM', resolve)
   })
   const log = core.server.log
-  log.info({ url: base }, `Sitecall server listening at ${base} as node ${nodeId}`)
+  writeLifecycleLine(
+    process.stdout,
+    nodeId,
+    `Sitecall server listening at ${base} as node ${nodeId}`,
+    {
+      url: base,
+    },
+  )
   await stopped
   log.info(`Draining: up to ${drainSeconds} s for requests and runs in flight`)
   const drained = await drain.drain()

@@ -67,7 +67,9 @@ async function main(): Promise<number> {
     await runMcpBench(env, QUERIES)
     console.log('')
     const engineErrors = engineBenchInItsOwnProcess()
-    return results.sitecallFailures || engineErrors ? 1 : 0
+    console.log('')
+    const serverErrors = ownProcess('./server.ts')
+    return results.sitecallFailures || engineErrors || serverErrors ? 1 : 0
   } finally {
     await clients.close()
     await env.close()
@@ -92,7 +94,15 @@ try {
  * as the engine's tail.
  */
 function engineBenchInItsOwnProcess(): number {
-  const script = fileURLToPath(new URL('./engine.ts', import.meta.url))
+  return ownProcess('./engine.ts')
+}
+
+/**
+ * Runs one bench file (relative to this one) in a process of its own; its exit status. The
+ * team server bench (./server.ts) starts PostgreSQL and three node processes of its own.
+ */
+function ownProcess(file: string): number {
+  const script = fileURLToPath(new URL(file, import.meta.url))
   const child = spawnSync(process.execPath, [...process.execArgv, script], { stdio: 'inherit' })
   return child.status ?? 1
 }

@@ -57,3 +57,18 @@ export function serverLoggerOptions(
   }
   return options
 }
+
+/**
+ * Writes one line in the shape of `serverLoggerOptions`' (`level` info, `time`, `node`, `msg`
+ * and `fields`) whatever the log level: the line a supervisor or a test waits for (`listening
+ * at URL`) must not be filtered out by SITECALL_LOG_LEVEL=warn.
+ */
+export function writeLifecycleLine(
+  stream: LogStream,
+  nodeId: string,
+  msg: string,
+  fields: Record<string, unknown> = {},
+): void {
+  const line = { level: 'info', time: new Date().toISOString(), node: nodeId, ...fields, msg }
+  stream.write(`${JSON.stringify(line)}\n`)
+}

@@ -55,7 +55,7 @@ describe.skipIf(skip !== null)(
     afterAll(async () => {
       if (node) await killServerNode(node)
       await site?.close()
-      workspace?.close()
+      await workspace?.close()
       await cluster?.close()
     })
 

@@ -161,7 +161,7 @@ describe.skipIf(skip !== null)(
       haproxy?.kill('SIGKILL')
       await Promise.all(nodes.map(killServerNode))
       await site?.close()
-      workspace?.close()
+      await workspace?.close()
       await cluster?.close()
       if (dir) rmSync(dir, { recursive: true, force: true })
     })

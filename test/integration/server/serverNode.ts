@@ -77,7 +77,8 @@ export interface Workspace {
   store: PgStore
   tool: ToolSpec
   key: string
-  close(): void
+  /** Closes the seeding core (its timers and the store's connection) and removes its dir. */
+  close(): Promise<void>
 }
 
 /** Migrates `url`, adds the directory site's search tool and an API key (`key_<label>`). */
@@ -95,8 +96,8 @@ export async function seedWorkspace(
     store,
     tool,
     key,
-    close() {
-      store.close()
+    async close() {
+      await seed.close()
       rmSync(home, { recursive: true, force: true })
     },
   }
