@@ -13,7 +13,7 @@ import { isXmlMediaType, xmlTree } from '../../shared/xmlTree'
 import { parseJsonBody, safeUrl } from './classify'
 import { snake } from './naming'
 import { personValues, type PersonValue } from './personValues'
-import { templateOf, withBoundCredentials } from './stepTemplate'
+import { queryParts, templateOf, withBoundCredentials, withQueryValues } from './stepTemplate'
 import { isLongPoll } from './valueSources'
 import { singular } from './valueSpelling'
 
@@ -150,7 +150,7 @@ function literalsOf(step: ToolStep, inputs: ToolSpec['inputs']): Literal[] {
         out.push({ where: 'url', path: [i], value: decodeURIComponent(segment) })
     })
   // A query parameter holding an id (`object_id=128`), as sent or as an optional input's default.
-  for (const [name, value] of queryPairs(step.request.url)) {
+  for (const { name, decoded: value } of queryParts(step.request.url)) {
     const input = bySlot.get(value)
     const recorded = input === undefined ? undefined : inputs.properties[input]!.default
     if (input !== undefined && !required.has(input) && isIdValue(recorded))
@@ -159,24 +159,6 @@ function literalsOf(step: ToolStep, inputs: ToolSpec['inputs']): Literal[] {
       out.push({ where: 'query', path: [name], value })
   }
   return out.filter((l) => l.where !== 'json' || said.get(String(l.value)) === 1)
-}
-
-/** A URL template's query as `[name, value]` pairs, decoded, placeholders kept as written. */
-function queryPairs(url: string): Array<[string, string]> {
-  const query = /\?([^#]*)/.exec(url)?.[1]
-  if (!query) return []
-  return query.split('&').flatMap((pair): Array<[string, string]> => {
-    const at = pair.indexOf('=')
-    if (at <= 0) return []
-    const decode = (text: string) => {
-      try {
-        return decodeURIComponent(text.replace(/\+/g, ' '))
-      } catch {
-        return text
-      }
-    }
-    return [[decode(pair.slice(0, at)), decode(pair.slice(at + 1))]]
-  })
 }
 
 function isIdValue(value: unknown): value is string | number {
@@ -412,26 +394,13 @@ function replaceLiteral(
   literal: Literal,
   placeholder: string,
 ): ToolStep['request'] {
-  if (literal.where === 'query') {
-    const [head, hash = ''] = request.url.split('#', 2) as [string, string?]
-    const at = head.indexOf('?')
-    const pairs = head
-      .slice(at + 1)
-      .split('&')
-      .map((pair) => {
-        const eq = pair.indexOf('=')
-        const name = eq > 0 ? pair.slice(0, eq) : pair
-        let decoded = name
-        try {
-          decoded = decodeURIComponent(name.replace(/\+/g, ' '))
-        } catch {
-          // a name that is not valid percent-encoding is compared as written
-        }
-        return decoded === literal.path[0] ? `${name}=${placeholder}` : pair
-      })
-    const url = `${head.slice(0, at)}?${pairs.join('&')}${hash ? `#${hash}` : ''}`
-    return { ...request, url }
-  }
+  if (literal.where === 'query')
+    return {
+      ...request,
+      url: withQueryValues(request.url, (name) =>
+        name === literal.path[0] ? placeholder : undefined,
+      ),
+    }
   if (literal.where === 'url') {
     const parts = urlParts(request.url)
     if (!parts) return request

@@ -135,24 +135,20 @@ export function withBoundCredentials(step: ToolStep, target: ToolStep): ToolStep
     if (own !== undefined) headers[own] = value
   }
   const targetQuery = new Map(queryParts(target.request.url).map((p) => [p.name, p.value]))
-  const [head, hash] = splitHash(step.request.url)
-  const at = head.indexOf('?')
-  const url =
-    at < 0
-      ? step.request.url
-      : `${head.slice(0, at + 1)}${queryParts(head)
-          .map((p) => {
-            const theirs = targetQuery.get(p.name)
-            return theirs !== undefined && bound(theirs)
-              ? `${p.raw.split('=')[0]}=${theirs}`
-              : p.raw
-          })
-          .join('&')}${hash}`
+  const url = withQueryValues(step.request.url, (name) => {
+    const theirs = targetQuery.get(name)
+    return theirs !== undefined && bound(theirs) ? theirs : undefined
+  })
   return { ...step, request: { ...step.request, headers, url } }
 }
 
-/** A URL template's query parts: the raw `name=value` text, and the name decoded. */
-function queryParts(url: string): Array<{ raw: string; name: string; value: string }> {
+/**
+ * A URL template's query parts, in order: the raw `name=value` text, the name decoded, the value
+ * as written (placeholders kept) and decoded (`+` as a space, URL Standard §5.1).
+ */
+export function queryParts(
+  url: string,
+): Array<{ raw: string; name: string; value: string; decoded: string }> {
   const [head] = splitHash(url)
   const at = head.indexOf('?')
   if (at < 0) return []
@@ -162,15 +158,41 @@ function queryParts(url: string): Array<{ raw: string; name: string; value: stri
     .filter(Boolean)
     .map((raw) => {
       const eq = raw.indexOf('=')
-      const name = eq < 0 ? raw : raw.slice(0, eq)
-      let decoded = name
-      try {
-        decoded = decodeURIComponent(name.replace(/\+/g, ' '))
-      } catch {
-        // a name that is not valid percent-encoding is compared as written
+      const value = eq < 0 ? '' : raw.slice(eq + 1)
+      return {
+        raw,
+        name: decodePart(eq < 0 ? raw : raw.slice(0, eq)),
+        value,
+        decoded: decodePart(value),
       }
-      return { raw, name: decoded, value: eq < 0 ? '' : raw.slice(eq + 1) }
     })
+}
+
+/**
+ * `url` with the value of each query part that `replace` answers for replaced (by its decoded
+ * name and its value as written); other parts and the fragment stay as written.
+ */
+export function withQueryValues(
+  url: string,
+  replace: (name: string, value: string) => string | undefined,
+): string {
+  const [head, hash] = splitHash(url)
+  const at = head.indexOf('?')
+  if (at < 0) return url
+  const parts = queryParts(head).map((p) => {
+    const next = replace(p.name, p.value)
+    return next === undefined ? p.raw : `${p.raw.split('=')[0]}=${next}`
+  })
+  return `${head.slice(0, at + 1)}${parts.join('&')}${hash}`
+}
+
+/** A query name or value decoded; as written when it is not valid percent-encoding. */
+function decodePart(text: string): string {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, ' '))
+  } catch {
+    return text
+  }
 }
 
 /** A URL split before its fragment: `[everything before '#', '#…' or '']`. */
