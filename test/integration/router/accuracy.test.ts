@@ -5,19 +5,18 @@
 // paraphrases are never asserted: `npm run bench` measures them.
 import { beforeAll, describe, expect, it } from 'vitest'
 import { createToolRouter, MAX_MATCHES, MIN_SCORE } from '../../../src/main/router/router'
-import { appNames } from '../../apps/registry'
 import {
   devAnswers,
   loadCorpusTools,
   loadParaphrases,
   type CorpusTools,
 } from '../../bench/routerAccuracy'
-import { loadPins, movedAnswers } from '../../bench/routerPins'
+import { loadPins, movedAnswers, pinnedApps } from '../../bench/routerPins'
 
 describe('router on the real-app paraphrases', () => {
   let corpus: CorpusTools
   beforeAll(async () => {
-    corpus = await loadCorpusTools(appNames())
+    corpus = await loadCorpusTools(pinnedApps())
   }, 300_000)
 
   it('compiles tools for the corpus', () => {
