@@ -12,6 +12,7 @@ import { createScopeRepository, type ScopeRepository } from './scopeRepository'
 import { createSecretRepository, type SecretRepository } from './secretRepository'
 import { createToolHealthRepository, type ToolHealthRepository } from './toolHealthRepository'
 import { createToolRepository, type ToolRepository } from './toolRepository'
+import { createToolSyncRepository, type ToolSyncRepository } from './toolSyncRepository'
 import { createTraceRepository, type TraceRepository } from './traceRepository'
 import { startWalCheckpoints } from './walCheckpoints'
 import { OWNER_WORKSPACE, workspaceOf } from './workspaces'
@@ -57,6 +58,11 @@ export interface Store {
    * desktop and `serve` never write them: their one owner works in `OWNER_WORKSPACE`.
    */
   accounts: AccountRepository
+  /**
+   * Tool revisions, tombstones and push answers of a team server's sync (issue 27 B). The
+   * desktop keeps its own side (links, outbox, conflicts) in `src/main/sync/`.
+   */
+  toolSync: ToolSyncRepository
   /**
    * Runs `fn` in one transaction: its writes through any repository land together or not at all
    * (a savepoint when one is open already). Returns what `fn` returned; rethrows what it threw.
@@ -117,6 +123,7 @@ export function createStore(path: string): SqliteStore {
     indexJobs: createIndexJobRepository(db),
     localSites: createLocalSiteRepository(db),
     accounts: createAccountRepository(db),
+    toolSync: createToolSyncRepository(db),
     close: () => {
       checkpoints.stop()
       db.close()

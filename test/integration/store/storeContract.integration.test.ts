@@ -606,5 +606,65 @@ for (const impl of [sqlite, postgres]) {
       store.accounts.clearLoginAttempts('name:a')
       expect(store.accounts.countLoginAttempt('name:a', 3_000 + minute, minute)).toBe(1)
     })
+    it('gives every tool write the workspace its next sync revision, and a delete a tombstone', () => {
+      const sync = store.toolSync
+      expect(sync.revision('local')).toBe(0)
+      expect(sync.changes('local', 0, 10)).toEqual({
+        revision: 0,
+        tools: [],
+        deleted: [],
+        more: false,
+      })
+      store.tools.save(tool('t1'))
+      store.tools.save(tool('t2', 'x__get_item'))
+      const r1 = sync.state('local', 't1')!.revision
+      const r2 = sync.state('local', 't2')!.revision
+      expect(r2).toBeGreaterThan(r1)
+      expect(sync.revision('local')).toBe(r2)
+      // Any path that writes a tool moves its revision (the engine's quarantine here).
+      store.tools.setStatus('t1', 'quarantined', 5)
+      const r3 = sync.state('local', 't1')!.revision
+      expect(r3).toBeGreaterThan(r2)
+      const since = sync.changes('local', r2, 10)
+      expect(since.tools.map((t) => [t.tool.id, t.tool.status])).toEqual([['t1', 'quarantined']])
+      expect(since.revision).toBe(r3)
+      expect(store.tools.delete('t2')).toBe(true)
+      const gone = sync.state('local', 't2')!
+      expect(gone.tool).toBeNull()
+      expect(gone.revision).toBeGreaterThan(r3)
+      const all = sync.changes('local', 0, 10)
+      expect(all.tools.map((t) => t.tool.id)).toEqual(['t1'])
+      expect(all.deleted.map((d) => [d.toolId, d.revision])).toEqual([['t2', gone.revision]])
+      // Paged: one change at a time, the next pull starts where the last one ended.
+      const first = sync.changes('local', 0, 1)
+      expect(first.more).toBe(true)
+      expect(first.revision).toBe(r3)
+      expect(sync.changes('local', first.revision, 1)).toMatchObject({
+        more: false,
+        deleted: [{ toolId: 't2' }],
+        revision: sync.revision('local'),
+      })
+      // Saved again, the tool is back and its tombstone gone; other workspaces see nothing.
+      store.tools.save(tool('t2', 'x__get_item'))
+      expect(sync.state('local', 't2')!.tool?.id).toBe('t2')
+      expect(sync.changes('local', 0, 10).deleted).toEqual([])
+      expect(sync.changes('acme', 0, 10).tools).toEqual([])
+      expect(sync.state('acme', 't1')).toBeNull()
+    })
+
+    it('keeps a push answer once per operation key and workspace', () => {
+      const sync = store.toolSync
+      store.transaction(() => {
+        sync.lock('local')
+        sync.recordOperation('local', 'k1', { toolId: 't1', status: 200, answer: { n: 1 } }, 1)
+        sync.recordOperation('local', 'k1', { toolId: 't1', status: 200, answer: { n: 2 } }, 2)
+      })
+      expect(sync.operation('local', 'k1')).toEqual({
+        toolId: 't1',
+        status: 200,
+        answer: { n: 1 },
+      })
+      expect(sync.operation('acme', 'k1')).toBeNull()
+    })
   })
 }

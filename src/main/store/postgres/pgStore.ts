@@ -17,6 +17,7 @@ import {
 } from './pgSmallRepositories'
 import { connectSyncPg, type SyncPg, type SyncPgOptions } from './pgSync'
 import { createPgToolRepository } from './pgToolRepository'
+import { createPgToolSyncRepository } from './pgToolSyncRepository'
 import { createPgTraceRepository } from './pgTraceRepository'
 import { createPgLoginRepository, createPgSecretRepository } from './pgVaultRepositories'
 
@@ -87,6 +88,7 @@ export function createPgStore(url: string, options: PgStoreOptions = {}): PgStor
     localSites: createPgLocalSiteRepository(pg),
     secrets: createPgSecretRepository(pg),
     accounts: createPgAccountRepository(pg),
+    toolSync: createPgToolSyncRepository(pg),
     transaction: (fn) => pg.transaction(fn),
     // PostgreSQL's VACUUM reclaims dead rows by itself.
     purgeFreed: () => undefined,

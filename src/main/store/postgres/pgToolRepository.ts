@@ -5,7 +5,8 @@ import type { SyncPg } from './pgSync'
 /**
  * A workspace's tools on PostgreSQL (the `ToolRepository` contract). Parsed specs are kept per
  * node and dropped when the workspace's row in `tool_revisions` moves: every write bumps it in
- * the same statement, so a tool saved on another node is seen on the next read here.
+ * the same statement (the `tools_sync_stamp` trigger of migration 005, which also stamps the
+ * tool's `sync_revision`), so a tool saved on another node is seen on the next read here.
  */
 export function createPgToolRepository(pg: SyncPg, workspace: string): ToolRepository {
   const parsed = new Map<string, ToolSpec>()
@@ -25,12 +26,6 @@ export function createPgToolRepository(pg: SyncPg, workspace: string): ToolRepos
       parsedAt = now
     }
   }
-  const bump = () =>
-    pg.query(
-      `INSERT INTO tool_revisions (tenant, revision) VALUES ($1, 1)
-       ON CONFLICT (tenant) DO UPDATE SET revision = tool_revisions.revision + 1`,
-      [workspace],
-    )
   const remember = (row: { spec: string } | undefined): ToolSpec | null => {
     if (!row) return null
     const tool = JSON.parse(row.spec) as ToolSpec
@@ -49,28 +44,26 @@ export function createPgToolRepository(pg: SyncPg, workspace: string): ToolRepos
     current()
     return known(id)
   }
-  const save = (tool: ToolSpec) =>
-    pg.transaction(() => {
-      const { rowCount } = pg.query(
-        `INSERT INTO tools (id, tenant, name, site_host, status, spec, created_at, updated_at)
+  const save = (tool: ToolSpec) => {
+    const { rowCount } = pg.query(
+      `INSERT INTO tools (id, tenant, name, site_host, status, spec, created_at, updated_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
          ON CONFLICT (id) DO UPDATE SET name = excluded.name, site_host = excluded.site_host,
            status = excluded.status, spec = excluded.spec, updated_at = excluded.updated_at
          WHERE tools.tenant = excluded.tenant`,
-        [
-          tool.id,
-          workspace,
-          tool.name,
-          tool.siteHost,
-          tool.status,
-          JSON.stringify(tool),
-          tool.createdAt,
-          tool.updatedAt,
-        ],
-      )
-      if (rowCount === 0) throw new Error(`Tool ${tool.id} belongs to another workspace.`)
-      bump()
-    })
+      [
+        tool.id,
+        workspace,
+        tool.name,
+        tool.siteHost,
+        tool.status,
+        JSON.stringify(tool),
+        tool.createdAt,
+        tool.updatedAt,
+      ],
+    )
+    if (rowCount === 0) throw new Error(`Tool ${tool.id} belongs to another workspace.`)
+  }
   return {
     workspace,
     save,
@@ -133,12 +126,9 @@ export function createPgToolRepository(pg: SyncPg, workspace: string): ToolRepos
       ).rows
     },
     delete(id) {
-      return pg.transaction(() => {
-        const gone =
-          pg.query('DELETE FROM tools WHERE id = $1 AND tenant = $2', [id, workspace]).rowCount > 0
-        if (gone) bump()
-        return gone
-      })
+      return (
+        pg.query('DELETE FROM tools WHERE id = $1 AND tenant = $2', [id, workspace]).rowCount > 0
+      )
     },
     revision,
   }
