@@ -1,6 +1,7 @@
 import type { Exchange } from '../../shared/trace'
 import { headerValue, mimeTypeOf } from '../../shared/trace'
 import { httpUrl as safeUrl } from '../../shared/urls'
+import { isXmlMediaType, xmlTree } from '../../shared/xmlTree'
 import { registrableDomain, thirdPartyKind } from './thirdParty'
 
 /**
@@ -134,6 +135,22 @@ function oncePerExchange<T>(read: (exchange: Exchange) => T): (exchange: Exchang
 
 const answerOnce = oncePerExchange(parseAnswer)
 const requestOnce = oncePerExchange(parseRequest)
+const xmlOnce = oncePerExchange(parseXmlAnswer)
+
+/**
+ * An XML answer's JSON view (`src/shared/xmlTree.ts`), or undefined for an answer that is not
+ * XML (by its media type). Parsed once per exchange, like `parseJsonBody`.
+ */
+export function parseXmlBody(exchange: Exchange): unknown {
+  return xmlOnce(exchange)
+}
+
+function parseXmlAnswer(exchange: Exchange): unknown {
+  const body = exchange.responseBody
+  if (body?.encoding !== 'utf8' || !isXmlMediaType(mimeTypeOf(exchange.responseHeaders)))
+    return undefined
+  return xmlTree(body.text)
+}
 
 /** The parsed JSON answer of an exchange, or undefined when it has none. Parsed once. */
 export function parseJsonBody(exchange: Exchange): unknown {

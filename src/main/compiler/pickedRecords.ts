@@ -8,9 +8,8 @@
  */
 import { fold, formatPath, wherePart, type PathPart } from '../../shared/jsonPath'
 import type { EvidenceSignal, SlotSchema, ToolSpec, ToolStep } from '../../shared/toolSpec'
-import { mimeTypeOf, type Exchange, type Trace } from '../../shared/trace'
-import { isXmlMediaType, xmlTree } from '../../shared/xmlTree'
-import { parseJsonBody, safeUrl } from './classify'
+import type { Exchange, Trace } from '../../shared/trace'
+import { parseJsonBody, parseXmlBody, safeUrl } from './classify'
 import { snake } from './naming'
 import { personValues, type PersonValue } from './personValues'
 import { queryParts, templateOf, withBoundCredentials, withQueryValues } from './stepTemplate'
@@ -200,7 +199,7 @@ function findRecord(
   const ordered = [...people.filter((p) => p.strong), ...people.filter((p) => !p.strong)]
   for (const exchange of earlier) {
     const json = parseJsonBody(exchange)
-    const xml = json === undefined ? xmlAnswer(exchange) : undefined
+    const xml = json === undefined ? parseXmlBody(exchange) : undefined
     if (json === undefined && xml === undefined) continue
     const source = json === undefined ? 'xml' : 'json'
     for (const { path, list } of listsOf(json ?? xml, [], 0)) {
@@ -236,14 +235,6 @@ function findRecord(
 }
 
 type Rec = Record<string, unknown>
-
-/** An XML answer's JSON view (src/shared/xmlTree.ts), or undefined for any other answer. */
-function xmlAnswer(exchange: Exchange): unknown {
-  const body = exchange.responseBody
-  if (body?.encoding !== 'utf8' || !isXmlMediaType(mimeTypeOf(exchange.responseHeaders)))
-    return undefined
-  return xmlTree(body.text)
-}
 
 /**
  * The record of an earlier list answer (latest first, same host as `before`) that a person's value

@@ -53,14 +53,8 @@ export function requestValues(exchange: Exchange): RequestValue[] {
   const json = parseJsonRequest(exchange)
   if (json !== undefined && json !== null && typeof json === 'object' && !Array.isArray(json)) {
     walk(json as Record<string, unknown>, '', '', out, 0)
-  } else if (
-    exchange.requestBody?.encoding === 'utf8' &&
-    (headerValue(exchange.requestHeaders, 'content-type') ?? '').includes(
-      'x-www-form-urlencoded',
-    ) &&
-    !isRawText(exchange.requestBody.text)
-  ) {
-    new URLSearchParams(exchange.requestBody.text).forEach((value, key) =>
+  } else if (isFormBody(exchange)) {
+    new URLSearchParams(exchange.requestBody!.text).forEach((value, key) =>
       out.push({ location: 'body', path: key, key, value, form: true }),
     )
   } else if (exchange.requestBody?.encoding === 'base64') {
@@ -92,8 +86,24 @@ function isWholeText(exchange: Exchange): boolean {
   if (body?.encoding !== 'utf8' || !body.text.trim() || body.text.length > WHOLE_TEXT_MAX)
     return false
   const type = (headerValue(exchange.requestHeaders, 'content-type') ?? '').toLowerCase()
-  if (type.includes('x-www-form-urlencoded')) return isRawText(body.text)
+  // Reached for a form-labelled body only when `isFormBody` found it raw text.
+  if (type.includes('x-www-form-urlencoded')) return true
   return type === '' || /^(text\/(plain|markdown|csv)|message\/)/.test(type)
+}
+
+/**
+ * True when a request's body is an urlencoded form by its label (media types are
+ * case-insensitive, RFC 9110 §8.3.1) and by its text (`isRawText`).
+ */
+function isFormBody(exchange: Exchange): boolean {
+  const body = exchange.requestBody
+  return (
+    body?.encoding === 'utf8' &&
+    (headerValue(exchange.requestHeaders, 'content-type') ?? '')
+      .toLowerCase()
+      .includes('x-www-form-urlencoded') &&
+    !isRawText(body.text)
+  )
 }
 
 /**
