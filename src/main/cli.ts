@@ -12,6 +12,7 @@ import { loginCommand } from './cliLogin'
 import { offerSeenLogin } from './cliSeenLogin'
 import { mcpCommand } from './cliMcp'
 import { SERVER_USAGE, serverCommand } from './serverCommand'
+import { linkCommand, SYNC_USAGE, syncCommand } from './cliSync'
 import { keepServeFile, readServeFile, type ServeFile } from './mcp/serveFile'
 import { createCore, LOCAL_TENANT } from './core'
 import { defaultHeadless, findChromium } from './recorder'
@@ -28,6 +29,7 @@ const USAGE = `Usage:
   sitecall export-har TRACE_ID [--out FILE] [--include-credentials]
   sitecall mcp [--apps HOST,...]     (MCP over stdio, for desktop MCP clients)
   ${SERVER_USAGE}
+  ${SYNC_USAGE}
 
 Data lives in SITECALL_HOME (now: ${dataDir()}).`
 
@@ -55,6 +57,8 @@ export async function main(argv: string[]): Promise<number> {
     if (command === 'export-har') return await exportHarCommand(rest)
     if (command === 'mcp') return await mcpCommand(rest)
     if (command === 'server') return await serverCommand(rest)
+    if (command === 'link') return await linkCommand(rest)
+    if (command === 'sync') return await syncCommand(rest)
     process.stderr.write(
       `${command === undefined ? 'sitecall needs a command.' : `sitecall: unknown command "${command}".`}\n${USAGE}\n`,
     )

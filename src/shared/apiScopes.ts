@@ -13,6 +13,7 @@ export const API_SCOPES = {
   'accounts:read': 'List the names of your stored secrets (never their values).',
   'accounts:write': 'Store, replace and delete your secrets.',
   'scopes:write': 'Create tool scopes that restrict a connection to named apps and tools.',
+  'tools:sync': "Push tools made, changed, quarantined or deleted on a desktop to the workspace's.",
 } as const
 
 /** One OAuth scope name, e.g. `tools:read`. */

@@ -65,6 +65,9 @@ export const REST_ERROR_CODES = [
   // A run whose result the retention sweep dropped (HTTP 410, like `session_expired`): the spec
   // keeps results without naming a limit or a code; the sweep keeps them 30 days and 1 GB.
   'result_expired',
+  // A tool pushed to a team server's sync that carries a credential or recorded traffic (HTTP
+  // 400, issue 27 B): the spec has no sync, so no code for it.
+  'credential_in_tool',
   // Local-app codes for the desktop/recorder edge (not REST-visible in the spec's tables).
   'chromium_not_found',
   'recording_failed',
@@ -157,6 +160,7 @@ export const ERROR_STATUS = {
   upstream_error: [400],
   payload_too_large: [413],
   result_expired: [410],
+  credential_in_tool: [400],
   chromium_not_found: [503],
   recording_failed: [500],
   compile_failed: [500],

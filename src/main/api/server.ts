@@ -31,6 +31,7 @@ import { registerIndexRoutes } from './routes/indexRoutes'
 import { registerLocalSiteRoutes } from './routes/localSites'
 import { registerKeyRoutes } from './routes/keys'
 import { registerTeamAccountRoutes } from './routes/teamAccounts'
+import { registerToolSyncRoutes } from './routes/toolSync'
 import { localSitesOf } from './localSites'
 import { registerBrowserRoutes } from './routes/browser'
 import { registerScreencastRoutes } from './routes/screencast'
@@ -137,6 +138,9 @@ function registerRoutes(app: FastifyInstance, deps: ServerDeps): void {
       team: deps.teamAccounts,
       clock: deps.clock,
     })
+  // Tool sync with desktops (issue 27 B): a team server's, like its accounts.
+  if (deps.teamAccounts)
+    registerToolSyncRoutes(app, { auth: deps.auth, store: deps.store, clock: deps.clock })
   registerLocalSiteRoutes(app, {
     auth: deps.auth,
     localSites: deps.store.localSites,

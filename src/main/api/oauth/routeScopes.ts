@@ -29,6 +29,8 @@ const ROUTE_SCOPES: Array<{ methods: string[] | null; path: RegExp; scope: ApiSc
   { methods: ['PUT', 'DELETE'], path: /^\/v1\/accounts\/[^/]+$/, scope: 'accounts:write' },
   { methods: ['POST'], path: /^\/api\/v1\/scopes$/, scope: 'scopes:write' },
   { methods: ['DELETE'], path: /^\/api\/v1\/scopes\/[^/]+$/, scope: 'scopes:write' },
+  { methods: ['GET'], path: /^\/v1\/sync\/tools$/, scope: 'tools:read' },
+  { methods: ['PUT', 'DELETE'], path: /^\/v1\/sync\/tools\/[^/]+$/, scope: 'tools:sync' },
 ]
 
 /**
