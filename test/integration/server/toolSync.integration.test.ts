@@ -7,9 +7,12 @@
  * propagates; a tool carrying a credential is refused; a desktop links with OAuth (PKCE) and
  * keeps its refresh token sealed, never in clear.
  */
+import { execFile } from 'node:child_process'
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createCore, LOCAL_TENANT, type Core } from '../../../src/main/core'
 import { createPgOwnerTokens } from '../../../src/main/serverAccess'
@@ -26,6 +29,25 @@ import { pgUnavailable, startPgCluster, type PgCluster } from '../store/pgCluste
 import { killServerNode, startServerNode, type ServerNode } from './serverNode'
 
 const skip = pgUnavailable()
+const CLI = fileURLToPath(new URL('../../../bin/sitecall.mjs', import.meta.url))
+
+/** Runs `sitecall ARGS` on the data dir `home`; resolves with its exit code and output. */
+async function cli(home: string, args: string[]): Promise<{ code: number; out: string }> {
+  try {
+    const { stdout } = await promisify(execFile)(process.execPath, [CLI, ...args], {
+      env: {
+        ...process.env,
+        SITECALL_HOME: home,
+        SITECALL_KEYCHAIN: 'off',
+        SITECALL_PASSPHRASE: 'desk passphrase 1',
+      },
+    })
+    return { code: 0, out: stdout }
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string }
+    return { code: e.code, out: `${e.stdout}${e.stderr}` }
+  }
+}
 
 interface Desktop {
   core: Core
@@ -366,4 +388,35 @@ describe.skipIf(skip !== null)(`tool sync${skip ? ` (skipped: ${skip})` : ''}`, 
       await c.close()
     }
   })
+
+  it('does the same from the CLI: sitecall link --token, sitecall sync, --take', async () => {
+    const d = startDesktop('cli')
+    try {
+      const linked = await cli(d.home, ['link', node.base, '--token', owner, '--json'])
+      expect(linked, linked.out).toMatchObject({ code: 0 })
+      expect(JSON.parse(linked.out)).toMatchObject({ auth: 'token', tokenStore: 'vault' })
+      const first = await cli(d.home, ['sync'])
+      expect(first.code, first.out).toBe(0)
+      expect(first.out).toMatch(
+        /^Pushed 0, deleted 0; pulled 1, removed 0; server revision \d+\.$/m,
+      )
+      const mine = d.core.store.tools.get(tool.id)!
+      d.core.store.tools.save(edited(mine, 'edited in the CLI test'))
+      const theirs = store.tools.get(tool.id)!
+      store.tools.save(edited(theirs, 'edited on the server'))
+      const clash = await cli(d.home, ['sync'])
+      expect(clash.code, clash.out).toBe(0)
+      expect(clash.out).toContain(`Conflict ${tool.name} (${tool.id})`)
+      expect(clash.out).toContain('they differ in description')
+      expect(clash.out).toContain(`sitecall sync --take mine ${tool.id}`)
+      const took = await cli(d.home, ['sync', '--take', 'theirs', tool.name, '--json'])
+      expect(took.code, took.out).toBe(0)
+      expect(JSON.parse(took.out)).toMatchObject({ conflicts: [], stopped: null })
+      expect(d.core.store.tools.get(tool.id)!.description).toBe('edited on the server')
+      expect((await cli(d.home, ['link', '--remove'])).out).toContain('Unlinked')
+      expect(d.sync.link()).toBeNull()
+    } finally {
+      await d.close()
+    }
+  }, 120_000)
 })
