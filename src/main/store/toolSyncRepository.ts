@@ -53,9 +53,10 @@ export interface ToolSyncRepository {
   state(workspace: string, toolId: string): { revision: number; tool: ToolSpec | null } | null
   /**
    * Serialises pushes to one workspace until the transaction ends (PostgreSQL: the counter row
-   * locked `FOR UPDATE`; SQLite: one writer already). Call inside `Store.transaction`.
+   * locked `FOR UPDATE`; SQLite: one writer already). Call inside `Store.transaction`. Returns
+   * the workspace's revision, which no other push can move until then.
    */
-  lock(workspace: string): void
+  lock(workspace: string): number
   /** What a push under `key` answered, or null when no push used it. */
   operation(workspace: string, key: string): SyncOperation | null
   /** Keeps a push's answer under its operation key (`now` in ms); a key is kept once. */
@@ -120,7 +121,7 @@ export function createToolSyncRepository(db: Db): ToolSyncRepository {
         .get(workspace, toolId) as { revision: number } | undefined
       return gone ? { revision: gone.revision, tool: null } : null
     },
-    lock: () => undefined,
+    lock: revision,
     operation(workspace, key) {
       const row = db
         .prepare(

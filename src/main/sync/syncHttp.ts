@@ -3,7 +3,8 @@ import type { ToolSpec } from '../../shared/toolSpec'
 
 /** What the server answered one push. */
 export type PushAnswer =
-  | { kind: 'applied'; revision: number }
+  /** `before`: the workspace's revision just before this change. */
+  | { kind: 'applied'; revision: number; before: number }
   /** 409 `stale_revision`: the server's version (`tool` null: deleted there). */
   | { kind: 'stale'; current: { revision: number; tool: ToolSpec | null } }
   /** Any other refusal (`credential_in_tool`, `conflict`...): pushing it again will not help. */
@@ -94,7 +95,8 @@ export function createSyncServer(options: SyncServerOptions): SyncServer {
     return { code: error.code ?? 'unknown', message: error.message ?? `HTTP ${status}` }
   }
   const answer = (status: number, json: Record<string, unknown>): PushAnswer => {
-    if (status === 200) return { kind: 'applied', revision: Number(json.revision) }
+    if (status === 200)
+      return { kind: 'applied', revision: Number(json.revision), before: Number(json.before) }
     const { code, message } = refusal(status, json)
     if (status === 409 && code === 'stale_revision') {
       const current = (json.error as { current: { revision: number; tool: ToolSpec | null } })

@@ -88,6 +88,11 @@ export async function runSync(deps: SyncDeps): Promise<SyncReport> {
         answer = await server.remove(entry.toolId, base, entry.opKey)
       }
       if (answer.kind === 'applied') {
+        // Nothing else changed the workspace since the last pull: the pull need not bring this
+        // change back.
+        const link = local.link(tenant)
+        if (link && answer.before === link.pulledRevision)
+          local.setPulledRevision(tenant, answer.revision)
         if (entry.op === 'put') {
           local.setBase(tenant, entry.toolId, answer.revision)
           report.pushed.push(entry.toolId)

@@ -148,8 +148,18 @@ describe.skipIf(skip !== null)(`tool sync${skip ? ` (skipped: ${skip})` : ''}`, 
     const linkA = await a.sync.connect(node.base, { token: owner })
     expect(linkA).toMatchObject({ auth: 'token', tokenStore: 'vault', workspace: null })
     ;({ tool } = await makeSearchTool(a.core, site))
+    const asked: string[] = []
+    a.fetch.impl = (input, init) => {
+      asked.push(`${init?.method ?? 'GET'} ${String(input).replace(node.base, '')}`)
+      return fetch(input, init)
+    }
     const pushed = await a.sync.sync()
+    a.fetch.impl = fetch
     expect(pushed).toMatchObject({ pushed: [tool.id], refused: [], conflicts: [], stopped: null })
+    // No one else wrote in between (the push's `before` was A's pulled revision): the pull
+    // starts after A's own change instead of bringing it back.
+    const revision = store.toolSync.revision('local')
+    expect(asked).toEqual([`PUT /v1/sync/tools/${tool.id}`, `GET /v1/sync/tools?since=${revision}`])
     expect(serverTool(tool.id)).toEqual(tool)
     const listed = await pull()
     expect(listed.status).toBe(200)

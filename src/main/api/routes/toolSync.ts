@@ -92,7 +92,8 @@ function queryNumber(request: FastifyRequest, name: string, fallback: number | n
  *   oldest first; the next pull asks `since=revision`.
  * - `PUT /v1/sync/tools/{toolId}` `{baseRevision, tool}` with an `Idempotency-Key`: applied when
  *   `baseRevision` is the tool's revision (or null/0 and the workspace never had it, or deleted
- *   it at that revision): 200 `{toolId, revision}`. A key seen before answers what it answered,
+ *   it at that revision): 200 `{toolId, revision, before}` (`before`: the workspace's revision
+ *   just before, so a desktop that had pulled up to it knows it missed nothing). A key seen before answers what it answered,
  *   applying nothing. Refusals: 409 `stale_revision` with `current: {revision, tool}` and
  *   `yours`; 400 `credential_in_tool` with `findings` (paths, never values); 409 `conflict` for
  *   a name another tool of the site holds, or an id of another workspace; 400 `invalid_input`.
@@ -140,10 +141,10 @@ export function registerToolSyncRoutes(app: FastifyInstance, deps: ToolSyncDeps)
     toolId: string,
     baseRevision: number | null,
     yours: ToolSpec | null,
-    apply: (current: { revision: number; tool: ToolSpec | null } | null) => unknown,
+    apply: (current: { revision: number; tool: ToolSpec | null } | null) => Record<string, unknown>,
   ): SyncOperation =>
     store.transaction(() => {
-      store.toolSync.lock(workspace)
+      const before = store.toolSync.lock(workspace)
       const seen = store.toolSync.operation(workspace, key)
       if (seen) {
         if (seen.toolId !== toolId)
@@ -165,7 +166,7 @@ export function registerToolSyncRoutes(app: FastifyInstance, deps: ToolSyncDeps)
           `Tool ${toolId} is at revision ${current?.revision ?? 0}, not ${base}: pull, choose, push again.`,
           { current: current ?? { revision: 0, tool: null }, yours },
         )
-      const op: SyncOperation = { toolId, status: 200, answer: apply(current) }
+      const op: SyncOperation = { toolId, status: 200, answer: { ...apply(current), before } }
       store.toolSync.recordOperation(workspace, key, op, deps.clock())
       return op
     })
@@ -179,7 +180,11 @@ export function registerToolSyncRoutes(app: FastifyInstance, deps: ToolSyncDeps)
         auth: 'key',
         params: [OPERATION_KEY],
         body: { schema: PUSH_SCHEMA, required: true },
-        responses: { '200': json('`{toolId, revision}`: applied (or applied before, same key).') },
+        responses: {
+          '200': json(
+            '`{toolId, revision, before}`: applied (or applied before, same key); `before` is the workspace revision just before.',
+          ),
+        },
         errors: [
           'bad_request',
           'unknown_argument',
@@ -234,7 +239,7 @@ export function registerToolSyncRoutes(app: FastifyInstance, deps: ToolSyncDeps)
         tag: 'sync',
         auth: 'key',
         params: [OPERATION_KEY, BASE],
-        responses: { '200': json('`{toolId, revision, deleted: true}`') },
+        responses: { '200': json('`{toolId, revision, deleted: true, before}`') },
         errors: ['invalid_input', 'stale_revision', 'idempotency_conflict'],
       }),
     },

@@ -46,7 +46,12 @@ export function createPgToolSyncRepository(pg: SyncPg): ToolSyncRepository {
          ON CONFLICT (tenant) DO NOTHING`,
         [workspace],
       )
-      pg.query('SELECT revision FROM tool_revisions WHERE tenant = $1 FOR UPDATE', [workspace])
+      return (
+        pg.one<{ revision: number }>(
+          'SELECT revision FROM tool_revisions WHERE tenant = $1 FOR UPDATE',
+          [workspace],
+        )?.revision ?? 0
+      )
     },
     operation(workspace, key) {
       const row = pg.one<{ toolId: string; status: number; answer: string }>(
