@@ -43,6 +43,7 @@ import { createEventBus, type EventBus } from './events'
 import { findChromium, requireChromium, startRecording } from './recorder'
 import { createStore, type SqliteStore, type Store } from './store/store'
 import { lockDataDir, type DataDirLock } from './store/dataDirLock'
+import type { ReadAhead } from './store/readAhead'
 import { TRACE_CREDENTIALS } from './store/traceCredentials'
 import { createKeychain, createVault, type Keychain, type Vault } from './vault'
 import { summarizeTool } from '../shared/toolSpec'
@@ -199,6 +200,7 @@ export function createCore(config: CoreConfig & { store?: Store } = {}): Core<St
   })
   const engine = createRunEngine({
     runs: store.runs,
+    ...('readAhead' in store ? { readAhead: (store as { readAhead: ReadAhead }).readAhead } : {}),
     tools: store.tools,
     toolsFor: store.toolsFor,
     logins,
@@ -352,6 +354,7 @@ export function createCore(config: CoreConfig & { store?: Store } = {}): Core<St
       tenant: LOCAL_TENANT,
       clock,
       ...(teamAccounts ? { accounts: teamAccounts.auth } : {}),
+      ...('readAhead' in store ? { readAhead: (store as { readAhead: ReadAhead }).readAhead } : {}),
       limiter:
         config.rateLimits === null
           ? null

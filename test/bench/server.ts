@@ -32,8 +32,10 @@ interface Phase {
   seconds: number
   runsPerSecond: number
   latencyMs: LatencySummary
-  /** Statements the nodes sent per run (their `sitecall_pg_round_trips_total` delta / runs). */
+  /** Round trips the nodes made per run (their `sitecall_pg_round_trips_total` delta / runs). */
   pgRoundTripsPerRun: number
+  /** Statements the nodes sent per run (`sitecall_pg_statements_total` delta / runs). */
+  pgStatementsPerRun: number
   /** Node CPU seconds per run, in ms (`process_cpu_seconds_total` delta / runs). */
   cpuMsPerRun: number
 }
@@ -51,14 +53,18 @@ async function scrape(node: ServerNode, name: string): Promise<number> {
   return sum
 }
 
-async function totals(nodes: ServerNode[]): Promise<{ trips: number; cpu: number }> {
+async function totals(
+  nodes: ServerNode[],
+): Promise<{ trips: number; statements: number; cpu: number }> {
   let trips = 0
+  let statements = 0
   let cpu = 0
   for (const node of nodes) {
     trips += await scrape(node, 'sitecall_pg_round_trips_total')
+    statements += await scrape(node, 'sitecall_pg_statements_total')
     cpu += await scrape(node, 'process_cpu_seconds_total')
   }
-  return { trips, cpu }
+  return { trips, statements, cpu }
 }
 
 /** `calls` requests at CONCURRENCY at once, spread round-robin over `nodes`. */
@@ -145,6 +151,7 @@ async function main(): Promise<number> {
         latencyMs: summarize(run.latencies),
         // Less the scrape's own round trip per node (the runs read).
         pgRoundTripsPerRun: (after.trips - before.trips - on.length) / runs,
+        pgStatementsPerRun: (after.statements - before.statements - on.length) / runs,
         cpuMsPerRun: ((after.cpu - before.cpu) * 1000) / runs,
       }
     }
@@ -189,7 +196,7 @@ async function main(): Promise<number> {
     for (const p of [one, three])
       console.log(
         `  ${p.nodes} node${p.nodes > 1 ? 's' : ' '}: ${f(p.runsPerSecond)} runs/s, call p50 ${f(p.latencyMs.p50)} ms p99 ${f(p.latencyMs.p99)} ms, ` +
-          `${f(p.pgRoundTripsPerRun)} PostgreSQL round trips/run, ${f(p.cpuMsPerRun)} ms node CPU/run, ${p.failures} failed`,
+          `${f(p.pgRoundTripsPerRun)} PostgreSQL round trips/run (${f(p.pgStatementsPerRun)} statements), ${f(p.cpuMsPerRun)} ms node CPU/run, ${p.failures} failed`,
       )
     console.log(
       `  search p50/p99: 1 node ${f(results.search.oneNode.p50)}/${f(results.search.oneNode.p99)} ms, ` +

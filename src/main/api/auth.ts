@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify'
 import { ServiceError } from '../../shared/errors'
 import { ALL_API_SCOPES, type ApiScope } from '../../shared/apiScopes'
+import type { ReadAhead } from '../store/readAhead'
 import type { KeyRepository } from '../store/keyRepository'
 import type { MemberRole } from '../store/memberRules'
 import type { ToolRepository } from '../store/toolRepository'
@@ -100,6 +101,8 @@ export interface AuthDeps {
   limiter: RateLimiter | null
   /** A team server's accounts; absent on the desktop and `serve`. */
   accounts?: AccountAuth
+  /** The store's hints of a request's next reads (PostgreSQL sends them together); absent: none. */
+  readAhead?: Pick<ReadAhead, 'caller'>
 }
 
 /** Creates the authenticator over the key store, OAuth tokens and this process's owner tokens. */
@@ -177,10 +180,12 @@ export function createAuthenticator(deps: AuthDeps): Authenticator {
     if (record.revokedAt !== null)
       throw new ServiceError('revoked', 'This API key was revoked: create a new one.')
     if (endUser !== null && record.kind !== 'org') throw endUserRefused()
-    take(request, `key:${record.id}`)
-    keys.touch(record.id, clock())
     // Each end user of an org key has a workspace of its own (spec "Authentication" 2).
     const workspace = endUser === null ? record.tenant : `${record.tenant}::${endUser}`
+    // The workspace's tools' revision rides with the rate limit's statement (PostgreSQL).
+    deps.readAhead?.caller(workspace)
+    take(request, `key:${record.id}`)
+    keys.touch(record.id, clock())
     if (endUser !== null) deps.accounts?.endUserSeen(record.tenant, workspace, endUser)
     return {
       ...base,

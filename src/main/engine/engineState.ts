@@ -2,6 +2,7 @@ import type { Run } from '../../shared/run'
 import type { ToolSpec } from '../../shared/toolSpec'
 import type { StorageState } from '../../shared/trace'
 import type { LedgerRepository } from '../store/ledgerRepository'
+import type { ReadAhead } from '../store/readAhead'
 import type { RunEffect, RunPatch, RunRecord, RunRepository } from '../store/runRepository'
 import type { ToolHealthRepository } from '../store/toolHealthRepository'
 import type { ToolRepository } from '../store/toolRepository'
@@ -58,6 +59,8 @@ export interface RunEngineDeps {
   ledger?: LedgerRepository
   /** Failure streaks and last good inputs per tool (quarantine). */
   health?: ToolHealthRepository
+  /** The store's hints of a run's next reads (PostgreSQL sends them together); absent: none. */
+  readAhead?: ReadAhead
   /** Milliseconds since the Unix epoch. */
   clock: () => number
   /** A new ULID for each run id. */

@@ -10,8 +10,16 @@ export const QUARANTINE_AFTER = 3
 const DRIFT: RunFailureCode[] = ['schema_or_auth_drift', 'outcome_not_verified']
 
 export interface Quarantine {
-  /** `tenant`: the run's, whose workspace holds the tool; absent: the owner's. */
-  succeeded(tool: ToolSpec, inputs: Record<string, unknown>, tenant?: string): void
+  /**
+   * `tenant`: the run's, whose workspace holds the tool; absent: the owner's. `healthRecorded`:
+   * the store reset the streak with these inputs already (`RunRepository.succeed`).
+   */
+  succeeded(
+    tool: ToolSpec,
+    inputs: Record<string, unknown>,
+    tenant?: string,
+    healthRecorded?: boolean,
+  ): void
   failed(tool: ToolSpec, code: RunFailureCode, tenant?: string): void
   /**
    * Re-runs quarantined read tools with their last good inputs (else the recording's); returns
@@ -42,12 +50,12 @@ export function createQuarantine(deps: {
     if (updated) deps.onToolChanged?.(updated)
   }
   return {
-    succeeded(tool, inputs, tenant) {
+    succeeded(tool, inputs, tenant, healthRecorded = false) {
       const tools = toolsOf(tenant)
       const current = tools.get(tool.id) ?? tool
       if (current.status !== 'verified') setStatus(tools, current, 'verified')
       if (!deps.health) return
-      deps.health.recordSuccess(tool.id, inputs)
+      if (!healthRecorded) deps.health.recordSuccess(tool.id, inputs)
       if (current.status === 'quarantined') deps.health.setQuarantined(tool.id, null)
     },
     failed(tool, code, tenant) {

@@ -1,7 +1,7 @@
 import type { RunStatus } from '../../shared/run'
 import type { ToolSpec } from '../../shared/toolSpec'
 import { encodeResult } from '../store/resultCodec'
-import { asStored, type RunEffect, type RunRecord } from '../store/runRepository'
+import { asStored, type RunEffect, type RunPatch, type RunRecord } from '../store/runRepository'
 import type { EngineState, ViaOutcome } from './engineState'
 import type { ExecutionOutcome } from './httpExecutor'
 
@@ -43,29 +43,33 @@ export async function settle(
     // only once the run is succeeded, so a run a cancel overtook is never billed; a run
     // succeeds once, so it is charged once (spec "Run status": only succeeded bills). `billed`
     // on the run is the charge's record, so it is set only when the balance covers it.
-    const done = await deps.runs.atomicallySoon(() => {
-      const ledger = run.billOnSuccess ? deps.ledger : undefined
-      const billed = !!ledger && ledger.usage(run.tenant, deps.clock()).balance >= 1
-      const succeeded = deps.runs.transition(
-        run.runId,
-        {
-          status: 'succeeded',
-          result:
-            outcome.text === undefined ? asStored(outcome.result, resultText) : outcome.result,
-          resultText,
-          ...(outcome.bytes ? { resultBytes: outcome.bytes } : {}),
-          stored,
-          billed,
-          ...via,
-          ...common,
-        },
-        deps.clock(),
-      )
-      if (!succeeded) return null
-      if (billed) ledger?.chargeRun(run.tenant, deps.clock())
-      quarantine.succeeded(tool, run.inputs, run.tenant)
-      return succeeded
-    })
+    const patch = {
+      status: 'succeeded' as const,
+      result: outcome.text === undefined ? asStored(outcome.result, resultText) : outcome.result,
+      resultText,
+      ...(outcome.bytes ? { resultBytes: outcome.bytes } : {}),
+      stored,
+      ...via,
+      ...common,
+    }
+    const ledger = run.billOnSuccess ? deps.ledger : undefined
+    const done =
+      deps.runs.succeed && deps.health && tool.status === 'verified'
+        ? // A verified tool's success on a store that records it whole in one statement: the
+          // run, its credit and the tool's health (PostgreSQL: one round trip, the tool's
+          // status read with it). The quarantine only reads the tool's status then.
+          succeedAtOnce(state, tool, run, patch, !!ledger)
+        : await deps.runs.atomicallySoon(() => {
+            // The quarantine's read of the tool rides with the balance's (PostgreSQL).
+            deps.readAhead?.runEnd(run.tenant)
+            const billed = !!ledger && ledger.usage(run.tenant, deps.clock()).balance >= 1
+            const succeeded = deps.runs.transition(run.runId, { ...patch, billed }, deps.clock())
+            if (!succeeded) return null
+            // The balance was read in this transaction: nothing waits for the charge's answer.
+            if (billed) ledger?.chargeRunSoon(run.tenant, deps.clock())
+            quarantine.succeeded(tool, run.inputs, run.tenant)
+            return succeeded
+          })
     if (!done) return lostToCancel()
     state.notify(done)
     return done
@@ -102,6 +106,32 @@ export async function settle(
   if (!failed) return lostToCancel()
   quarantine.failed(tool, outcome.code, run.tenant)
   return failed
+}
+
+/**
+ * Records a verified tool's success through `RunRepository.succeed` (the run, its credit when
+ * `bill` and the balance covers it, the tool's health: together or not at all), then lets the
+ * quarantine see the tool's current status (a tool quarantined while the run worked is let out).
+ * Null when a cancel overtook the run (nothing charged or recorded).
+ */
+function succeedAtOnce(
+  state: EngineState,
+  tool: ToolSpec,
+  run: RunRecord,
+  patch: RunPatch,
+  bill: boolean,
+): RunRecord | null {
+  const { deps, quarantine } = state
+  deps.readAhead?.runEnd(run.tenant)
+  const succeeded = deps.runs.succeed!(
+    run.runId,
+    patch,
+    bill ? { tenant: run.tenant } : null,
+    { toolId: tool.id, inputs: run.inputs },
+    deps.clock(),
+  )
+  if (succeeded) quarantine.succeeded(tool, run.inputs, run.tenant, true)
+  return succeeded
 }
 
 /**

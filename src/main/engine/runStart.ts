@@ -52,6 +52,13 @@ export function startRun(
   const { deps } = state
   state.validator.check(tool, inputs)
   const inputHash = hashInputs(inputs)
+  // The key's run, the balance and the site's login are read below: one round trip on PostgreSQL.
+  deps.readAhead?.runStart(
+    options.tenant,
+    tool.siteHost,
+    options.idempotencyKey ?? null,
+    !!options.billOnSuccess && !!deps.ledger,
+  )
   if (options.idempotencyKey) {
     const existing = deps.runs.findByKey(options.tenant, options.idempotencyKey)
     if (existing) return joinRun(state, existing, tool, inputHash)

@@ -35,7 +35,8 @@ export interface ServerMetricsOptions {
  * - `sitecall_runs{status}`: runs of the whole database by status, read at each scrape (the
  *   `accepted` ones are the queue); `sitecall_runs_in_flight`: this node's `accepted`/`working`
  *   runs; `sitecall_database_up`: 1 when that read answered, 0 when the database is away;
- * - `sitecall_pg_round_trips_total`: statements this node sent to PostgreSQL;
+ * - `sitecall_pg_round_trips_total`: round trips this node made to PostgreSQL (statements sent
+ *   together count once); `sitecall_pg_statements_total`: the statements in them;
  * - Node's process metrics (`process_*`, `nodejs_*`) from prom-client's default collectors.
  * A scrape costs one round trip (the runs read).
  */
@@ -104,12 +105,23 @@ export function createServerMetrics(options: ServerMetricsOptions): ServerMetric
   let countedTrips = 0
   new Counter({
     name: 'sitecall_pg_round_trips_total',
-    help: 'Statements this node sent to PostgreSQL (round trips).',
+    help: 'Round trips this node made to PostgreSQL (statements sent together count once).',
     registers: [registry],
     collect() {
       const now = pg.roundTrips
       if (now > countedTrips) this.inc(now - countedTrips)
       countedTrips = now
+    },
+  })
+  let countedStatements = 0
+  new Counter({
+    name: 'sitecall_pg_statements_total',
+    help: 'Statements this node sent to PostgreSQL.',
+    registers: [registry],
+    collect() {
+      const now = pg.statements
+      if (now > countedStatements) this.inc(now - countedStatements)
+      countedStatements = now
     },
   })
   return {

@@ -129,6 +129,23 @@ export interface RunRepository {
    * done, its writes then durable (DESIGN.md §4 "never lost").
    */
   atomicallySoon<T>(fn: () => T): Promise<T>
+  /**
+   * A store whose run end, credit and tool health live in one database may record a working
+   * run's success in one statement (PostgreSQL): `transition(runId, patch)` (a `from` guard, no
+   * `billed`), and when it moves the run, `billed` set when `bill` is given and its workspace's
+   * balance covers one credit, that credit charged (`LedgerRepository.chargeRun`), and the
+   * tool's streak reset with `health.inputs` as its last good inputs
+   * (`ToolHealthRepository.recordSuccess`). Returns the run, or null when the guard did not
+   * hold (nothing is charged or recorded then). Absent: the caller does the three itself in
+   * `atomicallySoon`.
+   */
+  succeed?(
+    runId: string,
+    patch: RunPatch,
+    bill: { tenant: string } | null,
+    health: { toolId: string; inputs: Record<string, unknown> },
+    now: number,
+  ): RunRecord | null
   /** How many runs hold a result, and the bytes those results take in the file. */
   storedResults(): { runs: number; bytes: number }
 }

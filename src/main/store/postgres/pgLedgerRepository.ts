@@ -1,6 +1,15 @@
 import { FREE_GRANT_CREDITS, type LedgerEntry, type LedgerRepository } from '../ledgerRepository'
 import type { SyncPg } from './pgSync'
 
+const CHARGE_SQL = 'SELECT sitecall_charge($1, $2, $3, $4, $5, $6) AS ok'
+/** A workspace's balance row (`usage`); `prefetchUsage` queues the same read. */
+const USAGE_SQL = 'SELECT granted, purchased, charged FROM ledger_balances WHERE tenant = $1'
+
+/** Queues `usage(tenant)`'s read to ride with the next statement (`SyncPg.prefetch`). */
+export function prefetchUsage(pg: SyncPg, tenant: string): void {
+  pg.prefetch(USAGE_SQL, [tenant])
+}
+
 /**
  * The billing ledger on PostgreSQL (the `LedgerRepository` contract). Balances are one row per
  * workspace moved by `sitecall_charge` (migration 001) in one statement: the row lock orders
@@ -15,16 +24,11 @@ export function createPgLedgerRepository(pg: SyncPg): LedgerRepository {
     reason: string,
     now: number,
   ) =>
-    pg.one<{ ok: boolean }>('SELECT sitecall_charge($1, $2, $3, $4, $5, $6) AS ok', [
-      tenant,
-      ref,
-      amount,
-      reason,
-      now,
-      FREE_GRANT_CREDITS,
-    ])!.ok
+    pg.one<{ ok: boolean }>(CHARGE_SQL, [tenant, ref, amount, reason, now, FREE_GRANT_CREDITS])!.ok
   return {
     charge: (tenant, ref, amount, reason, now) => charge(tenant, ref, amount, reason, now),
+    chargeRunSoon: (tenant, now) =>
+      pg.defer(CHARGE_SQL, [tenant, null, 1, 'site tool call', now, FREE_GRANT_CREDITS]),
     // A site-tool run's credit is counted on the balance only: the run's `billed` flag, written
     // in the same transaction by the caller, is its record.
     chargeRun: (tenant, now) => charge(tenant, null, 1, 'site tool call', now),
@@ -47,10 +51,9 @@ export function createPgLedgerRepository(pg: SyncPg): LedgerRepository {
       })
     },
     usage(tenant) {
-      const row = pg.one<{ granted: number; purchased: number; charged: number }>(
-        'SELECT granted, purchased, charged FROM ledger_balances WHERE tenant = $1',
-        [tenant],
-      ) ?? { granted: FREE_GRANT_CREDITS, purchased: 0, charged: 0 }
+      const row = pg.one<{ granted: number; purchased: number; charged: number }>(USAGE_SQL, [
+        tenant,
+      ]) ?? { granted: FREE_GRANT_CREDITS, purchased: 0, charged: 0 }
       const { granted, purchased, charged } = row
       const freeRemaining = Math.max(0, granted - charged)
       const paidRemaining = purchased - Math.max(0, charged - granted)

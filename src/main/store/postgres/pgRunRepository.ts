@@ -10,6 +10,7 @@ import {
   type RunRepository,
   type RunRow,
 } from '../runRepository'
+import { FREE_GRANT_CREDITS } from '../ledgerRepository'
 import type { SyncPg } from './pgSync'
 
 /** A run a node is running: what a dead node leaves behind. */
@@ -36,6 +37,16 @@ export interface PgRunRepository extends RunRepository {
   adoptOrphans(): string[]
 }
 
+/** Every column of a run, its result included. */
+const SELECT_RUNS = `SELECT ${COLUMNS}, result FROM runs`
+/** The run of an Idempotency-Key (`findByKey`); `prefetchRunByKey` queues the same read. */
+const BY_KEY_SQL = `${SELECT_RUNS} WHERE tenant = $1 AND idempotency_key = $2`
+
+/** Queues `findByKey(tenant, key)`'s read to ride with the next statement (`SyncPg.prefetch`). */
+export function prefetchRunByKey(pg: SyncPg, tenant: string, key: string): void {
+  pg.prefetch(BY_KEY_SQL, [tenant, key])
+}
+
 /**
  * Runs on PostgreSQL (the `RunRepository` contract). A run records the node that created it
  * (`node_id`, null outside a team server). Each write is its own statement and commits
@@ -47,16 +58,13 @@ export interface PgRunRepository extends RunRepository {
 export function createPgRunRepository(pg: SyncPg, nodeId: string | null = null): PgRunRepository {
   /** While set (`within`), `withStatus` sees only these runs. */
   let scope: string[] | null = null
-  const select = `SELECT ${COLUMNS}, result FROM runs`
+  const select = SELECT_RUNS
   const get = (runId: string): RunRecord | null => {
     const row = pg.one<RunRow>(`${select} WHERE id = $1`, [runId])
     return row ? toRecord(row) : null
   }
   const byKey = (tenant: string, key: string): RunRecord | null => {
-    const row = pg.one<RunRow>(`${select} WHERE tenant = $1 AND idempotency_key = $2`, [
-      tenant,
-      key,
-    ])
+    const row = pg.one<RunRow>(BY_KEY_SQL, [tenant, key])
     return row ? toRecord(row) : null
   }
   const create = (run: NewRun, now: number): { run: RunRecord; created: boolean } => {
@@ -89,7 +97,8 @@ export function createPgRunRepository(pg: SyncPg, nodeId: string | null = null):
     if (inserted) return { run: newRecord(run, inputs, requirements, now), created: true }
     return { run: byKey(run.tenant, run.idempotencyKey!)!, created: false }
   }
-  const transition = (runId: string, patch: RunPatch, now: number): RunRecord | null => {
+  /** The UPDATE of `transition` (without RETURNING), its parameters and the result it stores. */
+  const update = (runId: string, patch: RunPatch, now: number) => {
     const args: unknown[] = [runId, patch.status, now]
     const sets = ['status = $2', 'state_revision = state_revision + 1', 'updated_at = $3']
     const set = (column: string, value: unknown) => {
@@ -130,9 +139,50 @@ export function createPgRunRepository(pg: SyncPg, nodeId: string | null = null):
       args.push(patch.revision)
       where += ` AND state_revision = $${args.length}`
     }
+    return { sets, where, args, known }
+  }
+  const transition = (runId: string, patch: RunPatch, now: number): RunRecord | null => {
+    const { sets, where, args, known } = update(runId, patch, now)
     const row = pg.one<RunRow>(
       `UPDATE runs SET ${sets.join(', ')} WHERE ${where}
        RETURNING ${COLUMNS}${known ? '' : ', result'}`,
+      args,
+    )
+    return row ? toRecord(row, known) : null
+  }
+  const succeed: NonNullable<RunRepository['succeed']> = (runId, patch, bill, health, now) => {
+    const { billed: _billed, ...unbilled } = patch
+    const { sets, where, args, known } = update(runId, unbilled, now)
+    const arg = (value: unknown) => {
+      args.push(value)
+      return `$${args.length}`
+    }
+    const tenant = `${arg(bill?.tenant ?? null)}::text`
+    const grant = `${arg(FREE_GRANT_CREDITS)}::integer`
+    // Billed when asked and the balance (as `usage` reads it) covers one credit.
+    sets.push(`billed = CASE WHEN ${arg(bill !== null)}::boolean AND COALESCE(
+        (SELECT granted + purchased - charged FROM ledger_balances WHERE tenant = ${tenant}),
+        ${grant}) >= 1 THEN 1 ELSE 0 END`)
+    // One statement: the run's row moves only if the guard holds; the charge and the health
+    // row follow from the rows it moved (none when it did not). The charge checks the balance
+    // again under the balance row's lock (a race with another node's charge leaves it unpaid,
+    // as `chargeRun` after a balance read would).
+    const row = pg.one<RunRow & { charged: boolean | null }>(
+      `WITH moved AS (
+         UPDATE runs SET ${sets.join(', ')} WHERE ${where}
+         RETURNING ${COLUMNS}${known ? '' : ', result'}
+       ), charge AS (
+         SELECT sitecall_charge(${tenant}, NULL, 1, 'site tool call', ${arg(now)}::bigint,
+           ${grant}) AS ok
+         FROM moved WHERE billed = 1
+       ), health AS (
+         INSERT INTO tool_health (tool_id, last_good_inputs)
+         SELECT ${arg(health.toolId)}::text, ${arg(JSON.stringify(health.inputs))}::text
+         FROM moved
+         ON CONFLICT (tool_id) DO UPDATE SET consecutive_failures = 0, last_failure_code = NULL,
+           last_good_inputs = excluded.last_good_inputs
+       )
+       SELECT moved.*, (SELECT bool_and(ok) FROM charge) AS charged FROM moved`,
       args,
     )
     return row ? toRecord(row, known) : null
@@ -187,6 +237,7 @@ export function createPgRunRepository(pg: SyncPg, nodeId: string | null = null):
     get,
     findByKey: byKey,
     transition,
+    succeed,
     list(filter = {}) {
       const rows = filter.toolId
         ? pg.query<RunRow>(

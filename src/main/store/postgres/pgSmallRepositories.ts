@@ -127,7 +127,8 @@ export function createPgToolHealthRepository(pg: SyncPg): ToolHealthRepository {
         )!,
       ),
     recordSuccess(toolId, inputs) {
-      pg.query(
+      // Nothing waits for its answer: in a run's closing transaction it rides with the COMMIT.
+      pg.defer(
         `INSERT INTO tool_health (tool_id, last_good_inputs) VALUES ($1, $2)
          ON CONFLICT (tool_id) DO UPDATE SET consecutive_failures = 0, last_failure_code = NULL,
            last_good_inputs = excluded.last_good_inputs`,

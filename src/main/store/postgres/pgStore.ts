@@ -1,3 +1,4 @@
+import type { ReadAhead } from '../readAhead'
 import type { Store } from '../store'
 import type { TraceRepository } from '../traceRepository'
 import type { ToolRepository } from '../toolRepository'
@@ -5,10 +6,10 @@ import { OWNER_WORKSPACE, workspaceOf } from '../workspaces'
 import { migratePg } from './migrate'
 import { createPgAccountRepository } from './pgAccountRepository'
 import { createPgKeyRepository } from './pgKeyRepository'
-import { createPgLedgerRepository } from './pgLedgerRepository'
+import { createPgLedgerRepository, prefetchUsage } from './pgLedgerRepository'
 import { createPgOAuthRepository } from './pgOAuthRepository'
 import { createPgReceiptRepository } from './pgReceiptRepository'
-import { createPgRunRepository, type PgRunRepository } from './pgRunRepository'
+import { createPgRunRepository, prefetchRunByKey, type PgRunRepository } from './pgRunRepository'
 import {
   createPgIndexJobRepository,
   createPgLocalSiteRepository,
@@ -16,16 +17,22 @@ import {
   createPgToolHealthRepository,
 } from './pgSmallRepositories'
 import { connectSyncPg, type SyncPg, type SyncPgOptions } from './pgSync'
-import { createPgToolRepository } from './pgToolRepository'
+import { createPgToolRepository, prefetchToolRevision } from './pgToolRepository'
 import { createPgToolSyncRepository } from './pgToolSyncRepository'
 import { createPgTraceRepository } from './pgTraceRepository'
-import { createPgLoginRepository, createPgSecretRepository } from './pgVaultRepositories'
+import {
+  createPgLoginRepository,
+  createPgSecretRepository,
+  prefetchLogin,
+} from './pgVaultRepositories'
 
 /** The PostgreSQL store: the `Store` contract plus its connection (server parts use it too). */
 export interface PgStore extends Store {
   readonly kind: 'postgres'
   pg: SyncPg
   runs: PgRunRepository
+  /** A run's next reads sent together with its next statement (see `ReadAhead`). */
+  readAhead: ReadAhead
 }
 
 export interface PgStoreOptions extends SyncPgOptions {
@@ -46,9 +53,12 @@ export interface PgStoreOptions extends SyncPgOptions {
  * API, MCP and the app call them in hundreds of places. A synchronous connection (`pgSync.ts`:
  * node-postgres on a helper thread, the caller blocked on `Atomics.wait` until it answers) keeps
  * that contract, so the same core runs on both stores and one contract suite proves them alike.
- * The cost is that each statement blocks the node's event loop for one round trip (0.4-0.8 ms on
- * loopback on this 2-core machine under load, more across a network): a node runs one statement
- * at a time, and a team server scales by running one node per core behind the load balancer.
+ * The cost is that each round trip blocks the node's event loop (0.4-0.8 ms on loopback on this
+ * 2-core machine under load, more across a network): a node waits on one round trip at a time,
+ * and a team server scales by running one node per core behind the load balancer. Statements
+ * whose answers nobody waits for ride with the next one (`pgSync.ts`), the reads a run is about
+ * to make are sent together (`readAhead`), and a verified tool's success, credit and health are
+ * one statement (`runs.succeed`): a verified read run takes 5 round trips (it took 14).
  * Statement and lock timeouts bound how long a node can be held.
  * Throws `unavailable` when the database cannot be reached, or what a failed migration threw.
  */
@@ -77,6 +87,15 @@ export function createPgStore(url: string, options: PgStoreOptions = {}): PgStor
     tracesFor,
     toolsFor,
     runs: createPgRunRepository(pg, options.nodeId ?? null),
+    readAhead: {
+      caller: (workspace) => prefetchToolRevision(pg, workspaceOf(workspace)),
+      runStart(tenant, siteHost, idempotencyKey, bills) {
+        if (idempotencyKey) prefetchRunByKey(pg, tenant, idempotencyKey)
+        if (bills) prefetchUsage(pg, tenant)
+        prefetchLogin(pg, tenant, siteHost)
+      },
+      runEnd: (tenant) => prefetchToolRevision(pg, workspaceOf(tenant)),
+    },
     keys: createPgKeyRepository(pg),
     logins: createPgLoginRepository(pg),
     ledger: createPgLedgerRepository(pg),

@@ -2,6 +2,14 @@ import type { ToolRepository } from '../toolRepository'
 import type { ToolSpec, ToolStatus } from '../../../shared/toolSpec'
 import type { SyncPg } from './pgSync'
 
+/** A workspace's tools' revision (`revision`); `prefetchToolRevision` queues the same read. */
+const REVISION_SQL = 'SELECT revision FROM tool_revisions WHERE tenant = $1'
+
+/** Queues the tools' revision read of `workspace` to ride with the next statement. */
+export function prefetchToolRevision(pg: SyncPg, workspace: string): void {
+  pg.prefetch(REVISION_SQL, [workspace])
+}
+
 /**
  * A workspace's tools on PostgreSQL (the `ToolRepository` contract). Parsed specs are kept per
  * node and dropped when the workspace's row in `tool_revisions` moves: every write bumps it in
@@ -13,11 +21,7 @@ export function createPgToolRepository(pg: SyncPg, workspace: string): ToolRepos
   const named = new Map<string, string | null>()
   let parsedAt = ''
   const revision = (): string =>
-    String(
-      pg.one<{ revision: number }>('SELECT revision FROM tool_revisions WHERE tenant = $1', [
-        workspace,
-      ])?.revision ?? 0,
-    )
+    String(pg.one<{ revision: number }>(REVISION_SQL, [workspace])?.revision ?? 0)
   const current = () => {
     const now = revision()
     if (now !== parsedAt) {

@@ -24,6 +24,14 @@ const toLogin = (r: LoginRow): LoginRecord => ({
   lastUsedAt: r.last_used_at,
 })
 
+/** A workspace's login for a site (`get`); `prefetchLogin` queues the same read. */
+const LOGIN_SQL = 'SELECT * FROM logins WHERE tenant = $1 AND site_host = $2'
+
+/** Queues `get(tenant, siteHost)`'s read to ride with the next statement (`SyncPg.prefetch`). */
+export function prefetchLogin(pg: SyncPg, tenant: string, siteHost: string): void {
+  pg.prefetch(LOGIN_SQL, [tenant, siteHost])
+}
+
 /** Sealed site logins on PostgreSQL (the `LoginRepository` contract). */
 export function createPgLoginRepository(pg: SyncPg): LoginRepository {
   return {
@@ -49,10 +57,7 @@ export function createPgLoginRepository(pg: SyncPg): LoginRepository {
       )
     },
     get(tenant, siteHost) {
-      const row = pg.one<LoginRow>('SELECT * FROM logins WHERE tenant = $1 AND site_host = $2', [
-        tenant,
-        siteHost,
-      ])
+      const row = pg.one<LoginRow>(LOGIN_SQL, [tenant, siteHost])
       return row ? toLogin(row) : null
     },
     touch(tenant, siteHost, now) {

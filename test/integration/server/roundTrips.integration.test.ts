@@ -1,0 +1,155 @@
+/**
+ * PostgreSQL round trips of one verified read run on a team server node (issue 27: goal <= 3).
+ * A node assembled as `sitecall server` assembles it (PostgreSQL store, owner tokens and rate
+ * limiter in PostgreSQL, /metrics), in this process so its statements can be listed, on a real
+ * PostgreSQL cluster in front of the directory fixture site. The count is read from the node's
+ * own `sitecall_pg_round_trips_total` counter: an exact number of statements is behaviour (one
+ * more statement per run shows up here), not a timing. The list of statements is printed.
+ */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createCore, LOCAL_TENANT, type Core } from '../../../src/main/core'
+import { createServerMetrics, registerMetrics } from '../../../src/main/server/metrics'
+import { createPgOwnerTokens, createPgRateLimiter } from '../../../src/main/serverAccess'
+import { createPgStore, type PgStore } from '../../../src/main/store/postgres/pgStore'
+import type { Run } from '../../../src/shared/run'
+import type { ToolSpec } from '../../../src/shared/toolSpec'
+import { callTool, searchRequests, send } from '../../fixtures/harness/http'
+import { startDirectorySite, type DirectorySite } from '../../fixtures/sites/directory'
+import { pgUnavailable, startPgCluster, type PgCluster } from '../store/pgCluster'
+import { seedWorkspace, type Workspace } from './serverNode'
+
+const skip = pgUnavailable()
+const METRICS_TOKEN = 'round-trips-metrics-token'
+/**
+ * PostgreSQL round trips of one verified read run called over HTTP with an API key, and the
+ * statements in them (14 statements in 14 round trips before the statements rode together).
+ */
+const READ_RUN_ROUND_TRIPS = 5
+const READ_RUN_STATEMENTS = 9
+
+/** The node's `sitecall_pg_round_trips_total` and `sitecall_pg_statements_total` (/metrics). */
+async function counted(base: string): Promise<{ trips: number; statements: number }> {
+  const res = await fetch(`${base}/metrics`, {
+    headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+  })
+  const lines = (await res.text()).split('\n')
+  const sample = (name: string) =>
+    Number(
+      lines
+        .find((l) => l.startsWith(`${name}{`))
+        ?.split(' ')
+        .pop(),
+    )
+  return {
+    trips: sample('sitecall_pg_round_trips_total'),
+    statements: sample('sitecall_pg_statements_total'),
+  }
+}
+
+describe.skipIf(skip !== null)(
+  `round trips of a verified read run${skip ? ` (skipped: ${skip})` : ''}`,
+  () => {
+    let cluster: PgCluster
+    let site: DirectorySite
+    let workspace: Workspace
+    let tool: ToolSpec
+    let key: string
+    let store: PgStore
+    let node: Core<PgStore>
+    let home: string
+    let base: string
+
+    beforeAll(async () => {
+      cluster = await startPgCluster()
+      const url = await cluster.createDatabase('trips')
+      site = await startDirectorySite()
+      workspace = await seedWorkspace(url, site, 'trips')
+      ;({ tool, key } = workspace)
+      store = createPgStore(url, { nodeId: 'node_trips' })
+      home = mkdtempSync(join(tmpdir(), 'sitecall-trips-'))
+      node = createCore({
+        store,
+        home,
+        port: 0,
+        rendererDir: null,
+        keychain: null,
+        serverNode: true,
+        ownerTokens: createPgOwnerTokens(store.pg, { clock: Date.now }),
+        rateLimiter: createPgRateLimiter(store.pg, { perMinute: 6000, burst: 1000 }, Date.now),
+      }) as unknown as Core<PgStore>
+      registerMetrics(
+        node.server,
+        createServerMetrics({ pg: store.pg, nodeId: 'node_trips' }),
+        METRICS_TOKEN,
+      )
+      base = await node.listen()
+    }, 180_000)
+
+    afterAll(async () => {
+      await node?.close()
+      await workspace?.close()
+      await site?.close()
+      await cluster?.close()
+      if (home) rmSync(home, { recursive: true, force: true })
+    })
+
+    it(`takes ${READ_RUN_ROUND_TRIPS} PostgreSQL round trips for one verified read run`, async () => {
+      // The first call of a tool on a node prepares what the node keeps (its compiled paths).
+      const first = await callTool<Run>(base, key, tool, { query: 'writing' })
+      expect(first.status).toBe(200)
+      // Each statement with the round trip it goes out in: statements queued while the count
+      // stands at n ride together in round trip n + 1.
+      const statements: Array<{ trip: number; sql: string }> = []
+      const chargedBefore = store.ledger.usage(LOCAL_TENANT, Date.now()).charged
+      store.pg.query('UPDATE tool_health SET consecutive_failures = 2 WHERE tool_id = $1', [
+        tool.id,
+      ])
+      const sentBefore = searchRequests(site).length
+      const before = await counted(base)
+      const stop = store.pg.watch((sql) =>
+        statements.push({ trip: store.pg.roundTrips, sql: sql.replace(/\s+/g, ' ').trim() }),
+      )
+      const answer = await callTool<Run>(
+        base,
+        key,
+        tool,
+        { query: 'writing' },
+        { 'idempotency-key': 'trips-1' },
+      )
+      stop()
+      const after = await counted(base)
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200)
+      expect(answer.body.status).toBe('succeeded')
+      expect(searchRequests(site).length - sentBefore).toBe(1)
+      const trips = [...new Set(statements.map((s) => s.trip))]
+      console.log(
+        `one verified read run: ${statements.length} statements in ${trips.length} round trips\n` +
+          trips
+            .map(
+              (trip, i) =>
+                `${i + 1}. ${statements
+                  .filter((s) => s.trip === trip)
+                  .map((s) => s.sql.slice(0, 110))
+                  .join('\n   + ')}`,
+            )
+            .join('\n'),
+      )
+      // Less the scrape's own round trip and statement (the /metrics read of the runs by status).
+      expect(after.trips - before.trips - 1).toBe(READ_RUN_ROUND_TRIPS)
+      expect(after.statements - before.statements - 1).toBe(READ_RUN_STATEMENTS)
+      expect(trips).toHaveLength(READ_RUN_ROUND_TRIPS)
+      // The run is stored as ended, billed once, and its tool's failure streak is reset.
+      const stored = await send<Run>(base, 'GET', `/api/v1/runs/${answer.body.runId}`, { key })
+      expect(stored.body.status).toBe('succeeded')
+      expect(store.runs.get(answer.body.runId)?.billed).toBe(true)
+      expect(store.ledger.usage(LOCAL_TENANT, Date.now()).charged - chargedBefore).toBe(1)
+      expect(store.health.get(tool.id)).toMatchObject({
+        consecutiveFailures: 0,
+        lastGoodInputs: { query: 'writing' },
+      })
+    })
+  },
+)
