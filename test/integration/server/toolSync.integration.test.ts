@@ -345,6 +345,22 @@ describe.skipIf(skip !== null)(`tool sync${skip ? ` (skipped: ${skip})` : ''}`, 
     await b.sync.sync()
   })
 
+  it('a quarantine propagates both ways: from a desktop, and from the server engine', async () => {
+    await a.sync.sync()
+    await b.sync.sync()
+    b.core.store.tools.setStatus(tool.id, 'quarantined', Date.now())
+    expect((await b.sync.sync()).pushed).toEqual([tool.id])
+    expect(serverTool(tool.id)!.status).toBe('quarantined')
+    expect((await a.sync.sync()).pulled).toEqual([tool.id])
+    expect(a.core.store.tools.get(tool.id)!.status).toBe('quarantined')
+    // The server's recheck lifts it (written on the server, as a node's engine does).
+    store.tools.setStatus(tool.id, 'verified', Date.now())
+    expect((await a.sync.sync()).pulled).toEqual([tool.id])
+    expect((await b.sync.sync()).pulled).toEqual([tool.id])
+    expect(b.core.store.tools.get(tool.id)!.status).toBe('verified')
+    expect(createSyncLocal(b.core.store.db).outbox(LOCAL_TENANT)).toEqual([])
+  })
+
   it('a delete on A propagates to the server and to B as a tombstone', async () => {
     expect(b.core.store.tools.get(tool.id)).not.toBeNull()
     expect(a.core.store.tools.delete(tool.id)).toBe(true)
