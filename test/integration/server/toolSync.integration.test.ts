@@ -100,6 +100,7 @@ describe.skipIf(skip !== null)(`tool sync${skip ? ` (skipped: ${skip})` : ''}`, 
   let node: ServerNode
   let site: DirectorySite
   let owner: string
+  let url: string
   let a: Desktop
   let b: Desktop
   let tool: ToolSpec
@@ -113,7 +114,7 @@ describe.skipIf(skip !== null)(`tool sync${skip ? ` (skipped: ${skip})` : ''}`, 
 
   beforeAll(async () => {
     cluster = await startPgCluster()
-    const url = await cluster.createDatabase('sync')
+    url = await cluster.createDatabase('sync')
     store = createPgStore(url)
     owner = createPgOwnerTokens(store.pg, { clock: Date.now }).issue().token
     site = await startDirectorySite()
@@ -360,6 +361,55 @@ describe.skipIf(skip !== null)(`tool sync${skip ? ` (skipped: ${skip})` : ''}`, 
     expect(b.core.store.tools.get(tool.id)!.status).toBe('verified')
     expect(createSyncLocal(b.core.store.db).outbox(LOCAL_TENANT)).toEqual([])
   })
+
+  it('two nodes taking pushes of one tool at once apply one; the same key raced applies once', async () => {
+    const second = await startServerNode(url, 'sync_node_2')
+    try {
+      const put = (base: string, key: string, revision: number, description: string) =>
+        send<{ revision?: number; error?: { code: string } }>(
+          base,
+          'PUT',
+          `/v1/sync/tools/${tool.id}`,
+          {
+            key: owner,
+            json: { baseRevision: revision, tool: edited(serverTool(tool.id)!, description) },
+            headers: { 'idempotency-key': key },
+          },
+        )
+      // Both nodes warm (their first request compiles routes), then rounds of two pushes on
+      // the same base at once: each round applies exactly one.
+      await Promise.all([node.base, second.base].map((base) => pull(1 << 30).then(() => base)))
+      await send(second.base, 'GET', '/v1/sync/tools?since=0', { key: owner })
+      for (let round = 0; round < 10; round++) {
+        const current = store.toolSync.state('local', tool.id)!
+        const raced = await Promise.all([
+          put(node.base, `op_race_${round}_a`, current.revision, `round ${round} on node 1`),
+          put(second.base, `op_race_${round}_b`, current.revision, `round ${round} on node 2`),
+        ])
+        expect(raced.map((r) => r.status).sort(), `round ${round}`).toEqual([200, 409])
+        expect(raced.find((r) => r.status === 409)!.body.error!.code).toBe('stale_revision')
+        const won = raced.find((r) => r.status === 200)!
+        expect(store.toolSync.state('local', tool.id)!.revision).toBe(won.body.revision)
+      }
+      const after = store.toolSync.state('local', tool.id)!
+      const again = await Promise.all(
+        [node.base, second.base].map((base) =>
+          send<{ revision: number }>(base, 'PUT', `/v1/sync/tools/${tool.id}`, {
+            key: owner,
+            json: { baseRevision: after.revision, tool: edited(after.tool!, 'one key, two nodes') },
+            headers: { 'idempotency-key': 'op_race_same' },
+          }),
+        ),
+      )
+      expect(again.map((r) => r.status)).toEqual([200, 200])
+      expect(again[0]!.body).toEqual(again[1]!.body)
+      expect(store.toolSync.state('local', tool.id)!.revision).toBe(again[0]!.body.revision)
+    } finally {
+      await killServerNode(second)
+    }
+    await a.sync.sync()
+    await b.sync.sync()
+  }, 60_000)
 
   it('a delete on A propagates to the server and to B as a tombstone', async () => {
     expect(b.core.store.tools.get(tool.id)).not.toBeNull()
