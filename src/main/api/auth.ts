@@ -174,17 +174,35 @@ export function createAuthenticator(deps: AuthDeps): Authenticator {
         clientId: access.clientId,
       }
     }
+    // Each end user of an org key has a workspace of its own (spec "Authentication" 2).
+    const workspaceOf = (key: { tenant: string }) =>
+      endUser === null ? key.tenant : `${key.tenant}::${endUser}`
+    // A key this process found before (PostgreSQL): its read, its workspace's tools' revision
+    // and the rate limit's statement go in one round trip. A refusal the read gives (unknown,
+    // revoked) still comes before the rate limit's.
+    const known = keys.readAhead?.(token) ?? null
+    let limited: unknown = null
+    if (known && (endUser === null || known.kind === 'org')) {
+      deps.readAhead?.caller(workspaceOf(known))
+      try {
+        take(request, `key:${known.id}`)
+      } catch (error) {
+        limited = error
+      }
+    }
     const record = keys.findByKey(token)
     if (!record)
       throw new ServiceError('unauthorized', 'Unknown API key, or an expired owner token.')
     if (record.revokedAt !== null)
       throw new ServiceError('revoked', 'This API key was revoked: create a new one.')
     if (endUser !== null && record.kind !== 'org') throw endUserRefused()
-    // Each end user of an org key has a workspace of its own (spec "Authentication" 2).
-    const workspace = endUser === null ? record.tenant : `${record.tenant}::${endUser}`
-    // The workspace's tools' revision rides with the rate limit's statement (PostgreSQL).
-    deps.readAhead?.caller(workspace)
-    take(request, `key:${record.id}`)
+    if (limited) throw limited
+    const workspace = workspaceOf(record)
+    if (!known) {
+      // The workspace's tools' revision rides with the rate limit's statement (PostgreSQL).
+      deps.readAhead?.caller(workspace)
+      take(request, `key:${record.id}`)
+    }
     keys.touch(record.id, clock())
     if (endUser !== null) deps.accounts?.endUserSeen(record.tenant, workspace, endUser)
     return {

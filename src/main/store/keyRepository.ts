@@ -30,6 +30,13 @@ export interface KeyRepository {
    * on the next request; unknown keys are never kept (a flood of them must not grow memory).
    */
   findByKey(key: string): ApiKeyRecord | null
+  /**
+   * A store that sends reads together (PostgreSQL): queues `findByKey(key)`'s read to go with
+   * the next statement, and returns the id and workspace this process found for the key before
+   * (they never change; whether it is revoked is only known from the read), or null. Absent
+   * where reads are local.
+   */
+  readAhead?(key: string): Pick<ApiKeyRecord, 'id' | 'tenant' | 'kind'> | null
   list(tenant?: string): ApiKeyRecord[]
   revoke(id: string, now: number): boolean
   /**

@@ -16,7 +16,7 @@ import { createPgOwnerTokens, createPgRateLimiter } from '../../../src/main/serv
 import { createPgStore, type PgStore } from '../../../src/main/store/postgres/pgStore'
 import type { Run } from '../../../src/shared/run'
 import type { ToolSpec } from '../../../src/shared/toolSpec'
-import { callTool, searchRequests, send } from '../../fixtures/harness/http'
+import { callTool, searchRequests, send, type ErrorAnswerBody } from '../../fixtures/harness/http'
 import { startDirectorySite, type DirectorySite } from '../../fixtures/sites/directory'
 import { pgUnavailable, startPgCluster, type PgCluster } from '../store/pgCluster'
 import { seedWorkspace, type Workspace } from './serverNode'
@@ -25,9 +25,9 @@ const skip = pgUnavailable()
 const METRICS_TOKEN = 'round-trips-metrics-token'
 /**
  * PostgreSQL round trips of one verified read run called over HTTP with an API key, and the
- * statements in them (14 statements in 14 round trips before the statements rode together).
+ * statements in them (14 statements in 14 round trips before statements rode together).
  */
-const READ_RUN_ROUND_TRIPS = 5
+const READ_RUN_ROUND_TRIPS = 4
 const READ_RUN_STATEMENTS = 9
 
 /** The node's `sitecall_pg_round_trips_total` and `sitecall_pg_statements_total` (/metrics). */
@@ -150,6 +150,27 @@ describe.skipIf(skip !== null)(
         consecutiveFailures: 0,
         lastGoodInputs: { query: 'writing' },
       })
+    })
+
+    it('refuses a key revoked on another node, before its rate limit, though it rode with it', async () => {
+      // Known to this node (found once), then out of tokens: 429.
+      const { key: other } = workspace.store.keys.create(
+        { id: 'key_trips_other', tenant: LOCAL_TENANT, label: 'other' },
+        Date.now(),
+      )
+      expect((await send(base, 'GET', '/v1/usage', { key: other })).status).toBe(200)
+      workspace.store.pg.query('UPDATE rate_buckets SET tokens = 0, at = $2 WHERE key = $1', [
+        'key:key_trips_other',
+        Date.now() + 3_600_000,
+      ])
+      const limited = await send<ErrorAnswerBody>(base, 'GET', '/v1/usage', { key: other })
+      expect(limited.status).toBe(429)
+      // Revoked through another connection: the next request reads it in its one round trip.
+      workspace.store.keys.revoke('key_trips_other', Date.now())
+      const revoked = await send<ErrorAnswerBody>(base, 'GET', '/v1/usage', { key: other })
+      expect(revoked.body.error.code).toBe('revoked')
+      // The first key still works.
+      expect((await send(base, 'GET', '/v1/usage', { key })).status).toBe(200)
     })
   },
 )

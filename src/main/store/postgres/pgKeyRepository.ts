@@ -30,6 +30,8 @@ const toRecord = (r: KeyRow): ApiKeyRecord => ({
   lastUsedAt: r.last_used_at,
 })
 
+const BY_HASH_SQL = 'SELECT * FROM api_keys WHERE hash = $1'
+
 /**
  * API keys on PostgreSQL (the `KeyRepository` contract). A key is read from the database on every
  * request, never kept on a node: a revocation on one node holds on every node at once (one
@@ -37,6 +39,8 @@ const toRecord = (r: KeyRow): ApiKeyRecord => ({
  */
 export function createPgKeyRepository(pg: SyncPg): KeyRepository {
   const touched = new Map<string, number>()
+  /** What never changes of the keys found here, by hash (as many as the table holds at most). */
+  const seen = new Map<string, Pick<ApiKeyRecord, 'id' | 'tenant' | 'kind'>>()
   return {
     create({ id, tenant, label, kind = 'personal' }, now) {
       const key = API_KEY_PREFIX + randomBytes(32).toString('base64url')
@@ -49,8 +53,19 @@ export function createPgKeyRepository(pg: SyncPg): KeyRepository {
       return { key, record: { id, tenant, label, prefix, kind, createdAt: now, revokedAt: null } }
     },
     findByKey(key) {
-      const row = pg.one<KeyRow>('SELECT * FROM api_keys WHERE hash = $1', [hashKey(key)])
-      return row ? toRecord(row) : null
+      const hash = hashKey(key)
+      const row = pg.one<KeyRow>(BY_HASH_SQL, [hash])
+      if (!row) return null
+      const record = toRecord(row)
+      seen.set(hash, { id: record.id, tenant: record.tenant, kind: record.kind })
+      return record
+    },
+    readAhead(key) {
+      const hash = hashKey(key)
+      const known = seen.get(hash) ?? null
+      // A key never found here is read on its own: unknown bearer values queue nothing.
+      if (known) pg.prefetch(BY_HASH_SQL, [hash])
+      return known
     },
     list(tenant) {
       const rows = tenant
