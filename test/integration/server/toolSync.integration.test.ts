@@ -495,4 +495,40 @@ describe.skipIf(skip !== null)(`tool sync${skip ? ` (skipped: ${skip})` : ''}`, 
       await d.close()
     }
   }, 120_000)
+
+  it('syncs within the workspace of an account token (X-Service-Workspace), not another', async () => {
+    const registered = await send<{ token: string; workspace: { id: string } }>(
+      node.base,
+      'POST',
+      '/v1/auth/register',
+      { json: { name: 'ann@example.org', password: 'sync test password' } },
+    )
+    expect(registered.status).toBe(201)
+    const { token, workspace } = registered.body
+    const e = startDesktop('account')
+    try {
+      await e.sync.connect(node.base, { token, workspace: workspace.id })
+      const { tool: own } = await makeSearchTool(e.core, site)
+      expect((await e.sync.sync()).pushed).toEqual([own.id])
+      expect(store.toolsFor(workspace.id).get(own.id)?.id).toBe(own.id)
+      expect(store.tools.get(own.id)).toBeNull()
+      // The server's own workspace does not list it; the account's does.
+      expect((await pull()).body.tools.map((t) => t.tool.id)).not.toContain(own.id)
+      const theirs = await send<{ tools: Array<{ tool: ToolSpec }> }>(
+        node.base,
+        'GET',
+        '/v1/sync/tools?since=0',
+        { key: token, headers: { 'x-service-workspace': workspace.id } },
+      )
+      expect(theirs.body.tools.map((t) => t.tool.id)).toEqual([own.id])
+      // A workspace the account is not a member of: refused before anything is read.
+      const elsewhere = await send(node.base, 'GET', '/v1/sync/tools?since=0', {
+        key: token,
+        headers: { 'x-service-workspace': 'ws_not_mine' },
+      })
+      expect(elsewhere.status).toBe(403)
+    } finally {
+      await e.close()
+    }
+  })
 })
