@@ -51,8 +51,8 @@ export function requestValues(exchange: Exchange): RequestValue[] {
       out[i] = { ...out[i]!, location: 'query', inJson: path }
   }
   const json = parseJsonRequest(exchange)
-  if (json !== undefined && json !== null && typeof json === 'object' && !Array.isArray(json)) {
-    walk(json as Record<string, unknown>, '', '', out, 0)
+  if (isFlatList(json) || (json !== null && typeof json === 'object' && !Array.isArray(json))) {
+    walk(json as Record<string, unknown> | unknown[], '', '', out, 0)
   } else if (isFormBody(exchange)) {
     new URLSearchParams(exchange.requestBody!.text).forEach((value, key) =>
       out.push({ location: 'body', path: key, key, value, form: true }),
@@ -72,6 +72,22 @@ export function requestValues(exchange: Exchange): RequestValue[] {
       if (!v.inJson && (v.location === 'query' || v.form) && operations.has(v.path))
         v.operation = true
   return out
+}
+
+/**
+ * True for a JSON list of flat records or scalars (a batch saved at once: `[{"name":…,"value":…}]`):
+ * walked like a list inside an object, its items' fields keeping their own keys. A list of nested
+ * documents (an exported flow) is content sent whole, not values.
+ */
+function isFlatList(json: unknown): json is unknown[] {
+  const scalar = (v: unknown) => v === null || typeof v !== 'object'
+  return (
+    Array.isArray(json) &&
+    json.every(
+      (item) =>
+        scalar(item) || (!Array.isArray(item) && Object.values(item as object).every(scalar)),
+    )
+  )
 }
 
 /** How long a plain text body may be to count as one value a person typed or pasted. */

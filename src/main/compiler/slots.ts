@@ -95,7 +95,8 @@ export function planSlots(
     const name = uniqueName(v.key, v.path, used)
     const typed = typedByPath.get(valueKey(v))
     properties[name] = slotSchema(v, slot, typed, observed.get(valueKey(v)))
-    if (typed && !typed.context && !picksListShape(typed, v, values)) required.push(name)
+    if (typed && !typed.context && !typed.setting && !picksListShape(typed, v, values))
+      required.push(name)
     slotOf.set(valueKey(v), slot)
   }
   ordered.filter(typedSlot).forEach(place)

@@ -525,12 +525,22 @@ function answerIs(
   return ({ exchange, json }) => (kind(exchange, json) ? { ...signal } : null)
 }
 
-/** The request values equal to each typed value, and how many typed values only have a prefix. */
+/**
+ * The request values equal to each typed value, and how many typed values only have a prefix.
+ * The same value typed into two fields (`^$` for both `configure` and `write`) is matched to the
+ * request field named like the form field, else to one no other typed value took.
+ */
 export function matchValues(values: RequestValue[], typed: TypedValue[]) {
   const exactMatches: ScoredExchange['exactMatches'] = []
+  const taken = new Set<RequestValue>()
   let prefixes = 0
   for (const t of typed) {
-    const exact = values.find((v) => matchTyped(v.value, t.value) === 'exact')
+    const equal = values.filter((v) => matchTyped(v.value, t.value) === 'exact')
+    const exact =
+      equal.find((v) => t.fieldName !== null && v.key === t.fieldName && !taken.has(v)) ??
+      equal.find((v) => !taken.has(v)) ??
+      equal[0]
+    if (exact) taken.add(exact)
     if (exact) exactMatches.push({ typed: t, value: exact })
     else if (values.some((v) => matchTyped(v.value, t.value) === 'prefix')) prefixes++
   }

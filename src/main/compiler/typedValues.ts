@@ -19,6 +19,12 @@ export interface TypedValue {
    * slot is optional with the recorded value as default; the literal one is what the caller gives.
    */
   context?: boolean
+  /**
+   * A choice from a list (a `<select>`) the intent does not name while it spells out another typed
+   * value: a setting of the form the person kept or chose on the way ("durable" left as offered),
+   * so its slot is optional with the chosen value as default, not a value every caller must give.
+   */
+  setting?: boolean
 }
 
 /**
@@ -65,8 +71,9 @@ export function commitTime(actions: Action[]): number | null {
 
 /**
  * Marks typed values the intent only describes (`context`, see TypedValue): the intent holds the
- * value's words in order but not its spelling, and spells out at least one other typed value.
- * Returns new records; the input is not changed.
+ * value's words in order but not its spelling, and spells out at least one other typed value;
+ * and choices from a list it does not spell out (`setting`). Returns new records; the input is
+ * not changed.
  */
 export function markContext(typed: TypedValue[], intent: string): TypedValue[] {
   const lower = intent.toLowerCase()
@@ -78,7 +85,8 @@ export function markContext(typed: TypedValue[], intent: string): TypedValue[] {
     // A value the intent names that the request spells otherwise (the slug `weekly-update` of
     // "rename the post Weekly Update to Weekly Roundup") names the record, not the change.
     const described = !literal(t) && words.length > 1 && intentText.includes(` ${words.join(' ')} `)
-    return described ? { ...t, context: true } : t
+    if (described) return { ...t, context: true }
+    return t.kind === 'select' && !literal(t) ? { ...t, setting: true } : t
   })
 }
 
