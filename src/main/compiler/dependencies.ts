@@ -134,8 +134,10 @@ interface TracedValue {
 function traceRequest(plan: Planning, exchange: Exchange, depth: number): Map<ValueSite, string> {
   const bindings = new Map<ValueSite, string>()
   const skipPath = new Set(exchange === plan.target ? (plan.options.pathSlots ?? []) : [])
+  const mounts = assetSegments(plan.trace)
   for (const traced of tracedValues(exchange)) {
     if (plan.typed.has(traced.value)) continue
+    if (traced.site.startsWith('path:') && mounts.has(traced.value)) continue
     const isPath = traced.site.startsWith('path:')
     // An id in the path comes from an earlier answer, or it is a constant of the endpoint.
     if (isPath && skipPath.has(Number(traced.site.slice(5)))) continue
@@ -321,6 +323,35 @@ function loginValue(
 /** Whether a step found so far sets the cookie (the run's jar then holds it). */
 function setByStep(plan: Planning, name: string): boolean {
   return [...plan.steps.values()].some((s) => setCookies(s.exchange).some((c) => c.name === name))
+}
+
+/** How many distinct static assets must sit under a segment for it to be the app's mount. */
+const MOUNT_ASSETS = 3
+const ASSET_TYPES = new Set(['stylesheet', 'script', 'image', 'font'])
+const ASSET_PATH = /\.(css|js|mjs|png|gif|jpe?g|svg|ico|woff2?|ttf)$/i
+const mountMemo = new WeakMap<Trace, Set<string>>()
+
+/**
+ * Path segments under which the trace loaded at least {@link MOUNT_ASSETS} distinct static assets
+ * (stylesheets, scripts, images, fonts): where the app is mounted (`/nagios4/…`, `/cgi-bin/nagios4/…`),
+ * a constant of every route, never a record's id (a record's own image is one asset).
+ */
+function assetSegments(trace: Trace): Set<string> {
+  const memo = mountMemo.get(trace)
+  if (memo) return memo
+  const paths = new Map<string, Set<string>>()
+  for (const e of trace.exchanges) {
+    const path = safeUrl(e.url)?.pathname ?? ''
+    if (!ASSET_TYPES.has(e.resourceType ?? '') && !ASSET_PATH.test(path)) continue
+    for (const segment of pathSegments(e.url).slice(0, -1)) {
+      const seen = paths.get(segment) ?? new Set<string>()
+      seen.add(path)
+      paths.set(segment, seen)
+    }
+  }
+  const out = new Set([...paths].filter(([, p]) => p.size >= MOUNT_ASSETS).map(([s]) => s))
+  mountMemo.set(trace, out)
+  return out
 }
 
 /** The values of a request worth tracing: id-like path segments, query, body, script-set headers. */

@@ -9,12 +9,12 @@ import {
 } from '../../shared/jsonPath'
 import type { EvidenceSignal, RequestTemplate, SlotSchema, ToolSpec } from '../../shared/toolSpec'
 import type { Exchange, Trace } from '../../shared/trace'
-import { parseJsonBody } from './classify'
+import { parseJsonBody, safeUrl } from './classify'
 import { personValues, type PersonValue } from './personValues'
 import { singular } from './valueSpelling'
 import { snake } from './naming'
 import { load } from 'cheerio'
-import { formatAnchorPick, parseAnchorPick } from '../../shared/anchorPick'
+import { formatAnchorPick, parseAnchorPick, type AnchorPick } from '../../shared/anchorPick'
 
 /** Fields that name a record, most telling first; any other string field may too. */
 const NAME_FIELDS = [
@@ -68,6 +68,12 @@ export function lookupByName(tool: ToolSpec, trace: Trace, intent = tool.intent)
     if (!exchange) return step
     const extract = step.extract.map((extractor) => {
       if (extractor.from === 'anchor') {
+        // A value every link of the page carries (a CSRF nonce in each link's query, the app's
+        // mount in each path), or a parameter named as a token, is the page's, not a record's:
+        // no name finds another one.
+        const pick = parseAnchorPick(extractor.path)
+        if (pick && (('param' in pick && TOKEN_PARAM.test(pick.param)) || pageWide(exchange, pick)))
+          return extractor
         const looked = anchorByName(
           extractor,
           values,
@@ -139,6 +145,37 @@ function linkRows(exchange: Exchange): Map<string, string> {
     if (text && !out.has(text)) out.set(text, fold($(a).closest('tr, li').text()))
   })
   return out
+}
+
+/** Query parameters that carry a page's anti-forgery token (OWASP CSRF cheat sheet names). */
+const TOKEN_PARAM = /csrf|xsrf|nonce|(^|[_.-])token$/i
+
+/** How many links of other texts must carry a value for it to be the page's own. */
+const PAGE_WIDE_LINKS = 3
+
+/**
+ * True when the value the pick reads (its query parameter or path segment) is carried, equal, by
+ * links of at least {@link PAGE_WIDE_LINKS} different texts of the page.
+ */
+function pageWide(exchange: Exchange, pick: AnchorPick): boolean {
+  const body = exchange.responseBody
+  if (!body || body.encoding !== 'utf8' || !/<a\s/i.test(body.text)) return false
+  const $ = load(body.text)
+  const textsByValue = new Map<string, Set<string>>()
+  $('a[href]').each((_, a) => {
+    const url = safeUrl(new URL($(a).attr('href')!, exchange.url).href)
+    if (!url) return
+    const value =
+      'param' in pick
+        ? url.searchParams.get(pick.param)
+        : (url.pathname.split('/').filter(Boolean)[pick.segment] ?? null)
+    if (!value) return
+    const texts = textsByValue.get(value) ?? new Set<string>()
+    texts.add($(a).text().replace(/\s+/g, ' ').trim())
+    textsByValue.set(value, texts)
+  })
+  const recorded = [...textsByValue.values()].find((texts) => texts.has(pick.text))
+  return (recorded?.size ?? 0) >= PAGE_WIDE_LINKS
 }
 
 /**
