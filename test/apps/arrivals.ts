@@ -16,7 +16,7 @@ export interface ArrivalFigures {
 
 export interface Arrival {
   app: string
-  /** 0: the first corpus (issue 9); 1 to 4: the waves of issue 24. */
+  /** 0: the first corpus (issue 9); 1 to 5: the waves of issue 24. */
   wave: number
   /** The day it was measured, `YYYY-MM-DD`; null while it waits to be measured. */
   measured: string | null
@@ -126,6 +126,21 @@ export const ARRIVALS: Arrival[] = [
     wave: 4,
     measured: '2026-11-29',
     commit: '1bbb143',
+    recording: { n, target: rt, working: rw },
+    har: { n, target: ht, working: hw },
+  })),
+  // Wave 5: measured on arrival at 20e25b5, after wave 4's mechanisms (raw output:
+  // arrivals/wave5-20e25b5.txt).
+  ...(
+    [
+      ['tomcat', 10, [7, 6], [9, 8]],
+      ['nagios', 8, [8, 2], [7, 5]],
+    ] as const
+  ).map(([app, n, [rt, rw], [ht, hw]]): Arrival => ({
+    app,
+    wave: 5,
+    measured: '2026-11-29',
+    commit: '20e25b5',
     recording: { n, target: rt, working: rw },
     har: { n, target: ht, working: hw },
   })),
