@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { FREE_GRANT_CREDITS } from '../../../src/main/store/ledgerRepository'
 import { createPgStore, type PgStore } from '../../../src/main/store/postgres/pgStore'
 import type { NewRun, RunPatch } from '../../../src/main/store/runRepository'
+import type { ToolSpec } from '../../../src/shared/toolSpec'
 import { pgUnavailable, startPgCluster, type PgCluster } from './pgCluster'
 
 const skip = pgUnavailable()
@@ -96,6 +97,28 @@ describe.skipIf(skip !== null)(
       expect(free).toMatchObject({ status: 'succeeded', billed: false })
       expect(charged('tc')).toBe(0)
       expect(store.health.get('tool_tc').lastGoodInputs).toEqual({})
+    })
+
+    it("sees a request's own tool save and login save though their reads were prefetched", () => {
+      const tools = store.toolsFor('tw')
+      const before = tools.revision()
+      // As an authenticated request and a starting run do: the reads ride with the next statement.
+      store.readAhead.caller('tw')
+      store.readAhead.runStart('tw', 'site.test', null, false)
+      store.pg.query('SELECT 1')
+      const tool = {
+        id: 'tool_tw',
+        name: 'search',
+        siteHost: 'site.test',
+        status: 'verified',
+        createdAt: 1,
+        updatedAt: 1,
+      } as unknown as ToolSpec
+      tools.save(tool)
+      expect(tools.revision()).not.toBe(before)
+      expect(tools.get('tool_tw')?.name).toBe('search')
+      store.logins.save('tw', 'site.test', Buffer.from('sealed'), 5)
+      expect(store.logins.get('tw', 'site.test')).not.toBeNull()
     })
 
     it('moves, charges and records nothing when the guard does not hold (a cancel won)', () => {

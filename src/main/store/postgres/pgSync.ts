@@ -49,6 +49,12 @@ export interface SyncPg {
    */
   prefetch(sql: string, params?: readonly unknown[]): void
   /**
+   * Drops every prefetched result and every prefetch not sent yet: a repository calls it before
+   * a write that may change what was prefetched (a tool save moves the tools' revision), so the
+   * caller's next read sees its own write.
+   */
+  forget(): void
+  /**
    * Round trips to the server so far (the bench's "round trips per run"): a statement sent
    * alone is one, statements sent together (queued ones with the next) are one.
    */
@@ -439,6 +445,10 @@ export function connectSyncPg(url: string, options: SyncPgOptions = {}): SyncPg 
     defer(sql, params) {
       if (depth === 0) query(sql, params)
       else queue(sql, params)
+    },
+    forget() {
+      prefetched.clear()
+      queued = queued.filter((item) => !item.prefetch)
     },
     prefetch(sql, params = []) {
       const values = params.map(toParam)

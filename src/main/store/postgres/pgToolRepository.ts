@@ -49,6 +49,8 @@ export function createPgToolRepository(pg: SyncPg, workspace: string): ToolRepos
     return known(id)
   }
   const save = (tool: ToolSpec) => {
+    // The save moves the revision a request may have prefetched: its next read must see it.
+    pg.forget()
     const { rowCount } = pg.query(
       `INSERT INTO tools (id, tenant, name, site_host, status, spec, created_at, updated_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
@@ -130,6 +132,7 @@ export function createPgToolRepository(pg: SyncPg, workspace: string): ToolRepos
       ).rows
     },
     delete(id) {
+      pg.forget()
       return (
         pg.query('DELETE FROM tools WHERE id = $1 AND tenant = $2', [id, workspace]).rowCount > 0
       )

@@ -36,6 +36,8 @@ export function prefetchLogin(pg: SyncPg, tenant: string, siteHost: string): voi
 export function createPgLoginRepository(pg: SyncPg): LoginRepository {
   return {
     save(tenant, siteHost, sealedState, now, extras = {}) {
+      // A run's prefetched login (`prefetchLogin`) must not hide this one from the next read.
+      pg.forget()
       const secrets = extras.secrets === undefined ? null : JSON.stringify(extras.secrets)
       pg.query(
         `INSERT INTO logins (tenant, site_host, storage_state, sealed_state, secrets, login_url, saved_at)
@@ -71,9 +73,13 @@ export function createPgLoginRepository(pg: SyncPg): LoginRepository {
       pg
         .query<LoginRow>('SELECT * FROM logins WHERE tenant = $1 ORDER BY site_host', [tenant])
         .rows.map(toLogin),
-    remove: (tenant, siteHost) =>
-      pg.query('DELETE FROM logins WHERE tenant = $1 AND site_host = $2', [tenant, siteHost])
-        .rowCount > 0,
+    remove(tenant, siteHost) {
+      pg.forget()
+      return (
+        pg.query('DELETE FROM logins WHERE tenant = $1 AND site_host = $2', [tenant, siteHost])
+          .rowCount > 0
+      )
+    },
     plaintext: () =>
       pg.query<LoginRow>('SELECT * FROM logins WHERE storage_state IS NOT NULL').rows.map(toLogin),
   }
