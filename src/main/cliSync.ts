@@ -60,11 +60,10 @@ export async function linkCommand(args: string[]): Promise<number> {
           `Open this URL in a browser signed in to the server, and approve:\n${url}\n`,
         ),
     })
-    const queued = sync.link() ? 'Every verified tool is queued: run `sitecall sync`.' : ''
     process.stdout.write(
       values.json
         ? `${JSON.stringify({ serverUrl: link.serverUrl, workspace: link.workspace, auth: link.auth, tokenStore: link.tokenStore })}\n`
-        : `Linked to ${link.serverUrl} (token kept in the ${link.tokenStore === 'keychain' ? 'OS keychain' : 'vault, sealed'}). ${queued}\n`,
+        : `Linked to ${link.serverUrl} (token kept in the ${link.tokenStore === 'keychain' ? 'OS keychain' : 'vault, sealed'}). Every verified tool is queued: run \`sitecall sync\`.\n`,
     )
     return 0
   } finally {
