@@ -15,6 +15,13 @@ import { appNames } from '../apps/registry'
 const PARAPHRASES = fileURLToPath(new URL('../apps/paraphrases.json', import.meta.url))
 /** Paraphrases of the apps that joined the corpus later, written blind (measured, never tuned on). */
 export const HELD_OUT = fileURLToPath(new URL('../apps/paraphrases-heldout.json', import.meta.url))
+/**
+ * Paraphrases of the apps of waves 4 and 5 (Supervisor, Rspamd, RabbitMQ, Tomcat, Nagios), written
+ * blind by someone who never saw the router; first measured on arrival, never tuned on.
+ */
+export const HELD_OUT_NEW = fileURLToPath(
+  new URL('../apps/paraphrases-wave45.json', import.meta.url),
+)
 /** The pinned answers of the development half (`routerPins.ts` writes them). */
 export const DEV_PINS = fileURLToPath(
   new URL('../integration/router/devPins.json', import.meta.url),
@@ -233,6 +240,7 @@ export async function runRouterAccuracyBench(): Promise<AccuracyFigures[]> {
     ['dev', loadParaphrases(), 'dev'],
     ['test', loadParaphrases(), 'test'],
     ['held-out', loadParaphrases(HELD_OUT), 'all'],
+    ['waves 4-5', loadParaphrases(HELD_OUT_NEW), 'all'],
   ]
   const results = sets.map(([, list, split]) => measureAccuracy(corpus.tools, list, split, router))
   const pct = (x: number) => `${(x * 100).toFixed(1)}%`.padStart(7)
@@ -254,6 +262,7 @@ export async function runRouterAccuracyBench(): Promise<AccuracyFigures[]> {
   for (const [i, name] of [
     [1, 'test'],
     [2, 'held-out'],
+    [3, 'waves 4-5'],
   ] as const)
     console.log(
       `${name} top-1 per app: ${Object.entries(results[i]!.perApp)
@@ -264,6 +273,7 @@ export async function runRouterAccuracyBench(): Promise<AccuracyFigures[]> {
   for (const [i, name] of [
     [1, 'test'],
     [2, 'held-out'],
+    [3, 'waves 4-5'],
   ] as const) {
     const r = results[i]!
     const wrongTool = r.misses.filter(
