@@ -7,11 +7,17 @@
  *
  * Facts are kept per tool id and replaced when the tool's `updatedAt` or status changes; a tool
  * no longer passed in is dropped at the next sweep.
+ *
+ * Speed (issue 25): what a search asks of every tool held is kept, not recomputed per search: the
+ * set of site names (rebuilt only when a site is added or dropped), each tool's `sameThing` and
+ * the reading of an intent's text (`viewOf` in `ranker.ts`, kept per text until the tools held
+ * change: {@link FactIndex.version}).
  */
 import type { ToolSpec } from '../../shared/toolSpec'
 import type { Act } from '../intent/act'
 import type { IntentView } from './features'
 import { relatedStems } from './meaning/related'
+import { sameThing } from './sameThing'
 import { stem } from './text'
 import { toolFacts, type ToolFacts } from './toolFacts'
 
@@ -19,6 +25,10 @@ export interface FactEntry {
   tool: ToolSpec
   facts: ToolFacts
   generation: number
+  /** What the tool's request is (`ranker.ts` `sameThing`), kept with the tool it was read from. */
+  thing: string
+  /** Where the last sync that passed the tool in had it first (its place in that list). */
+  position: number
 }
 
 /** Expansions weaker than this find no candidates (they may still count in features). */
@@ -33,26 +43,32 @@ export class FactIndex {
   private readonly expansions = new Map<string, Map<string, number>>()
   private generation = 0
   private last: { tools: readonly ToolSpec[]; entries: FactEntry[] } | null = null
+  /** The site names as a set, until a site is added or dropped (null: to be made again). */
+  private names: ReadonlySet<string> | null = null
+  private changes = 0
 
   /** Makes the index hold exactly `tools`; returns their entries in the same order. */
   sync(tools: readonly ToolSpec[]): FactEntry[] {
     const last = this.last
-    if (last && last.tools.length === tools.length && last.tools.every((t, i) => t === tools[i]))
-      return last.entries
+    if (last && sameTools(last.tools, tools)) return last.entries
     const generation = ++this.generation
     const out: FactEntry[] = []
-    for (const tool of tools) {
+    for (const [i, tool] of tools.entries()) {
       let entry = this.entries.get(tool.id)
       if (entry && (entry.tool.updatedAt !== tool.updatedAt || entry.tool.status !== tool.status)) {
         this.unpost(entry)
         entry = undefined
       }
       if (!entry) {
-        entry = { tool, facts: toolFacts(tool), generation }
+        entry = this.entryOf(tool, generation)
         this.entries.set(tool.id, entry)
         this.post(entry)
       }
-      entry.tool = tool
+      if (entry.tool !== tool) {
+        entry.tool = tool
+        entry.thing = sameThing(tool)
+      }
+      if (entry.generation !== generation) entry.position = i
       entry.generation = generation
       out.push(entry)
     }
@@ -76,7 +92,7 @@ export class FactIndex {
     for (const tool of tools) {
       // (A tool held already, changed or not, is the sync's to look at.)
       if (!this.entries.has(tool.id)) {
-        const entry = { tool, facts: toolFacts(tool), generation: -1 }
+        const entry = this.entryOf(tool, -1)
         this.entries.set(tool.id, entry)
         this.post(entry)
       }
@@ -84,14 +100,38 @@ export class FactIndex {
     }
   }
 
+  private entryOf(tool: ToolSpec, generation: number): FactEntry {
+    return { tool, facts: toolFacts(tool), generation, thing: sameThing(tool), position: -1 }
+  }
+
   /** Number of tools held. */
   get size(): number {
     return this.entries.size
   }
 
-  /** The site names of the tools held (`siteKey` spelling). */
+  /**
+   * A number that changes whenever what the index holds changes (a tool's facts added or
+   * dropped): what is worked out from the index may be kept while it stays the same.
+   */
+  get version(): number {
+    return this.changes
+  }
+
+  /**
+   * The entry of tool `id` when the last sync passed it in, else undefined. O(1).
+   */
+  current(id: string): FactEntry | undefined {
+    const entry = this.entries.get(id)
+    return entry?.generation === this.generation ? entry : undefined
+  }
+
+  /**
+   * The site names of the tools held (`siteKey` spelling). The same set until a site is added or
+   * dropped (read-only: callers must not change it).
+   */
   siteNames(): ReadonlySet<string> {
-    return new Set(this.bySite.keys())
+    this.names ??= new Set(this.bySite.keys())
+    return this.names
   }
 
   /** log(1 + N / (1 + tools saying `s`)): how much a stem tells tools apart. */
@@ -132,26 +172,43 @@ export class FactIndex {
   }
 
   private post(entry: FactEntry): void {
+    this.changes++
     for (const s of entry.facts.stems.keys()) addTo(this.postings, s, entry)
-    for (const name of entry.facts.siteNames) addTo(this.bySite, name, entry)
+    for (const name of entry.facts.siteNames) if (addTo(this.bySite, name, entry)) this.names = null
     addTo(this.byAct, entry.facts.act, entry)
   }
 
   private unpost(entry: FactEntry): void {
+    this.changes++
     for (const s of entry.facts.stems.keys()) removeFrom(this.postings, s, entry)
-    for (const name of entry.facts.siteNames) removeFrom(this.bySite, name, entry)
+    for (const name of entry.facts.siteNames)
+      if (removeFrom(this.bySite, name, entry)) this.names = null
     removeFrom(this.byAct, entry.facts.act, entry)
   }
 }
 
-function addTo<K>(map: Map<K, Set<FactEntry>>, key: K, entry: FactEntry): void {
+/** The same tool objects in the same order (a plain loop: this runs on every search). */
+function sameTools(a: readonly ToolSpec[], b: readonly ToolSpec[]): boolean {
+  if (a.length !== b.length) return false
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
+  return true
+}
+
+/** Adds `entry` under `key`; true when the key is new. */
+function addTo<K>(map: Map<K, Set<FactEntry>>, key: K, entry: FactEntry): boolean {
   const set = map.get(key)
   if (set) set.add(entry)
   else map.set(key, new Set([entry]))
+  return !set
 }
 
-function removeFrom<K>(map: Map<K, Set<FactEntry>>, key: K, entry: FactEntry): void {
+/** Removes `entry` from under `key`; true when the key is gone with it. */
+function removeFrom<K>(map: Map<K, Set<FactEntry>>, key: K, entry: FactEntry): boolean {
   const set = map.get(key)
   set?.delete(entry)
-  if (set?.size === 0) map.delete(key)
+  if (set?.size === 0) {
+    map.delete(key)
+    return true
+  }
+  return false
 }

@@ -12,7 +12,6 @@
  * 0.9 (issue 25 E: ties are not matches); `tieOf` says which they are and what would tell them
  * apart.
  */
-import type { ToolSpec } from '../../shared/toolSpec'
 import { readIntent } from '../intent/readIntent'
 import { calibrate, dot, softmax, type Platt } from './choiceModel'
 import type { FactEntry, FactIndex } from './factIndex'
@@ -26,6 +25,7 @@ import {
   type IntentView,
 } from './features'
 import fitted from './rankerParams.json' with { type: 'json' }
+import { sameThing } from './sameThing'
 
 if (fitted.features.join() !== FEATURES.join())
   throw new Error(
@@ -63,8 +63,35 @@ export interface Ranking {
 /** Lemmas that say nothing of what is asked (`something`, `thing`, `please`). */
 const EMPTY_WORDS = new Set(['thing', 'something', 'stuff', 'one', 'please', 'pls', 'just', 'also'])
 
-/** Reads `text` as the index's features need it: the intent, its head and words expanded. */
+/** Texts whose readings one index keeps (`viewOf`); all are dropped when the cap is reached. */
+const VIEWS_KEPT = 2_000
+
+/** Per index, the readings of the texts searched since what it holds last changed. */
+const views = new WeakMap<FactIndex, { version: number; byText: Map<string, IntentView> }>()
+
+/**
+ * Reads `text` as the index's features need it: the intent, its head and words expanded. The
+ * reading is kept per text while what `index` holds stays the same (`FactIndex.version`: the site
+ * names, how many tools say each word), so a text searched again is not read again (issue 25
+ * speed); it is shared, so callers must not change it.
+ */
 export function viewOf(text: string, index: FactIndex): IntentView {
+  let kept = views.get(index)
+  if (kept?.version !== index.version) {
+    kept = { version: index.version, byText: new Map() }
+    views.set(index, kept)
+  }
+  let view = kept.byText.get(text)
+  if (!view) {
+    if (kept.byText.size >= VIEWS_KEPT) kept.byText.clear()
+    view = readView(text, index)
+    kept.byText.set(text, view)
+  }
+  return view
+}
+
+/** {@link viewOf} without keeping it. */
+function readView(text: string, index: FactIndex): IntentView {
   const intent = readIntent(text, { siteNames: index.siteNames() })
   const expanded = (lemma: string): ExpandedWord => {
     const stems = index.expand(lemma)
@@ -76,11 +103,7 @@ export function viewOf(text: string, index: FactIndex): IntentView {
   return { intent, head: intent.head ? expanded(intent.head) : null, words }
 }
 
-/** What one tool's request is: tools with the same do the same thing. */
-export function sameThing(tool: ToolSpec): string {
-  const target = tool.steps.at(-1)?.request
-  return `${tool.siteHost} ${target?.method ?? ''} ${(target?.url ?? tool.name).split('?')[0]}`
-}
+export { sameThing }
 
 /**
  * Scores `entries` (the choice set) for `view` under `params` (see the file comment), with the
@@ -107,7 +130,7 @@ export function rankEntries(
   const logits = rows.map((x) => dot(params.weights, x))
   // One choice per thing done: its best tool's logit.
   const groups = new Map<string, number>()
-  const keys = entries.map((e) => sameThing(e.tool))
+  const keys = entries.map((e) => e.thing)
   keys.forEach((k, i) => groups.set(k, Math.max(groups.get(k) ?? -Infinity, logits[i]!)))
   const groupKeys = [...groups.keys()]
   const choiceLogits = [
@@ -133,9 +156,14 @@ export function rankEntries(
     }
   }
   // At equal probabilities, the tool whose own head noun is the intent's head, then the id.
-  const own = (r: RankedTool) => (ownHead?.has(r.entry.tool.id) ? 1 : 0)
+  // (Looked up once per tool, not per comparison.)
+  const own = new Map<RankedTool, number>()
+  if (ownHead?.size) for (const r of ranked) if (ownHead.has(r.entry.tool.id)) own.set(r, 1)
   ranked.sort(
-    (a, b) => b.p - a.p || own(b) - own(a) || compareIds(a.entry.tool.id, b.entry.tool.id),
+    (a, b) =>
+      b.p - a.p ||
+      (own.get(b) ?? 0) - (own.get(a) ?? 0) ||
+      compareIds(a.entry.tool.id, b.entry.tool.id),
   )
   return { view, ranked, none: p[0]! }
 }
@@ -163,7 +191,7 @@ export function tieOf(ranking: Ranking, params: RankerParams = FITTED): Tie | nu
   const tied: RankedTool[] = []
   let together = 0
   for (const r of ranking.ranked) {
-    const key = sameThing(r.entry.tool)
+    const key = r.entry.thing
     if (seen.has(key)) continue
     if (r.p < top.p / 4 || tied.length === 4) break
     seen.add(key)

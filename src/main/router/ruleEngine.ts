@@ -107,6 +107,9 @@ import { isNamedRecord, parseIntent, type IntentWord, type ParsedIntent } from '
 import { scoreTool, type MatchEvidence } from './score'
 import { ToolIndex, type Expanded, type IndexEntry } from './toolIndex'
 
+/** Texts whose parse one rule scorer keeps; all are dropped when the cap is reached. */
+const PARSES_KEPT = 2_000
+
 /** `site` as `stem` keeps it (`our private package [site]`). */
 const SITE_STEM = stem('site')
 /** One tool's rule score, the rules' evidence, and whether the rules' index found the tool. */
@@ -239,7 +242,13 @@ export function createRuleScorer({ without = new Set() }: RuleScorerOptions = {}
   const spelling = spellingVocabulary(index)
   const appWords = appVocabulary(index)
 
-  const scoreEntries = (parsed: ParsedIntent, entries: IndexEntry[]) => {
+  // The rule score of each of `entries` by tool id (`found`: those the rules' index found), made
+  // in one pass: no intermediate records per tool.
+  const scoreEntries = (
+    parsed: ParsedIntent,
+    entries: Iterable<IndexEntry>,
+    found: ReadonlySet<IndexEntry>,
+  ): Map<string, RuleScore> => {
     const memo = new Map<IntentWord, Expanded>()
     const verbs = new Map<string, Expanded>()
     const expand = (w: IntentWord, pos: 'noun' | 'verb' = 'noun') => {
@@ -252,7 +261,20 @@ export function createRuleScorer({ without = new Set() }: RuleScorerOptions = {}
       if (!e) memo.set(w, (e = index.expand(w)))
       return e
     }
-    return entries.map((e) => ({ tool: e.tool, ...scoreTool(parsed, e.profile, expand) }))
+    const out = new Map<string, RuleScore>()
+    for (const e of entries) {
+      const { score, evidence } = scoreTool(parsed, e.profile, expand)
+      out.set(e.tool.id, {
+        score,
+        evidence,
+        found: found.has(e),
+        ownHead:
+          evidence.head !== null &&
+          evidence.toolHead !== null &&
+          stem(evidence.head) === evidence.toolHead,
+      })
+    }
+    return out
   }
   // `dokuwiki: page ids containing hr`: a site's name as a label says where; what follows is
   // the request (not what to look for, as after `search:`).
@@ -642,9 +664,23 @@ export function createRuleScorer({ without = new Set() }: RuleScorerOptions = {}
       sites: [...parsed.sites, ...moved.map(asSite)],
     }
   }
+  // The parse of each text searched, while what the index holds stays the same (a parse asks the
+  // index which words tools say and which sites there are): a text searched again is not parsed
+  // again (issue 25 speed). Shared between searches, so nothing after `parse` may change it.
+  let parses = { version: -1, byText: new Map<string, ParsedIntent>() }
+  const parseKept = (intent: string): ParsedIntent => {
+    if (parses.version !== index.version) parses = { version: index.version, byText: new Map() }
+    let parsed = parses.byText.get(intent)
+    if (!parsed) {
+      if (parses.byText.size >= PARSES_KEPT) parses.byText.clear()
+      parsed = parse(intent)
+      parses.byText.set(intent, parsed)
+    }
+    return parsed
+  }
   const candidatesOf = (intent: string, tools: readonly ToolSpec[]) => {
     index.sync(tools)
-    const parsed = parse(intent)
+    const parsed = parseKept(intent)
     // The head decides (score.ts): with specific object words, the head is one of them and a tool
     // must show it at MIN_HEAD_STRENGTH or more to reach 0.9; without, it may be a generic object
     // word, a value or a place, or be implicit (the site named, a sign-in, a typed value).
@@ -686,27 +722,19 @@ export function createRuleScorer({ without = new Set() }: RuleScorerOptions = {}
       return parse(intent)
     },
     scores(intent, tools, also = new Set()) {
-      const all = index.sync(tools)
       const { parsed, entries } = candidatesOf(intent, tools)
       const found = new Set(entries)
       const wanted = new Set(entries)
-      if (also.size) for (const e of all) if (also.has(e.tool.id)) wanted.add(e)
-      const scored = scoreEntries(parsed, [...wanted])
-      const list = [...wanted]
-      return new Map(
-        scored.map((s, i) => [
-          s.tool.id,
-          {
-            score: s.score,
-            evidence: s.evidence,
-            found: found.has(list[i]!),
-            ownHead:
-              s.evidence.head !== null &&
-              s.evidence.toolHead !== null &&
-              stem(s.evidence.head) === s.evidence.toolHead,
-          },
-        ]),
-      )
+      // The tools of `also`, in the order of `tools`: looked up by id, not by a pass over every
+      // tool.
+      const more: IndexEntry[] = []
+      for (const id of also) {
+        const e = index.currentEntry(id)
+        if (e && !wanted.has(e)) more.push(e)
+      }
+      more.sort((a, b) => a.position - b.position)
+      for (const e of more) wanted.add(e)
+      return scoreEntries(parsed, wanted, found)
     },
   }
 }

@@ -468,7 +468,8 @@ export function scoreTool(
             !(v.value === 'number' && /[.,]/.test(v.word)),
         )))
   if (!head) penalty += implicit ? PENALTY.implicit : PENALTY.head
-  const all = [core, intent.qualifiers, intent.values, intent.places, sites].flat()
+  // (`concat`, not `flat`: this runs for every candidate tool.)
+  const all = core.concat(intent.qualifiers, intent.values, intent.places, sites)
   const allStems = new Set(all.map((w) => w.stem))
   // The tool's head is named by the intent, or the intent's head is a word of the tool's own
   // object (`draft` of `a draft post`), not a word it only mentions (`in the Website project`).

@@ -52,6 +52,8 @@ export interface IndexEntry {
   profile: ToolProfile
   /** The sync in which the tool was last passed in. */
   generation: number
+  /** Where that sync had it first (its place in the list passed in). */
+  position: number
 }
 
 interface VectorMemo {
@@ -80,6 +82,10 @@ export class ToolIndex {
    * a thing of the site finds them (`score.ts`, site objects).
    */
   private readonly siteWide = new Map<string, Set<IndexEntry>>()
+  /**
+   * The first word said of each stem held, when it has a vector (in the order tools said them),
+   * and its stem: the words `vectorNeighbours` compares an intent word with.
+   */
   private readonly vocabStems: string[] = []
   private readonly vocabWords: string[] = []
   private readonly vocab = new Set<string>()
@@ -90,6 +96,8 @@ export class ToolIndex {
   private readonly siteVocabularies = new Map<string, Set<string>>()
   private lastSync: { tools: ToolSpec[]; entries: IndexEntry[] } | null = null
   private labelVersion = 0
+  /** Changes whenever a profile is posted or unposted (`version`). */
+  private changes = 0
   private labelMemoVersion = -1
   private readonly labelMemo = new Map<string, string[]>()
 
@@ -104,7 +112,7 @@ export class ToolIndex {
     if (last && sameTools(last.tools, tools)) return last.entries
     const generation = ++this.generation
     this.poolNames(tools)
-    const out = tools.map((tool) => this.hold(tool, generation))
+    const out = tools.map((tool, i) => this.hold(tool, generation, i))
     // Tools no longer passed in: dropped once they are a fifth of what is held.
     if (this.entries.size > out.length * 1.25 + 16)
       for (const entry of [...this.entries.values()])
@@ -153,7 +161,7 @@ export class ToolIndex {
    * The entry of `tool`, profiled when new or changed, marked as passed in at `generation` (-1
    * ahead of a sync: in none yet).
    */
-  private hold(tool: ToolSpec, generation: number): IndexEntry {
+  private hold(tool: ToolSpec, generation: number, position = -1): IndexEntry {
     let entry = this.entries.get(tool.id)
     if (
       entry &&
@@ -168,6 +176,7 @@ export class ToolIndex {
         tool,
         profile: profileTool(tool, [...(this.hostNames.get(tool.siteHost) ?? [])]),
         generation,
+        position,
       }
       const shared = this.siteVocabularyOf(`${tool.siteHost} context`)
       for (const s of entry.profile.siteVocabulary) {
@@ -188,6 +197,8 @@ export class ToolIndex {
       this.post(entry)
     }
     entry.tool = tool
+    // (A tool passed in twice keeps its first place.)
+    if (entry.generation !== generation || generation < 0) entry.position = position
     entry.generation = generation
     return entry
   }
@@ -333,9 +344,24 @@ export class ToolIndex {
     return entries.filter((e) => e.generation === this.generation)
   }
 
+  /** The entry of tool `id` when the last sync passed it in, else undefined. O(1). */
+  currentEntry(id: string): IndexEntry | undefined {
+    const entry = this.entries.get(id)
+    return entry?.generation === this.generation ? entry : undefined
+  }
+
   /** Number of tool profiles held. */
   get size(): number {
     return this.entries.size
+  }
+
+  /**
+   * A number that changes whenever what the index holds changes (a profile added or dropped):
+   * what is worked out from the index (an intent's parse: `ruleEngine.ts`) may be kept while it
+   * stays the same.
+   */
+  get version(): number {
+    return this.changes
   }
 
   /**
@@ -477,6 +503,7 @@ export class ToolIndex {
   }
 
   private post(entry: IndexEntry): void {
+    this.changes++
     for (const key of ToolIndex.keysOf(entry.profile)) {
       let set = this.postings.get(key)
       if (!set) this.postings.set(key, (set = new Set()))
@@ -494,8 +521,11 @@ export class ToolIndex {
       if (!WHERE_FIELDS.has(term.field)) this.workVocab.add(term.stem)
       if (!this.vocab.has(term.stem)) {
         this.vocab.add(term.stem)
-        this.vocabStems.push(term.stem)
-        this.vocabWords.push(term.word)
+        // (Only words with a vector can be near one: the others are no neighbours to look at.)
+        if (hasVector(term.word)) {
+          this.vocabStems.push(term.stem)
+          this.vocabWords.push(term.word)
+        }
       }
     }
     let hosted = this.byHost.get(entry.tool.siteHost)
@@ -517,6 +547,7 @@ export class ToolIndex {
   }
 
   private unpost(entry: IndexEntry): void {
+    this.changes++
     const hosted = this.byHost.get(entry.tool.siteHost)
     hosted?.delete(entry)
     if (hosted?.size === 0) this.byHost.delete(entry.tool.siteHost)

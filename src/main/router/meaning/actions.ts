@@ -178,14 +178,19 @@ for (const [name, act] of Object.entries(ACTS))
  * one act of a web app (`fire` and `trigger`, `bin` and `trash`, `export` and `save`).
  */
 export function sameAct(a: string, b: string): boolean {
-  const actsA = ACTS_OF.get(a.replace(/ /g, '_'))
-  const actsB = ACTS_OF.get(b.replace(/ /g, '_'))
+  const actsA = ACTS_OF.get(joined(a))
+  const actsB = ACTS_OF.get(joined(b))
   return !!actsA && !!actsB && actsA.some((x) => actsB.includes(x))
 }
 
 /** True when `verb` (dictionary form, phrasal verbs joined with `_`) names some act here. */
 export function isActVerb(verb: string): boolean {
-  return ACTS_OF.has(verb.replace(/ /g, '_'))
+  return ACTS_OF.has(joined(verb))
+}
+
+/** `verb` with its spaces as `_` (the router asks these for every tool it scores: no regex then). */
+function joined(verb: string): string {
+  return verb.includes(' ') ? verb.replace(/ /g, '_') : verb
 }
 
 /**
@@ -194,7 +199,7 @@ export function isActVerb(verb: string): boolean {
  * object decides (`put`).
  */
 export function actClassOf(verb: string): VerbClass | null {
-  const acts = ACTS_OF.get(verb.replace(/ /g, '_'))
+  const acts = ACTS_OF.get(joined(verb))
   // `put` sets as often as it uploads (`put the issue on hold`): WordNet's senses say which.
   if (!acts || verb === 'put') return null
   const classes = new Set(acts.map((a) => ACTS[a]!.verbClass))

@@ -100,6 +100,13 @@ const sameMemo = new Map<string, boolean>()
  * hypernym). What `sameAction` accepts without its hypernym step.
  */
 export function sameSense(a: string, b: string): boolean {
+  return remembered(senseMemo, a, b, compareSenses)
+}
+
+const senseMemo = new Map<string, boolean>()
+
+/** {@link sameSense}, worked out. */
+function compareSenses(a: string, b: string): boolean {
   const la = verbLemma(a)
   const lb = verbLemma(b)
   if (la === lb || stem(la) === stem(lb)) return true
@@ -120,6 +127,33 @@ export function sameSense(a: string, b: string): boolean {
  * may be another of its kinds (`move issue #4 to another project` is no status change).
  */
 export function isKindOf(a: string, b: string): boolean {
+  return remembered(kindMemo, a, b, compareKinds)
+}
+
+const kindMemo = new Map<string, boolean>()
+
+/**
+ * `answer(a, b)`, kept in `memo` (the router asks the same pairs of verbs for every tool it
+ * scores; WordNet's answer never changes): dropped whole at {@link MEMO_LIMIT}.
+ */
+function remembered(
+  memo: Map<string, boolean>,
+  a: string,
+  b: string,
+  answer: (a: string, b: string) => boolean,
+): boolean {
+  const key = `${a}|${b}`
+  let known = memo.get(key)
+  if (known === undefined) {
+    known = answer(a, b)
+    if (memo.size >= MEMO_LIMIT) memo.clear()
+    memo.set(key, known)
+  }
+  return known
+}
+
+/** {@link isKindOf}, worked out. */
+function compareKinds(a: string, b: string): boolean {
   const ids = new Set(
     synsetsOf(verbLemma(b), 'verb')
       .slice(0, SENSES)
