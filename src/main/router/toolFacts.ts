@@ -208,13 +208,16 @@ export function siteNamesOf(tool: ToolSpec): string[] {
   const names = tool.site?.names ?? []
   const host = tool.siteHost.replace(/:\d+$/, '')
   const labels = /^[\d.]+$|^\[/.test(host) ? [] : host.split('.')
-  const firsts = names.map((n) => n.split(/\s+/)[0] ?? '').filter((w) => w.length > 2)
+  // The first word that is no function word: `Tomcat` of `The Tomcat Servlet/JSP Container`.
+  const firsts = names
+    .map((n) => n.split(/\s+/).find((w) => !STOP_WORDS.has(w.toLowerCase())) ?? '')
+    .filter((w) => w.length > 2)
   const [sitePart = ''] = tool.name.includes('__') ? tool.name.split('__') : []
   return [
     ...new Set(
       [...names, ...firsts, ...labels, sitePart.replace(/_\d.*$/, '')]
         .map(siteKey)
-        .filter((k) => k.length > 1 && !NO_NAME.has(k) && !/^\d+$/.test(k)),
+        .filter((k) => k.length > 1 && !NO_NAME.has(k) && !STOP_WORDS.has(k) && !/^\d+$/.test(k)),
     ),
   ]
 }

@@ -79,6 +79,19 @@ describe('tool facts: what a tool does comes from its request (issue 25 A)', () 
     expect(names).not.toContain('local')
     expect(names).not.toContain('localhost')
   })
+
+  it('names a site by its first word that is no function word, never by "the"', () => {
+    const page = requestTool(
+      'status',
+      '127.0.0.1:8080',
+      'show the server status',
+      { method: 'GET', url: 'http://127.0.0.1:8080/manager/status' },
+      { names: ['The Tomcat Servlet/JSP Container', 'The Apache Software Foundation'] },
+    )
+    const names = siteNamesOf(page)
+    expect(names).toEqual(expect.arrayContaining(['tomcat', 'apache']))
+    expect(names).not.toContain('the')
+  })
 })
 
 describe('the choice model (issue 25 C)', () => {
