@@ -6,47 +6,22 @@
  * name and password (what Sitecall's `saveHttpAuth` keeps).
  */
 import type { StorageState } from '../../../src/shared/trace'
-import { fetchWithSession } from '../sessionFetch'
+import {
+  basicAuthorization,
+  fetchBasic,
+  signInBasic as signInBasicAt,
+  type BasicUser,
+} from '../basicAuth'
 
-/** `Authorization: Basic` for `user` (RFC 7617: `name:password` in UTF-8, base64). */
-export function basicAuthorization(user: { name: string; password: string }): string {
-  return `Basic ${Buffer.from(`${user.name}:${user.password}`, 'utf8').toString('base64')}`
-}
+export { basicAuthorization, fetchBasic }
 
 /**
  * Checks the credentials with one request (`GET /;csv`, the smallest page of the stats URI) and
  * returns the storage state a browser holds afterwards: empty, since Basic auth leaves no cookie
  * or localStorage behind. Throws when HAProxy refuses them.
  */
-export async function signInBasic(
-  origin: string,
-  user: { name: string; password: string },
-): Promise<StorageState> {
-  const res = await fetch(`${origin}/;csv`, {
-    headers: { authorization: basicAuthorization(user) },
-    redirect: 'manual',
-  })
-  await res.arrayBuffer()
-  if (res.status !== 200)
-    throw new Error(`HAProxy refused the login of ${user.name} (${res.status})`)
-  return { cookies: [], origins: [] }
-}
-
-/**
- * `fetch(origin + path)` as curl would send it: signed in (with `-u user:password`, the only way
- * this page knows a person) when `init.session` is given, anonymous otherwise. A header the caller
- * set itself wins. Redirects are not followed, so a key sees HAProxy's 303 after a POST.
- */
-export function fetchBasic(
-  origin: string,
-  user: { name: string; password: string },
-  path: string,
-  init: RequestInit & { session?: StorageState } = {},
-): Promise<Response> {
-  const headers = new Headers(init.headers)
-  if (init.session && !headers.has('authorization'))
-    headers.set('authorization', basicAuthorization(user))
-  return fetchWithSession(origin, path, { ...init, headers })
+export function signInBasic(origin: string, user: BasicUser): Promise<StorageState> {
+  return signInBasicAt(origin, user, { path: '/;csv', app: 'HAProxy' })
 }
 
 /** One server line of the CSV export. */

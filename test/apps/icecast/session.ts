@@ -6,48 +6,24 @@
  */
 import { readFileSync } from 'node:fs'
 import type { StorageState } from '../../../src/shared/trace'
-import { fetchWithSession } from '../sessionFetch'
 import type { AppInstance } from '../types'
 import { htpasswdFile } from './server'
+import {
+  basicAuthorization,
+  fetchBasic,
+  signInBasic as signInBasicAt,
+  type BasicUser,
+} from '../basicAuth'
 
-/** `Authorization: Basic` for `user` (RFC 7617: `name:password` in UTF-8, base64). */
-export function basicAuthorization(user: { name: string; password: string }): string {
-  return `Basic ${Buffer.from(`${user.name}:${user.password}`, 'utf8').toString('base64')}`
-}
+export { basicAuthorization, fetchBasic }
 
 /**
  * Checks the credentials with one request (`GET /admin/listmounts`, raw XML) and returns the
  * storage state a browser holds afterwards: empty, since Basic auth leaves no cookie or
  * localStorage behind. Throws when Icecast refuses them.
  */
-export async function signInBasic(
-  origin: string,
-  user: { name: string; password: string },
-): Promise<StorageState> {
-  const res = await fetch(`${origin}/admin/listmounts`, {
-    headers: { authorization: basicAuthorization(user) },
-    redirect: 'manual',
-  })
-  await res.arrayBuffer()
-  if (res.status !== 200)
-    throw new Error(`Icecast refused the login of ${user.name} (${res.status})`)
-  return { cookies: [], origins: [] }
-}
-
-/**
- * `fetch(origin + path)` as curl would send it: with `-u admin:password` when `init.session` is
- * given, anonymous otherwise. A header the caller set itself wins. Redirects are not followed.
- */
-export function fetchBasic(
-  origin: string,
-  user: { name: string; password: string },
-  path: string,
-  init: RequestInit & { session?: StorageState } = {},
-): Promise<Response> {
-  const headers = new Headers(init.headers)
-  if (init.session && !headers.has('authorization'))
-    headers.set('authorization', basicAuthorization(user))
-  return fetchWithSession(origin, path, { ...init, headers })
+export function signInBasic(origin: string, user: BasicUser): Promise<StorageState> {
+  return signInBasicAt(origin, user, { path: '/admin/listmounts', app: 'Icecast' })
 }
 
 /** The text of an XML element's first `<tag>` child in `xml`, entities decoded; null if none. */

@@ -6,13 +6,15 @@
  * equals the cookie it came with (a double-submit CSRF check: Monit keeps no list of tokens).
  */
 import type { StorageState } from '../../../src/shared/trace'
-import { fetchWithSession } from '../sessionFetch'
 import type { AppInstance } from '../types'
+import {
+  basicAuthorization,
+  fetchBasic,
+  signInBasic as signInBasicAt,
+  type BasicUser,
+} from '../basicAuth'
 
-/** `Authorization: Basic` for `user` (RFC 7617: `name:password` in UTF-8, base64). */
-export function basicAuthorization(user: { name: string; password: string }): string {
-  return `Basic ${Buffer.from(`${user.name}:${user.password}`, 'utf8').toString('base64')}`
-}
+export { basicAuthorization, fetchBasic }
 
 /**
  * Checks the credentials with one request (the XML status) and returns what a browser keeps of
@@ -21,34 +23,8 @@ export function basicAuthorization(user: { name: string; password: string }): st
  * The `securitytoken` cookie that answer set is left out: it is a page's CSRF token, renewed by
  * every page and gone after ten minutes, not part of the login. Throws when Monit refuses.
  */
-export async function signInBasic(
-  origin: string,
-  user: { name: string; password: string },
-): Promise<StorageState> {
-  const res = await fetch(`${origin}/_status?format=xml`, {
-    headers: { authorization: basicAuthorization(user) },
-    redirect: 'manual',
-  })
-  await res.arrayBuffer()
-  if (res.status !== 200) throw new Error(`Monit refused the login of ${user.name} (${res.status})`)
-  return { cookies: [], origins: [] }
-}
-
-/**
- * `fetch(origin + path)` as curl would send it: with `-u user:password` when `init.session` is
- * given (Basic is the whole login), anonymous otherwise; its cookies too, if it holds any. A
- * header the caller set itself wins. Redirects are not followed, so a key sees Monit's 302.
- */
-export function fetchBasic(
-  origin: string,
-  user: { name: string; password: string },
-  path: string,
-  init: RequestInit & { session?: StorageState } = {},
-): Promise<Response> {
-  const headers = new Headers(init.headers)
-  if (init.session && !headers.has('authorization'))
-    headers.set('authorization', basicAuthorization(user))
-  return fetchWithSession(origin, path, { ...init, headers })
+export function signInBasic(origin: string, user: BasicUser): Promise<StorageState> {
+  return signInBasicAt(origin, user, { path: '/_status?format=xml', app: 'Monit' })
 }
 
 /** GETs `path` signed in and returns its text; throws unless Monit answered 200. */

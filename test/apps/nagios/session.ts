@@ -5,49 +5,27 @@
  * and checked, with the form's hidden `nagFormId` field, when the form is committed.
  */
 import type { StorageState } from '../../../src/shared/trace'
-import { fetchWithSession } from '../sessionFetch'
 import type { AppInstance } from '../types'
 import { CGI } from './seed'
+import {
+  basicAuthorization,
+  fetchBasic,
+  signInBasic as signInBasicAt,
+  type BasicUser,
+} from '../basicAuth'
 
-/** `Authorization: Basic` for `user` (RFC 7617: `name:password` in UTF-8, base64). */
-export function basicAuthorization(user: { name: string; password: string }): string {
-  return `Basic ${Buffer.from(`${user.name}:${user.password}`, 'utf8').toString('base64')}`
-}
+export { basicAuthorization, fetchBasic }
 
 /**
  * Checks the credentials with one request (the program status as JSON) and returns the storage
  * state a browser holds afterwards: empty, since Basic auth leaves no cookie or localStorage.
  * Throws when Apache refuses them.
  */
-export async function signInBasic(
-  origin: string,
-  user: { name: string; password: string },
-): Promise<StorageState> {
-  const res = await fetch(`${origin}${CGI}/statusjson.cgi?query=programstatus`, {
-    headers: { authorization: basicAuthorization(user) },
-    redirect: 'manual',
+export function signInBasic(origin: string, user: BasicUser): Promise<StorageState> {
+  return signInBasicAt(origin, user, {
+    path: `${CGI}/statusjson.cgi?query=programstatus`,
+    app: 'Nagios',
   })
-  await res.arrayBuffer()
-  if (res.status !== 200)
-    throw new Error(`Nagios refused the login of ${user.name} (${res.status})`)
-  return { cookies: [], origins: [] }
-}
-
-/**
- * `fetch(origin + path)` as curl would send it: with `-u user:password` when `init.session` is
- * given (Basic is the whole login), with the session's cookies, anonymous otherwise. A header the
- * caller set itself wins. Redirects are not followed.
- */
-export function fetchBasic(
-  origin: string,
-  user: { name: string; password: string },
-  path: string,
-  init: RequestInit & { session?: StorageState } = {},
-): Promise<Response> {
-  const headers = new Headers(init.headers)
-  if (init.session && !headers.has('authorization'))
-    headers.set('authorization', basicAuthorization(user))
-  return fetchWithSession(origin, path, { ...init, headers })
 }
 
 /** Reads a statusjson.cgi query's `data`, signed in; throws unless Nagios answered success. */

@@ -5,30 +5,10 @@
  * `supervisorctl` speaks), which the keys use to read the programs' states; the page never does.
  */
 import type { StorageState } from '../../../src/shared/trace'
-import { fetchWithSession } from '../sessionFetch'
 import type { AppInstance } from '../types'
+import { basicAuthorization, fetchBasic } from '../basicAuth'
 
-/** `Authorization: Basic` for `user` (RFC 7617: `name:password` in UTF-8, base64). */
-export function basicAuthorization(user: { name: string; password: string }): string {
-  return `Basic ${Buffer.from(`${user.name}:${user.password}`, 'utf8').toString('base64')}`
-}
-
-/**
- * `fetch(origin + path)` as curl would send it: with `-u user:password` when `init.session` is
- * given (Basic is the whole login), anonymous otherwise. A header the caller set itself wins.
- * Redirects are not followed, so a key sees the web UI's 301 after an action.
- */
-export function fetchBasic(
-  origin: string,
-  user: { name: string; password: string },
-  path: string,
-  init: RequestInit & { session?: StorageState } = {},
-): Promise<Response> {
-  const headers = new Headers(init.headers)
-  if (init.session && !headers.has('authorization'))
-    headers.set('authorization', basicAuthorization(user))
-  return fetchWithSession(origin, path, { ...init, headers })
-}
+export { basicAuthorization, fetchBasic }
 
 /** An XML-RPC value as this client reads it. */
 export type RpcValue = string | number | boolean | RpcValue[] | { [key: string]: RpcValue }

@@ -6,47 +6,22 @@
  * holds the CSRF nonces the pages write into every form and link.
  */
 import type { StorageState } from '../../../src/shared/trace'
-import { fetchWithSession } from '../sessionFetch'
+import {
+  basicAuthorization,
+  fetchBasic,
+  signInBasic as signInBasicAt,
+  type BasicUser,
+} from '../basicAuth'
 
-/** `Authorization: Basic` for `user` (RFC 7617: `name:password` in UTF-8, base64). */
-export function basicAuthorization(user: { name: string; password: string }): string {
-  return `Basic ${Buffer.from(`${user.name}:${user.password}`, 'utf8').toString('base64')}`
-}
+export { basicAuthorization, fetchBasic }
 
 /**
  * Checks the credentials with one `GET /manager/html` and returns what a browser holds after a
  * Basic login: no cookie, no localStorage (the Manager's session cookie belongs to one visit, and
  * its nonces die with it). Throws when Tomcat refuses them.
  */
-export async function signInBasic(
-  origin: string,
-  user: { name: string; password: string },
-): Promise<StorageState> {
-  const res = await fetch(`${origin}/manager/html`, {
-    headers: { authorization: basicAuthorization(user) },
-    redirect: 'manual',
-  })
-  await res.arrayBuffer()
-  if (res.status !== 200)
-    throw new Error(`Tomcat refused the login of ${user.name} (${res.status})`)
-  return { cookies: [], origins: [] }
-}
-
-/**
- * `fetch(origin + path)` as curl would send it: with `-u user:password` when `init.session` is
- * given, anonymous otherwise; a header the caller set itself (another account's Basic, a cookie)
- * wins. Redirects are not followed.
- */
-export function fetchBasic(
-  origin: string,
-  user: { name: string; password: string },
-  path: string,
-  init: RequestInit & { session?: StorageState } = {},
-): Promise<Response> {
-  const headers = new Headers(init.headers)
-  if (init.session && !headers.has('authorization'))
-    headers.set('authorization', basicAuthorization(user))
-  return fetchWithSession(origin, path, { ...init, headers })
+export function signInBasic(origin: string, user: BasicUser): Promise<StorageState> {
+  return signInBasicAt(origin, user, { path: '/manager/html', app: 'Tomcat' })
 }
 
 /** The query field the CSRF filter wants on every Manager / Host Manager HTML request. */
