@@ -8,7 +8,10 @@
  * Written forms (the exemplar tells which): epoch milliseconds (13 digits), epoch seconds (10
  * digits), RFC 3339 / ISO 8601 date-times with `T` or a space, minutes, optional seconds and
  * fraction, and `Z`, a numeric offset or no zone (then read and written in UTC, so the distance
- * holds wherever the run is), and calendar dates `YYYY-MM-DD` (distance in whole days).
+ * holds wherever the run is), calendar dates `YYYY-MM-DD` (distance in whole days), and the
+ * wall-clock forms of form fields without a zone: month first with dashes (`11-29-2026 13:20:23`,
+ * Nagios' `us` date format) and day first with dots (`29.11.2026 13:20`), read in UTC like an ISO
+ * time without a zone. (With slashes the order is not told by the separator: not read.)
  */
 
 /** The placeholder name prefix of a relative time. */
@@ -21,6 +24,17 @@ const DAY_MS = 86_400_000
 const ISO =
   /^(\d{4})-(\d{2})-(\d{2})([T ])(\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?$/
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/
+/** Month first with dashes, day first with dots: `MM-DD-YYYY HH:MM[:SS]`, `DD.MM.YYYY HH:MM[:SS]`. */
+const WALL = /^(\d{2})([-.])(\d{2})\2(\d{4}) (\d{2}):(\d{2})(?::(\d{2}))?$/
+
+/** A wall-clock form's fields in ISO order, or null. */
+function wallFields(text: string) {
+  const m = WALL.exec(text)
+  if (!m) return null
+  const [, a, sep, b, y, h, mi, s] = m
+  const [mo, d] = sep === '-' ? [a!, b!] : [b!, a!]
+  return { sep: sep!, y: y!, mo, d, h: h!, mi: mi!, s }
+}
 
 /** The instant a written time stands for (ms since the epoch), or null when it is none. */
 export function instantOf(text: string): number | null {
@@ -28,6 +42,11 @@ export function instantOf(text: string): number | null {
   if (/^\d{10}$/.test(text)) return Number(text) * 1000
   const date = DATE.exec(text)
   if (date) return validDate(Date.UTC(+date[1]!, +date[2]! - 1, +date[3]!), text.slice(0, 10))
+  const fields = wallFields(text)
+  if (fields)
+    return instantOf(
+      `${fields.y}-${fields.mo}-${fields.d} ${fields.h}:${fields.mi}:${fields.s ?? '00'}`,
+    )
   const iso = ISO.exec(text)
   if (!iso) return null
   const [, y, mo, d, , h, mi, s = '0', frac = '', zone] = iso
@@ -64,12 +83,19 @@ export function renderRelativeTime(name: string, now: number): string | null {
   const offset = Number(rest.slice(0, cut))
   const exemplar = rest
     .slice(cut + 1)
-    .replace(/^(\d{4}-\d{2}-\d{2})_/, '$1 ')
+    .replace(/^(\d{4}-\d{2}-\d{2}|\d{2}[-.]\d{2}[-.]\d{4})_/, '$1 ')
     .replace(/p(\d{2}:?\d{2})$/, '+$1')
   if (cut < 0 || !Number.isFinite(offset) || instantOf(exemplar) === null) return null
   if (/^\d{13}$/.test(exemplar)) return String(now + offset)
   if (/^\d{10}$/.test(exemplar)) return String(Math.floor((now + offset) / 1000))
   if (DATE.test(exemplar)) return new Date(startOfUtcDay(now) + offset).toISOString().slice(0, 10)
+  const wall = wallFields(exemplar)
+  if (wall) {
+    const t = new Date(now + offset).toISOString()
+    const [y, mo, d] = [t.slice(0, 4), t.slice(5, 7), t.slice(8, 10)]
+    const day = wall.sep === '-' ? `${mo}-${d}-${y}` : `${d}.${mo}.${y}`
+    return `${day} ${t.slice(11, 16)}${wall.s === undefined ? '' : `:${t.slice(17, 19)}`}`
+  }
   const iso = ISO.exec(exemplar)!
   const [, , , , sep, , , seconds, frac, zone] = iso
   const shifted = new Date(now + offset + zoneMinutes(zone) * 60_000).toISOString()

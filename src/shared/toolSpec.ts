@@ -32,6 +32,12 @@ export interface SlotSchema extends JsonSchema {
   'x-in': SlotLocation
   /** Key path in the body (`filters.page`), query parameter name, or path segment index. */
   'x-path': string
+  /**
+   * For a time the person set relative to when they acted (a window's end three hours on): the
+   * default is the run's now plus that distance, written as recorded (`gen.time:<offsetMs>:
+   * <exemplar>`, `relativeTime.ts`); `default` keeps the recorded value for people to read.
+   */
+  'x-default-time'?: string
 }
 
 /**

@@ -1,3 +1,4 @@
+import { relativeTimeName } from '../../shared/relativeTime'
 import type { RequestTemplate, SlotSchema, TemplateBody, ToolSpec } from '../../shared/toolSpec'
 import { SECRET_PLACEHOLDER, type Exchange } from '../../shared/trace'
 import { parseJsonRequest, safeUrl } from './classify'
@@ -95,6 +96,12 @@ export function planSlots(
     const name = uniqueName(v.key, v.path, used)
     const typed = typedByPath.get(valueKey(v))
     properties[name] = slotSchema(v, slot, typed, observed.get(valueKey(v)))
+    // A time set as a setting is written at each run at its distance from the run's now.
+    const relative =
+      typed?.setting && typeof v.value === 'string'
+        ? relativeTimeName(v.value.trim(), exchange.startedAt)
+        : null
+    if (relative) properties[name]['x-default-time'] = relative
     if (typed && !typed.context && !typed.setting && !picksListShape(typed, v, values))
       required.push(name)
     slotOf.set(valueKey(v), slot)

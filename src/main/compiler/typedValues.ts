@@ -1,3 +1,4 @@
+import { relativeTimeName } from '../../shared/relativeTime'
 import type { Action } from '../../shared/trace'
 import { wordsOf } from './valueSpelling'
 
@@ -20,9 +21,10 @@ export interface TypedValue {
    */
   context?: boolean
   /**
-   * A choice from a list (a `<select>`) the intent does not name while it spells out another typed
-   * value: a setting of the form the person kept or chose on the way ("durable" left as offered),
-   * so its slot is optional with the chosen value as default, not a value every caller must give.
+   * A choice from a list (a `<select>`), or a time set relative to the moment the person acted,
+   * that the intent does not name while it spells out another typed value: a setting of the form
+   * the person kept or chose on the way ("durable" left as offered, a downtime's end), so its slot
+   * is optional with the chosen value (a time: the same distance from the run) as default.
    */
   setting?: boolean
 }
@@ -86,7 +88,10 @@ export function markContext(typed: TypedValue[], intent: string): TypedValue[] {
     // "rename the post Weekly Update to Weekly Roundup") names the record, not the change.
     const described = !literal(t) && words.length > 1 && intentText.includes(` ${words.join(' ')} `)
     if (described) return { ...t, context: true }
-    return t.kind === 'select' && !literal(t) ? { ...t, setting: true } : t
+    // A time the person set from the moment they acted (a window's end three hours on) that the
+    // intent does not spell: its distance is the setting, written anew at each run (kind 9).
+    const relativeTime = t.kind === 'fill' && relativeTimeName(t.value.trim(), t.at) !== null
+    return (t.kind === 'select' || relativeTime) && !literal(t) ? { ...t, setting: true } : t
   })
 }
 

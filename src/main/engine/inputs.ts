@@ -1,6 +1,7 @@
 import { Ajv, type ValidateFunction } from 'ajv'
 import { ServiceError } from '../../shared/errors'
-import type { ToolSpec } from '../../shared/toolSpec'
+import { renderRelativeTime } from '../../shared/relativeTime'
+import type { SlotSchema, ToolSpec } from '../../shared/toolSpec'
 
 /** Body fields every surface-A call accepts besides the tool's inputs (spec "A. Site tool calls"). */
 export const COMMON_CALL_FIELDS = ['select', 'deadlineMs'] as const
@@ -20,6 +21,15 @@ export interface InputValidator {
   check(tool: ToolSpec, inputs: Record<string, unknown>): void
   /** Maps inputs by semantic name to template slots (`input.p0`), defaults filled in. */
   toScope(tool: ToolSpec, inputs: Record<string, unknown>): Record<string, unknown>
+}
+
+/**
+ * What an absent slot takes: its relative time written for `now` (ms) when it has one
+ * (`x-default-time`, issue 24 kind 9), else its `default` (undefined when it has none).
+ */
+export function slotDefault(slot: SlotSchema, now = Date.now()): unknown {
+  const relative = slot['x-default-time']
+  return (relative && renderRelativeTime(relative, now)) ?? slot.default
 }
 
 /** Creates a validator that compiles each tool's schema once per tool version. */
@@ -48,7 +58,7 @@ export function createInputValidator(): InputValidator {
   const toScope = (tool: ToolSpec, inputs: Record<string, unknown>) => {
     const slots: Record<string, unknown> = {}
     for (const [name, schema] of Object.entries(tool.inputs.properties)) {
-      const value = Object.hasOwn(inputs, name) ? inputs[name] : schema.default
+      const value = Object.hasOwn(inputs, name) ? inputs[name] : slotDefault(schema)
       if (value !== undefined) slots[`input.${schema['x-slot']}`] = value
     }
     return slots

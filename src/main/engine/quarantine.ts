@@ -94,7 +94,8 @@ export function createQuarantine(deps: {
 export function recordedInputs(tool: ToolSpec): Record<string, unknown> | null {
   const inputs: Record<string, unknown> = {}
   for (const [name, slot] of Object.entries(tool.inputs.properties))
-    if (slot.default !== undefined) inputs[name] = slot.default
+    // A relative time is left to the run, which writes it from its own clock.
+    if (slot.default !== undefined && !slot['x-default-time']) inputs[name] = slot.default
   const required = tool.inputs.required ?? []
   return required.every((name) => name in inputs) ? inputs : null
 }

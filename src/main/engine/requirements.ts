@@ -2,6 +2,7 @@ import { ServiceError } from '../../shared/errors'
 import type { Requirement } from '../../shared/run'
 import type { SlotSchema, ToolSpec } from '../../shared/toolSpec'
 import { asRecorded, renderRequest, type TemplateScope } from './template'
+import { slotDefault } from './inputs'
 
 /** Spec "Limits": requirement answer window. */
 export const REQUIREMENT_WINDOW_MS = 15 * 60 * 1000
@@ -204,7 +205,7 @@ function previewRequest(
   for (const name of JSON.stringify(target).matchAll(/\{\{\s*([a-zA-Z0-9_.:-]+)\s*\}\}/g))
     if (!name[1]!.startsWith('input.')) scope[name[1]!] = `{{${name[1]!}}}`
   for (const [name, s] of Object.entries(tool.inputs.properties)) {
-    const value = inputs[name] ?? s.default
+    const value = inputs[name] ?? slotDefault(s)
     if (value !== undefined) scope[`input.${s['x-slot']}`] = value
   }
   // A body based on a read not yet made shows its recorded form, the run's values in place.

@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { compileTrace } from '../../../src/main/compiler'
+import { createInputValidator, slotDefault } from '../../../src/main/engine/inputs'
 import { renderRequest } from '../../../src/main/engine/template'
 import { instantOf, relativeTimeName, renderRelativeTime } from '../../../src/shared/relativeTime'
 import type { ToolSpec } from '../../../src/shared/toolSpec'
@@ -31,6 +32,19 @@ describe('relative time names and their rendering', () => {
     expect(relativeTimeName('2019-01-01', sent)).toBeNull()
     expect(relativeTimeName('2026-02-31', sent)).toBeNull()
     expect(relativeTimeName('order-2026', sent)).toBeNull()
+  })
+
+  it("reads a form field's wall clock: month first with dashes, day first with dots", () => {
+    expect(relativeTimeName('11-29-2026 17:00:30', sent)).toBe(
+      `gen.time:${3 * HOUR}:11-29-2026_17:00:30`,
+    )
+    expect(relativeTimeName('30.11.2026 14:00', sent)).toBe(`gen.time:${DAY}:30.11.2026_14:00`)
+    expect(instantOf('02-30-2026 10:00')).toBeNull()
+    const now = Date.UTC(2027, 0, 31, 23, 30, 0, 0)
+    expect(renderRelativeTime(`gen.time:${3 * HOUR}:11-29-2026_17:00:30`, now)).toBe(
+      '02-01-2027 02:30:00',
+    )
+    expect(renderRelativeTime(`gen.time:${DAY}:30.11.2026_14:00`, now)).toBe('01.02.2027 23:30')
   })
 
   it('writes now plus the distance in the recorded form', () => {
@@ -102,5 +116,37 @@ describe('a write carrying a window computed from the clock', () => {
       due: '2027-06-02',
       at: '2027-06-01T09:30:00.000Z',
     })
+  })
+})
+
+describe('a time the person typed from the moment they acted', () => {
+  // The builder's clock: the end time is typed at 1_700_000_000_200 (ms), three hours on.
+  const typedAt = 1_700_000_000_200
+  const end = new Date(typedAt + 3 * HOUR).toISOString()
+  const wall = `${end.slice(5, 7)}-${end.slice(8, 10)}-${end.slice(0, 4)} ${end.slice(11, 19)}`
+  const trace = traceBuilder('http://127.0.0.1:9000')
+    .fill('Kernel upgrade', { name: 'com_data', label: 'Comment' })
+    .fill(wall, { name: 'end_time', label: 'End Time' })
+    .submit()
+    .exchange('POST', '/cgi-bin/cmd.cgi', {
+      form: `cmd_typ=55&host=web01&com_data=Kernel+upgrade&end_time=${encodeURIComponent(wall)}`,
+      mime: 'text/html',
+      responseText: '<p>Your command request was successfully submitted.</p>',
+    })
+    .build('schedule downtime for web01 for 3 hours with the comment "Kernel upgrade"')
+  const result = compileTrace(trace, options)
+  const tool = (result.ok ? result.candidate : null) as ToolSpec
+
+  it('is an optional input whose default is the same distance from the run', () => {
+    const [name, slot] = Object.entries(tool.inputs.properties).find(
+      ([, p]) => p['x-path'] === 'end_time',
+    )!
+    expect(tool.inputs.required).not.toContain(name)
+    expect(slot['x-default-time']).toBe(`gen.time:${3 * HOUR}:${wall.replace(' ', '_')}`)
+    const now = Date.UTC(2027, 5, 1, 8, 0, 0, 0)
+    expect(slotDefault(slot, now)).toBe('06-01-2027 11:00:00')
+    const scope = createInputValidator().toScope(tool, {})
+    expect(scope[`input.${slot['x-slot']}`]).toMatch(/^\d{2}-\d{2}-\d{4} \d{2}:\d{2}:\d{2}$/)
+    expect(scope[`input.${slot['x-slot']}`]).not.toBe(wall)
   })
 })
