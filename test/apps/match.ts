@@ -100,3 +100,24 @@ function filledBody(body: RequestTemplate['body'], fill: (t: string) => string):
   for (const [k, v] of fields) form.append(k, decode(fill(v)))
   return form.toString()
 }
+
+/**
+ * A run's result as one searchable string: a string as it is; an object (a page read as
+ * `{title, text, links}`, a parsed answer) as its keys and string and number values, one a line,
+ * so a word search sees `batch1` on its own (in JSON text it would follow a literal `\n`).
+ */
+export function resultText(result: unknown): string {
+  if (typeof result === 'string') return result
+  const parts: string[] = []
+  const walk = (value: unknown): void => {
+    if (typeof value === 'string' || typeof value === 'number') parts.push(String(value))
+    else if (Array.isArray(value)) value.forEach(walk)
+    else if (value && typeof value === 'object')
+      for (const [k, v] of Object.entries(value)) {
+        parts.push(k)
+        walk(v)
+      }
+  }
+  walk(result)
+  return parts.join('\n')
+}

@@ -6,6 +6,7 @@ import type { StorageState } from '../../../src/shared/trace'
 import type { AppInstance, RequestKey } from '../types'
 import { backendField } from './seed'
 import { readServers } from './session'
+import { resultText } from '../match'
 
 /**
  * The admin form's POST for `action`: the page posts to its own URL (`/` here), the form fields
@@ -53,26 +54,7 @@ export async function statusOf(
   return row.status
 }
 
-/**
- * A run's result as one searchable string: a string as it is; an object (a page read as
- * `{title, text, links}`, a parsed JSON answer) as its keys and string and number values, one a
- * line, so a word search sees `batch1` on its own (in JSON text it would follow a literal `\n`).
- */
-export function resultText(result: unknown): string {
-  if (typeof result === 'string') return result
-  const parts: string[] = []
-  const walk = (value: unknown): void => {
-    if (typeof value === 'string' || typeof value === 'number') parts.push(String(value))
-    else if (Array.isArray(value)) value.forEach(walk)
-    else if (value && typeof value === 'object')
-      for (const [k, v] of Object.entries(value)) {
-        parts.push(k)
-        walk(v)
-      }
-  }
-  walk(result)
-  return parts.join('\n')
-}
+export { resultText }
 
 /** Throws `problem` when it is not null (replayByHand reuses the checks this way). */
 export function mustPass(problem: string | null): void {

@@ -6,6 +6,7 @@
 import type { StorageState } from '../../../src/shared/trace'
 import { delay } from '../childProcess'
 import type { AppInstance } from '../types'
+import { resultText } from '../match'
 
 /** GETs `path` signed in and returns its text; throws unless Icecast answered 200. */
 export async function getText(
@@ -52,26 +53,7 @@ export async function settled(
   }
 }
 
-/**
- * A run's result as one searchable string: a string as it is; an object (a page read as
- * `{title, text, links}`, a parsed JSON answer) as its keys and string and number values, one a
- * line.
- */
-export function resultText(result: unknown): string {
-  if (typeof result === 'string') return result
-  const parts: string[] = []
-  const walk = (value: unknown): void => {
-    if (typeof value === 'string' || typeof value === 'number') parts.push(String(value))
-    else if (Array.isArray(value)) value.forEach(walk)
-    else if (value && typeof value === 'object')
-      for (const [k, v] of Object.entries(value)) {
-        parts.push(k)
-        walk(v)
-      }
-  }
-  walk(result)
-  return parts.join('\n')
-}
+export { resultText }
 
 /** Throws `problem` when it is not null (replayByHand reuses the checks this way). */
 export function mustPass(problem: string | null): void {

@@ -5,6 +5,7 @@
  */
 import type { StorageState } from '../../../src/shared/trace'
 import type { AppInstance, RequestKey } from '../types'
+import { resultText } from '../match'
 
 /** One address of an email as MailDev gives it. */
 export interface Address {
@@ -109,25 +110,7 @@ export function summary(
   return getJson<SummaryPage>(app, session, `/api/email/summary?${query}`)
 }
 
-/**
- * A run's result as one searchable string: a string as it is; an object (parsed JSON, a page
- * read as `{title, text, links}`) as its keys and string and number values, one a line.
- */
-export function resultText(result: unknown): string {
-  if (typeof result === 'string') return result
-  const parts: string[] = []
-  const walk = (value: unknown): void => {
-    if (typeof value === 'string' || typeof value === 'number') parts.push(String(value))
-    else if (Array.isArray(value)) value.forEach(walk)
-    else if (value && typeof value === 'object')
-      for (const [k, v] of Object.entries(value)) {
-        parts.push(k)
-        walk(v)
-      }
-  }
-  walk(result)
-  return parts.join('\n')
-}
+export { resultText }
 
 /**
  * The subjects a list answer holds: the `subject` of every object in it (the summary page's

@@ -7,6 +7,7 @@ import { delay } from '../childProcess'
 import type { AppInstance, RequestKey } from '../types'
 import { SERVICE_PATH } from './seed'
 import { pageToken, postForm, readStates, type ServiceState } from './session'
+import { resultText } from '../match'
 
 /**
  * A Monit instance of this corpus: an {@link AppInstance} that also knows the pid each seeded
@@ -96,22 +97,4 @@ export function mustPass(problem: string | null): void {
   if (problem) throw new Error(problem)
 }
 
-/**
- * A run's result as one searchable string: a string as it is; an object (a page read as
- * `{title, text, links}`, parsed JSON) as its keys and string and number values, one a line.
- */
-export function resultText(result: unknown): string {
-  if (typeof result === 'string') return result
-  const parts: string[] = []
-  const walk = (value: unknown): void => {
-    if (typeof value === 'string' || typeof value === 'number') parts.push(String(value))
-    else if (Array.isArray(value)) value.forEach(walk)
-    else if (value && typeof value === 'object')
-      for (const [k, v] of Object.entries(value)) {
-        parts.push(k)
-        walk(v)
-      }
-  }
-  walk(result)
-  return parts.join('\n')
-}
+export { resultText }

@@ -13,6 +13,7 @@ import {
   signInBasic as signInBasicAt,
   type BasicUser,
 } from '../basicAuth'
+import { resultText } from '../match'
 
 export { basicAuthorization, fetchBasic }
 
@@ -176,23 +177,4 @@ export function mustPass(problem: string | null): void {
   if (problem) throw new Error(problem)
 }
 
-/**
- * A run's result as one searchable string: a string as it is; an object (a page read as
- * `{title, text, links}`, a parsed JSON answer) as its keys and string and number values, one a
- * line.
- */
-export function resultText(result: unknown): string {
-  if (typeof result === 'string') return result
-  const parts: string[] = []
-  const walk = (value: unknown): void => {
-    if (typeof value === 'string' || typeof value === 'number') parts.push(String(value))
-    else if (Array.isArray(value)) value.forEach(walk)
-    else if (value && typeof value === 'object')
-      for (const [k, v] of Object.entries(value)) {
-        parts.push(k)
-        walk(v)
-      }
-  }
-  walk(result)
-  return parts.join('\n')
-}
+export { resultText }

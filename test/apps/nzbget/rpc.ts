@@ -9,6 +9,7 @@
 import type { StorageState } from '../../../src/shared/trace'
 import { fetchWithSession } from '../sessionFetch'
 import type { AppInstance } from '../types'
+import { resultText } from '../match'
 
 /** `Authorization: Basic` for `user` (RFC 7617: `name:password` in UTF-8, base64). */
 export function basicAuthorization(user: { name: string; password: string }): string {
@@ -140,22 +141,4 @@ export function mustPass(problem: string | null): void {
   if (problem) throw new Error(problem)
 }
 
-/**
- * A run's result as one searchable string: a string as it is; an object (a parsed JSON answer)
- * as its keys and string and number values, one a line.
- */
-export function resultText(result: unknown): string {
-  if (typeof result === 'string') return result
-  const parts: string[] = []
-  const walk = (value: unknown): void => {
-    if (typeof value === 'string' || typeof value === 'number') parts.push(String(value))
-    else if (Array.isArray(value)) value.forEach(walk)
-    else if (value && typeof value === 'object')
-      for (const [k, v] of Object.entries(value)) {
-        parts.push(k)
-        walk(v)
-      }
-  }
-  walk(result)
-  return parts.join('\n')
-}
+export { resultText }

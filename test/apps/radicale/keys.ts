@@ -6,6 +6,7 @@
 import type { StorageState } from '../../../src/shared/trace'
 import type { AppInstance, RequestKey } from '../types'
 import { USER, xmlText } from './seed'
+import { resultText } from '../match'
 
 /** The path of a collection of alice's: `/alice/<uuid>/` (the web UI picks the uuid). */
 export const COLLECTION_PATH = new RegExp(
@@ -189,25 +190,7 @@ export async function proppatch(
     throw new Error(`PROPPATCH ${href} answered ${res.status} ${text.slice(0, 200)}`)
 }
 
-/**
- * A run's result as one searchable string: a string as it is; an object (parsed XML or JSON) as
- * its keys and string and number values, one a line.
- */
-export function resultText(result: unknown): string {
-  if (typeof result === 'string') return result
-  const parts: string[] = []
-  const walk = (value: unknown): void => {
-    if (typeof value === 'string' || typeof value === 'number') parts.push(String(value))
-    else if (Array.isArray(value)) value.forEach(walk)
-    else if (value && typeof value === 'object')
-      for (const [k, v] of Object.entries(value)) {
-        parts.push(k)
-        walk(v)
-      }
-  }
-  walk(result)
-  return parts.join('\n')
-}
+export { resultText }
 
 /** Throws `problem` when it is not null (replayByHand reuses the checks this way). */
 export function mustPass(problem: string | null): void {

@@ -7,6 +7,7 @@ import type { StorageState } from '../../../src/shared/trace'
 import type { AppInstance, RequestKey } from '../types'
 import { CHECKER } from './seed'
 import { NONCE_FIELD, basicAuthorization, visitOf, type Visit } from './session'
+import { resultText as plainResultText } from '../match'
 
 /** The page whose HTML hands out the Manager's nonce (and sets its session cookie). */
 export const MANAGER_PAGE: RequestKey = { method: 'GET', path: '/manager/html' }
@@ -121,22 +122,7 @@ export async function startTimeOf(app: AppInstance, path: string): Promise<numbe
   return ms
 }
 
-/**
- * A run's result as one searchable string: a string as it is; an object (a page read as
- * `{title, text, links}`, a parsed answer) as its keys and string and number values, one a line.
- */
+/** A run's result as one searchable string (`match.ts`), Tomcat's escaped slashes (`&#47;`) read back. */
 export function resultText(result: unknown): string {
-  if (typeof result === 'string') return result
-  const parts: string[] = []
-  const walk = (value: unknown): void => {
-    if (typeof value === 'string' || typeof value === 'number') parts.push(String(value))
-    else if (Array.isArray(value)) value.forEach(walk)
-    else if (value && typeof value === 'object')
-      for (const [k, v] of Object.entries(value)) {
-        parts.push(k)
-        walk(v)
-      }
-  }
-  walk(result)
-  return parts.join('\n').replace(/&#47;/g, '/')
+  return plainResultText(result).replace(/&#47;/g, '/')
 }
