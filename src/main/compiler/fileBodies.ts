@@ -118,7 +118,7 @@ export function withFileBody(
     const file = add(
       'file',
       fileSchema('', upload.contentType, upload.bytes, upload.filename),
-      !fits(upload.bytes),
+      !fits(upload.bytes, upload.contentType),
     )
     body = { kind: 'binary', template: file }
     if (upload.filename !== null) {
@@ -145,7 +145,7 @@ export function withFileBody(
       const file = add(
         inputName,
         fileSchema(part.name, part.contentType, part.bytes, part.filename),
-        !fits(part.bytes),
+        !fits(part.bytes, part.contentType),
       )
       const filename = add(
         files === 1 ? 'filename' : `${part.name}_filename`,
@@ -162,10 +162,27 @@ export function withFileBody(
   }
 }
 
-/** Whether recorded bytes make a default: known, not empty (unknown too), and small. */
-function fits(bytes: string | null): boolean {
-  return bytes !== null && bytes.length > 0 && (bytes.length * 3) / 4 <= MAX_DEFAULT_FILE_BYTES
+/**
+ * Whether recorded bytes make a default: known, not empty (unknown too), small, and whole. A
+ * binary file a capture kept as text (a HAR's `postData.text`) has its invalid UTF-8 replaced by
+ * U+FFFD (bytes EF BF BD): those bytes are no longer the file, so the caller must give it.
+ */
+function fits(bytes: string | null, contentType = ''): boolean {
+  return (
+    bytes !== null &&
+    bytes.length > 0 &&
+    (bytes.length * 3) / 4 <= MAX_DEFAULT_FILE_BYTES &&
+    !lostAsText(bytes, contentType)
+  )
 }
+
+/** True when a non-text file's recorded bytes hold U+FFFD: a binary file captured as text. */
+function lostAsText(bytes: string, contentType: string): boolean {
+  return !/^text\//i.test(contentType) && Buffer.from(bytes, 'base64').includes(REPLACEMENT)
+}
+
+/** U+FFFD REPLACEMENT CHARACTER in UTF-8. */
+const REPLACEMENT = Buffer.from([0xef, 0xbf, 0xbd])
 
 function fileSchema(
   path: string,
@@ -188,8 +205,12 @@ function fileSchema(
     contentEncoding: 'base64',
     contentMediaType: contentType,
     pattern: BASE64_PATTERN,
-    description: `The file to send, its bytes in base64 (recorded: ${recorded})`,
-    ...(fits(bytes) ? { default: bytes } : {}),
+    description: `The file to send, its bytes in base64 (recorded: ${recorded}${
+      bytes && lostAsText(bytes, contentType)
+        ? '; the capture kept it as text, so its bytes are lost: give the file'
+        : ''
+    })`,
+    ...(fits(bytes, contentType) ? { default: bytes } : {}),
   }
 }
 

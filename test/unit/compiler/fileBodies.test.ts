@@ -189,6 +189,28 @@ describe('compiling an upload', () => {
     ])
   })
 
+  it('requires the file when a capture kept its binary bytes as text (U+FFFD)', () => {
+    // A HAR's postData.text: the PNG's invalid UTF-8 became U+FFFD, the bytes are not the file.
+    const lossy = Buffer.from(multipartBody('b', PNG).toString('utf8'), 'utf8')
+    const tool = compile(
+      trace(
+        'upload the picture Sunset.png with the description "A sunset over the bay"',
+        exchange({
+          method: 'POST',
+          url: `${ORIGIN}/upload`,
+          requestHeaders: { 'content-type': 'multipart/form-data; boundary=b' },
+          requestBody: { text: lossy.toString('base64'), encoding: 'base64' },
+        }),
+      ),
+    )
+    const [name, file] = Object.entries(tool.inputs.properties).find(
+      ([, p]) => p.contentEncoding === 'base64',
+    )!
+    expect(file.default).toBeUndefined()
+    expect(tool.inputs.required).toContain(name)
+    expect(file.description).toMatch(/kept it as text/)
+  })
+
   it('requires the file when the recording kept no bytes', () => {
     const tool = compile(
       trace(
