@@ -63,14 +63,19 @@ export function anchorValue(
   if (typeof wanted !== 'string' && typeof wanted !== 'number') return undefined
   const text = fold(String(wanted))
   const fits = pick.row
-    ? (l: PageLink) => fold(l.row).includes(text) && partOf(l.href, pick, base) !== undefined
+    ? (l: PageLink) => fold(l.row).includes(text) && linkPart(l.href, pick, base) !== undefined
     : (l: PageLink) => fold(l.text) === text
   const link = links.find(fits)
-  return link ? partOf(link.href, pick, base) : undefined
+  return link ? linkPart(link.href, pick, base) : undefined
 }
 
 /** The part of a link's URL a pick reads: a path segment or a query parameter. */
-function partOf(href: string, pick: AnchorPick, base: string): string | undefined {
+/**
+ * The part of a link's `href` (resolved against `base`, the page's URL) that `pick` reads: its
+ * query parameter, or its path segment decoded (RFC 3986 §2.1; kept as sent when it is no valid
+ * escape). Undefined for an href that is no URL or a link without that part.
+ */
+export function linkPart(href: string, pick: AnchorPick, base: string): string | undefined {
   let url: URL
   try {
     url = new URL(href, base)

@@ -9,12 +9,17 @@ import {
 } from '../../shared/jsonPath'
 import type { EvidenceSignal, RequestTemplate, SlotSchema, ToolSpec } from '../../shared/toolSpec'
 import type { Exchange, Trace } from '../../shared/trace'
-import { parseJsonBody, safeUrl } from './classify'
+import { parseJsonBody } from './classify'
 import { personValues, type PersonValue } from './personValues'
 import { singular } from './valueSpelling'
 import { snake } from './naming'
 import { load } from 'cheerio'
-import { formatAnchorPick, parseAnchorPick, type AnchorPick } from '../../shared/anchorPick'
+import {
+  formatAnchorPick,
+  linkPart,
+  parseAnchorPick,
+  type AnchorPick,
+} from '../../shared/anchorPick'
 
 /** Fields that name a record, most telling first; any other string field may too. */
 const NAME_FIELDS = [
@@ -163,12 +168,7 @@ function pageWide(exchange: Exchange, pick: AnchorPick): boolean {
   const $ = load(body.text)
   const textsByValue = new Map<string, Set<string>>()
   $('a[href]').each((_, a) => {
-    const url = safeUrl(new URL($(a).attr('href')!, exchange.url).href)
-    if (!url) return
-    const value =
-      'param' in pick
-        ? url.searchParams.get(pick.param)
-        : (url.pathname.split('/').filter(Boolean)[pick.segment] ?? null)
+    const value = linkPart($(a).attr('href')!, pick, exchange.url)
     if (!value) return
     const texts = textsByValue.get(value) ?? new Set<string>()
     texts.add($(a).text().replace(/\s+/g, ' ').trim())
