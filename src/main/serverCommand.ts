@@ -12,6 +12,7 @@ import { HEALTH_PATH, READY_PATH, registerHealthRoutes } from './server/health'
 import { serverLoggerOptions, writeLifecycleLine } from './server/logging'
 import { createServerMetrics, METRICS_PATH, registerMetrics } from './server/metrics'
 import { releaseNode } from './server/release'
+import { enlistRunsOf, startRunQueue } from './server/runQueue'
 
 export const SERVER_USAGE = `sitecall server [--port N] [--host ADDR] [--public-host NAME,...] [--node-id ID]
                  [--rate-limit PER_MINUTE/BURST] [--node-timeout-ms N] [--drain-seconds N]
@@ -37,9 +38,11 @@ function parseRateLimit(text: string | undefined): RateLimits {
  * 127.0.0.1, the proxy's side) at `--port` (default 7411; 0 picks a free one) and accepts the
  * `Host` names of `--public-host` besides loopback ones.
  *
- * Nodes write a heartbeat every `--node-timeout-ms`/5 (default 10 s / 5); the runs in flight of
- * a node silent longer are taken over by a live one, which ends them as a restart would (writes
- * sent end `outcome_unknown`, reads run again; `serverNodes.ts`). Node ids must be unique among
+ * Nodes write a heartbeat every `--node-timeout-ms`/5 (default 10 s / 5). Every run in flight has
+ * a job in the durable run queue (pg-boss, `server/runQueue.ts`), made in the run's transaction;
+ * a due job whose run's node is silent longer than the timeout is taken over by a live node's
+ * worker, which ends the run as a restart would (writes sent end `outcome_unknown`, reads run
+ * again). Node ids must be unique among
  * running nodes (default host:pid); a node restarted under the same id takes back its own runs.
  *
  * Operable (issue 27 D, docs/team-server.md): `GET /healthz` (alive) and `GET /readyz` (database
@@ -128,16 +131,34 @@ export async function serverCommand(
     createServerMetrics({ pg: store.pg, nodeId }),
     env.SITECALL_METRICS_TOKEN || null,
   )
-  const base = await core.listen().catch(async (error: unknown) => {
+  const recover = (runIds: string[]) => void store.runs.within(runIds, () => core.engine.recover())
+  // The durable run queue (pg-boss): every run in flight has a job; a due job of a run whose
+  // node died is taken over by whichever node's worker fetches it.
+  const queue = await startRunQueue({
+    url,
+    store,
+    nodeId,
+    leaseMs: timeoutMs,
+    recover,
+    onError: (error) => core.server.log.warn({ err: error }, 'Run queue: will try again'),
+  }).catch(async (error: unknown) => {
     await core.close()
     throw error
   })
-  // Heartbeats, and the runs of nodes that died (or of this id's earlier life) taken over.
+  enlistRunsOf(store, queue)
+  const base = await core.listen().catch(async (error: unknown) => {
+    await queue.stop().catch(() => undefined)
+    await core.close()
+    throw error
+  })
+  // Heartbeats (the queue's workers judge a node alive by them), and the runs this id left in
+  // flight in an earlier life taken back.
   const liveness = startNodeLiveness({
     store,
     nodeId,
     timeoutMs,
-    recover: (runIds) => void store.runs.within(runIds, () => core.engine.recover()),
+    recover,
+    adoptOrphans: false,
   })
   const stopped = new Promise<void>((resolve) => {
     process.once('SIGINT', resolve)
@@ -160,6 +181,7 @@ export async function serverCommand(
     drained.drained ? 'Drained' : 'Drain deadline passed: closing with work in flight',
   )
   liveness.stop()
+  await queue.stop().catch(() => undefined)
   await core.close()
   const released = await releaseNode(url, nodeId)
   log.info(

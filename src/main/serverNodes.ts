@@ -29,6 +29,11 @@ export interface NodeLivenessOptions {
   recover: (runIds: string[]) => void
   /** A node silent this long (ms) is gone; heartbeats come five times as often. Default 10 s. */
   timeoutMs?: number
+  /**
+   * Whether each beat also takes over the runs of nodes it removed (default true). Off when the
+   * run queue does it (`server/runQueue.ts`: a due job of a dead node's run).
+   */
+  adoptOrphans?: boolean
 }
 
 /**
@@ -68,7 +73,7 @@ export function startNodeLiveness(options: NodeLivenessOptions): NodeLiveness {
       timeoutMs,
       nodeId,
     ])
-    return takeOver(runs.adoptOrphans())
+    return options.adoptOrphans === false ? [] : takeOver(runs.adoptOrphans())
   }
   // Runs this node id left in flight before a restart are no one's now.
   takeOver(runs.adopt([nodeId]))

@@ -1,10 +1,10 @@
 import pg from 'pg'
 
 /**
- * Gives up a stopped node's claim on its runs: deletes its `server_nodes` row, so the next
- * heartbeat of any live node takes over the runs it still had in flight (`adoptOrphans`: reads
- * run again, writes already sent end `outcome_unknown`) at once, instead of after the heartbeat
- * timeout. Called after the node's core closed (nothing of it runs any more), on a connection of
+ * Gives up a stopped node's claim on its runs: deletes its `server_nodes` row, so the next due
+ * job of a run it still had in flight is taken over by any live node's queue worker
+ * (`runQueue.ts`: reads run again, writes already sent end `outcome_unknown`) without waiting
+ * for its heartbeat to age. Called after the node's core closed (nothing of it runs any more), on a connection of
  * its own since the store's is closed by then. Returns false (and gives up) when the database
  * does not answer within `timeoutMs`: the row then times out as a dead node's would.
  */

@@ -1,0 +1,251 @@
+import PgBoss from 'pg-boss'
+import type { PgStore } from '../store/postgres/pgStore'
+
+/** The pg-boss queue that holds every run in flight on a team server (issue 27 A). */
+export const RUN_QUEUE = 'sitecall-runs'
+/** pg-boss's own schema in the server's database (made and migrated by pg-boss itself). */
+export const RUN_QUEUE_SCHEMA = 'pgboss'
+/** Statuses of a run that a node is executing (the engine's RUNNING). */
+const IN_FLIGHT = ['accepted', 'working']
+/** PostgreSQL's clock in milliseconds since the epoch (as `serverNodes.ts` judges heartbeats). */
+const DB_NOW = `(extract(epoch from clock_timestamp()) * 1000)::bigint`
+
+/** A run's job payload: only the run's id (the run record holds the rest). */
+export interface RunJob {
+  runId: string
+}
+
+/** What a worker did with one due job (kept as the job's output, and counted). */
+export type RunJobOutcome = 'ended' | 'held' | 'taken_over'
+
+export interface RunQueue {
+  /**
+   * Puts `runId`'s job in the queue on the store's own connection: inside the transaction that
+   * creates the run when one is open (sent with its next statement or COMMIT, so the run and its
+   * job commit together or not at all), else at once. Synchronous, as the store is. The job
+   * falls due one lease later: the node that created the run executes it at once and the job
+   * only matters if that node dies first.
+   */
+  enlist(runId: string): void
+  /**
+   * Works the due jobs once (the workers call it every poll; tests may too): for each, a run
+   * that ended (or waits on a person) completes it; a run in flight on a live node puts it back
+   * for one more lease; a run in flight on a node whose heartbeat stopped is taken over by this
+   * node (reads run again, writes already sent end `outcome_unknown`, writes not sent fail
+   * `worker_lost`: the engine's recovery). Resolves with what was done to each job.
+   */
+  workDue(): Promise<RunJobOutcome[]>
+  /**
+   * Gives a job to every run in flight that has none pending and is older than a lease (runs
+   * created before this queue, or resumed after a person answered them). Resolves with how many.
+   */
+  enlistMissing(): Promise<number>
+  /** Jobs worked by this node so far, by outcome. */
+  readonly counts: Readonly<Record<RunJobOutcome, number>>
+  /** Stops polling and closes pg-boss's connections (jobs stay in the database). */
+  stop(): Promise<void>
+}
+
+export interface RunQueueOptions {
+  /** The server's PostgreSQL URL (pg-boss keeps a pool of its own: `poolSize` connections). */
+  url: string
+  /** The node's store: runs are created and judged on its connection. */
+  store: PgStore
+  nodeId: string
+  /**
+   * How long (ms) a job waits before a worker looks at it, and between looks while its node is
+   * alive; also how old a heartbeat may be for its node to count as alive. Use the node timeout.
+   */
+  leaseMs: number
+  /**
+   * Ends or resumes the runs given, as after a restart (the core's `engine.recover` under
+   * `store.runs.within`).
+   */
+  recover: (runIds: string[]) => void
+  /** Poll for due jobs (default: on). Tests turn it off and call `workDue`. */
+  poll?: boolean
+  /** pg-boss's pool size (default 2). */
+  poolSize?: number
+  /** Called with a worker's error (the poll goes on). */
+  onError?: (error: unknown) => void
+}
+
+/**
+ * Makes every run `store` creates in flight (`accepted`, `working`) get its job in the same
+ * transaction (`RunQueue.enlist`): the run's INSERT and the job's commit together, so no run a
+ * client was told of lacks one (costs one round trip: the COMMIT, with the job's INSERT). Runs
+ * created waiting on a person get none: any node may answer them; once answered,
+ * `enlistMissing` gives them one.
+ */
+export function enlistRunsOf(store: PgStore, queue: Pick<RunQueue, 'enlist'>): void {
+  const runs = store.runs
+  const create = runs.create.bind(runs)
+  const createSoon = runs.createSoon.bind(runs)
+  const withJob = <T extends { created: boolean }>(
+    run: { runId: string; status: string },
+    make: () => T,
+  ): T =>
+    store.pg.transaction(() => {
+      const made = make()
+      if (made.created && IN_FLIGHT.includes(run.status)) queue.enlist(run.runId)
+      return made
+    })
+  runs.create = (run, now) => withJob(run, () => create(run, now))
+  runs.createSoon = (run, now) => withJob(run, () => createSoon(run, now))
+}
+
+/** pg-boss's `db` executor over the store's synchronous connection (see `RunQueue.enlist`). */
+function storeExecutor(store: PgStore): PgBoss.Db {
+  return {
+    executeSql(text: string, values: unknown[]) {
+      const params = values.map((v) =>
+        v !== null && typeof v === 'object' && !(v instanceof Buffer) ? JSON.stringify(v) : v,
+      )
+      if (store.pg.inTransaction) {
+        store.pg.defer(text, params)
+        return Promise.resolve({ rows: [] })
+      }
+      return Promise.resolve({ rows: store.pg.query(text, params).rows })
+    },
+  }
+}
+
+/**
+ * Starts a node's part of the durable run queue (issue 27 A: "runs go through a durable queue
+ * on PostgreSQL"), on pg-boss 10 (why pg-boss: docs/team-server.md "The run queue"). Creates
+ * pg-boss's schema and the queue when absent (pg-boss migrates under its own advisory lock, so
+ * nodes starting together are safe), then polls for due jobs every lease/5 (at least pg-boss's
+ * 0.5 s) and gives jobs to jobless runs in flight every lease. Each run created on a node gets a
+ * job with the run id as its singleton key in the same transaction (`enlist`); a worker in
+ * every node looks at the due ones (`workDue`). Rejects when the database cannot be reached.
+ */
+export async function startRunQueue(options: RunQueueOptions): Promise<RunQueue> {
+  const { store, nodeId, recover } = options
+  const leaseSeconds = Math.max(1, Math.ceil(options.leaseMs / 1000))
+  const boss = new PgBoss({
+    connectionString: options.url,
+    schema: RUN_QUEUE_SCHEMA,
+    max: options.poolSize ?? 2,
+    application_name: `sitecall ${nodeId} queue`,
+    schedule: false,
+    supervise: true,
+  })
+  boss.on('error', (error) => options.onError?.(error))
+  await boss.start()
+  if (!(await boss.getQueue(RUN_QUEUE))) {
+    try {
+      await boss.createQueue(RUN_QUEUE, {
+        name: RUN_QUEUE,
+        policy: 'standard',
+        // A run may be held by a live node for a long time (a waiting write, a slow site):
+        // each look puts the job back for one lease, so the limit must outlast any run.
+        retryLimit: 100_000,
+        retryDelay: leaseSeconds,
+        expireInSeconds: 60,
+        retentionMinutes: 24 * 60,
+      })
+    } catch (error) {
+      // Another node created it at the same moment.
+      if (!(await boss.getQueue(RUN_QUEUE))) throw error
+    }
+  }
+  const counts: Record<RunJobOutcome, number> = { ended: 0, held: 0, taken_over: 0 }
+  const executor = storeExecutor(store)
+  const sendOptions = (runId: string): PgBoss.SendOptions => ({
+    singletonKey: runId,
+    startAfter: leaseSeconds,
+    retryLimit: 100_000,
+    retryDelay: leaseSeconds,
+  })
+
+  /** One due job: what its run needs (see `RunQueue.workDue`). */
+  const judge = (runId: string): RunJobOutcome => {
+    const row = store.pg.one<{ status: string; node_id: string | null; alive: boolean | null }>(
+      `SELECT r.status, r.node_id, n.heartbeat_at >= ${DB_NOW} - $2 AS alive
+         FROM runs r LEFT JOIN server_nodes n ON n.id = r.node_id WHERE r.id = $1`,
+      [runId, options.leaseMs],
+    )
+    if (!row || !IN_FLIGHT.includes(row.status) || row.node_id === null) return 'ended'
+    if (row.node_id === nodeId || row.alive) return 'held'
+    const taken = store.runs.adopt([row.node_id])
+    if (taken.length) recover(taken)
+    return 'taken_over'
+  }
+
+  let working = false
+  const workDue = async (): Promise<RunJobOutcome[]> => {
+    if (working) return []
+    working = true
+    try {
+      const jobs = await boss.fetch<RunJob>(RUN_QUEUE, { batchSize: 50 })
+      const outcomes: RunJobOutcome[] = []
+      for (const job of jobs) {
+        let outcome: RunJobOutcome
+        try {
+          outcome = judge(job.data.runId)
+        } catch (error) {
+          options.onError?.(error)
+          await boss.fail(RUN_QUEUE, job.id, { error: String(error) })
+          continue
+        }
+        counts[outcome]++
+        outcomes.push(outcome)
+        if (outcome === 'held') await boss.fail(RUN_QUEUE, job.id, { held: nodeId })
+        else await boss.complete(RUN_QUEUE, job.id, { outcome, by: nodeId })
+      }
+      return outcomes
+    } finally {
+      working = false
+    }
+  }
+
+  const enlistMissing = async (): Promise<number> => {
+    const db = boss.getDb()
+    const { rows } = (await db.executeSql(
+      `SELECT r.id FROM runs r
+        WHERE r.status = ANY($1::text[]) AND r.node_id IS NOT NULL
+          AND r.created_at < ${DB_NOW} - $2
+          AND NOT EXISTS (SELECT 1 FROM ${RUN_QUEUE_SCHEMA}.job j
+                           WHERE j.name = $3 AND j.singleton_key = r.id
+                             AND j.state IN ('created', 'retry', 'active'))`,
+      [IN_FLIGHT, options.leaseMs, RUN_QUEUE],
+    )) as { rows: Array<{ id: string }> }
+    if (rows.length)
+      await boss.insert(
+        rows.map((r) => ({ name: RUN_QUEUE, data: { runId: r.id }, ...jobInsertOptions(r.id) })),
+      )
+    return rows.length
+  }
+  const jobInsertOptions = (runId: string) => ({
+    singletonKey: runId,
+    startAfter: new Date(Date.now() + leaseSeconds * 1000),
+    retryLimit: 100_000,
+    retryDelay: leaseSeconds,
+  })
+
+  const timers: NodeJS.Timeout[] = []
+  if (options.poll !== false) {
+    const guarded = (fn: () => Promise<unknown>) => () => {
+      fn().catch((error: unknown) => options.onError?.(error))
+    }
+    timers.push(
+      setInterval(guarded(workDue), Math.max(500, Math.round(options.leaseMs / 5))),
+      setInterval(guarded(enlistMissing), leaseSeconds * 1000),
+    )
+    for (const timer of timers) timer.unref()
+  }
+  return {
+    enlist(runId) {
+      void boss
+        .send(RUN_QUEUE, { runId }, { ...sendOptions(runId), db: executor })
+        .catch((error: unknown) => options.onError?.(error))
+    },
+    workDue,
+    enlistMissing,
+    counts,
+    async stop() {
+      for (const timer of timers) clearInterval(timer)
+      await boss.stop({ graceful: false, wait: true, close: true })
+    },
+  }
+}
