@@ -6,7 +6,9 @@
  * - every run C started has a job in the queue (made with the run);
  * - the held read is taken over by a live node's worker and succeeds (sent twice, as a read may);
  * - the held write ends `outcome_unknown` (`worker_lost`) and was sent once, never again;
- * - the jobs of C's runs are completed by the live nodes, saying who took them over.
+ * - the jobs of C's runs are completed by the live nodes, saying who took them over;
+ * and before that, a run held longer than the node timeout by a live node is never taken over
+ * (its job goes back to the queue until the run ends).
  */
 import { setTimeout as delay } from 'node:timers/promises'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -74,6 +76,36 @@ describe.skipIf(skip !== null)(`run queue${skip ? ` (skipped: ${skip})` : ''}`, 
     }
     return workspace.store.runs.get(runId) as unknown as Run | null
   }
+
+  it('never takes over a run its live node still holds: the job is put back until the run ends', async () => {
+    const [a] = nodes as [ServerNode]
+    const { store, key } = workspace
+    const held = gate()
+    const sentBefore = searchRequests(site).length
+    hold = () => held.promise
+    const call = callTool<Run>(a.base, key, read, { query: 'slow' })
+    while (searchRequests(site).length === sentBefore) await delay(20)
+    const run = store.runs.withStatus(['working']).find((r) => r.toolId === read.id)!
+    const retries = () =>
+      store.pg.one<{ retries: number }>(
+        `SELECT max(retry_count)::int AS retries FROM ${RUN_QUEUE_SCHEMA}.job
+          WHERE name = $1 AND singleton_key = $2`,
+        [RUN_QUEUE, run.runId],
+      )?.retries ?? 0
+    // Held at the site past three node timeouts: node C's worker (or A's) looks at the due job
+    // and puts it back each time, since A's heartbeat is fresh.
+    while (retries() < 2) await delay(100)
+    hold = null
+    held.open()
+    const answer = await call
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200)
+    expect(answer.body.status).toBe('succeeded')
+    expect(searchRequests(site).length - sentBefore).toBe(1)
+    const owner = store.pg.one<{ node_id: string }>('SELECT node_id FROM runs WHERE id = $1', [
+      run.runId,
+    ])
+    expect(owner!.node_id).toBe(a.id)
+  }, 60_000)
 
   it('gives each run a job, and after a node is killed mid-run loses no run and sends no write twice', async () => {
     const [a, c] = nodes as [ServerNode, ServerNode]
