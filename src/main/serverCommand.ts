@@ -12,7 +12,7 @@ import { HEALTH_PATH, READY_PATH, registerHealthRoutes } from './server/health'
 import { serverLoggerOptions, writeLifecycleLine } from './server/logging'
 import { createServerMetrics, METRICS_PATH, registerMetrics } from './server/metrics'
 import { releaseNode } from './server/release'
-import { enlistRunsOf, startRunQueue } from './server/runQueue'
+import { enlistRunsOf, registerRunQueueMetrics, startRunQueue } from './server/runQueue'
 
 export const SERVER_USAGE = `sitecall server [--port N] [--host ADDR] [--public-host NAME,...] [--node-id ID]
                  [--rate-limit PER_MINUTE/BURST] [--node-timeout-ms N] [--drain-seconds N]
@@ -126,11 +126,8 @@ export async function serverCommand(
     exempt: new Set([HEALTH_PATH, READY_PATH, METRICS_PATH]),
   })
   registerHealthRoutes(core.server, { pg: store.pg, nodeId, draining: () => drain.draining })
-  registerMetrics(
-    core.server,
-    createServerMetrics({ pg: store.pg, nodeId }),
-    env.SITECALL_METRICS_TOKEN || null,
-  )
+  const metrics = createServerMetrics({ pg: store.pg, nodeId })
+  registerMetrics(core.server, metrics, env.SITECALL_METRICS_TOKEN || null)
   const recover = (runIds: string[]) => void store.runs.within(runIds, () => core.engine.recover())
   // The durable run queue (pg-boss): every run in flight has a job; a due job of a run whose
   // node died is taken over by whichever node's worker fetches it.
@@ -146,6 +143,7 @@ export async function serverCommand(
     throw error
   })
   enlistRunsOf(store, queue)
+  registerRunQueueMetrics(metrics.registry, queue)
   const base = await core.listen().catch(async (error: unknown) => {
     await queue.stop().catch(() => undefined)
     await core.close()

@@ -1,4 +1,5 @@
 import PgBoss from 'pg-boss'
+import { Counter, Gauge, type Registry } from 'prom-client'
 import type { PgStore } from '../store/postgres/pgStore'
 
 /** The pg-boss queue that holds every run in flight on a team server (issue 27 A). */
@@ -42,6 +43,11 @@ export interface RunQueue {
   enlistMissing(): Promise<number>
   /** Jobs worked by this node so far, by outcome. */
   readonly counts: Readonly<Record<RunJobOutcome, number>>
+  /**
+   * The queue's jobs not done yet, by pg-boss state (`created`, `retry`, `active`), all nodes;
+   * read on pg-boss's own connections (not the store's: no round trip of a run's counted).
+   */
+  depth(): Promise<Record<string, number>>
   /** Stops polling and closes pg-boss's connections (jobs stay in the database). */
   stop(): Promise<void>
 }
@@ -243,9 +249,58 @@ export async function startRunQueue(options: RunQueueOptions): Promise<RunQueue>
     workDue,
     enlistMissing,
     counts,
+    async depth() {
+      const { rows } = (await boss
+        .getDb()
+        .executeSql(
+          `SELECT state, count(*)::int AS n FROM ${RUN_QUEUE_SCHEMA}.job
+            WHERE name = $1 AND state IN ('created', 'retry', 'active') GROUP BY state`,
+          [RUN_QUEUE],
+        )) as { rows: Array<{ state: string; n: number }> }
+      return Object.fromEntries(rows.map((r) => [r.state, Number(r.n)]))
+    },
     async stop() {
       for (const timer of timers) clearInterval(timer)
       await boss.stop({ graceful: false, wait: true, close: true })
     },
   }
+}
+
+/**
+ * Adds the run queue's metrics to a node's registry (`/metrics`, labelled by node like the
+ * rest): `sitecall_run_queue_jobs{state}` (jobs not done yet, all nodes: `created` ones wait for
+ * their due time, `retry` ones are held by a live node, `active` ones a worker is looking at)
+ * and `sitecall_run_queue_worked_total{outcome}` (due jobs this node's worker completed as
+ * `ended` or `taken_over`, or put back as `held`).
+ */
+export function registerRunQueueMetrics(registry: Registry, queue: RunQueue): void {
+  new Gauge({
+    name: 'sitecall_run_queue_jobs',
+    help: 'Jobs of the run queue not done yet, by pg-boss state (all nodes).',
+    labelNames: ['state'] as const,
+    registers: [registry],
+    async collect() {
+      this.reset()
+      try {
+        const depth = await queue.depth()
+        for (const state of ['created', 'retry', 'active']) this.set({ state }, depth[state] ?? 0)
+      } catch {
+        // The database is away: sitecall_database_up says so.
+      }
+    },
+  })
+  const counted: Record<RunJobOutcome, number> = { ended: 0, held: 0, taken_over: 0 }
+  new Counter({
+    name: 'sitecall_run_queue_worked_total',
+    help: "Due run jobs this node's worker looked at, by outcome (ended, held, taken_over).",
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+    collect() {
+      for (const outcome of Object.keys(counted) as RunJobOutcome[]) {
+        const now = queue.counts[outcome]
+        if (now > counted[outcome]) this.inc({ outcome }, now - counted[outcome])
+        counted[outcome] = now
+      }
+    },
+  })
 }

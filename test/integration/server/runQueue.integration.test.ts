@@ -28,6 +28,7 @@ import {
 
 const skip = pgUnavailable()
 const NODE_TIMEOUT_MS = 1000
+const METRICS_TOKEN = 'run-queue-metrics-token'
 const FINAL = ['succeeded', 'failed', 'outcome_unknown', 'cancelled', 'expired']
 
 function gate(): { promise: Promise<void>; open: () => void } {
@@ -56,7 +57,9 @@ describe.skipIf(skip !== null)(`run queue${skip ? ` (skipped: ${skip})` : ''}`, 
     workspace.store.tools.save(write)
     nodes = await Promise.all(
       ['node_qa', 'node_qc'].map((id) =>
-        startServerNode(url, id, ['--node-timeout-ms', String(NODE_TIMEOUT_MS)]),
+        startServerNode(url, id, ['--node-timeout-ms', String(NODE_TIMEOUT_MS)], {
+          SITECALL_METRICS_TOKEN: METRICS_TOKEN,
+        }),
       ),
     )
   }, 180_000)
@@ -179,6 +182,13 @@ describe.skipIf(skip !== null)(`run queue${skip ? ` (skipped: ${skip})` : ''}`, 
       outcomes.push(done[0]!.output!.outcome)
     }
     expect(outcomes).toContain('taken_over')
+    // Node A's /metrics count the takeover and show the queue's jobs by state.
+    const scrape = await fetch(`${a.base}/metrics`, {
+      headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+    })
+    const text = await scrape.text()
+    expect(text).toMatch(/^sitecall_run_queue_worked_total\{outcome="taken_over",node="node_qa"\} 1$/m)
+    expect(text).toMatch(/^sitecall_run_queue_jobs\{state="created",node="node_qa"\} \d+$/m)
     const owner = store.pg.one<{ node_id: string }>('SELECT node_id FROM runs WHERE id = $1', [
       readRun!.runId,
     ])
