@@ -350,7 +350,13 @@ function wantsHtml(request: FastifyRequest): boolean {
   return (request.headers.accept ?? '').includes('text/html')
 }
 
-/** A page that grants access must not be framed (clickjacking) nor leak its URL onwards. */
+/**
+ * A page that grants access must not be framed (clickjacking) nor leak its URL onwards:
+ * `same-origin` sends no referrer to another origin (the client's redirect), yet lets the
+ * consent form's POST carry its real `Origin`; under `no-referrer` a browser sends `Origin: null`
+ * with a form POST (Fetch, "serializing a request origin"), which the server's origin check
+ * refuses, so Approve failed in every real browser (seen in Chromium, test/e2e/syncLink.spec.ts).
+ */
 function securePage(reply: FastifyReply): FastifyReply {
   return reply
     .header('cache-control', 'no-store')
@@ -359,7 +365,7 @@ function securePage(reply: FastifyReply): FastifyReply {
       'content-security-policy',
       "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
     )
-    .header('referrer-policy', 'no-referrer')
+    .header('referrer-policy', 'same-origin')
 }
 
 /** Sets the owner-session cookie of the consent page; `lifeMs` is what the token has left. */
