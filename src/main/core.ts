@@ -32,6 +32,7 @@ import { createSiteLogins, type SiteLogins } from './logins/siteLogins'
 import { createSeenLogins, type SeenLogins } from './logins/seenLogins'
 import { dataDir, databasePath, DEFAULT_PORT, readSettings } from './config'
 import { createAppSettings } from './app/appSettings'
+import { createAppSync } from './sync/appSync'
 import { createBrowserPool } from './engine/browserPool'
 import { createRenderedExecutor } from './engine/renderedExecutor'
 import { createRunEngine, type RunEngine } from './engine/runEngine'
@@ -151,14 +152,15 @@ export function createCore(config: CoreConfig & { store?: Store } = {}): Core<St
   const ulid = monotonicFactory(pooledRandom())
   const nextUlid = () => ulid(clock())
   const store = config.store ?? createStore(databasePath(home))
+  const keychain =
+    config.keychain !== undefined
+      ? config.keychain
+      : env.SITECALL_KEYCHAIN === 'off'
+        ? null
+        : createKeychain({ env })
   const vault = createVault({
     secrets: store.secrets,
-    keychain:
-      config.keychain !== undefined
-        ? config.keychain
-        : env.SITECALL_KEYCHAIN === 'off'
-          ? null
-          : createKeychain({ env }),
+    keychain,
     passphrase: env.SITECALL_PASSPHRASE ?? null,
     clock,
   })
@@ -306,6 +308,14 @@ export function createCore(config: CoreConfig & { store?: Store } = {}): Core<St
     tenant: LOCAL_TENANT,
     vault,
     logins: { saved: logins, flows: signIns, seen: seenLogins },
+    sync: createAppSync({
+      store,
+      vault,
+      keychain,
+      tenant: LOCAL_TENANT,
+      clock,
+      emit: (status) => events.emit('sync.changed', { status }),
+    }),
     settings: createAppSettings({
       home,
       settings,

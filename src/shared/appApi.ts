@@ -321,6 +321,70 @@ export interface VaultState {
   message: string
 }
 
+/** How far a running sync is (`runSync`'s progress): `done` of `total` outbox entries, `pulled` tools. */
+export interface SyncProgressView {
+  phase: 'push' | 'pull'
+  done: number
+  total: number
+  pulled: number
+}
+
+/** A tool whose push the server refused as stale, with both versions whole (null: deleted there/here). */
+export interface SyncConflictView {
+  toolId: string
+  mine: ToolSpec | null
+  theirs: ToolSpec | null
+  theirRevision: number
+  createdAt: number
+}
+
+/** A refusal of a link or a sync as the app shows it: a stable code and a plain sentence. */
+export interface SyncProblem {
+  /**
+   * `invalid_server_url`, `server_unreachable`, `link_cancelled`, `link_timeout`,
+   * `link_refused`, `vault_locked`, `not_linked`, `sync_stopped`, `sync_failed`.
+   */
+  code: string
+  message: string
+}
+
+/**
+ * The Settings view's "Link to a server" (issue 27 B, docs/team-server.md "Sync"): the link, a
+ * link waiting on the browser, a sync running, the last sync of this app session, the outbox and
+ * the open conflicts.
+ */
+export interface SyncStatus {
+  /** False on a core that keeps no desktop sync (a team server node's own app). */
+  available: boolean
+  link: {
+    serverUrl: string
+    /** The server workspace (`ws_…`); null: the account's first. */
+    workspace: string | null
+    auth: 'oauth' | 'token'
+    tokenStore: 'keychain' | 'vault'
+    linkedAt: number
+    pulledRevision: number
+  } | null
+  /** An OAuth link waiting on the person's approval; `authorizeUrl` once the server gave it. */
+  linking: { serverUrl: string; authorizeUrl: string | null; startedAt: number } | null
+  running: SyncProgressView | null
+  /** The last sync this app ran (ms since the epoch, counts), or null. */
+  lastSync: {
+    at: number
+    pushed: number
+    deleted: number
+    pulled: number
+    removed: number
+    revision: number
+    refused: Array<{ toolId: string; code: string; message: string }>
+  } | null
+  /** Changes waiting to be pushed. */
+  outbox: number
+  conflicts: SyncConflictView[]
+  /** Why the last link or sync did not go through; null after one that did. */
+  error: SyncProblem | null
+}
+
 /** Method name → `[input, result]`. */
 export interface AppApiMethods {
   'app.info': [Record<string, never>, AppInfo]
@@ -442,6 +506,21 @@ export interface AppApiMethods {
   'logins.answerAuth': [{ signInId: string; username: string; password: string }, SignInState]
   /** Deletes a site's login and its secrets. */
   'logins.forget': [{ host: string }, { forgotten: boolean }]
+  'sync.status': [Record<string, never>, SyncStatus]
+  /**
+   * Links this desktop to a team server: with `token` (an owner token, for self-hosted scripts)
+   * at once; without, by OAuth in the system browser (answers while it waits: `linking`; the
+   * `sync.changed` event tells the end). A refusal is the status's `error`, not a thrown error.
+   */
+  'sync.link': [{ serverUrl: string; token?: string; workspace?: string }, SyncStatus]
+  /** Gives up a link waiting on the browser (`link_cancelled`). */
+  'sync.cancelLink': [Record<string, never>, SyncStatus]
+  /** Pushes the outbox and pulls (progress by `sync.changed`); answers when it ends. */
+  'sync.run': [Record<string, never>, SyncStatus]
+  /** Settles a conflict as `sitecall sync --take mine|theirs TOOL` does, then syncs. */
+  'sync.take': [{ toolId: string; side: 'mine' | 'theirs' }, SyncStatus]
+  /** Forgets the link and its token; the tools stay. */
+  'sync.unlink': [Record<string, never>, SyncStatus]
 }
 
 export type AppApiMethod = keyof AppApiMethods
@@ -458,6 +537,8 @@ export interface AppEventMap {
   'runs.updated': { run: Run }
   /** A tool was verified, quarantined or let out of quarantine. */
   'tools.changed': { tool: ToolSummary }
+  /** The sync status moved: a link ended, a sync went a step further or ended. */
+  'sync.changed': { status: SyncStatus }
 }
 export type AppEventName = keyof AppEventMap
 
@@ -758,6 +839,29 @@ export const APP_API_INPUT_SCHEMAS: Record<AppApiMethod, object> = {
     required: ['host'],
     properties: { host: { type: 'string', minLength: 1, maxLength: 260 } },
   },
+  'sync.status': emptyObject,
+  'sync.link': {
+    type: 'object',
+    additionalProperties: false,
+    required: ['serverUrl'],
+    properties: {
+      serverUrl: { type: 'string', minLength: 1, maxLength: 2000 },
+      token: { type: 'string', minLength: 1, maxLength: 4000 },
+      workspace: { type: 'string', minLength: 1, maxLength: 200 },
+    },
+  },
+  'sync.cancelLink': emptyObject,
+  'sync.run': emptyObject,
+  'sync.take': {
+    type: 'object',
+    additionalProperties: false,
+    required: ['toolId', 'side'],
+    properties: {
+      toolId: { type: 'string', minLength: 1, maxLength: 200 },
+      side: { enum: ['mine', 'theirs'] },
+    },
+  },
+  'sync.unlink': emptyObject,
 }
 
 export const APP_API_METHODS = Object.keys(APP_API_INPUT_SCHEMAS) as AppApiMethod[]
@@ -768,6 +872,7 @@ export const APP_EVENT_NAMES: AppEventName[] = [
   'recorder.authChallenge',
   'runs.updated',
   'tools.changed',
+  'sync.changed',
 ]
 
 /** True when `name` is a method of the contract (the preload's and web transport's allowlist). */

@@ -31,6 +31,7 @@ import { SCOPE_BODY_SCHEMA, type ScopeBody } from '../../shared/accountApiSchema
 import { editTool } from '../api/toolEdits'
 import { replaceableTool, replaceTool } from '../api/toolReplace'
 import { mcpStdioCommand } from '../mcp/stdioCommand'
+import type { AppSync } from '../sync/appSync'
 
 export type AppHandlers = {
   [M in AppApiMethod]: (input: AppApiInput<M>) => Promise<AppApiResult<M>>
@@ -56,6 +57,8 @@ export interface AppHandlerDeps {
   logins: { saved: SiteLogins; flows: SignInFlows; seen: SeenLogins }
   /** The editable settings. */
   settings: AppSettingsService
+  /** Settings → "Link to a server": tool sync with a team server (`sync.*`). */
+  sync: AppSync
 }
 
 /**
@@ -94,6 +97,12 @@ export function createAppHandlers(deps: AppHandlerDeps): AppHandlers {
     },
     'settings.get': async () => deps.settings.get(),
     'settings.update': async (input) => deps.settings.update(input),
+    'sync.status': async () => deps.sync.status(),
+    'sync.link': async (input) => deps.sync.link(input),
+    'sync.cancelLink': async () => deps.sync.cancelLink(),
+    'sync.run': async () => deps.sync.run(),
+    'sync.take': async (input) => deps.sync.take(input),
+    'sync.unlink': async () => deps.sync.unlink(),
     'recorder.start': async (input) => {
       // The site's saved login (a cookie session) is where the recording starts: signed in, as
       // its tools run. A locked vault or no login starts signed out, as before.

@@ -4,7 +4,7 @@ import type { Vault } from '../vault/vault'
 import { createSyncServer } from './syncHttp'
 import { linkServer, type LinkOptions } from './syncLink'
 import { createSyncLocal, type SyncConflict, type SyncLink } from './syncLocal'
-import { resolveConflict, runSync, type SyncReport } from './syncRun'
+import { resolveConflict, runSync, type SyncProgress, type SyncReport } from './syncRun'
 import { createBearer, forgetToken } from './syncTokens'
 
 export interface DesktopSyncDeps {
@@ -29,10 +29,17 @@ export interface DesktopSync {
   ): Promise<SyncLink>
   /** Forgets the link and its token; the tools stay. False when there was none. */
   disconnect(): Promise<boolean>
-  /** Pushes the outbox, then pulls (see `runSync`). Rejects when not linked. */
-  sync(): Promise<SyncReport>
+  /**
+   * Pushes the outbox, then pulls (see `runSync`; `onProgress` is told how far it is). Rejects
+   * when not linked.
+   */
+  sync(onProgress?: (progress: SyncProgress) => void): Promise<SyncReport>
   /** Settles a conflict by tool id or name (see `resolveConflict`), then syncs. */
-  take(tool: string, side: 'mine' | 'theirs'): Promise<SyncReport>
+  take(
+    tool: string,
+    side: 'mine' | 'theirs',
+    onProgress?: (progress: SyncProgress) => void,
+  ): Promise<SyncReport>
   conflicts(): SyncConflict[]
 }
 
@@ -46,7 +53,7 @@ export function createDesktopSync(deps: DesktopSyncDeps): DesktopSync {
     if (!link) throw new Error('This desktop is not linked: run `sitecall link SERVER_URL` first.')
     return link
   }
-  const sync = async (): Promise<SyncReport> => {
+  const sync = async (onProgress?: (progress: SyncProgress) => void): Promise<SyncReport> => {
     const link = linked()
     const server = createSyncServer({
       serverUrl: link.serverUrl,
@@ -62,6 +69,7 @@ export function createDesktopSync(deps: DesktopSyncDeps): DesktopSync {
       clock: deps.clock,
       // A stored secret's value anywhere in the tool (an open vault checks; a locked one cannot).
       refuseTool: (tool) => deps.vault.refuseSecretValues(JSON.stringify(tool), deps.tenant),
+      ...(onProgress ? { onProgress } : {}),
     })
   }
   return {
@@ -83,7 +91,7 @@ export function createDesktopSync(deps: DesktopSyncDeps): DesktopSync {
       return local.unlink(deps.tenant)
     },
     sync,
-    async take(tool, side) {
+    async take(tool, side, onProgress) {
       linked()
       const open = local.conflicts(deps.tenant)
       const hit =
@@ -91,7 +99,7 @@ export function createDesktopSync(deps: DesktopSyncDeps): DesktopSync {
         open.find((c) => c.mine?.name === tool || c.theirs?.name === tool)
       if (!hit) throw new Error(`No sync conflict for "${tool}".`)
       resolveConflict({ tenant: deps.tenant, tools, local }, hit.toolId, side)
-      return sync()
+      return sync(onProgress)
     },
     conflicts: () => local.conflicts(deps.tenant),
   }

@@ -34,6 +34,22 @@ export interface SyncDeps {
    * for a stored secret's value): rejects with the reason. Default: none.
    */
   refuseTool?: (tool: ToolSpec) => Promise<void>
+  /**
+   * Told as the sync goes (the app's progress line): after each outbox entry is answered or
+   * skipped, and after each pulled page is applied. Changes nothing the sync does. Default: none.
+   */
+  onProgress?: (progress: SyncProgress) => void
+}
+
+/**
+ * How far one sync is: `done` of the `total` outbox entries it found at its start (pushed,
+ * refused, skipped or kept as a conflict), and `pulled` tools saved here so far.
+ */
+export interface SyncProgress {
+  phase: 'push' | 'pull'
+  done: number
+  total: number
+  pulled: number
 }
 
 /**
@@ -58,8 +74,13 @@ export async function runSync(deps: SyncDeps): Promise<SyncReport> {
     stopped: null,
   }
   const inConflict = new Set(local.conflicts(tenant).map((c) => c.toolId))
+  const entries = local.outbox(tenant)
+  const progress: SyncProgress = { phase: 'push', done: 0, total: entries.length, pulled: 0 }
+  const tell = () => deps.onProgress?.({ ...progress, pulled: report.pulled.length })
   try {
-    for (const entry of local.outbox(tenant)) {
+    tell()
+    for (const entry of entries) {
+      progress.done++
       if (inConflict.has(entry.toolId)) continue
       const base = local.base(tenant, entry.toolId)
       let answer: PushAnswer
@@ -113,8 +134,11 @@ export async function runSync(deps: SyncDeps): Promise<SyncReport> {
         report.refused.push({ toolId: entry.toolId, code: answer.code, message: answer.message })
       }
       local.done(entry.seq)
+      tell()
     }
-    await pull(deps, report, inConflict)
+    progress.phase = 'pull'
+    tell()
+    await pull(deps, report, inConflict, tell)
   } catch (error) {
     report.stopped = (error as Error).message
   }
@@ -138,7 +162,12 @@ async function ownRefusal(
 }
 
 /** Pulls every page after the link's revision and applies it (see `runSync`). */
-async function pull(deps: SyncDeps, report: SyncReport, inConflict: Set<string>): Promise<void> {
+async function pull(
+  deps: SyncDeps,
+  report: SyncReport,
+  inConflict: Set<string>,
+  tell: () => void,
+): Promise<void> {
   const { tenant, tools, local, server } = deps
   for (;;) {
     const since = local.link(tenant)?.pulledRevision ?? 0
@@ -180,6 +209,7 @@ async function pull(deps: SyncDeps, report: SyncReport, inConflict: Set<string>)
       local.setPulledRevision(tenant, page.revision)
     })
     report.revision = page.revision
+    tell()
     if (!page.more) return
   }
 }

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react'
 import type { AppSettings } from '../../shared/appApi'
 import { AppError, invoke } from '../api'
 import { LocalSites } from '../components/LocalSites'
+import { ServerLink } from '../components/ServerLink'
 import { useAppStore } from '../stores/useAppStore'
 
 const SOURCE = {
@@ -194,6 +195,7 @@ export function SettingsView() {
           </tbody>
         </table>
       </section>
+      <ServerLink />
       <LocalSites />
     </>
   )

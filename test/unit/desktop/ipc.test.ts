@@ -66,6 +66,38 @@ describe('the IPC table', () => {
     expect(bad).toMatchObject({ ok: false, error: { code: 'invalid_input' } })
   })
 
+  it('carries Settings → Link to a server (sync.*) to the real core: status, refusals by code', async () => {
+    const ipc = fakeIpcMain()
+    registerIpc(ipc, createAppDispatch(core.handlers), APP_URL)
+    const call = (method: string, input: unknown) => ipc.handlers.get(method)!(FROM_APP, input)
+    expect(await call('sync.status', {})).toMatchObject({
+      ok: true,
+      value: { available: true, link: null, linking: null, outbox: 0, conflicts: [], error: null },
+    })
+    const sent: unknown[] = []
+    const off = forwardEvents(core.events, (_channel, payload) => sent.push(payload))
+    expect(await call('sync.link', { serverUrl: 'not a url' })).toMatchObject({
+      ok: true,
+      value: { link: null, error: { code: 'invalid_server_url' } },
+    })
+    off()
+    expect(sent).toMatchObject([
+      { event: 'sync.changed', data: { status: { error: { code: 'invalid_server_url' } } } },
+    ])
+    expect(await call('sync.run', {})).toMatchObject({
+      ok: true,
+      value: { error: { code: 'not_linked' } },
+    })
+    expect(await call('sync.take', { toolId: 't', side: 'both' })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_input' },
+    })
+    expect(await call('sync.link', { serverUrl: 'https://x.example', extra: 1 })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_input' },
+    })
+  })
+
   it("refuses every method from a frame that is not the app's own top page (issue 13 item 7)", async () => {
     const ipc = fakeIpcMain()
     const called: string[] = []
