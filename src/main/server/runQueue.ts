@@ -33,7 +33,9 @@ export interface RunQueue {
    * that ended (or waits on a person) completes it; a run in flight on a live node puts it back
    * for one more lease; a run in flight on a node whose heartbeat stopped is taken over by this
    * node (reads run again, writes already sent end `outcome_unknown`, writes not sent fail
-   * `worker_lost`: the engine's recovery). Resolves with what was done to each job.
+   * `worker_lost`: the engine's recovery), its job completed with the output
+   * `{outcome: 'taken_over', by: nodeId}`. Resolves with what was done to each job. Costs four
+   * statements on pg-boss's pool per poll however many jobs are due, none on the store's.
    */
   workDue(): Promise<RunJobOutcome[]>
   /**
@@ -164,18 +166,34 @@ export async function startRunQueue(options: RunQueueOptions): Promise<RunQueue>
     retryDelay: leaseSeconds,
   })
 
-  /** One due job: what its run needs (see `RunQueue.workDue`). */
-  const judge = (runId: string): RunJobOutcome => {
-    const row = store.pg.one<{ status: string; node_id: string | null; alive: boolean | null }>(
-      `SELECT r.status, r.node_id, n.heartbeat_at >= ${DB_NOW} - $2 AS alive
-         FROM runs r LEFT JOIN server_nodes n ON n.id = r.node_id WHERE r.id = $1`,
-      [runId, options.leaseMs],
-    )
-    if (!row || !IN_FLIGHT.includes(row.status) || row.node_id === null) return 'ended'
-    if (row.node_id === nodeId || row.alive) return 'held'
-    const taken = store.runs.adopt([row.node_id])
-    if (taken.length) recover(taken)
-    return 'taken_over'
+  /**
+   * What the runs of due jobs need (see `RunQueue.workDue`): one read on pg-boss's pool for all
+   * of them (the node's event loop is not blocked by it), then the store only for a takeover.
+   */
+  const judge = async (runIds: string[]): Promise<Map<string, RunJobOutcome>> => {
+    const { rows } = (await boss.getDb().executeSql(
+      `SELECT r.id, r.status, r.node_id, n.heartbeat_at >= ${DB_NOW} - $2 AS alive
+         FROM runs r LEFT JOIN server_nodes n ON n.id = r.node_id WHERE r.id = ANY($1::text[])`,
+      [runIds, options.leaseMs],
+    )) as {
+      rows: Array<{ id: string; status: string; node_id: string | null; alive: boolean | null }>
+    }
+    const outcomes = new Map<string, RunJobOutcome>(runIds.map((id) => [id, 'ended']))
+    const dead = new Set<string>()
+    for (const row of rows) {
+      if (!IN_FLIGHT.includes(row.status) || row.node_id === null) continue
+      if (row.node_id === nodeId || row.alive) outcomes.set(row.id, 'held')
+      else {
+        outcomes.set(row.id, 'taken_over')
+        dead.add(row.node_id)
+      }
+    }
+    if (dead.size) {
+      // One guarded UPDATE: a run another worker took first is not taken again.
+      const taken = store.runs.adopt([...dead])
+      if (taken.length) recover(taken)
+    }
+    return outcomes
   }
 
   let working = false
@@ -183,22 +201,30 @@ export async function startRunQueue(options: RunQueueOptions): Promise<RunQueue>
     if (working) return []
     working = true
     try {
-      const jobs = await boss.fetch<RunJob>(RUN_QUEUE, { batchSize: 50 })
-      const outcomes: RunJobOutcome[] = []
-      for (const job of jobs) {
-        let outcome: RunJobOutcome
-        try {
-          outcome = judge(job.data.runId)
-        } catch (error) {
-          options.onError?.(error)
-          await boss.fail(RUN_QUEUE, job.id, { error: String(error) })
-          continue
-        }
-        counts[outcome]++
-        outcomes.push(outcome)
-        if (outcome === 'held') await boss.fail(RUN_QUEUE, job.id, { held: nodeId })
-        else await boss.complete(RUN_QUEUE, job.id, { outcome, by: nodeId })
+      const jobs = await boss.fetch<RunJob>(RUN_QUEUE, { batchSize: 100 })
+      if (!jobs.length) return []
+      let judged: Map<string, RunJobOutcome>
+      try {
+        judged = await judge(jobs.map((job) => job.data.runId))
+      } catch (error) {
+        options.onError?.(error)
+        await boss.fail(
+          RUN_QUEUE,
+          jobs.map((job) => job.id),
+        )
+        return []
       }
+      const outcomes = jobs.map((job) => judged.get(job.data.runId) ?? 'ended')
+      const idsOf = (outcome: RunJobOutcome) =>
+        jobs.filter((_, i) => outcomes[i] === outcome).map((job) => job.id)
+      for (const outcome of outcomes) counts[outcome]++
+      const held = idsOf('held')
+      if (held.length) await boss.fail(RUN_QUEUE, held)
+      const ended = idsOf('ended')
+      if (ended.length) await boss.complete(RUN_QUEUE, ended)
+      // A takeover is rare and worth its record: its job's output names the node.
+      for (const id of idsOf('taken_over'))
+        await boss.complete(RUN_QUEUE, id, { outcome: 'taken_over', by: nodeId })
       return outcomes
     } finally {
       working = false
@@ -250,13 +276,11 @@ export async function startRunQueue(options: RunQueueOptions): Promise<RunQueue>
     enlistMissing,
     counts,
     async depth() {
-      const { rows } = (await boss
-        .getDb()
-        .executeSql(
-          `SELECT state, count(*)::int AS n FROM ${RUN_QUEUE_SCHEMA}.job
+      const { rows } = (await boss.getDb().executeSql(
+        `SELECT state, count(*)::int AS n FROM ${RUN_QUEUE_SCHEMA}.job
             WHERE name = $1 AND state IN ('created', 'retry', 'active') GROUP BY state`,
-          [RUN_QUEUE],
-        )) as { rows: Array<{ state: string; n: number }> }
+        [RUN_QUEUE],
+      )) as { rows: Array<{ state: string; n: number }> }
       return Object.fromEntries(rows.map((r) => [r.state, Number(r.n)]))
     },
     async stop() {
