@@ -136,6 +136,10 @@ test('Link to a server: refusals by code, a token link, Sync now, a conflict sid
   await expect(conflict.getByTestId('sync-diff-name')).toHaveCount(0)
   await expectAccessible(page, 'Settings, a sync conflict')
   await section.screenshot({ path: join(SHOTS, 'ui-sync-conflict.png') })
+  await page.emulateMedia({ colorScheme: 'dark' })
+  await expectAccessible(page, 'Settings, a sync conflict, dark')
+  await section.screenshot({ path: join(SHOTS, 'ui-sync-conflict-dark.png') })
+  await page.emulateMedia({ colorScheme: 'light' })
 
   await conflict.getByTestId('sync-take-theirs').click()
   await expect(page.getByTestId('sync-conflict')).toHaveCount(0)
