@@ -341,8 +341,9 @@ export interface SyncConflictView {
 /** A refusal of a link or a sync as the app shows it: a stable code and a plain sentence. */
 export interface SyncProblem {
   /**
-   * `invalid_server_url`, `server_unreachable`, `link_cancelled`, `link_timeout`,
-   * `link_refused`, `vault_locked`, `not_linked`, `sync_stopped`, `sync_failed`.
+   * `invalid_server_url`, `server_unreachable`, `wrong_server`, `link_refused`,
+   * `link_cancelled`, `link_timeout`, `vault_locked`, `not_linked`, `sync_stopped`; else
+   * `link_failed` or `sync_failed` (see `describeSyncError` in src/main/sync/appSync.ts).
    */
   code: string
   message: string

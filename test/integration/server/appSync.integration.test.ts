@@ -118,6 +118,21 @@ describe.skipIf(skip !== null)(`the app's sync methods${skip ? ` (skipped: ${ski
       (await h['sync.link']({ serverUrl: node.base, token: 'svc_owner_not_a_token' })).error,
     ).toMatchObject({ code: 'link_refused' })
     expect((await h['sync.run']({})).error).toMatchObject({ code: 'not_linked' })
+    // No keychain and a locked vault: nowhere to keep the token.
+    const lockedHome = mkdtempSync(join(tmpdir(), 'sitecall-appsync-locked-'))
+    const locked = createCore({
+      home: lockedHome,
+      rendererDir: null,
+      keychain: null,
+      env: { ...process.env, SITECALL_KEYCHAIN: 'off', SITECALL_PASSPHRASE: undefined },
+    })
+    try {
+      const out = await locked.handlers['sync.link']({ serverUrl: node.base, token: owner })
+      expect(out).toMatchObject({ link: null, error: { code: 'vault_locked' } })
+    } finally {
+      await locked.close()
+      rmSync(lockedHome, { recursive: true, force: true })
+    }
     expect((await h['sync.status']({})).link).toBeNull()
   })
 
