@@ -1,7 +1,7 @@
 /**
  * PostgreSQL round trips of one verified read run on a team server node (issue 27: goal <= 3).
  * A node assembled as `sitecall server` assembles it (PostgreSQL store, owner tokens and rate
- * limiter in PostgreSQL, /metrics), in this process so its statements can be listed, on a real
+ * limiter in PostgreSQL, /metrics, the run queue's job made with each run), in this process so its statements can be listed, on a real
  * PostgreSQL cluster in front of the directory fixture site. The count is read from the node's
  * own `sitecall_pg_round_trips_total` counter: an exact number of statements is behaviour (one
  * more statement per run shows up here), not a timing. The list of statements is printed.
@@ -12,6 +12,13 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createCore, LOCAL_TENANT, type Core } from '../../../src/main/core'
 import { createServerMetrics, registerMetrics } from '../../../src/main/server/metrics'
+import {
+  enlistRunsOf,
+  RUN_QUEUE,
+  RUN_QUEUE_SCHEMA,
+  startRunQueue,
+  type RunQueue,
+} from '../../../src/main/server/runQueue'
 import { createPgOwnerTokens, createPgRateLimiter } from '../../../src/main/serverAccess'
 import { createPgStore, type PgStore } from '../../../src/main/store/postgres/pgStore'
 import type { Run } from '../../../src/shared/run'
@@ -25,10 +32,12 @@ const skip = pgUnavailable()
 const METRICS_TOKEN = 'round-trips-metrics-token'
 /**
  * PostgreSQL round trips of one verified read run called over HTTP with an API key, and the
- * statements in them (14 statements in 14 round trips before statements rode together).
+ * statements in them (14 statements in 14 round trips before statements rode together; 9 in 4
+ * before the run queue: its job's INSERT rides with a COMMIT that the run's INSERT, sent
+ * with its BEGIN, now waits for).
  */
-const READ_RUN_ROUND_TRIPS = 4
-const READ_RUN_STATEMENTS = 9
+const READ_RUN_ROUND_TRIPS = 5
+const READ_RUN_STATEMENTS = 12
 
 /** The node's `sitecall_pg_round_trips_total` and `sitecall_pg_statements_total` (/metrics). */
 async function counted(base: string): Promise<{ trips: number; statements: number }> {
@@ -61,6 +70,7 @@ describe.skipIf(skip !== null)(
     let node: Core<PgStore>
     let home: string
     let base: string
+    let queue: RunQueue
 
     beforeAll(async () => {
       cluster = await startPgCluster()
@@ -85,10 +95,22 @@ describe.skipIf(skip !== null)(
         createServerMetrics({ pg: store.pg, nodeId: 'node_trips' }),
         METRICS_TOKEN,
       )
+      // As `sitecall server`: each run's job in its transaction (no polling here: the jobs' due
+      // time is a node timeout away and their look costs nothing on this connection).
+      queue = await startRunQueue({
+        url,
+        store,
+        nodeId: 'node_trips',
+        leaseMs: 10_000,
+        recover: () => undefined,
+        poll: false,
+      })
+      enlistRunsOf(store, queue)
       base = await node.listen()
     }, 180_000)
 
     afterAll(async () => {
+      await queue?.stop()
       await node?.close()
       await workspace?.close()
       await site?.close()
@@ -145,6 +167,12 @@ describe.skipIf(skip !== null)(
       const stored = await send<Run>(base, 'GET', `/api/v1/runs/${answer.body.runId}`, { key })
       expect(stored.body.status).toBe('succeeded')
       expect(store.runs.get(answer.body.runId)?.billed).toBe(true)
+      // Its run-queue job was made with it.
+      const job = store.pg.one<{ n: number }>(
+        `SELECT count(*)::int AS n FROM ${RUN_QUEUE_SCHEMA}.job WHERE name = $1 AND singleton_key = $2`,
+        [RUN_QUEUE, answer.body.runId],
+      )
+      expect(job?.n).toBe(1)
       expect(store.ledger.usage(LOCAL_TENANT, Date.now()).charged - chargedBefore).toBe(1)
       expect(store.health.get(tool.id)).toMatchObject({
         consecutiveFailures: 0,
