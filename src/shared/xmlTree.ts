@@ -76,3 +76,16 @@ function textOf(node: AnyNode): string {
 export function isXmlMediaType(mime: string): boolean {
   return /^(text|application)\/(xml|[\w.+-]+\+xml)$/.test(mime) && mime !== 'application/xhtml+xml'
 }
+
+/** Text escaped for XML element content and attribute values (XML 1.0 §2.4, §3.3.3). */
+export function escapeXml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => XML_ENTITIES[c]!)
+}
+
+const XML_ENTITIES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&apos;',
+}

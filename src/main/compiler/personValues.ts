@@ -1,7 +1,7 @@
 import type { Trace } from '../../shared/trace'
 import { fold } from '../../shared/jsonPath'
 import { intentWords } from './intentWords'
-import { typedValues } from './typedValues'
+import { signInAccounts, typedValues } from './typedValues'
 
 /**
  * A value the person gave, saw or named, as evidence of which record they meant. `strong`: typed
@@ -37,7 +37,9 @@ export function personValues(trace: Trace, intent: string): PersonValue[] {
     seen.add(key)
     out.push({ value: text, strong: source !== 'intent', source })
   }
-  for (const t of typedValues(trace.actions)) add(t.value, 'typed')
+  // Who the person signed in as names no record (see signInAccounts).
+  const accounts = signInAccounts(trace.actions, intent)
+  for (const t of typedValues(trace.actions)) if (!accounts.has(t.value)) add(t.value, 'typed')
   for (const q of quotedParts(intent)) add(q, 'quoted')
   for (const a of trace.actions) {
     if (a.kind !== 'click' || !a.name) continue

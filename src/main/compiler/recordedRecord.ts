@@ -9,7 +9,7 @@
  */
 import type { EvidenceSignal, SlotSchema, ToolSpec } from '../../shared/toolSpec'
 import type { Trace } from '../../shared/trace'
-import { typedValues } from './typedValues'
+import { signInAccounts, typedValues } from './typedValues'
 import { quotedParts } from './personValues'
 import { normalValue } from './valueSpelling'
 
@@ -60,9 +60,14 @@ export function guardRecordedRecord(tool: ToolSpec, trace: Trace, intent = tool.
         ]),
       ),
     }
-  const said = [...typedValues(trace.actions).map((t) => t.value), ...quotedParts(intent)].filter(
-    named,
-  )
+  // Who the person signed in as is the saved login's account, not a record they gave.
+  const accounts = signInAccounts(trace.actions, intent)
+  const said = [
+    ...typedValues(trace.actions)
+      .map((t) => t.value)
+      .filter((v) => !accounts.has(v)),
+    ...quotedParts(intent),
+  ].filter(named)
   const left = constantsOf(request).find((c) =>
     said.some((v) => normalValue(v) === normalValue(c.value)),
   )

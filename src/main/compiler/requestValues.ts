@@ -4,6 +4,7 @@ import { parseJsonRequest, safeUrl } from './classify'
 import { learnedOperationFields } from './learnedOperations'
 import { multipartParts } from './multipartBody'
 import { normalValue } from './valueSpelling'
+import { isXmlRequest, xmlFields } from './xmlBody'
 
 /** One scalar value of a request, with where it sits. */
 export interface RequestValue {
@@ -29,13 +30,15 @@ export interface RequestValue {
    * value at path `body`, an input only when the person typed or pasted it.
    */
   whole?: true
+  /** True for the text of an element of an XML body (see `xmlFields` in xmlBody.ts). */
+  xml?: true
 }
 
 /**
  * Every scalar value a request carries in its URL query (a repeated key's later occurrences
  * named `key#n`, see {@link queryEntries}), JSON body (leaves of nested objects and
- * lists: a list item's path part is its index, its key the list's key) or form body (RFC 1866
- * urlencoded), in document order. GraphQL `variables` are walked like any nested object.
+ * lists: a list item's path part is its index, its key the list's key), form body (RFC 1866
+ * urlencoded) or XML body (each text-only element, see xmlBody.ts), in document order. GraphQL `variables` are walked like any nested object.
  */
 export function requestValues(exchange: Exchange): RequestValue[] {
   const out: RequestValue[] = []
@@ -61,6 +64,9 @@ export function requestValues(exchange: Exchange): RequestValue[] {
     // A multipart body with a binary file is stored as base64; its text fields still count.
     for (const part of multipartParts(exchange) ?? [])
       if ('value' in part) out.push(multipartValue(part))
+  } else if (isXmlRequest(exchange)) {
+    for (const field of xmlFields(exchange.requestBody!.text))
+      out.push({ location: 'body', path: field.path, key: field.key, value: field.value, xml: true })
   } else if (exchange.requestBody?.encoding === 'utf8') {
     const multipart = multipartFields(exchange)
     if (multipart) for (const part of multipart.fields) out.push(multipartValue(part))

@@ -14,6 +14,7 @@ import {
 import { withFileBody } from './fileBodies'
 import { isOperationValue, isRpcCorrelation, isRpcPositional, isRpcSubOperation } from './operation'
 import { multipartFields, queryEntries, requestValues, type RequestValue } from './requestValues'
+import { placeXml } from './xmlBody'
 import { normalValue } from './valueSpelling'
 import { typedIntoWords, type TypedValue } from './typedValues'
 import { keptHeaders } from './headers'
@@ -329,6 +330,14 @@ function bodyTemplate(
     return { kind: 'form', template }
   }
   if (body.encoding !== 'utf8') return null
+  if (values.some((v) => v.xml)) {
+    const placed = new Map<string, string>()
+    for (const v of values) {
+      const slot = v.xml ? slotOf.get(`body:${v.path}`) : undefined
+      if (slot) placed.set(v.path, `{{input.${slot}}}`)
+    }
+    return { kind: 'text', template: placeXml(body.text, placed) }
+  }
   // A plain text body the person typed or pasted is the input whole.
   const whole = values.some((v) => v.whole) ? slotOf.get('body:body') : undefined
   return { kind: 'text', template: whole ? `{{input.${whole}}}` : body.text }

@@ -8,6 +8,7 @@ import { safeJson } from '../../shared/safeJson'
 import { safeUrl } from './classify'
 import { keptHeaders } from './headers'
 import { pathSegments, queryEntries, requestValues } from './requestValues'
+import { placeXml } from './xmlBody'
 
 /**
  * Where a traced value sits in a request: `query:<name>`, `body:<path>`, `header:<name>` or
@@ -77,6 +78,14 @@ export function templateOf(
         ),
       }
     else if (values[0]?.whole) body = { kind: 'text', template: place('body:body', text) }
+    else if (values[0]?.xml) {
+      const placed = new Map<string, string>()
+      for (const v of values) {
+        const at = place(`body:${v.path}`, String(v.value))
+        if (at !== String(v.value)) placed.set(v.path, at)
+      }
+      body = { kind: 'text', template: placeXml(text, placed) }
+    }
     else body = { kind: 'text', template: text }
   }
   return {

@@ -54,6 +54,56 @@ export function typedValues(actions: Action[]): TypedValue[] {
 }
 
 /**
+ * The values the person typed to sign in: every field of a sign-in form, the fields filled
+ * together (same page, no submit, Enter, click or navigation between them) with a secret (a
+ * password) and a field whose label or name says user, login, e-mail or account (or an e-mail
+ * field). They say who the recording ran as and where (Adminer's server, user and database),
+ * which the tool's saved login stands for at run time, so they are no inputs of a tool that does
+ * something else (a path `/alice/calendar/` stays the account's own path). A value the intent
+ * names stays one; an intent that asks to sign in, or is about users or accounts (a form that
+ * creates a user also takes a name before a password), keeps them all (see signIn.ts).
+ */
+export function signInAccounts(actions: Action[], intent: string): Set<string> {
+  const out = new Set<string>()
+  if (SIGN_IN_INTENT.test(intent)) return out
+  const named = intent.toLowerCase()
+  let form: Action[] = []
+  const close = () => {
+    const secret = form.some((a) => a.secret)
+    const who = form.some(
+      (a) =>
+        !a.secret &&
+        a.value &&
+        (a.inputType === 'email' ||
+          USER_LABEL.test(`${a.name ?? ''} ${a.fieldName ?? ''}`) ||
+          /^\S+@\S+\.\w+$/.test(a.value)),
+    )
+    if (secret && who)
+      for (const a of form)
+        if (!a.secret && a.value?.trim() && !named.includes(a.value.toLowerCase().trim()))
+          out.add(a.value)
+    form = []
+  }
+  for (const a of actions) {
+    if (a.kind === 'fill' || a.kind === 'select') {
+      if (form.length && form[0]!.pageUrl !== a.pageUrl) close()
+      form.push(a)
+    } else if (a.kind !== 'press' || a.value === 'Enter') close()
+  }
+  close()
+  return out
+}
+
+/**
+ * Words of an intent about signing in or about accounts themselves (add a user, change a
+ * password): there a user name typed before a password may be the value the task is about.
+ */
+const SIGN_IN_INTENT =
+  /\b(sign|log)[ -]?(in|on)\b|\blogin\b|\bauthenticat|\b(user|account|member|password|credential)/i
+/** A field label or name that asks who the person is. */
+const USER_LABEL = /\b(user(name)?|login|e-?mail|account|uname|user[ _-]?id)\b|^\s*(log|u)\s*$/i
+
+/**
  * When the person committed the form: the first submit, Enter or click after the last value was
  * typed or chosen; with nothing typed (or no commit after it), the last commit of the trace;
  * null when there is none.

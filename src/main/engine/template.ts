@@ -1,6 +1,7 @@
 import { applyChanges } from '../../shared/jsonChanges'
 import { valueAt } from '../../shared/jsonPath'
 import { renderRelativeTime, TIME_PREFIX } from '../../shared/relativeTime'
+import { escapeXml } from '../../shared/xmlTree'
 import type {
   JsonBodyBase,
   MultipartPart,
@@ -73,6 +74,7 @@ export function placeholderNames(template: RequestTemplate, pattern: RegExp): st
  * number bare, nothing in scope `null`), for JSON carried inside a URL or text (GraphQL GET
  * `variables=`); in the URL that JSON is then percent-encoded like any placeholder. A whole
  * `{{num:<name>}}` in a JSON body renders a numeric text as a number; elsewhere as the text.
+ * `{{xml:<name>}}` renders the value XML-escaped (XML 1.0 §2.4), for element text in an XML body.
  * `{{gen.time:<offsetMs>:<exemplar>}}` is the run's `gen.now_ms` (else the clock) plus the
  * offset, written as the exemplar was (`../../shared/relativeTime.ts`).
  */
@@ -82,6 +84,10 @@ export function renderRequest(template: RequestTemplate, given: TemplateScope): 
     s.replace(PLACEHOLDER, (_, name: string) => {
       if (name.startsWith(JSON_PREFIX))
         return encode(jsonText(scope[name.slice(JSON_PREFIX.length)]))
+      if (name.startsWith(XML_PREFIX)) {
+        const found = scope[name.slice(XML_PREFIX.length)]
+        return found === undefined ? '' : encode(escapeXml(stringify(found)))
+      }
       if (name.startsWith(NUMBER_PREFIX)) name = name.slice(NUMBER_PREFIX.length)
       return scope[name] === undefined ? '' : encode(stringify(scope[name]))
     })
@@ -97,8 +103,9 @@ export function renderRequest(template: RequestTemplate, given: TemplateScope): 
   else if (template.body?.kind === 'form') {
     const form = new URLSearchParams()
     for (const [k, v] of Object.entries(template.body.template)) {
+      // An optional slot left out drops its field; `{{num:…}}` names the same value as a number.
       const whole = WHOLE.exec(v)
-      if (whole && scope[whole[1]!] === undefined) continue
+      if (whole && scope[whole[1]!.replace(/^(num|json|xml):/, '')] === undefined) continue
       form.append(k, text(v))
     }
     body = form.toString()
@@ -183,7 +190,7 @@ function renderJson(value: unknown, scope: TemplateScope): unknown {
 /** The scope with a value for each relative time the template names, computed from its now. */
 function withRelativeTimes(template: RequestTemplate, scope: TemplateScope): TemplateScope {
   const names = placeholderNames(template, PLACEHOLDER)
-    .map((n) => n.replace(/^(json|num):/, ''))
+    .map((n) => n.replace(/^(json|num|xml):/, ''))
     .filter((n) => n.startsWith(TIME_PREFIX) && scope[n] === undefined)
   if (!names.length) return scope
   const now = Number(scope['gen.now_ms']) || Date.now()
@@ -202,6 +209,8 @@ const JSON_PREFIX = 'json:'
  * (`{{num:step.d4.item_id}}`): an extracted id is text, the site wants `9`, not `"9"`.
  */
 const NUMBER_PREFIX = 'num:'
+/** The prefix of a placeholder in an XML body, rendered XML-escaped (XML 1.0 §2.4). */
+const XML_PREFIX = 'xml:'
 
 function jsonText(value: unknown): string {
   return JSON.stringify(value ?? null)

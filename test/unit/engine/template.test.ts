@@ -37,4 +37,33 @@ describe('renderRequest', () => {
     )
     expect(rendered.body).toBe('q=a+b&n=3')
   })
+
+  it('keeps a form field a step fills as a number, and drops an optional slot left out', () => {
+    const rendered = renderRequest(
+      {
+        method: 'POST',
+        url: 'https://x.example/cmd',
+        headers: {},
+        body: {
+          kind: 'form',
+          template: { com_id: '{{num:step.d14.com_id}}', note: '{{input.p0}}', cmd: '2' },
+        },
+      },
+      { 'step.d14.com_id': '7' },
+    )
+    expect(rendered.body).toBe('com_id=7&cmd=2')
+  })
+
+  it('escapes what it writes into XML element text', () => {
+    const rendered = renderRequest(
+      {
+        method: 'PROPPATCH',
+        url: 'https://dav.example/alice/c1/',
+        headers: {},
+        body: { kind: 'text', template: '<a><b>{{xml:input.p0}}</b><c>{{xml:input.p1}}</c></a>' },
+      },
+      { 'input.p0': 'Tom & "Jerry" <3', 'input.p1': 5 },
+    )
+    expect(rendered.body).toBe('<a><b>Tom &amp; &quot;Jerry&quot; &lt;3</b><c>5</c></a>')
+  })
 })
