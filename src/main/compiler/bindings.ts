@@ -1,8 +1,10 @@
-import type { RequestTemplate, SlotSchema, ToolSpec } from '../../shared/toolSpec'
+import type { RequestTemplate, SlotSchema, ToolSpec, ToolStep } from '../../shared/toolSpec'
 import { placePath, type ValueSite } from './stepTemplate'
 import { queryPath } from './requestValues'
 import { rewriteBodyText } from './fileBodies'
 import { ownValue, unsafeSegment } from '../../shared/safeKeys'
+import { escapeXml } from '../../shared/xmlTree'
+import { placeXml } from './xmlBody'
 
 /**
  * Puts traced values into a target plan: a path segment, query or body value bound to
@@ -34,15 +36,17 @@ export function applyBindings(
   const unslotted = [...bindings].filter(
     ([site]) => !site.startsWith('header:') && !slotted.has(site),
   )
-  // `{{json:input.pN}}` (JSON inside a URL) keeps its form when a single placeholder replaces it.
+  // `{{json:input.pN}}` (JSON inside a URL) and `{{xml:input.pN}}` (XML element text) keep their
+  // form when a single placeholder replaces them.
   const rewrite = (text: string) =>
     text.replace(
-      /\{\{\s*(json:)?input\.(p\d+)\s*\}\}/g,
-      (whole, json: string | undefined, slot: string) => {
+      /\{\{\s*(json:|xml:)?input\.(p\d+)\s*\}\}/g,
+      (whole, prefix: string | undefined, slot: string) => {
         const placed = replace.get(slot)
         if (placed === undefined) return whole
         const single = /^\{\{\s*([\w.:-]+)\s*\}\}$/.exec(placed)
-        return json && single ? `{{json:${single[1]}}}` : placed
+        if (!prefix) return placed
+        return single ? `{{${prefix}${single[1]}}}` : prefix === 'xml:' ? escapeXml(placed) : placed
       },
     )
   const headers: Record<string, string> = {}
@@ -130,6 +134,11 @@ function placeConstants(
     for (const [site, placeholder] of fields) template[site.slice(5)] = placeholder
     return { kind: 'form', template }
   }
+  if (body.kind === 'text' && fields.length)
+    return {
+      kind: 'text',
+      template: placeXml(body.template, new Map(fields.map(([site, p]) => [site.slice(5), p]))),
+    }
   if (body.kind !== 'json') return body
   const template = structuredClone(body.template)
   for (const [site, placeholder] of fields) {
@@ -146,4 +155,59 @@ function placeConstants(
       node[last] = typeof node[last] === 'number' ? asNumber(placeholder) : placeholder
   }
   return { kind: 'json', template }
+}
+
+/**
+ * Dependency steps made while the target's inputs had their first slot ids, brought in line with
+ * the inputs {@link applyBindings} left: a placeholder of an input that kept its name takes its
+ * new id (`{{input.p3}}` → `{{input.p1}}` after renumbering); one of an input the bindings
+ * removed (its value now read from a step) sends the value recorded for it again, as the step
+ * did when recorded. Without this a step would send another input's value in its place.
+ * `before` maps each first slot id to its input's name and recorded default.
+ */
+export function stepsAfterBindings(
+  steps: ToolStep[],
+  before: Map<string, { name: string; default: unknown }>,
+  after: ToolSpec['inputs'],
+): ToolStep[] {
+  const swap = (text: string, encode: (v: string) => string) =>
+    text.replace(
+      /\{\{\s*((?:json:|xml:|num:)?)input\.(p\d+)\s*\}\}/g,
+      (whole, prefix: string, slot: string) => {
+        const was = before.get(slot)
+        if (!was) return whole
+        const kept = after.properties[was.name]
+        if (kept) return `{{${prefix}input.${kept['x-slot']}}}`
+        return was.default === undefined ? whole : encode(String(was.default))
+      },
+    )
+  const plain = (v: string) => v
+  return steps.map((step) => {
+    const request = step.request
+    const headers = Object.fromEntries(
+      Object.entries(request.headers).map(([k, v]) => [k, swap(v, plain)]),
+    )
+    const body = request.body
+    return {
+      ...step,
+      request: {
+        ...request,
+        url: swap(request.url, encodeURIComponent),
+        headers,
+        body:
+          body === null
+            ? null
+            : body.kind === 'json'
+              ? { ...body, template: rewriteJson(body.template, (t) => swap(t, plain)) }
+              : body.kind === 'form'
+                ? {
+                    kind: 'form',
+                    template: Object.fromEntries(
+                      Object.entries(body.template).map(([k, v]) => [k, swap(v, plain)]),
+                    ),
+                  }
+                : rewriteBodyText(body, (t) => swap(t, plain)),
+      },
+    }
+  })
 }

@@ -14,6 +14,8 @@ import { snake } from './naming'
 import { personValues, type PersonValue } from './personValues'
 import { queryParts, templateOf, withBoundCredentials, withQueryValues } from './stepTemplate'
 import { isLongPoll } from './valueSources'
+import { findRow } from './pickedRows'
+import { formatAnchorPick, type AnchorPick } from '../../shared/anchorPick'
 import { singular } from './valueSpelling'
 
 /** Fields that hold a record's id (`id`, `NZBID`, `uuid`, `nodeId`, `folder_id`). */
@@ -33,8 +35,11 @@ const MAX_DEPTH = 4
 
 /** A constant the target sends: where, and its value. */
 interface Literal {
-  /** JSON body path, `url` for a path segment (its index), `query` for a query parameter (its name). */
-  where: 'json' | 'url' | 'query'
+  /**
+   * JSON body path, `url` for a path segment (its index), `query` for a query parameter,
+   * `form` for a form field (its name) or `text` for an input's placeholder in a text body.
+   */
+  where: 'json' | 'url' | 'query' | 'form' | 'text'
   path: Array<string | number>
   value: string | number
   /** The optional input that carries the value today (its recorded default), when one does. */
@@ -60,7 +65,8 @@ export function lookupPickedRecords(tool: ToolSpec, trace: Trace, intent = tool.
   const signals: EvidenceSignal[] = []
   let request = target.request
   for (const literal of literals) {
-    const found = findRecord(literal, earlier, people, intent)
+    const found =
+      findRecord(literal, earlier, people, intent) ?? rowRecord(literal, earlier, people)
     if (!found) continue
     let slot = Object.values(properties).find(
       (p) => typeof p.default === 'string' && fold(p.default) === fold(found.person.value),
@@ -74,9 +80,13 @@ export function lookupPickedRecords(tool: ToolSpec, trace: Trace, intent = tool.
     }
     const extractor = extractorName(
       step,
-      `${singular(snake(found.list) || 'item')}_${snake(found.idField)}`,
+      found.pick
+        ? snake(found.idField) || 'id'
+        : `${singular(snake(found.list) || 'item')}_${snake(found.idField)}`,
     )
-    const path = pickedRecordPath(found, slot)
+    const path = found.pick
+      ? formatAnchorPick({ ...found.pick, text: `{{input.${slot}}}` })
+      : pickedRecordPath(found, slot)
     step.extract = [...step.extract, { name: extractor, from: found.source, path }]
     const placeholder =
       typeof literal.value === 'number'
@@ -157,7 +167,44 @@ function literalsOf(step: ToolStep, inputs: ToolSpec['inputs']): Literal[] {
     else if (!value.includes('{{') && isIdValue(value))
       out.push({ where: 'query', path: [name], value })
   }
+  // A field of a text body (a multipart form's `check[]`) an optional input carries an id in.
+  if (body?.kind === 'text')
+    for (const [placeholder, input] of bySlot) {
+      const recorded = inputs.properties[input]!.default
+      if (body.template.includes(placeholder) && !required.has(input) && isIdValue(recorded))
+        out.push({ where: 'text', path: [placeholder], value: recorded, input })
+    }
+  // A form field holding an id (`com_id=3`), as sent or as an optional input's default.
+  if (body?.kind === 'form')
+    for (const [name, value] of Object.entries(body.template)) {
+      const input = bySlot.get(value)
+      const recorded = input === undefined ? undefined : inputs.properties[input]!.default
+      if (input !== undefined && !required.has(input) && isIdValue(recorded))
+        out.push({ where: 'form', path: [name], value: recorded, input })
+      else if (!value.includes('{{') && isIdValue(value))
+        out.push({ where: 'form', path: [name], value })
+    }
   return out.filter((l) => l.where !== 'json' || said.get(String(l.value)) === 1)
+}
+
+/** {@link findRow}'s row as a found record: the link's part is the id, the row's text the name. */
+function rowRecord(
+  literal: Literal,
+  earlier: Exchange[],
+  people: PersonValue[],
+): FoundRecord | null {
+  const row = findRow(String(literal.value), earlier, people)
+  if (!row) return null
+  return {
+    exchange: row.exchange,
+    source: 'anchor',
+    listPath: [],
+    list: 'row',
+    field: row.column?.toLowerCase() ?? 'text',
+    idField: row.part,
+    person: row.person,
+    pick: row.pick,
+  }
 }
 
 function isIdValue(value: unknown): value is string | number {
@@ -176,8 +223,13 @@ function urlParts(url: string): { origin: string; segments: string[]; rest: stri
 /** A record a person's value names, whose id field holds the literal. */
 export interface FoundRecord {
   exchange: Exchange
-  /** How the answer is read: JSON, or an XML answer's JSON view (src/shared/xmlTree.ts). */
-  source: 'json' | 'xml'
+  /**
+   * How the answer is read: JSON, an XML answer's JSON view (src/shared/xmlTree.ts), or an HTML
+   * page's link found by its row (`pick`, see pickedRows.ts).
+   */
+  source: 'json' | 'xml' | 'anchor'
+  /** For `anchor`: the link part that carries the id, its row found by the person's value. */
+  pick?: AnchorPick
   listPath: PathPart[]
   list: string
   field: string
@@ -402,6 +454,19 @@ function replaceLiteral(
     return { ...request, url: `${parts.origin}${parts.segments.join('/')}${parts.rest}` }
   }
   const body = request.body
+  if (literal.where === 'text' && body?.kind === 'text')
+    return {
+      ...request,
+      body: {
+        kind: 'text',
+        template: body.template.split(String(literal.path[0])).join(placeholder),
+      },
+    }
+  if (literal.where === 'form' && body?.kind === 'form')
+    return {
+      ...request,
+      body: { ...body, template: { ...body.template, [literal.path[0]!]: placeholder } },
+    }
   if (body?.kind !== 'json') return request
   const template = structuredClone(body.template) as unknown
   let node = template as Record<string | number, unknown>

@@ -7,6 +7,7 @@ import { anchorValue, parseAnchorPick } from '../../shared/anchorPick'
 import type { Extractor, ResultShape } from '../../shared/toolSpec'
 import type { Outcome, SiteResponse } from './outcome'
 import { safeJson } from '../../shared/safeJson'
+import { pageLinks } from '../../shared/pageLinks'
 import { xmlTree } from '../../shared/xmlTree'
 
 /**
@@ -64,16 +65,8 @@ export function extractValue(
     case 'anchor': {
       const pick = parseAnchorPick(extractor.path)
       if (!pick) return undefined
-      const $ = cheerio.load(response.body)
-      const links = $('a[href]')
-        .map((_, a) => ({
-          text: $(a).text(),
-          href: $(a).attr('href') ?? '',
-          row: $(a).closest('tr, li').text(),
-        }))
-        .get()
       // Links are read by their path: a relative one is taken from the site's root.
-      return anchorValue(links, pick, 'http://localhost/', scope)
+      return anchorValue(pageLinks(response.body), pick, 'http://localhost/', scope)
     }
     case 'link': {
       const query = parseLinkQuery(extractor.path)
