@@ -1,7 +1,7 @@
 import type { CompileExplanation } from '../../shared/appApi'
 import type { ToolSpec } from '../../shared/toolSpec'
 import { SECRET_PLACEHOLDER, type Action, type Exchange, type Trace } from '../../shared/trace'
-import { applyBindings } from './bindings'
+import { applyBindings, stepsAfterBindings } from './bindings'
 import { rankCandidates } from './candidates'
 import { isWriteMethod, parseJsonRequest, rejectionReason, safeUrl } from './classify'
 import { learnOperationFields, writesByOperation } from './operation'
@@ -18,6 +18,7 @@ import { pickedNames } from './pathValues'
 import { requestValues } from './requestValues'
 import { lookupByName } from './lookupByName'
 import { lookupPickedRecords } from './pickedRecords'
+import { commandArguments } from './commandArguments'
 import { parametriseGraphqlLiterals } from './graphqlLiterals'
 import { readModifyWrite } from './readModifyWrite'
 import { guardRecordedRecord } from './recordedRecord'
@@ -30,7 +31,13 @@ import { intentToolName } from './intentName'
 import { siteOfTrace } from './siteOfTrace'
 import { normalValue } from './valueSpelling'
 import { intentVerbClass } from './intentVerb'
-import { commitTime, markContext, typedValues, type TypedValue } from './typedValues'
+import {
+  commitTime,
+  markContext,
+  signInAccounts,
+  typedValues,
+  type TypedValue,
+} from './typedValues'
 import {
   calibratedConfidence,
   rankByModel,
@@ -96,7 +103,11 @@ export function compileTrace(recorded: Trace, options: CompileOptions): CompileR
     ),
     trace,
   )
-  const tool = guardRecordedRecord(readModifyWrite(looked, trace, intent), trace, intent)
+  const tool = guardRecordedRecord(
+    readModifyWrite(commandArguments(looked, intent), trace, intent),
+    trace,
+    intent,
+  )
   return { ok: true, candidate: inPage && searched?.ok ? asPageSearch(tool, inPage) : tool }
 }
 // --- end of the compile hooks ---
@@ -167,7 +178,8 @@ export function targetCandidates(
   })
   // A HAR has no actions, and a recording may hold only clicks: then the values the intent names
   // stand in for what was typed.
-  const fromActions = typedValues(trace.actions)
+  const accounts = signInAccounts(trace.actions, intent)
+  const fromActions = typedValues(trace.actions).filter((t) => !accounts.has(t.value))
   // A value the intent names that a request carries counts beside what was typed: the row the
   // person ticked or clicked (`s=batch2`) is named in the intent, not typed (issue 24 kind 2).
   const named = intentValues(intent, eligible).filter(
@@ -307,8 +319,17 @@ function planRequests(
   const loginField = requestValues(exchange).some(
     (v) => v.path === v.key && String(v.value).includes(SECRET_PLACEHOLDER),
   )
+  // Slot ids before the bindings renumber them (applyBindings renumbers in place).
+  const before = new Map(
+    Object.entries(slotPlan.inputs.properties).map(([name, p]) => [
+      p['x-slot'],
+      { name, default: p.default },
+    ]),
+  )
+  const bound = applyBindings(slotPlan, dependencies.bindings)
+  dependencies.steps = stepsAfterBindings(dependencies.steps, before, bound.inputs)
   const signIn = bindSignIn(
-    applyBindings(slotPlan, dependencies.bindings),
+    bound,
     safeUrl(exchange.url)!.host,
     chosen.signals.some((s) => s.name === 'sends_second_factor'),
     cls !== 'auth' && (cls !== null || !loginField),

@@ -56,8 +56,10 @@ const MAX_DEPTH = 6
 /** Shorter values are too likely to match by chance (`1`, `true`, `en`). */
 const MIN_TRACED_LENGTH = 6
 /** Headers the browser computes; anything else a page adds by script is traced. */
+// A cache revalidation (`If-None-Match` with the ETag an earlier answer gave, RFC 9110 §13.1.2)
+// would make a run's read answer 304 with no body: a replay never sends one (DROPPED_HEADERS).
 const UNTRACED_HEADERS =
-  /^(accept|accept-language|content-type|x-requested-with|dnt|sec-.*|:.*|cookie|host|origin|referer|user-agent|content-length|connection|accept-encoding|priority|pragma|cache-control)$/i
+  /^(accept|accept-language|content-type|x-requested-with|dnt|sec-.*|:.*|cookie|host|origin|referer|user-agent|content-length|connection|accept-encoding|priority|pragma|cache-control|if-none-match|if-modified-since)$/i
 /** An id handed out by the site: a segment with a digit (`acc_7Hq2Lm`, a UUID, `12345678`). */
 const ID_SEGMENT = /^(?=.*\d)[A-Za-z0-9._~:-]+$/
 const NONCE_KEY = /nonce|request[-_]?id|trace[-_]?id|correlation|idempotency|cache[-_]?buster|^_$/i

@@ -1,5 +1,6 @@
 import type { Exchange } from '../../shared/trace'
-import { requestValues } from './requestValues'
+import { pathSegments, requestValues } from './requestValues'
+import { isNamedCommand } from './commandArguments'
 import { isOperationValue } from './operation'
 import { labelledValues } from './optionLabels'
 import { presentedAsValue, VALUE_INTRODUCERS } from './valueCues'
@@ -18,7 +19,8 @@ const MIN_VALUE_LENGTH = 3
  * The values a trace without recorded actions (a HAR) was made for (then
  * only the intent text, the traffic and the responses are evidence): each string in a request's
  * query or body that equals a word or phrase of the intent, case and surrounding punctuation aside
- * ("search the AI tools directory for writing" and `{"query":"writing"}`). They stand in for typed
+ * ("search the AI tools directory for writing" and `{"query":"writing"}`), or a segment of its
+ * URL path no route word would be (`/keys/cache%3Ahomepage`). They stand in for typed
  * values, so the request carrying one scores as one carrying what was typed, and the value becomes
  * its required slot. The intent's first word (its verb: "search", "find") and stop words alone are
  * never values. A choice the intent names by its label is the option value a request sends
@@ -74,9 +76,30 @@ export function intentValues(intent: string, exchanges: Exchange[]): TypedValue[
       // and `Status: amber`): a value of two words or more also matches by its words.
       const words = wordsOf(v.value)
       const byWords = words.length >= 2 && phrases.has(words.join(' '))
-      if (!phrases.has(text) && !phrases.has(normalValue(v.value)) && !byWords) continue
+      // A command line whose verb and arguments the intent spells (`expire session:abc 3600`).
+      const command = isNamedCommand(v.value, intent)
+      if (!phrases.has(text) && !phrases.has(normalValue(v.value)) && !byWords && !command) continue
       found.set(v.value, {
         value: v.value,
+        fieldName: null,
+        name: null,
+        kind: 'fill',
+        inputType: null,
+        at: exchange.startedAt,
+        fromIntent: true,
+      })
+    }
+  // A record a path names in a form no route word takes (`/apiv2/key/conn/cache%3Ahomepage`:
+  // a `:`, `@`, `*` or a space in it) the way the intent spells it, decoded (`pathSegments`).
+  // A plain slug (`lunar-phase`) is left to the path-slot rules, which see every call of a route.
+  for (const exchange of exchanges)
+    for (const value of pathSegments(exchange.url)) {
+      if (found.has(value) || value.length < MIN_VALUE_LENGTH || !/[:@*\s]/.test(value))
+        continue
+      const text = value.trim().toLowerCase().replace(/\s+/g, ' ')
+      if (!phrases.has(text) && !phrases.has(normalValue(value))) continue
+      found.set(value, {
+        value,
         fieldName: null,
         name: null,
         kind: 'fill',

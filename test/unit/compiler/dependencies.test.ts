@@ -294,4 +294,22 @@ describe('dependencies', () => {
     expect(tool.steps[0]!.request.url).toBe(`${ORIGIN}/api/catalogs/${uuid}/search/{{input.p0}}`)
     expect(tool.inputs.properties['term']).toMatchObject({ 'x-in': 'path', 'x-path': '4' })
   })
+
+  it('never revalidates a read with the ETag an earlier answer gave (a run would get an empty 304)', () => {
+    const conId = 'U:15874114cfbb95e3:0'
+    const b = build().exchange('GET', '/connections', { response: { connections: [{ conId }] } })
+    b.build('x').exchanges[0]!.responseHeaders['etag'] = 'W/"8f-Yc2eQx"'
+    b.exchange('GET', '/connections', {
+      headers: { 'if-none-match': 'W/"8f-Yc2eQx"' },
+      response: { connections: [{ conId }] },
+    })
+      .click('Server info')
+      .exchange('GET', `/apiv2/server/${encodeURIComponent(conId)}/info`, {
+        response: { redis_version: '7.0.15', uptime_in_seconds: 3600 },
+      })
+    const steps = compile(b.build('show the server info')).steps
+    expect(steps.flatMap((s) => s.extract).some((x) => x.from === 'header')).toBe(false)
+    expect(steps.some((s) => 'if-none-match' in s.request.headers)).toBe(false)
+    expect(steps.at(-1)!.request.url).toMatch(/\/apiv2\/server\/\{\{step\.d\d+\.con_id\}\}\/info$/)
+  })
 })

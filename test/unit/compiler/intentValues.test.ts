@@ -31,6 +31,15 @@ describe('intent values (a trace without actions)', () => {
     expect(found.map((v) => v.value)).toEqual(['1.1.0', '2026-11-20'])
   })
 
+  it('takes a path segment no route word could be (a key with a colon), decoded; not a plain slug', () => {
+    const trace = traceBuilder()
+      .exchange('GET', '/apiv2/key/U%3Aabc%3A0/cache%3Ahomepage', { response: { value: 1 } })
+      .exchange('GET', '/data/sidebar/lunar-phase', { response: {} })
+      .build()
+    const found = intentValues('delete the key cache:homepage of lunar-phase', trace.exchanges)
+    expect(found.map((v) => v.value)).toEqual(['cache:homepage'])
+  })
+
   it('finds request values equal to a word or phrase of the intent, never its verb or stop words', () => {
     const trace = traceBuilder()
       .exchange('GET', '/api/a?type=search&lang=the&q=Machine%20Learning', { response: {} })
