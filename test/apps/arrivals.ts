@@ -144,6 +144,21 @@ export const ARRIVALS: Arrival[] = [
     recording: { n, target: rt, working: rw },
     har: { n, target: ht, working: hw },
   })),
+  // Wave 6: measured on arrival at 6e8a7b8, after wave 5's mechanisms (raw output:
+  // arrivals/wave6-6e8a7b8.txt).
+  ...(
+    [
+      ['rediscommander', 9, [7, 0], [5, 0]],
+      ['adminer', 9, [9, 1], [8, 1]],
+    ] as const
+  ).map(([app, n, [rt, rw], [ht, hw]]): Arrival => ({
+    app,
+    wave: 6,
+    measured: '2026-11-29',
+    commit: '6e8a7b8',
+    recording: { n, target: rt, working: rw },
+    har: { n, target: ht, working: hw },
+  })),
 ]
 
 /** Apps whose arrival was measured: the only ones rules and the ranker may learn from. */

@@ -22,6 +22,13 @@ export const HELD_OUT = fileURLToPath(new URL('../apps/paraphrases-heldout.json'
 export const HELD_OUT_NEW = fileURLToPath(
   new URL('../apps/paraphrases-wave45.json', import.meta.url),
 )
+/**
+ * Paraphrases of the apps of wave 6 (Redis Commander, Adminer), written blind by someone who
+ * never saw the router; first measured on arrival, never tuned on.
+ */
+export const HELD_OUT_WAVE6 = fileURLToPath(
+  new URL('../apps/paraphrases-wave6.json', import.meta.url),
+)
 /** The pinned answers of the development half (`routerPins.ts` writes them). */
 export const DEV_PINS = fileURLToPath(
   new URL('../integration/router/devPins.json', import.meta.url),
@@ -241,6 +248,7 @@ export async function runRouterAccuracyBench(): Promise<AccuracyFigures[]> {
     ['test', loadParaphrases(), 'test'],
     ['held-out', loadParaphrases(HELD_OUT), 'all'],
     ['waves 4-5', loadParaphrases(HELD_OUT_NEW), 'all'],
+    ['wave 6', loadParaphrases(HELD_OUT_WAVE6), 'all'],
   ]
   const results = sets.map(([, list, split]) => measureAccuracy(corpus.tools, list, split, router))
   const pct = (x: number) => `${(x * 100).toFixed(1)}%`.padStart(7)
@@ -263,6 +271,7 @@ export async function runRouterAccuracyBench(): Promise<AccuracyFigures[]> {
     [1, 'test'],
     [2, 'held-out'],
     [3, 'waves 4-5'],
+    [4, 'wave 6'],
   ] as const)
     console.log(
       `${name} top-1 per app: ${Object.entries(results[i]!.perApp)
@@ -274,6 +283,7 @@ export async function runRouterAccuracyBench(): Promise<AccuracyFigures[]> {
     [1, 'test'],
     [2, 'held-out'],
     [3, 'waves 4-5'],
+    [4, 'wave 6'],
   ] as const) {
     const r = results[i]!
     const wrongTool = r.misses.filter(
