@@ -8,15 +8,7 @@
  * temp dir that user owns; as any other user they run as that user.
  */
 import { execFile, execFileSync } from 'node:child_process'
-import {
-  chownSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
@@ -31,20 +23,14 @@ import {
   waitUntil,
   type ServerProcess,
 } from '../childProcess'
+import { asPgUser, handToPgUser, PG_BIN, postgresUnavailable } from '../postgresBinaries'
 import { DATABASE, DB_USER, seedSql } from './seed'
 
 const run = promisify(execFile)
 
 /** Debian's compiled Adminer (package `adminer`). */
 export const ADMINER_PHP = '/usr/share/adminer/adminer.php'
-/** Debian's PostgreSQL 15 server binaries (package `postgresql-15`, pulled in by `postgresql`). */
-export const PG_BIN = '/usr/lib/postgresql/15/bin'
 const PHP = '/usr/bin/php'
-const SETPRIV = '/usr/bin/setpriv'
-/** The system user Debian's package creates; initdb and postgres run as it when we are root. */
-const PG_USER = 'postgres'
-
-const isRoot = (): boolean => process.getuid?.() === 0
 
 /** A running Adminer over its own PostgreSQL. */
 export interface AdminerServer {
@@ -70,35 +56,9 @@ export function adminerUnavailable(): string | null {
   } catch {
     return "php's PostgreSQL extension is missing: apt-get install php-pgsql"
   }
-  for (const bin of ['initdb', 'postgres', 'pg_isready', 'psql'])
-    if (!existsSync(join(PG_BIN, bin)))
-      return `PostgreSQL 15 is not installed (${PG_BIN}/${bin}): apt-get install postgresql`
-  if (isRoot()) {
-    if (!existsSync(SETPRIV)) return 'setpriv is missing: apt-get install util-linux'
-    try {
-      execFileSync('id', ['-u', PG_USER], { stdio: 'ignore' })
-    } catch {
-      return `there is no ${PG_USER} user to run PostgreSQL as root: apt-get install postgresql`
-    }
-  }
+  const postgres = postgresUnavailable()
+  if (postgres) return postgres
   return null
-}
-
-/** `[command, args]` that runs a PostgreSQL binary as the postgres user when we are root. */
-function asPgUser(bin: string, args: string[]): [string, string[]] {
-  const path = join(PG_BIN, bin)
-  if (!isRoot()) return [path, args]
-  return [
-    SETPRIV,
-    [`--reuid=${PG_USER}`, `--regid=${PG_USER}`, '--init-groups', '--', path, ...args],
-  ]
-}
-
-/** Gives `dir` to the postgres user (as root), so initdb can write the cluster into it. */
-function handToPgUser(dir: string): void {
-  if (!isRoot()) return
-  const id = (flag: string) => Number(execFileSync('id', [flag, PG_USER], { encoding: 'utf8' }))
-  chownSync(dir, id('-u'), id('-g'))
 }
 
 /**

@@ -1,14 +1,11 @@
 /**
  * Starts a private PostGraphile: a fresh PostgreSQL 15 cluster (Debian's binaries) in a temp
  * dir, seeded with the task tracker, and PostGraphile's CLI over it with the enhanced GraphiQL.
- * Two process groups, both on 127.0.0.1: `postgres` and `node postgraphile/cli.js`.
- *
- * initdb and postgres refuse to run as root, so as root (CI) both run as Debian's `postgres`
- * system user through `setpriv` (which execs, so postgres itself leads its process group), in a
- * temp dir that user owns; as any other user they run as that user.
+ * Two process groups, both on 127.0.0.1: `postgres` (run as `../postgresBinaries.ts` says) and
+ * `node postgraphile/cli.js`.
  */
-import { execFile, execFileSync } from 'node:child_process'
-import { chownSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { execFile } from 'node:child_process'
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
@@ -23,15 +20,10 @@ import {
   waitUntil,
   type ServerProcess,
 } from '../childProcess'
+import { asPgUser, handToPgUser, PG_BIN, postgresUnavailable } from '../postgresBinaries'
 import { DATABASE, seedSql } from './seed'
 
 const run = promisify(execFile)
-
-/** Debian's PostgreSQL 15 server binaries (package `postgresql-15`, pulled in by `postgresql`). */
-export const PG_BIN = '/usr/lib/postgresql/15/bin'
-const SETPRIV = '/usr/bin/setpriv'
-/** The system user Debian's package creates; initdb and postgres run as it when we are root. */
-const PG_USER = 'postgres'
 
 /** A running PostGraphile over its own PostgreSQL. */
 export interface PostGraphileServer {
@@ -53,41 +45,13 @@ export function postgraphileCli(): string | null {
   }
 }
 
-const isRoot = (): boolean => process.getuid?.() === 0
-
 /** Why PostGraphile cannot start here (naming what to install), or null. */
 export function postgraphileUnavailable(): string | null {
-  for (const bin of ['initdb', 'postgres', 'pg_isready', 'psql'])
-    if (!existsSync(join(PG_BIN, bin)))
-      return `PostgreSQL 15 is not installed (${PG_BIN}/${bin}): apt-get install postgresql`
-  if (isRoot()) {
-    if (!existsSync(SETPRIV)) return 'setpriv is missing: apt-get install util-linux'
-    try {
-      execFileSync('id', ['-u', PG_USER], { stdio: 'ignore' })
-    } catch {
-      return `there is no ${PG_USER} user to run PostgreSQL as root: apt-get install postgresql`
-    }
-  }
+  const postgres = postgresUnavailable()
+  if (postgres) return postgres
   if (!postgraphileCli())
     return 'postgraphile is missing from node_modules: it is a dev dependency of the repo (npm ci installs postgraphile@4.14.1)'
   return null
-}
-
-/** `[command, args]` that runs a PostgreSQL binary as the postgres user when we are root. */
-function asPgUser(bin: string, args: string[]): [string, string[]] {
-  const path = join(PG_BIN, bin)
-  if (!isRoot()) return [path, args]
-  return [
-    SETPRIV,
-    [`--reuid=${PG_USER}`, `--regid=${PG_USER}`, '--init-groups', '--', path, ...args],
-  ]
-}
-
-/** Gives the temp dir to the postgres user (as root), so initdb can write the cluster into it. */
-function handToPgUser(dir: string): void {
-  if (!isRoot()) return
-  const id = (flag: string) => Number(execFileSync('id', [flag, PG_USER], { encoding: 'utf8' }))
-  chownSync(dir, id('-u'), id('-g'))
 }
 
 /**
