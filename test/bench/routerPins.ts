@@ -6,7 +6,7 @@
  *
  * Run: `npx tsx test/bench/routerPins.ts` lists the intents whose answer moved (each marked
  * right or wrong by its paraphrase's expectation) and the totals; `--write` pins the answers of
- * now over every corpus app (the apps are kept in the file, so a new app's tools move nothing
+ * now among the pinned apps, `--write --add-apps` over every corpus app (the apps are kept in the file, so a new app's tools move nothing
  * until pinned). Re-pin after a change only when what it moved is what was meant.
  */
 import { readFileSync, writeFileSync } from 'node:fs'
@@ -62,7 +62,8 @@ export function movedAnswers(
 
 async function main(): Promise<void> {
   const write = process.argv.includes('--write')
-  const apps = write ? appNames() : pinnedApps()
+  // A new app joins the pins only when asked: its tools change the corpus the router scores in.
+  const apps = write && process.argv.includes('--add-apps') ? appNames() : pinnedApps()
   const corpus = await loadCorpusTools(apps)
   const paraphrases = loadParaphrases()
   const now = devAnswers(corpus.tools, paraphrases)
