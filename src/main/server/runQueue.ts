@@ -119,6 +119,57 @@ function storeExecutor(store: PgStore): PgBoss.Db {
 }
 
 /**
+ * pg-boss started on `options.url` with the run queue in it, made when absent. A start that
+ * fails stops its pg-boss before trying again (its pool and supervision timers would otherwise
+ * keep a node that never listens alive): nodes starting together on a new database race to
+ * create pg-boss's schema and the queue, and the loser of a race may fail where its next try
+ * finds them made. Rejects with the last error after `attempts` tries.
+ */
+async function openQueue(
+  options: RunQueueOptions,
+  leaseSeconds: number,
+  attempts = 3,
+): Promise<PgBoss> {
+  for (let attempt = 1; ; attempt++) {
+    const boss = new PgBoss({
+      connectionString: options.url,
+      schema: RUN_QUEUE_SCHEMA,
+      max: options.poolSize ?? 2,
+      application_name: `sitecall ${options.nodeId} queue`,
+      schedule: false,
+      supervise: true,
+    })
+    boss.on('error', (error) => options.onError?.(error))
+    try {
+      await boss.start()
+      if (!(await boss.getQueue(RUN_QUEUE))) {
+        try {
+          await boss.createQueue(RUN_QUEUE, {
+            name: RUN_QUEUE,
+            policy: 'standard',
+            // A run may be held by a live node for a long time (a waiting write, a slow site):
+            // each look puts the job back for one lease, so the limit must outlast any run.
+            retryLimit: 100_000,
+            retryDelay: leaseSeconds,
+            expireInSeconds: 60,
+            retentionMinutes: 24 * 60,
+          })
+        } catch (error) {
+          // Another node created it at the same moment.
+          if (!(await boss.getQueue(RUN_QUEUE))) throw error
+        }
+      }
+      return boss
+    } catch (error) {
+      await boss.stop({ graceful: false, wait: true }).catch(() => undefined)
+      if (attempt >= attempts) throw error
+      options.onError?.(error)
+      await new Promise((resolve) => setTimeout(resolve, 250 * attempt))
+    }
+  }
+}
+
+/**
  * Starts a node's part of the durable run queue (issue 27 A: "runs go through a durable queue
  * on PostgreSQL"), on pg-boss 10 (why pg-boss: docs/team-server.md "The run queue"). Creates
  * pg-boss's schema and the queue when absent (pg-boss migrates under its own advisory lock, so
@@ -130,33 +181,7 @@ function storeExecutor(store: PgStore): PgBoss.Db {
 export async function startRunQueue(options: RunQueueOptions): Promise<RunQueue> {
   const { store, nodeId, recover } = options
   const leaseSeconds = Math.max(1, Math.ceil(options.leaseMs / 1000))
-  const boss = new PgBoss({
-    connectionString: options.url,
-    schema: RUN_QUEUE_SCHEMA,
-    max: options.poolSize ?? 2,
-    application_name: `sitecall ${nodeId} queue`,
-    schedule: false,
-    supervise: true,
-  })
-  boss.on('error', (error) => options.onError?.(error))
-  await boss.start()
-  if (!(await boss.getQueue(RUN_QUEUE))) {
-    try {
-      await boss.createQueue(RUN_QUEUE, {
-        name: RUN_QUEUE,
-        policy: 'standard',
-        // A run may be held by a live node for a long time (a waiting write, a slow site):
-        // each look puts the job back for one lease, so the limit must outlast any run.
-        retryLimit: 100_000,
-        retryDelay: leaseSeconds,
-        expireInSeconds: 60,
-        retentionMinutes: 24 * 60,
-      })
-    } catch (error) {
-      // Another node created it at the same moment.
-      if (!(await boss.getQueue(RUN_QUEUE))) throw error
-    }
-  }
+  const boss = await openQueue(options, leaseSeconds)
   const counts: Record<RunJobOutcome, number> = { ended: 0, held: 0, taken_over: 0 }
   const executor = storeExecutor(store)
   const sendOptions = (runId: string): PgBoss.SendOptions => ({

@@ -11,6 +11,7 @@
  * (its job goes back to the queue until the run ends).
  */
 import { setTimeout as delay } from 'node:timers/promises'
+import PgBoss from 'pg-boss'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Run } from '../../../src/shared/run'
 import type { ToolSpec } from '../../../src/shared/toolSpec'
@@ -196,4 +197,26 @@ describe.skipIf(skip !== null)(`run queue${skip ? ` (skipped: ${skip})` : ''}`, 
     ])
     expect(owner!.node_id).toBe('node_qa')
   }, 120_000)
+  it('exits with the error when its queue cannot be made, instead of living on without listening', async () => {
+    const url = await cluster.createDatabase('broken_queue')
+    // pg-boss's schema as pg-boss makes it, with its queue-making function broken.
+    const boss = new PgBoss({ connectionString: url, schema: RUN_QUEUE_SCHEMA, supervise: false })
+    await boss.start()
+    await boss.getDb().executeSql(
+      `CREATE OR REPLACE FUNCTION ${RUN_QUEUE_SCHEMA}.create_queue(queue_name text, options json)
+         RETURNS VOID AS $$ BEGIN RAISE EXCEPTION 'queue making is broken here'; END $$
+         LANGUAGE plpgsql`,
+      [],
+    )
+    await boss.stop({ graceful: false, wait: true })
+    const error = await startServerNode(url, 'node_qb').then(
+      async (node) => {
+        await killServerNode(node)
+        return null
+      },
+      (e: unknown) => e as Error,
+    )
+    expect(error?.message).toMatch(/node node_qb exited \(\d+\)/)
+    expect(error?.message).toContain('queue making is broken here')
+  }, 150_000)
 })

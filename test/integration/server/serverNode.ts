@@ -28,9 +28,13 @@ export interface ServerNode {
   exited: Promise<number | null>
 }
 
+/** Longest a node may take to say it listens before it is killed and its start fails, ms. */
+const START_TIMEOUT_MS = 120_000
+
 /**
  * Starts one node on `url` (`--port 0`) with `args` added and `env` over the process's; resolves
- * once it logs that it listens. Rejects with its stderr if it exits first.
+ * once it logs that it listens. Rejects with its stderr if it exits first, and with its output
+ * so far (after killing it) if it neither listens nor exits within two minutes.
  */
 export async function startServerNode(
   url: string,
@@ -54,12 +58,26 @@ export async function startServerNode(
   const lines: string[] = []
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve))
   const base = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      reject(
+        new Error(
+          `node ${id} did not listen within ${START_TIMEOUT_MS} ms; stdout: ${lines.join('\n')}; stderr: ${err}`,
+        ),
+      )
+      child.kill('SIGKILL')
+    }, START_TIMEOUT_MS)
     createInterface({ input: child.stdout! }).on('line', (line) => {
       lines.push(line)
       const match = / listening at (http:\S+)/.exec(line)
-      if (match) resolve(match[1]!)
+      if (match) {
+        clearTimeout(timer)
+        resolve(match[1]!)
+      }
     })
-    void exited.then((code) => reject(new Error(`node ${id} exited (${code}): ${err}`)))
+    void exited.then((code) => {
+      clearTimeout(timer)
+      reject(new Error(`node ${id} exited (${code}): ${err}`))
+    })
   })
   return { id, base, child, home, lines, exited }
 }
