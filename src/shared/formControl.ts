@@ -2,13 +2,14 @@ import * as cheerio from 'cheerio'
 
 /**
  * The value a form control named `name` holds as the page was served, as a browser would submit
- * it: see {@link controlValue}. The first control of that name in the document counts; a
- * missing control gives undefined.
+ * it: see {@link controlValue}. The `index`-th control of that name in document order counts
+ * (0-based, default the first; the first when the page has fewer); none gives undefined.
  */
-export function formControlValue(html: string, name: string): string | undefined {
+export function formControlValue(html: string, name: string, index = 0): string | undefined {
   const $ = cheerio.load(html)
   const named = JSON.stringify(name)
-  const control = $(`input[name=${named}], textarea[name=${named}], select[name=${named}]`).first()
+  const controls = $(`input[name=${named}], textarea[name=${named}], select[name=${named}]`)
+  const control = controls.length > index ? controls.eq(index) : controls.first()
   return control.length ? controlValue(control) : undefined
 }
 

@@ -136,6 +136,12 @@ export interface Extractor {
    * `anchor`, a link picked by its text and the part of its URL to read (src/shared/anchorPick.ts).
    */
   path: string
+  /**
+   * For `input`: which control of that name counts, 0-based in document order (absent: the
+   * first). A page that hands out one CSRF token per form, each masked anew (Adminer), holds
+   * several of one name with different values: the step reads the one of the form submitted.
+   */
+  index?: number
 }
 
 export interface ToolStep {

@@ -42,7 +42,7 @@ async function main(): Promise<void> {
       s.id,
       s.request.method,
       s.request.url,
-      JSON.stringify(s.request.body)?.slice(0, 300),
+      JSON.stringify(s.request.body)?.slice(0, Number(process.env.SHOW_BODY ?? 300)),
       JSON.stringify(s.extract),
     )
   console.log('inputs:', JSON.stringify(tool.inputs.properties, null, 0).slice(0, 1500))

@@ -293,13 +293,20 @@ function extractorName(
   key: string,
 ): string {
   const step = plan.steps.get(source.exchange.id)!
-  const same = step.extract.find((x) => x.from === source.from && x.path === source.path)
+  const same = step.extract.find(
+    (x) => x.from === source.from && x.path === source.path && x.index === source.index,
+  )
   if (same) return `{{step.${stepId}.${same.name}}}`
   // A literal's path is script text, no name: the request key names it.
   let name =
     (source.from === 'literal' ? '' : extractorBaseName(source.path)) || snake(key) || 'value'
   while (step.extract.some((x) => x.name === name)) name = `${name}_${step.extract.length}`
-  step.extract.push({ name, from: source.from, path: source.path })
+  step.extract.push({
+    name,
+    from: source.from,
+    path: source.path,
+    ...(source.index === undefined ? {} : { index: source.index }),
+  })
   return `{{step.${stepId}.${name}}}`
 }
 

@@ -30,6 +30,8 @@ export interface ExchangeSource {
   exchange: Exchange
   from: Extractor['from']
   path: string
+  /** For `input`: which control of that name (see `Extractor.index`). */
+  index?: number
 }
 
 /** A value kept in the browser's storage at the end of the recording (belongs to the login). */
@@ -188,6 +190,8 @@ function htmlSource(html: string, value: string): Omit<ExchangeSource, 'exchange
         .get(),
     )
     if (values.size === 1) found = { from: 'input', path: name }
+    else if (isFormToken($, el, name))
+      found = { from: 'input', path: name, index: namedControls($, name).index(el) }
   })
   if (found) return found
   const scripts = $('script:not([src])')
@@ -197,6 +201,38 @@ function htmlSource(html: string, value: string): Omit<ExchangeSource, 'exchange
   const key = scriptKeyOf(scripts, value)
   if (key) return { from: 'script', path: key }
   return anchorSource($, value)
+}
+
+/** The controls named `name` in document order, as the engine counts them (formControl.ts). */
+function namedControls($: ReturnType<typeof cheerio.load>, name: string) {
+  const named = JSON.stringify(name)
+  return $(`input[name=${named}], textarea[name=${named}], select[name=${named}]`)
+}
+
+/** Names of the fields that carry a form's anti-forgery token (Rails, Django, Laravel, PHP apps). */
+const TOKEN_NAME = /token|csrf|xsrf|nonce/i
+
+/**
+ * True when `el` is one of several hidden token fields of one name, one per form, each with its
+ * own value (a token masked anew for every form: Adminer's `token`, BREACH-safe Rails): the
+ * value is the form's, read again at its place. A name repeated within one form is a list the
+ * person picked from (a checkbox per row), never a token.
+ */
+function isFormToken(
+  $: ReturnType<typeof cheerio.load>,
+  el: Parameters<ReturnType<typeof cheerio.load>>[0],
+  name: string,
+): boolean {
+  if (!TOKEN_NAME.test(name) || $(el).attr('type')?.toLowerCase() !== 'hidden') return false
+  const all = namedControls($, name)
+  const forms = new Set<unknown>()
+  let perForm = true
+  all.each((_, other) => {
+    const form = $(other).closest('form').get(0) ?? null
+    if (form === null || forms.has(form)) perForm = false
+    forms.add(form)
+  })
+  return perForm
 }
 
 /**

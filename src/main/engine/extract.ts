@@ -46,7 +46,7 @@ export function extractValue(
       return $(`meta[name=${name}], meta[property=${name}]`).first().attr('content')
     }
     case 'input':
-      return formControlValue(response.body, extractor.path)
+      return formControlValue(response.body, extractor.path, extractor.index)
     case 'script': {
       const key = extractor.path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
       const match = new RegExp(`["']?${key}["']?\\s*[:=]\\s*["']([^"']*)["']`).exec(response.body)

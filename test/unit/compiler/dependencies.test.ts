@@ -254,6 +254,48 @@ describe('dependencies', () => {
     expect(tool.login).toEqual({ cookies: ['sid'], values: [] })
   })
 
+  it('reads a token masked anew for every form at the place of the form submitted, never a row list', () => {
+    const b = build()
+    b.exchange('GET', '/edit', {
+      html:
+        '<html><body><form action="/logout" method="post"><input type="hidden" name="token" value="4711:90210"></form>' +
+        '<form action="/edit" method="post"><input name="item"><input type="hidden" name="token" value="1234:56789">' +
+        '<input type="checkbox" name="check[]" value="row-000001"><input type="checkbox" name="check[]" value="row-000002"></form></body></html>',
+    })
+    b.fill('item', 'kettle').click('Save')
+    const trace = b.build('save an item')
+    trace.exchanges.push({
+      ...trace.exchanges[0]!,
+      id: 'exc_2',
+      seq: 2,
+      method: 'POST',
+      url: `${ORIGIN}/edit`,
+      requestHeaders: {
+        'content-type': 'application/x-www-form-urlencoded',
+        cookie: 'sid=s3ss10n-cookie',
+      },
+      requestBody: {
+        text: 'item=kettle&token=1234%3A56789&check%5B%5D=row-000002',
+        encoding: 'utf8',
+      },
+      responseHeaders: { 'content-type': 'application/json' },
+      responseBody: { text: '{"item":{"id":7,"name":"kettle"}}', encoding: 'utf8' },
+      resourceType: 'fetch',
+      startedAt: T0 + 10_000,
+    })
+    const tool = compile(trace)
+    expect(tool.steps[0]!.extract).toContainEqual({
+      name: 'token',
+      from: 'input',
+      path: 'token',
+      index: 1,
+    })
+    const body = tool.steps[1]!.request.body as { kind: 'form'; template: Record<string, string> }
+    expect(body.template.token).toBe('{{step.d1.token}}')
+    // The row the person ticked is theirs, not the page's to hand out again.
+    expect(body.template['check[]']).not.toMatch(/step\./)
+  })
+
   it('traces ids in the URL path to the answers that handed them out, as a chain of steps', () => {
     const b = build()
     b.exchange('GET', '/api/me', { response: { id: 'usr_81f2', accountId: 'acc_7Hq2Lm' } }).noise()
