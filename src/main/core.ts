@@ -45,6 +45,7 @@ import { findChromium, requireChromium, startRecording } from './recorder'
 import { createStore, type SqliteStore, type Store } from './store/store'
 import { lockDataDir, type DataDirLock } from './store/dataDirLock'
 import type { ReadAhead } from './store/readAhead'
+import type { DeviceHub } from './server/devices'
 import { TRACE_CREDENTIALS } from './store/traceCredentials'
 import { createKeychain, createVault, type Keychain, type Vault } from './vault'
 import { summarizeTool } from '../shared/toolSpec'
@@ -101,6 +102,11 @@ export interface CoreConfig {
   serverNode?: boolean
   /** Hosts a request's `Host` may name besides loopback ones (a team server's public name). */
   allowedHosts?: ServerDeps['allowedHosts']
+  /**
+   * A team server's devices (issue 27 C, `server/devices.ts`): runs of sites only a device holds
+   * go to it, and its routes are served. Default none.
+   */
+  devices?: DeviceHub
 }
 
 export interface Core<S extends Store = SqliteStore> {
@@ -228,6 +234,7 @@ export function createCore(config: CoreConfig & { store?: Store } = {}): Core<St
     ...(config.send ? { send: config.send } : {}),
     executeRendered: createRenderedExecutor({ pool: browsers }),
     secrets: vault,
+    ...(config.devices ? { delegate: config.devices.delegate } : {}),
     onRunUpdated: (run) => events.emit('runs.updated', { run }),
     onToolChanged: (tool) => events.emit('tools.changed', { tool: summarizeTool(tool) }),
   })
@@ -349,6 +356,7 @@ export function createCore(config: CoreConfig & { store?: Store } = {}): Core<St
     : null
   const server = buildServer({
     ...(teamAccounts ? { teamAccounts } : {}),
+    ...(config.devices ? { devices: config.devices } : {}),
     ...(config.logger !== undefined ? { logger: config.logger } : {}),
     store,
     clock,
