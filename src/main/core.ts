@@ -33,6 +33,7 @@ import { createSeenLogins, type SeenLogins } from './logins/seenLogins'
 import { dataDir, databasePath, DEFAULT_PORT, readSettings } from './config'
 import { createAppSettings } from './app/appSettings'
 import { createAppSync } from './sync/appSync'
+import { createDeviceSwitch } from './sync/deviceAgent'
 import { createBrowserPool } from './engine/browserPool'
 import { createRenderedExecutor } from './engine/renderedExecutor'
 import { createRunEngine, type RunEngine } from './engine/runEngine'
@@ -306,6 +307,19 @@ export function createCore(config: CoreConfig & { store?: Store } = {}): Core<St
     ...(config.indexLimits ? { jobLimits: config.indexLimits } : {}),
     ...(config.observeLimits ? { limits: config.observeLimits } : {}),
   })
+  // A linked desktop runs what only it holds for its team server (issue 27 C) while it serves.
+  const device =
+    !config.serverNode && store.kind === 'sqlite' && env.SITECALL_DEVICE !== 'off'
+      ? createDeviceSwitch({
+          store: store as SqliteStore,
+          vault,
+          keychain,
+          engine,
+          sites: () => logins.list(LOCAL_TENANT).map((l) => l.host),
+          tenant: LOCAL_TENANT,
+          ...(env.SITECALL_DEVICE_NAME ? { name: env.SITECALL_DEVICE_NAME } : {}),
+        })
+      : null
   const handlers = createAppHandlers({
     store,
     engine,
@@ -321,7 +335,10 @@ export function createCore(config: CoreConfig & { store?: Store } = {}): Core<St
       keychain,
       tenant: LOCAL_TENANT,
       clock,
-      emit: (status) => events.emit('sync.changed', { status }),
+      emit: (status) => {
+        events.emit('sync.changed', { status })
+        device?.update()
+      },
     }),
     settings: createAppSettings({
       home,
@@ -444,12 +461,14 @@ export function createCore(config: CoreConfig & { store?: Store } = {}): Core<St
       const local = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host
       baseUrl = `http://${local}:${typeof address === 'object' && address ? address.port : port}`
       if (!config.serverNode) repointDemoTools(store.tools, baseUrl, clock())
+      device?.enable()
       return baseUrl
     },
     async close() {
       if (closed) return
       closed = true
       for (const timer of timers) clearInterval(timer)
+      await device?.stop()
       stopResultSweep?.()
       await recordings.closeAll()
       await browse.closeAll()

@@ -263,3 +263,54 @@ export function startLinkedDevice(deps: LinkedDeviceDeps): DeviceAgent | null {
     ...(deps.onError ? { onError: deps.onError } : {}),
   })
 }
+
+/** Keeps a desktop's device loop in step with its link (`createDeviceSwitch`). */
+export interface DeviceSwitch {
+  /**
+   * Starts the loop when the workspace is linked and none runs (or the link changed), stops it
+   * when it was unlinked. Does nothing until `enable` (the app serves) nor after `stop`.
+   */
+  update(): void
+  enable(): void
+  /** Stops the loop for good (the core closes). */
+  stop(): Promise<void>
+}
+
+/**
+ * The device loop of a desktop core (issue 27 C): runs while the app serves and its workspace
+ * is linked to a team server, so runs of sites only this desktop holds a login for come here.
+ * The core calls `update` when it starts serving and whenever its sync status changes (a link
+ * made or removed in Settings or by the CLI's process is seen at the next change or start).
+ */
+export function createDeviceSwitch(deps: LinkedDeviceDeps): DeviceSwitch {
+  const local = createSyncLocal(deps.store.db)
+  let enabled = false
+  let stopped = false
+  let running: { key: string; agent: DeviceAgent } | null = null
+  const halt = () => {
+    const was = running
+    running = null
+    return was ? was.agent.stop() : Promise.resolve()
+  }
+  const update = () => {
+    if (!enabled || stopped) return
+    const link = local.link(deps.tenant)
+    const key = link ? `${link.serverUrl} ${link.linkedAt}` : null
+    if (running && running.key === key) return
+    void halt()
+    if (!link || !key) return
+    const agent = startLinkedDevice(deps)
+    if (agent) running = { key, agent }
+  }
+  return {
+    update,
+    enable() {
+      enabled = true
+      update()
+    },
+    async stop() {
+      stopped = true
+      await halt()
+    },
+  }
+}

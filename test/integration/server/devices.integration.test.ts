@@ -50,9 +50,10 @@ describe.skipIf(skip !== null)(`devices${skip ? ` (skipped: ${skip})` : ''}`, ()
     home = mkdtempSync(join(tmpdir(), 'sitecall-desk-a-'))
     a = createCore({
       home,
+      port: 0,
       rendererDir: null,
       keychain: null,
-      env: { ...process.env, ...TEST_VAULT_ENV },
+      env: { ...process.env, ...TEST_VAULT_ENV, SITECALL_DEVICE_NAME: 'ann-laptop' },
     })
     sync = createDesktopSync({
       store: a.store,
@@ -206,5 +207,24 @@ describe.skipIf(skip !== null)(`devices${skip ? ` (skipped: ${skip})` : ''}`, ()
       json: { status: 'failed', error: { code: 'made_up', message: 'x' } },
     })
     expect(bad.status).toBe(400)
+  })
+
+  it('a linked desktop that serves runs its device loop by itself', async () => {
+    await agent?.stop()
+    agent = null
+    const device = () =>
+      store.pg.one<{ id: string; last_seen_at: string }>(
+        "SELECT id, last_seen_at FROM devices WHERE name = 'ann-laptop'",
+      )!
+    const seen = Number(device().last_seen_at)
+    await a.listen()
+    // Its first long poll marks the device seen.
+    while (Number(device().last_seen_at) === seen)
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    const before = a.store.runs.list({ toolId: tool.id }).length
+    const call = await callTool<Run>(node.base, owner, tool, {})
+    expect(call.status, JSON.stringify(call.body)).toBe(200)
+    expect(call.body.status).toBe('succeeded')
+    expect(a.store.runs.list({ toolId: tool.id })).toHaveLength(before + 1)
   })
 })
