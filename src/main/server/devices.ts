@@ -319,8 +319,11 @@ export function createDeviceHub(options: DeviceHubOptions): DeviceHub {
       return device
     },
     async next(workspace, id, waitMs, signal) {
-      findDevice(workspace, id)
-      store.pg.query('UPDATE devices SET last_seen_at = $2 WHERE id = $1', [id, clock()])
+      const seen = store.pg.query(
+        'UPDATE devices SET last_seen_at = $3 WHERE id = $1 AND workspace = $2',
+        [id, workspace, clock()],
+      )
+      if (!seen.rowCount) throw new ServiceError('not_found', `No device ${id} in this workspace.`)
       const until = clock() + Math.min(waitMs, MAX_DEVICE_WAIT_S * 1000)
       for (;;) {
         const work = claim(id)
@@ -331,8 +334,16 @@ export function createDeviceHub(options: DeviceHubOptions): DeviceHub {
       }
     },
     report(workspace, id, runId, report) {
-      findDevice(workspace, id)
       checkReport(report)
+      // One statement when all is well; the refusals below only read why it changed nothing.
+      const updated = store.pg.query(
+        `UPDATE device_runs r SET outcome = $4, reported_at = $5 FROM devices d
+          WHERE r.run_id = $1 AND r.device_id = $2 AND d.id = r.device_id AND d.workspace = $3
+            AND r.claimed_at IS NOT NULL AND r.outcome IS NULL`,
+        [runId, id, workspace, JSON.stringify(report), clock()],
+      )
+      if (updated.rowCount) return { runId }
+      findDevice(workspace, id)
       const row = store.pg.one<{ claimed_at: string | null; outcome: string | null }>(
         'SELECT claimed_at, outcome FROM device_runs WHERE run_id = $1 AND device_id = $2',
         [runId, id],
@@ -340,14 +351,7 @@ export function createDeviceHub(options: DeviceHubOptions): DeviceHub {
       if (!row) throw new ServiceError('not_found', `Run ${runId} is not this device's.`)
       if (row.claimed_at === null)
         throw new ServiceError('conflict', `Run ${runId} was not claimed by this device.`)
-      const updated = store.pg.query(
-        `UPDATE device_runs SET outcome = $2, reported_at = $3
-          WHERE run_id = $1 AND outcome IS NULL`,
-        [runId, JSON.stringify(report), clock()],
-      )
-      if (!updated.rowCount)
-        throw new ServiceError('conflict', `Run ${runId} was reported already.`)
-      return { runId }
+      throw new ServiceError('conflict', `Run ${runId} was reported already.`)
     },
     delegate(run, tool) {
       if (run.tenant.includes('::')) return null

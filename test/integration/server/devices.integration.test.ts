@@ -149,6 +149,13 @@ describe.skipIf(skip !== null)(`devices${skip ? ` (skipped: ${skip})` : ''}`, ()
     // A ran it in its own engine (its run history has it) and reported it.
     expect(reported).toEqual([expect.stringMatching(new RegExp(`^${call.body.runId} succeeded$`))])
     expect(a.store.runs.list({ toolId: tool.id })).toHaveLength(1)
+    // Reported once: a second report changes nothing.
+    const again = await send(node.base, 'POST', `/v1/devices/${deviceId}/runs/${call.body.runId}`, {
+      key: owner,
+      json: { status: 'failed', error: { code: 'upstream_error', message: 'late' } },
+    })
+    expect(again.status).toBe(409)
+    expect(again.body).toMatchObject({ error: { code: 'conflict' } })
     // No table of the server's database holds the cookie's value.
     const tables = store.pg.query<{ schema: string; name: string }>(
       `SELECT table_schema AS schema, table_name AS name FROM information_schema.tables
