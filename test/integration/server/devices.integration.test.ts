@@ -30,6 +30,7 @@ describe.skipIf(skip !== null)(`devices${skip ? ` (skipped: ${skip})` : ''}`, ()
   let cluster: PgCluster
   let store: PgStore
   let node: ServerNode
+  let other: ServerNode
   let orders: OrdersSite
   let owner: string
   let home: string
@@ -47,6 +48,7 @@ describe.skipIf(skip !== null)(`devices${skip ? ` (skipped: ${skip})` : ''}`, ()
     owner = createPgOwnerTokens(store.pg, { clock: Date.now }).issue().token
     orders = await startOrdersSite()
     node = await startServerNode(url, 'devices_node')
+    other = await startServerNode(url, 'devices_other')
     home = mkdtempSync(join(tmpdir(), 'sitecall-desk-a-'))
     a = createCore({
       home,
@@ -81,6 +83,7 @@ describe.skipIf(skip !== null)(`devices${skip ? ` (skipped: ${skip})` : ''}`, ()
     await a?.close()
     if (home) rmSync(home, { recursive: true, force: true })
     if (node) await killServerNode(node)
+    if (other) await killServerNode(other)
     store?.close()
     await orders?.close()
     await cluster?.close()
@@ -172,6 +175,14 @@ describe.skipIf(skip !== null)(`devices${skip ? ` (skipped: ${skip})` : ''}`, ()
     expect(store.pg.query('SELECT 1 FROM logins').rows).toEqual([])
   })
 
+  it('a call on another node than the one A polls runs on A too (claim and report go through the database)', async () => {
+    const before = a.store.runs.list({ toolId: tool.id }).length
+    const call = await callTool<Run>(other.base, owner, tool, {})
+    expect(call.status, JSON.stringify(call.body)).toBe(200)
+    expect(call.body.status).toBe('succeeded')
+    expect(a.store.runs.list({ toolId: tool.id })).toHaveLength(before + 1)
+  })
+
   it('with A offline, a run waits until its deadline, then ends expired naming the device', async () => {
     await agent!.stop()
     agent = null
@@ -233,5 +244,19 @@ describe.skipIf(skip !== null)(`devices${skip ? ` (skipped: ${skip})` : ''}`, ()
     expect(call.status, JSON.stringify(call.body)).toBe(200)
     expect(call.body.status).toBe('succeeded')
     expect(a.store.runs.list({ toolId: tool.id })).toHaveLength(before + 1)
+    // A login saved on the server itself wins: the server runs it (its vault is locked here, so
+    // the run fails there), and A does not.
+    store.pg.query(
+      `INSERT INTO logins (tenant, site_host, secrets, saved_at) VALUES ('local', $1, '{}', $2)`,
+      [orders.host, Date.now()],
+    )
+    try {
+      const served = await callTool<Run>(node.base, owner, tool, {})
+      expect(served.status, JSON.stringify(served.body)).toBe(200)
+      expect(served.body.status).toBe('failed')
+      expect(a.store.runs.list({ toolId: tool.id })).toHaveLength(before + 1)
+    } finally {
+      store.pg.query('DELETE FROM logins')
+    }
   })
 })
