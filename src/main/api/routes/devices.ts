@@ -159,7 +159,14 @@ export function registerDeviceRoutes(
         auth: 'key',
         body: { schema: REPORT_SCHEMA, required: true },
         responses: { '200': json('`{runId, received: true}`') },
-        errors: ['bad_request', 'unknown_argument', 'invalid_input', 'not_found', 'conflict'],
+        errors: [
+          'bad_request',
+          'unknown_argument',
+          'invalid_input',
+          'not_found',
+          'conflict',
+          'forbidden',
+        ],
       }),
     },
     async (request) => {
