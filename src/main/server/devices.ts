@@ -162,13 +162,31 @@ export function createDeviceHub(options: DeviceHubOptions): DeviceHub {
       cache.set(row.workspace, list)
     }
   }
+  /** Connects again a second after the listener was lost, until it is back (or closed). */
+  const reconnect = () => {
+    if (closed) return
+    setTimeout(() => {
+      if (closed) return
+      connect().catch((error: unknown) => {
+        options.onError?.(error)
+        reconnect()
+      })
+    }, 1_000).unref()
+  }
+  /**
+   * One listener connection: LISTEN on every channel, then the whole routing cache read. A
+   * connection lost later connects again (`reconnect`); what was missed meanwhile is covered by
+   * the waiters' re-reads and the cache read again on connecting.
+   */
   const connect = async (): Promise<void> => {
     const c = new pg.Client({ connectionString: options.url, application_name: 'sitecall devices' })
     c.on('error', (error) => {
+      // While it is being set up, the statement awaited below rejects instead.
+      if (client !== c) return
       options.onError?.(error)
-      if (client === c) client = null
+      client = null
       c.end().catch(() => undefined)
-      if (!closed) setTimeout(() => void connect().catch(options.onError), 1_000).unref()
+      reconnect()
     })
     c.on('notification', (message) => {
       if (message.channel === 'sitecall_devices' && message.payload) {
@@ -180,9 +198,18 @@ export function createDeviceHub(options: DeviceHubOptions): DeviceHub {
       }
       for (const fn of listeners.get(message.channel) ?? []) fn(message.payload ?? '')
     })
-    await c.connect()
-    for (const channel of CHANNELS) await c.query(`LISTEN ${channel}`)
-    loadCache((await c.query<DeviceRow>('SELECT * FROM devices')).rows)
+    try {
+      await c.connect()
+      for (const channel of CHANNELS) await c.query(`LISTEN ${channel}`)
+      loadCache((await c.query<DeviceRow>('SELECT * FROM devices')).rows)
+    } catch (error) {
+      await c.end().catch(() => undefined)
+      throw error
+    }
+    if (closed) {
+      await c.end().catch(() => undefined)
+      return
+    }
     client = c
   }
 
