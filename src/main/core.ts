@@ -33,6 +33,7 @@ import { createSeenLogins, type SeenLogins } from './logins/seenLogins'
 import { dataDir, databasePath, DEFAULT_PORT, readSettings } from './config'
 import { createAppSettings } from './app/appSettings'
 import { createAppSync } from './sync/appSync'
+import { createDeviceSwitch } from './sync/deviceAgent'
 import { createBrowserPool } from './engine/browserPool'
 import { createRenderedExecutor } from './engine/renderedExecutor'
 import { createRunEngine, type RunEngine } from './engine/runEngine'
@@ -45,6 +46,7 @@ import { findChromium, requireChromium, startRecording } from './recorder'
 import { createStore, type SqliteStore, type Store } from './store/store'
 import { lockDataDir, type DataDirLock } from './store/dataDirLock'
 import type { ReadAhead } from './store/readAhead'
+import type { DeviceHub } from './server/devices'
 import { TRACE_CREDENTIALS } from './store/traceCredentials'
 import { createKeychain, createVault, type Keychain, type Vault } from './vault'
 import { summarizeTool } from '../shared/toolSpec'
@@ -101,6 +103,11 @@ export interface CoreConfig {
   serverNode?: boolean
   /** Hosts a request's `Host` may name besides loopback ones (a team server's public name). */
   allowedHosts?: ServerDeps['allowedHosts']
+  /**
+   * A team server's devices (issue 27 C, `server/devices.ts`): runs of sites only a device holds
+   * go to it, and its routes are served. Default none.
+   */
+  devices?: DeviceHub
 }
 
 export interface Core<S extends Store = SqliteStore> {
@@ -228,6 +235,7 @@ export function createCore(config: CoreConfig & { store?: Store } = {}): Core<St
     ...(config.send ? { send: config.send } : {}),
     executeRendered: createRenderedExecutor({ pool: browsers }),
     secrets: vault,
+    ...(config.devices ? { delegate: config.devices.delegate } : {}),
     onRunUpdated: (run) => events.emit('runs.updated', { run }),
     onToolChanged: (tool) => events.emit('tools.changed', { tool: summarizeTool(tool) }),
   })
@@ -299,6 +307,19 @@ export function createCore(config: CoreConfig & { store?: Store } = {}): Core<St
     ...(config.indexLimits ? { jobLimits: config.indexLimits } : {}),
     ...(config.observeLimits ? { limits: config.observeLimits } : {}),
   })
+  // A linked desktop runs what only it holds for its team server (issue 27 C) while it serves.
+  const device =
+    !config.serverNode && store.kind === 'sqlite' && env.SITECALL_DEVICE !== 'off'
+      ? createDeviceSwitch({
+          store: store as SqliteStore,
+          vault,
+          keychain,
+          engine,
+          sites: () => logins.list(LOCAL_TENANT).map((l) => l.host),
+          tenant: LOCAL_TENANT,
+          ...(env.SITECALL_DEVICE_NAME ? { name: env.SITECALL_DEVICE_NAME } : {}),
+        })
+      : null
   const handlers = createAppHandlers({
     store,
     engine,
@@ -314,7 +335,10 @@ export function createCore(config: CoreConfig & { store?: Store } = {}): Core<St
       keychain,
       tenant: LOCAL_TENANT,
       clock,
-      emit: (status) => events.emit('sync.changed', { status }),
+      emit: (status) => {
+        events.emit('sync.changed', { status })
+        device?.update()
+      },
     }),
     settings: createAppSettings({
       home,
@@ -349,6 +373,7 @@ export function createCore(config: CoreConfig & { store?: Store } = {}): Core<St
     : null
   const server = buildServer({
     ...(teamAccounts ? { teamAccounts } : {}),
+    ...(config.devices ? { devices: config.devices } : {}),
     ...(config.logger !== undefined ? { logger: config.logger } : {}),
     store,
     clock,
@@ -436,12 +461,14 @@ export function createCore(config: CoreConfig & { store?: Store } = {}): Core<St
       const local = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host
       baseUrl = `http://${local}:${typeof address === 'object' && address ? address.port : port}`
       if (!config.serverNode) repointDemoTools(store.tools, baseUrl, clock())
+      device?.enable()
       return baseUrl
     },
     async close() {
       if (closed) return
       closed = true
       for (const timer of timers) clearInterval(timer)
+      await device?.stop()
       stopResultSweep?.()
       await recordings.closeAll()
       await browse.closeAll()

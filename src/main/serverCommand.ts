@@ -12,6 +12,7 @@ import { HEALTH_PATH, READY_PATH, registerHealthRoutes } from './server/health'
 import { serverLoggerOptions, writeLifecycleLine } from './server/logging'
 import { createServerMetrics, METRICS_PATH, registerMetrics } from './server/metrics'
 import { releaseNode } from './server/release'
+import { createDeviceHub } from './server/devices'
 import { enlistRunsOf, registerRunQueueMetrics, startRunQueue } from './server/runQueue'
 
 export const SERVER_USAGE = `sitecall server [--port N] [--host ADDR] [--public-host NAME,...] [--node-id ID]
@@ -106,6 +107,9 @@ export async function serverCommand(
     .filter(Boolean)
   const clock = Date.now
   const store = createPgStore(url, { nodeId, applicationName: `sitecall ${nodeId}` })
+  // Devices (issue 27 C): runs of sites only a linked desktop holds a login for go to it.
+  let warn: (error: unknown) => void = () => undefined
+  const devices = createDeviceHub({ url, store, clock, onError: (error) => warn(error) })
   const core = createCore({
     store,
     env,
@@ -118,7 +122,9 @@ export async function serverCommand(
     ownerTokens: createPgOwnerTokens(store.pg, { clock }),
     rateLimiter: createPgRateLimiter(store.pg, limits, clock),
     ...(publicHosts.length ? { allowedHosts: new Set(publicHosts) } : {}),
+    devices,
   })
+  warn = (error) => core.server.log.warn({ err: error }, 'Devices: will try again')
   const drain = createDrain(core.server, {
     nodeId,
     idle: () => core.engine.idle(),
@@ -143,9 +149,15 @@ export async function serverCommand(
     throw error
   })
   enlistRunsOf(store, queue)
+  await devices.start().catch(async (error: unknown) => {
+    await queue.stop().catch(() => undefined)
+    await core.close()
+    throw error
+  })
   registerRunQueueMetrics(metrics.registry, queue)
   const base = await core.listen().catch(async (error: unknown) => {
     await queue.stop().catch(() => undefined)
+    await devices.close()
     await core.close()
     throw error
   })
@@ -173,6 +185,8 @@ export async function serverCommand(
   )
   await stopped
   log.info(`Draining: up to ${drainSeconds} s for requests and runs in flight`)
+  // Devices' long polls answer now (204): they would hold the drain for up to 25 s.
+  devices.stopPolls()
   const drained = await drain.drain()
   log.info(
     drained,
@@ -180,6 +194,7 @@ export async function serverCommand(
   )
   liveness.stop()
   await queue.stop().catch(() => undefined)
+  await devices.close()
   await core.close()
   const released = await releaseNode(url, nodeId)
   log.info(

@@ -72,7 +72,12 @@ async function main(): Promise<number> {
     console.log('')
     // Tool sync of 1,000 tools between two desktops and a node (issue 27 B), about 30 s.
     const syncErrors = ownProcess('./sync.ts')
-    return results.sitecallFailures || engineErrors || serverErrors || syncErrors ? 1 : 0
+    console.log('')
+    // A device-bound run's added latency over a local run (issue 27 C), about 20 s.
+    const deviceErrors = ownProcess('./devices.ts')
+    return results.sitecallFailures || engineErrors || serverErrors || syncErrors || deviceErrors
+      ? 1
+      : 0
   } finally {
     await clients.close()
     await env.close()

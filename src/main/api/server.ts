@@ -32,6 +32,7 @@ import { registerLocalSiteRoutes } from './routes/localSites'
 import { registerKeyRoutes } from './routes/keys'
 import { registerTeamAccountRoutes } from './routes/teamAccounts'
 import { registerToolSyncRoutes } from './routes/toolSync'
+import { registerDeviceRoutes } from './routes/devices'
 import { localSitesOf } from './localSites'
 import { registerBrowserRoutes } from './routes/browser'
 import { registerScreencastRoutes } from './routes/screencast'
@@ -141,6 +142,8 @@ function registerRoutes(app: FastifyInstance, deps: ServerDeps): void {
   // Tool sync with desktops (issue 27 B): a team server's, like its accounts.
   if (deps.teamAccounts)
     registerToolSyncRoutes(app, { auth: deps.auth, store: deps.store, clock: deps.clock })
+  // Devices that run what only they hold (issue 27 C): a team server's, like sync.
+  if (deps.devices) registerDeviceRoutes(app, { auth: deps.auth, devices: deps.devices })
   registerLocalSiteRoutes(app, {
     auth: deps.auth,
     localSites: deps.store.localSites,

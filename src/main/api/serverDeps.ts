@@ -10,6 +10,7 @@ import type { RunEngine } from '../engine/runEngine'
 import type { SignInRouteDeps } from './routes/signIn'
 import type { Store } from '../store/store'
 import type { Vault } from '../vault'
+import type { DeviceHub } from '../server/devices'
 import type { TeamAccounts } from '../serverAccounts'
 
 /**
@@ -49,4 +50,6 @@ export interface ServerDeps {
   allowedHosts?: ReadonlySet<string>
   /** A team server's accounts (`sitecall server`): their routes are registered only then. */
   teamAccounts?: TeamAccounts
+  /** A team server's devices (issue 27 C): their routes are registered only then. */
+  devices?: DeviceHub
 }

@@ -76,11 +76,27 @@ export interface RunEngineDeps {
   executeRendered?: RenderedExecutor
   /** The vault: each run resolves `{{secret:NAME}}` of its workspace and redacts what it keeps. */
   secrets?: { forRun(tenant: string): RunSecrets }
+  /**
+   * Hands a run to an executor elsewhere instead of running it here (a team server's device,
+   * issue 27 C, `server/devices.ts`): called once a run is `working`; null runs it here. The
+   * function it returns resolves with what the run came to there (settled here as a run of this
+   * engine would be) or with `expired` and its message (the run then ends `expired`).
+   */
+  delegate?: (
+    run: RunRecord,
+    tool: ToolSpec,
+  ) => ((signal: AbortSignal) => Promise<DelegatedOutcome>) | null
   /** Told of every transition (the UI's live run list, the requirements inbox). */
   onRunUpdated?: (run: Run) => void
   /** Told when a tool is verified, quarantined or let out (MCP's tools/list_changed). */
   onToolChanged?: (tool: ToolSpec) => void
 }
+
+/** What a delegated run came to (`RunEngineDeps.delegate`). */
+export type DelegatedOutcome =
+  | { outcome: ViaOutcome; effects: RunEffect[] }
+  /** Nobody took the run before its deadline: the message says who was away. */
+  | { expired: string }
 
 /** The rendered executor's signature: same inputs and outcome as the HTTP executor. */
 export type RenderedExecutor = (

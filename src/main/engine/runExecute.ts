@@ -2,7 +2,7 @@ import { isServiceError } from '../../shared/errors'
 import type { RunStatus } from '../../shared/run'
 import type { ToolSpec } from '../../shared/toolSpec'
 import type { RunEffect, RunRecord } from '../store/runRepository'
-import type { EngineState, ViaOutcome } from './engineState'
+import type { DelegatedOutcome, EngineState, ViaOutcome } from './engineState'
 import { executeHttp, type RunContext } from './httpExecutor'
 import { settle } from './runSettle'
 
@@ -71,6 +71,8 @@ async function execute(state: EngineState, tool: ToolSpec, run: RunRecord): Prom
   }
   const controller = new AbortController()
   controllers.set(run.runId, controller)
+  const delegated = deps.delegate?.(run, tool)
+  if (delegated) return executeElsewhere(state, tool, run, delegated, controller)
   const effects: RunEffect[] = []
   sentBy.set(run.runId, effects)
   let outcome: ViaOutcome
@@ -130,6 +132,36 @@ async function execute(state: EngineState, tool: ToolSpec, run: RunRecord): Prom
     sentBy.delete(run.runId)
   }
   return settle(state, tool, run, outcome, effects, redact)
+}
+
+/**
+ * Settles a run executed elsewhere (`RunEngineDeps.delegate`: a team server's device): what it
+ * came to there is settled as here (billing, tool health), secrets already redacted where it
+ * ran; nobody taking it before its deadline ends it `expired` (error `worker_lost` naming who).
+ */
+async function executeElsewhere(
+  state: EngineState,
+  tool: ToolSpec,
+  run: RunRecord,
+  delegated: (signal: AbortSignal) => Promise<DelegatedOutcome>,
+  controller: AbortController,
+): Promise<RunRecord> {
+  let done: DelegatedOutcome
+  try {
+    done = await delegated(controller.signal)
+  } finally {
+    state.controllers.delete(run.runId)
+  }
+  if ('expired' in done)
+    return (
+      state.move(run.runId, {
+        status: 'expired',
+        error: { code: 'worker_lost', message: done.expired },
+        from: RUNNING,
+        finished: true,
+      }) ?? state.deps.runs.get(run.runId)!
+    )
+  return settle(state, tool, run, done.outcome, [...done.effects], (value) => value)
 }
 
 /**

@@ -59,10 +59,21 @@ export async function forgetToken(place: TokenPlace, link: SyncLink): Promise<vo
 }
 
 /**
+ * The access token of each link in this process, shared by every bearer of it (a sync and the
+ * device loop, `deviceAgent.ts`): refresh tokens rotate and the server revokes a grant whose
+ * used refresh token comes back, so two bearers must never trade the same one at once.
+ */
+const sharedAccess = new Map<
+  string,
+  { access: string | null; refreshing: Promise<string> | null }
+>()
+
+/**
  * The bearer of a link's requests (`SyncServerOptions.bearer`). An owner-token link sends its
  * token. An OAuth link trades its refresh token for an access token at the server's
  * `/oauth/token` (RFC 6749 §6) on first use and when `renew` asks, and keeps the rotated
- * refresh token the server answers (a refresh token works once) where the old one was.
+ * refresh token the server answers (a refresh token works once) where the old one was. Bearers
+ * of one link in this process share the access token and one refresh at a time.
  */
 export function createBearer(
   place: TokenPlace,
@@ -70,17 +81,16 @@ export function createBearer(
   link: SyncLink,
   doFetch: typeof fetch = fetch,
 ): (renew: boolean) => Promise<string> {
-  let access: string | null = null
-  return async (renew) => {
-    if (link.auth === 'token') return readToken(place, link)
-    if (access && !renew) return access
-    const refresh = await readToken(place, link)
+  const key = `${link.serverUrl} ${link.tenant} ${link.linkedAt}`
+  let given: string | null = null
+  const refresh = async (): Promise<string> => {
+    const refreshToken = await readToken(place, link)
     const res = await doFetch(`${link.serverUrl}/oauth/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({
         grant_type: 'refresh_token',
-        refresh_token: refresh,
+        refresh_token: refreshToken,
         client_id: link.clientId ?? '',
       }).toString(),
       signal: AbortSignal.timeout(30_000),
@@ -100,7 +110,19 @@ export function createBearer(
       local.saveTokenPlace(link.tenant, kept)
       Object.assign(link, kept)
     }
-    access = body.access_token
-    return access
+    return body.access_token
+  }
+  return async (renew) => {
+    if (link.auth === 'token') return readToken(place, link)
+    let entry = sharedAccess.get(key)
+    if (!entry) sharedAccess.set(key, (entry = { access: null, refreshing: null }))
+    // Another bearer renewed since this one's token was refused: take its token.
+    const fresh = entry.access && (!renew || entry.access !== given) ? entry.access : null
+    if (fresh && !entry.refreshing) return (given = fresh)
+    const shared = entry
+    shared.refreshing ??= refresh()
+      .then((access) => (shared.access = access))
+      .finally(() => (shared.refreshing = null))
+    return (given = await shared.refreshing)
   }
 }

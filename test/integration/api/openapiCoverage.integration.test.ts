@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import ts from 'typescript'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createCore, type Core } from '../../../src/main/core'
+import type { DeviceHub } from '../../../src/main/server/devices'
 import { startHarness, type Harness } from '../../fixtures/harness/harness'
 
 /**
@@ -23,8 +24,21 @@ const METHODS = new Set(['get', 'post', 'put', 'patch', 'delete'])
 
 let h: Harness
 let doc: Doc
-// A team server node's document: the desktop's routes plus the account routes only
-// `sitecall server` registers (teamAccounts.ts).
+const unused = () => {
+  throw new Error('not on this core')
+}
+const idleDeviceHub: DeviceHub = {
+  start: async () => undefined,
+  register: unused,
+  next: async () => null,
+  report: unused,
+  delegate: () => null,
+  stopPolls: () => undefined,
+  close: async () => undefined,
+}
+
+// A team server node's document: the desktop's routes plus the account and device routes only
+// `sitecall server` registers (teamAccounts.ts, devices.ts).
 let serverHome: string
 let server: Core
 let serverDoc: Doc
@@ -42,6 +56,9 @@ beforeAll(async () => {
     rendererDir: null,
     keychain: null,
     serverNode: true,
+    // Its device routes (issue 27 C) are served with a device hub, which needs PostgreSQL: the
+    // document only needs the routes, so a hub that does nothing.
+    devices: idleDeviceHub,
   })
   const serverBase = await server.listen()
   const serverAnswer = await fetch(`${serverBase}/openapi.json`, {

@@ -1,0 +1,179 @@
+import { Type, type Static } from '@sinclair/typebox'
+import type { FastifyInstance } from 'fastify'
+import { ServiceError } from '../../../shared/errors'
+import type { DeviceHub, DeviceReport } from '../../server/devices'
+import { MAX_DEVICE_WAIT_S } from '../../server/devices'
+import { workspaceOf } from '../../store/workspaces'
+import type { Authenticator } from '../auth'
+import { json } from '../openapi/docParts'
+import { routeSchema, type ParamDoc } from '../openapi/routeSchema'
+import { validBody } from '../routeValidation'
+
+const REGISTER_SCHEMA = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 100 }),
+    sites: Type.Array(Type.String({ minLength: 1, maxLength: 260 }), { maxItems: 500 }),
+  },
+  { additionalProperties: false, 'x-message': '`{name, sites: ["host[:port]", ...]}`' },
+)
+type Register = Static<typeof REGISTER_SCHEMA>
+
+const REPORT_SCHEMA = Type.Object(
+  {
+    status: Type.Union([
+      Type.Literal('succeeded'),
+      Type.Literal('failed'),
+      Type.Literal('outcome_unknown'),
+    ]),
+    result: Type.Optional(Type.Unknown()),
+    error: Type.Optional(
+      Type.Union([
+        Type.Object(
+          { code: Type.String({ maxLength: 100 }), message: Type.String({ maxLength: 10_000 }) },
+          { additionalProperties: true },
+        ),
+        Type.Null(),
+      ]),
+    ),
+    via: Type.Optional(Type.Union([Type.Literal('http'), Type.Literal('rendered'), Type.Null()])),
+    effects: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            method: Type.String({ maxLength: 20 }),
+            url: Type.String({ maxLength: 10_000 }),
+            status: Type.Union([Type.Integer(), Type.Null()]),
+            at: Type.String({ maxLength: 40 }),
+          },
+          { additionalProperties: false },
+        ),
+        { maxItems: 1000 },
+      ),
+    ),
+  },
+  {
+    additionalProperties: false,
+    'x-message': '`{status, result?, error?: {code, message}, via?, effects?}`',
+  },
+)
+
+const WAIT: ParamDoc = {
+  name: 'wait',
+  in: 'query',
+  description: `Seconds to wait for a run, 0 to ${MAX_DEVICE_WAIT_S} (default ${MAX_DEVICE_WAIT_S}).`,
+  schema: { type: 'string', pattern: '^[0-9]{1,2}$' },
+}
+
+/**
+ * The device routes of a team server (issue 27 C, docs/team-server.md "Devices"), for a linked
+ * desktop's credential like the sync routes (an OAuth token needs `tools:sync`):
+ *
+ * - `POST /v1/devices {name, sites}`: registers the desktop as a device of the workspace, or
+ *   refreshes the one of that name: 200 `{id, name, sites, registeredAt, lastSeenAt}`. `sites`
+ *   are host names (`host[:port]`) it holds logins for, never a value.
+ * - `GET /v1/devices/{id}/next?wait=S` (S ≤ 25): the next run the device is to execute, claimed
+ *   for it: 200 `{run: {runId, toolId, inputs, mutating, dueBy}, tool}`; 204 when none came
+ *   within the wait.
+ * - `POST /v1/devices/{id}/runs/{runId}` `{status, result?, error?, via?, effects?}`: the outcome
+ *   of a claimed run; 200 `{runId, received: true}`. The node that started the run settles it.
+ *
+ * Refusals: 404 `not_found` (no such device in the workspace, a run not the device's), 409
+ * `conflict` (a run not claimed, or reported already), 400 `invalid_input`, and bad bodies as
+ * every route (400 `bad_request`, 422 `unknown_argument`).
+ */
+export function registerDeviceRoutes(
+  app: FastifyInstance,
+  deps: { auth: Authenticator; devices: DeviceHub },
+): void {
+  const { devices } = deps
+  const workspace = (tenant: string) => {
+    // An org key's end user has no devices: a device runs its own person's logins.
+    if (tenant !== workspaceOf(tenant))
+      throw new ServiceError('forbidden', "An end user's requests cannot act as a device.")
+    return tenant
+  }
+
+  app.post(
+    '/v1/devices',
+    {
+      schema: routeSchema({
+        summary:
+          'Register (or refresh) this desktop as a device and the sites it holds logins for.',
+        tag: 'sync',
+        auth: 'key',
+        body: { schema: REGISTER_SCHEMA, required: true },
+        responses: { '200': json('`{id, name, sites, registeredAt, lastSeenAt}`') },
+        errors: ['bad_request', 'unknown_argument', 'invalid_input', 'forbidden'],
+      }),
+    },
+    async (request) => {
+      const caller = deps.auth.authenticate(request)
+      const body = validBody<Register>(request)
+      return devices.register(workspace(caller.tenant), body.name, body.sites)
+    },
+  )
+
+  app.get<{ Params: { id: string } }>(
+    '/v1/devices/:id/next',
+    {
+      schema: routeSchema({
+        summary: "Long poll: the device's next run to execute, or 204 after the wait.",
+        tag: 'sync',
+        auth: 'key',
+        params: [WAIT],
+        responses: {
+          '200': json('`{run: {runId, toolId, inputs, mutating, dueBy}, tool}`'),
+          '204': { description: 'No run within the wait.' },
+        },
+        errors: ['invalid_input', 'not_found', 'forbidden'],
+      }),
+    },
+    async (request, reply) => {
+      const caller = deps.auth.authenticate(request)
+      const raw = (request.query as Record<string, unknown>).wait
+      if (raw !== undefined && (typeof raw !== 'string' || !/^[0-9]{1,2}$/.test(raw)))
+        throw new ServiceError('invalid_input', `"wait" is 0 to ${MAX_DEVICE_WAIT_S} seconds.`)
+      const wait = raw === undefined ? MAX_DEVICE_WAIT_S : Number(raw)
+      if (wait > MAX_DEVICE_WAIT_S)
+        throw new ServiceError('invalid_input', `"wait" is 0 to ${MAX_DEVICE_WAIT_S} seconds.`)
+      // A device that hangs up stops its wait (its next poll claims what came meanwhile).
+      const gone = new AbortController()
+      reply.raw.once('close', () => gone.abort())
+      const work = await devices.next(
+        workspace(caller.tenant),
+        request.params.id,
+        wait * 1000,
+        gone.signal,
+      )
+      if (!work) return reply.status(204).send()
+      return reply.header('cache-control', 'no-store').send(work)
+    },
+  )
+
+  app.post<{ Params: { id: string; runId: string } }>(
+    '/v1/devices/:id/runs/:runId',
+    {
+      schema: routeSchema({
+        summary: 'Report the outcome of a run this device claimed.',
+        tag: 'sync',
+        auth: 'key',
+        body: { schema: REPORT_SCHEMA, required: true },
+        responses: { '200': json('`{runId, received: true}`') },
+        errors: [
+          'bad_request',
+          'unknown_argument',
+          'invalid_input',
+          'not_found',
+          'conflict',
+          'forbidden',
+        ],
+      }),
+    },
+    async (request) => {
+      const caller = deps.auth.authenticate(request)
+      const body = validBody<DeviceReport>(request)
+      const { id, runId } = request.params
+      return { ...devices.report(workspace(caller.tenant), id, runId, body), received: true }
+    },
+  )
+}

@@ -1,0 +1,316 @@
+import { hostname } from 'node:os'
+import { isServiceError } from '../../shared/errors'
+import type { ToolSpec } from '../../shared/toolSpec'
+import type { RunEngine } from '../engine/runEngine'
+import type { RunRecord } from '../store/runRepository'
+import type { SqliteStore } from '../store/store'
+import type { Keychain } from '../vault/keychain'
+import type { Vault } from '../vault/vault'
+import type { DeviceReport, DeviceWork } from '../server/devices'
+import { createSyncLocal } from './syncLocal'
+import { createBearer } from './syncTokens'
+
+/** The long poll's wait (seconds): the server's most (docs/team-server.md "Devices"). */
+const WAIT_S = 25
+/** Waits after a failed request before the next, ms: doubled each time up to the last. */
+const BACKOFF_MS = [500, 1_000, 2_000, 5_000, 15_000, 30_000]
+
+export interface DeviceAgentOptions {
+  /** The linked server's base URL. */
+  serverUrl: string
+  /** `X-Service-Workspace`, or null for the account's first. */
+  workspace: string | null
+  /** The link's bearer token; called with `renew: true` once after a 401. */
+  bearer(renew: boolean): Promise<string>
+  /** The desktop's engine: each claimed run runs here, with this desktop's vault and logins. */
+  engine: Pick<RunEngine, 'start'>
+  /** Host names (`host[:port]`) this desktop holds logins for, read before each registration. */
+  sites(): string[]
+  /** The desktop workspace its runs belong to (`local`). */
+  tenant: string
+  /** The device's name in the workspace (default the host name). */
+  name?: string
+  fetch?: typeof fetch
+  /** Told of each run handed to this device once it reported it (or failed to). */
+  onRun?(runId: string, status: DeviceReport['status'] | 'unreported'): void
+  /** Told of request failures (the loop waits and goes on). */
+  onError?(error: unknown): void
+}
+
+export interface DeviceAgent {
+  /** Resolves with the device's id once it registered. */
+  readonly registered: Promise<string>
+  /** Ends the long poll, waits for runs in progress to report, and resolves when stopped. */
+  stop(): Promise<void>
+}
+
+/** A refusal of the server's device routes. */
+export class DeviceHttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message)
+    this.name = 'DeviceHttpError'
+  }
+}
+
+/**
+ * A linked desktop's device loop (issue 27 C, docs/team-server.md "Devices"): registers the
+ * desktop as a device of its workspace with the host names of its saved logins (never a value),
+ * then keeps one outbound long poll (`GET /v1/devices/{id}/next?wait=25`; no inbound port). Each
+ * run handed over runs on this desktop's engine with its own vault and logins, under the
+ * server's run id as idempotency key (a run handed over twice is sent once), and its outcome is
+ * reported (`POST /v1/devices/{id}/runs/{runId}`). Sites are registered again when the saved
+ * logins change. Failed requests are retried with a growing wait (0.5 to 30 s). `stop` ends it.
+ */
+export function startDeviceAgent(options: DeviceAgentOptions): DeviceAgent {
+  const doFetch = options.fetch ?? fetch
+  const base = options.serverUrl.replace(/\/+$/, '')
+  const name = options.name ?? hostname()
+  const stopping = new AbortController()
+  const working = new Set<Promise<void>>()
+
+  const request = async (
+    method: string,
+    path: string,
+    body?: unknown,
+    timeoutMs = 30_000,
+  ): Promise<{ status: number; json: unknown }> => {
+    for (const renew of [false, true]) {
+      const res = await doFetch(`${base}${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${await options.bearer(renew)}`,
+          accept: 'application/json',
+          ...(options.workspace ? { 'x-service-workspace': options.workspace } : {}),
+          ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        },
+        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+        signal: AbortSignal.any([stopping.signal, AbortSignal.timeout(timeoutMs)]),
+      })
+      const text = await res.text()
+      if (res.status === 401 && !renew) continue
+      const json: unknown = text ? JSON.parse(text) : null
+      if (res.status >= 400) {
+        const error = (json as { error?: { code?: string; message?: string } } | null)?.error
+        throw new DeviceHttpError(
+          res.status,
+          `${method} ${path}: ${res.status} ${error?.code ?? ''} ${error?.message ?? ''}`.trim(),
+        )
+      }
+      return { status: res.status, json }
+    }
+    throw new Error('unreachable')
+  }
+
+  let sitesSent = ''
+  const register = async (): Promise<string> => {
+    const sites = [...new Set(options.sites())].sort()
+    const { json } = await request('POST', '/v1/devices', { name, sites })
+    sitesSent = sites.join(',')
+    return (json as { id: string }).id
+  }
+
+  const execute = async (deviceId: string, work: DeviceWork): Promise<void> => {
+    const { run } = work
+    let report: DeviceReport
+    try {
+      const started = options.engine.start(work.tool as ToolSpec, run.inputs, {
+        tenant: options.tenant,
+        idempotencyKey: `device:${run.runId}`,
+        allowMutation: true,
+        mayAsk: false,
+        deadlineMs: Math.max(5_000, run.dueBy - Date.now()),
+      })
+      report = toReport(await started.done)
+    } catch (error) {
+      report = {
+        status: 'failed',
+        error: {
+          code: 'worker_lost',
+          message: `The desktop could not run it: ${isServiceError(error) ? error.message : String(error)}`,
+        },
+      }
+    }
+    try {
+      await request(
+        'POST',
+        `/v1/devices/${encodeURIComponent(deviceId)}/runs/${encodeURIComponent(run.runId)}`,
+        report,
+      )
+      options.onRun?.(run.runId, report.status)
+    } catch (error) {
+      options.onError?.(error)
+      options.onRun?.(run.runId, 'unreported')
+    }
+  }
+
+  let resolveRegistered: (id: string) => void = () => undefined
+  const registered = new Promise<string>((resolve) => (resolveRegistered = resolve))
+  const loop = async (): Promise<void> => {
+    let failures = 0
+    let deviceId: string | null = null
+    while (!stopping.signal.aborted) {
+      try {
+        const sites = [...new Set(options.sites())].sort().join(',')
+        if (deviceId === null || sites !== sitesSent) {
+          deviceId = await register()
+          resolveRegistered(deviceId)
+        }
+        const { status, json } = await request(
+          'GET',
+          `/v1/devices/${encodeURIComponent(deviceId)}/next?wait=${WAIT_S}`,
+          undefined,
+          (WAIT_S + 10) * 1000,
+        )
+        failures = 0
+        if (status === 200 && json) {
+          const job = execute(deviceId, json as DeviceWork)
+          working.add(job)
+          void job.finally(() => working.delete(job))
+        }
+      } catch (error) {
+        if (stopping.signal.aborted) break
+        // The device was removed on the server: register again.
+        if (error instanceof DeviceHttpError && error.status === 404) deviceId = null
+        options.onError?.(error)
+        const wait = BACKOFF_MS[Math.min(failures++, BACKOFF_MS.length - 1)]!
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, wait)
+          stopping.signal.addEventListener('abort', () => {
+            clearTimeout(timer)
+            resolve()
+          })
+        })
+      }
+    }
+  }
+  const looping = loop()
+  return {
+    registered,
+    async stop() {
+      stopping.abort()
+      await looping
+      await Promise.allSettled([...working])
+    },
+  }
+}
+
+/** What a run of this desktop's engine came to, as the server's device route takes it. */
+function toReport(run: RunRecord): DeviceReport {
+  const effects = run.effects.map(({ method, url, status, at }) => ({ method, url, status, at }))
+  const via = run.via ? { via: run.via } : {}
+  if (run.status === 'succeeded') {
+    const result = run.result !== undefined ? run.result : JSON.parse(run.resultText ?? 'null')
+    return { status: 'succeeded', result, ...via, effects }
+  }
+  if (run.status === 'outcome_unknown')
+    return {
+      status: 'outcome_unknown',
+      error: run.error ?? { code: 'upstream_error', message: 'The answer was lost.' },
+      ...via,
+      effects,
+    }
+  if (run.status === 'failed' && run.error)
+    return {
+      status: 'failed',
+      error: { code: run.error.code, message: run.error.message },
+      ...via,
+      effects,
+    }
+  return {
+    status: 'failed',
+    error: { code: 'worker_lost', message: `The desktop's run ended ${run.status}.` },
+    ...via,
+    effects,
+  }
+}
+
+export interface LinkedDeviceDeps {
+  store: SqliteStore
+  vault: Vault
+  keychain: Keychain | null
+  engine: Pick<RunEngine, 'start'>
+  /** The saved logins' host names of `tenant` (the core's `logins.list`). */
+  sites(): string[]
+  tenant: string
+  name?: string
+  fetch?: typeof fetch
+  onRun?: DeviceAgentOptions['onRun']
+  onError?: DeviceAgentOptions['onError']
+}
+
+/**
+ * Starts the device loop of a linked desktop workspace over its link (server, workspace and
+ * token, as its sync uses them); null when `tenant` is not linked (the single-machine app then
+ * does nothing more).
+ */
+export function startLinkedDevice(deps: LinkedDeviceDeps): DeviceAgent | null {
+  const local = createSyncLocal(deps.store.db)
+  const link = local.link(deps.tenant)
+  if (!link) return null
+  return startDeviceAgent({
+    serverUrl: link.serverUrl,
+    workspace: link.workspace,
+    bearer: createBearer({ keychain: deps.keychain, vault: deps.vault }, local, link, deps.fetch),
+    engine: deps.engine,
+    sites: deps.sites,
+    tenant: deps.tenant,
+    ...(deps.name ? { name: deps.name } : {}),
+    ...(deps.fetch ? { fetch: deps.fetch } : {}),
+    ...(deps.onRun ? { onRun: deps.onRun } : {}),
+    ...(deps.onError ? { onError: deps.onError } : {}),
+  })
+}
+
+/** Keeps a desktop's device loop in step with its link (`createDeviceSwitch`). */
+export interface DeviceSwitch {
+  /**
+   * Starts the loop when the workspace is linked and none runs (or the link changed), stops it
+   * when it was unlinked. Does nothing until `enable` (the app serves) nor after `stop`.
+   */
+  update(): void
+  enable(): void
+  /** Stops the loop for good (the core closes). */
+  stop(): Promise<void>
+}
+
+/**
+ * The device loop of a desktop core (issue 27 C): runs while the app serves and its workspace
+ * is linked to a team server, so runs of sites only this desktop holds a login for come here.
+ * The core calls `update` when it starts serving and whenever its sync status changes (a link
+ * made or removed in Settings or by the CLI's process is seen at the next change or start).
+ */
+export function createDeviceSwitch(deps: LinkedDeviceDeps): DeviceSwitch {
+  const local = createSyncLocal(deps.store.db)
+  let enabled = false
+  let stopped = false
+  let running: { key: string; agent: DeviceAgent } | null = null
+  const halt = () => {
+    const was = running
+    running = null
+    return was ? was.agent.stop() : Promise.resolve()
+  }
+  const update = () => {
+    if (!enabled || stopped) return
+    const link = local.link(deps.tenant)
+    const key = link ? `${link.serverUrl} ${link.linkedAt}` : null
+    if (running && running.key === key) return
+    void halt()
+    if (!link || !key) return
+    const agent = startLinkedDevice(deps)
+    if (agent) running = { key, agent }
+  }
+  return {
+    update,
+    enable() {
+      enabled = true
+      update()
+    },
+    async stop() {
+      stopped = true
+      await halt()
+    },
+  }
+}

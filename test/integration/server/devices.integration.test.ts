@@ -1,0 +1,262 @@
+/**
+ * Devices run what only they hold (issue 27 C), with real parts: one `sitecall server` node
+ * process on a private PostgreSQL 15 cluster, the orders fixture site on 127.0.0.1 (its orders
+ * need the session cookie of a login), and desktop A: a core on its own SQLite file whose vault
+ * holds the site's login, linked to the node, its device loop running. An agent calls the tool
+ * through the server over REST: it runs on A (the site sees A's cookie) and the server's
+ * database holds no credential; with A's loop stopped, a run ends `expired` naming the device.
+ */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createCore, LOCAL_TENANT, type Core } from '../../../src/main/core'
+import { createPgOwnerTokens } from '../../../src/main/serverAccess'
+import { createPgStore, type PgStore } from '../../../src/main/store/postgres/pgStore'
+import { createDesktopSync, type DesktopSync } from '../../../src/main/sync/desktopSync'
+import { startLinkedDevice, type DeviceAgent } from '../../../src/main/sync/deviceAgent'
+import type { Run } from '../../../src/shared/run'
+import type { ToolSpec } from '../../../src/shared/toolSpec'
+import { callTool, pollRun, send } from '../../fixtures/harness/http'
+import { DEFAULT_USER, startOrdersSite, type OrdersSite } from '../../fixtures/sites/orders'
+import { listOrdersTool } from '../../fixtures/sites/orders/listOrdersTool'
+import { saveTestLogin, TEST_VAULT_ENV } from '../logins/loginHelpers'
+import { pgUnavailable, startPgCluster, type PgCluster } from '../store/pgCluster'
+import { killServerNode, startServerNode, type ServerNode } from './serverNode'
+
+const skip = pgUnavailable()
+
+describe.skipIf(skip !== null)(`devices${skip ? ` (skipped: ${skip})` : ''}`, () => {
+  let cluster: PgCluster
+  let store: PgStore
+  let node: ServerNode
+  let other: ServerNode
+  let orders: OrdersSite
+  let owner: string
+  let home: string
+  let a: Core
+  let sync: DesktopSync
+  let agent: DeviceAgent | null = null
+  let tool: ToolSpec
+  let session: string
+  const reported: string[] = []
+
+  beforeAll(async () => {
+    cluster = await startPgCluster()
+    const url = await cluster.createDatabase('devices')
+    store = createPgStore(url)
+    owner = createPgOwnerTokens(store.pg, { clock: Date.now }).issue().token
+    orders = await startOrdersSite()
+    node = await startServerNode(url, 'devices_node')
+    other = await startServerNode(url, 'devices_other')
+    home = mkdtempSync(join(tmpdir(), 'sitecall-desk-a-'))
+    a = createCore({
+      home,
+      port: 0,
+      rendererDir: null,
+      keychain: null,
+      env: { ...process.env, ...TEST_VAULT_ENV, SITECALL_DEVICE_NAME: 'ann-laptop' },
+    })
+    sync = createDesktopSync({
+      store: a.store,
+      vault: a.vault,
+      keychain: null,
+      tenant: LOCAL_TENANT,
+      clock: Date.now,
+    })
+    // A's own tool and login; the tool reaches the server by sync, the login never does.
+    tool = listOrdersTool(orders)
+    a.store.tools.save(tool)
+    session = orders.state.sessions.start(DEFAULT_USER.username)
+    await saveTestLogin(a, LOCAL_TENANT, orders.host, {
+      cookies: [
+        { name: 'parcel_session', value: session, domain: '127.0.0.1', path: '/', expires: -1 },
+      ],
+      origins: [],
+    })
+    await sync.connect(node.base, { token: owner })
+    expect((await sync.sync()).pushed).toEqual([tool.id])
+  }, 180_000)
+
+  afterAll(async () => {
+    await agent?.stop()
+    await a?.close()
+    if (home) rmSync(home, { recursive: true, force: true })
+    if (node) await killServerNode(node)
+    if (other) await killServerNode(other)
+    store?.close()
+    await orders?.close()
+    await cluster?.close()
+  })
+
+  const startAgent = () =>
+    startLinkedDevice({
+      store: a.store,
+      vault: a.vault,
+      keychain: null,
+      engine: a.engine,
+      sites: () => a.logins.list(LOCAL_TENANT).map((l) => l.host),
+      tenant: LOCAL_TENANT,
+      name: 'ann-laptop',
+      onRun: (runId, status) => reported.push(`${runId} ${status}`),
+    })!
+
+  it('without a device the server runs the tool itself, and the site refuses it (no login there)', async () => {
+    const call = await callTool<Run>(node.base, owner, tool, {})
+    expect(call.status, JSON.stringify(call.body)).toBe(200)
+    expect(call.body).toMatchObject({ status: 'failed', error: { code: 'session_or_permission' } })
+  })
+
+  it('refuses a long poll for a device the workspace does not have, and a bad wait', async () => {
+    const unknown = await send(node.base, 'GET', '/v1/devices/dev_nope/next?wait=0', { key: owner })
+    expect(unknown.status).toBe(404)
+    expect(unknown.body).toMatchObject({ error: { code: 'not_found' } })
+    const registered = await send<{ id: string }>(node.base, 'POST', '/v1/devices', {
+      key: owner,
+      json: { name: 'spare', sites: [] },
+    })
+    expect(registered.status).toBe(200)
+    const tooLong = await send(node.base, 'GET', `/v1/devices/${registered.body.id}/next?wait=26`, {
+      key: owner,
+    })
+    expect(tooLong.status).toBe(400)
+    const idle = await send(node.base, 'GET', `/v1/devices/${registered.body.id}/next?wait=0`, {
+      key: owner,
+    })
+    expect(idle.status).toBe(204)
+    const values = await send(node.base, 'POST', '/v1/devices', {
+      key: owner,
+      json: { name: 'spare', sites: ['parcel_session=abc'] },
+    })
+    expect(values.status).toBe(400)
+  })
+
+  it("an agent's call through the server runs on desktop A with A's cookie; the server keeps none", async () => {
+    agent = startAgent()
+    const deviceId = await agent.registered
+    const devices = store.pg.query<{ id: string; name: string; sites: string[] }>(
+      'SELECT id, name, sites FROM devices WHERE id = $1',
+      [deviceId],
+    ).rows
+    expect(devices).toEqual([{ id: deviceId, name: 'ann-laptop', sites: [orders.host] }])
+    const before = orders.state.requestCount('/api/orders')
+    const call = await callTool<Run>(node.base, owner, tool, {})
+    expect(call.status, JSON.stringify(call.body)).toBe(200)
+    const mine = orders.state.orders.list(DEFAULT_USER.username, null)
+    expect(mine.length).toBeGreaterThan(0)
+    expect(call.body).toMatchObject({ status: 'succeeded', result: { count: mine.length } })
+    // The site saw one request, carrying A's session cookie.
+    expect(orders.state.requestCount('/api/orders')).toBe(before + 1)
+    const seen = orders.state.requests.filter((r) => r.path === '/api/orders').at(-1)!
+    expect(String(seen.headers.cookie)).toContain(`parcel_session=${session}`)
+    // A ran it in its own engine (its run history has it) and reported it.
+    expect(reported).toEqual([expect.stringMatching(new RegExp(`^${call.body.runId} succeeded$`))])
+    expect(a.store.runs.list({ toolId: tool.id })).toHaveLength(1)
+    // Reported once: a second report changes nothing.
+    const again = await send(node.base, 'POST', `/v1/devices/${deviceId}/runs/${call.body.runId}`, {
+      key: owner,
+      json: { status: 'failed', error: { code: 'upstream_error', message: 'late' } },
+    })
+    expect(again.status).toBe(409)
+    expect(again.body).toMatchObject({ error: { code: 'conflict' } })
+    // No table of the server's database holds the cookie's value.
+    const tables = store.pg.query<{ schema: string; name: string }>(
+      `SELECT table_schema AS schema, table_name AS name FROM information_schema.tables
+        WHERE table_type = 'BASE TABLE' AND table_schema NOT IN ('pg_catalog', 'information_schema')`,
+    ).rows
+    expect(tables.length).toBeGreaterThan(20)
+    for (const t of tables) {
+      const hits = store.pg.query(
+        `SELECT 1 FROM "${t.schema}"."${t.name}" x WHERE x::text LIKE $1 LIMIT 1`,
+        [`%${session}%`],
+      ).rows
+      expect(hits, `${t.schema}.${t.name}`).toEqual([])
+    }
+    expect(store.pg.query('SELECT 1 FROM logins').rows).toEqual([])
+  })
+
+  it('a call on another node than the one A polls runs on A too (claim and report go through the database)', async () => {
+    const before = a.store.runs.list({ toolId: tool.id }).length
+    const call = await callTool<Run>(other.base, owner, tool, {})
+    expect(call.status, JSON.stringify(call.body)).toBe(200)
+    expect(call.body.status).toBe('succeeded')
+    expect(a.store.runs.list({ toolId: tool.id })).toHaveLength(before + 1)
+  })
+
+  it('with A offline, a run waits until its deadline, then ends expired naming the device', async () => {
+    await agent!.stop()
+    agent = null
+    const before = orders.state.requestCount('/api/orders')
+    const call = await callTool<Run & { error: { code: string; runId?: string } }>(
+      node.base,
+      owner,
+      tool,
+      {},
+      { 'x-service-deadline-ms': '5000' },
+    )
+    // The call's deadline and the run's are one: the answer is the 504 or the expired run.
+    expect([200, 504], JSON.stringify(call.body)).toContain(call.status)
+    const runId = call.status === 504 ? call.body.error.runId! : call.body.runId
+    const run = await pollRun(node.base, owner, runId)
+    expect(run.body).toMatchObject({
+      status: 'expired',
+      error: {
+        code: 'worker_lost',
+        message: "desktop 'ann-laptop' was offline until the run's deadline",
+      },
+    })
+    // Nothing reached the site, and A coming back later does not run it.
+    agent = startAgent()
+    const deviceId = await agent.registered
+    const next = await send(node.base, 'GET', `/v1/devices/${deviceId}/next?wait=0`, { key: owner })
+    expect(next.status).toBe(204)
+    expect(orders.state.requestCount('/api/orders')).toBe(before)
+  })
+
+  it('a report for a run the device never claimed is refused', async () => {
+    const deviceId = await agent!.registered
+    const refused = await send(node.base, 'POST', `/v1/devices/${deviceId}/runs/lrun_none`, {
+      key: owner,
+      json: { status: 'succeeded', result: {} },
+    })
+    expect(refused.status).toBe(404)
+    const bad = await send(node.base, 'POST', `/v1/devices/${deviceId}/runs/lrun_none`, {
+      key: owner,
+      json: { status: 'failed', error: { code: 'made_up', message: 'x' } },
+    })
+    expect(bad.status).toBe(400)
+  })
+
+  it('a linked desktop that serves runs its device loop by itself', async () => {
+    await agent?.stop()
+    agent = null
+    const device = () =>
+      store.pg.one<{ id: string; last_seen_at: string }>(
+        "SELECT id, last_seen_at FROM devices WHERE name = 'ann-laptop'",
+      )!
+    const seen = Number(device().last_seen_at)
+    await a.listen()
+    // Its first long poll marks the device seen.
+    while (Number(device().last_seen_at) === seen)
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    const before = a.store.runs.list({ toolId: tool.id }).length
+    const call = await callTool<Run>(node.base, owner, tool, {})
+    expect(call.status, JSON.stringify(call.body)).toBe(200)
+    expect(call.body.status).toBe('succeeded')
+    expect(a.store.runs.list({ toolId: tool.id })).toHaveLength(before + 1)
+    // A login saved on the server itself wins: the server runs it (its vault is locked here, so
+    // the run fails there), and A does not.
+    store.pg.query(
+      `INSERT INTO logins (tenant, site_host, secrets, saved_at) VALUES ('local', $1, '{}', $2)`,
+      [orders.host, Date.now()],
+    )
+    try {
+      const served = await callTool<Run>(node.base, owner, tool, {})
+      expect(served.status, JSON.stringify(served.body)).toBe(200)
+      expect(served.body.status).toBe('failed')
+      expect(a.store.runs.list({ toolId: tool.id })).toHaveLength(before + 1)
+    } finally {
+      store.pg.query('DELETE FROM logins')
+    }
+  })
+})
