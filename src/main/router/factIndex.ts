@@ -15,7 +15,7 @@
  */
 import type { ToolSpec } from '../../shared/toolSpec'
 import type { Act } from '../intent/act'
-import type { IntentView } from './features'
+import { FINDS, type IntentView } from './features'
 import { relatedStems } from './meaning/related'
 import { sameThing } from './sameThing'
 import { stem } from './text'
@@ -30,9 +30,6 @@ export interface FactEntry {
   /** Where the last sync that passed the tool in had it first (its place in that list). */
   position: number
 }
-
-/** Expansions weaker than this find no candidates (they may still count in features). */
-const FINDS = 0.9
 
 /** See the file comment. */
 export class FactIndex {

@@ -21,6 +21,7 @@ import {
   noneFeatures,
   ruleContext,
   setRuleFeature,
+  UNFOUND_RANGES,
   type ExpandedWord,
   type IntentView,
 } from './features'
@@ -166,6 +167,27 @@ export function rankEntries(
       compareIds(a.entry.tool.id, b.entry.tool.id),
   )
   return { view, ranked, none: p[0]! }
+}
+
+/**
+ * The highest score under `params` of a tool outside an intent's choice set (one neither index
+ * found: `router.ts` `choiceSet`), whatever the intent and the other tools: its logit is at most
+ * the sum over features of the larger of weight × low and weight × high of the feature's range
+ * for such a tool (`features.ts` `UNFOUND_RANGES`), and its share (`rankEntries`, `outside`)
+ * at most what it would have beside the choice of no tool alone, σ(logit − logit of none), then
+ * calibrated (1 when the calibration is not increasing). Below 0.9 the index cannot drop a tool
+ * that would match; `router.ts` scores every tool otherwise. O(features).
+ */
+export function unfoundCeiling(params: RankerParams = FITTED): number {
+  if (!(params.platt.a > 0)) return 1
+  let top = 0
+  FEATURES.forEach((f, i) => {
+    const [low, high] = UNFOUND_RANGES[f]
+    const w = params.weights[i]!
+    top += Math.max(w * low, w * high)
+  })
+  const none = dot(params.weights, noneFeatures())
+  return calibrate(1 / (1 + Math.exp(none - top)), params.platt)
 }
 
 /** Tool ids in code-unit order (locale-free, so every machine orders alike). */

@@ -8,7 +8,10 @@
  *    built from the few words left would be a guess.
  * 2. The choice set: the tools that share a word with the intent by meaning, or are on the site
  *    it names, or do the sign-in it asks (`factIndex.ts`), and those the rule engine finds
- *    (`ruleEngine.ts`, one feature source among the others).
+ *    (`ruleEngine.ts`, one feature source among the others). Exact by construction (issue 25):
+ *    what the indexes guarantee of a tool they leave out bounds its features (`features.ts`
+ *    `UNFOUND_RANGES`; the rules count such a tool at most 0.899), and so its score under the
+ *    fitted weights (`INDEX_IS_EXACT`): `route` answers what ranking every tool (`rank`) would.
  * 3. Rank (`ranker.ts`): features of each tool from what its request does (`toolFacts.ts`), a
  *    conditional logit fitted leave-one-app-out, calibrated on out-of-fold scores.
  * 4. Answer: the verified tools at 0.9 or more (at most 10), else an untested candidate, else a
@@ -25,12 +28,13 @@ import type { JsonSchema, ToolSpec } from '../../shared/toolSpec'
 import { languageName } from '../intent/language'
 import { warmTagger } from '../intent/tokens'
 import { FactIndex, type FactEntry } from './factIndex'
-import type { IntentView } from './features'
+import { UNFOUND_RULE_MAX, type IntentView } from './features'
 import {
   FITTED,
   namedFeatures,
   rankEntries,
   tieOf,
+  unfoundCeiling,
   viewOf,
   type RankedTool,
   type Tie,
@@ -59,8 +63,11 @@ export interface MatchEvidence {
   /** Probability among the choices before calibration, and of no tool at all. */
   probability: number
   none: number
-  /** The rule engine's score and evidence, when it scored the tool (a feature source). */
-  rules?: RuleEvidence & { score: number }
+  /**
+   * The rule engine's score as the ranker counts it and its evidence, when it scored the tool (a
+   * feature source); `scored`: its own score, when capped (`ChoiceSet.rules`).
+   */
+  rules?: RuleEvidence & { score: number; scored?: number }
 }
 
 /** One ranked tool (spec "Tool match"). */
@@ -133,6 +140,14 @@ export interface ToolRouter {
   ready(): Promise<void>
 }
 
+/**
+ * True when no tool outside an intent's choice set can score {@link MIN_SCORE} under the fitted
+ * weights (`ranker.ts` `unfoundCeiling`: 0.862 for the weights of now): `route` then ranks the
+ * choice set only, and answers what ranking every tool would. Weights for which it is false make
+ * `route` rank every tool (exact, slower: a refit must keep it true, `test/unit/router`).
+ */
+export const INDEX_IS_EXACT = unfoundCeiling(FITTED) < MIN_SCORE
+
 /** Longest step of a {@link ToolRouter.build} before it lets the event loop run, in ms. */
 export const BUILD_SLICE_MS = 15
 
@@ -142,7 +157,16 @@ export interface ChoiceSet {
   entries: FactEntry[]
   /** With `all`: the other tools, ranked outside the choice set. */
   outside: FactEntry[]
-  rules: Map<string, RuleScore>
+  /**
+   * The rule engine's scores by tool id, as the ranker counts them: a tool the rules' index did
+   * not find counts at most `UNFOUND_RULE_MAX` (0.899, `features.ts`), its own score kept in
+   * `scored`. The rules' index lists the tools that may reach the rules' 0.9 and `route` looks
+   * only at what the indexes list, so a rule score of 0.9 or more outside them would lift a tool
+   * no search sees (issue 25: Deluge's limit-speed tool, scored 0.966 by the rules for `mark the
+   * latest edit to Book Club as patrolled` though their index did not find it, scored 0.918 in
+   * `rank` and was absent from `route`).
+   */
+  rules: Map<string, RuleScore & { scored?: number }>
 }
 
 /**
@@ -165,7 +189,9 @@ export function choiceSet(
   if (!view.intent.readability.readable) return { view, entries: [], outside: [], rules: new Map() }
   const found = index.candidates(view).filter(inDomain)
   const entries = domain ? synced.filter(inDomain) : synced
-  const scores = rules.scores(intent, tools, new Set((all ? entries : found).map((e) => e.tool.id)))
+  const scores = counted(
+    rules.scores(intent, tools, new Set((all ? entries : found).map((e) => e.tool.id))),
+  )
   const set = new Set(found)
   // And the tools the rules' own index finds (those that may reach the rules' 0.9), in the
   // order of `tools`: looked up by id, not by a pass over every tool (issue 25 speed).
@@ -179,6 +205,21 @@ export function choiceSet(
   for (const e of more) set.add(e)
   const outside = all ? entries.filter((e) => !set.has(e)) : []
   return { view, entries: [...set], outside, rules: scores }
+}
+
+/** `scores` as the ranker counts them (`ChoiceSet.rules`): capped where the index did not find. */
+function counted(
+  scores: ReadonlyMap<string, RuleScore>,
+): Map<string, RuleScore & { scored?: number }> {
+  const out = new Map<string, RuleScore & { scored?: number }>()
+  for (const [id, r] of scores)
+    out.set(
+      id,
+      r.found || r.score <= UNFOUND_RULE_MAX
+        ? r
+        : { ...r, score: UNFOUND_RULE_MAX, scored: r.score },
+    )
+  return out
 }
 
 /** Creates a router: its tool facts and rule index are kept between searches. */
@@ -234,7 +275,7 @@ export function createToolRouter(): ToolRouter {
       return ranking.ranked.map((r) => toMatch(r, set, ranking.none))
     },
     route(intent, tools, options = {}) {
-      const { set, ranking } = ranked(intent, tools, options, false)
+      const { set, ranking } = ranked(intent, tools, options, !INDEX_IS_EXACT)
       const readable = set.view.intent.readability
       if (!readable.readable)
         return {
@@ -311,6 +352,7 @@ function splitPort(host: string): [string, string | null] {
 function toMatch(r: RankedTool, set: ChoiceSet, none: number): ToolMatch {
   const tool = r.entry.tool
   const { intent } = set.view
+  const rule = set.rules.get(tool.id)
   return {
     id: tool.id,
     name: tool.name,
@@ -331,8 +373,14 @@ function toMatch(r: RankedTool, set: ChoiceSet, none: number): ToolMatch {
       features: namedFeatures(r.x),
       probability: r.p,
       none,
-      ...(set.rules.has(tool.id)
-        ? { rules: { ...set.rules.get(tool.id)!.evidence, score: set.rules.get(tool.id)!.score } }
+      ...(rule
+        ? {
+            rules: {
+              ...rule.evidence,
+              score: rule.score,
+              ...(rule.scored !== undefined ? { scored: rule.scored } : {}),
+            },
+          }
         : {}),
       compiled: {
         traceId: tool.evidence?.traceId ?? '',
