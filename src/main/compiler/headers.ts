@@ -12,7 +12,8 @@ export const DROPPED_HEADERS =
 
 /**
  * The request headers a replay keeps, lower-cased. A write keeps the `Origin` and `Referer` the
- * browser sent, cut to the page's origin (`http://host:port`, `http://host:port/`): sites refuse
+ * browser sent, and so does a dependency step's read (`options.pageRead`) its `Referer`, cut to
+ * the page's origin (`http://host:port`, `http://host:port/`): sites refuse
  * a cross-site write by them (Fossil, CSRF checks by Origin as in the Fetch standard's CORS
  * rules), and the origin alone carries no recorded path or id. A header that carries what the
  * person typed into a password field (Rspamd's `Password`) is the site's login on every call,
@@ -23,13 +24,21 @@ export function keptHeaders(
   headers: Record<string, string>,
   method = 'GET',
   siteHost?: string,
+  options: { pageRead?: boolean } = {},
 ): Record<string, string> {
   const kept: Record<string, string> = {}
   const password = siteHost ? plainLoginSecretName(siteHost, 'password') : null
   for (const [name, value] of Object.entries(headers)) {
     const lower = name.toLowerCase()
     if (lower === 'origin' || lower === 'referer') {
-      const origin = isWriteMethod(method) ? safeUrl(value)?.origin : undefined
+      // A page read before the target keeps its Referer too: pages build forms from it
+      // (Shaarli's edit form carries a `returnurl` only when the page was reached from
+      // another). The target's own GET does not: a GET that writes redirects to its Referer
+      // (WordPress' trash link), and the recorded one was the list page, not the origin.
+      const origin =
+        isWriteMethod(method) || (lower === 'referer' && options.pageRead)
+          ? safeUrl(value)?.origin
+          : undefined
       if (origin && origin !== 'null') kept[lower] = lower === 'referer' ? `${origin}/` : origin
     } else if (!DROPPED_HEADERS.test(name))
       kept[lower] =

@@ -132,7 +132,7 @@ function pageStep(page: Exchange): ToolStep {
     request: {
       method: 'GET',
       url: page.url,
-      headers: keptHeaders(page.requestHeaders, 'GET', safeUrl(page.url)?.host),
+      headers: keptHeaders(page.requestHeaders, 'GET', safeUrl(page.url)?.host, { pageRead: true }),
       body: null,
     },
     extract: [],

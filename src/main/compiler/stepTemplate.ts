@@ -57,7 +57,9 @@ export function templateOf(
       `${encodeURIComponent(key)}=${placed === value ? encodeURIComponent(value) : placed}`,
     )
   }
-  const headers = keptHeaders(exchange.requestHeaders, exchange.method, url.host)
+  const headers = keptHeaders(exchange.requestHeaders, exchange.method, url.host, {
+    pageRead: true,
+  })
   for (const name of Object.keys(exchange.requestHeaders)) {
     const lower = name.toLowerCase()
     const bound = bindings.get(`header:${lower}`)
@@ -85,8 +87,7 @@ export function templateOf(
         if (at !== String(v.value)) placed.set(v.path, at)
       }
       body = { kind: 'text', template: placeXml(text, placed) }
-    }
-    else body = { kind: 'text', template: text }
+    } else body = { kind: 'text', template: text }
   }
   return {
     method: exchange.method,

@@ -257,6 +257,7 @@ describe('dependencies', () => {
   it('reads a token masked anew for every form at the place of the form submitted, never a row list', () => {
     const b = build()
     b.exchange('GET', '/edit', {
+      headers: { referer: `${ORIGIN}/orders?page=2` },
       html:
         '<html><body><form action="/logout" method="post"><input type="hidden" name="token" value="4711:90210"></form>' +
         '<form action="/edit" method="post"><input name="item"><input type="hidden" name="token" value="1234:56789">' +
@@ -294,6 +295,31 @@ describe('dependencies', () => {
     expect(body.template.token).toBe('{{step.d1.token}}')
     // The row the person ticked is theirs, not the page's to hand out again.
     expect(body.template['check[]']).not.toMatch(/step\./)
+  })
+
+  it('sends the page read before the target with the Referer cut to the origin, a read target without', () => {
+    const headers = { referer: `${ORIGIN}/orders?page=2` }
+    const b = build()
+    b.exchange('GET', '/orders', { headers, html: ORDERS_PAGE('csrf-7788990011') })
+    b.fill('item', 'kettle').click('Trash')
+    const trace = b.build('trash the kettle')
+    trace.exchanges.push({
+      ...trace.exchanges[0]!,
+      id: 'exc_2',
+      seq: 2,
+      url: `${ORIGIN}/trash?item=kettle`,
+      requestHeaders: {
+        ...headers,
+        'x-csrf-token': 'csrf-7788990011',
+        cookie: 'sid=s3ss10n-cookie',
+      },
+      startedAt: T0 + 10_000,
+    })
+    const tool = compile(trace)
+    // Pages build forms and return links from the Referer (Shaarli's `returnurl`).
+    expect(tool.steps[0]!.request.headers.referer).toBe(`${ORIGIN}/`)
+    // A GET that writes redirects to it: the recorded page, never the origin.
+    expect(tool.steps[1]!.request.headers.referer).toBeUndefined()
   })
 
   it('traces ids in the URL path to the answers that handed them out, as a chain of steps', () => {
