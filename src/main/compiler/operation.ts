@@ -97,8 +97,13 @@ function operationFieldOf(calls: Array<{ values: RequestValue[] }>, path: string
   return usual.size >= 2 && agreeing / calls.length >= 0.75
 }
 
-/** An operation's name: a code-like word of letters (`items`, `as_edit_save`), no id or number. */
-const OPERATION_WORD = /^[A-Za-z][A-Za-z_.:-]{1,40}$/
+/**
+ * An operation's name: a code-like word of letters (`items`, `as_edit_save`), no id or number,
+ * or a route of such words that a front controller dispatches on (phpMyAdmin's
+ * `index.php?route=/table/search`, its home `route=/`, `?r=site/login`, `?route=account/edit`).
+ */
+const OPERATION_WORD =
+  /^(\/|(?=.{2,60}$)\/?[A-Za-z][A-Za-z_.:-]*(\/[A-Za-z][A-Za-z_.:-]*){0,3}\/?)$/
 
 /** Operation names that change state (`action=trash`, `call=mediaupload`, `do=save`). */
 export const WRITE_OPERATION =

@@ -50,6 +50,32 @@ describe('an operation field learned from the trace', () => {
     ).toEqual(['req_type'])
   })
 
+  it('is a route a front controller dispatches on, its home route included', () => {
+    const trace = traceBuilder()
+      .exchange('GET', '/index.php?route=/&server=1')
+      .exchange('GET', '/index.php?route=/sql&db=shop&table=orders&pos=0')
+      .exchange('GET', '/index.php?route=/table/search&db=shop&table=orders')
+      .exchange('GET', '/index.php?route=/sql&db=shop&table=items&pos=0')
+      .build('browse the orders table')
+    learnOperationFields(trace.exchanges)
+    expect(trace.exchanges.map(operationOf)).toEqual([
+      'route=/',
+      'route=/sql',
+      'route=/table/search',
+      'route=/sql',
+    ])
+  })
+
+  it('is not learned from a file path the calls send, however the other fields vary', () => {
+    const trace = traceBuilder()
+      .exchange('GET', '/browse?dir=/srv/media/Music/Albums/Live')
+      .exchange('GET', '/browse?dir=/srv/media/Photos&sort=name')
+      .exchange('GET', '/browse?dir=/srv/media/Photos/Holidays/Alps/Day&sort=name&page=2')
+      .build('browse my music')
+    learnOperationFields(trace.exchanges)
+    expect(trace.exchanges.map(operationOf)).toEqual([null, null, null])
+  })
+
   it('is not learned from a field that only filters (the same fields whatever its value)', () => {
     const trace = traceBuilder()
       .exchange('GET', '/api/list?sort=name&page=1&state=open')
