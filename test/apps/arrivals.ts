@@ -159,6 +159,22 @@ export const ARRIVALS: Arrival[] = [
     recording: { n, target: rt, working: rw },
     har: { n, target: ht, working: hw },
   })),
+  // Wave 7: measured on arrival at 7fafea6, after wave 6's mechanisms and the per-form token
+  // (raw output: arrivals/wave7-7fafea6.txt).
+  ...(
+    [
+      ['roundcube', 9, [7, 2], [6, 1]],
+      ['phpmyadmin', 9, [1, 0], [1, 0]],
+      ['postfixadmin', 10, [9, 6], [9, 5]],
+    ] as const
+  ).map(([app, n, [rt, rw], [ht, hw]]): Arrival => ({
+    app,
+    wave: 7,
+    measured: '2026-11-29',
+    commit: '7fafea6',
+    recording: { n, target: rt, working: rw },
+    har: { n, target: ht, working: hw },
+  })),
 ]
 
 /** Apps whose arrival was measured: the only ones rules and the ranker may learn from. */
