@@ -3,6 +3,7 @@
  * {@link StorageState}: its cookies as a `Cookie` header and, for apps that keep a token in
  * localStorage, that token as `Authorization: Bearer`.
  */
+import { Cookie as ParsedCookie } from 'tough-cookie'
 import type { StorageState } from '../../src/shared/trace'
 
 type Cookie = StorageState['cookies'][number]
@@ -42,4 +43,37 @@ export function fetchWithSession(
   if (cookies && !headers.has('cookie')) headers.set('cookie', cookies)
   const redirect: RequestRedirect = options.follow ? 'follow' : 'manual'
   return fetch(`${origin}${path}`, { redirect, ...rest, headers })
+}
+
+/**
+ * The cookies a response sets (its `Set-Cookie` headers, parsed by tough-cookie as RFC 6265
+ * §5.2 says), as storage-state cookies for `host`. A cookie the response deletes is left out:
+ * one already expired (`Max-Age=0`, a past `Expires`), or PHP's deletion, the value `deleted` or
+ * an empty one.
+ */
+export function setCookiesOf(headers: Headers, host: string): Cookie[] {
+  const out: Cookie[] = []
+  for (const line of headers.getSetCookie()) {
+    const parsed = ParsedCookie.parse(line, { loose: true })
+    if (!parsed || parsed.value === '' || parsed.value === 'deleted') continue
+    const expiry = parsed.expiryTime()
+    if (expiry !== undefined && Number.isFinite(expiry) && expiry < Date.now()) continue
+    out.push({
+      name: parsed.key,
+      value: parsed.value,
+      domain: host,
+      path: parsed.path ?? '/',
+      expires: expiry !== undefined && Number.isFinite(expiry) ? Math.floor(expiry / 1000) : -1,
+      httpOnly: parsed.httpOnly,
+      sameSite: 'Lax',
+    })
+  }
+  return out
+}
+
+/** `jar` with `fresh` added, a cookie of `fresh` replacing the one of the same name. */
+export function mergeCookies(jar: Cookie[], fresh: Cookie[]): Cookie[] {
+  const byName = new Map(jar.map((c) => [c.name, c]))
+  for (const c of fresh) byName.set(c.name, c)
+  return [...byName.values()]
 }

@@ -7,42 +7,7 @@
  */
 import type { StorageState } from '../../../src/shared/trace'
 import type { AppInstance } from '../types'
-import { cookieHeader } from '../sessionFetch'
-
-type Cookie = StorageState['cookies'][number]
-
-/** Parses `Set-Cookie` headers into storage-state cookies for `host` (deleted ones dropped). */
-function parseSetCookies(headers: Headers, host: string): Cookie[] {
-  const out: Cookie[] = []
-  for (const line of headers.getSetCookie()) {
-    const [pair, ...attrs] = line.split(';')
-    const eq = pair!.indexOf('=')
-    const name = pair!.slice(0, eq).trim()
-    const value = pair!.slice(eq + 1).trim()
-    let path = '/'
-    let expires = -1
-    let httpOnly = false
-    for (const attr of attrs) {
-      const [k, v] = attr.split('=').map((s) => s.trim())
-      const key = k!.toLowerCase()
-      if (key === 'path' && v) path = v
-      if (key === 'expires' && v) expires = Math.floor(Date.parse(v) / 1000)
-      if (key === 'httponly') httpOnly = true
-    }
-    // PHP deletes a cookie by setting it to "deleted" (or empty) with a date in the past.
-    if (value === 'deleted' || value === '' || (expires !== -1 && expires * 1000 < Date.now()))
-      continue
-    out.push({ name, value, domain: host, path, expires, httpOnly, sameSite: 'Lax' })
-  }
-  return out
-}
-
-/** Merges cookies by name (later wins). */
-function mergeCookies(a: Cookie[], b: Cookie[]): Cookie[] {
-  const byName = new Map(a.map((c) => [c.name, c]))
-  for (const c of b) byName.set(c.name, c)
-  return [...byName.values()]
-}
+import { cookieHeader, mergeCookies, setCookiesOf } from '../sessionFetch'
 
 /** The value of the hidden `<input name="...">` in `html`, or null. */
 export function hiddenField(html: string, name: string): string | null {
@@ -63,7 +28,7 @@ export async function signInByHttp(
   const form = await fetch(`${origin}/?_task=login`, { redirect: 'manual' })
   const token = hiddenField(await form.text(), '_token')
   if (!token) throw new Error(`the login page holds no _token (${form.status})`)
-  let cookies = parseSetCookies(form.headers, host)
+  let cookies = setCookiesOf(form.headers, host)
   const res = await fetch(`${origin}/?_task=login`, {
     method: 'POST',
     redirect: 'manual',
@@ -82,7 +47,7 @@ export async function signInByHttp(
     }),
   })
   await res.arrayBuffer()
-  cookies = mergeCookies(cookies, parseSetCookies(res.headers, host))
+  cookies = mergeCookies(cookies, setCookiesOf(res.headers, host))
   if (res.status !== 302 || !cookies.some((c) => c.name === 'roundcube_sessauth'))
     throw new Error(`Roundcube refused the login of ${user.name} (${res.status})`)
   return { cookies, origins: [] }
