@@ -235,7 +235,9 @@ export function createCore(config: CoreConfig & { store?: Store } = {}): Core<St
     ...(config.send ? { send: config.send } : {}),
     executeRendered: createRenderedExecutor({ pool: browsers }),
     secrets: vault,
-    ...(config.devices ? { delegate: config.devices.delegate } : {}),
+    ...(config.devices
+      ? { delegate: config.devices.delegate, approveElsewhere: config.devices.approveElsewhere }
+      : {}),
     onRunUpdated: (run) => events.emit('runs.updated', { run }),
     onToolChanged: (tool) => events.emit('tools.changed', { tool: summarizeTool(tool) }),
   })

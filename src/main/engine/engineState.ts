@@ -86,6 +86,14 @@ export interface RunEngineDeps {
     run: RunRecord,
     tool: ToolSpec,
   ) => ((signal: AbortSignal) => Promise<DelegatedOutcome>) | null
+  /**
+   * Whether the approval a write would ask here is asked where it runs instead (a team server's
+   * device asks its person in the desktop's Inbox, issue 27 C, `server/devices.ts`): called at
+   * start for a run whose only open requirement is its approval, with the run's id. True: the
+   * run is started without that requirement, and `delegate` must hand it to the executor that
+   * asks (which reports a denial as a `declined` failure). Absent or false: asked here.
+   */
+  approveElsewhere?: (runId: string, tool: ToolSpec, tenant: string) => boolean
   /** Told of every transition (the UI's live run list, the requirements inbox). */
   onRunUpdated?: (run: Run) => void
   /** Told when a tool is verified, quarantined or let out (MCP's tools/list_changed). */

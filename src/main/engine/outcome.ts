@@ -35,7 +35,14 @@ export type Outcome =
       /** `text`'s UTF-8 bytes as the site sent them, when known. */
       bytes?: Buffer
     }
-  | { ok: false; code: RunFailureCode; message: string; signIn?: boolean }
+  | {
+      ok: false
+      code: RunFailureCode
+      message: string
+      signIn?: boolean
+      /** The sign-in link made where the run ran (a team server's device); absent: made here. */
+      signInUrl?: string
+    }
 
 /** The site's own wait after a 429 when it names none (spec "Limits": 60 seconds). */
 export const DEFAULT_RATE_LIMIT_WAIT_S = 60

@@ -86,9 +86,11 @@ export async function settle(
   const signIn =
     'signIn' in outcome && outcome.signIn
       ? {
-          url: deps.mintSignInLink
-            ? deps.mintSignInLink(run.tenant, tool.siteHost)
-            : `${new URL(tool.steps[0]!.request.url).origin}/`,
+          url:
+            ('signInUrl' in outcome && outcome.signInUrl) ||
+            (deps.mintSignInLink
+              ? deps.mintSignInLink(run.tenant, tool.siteHost)
+              : `${new URL(tool.steps[0]!.request.url).origin}/`),
         }
       : null
   // A browser_capacity failure keeps when to retry and whether it queued (503 vs 429).

@@ -75,13 +75,21 @@ export function startRun(
     )
   if (options.billOnSuccess) checkCredits(state, options.tenant)
   const runId = `lrun_${deps.ulid()}`
-  const planned = planRequirements(tool, inputs, {
+  const asked = planRequirements(tool, inputs, {
     runId,
     revision: 1,
     now: deps.clock(),
     needsApproval: (tool.mutating && !options.allowMutation) || !!caution,
     ...(caution ? { caution } : {}),
   })
+  // A write whose only question is its approval and that runs where its login is (a team
+  // server's device, issue 27 C) is approved there, by that device's person: nothing is asked here.
+  const planned =
+    asked.requirements.length === 1 &&
+    asked.requirements[0]!.kind === 'approval' &&
+    deps.approveElsewhere?.(runId, tool, options.tenant)
+      ? { inputs: asked.inputs, requirements: [] }
+      : asked
   // A caller that cannot be asked gets the refusal now, before anything is stored or billed.
   if (options.mayAsk === false && planned.requirements.length)
     throw new ServiceError(

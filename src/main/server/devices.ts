@@ -36,8 +36,15 @@ export interface DeviceWork {
     /** By semantic name, as the run holds them. */
     inputs: Record<string, unknown>
     mutating: boolean
+    /**
+     * The caller did not confirm the write: the device asks its person (its Inbox) before it
+     * sends anything, and reports a denial as the `declined` failure it is.
+     */
+    asksApproval: boolean
     /** ms since the epoch: the run's deadline. */
     dueBy: number
+    /** ms from the claim to the deadline (free of the two clocks' difference). */
+    dueInMs: number
   }
   /** The workspace's tool spec (never a credential: sync refuses tools that carry one). */
   tool: ToolSpec
@@ -45,12 +52,15 @@ export interface DeviceWork {
 
 /** What a device reports of a run it claimed (`POST /v1/devices/{id}/runs/{runId}`). */
 export interface DeviceReport {
-  status: 'succeeded' | 'failed' | 'outcome_unknown'
+  /** `expired`: nothing was sent and nobody approved it in time (the message says why). */
+  status: 'succeeded' | 'failed' | 'outcome_unknown' | 'expired'
   /** The verified result (status `succeeded`). */
   result?: unknown
   /** Why it failed: `code` one of spec "Why a run failed" (status `failed`, `outcome_unknown`). */
   error?: { code: string; message: string } | null
   via?: 'http' | 'rendered' | null
+  /** A failed run that met a sign-in wall: the device's own one-time link (spec `signIn.url`). */
+  signIn?: { url: string } | null
   /** The requests it sent (method, url, status, at), as the device's run keeps them. */
   effects?: RunEffect[]
 }
@@ -81,6 +91,22 @@ export interface DeviceHub {
    * device's), 409 `conflict` (not claimed yet, or reported already), 400 `invalid_input`.
    */
   report(workspace: string, id: string, runId: string, report: DeviceReport): { runId: string }
+  /**
+   * Unlinks device `id` of `workspace` (`DELETE /v1/devices/{id}`): its claims and reports are
+   * refused from now on (404), its runs nobody claimed end `expired` ("unlinked from the
+   * workspace before it took the run"), and those it claimed and did not report end as a lost
+   * claim does (a read `failed` `worker_lost`, a write `outcome_unknown`). 404 `not_found` for a
+   * device `workspace` does not have. Returns how many runs it ended.
+   */
+  remove(workspace: string, id: string): { id: string; deleted: true; endedRuns: number }
+  /**
+   * The engine's `approveElsewhere` (`RunEngineDeps.approveElsewhere`): true when the write
+   * `runId` will be handed to a device (the rule of `delegate`), which then asks its person; the
+   * run's `delegate` hands it to that device whatever changed meanwhile (a login saved on the
+   * server must not skip the approval). Kept in memory: a write is never run again on another
+   * node (the run queue ends it `outcome_unknown` or `worker_lost`).
+   */
+  approveElsewhere(runId: string, tool: ToolSpec, tenant: string): boolean
   /**
    * The engine's `delegate` (`RunEngineDeps.delegate`): a run whose tool's site has no login on
    * the server and is held by a device of the run's workspace (an org key's end user never:
@@ -143,6 +169,8 @@ export function createDeviceHub(options: DeviceHubOptions): DeviceHub {
   /** workspace → its devices (the routing cache). */
   const cache = new Map<string, DeviceRecord[]>()
   const polls = new Set<() => void>()
+  /** Runs whose approval the device asks: run id → the device and when (ms) it was chosen. */
+  const asking = new Map<string, { device: DeviceRecord; at: number }>()
   let client: pg.Client | null = null
   let closed = false
   let stopped = false
@@ -225,14 +253,15 @@ export function createDeviceHub(options: DeviceHubOptions): DeviceHub {
   /** One claim: the oldest unclaimed run of the device whose deadline has not passed. */
   const claim = (deviceId: string): DeviceWork | null => {
     const now = clock()
-    const row = store.pg.one<{ run_id: string; due_by: string }>(
+    const row = store.pg.one<{ run_id: string; due_by: string; asks_approval: boolean }>(
       `UPDATE device_runs SET claimed_at = $2
         WHERE run_id = (SELECT run_id FROM device_runs
                          WHERE device_id = $1 AND claimed_at IS NULL AND due_by > $2
+                           AND outcome IS NULL
                            AND EXISTS (SELECT 1 FROM runs r WHERE r.id = device_runs.run_id
                                          AND r.status IN ('accepted', 'working'))
                          ORDER BY created_at LIMIT 1 FOR UPDATE SKIP LOCKED)
-        RETURNING run_id, due_by`,
+        RETURNING run_id, due_by, asks_approval`,
       [deviceId, now],
     )
     if (!row) return null
@@ -245,7 +274,9 @@ export function createDeviceHub(options: DeviceHubOptions): DeviceHub {
         toolId: run.toolId,
         inputs: run.inputs,
         mutating: run.mutating,
+        asksApproval: row.asks_approval,
         dueBy: Number(row.due_by),
+        dueInMs: Number(row.due_by) - now,
       },
       tool,
     }
@@ -274,13 +305,14 @@ export function createDeviceHub(options: DeviceHubOptions): DeviceHub {
     run: RunRecord,
     device: DeviceRecord,
     signal: AbortSignal,
+    asksApproval: boolean,
   ): Promise<DelegatedOutcome> => {
     const dueBy = Date.parse(run.createdAt) + (run.deadlineMs ?? DEFAULT_DEADLINE_MS)
     // Again after a takeover (a read run once more): the row and any report it has are kept.
     store.pg.query(
-      `INSERT INTO device_runs (run_id, device_id, due_by, created_at) VALUES ($1, $2, $3, $4)
-       ON CONFLICT (run_id) DO NOTHING`,
-      [run.runId, device.id, dueBy, clock()],
+      `INSERT INTO device_runs (run_id, device_id, due_by, created_at, asks_approval)
+       VALUES ($1, $2, $3, $4, $5) ON CONFLICT (run_id) DO NOTHING`,
+      [run.runId, device.id, dueBy, clock(), asksApproval],
     )
     const offline = `desktop '${device.name}' was offline until the run's deadline`
     for (;;) {
@@ -288,7 +320,7 @@ export function createDeviceHub(options: DeviceHubOptions): DeviceHub {
         'SELECT claimed_at, outcome FROM device_runs WHERE run_id = $1',
         [run.runId],
       )
-      if (row?.outcome) return fromReport(JSON.parse(row.outcome) as DeviceReport)
+      if (row?.outcome) return fromReport(JSON.parse(row.outcome) as DeviceReport, device.name)
       const now = clock()
       if (!row || row.claimed_at === null) {
         if (now >= dueBy) {
@@ -312,6 +344,22 @@ export function createDeviceHub(options: DeviceHubOptions): DeviceHub {
       const until = row?.claimed_at === null ? dueBy : dueBy + CLAIM_GRACE_MS
       await wake('sitecall_device_done', run.runId, Math.min(RECHECK_MS, until - now), signal)
     }
+  }
+
+  /** The device a run of `tool` in `tenant` goes to (see `DeviceHub.delegate`), or null. */
+  const pick = (tenant: string, tool: ToolSpec): DeviceRecord | null => {
+    if (tenant.includes('::')) return null
+    const holders = (cache.get(tenant) ?? []).filter((d) => d.sites.includes(tool.siteHost))
+    if (!holders.length) return null
+    // A login saved on the server itself wins: the run needs no device.
+    if (
+      store.pg.one('SELECT 1 FROM logins WHERE tenant = $1 AND site_host = $2', [
+        tenant,
+        tool.siteHost,
+      ])
+    )
+      return null
+    return holders.reduce((a, b) => (b.lastSeenAt > a.lastSeenAt ? b : a))
   }
 
   return {
@@ -381,19 +429,61 @@ export function createDeviceHub(options: DeviceHubOptions): DeviceHub {
       throw new ServiceError('conflict', `Run ${runId} was reported already.`)
     },
     delegate(run, tool) {
-      if (run.tenant.includes('::')) return null
-      const holders = (cache.get(run.tenant) ?? []).filter((d) => d.sites.includes(tool.siteHost))
-      if (!holders.length) return null
-      // A login saved on the server itself wins: the run needs no device.
-      if (
-        store.pg.one('SELECT 1 FROM logins WHERE tenant = $1 AND site_host = $2', [
-          run.tenant,
-          tool.siteHost,
-        ])
+      const asked = asking.get(run.runId)
+      if (asked) {
+        asking.delete(run.runId)
+        return (signal) => awaitDevice(run, asked.device, signal, true)
+      }
+      const device = pick(run.tenant, tool)
+      return device ? (signal) => awaitDevice(run, device, signal, false) : null
+    },
+    approveElsewhere(runId, tool, tenant) {
+      const now = clock()
+      // A run whose start failed after this (its insert, a raced idempotency key) never comes
+      // to `delegate`: forget such entries after the longest deadline and then some.
+      for (const [id, entry] of asking) if (now - entry.at > 2 * CLAIM_GRACE_MS) asking.delete(id)
+      const device = pick(tenant, tool)
+      if (!device) return false
+      asking.set(runId, { device, at: now })
+      return true
+    },
+    remove(workspace, id) {
+      const lost = (
+        code: string,
+      ) => `json_build_object('status', '${code === 'worker_lost' ? 'failed' : 'outcome_unknown'}',
+            'error', json_build_object('code', '${code}', 'message',
+              'desktop ''' || gone.name || ''' was unlinked while it ran the run'))::text`
+      const row = store.pg.one<{ name: string | null; ended: string }>(
+        `WITH gone AS (DELETE FROM devices WHERE id = $1 AND workspace = $2 RETURNING id, name),
+         ended AS (
+           UPDATE device_runs dr SET reported_at = $3, outcome = CASE
+               WHEN dr.claimed_at IS NULL THEN $4
+               WHEN r.mutating <> 0 THEN ${lost('upstream_error')}
+               ELSE ${lost('worker_lost')} END
+             FROM gone, runs r
+            WHERE dr.device_id = gone.id AND r.id = dr.run_id AND dr.outcome IS NULL
+           RETURNING dr.run_id)
+         SELECT (SELECT name FROM gone) AS name, (SELECT count(*) FROM ended) AS ended`,
+        [
+          id,
+          workspace,
+          clock(),
+          JSON.stringify({
+            status: 'expired',
+            error: {
+              code: 'worker_lost',
+              message: 'unlinked from the workspace before it took the run',
+            },
+          } satisfies DeviceReport),
+        ],
       )
-        return null
-      const device = holders.reduce((a, b) => (b.lastSeenAt > a.lastSeenAt ? b : a))
-      return (signal) => awaitDevice(run, device, signal)
+      if (!row?.name) throw new ServiceError('not_found', `No device ${id} in this workspace.`)
+      // This node routes without it at once; the others when the trigger's NOTIFY arrives.
+      cache.set(
+        workspace,
+        (cache.get(workspace) ?? []).filter((d) => d.id !== id),
+      )
+      return { id, deleted: true, endedRuns: Number(row.ended) }
     },
     stopPolls() {
       stopped = true
@@ -414,7 +504,10 @@ const FAILURE_CODES = new Set<string>(RUN_FAILURE_CODES)
 
 /** 400 `invalid_input` unless `report` is one `DeviceReport`. */
 function checkReport(report: DeviceReport): void {
-  if (report.status === 'succeeded') return
+  const url = report.signIn?.url
+  if (url !== undefined && !/^https?:\/\/\S{1,2000}$/.test(url))
+    throw new ServiceError('invalid_input', '"signIn.url" is an http(s) URL.')
+  if (report.status === 'succeeded' || report.status === 'expired') return
   const code = report.error?.code
   if (report.status === 'failed' && (!code || !FAILURE_CODES.has(code)))
     throw new ServiceError(
@@ -423,17 +516,21 @@ function checkReport(report: DeviceReport): void {
     )
 }
 
-/** The engine's view of a device's report: settled on the server as a run there would be. */
-function fromReport(report: DeviceReport): DelegatedOutcome {
+/**
+ * The engine's view of device `name`'s report: settled on the server as a run there would be
+ * (a failed run keeps the device's sign-in link); `expired` ends the run `expired` naming it.
+ */
+function fromReport(report: DeviceReport, name: string): DelegatedOutcome {
   const via = report.via ? { via: report.via } : {}
   const message = report.error?.message ?? 'The device gave no reason.'
+  if (report.status === 'expired') return { expired: `desktop '${name}': ${message}` }
+  const signIn = report.signIn?.url ? { signIn: true, signInUrl: report.signIn.url } : {}
   const outcome: ViaOutcome =
     report.status === 'succeeded'
       ? { ok: true, result: report.result ?? null, ...via }
       : report.status === 'outcome_unknown'
         ? { ok: false, code: 'outcome_unknown', message, ...via }
-        : // No sign-in link: the login belongs on the device, not on the server.
-          { ok: false, code: report.error!.code as RunFailureCode, message, ...via }
+        : { ok: false, code: report.error!.code as RunFailureCode, message, ...signIn, ...via }
   const effects = (report.effects ?? []).filter(
     (e) => e && typeof e.method === 'string' && typeof e.url === 'string',
   )

@@ -14,6 +14,10 @@ import { createBearer } from './syncTokens'
 const WAIT_S = 25
 /** Waits after a failed request before the next, ms: doubled each time up to the last. */
 const BACKOFF_MS = [500, 1_000, 2_000, 5_000, 15_000, 30_000]
+/** How often a run waiting on this desktop's person (its Inbox) is looked at, ms. */
+const APPROVAL_POLL_MS = 200
+/** A report's own time limit, ms: it is sent even while the loop stops. */
+const REPORT_TIMEOUT_MS = 10_000
 
 export interface DeviceAgentOptions {
   /** The linked server's base URL. */
@@ -22,10 +26,21 @@ export interface DeviceAgentOptions {
   workspace: string | null
   /** The link's bearer token; called with `renew: true` once after a 401. */
   bearer(renew: boolean): Promise<string>
-  /** The desktop's engine: each claimed run runs here, with this desktop's vault and logins. */
-  engine: Pick<RunEngine, 'start'>
+  /**
+   * The desktop's engine: each claimed run runs here, with this desktop's vault and logins; a
+   * write the caller did not confirm waits in its Inbox for the person's approval (`get` reads
+   * it, `cancel` ends it unanswered at the run's deadline).
+   */
+  engine: Pick<RunEngine, 'start' | 'get' | 'cancel'>
   /** Host names (`host[:port]`) this desktop holds logins for, read before each registration. */
   sites(): string[]
+  /**
+   * Runs of this desktop still waiting in its Inbox that a device run started (idempotency key
+   * `device:<server run id>`), read once the loop registered: a desktop that quit or crashed with
+   * an approval waiting cancels it then, so an approval after a restart never sends a write the
+   * server already gave up on. Absent: none.
+   */
+  leftovers?(): Array<{ runId: string; idempotencyKey: string | null }>
   /** The desktop workspace its runs belong to (`local`). */
   tenant: string
   /** The device's name in the workspace (default the host name). */
@@ -33,7 +48,7 @@ export interface DeviceAgentOptions {
   fetch?: typeof fetch
   /** Told of each run handed to this device once it reported it (or failed to). */
   onRun?(runId: string, status: DeviceReport['status'] | 'unreported'): void
-  /** Told of request failures (the loop waits and goes on). */
+  /** Told of request failures (the loop waits and goes on; a removed device ends it). */
   onError?(error: unknown): void
 }
 
@@ -61,8 +76,13 @@ export class DeviceHttpError extends Error {
  * then keeps one outbound long poll (`GET /v1/devices/{id}/next?wait=25`; no inbound port). Each
  * run handed over runs on this desktop's engine with its own vault and logins, under the
  * server's run id as idempotency key (a run handed over twice is sent once), and its outcome is
- * reported (`POST /v1/devices/{id}/runs/{runId}`). Sites are registered again when the saved
- * logins change. Failed requests are retried with a growing wait (0.5 to 30 s). `stop` ends it.
+ * reported (`POST /v1/devices/{id}/runs/{runId}`). A write the caller did not confirm
+ * (`asksApproval`) waits in this desktop's Inbox for its person: approved, it runs and its outcome
+ * is reported; declined, it is reported `failed` `declined`; unanswered at the run's deadline
+ * (or when the loop stops) it is cancelled here and reported `expired`, so an approval can never
+ * send a write the server already ended. A failed run's sign-in link is this desktop's own.
+ * Sites are registered again when the saved logins change. Failed requests are retried with a
+ * growing wait (0.5 to 30 s); a device unlinked on the server (404) ends the loop. `stop` ends it.
  */
 export function startDeviceAgent(options: DeviceAgentOptions): DeviceAgent {
   const doFetch = options.fetch ?? fetch
@@ -76,6 +96,8 @@ export function startDeviceAgent(options: DeviceAgentOptions): DeviceAgent {
     path: string,
     body?: unknown,
     timeoutMs = 30_000,
+    /** False for a report: it goes out even while the loop stops (its own time limit only). */
+    abortable = true,
   ): Promise<{ status: number; json: unknown }> => {
     for (const renew of [false, true]) {
       const res = await doFetch(`${base}${path}`, {
@@ -87,7 +109,9 @@ export function startDeviceAgent(options: DeviceAgentOptions): DeviceAgent {
           ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
         },
         ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-        signal: AbortSignal.any([stopping.signal, AbortSignal.timeout(timeoutMs)]),
+        signal: abortable
+          ? AbortSignal.any([stopping.signal, AbortSignal.timeout(timeoutMs)])
+          : AbortSignal.timeout(timeoutMs),
       })
       const text = await res.text()
       if (res.status === 401 && !renew) continue
@@ -112,18 +136,72 @@ export function startDeviceAgent(options: DeviceAgentOptions): DeviceAgent {
     return (json as { id: string }).id
   }
 
+  /** Waits `ms`, or less when the loop stops. */
+  const pause = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer)
+        stopping.signal.removeEventListener('abort', done)
+        resolve()
+      }
+      const timer = setTimeout(done, ms)
+      stopping.signal.addEventListener('abort', done)
+    })
+
+  /**
+   * Follows local run `runId` while it waits on this desktop's person: the run once it ended
+   * (approved and run, or declined), or why it was cancelled unanswered (the deadline `dueAt`, ms
+   * of this clock, passed; the loop stopped). Reads and cancel are one synchronous turn, so an
+   * approval given in this process either came first (the run goes on) or finds it cancelled.
+   */
+  const awaitApproval = async (runId: string, dueAt: number): Promise<RunRecord | string> => {
+    for (;;) {
+      const run = options.engine.get(runId)
+      if (!run) return 'the run is gone from the desktop'
+      if (run.status === 'input_required') {
+        const why = stopping.signal.aborted
+          ? 'the desktop stopped before anyone approved the run'
+          : Date.now() >= dueAt
+            ? "nobody approved the run in the desktop's Inbox by its deadline"
+            : null
+        if (why)
+          try {
+            options.engine.cancel(runId, options.tenant)
+            return why
+          } catch {
+            continue // answered at this very moment: read it again
+          }
+      } else if (run.status !== 'accepted' && run.status !== 'working') return run
+      await pause(
+        stopping.signal.aborted
+          ? APPROVAL_POLL_MS
+          : Math.min(APPROVAL_POLL_MS, Math.max(1, dueAt - Date.now())),
+      )
+    }
+  }
+
   const execute = async (deviceId: string, work: DeviceWork): Promise<void> => {
     const { run } = work
+    const dueInMs = typeof run.dueInMs === 'number' ? run.dueInMs : run.dueBy - Date.now()
+    const dueAt = Date.now() + dueInMs
     let report: DeviceReport
     try {
       const started = options.engine.start(work.tool as ToolSpec, run.inputs, {
         tenant: options.tenant,
         idempotencyKey: `device:${run.runId}`,
-        allowMutation: true,
-        mayAsk: false,
-        deadlineMs: Math.max(5_000, run.dueBy - Date.now()),
+        // A write the caller did not confirm is asked here, in this desktop's Inbox.
+        allowMutation: !run.asksApproval,
+        mayAsk: !!run.asksApproval,
+        deadlineMs: Math.max(5_000, dueInMs),
       })
-      report = toReport(await started.done)
+      const local = await started.done
+      if (local.status === 'input_required') {
+        const ended = await awaitApproval(local.runId, dueAt)
+        report =
+          typeof ended === 'string'
+            ? { status: 'expired', error: { code: 'worker_lost', message: ended } }
+            : toReport(ended)
+      } else report = toReport(local)
     } catch (error) {
       report = {
         status: 'failed',
@@ -138,6 +216,8 @@ export function startDeviceAgent(options: DeviceAgentOptions): DeviceAgent {
         'POST',
         `/v1/devices/${encodeURIComponent(deviceId)}/runs/${encodeURIComponent(run.runId)}`,
         report,
+        REPORT_TIMEOUT_MS,
+        false,
       )
       options.onRun?.(run.runId, report.status)
     } catch (error) {
@@ -156,6 +236,10 @@ export function startDeviceAgent(options: DeviceAgentOptions): DeviceAgent {
         const sites = [...new Set(options.sites())].sort().join(',')
         if (deviceId === null || sites !== sitesSent) {
           deviceId = await register()
+          if (!swept) {
+            swept = true
+            await sweep(deviceId)
+          }
           resolveRegistered(deviceId)
         }
         const { status, json } = await request(
@@ -172,9 +256,10 @@ export function startDeviceAgent(options: DeviceAgentOptions): DeviceAgent {
         }
       } catch (error) {
         if (stopping.signal.aborted) break
-        // The device was removed on the server: register again.
-        if (error instanceof DeviceHttpError && error.status === 404) deviceId = null
         options.onError?.(error)
+        // The device was unlinked on the server (`DELETE /v1/devices/{id}`): it takes no more
+        // runs until the app links or starts again.
+        if (error instanceof DeviceHttpError && error.status === 404) break
         const wait = BACKOFF_MS[Math.min(failures++, BACKOFF_MS.length - 1)]!
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, wait)
@@ -184,6 +269,34 @@ export function startDeviceAgent(options: DeviceAgentOptions): DeviceAgent {
           })
         })
       }
+    }
+  }
+  let swept = false
+  /** Cancels the approvals a former run of this desktop left waiting, and reports them. */
+  const sweep = async (deviceId: string): Promise<void> => {
+    for (const left of options.leftovers?.() ?? []) {
+      const serverRun = left.idempotencyKey?.replace(/^device:/, '')
+      if (!serverRun || serverRun === left.idempotencyKey) continue
+      try {
+        options.engine.cancel(left.runId, options.tenant)
+      } catch {
+        continue // answered or ended meanwhile
+      }
+      const report: DeviceReport = {
+        status: 'expired',
+        error: {
+          code: 'worker_lost',
+          message: 'the desktop stopped before anyone approved the run',
+        },
+      }
+      // The server may have ended it already (409) or never handed it to this device (404).
+      await request(
+        'POST',
+        `/v1/devices/${encodeURIComponent(deviceId)}/runs/${encodeURIComponent(serverRun)}`,
+        report,
+        REPORT_TIMEOUT_MS,
+        false,
+      ).catch(() => undefined)
     }
   }
   const looping = loop()
@@ -216,7 +329,16 @@ function toReport(run: RunRecord): DeviceReport {
     return {
       status: 'failed',
       error: { code: run.error.code, message: run.error.message },
+      // This desktop's one-time sign-in link: the login belongs here (spec run `signIn.url`).
+      ...(run.signIn?.url ? { signIn: { url: run.signIn.url } } : {}),
       ...via,
+      effects,
+    }
+  // Its approval waited past the requirement window (15 minutes): nothing was sent.
+  if (run.status === 'expired')
+    return {
+      status: 'expired',
+      error: { code: 'worker_lost', message: "the approval expired in the desktop's Inbox" },
       effects,
     }
   return {
@@ -231,7 +353,7 @@ export interface LinkedDeviceDeps {
   store: SqliteStore
   vault: Vault
   keychain: Keychain | null
-  engine: Pick<RunEngine, 'start'>
+  engine: Pick<RunEngine, 'start' | 'get' | 'cancel'>
   /** The saved logins' host names of `tenant` (the core's `logins.list`). */
   sites(): string[]
   tenant: string
@@ -256,6 +378,10 @@ export function startLinkedDevice(deps: LinkedDeviceDeps): DeviceAgent | null {
     bearer: createBearer({ keychain: deps.keychain, vault: deps.vault }, local, link, deps.fetch),
     engine: deps.engine,
     sites: deps.sites,
+    leftovers: () =>
+      deps.store.runs
+        .withStatus(['input_required'])
+        .filter((r) => r.tenant === deps.tenant && r.idempotencyKey?.startsWith('device:')),
     tenant: deps.tenant,
     ...(deps.name ? { name: deps.name } : {}),
     ...(deps.fetch ? { fetch: deps.fetch } : {}),

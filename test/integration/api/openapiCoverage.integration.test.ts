@@ -32,7 +32,9 @@ const idleDeviceHub: DeviceHub = {
   register: unused,
   next: async () => null,
   report: unused,
+  remove: unused,
   delegate: () => null,
+  approveElsewhere: () => false,
   stopPolls: () => undefined,
   close: async () => undefined,
 }

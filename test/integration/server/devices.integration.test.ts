@@ -5,6 +5,9 @@
  * holds the site's login, linked to the node, its device loop running. An agent calls the tool
  * through the server over REST: it runs on A (the site sees A's cookie) and the server's
  * database holds no credential; with A's loop stopped, a run ends `expired` naming the device.
+ * A write the agent did not confirm asks its approval in A's Inbox (approved: sent once; declined:
+ * `declined`; unanswered: `expired` naming A); an unlinked device's waiting run ends `expired`; a
+ * run that meets a sign-in wall on A carries A's own sign-in link.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -20,6 +23,8 @@ import type { ToolSpec } from '../../../src/shared/toolSpec'
 import { callTool, pollRun, send } from '../../fixtures/harness/http'
 import { DEFAULT_USER, startOrdersSite, type OrdersSite } from '../../fixtures/sites/orders'
 import { listOrdersTool } from '../../fixtures/sites/orders/listOrdersTool'
+import { orderTool } from '../../fixtures/sites/orders/orderTool'
+import { listInbox } from '../../../src/main/app/appInbox'
 import { saveTestLogin, TEST_VAULT_ENV } from '../logins/loginHelpers'
 import { pgUnavailable, startPgCluster, type PgCluster } from '../store/pgCluster'
 import { killServerNode, startServerNode, type ServerNode } from './serverNode'
@@ -258,5 +263,189 @@ describe.skipIf(skip !== null)(`devices${skip ? ` (skipped: ${skip})` : ''}`, ()
     } finally {
       store.pg.query('DELETE FROM logins')
     }
+  })
+
+  /** The order write, on A and pushed to the server (its login is A's, as the list's). */
+  let write: ToolSpec | null = null
+  const orderWrite = async (): Promise<ToolSpec> => {
+    if (write) return write
+    write = orderTool(orders)
+    a.store.tools.save(write)
+    expect((await sync.sync()).pushed).toEqual([write.id])
+    return write
+  }
+  const posts = () =>
+    orders.state.requests.filter((r) => r.method === 'POST' && r.path === '/api/orders').length
+  /** A's Inbox item of the run of `toolId` once it shows (the person's view of it). */
+  const inboxItem = async (toolId: string) => {
+    for (let i = 0; i < 400; i++) {
+      const item = listInbox({ store: a.store, engine: a.engine }, LOCAL_TENANT).find(
+        (x) => x.toolId === toolId,
+      )
+      if (item) return item
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    }
+    throw new Error("the approval never reached A's Inbox")
+  }
+  const placeOrder = (tool: ToolSpec, deadlineMs: number) =>
+    callTool<Run & { error: { code: string; message: string; runId?: string } }>(
+      node.base,
+      owner,
+      tool,
+      { item: 'tea', quantity: 2, shipping: 'express' },
+      { 'x-service-deadline-ms': String(deadlineMs) },
+    )
+
+  it("a write the agent did not confirm asks its approval in A's Inbox; approved there, it is sent once", async () => {
+    const tool = await orderWrite()
+    const before = posts()
+    const call = placeOrder(tool, 30_000)
+    const item = await inboxItem(tool.id)
+    expect(item.requirements).toEqual([expect.objectContaining({ kind: 'approval' })])
+    // The server's run waits for A, and asks nothing of the agent itself.
+    const waiting = store.pg.one<{ status: string; requirements: string }>(
+      "SELECT status, requirements FROM runs WHERE tool_id = $1 AND tenant = 'local'",
+      [tool.id],
+    )!
+    expect(waiting).toEqual({ status: 'working', requirements: '[]' })
+    expect(posts()).toBe(before)
+    a.engine.respond(item.runId, LOCAL_TENANT, {
+      stateRevision: item.stateRevision,
+      answers: [{ requirementId: item.requirements[0]!.id, approve: true }],
+    })
+    const answer = await call
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200)
+    expect(answer.body).toMatchObject({ status: 'succeeded', result: { order: { item: 'tea' } } })
+    expect(posts()).toBe(before + 1)
+    expect(listInbox({ store: a.store, engine: a.engine }, LOCAL_TENANT)).toEqual([])
+  })
+
+  it('declined in A\'s Inbox, the agent\'s call ends failed "declined" and nothing is sent', async () => {
+    const tool = await orderWrite()
+    const before = posts()
+    const call = placeOrder(tool, 30_000)
+    const item = await inboxItem(tool.id)
+    a.engine.respond(item.runId, LOCAL_TENANT, {
+      stateRevision: item.stateRevision,
+      answers: [{ requirementId: item.requirements[0]!.id, approve: false }],
+    })
+    const answer = await call
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200)
+    expect(answer.body).toMatchObject({
+      status: 'failed',
+      error: { code: 'declined', message: 'The approval was declined: nothing was sent.' },
+    })
+    expect(posts()).toBe(before)
+  })
+
+  it("unanswered by the run's deadline, the run ends expired naming A and leaves A's Inbox", async () => {
+    const tool = await orderWrite()
+    const before = posts()
+    const call = placeOrder(tool, 5_000)
+    const item = await inboxItem(tool.id)
+    const answer = await call
+    const runId = answer.status === 504 ? answer.body.error.runId! : answer.body.runId
+    const run = await pollRun(node.base, owner, runId)
+    expect(run.body).toMatchObject({
+      status: 'expired',
+      error: {
+        code: 'worker_lost',
+        message:
+          "desktop 'ann-laptop': nobody approved the run in the desktop's Inbox by its deadline",
+      },
+    })
+    expect(listInbox({ store: a.store, engine: a.engine }, LOCAL_TENANT)).toEqual([])
+    // A late approval finds the run cancelled on A: nothing can be sent.
+    expect(() =>
+      a.engine.respond(item.runId, LOCAL_TENANT, {
+        stateRevision: item.stateRevision,
+        answers: [{ requirementId: item.requirements[0]!.id, approve: true }],
+      }),
+    ).toThrow(/cancelled/)
+    expect(posts()).toBe(before)
+  })
+
+  it("DELETE /v1/devices/{id} unlinks a device: its waiting run ends expired, its claims end; another workspace's is 404", async () => {
+    // A device that holds the site and never polls: seen last, runs go to it.
+    const spare = await send<{ id: string }>(node.base, 'POST', '/v1/devices', {
+      key: owner,
+      json: { name: 'spare-laptop', sites: [orders.host] },
+    })
+    expect(spare.status).toBe(200)
+    const call = callTool<Run>(node.base, owner, tool, {}, { 'x-service-deadline-ms': '30000' })
+    while (!store.pg.one('SELECT 1 FROM device_runs WHERE device_id = $1', [spare.body.id]))
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    // Another workspace cannot see it, nor remove it.
+    const registered = await send<{ token: string; workspace: { id: string } }>(
+      node.base,
+      'POST',
+      '/v1/auth/register',
+      { json: { name: 'bob@example.org', password: 'devices test password' } },
+    )
+    expect(registered.status).toBe(201)
+    const foreign = await send(node.base, 'DELETE', `/v1/devices/${spare.body.id}`, {
+      key: registered.body.token,
+      headers: { 'x-service-workspace': registered.body.workspace.id },
+    })
+    expect(foreign.status).toBe(404)
+    expect(foreign.body).toMatchObject({ error: { code: 'not_found' } })
+    const removed = await send(node.base, 'DELETE', `/v1/devices/${spare.body.id}`, { key: owner })
+    expect(removed.status, JSON.stringify(removed.body)).toBe(200)
+    expect(removed.body).toEqual({ id: spare.body.id, deleted: true, endedRuns: 1 })
+    const answer = await call
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200)
+    expect(answer.body).toMatchObject({
+      status: 'expired',
+      error: {
+        code: 'worker_lost',
+        message: "desktop 'spare-laptop': unlinked from the workspace before it took the run",
+      },
+    })
+    // Its claims and reports end; removing it again is 404.
+    const poll = await send(node.base, 'GET', `/v1/devices/${spare.body.id}/next?wait=0`, {
+      key: owner,
+    })
+    expect(poll.status).toBe(404)
+    const report = await send(
+      node.base,
+      'POST',
+      `/v1/devices/${spare.body.id}/runs/${answer.body.runId}`,
+      { key: owner, json: { status: 'succeeded', result: {} } },
+    )
+    expect(report.status).toBe(404)
+    const again = await send(node.base, 'DELETE', `/v1/devices/${spare.body.id}`, { key: owner })
+    expect(again.status).toBe(404)
+    // Runs go to A again.
+    const next = await callTool<Run>(node.base, owner, tool, {})
+    expect(next.body.status).toBe('succeeded')
+  })
+
+  it("a run that meets a sign-in wall on A carries A's own sign-in link", async () => {
+    orders.expireSessions()
+    const call = await callTool<Run>(node.base, owner, tool, {})
+    expect(call.status, JSON.stringify(call.body)).toBe(200)
+    expect(call.body).toMatchObject({ status: 'failed', error: { code: 'session_or_permission' } })
+    const own = a.store.runs.list({ toolId: tool.id })[0]!
+    expect(own.status).toBe('failed')
+    expect(own.signIn?.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\//)
+    expect(call.body.signIn).toEqual({ url: own.signIn!.url })
+  })
+
+  it('a desktop that starts again cancels the approvals a device run left in its Inbox, and only those', async () => {
+    const tool = await orderWrite()
+    const inputs = { item: 'tea', quantity: 1, shipping: 'standard' }
+    const left = a.engine.start(tool, inputs, {
+      tenant: LOCAL_TENANT,
+      idempotencyKey: 'device:lrun_left_by_a_crash',
+      mayAsk: true,
+    }).run
+    const own = a.engine.start(tool, inputs, { tenant: LOCAL_TENANT, mayAsk: true }).run
+    expect([left.status, own.status]).toEqual(['input_required', 'input_required'])
+    await agent?.stop()
+    agent = startAgent()
+    await agent.registered
+    expect(a.engine.get(left.runId)!.status).toBe('cancelled')
+    expect(a.engine.get(own.runId)!.status).toBe('input_required')
+    a.engine.cancel(own.runId, LOCAL_TENANT)
   })
 })

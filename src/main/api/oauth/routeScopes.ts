@@ -37,6 +37,8 @@ const ROUTE_SCOPES: Array<{ methods: string[] | null; path: RegExp; scope: ApiSc
     path: /^\/v1\/devices(\/[^/]+\/(next|runs\/[^/]+))?$/,
     scope: 'tools:sync',
   },
+  // Unlinking a device (`DELETE /v1/devices/{id}`) takes the same grant.
+  { methods: ['DELETE'], path: /^\/v1\/devices\/[^/]+$/, scope: 'tools:sync' },
 ]
 
 /**

@@ -24,6 +24,7 @@ const REPORT_SCHEMA = Type.Object(
       Type.Literal('succeeded'),
       Type.Literal('failed'),
       Type.Literal('outcome_unknown'),
+      Type.Literal('expired'),
     ]),
     result: Type.Optional(Type.Unknown()),
     error: Type.Optional(
@@ -36,6 +37,12 @@ const REPORT_SCHEMA = Type.Object(
       ]),
     ),
     via: Type.Optional(Type.Union([Type.Literal('http'), Type.Literal('rendered'), Type.Null()])),
+    signIn: Type.Optional(
+      Type.Union([
+        Type.Object({ url: Type.String({ maxLength: 2_000 }) }, { additionalProperties: false }),
+        Type.Null(),
+      ]),
+    ),
     effects: Type.Optional(
       Type.Array(
         Type.Object(
@@ -53,7 +60,7 @@ const REPORT_SCHEMA = Type.Object(
   },
   {
     additionalProperties: false,
-    'x-message': '`{status, result?, error?: {code, message}, via?, effects?}`',
+    'x-message': '`{status, result?, error?: {code, message}, via?, signIn?: {url}, effects?}`',
   },
 )
 
@@ -74,8 +81,12 @@ const WAIT: ParamDoc = {
  * - `GET /v1/devices/{id}/next?wait=S` (S ≤ 25): the next run the device is to execute, claimed
  *   for it: 200 `{run: {runId, toolId, inputs, mutating, dueBy}, tool}`; 204 when none came
  *   within the wait.
- * - `POST /v1/devices/{id}/runs/{runId}` `{status, result?, error?, via?, effects?}`: the outcome
- *   of a claimed run; 200 `{runId, received: true}`. The node that started the run settles it.
+ * - `POST /v1/devices/{id}/runs/{runId}` `{status, result?, error?, via?, signIn?, effects?}`:
+ *   the outcome of a claimed run (`expired`: nobody approved it on the device in time; `signIn`:
+ *   the device's own sign-in link of a run that met a sign-in wall); 200 `{runId, received:
+ *   true}`. The node that started the run settles it.
+ * - `DELETE /v1/devices/{id}`: unlinks the device: 200 `{id, deleted: true, endedRuns}`; its runs
+ *   nobody claimed end `expired`, its claims and reports are refused from then on.
  *
  * Refusals: 404 `not_found` (no such device in the workspace, a run not the device's), 409
  * `conflict` (a run not claimed, or reported already), 400 `invalid_input`, and bad bodies as
@@ -174,6 +185,23 @@ export function registerDeviceRoutes(
       const body = validBody<DeviceReport>(request)
       const { id, runId } = request.params
       return { ...devices.report(workspace(caller.tenant), id, runId, body), received: true }
+    },
+  )
+
+  app.delete<{ Params: { id: string } }>(
+    '/v1/devices/:id',
+    {
+      schema: routeSchema({
+        summary: 'Unlink a device: its waiting runs end expired, its claims and reports end.',
+        tag: 'sync',
+        auth: 'key',
+        responses: { '200': json('`{id, deleted: true, endedRuns}`') },
+        errors: ['not_found', 'forbidden'],
+      }),
+    },
+    async (request) => {
+      const caller = deps.auth.authenticate(request)
+      return devices.remove(workspace(caller.tenant), request.params.id)
     },
   )
 }
