@@ -1,6 +1,7 @@
 import PgBoss from 'pg-boss'
 import { Counter, Gauge, type Registry } from 'prom-client'
 import type { PgStore } from '../store/postgres/pgStore'
+import { PgError } from '../store/postgres/pgSync'
 
 /** The pg-boss queue that holds every run in flight on a team server (issue 27 A). */
 export const RUN_QUEUE = 'sitecall-runs'
@@ -8,6 +9,8 @@ export const RUN_QUEUE = 'sitecall-runs'
 export const RUN_QUEUE_SCHEMA = 'pgboss'
 /** Statuses of a run that a node is executing (the engine's RUNNING). */
 const IN_FLIGHT = ['accepted', 'working']
+/** SQLSTATE of a unique violation (a run of the same Idempotency-Key committed first). */
+const UNIQUE_VIOLATION = '23505'
 /** PostgreSQL's clock in milliseconds since the epoch (as `serverNodes.ts` judges heartbeats). */
 const DB_NOW = `(extract(epoch from clock_timestamp()) * 1000)::bigint`
 
@@ -81,9 +84,12 @@ export interface RunQueueOptions {
 /**
  * Makes every run `store` creates in flight (`accepted`, `working`) get its job in the same
  * transaction (`RunQueue.enlist`): the run's INSERT and the job's commit together, so no run a
- * client was told of lacks one (costs one round trip: the COMMIT, with the job's INSERT). Runs
- * created waiting on a person get none: any node may answer them; once answered,
- * `enlistMissing` gives them one.
+ * client was told of lacks one. A run started by the engine (`createSoon`) costs one round trip
+ * for all of it (BEGIN, the run's INSERT, the job's INSERT, COMMIT): its INSERT is not waited
+ * for, so a run of the same Idempotency-Key committed meanwhile by another node fails the
+ * transaction (23505, nothing committed) and the run is made again the waited way, which finds
+ * that run (`created: false`, no job). Runs created waiting on a person get none: any node may
+ * answer them; once answered, `enlistMissing` gives them one.
  */
 export function enlistRunsOf(store: PgStore, queue: Pick<RunQueue, 'enlist'>): void {
   const runs = store.runs
@@ -99,7 +105,14 @@ export function enlistRunsOf(store: PgStore, queue: Pick<RunQueue, 'enlist'>): v
       return made
     })
   runs.create = (run, now) => withJob(run, () => create(run, now))
-  runs.createSoon = (run, now) => withJob(run, () => createSoon(run, now))
+  runs.createSoon = (run, now) => {
+    try {
+      return withJob(run, () => createSoon(run, now))
+    } catch (error) {
+      if (!(error instanceof PgError && error.code === UNIQUE_VIOLATION)) throw error
+      return withJob(run, () => ({ ...create(run, now), persisted: Promise.resolve() }))
+    }
+  }
 }
 
 /** pg-boss's `db` executor over the store's synchronous connection (see `RunQueue.enlist`). */

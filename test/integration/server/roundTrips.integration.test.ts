@@ -33,10 +33,10 @@ const METRICS_TOKEN = 'round-trips-metrics-token'
 /**
  * PostgreSQL round trips of one verified read run called over HTTP with an API key, and the
  * statements in them (14 statements in 14 round trips before statements rode together; 9 in 4
- * before the run queue: its job's INSERT rides with a COMMIT that the run's INSERT, sent
- * with its BEGIN, now waits for).
+ * before the run queue; 12 in 5 with it while the run's INSERT, sent with its BEGIN, was waited
+ * for before its job's INSERT and the COMMIT; now the four go in one round trip).
  */
-const READ_RUN_ROUND_TRIPS = 5
+const READ_RUN_ROUND_TRIPS = 4
 const READ_RUN_STATEMENTS = 12
 
 /** The node's `sitecall_pg_round_trips_total` and `sitecall_pg_statements_total` (/metrics). */
@@ -178,6 +178,63 @@ describe.skipIf(skip !== null)(
         consecutiveFailures: 0,
         lastGoodInputs: { query: 'writing' },
       })
+    })
+
+    it('a run of an Idempotency-Key another node committed first is found, not doubled, and gets no second job', async () => {
+      // As when another node's run of the key committed after this node's findByKey read none:
+      // the INSERT that rode unwaited with its job and COMMIT fails, and the run is made again.
+      const first = store.runs.list({ toolId: tool.id }).find((r) => r.idempotencyKey)!
+      expect(first.idempotencyKey).toContain('trips-1')
+      const runId = `lrun_trips_race_${Date.now()}`
+      const made = store.runs.createSoon(
+        {
+          runId,
+          tenant: first.tenant,
+          toolId: tool.id,
+          capabilityId: tool.capabilityId,
+          via: tool.via,
+          inputs: { query: 'writing' },
+          inputHash: first.inputHash,
+          idempotencyKey: first.idempotencyKey,
+          deadlineMs: null,
+          status: 'working',
+        },
+        Date.now(),
+      )
+      expect(made.created).toBe(false)
+      expect(made.run.runId).toBe(first.runId)
+      expect(store.runs.get(runId)).toBeNull()
+      const jobs = store.pg.one<{ n: number }>(
+        `SELECT count(*)::int AS n FROM ${RUN_QUEUE_SCHEMA}.job WHERE name = $1 AND singleton_key = $2`,
+        [RUN_QUEUE, runId],
+      )
+      expect(jobs?.n).toBe(0)
+      // A run of a new key still gets its run and job, in one round trip.
+      const before = store.pg.roundTrips
+      const fresh = store.runs.createSoon(
+        {
+          runId: `${runId}_new`,
+          tenant: LOCAL_TENANT,
+          toolId: tool.id,
+          capabilityId: tool.capabilityId,
+          via: tool.via,
+          inputs: { query: 'writing' },
+          inputHash: first.inputHash,
+          idempotencyKey: `trips-new-${Date.now()}`,
+          deadlineMs: null,
+          status: 'working',
+        },
+        Date.now(),
+      )
+      expect(store.pg.roundTrips - before).toBe(1)
+      expect(fresh.created).toBe(true)
+      expect(store.runs.get(`${runId}_new`)?.status).toBe('working')
+      const made2 = store.pg.one<{ n: number }>(
+        `SELECT count(*)::int AS n FROM ${RUN_QUEUE_SCHEMA}.job WHERE name = $1 AND singleton_key = $2`,
+        [RUN_QUEUE, `${runId}_new`],
+      )
+      expect(made2?.n).toBe(1)
+      store.runs.transition(`${runId}_new`, { status: 'cancelled', finished: true }, Date.now())
     })
 
     it('refuses a key revoked on another node, before its rate limit, though it rode with it', async () => {

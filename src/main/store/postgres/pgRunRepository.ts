@@ -67,33 +67,45 @@ export function createPgRunRepository(pg: SyncPg, nodeId: string | null = null):
     const row = pg.one<RunRow>(BY_KEY_SQL, [tenant, key])
     return row ? toRecord(row) : null
   }
-  const create = (run: NewRun, now: number): { run: RunRecord; created: boolean } => {
+  /**
+   * A new run's INSERT and its parameters. `waited`: a run of the same Idempotency-Key makes it
+   * insert nothing (the caller reads the count); not waited: that run makes it fail (SQLSTATE
+   * 23505), and so the transaction it rides in.
+   */
+  const insertOf = (run: NewRun, now: number, waited: boolean) => {
     const inputs = JSON.stringify(run.inputs)
     const requirements = JSON.stringify(run.requirements ?? [])
-    const inserted = pg.query(
-      `INSERT INTO runs (id, tenant, tool_id, capability_id, status, state_revision, inputs,
-        input_hash, idempotency_key, via, deadline_ms, mutating, bill_on_success, requirements,
-        created_at, updated_at, node_id)
-       VALUES ($1, $2, $3, $4, $5, 1, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14, $15)
-       ON CONFLICT (tenant, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING`,
-      [
-        run.runId,
-        run.tenant,
-        run.toolId,
-        run.capabilityId,
-        run.status,
-        inputs,
-        run.inputHash,
-        run.idempotencyKey,
-        run.via,
-        run.deadlineMs,
-        run.mutating ? 1 : 0,
-        run.billOnSuccess ? 1 : 0,
-        requirements,
-        now,
-        nodeId,
-      ],
-    ).rowCount
+    const sql = `INSERT INTO runs (id, tenant, tool_id, capability_id, status, state_revision,
+        inputs, input_hash, idempotency_key, via, deadline_ms, mutating, bill_on_success,
+        requirements, created_at, updated_at, node_id)
+       VALUES ($1, $2, $3, $4, $5, 1, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14, $15)${
+         waited
+           ? `
+       ON CONFLICT (tenant, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING`
+           : ''
+       }`
+    const params = [
+      run.runId,
+      run.tenant,
+      run.toolId,
+      run.capabilityId,
+      run.status,
+      inputs,
+      run.inputHash,
+      run.idempotencyKey,
+      run.via,
+      run.deadlineMs,
+      run.mutating ? 1 : 0,
+      run.billOnSuccess ? 1 : 0,
+      requirements,
+      now,
+      nodeId,
+    ]
+    return { sql, params, inputs, requirements }
+  }
+  const create = (run: NewRun, now: number): { run: RunRecord; created: boolean } => {
+    const { sql, params, inputs, requirements } = insertOf(run, now, true)
+    const inserted = pg.query(sql, params).rowCount
     if (inserted) return { run: newRecord(run, inputs, requirements, now), created: true }
     return { run: byKey(run.tenant, run.idempotencyKey!)!, created: false }
   }
@@ -231,6 +243,20 @@ export function createPgRunRepository(pg: SyncPg, nodeId: string | null = null):
   return {
     create: (run, now) => pg.transaction(() => create(run, now)),
     createSoon(run, now) {
+      // In a transaction its caller opened (the run queue's, which adds the run's job:
+      // `enlistRunsOf`), the INSERT is not waited for: it rides with what follows and the COMMIT,
+      // which commits it before this returns. A run of the same Idempotency-Key that another node
+      // committed after the caller's `findByKey` fails that transaction with 23505; its caller
+      // then creates the run again with `create` (which reads that run).
+      if (pg.inTransaction) {
+        const { sql, params, inputs, requirements } = insertOf(run, now, false)
+        pg.defer(sql, params)
+        return {
+          run: newRecord(run, inputs, requirements, now),
+          created: true,
+          persisted: Promise.resolve(),
+        }
+      }
       const made = create(run, now)
       return { ...made, persisted: Promise.resolve() }
     },
