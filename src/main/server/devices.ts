@@ -26,6 +26,8 @@ export interface DeviceRecord {
   registeredAt: number
   /** ms since the epoch: its last registration or long poll. */
   lastSeenAt: number
+  /** It asks its person to approve a write the caller did not confirm (`asksApproval` runs). */
+  asksApprovals: boolean
 }
 
 /** One run handed to a device (`GET /v1/devices/{id}/next`). */
@@ -69,10 +71,11 @@ export interface DeviceHub {
   /** Connects the node's listener (LISTEN) and loads the routing cache; rejects if unreachable. */
   start(): Promise<void>
   /**
-   * Registers a device of `workspace` or refreshes the one of that name (same id): its name and
-   * the host names it holds logins for. 400 `invalid_input` for a bad name or site.
+   * Registers a device of `workspace` or refreshes the one of that name (same id): its name, the
+   * host names it holds logins for, and whether it asks approvals itself (a desktop that does
+   * not say so is never handed a write to approve). 400 `invalid_input` for a bad name or site.
    */
-  register(workspace: string, name: string, sites: string[]): DeviceRecord
+  register(workspace: string, name: string, sites: string[], asksApprovals?: boolean): DeviceRecord
   /**
    * Claims the oldest unclaimed run of device `id` (FOR UPDATE SKIP LOCKED: two polls never get
    * one run), waiting up to `waitMs` for one to come (woken by NOTIFY, so at once); null after
@@ -101,7 +104,8 @@ export interface DeviceHub {
   remove(workspace: string, id: string): { id: string; deleted: true; endedRuns: number }
   /**
    * The engine's `approveElsewhere` (`RunEngineDeps.approveElsewhere`): true when the write
-   * `runId` will be handed to a device (the rule of `delegate`), which then asks its person; the
+   * `runId` will be handed to a device (the rule of `delegate`) that asks approvals itself
+   * (it said so when it registered), which then asks its person; the
    * run's `delegate` hands it to that device whatever changed meanwhile (a login saved on the
    * server must not skip the approval). Kept in memory: a write is never run again on another
    * node (the run queue ends it `outcome_unknown` or `worker_lost`).
@@ -141,6 +145,7 @@ interface DeviceRow {
   sites: string[]
   registered_at: string
   last_seen_at: string
+  asks_approvals: boolean
 }
 
 const toDevice = (row: DeviceRow): DeviceRecord => ({
@@ -149,6 +154,7 @@ const toDevice = (row: DeviceRow): DeviceRecord => ({
   sites: row.sites,
   registeredAt: Number(row.registered_at),
   lastSeenAt: Number(row.last_seen_at),
+  asksApprovals: row.asks_approvals,
 })
 
 const NAME = /^[\p{L}\p{N}][\p{L}\p{N} ._'-]{0,99}$/u
@@ -364,7 +370,7 @@ export function createDeviceHub(options: DeviceHubOptions): DeviceHub {
 
   return {
     start: connect,
-    register(workspace, name, sites) {
+    register(workspace, name, sites, asksApprovals = false) {
       if (typeof name !== 'string' || !NAME.test(name))
         throw new ServiceError(
           'invalid_input',
@@ -379,11 +385,13 @@ export function createDeviceHub(options: DeviceHubOptions): DeviceHub {
         )
       const now = clock()
       const row = store.pg.one<DeviceRow>(
-        `INSERT INTO devices (id, workspace, name, sites, registered_at, last_seen_at)
-         VALUES ($1, $2, $3, $4, $5, $5)
-         ON CONFLICT (workspace, name) DO UPDATE SET sites = EXCLUDED.sites, last_seen_at = $5
+        `INSERT INTO devices (id, workspace, name, sites, registered_at, last_seen_at,
+           asks_approvals)
+         VALUES ($1, $2, $3, $4, $5, $5, $6)
+         ON CONFLICT (workspace, name) DO UPDATE SET sites = EXCLUDED.sites, last_seen_at = $5,
+           asks_approvals = EXCLUDED.asks_approvals
          RETURNING *`,
-        [`dev_${randomUUID()}`, workspace, name, hosts, now],
+        [`dev_${randomUUID()}`, workspace, name, hosts, now, asksApprovals],
       )!
       // This node routes by it at once; the others when the NOTIFY arrives.
       const device = toDevice(row)
@@ -443,7 +451,8 @@ export function createDeviceHub(options: DeviceHubOptions): DeviceHub {
       // to `delegate`: forget such entries after the longest deadline and then some.
       for (const [id, entry] of asking) if (now - entry.at > 2 * CLAIM_GRACE_MS) asking.delete(id)
       const device = pick(tenant, tool)
-      if (!device) return false
+      // A device that does not ask approvals itself gets the write once approved here.
+      if (!device?.asksApprovals) return false
       asking.set(runId, { device, at: now })
       return true
     },

@@ -131,7 +131,8 @@ export function startDeviceAgent(options: DeviceAgentOptions): DeviceAgent {
   let sitesSent = ''
   const register = async (): Promise<string> => {
     const sites = [...new Set(options.sites())].sort()
-    const { json } = await request('POST', '/v1/devices', { name, sites })
+    // It asks its person to approve a write the caller did not confirm (its Inbox).
+    const { json } = await request('POST', '/v1/devices', { name, sites, asksApprovals: true })
     sitesSent = sites.join(',')
     return (json as { id: string }).id
   }

@@ -420,6 +420,35 @@ describe.skipIf(skip !== null)(`devices${skip ? ` (skipped: ${skip})` : ''}`, ()
     expect(next.body.status).toBe('succeeded')
   })
 
+  it('a device that does not say it asks approvals (an earlier desktop) is handed a write only once approved on the server', async () => {
+    const tool = await orderWrite()
+    const older = await send<{ id: string; asksApprovals: boolean }>(
+      node.base,
+      'POST',
+      '/v1/devices',
+      { key: owner, json: { name: 'older-laptop', sites: [orders.host] } },
+    )
+    expect(older.status).toBe(200)
+    expect(older.body.asksApprovals).toBe(false)
+    try {
+      const answer = await placeOrder(tool, 30_000)
+      expect(answer.status, JSON.stringify(answer.body)).toBe(202)
+      expect(answer.body).toMatchObject({
+        status: 'input_required',
+        requirements: [expect.objectContaining({ kind: 'approval' })],
+      })
+      expect(
+        store.pg.one('SELECT 1 FROM device_runs WHERE run_id = $1', [answer.body.runId]),
+      ).toBeUndefined()
+      const cancelled = await send(node.base, 'POST', `/api/v1/runs/${answer.body.runId}/cancel`, {
+        key: owner,
+      })
+      expect(cancelled.status).toBe(200)
+    } finally {
+      await send(node.base, 'DELETE', `/v1/devices/${older.body.id}`, { key: owner })
+    }
+  })
+
   it("a run that meets a sign-in wall on A carries A's own sign-in link", async () => {
     orders.expireSessions()
     const call = await callTool<Run>(node.base, owner, tool, {})

@@ -13,8 +13,12 @@ const REGISTER_SCHEMA = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 100 }),
     sites: Type.Array(Type.String({ minLength: 1, maxLength: 260 }), { maxItems: 500 }),
+    asksApprovals: Type.Optional(Type.Boolean()),
   },
-  { additionalProperties: false, 'x-message': '`{name, sites: ["host[:port]", ...]}`' },
+  {
+    additionalProperties: false,
+    'x-message': '`{name, sites: ["host[:port]", ...], asksApprovals?}`',
+  },
 )
 type Register = Static<typeof REGISTER_SCHEMA>
 
@@ -75,9 +79,11 @@ const WAIT: ParamDoc = {
  * The device routes of a team server (issue 27 C, docs/team-server.md "Devices"), for a linked
  * desktop's credential like the sync routes (an OAuth token needs `tools:sync`):
  *
- * - `POST /v1/devices {name, sites}`: registers the desktop as a device of the workspace, or
- *   refreshes the one of that name: 200 `{id, name, sites, registeredAt, lastSeenAt}`. `sites`
- *   are host names (`host[:port]`) it holds logins for, never a value.
+ * - `POST /v1/devices {name, sites, asksApprovals?}`: registers the desktop as a device of the
+ *   workspace, or refreshes the one of that name: 200 `{id, name, sites, registeredAt,
+ *   lastSeenAt, asksApprovals}`. `sites` are host names (`host[:port]`) it holds logins for,
+ *   never a value; `asksApprovals` (default false): it asks its person to approve a write the
+ *   caller did not confirm, so such writes are handed to it unapproved.
  * - `GET /v1/devices/{id}/next?wait=S` (S ≤ 25): the next run the device is to execute, claimed
  *   for it: 200 `{run: {runId, toolId, inputs, mutating, dueBy}, tool}`; 204 when none came
  *   within the wait.
@@ -113,14 +119,21 @@ export function registerDeviceRoutes(
         tag: 'sync',
         auth: 'key',
         body: { schema: REGISTER_SCHEMA, required: true },
-        responses: { '200': json('`{id, name, sites, registeredAt, lastSeenAt}`') },
+        responses: {
+          '200': json('`{id, name, sites, registeredAt, lastSeenAt, asksApprovals}`'),
+        },
         errors: ['bad_request', 'unknown_argument', 'invalid_input', 'forbidden'],
       }),
     },
     async (request) => {
       const caller = deps.auth.authenticate(request)
       const body = validBody<Register>(request)
-      return devices.register(workspace(caller.tenant), body.name, body.sites)
+      return devices.register(
+        workspace(caller.tenant),
+        body.name,
+        body.sites,
+        body.asksApprovals ?? false,
+      )
     },
   )
 
