@@ -420,6 +420,31 @@ describe.skipIf(skip !== null)(`devices${skip ? ` (skipped: ${skip})` : ''}`, ()
     expect(next.body.status).toBe('succeeded')
   })
 
+  it('unlinking a device that claimed a read and did not report it ends that run failed worker_lost', async () => {
+    const spare = await send<{ id: string }>(node.base, 'POST', '/v1/devices', {
+      key: owner,
+      json: { name: 'claiming-laptop', sites: [orders.host] },
+    })
+    const call = callTool<Run>(node.base, owner, tool, {}, { 'x-service-deadline-ms': '30000' })
+    let claimed: { status: number; body: { run?: { runId: string } } } = { status: 204, body: {} }
+    while (claimed.status === 204)
+      claimed = await send(node.base, 'GET', `/v1/devices/${spare.body.id}/next?wait=5`, {
+        key: owner,
+      })
+    expect(claimed.status).toBe(200)
+    const removed = await send(node.base, 'DELETE', `/v1/devices/${spare.body.id}`, { key: owner })
+    expect(removed.body).toMatchObject({ deleted: true, endedRuns: 1 })
+    const answer = await call
+    expect(answer.body).toMatchObject({
+      runId: claimed.body.run!.runId,
+      status: 'failed',
+      error: {
+        code: 'worker_lost',
+        message: "desktop 'claiming-laptop' was unlinked while it ran the run",
+      },
+    })
+  })
+
   it('a device that does not say it asks approvals (an earlier desktop) is handed a write only once approved on the server', async () => {
     const tool = await orderWrite()
     const older = await send<{ id: string; asksApprovals: boolean }>(
