@@ -16,7 +16,7 @@ export interface ArrivalFigures {
 
 export interface Arrival {
   app: string
-  /** 0: the first corpus (issue 9); 1 to 5: the waves of issue 24. */
+  /** 0: the first corpus (issue 9); 1 and later: the waves of issue 24. */
   wave: number
   /** The day it was measured, `YYYY-MM-DD`; null while it waits to be measured. */
   measured: string | null
@@ -172,6 +172,22 @@ export const ARRIVALS: Arrival[] = [
     wave: 7,
     measured: '2026-11-29',
     commit: '7fafea6',
+    recording: { n, target: rt, working: rw },
+    har: { n, target: ht, working: hw },
+  })),
+  // Wave 8: measured on arrival at a3670b0, after wave 7's mechanisms (raw output:
+  // arrivals/wave8-a3670b0.txt; CUPS's first run, before its helper fixed its own keys).
+  ...(
+    [
+      ['cups', 9, [8, 2], [7, 4]],
+      ['ttrss', 10, [8, 4], [7, 3]],
+      ['phpldapadmin', 9, [8, 3], [9, 3]],
+    ] as const
+  ).map(([app, n, [rt, rw], [ht, hw]]): Arrival => ({
+    app,
+    wave: 8,
+    measured: '2026-11-29',
+    commit: 'a3670b0',
     recording: { n, target: rt, working: rw },
     har: { n, target: ht, working: hw },
   })),
