@@ -15,6 +15,9 @@
  *             | '~'                                 the key the value before it sits under
  *                                                  (`torrents[?name==x]~`: the id of the record)
  *     field  := key ('.' key)*
+ *
+ * The key `@calls` on a string reads it as the script calls it makes, grouped by function
+ * (`exec.@calls.add_message_row[?1.subject=={{input.p0}}].0`: `scriptCalls.ts`).
  *     value  := '{{' name '}}' | json-string | bare characters up to ']'
  *
  * `[?name=={{input.p0}}]` selects by the run's input (an id looked up by the name
@@ -26,6 +29,7 @@
  */
 
 import { isUnsafeKey } from './safeKeys'
+import { CALLS_KEY, scriptCalls } from './scriptCalls'
 
 /** One step of a parsed path. */
 export type PathPart =
@@ -205,7 +209,10 @@ function step(reached: Reached, part: PathPart, scope: PathScope, out: Reached[]
   const { value } = reached
   switch (part.kind) {
     case 'key':
-      if (Array.isArray(value)) {
+      if (typeof value === 'string' && part.key === CALLS_KEY) {
+        const calls = scriptCalls(value)
+        if (calls) out.push({ value: calls, key: part.key })
+      } else if (Array.isArray(value)) {
         // Dot paths index lists with numbers (`flows.1.label`), as stored tools write them.
         if (/^\d+$/.test(part.key) && Number(part.key) < value.length)
           out.push({ value: value[Number(part.key)], key: Number(part.key) })

@@ -108,6 +108,16 @@ export function compileTrace(recorded: Trace, options: CompileOptions): CompileR
     trace,
     intent,
   )
+  // A lookup that added a read of its own (a list the person picked from) made that step from the
+  // recorded request; compiled again with it as a dependency, its own values (a token in a
+  // header) are traced to their sources like the target's.
+  const added = looked.steps
+    .filter((s) => !result.candidate.steps.some((o) => o.exchangeId === s.exchangeId))
+    .flatMap((s) => (s.exchangeId ? [s.exchangeId] : []))
+  if (added.length && options.dependencyExchangeIds === undefined) {
+    const again = compileTrace(recorded, { ...options, dependencyExchangeIds: added })
+    if (again.ok) return again
+  }
   return { ok: true, candidate: inPage && searched?.ok ? asPageSearch(tool, inPage) : tool }
 }
 // --- end of the compile hooks ---

@@ -22,6 +22,7 @@ import {
   type ExchangeSource,
 } from './valueSources'
 import { singular } from './valueSpelling'
+import { clockInValue } from './observations'
 
 /** The request parts of a tool that come from somewhere other than its inputs. */
 export interface DependencyPlan {
@@ -68,7 +69,7 @@ const WEEK_MS = 7 * 24 * 3600 * 1000
 /** How near the moment of sending a clock value is "now" rather than a time computed from it. */
 const NOW_MS = 2 * 60 * 1000
 /** Query keys pages use for a cache-buster (`_=1732…` of jQuery, `nocache`, `cb`). */
-const CACHE_BUSTER = /^(_|nocache|no_cache|cache|cachebust(er)?|cb|rnd|rand|random|t|ts)$/i
+const CACHE_BUSTER = /^(_|_?(nocache|no_cache|cache|cachebust(er)?|cb|rnd|rand|random|t|ts))$/i
 
 /**
  * Traces every value of the target request that is neither an input nor a constant to its source,
@@ -217,6 +218,11 @@ function sourceOf(
   if (generated) {
     plan.signals.push(signal('generated', `${site} is made fresh per request (${generated})`))
     return `{{gen.${generated}}}`
+  }
+  const clock = clockInValue(value, exchange.startedAt, CACHE_BUSTER.test(key) ? WEEK_MS : NOW_MS)
+  if (clock) {
+    plan.signals.push(signal('generated', `${site} carries the clock of the moment it was sent`))
+    return `${clock.prefix}{{gen.now_ms}}${clock.suffix}`
   }
   // A bearer token with no known home (an imported HAR has no storage): it is the session's,
   // so the run takes the token the saved login keeps, wherever in its storage that is.

@@ -104,5 +104,29 @@ export function looksGenerated(value: RequestValue['value'], at: number): boolea
   if (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(text)) return true
   if (/^\d{13}$/.test(text)) return Math.abs(Number(text) - at) < 86_400_000
   if (/^\d{10}$/.test(text)) return Math.abs(Number(text) * 1000 - at) < 86_400_000
+  if (clockInValue(text, at, 86_400_000)) return true
   return /^[A-Za-z0-9_-]{24,}$/.test(text) && /\d/.test(text) && /[A-Za-z]/.test(text)
+}
+
+/** Where a value carries the clock in milliseconds inside other characters (see {@link clockInValue}). */
+export interface ClockInValue {
+  /** The text before the clock (`loading`), maybe empty. */
+  prefix: string
+  /** The digits after it (a random tail the page appended), maybe empty. */
+  suffix: string
+}
+
+/**
+ * A value a page built on its clock at the moment of sending with more around it: a word and
+ * the time in ms (Roundcube's `_unlock=loading1795962730488`), or the time in ms and random
+ * digits (phpMyAdmin's `_nocache=1795963291238254858`); the 13 digits after the prefix are a
+ * Unix time in ms within `withinMs` of `at` (ms). Null for anything else, the bare forms
+ * (`1795962730488`) included: those are read by their own rules. A fresh value per request,
+ * never an input nor a constant (issue 24 kind 3: a cache-buster is no slot).
+ */
+export function clockInValue(text: string, at: number, withinMs: number): ClockInValue | null {
+  const parts = /^([A-Za-z_-]{0,24})(\d{13})(\d{0,9})$/.exec(text)
+  if (!parts || (!parts[1] && !parts[3])) return null
+  if (Math.abs(Number(parts[2]) - at) >= withinMs) return null
+  return { prefix: parts[1]!, suffix: parts[3]! }
 }

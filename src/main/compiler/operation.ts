@@ -6,9 +6,10 @@ import { requestValues, type RequestValue } from './requestValues'
 /**
  * Field names that name the operation of an action-style API: MediaWiki's
  * `api.php?action=`, WordPress's `admin-ajax.php` `action=`, DokuWiki's `ajax.php` `call=` and
- * `doku.php?do=`, and the usual `op`, `cmd`, `method`, `task`.
+ * `doku.php?do=`, and the usual `op`, `cmd`, `method`, `task`; each also with the leading `_`
+ * apps put on the fields they reserve for themselves (Roundcube's `_task=mail&_action=move`).
  */
-const OPERATION_FIELD = /^(action|do|call|op|operation|cmd|command|method|task|_action|mode)$/i
+const OPERATION_FIELD = /^_?(action|do|call|op|operation|cmd|command|method|task|mode)$/i
 
 /**
  * The operation a request names in its query or form fields (`action=inline-save`, or

@@ -15,6 +15,7 @@ import { personValues, type PersonValue } from './personValues'
 import { queryParts, templateOf, withBoundCredentials, withQueryValues } from './stepTemplate'
 import { isLongPoll } from './valueSources'
 import { findRow } from './pickedRows'
+import { findCallRecord } from './scriptRows'
 import { formatAnchorPick, type AnchorPick } from '../../shared/anchorPick'
 import { singular } from './valueSpelling'
 
@@ -66,7 +67,9 @@ export function lookupPickedRecords(tool: ToolSpec, trace: Trace, intent = tool.
   let request = target.request
   for (const literal of literals) {
     const found =
-      findRecord(literal, earlier, people, intent) ?? rowRecord(literal, earlier, people)
+      findRecord(literal, earlier, people, intent) ??
+      rowRecord(literal, earlier, people) ??
+      findCallRecord(literal.value, earlier, people)
     if (!found) continue
     let slot = Object.values(properties).find(
       (p) => typeof p.default === 'string' && fold(p.default) === fold(found.person.value),
@@ -78,11 +81,12 @@ export function lookupPickedRecords(tool: ToolSpec, trace: Trace, intent = tool.
       properties[name] = lookupInput(slot, found, step.id)
       if (found.person.strong) required.push(name)
     }
+    const idName = found.idName ?? found.idField
     const extractor = extractorName(
       step,
       found.pick
-        ? snake(found.idField) || 'id'
-        : `${singular(snake(found.list) || 'item')}_${snake(found.idField)}`,
+        ? snake(idName) || 'id'
+        : `${singular(snake(found.list) || 'item')}_${snake(idName)}`,
     )
     const path = found.pick
       ? formatAnchorPick({ ...found.pick, text: `{{input.${slot}}}` })
@@ -101,7 +105,7 @@ export function lookupPickedRecords(tool: ToolSpec, trace: Trace, intent = tool.
     signals.push({
       name: 'lookup_picked_record',
       weight: 0,
-      detail: `${literal.value} is the ${found.idField} of the ${singular(found.list)} whose ${found.field} is "${found.person.value}" in ${found.exchange.method} ${safeUrl(found.exchange.url)?.pathname}: looked up by that ${found.field} (input ${slot})`,
+      detail: `${literal.value} is the ${idName} of the ${singular(found.list)} whose ${found.field} is "${found.person.value}" in ${found.exchange.method} ${safeUrl(found.exchange.url)?.pathname}: looked up by that ${found.field} (input ${slot})`,
     })
   }
   if (!signals.length) return tool
@@ -233,7 +237,11 @@ export interface FoundRecord {
   listPath: PathPart[]
   list: string
   field: string
+  /** Where the field sits in a record when deeper than one key (`["1", "subject"]`). */
+  fieldPath?: string[]
   idField: string
+  /** What to call the id when its field is no name (a call's argument `0`). */
+  idName?: string
   person: PersonValue
 }
 
@@ -326,7 +334,7 @@ function earlierAnswers(exchange: Exchange, trace: Trace): Exchange[] {
 export function pickedRecordPath(found: FoundRecord, slot: string): string {
   return formatPath([
     ...found.listPath,
-    wherePart([found.field], `input.${slot}`),
+    wherePart(found.fieldPath ?? [found.field], `input.${slot}`),
     { kind: 'key', key: found.idField },
   ])
 }
@@ -391,6 +399,7 @@ function stepFor(steps: ToolStep[], exchange: Exchange): ToolStep {
       extract: [],
     },
     steps.at(-1)!,
+    exchange.seq,
   )
   steps.splice(steps.length - 1, 0, step)
   return step
@@ -410,7 +419,7 @@ function lookupInput(slot: string, found: FoundRecord, stepId: string): SlotSche
     'x-path': `step.${stepId}`,
     type: 'string',
     minLength: 1,
-    description: `The ${found.field} of the ${singular(found.list)} to act on; its ${found.idField} is looked up by it.`,
+    description: `The ${found.field} of the ${singular(found.list)} to act on; its ${found.idName ?? found.idField} is looked up by it.`,
     default: found.person.value,
     examples: [found.person.value],
   }

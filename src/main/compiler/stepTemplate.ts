@@ -134,10 +134,17 @@ function placeJson(
  * requests sent a header or a query parameter and the target's template fills it from the login
  * or a secret at run time (`Bearer {{login.…}}`, `sid={{login.sid}}`), the step takes the same
  * template instead of the recorded value, which a run could not use (the session's token of that
- * day). A value filled from another step is not borrowed: that step may run after this one.
+ * day). A value the target fills from another step is borrowed only when `seq` (the added step's
+ * exchange's place in the trace) says that step's exchange came before (step ids are `d<seq>`):
+ * Roundcube's list call sends the page's request token in a header as the target does; a step
+ * that came later may run after this one.
  */
-export function withBoundCredentials(step: ToolStep, target: ToolStep): ToolStep {
-  const bound = (v: string) => /\{\{\s*(login\.|secret:)/.test(v)
+export function withBoundCredentials(step: ToolStep, target: ToolStep, seq?: number): ToolStep {
+  const earlierStep = (v: string) =>
+    seq !== undefined &&
+    [...v.matchAll(/\{\{\s*(?:num:)?step\.d(\d+)\./g)].every((m) => Number(m[1]) < seq) &&
+    /\{\{\s*(?:num:)?step\.d\d+\./.test(v)
+  const bound = (v: string) => /\{\{\s*(login\.|secret:)/.test(v) || earlierStep(v)
   const headers = { ...step.request.headers }
   for (const [name, value] of Object.entries(target.request.headers)) {
     if (!bound(value)) continue

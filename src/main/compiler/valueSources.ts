@@ -43,16 +43,22 @@ export interface StorageSource {
 }
 
 /**
- * Finds the earliest-latest answer that carried `value` before `before` (exchanges in trace
- * order): a JSON leaf, a response header, a `Set-Cookie`, an HTML `<meta>`, a named `<input>` or
- * an inline script assignment. The latest answer wins, as the page would have used it.
- * Bodies are searched as text first, so only answers that contain the value are parsed.
+ * Finds the latest answer that carried `value` among `earlier` (exchanges in trace order): a
+ * JSON leaf, a response header, a `Set-Cookie`, an HTML `<meta>`, a named `<input>` or an inline
+ * script assignment. The latest answer wins, as the page would have used it, except that an
+ * answer to a request that itself sent the value only echoes it (phpMyAdmin hands its session
+ * token back in every AJAX answer, to calls that sent it): the latest answer to a request
+ * without the value wins over echoes, so a tool reads the value where it came from instead of
+ * replaying the chain of calls that passed it on; an echo is the source only when no other
+ * answer holds the value. Bodies are searched as text first, so only answers that contain the
+ * value are parsed.
  */
 export function findExchangeSource(
   value: string,
   earlier: Exchange[],
   sameSite: (e: Exchange) => boolean,
 ): ExchangeSource | null {
+  let echo: ExchangeSource | null = null
   for (let i = earlier.length - 1; i >= 0; i--) {
     const exchange = earlier[i]!
     if (!sameSite(exchange) || exchange.status < 200 || exchange.status >= 400) continue
@@ -60,9 +66,21 @@ export function findExchangeSource(
     // then; a run would wait on it, so it is no source.
     if (isLongPoll(exchange)) continue
     const found = sourceIn(exchange, value)
-    if (found) return { exchange, ...found }
+    if (!found) continue
+    if (!sends(exchange, value)) return { exchange, ...found }
+    echo ??= { exchange, ...found }
   }
-  return null
+  return echo
+}
+
+/** True when a request sent `value` itself (in its URL, a header or its body). */
+function sends(exchange: Exchange, value: string): boolean {
+  if (exchange.url.includes(value) || exchange.url.includes(encodeURIComponent(value))) return true
+  const body = exchange.requestBody
+  if (body?.encoding === 'utf8' && body.text.includes(value)) return true
+  return Object.entries(exchange.requestHeaders).some(
+    ([name, v]) => name.toLowerCase() !== 'cookie' && v.includes(value),
+  )
 }
 
 /**

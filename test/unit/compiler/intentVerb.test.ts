@@ -9,6 +9,8 @@ describe('the intent verb', () => {
     expect(intentVerbClass('please rename budget.xlsx to budget-2026.xlsx')).toBe('update')
     expect(intentVerbClass('log in and delete the file old.txt')).toBe('delete')
     expect(intentVerbClass('what is in the invoices folder')).toBe('read')
+    expect(intentVerbClass("flag the email 'Lunch on Friday?'")).toBe('update')
+    expect(intentVerbClass('unpin the note Groceries')).toBe('update')
   })
 
   it('finds the verb of a terse intent a word or two in ("blog search tomato")', () => {
