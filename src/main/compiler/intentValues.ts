@@ -43,10 +43,11 @@ export function intentValues(intent: string, exchanges: Exchange[]): TypedValue[
       if (text.length < MIN_VALUE_LENGTH || (!intentWords(text).length && !numeric)) continue
       // A lone lower-case word is a value only where the intent introduces one ("posts about
       // tomato", "the invoices folder"); else it names the thing (`post`, `file`, `media`) and
-      // equals a constant of the request by coincidence.
+      // equals a constant of the request by coincidence. A word joined to others by `=` or `,`
+      // (an LDAP DN `uid=carla,ou=people`, a `key=value` pair) is no word of speech: a value.
       if (
         n === 1 &&
-        !/\d|[._:-]/.test(text) &&
+        !/\d|[._:=,-]/.test(text) &&
         !presentedAsValue(original, tokens, start, start, VALUE_INTRODUCERS)
       )
         continue
@@ -94,8 +95,7 @@ export function intentValues(intent: string, exchanges: Exchange[]): TypedValue[
   // A plain slug (`lunar-phase`) is left to the path-slot rules, which see every call of a route.
   for (const exchange of exchanges)
     for (const value of pathSegments(exchange.url)) {
-      if (found.has(value) || value.length < MIN_VALUE_LENGTH || !/[:@*\s]/.test(value))
-        continue
+      if (found.has(value) || value.length < MIN_VALUE_LENGTH || !/[:@*\s]/.test(value)) continue
       const text = value.trim().toLowerCase().replace(/\s+/g, ' ')
       if (!phrases.has(text) && !phrases.has(normalValue(value))) continue
       found.set(value, {

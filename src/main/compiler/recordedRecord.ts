@@ -12,6 +12,8 @@ import type { Trace } from '../../shared/trace'
 import { signInAccounts, typedValues } from './typedValues'
 import { quotedParts } from './personValues'
 import { normalValue } from './valueSpelling'
+import { isOperationValue } from './operation'
+import { requestValues } from './requestValues'
 
 /** Shorter values (`on`, `10`) are said in too many places by chance. */
 const MIN_LENGTH = 3
@@ -68,8 +70,18 @@ export function guardRecordedRecord(tool: ToolSpec, trace: Trace, intent = tool.
       .filter((v) => !accounts.has(v)),
     ...quotedParts(intent),
   ].filter(named)
-  const left = constantsOf(request).find((c) =>
-    said.some((v) => normalValue(v) === normalValue(c.value)),
+  // The operation the person picked from a menu (CUPS's `OP=stop-printer` select) is what the
+  // tool does, a constant by design (operation.ts), not a record it acts on.
+  const exchange = trace.exchanges.find((e) => e.id === target.exchangeId)
+  const operations = new Set(
+    (exchange ? requestValues(exchange).filter(isOperationValue) : []).map((v) =>
+      normalValue(String(v.value)),
+    ),
+  )
+  const left = constantsOf(request).find(
+    (c) =>
+      !operations.has(normalValue(c.value)) &&
+      said.some((v) => normalValue(v) === normalValue(c.value)),
   )
   const caution = left
     ? `The request keeps "${left.value}" (${left.where}), a value you gave while recording, as a constant: a run may change the record you recorded on. Check the request before you approve it.`

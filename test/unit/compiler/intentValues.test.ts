@@ -31,6 +31,19 @@ describe('intent values (a trace without actions)', () => {
     expect(found.map((v) => v.value)).toEqual(['1.1.0', '2026-11-20'])
   })
 
+  it('takes a DN or key=value the intent names as one value, though it has no digit', () => {
+    const trace = traceBuilder()
+      .exchange('POST', '/cmd.php', {
+        form: 'cmd=update&dn=uid%3Dcarla%2Cou%3Dpeople%2Cdc%3Dexample%2Cdc%3Dorg&phone=555',
+      })
+      .build()
+    const found = intentValues(
+      'change the phone of uid=carla,ou=people,dc=example,dc=org to 555',
+      trace.exchanges,
+    )
+    expect(found.map((t) => t.value)).toContain('uid=carla,ou=people,dc=example,dc=org')
+  })
+
   it('takes a path segment no route word could be (a key with a colon), decoded; not a plain slug', () => {
     const trace = traceBuilder()
       .exchange('GET', '/apiv2/key/U%3Aabc%3A0/cache%3Ahomepage', { response: { value: 1 } })

@@ -100,3 +100,41 @@ describe('a write that names the recorded record in its path', () => {
     expect(guardRecordedRecord(read, trace)).toBe(read)
   })
 })
+
+describe('an operation the person picked from a menu', () => {
+  const picked = traceBuilder('http://127.0.0.1:8080')
+    .fill('stop-printer', { name: 'OP', label: 'Maintenance', options: ['stop-printer'] })
+    .exchange('POST', '/printers/office', { form: 'OP=stop-printer&org.cups.sid=abc' })
+    .build('pause the printer office')
+  const tool = (form: Record<string, string>) => {
+    const base = wikiPut('http://127.0.0.1:8080/printers/{{input.p0}}', {}, {})
+    const target = base.steps[0]!
+    return {
+      ...base,
+      steps: [
+        {
+          ...target,
+          request: {
+            ...target.request,
+            method: 'POST',
+            body: { kind: 'form' as const, template: form },
+          },
+        },
+      ],
+    }
+  }
+
+  it('is what the tool does, kept constant without a caution', () => {
+    const guarded = guardRecordedRecord(tool({ OP: 'stop-printer' }), picked)
+    expect(guarded.evidence.caution).toBeUndefined()
+  })
+
+  it('still cautions when a picked value that is no operation stays constant', () => {
+    const other = traceBuilder('http://127.0.0.1:8080')
+      .fill('stop-printer', { name: 'queue', label: 'Queue', options: ['stop-printer'] })
+      .exchange('POST', '/printers/office', { form: 'queue=stop-printer' })
+      .build('pause the printer office')
+    const guarded = guardRecordedRecord(tool({ queue: 'stop-printer' }), other)
+    expect(guarded.evidence.caution).toContain('"stop-printer"')
+  })
+})
