@@ -7,26 +7,21 @@
  * system user through `setpriv` (which execs, so postgres itself leads its process group), in a
  * temp dir that user owns; as any other user they run as that user.
  */
-import { execFile, execFileSync } from 'node:child_process'
+import { execFileSync } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { promisify } from 'node:util'
 import {
   freePort,
   instanceStopper,
-  killGroup,
   killOnExit,
   orStop,
   spawnServer,
   waitForHttp,
-  waitUntil,
   type ServerProcess,
 } from '../childProcess'
-import { asPgUser, handToPgUser, PG_BIN, postgresUnavailable } from '../postgresBinaries'
+import { postgresUnavailable, startPostgresCluster, stopPostgresCluster } from '../postgresBinaries'
 import { DATABASE, DB_USER, seedSql } from './seed'
-
-const run = promisify(execFile)
 
 /** Debian's compiled Adminer (package `adminer`). */
 export const ADMINER_PHP = '/usr/share/adminer/adminer.php'
@@ -82,56 +77,22 @@ export async function startAdminerServer(lifetimeMs: number): Promise<AdminerSer
   const forgets: Array<() => void> = []
   // The stopper's server is php; postgres stops in the cleanup, after it.
   const stopper = instanceStopper(async () => {
-    // A fast shutdown (SIGINT to the postmaster, which ends its own children), then SIGKILL.
-    await killGroup(postgres?.child, { first: 'SIGINT', graceMs: 5000 })
+    await stopPostgresCluster(postgres)
     for (const forget of forgets) forget()
     rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 })
   })
   return orStop(stopper.stop, async () => {
-    handToPgUser(dir)
-    const data = join(dir, 'data')
-    // Local (socket) connections are trusted, for the seed and the keys' reads; TCP, which
-    // Adminer uses, asks for the password.
-    const [initdb, initdbArgs] = asPgUser('initdb', [
-      ...['-D', data, '-U', 'postgres', '--auth-local=trust', '--auth-host=scram-sha-256'],
-      ...['-E', 'UTF8', '--locale=C.UTF-8', '--no-sync', '--no-instructions'],
-    ])
-    await run(initdb, initdbArgs, { cwd: dir, timeout: 120_000 })
-
-    const pgPort = await freePort()
-    // Durability off: the cluster is thrown away with the temp dir.
-    const [pgBin, pgArgs] = asPgUser('postgres', [
-      ...['-D', data, '-k', dir, '-h', '127.0.0.1', '-p', String(pgPort)],
-      ...['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'],
-    ])
-    postgres = spawnServer(pgBin, pgArgs, { cwd: dir, output: { stderr: true } })
-    forgets.push(killOnExit(postgres.child))
-    const pg = postgres
-    await waitUntil(
-      'postgres',
-      pg.child,
-      async () => {
-        try {
-          await run(join(PG_BIN, 'pg_isready'), ['-q', '-h', '127.0.0.1', '-p', String(pgPort)])
-          return true
-        } catch {
-          return false
-        }
+    // TCP, which Adminer uses, asks for the password.
+    const cluster = await startPostgresCluster(
+      dir,
+      (server, forget) => {
+        postgres = server
+        forgets.push(forget)
       },
-      { timeoutMs: 60_000, intervalMs: 200, detail: () => pg.log() },
+      'scram-sha-256',
     )
-
-    const psql = async (db: string, args: string[]): Promise<string> => {
-      const { stdout } = await run(
-        join(PG_BIN, 'psql'),
-        [
-          ...['-X', '-q', '-At', '-v', 'ON_ERROR_STOP=1', '-h', dir, '-p', String(pgPort)],
-          ...['-U', 'postgres', '-d', db, ...args],
-        ],
-        { cwd: dir, timeout: 60_000 },
-      )
-      return stdout
-    }
+    const { psql } = cluster
+    const pgPort = cluster.port
     const password = DB_USER.password.replace(/'/g, "''")
     await psql('postgres', [
       '-c',

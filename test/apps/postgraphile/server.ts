@@ -4,26 +4,21 @@
  * Two process groups, both on 127.0.0.1: `postgres` (run as `../postgresBinaries.ts` says) and
  * `node postgraphile/cli.js`.
  */
-import { execFile } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
-import { promisify } from 'node:util'
 import {
   freePort,
   instanceStopper,
-  killGroup,
   killOnExit,
   orStop,
   spawnServer,
   waitUntil,
   type ServerProcess,
 } from '../childProcess'
-import { asPgUser, handToPgUser, PG_BIN, postgresUnavailable } from '../postgresBinaries'
+import { postgresUnavailable, startPostgresCluster, stopPostgresCluster } from '../postgresBinaries'
 import { DATABASE, seedSql } from './seed'
-
-const run = promisify(execFile)
 
 /** A running PostGraphile over its own PostgreSQL. */
 export interface PostGraphileServer {
@@ -98,13 +93,6 @@ function postgraphileGraphqlDir(cli: string): string {
   return dirname(pkg)
 }
 
-/** Stops postgres: a fast shutdown (SIGINT to the postmaster), then SIGKILL if it hangs. */
-async function stopPostgres(server: ServerProcess | null): Promise<void> {
-  // The postmaster's children each call setsid(), so the group signal reaches the postmaster
-  // only; it ends them itself (and they exit on their own when it dies).
-  await killGroup(server?.child, { first: 'SIGINT', graceMs: 5000 })
-}
-
 /**
  * Builds a fresh cluster, seeds it and serves PostGraphile over it; stops by itself after
  * `lifetimeMs`. Rejects, after stopping and removing everything, when a step fails.
@@ -119,85 +107,17 @@ export async function startPostGraphile(lifetimeMs: number): Promise<PostGraphil
   // The stopper's server is PostGraphile; postgres stops in the cleanup, after it.
   const stopper = instanceStopper(
     async () => {
-      await stopPostgres(postgres)
+      await stopPostgresCluster(postgres)
       for (const forget of forgets) forget()
       rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 })
     },
     { first: 'SIGKILL', graceMs: 5000 },
   )
   return orStop(stopper.stop, async () => {
-    handToPgUser(dir)
-    const data = join(dir, 'data')
-    const [initdb, initdbArgs] = asPgUser('initdb', [
-      '-D',
-      data,
-      '-U',
-      'postgres',
-      '-A',
-      'trust',
-      '-E',
-      'UTF8',
-      '--locale=C.UTF-8',
-      '--no-sync',
-      '--no-instructions',
-    ])
-    await run(initdb, initdbArgs, { cwd: dir, timeout: 120_000 })
-
-    const pgPort = await freePort()
-    // Durability off: the cluster is thrown away with the temp dir.
-    const [pgBin, pgArgs] = asPgUser('postgres', [
-      '-D',
-      data,
-      '-k',
-      dir,
-      '-h',
-      '127.0.0.1',
-      '-p',
-      String(pgPort),
-      '-c',
-      'fsync=off',
-      '-c',
-      'synchronous_commit=off',
-      '-c',
-      'full_page_writes=off',
-    ])
-    postgres = spawnServer(pgBin, pgArgs, { cwd: dir, output: { stderr: true } })
-    forgets.push(killOnExit(postgres.child))
-    const pg = postgres
-    await waitUntil(
-      'postgres',
-      pg.child,
-      async () => {
-        try {
-          await run(join(PG_BIN, 'pg_isready'), ['-q', '-h', '127.0.0.1', '-p', String(pgPort)])
-          return true
-        } catch {
-          return false
-        }
-      },
-      { timeoutMs: 60_000, intervalMs: 200, detail: () => pg.log() },
-    )
-
-    const psql = (db: string, args: string[]) =>
-      run(
-        join(PG_BIN, 'psql'),
-        [
-          '-X',
-          '-q',
-          '-v',
-          'ON_ERROR_STOP=1',
-          '-h',
-          '127.0.0.1',
-          '-p',
-          String(pgPort),
-          '-U',
-          'postgres',
-          '-d',
-          db,
-          ...args,
-        ],
-        { cwd: dir, timeout: 60_000 },
-      )
+    const { port: pgPort, psql } = await startPostgresCluster(dir, (server, forget) => {
+      postgres = server
+      forgets.push(forget)
+    })
     await psql('postgres', ['-c', `create database ${DATABASE}`])
     const seedFile = join(dir, 'seed.sql')
     writeFileSync(seedFile, seedSql())

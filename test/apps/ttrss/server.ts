@@ -26,15 +26,13 @@ import { promisify } from 'node:util'
 import {
   freePort,
   instanceStopper,
-  killGroup,
   killOnExit,
   orStop,
   spawnServer,
   waitForHttp,
-  waitUntil,
   type ServerProcess,
 } from '../childProcess'
-import { asPgUser, handToPgUser, PG_BIN, postgresUnavailable } from '../postgresBinaries'
+import { postgresUnavailable, startPostgresCluster, stopPostgresCluster } from '../postgresBinaries'
 import { afterFetchSql, FEED_HOST, FEEDS, feedXml, seedSql, SUBSCRIBED } from './seed'
 
 const run = promisify(execFile)
@@ -198,8 +196,7 @@ export async function startTtrssServer(lifetimeMs: number): Promise<TtrssServer>
   let proxy: Server | null = null
   const forgets: Array<() => void> = []
   const stopper = instanceStopper(async () => {
-    // The postmaster's children each call setsid(): SIGINT to it is a fast shutdown of them all.
-    await killGroup(postgres?.child, { first: 'SIGINT', graceMs: 5000 })
+    await stopPostgresCluster(postgres)
     proxy?.closeAllConnections()
     await new Promise<void>((resolve) => (proxy ? proxy.close(() => resolve()) : resolve()))
     for (const forget of forgets) forget()
@@ -207,68 +204,10 @@ export async function startTtrssServer(lifetimeMs: number): Promise<TtrssServer>
   })
   return orStop(stopper.stop, async () => {
     chmodSync(dir, 0o755)
-    handToPgUser(dir)
-    const data = join(dir, 'data')
-    const [initdb, initdbArgs] = asPgUser('initdb', [
-      '-D',
-      data,
-      '-U',
-      'postgres',
-      '-A',
-      'trust',
-      '-E',
-      'UTF8',
-      '--locale=C.UTF-8',
-      '--no-sync',
-      '--no-instructions',
-    ])
-    await run(initdb, initdbArgs, { cwd: dir, timeout: 120_000 })
-    const pgPort = await freePort()
-    // Durability off: the cluster is thrown away with the temp dir.
-    const [pgBin, pgArgs] = asPgUser('postgres', [
-      '-D',
-      data,
-      '-k',
-      dir,
-      '-h',
-      '127.0.0.1',
-      '-p',
-      String(pgPort),
-      '-c',
-      'fsync=off',
-      '-c',
-      'synchronous_commit=off',
-      '-c',
-      'full_page_writes=off',
-    ])
-    postgres = spawnServer(pgBin, pgArgs, { cwd: dir, output: { stderr: true } })
-    forgets.push(killOnExit(postgres.child))
-    const pg = postgres
-    await waitUntil(
-      'postgres',
-      pg.child,
-      async () => {
-        try {
-          await run(join(PG_BIN, 'pg_isready'), ['-q', '-h', '127.0.0.1', '-p', String(pgPort)])
-          return true
-        } catch {
-          return false
-        }
-      },
-      { timeoutMs: 60_000, intervalMs: 200, detail: () => pg.log() },
-    )
-    const psql = (db: string, args: string[]) =>
-      run(
-        join(PG_BIN, 'psql'),
-        ['-X', '-q', '-v', 'ON_ERROR_STOP=1', '-h', '127.0.0.1', '-p', String(pgPort)].concat([
-          '-U',
-          'postgres',
-          '-d',
-          db,
-          ...args,
-        ]),
-        { cwd: dir, timeout: 60_000 },
-      )
+    const { port: pgPort, psql } = await startPostgresCluster(dir, (server, forget) => {
+      postgres = server
+      forgets.push(forget)
+    })
     await psql('postgres', ['-c', `create database ${DATABASE}`])
     await psql(DATABASE, ['-f', TTRSS_SCHEMA])
     writeFileSync(join(dir, 'seed.sql'), seedSql())
