@@ -10,6 +10,7 @@ import {
 import type { EvidenceSignal, RequestTemplate, SlotSchema, ToolSpec } from '../../shared/toolSpec'
 import type { Exchange, Trace } from '../../shared/trace'
 import { parseJsonBody } from './classify'
+import { everyGroup } from './groupedLists'
 import { personValues, type PersonValue } from './personValues'
 import { singular } from './valueSpelling'
 import { snake } from './naming'
@@ -105,7 +106,12 @@ export function lookupByName(tool: ToolSpec, trace: Trace, intent = tool.intent)
         if (found.value.strong) required.push(name)
       }
       const to = formatPath([
-        ...found.parts.slice(0, found.at),
+        ...everyGroup(
+          parseJsonBody(exchange),
+          found.parts.slice(0, found.at),
+          found.field,
+          found.value.value,
+        ),
         wherePart(found.field.split('.'), `input.${slot}`),
         ...found.parts.slice(found.at + 1),
       ])

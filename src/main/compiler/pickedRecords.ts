@@ -16,6 +16,7 @@ import { queryParts, templateOf, withBoundCredentials, withQueryValues } from '.
 import { isLongPoll } from './valueSources'
 import { findRow } from './pickedRows'
 import { findCallRecord } from './scriptRows'
+import { everyGroup } from './groupedLists'
 import { formatAnchorPick, type AnchorPick } from '../../shared/anchorPick'
 import { singular } from './valueSpelling'
 
@@ -332,8 +333,15 @@ function earlierAnswers(exchange: Exchange, trace: Trace): Exchange[] {
 
 /** The extractor path that finds a record by its named field (`[?title=={{input.p0}}].id`). */
 export function pickedRecordPath(found: FoundRecord, slot: string): string {
+  const answer =
+    found.source === 'json'
+      ? parseJsonBody(found.exchange)
+      : found.source === 'xml'
+        ? parseXmlBody(found.exchange)
+        : undefined
+  const field = (found.fieldPath ?? [found.field]).join('.')
   return formatPath([
-    ...found.listPath,
+    ...everyGroup(answer, found.listPath, field, found.person.value),
     wherePart(found.fieldPath ?? [found.field], `input.${slot}`),
     { kind: 'key', key: found.idField },
   ])
