@@ -102,6 +102,15 @@ export function acknowledgementRule(
   const mime = mimeTypeOf(exchange.responseHeaders)
   const errorShapes = errorShapesOf(exchange, undefined)
   const withErrors = errorShapes.length ? { errorShapes } : {}
+  // A page whose body the recording did not keep (a form posted into a frame: the browser hands
+  // the recorder no body for it, and a HAR says `size: -1`) is still a page, of unknown text: an
+  // HTML answer is the acknowledgement, not a sign that the site changed. An answer said to be
+  // empty (`Content-Length: 0`) is none.
+  const unkept =
+    body === null &&
+    mime.includes('html') &&
+    headerValue(exchange.responseHeaders, 'content-length') !== '0'
+  if (unkept) return { status: [200, 299], mimeType: 'text/html', required: [], ...withErrors }
   if (status === 204 || status === 205 || (!text.trim() && body?.encoding !== 'base64'))
     return { status: [200, 299], mimeType: '*', required: [], ...withErrors }
   const html = mime.includes('html') || /^\s*<(!doctype|html)/i.test(text)
