@@ -70,7 +70,7 @@ export function lookupPickedRecords(tool: ToolSpec, trace: Trace, intent = tool.
     const found =
       findRecord(literal, earlier, people, intent) ??
       rowRecord(literal, earlier, people) ??
-      findCallRecord(literal.value, earlier, people)
+      callRecord(literal, earlier, people)
     if (!found) continue
     let slot = Object.values(properties).find(
       (p) => typeof p.default === 'string' && fold(p.default) === fold(found.person.value),
@@ -210,6 +210,16 @@ function rowRecord(
     person: row.person,
     pick: row.pick,
   }
+}
+
+/** {@link findCallRecord}'s row as a found record: JSON read through `@calls`, its id by place. */
+function callRecord(
+  literal: Literal,
+  earlier: Exchange[],
+  people: PersonValue[],
+): FoundRecord | null {
+  const row = findCallRecord(literal.value, earlier, people)
+  return row ? { ...row, source: 'json', idName: 'id' } : null
 }
 
 function isIdValue(value: unknown): value is string | number {

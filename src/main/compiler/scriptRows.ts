@@ -9,7 +9,6 @@ import { fold, type PathPart } from '../../shared/jsonPath'
 import { CALLS_KEY, scriptCalls } from '../../shared/scriptCalls'
 import type { Exchange } from '../../shared/trace'
 import { parseJsonBody } from './classify'
-import type { FoundRecord } from './pickedRecords'
 import type { PersonValue } from './personValues'
 
 /** How deep in a JSON answer strings of code are looked for. */
@@ -18,6 +17,21 @@ const MAX_DEPTH = 4
 const MIN_VALUE = 3
 /** Verbs a row-adding function's name starts with, dropped to name the rows (`message_row`). */
 const ROW_VERB = /^(add|append|insert|push|set|show|render|draw|update|new)_?(?=[a-z])/i
+
+/** A row found in a script answer: where its list is, the field that names it and its id. */
+export interface CallRecord {
+  exchange: Exchange
+  /** The path to the function's calls (`exec.@calls.add_message_row`). */
+  listPath: PathPart[]
+  /** What the rows are called (`message_row`). */
+  list: string
+  /** The key that holds the person's value, and its path in a call's arguments. */
+  field: string
+  fieldPath: string[]
+  /** The position of the id among the call's arguments (`0`). */
+  idField: string
+  person: PersonValue
+}
 
 /**
  * The row of an earlier answer (of `earlier`, latest first) made by a script call whose
@@ -29,7 +43,7 @@ export function findCallRecord(
   id: string | number,
   earlier: Exchange[],
   people: PersonValue[],
-): FoundRecord | null {
+): CallRecord | null {
   const ordered = [...people.filter((p) => p.strong), ...people.filter((p) => !p.strong)].filter(
     (p) => p.value.trim().length >= MIN_VALUE,
   )
@@ -55,13 +69,11 @@ export function findCallRecord(
           if (fieldPath.length === 1) continue
           return {
             exchange,
-            source: 'json',
             listPath: [...path, { kind: 'key', key: CALLS_KEY }, { kind: 'key', key: fn }],
             list: fn.replace(ROW_VERB, '') || fn,
             field: fieldPath.at(-1)!,
             fieldPath,
             idField: String(at),
-            idName: 'id',
             person,
           }
         }
