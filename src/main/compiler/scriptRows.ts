@@ -58,14 +58,16 @@ export function findCallRecord(
         if (rows.length < 2) continue
         for (const person of ordered) {
           const wanted = fold(person.value)
-          const holders = rows.filter((args) => fieldPathOf(args, wanted))
+          const holders = rows.flatMap((args) => {
+            const fieldPath = fieldPathOf(args, wanted)
+            return fieldPath ? [{ args, fieldPath }] : []
+          })
           if (holders.length !== 1) continue
-          const args = holders[0]!
+          const { args, fieldPath } = holders[0]!
           const at = args.findIndex(
             (a) => (typeof a === 'number' || typeof a === 'string') && String(a) === String(id),
           )
           if (at < 0 || new Set(rows.map((r) => String(r[at]))).size !== rows.length) continue
-          const fieldPath = fieldPathOf(args, wanted)!
           if (fieldPath.length === 1) continue
           return {
             exchange,

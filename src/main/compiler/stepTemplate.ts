@@ -140,10 +140,10 @@ function placeJson(
  * that came later may run after this one.
  */
 export function withBoundCredentials(step: ToolStep, target: ToolStep, seq?: number): ToolStep {
-  const earlierStep = (v: string) =>
-    seq !== undefined &&
-    [...v.matchAll(/\{\{\s*(?:num:)?step\.d(\d+)\./g)].every((m) => Number(m[1]) < seq) &&
-    /\{\{\s*(?:num:)?step\.d\d+\./.test(v)
+  const earlierStep = (v: string) => {
+    const steps = [...v.matchAll(/\{\{\s*(?:num:)?step\.d(\d+)\./g)].map((m) => Number(m[1]))
+    return seq !== undefined && steps.length > 0 && steps.every((n) => n < seq)
+  }
   const bound = (v: string) => /\{\{\s*(login\.|secret:)/.test(v) || earlierStep(v)
   const headers = { ...step.request.headers }
   for (const [name, value] of Object.entries(target.request.headers)) {
