@@ -1,5 +1,8 @@
 import { relativeTimeName } from '../../shared/relativeTime'
 import type { Action } from '../../shared/trace'
+import { READ_ACTS } from '../intent/act'
+import { namesPlace } from '../intent/place'
+import { readIntent } from '../intent/readIntent'
 import { wordsOf } from './valueSpelling'
 
 /** A value the person typed or chose, as the compiler uses it to find the target request. */
@@ -122,12 +125,34 @@ export function commitTime(actions: Action[]): number | null {
 }
 
 /**
+ * Marks as `context` the values the intent names as the place it acts in (`namesPlace`: "from
+ * the customers table of the shop database"): the record or the words the act is about stay
+ * required, the place is an input whose default is the recorded one (issue 24 kinds 2 and 3: a
+ * row picked in a table of a database the person had open). A write keeps a place required when
+ * it names nothing else, since a default would then pick what it changes; a read may default
+ * every place ("show the rows of the products table in the shop database").
+ */
+function markPlaces(typed: TypedValue[], intent: string): TypedValue[] {
+  if (!typed.length) return typed
+  const places = typed.map((t) => namesPlace(intent, t.value))
+  if (!places.some(Boolean)) return typed
+  const read = readIntent(intent)
+  const reads = read.act !== null && READ_ACTS.has(read.act)
+  // The record a write acts on may reach no request as the intent spells it (a row deleted by its
+  // key, "delete the customer Emmy Noether"): a value the intent spells elsewhere counts too.
+  const namesMore = places.some((p) => !p) || read.values.some((v) => !namesPlace(intent, v.text))
+  if (!reads && !namesMore) return typed
+  return typed.map((t, i) => (places[i] ? { ...t, context: true } : t))
+}
+
+/**
  * Marks typed values the intent only describes (`context`, see TypedValue): the intent holds the
  * value's words in order but not its spelling, and spells out at least one other typed value;
  * and choices from a list it does not spell out (`setting`). Returns new records; the input is
  * not changed.
  */
-export function markContext(typed: TypedValue[], intent: string): TypedValue[] {
+export function markContext(given: TypedValue[], intent: string): TypedValue[] {
+  const typed = markPlaces(given, intent)
   const lower = intent.toLowerCase()
   const literal = (t: TypedValue) => lower.includes(t.value.toLowerCase().trim())
   if (!typed.some(literal)) return typed

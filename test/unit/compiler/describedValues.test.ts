@@ -74,4 +74,36 @@ describe('values the intent describes instead of spelling', () => {
     expect(props.map((p) => p['x-in'])).not.toContain('path')
     expect(props.find((p) => p.default === 'Bicycle')?.['x-in']).toBe('query')
   })
+
+  it('makes a place the intent names an optional input, and keeps what a write acts on required', () => {
+    const trace = traceBuilder()
+      .exchange('GET', '/index.php?route=/sql&db=shop&table=customers', {
+        mime: 'text/html',
+        type: 'document',
+        responseText: '<table><tr><td>Emmy Noether</td></tr></table>',
+      })
+      .exchange('POST', '/index.php?route=/sql', {
+        body: { db: 'shop', table: 'customers', name: 'Emmy Noether', confirm: '1' },
+        response: { ok: true },
+      })
+      .build('delete the customer Emmy Noether from the customers table of the shop database')
+    const result = compileTrace(trace, options)
+    if (!result.ok) throw new Error(result.explanation.reason)
+    const { inputs } = result.candidate
+    const named = (value: string) =>
+      Object.entries(inputs.properties).find(([, p]) => p.default === value)?.[0]
+    expect(inputs.required).toContain(named('Emmy Noether') ?? 'name')
+    expect(named('shop')).toBeDefined()
+    expect(named('customers')).toBeDefined()
+    expect(inputs.required).not.toContain(named('shop'))
+    expect(inputs.required).not.toContain(named('customers'))
+  })
+
+  it('defaults every place of a read, but no place of a write that names nothing else', () => {
+    const places = [typed('products', 'table'), typed('shop', 'db')]
+    const read = markContext(places, 'show me the rows of the products table in the shop database')
+    expect(read.map((t) => t.context === true)).toEqual([true, true])
+    const write = markContext([typed('logs', 'table')], 'delete every row from the logs table')
+    expect(write.map((t) => t.context === true)).toEqual([false])
+  })
 })
