@@ -18,6 +18,7 @@ import { pickedNames } from './pathValues'
 import { requestValues } from './requestValues'
 import { lookupByName } from './lookupByName'
 import { lookupPickedRecords } from './pickedRecords'
+import { referencedValues } from './referencedValues'
 import { commandArguments } from './commandArguments'
 import { parametriseGraphqlLiterals } from './graphqlLiterals'
 import { readModifyWrite } from './readModifyWrite'
@@ -198,7 +199,12 @@ export function targetCandidates(
   const base = [...fromActions, ...named]
   // An item picked by a click (a version, a tab) that a later request sends as a query or body
   // value is a value the person chose, as a `<select>` would be.
-  const typed = markContext([...base, ...pickedValues(trace.actions, eligible, base)], intent)
+  const picked = [...base, ...pickedValues(trace.actions, eligible, base)]
+  // A record the person named that the write sends only by its id (kinds 2 and 3).
+  const typed = markContext(
+    [...picked, ...referencedValues(trace, intent, eligible, picked)],
+    intent,
+  )
   const committedAt = commitTime(trace.actions)
   const scored = rankCandidates(trace, eligible, typed, committedAt, intent)
   return { intent, siteHosts, eligible, typed, committedAt, scored, considered }

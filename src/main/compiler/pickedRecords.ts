@@ -222,7 +222,7 @@ function callRecord(
   return row ? { ...row, source: 'json', idName: 'id' } : null
 }
 
-function isIdValue(value: unknown): value is string | number {
+export function isIdValue(value: unknown): value is string | number {
   return (
     (typeof value === 'number' && Number.isInteger(value)) ||
     (typeof value === 'string' && /\d/.test(value) && !/\s/.test(value) && value.length <= 64)

@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest'
+import { compileTrace } from '../../../src/main/compiler'
+import { options } from './noise'
+import { traceBuilder } from './traceBuilder'
+
+const HEADLINES = {
+  headlines: {
+    content: [
+      { id: 17, title: 'Open source office suites compared', unread: true },
+      { id: 6, title: 'Tram depot open day on Saturday', unread: true },
+      { id: 3, title: 'New cycle lanes on the ring road', unread: true },
+    ],
+  },
+}
+
+/** A feed reader's trace without actions (a HAR): the list, then the article marked read by id. */
+function markReadTrace(intent: string) {
+  return traceBuilder()
+    .exchange('POST', '/backend.php', {
+      form: 'op=feeds&method=view&feed=-3',
+      response: HEADLINES,
+    })
+    .exchange('POST', '/backend.php', {
+      form: 'op=rpc&method=getAllCounters&seq=1',
+      response: { counters: [{ id: 'global-unread', counter: 36 }] },
+    })
+    .exchange('POST', '/backend.php', {
+      form: 'op=rpc&method=catchupSelected&ids=6&cmode=0',
+      response: { message: 'UPDATE_COUNTERS', ids: ['6'] },
+    })
+    .build(intent)
+}
+
+describe('a record the person named that the write sends only by its id', () => {
+  it('takes the write that sends the id and looks the record up by what the person named', () => {
+    const result = compileTrace(
+      markReadTrace("mark the article 'Tram depot open day on Saturday' as read"),
+      options,
+    )
+    if (!result.ok) throw new Error(result.explanation.reason)
+    const tool = result.candidate
+    const target = tool.steps.at(-1)!
+    expect(target.request.body).toMatchObject({ kind: 'form' })
+    const form = (target.request.body as { template: Record<string, string> }).template
+    expect(form.method).toBe('catchupSelected')
+    expect(form.ids).toMatch(/^\{\{(num:)?step\./)
+    const byName = Object.entries(tool.inputs.properties).find(
+      ([, p]) => p.default === 'Tram depot open day on Saturday',
+    )
+    expect(byName).toBeDefined()
+    expect(tool.inputs.required).toContain(byName![0])
+    expect(tool.steps.length).toBeGreaterThan(1)
+  })
+
+  it('finds nothing to stand in when the named record is in no answer', () => {
+    const result = compileTrace(
+      markReadTrace("mark the article 'Harbour festival moved to June' as read"),
+      options,
+    )
+    const ids = result.ok
+      ? (result.candidate.steps.at(-1)!.request.body as { template?: Record<string, string> })
+          .template?.ids
+      : undefined
+    expect(ids === undefined || !/step\./.test(ids)).toBe(true)
+  })
+})
