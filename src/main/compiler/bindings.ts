@@ -1,6 +1,6 @@
 import type { RequestTemplate, SlotSchema, ToolSpec, ToolStep } from '../../shared/toolSpec'
 import { placePath, type ValueSite } from './stepTemplate'
-import { queryPath } from './requestValues'
+import { multipartTextParts, queryPath } from './requestValues'
 import { rewriteBodyText } from './fileBodies'
 import { ownValue, unsafeSegment } from '../../shared/safeKeys'
 import { escapeXml } from '../../shared/xmlTree'
@@ -134,11 +134,11 @@ function placeConstants(
     for (const [site, placeholder] of fields) template[site.slice(5)] = placeholder
     return { kind: 'form', template }
   }
-  if (body.kind === 'text' && fields.length)
-    return {
-      kind: 'text',
-      template: placeXml(body.template, new Map(fields.map(([site, p]) => [site.slice(5), p]))),
-    }
+  if (body.kind === 'text' && fields.length) {
+    const placed = new Map(fields.map(([site, p]) => [site.slice(5), p]))
+    const multipart = placeMultipart(body.template, placed)
+    return { kind: 'text', template: multipart ?? placeXml(body.template, placed) }
+  }
   if (body.kind !== 'json') return body
   const template = structuredClone(body.template)
   for (const [site, placeholder] of fields) {
@@ -155,6 +155,24 @@ function placeConstants(
       node[last] = typeof node[last] === 'number' ? asNumber(placeholder) : placeholder
   }
   return { kind: 'json', template }
+}
+
+/**
+ * A multipart body template (its first line a delimiter, RFC 7578) with the named fields' values
+ * replaced by their placeholders; null when the text is no multipart body.
+ */
+function placeMultipart(text: string, placed: ReadonlyMap<string, string>): string | null {
+  const mark = /^(--[^\r\n]+)\r\n[Cc]ontent-[Dd]isposition:/.exec(text)?.[1]
+  if (!mark) return null
+  let out = ''
+  let from = 0
+  for (const field of multipartTextParts(text, mark).fields) {
+    const placeholder = placed.get(field.name)
+    if (placeholder === undefined) continue
+    out += text.slice(from, field.start) + placeholder
+    from = field.end
+  }
+  return out + text.slice(from)
 }
 
 /**

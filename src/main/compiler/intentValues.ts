@@ -1,15 +1,12 @@
 import type { Exchange } from '../../shared/trace'
 import { pathSegments, requestValues } from './requestValues'
 import { isNamedCommand } from './commandArguments'
-import { isOperationValue } from './operation'
+import { isOperationValue, isSubmitKey } from './operation'
 import { labelledValues } from './optionLabels'
 import { presentedAsValue, VALUE_INTRODUCERS } from './valueCues'
 import { normalValue, wordsOf } from './valueSpelling'
 import { intentWords } from './intentWords'
 import type { TypedValue } from './typedValues'
-
-/** Form fields that carry a button's label, not a value (`wp-submit`, `submitButton`, `btn`). */
-const SUBMIT_FIELD = /(^|[-_.])(submit|button|btn|commit)([-_.]|$)|^(wp)?(submit|save|commit)\w*$/i
 
 /** Longest intent phrase compared with a request value, in words ("new york city"). */
 const MAX_PHRASE_WORDS = 5
@@ -71,7 +68,7 @@ export function intentValues(intent: string, exchanges: Exchange[]): TypedValue[
       // An action API's operation (`do=media`) is what the request does, never a value.
       if (typeof v.value !== 'string' || found.has(v.value) || isOperationValue(v)) continue
       // A submit button's label ("Log In") repeats the intent's verb; it is no value.
-      if (SUBMIT_FIELD.test(v.key)) continue
+      if (isSubmitKey(v.key)) continue
       const text = v.value.trim().toLowerCase().replace(/\s+/g, ' ')
       // Unquoted, a value's punctuation falls away with the intent's ("team status: Status: amber"
       // and `Status: amber`): a value of two words or more also matches by its words.

@@ -21,6 +21,24 @@ export function operationOf(exchange: Exchange): string | null {
   return ops.length ? ops.map((op) => `${op.key}=${String(op.value)}`).join('&') : null
 }
 
+/** Form fields that carry a button's label, not a value (`wp-submit`, `_submit`, `commit`, `btn`). */
+const SUBMIT_FIELD = /(^|[-_.])(submit|button|btn|commit)([-_.]|$)|^(wp)?(submit|save|commit)\w*$/i
+
+/**
+ * True when a form field (urlencoded or multipart) carries the label of the button the person
+ * pressed (`_submit=Save Page`, `wp-submit=Log In`): which of a form's buttons, so part of what
+ * the request does (Save, not Preview), never a value the caller gives. JSON keys are left alone
+ * (`{"commit": "…"}` is a message or a hash there).
+ */
+export function isSubmitField(v: RequestValue): boolean {
+  return v.form === true && isSubmitKey(v.key)
+}
+
+/** True when a field's name is a button's (`SUBMIT_FIELD`), wherever it is sent. */
+export function isSubmitKey(key: string): boolean {
+  return SUBMIT_FIELD.test(key)
+}
+
 /**
  * True when a request value is the operation field of an action API: a constant, never a slot.
  * Either its name says so (`action`, `do`, `cmd`…) or the trace showed it

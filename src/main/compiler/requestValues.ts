@@ -66,7 +66,13 @@ export function requestValues(exchange: Exchange): RequestValue[] {
       if ('value' in part) out.push(multipartValue(part))
   } else if (isXmlRequest(exchange)) {
     for (const field of xmlFields(exchange.requestBody!.text))
-      out.push({ location: 'body', path: field.path, key: field.key, value: field.value, xml: true })
+      out.push({
+        location: 'body',
+        path: field.path,
+        key: field.key,
+        value: field.value,
+        xml: true,
+      })
   } else if (exchange.requestBody?.encoding === 'utf8') {
     const multipart = multipartFields(exchange)
     if (multipart) for (const part of multipart.fields) out.push(multipartValue(part))
@@ -212,7 +218,18 @@ export function multipartFields(
   const body = exchange.requestBody
   if (!boundary || !body || body.encoding !== 'utf8') return null
   const mark = `--${boundary[1] ?? boundary[2]}`
-  const text = body.text
+  return { boundary: mark, ...multipartTextParts(body.text, mark) }
+}
+
+/**
+ * The text fields and file names of a multipart body's text whose delimiter is `mark` (`--` and
+ * the boundary): a request's body as sent, or a template made of one (placeholders in it keep
+ * their offsets' meaning).
+ */
+export function multipartTextParts(
+  text: string,
+  mark: string,
+): { fields: MultipartField[]; files: string[] } {
   const fields: MultipartField[] = []
   const files: string[] = []
   let at = text.indexOf(mark)
@@ -235,7 +252,7 @@ export function multipartFields(
     }
     at = next
   }
-  return { boundary: mark, fields, files }
+  return { fields, files }
 }
 
 /** Lists longer than this keep their tail constant: ids by the hundred are not inputs. */

@@ -12,7 +12,13 @@ import {
   type ScalarType,
 } from './observations'
 import { withFileBody } from './fileBodies'
-import { isOperationValue, isRpcCorrelation, isRpcPositional, isRpcSubOperation } from './operation'
+import {
+  isOperationValue,
+  isRpcCorrelation,
+  isRpcPositional,
+  isRpcSubOperation,
+  isSubmitField,
+} from './operation'
 import { multipartFields, queryEntries, requestValues, type RequestValue } from './requestValues'
 import { placeXml } from './xmlBody'
 import { normalValue } from './valueSpelling'
@@ -68,7 +74,7 @@ export function planSlots(
   const slottable = (v: RequestValue) => {
     // An action API's operation (`action=inline-save`, a JSON-RPC `method`) is what the tool
     // does, not an input, even when the person picked it from a menu (issue 24 kind 6).
-    if (isOperationValue(v) || isRpcCorrelation(v, exchange)) return false
+    if (isOperationValue(v) || isRpcCorrelation(v, exchange) || isSubmitField(v)) return false
     if (typedByPath.has(valueKey(v))) return true
     // A whole text body is an input only when the person typed or pasted it.
     if (v.whole) return false

@@ -219,6 +219,56 @@ describe('dependencies', () => {
     ])
   })
 
+  it('binds a multipart field that repeats the session cookie to the login and keeps the button pressed', () => {
+    const b = build()
+    b.fill('text', 'Status: amber').click('Save Page')
+    // A CGI::Session id: hex, so no input (it looks made per request), a constant to bind.
+    const session = 'e259d195014a4bbe958053839caf6225'
+    const trace = b.build('change the page team_status to say Status: amber', {
+      cookies: [
+        {
+          name: 'wiki_session',
+          value: session,
+          domain: 'shop.example.com',
+          path: '/',
+          expires: -1,
+        },
+      ],
+      origins: [],
+    })
+    const boundary = '----WebKitFormBoundaryX1'
+    const part = (name: string, value: string) =>
+      `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`
+    trace.exchanges.push({
+      ...structuredClone(trace.exchanges[0] ?? ({} as Exchange)),
+      id: 'exc_1',
+      seq: 1,
+      method: 'POST',
+      url: `${ORIGIN}/wiki.cgi`,
+      startedAt: b.now() + 50,
+      requestHeaders: {
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+        cookie: `wiki_session=${session}`,
+      },
+      requestBody: {
+        text: `${part('do', 'edit')}${part('sid', session)}${part('page', 'team_status')}${part('text', 'Status: amber')}${part('_submit', 'Save Page')}--${boundary}--\r\n`,
+        encoding: 'utf8',
+      },
+      status: 302,
+      responseHeaders: { location: '/team_status/' },
+      responseBody: { text: '', encoding: 'utf8' },
+    } as Exchange)
+    const tool = compile(trace)
+    const body = tool.steps.at(-1)!.request.body
+    expect(body?.kind).toBe('text')
+    const text = (body as { template: string }).template
+    expect(text).toContain('name="sid"\r\n\r\n{{login.')
+    expect(text).not.toContain(session)
+    // The button pressed (Save, not Preview) is part of what the request does: never an input.
+    expect(text).toContain('name="_submit"\r\n\r\nSave Page\r\n')
+    expect(text).toContain(`--${boundary}--`)
+  })
+
   it('keeps a cookie that a dependency step sets out of the login (the run jar receives it)', () => {
     const b = build()
     b.exchange('GET', '/form', {

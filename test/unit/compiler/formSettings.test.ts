@@ -35,7 +35,10 @@ describe('form settings the intent does not name', () => {
     const byPath = Object.fromEntries(
       Object.entries(tool.inputs.properties).map(([name, p]) => [p['x-path'], name]),
     )
-    expect(tool.inputs.required?.sort()).toEqual([byPath.name, byPath.vhost].sort())
+    // The vhost is named as the place the queue goes ("in the shop vhost"): optional, recorded
+    // default (`namesPlace`); the queue's name is what the caller gives.
+    expect(tool.inputs.required).toEqual([byPath.name])
+    expect(tool.inputs.properties[byPath.vhost!]?.default).toBe('shop')
     expect(tool.inputs.properties[byPath.durable!]?.default).toBe('true')
   })
 
