@@ -210,6 +210,17 @@ function sourceOf(
       ? findExchangeSource(value, earlierThan(plan, exchange), plan.options.sameSite)
       : null
   if (source && !isLoginExchange(source.exchange)) return dependOn(plan, source, key, site, depth)
+  // The sign-in answered with the page the person had asked for: signed in, that page gives it.
+  const asked = source && pageBehindSignIn(source.exchange, earlierThan(plan, source.exchange))
+  if (source && asked) {
+    plan.signals.push(
+      signal(
+        'page_behind_sign_in',
+        `${site} came in the sign-in's answer, the page ${asked.method} ${pathOf(asked.url)} asked for: read from that page, signed in`,
+      ),
+    )
+    return dependOn(plan, { ...source, exchange: asked }, key, site, depth)
+  }
   if (stored?.from === 'cookie') {
     plan.signals.push(signal('login_value', `${site} is the login's cookie "${stored.key}"`))
     return loginValue(plan, 'cookie', stored.origin, stored.key, '')
@@ -419,6 +430,29 @@ const PLAIN_WORDS = /^[A-Za-z]{1,24}([ _:-][A-Za-z]{1,24}){0,2}$/
 /** A request that signs in (its body carries a password): its answers belong to the login. */
 function isLoginExchange(exchange: Exchange): boolean {
   return requestValues(exchange).some((v) => /^(pass(word)?|passwd|pwd)$/i.test(v.key))
+}
+
+/** An HTML answer that asks for a password: a sign-in form. */
+const PASSWORD_FIELD = /<input\b[^>]*\btype\s*=\s*["']?password\b/i
+
+/**
+ * The page a sign-in interposed itself before (ikiwiki's `do=edit` answering its sign-in form,
+ * the sign-in's own answer then being the editor): the last GET of the sign-in's host before it
+ * that answered 200 with a password field. Signed in, that page answers what the sign-in did.
+ * Null when the person signed in of their own accord (no such page).
+ */
+function pageBehindSignIn(login: Exchange, earlier: readonly Exchange[]): Exchange | null {
+  const host = safeUrl(login.url)?.host
+  for (let i = earlier.length - 1; i >= 0; i--) {
+    const e = earlier[i]!
+    if (e.method !== 'GET' || safeUrl(e.url)?.host !== host || e.status !== 200) continue
+    if (!PASSWORD_FIELD.test(e.responseBody?.text ?? '')) continue
+    // The page must be more than the sign-in form: one of its own (a path or query) was asked.
+    return safeUrl(e.url)?.search || safeUrl(e.url)?.pathname !== safeUrl(login.url)?.pathname
+      ? e
+      : null
+  }
+  return null
 }
 
 /**

@@ -269,6 +269,36 @@ describe('dependencies', () => {
     expect(text).toContain(`--${boundary}--`)
   })
 
+  it('reads a form token from the page a sign-in interposed itself before, not from the sign-in', () => {
+    const b = build()
+    // Asked for the editor signed out: the site answered its sign-in form instead.
+    b.exchange('GET', '/wiki.cgi?do=edit&page=team_status', {
+      html: '<form method="post"><input name="name"><input type="password" name="password"></form>',
+    })
+    // The sign-in's answer is the editor the person asked for, with the page's revision in it.
+    b.exchange('POST', '/wiki.cgi', {
+      body: { do: 'signin', name: 'alice', password: '[sitecall:secret]' },
+      html: '<form method="post"><input type="hidden" name="rcsinfo" value="dbd597d8a8904edd46aac3b3d61a0dac136eea0f"><textarea name="editcontent"></textarea></form>',
+    })
+    b.fill('editcontent', 'Status: amber').click('Save Page')
+    b.exchange('POST', '/wiki.cgi', {
+      body: {
+        do: 'edit',
+        page: 'team_status',
+        rcsinfo: 'dbd597d8a8904edd46aac3b3d61a0dac136eea0f',
+        editcontent: 'Status: amber',
+      },
+      response: { saved: true },
+    })
+    const tool = compile(b.build("change the wiki page team_status to say 'Status: amber'"))
+    expect(tool.steps).toHaveLength(2)
+    expect(tool.steps[0]!.request.method).toBe('GET')
+    expect(tool.steps[0]!.request.url).toContain('do=edit')
+    const body = tool.steps[1]!.request.body as { template: Record<string, unknown> }
+    expect(body.template.rcsinfo).toBe(`{{step.${tool.steps[0]!.id}.rcsinfo}}`)
+    expect(tool.evidence.signals.map((x) => x.name)).toContain('page_behind_sign_in')
+  })
+
   it('keeps a cookie that a dependency step sets out of the login (the run jar receives it)', () => {
     const b = build()
     b.exchange('GET', '/form', {
