@@ -191,6 +191,21 @@ export const ARRIVALS: Arrival[] = [
     recording: { n, target: rt, working: rw },
     har: { n, target: ht, working: hw },
   })),
+  // Wave 9: measured on arrival at af06b79, after wave 8's mechanisms (raw output:
+  // arrivals/wave9-af06b79.txt; the first runs, before each helper fixed a check of their own).
+  ...(
+    [
+      ['ikiwiki', 8, [5, 1], [6, 4]],
+      ['zabbix', 8, [7, 3], [5, 2]],
+    ] as const
+  ).map(([app, n, [rt, rw], [ht, hw]]): Arrival => ({
+    app,
+    wave: 9,
+    measured: '2026-11-29',
+    commit: 'af06b79',
+    recording: { n, target: rt, working: rw },
+    har: { n, target: ht, working: hw },
+  })),
 ]
 
 /** Apps whose arrival was measured: the only ones rules and the ranker may learn from. */
