@@ -112,6 +112,21 @@ export function inputFor(
   return null
 }
 
+/** The input and step placeholders of `tool`'s requests that name no input or no earlier step. */
+export function danglingPlaceholders(tool: ToolSpec): string[] {
+  const slots = new Set(Object.values(tool.inputs.properties).map((p) => p['x-slot']))
+  const out = new Set<string>()
+  tool.steps.forEach((step, i) => {
+    const before = new Set(tool.steps.slice(0, i).map((s) => s.id))
+    const text = JSON.stringify(step.request)
+    for (const m of text.matchAll(/\{\{\s*(?:num:|json:|xml:)?input\.(p\d+)\s*\}\}/g))
+      if (!slots.has(m[1]!)) out.add(m[0])
+    for (const m of text.matchAll(/\{\{\s*(?:num:|json:|xml:)?step\.([\w-]+)\./g))
+      if (!before.has(m[1]!)) out.add(`${m[0]}…`)
+  })
+  return [...out]
+}
+
 /** Judges a compile result against a key: target, slots, dependencies and mutating flag. */
 export function judge(result: CompileResult | null, key: AnswerKey): Verdict {
   if (!result)
@@ -150,7 +165,11 @@ export function judge(result: CompileResult | null, key: AnswerKey): Verdict {
   )
   if (extraRequired.length)
     problems.push(`slots: required inputs not in the key: ${extraRequired.join(', ')}`)
-  const slots = taken.size === key.inputs.length && extraRequired.length === 0
+  // A placeholder must name an input the tool has and a step that runs before it: a tool that
+  // sends a removed input or reads a later step fails at its first run, whatever the key says.
+  const dangling = danglingPlaceholders(tool)
+  if (dangling.length) problems.push(`slots: placeholders name nothing: ${dangling.join(', ')}`)
+  const slots = taken.size === key.inputs.length && extraRequired.length === 0 && !dangling.length
 
   const before = steps.slice(0, -1)
   const missing = key.dependencies.filter(

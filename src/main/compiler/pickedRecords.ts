@@ -9,6 +9,7 @@
 import { fold, formatPath, wherePart, type PathPart } from '../../shared/jsonPath'
 import type { EvidenceSignal, SlotSchema, ToolSpec, ToolStep } from '../../shared/toolSpec'
 import type { Exchange, Trace } from '../../shared/trace'
+import { stepsAfterBindings } from './bindings'
 import { parseJsonBody, parseXmlBody, safeUrl } from './classify'
 import { snake } from './naming'
 import { personValues, type PersonValue } from './personValues'
@@ -65,6 +66,9 @@ export function lookupPickedRecords(tool: ToolSpec, trace: Trace, intent = tool.
   const required = [...(tool.inputs.required ?? [])]
   const steps = [...tool.steps]
   const signals: EvidenceSignal[] = []
+  // Inputs the lookup replaces: a step that borrowed one (its value was the same) sends it as
+  // recorded again.
+  const removed = new Map<string, { name: string; default: unknown }>()
   let request = target.request
   for (const literal of literals) {
     const found =
@@ -99,6 +103,8 @@ export function lookupPickedRecords(tool: ToolSpec, trace: Trace, intent = tool.
         : `{{step.${step.id}.${extractor}}}`
     request = replaceLiteral(request, literal, placeholder)
     if (literal.input) {
+      const was = properties[literal.input]!
+      removed.set(was['x-slot'], { name: literal.input, default: was.default })
       delete properties[literal.input]
       const at = required.indexOf(literal.input)
       if (at >= 0) required.splice(at, 1)
@@ -110,10 +116,15 @@ export function lookupPickedRecords(tool: ToolSpec, trace: Trace, intent = tool.
     })
   }
   if (!signals.length) return tool
-  const ordered = steps.slice(0, -1).sort((a, b) => seqOf(trace, a) - seqOf(trace, b))
+  const inputs = { ...tool.inputs, properties, required }
+  const ordered = stepsAfterBindings(
+    steps.slice(0, -1).sort((a, b) => seqOf(trace, a) - seqOf(trace, b)),
+    removed,
+    inputs,
+  )
   return {
     ...tool,
-    inputs: { ...tool.inputs, properties, required },
+    inputs,
     steps: [...ordered, { ...target, request }],
     evidence: { ...tool.evidence, signals: [...tool.evidence.signals, ...signals] },
   }

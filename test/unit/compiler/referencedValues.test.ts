@@ -64,3 +64,32 @@ describe('a record the person named that the write sends only by its id', () => 
     expect(ids === undefined || !/step\./.test(ids)).toBe(true)
   })
 })
+
+describe('a lookup that replaces an input another step borrowed', () => {
+  it('leaves no step sending an input the tool no longer has', () => {
+    const trace = traceBuilder()
+      .exchange('GET', '/backend.php?op=tree&mode=2', {
+        response: {
+          items: [
+            { bare_id: 2, name: 'Local' },
+            { bare_id: 5, name: 'News' },
+          ],
+        },
+      })
+      .fill('http://feeds.example/cycling.xml', { name: 'feed', label: 'Feed URL' })
+      .click('Subscribe')
+      .exchange('POST', '/backend.php', {
+        form: 'op=feeds&method=add&feed=http%3A%2F%2Ffeeds.example%2Fcycling.xml&cat=2',
+        response: { result: { code: 1 } },
+      })
+      .build('subscribe to the feed http://feeds.example/cycling.xml in the Local category')
+    const result = compileTrace(trace, options)
+    if (!result.ok) throw new Error(result.explanation.reason)
+    const tool = result.candidate
+    const slots = new Set(Object.values(tool.inputs.properties).map((p) => p['x-slot']))
+    const sent = JSON.stringify(tool.steps.map((s) => s.request))
+    for (const m of sent.matchAll(/\{\{(?:num:|json:|xml:)?input\.(p\d+)\}\}/g))
+      expect(slots.has(m[1]!)).toBe(true)
+    expect(tool.steps.length).toBeGreaterThan(1)
+  })
+})
