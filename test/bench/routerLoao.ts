@@ -37,6 +37,20 @@ export interface Choice {
   right: boolean[]
   /** False when the intent is not readable (it answers needs_observation whatever the weights). */
   readable: boolean
+  /** How much it counts in a fit (1 when absent; `weighByApp`). */
+  weight?: number
+}
+
+/**
+ * The choices with weights that give every fold (app) the same total, the mean count of a fold's
+ * choices: an app with a thousand generated rewordings counts as much as one with forty written
+ * by a stranger, so the fit learns what carries across apps, not one app's phrasing.
+ */
+export function weighByApp(choices: readonly Choice[]): Choice[] {
+  const counts = new Map<string, number>()
+  for (const c of choices) counts.set(c.fold, (counts.get(c.fold) ?? 0) + 1)
+  const mean = choices.length / (counts.size || 1)
+  return choices.map((c) => ({ ...c, weight: mean / counts.get(c.fold)! }))
 }
 
 /**
@@ -84,7 +98,11 @@ function dealt(text: string, folds: readonly string[]): string {
 
 /** The choice group the model fits: no tool first, then the candidates. */
 export function groupOf(c: Choice): ChoiceGroup {
-  return { rows: [noneFeatures(), ...c.rows], right: [c.expect === null, ...c.right] }
+  return {
+    rows: [noneFeatures(), ...c.rows],
+    right: [c.expect === null, ...c.right],
+    ...(c.weight === undefined ? {} : { weight: c.weight }),
+  }
 }
 
 /**
@@ -193,7 +211,7 @@ export interface LoaoResult {
   figures: Figures
   outcomes: Outcome[]
   /** Out-of-fold probability of each readable intent's first tool, and whether it was right. */
-  outOfFold: Array<{ p: number; right: boolean; fold: string }>
+  outOfFold: Array<{ p: number; right: boolean; fold: string; weight?: number }>
 }
 
 /**
@@ -218,7 +236,12 @@ export function leaveOneAppOut(choices: readonly Choice[], l2?: number): LoaoRes
       const p = probabilities(c, weightsOf.get(c.fold)!).slice(1)
       let best = -1
       for (let i = 0; i < p.length; i++) if (best < 0 || p[i]! > p[best]!) best = i
-      return { p: best < 0 ? 0 : p[best]!, right: best >= 0 && c.right[best]!, fold: c.fold }
+      return {
+        p: best < 0 ? 0 : p[best]!,
+        right: best >= 0 && c.right[best]!,
+        fold: c.fold,
+        ...(c.weight === undefined ? {} : { weight: c.weight }),
+      }
     })
   const outcomes = choices.map((c) => {
     const platt = fitPlatt(outOfFold.filter((o) => o.fold !== c.fold))

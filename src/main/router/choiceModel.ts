@@ -13,6 +13,8 @@
 export interface ChoiceGroup {
   rows: number[][]
   right: boolean[]
+  /** How much the group counts in the fit (1 when absent): an app's share, spread over its intents. */
+  weight?: number
 }
 
 export interface Platt {
@@ -59,7 +61,7 @@ export function fitChoiceModel(
 ): number[] {
   const usable = groups.filter((g) => g.right.some(Boolean))
   let w = new Array<number>(dimensions).fill(0)
-  const n = usable.length || 1
+  const n = usable.reduce((s, g) => s + (g.weight ?? 1), 0) || 1
   let previous = objective(usable, w, l2) / n
   for (let it = 0; it < iterations; it++) {
     const g = new Array<number>(dimensions).fill(0)
@@ -90,24 +92,27 @@ export function fitChoiceModel(
   return w
 }
 
-/** Penalised log-likelihood (times n) of `groups` under `w`. */
+/** Penalised log-likelihood (times n, the groups' summed weight) of `groups` under `w`. */
 function objective(groups: readonly ChoiceGroup[], w: readonly number[], l2: number): number {
   let total = 0
+  let n = 0
   for (const group of groups) {
     const p = softmax(group.rows.map((x) => dot(w, x)))
     let right = 0
     for (let i = 0; i < p.length; i++) if (group.right[i]) right += p[i]!
-    total += Math.log(Math.max(right, 1e-300))
+    total += (group.weight ?? 1) * Math.log(Math.max(right, 1e-300))
+    n += group.weight ?? 1
   }
-  return total - (groups.length * l2 * w.reduce((s, v) => s + v * v, 0)) / 2
+  return total - (n * l2 * w.reduce((s, v) => s + v * v, 0)) / 2
 }
 
 /**
- * Adds one group's gradient and negative Hessian of log Σ_right p to `g` and `h`:
- * E_{p|right}[x] − E_p[x], and Cov_p(x) − Cov_{p|right}(x).
+ * Adds one group's gradient and negative Hessian of log Σ_right p to `g` and `h`, times its
+ * weight: E_{p|right}[x] − E_p[x], and Cov_p(x) − Cov_{p|right}(x).
  */
 function accumulate(group: ChoiceGroup, w: readonly number[], g: number[], h: number[][]): void {
   const d = w.length
+  const weight = group.weight ?? 1
   const p = softmax(group.rows.map((x) => dot(w, x)))
   let pr = 0
   for (let i = 0; i < p.length; i++) if (group.right[i]) pr += p[i]!
@@ -121,11 +126,11 @@ function accumulate(group: ChoiceGroup, w: readonly number[], g: number[], h: nu
       meanR[a] = meanR[a]! + q * x[a]!
     }
   }
-  for (let a = 0; a < d; a++) g[a] = g[a]! + meanR[a]! - mean[a]!
+  for (let a = 0; a < d; a++) g[a] = g[a]! + weight * (meanR[a]! - mean[a]!)
   for (let i = 0; i < p.length; i++) {
     const x = group.rows[i]!
     const q = group.right[i] ? p[i]! / pr : 0
-    const c = p[i]! - q
+    const c = weight * (p[i]! - q)
     if (c === 0) continue
     for (let a = 0; a < d; a++) {
       if (x[a] === 0) continue
@@ -134,7 +139,8 @@ function accumulate(group: ChoiceGroup, w: readonly number[], g: number[], h: nu
     }
   }
   for (let a = 0; a < d; a++)
-    for (let b = 0; b < d; b++) h[a]![b] = h[a]![b]! - mean[a]! * mean[b]! + meanR[a]! * meanR[b]!
+    for (let b = 0; b < d; b++)
+      h[a]![b] = h[a]![b]! + weight * (meanR[a]! * meanR[b]! - mean[a]! * mean[b]!)
 }
 
 /** Solves `a·x = b` by Gaussian elimination with partial pivoting (a small, dense system). */
@@ -160,21 +166,25 @@ function solve(a: number[][], b: number[]): number[] {
 /**
  * Fits Platt's a and b on (raw probability, right?) pairs by Newton's method on the log-loss,
  * with Platt's smoothed targets (N₊+1)/(N₊+2) and 1/(N₋+2), each step halved until the loss
- * falls (Lin, Lin and Weng 2007, "A note on Platt's probabilistic outputs"). With no pairs, the
- * identity.
+ * falls (Lin, Lin and Weng 2007, "A note on Platt's probabilistic outputs"). A pair's `weight`
+ * (1 when absent) counts it that many times. With no pairs, the identity.
  */
-export function fitPlatt(pairs: ReadonlyArray<{ p: number; right: boolean }>): Platt {
+export function fitPlatt(
+  pairs: ReadonlyArray<{ p: number; right: boolean; weight?: number }>,
+): Platt {
   if (!pairs.length) return { a: 1, b: 0 }
-  const pos = pairs.filter((x) => x.right).length
+  const weightOf = (x: { weight?: number }) => x.weight ?? 1
+  const pos = pairs.reduce((s, x) => s + (x.right ? weightOf(x) : 0), 0)
+  const all = pairs.reduce((s, x) => s + weightOf(x), 0)
   const hi = (pos + 1) / (pos + 2)
-  const lo = 1 / (pairs.length - pos + 2)
-  const data = pairs.map(({ p, right }) => ({ z: logit(p), t: right ? hi : lo }))
+  const lo = 1 / (all - pos + 2)
+  const data = pairs.map((x) => ({ z: logit(x.p), t: x.right ? hi : lo, w: weightOf(x) }))
   const loss = (a: number, b: number) => {
     let total = 0
-    for (const { z, t } of data) {
+    for (const { z, t, w } of data) {
       const f = a * z + b
       // log(1 + e^f) − t·f, computed stably.
-      total += (f > 0 ? f + Math.log1p(Math.exp(-f)) : Math.log1p(Math.exp(f))) - t * f
+      total += w * ((f > 0 ? f + Math.log1p(Math.exp(-f)) : Math.log1p(Math.exp(f))) - t * f)
     }
     return total
   }
@@ -187,10 +197,10 @@ export function fitPlatt(pairs: ReadonlyArray<{ p: number; right: boolean }>): P
     let haa = 1e-12
     let hab = 0
     let hbb = 1e-12
-    for (const { z, t } of data) {
+    for (const { z, t, w } of data) {
       const q = 1 / (1 + Math.exp(-(a * z + b)))
-      const r = q - t
-      const s = q * (1 - q)
+      const r = w * (q - t)
+      const s = w * q * (1 - q)
       ga += r * z
       gb += r
       haa += s * z * z

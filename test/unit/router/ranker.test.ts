@@ -111,6 +111,29 @@ describe('the choice model (issue 25 C)', () => {
     expect(w[0]).toBeGreaterThan(w[1]!)
   })
 
+  it('counts a group of weight k as k copies of it', () => {
+    // Two kinds of intent pull the weights apart; weighting one of them moves the fit as copies do.
+    const a = {
+      rows: [
+        [1, 0],
+        [0, 1],
+      ],
+      right: [true, false],
+    }
+    const b = {
+      rows: [
+        [1, 0],
+        [0, 1],
+      ],
+      right: [false, true],
+    }
+    const copies = fitChoiceModel([a, a, a, b], 2)
+    const weighted = fitChoiceModel([{ ...a, weight: 3 }, b], 2)
+    const plain = fitChoiceModel([a, b], 2)
+    weighted.forEach((w, i) => expect(w).toBeCloseTo(copies[i]!, 6))
+    expect(Math.abs(weighted[0]! - plain[0]!)).toBeGreaterThan(0.1)
+  })
+
   it('calibrates: Platt on out-of-fold probabilities maps them to how often they were right', () => {
     // Half of the choices at p = 0.95 were right, one in ten at p = 0.3: 0.95 is no 0.9 on apps
     // the weights never saw.
