@@ -154,4 +154,40 @@ describe('an id picked by a row of a server-rendered list', () => {
     if (body?.kind !== 'form') throw new Error('expected a form body')
     expect(body.template['check[]']).toBe(`{{step.${read.id}.${extractor.name}}}`)
   })
+
+  it('reads checkboxes named after their own value (userids[8]=8) as one list', () => {
+    const users = ['erin.walsh', 'frank.ortiz', 'gina.park']
+    const list =
+      '<html><body><form method="post"><table><tr><th></th><th>Username</th></tr>' +
+      users
+        .map(
+          (name, i) =>
+            `<tr><td><input type="checkbox" name="userids[${i + 7}]" value="${i + 7}"></td><td><a href="zabbix.php?action=user.edit&userid=${i + 7}">${name}</a></td></tr>`,
+        )
+        .join('') +
+      '</table></form></body></html>'
+    const trace = traceBuilder('http://127.0.0.1:8080')
+      .exchange('GET', '/zabbix.php?action=user.list', {
+        responseText: list,
+        mime: 'text/html',
+        type: 'document',
+      })
+      .click('Delete')
+      .exchange('POST', '/zabbix.php', {
+        form: 'action=user.delete&userids%5B8%5D=8',
+        response: { success: true },
+      })
+      .build("delete the user 'frank.ortiz'")
+    const result = compileTrace(trace, options)
+    if (!result.ok) throw new Error(result.explanation.reason)
+    const tool = result.candidate
+    const read = tool.steps.find((s) => s.extract.some((x) => x.from === 'anchor'))!
+    const extractor = read.extract.find((x) => x.from === 'anchor')!
+    const input = Object.values(tool.inputs.properties).find((p) => p['x-in'] === 'answer')!
+    expect(input.default).toBe('frank.ortiz')
+    const id = extractValue({ status: 200, headers: {}, body: list }, extractor, {
+      [`input.${input['x-slot']}`]: 'gina.park',
+    })
+    expect(id).toBe('9')
+  })
 })
