@@ -13,7 +13,13 @@ import { stepsAfterBindings } from './bindings'
 import { parseJsonBody, parseXmlBody, safeUrl } from './classify'
 import { snake } from './naming'
 import { personValues, type PersonValue } from './personValues'
-import { queryParts, templateOf, withBoundCredentials, withQueryValues } from './stepTemplate'
+import {
+  decodePart,
+  queryParts,
+  templateOf,
+  withBoundCredentials,
+  withQueryValues,
+} from './stepTemplate'
 import { isLongPoll } from './valueSources'
 import { findRow } from './pickedRows'
 import { findCallRecord } from './scriptRows'
@@ -97,6 +103,7 @@ export function lookupPickedRecords(tool: ToolSpec, trace: Trace, intent = tool.
       ? formatAnchorPick({ ...found.pick, text: `{{input.${slot}}}` })
       : pickedRecordPath(found, slot)
     step.extract = [...step.extract, { name: extractor, from: found.source, path }]
+    searchesFor(step, found.person.value, slot)
     const placeholder =
       typeof literal.value === 'number'
         ? `{{num:step.${step.id}.${extractor}}}`
@@ -432,6 +439,29 @@ function stepFor(steps: ToolStep[], exchange: Exchange): ToolStep {
   )
   steps.splice(steps.length - 1, 0, step)
   return step
+}
+
+/** Shortest text a list read may have searched for (one letter finds too much to be typed). */
+const MIN_SEARCH = 2
+
+/**
+ * Makes a list read that searched for what the person started typing (Zabbix's group picker
+ * sends `search=Web` on the way to "Web servers") search for the caller's value instead: the
+ * recorded search finds no other record. A query value is such a search when it is the start of
+ * a word of the person's value, case aside, and shorter than it. Changes `step` in place.
+ */
+function searchesFor(step: ToolStep, person: string, slot: string): void {
+  const whole = fold(person)
+  step.request = {
+    ...step.request,
+    url: withQueryValues(step.request.url, (_name, value) => {
+      const typed = fold(decodePart(value))
+      if (value.includes('{{') || typed.length < MIN_SEARCH || typed.length >= whole.length)
+        return undefined
+      const startsWord = whole.startsWith(typed) || whole.includes(` ${typed}`)
+      return startsWord && /\p{L}/u.test(typed) ? `{{input.${slot}}}` : undefined
+    }),
+  }
 }
 
 /** `base`, or `base_2`, `base_3`… when the step already extracts a value by that name. */

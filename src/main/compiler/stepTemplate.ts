@@ -204,7 +204,7 @@ export function withQueryValues(
 }
 
 /** A query name or value decoded; as written when it is not valid percent-encoding. */
-function decodePart(text: string): string {
+export function decodePart(text: string): string {
   try {
     return decodeURIComponent(text.replace(/\+/g, ' '))
   } catch {

@@ -93,3 +93,33 @@ describe('a lookup that replaces an input another step borrowed', () => {
     expect(tool.steps.length).toBeGreaterThan(1)
   })
 })
+
+describe('a lookup whose list was a search for what the person started typing', () => {
+  it('searches for the caller’s value instead of the letters typed', () => {
+    const trace = traceBuilder()
+      .fill('Web', { name: 'groups_ms', label: 'Host groups' })
+      .exchange('GET', '/jsrpc.php?method=multiselect.get&object_name=hostGroup&search=Web', {
+        response: {
+          result: [
+            { id: '20', name: 'Web servers' },
+            { id: '24', name: 'Webcams' },
+          ],
+        },
+      })
+      .click('Web servers')
+      .fill('web-03', { name: 'host', label: 'Host name' })
+      .click('Add')
+      .exchange('POST', '/zabbix.php?action=host.create', {
+        form: 'host=web-03&groups%5B0%5D%5Bgroupid%5D=20',
+        response: { success: true },
+      })
+      .build("add a host named 'web-03' in the 'Web servers' group")
+    const result = compileTrace(trace, options)
+    if (!result.ok) throw new Error(result.explanation.reason)
+    const tool = result.candidate
+    const read = tool.steps.find((s) => s.request.url.includes('multiselect.get'))
+    expect(read).toBeDefined()
+    const group = Object.values(tool.inputs.properties).find((p) => p.default === 'Web servers')!
+    expect(read!.request.url).toContain(`search={{input.${group['x-slot']}}}`)
+  })
+})
