@@ -10,6 +10,7 @@ import { fold, formatPath, wherePart, type PathPart } from '../../shared/jsonPat
 import type { EvidenceSignal, SlotSchema, ToolSpec, ToolStep } from '../../shared/toolSpec'
 import type { Exchange, Trace } from '../../shared/trace'
 import { stepsAfterBindings } from './bindings'
+import { isOperationValue } from './operation'
 import { parseJsonBody, parseXmlBody, safeUrl } from './classify'
 import { snake } from './naming'
 import { personValues, type PersonValue } from './personValues'
@@ -447,19 +448,23 @@ const MIN_SEARCH = 2
 /**
  * Makes a list read that searched for what the person started typing (Zabbix's group picker
  * sends `search=Web` on the way to "Web servers") search for the caller's value instead: the
- * recorded search finds no other record. A query value is such a search when it is the start of
- * a word of the person's value, case aside, and shorter than it. Changes `step` in place.
+ * recorded search finds no other record. A query value is such a search when it begins the
+ * person's value, case aside, is shorter than it, and is no operation field. Changes `step` in
+ * place.
  */
 function searchesFor(step: ToolStep, person: string, slot: string): void {
   const whole = fold(person)
   step.request = {
     ...step.request,
-    url: withQueryValues(step.request.url, (_name, value) => {
-      const typed = fold(decodePart(value))
+    url: withQueryValues(step.request.url, (name, value) => {
+      const decoded = decodePart(value)
+      const typed = fold(decoded)
       if (value.includes('{{') || typed.length < MIN_SEARCH || typed.length >= whole.length)
         return undefined
-      const startsWord = whole.startsWith(typed) || whole.includes(` ${typed}`)
-      return startsWord && /\p{L}/u.test(typed) ? `{{input.${slot}}}` : undefined
+      // What the request does (`_task=mail`) is no search, whatever the value's words.
+      if (isOperationValue({ location: 'query', path: name, key: name, value: decoded }))
+        return undefined
+      return whole.startsWith(typed) && /\p{L}/u.test(typed) ? `{{input.${slot}}}` : undefined
     }),
   }
 }
