@@ -44,5 +44,8 @@ export function presentedAsValue(
   const spelled = raw.slice(start, end + 1).join(' ')
   if (/^["'“‘]/.test(spelled) || (start > 0 && /^[A-Z]/.test(spelled))) return true
   if (start > 0 && introducers.has(lower[start - 1] ?? '')) return true
+  // A name given after what it names ("the wiki page meetings", "the folder invoices").
+  const after = start > 0 && CONTAINER_NOUNS.has(singular(lower[start - 1] ?? ''))
+  if (after && !CONTAINER_NOUNS.has(singular(lower[start] ?? ''))) return true
   return CONTAINER_NOUNS.has(singular(lower[end + 1] ?? ''))
 }

@@ -31,6 +31,20 @@ describe('intent values (a trace without actions)', () => {
     expect(found.map((v) => v.value)).toEqual(['1.1.0', '2026-11-20'])
   })
 
+  it('takes a plain word named after what it names as a value (the wiki page meetings)', () => {
+    const trace = traceBuilder()
+      .exchange('POST', '/wiki.cgi', { form: 'do=edit&page=meetings&content=x' })
+      .build()
+    expect(
+      intentValues('attach the file notes.pdf to the wiki page meetings', trace.exchanges).map(
+        (v) => v.value,
+      ),
+    ).toEqual(['meetings'])
+    // A container noun after another is no name ("the page list").
+    const list = traceBuilder().exchange('GET', '/wiki.cgi?do=page&view=list').build()
+    expect(intentValues('show me the page list', list.exchanges)).toEqual([])
+  })
+
   it('takes a DN or key=value the intent names as one value, though it has no digit', () => {
     const trace = traceBuilder()
       .exchange('POST', '/cmd.php', {
