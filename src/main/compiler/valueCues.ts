@@ -29,6 +29,9 @@ export const CONTAINER_NOUNS = new Set(
   ),
 )
 
+/** Words that make what follows a particular thing, one a name can follow. */
+const DEFINITE = new Set(['the', 'this', 'that', 'my', 'our', 'your', 'their'])
+
 /**
  * True when the intent presents the words `start..end` (indexes into `raw`, its words as
  * written, and `lower`, the same words lower-cased without quotes) as a value. `introducers`
@@ -44,8 +47,10 @@ export function presentedAsValue(
   const spelled = raw.slice(start, end + 1).join(' ')
   if (/^["'“‘]/.test(spelled) || (start > 0 && /^[A-Z]/.test(spelled))) return true
   if (start > 0 && introducers.has(lower[start - 1] ?? '')) return true
-  // A name given after what it names ("the wiki page meetings", "the folder invoices").
+  // A name given after the definite thing it names ("the wiki page meetings", "our folder
+  // invoices"); "a package search" is a kind of search, not a package called "search".
   const after = start > 0 && CONTAINER_NOUNS.has(singular(lower[start - 1] ?? ''))
-  if (after && !CONTAINER_NOUNS.has(singular(lower[start] ?? ''))) return true
+  const definite = DEFINITE.has(lower[start - 2] ?? '') || DEFINITE.has(lower[start - 3] ?? '')
+  if (after && definite && !CONTAINER_NOUNS.has(singular(lower[start] ?? ''))) return true
   return CONTAINER_NOUNS.has(singular(lower[end + 1] ?? ''))
 }
