@@ -1,6 +1,6 @@
 import type { RequestTemplate, SlotSchema, ToolSpec, ToolStep } from '../../shared/toolSpec'
 import { placePath, type ValueSite } from './stepTemplate'
-import { multipartTextParts, queryPath } from './requestValues'
+import { multipartTextParts, placeMultipartFields, queryPath } from './requestValues'
 import { rewriteBodyText } from './fileBodies'
 import { ownValue, unsafeSegment } from '../../shared/safeKeys'
 import { escapeXml } from '../../shared/xmlTree'
@@ -164,15 +164,9 @@ function placeConstants(
 function placeMultipart(text: string, placed: ReadonlyMap<string, string>): string | null {
   const mark = /^(--[^\r\n]+)\r\n[Cc]ontent-[Dd]isposition:/.exec(text)?.[1]
   if (!mark) return null
-  let out = ''
-  let from = 0
-  for (const field of multipartTextParts(text, mark).fields) {
-    const placeholder = placed.get(field.name)
-    if (placeholder === undefined) continue
-    out += text.slice(from, field.start) + placeholder
-    from = field.end
-  }
-  return out + text.slice(from)
+  return placeMultipartFields(text, multipartTextParts(text, mark).fields, (name) =>
+    placed.get(name),
+  )
 }
 
 /**

@@ -222,6 +222,27 @@ export function multipartFields(
 }
 
 /**
+ * `text` (a multipart body, or a template made of one) with the value of each field in `fields`
+ * (offsets into `text`, as `multipartFields` gives them) that `placeholderOf` names replaced by
+ * that placeholder; the boundaries and the other fields stay as they are.
+ */
+export function placeMultipartFields(
+  text: string,
+  fields: readonly MultipartField[],
+  placeholderOf: (name: string) => string | undefined,
+): string {
+  let out = ''
+  let from = 0
+  for (const field of fields) {
+    const placeholder = placeholderOf(field.name)
+    if (placeholder === undefined) continue
+    out += text.slice(from, field.start) + placeholder
+    from = field.end
+  }
+  return out + text.slice(from)
+}
+
+/**
  * The text fields and file names of a multipart body's text whose delimiter is `mark` (`--` and
  * the boundary): a request's body as sent, or a template made of one (placeholders in it keep
  * their offsets' meaning).

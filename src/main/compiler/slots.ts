@@ -19,7 +19,13 @@ import {
   isRpcSubOperation,
   isSubmitField,
 } from './operation'
-import { multipartFields, queryEntries, requestValues, type RequestValue } from './requestValues'
+import {
+  multipartFields,
+  placeMultipartFields,
+  queryEntries,
+  requestValues,
+  type RequestValue,
+} from './requestValues'
 import { placeXml } from './xmlBody'
 import { normalValue } from './valueSpelling'
 import { typedIntoWords, type TypedValue } from './typedValues'
@@ -316,15 +322,11 @@ function bodyTemplate(
   const multipart = multipartFields(exchange)
   if (multipart) {
     // The body stays as sent (boundary and all); each slotted field's value takes its placeholder.
-    let text = ''
-    let from = 0
-    for (const f of multipart.fields) {
-      const slot = slotOf.get(`body:${f.name}`)
-      if (!slot) continue
-      text += body.text.slice(from, f.start) + `{{input.${slot}}}`
-      from = f.end
-    }
-    return { kind: 'text', template: text + body.text.slice(from) }
+    const template = placeMultipartFields(body.text, multipart.fields, (name) => {
+      const slot = slotOf.get(`body:${name}`)
+      return slot ? `{{input.${slot}}}` : undefined
+    })
+    return { kind: 'text', template }
   }
   const form = values.filter((v) => v.form)
   if (form.length) {

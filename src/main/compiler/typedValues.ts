@@ -146,10 +146,10 @@ function markPlaces(typed: TypedValue[], intent: string): TypedValue[] {
 }
 
 /**
- * Marks typed values the intent only describes (`context`, see TypedValue): the intent holds the
- * value's words in order but not its spelling, and spells out at least one other typed value;
- * and choices from a list it does not spell out (`setting`). Returns new records; the input is
- * not changed.
+ * Marks typed values the intent only describes (`context`, see TypedValue): the places it names
+ * (`markPlaces`), and values whose words it holds in order but not their spelling while it spells
+ * out at least one other typed value; and choices from a list it does not spell out (`setting`).
+ * Returns new records; the input is not changed.
  */
 export function markContext(given: TypedValue[], intent: string): TypedValue[] {
   const typed = markPlaces(given, intent)
