@@ -6,6 +6,7 @@ import { pathSegments, requestValues } from './requestValues'
 import { largestRecordList } from './answerShape'
 import { intentWords } from './intentWords'
 import { sortScored } from './selectTarget'
+import { decodePart } from './stepTemplate'
 import { matchValues, type ScoredExchange } from './targetSignals'
 import { singular } from './valueSpelling'
 import type { PathSlot } from './slots'
@@ -115,7 +116,7 @@ export function scoreRenderedData(
     const { exactMatches } = matchValues(requestValues(doc), typed)
     const segments = pathSegments(doc.url)
     const inPath = typed
-      .map((t) => ({ t, index: segments.findIndex((s) => s === t.value || s === slug(t.value)) }))
+      .map((t) => ({ t, index: segments.findIndex((s) => s === t.value || sameSlug(s, t.value)) }))
       .filter((m) => m.index >= 0 && !exactMatches.some((e) => e.typed === m.t))
     const carried = exactMatches.length + inPath.length
     if (!carried) continue
@@ -253,7 +254,7 @@ function varyingSegment(
       `${common[1] + 1} pages of this shape differ at path segment ${common[0]}`,
     )
   for (const t of typed) {
-    const index = segments.findIndex((s) => s === t.value || s === slug(t.value))
+    const index = segments.findIndex((s) => s === t.value || sameSlug(s, t.value))
     if (index >= 0) return slotAt(index, `path segment ${index} is what was typed ("${t.value}")`)
   }
   for (const a of actions) {
@@ -280,10 +281,20 @@ function slotNameFor(segments: string[], index: number): string {
  * CMSs) a run of at least two of its words ("sweet-peas" for "Growing Sweet Peas").
  */
 function slugNames(segment: string, name: string): boolean {
-  const mine = segment.toLowerCase()
+  const mine = slug(decodePart(segment))
   const theirs = slug(name)
+  if (!mine) return false
   if (mine === theirs) return true
   return mine.includes('-') && `-${theirs}-`.includes(`-${mine}-`)
+}
+
+/**
+ * True when a path segment spells a value as a slug: the same letters and digits, whatever joins
+ * the words (`vendor_contacts`, `vendor-contacts`, `Vendor%20contacts` for "vendor contacts").
+ */
+function sameSlug(segment: string, value: string): boolean {
+  const mine = slug(decodePart(segment))
+  return mine.length > 0 && mine === slug(value)
 }
 
 function slug(text: string): string {

@@ -174,6 +174,28 @@ describe('page reads', () => {
     expect(tool.steps.at(-1)!.request.url).toBe('https://tools.example.com/categories/{{input.p0}}')
   })
 
+  it('slots the segment that spells the clicked name with underscores for spaces', () => {
+    const trace = withNoise(traceBuilder())
+      .exchange('GET', '/', {
+        type: 'document',
+        mime: 'text/html',
+        responseText: page('Wiki', '<a href="/vendor_contacts/">Vendor contacts</a>'),
+      })
+      .exchange('GET', '/vendor_contacts/', {
+        type: 'document',
+        mime: 'text/html',
+        responseText: page('vendor contacts', '<h1>Vendor contacts</h1><p>Acme, Globex</p>'),
+      })
+      .build('open the wiki page vendor_contacts')
+    act(trace, 'click', trace.exchanges.at(-1)!.startedAt - 5, { name: 'Vendor contacts' })
+    const tool = ok(compileTrace(trace, options))
+    expect(tool.steps.at(-1)!.request.url).toBe('https://tools.example.com/{{input.p0}}/')
+    expect(Object.values(tool.inputs.properties)[0]).toMatchObject({
+      'x-in': 'path',
+      default: 'vendor_contacts',
+    })
+  })
+
   it('explains instead of guessing when no page was opened', () => {
     const trace = withNoise(traceBuilder()).build('read the tool page')
     const result = compileTrace(trace, options)
