@@ -21,6 +21,18 @@ export function operationOf(exchange: Exchange): string | null {
   return ops.length ? ops.map((op) => `${op.key}=${String(op.value)}`).join('&') : null
 }
 
+/** Words of a path or an operation that remove what they name (`/trash`, `do=remove`). */
+export const DELETE_WORDS = /(^|[/_.=&-])(delete|remove|trash|destroy|erase|discard)/i
+
+/**
+ * True when a request removes what it names: a DELETE (RFC 9110 §9.3.5), or a path or operation
+ * field that says so (`POST /ikiwiki.cgi` with `do=remove`, `/api/items/7/delete`).
+ */
+export function removesRecord(exchange: Exchange): boolean {
+  if (exchange.method.toUpperCase() === 'DELETE') return true
+  return DELETE_WORDS.test(`${safeUrl(exchange.url)?.pathname ?? ''}&${operationOf(exchange) ?? ''}`)
+}
+
 /** Form fields that carry a button's label, not a value (`wp-submit`, `_submit`, `commit`, `btn`). */
 const SUBMIT_FIELD = /(^|[-_.])(submit|button|btn|commit)([-_.]|$)|^(wp)?(submit|save|commit)\w*$/i
 

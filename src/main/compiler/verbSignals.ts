@@ -3,7 +3,7 @@ import { headerValue, SECRET_PLACEHOLDER, type Action, type Exchange } from '../
 import { isWriteMethod, parseJsonRequest, safeUrl } from './classify'
 import { graphqlOfExchange } from './graphql'
 import { mutationVerdict } from './naming'
-import { operationOf } from './operation'
+import { DELETE_WORDS, operationOf } from './operation'
 import { requestValues, type RequestValue } from './requestValues'
 import { resourceHistory, type ResourceHistory } from './resourceHistory'
 import { isWriteClass, type VerbClass } from './intentVerb'
@@ -26,7 +26,6 @@ const V = {
 /** A click, key press or submit at most this long before a write is taken as its cause, ms. */
 const CAUSE_WINDOW_MS = 3_000
 
-const DELETE_WORDS = /(^|[/_.=&-])(delete|remove|trash|destroy|erase|discard)/i
 const AUTH_FIELD = /(^|[_-])(pass(word)?|passwd|pwd|user(name)?|login|email)$/i
 
 /** What the intent's verb says of one exchange. */

@@ -9,6 +9,7 @@ import type {
 import { headerValue, mimeTypeOf, type Exchange } from '../../shared/trace'
 import { isWriteMethod, safeUrl } from './classify'
 import { inferSchema } from './inferSchema'
+import { removesRecord } from './operation'
 import { multipartFields, pathSegments, requestValues } from './requestValues'
 import { largestRecordList } from './answerShape'
 import { valueAt } from '../../shared/jsonPath'
@@ -208,12 +209,15 @@ const MAX_SHOWN = 2
  * shows the change"): the trace's GET of the Location after the write, and each query or body
  * field whose recorded value of 3 characters or more (not a URL or path) that page shows
  * (`pageShowsValue`) and the page the person wrote from did not show before (a page's name, a
- * button's label show no change). Fields, not slots: the engine reads what the run sent there.
+ * button's label show no change); none for a removal (`removesRecord`). Fields, not slots: the
+ * engine reads what the run sent there.
  * Without the page in the trace: none, and the redirect alone is the outcome.
  */
 export function redirectShows(exchange: Exchange, trace: Exchange[] | undefined): ShownField[] {
   const location = headerValue(exchange.responseHeaders, 'location')
-  if (!trace || !location) return []
+  // What a removal wrote is gone: a page that still names it (a recent-changes list) shows no
+  // change, and one that no longer does is the change, not a value to find.
+  if (!trace || !location || removesRecord(exchange)) return []
   let target: string
   try {
     target = new URL(location, exchange.url).href.split('#')[0]!

@@ -228,6 +228,27 @@ describe('writes that answer no JSON', () => {
     expect(pageShowsValue('<p>anything</p>', '---')).toBe(false)
   })
 
+  it('reads nothing back after a removal: the page may still list what went', () => {
+    const before = exchange('GET', '/wiki.cgi?do=edit&page=archive/old_plan')
+    before.seq = 1
+    before.responseBody = { text: '<html><title>edit</title><body></body></html>', encoding: 'utf8' }
+    const post = exchange('POST', '/wiki.cgi', {
+      status: 302,
+      form: 'do=remove&page=archive/old_plan&_submit=Remove',
+      headers: { location: '/' },
+    })
+    post.seq = 2
+    post.pageUrl = before.url
+    const after = exchange('GET', '/', {
+      body: '<html><title>Home</title><body><p>Recent: removed archive/old_plan</p></body></html>',
+    })
+    after.seq = 3
+    expect(redirectShows(post, [before, post, after])).toEqual([])
+    const deleted = exchange('DELETE', '/notes/Old plan', { status: 303, headers: { location: '/' } })
+    deleted.seq = 2
+    expect(redirectShows(deleted, [before, deleted, after])).toEqual([])
+  })
+
   it('leaves JSON answers and calls without the exchange as they always were', () => {
     const answer = { id: 7, title: 'x' }
     const ex = exchange('POST', '/api/notes', {
