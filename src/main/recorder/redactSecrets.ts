@@ -33,7 +33,9 @@ function redactFormEncoded(text: string, isSecret: (key: string) => boolean): st
     const eq = part.indexOf('=')
     if (eq < 0) return part
     const rawKey = part.slice(0, eq)
-    if (!isSecret(decodeFormComponent(rawKey))) return part
+    // An empty password field was left blank ("keep my password"): nothing to hide, and the
+    // placeholder would turn it into a change of password when replayed.
+    if (!isSecret(decodeFormComponent(rawKey)) || eq === part.length - 1) return part
     changed = true
     return `${rawKey}=${encodeURIComponent(SECRET_PLACEHOLDER)}`
   })
@@ -48,7 +50,7 @@ function redactJsonValue(value: unknown, isSecret: (key: string) => boolean): bo
     const record = value as Record<string, unknown>
     for (const key of Object.keys(record)) {
       const child = record[key]
-      if (isSecret(key) && (typeof child === 'string' || typeof child === 'number')) {
+      if (isSecret(key) && ((typeof child === 'string' && child !== '') || typeof child === 'number')) {
         record[key] = SECRET_PLACEHOLDER
         changed = true
       } else {
@@ -89,8 +91,8 @@ function redactMultipart(
   let changed = false
   const redacted = source.replace(
     part,
-    (whole, head: string, name: string, _value, tail: string) => {
-      if (!isSecret(name) || /filename=/i.test(head)) return whole
+    (whole, head: string, name: string, value: string, tail: string) => {
+      if (!isSecret(name) || /filename=/i.test(head) || value === '') return whole
       changed = true
       return `${head}${SECRET_PLACEHOLDER}${tail}`
     },
@@ -111,7 +113,8 @@ function redactUrl(url: string, isSecret: (key: string) => boolean): string {
 /**
  * Replaces the values of secret fields in an exchange's request URL query and request body with
  * {@link SECRET_PLACEHOLDER}. A field is secret when its name is one of `secretFieldNames` (the
- * `fieldName`s of actions flagged `secret`) or a well-known password/OTP key. Handles
+ * `fieldName`s of actions flagged `secret`) or a well-known password/OTP key; an empty value stays
+ * empty (a blank "new password" field means no change). Handles
  * form-urlencoded, multipart/form-data and JSON bodies; everything else is returned untouched.
  *
  * This is best effort by design: a page script may rename, hash, encrypt or nest the value under

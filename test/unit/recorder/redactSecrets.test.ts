@@ -40,6 +40,31 @@ describe('redactSecrets', () => {
     })
   })
 
+  it('leaves a password field left blank blank, in forms, JSON and multipart', () => {
+    const form = exchange({
+      requestHeaders: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      requestBody: {
+        text: 'do=prefs&password=&confirm_password=&email=a%40b.org',
+        encoding: 'utf8',
+      },
+    })
+    expect(redactSecrets(form, ['password', 'confirm_password'])).toBe(form)
+    const json = exchange({
+      requestHeaders: { 'content-type': 'application/json' },
+      requestBody: { text: '{"email":"a@b.org","password":""}', encoding: 'utf8' },
+    })
+    expect(redactSecrets(json, [])).toBe(json)
+    const boundary = 'XyZ'
+    const multipart = exchange({
+      requestHeaders: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+      requestBody: {
+        text: `--${boundary}\r\nContent-Disposition: form-data; name="password"\r\n\r\n\r\n--${boundary}--\r\n`,
+        encoding: 'utf8',
+      },
+    })
+    expect(redactSecrets(multipart, ['password'])).toBe(multipart)
+  })
+
   it('redacts a second-factor code field by its well-known name (Redmine twofa_code)', () => {
     const form = exchange({
       requestHeaders: { 'content-type': 'application/x-www-form-urlencoded' },
