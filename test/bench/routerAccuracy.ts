@@ -37,6 +37,13 @@ export const HELD_OUT_WAVE6 = fileURLToPath(
 export const HELD_OUT_WAVE78 = fileURLToPath(
   new URL('../apps/paraphrases-wave78.json', import.meta.url),
 )
+/**
+ * Paraphrases of the apps of wave 9 (ikiwiki, Zabbix), written blind by someone who never saw the
+ * router; first measured on arrival, never tuned on.
+ */
+export const HELD_OUT_WAVE9 = fileURLToPath(
+  new URL('../apps/paraphrases-wave9.json', import.meta.url),
+)
 /** The pinned answers of the development half (`routerPins.ts` writes them). */
 export const DEV_PINS = fileURLToPath(
   new URL('../integration/router/devPins.json', import.meta.url),
@@ -258,6 +265,7 @@ export async function runRouterAccuracyBench(): Promise<AccuracyFigures[]> {
     ['waves 4-5', loadParaphrases(HELD_OUT_NEW), 'all'],
     ['wave 6', loadParaphrases(HELD_OUT_WAVE6), 'all'],
     ['waves 7-8', loadParaphrases(HELD_OUT_WAVE78), 'all'],
+    ['wave 9', loadParaphrases(HELD_OUT_WAVE9), 'all'],
   ]
   const results = sets.map(([, list, split]) => measureAccuracy(corpus.tools, list, split, router))
   const pct = (x: number) => `${(x * 100).toFixed(1)}%`.padStart(7)
