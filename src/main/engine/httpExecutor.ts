@@ -205,43 +205,94 @@ export async function executeHttp(
     const judged = judgeResponse(response, tool.verify, tool.result, rendered.url)
     // A write acknowledged by a redirect: the page it names must show the run's values.
     const values = shownValues(step.request, rendered, tool.verify.redirect?.shows ?? [])
+    const read = { tool, jar, send, signal, context, resolved, auth }
     if (judged.ok && values.length && response.headers.location) {
       const page = new URL(response.headers.location, rendered.url).href
-      const read = { tool, jar, send, signal, context, resolved, auth }
       return readBack(judged.result as Acknowledgement, values, page, read)
     }
+    if (!judged.ok && writes && postRedirectGet(response, tool))
+      return readLanding(response.status, new URL(response.headers.location!, rendered.url).href, read)
     // A search the page did on its data is redone on the answer.
     return filterResult(judged, tool.result, scope)
   }
   return { ok: false, code: 'outcome_not_verified', message: 'The tool has no target step.' }
 }
 
+/** What reading a page after a write needs of the run. */
+interface ReadAfterWrite {
+  tool: ToolSpec
+  jar: RunJar
+  send: SendRequest
+  signal: AbortSignal
+  context: RunContext
+  resolved: Map<string, string | null>
+  auth: RunHttpAuth
+}
+
+/**
+ * True when a write the recording saw answered by a page (a 2xx document rule) was answered by a
+ * redirect with a Location this time: the site's Post/Redirect/Get, taken when the form was
+ * posted from elsewhere than the person's page (ikiwiki's rename answers its editor when posted
+ * from the editor, a redirect to the renamed page otherwise).
+ */
+function postRedirectGet(response: SiteResponse, tool: ToolSpec): boolean {
+  return (
+    response.status >= 300 &&
+    response.status < 400 &&
+    Boolean(response.headers.location) &&
+    tool.verify.status[1] < 300 &&
+    tool.result?.kind === 'document'
+  )
+}
+
+/**
+ * Reads the page a write's redirect landed on when the recording got a page instead
+ * (`postRedirectGet`) and judges it as the tool's answer: the same document rule (RFC 9110
+ * §15.4.4: the Location names the result), less the recorded title, which named the page the
+ * form came back on. Sent as `readBack` sends; a sign-in page or barrier fails as usual.
+ */
+async function readLanding(
+  status: number,
+  url: string,
+  read: ReadAfterWrite,
+): Promise<ExecutionOutcome> {
+  const page = await getAfterWrite(status, url, read)
+  if ('ok' in page) return page
+  const { title: _recorded, ...rule } = read.tool.verify
+  return signInRedirect(page) ?? judgeResponse(page, rule, read.tool.result, url)
+}
+
 /**
  * Reads the page a write's redirect named and judges that it shows the run's values
- * (`judgeShown`; the rule's `redirect.shows`). The page is checked against the tool's site like
- * every request, sent with the run's cookie jar, retried once on a network error (a read), and
- * never followed further than a sign-in redirect tells. A page that cannot be read leaves the
- * write unverified: `outcome_not_verified`, never a success.
+ * (`judgeShown`; the rule's `redirect.shows`).
  */
 async function readBack(
   ack: Acknowledgement,
   values: string[],
   url: string,
-  read: {
-    tool: ToolSpec
-    jar: RunJar
-    send: SendRequest
-    signal: AbortSignal
-    context: RunContext
-    resolved: Map<string, string | null>
-    auth: RunHttpAuth
-  },
+  read: ReadAfterWrite,
 ): Promise<ExecutionOutcome> {
+  const page = await getAfterWrite(ack.status, url, read)
+  if ('ok' in page) return page
+  return signInRedirect(page) ?? judgeShown(ack, page, values, url)
+}
+
+/**
+ * GETs the page a write's redirect named. The page is checked against the tool's site like
+ * every request, sent with the run's cookie jar, retried once on a network error (a read), and
+ * never followed further than a sign-in redirect tells. A page that cannot be read leaves the
+ * write unverified: `outcome_not_verified`, never a success.
+ */
+async function getAfterWrite(
+  status: number,
+  url: string,
+  read: ReadAfterWrite,
+): Promise<SiteResponse | Outcome> {
   const { tool, jar, send, signal, context } = read
   const unread = (why: string): Outcome => ({
     ok: false,
     code: 'outcome_not_verified',
-    message: `The site acknowledged the write (HTTP ${ack.status}) but ${why}.`,
+    message: `The site acknowledged the write (HTTP ${status}) but ${why}.`,
   })
   const denied =
     destinationDenied(url, tool.siteHost) ??
@@ -261,7 +312,7 @@ async function readBack(
   }
   context.onSent?.({ method: 'GET', url, status: page.status })
   await jar.take(page.setCookies, url)
-  return signInRedirect(page) ?? judgeShown(ack, page, values, url)
+  return page
 }
 
 /** The cookies of a `Cookie` header value (RFC 6265 §5.4), by name. */

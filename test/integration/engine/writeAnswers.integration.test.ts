@@ -18,7 +18,11 @@ import { createBrowserPool, type BrowserPool } from '../../../src/main/engine/br
 import { createRenderedExecutor } from '../../../src/main/engine/renderedExecutor'
 import { parseJsonBody } from '../../../src/main/compiler/classify'
 import { inferSchema } from '../../../src/main/compiler/inferSchema'
-import { deriveVerifyRule, outputForRule } from '../../../src/main/compiler/verifyRule'
+import {
+  deriveDocumentRule,
+  deriveVerifyRule,
+  outputForRule,
+} from '../../../src/main/compiler/verifyRule'
 import type { Run } from '../../../src/shared/run'
 import type { SlotSchema, TemplateBody, ToolSpec } from '../../../src/shared/toolSpec'
 import type { Exchange } from '../../../src/shared/trace'
@@ -92,6 +96,25 @@ async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const title = form.get('title') ?? ''
     state.pages.set(title, state.dropText ? '' : (form.get('text') ?? ''))
     res.writeHead(303, { location: `/page/${encodeURIComponent(title.replace(/ /g, '_'))}` })
+    return void res.end()
+  }
+  if (req.method === 'POST' && path === '/page/rename') {
+    if (!state.signedIn) {
+      res.writeHead(303, { location: '/login' })
+      return void res.end()
+    }
+    // Renamed from the editor, the editor comes back; posted from anywhere else, the new page.
+    const to = form.get('new_name') ?? ''
+    state.pages.set(to, state.pages.get(form.get('page') ?? '') ?? '')
+    state.pages.delete(form.get('page') ?? '')
+    if (form.get('from') === 'editor') {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+      return void res.end(
+        `<!DOCTYPE html><html><head><title>editing ${to} - Wiki</title></head><body>` +
+          `<p>Successfully renamed.</p><form><textarea name="text"></textarea></form></body></html>`,
+      )
+    }
+    res.writeHead(302, { location: `/page/${encodeURIComponent(to.replace(/ /g, '_'))}` })
     return void res.end()
   }
   if (req.method === 'POST' && path === '/w/api.php') {
@@ -380,6 +403,42 @@ describe('writes that answer no JSON succeed on their declared outcome', () => {
         code: 'outcome_not_verified',
         message: expect.stringContaining('does not show "Spend less on coffee"'),
       },
+    })
+  })
+
+  it('a write recorded answering its page that redirects this time is judged on the page it lands on', async () => {
+    state.pages.set('Budget draft', 'Numbers')
+    const ex = await record('POST', '/page/rename', {
+      page: 'Budget draft',
+      new_name: 'Budget 2027',
+      from: 'editor',
+    })
+    expect(ex.status).toBe(200)
+    const slots = {
+      page: { field: 'page', in: 'body' as const },
+      new_name: { field: 'new_name', in: 'body' as const },
+    }
+    const document = deriveDocumentRule(undefined, { exchange: ex })
+    const tool: ToolSpec = {
+      ...toolOf(ex, 'rename_page', `${origin}/page/rename`, slots),
+      verify: document.verify,
+      output: document.output,
+      result: { kind: 'document', page: true },
+    }
+    // The tool posts without the editor's context: the site redirects to the renamed page.
+    delete (tool.steps[0]!.request.body as { template: Record<string, string> }).template.from
+    state.pages.set('Roadmap', 'Plans')
+    state.requests = []
+    expect(await run(tool, { page: 'Roadmap', new_name: 'Roadmap 2028' })).toMatchObject({
+      status: 'succeeded',
+      result: { title: 'Roadmap 2028 - Wiki', text: expect.stringContaining('Plans') },
+    })
+    expect(state.requests).toEqual(['POST /page/rename', 'GET /page/Roadmap_2028'])
+    // A redirect to the sign-in page is no landing page.
+    state.signedIn = false
+    expect(await run(tool, { page: 'Roadmap 2028', new_name: 'Later' })).toMatchObject({
+      status: 'failed',
+      error: { code: 'session_or_permission' },
     })
   })
 
