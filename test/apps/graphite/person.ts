@@ -56,8 +56,13 @@ export async function addGraph(page: Page, folder: string, metric: string): Prom
 
 /** Opens the toolbar menu `menu` (Dashboard, Graphs) and clicks its item `item`. */
 export async function toolbarMenu(page: Page, menu: string, item: string): Promise<void> {
-  await page.locator('.x-toolbar button', { hasText: new RegExp(`^${menu}$`) }).first().click()
-  await page.locator('.x-menu:visible .x-menu-item-text', { hasText: new RegExp(`^${item}$`) }).click()
+  await page
+    .locator('.x-toolbar button', { hasText: new RegExp(`^${menu}$`) })
+    .first()
+    .click()
+  await page
+    .locator('.x-menu:visible .x-menu-item-text', { hasText: new RegExp(`^${item}$`) })
+    .click()
 }
 
 /** The ExtJS window on top whose title is `title`. */

@@ -42,7 +42,8 @@ export interface GraphiteServer {
 /** Why graphite-web cannot run here (naming the apt packages), or null. */
 export function graphiteUnavailable(): string | null {
   const install = 'apt-get install --no-install-recommends graphite-web python3-whisper'
-  if (!existsSync(GRAPHITE) || !existsSync(STATIC)) return `graphite-web is not installed: ${install}`
+  if (!existsSync(GRAPHITE) || !existsSync(STATIC))
+    return `graphite-web is not installed: ${install}`
   if (!existsSync(PYTHON)) return `Debian's python3 is missing: ${install}`
   if (!existsSync('/usr/lib/python3/dist-packages/whisper.py'))
     return `the whisper module is missing: ${install}`
@@ -87,7 +88,7 @@ SILENCED_SYSTEM_CHECKS = ['urls.W002', 'models.W042', 'admin.W411']
  */
 function patchedDashboardJs(): string {
   const shim =
-    '// Sitecall test instance: Debian\'s XSS patch calls htmlEncode, which nothing defines.\n' +
+    "// Sitecall test instance: Debian's XSS patch calls htmlEncode, which nothing defines.\n" +
     'function htmlEncode(value) { return Ext.util.Format.htmlEncode(value); }\n'
   return shim + readFileSync(join(STATIC, 'js/dashboard.js'), 'utf8')
 }

@@ -139,7 +139,7 @@ export const deleteDashboard: Workflow = {
   intent: "delete the Graphite dashboard 'Old capacity plan'",
   rewordings: {
     terse: 'delete dashboard Old capacity plan',
-    chatty: "nobody looks at the Old capacity plan dashboard anymore, can you get rid of it?",
+    chatty: 'nobody looks at the Old capacity plan dashboard anymore, can you get rid of it?',
     withoutValue: 'delete one of the saved dashboards',
   },
   startPath: '/dashboard/',
@@ -153,13 +153,13 @@ export const deleteDashboard: Workflow = {
       (r) => r.url().includes('/dashboard/delete/'),
       () => windowButton(page, 'Delete Dashboard', 'Yes'),
     )
-    await extWindow(page, 'Dashboard Finder').locator('dl', { hasText: 'Legacy mail queue' }).waitFor()
+    await extWindow(page, 'Dashboard Finder')
+      .locator('dl', { hasText: 'Legacy mail queue' })
+      .waitFor()
   },
   key: {
     target: dashboardPath('GET', 'delete'),
-    inputs: [
-      { recorded: 'Old capacity plan', changed: ['Legacy mail queue', 'Summer load test'] },
-    ],
+    inputs: [{ recorded: 'Old capacity plan', changed: ['Legacy mail queue', 'Summer load test'] }],
     dependencies: [],
     mutating: true,
     async replayByHand(app, session) {
@@ -173,7 +173,8 @@ export const deleteDashboard: Workflow = {
     },
     async check(app, _run, _session, used) {
       const names = await dashboardNames(app)
-      if (names.includes(String(used[0]))) return `the dashboard "${String(used[0])}" is still there`
+      if (names.includes(String(used[0])))
+        return `the dashboard "${String(used[0])}" is still there`
       if (!names.includes('Old capacity plan')) return 'the recorded Old capacity plan was deleted'
       if (!names.includes('Web overview')) return 'Web overview was deleted too'
       return null
@@ -275,7 +276,8 @@ export const shareGraph: Workflow = {
     await page.locator('.x-menu:visible .x-menu-item-text', { hasText: /^Moving Average$/ }).click()
     await answered(
       page,
-      (r) => decodeURIComponent(r.url()).includes('target=movingAverage(servers.web01.cpu.user,10)'),
+      (r) =>
+        decodeURIComponent(r.url()).includes('target=movingAverage(servers.web01.cpu.user,10)'),
       () => answerPrompt(page, 'Input Required', '10'),
     )
     await answered(
@@ -290,7 +292,10 @@ export const shareGraph: Workflow = {
     inputs: [
       {
         recorded: 'movingAverage(servers.web01.cpu.user,10)',
-        changed: ['movingAverage(servers.db01.disk.used,5)', 'movingAverage(apps.search.requests,30)'],
+        changed: [
+          'movingAverage(servers.db01.disk.used,5)',
+          'movingAverage(apps.search.requests,30)',
+        ],
       },
     ],
     dependencies: [],
@@ -303,9 +308,12 @@ export const shareGraph: Workflow = {
         body: new URLSearchParams({ state: stateJson('', [target], '2') }),
       })
       mustPass(
-        await shareGraph.key.check(app, { status: 'succeeded', result: await res.json() }, session, [
-          target,
-        ]),
+        await shareGraph.key.check(
+          app,
+          { status: 'succeeded', result: await res.json() },
+          session,
+          [target],
+        ),
       )
     },
     async check(app, run, _session, used) {

@@ -39,7 +39,10 @@ export const createEvent: Workflow = {
   key: {
     target: { method: 'POST', path: ADD },
     inputs: [
-      { recorded: 'Deploy checkout v2.4', changed: ['Deploy search v1.9', 'Rollback checkout v2.3'] },
+      {
+        recorded: 'Deploy checkout v2.4',
+        changed: ['Deploy search v1.9', 'Rollback checkout v2.3'],
+      },
       { recorded: 'deploy', changed: ['release', 'rollback'] },
     ],
     dependencies: [{ method: 'GET', path: ADD }],
@@ -93,8 +96,8 @@ export const deleteEvent: Workflow = {
     await tickAdminRow(page, 'Test event please ignore')
     await page.locator('select[name=action]').selectOption('delete_selected')
     await page.locator('button[name=index]').click()
-    await page.locator('input[type=submit]', { hasText: '' }).first().waitFor()
-    await page.getByRole('button', { name: "Yes, I’m sure" }).or(page.locator('input[value^="Yes"]')).first().click()
+    // The confirmation page's submit button reads "Yes, I’m sure".
+    await page.locator('input[type=submit][value^="Yes"]').click()
     await page.locator('.messagelist .success').waitFor()
   },
   key: {

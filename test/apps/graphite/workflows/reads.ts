@@ -21,7 +21,8 @@ export const findMetrics: Workflow = {
   intent: 'show me which metrics Graphite has under servers.db01.',
   rewordings: {
     terse: 'metrics under servers.db01.',
-    chatty: "I forgot what we collect for db01, can you list what's under servers.db01. in Graphite?",
+    chatty:
+      "I forgot what we collect for db01, can you list what's under servers.db01. in Graphite?",
     withoutValue: 'browse the metrics under one of the servers',
   },
   startPath: '/dashboard/',
@@ -42,9 +43,12 @@ export const findMetrics: Workflow = {
         body: 'query=servers.web02.&format=completer&automatic_variants=0',
       })
       mustPass(
-        await findMetrics.key.check(app, { status: 'succeeded', result: await res.json() }, session, [
-          'servers.web02.',
-        ]),
+        await findMetrics.key.check(
+          app,
+          { status: 'succeeded', result: await res.json() },
+          session,
+          ['servers.web02.'],
+        ),
       )
     },
     async check(_app, run, _session, used) {
@@ -85,7 +89,9 @@ export const findDashboards: Workflow = {
           .locator('input.x-form-text')
           .pressSequentially('capacity', { delay: 40 }),
     )
-    await extWindow(page, 'Dashboard Finder').locator('dl', { hasText: 'Old capacity plan' }).waitFor()
+    await extWindow(page, 'Dashboard Finder')
+      .locator('dl', { hasText: 'Old capacity plan' })
+      .waitFor()
   },
   key: {
     target: { method: 'POST', path: '/dashboard/find/' },
@@ -99,9 +105,12 @@ export const findDashboards: Workflow = {
         body: 'query=web',
       })
       mustPass(
-        await findDashboards.key.check(app, { status: 'succeeded', result: await res.json() }, session, [
-          'web',
-        ]),
+        await findDashboards.key.check(
+          app,
+          { status: 'succeeded', result: await res.json() },
+          session,
+          ['web'],
+        ),
       )
     },
     async check(_app, run, _session, used) {
