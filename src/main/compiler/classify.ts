@@ -2,6 +2,7 @@ import type { Exchange } from '../../shared/trace'
 import { headerValue, mimeTypeOf } from '../../shared/trace'
 import { httpUrl as safeUrl } from '../../shared/urls'
 import { isXmlMediaType, xmlTree } from '../../shared/xmlTree'
+import { safeJson } from '../../shared/safeJson'
 import { registrableDomain, thirdPartyKind } from './thirdParty'
 
 /**
@@ -37,7 +38,8 @@ export function rejectionReason(
     )
   )
     return 'static asset (by extension)'
-  if (exchange.resourceType === 'ping' || isBeaconPath(url.pathname)) return 'analytics beacon'
+  if (exchange.resourceType === 'ping' || (isBeaconPath(url.pathname) && answersNothing(exchange)))
+    return 'analytics beacon'
   if (exchange.status === 0) return 'request failed without an answer'
   const write = writes(exchange)
   // A form post answers with a redirect to the page that shows its result (Post/Redirect/Get).
@@ -217,6 +219,29 @@ function isAdRequest(url: URL): boolean {
   return /(^|\/)(ads?|adserver|adservice|adview|adunit|pagead|doubleclick|prebid|ad-?request)(\/|$|\.)/i.test(
     url.pathname,
   )
+}
+
+/**
+ * True when an answer carries nothing back: 204/205, an empty or tiny body (`ok`, `1`, `{}`), an
+ * image (a tracking pixel) or a JSON object of a few scalars (`{"status":"ok"}`). On the site's own
+ * host a path named `events` or `metrics` is as often the app's API (Graphite's `/metrics/find/`
+ * answers the metric tree, Django admin's `/admin/events/event/add/` is a form): only such an
+ * answer makes it telemetry. A redirect or a page answers a person's form post, never a beacon.
+ */
+function answersNothing(exchange: Exchange): boolean {
+  if (exchange.status === 204 || exchange.status === 205) return true
+  if (exchange.status >= 300) return false
+  if (mimeTypeOf(exchange.responseHeaders).startsWith('image/')) return true
+  const body = exchange.responseBody
+  if (!body) return true
+  if (body.encoding !== 'utf8') return false
+  const text = body.text.trim()
+  if (text.length <= 16) return true
+  if (isHtmlDocument(exchange)) return false
+  const json = safeJson(text)
+  if (!json || typeof json !== 'object' || Array.isArray(json)) return false
+  const values = Object.values(json)
+  return values.length <= 3 && values.every((v) => v === null || typeof v !== 'object')
 }
 
 function isBeaconPath(path: string): boolean {

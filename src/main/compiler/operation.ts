@@ -148,7 +148,8 @@ export const WRITE_OPERATION =
  */
 export function writesByOperation(exchange: Exchange): boolean {
   const get = exchange.method.toUpperCase() === 'GET'
-  if (get && answersData(exchange) && PATH_ACT.test(lastSegment(exchange))) return true
+  if (get && answersData(exchange) && actSegments(exchange).some((s) => PATH_ACT.test(s)))
+    return true
   const ops = requestValues(exchange).filter(isOperationValue)
   if (!ops.length) return false
   // A GET that opens an editor (`do=edit`, `action=edit`) reads; only a destructive link writes.
@@ -179,17 +180,20 @@ const CONTROL_OPERATION =
   /^(stop|start|restart|kill|pause|resume|clear|reset|enable|disable|flush|reload|shutdown|reboot|cancel|retry|trigger)/
 
 /**
- * The last path segment of an API call that names a destructive act, alone or joined to what it
- * acts on (`/historyreset`, `/queue/purge`, `/clear_cache`): a GET that does it writes.
+ * A path segment of an API call that names a destructive act, alone or joined to what it acts on
+ * (`/historyreset`, `/queue/purge`, `/clear_cache`), or followed by the record it acts on
+ * (Graphite's `/dashboard/delete/<name>`): a GET that does it writes.
  */
 const PATH_ACT =
   /^(?:[a-z]{3,}[_-]?)?(reset|delete|remove|clear|purge|flush|wipe|trash|restart|shutdown|reboot)(?:[_-]?[a-z]{3,})?$/
 
-/** The last non-empty segment of an exchange's path, lower-cased. */
-function lastSegment(exchange: Exchange): string {
-  return (
-    (safeUrl(exchange.url)?.pathname ?? '').split('/').filter(Boolean).at(-1)?.toLowerCase() ?? ''
-  )
+/** The last two non-empty segments of an exchange's path, lower-cased, the last first. */
+function actSegments(exchange: Exchange): string[] {
+  const segments = (safeUrl(exchange.url)?.pathname ?? '').split('/').filter(Boolean)
+  return segments
+    .slice(-2)
+    .reverse()
+    .map((s) => s.toLowerCase())
 }
 
 /** Words of an API operation that fetch something (`edit_load`, `get_config`): it reads. */

@@ -91,6 +91,26 @@ describe('compileTrace', () => {
     expect(result.explanation.missing.join(' ')).toContain('"writing"')
   })
 
+  it("takes a site's own /metrics/ or /events/ call that answers data; one that answers nothing stays a beacon", () => {
+    const trace = traceBuilder()
+      .fill('servers.db01')
+      .exchange('POST', '/events', { body: { event: 'typing', q: 'servers.db01' }, status: 204 })
+      .exchange('POST', '/metrics/find/', {
+        body: { query: 'servers.db01.*' },
+        response: [
+          { id: 'servers.db01.cpu', text: 'cpu', leaf: 0 },
+          { id: 'servers.db01.disk', text: 'disk', leaf: 0 },
+        ],
+        type: 'xhr',
+      })
+      .build('find the metrics under servers.db01')
+    const result = compileTrace(trace, options)
+    if (!result.ok) throw new Error(result.explanation.reason)
+    expect(result.candidate.steps.at(-1)!.request.url).toMatch(/\/metrics\/find\/$/)
+    const beacon = result.candidate.evidence.alternatives.find((a) => a.url.endsWith('/events'))
+    expect(beacon).toBeUndefined()
+  })
+
   it('prefers the submitted search over typeahead requests sent with prefixes', () => {
     const trace = traceBuilder()
       .exchange('GET', '/api/suggest?q=w', { response: { suggestions: ['writer'] } })

@@ -204,6 +204,24 @@ describe('an API call whose path names a destructive act', () => {
     expect(result.candidate.mutating).toBe(true)
   })
 
+  it('writes when the act is followed by the record it acts on (/dashboard/delete/<name>)', () => {
+    const trace = traceBuilder()
+      .exchange('POST', '/dashboard/find/', {
+        response: { dashboards: [{ name: 'Old plan' }, { name: 'Web overview' }] },
+        type: 'xhr',
+      })
+      .click('Delete')
+      .exchange('GET', '/dashboard/delete/Old%20plan?_dc=1764400000000', {
+        response: { success: true },
+        type: 'xhr',
+      })
+      .build("delete the dashboard 'Old plan'")
+    const result = compileTrace(trace, options)
+    if (!result.ok) throw new Error(result.explanation.reason)
+    expect(result.candidate.steps.at(-1)!.request.url).toContain('/dashboard/delete/')
+    expect(result.candidate.mutating).toBe(true)
+  })
+
   it('leaves a path that only ends like one (a preset) a read', () => {
     const trace = traceBuilder()
       .exchange('GET', '/api/preset', {
