@@ -206,6 +206,21 @@ export const ARRIVALS: Arrival[] = [
     recording: { n, target: rt, working: rw },
     har: { n, target: ht, working: hw },
   })),
+  // Wave 10: measured on arrival at 52af439, after wave 9's mechanisms (raw output:
+  // arrivals/wave10-52af439-cacti.txt and arrivals/wave10-52af439-graphite.txt).
+  ...(
+    [
+      ['cacti', 8, [8, 5], [8, 5]],
+      ['graphite', 8, [4, 2], [4, 2]],
+    ] as const
+  ).map(([app, n, [rt, rw], [ht, hw]]): Arrival => ({
+    app,
+    wave: 10,
+    measured: '2026-11-30',
+    commit: '52af439',
+    recording: { n, target: rt, working: rw },
+    har: { n, target: ht, working: hw },
+  })),
 ]
 
 /** Apps whose arrival was measured: the only ones rules and the ranker may learn from. */
