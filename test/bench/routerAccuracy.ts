@@ -56,7 +56,7 @@ export const DEV_PINS = fileURLToPath(
 export interface Paraphrase {
   text: string
   expect: string | string[] | null
-  split: 'dev' | 'test'
+  split: 'dev' | 'test' | 'heldout'
 }
 
 /** The paraphrase set, as fixed in the file (`HELD_OUT` for the held-out set, when present). */
