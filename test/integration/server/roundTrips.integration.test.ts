@@ -181,7 +181,10 @@ describe.skipIf(skip !== null)(
       })
     })
 
-    /** Statements sent while `act` runs, and pg-boss's jobs and the runs before and after it. */
+    /**
+     * Statements sent while `act` runs, the round trips they went out in (less a key's "last
+     * used" write, sent once a minute), and pg-boss's jobs and the runs before and after it.
+     */
     const watched = async <T>(act: () => Promise<T>) => {
       const count = () =>
         store.pg.one<{ runs: number; jobs: number }>(
@@ -191,21 +194,29 @@ describe.skipIf(skip !== null)(
         )!
       const before = count()
       const sql: string[] = []
-      const stop = store.pg.watch((text) => sql.push(text.replace(/\s+/g, ' ').trim()))
+      const trips = new Set<number>()
+      const stop = store.pg.watch((text) => {
+        sql.push(text.replace(/\s+/g, ' ').trim())
+        if (!text.startsWith('UPDATE api_keys SET last_used_at')) trips.add(store.pg.roundTrips)
+      })
       try {
         const value = await act()
-        return { value, sql, before, after: count() }
+        stop()
+        return { value, sql, trips: trips.size, before, after: count() }
       } finally {
         stop()
       }
     }
 
     it('a call repeating an Idempotency-Key joins its run: the INSERT sent ahead is refused, nothing stored twice', async () => {
-      const first = store.runs.list({ toolId: tool.id }).find((r) => r.idempotencyKey === 'call:trips-1')!
+      const first = store.runs
+        .list({ toolId: tool.id })
+        .find((r) => r.idempotencyKey === 'call:trips-1')!
       const sentBefore = searchRequests(site).length
       const {
         value: answer,
         sql,
+        trips,
         before,
         after,
       } = await watched(() =>
@@ -217,6 +228,9 @@ describe.skipIf(skip !== null)(
       expect(sql.some((s) => s.startsWith('INSERT INTO runs'))).toBe(true)
       expect(after).toEqual(before)
       expect(searchRequests(site).length).toBe(sentBefore)
+      // The key with its rate limit, then the refused transaction with the key's run read in
+      // it: no ROLLBACK after the refused COMMIT, and the join reads nothing more.
+      expect(trips).toBe(2)
     })
 
     it('a workspace out of credit gets its 402 from the check sent with the INSERT, and nothing is stored', async () => {
@@ -233,6 +247,7 @@ describe.skipIf(skip !== null)(
         const {
           value: answer,
           sql,
+          trips,
           before,
           after,
         } = await watched(() =>
@@ -247,6 +262,8 @@ describe.skipIf(skip !== null)(
         expect(answer.status, JSON.stringify(answer.body)).toBe(402)
         expect(answer.body.error.code).toBe('quota_exceeded')
         expect(sql).toContain('SELECT sitecall_require_credit($1, $2)')
+        // The refused transaction, then the balance read for the 402's message.
+        expect(trips).toBe(3)
         expect(after).toEqual(before)
         expect(searchRequests(site).length).toBe(sentBefore)
       } finally {
@@ -270,7 +287,9 @@ describe.skipIf(skip !== null)(
     it('a run of an Idempotency-Key another node committed first is found, not doubled, and gets no second job', async () => {
       // As when another node's run of the key committed after this node's findByKey read none:
       // the INSERT that rode unwaited with its job and COMMIT fails, and the run is made again.
-      const first = store.runs.list({ toolId: tool.id }).find((r) => r.idempotencyKey === 'call:trips-1')!
+      const first = store.runs
+        .list({ toolId: tool.id })
+        .find((r) => r.idempotencyKey === 'call:trips-1')!
       expect(first.idempotencyKey).toContain('trips-1')
       const runId = `lrun_trips_race_${Date.now()}`
       const made = store.runs.createSoon(
