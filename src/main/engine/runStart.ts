@@ -52,28 +52,9 @@ export function startRun(
   const { deps } = state
   state.validator.check(tool, inputs)
   const inputHash = hashInputs(inputs)
-  // The key's run, the balance and the site's login are read below: one round trip on PostgreSQL.
-  deps.readAhead?.runStart(
-    options.tenant,
-    tool.siteHost,
-    options.idempotencyKey ?? null,
-    !!options.billOnSuccess && !!deps.ledger,
-  )
-  if (options.idempotencyKey) {
-    const existing = deps.runs.findByKey(options.tenant, options.idempotencyKey)
-    if (existing) return joinRun(state, existing, tool, inputHash)
-  }
   // A candidate the compiler cautions about (issue 24 F) is asked about even when the caller
   // allowed writes: its first run may act on the record the person recorded on.
   const caution = tool.status === 'candidate' && tool.mutating ? tool.evidence.caution : undefined
-  if (caution && options.mayAsk === false)
-    throw new ServiceError('forbidden', `${tool.name} is not verified yet. ${caution}`)
-  if (tool.mutating && !options.allowMutation && options.mayAsk === false)
-    throw new ServiceError(
-      'forbidden',
-      `${tool.name} changes data on the site: send "allow_mutation": true to confirm.`,
-    )
-  if (options.billOnSuccess) checkCredits(state, options.tenant)
   const runId = `lrun_${deps.ulid()}`
   const asked = planRequirements(tool, inputs, {
     runId,
@@ -82,6 +63,61 @@ export function startRun(
     needsApproval: (tool.mutating && !options.allowMutation) || !!caution,
     ...(caution ? { caution } : {}),
   })
+  const bills = !!options.billOnSuccess && !!deps.ledger
+  const newRun = (planned: {
+    inputs: Record<string, unknown>
+    requirements: typeof asked.requirements
+  }) => ({
+    runId,
+    tenant: options.tenant,
+    toolId: tool.id,
+    capabilityId: tool.capabilityId,
+    via: tool.via,
+    inputs: planned.inputs,
+    inputHash,
+    idempotencyKey: options.idempotencyKey ?? null,
+    deadlineMs: options.deadlineMs ?? null,
+    // A read that sends at once is stored `working` in the same transaction (one
+    // transaction per state change); a write keeps `accepted` until it is about to send,
+    // so recovery tells a write never sent (`worker_lost`) from one in flight.
+    status: planned.requirements.length
+      ? ('input_required' as const)
+      : tool.mutating || options.serialize
+        ? ('accepted' as const)
+        : ('working' as const),
+    mutating: tool.mutating,
+    billOnSuccess: options.billOnSuccess ?? false,
+    requirements: planned.requirements,
+  })
+  // A run with nothing to ask has nothing to refuse but a taken Idempotency-Key and a balance
+  // too low, which a store whose round trips cost (PostgreSQL) checks with the run's INSERT,
+  // sent with the start reads below: one round trip for both. Refused, it stored nothing and
+  // the run is decided the waited way, which reads the key's run and the balance.
+  const ahead = asked.requirements.length === 0 && deps.runs.createAhead ? deps.runs : null
+  // The key's run, the balance and the site's login are read below: one round trip on PostgreSQL
+  // (the balance only when the INSERT does not check it itself).
+  deps.readAhead?.runStart(
+    options.tenant,
+    tool.siteHost,
+    options.idempotencyKey ?? null,
+    bills && !ahead,
+  )
+  if (ahead) {
+    const made = ahead.createAhead!(newRun(asked), deps.clock(), bills ? options.tenant : null)
+    if (made) return launched(state, tool, made.run, made.persisted, options)
+  }
+  if (options.idempotencyKey) {
+    const existing = deps.runs.findByKey(options.tenant, options.idempotencyKey)
+    if (existing) return joinRun(state, existing, tool, inputHash)
+  }
+  if (caution && options.mayAsk === false)
+    throw new ServiceError('forbidden', `${tool.name} is not verified yet. ${caution}`)
+  if (tool.mutating && !options.allowMutation && options.mayAsk === false)
+    throw new ServiceError(
+      'forbidden',
+      `${tool.name} changes data on the site: send "allow_mutation": true to confirm.`,
+    )
+  if (options.billOnSuccess) checkCredits(state, options.tenant)
   // A write whose only question is its approval and that runs where its login is (a team
   // server's device, issue 27 C) is approved there, by that device's person: nothing is asked here.
   const planned =
@@ -96,32 +132,19 @@ export function startRun(
       'invalid_input',
       `Invalid input: ${planned.requirements.map((r) => r.message).join(' ')}`,
     )
-  const { run, created, persisted } = deps.runs.createSoon(
-    {
-      runId,
-      tenant: options.tenant,
-      toolId: tool.id,
-      capabilityId: tool.capabilityId,
-      via: tool.via,
-      inputs: planned.inputs,
-      inputHash,
-      idempotencyKey: options.idempotencyKey ?? null,
-      deadlineMs: options.deadlineMs ?? null,
-      // A read that sends at once is stored `working` in the same transaction (one
-      // transaction per state change); a write keeps `accepted` until it is about to send,
-      // so recovery tells a write never sent (`worker_lost`) from one in flight.
-      status: planned.requirements.length
-        ? 'input_required'
-        : tool.mutating || options.serialize
-          ? 'accepted'
-          : 'working',
-      mutating: tool.mutating,
-      billOnSuccess: options.billOnSuccess ?? false,
-      requirements: planned.requirements,
-    },
-    deps.clock(),
-  )
+  const { run, created, persisted } = deps.runs.createSoon(newRun(planned), deps.clock())
   if (!created) return joinRun(state, run, tool, inputHash)
+  return launched(state, tool, run, persisted, options)
+}
+
+/** A run just stored: told to the app, and launched unless it waits on a person. */
+function launched(
+  state: EngineState,
+  tool: ToolSpec,
+  run: RunRecord,
+  persisted: Promise<void>,
+  options: StartOptions,
+): StartedRun {
   // A caller that never awaits `persisted` (a waiting run) must not leave its failure unhandled.
   persisted.catch(() => undefined)
   state.notify(run)

@@ -2,6 +2,7 @@ import PgBoss from 'pg-boss'
 import { Counter, Gauge, type Registry } from 'prom-client'
 import type { PgStore } from '../store/postgres/pgStore'
 import { PgError } from '../store/postgres/pgSync'
+import { refusedAhead } from '../store/postgres/pgRunRepository'
 
 /** The pg-boss queue that holds every run in flight on a team server (issue 27 A). */
 export const RUN_QUEUE = 'sitecall-runs'
@@ -104,7 +105,18 @@ export function enlistRunsOf(store: PgStore, queue: Pick<RunQueue, 'enlist'>): v
       if (made.created && IN_FLIGHT.includes(run.status)) queue.enlist(run.runId)
       return made
     })
+  const createAhead = runs.createAhead.bind(runs)
   runs.create = (run, now) => withJob(run, () => create(run, now))
+  // The job rides with the run's INSERT, the start reads and the COMMIT; a refusal (the key's run
+  // exists, no credit) rolls both back and the engine decides the waited way.
+  runs.createAhead = (run, now, creditOf) => {
+    try {
+      return withJob(run, () => createAhead(run, now, creditOf)!)
+    } catch (error) {
+      if (refusedAhead(error)) return null
+      throw error
+    }
+  }
   runs.createSoon = (run, now) => {
     try {
       return withJob(run, () => createSoon(run, now))

@@ -104,6 +104,21 @@ export interface RunRepository {
     run: NewRun,
     now: number,
   ): { run: RunRecord; created: boolean; persisted: Promise<void> }
+  /**
+   * A store whose writes cost a network round trip (PostgreSQL) creates a run with the start
+   * reads the engine queued (`ReadAhead.runStart`) and before it has seen them: the INSERT goes
+   * out with them in one round trip and commits before this returns. It stores nothing and
+   * returns null when the tenant already has a run of `run.idempotencyKey` (the unique index
+   * refuses the INSERT), or when `creditOf` is a workspace whose balance covers less than one
+   * credit (checked in the same transaction); the caller then decides the waited way
+   * (`findByKey`, the balance, `createSoon`), which gives the join or the 402. Absent: the store
+   * reads locally and the waited way costs nothing (SQLite).
+   */
+  createAhead?(
+    run: NewRun,
+    now: number,
+    creditOf: string | null,
+  ): { run: RunRecord; created: true; persisted: Promise<void> } | null
   get(runId: string): RunRecord | null
   /** The tenant's run of an idempotency key, or null. */
   findByKey(tenant: string, key: string): RunRecord | null

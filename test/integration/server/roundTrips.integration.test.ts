@@ -34,9 +34,10 @@ const METRICS_TOKEN = 'round-trips-metrics-token'
  * PostgreSQL round trips of one verified read run called over HTTP with an API key, and the
  * statements in them (14 statements in 14 round trips before statements rode together; 9 in 4
  * before the run queue; 12 in 5 with it while the run's INSERT, sent with its BEGIN, was waited
- * for before its job's INSERT and the COMMIT; now the four go in one round trip).
+ * for before its job's INSERT and the COMMIT; 12 in 4 while the run's transaction waited for the
+ * start reads; now the transaction, with the balance check in it, rides with them).
  */
-const READ_RUN_ROUND_TRIPS = 4
+const READ_RUN_ROUND_TRIPS = 3
 const READ_RUN_STATEMENTS = 12
 
 /** The node's `sitecall_pg_round_trips_total` and `sitecall_pg_statements_total` (/metrics). */
@@ -180,10 +181,115 @@ describe.skipIf(skip !== null)(
       })
     })
 
+    /**
+     * Statements sent while `act` runs, the round trips they went out in (less a key's "last
+     * used" write, sent once a minute), and pg-boss's jobs and the runs before and after it.
+     */
+    const watched = async <T>(act: () => Promise<T>) => {
+      const count = () =>
+        store.pg.one<{ runs: number; jobs: number }>(
+          `SELECT (SELECT count(*)::int FROM runs) AS runs,
+             (SELECT count(*)::int FROM ${RUN_QUEUE_SCHEMA}.job WHERE name = $1) AS jobs`,
+          [RUN_QUEUE],
+        )!
+      const before = count()
+      const sql: string[] = []
+      const trips = new Set<number>()
+      const stop = store.pg.watch((text) => {
+        sql.push(text.replace(/\s+/g, ' ').trim())
+        if (!text.startsWith('UPDATE api_keys SET last_used_at')) trips.add(store.pg.roundTrips)
+      })
+      try {
+        const value = await act()
+        stop()
+        return { value, sql, trips: trips.size, before, after: count() }
+      } finally {
+        stop()
+      }
+    }
+
+    it('a call repeating an Idempotency-Key joins its run: the INSERT sent ahead is refused, nothing stored twice', async () => {
+      const first = store.runs
+        .list({ toolId: tool.id })
+        .find((r) => r.idempotencyKey === 'call:trips-1')!
+      const sentBefore = searchRequests(site).length
+      const {
+        value: answer,
+        sql,
+        trips,
+        before,
+        after,
+      } = await watched(() =>
+        callTool<Run>(base, key, tool, { query: 'writing' }, { 'idempotency-key': 'trips-1' }),
+      )
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200)
+      expect(answer.body.runId).toBe(first.runId)
+      // The run's INSERT went out with the start reads, and the unique index refused it.
+      expect(sql.some((s) => s.startsWith('INSERT INTO runs'))).toBe(true)
+      expect(after).toEqual(before)
+      expect(searchRequests(site).length).toBe(sentBefore)
+      // The key with its rate limit, then the refused transaction with the key's run read in
+      // it: no ROLLBACK after the refused COMMIT, and the join reads nothing more.
+      expect(trips).toBe(2)
+    })
+
+    it('a workspace out of credit gets its 402 from the check sent with the INSERT, and nothing is stored', async () => {
+      const balance = workspace.store.pg.one<{ charged: number }>(
+        'SELECT charged FROM ledger_balances WHERE tenant = $1',
+        [LOCAL_TENANT],
+      )!
+      workspace.store.pg.query(
+        'UPDATE ledger_balances SET charged = granted + purchased WHERE tenant = $1',
+        [LOCAL_TENANT],
+      )
+      try {
+        const sentBefore = searchRequests(site).length
+        const {
+          value: answer,
+          sql,
+          trips,
+          before,
+          after,
+        } = await watched(() =>
+          callTool<ErrorAnswerBody>(
+            base,
+            key,
+            tool,
+            { query: 'writing' },
+            { 'idempotency-key': 'trips-broke' },
+          ),
+        )
+        expect(answer.status, JSON.stringify(answer.body)).toBe(402)
+        expect(answer.body.error.code).toBe('quota_exceeded')
+        expect(sql).toContain('SELECT sitecall_require_credit($1, $2)')
+        // The refused transaction, then the balance read for the 402's message.
+        expect(trips).toBe(3)
+        expect(after).toEqual(before)
+        expect(searchRequests(site).length).toBe(sentBefore)
+      } finally {
+        workspace.store.pg.query('UPDATE ledger_balances SET charged = $2 WHERE tenant = $1', [
+          LOCAL_TENANT,
+          balance.charged,
+        ])
+      }
+      // With credit again, the same key runs (the refusal kept nothing under it).
+      const again = await callTool<Run>(
+        base,
+        key,
+        tool,
+        { query: 'writing' },
+        { 'idempotency-key': 'trips-broke' },
+      )
+      expect(again.status, JSON.stringify(again.body)).toBe(200)
+      expect(again.body.status).toBe('succeeded')
+    })
+
     it('a run of an Idempotency-Key another node committed first is found, not doubled, and gets no second job', async () => {
       // As when another node's run of the key committed after this node's findByKey read none:
       // the INSERT that rode unwaited with its job and COMMIT fails, and the run is made again.
-      const first = store.runs.list({ toolId: tool.id }).find((r) => r.idempotencyKey)!
+      const first = store.runs
+        .list({ toolId: tool.id })
+        .find((r) => r.idempotencyKey === 'call:trips-1')!
       expect(first.idempotencyKey).toContain('trips-1')
       const runId = `lrun_trips_race_${Date.now()}`
       const made = store.runs.createSoon(
@@ -209,6 +315,33 @@ describe.skipIf(skip !== null)(
         [RUN_QUEUE, runId],
       )
       expect(jobs?.n).toBe(0)
+      // Sent ahead (with no start read waited for), the same run is refused and stores nothing.
+      const aheadId = `${runId}_ahead`
+      expect(
+        store.runs.createAhead(
+          {
+            runId: aheadId,
+            tenant: first.tenant,
+            toolId: tool.id,
+            capabilityId: tool.capabilityId,
+            via: tool.via,
+            inputs: { query: 'writing' },
+            inputHash: first.inputHash,
+            idempotencyKey: first.idempotencyKey,
+            deadlineMs: null,
+            status: 'working',
+          },
+          Date.now(),
+          first.tenant,
+        ),
+      ).toBeNull()
+      expect(store.runs.get(aheadId)).toBeNull()
+      expect(
+        store.pg.one<{ n: number }>(
+          `SELECT count(*)::int AS n FROM ${RUN_QUEUE_SCHEMA}.job WHERE name = $1 AND singleton_key = $2`,
+          [RUN_QUEUE, aheadId],
+        )?.n,
+      ).toBe(0)
       // A run of a new key still gets its run and job, in one round trip.
       const before = store.pg.roundTrips
       const fresh = store.runs.createSoon(

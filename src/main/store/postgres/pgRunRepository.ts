@@ -11,7 +11,7 @@ import {
   type RunRow,
 } from '../runRepository'
 import { FREE_GRANT_CREDITS } from '../ledgerRepository'
-import type { SyncPg } from './pgSync'
+import { PgError, type SyncPg } from './pgSync'
 
 /** A run a node is running: what a dead node leaves behind. */
 const IN_FLIGHT = ['accepted', 'working']
@@ -35,12 +35,28 @@ export interface PgRunRepository extends RunRepository {
    * a team server) are never taken.
    */
   adoptOrphans(): string[]
+  createAhead: NonNullable<RunRepository['createAhead']>
 }
 
 /** Every column of a run, its result included. */
 const SELECT_RUNS = `SELECT ${COLUMNS}, result FROM runs`
 /** The run of an Idempotency-Key (`findByKey`); `prefetchRunByKey` queues the same read. */
 const BY_KEY_SQL = `${SELECT_RUNS} WHERE tenant = $1 AND idempotency_key = $2`
+
+/** SQLSTATE of a unique violation: another run holds the Idempotency-Key. */
+const UNIQUE_VIOLATION = '23505'
+/** SQLSTATE `sitecall_require_credit` raises (migration 008): the balance is below one credit. */
+const NO_CREDIT = 'SC402'
+/** The balance check sent ahead of a run's INSERT in its transaction (`createAhead`). */
+const REQUIRE_CREDIT_SQL = 'SELECT sitecall_require_credit($1, $2)'
+
+/**
+ * Whether `error` is a refusal of a run sent ahead (`RunRepository.createAhead`): its
+ * Idempotency-Key taken, or no credit left. Its transaction stored nothing.
+ */
+export function refusedAhead(error: unknown): boolean {
+  return error instanceof PgError && (error.code === UNIQUE_VIOLATION || error.code === NO_CREDIT)
+}
 
 /** Queues `findByKey(tenant, key)`'s read to ride with the next statement (`SyncPg.prefetch`). */
 export function prefetchRunByKey(pg: SyncPg, tenant: string, key: string): void {
@@ -259,6 +275,28 @@ export function createPgRunRepository(pg: SyncPg, nodeId: string | null = null):
       }
       const made = create(run, now)
       return { ...made, persisted: Promise.resolve() }
+    },
+    createAhead(run, now, creditOf) {
+      // Unwaited, so they ride with the start reads queued before them and the COMMIT: the
+      // check first (it fails the transaction), then the INSERT (a run of the key fails it).
+      const send = () => {
+        if (creditOf) pg.defer(REQUIRE_CREDIT_SQL, [creditOf, FREE_GRANT_CREDITS])
+        const { sql, params, inputs, requirements } = insertOf(run, now, false)
+        pg.defer(sql, params)
+        return {
+          run: newRecord(run, inputs, requirements, now),
+          created: true as const,
+          persisted: Promise.resolve(),
+        }
+      }
+      // In the run queue's transaction (`enlistRunsOf`), whose COMMIT or failure decides.
+      if (pg.inTransaction) return send()
+      try {
+        return pg.transaction(send)
+      } catch (error) {
+        if (refusedAhead(error)) return null
+        throw error
+      }
     },
     get,
     findByKey: byKey,

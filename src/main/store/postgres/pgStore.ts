@@ -57,8 +57,9 @@ export interface PgStoreOptions extends SyncPgOptions {
  * 2-core machine under load, more across a network): a node waits on one round trip at a time,
  * and a team server scales by running one node per core behind the load balancer. Statements
  * whose answers nobody waits for ride with the next one (`pgSync.ts`), the reads a run is about
- * to make are sent together (`readAhead`), and a verified tool's success, credit and health are
- * one statement (`runs.succeed`): a verified read run takes 4 round trips (it took 14).
+ * to make are sent together (`readAhead`), a run with nothing to ask is stored in a transaction
+ * that rides with those reads (`runs.createAhead`), and a verified tool's success, credit and
+ * health are one statement (`runs.succeed`): a verified read run takes 3 round trips (it took 14).
  * Statement and lock timeouts bound how long a node can be held.
  * Throws `unavailable` when the database cannot be reached, or what a failed migration threw.
  */

@@ -390,8 +390,12 @@ export function connectSyncPg(url: string, options: SyncPgOptions = {}): SyncPg 
       begun = false
       try {
         const value = fn()
-        if (begun || queued.length > 1) query('COMMIT')
-        else queued = []
+        if (begun || queued.length > 1) {
+          // Answered or refused, a COMMIT ends the transaction (PostgreSQL rolls back one whose
+          // statement failed, the COMMIT's own round trip included): no ROLLBACK follows it.
+          depth = 0
+          query('COMMIT')
+        } else queued = []
         depth = 0
         return value
       } catch (error) {
