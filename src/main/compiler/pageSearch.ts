@@ -4,7 +4,9 @@ import type { Exchange, Trace } from '../../shared/trace'
 import { parseJsonBody, safeUrl } from './classify'
 import { intentValues } from './intentValues'
 import { intentVerbClass } from './intentVerb'
+import { intentWords } from './intentWords'
 import { personValues, type PersonValue } from './personValues'
+import { singular } from './valueSpelling'
 
 /** A search the page did in the browser on data one request had loaded. */
 export interface PageSearch {
@@ -35,8 +37,10 @@ const MAX_DEPTH = 4
  * the intent travels in no request of the trace, and an earlier JSON answer holds a list of
  * records some of which contain the term in a string field (TiddlyWiki's
  * `/recipes/default/tiddlers.json`, Node-RED's `GET /flows`). Typed and quoted terms are tried
- * first; among the intent's own phrases the longest, then the last, wins; among lists the one
- * with most matching records, then the latest. Null when the search went to the server (a typed
+ * first; among the intent's own phrases the longest, then the last, wins; among lists one whose
+ * request's path names a word of the intent (NZBGet's `/jsonrpc/history` for "search my history",
+ * not the log that also mentions the title), then the one with most matching records, then the
+ * latest. Null when the search went to the server (a typed
  * term, or an intent phrase, is a value of some request) or no list holds the term. Pure.
  */
 export function findPageSearch(trace: Trace, intent: string): PageSearch | null {
@@ -61,10 +65,16 @@ export function findPageSearch(trace: Trace, intent: string): PageSearch | null 
   // A value of the intent that a request carries: the search went to the server.
   if (terms.some((t) => t.strong && carried(t.value))) return null
   if (!terms.some((t) => t.strong) && intentValues(intent, trace.exchanges).length) return null
+  const words = intentWords(intent)
+  const named = (e: Exchange) =>
+    (safeUrl(e.url)?.pathname ?? '')
+      .toLowerCase()
+      .split(/[^a-z]+/)
+      .some((w) => w.length > 2 && words.includes(singular(w)))
   let weak: { search: PageSearch; words: number } | null = null
   for (const term of terms) {
     if (carried(term.value)) continue
-    const search = bestList(answers, term)
+    const search = bestList(answers, term, named)
     if (!search) continue
     if (term.strong) return search
     const words = term.value.split(/\s+/).length
@@ -143,7 +153,11 @@ function sentText(exchange: Exchange): string {
 }
 
 /** The list of records in one of the answers that most holds `term`, or null. */
-function bestList(answers: Exchange[], term: PersonValue): PageSearch | null {
+function bestList(
+  answers: Exchange[],
+  term: PersonValue,
+  named: (e: Exchange) => boolean,
+): PageSearch | null {
   const needle = fold(term.value)
   // A phrase of the intent must start a word ("word" is not in "password"); typed text is
   // searched as the page does, anywhere.
@@ -151,7 +165,10 @@ function bestList(answers: Exchange[], term: PersonValue): PageSearch | null {
     ? (text: string) => fold(text).includes(needle)
     : (text: string) => new RegExp(`(?<![\\p{L}\\p{N}])${escape(needle)}`, 'u').test(fold(text))
   let best: PageSearch | null = null
+  let bestNamed = false
   for (const exchange of answers) {
+    const isNamed = named(exchange)
+    if (bestNamed && !isNamed) continue
     for (const { parts, list } of listsOf(parseJsonBody(exchange), [], 0)) {
       const fields = new Set<string>()
       let matches = 0
@@ -165,7 +182,8 @@ function bestList(answers: Exchange[], term: PersonValue): PageSearch | null {
         if (hit) matches++
       }
       if (!matches) continue
-      if (best && matches < best.matches) continue
+      if (best && matches < best.matches && isNamed === bestNamed) continue
+      bestNamed = isNamed
       best = {
         exchangeId: exchange.id,
         term: term.value,

@@ -72,6 +72,29 @@ describe('findPageSearch', () => {
     })
   })
 
+  it('prefers the list whose path the intent names over one with more mentions (a log)', () => {
+    const trace = traceBuilder('http://127.0.0.1:6789')
+      .exchange('GET', '/jsonrpc/history', {
+        response: { result: [{ Name: 'Laundromat.S01' }, { Name: 'Other.Show' }] },
+      })
+      .exchange('GET', '/jsonrpc/log', {
+        response: {
+          result: [
+            { Text: 'Downloading Laundromat.S01' },
+            { Text: 'Unpacking Laundromat.S01' },
+            { Text: 'Idle' },
+          ],
+        },
+      })
+      .fill('Laundromat', { name: 'search', label: 'Search' })
+      .build('search my history for Laundromat')
+    expect(findPageSearch(trace, 'search my history for Laundromat')).toMatchObject({
+      exchangeId: 'exc_1',
+      fields: ['Name'],
+      matches: 1,
+    })
+  })
+
   it('takes the term from the intent when nothing was typed (a HAR)', () => {
     const intent = 'find the nodes whose name mentions daily report'
     expect(findPageSearch(editor(intent), intent)).toMatchObject({
