@@ -8,7 +8,9 @@ export default defineConfig({
       'test/integration/**/*.test.ts',
       'test/fixtures/**/*.test.ts',
     ],
-    testTimeout: 30_000,
+    // A timeout catches a hang, not slowness: under CI's load a test that drives Chromium
+    // several times (index jobs, the CLI) takes twice what it takes alone, and one took 30 s.
+    testTimeout: 90_000,
     hookTimeout: 60_000,
     // Chromium and native SQLite are heavy on 2 cores: keep parallel files modest.
     maxWorkers: 2,

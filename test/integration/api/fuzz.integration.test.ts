@@ -16,6 +16,8 @@ const RUNS = 10_000
 const TIME_LIMIT_MS = 170_000
 /** A request not answered in this long is a hang. */
 const REQUEST_TIMEOUT_MS = 20_000
+/** fast-check's seed: printed with any failure so a run can be repeated with SITECALL_FUZZ_SEED. */
+const SEED = Number(process.env.SITECALL_FUZZ_SEED ?? Date.now() % 2 ** 31)
 
 /**
  * Codes a refusal may carry: the spec's tables, as `src/shared/errors.ts` holds them, without
@@ -595,7 +597,7 @@ describe('fuzzing every route', () => {
           await send(req, failures)
           return true
         }),
-        { numRuns: RUNS, interruptAfterTimeLimit: TIME_LIMIT_MS, endOnFailure: true },
+        { numRuns: RUNS, interruptAfterTimeLimit: TIME_LIMIT_MS, endOnFailure: true, seed: SEED },
       )
       console.info(
         `Sent ${sent} requests over ${perRoute.size} routes; answers by status: ${JSON.stringify(Object.fromEntries([...answered].sort((a, b) => a[0] - b[0])))}`,
@@ -605,7 +607,10 @@ describe('fuzzing every route', () => {
         const key = `${f.why} ${JSON.parse(f.request).method} ${f.route}`
         if (!distinct.has(key)) distinct.set(key, f)
       }
-      expect([...distinct.values()], `${failures.length} failures`).toEqual([])
+      expect(
+        [...distinct.values()],
+        `${failures.length} failures (SITECALL_FUZZ_SEED=${SEED})`,
+      ).toEqual([])
       expect(sent).toBeGreaterThanOrEqual(RUNS)
       const untouched = routes
         .filter((r) => !r.path.startsWith('/mcp'))
