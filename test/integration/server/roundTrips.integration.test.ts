@@ -73,6 +73,13 @@ describe.skipIf(skip !== null)(
     let base: string
     let queue: RunQueue
 
+    /** The run-queue jobs stored for a run (0 or 1: a run's job is a singleton). */
+    const jobsOf = (runId: string): number =>
+      store.pg.one<{ n: number }>(
+        `SELECT count(*)::int AS n FROM ${RUN_QUEUE_SCHEMA}.job WHERE name = $1 AND singleton_key = $2`,
+        [RUN_QUEUE, runId],
+      )?.n ?? -1
+
     beforeAll(async () => {
       cluster = await startPgCluster()
       const url = await cluster.createDatabase('trips')
@@ -169,11 +176,7 @@ describe.skipIf(skip !== null)(
       expect(stored.body.status).toBe('succeeded')
       expect(store.runs.get(answer.body.runId)?.billed).toBe(true)
       // Its run-queue job was made with it.
-      const job = store.pg.one<{ n: number }>(
-        `SELECT count(*)::int AS n FROM ${RUN_QUEUE_SCHEMA}.job WHERE name = $1 AND singleton_key = $2`,
-        [RUN_QUEUE, answer.body.runId],
-      )
-      expect(job?.n).toBe(1)
+      expect(jobsOf(answer.body.runId)).toBe(1)
       expect(store.ledger.usage(LOCAL_TENANT, Date.now()).charged - chargedBefore).toBe(1)
       expect(store.health.get(tool.id)).toMatchObject({
         consecutiveFailures: 0,
@@ -292,81 +295,48 @@ describe.skipIf(skip !== null)(
         .find((r) => r.idempotencyKey === 'call:trips-1')!
       expect(first.idempotencyKey).toContain('trips-1')
       const runId = `lrun_trips_race_${Date.now()}`
+      /** A working run of the tool with `first`'s inputs, under `idempotencyKey`. */
+      const runOf = (id: string, tenant: string, idempotencyKey: string | null) => ({
+        runId: id,
+        tenant,
+        toolId: tool.id,
+        capabilityId: tool.capabilityId,
+        via: tool.via,
+        inputs: { query: 'writing' },
+        inputHash: first.inputHash,
+        idempotencyKey,
+        deadlineMs: null,
+        status: 'working' as const,
+      })
       const made = store.runs.createSoon(
-        {
-          runId,
-          tenant: first.tenant,
-          toolId: tool.id,
-          capabilityId: tool.capabilityId,
-          via: tool.via,
-          inputs: { query: 'writing' },
-          inputHash: first.inputHash,
-          idempotencyKey: first.idempotencyKey,
-          deadlineMs: null,
-          status: 'working',
-        },
+        runOf(runId, first.tenant, first.idempotencyKey),
         Date.now(),
       )
       expect(made.created).toBe(false)
       expect(made.run.runId).toBe(first.runId)
       expect(store.runs.get(runId)).toBeNull()
-      const jobs = store.pg.one<{ n: number }>(
-        `SELECT count(*)::int AS n FROM ${RUN_QUEUE_SCHEMA}.job WHERE name = $1 AND singleton_key = $2`,
-        [RUN_QUEUE, runId],
-      )
-      expect(jobs?.n).toBe(0)
+      expect(jobsOf(runId)).toBe(0)
       // Sent ahead (with no start read waited for), the same run is refused and stores nothing.
       const aheadId = `${runId}_ahead`
       expect(
         store.runs.createAhead(
-          {
-            runId: aheadId,
-            tenant: first.tenant,
-            toolId: tool.id,
-            capabilityId: tool.capabilityId,
-            via: tool.via,
-            inputs: { query: 'writing' },
-            inputHash: first.inputHash,
-            idempotencyKey: first.idempotencyKey,
-            deadlineMs: null,
-            status: 'working',
-          },
+          runOf(aheadId, first.tenant, first.idempotencyKey),
           Date.now(),
           first.tenant,
         ),
       ).toBeNull()
       expect(store.runs.get(aheadId)).toBeNull()
-      expect(
-        store.pg.one<{ n: number }>(
-          `SELECT count(*)::int AS n FROM ${RUN_QUEUE_SCHEMA}.job WHERE name = $1 AND singleton_key = $2`,
-          [RUN_QUEUE, aheadId],
-        )?.n,
-      ).toBe(0)
+      expect(jobsOf(aheadId)).toBe(0)
       // A run of a new key still gets its run and job, in one round trip.
       const before = store.pg.roundTrips
       const fresh = store.runs.createSoon(
-        {
-          runId: `${runId}_new`,
-          tenant: LOCAL_TENANT,
-          toolId: tool.id,
-          capabilityId: tool.capabilityId,
-          via: tool.via,
-          inputs: { query: 'writing' },
-          inputHash: first.inputHash,
-          idempotencyKey: `trips-new-${Date.now()}`,
-          deadlineMs: null,
-          status: 'working',
-        },
+        runOf(`${runId}_new`, LOCAL_TENANT, `trips-new-${Date.now()}`),
         Date.now(),
       )
       expect(store.pg.roundTrips - before).toBe(1)
       expect(fresh.created).toBe(true)
       expect(store.runs.get(`${runId}_new`)?.status).toBe('working')
-      const made2 = store.pg.one<{ n: number }>(
-        `SELECT count(*)::int AS n FROM ${RUN_QUEUE_SCHEMA}.job WHERE name = $1 AND singleton_key = $2`,
-        [RUN_QUEUE, `${runId}_new`],
-      )
-      expect(made2?.n).toBe(1)
+      expect(jobsOf(`${runId}_new`)).toBe(1)
       store.runs.transition(`${runId}_new`, { status: 'cancelled', finished: true }, Date.now())
     })
 
