@@ -16,6 +16,7 @@ const RUNS = 10_000
 const TIME_LIMIT_MS = 170_000
 /** A request not answered in this long is a hang. */
 const REQUEST_TIMEOUT_MS = 20_000
+const DAY_MS = 86_400_000
 /** fast-check's seed: printed with any failure so a run can be repeated with SITECALL_FUZZ_SEED. */
 const SEED = Number(process.env.SITECALL_FUZZ_SEED ?? Date.now() % 2 ** 31)
 
@@ -86,6 +87,10 @@ beforeAll(async () => {
     rateLimits: null,
     // No browser: indexing and recording fail fast instead of starting Chromium per request.
     env: { ...process.env, SITECALL_CHROMIUM: join(home, 'no-chromium'), SITECALL_KEYCHAIN: 'off' },
+    // The sweeps write on their own clock (a waiting run past its deadline ends expired): one
+    // that fell inside a refused request would read as that refusal's change.
+    expirySweepMs: DAY_MS,
+    recheckMs: DAY_MS,
   })
   base = await core.listen()
   ;({
