@@ -16,9 +16,10 @@ import { createSiteLogins } from './logins/siteLogins'
 import { createSeenLogins } from './logins/seenLogins'
 import { offerSeenLogin } from './cliSeenLogin'
 import { LOCAL_TENANT } from './core'
+import { safeJson } from '../shared/safeJson'
 
 /** The CLI contract's answer: scripts parse this; keep it stable. */
-export type CompileOutput =
+type CompileOutput =
   | {
       traceId?: string
       /** Its `evidence.confidence` (0..1) says how sure the target is. */
@@ -289,10 +290,13 @@ function usage(message: string): ServiceError {
 }
 
 function sitecallVersion(): string {
+  let text = ''
   try {
-    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'))
-    return typeof pkg.version === 'string' ? pkg.version : '0.0.0'
+    text = readFileSync(new URL('../../package.json', import.meta.url), 'utf8')
   } catch {
-    return '0.0.0'
+    // A copy without package.json beside it: no version to tell, '0.0.0' below.
   }
+  const pkg = safeJson(text)
+  const version = pkg && typeof pkg === 'object' && 'version' in pkg ? pkg.version : undefined
+  return typeof version === 'string' ? version : '0.0.0'
 }

@@ -97,7 +97,7 @@ export async function syncCommand(args: string[]): Promise<number> {
 }
 
 /** The lines `sitecall sync` prints. */
-export function describe(report: SyncReport): string {
+function describe(report: SyncReport): string {
   const lines = [
     `Pushed ${report.pushed.length}, deleted ${report.deleted.length}; pulled ` +
       `${report.pulled.length}, removed ${report.removed.length}; server revision ${report.revision}.`,

@@ -17,14 +17,14 @@ import {
 /** An account name: email-like, at most 254 characters (RFC 5321's path limit), kept lower-case. */
 const ACCOUNT_NAME = /^[^\s@]+@[^\s@]+$/
 /** Login attempts allowed per account name in `LOGIN_WINDOW_MS`. */
-export const LOGIN_ATTEMPTS = 10
-export const LOGIN_WINDOW_MS = 15 * 60_000
+const LOGIN_ATTEMPTS = 10
+const LOGIN_WINDOW_MS = 15 * 60_000
 /** An invitation is good for this long, once. */
 export const INVITATION_LIFE_MS = 7 * 24 * 60 * 60_000
 /** The prefix of an invitation token (shown once, stored as its SHA-256). */
-export const INVITATION_PREFIX = 'svc_invite_'
+const INVITATION_PREFIX = 'svc_invite_'
 
-export interface IssuedAccountToken {
+interface IssuedAccountToken {
   token: string
   /** ms since the Unix epoch: one hour after issue (spec "Authentication" 3). */
   expiresAt: number
@@ -65,7 +65,7 @@ export interface TeamAccounts {
 }
 
 /** Normalises an account name or refuses it (400 `invalid_input`). */
-export function accountName(name: string): string {
+function accountName(name: string): string {
   const normal = name.trim().toLowerCase()
   if (normal.length > 254 || !ACCOUNT_NAME.test(normal))
     throw new ServiceError('invalid_input', 'An account name is email-like: name@example.org.')

@@ -6,7 +6,7 @@ import type { McpStdioCommand } from '../shared/appApi'
  * `svc_live_…` when the person has not made one here.
  */
 
-export const KEY_PLACEHOLDER = 'svc_live_…'
+const KEY_PLACEHOLDER = 'svc_live_…'
 
 export interface AgentConfig {
   id: 'claude' | 'cursor' | 'vscode' | 'stdio'

@@ -204,7 +204,7 @@ export function hasOwnerSession(): boolean {
 }
 
 /** Owner tokens last an hour (spec "Other time-bound states"): trade them well before that. */
-export const SESSION_REFRESH_MS = 20 * 60_000
+const SESSION_REFRESH_MS = 20 * 60_000
 
 /**
  * Keeps web mode's owner session alive: `POST /app-api/session/refresh` with the current token

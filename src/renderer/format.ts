@@ -1,3 +1,5 @@
+import { safeUrl } from '../shared/safeJson'
+
 /** A timestamp (ms since the epoch or ISO 8601) as local date and time. */
 export function formatTime(value: number | string | null): string {
   if (value === null) return '—'
@@ -6,12 +8,8 @@ export function formatTime(value: number | string | null): string {
 
 /** Path and query of a URL, for tables where the host is the same on every row. */
 export function pathOf(url: string): string {
-  try {
-    const parsed = new URL(url)
-    return parsed.pathname + parsed.search
-  } catch {
-    return url
-  }
+  const parsed = safeUrl(url)
+  return parsed ? parsed.pathname + parsed.search : url
 }
 
 /** JSON indented by two spaces for display; `undefined` shown as the word. */

@@ -29,7 +29,7 @@ const PLAIN_VIEWS = [
 ] as const
 
 /** The view a location hash names (`#/tools/<id>`, `#/inbox`, …); unknown hashes show Record. */
-export function parseHash(hash: string): Route {
+function parseHash(hash: string): Route {
   const [, view, id] = hash.replace(/^#/, '').split('/')
   if (view === 'tools' && id) return { view: 'tool', id: decodeURIComponent(id) }
   if (view === 'traces' && id) return { view: 'trace', id: decodeURIComponent(id) }

@@ -53,12 +53,12 @@ export function pagePoint(
 }
 
 /** DOM `MouseEvent.button` (0 left, 1 middle, 2 right) as CDP names it. */
-export function buttonName(button: number): MouseButton {
+function buttonName(button: number): MouseButton {
   return button === 0 ? 'left' : button === 1 ? 'middle' : button === 2 ? 'right' : 'none'
 }
 
 /** The button a drag holds, from DOM `MouseEvent.buttons` (left 1, right 2, middle 4). */
-export function heldButton(buttons: number): MouseButton {
+function heldButton(buttons: number): MouseButton {
   return buttons & 1 ? 'left' : buttons & 2 ? 'right' : buttons & 4 ? 'middle' : 'none'
 }
 

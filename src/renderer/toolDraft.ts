@@ -3,7 +3,7 @@ import { INPUT_TYPES } from '../shared/toolEdit'
 import type { ToolSpec } from '../shared/toolSpec'
 
 /** One input as the editor's text fields hold it. */
-export interface InputDraft {
+interface InputDraft {
   slot: string
   name: string
   type: InputType

@@ -15,7 +15,7 @@ const RECONNECT_MS = 1_500
 /** Reconnects in a row before the view says the browser cannot be reached. */
 const MAX_RECONNECTS = 5
 
-export type ScreencastStatus =
+type ScreencastStatus =
   | { kind: 'connecting' }
   | { kind: 'live' }
   | { kind: 'gone'; reason: string }

@@ -7,6 +7,9 @@
  * by the compiler that writes the path and the engine that reads it. Pure, no Node, no DOM.
  */
 
+import { safeJson, safeUrl } from './safeJson'
+import { decodeOrKeep } from './urls'
+
 /**
  * What an anchor extractor picks and reads: the first link of that `text`, or with `row` the
  * first link of the first table row or list item whose text holds `text` (a report row whose
@@ -21,17 +24,13 @@ export function formatAnchorPick(pick: AnchorPick): string {
 
 /** Reads an anchor path; null when it is not one. */
 export function parseAnchorPick(path: string): AnchorPick | null {
-  try {
-    const value = JSON.parse(path) as Record<string, unknown>
-    if (typeof value.text !== 'string') return null
-    const row = value.row === true ? { row: true } : {}
-    if (typeof value.segment === 'number' && Number.isInteger(value.segment))
-      return { text: value.text, segment: value.segment, ...row }
-    if (typeof value.param === 'string') return { text: value.text, param: value.param, ...row }
-    return null
-  } catch {
-    return null
-  }
+  const value = safeJson(path) as Record<string, unknown> | null | undefined
+  if (typeof value?.text !== 'string') return null
+  const row = value.row === true ? { row: true } : {}
+  if (typeof value.segment === 'number' && Number.isInteger(value.segment))
+    return { text: value.text, segment: value.segment, ...row }
+  if (typeof value.param === 'string') return { text: value.text, param: value.param, ...row }
+  return null
 }
 
 /** Lower case with runs of white space as one space, trimmed: how a link's text compares. */
@@ -76,19 +75,11 @@ export function anchorValue(
  * escape). Undefined for an href that is no URL or a link without that part.
  */
 export function linkPart(href: string, pick: AnchorPick, base: string): string | undefined {
-  let url: URL
-  try {
-    url = new URL(href, base)
-  } catch {
-    return undefined
-  }
+  const url = safeUrl(href, base)
+  if (!url) return undefined
   if ('param' in pick) return url.searchParams.get(pick.param) ?? undefined
   const segments = url.pathname.split('/').filter(Boolean)
   const segment = segments[pick.segment]
   if (segment === undefined) return undefined
-  try {
-    return decodeURIComponent(segment)
-  } catch {
-    return segment
-  }
+  return decodeOrKeep(segment)
 }

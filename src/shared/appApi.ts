@@ -387,7 +387,7 @@ export interface SyncStatus {
 }
 
 /** Method name → `[input, result]`. */
-export interface AppApiMethods {
+interface AppApiMethods {
   'app.info': [Record<string, never>, AppInfo]
   'settings.get': [Record<string, never>, AppSettings]
   /**

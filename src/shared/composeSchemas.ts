@@ -8,7 +8,7 @@ import { Type, type Static } from '@sinclair/typebox'
  */
 
 /** At most this many calls in one compose request (issue 26 item 3). */
-export const MAX_COMPOSE_STEPS = 10
+const MAX_COMPOSE_STEPS = 10
 
 /**
  * The key of an input value that is read from an earlier step instead of given:
@@ -46,7 +46,7 @@ const allowMutation = Type.Boolean({
 })
 
 /** One call of a `steps` list. */
-export const COMPOSE_STEP_SCHEMA = Type.Object(
+const COMPOSE_STEP_SCHEMA = Type.Object(
   {
     app,
     tool,

@@ -96,7 +96,7 @@ export const RUN_FAILURE_CODES = [
   'resource_locked',
 ] as const
 
-export type RestErrorCode = (typeof REST_ERROR_CODES)[number]
+type RestErrorCode = (typeof REST_ERROR_CODES)[number]
 export type RunFailureCode = (typeof RUN_FAILURE_CODES)[number]
 export type ErrorCode = RestErrorCode | RunFailureCode
 
@@ -186,7 +186,7 @@ export const ERROR_STATUS = {
 export type ErrorStatus<C extends ErrorCode> = (typeof ERROR_STATUS)[C][number]
 
 /** The usual HTTP status of `code`: the first of its `ERROR_STATUS` entry. */
-export function statusOf(code: ErrorCode): number {
+function statusOf(code: ErrorCode): number {
   return ERROR_STATUS[code][0]
 }
 
@@ -231,9 +231,4 @@ export function isServiceError(value: unknown): value is ServiceError {
       (value as { name?: unknown }).name === 'ServiceError' &&
       typeof (value as { code?: unknown }).code === 'string')
   )
-}
-
-/** Throws an `internal` error when a condition that must hold does not: for bugs, not bad input. */
-export function invariant(condition: unknown, message: string): asserts condition {
-  if (!condition) throw new ServiceError('internal', `Invariant failed: ${message}`)
 }

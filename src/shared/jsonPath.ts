@@ -30,6 +30,7 @@
 
 import { isUnsafeKey } from './safeKeys'
 import { CALLS_KEY, scriptCalls } from './scriptCalls'
+import { safeJson } from './safeJson'
 
 /** One step of a parsed path. */
 export type PathPart =
@@ -40,7 +41,7 @@ export type PathPart =
   | { kind: 'keyOf' }
 
 /** What a `[?field==value]` compares with: a literal, or a placeholder of the run's scope. */
-export type WhereValue = { literal: string } | { placeholder: string }
+type WhereValue = { literal: string } | { placeholder: string }
 
 /** Values placeholders name (`input.p0` → `"run nightly import"`), as the engine's scope holds. */
 export type PathScope = Readonly<Record<string, unknown>>
@@ -321,11 +322,8 @@ function readString(path: string, at: number): { value: string; end: number } | 
       continue
     }
     if (path[i] !== '"') continue
-    try {
-      return { value: JSON.parse(path.slice(at, i + 1)) as string, end: i + 1 }
-    } catch {
-      return null
-    }
+    const value = safeJson(path.slice(at, i + 1))
+    return value === undefined ? null : { value: value as string, end: i + 1 }
   }
   return null
 }

@@ -1,3 +1,5 @@
+import { safeUrl } from './safeJson'
+
 /**
  * The grammar of a `link` extractor's path (ToolSpec `ExtractorSource`): `param?k=v&k2=v2`, the
  * query parameter `param` of the first `<a href>` whose query holds every `k=v` pair after the
@@ -52,6 +54,7 @@ export function parseLinkQuery(path: string): LinkQuery | null {
     })
     return { param: decodeURIComponent(path.slice(0, at)), match }
   } catch {
+    // A part is not valid percent-encoding (URIError): not a link path.
     return null
   }
 }
@@ -73,12 +76,8 @@ export function linkQueryValue(
     wanted.push([key, String(text)])
   }
   for (const href of hrefs) {
-    let params: URLSearchParams
-    try {
-      params = new URL(href, 'http://link.invalid/').searchParams
-    } catch {
-      continue
-    }
+    const params = safeUrl(href, 'http://link.invalid/')?.searchParams
+    if (!params) continue
     if (wanted.every(([key, value]) => params.getAll(key).includes(value))) {
       const found = params.get(query.param)
       if (found !== null) return found

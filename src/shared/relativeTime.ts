@@ -18,7 +18,7 @@
 export const TIME_PREFIX = 'gen.time:'
 
 /** How far from the moment it was sent a value may lie to count as relative (31 days). */
-export const RELATIVE_WINDOW_MS = 31 * 86_400_000
+const RELATIVE_WINDOW_MS = 31 * 86_400_000
 
 const DAY_MS = 86_400_000
 const ISO =

@@ -5,6 +5,8 @@
  * (what CDP's `Input.dispatchMouseEvent` takes), mapped by the viewer from the scaled image.
  */
 
+import { httpUrl } from './urls'
+
 /**
  * Close codes of a view (RFC 6455 §7.4.2: 4000-4999 are the application's): no such recording
  * running, and the recording browser went away. After either, reconnecting is pointless.
@@ -37,14 +39,14 @@ export interface ScreencastPage {
 }
 
 /** Something the viewer asked could not be done (a refused address, a failed navigation). */
-export interface ScreencastProblem {
+interface ScreencastProblem {
   type: 'error'
   code: 'invalid_input' | 'navigation_failed' | 'unavailable'
   message: string
 }
 
 /** The browser or its last tab went away; the socket closes right after. */
-export interface ScreencastGone {
+interface ScreencastGone {
   type: 'gone'
   reason: string
 }
@@ -93,7 +95,7 @@ export type ScreencastViewerMessage =
 /** Bounds of a viewer's input: a page is never larger than this many CSS pixels each way. */
 export const MAX_COORDINATE = 100_000
 /** Longest text one `text` message inserts (a paste); longer ones are refused. */
-export const MAX_INSERT_CHARS = 100_000
+const MAX_INSERT_CHARS = 100_000
 
 const coordinate = { type: 'number', minimum: -MAX_COORDINATE, maximum: MAX_COORDINATE }
 const modifiers = { type: 'integer', minimum: 0, maximum: 15 }
@@ -170,11 +172,5 @@ export function typedAddress(typed: string): string | null {
     const local = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\]|\d+\.\d+\.\d+\.\d+)(:\d+)?(\/|$)/i
     candidate = `${local.test(text) ? 'http' : 'https'}://${text}`
   }
-  try {
-    const url = new URL(candidate)
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') return null
-    return url.href
-  } catch {
-    return null
-  }
+  return httpUrl(candidate)?.href ?? null
 }

@@ -7,6 +7,8 @@
  * (`jsonPath.ts`).
  */
 
+import { safeJson } from './safeJson'
+
 /** The path key that reads a string as its script calls (`exec.@calls.add_message_row`). */
 export const CALLS_KEY = '@calls'
 
@@ -72,10 +74,6 @@ function stringEnd(text: string, start: number): number {
 
 /** The arguments as JSON values, or null when any is not JSON (RFC 8259). */
 function argumentsOf(inner: string): unknown[] | null {
-  try {
-    const parsed: unknown = JSON.parse(`[${inner}]`)
-    return Array.isArray(parsed) ? parsed : null
-  } catch {
-    return null
-  }
+  const parsed = safeJson(`[${inner}]`)
+  return Array.isArray(parsed) ? parsed : null
 }

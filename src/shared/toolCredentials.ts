@@ -1,4 +1,5 @@
 import type { ToolSpec } from './toolSpec'
+import { decodeOrKeep } from './urls'
 
 /** One place of a tool that carries a credential or recorded traffic (never the value itself). */
 export interface CredentialFinding {
@@ -112,9 +113,5 @@ export function findCredentials(tool: ToolSpec): CredentialFinding[] {
 }
 
 function safeDecode(text: string): string {
-  try {
-    return decodeURIComponent(text.replace(/\+/g, ' '))
-  } catch {
-    return text
-  }
+  return decodeOrKeep(text.replace(/\+/g, ' '))
 }

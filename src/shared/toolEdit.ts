@@ -24,7 +24,7 @@ export interface InputEdit {
 }
 
 /** A field of the target request's body: a JSON dot path or a form field name. */
-export interface BodyFieldEdit {
+interface BodyFieldEdit {
   path: string
   /** Literal text or a placeholder: `{{input.p0}}`, `{{secret:NAME}}`. */
   value: string
@@ -61,7 +61,7 @@ export const SENDER_HEADER =
   /^(host|connection|keep-alive|te|trailer|transfer-encoding|upgrade|content-length|proxy-.*)$/i
 
 /** A tool name: what a surface-A path segment and an MCP tool name can both carry. */
-export const TOOL_NAME_PATTERN = '^[a-z0-9][a-z0-9_]{0,79}$'
+const TOOL_NAME_PATTERN = '^[a-z0-9][a-z0-9_]{0,79}$'
 const HEADER_NAME_PATTERN = "^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$"
 
 // anyOf, not a type list: Ajv's strict mode (the app dispatch) refuses union types.

@@ -24,7 +24,7 @@ export interface JsonSchema {
  * read against an answer instead (a lookup extractor's `[?field=={{input.pN}}]`, or the result
  * filter's term), with `x-path` naming where (`step.<id>.<name>`, `result.filter`).
  */
-export type SlotLocation = 'body' | 'query' | 'path' | 'header' | 'answer'
+type SlotLocation = 'body' | 'query' | 'path' | 'header' | 'answer'
 
 /** The schema of one input: a property of `inputs`, named semantically, with its slot id. */
 export interface SlotSchema extends JsonSchema {
@@ -111,7 +111,7 @@ export interface RequestTemplate {
  * or the quoted string after a fixed text of a script answer (`literal`). `xml` reads an XML answer
  * with a JSON path over its JSON view (src/shared/xmlTree.ts: `root[0].items[0].item[?title==x].id`).
  */
-export type ExtractorSource =
+type ExtractorSource =
   'json' | 'xml' | 'header' | 'cookie' | 'meta' | 'input' | 'script' | 'link' | 'literal' | 'anchor'
 
 /**
@@ -186,7 +186,7 @@ export type HttpAuthScheme = 'basic' | 'digest'
 export type GeneratedValue = 'uuid' | 'now_ms' | 'now_s' | 'nonce'
 
 /** A JSON scalar an in-band error field may hold. */
-export type JsonScalar = string | number | boolean | null
+type JsonScalar = string | number | boolean | null
 
 /**
  * One way a site answers an error inside a successful HTTP status: action APIs
@@ -266,7 +266,7 @@ export interface Alternative {
   signals?: string[]
 }
 
-export interface Evidence {
+interface Evidence {
   traceId: string
   targetExchangeId: string
   exchangeIds: string[]
@@ -305,7 +305,7 @@ export interface EmbeddedDataSource {
  * answer is verified (the site's whole answer proves its shape; no match is an empty list, not a
  * failure) and before `select`.
  */
-export interface ResultFilter {
+interface ResultFilter {
   path: string
   fields: string[]
   input: string

@@ -26,6 +26,7 @@ export function xmlTree(text: string): XmlTree | undefined {
   try {
     $ = cheerio.load(text, { xml: true })
   } catch {
+    // A text the XML parser refuses outright has no tree; undefined is this reader's "not XML".
     return undefined
   }
   const root = $.root()

@@ -2,10 +2,11 @@ import type { ElementHandle, Page } from 'playwright-core'
 import { ServiceError } from '../../shared/errors'
 import { watchNetwork } from './networkWatch'
 import { elementForRef } from './pageSnapshot'
+import { safeUrl } from '../../shared/safeJson'
 
 /** The actions of the MCP `act` call. */
 export const BROWSE_ACTIONS = ['click', 'fill', 'select', 'press', 'navigate'] as const
-export type BrowseActionKind = (typeof BROWSE_ACTIONS)[number]
+type BrowseActionKind = (typeof BROWSE_ACTIONS)[number]
 
 /** The `act` input: `ref` names an element of the latest snapshot; `navigate` ignores it. */
 export interface BrowseActInput {
@@ -50,12 +51,8 @@ export function checkActInput(input: BrowseActInput, pageUrl: string): CheckedAc
     throw bad(`action must be one of ${BROWSE_ACTIONS.join(', ')}.`)
   if (value !== undefined && typeof value !== 'string') throw bad('value must be a string.')
   if (action === 'navigate') {
-    let url: URL
-    try {
-      url = new URL(value ?? '', pageUrl)
-    } catch {
-      throw bad('navigate needs value: the URL to open.')
-    }
+    const url = safeUrl(value ?? '', pageUrl)
+    if (!url) throw bad('navigate needs value: the URL to open.')
     if (!value || (url.protocol !== 'http:' && url.protocol !== 'https:'))
       throw bad('navigate needs value: an http or https URL.')
     return { action, url: url.href }

@@ -14,7 +14,7 @@ import { siteStorageState } from '../logins/siteLogin'
 import type { SessionBrowserDeps } from './sessionBrowser'
 import { sharedGuardProxy, type GuardedProxySettings } from '../engine/guardProxy'
 
-export { BROWSE_ACTIONS, type BrowseActInput, type BrowseActionKind } from './browseAction'
+export { BROWSE_ACTIONS, type BrowseActInput } from './browseAction'
 
 /** What `open`, `snapshot` and `act` return: the page's accessibility snapshot with its refs. */
 export interface Snapshot {
@@ -31,7 +31,7 @@ export interface Snapshot {
 }
 
 /** What `finish` returns: the routing result of the session's trace. */
-export interface BrowseFinishResult {
+interface BrowseFinishResult {
   traceId: string
   status: 'candidate' | 'unavailable'
   candidate: ToolSpec | null
@@ -88,7 +88,7 @@ export interface BrowseLimits {
 }
 
 /** Spec "Limits": 3 sessions per workspace, 2 minutes idle, 30 s page load, 15 s snapshot. */
-export const BROWSE_LIMITS: BrowseLimits = {
+const BROWSE_LIMITS: BrowseLimits = {
   maxOpen: 3,
   idleMs: 2 * 60_000,
   loadMs: 30_000,

@@ -3,7 +3,7 @@ import type { Indexing } from './indexJobs'
 import type { RecordingSessions } from './recordingSessions'
 
 /** Answer of `POST /v1/browser/stop` (fields "not shown" in the spec: ours). */
-export interface BrowserStopResult {
+interface BrowserStopResult {
   stopped: true
   /** Browse sessions ended; their traces are kept uncompiled. */
   browseSessions: number
@@ -16,7 +16,7 @@ export interface BrowserStopResult {
 }
 
 /** Answer of `DELETE /v1/browser`. */
-export interface BrowserClearResult {
+interface BrowserClearResult {
   cleared: true
   /** Browse sessions closed; what they recorded is dropped, as with `close`. */
   browseSessions: number

@@ -18,7 +18,7 @@ export interface IndexLimits {
   dayMs: number
 }
 
-export const INDEX_LIMITS: IndexLimits = { concurrentJobs: 3, jobsPerDay: 5, dayMs: 86_400_000 }
+const INDEX_LIMITS: IndexLimits = { concurrentJobs: 3, jobsPerDay: 5, dayMs: 86_400_000 }
 
 /** The index job as the API answers it (spec "Index job"; fields beyond it "not shown"). */
 export interface IndexJob {

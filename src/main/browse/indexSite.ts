@@ -13,7 +13,7 @@ import { siteStorageState } from '../logins/siteLogin'
  * browser failed, it was stopped before it saw anything useful, or nothing observed carried the
  * intent's evidence.
  */
-export type IndexReason =
+type IndexReason =
   'sign_in_required' | 'site_unreachable' | 'browser_failed' | 'stopped' | 'no_evidence'
 
 /** What one indexing produced (the `routing` of spec "B" `POST /v1/index`). */
@@ -44,7 +44,7 @@ export interface IndexOutcome {
  * The workspace's saved logins as indexing uses them: a port, so the storage (the store today, the
  * vault's sealed logins tomorrow) is the composition root's choice.
  */
-export interface IndexLogins {
+interface IndexLogins {
   /** The saved storage state of a site, or null when none is saved (or it cannot be read now). */
   load(tenant: string, siteHost: string): Promise<StorageState | null>
   save(tenant: string, siteHost: string, state: StorageState): Promise<void>

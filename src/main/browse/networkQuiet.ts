@@ -1,7 +1,7 @@
 import type { Page, Request } from 'playwright-core'
 
 /** How long without a request in flight counts as quiet: Playwright's `networkidle` rule. */
-export const QUIET_MS = 500
+const QUIET_MS = 500
 
 /** A watch of a page's requests from now on; {@link watchRequests}. */
 export interface RequestWatch {

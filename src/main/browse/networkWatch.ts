@@ -1,7 +1,7 @@
 import type { BrowserContext, Request } from 'playwright-core'
 
 /** A request of an action's result that got no answer. */
-export interface FailedRequest {
+interface FailedRequest {
   method: string
   url: string
   resourceType: string

@@ -16,7 +16,7 @@ export interface ObserveLimits {
   actionMs: number
 }
 
-export const OBSERVE_LIMITS: ObserveLimits = { loadMs: 30_000, settleMs: 5_000, actionMs: 10_000 }
+const OBSERVE_LIMITS: ObserveLimits = { loadMs: 30_000, settleMs: 5_000, actionMs: 10_000 }
 
 export interface ObserveInput {
   url: string

@@ -72,11 +72,7 @@ export async function elementForRef(
 }
 
 /** Settles like `work`, or rejects with `onTimeout()` after `ms`; a late failure is swallowed. */
-export async function withLimit<T>(
-  work: Promise<T>,
-  ms: number,
-  onTimeout: () => Error,
-): Promise<T> {
+async function withLimit<T>(work: Promise<T>, ms: number, onTimeout: () => Error): Promise<T> {
   let timer: NodeJS.Timeout | undefined
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(onTimeout()), ms)

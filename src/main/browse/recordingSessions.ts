@@ -9,6 +9,7 @@ import type { SessionBrowserDeps } from './sessionBrowser'
 import { withoutUserinfo } from '../../shared/httpChallenge'
 import { userinfoOf, type HttpLogin } from '../recorder/httpAuthWatch'
 import type { SeenLogins } from '../logins/seenLogins'
+import { safeUrl } from '../../shared/safeJson'
 
 export interface RecordingSessionsDeps extends SessionBrowserDeps {
   store: Pick<Store, 'traces' | 'tools' | 'logins'>
@@ -107,15 +108,12 @@ export function createRecordingSessions(deps: RecordingSessionsDeps): RecordingS
     async start(input) {
       if (active)
         throw new ServiceError('conflict', 'A recording is already running: stop it first.')
-      let url: URL
-      try {
-        url = new URL(input.url)
-      } catch {
+      let url = safeUrl(input.url)
+      if (!url)
         throw new ServiceError(
           'invalid_input',
           `"${input.url}" is not a URL: use a full address like https://example.com/.`,
         )
-      }
       if (url.protocol !== 'http:' && url.protocol !== 'https:')
         throw new ServiceError('invalid_input', 'Only http and https pages can be recorded.')
       await deps.refuseSecretValues?.(input.intent, deps.tenant)

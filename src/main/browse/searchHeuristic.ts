@@ -115,6 +115,7 @@ export async function findSearchBox(page: Page): Promise<SearchBox | null> {
     const found = (await page.evaluate(FIND_SCRIPT)) as { box: SearchBox | null }
     return found.box
   } catch {
+    // A page that navigated or closed while being read has no search box to offer.
     return null
   }
 }

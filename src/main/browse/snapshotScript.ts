@@ -1,11 +1,11 @@
 /** The page global (a `Map<ref, Element>`) that holds the elements of the latest snapshot. */
-export const SNAPSHOT_REFS = '__sitecallBrowseRefs'
+const SNAPSHOT_REFS = '__sitecallBrowseRefs'
 
 /** At most this many lines per snapshot; refs are given only to elements that are shown. */
-export const SNAPSHOT_MAX_LINES = 800
+const SNAPSHOT_MAX_LINES = 800
 
 /** Text runs and names longer than this many characters are cut with an ellipsis. */
-export const SNAPSHOT_MAX_TEXT = 200
+const SNAPSHOT_MAX_TEXT = 200
 
 /** What {@link snapshotScript} evaluates to in the page. */
 export interface PageSnapshot {

@@ -14,7 +14,7 @@ export interface IpcMainLike {
 }
 
 /** One IPC channel per contract method, named after the method (`tools.list`). */
-export function handle(ipcMain: IpcMainLike, channel: string, fn: Handler): void {
+function handle(ipcMain: IpcMainLike, channel: string, fn: Handler): void {
   ipcMain.handle(channel, fn)
 }
 

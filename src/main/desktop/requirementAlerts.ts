@@ -26,7 +26,7 @@ const KIND_TITLE = {
 } as const
 
 /** The notification for a run's new requirements: what is asked, by which tool, on which site. */
-export function alertFor(item: InboxItem, fresh: InboxItem['requirements']): RequirementAlert {
+function alertFor(item: InboxItem, fresh: InboxItem['requirements']): RequirementAlert {
   const first = fresh[0]!
   const more = fresh.length > 1 ? ` (and ${fresh.length - 1} more)` : ''
   return {

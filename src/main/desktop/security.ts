@@ -58,7 +58,7 @@ export function denyPermissions(session: SessionLike): void {
 }
 
 /** The IPC event fields the sender check reads (Electron's `IpcMainInvokeEvent`). */
-export interface IpcSenderLike {
+interface IpcSenderLike {
   senderFrame?: { url: string; parent?: unknown } | null
 }
 

@@ -89,6 +89,7 @@ export async function siteStateOf(
     }
     return siteStorageState({ cookies, origins }, siteHost)
   } catch {
+    // The browser was closed meanwhile: it kept nothing this flow can still read.
     return null
   }
 }

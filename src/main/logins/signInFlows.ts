@@ -21,15 +21,14 @@ import {
 import { watchHttpAuth, type HttpAuthWatch } from '../recorder/httpAuthWatch'
 import { describeLoadFailure } from '../recorder/loadFailure'
 import type { HttpAuthChallenge } from '../../shared/appApi'
+import { httpUrl } from '../../shared/urls'
 
 /** What the flow says while the site waits on HTTP authentication. */
 const challengeMessage = (c: HttpAuthChallenge) =>
   `${c.host} asks for a username and password (HTTP ${c.scheme === 'digest' ? 'Digest' : 'Basic'}${c.realm ? `, realm "${c.realm}"` : ''})${c.failed ? ': the last ones were refused' : ''}. Enter them here.`
 
-export type { SignInState, SignInStatus } from '../../shared/appApi'
-
 /** What the person chose to keep when the sign-in is done. */
-export interface SignInFinish {
+interface SignInFinish {
   /** Keep the username and password typed in the sign-in as secrets. */
   saveCredentials: boolean
   /** A TOTP seed the person entered (Base32 or otpauth://), never read from the page. */
@@ -37,7 +36,7 @@ export interface SignInFinish {
 }
 
 /** Values a person enters in the app to sign in where they cannot see the browser. */
-export interface SignInSubmit {
+interface SignInSubmit {
   username: string
   password: string
   /** The current one-time code, when the site asks one and no seed is given. */
@@ -243,13 +242,8 @@ export function createSignInFlows(deps: SignInFlowsDeps): SignInFlows {
 
   function resolveUrl(target: { host?: string; url?: string }, tenant: string) {
     if (target.url) {
-      try {
-        const url = new URL(target.url)
-        if (url.protocol === 'http:' || url.protocol === 'https:')
-          return { url: url.href, host: url.host }
-      } catch {
-        // Falls through to the refusal below.
-      }
+      const url = httpUrl(target.url)
+      if (url) return { url: url.href, host: url.host }
       throw new ServiceError('invalid_input', '"url" must be an http(s) URL.')
     }
     const host = target.host?.trim().toLowerCase()

@@ -2,10 +2,10 @@ import { randomBytes } from 'node:crypto'
 import { ServiceError } from '../../shared/errors'
 
 /** Spec "Limits": a one-time login link lives 30 minutes. */
-export const SIGN_IN_LINK_MS = 30 * 60_000
+const SIGN_IN_LINK_MS = 30 * 60_000
 
 /** One minted link: a bearer capability for starting one sign-in of one site. */
-export interface SignInLink {
+interface SignInLink {
   token: string
   tenant: string
   /** host[:port] of the site to sign in to. */

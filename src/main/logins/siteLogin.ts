@@ -1,4 +1,5 @@
 import type { StorageState } from '../../shared/trace'
+import { safeUrl } from '../../shared/safeJson'
 
 /**
  * The part of a browser storage state that belongs to one site (`host[:port]`): cookies whose
@@ -15,12 +16,6 @@ export function siteStorageState(
     const domain = c.domain.replace(/^\./, '')
     return hostname === domain || hostname.endsWith(`.${domain}`)
   })
-  const origins = state.origins.filter((o) => {
-    try {
-      return new URL(o.origin).host === siteHost
-    } catch {
-      return false
-    }
-  })
+  const origins = state.origins.filter((o) => safeUrl(o.origin)?.host === siteHost)
   return cookies.length || origins.length ? { cookies, origins } : null
 }

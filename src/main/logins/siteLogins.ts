@@ -5,11 +5,10 @@ import { isServiceError, ServiceError } from '../../shared/errors'
 import type { StorageState } from '../../shared/trace'
 import type { LoginRecord, LoginRepository, LoginSecretNames } from '../store/loginRepository'
 import type { Vault } from '../vault/vault'
-
-export type { LoginSummary } from '../../shared/appApi'
+import { safeUrl } from '../../shared/safeJson'
 
 /** What a person chose to keep of a sign-in besides the storage state. */
-export interface LoginSaveOptions {
+interface LoginSaveOptions {
   /** Saved as the secrets `login.<host>.username` / `.password`, bound to the site's host. */
   credentials?: { username: string; password: string } | null
   /** A TOTP seed (Base32, or an `otpauth://totp/…?secret=…` URI), saved as `login.<host>.totp`. */
@@ -19,7 +18,7 @@ export interface LoginSaveOptions {
 }
 
 /** The saved username, password and TOTP seed of a site: what an automatic sign-in types. */
-export interface LoginCredentials {
+interface LoginCredentials {
   username: string
   password: string
   /** Base32, or null when no seed was saved (a second factor then needs the person). */
@@ -27,7 +26,7 @@ export interface LoginCredentials {
 }
 
 /** What a run gets: the site's storage state, or why a saved one cannot be read now. */
-export interface LoadedLogin {
+interface LoadedLogin {
   state: StorageState | null
   /** Set when a login is saved but the vault is locked: what to do, for the run's error. */
   locked: string | null
@@ -111,12 +110,8 @@ export function loginSecretName(siteHost: string, part: LoginSecretPart): string
 export function parseTotpSeed(input: string): string {
   let raw = input.trim()
   if (/^otpauth:/i.test(raw)) {
-    let url: URL
-    try {
-      url = new URL(raw)
-    } catch {
-      throw new ServiceError('invalid_input', 'The otpauth:// URI cannot be read.')
-    }
+    const url = safeUrl(raw)
+    if (!url) throw new ServiceError('invalid_input', 'The otpauth:// URI cannot be read.')
     if (url.host.toLowerCase() !== 'totp')
       throw new ServiceError('invalid_input', 'Only otpauth://totp/ URIs hold a TOTP seed.')
     raw = url.searchParams.get('secret') ?? ''

@@ -17,7 +17,7 @@ export const SECRET_BINDING = '__sitecallSecretValue'
 export const ACTION_FLUSH = '__sitecallFlush'
 
 /** Milliseconds of typing silence after which a field's value is reported without a blur. */
-export const FILL_DEBOUNCE_MS = 1000
+const FILL_DEBOUNCE_MS = 1000
 
 /** Field `name`/`id` values that mark a password or one-time-code field (DESIGN.md §5). */
 export const SECRET_FIELD_NAME = /pass(word)?|passwd|otp|one.?time|totp|2fa|twofa|mfa/i

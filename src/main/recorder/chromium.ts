@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs'
 import { ServiceError } from '../../shared/errors'
 
 /** Where a Chromium binary was found: the env variable, the app setting, or a usual install path. */
-export type ChromiumSource = 'env' | 'setting' | 'default'
+type ChromiumSource = 'env' | 'setting' | 'default'
 
 /** Inputs of {@link findChromium}; every field defaults to the real process and file system. */
 export interface FindChromiumOptions {
@@ -27,7 +27,7 @@ export interface ChromiumLocation {
 }
 
 /** The env variable that names a Chromium/Chrome binary explicitly. */
-export const CHROMIUM_ENV = 'SITECALL_CHROMIUM'
+const CHROMIUM_ENV = 'SITECALL_CHROMIUM'
 
 /** The usual install paths of Chromium/Chrome on a platform, most likely first. */
 export function defaultChromiumPaths(

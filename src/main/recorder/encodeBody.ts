@@ -16,6 +16,7 @@ function decodeUtf8(bytes: Uint8Array): string | null {
   try {
     return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes)
   } catch {
+    // Not valid UTF-8: the caller keeps the bytes as base64 instead.
     return null
   }
 }

@@ -10,7 +10,7 @@ import { traceToHar, type HarExportOptions } from './har/exportTrace'
 import { HarTraceBuilder, type HarImportOptions } from './har/traceBuilder'
 import type { Har, HarEntry, HarPage } from './har/types'
 
-export type { Har, HarEntry, HarPage } from './har/types'
+export type { Har, HarEntry } from './har/types'
 export type { HarExportOptions } from './har/exportTrace'
 export type { HarImportOptions } from './har/traceBuilder'
 

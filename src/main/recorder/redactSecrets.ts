@@ -1,6 +1,8 @@
 import type { Body, Exchange } from '../../shared/trace'
 import { headerValue, SECRET_PLACEHOLDER, mediaType } from '../../shared/trace'
 import { encodeBody } from './encodeBody'
+import { safeJson } from '../../shared/safeJson'
+import { decodeOrKeep } from '../../shared/urls'
 
 export { SECRET_PLACEHOLDER }
 
@@ -19,11 +21,7 @@ function makeIsSecretKey(fieldNames: Iterable<string>): (key: string) => boolean
 }
 
 function decodeFormComponent(raw: string): string {
-  try {
-    return decodeURIComponent(raw.replace(/\+/g, ' '))
-  } catch {
-    return raw
-  }
+  return decodeOrKeep(raw.replace(/\+/g, ' '))
 }
 
 /** Rewrites only the values of secret keys so every other byte of the body stays as sent. */
@@ -50,7 +48,10 @@ function redactJsonValue(value: unknown, isSecret: (key: string) => boolean): bo
     const record = value as Record<string, unknown>
     for (const key of Object.keys(record)) {
       const child = record[key]
-      if (isSecret(key) && ((typeof child === 'string' && child !== '') || typeof child === 'number')) {
+      if (
+        isSecret(key) &&
+        ((typeof child === 'string' && child !== '') || typeof child === 'number')
+      ) {
         record[key] = SECRET_PLACEHOLDER
         changed = true
       } else {
@@ -62,12 +63,8 @@ function redactJsonValue(value: unknown, isSecret: (key: string) => boolean): bo
 }
 
 function redactJson(text: string, isSecret: (key: string) => boolean): string {
-  let parsed: unknown
-  try {
-    parsed = JSON.parse(text)
-  } catch {
-    return text
-  }
+  const parsed = safeJson(text)
+  if (parsed === undefined) return text
   return redactJsonValue(parsed, isSecret) ? JSON.stringify(parsed) : text
 }
 
@@ -150,7 +147,7 @@ export function redactSecrets(exchange: Exchange, secretFieldNames: Iterable<str
  * Typed secrets shorter than this are not searched for: a 1-3 character value would blank
  * unrelated words and numbers. Their fields are still redacted by name (`redactSecrets`).
  */
-export const MIN_TYPED_SECRET_CHARS = 4
+const MIN_TYPED_SECRET_CHARS = 4
 
 /** Where a URL or a form body is written, the placeholder is always percent-encoded. */
 const ENCODED = encodeURIComponent(SECRET_PLACEHOLDER)

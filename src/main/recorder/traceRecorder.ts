@@ -25,13 +25,20 @@ import type {
   StorageState,
   Trace,
 } from '../../shared/trace'
-import { ACTION_BINDING, ACTION_FLUSH, actionScript, SECRET_BINDING } from './actionScript'
+import {
+  ACTION_BINDING,
+  ACTION_FLUSH,
+  actionScript,
+  SECRET_BINDING,
+  type ActionPayload,
+} from './actionScript'
 import { chromiumArgs } from './chromium'
 import { encodeBody } from './encodeBody'
 import { watchHttpAuth, type HttpAuthWatch, type HttpLogin } from './httpAuthWatch'
 import { redactSecrets, redactTypedSecrets, redactTypedSecretsInAction } from './redactSecrets'
 import { storedCookies } from './storedCookies'
 import { UploadBodies } from './uploadBodies'
+import { safeUrl } from '../../shared/safeJson'
 
 /** Options of {@link startRecording}. */
 export interface RecordingOptions {
@@ -443,6 +450,7 @@ class RecordingSession {
     try {
       return this.recordedPages.has(request.frame().page())
     } catch {
+      // Service-worker requests have no frame: no page of the recording made them.
       return false
     }
   }
@@ -477,11 +485,8 @@ class RecordingSession {
       startedAt: this.clock(),
       pageUrl: this.initiatorUrl(request),
     })
-    try {
-      this.cookieUrls.add(new URL(request.url()).origin + '/')
-    } catch {
-      // data: and blob: URLs carry no cookies.
-    }
+    const url = safeUrl(request.url())
+    if (url) this.cookieUrls.add(url.origin + '/')
   }
 
   private async readBody(
@@ -617,7 +622,8 @@ class RecordingSession {
     if (this.stopping) return
     if (this.overCdp && !this.recordedPages.has(source.page)) return
     if (typeof payload !== 'object' || payload === null) return
-    const p = payload as Record<string, unknown>
+    // The page is not trusted: every field of the payload is checked before it is kept.
+    const p = payload as Partial<Record<keyof ActionPayload, unknown>>
     const kind = p['kind']
     if (typeof kind !== 'string' || !PAGE_ACTION_KINDS.has(kind as ActionKind)) return
     const secret = p['secret'] === true

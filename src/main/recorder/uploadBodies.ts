@@ -3,7 +3,7 @@ import { headerValue } from '../../shared/trace'
 import { decodeOrKeep } from '../../shared/urls'
 
 /** Name of the binding the page script reports the files a person chose to. */
-export const FILE_BINDING = '__sitecallFile'
+const FILE_BINDING = '__sitecallFile'
 
 /** A file the person chose in an `<input type=file>` or dropped on the page. */
 export interface ChosenFile {

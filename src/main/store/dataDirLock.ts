@@ -2,12 +2,13 @@ import { linkSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'n
 import { basename, join } from 'node:path'
 import { ServiceError } from '../../shared/errors'
 import { createPrivateFile } from './fileModes'
+import { safeJson } from '../../shared/safeJson'
 
 /** The lock file of a data dir. */
 export const LOCK_FILE = 'sitecall.lock'
 
 /** What the lock file holds: who runs the engine on this data dir. */
-export interface LockHolder {
+interface LockHolder {
   pid: number
   /** How the process was started, e.g. `sitecall serve --port 7411` or `Sitecall desktop app`. */
   command: string
@@ -105,21 +106,18 @@ function takeOverStale(path: string, stale: LockHolder | null): void {
 function readHolder(path: string): LockHolder | null {
   const text = readText(path)
   if (text === null) return null
-  try {
-    const value = JSON.parse(text) as Partial<LockHolder>
-    return typeof value.pid === 'number'
-      ? { pid: value.pid, command: String(value.command ?? '?'), since: Number(value.since ?? 0) }
-      : null
-  } catch {
-    // A half-written file of a process that died while writing it holds nothing.
-    return null
-  }
+  // A half-written file of a process that died while writing it is no JSON and holds nothing.
+  const value = safeJson(text) as Partial<LockHolder> | null | undefined
+  return typeof value?.pid === 'number'
+    ? { pid: value.pid, command: String(value.command ?? '?'), since: Number(value.since ?? 0) }
+    : null
 }
 
 function readText(path: string): string | null {
   try {
     return readFileSync(path, 'utf8')
   } catch {
+    // No lock file (or none readable): no holder to name.
     return null
   }
 }

@@ -2,9 +2,9 @@ import { chmodSync, closeSync, mkdirSync, openSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 
 /** The data dir's mode: only its owner may list or enter it. */
-export const DIR_MODE = 0o700
+const DIR_MODE = 0o700
 /** Every file of the data dir: only its owner may read or write it. */
-export const FILE_MODE = 0o600
+const FILE_MODE = 0o600
 
 /**
  * The files of a data dir that are ours: the database and its WAL/SHM/journal, the lock file and

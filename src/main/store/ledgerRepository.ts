@@ -3,7 +3,7 @@ import type { Db } from './db'
 /** Spec "What the service does" 7 and "Limits": a one-time free grant of 10,000 calls. */
 export const FREE_GRANT_CREDITS = 10_000
 
-export interface Usage {
+interface Usage {
   tenant: string
   /** Credits left in all (free and paid). */
   balance: number

@@ -1,7 +1,7 @@
 import type { Db } from './db'
 
 /** One local site a workspace's owner allowed. */
-export interface LocalSite {
+interface LocalSite {
   /** A URL's host (`127.0.0.1:8080`, `[::1]:3000`), or a host name for every port; lower-case. */
   host: string
   /** Milliseconds since the Unix epoch. */

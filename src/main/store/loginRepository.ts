@@ -24,7 +24,7 @@ export interface LoginRecord {
   lastUsedAt: number | null
 }
 
-export interface LoginSaveExtras {
+interface LoginSaveExtras {
   /** Replaces the secret names when given; kept otherwise. */
   secrets?: LoginSecretNames
   /** Replaces the sign-in page when given; kept otherwise. */

@@ -4,8 +4,6 @@
  */
 export type MemberRole = 'owner' | 'admin' | 'member'
 
-export const MEMBER_ROLES: readonly MemberRole[] = ['owner', 'admin', 'member']
-
 /** What one member does to another (or to themselves: `remove` of oneself is leaving). */
 export type MemberChange =
   | { kind: 'add'; role: MemberRole }

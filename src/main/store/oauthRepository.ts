@@ -19,7 +19,7 @@ export interface OAuthFamily {
   revokedAt: number | null
 }
 
-export interface OAuthCode {
+interface OAuthCode {
   familyId: string
   redirectUri: string
   codeChallenge: string
@@ -27,7 +27,7 @@ export interface OAuthCode {
   usedAt: number | null
 }
 
-export interface OAuthToken {
+interface OAuthToken {
   familyId: string
   kind: 'access' | 'refresh'
   createdAt: number

@@ -11,7 +11,7 @@ import {
  * A result text longer than this (UTF-8 bytes) is stored compressed: JSON answers shrink about
  * 10×, and below this the compression costs more than the bytes it saves.
  */
-export const COMPRESS_ABOVE_BYTES = 4096
+const COMPRESS_ABOVE_BYTES = 4096
 
 /**
  * Up to this many bytes a result is compressed on the calling thread: Brotli at quality 1 takes
@@ -20,13 +20,13 @@ export const COMPRESS_ABOVE_BYTES = 4096
  * 70 µs compressing in place). Larger results go to the pool so one huge answer never holds
  * the loop for long.
  */
-export const COMPRESS_IN_PLACE_BYTES = 1024 * 1024
+const COMPRESS_IN_PLACE_BYTES = 1024 * 1024
 
 /**
  * How a run's `result` column holds the result's JSON text: as is, Brotli (RFC 7932), or gzip
  * (RFC 1952, rows written before Brotli; still read).
  */
-export type ResultCodec = 'json' | 'br' | 'gzip'
+type ResultCodec = 'json' | 'br' | 'gzip'
 
 /** A result as the runs table stores it: the JSON text, or its compressed bytes. */
 export interface StoredResult {

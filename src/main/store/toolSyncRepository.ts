@@ -2,7 +2,7 @@ import type { Db } from './db'
 import type { ToolSpec } from '../../shared/toolSpec'
 
 /** A tool as the sync sees it: the whole spec and the workspace revision of its last change. */
-export interface SyncedTool {
+interface SyncedTool {
   revision: number
   tool: ToolSpec
 }

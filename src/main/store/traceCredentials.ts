@@ -1,5 +1,6 @@
 import type { Exchange, StorageState } from '../../shared/trace'
 import { withoutUserinfo } from '../../shared/httpChallenge'
+import { safeJson } from '../../shared/safeJson'
 
 /**
  * Seals and opens bytes under the vault (the vault's `SyncSealer`); the store
@@ -14,12 +15,7 @@ export interface CredentialSealer {
 export const TRACE_CREDENTIALS = 'trace-credentials'
 
 /** Headers that carry a login: their values are sealed at rest (RFC 6265 §5.4, RFC 9110 §11). */
-export const CREDENTIAL_HEADERS = new Set([
-  'cookie',
-  'set-cookie',
-  'authorization',
-  'proxy-authorization',
-])
+const CREDENTIAL_HEADERS = new Set(['cookie', 'set-cookie', 'authorization', 'proxy-authorization'])
 
 /** A sealed value as stored: the prefix, then the base64url envelope. */
 const SEALED = 'sitecall-sealed.'
@@ -76,11 +72,7 @@ export function openStorageState(
   // Rows written before sealing hold the JSON itself.
   const text = stored.startsWith(SEALED) ? openText(stored, sealer) : stored
   if (text === WITHHELD) return null
-  try {
-    return JSON.parse(text) as StorageState
-  } catch {
-    return null
-  }
+  return (safeJson(text) as StorageState | null | undefined) ?? null
 }
 
 /**

@@ -32,7 +32,7 @@ export interface ExchangeRow {
   page_url: string
 }
 
-export interface TraceListItem {
+interface TraceListItem {
   id: string
   intent: string
   startUrl: string

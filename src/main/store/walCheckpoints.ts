@@ -79,6 +79,7 @@ export function startWalCheckpoints(path: string): WalCheckpoints {
       try {
         size = statSync(`${path}-wal`).size
       } catch {
+        // No write-ahead log yet: nothing to checkpoint on this tick.
         return
       }
       if (size < START_ABOVE_BYTES) return

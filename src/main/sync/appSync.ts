@@ -273,7 +273,7 @@ export function createAppSync(deps: AppSyncDeps): AppSync {
  * given in time (`link_timeout`), a locked vault that has to seal the token (`vault_locked`).
  * `error` is what `linkServer`/`runSync` threw, or a sync's `stopped` text.
  */
-export function describeSyncError(
+function describeSyncError(
   error: unknown,
   serverUrl: string,
   during: 'link' | 'sync',

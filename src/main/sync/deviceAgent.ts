@@ -19,7 +19,7 @@ const APPROVAL_POLL_MS = 200
 /** A report's own time limit, ms: it is sent even while the loop stops. */
 const REPORT_TIMEOUT_MS = 10_000
 
-export interface DeviceAgentOptions {
+interface DeviceAgentOptions {
   /** The linked server's base URL. */
   serverUrl: string
   /** `X-Service-Workspace`, or null for the account's first. */
@@ -60,7 +60,7 @@ export interface DeviceAgent {
 }
 
 /** A refusal of the server's device routes. */
-export class DeviceHttpError extends Error {
+class DeviceHttpError extends Error {
   constructor(
     readonly status: number,
     message: string,
@@ -84,7 +84,7 @@ export class DeviceHttpError extends Error {
  * Sites are registered again when the saved logins change. Failed requests are retried with a
  * growing wait (0.5 to 30 s); a device unlinked on the server (404) ends the loop. `stop` ends it.
  */
-export function startDeviceAgent(options: DeviceAgentOptions): DeviceAgent {
+function startDeviceAgent(options: DeviceAgentOptions): DeviceAgent {
   const doFetch = options.fetch ?? fetch
   const base = options.serverUrl.replace(/\/+$/, '')
   const name = options.name ?? hostname()

@@ -1,5 +1,6 @@
 import type { SyncChanges } from '../store/toolSyncRepository'
 import type { ToolSpec } from '../../shared/toolSpec'
+import { safeJson } from '../../shared/safeJson'
 
 /** What the server answered one push. */
 export type PushAnswer =
@@ -76,16 +77,13 @@ export function createSyncServer(options: SyncServerOptions): SyncServer {
       })
       const text = await res.text()
       if (res.status === 401 && !renew) continue
-      let json: Record<string, unknown> = {}
-      try {
-        json = JSON.parse(text) as Record<string, unknown>
-      } catch {
+      const json = safeJson(text) as Record<string, unknown> | undefined
+      if (json === undefined)
         throw new SyncHttpError(
           res.status,
           'bad_answer',
           `${method} ${path}: not JSON (${res.status})`,
         )
-      }
       return { status: res.status, json }
     }
     throw new Error('unreachable')

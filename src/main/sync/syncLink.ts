@@ -4,13 +4,14 @@ import type { AddressInfo } from 'node:net'
 import { createSyncServer } from './syncHttp'
 import type { SyncLink, SyncLocal } from './syncLocal'
 import { keepToken, type TokenPlace } from './syncTokens'
+import { safeUrl } from '../../shared/safeJson'
 
 /** The OAuth scopes a desktop asks: pull (`tools:read`) and push (`tools:sync`). */
-export const LINK_SCOPES = 'tools:read tools:sync'
+const LINK_SCOPES = 'tools:read tools:sync'
 /** The largest `since` the server takes (15 digits): a pull that answers no change. */
 const NO_CHANGES_SINCE = 999_999_999_999_999
 /** How long `link` waits for the person to approve in the browser, ms. */
-export const LINK_WAIT_MS = 10 * 60_000
+const LINK_WAIT_MS = 10 * 60_000
 
 export interface LinkOptions extends TokenPlace {
   serverUrl: string
@@ -77,12 +78,8 @@ export async function linkServer(options: LinkOptions): Promise<SyncLink> {
 
 /** `https://host[:port]` without a trailing slash; http only for loopback hosts. */
 export function normaliseServerUrl(text: string): string {
-  let url: URL
-  try {
-    url = new URL(text)
-  } catch {
-    throw new Error(`"${text}" is not a URL (https://sitecall.example.org).`)
-  }
+  const url = safeUrl(text)
+  if (!url) throw new Error(`"${text}" is not a URL (https://sitecall.example.org).`)
   const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname)
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback))
     throw new Error('A team server is reached over https (http only on this machine).')

@@ -20,7 +20,7 @@ export interface SyncLink {
 }
 
 /** One change waiting to be pushed, in order; `opKey` is its operation key for every attempt. */
-export interface OutboxEntry {
+interface OutboxEntry {
   seq: number
   toolId: string
   op: 'put' | 'delete'

@@ -37,6 +37,7 @@ export function open(key: Buffer, envelope: Buffer, context: string): Buffer | n
   try {
     return Buffer.concat([decipher.update(envelope.subarray(HEADER_BYTES)), decipher.final()])
   } catch {
+    // The GCM tag did not verify: wrong key or context, or a changed byte (see above).
     return null
   }
 }

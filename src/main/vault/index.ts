@@ -1,22 +1,4 @@
-export { createVault, type Vault, type VaultDeps, type VaultStatus } from './vault'
-export {
-  createKeychain,
-  type Keychain,
-  type KeychainAnswer,
-  type KeychainOptions,
-} from './keychain'
-export {
-  bindStepSecrets,
-  createRunSecrets,
-  type BoundSecret,
-  type RunSecrets,
-  type SecretRefusal,
-  type StepSecrets,
-} from './runSecrets'
-export {
-  checkSecretName,
-  checkSecretValue,
-  hostAllowed,
-  normalizeSecretHosts,
-  SECRET_NAME,
-} from './secretPolicy'
+export { createVault, type Vault } from './vault'
+export { createKeychain, type Keychain, type KeychainAnswer } from './keychain'
+export { bindStepSecrets, createRunSecrets, type BoundSecret, type RunSecrets } from './runSecrets'
+export { hostAllowed, normalizeSecretHosts } from './secretPolicy'

@@ -26,7 +26,7 @@ export interface KeychainOptions {
   env?: Record<string, string | undefined>
 }
 
-export const DEFAULT_KEYCHAIN_TIMEOUT_MS = 5000
+const DEFAULT_KEYCHAIN_TIMEOUT_MS = 5000
 
 /*
  * Runs in the child: reads one request on stdin, makes the one keychain call, writes one JSON

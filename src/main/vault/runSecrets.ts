@@ -1,5 +1,6 @@
 import { secretForms } from './secretForms'
 import { hostAllowed } from './secretPolicy'
+import { safeUrl } from '../../shared/safeJson'
 
 /** A secret as a run may use it: the value and the hosts it may be sent to. */
 export interface BoundSecret {
@@ -125,12 +126,8 @@ export async function bindStepSecrets(
     deniedAt(url) {
       for (const secret of bound) {
         if (hostAllowed(url, secret.hosts)) continue
-        let host = '(no host)'
-        try {
-          host = new URL(url).host
-        } catch {
-          // An unparsable URL is refused with the placeholder host.
-        }
+        // An unparsable URL is refused with the placeholder host.
+        const host = safeUrl(url)?.host ?? '(no host)'
         const where = secret.hosts.length
           ? `it is bound to ${secret.hosts.join(', ')}`
           : 'it is bound to no host yet (PUT it again with "hosts")'

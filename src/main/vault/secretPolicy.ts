@@ -1,12 +1,13 @@
 import { ServiceError } from '../../shared/errors'
 import { isUnsafeKey } from '../../shared/safeKeys'
+import { safeUrl } from '../../shared/safeJson'
 
 /** A secret's name: 1 to 64 letters, digits, `_`, `-`, `.` (it is written `{{secret:NAME}}`). */
-export const SECRET_NAME = /^[A-Za-z0-9_.-]{1,64}$/
+const SECRET_NAME = /^[A-Za-z0-9_.-]{1,64}$/
 /** Largest secret value, in UTF-8 bytes. */
-export const MAX_SECRET_BYTES = 64 * 1024
+const MAX_SECRET_BYTES = 64 * 1024
 /** Hosts one secret may be bound to. */
-export const MAX_SECRET_HOSTS = 20
+const MAX_SECRET_HOSTS = 20
 
 const HOST =
   /^(?=.{1,253}(:|$))[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*(:\d{1,5})?$/
@@ -63,12 +64,8 @@ export function normalizeSecretHosts(hosts: unknown): string[] {
  * any port. Subdomains do not match: each host is bound by name.
  */
 export function hostAllowed(url: string, hosts: readonly string[]): boolean {
-  let parsed: URL
-  try {
-    parsed = new URL(url)
-  } catch {
-    return false
-  }
+  const parsed = safeUrl(url)
+  if (!parsed) return false
   const host = parsed.host.toLowerCase()
   const hostname = parsed.hostname.toLowerCase()
   return hosts.some((h) => h === host || (!h.includes(':') && h === hostname))

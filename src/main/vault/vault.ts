@@ -14,7 +14,7 @@ import { checkSecretName, checkSecretValue } from './secretPolicy'
 import { createUnlockBackoff } from './unlockBackoff'
 
 /** Which mode the vault is in (it always says so, and never falls back to plaintext). */
-export interface VaultStatus {
+interface VaultStatus {
   /** `keychain` or `passphrase` when open; `locked` until a key is at hand. */
   mode: VaultKeyMode | 'locked'
   /** What opens a locked vault: a passphrase (the one set, or a first one), or the keychain. */
@@ -88,7 +88,7 @@ export interface Vault {
 }
 
 /** Seals and opens bytes synchronously under one workspace's data key and one purpose. */
-export interface SyncSealer {
+interface SyncSealer {
   seal(plaintext: Buffer): Buffer
   open(envelope: Buffer): Buffer | null
 }

@@ -11,7 +11,7 @@ import { StatusBadge } from './StatusBadge'
 import { ListTable } from './ListTable'
 
 /** The surface-A path that calls `tool` (spec "A. Site tool calls"). */
-export function callPath(tool: ToolSpec): string {
+function callPath(tool: ToolSpec): string {
   return `/api/v1/sites/${tool.siteHost}/call/${tool.name}`
 }
 
@@ -138,7 +138,7 @@ function VerifyRuleView({ tool }: { tool: ToolSpec }) {
 }
 
 /** `list of object (40 fields)`, `integer`, `string | null`: a schema in a few words. */
-export function describeSchema(schema: JsonSchema): string {
+function describeSchema(schema: JsonSchema): string {
   const types = Array.isArray(schema.type) ? schema.type : [schema.type ?? 'any']
   const type = types.filter((t) => t !== 'null').join(' | ') || 'null'
   const nullable = types.length > 1 && types.includes('null') ? ' or null' : ''

@@ -8,7 +8,7 @@ import { VaultUnlock } from './VaultUnlock'
 
 const DISMISSED_KEY = 'sitecall.firstRunDismissed'
 /** What the demo's first recording asks for: the orders page's own list request. */
-export const DEMO_INTENT = 'list my orders'
+const DEMO_INTENT = 'list my orders'
 
 function VaultStep() {
   const vault = useSecretsStore((s) => s.vault)

@@ -4,7 +4,7 @@ import type { ReactNode } from 'react'
  * A column of a {@link ListTable}: its header text, or null for the column of each row's actions
  * (buttons), whose header is named for screen readers only.
  */
-export type Column = string | null
+type Column = string | null
 
 interface ListTableProps {
   columns: readonly Column[]

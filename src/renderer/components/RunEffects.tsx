@@ -3,7 +3,7 @@ import { json, pathOf } from '../format'
 import { ListTable } from './ListTable'
 
 /** Milliseconds as the Runs view writes them: `840 ms`, `3.2 s`. */
-export function formatMs(ms: number): string {
+function formatMs(ms: number): string {
   if (!Number.isFinite(ms) || ms < 0) return '—'
   return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`
 }

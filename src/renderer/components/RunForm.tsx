@@ -1,5 +1,6 @@
 import type { ToolSpec, SlotSchema } from '../../shared/toolSpec'
 import type { Runner } from '../useRunner'
+import { safeJson } from '../../shared/safeJson'
 
 type InputSchema = ToolSpec['inputs']
 export type Values = Record<string, unknown>
@@ -78,11 +79,8 @@ function Field({ name, slot, value, onChange }: FieldProps) {
 
 // Arrays and objects are edited as JSON; text that is not JSON yet is kept as typed.
 function parseOr(text: string): unknown {
-  try {
-    return JSON.parse(text)
-  } catch {
-    return text
-  }
+  const value = safeJson(text)
+  return value === undefined ? text : value
 }
 
 interface RunFormProps {

@@ -5,7 +5,7 @@ import { invoke } from '../api'
 import { attempt } from './useAppStore'
 
 /** What one "use this request instead" gave: the candidate it replaced and the answer. */
-export interface Switch {
+interface Switch {
   /** The candidate whose alternative was chosen. */
   from: { id: string; name: string }
   exchangeId: string

@@ -47,7 +47,7 @@ export function pendingCount(items: InboxItem[]): number {
 }
 
 /** What an answer did, for the outcome card. */
-export function answerKind(requirement: InboxRequirement, answer: RequirementAnswer): AnswerKind {
+function answerKind(requirement: InboxRequirement, answer: RequirementAnswer): AnswerKind {
   if (requirement.kind === 'approval') return answer.approve ? 'approved' : 'declined'
   return requirement.kind === 'choice' ? 'chosen' : 'entered'
 }

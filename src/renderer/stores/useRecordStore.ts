@@ -10,7 +10,7 @@ import type { ExchangeSummary } from '../../shared/trace'
 import { invoke, uploadHar, type UploadProgress } from '../api'
 import { attempt } from './useAppStore'
 
-export type RecordPhase = 'idle' | 'starting' | 'recording' | 'stopping' | 'done'
+type RecordPhase = 'idle' | 'starting' | 'recording' | 'stopping' | 'done'
 
 interface RecordState {
   phase: RecordPhase

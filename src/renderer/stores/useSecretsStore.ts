@@ -2,6 +2,7 @@ import { create } from 'zustand'
 import type { SecretSummary, VaultState } from '../../shared/appApi'
 import { invoke } from '../api'
 import { attempt } from './useAppStore'
+import { safeUrl } from '../../shared/safeJson'
 
 interface SecretsState {
   secrets: SecretSummary[] | null
@@ -25,11 +26,7 @@ export function parseHosts(text: string): string[] {
     .filter(Boolean)
     .map((entry) => {
       if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(entry)) return entry
-      try {
-        return new URL(entry).host
-      } catch {
-        return entry
-      }
+      return safeUrl(entry)?.host ?? entry
     })
 }
 

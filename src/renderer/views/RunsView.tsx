@@ -13,7 +13,7 @@ import { attempt } from '../stores/useAppStore'
 import { ListTable } from '../components/ListTable'
 
 /** How long a run took, from its first to its last state: `840 ms`, `3.2 s`, `2 min`. */
-export function runDuration(run: Pick<Run, 'createdAt' | 'updatedAt'>): string {
+function runDuration(run: Pick<Run, 'createdAt' | 'updatedAt'>): string {
   const ms = Date.parse(run.updatedAt) - Date.parse(run.createdAt)
   if (!Number.isFinite(ms) || ms < 0) return '—'
   if (ms < 1000) return `${ms} ms`

@@ -10,7 +10,7 @@ import { useToolsStore } from '../stores/useToolsStore'
 import { ListTable } from '../components/ListTable'
 
 /** Tools grouped by site, sites in name order, each site's tools as listed. */
-export function groupBySite<T extends { siteHost: string }>(tools: T[]): Array<[string, T[]]> {
+function groupBySite<T extends { siteHost: string }>(tools: T[]): Array<[string, T[]]> {
   const groups = new Map<string, T[]>()
   for (const tool of tools) groups.set(tool.siteHost, [...(groups.get(tool.siteHost) ?? []), tool])
   return [...groups].sort(([a], [b]) => a.localeCompare(b))

@@ -8,6 +8,7 @@ import { toolHref } from '../route'
 import { attempt } from '../stores/useAppStore'
 import { EXCHANGE_FILTERS, filterExchanges, timelineOf, type ExchangeFilter } from '../timeline'
 import { ListTable } from '../components/ListTable'
+import { safeJson } from '../../shared/safeJson'
 
 /** Shown bodies stop here: a page or a script can be megabytes. */
 const BODY_SHOWN = 20_000
@@ -20,12 +21,9 @@ function BodyView({ body, label }: { body: Body | null; label: string }) {
         Binary {label} ({Math.round((body.text.length * 3) / 4)} bytes).
       </p>
     )
-  let text = body.text
-  try {
-    text = JSON.stringify(JSON.parse(text), null, 2)
-  } catch {
-    // Not JSON: shown as it came.
-  }
+  // Not JSON: shown as it came.
+  const json = safeJson(body.text)
+  const text = json === undefined ? body.text : JSON.stringify(json, null, 2)
   return (
     <pre className="json body-view" aria-label={label} tabIndex={0}>
       {text.length > BODY_SHOWN

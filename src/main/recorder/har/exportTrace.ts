@@ -2,6 +2,7 @@ import { STATUS_CODES } from 'node:http'
 import { headerValue, mimeTypeOf, type Exchange, type Trace } from '../../../shared/trace'
 import { cookiesOfHeader, cookiesOfSetCookie, headersToHar } from './headers'
 import type { Har, HarEntry, HarPage } from './types'
+import { safeUrl } from '../../../shared/safeJson'
 
 export interface HarExportOptions {
   /** Sitecall's version, written as `log.creator.version`. */
@@ -99,11 +100,8 @@ function entryOf(exchange: Exchange, pageref: string): HarEntry {
 }
 
 function queryOf(url: string): Array<{ name: string; value: string }> {
-  try {
-    return [...new URL(url).searchParams].map(([name, value]) => ({ name, value }))
-  } catch {
-    return []
-  }
+  const params = safeUrl(url)?.searchParams ?? []
+  return [...params].map(([name, value]) => ({ name, value }))
 }
 
 function isoOf(ms: number): string {

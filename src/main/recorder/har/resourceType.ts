@@ -1,4 +1,5 @@
 import { headerValue, mediaType } from '../../../shared/trace'
+import { safeUrl } from '../../../shared/safeJson'
 
 /** `Sec-Fetch-Dest` values (Fetch Metadata, W3C) mapped to Playwright's resource types. */
 const BY_FETCH_DEST: Record<string, string> = {
@@ -75,9 +76,5 @@ export function inferResourceType(input: {
 }
 
 function pathOf(url: string): string {
-  try {
-    return new URL(url).pathname
-  } catch {
-    return url.split(/[?#]/)[0] ?? ''
-  }
+  return safeUrl(url)?.pathname ?? url.split(/[?#]/)[0] ?? ''
 }

@@ -2,6 +2,7 @@ import { headerValue, type Exchange, type Trace } from '../../../shared/trace'
 import { redactSecrets } from '../redactSecrets'
 import { entryToExchange } from './importEntry'
 import type { HarEntry, HarPage } from './types'
+import { safeUrl } from '../../../shared/safeJson'
 
 export interface HarImportOptions {
   /** `trc_<ulid>` of the new trace. */
@@ -124,12 +125,8 @@ function cookiesSent(exchanges: Exchange[]): Trace['storageState'] {
   for (const e of exchanges) {
     const header = headerValue(e.requestHeaders, 'cookie')
     if (!header) continue
-    let host: string
-    try {
-      host = new URL(e.url).hostname
-    } catch {
-      continue
-    }
+    const host = safeUrl(e.url)?.hostname
+    if (host === undefined) continue
     for (const pair of header.split(/;\s*/)) {
       const eq = pair.indexOf('=')
       if (eq <= 0) continue

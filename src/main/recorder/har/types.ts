@@ -21,7 +21,7 @@ export interface HarCookie {
   sameSite?: string
 }
 
-export interface HarPostParam {
+interface HarPostParam {
   name: string
   value?: string
   fileName?: string
@@ -36,7 +36,7 @@ export interface HarPostData {
   _encoding?: 'base64'
 }
 
-export interface HarRequest {
+interface HarRequest {
   method: string
   url: string
   httpVersion: string
@@ -57,7 +57,7 @@ export interface HarContent {
   encoding?: string
 }
 
-export interface HarResponse {
+interface HarResponse {
   status: number
   statusText: string
   httpVersion: string
@@ -69,7 +69,7 @@ export interface HarResponse {
   bodySize: number
 }
 
-export interface HarTimings {
+interface HarTimings {
   blocked?: number
   dns?: number
   connect?: number
@@ -101,7 +101,7 @@ export interface HarPage {
   pageTimings: { onContentLoad?: number; onLoad?: number }
 }
 
-export interface HarLog {
+interface HarLog {
   version: string
   creator: { name: string; version: string }
   browser?: { name: string; version: string }

@@ -13,7 +13,7 @@ export function defaultPgMigrationsDir(): string {
  * The advisory lock key every node takes while it migrates (any constant both sides agree on:
  * the ASCII of "sitecall" as a 64-bit integer).
  */
-export const MIGRATION_LOCK_KEY = '8315168636779586924'
+const MIGRATION_LOCK_KEY = '8315168636779586924'
 
 /**
  * Applies every migration of `dir` that `schema_migrations` does not list yet, each in its own

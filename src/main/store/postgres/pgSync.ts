@@ -3,7 +3,7 @@ import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_thread
 import { ServiceError } from '../../../shared/errors'
 
 /** What a statement gave back: its rows (columns by name) and how many rows it touched. */
-export interface PgResult<R = Record<string, unknown>> {
+interface PgResult<R = Record<string, unknown>> {
   rows: R[]
   rowCount: number
 }

@@ -1,0 +1,171 @@
+// House rules of issue 28 "Done when", held by pinned lists that may only shrink: no function in
+// src/ over MAX_FUNCTION_LINES lines and no bare catch (see `isBareCatch`) outside them. A pin is
+// [file, function path, lines] or [file, function path, bare catches in it]; the rows as they
+// stand print with `npx tsx test/house/figures.ts --pins`. Each failure says what moved, so a
+// change that splits a function or drops a catch also removes its row.
+import { dirname, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { describe, expect, it } from 'vitest'
+import { MAX_FUNCTION_LINES, measureSources, pinProblems, type Pin } from '../house/measure'
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
+
+const LONG_FUNCTIONS: Pin[] = [
+  ['src/main/api/auth.ts', 'createAuthenticator', 159],
+  ['src/main/api/oauth/tokens.ts', 'createTokenService', 124],
+  ['src/main/api/routes/teamAccounts.ts', 'registerTeamAccountRoutes', 396],
+  ['src/main/api/routes/toolSync.ts', 'registerToolSyncRoutes', 157],
+  ['src/main/app/appHandlers.ts', 'createAppHandlers', 234],
+  ['src/main/browse/browseSessions.ts', 'createBrowseSessions', 316],
+  ['src/main/browse/indexJobs.ts', 'createIndexing', 175],
+  ['src/main/browse/recordingSessions.ts', 'createRecordingSessions', 136],
+  ['src/main/browse/screencast.ts', 'startScreencast', 238],
+  ['src/main/core.ts', 'createCore', 331],
+  ['src/main/engine/browserPool.ts', 'createBrowserPool', 160],
+  ['src/main/logins/signInFlows.ts', 'createSignInFlows', 343],
+  ['src/main/mcp/mcpRoutes.ts', 'registerMcpRoutes', 153],
+  ['src/main/router/parseIntent.ts', 'parseIntent', 698],
+  ['src/main/router/ruleEngine.ts', 'createRuleScorer', 502],
+  ['src/main/router/ruleEngine.ts', 'createRuleScorer.parse', 371],
+  ['src/main/router/score.ts', 'scoreTool', 400],
+  ['src/main/router/toolProfile.ts', 'profileTool', 201],
+  ['src/main/server/devices.ts', 'createDeviceHub', 340],
+  ['src/main/server/runQueue.ts', 'startRunQueue', 136],
+  ['src/main/serverCommand.ts', 'serverCommand', 145],
+  ['src/main/store/accountRepository.ts', 'createAccountRepository', 209],
+  ['src/main/store/postgres/pgAccountRepository.ts', 'createPgAccountRepository', 193],
+  ['src/main/store/postgres/pgRunRepository.ts', 'createPgRunRepository', 299],
+  ['src/main/store/postgres/pgSync.ts', 'connectSyncPg', 252],
+  ['src/main/store/postgres/pgToolRepository.ts', 'createPgToolRepository', 124],
+  ['src/main/store/postgres/pgTraceRepository.ts', 'createPgTraceRepository', 164],
+  ['src/main/store/runRepository.ts', 'createRunRepository', 229],
+  ['src/main/store/toolRepository.ts', 'createToolRepository', 127],
+  ['src/main/store/traceRepository.ts', 'createTraceRepository', 178],
+  ['src/main/sync/appSync.ts', 'createAppSync', 209],
+  ['src/main/sync/deviceAgent.ts', 'startDeviceAgent', 226],
+  ['src/main/sync/syncLocal.ts', 'createSyncLocal', 161],
+  ['src/main/vault/vault.ts', 'createVault', 286],
+  ['src/renderer/components/ScreencastView.tsx', 'ScreencastView', 171],
+  ['src/renderer/components/ServerLink.tsx', 'ServerLink', 131],
+  ['src/renderer/components/ToolEditor.tsx', 'ToolEditor', 233],
+  ['src/renderer/views/TracePage.tsx', 'TracePage', 139],
+]
+
+const BARE_CATCHES: Pin[] = [
+  ['src/main/api/auth.ts', 'calledTool.decode', 1],
+  ['src/main/api/oauth/clientRegistration.ts', 'isAllowedRedirectUri', 1],
+  ['src/main/api/routes/compose.ts', 'asEnvelope', 1],
+  ['src/main/api/routes/screencast.ts', 'parse', 1],
+  ['src/main/api/routes/signIn.ts', 'registerSignInRoutes.post()#3', 1],
+  ['src/main/app/demoTools.ts', 'repointDemoTools', 1],
+  ['src/main/browse/browseSessions.ts', 'createBrowseSessions.track.then()', 1],
+  ['src/main/browse/searchHeuristic.ts', 'findSearchBox', 1],
+  ['src/main/cliHar.ts', 'refuseOversized', 1],
+  ['src/main/cliHar.ts', 'sitecallVersion', 1],
+  ['src/main/compiler/classify.ts', 'parseAnswer', 1],
+  ['src/main/compiler/classify.ts', 'parseRequest', 1],
+  ['src/main/compiler/formBodies.ts', 'jsonObjectsWith', 1],
+  ['src/main/compiler/formBodies.ts', 'resolve', 1],
+  ['src/main/compiler/graphql.ts', 'graphqlOfExchange', 1],
+  ['src/main/compiler/graphql.ts', 'graphqlOfExchange.json', 1],
+  ['src/main/compiler/graphql.ts', 'parseOperation', 1],
+  ['src/main/compiler/graphqlLiterals.ts', 'literalsOf', 1],
+  ['src/main/compiler/linkTokens.ts', 'safeDecode', 1],
+  ['src/main/compiler/lookupByName.ts', 'decodeQuery', 1],
+  ['src/main/compiler/pageSearch.ts', 'sentText', 2],
+  ['src/main/compiler/pickedRows.ts', 'picksCarrying', 1],
+  ['src/main/compiler/pickedRows.ts', 'safeDecode', 1],
+  ['src/main/compiler/recordedRecord.ts', 'swapPath.map()', 1],
+  ['src/main/compiler/requestValues.ts', 'parseObject', 1],
+  ['src/main/compiler/requestValues.ts', 'pathSegments.map()', 1],
+  ['src/main/compiler/resourceRecords.ts', 'lastSegment', 1],
+  ['src/main/compiler/stepTemplate.ts', 'decodePart', 1],
+  ['src/main/compiler/valueSources.ts', 'anchorSource', 1],
+  ['src/main/compiler/valueSources.ts', 'findStorageSource', 1],
+  ['src/main/compiler/valueSpelling.ts', 'normalValue', 1],
+  ['src/main/compiler/verifyRule.ts', 'decoded', 1],
+  ['src/main/compiler/verifyRule.ts', 'matchErrorShape', 1],
+  ['src/main/compiler/verifyRule.ts', 'redirectPattern', 1],
+  ['src/main/compiler/verifyRule.ts', 'redirectShows', 1],
+  ['src/main/compiler/xmlBody.ts', 'xmlFields', 1],
+  ['src/main/demo/orders/sessionRoutes.ts', 'checkCode', 1],
+  ['src/main/engine/browserPool.ts', 'createBrowserPool.acquire.release', 1],
+  ['src/main/engine/destination.ts', 'addressDenied', 1],
+  ['src/main/engine/destination.ts', 'apiUrlDenied', 1],
+  ['src/main/engine/httpExecutor.ts', 'anyToken', 1],
+  ['src/main/engine/httpExecutor.ts', 'locationPath', 1],
+  ['src/main/engine/httpExecutor.ts', 'parsedJson', 1],
+  ['src/main/engine/httpExecutor.ts', 'pathValue', 1],
+  ['src/main/engine/outcome.ts', 'resolveUrl', 1],
+  ['src/main/engine/pageView.ts', 'resolve', 1],
+  ['src/main/engine/resultRetention.ts', 'startResultSweep.sweep', 1],
+  ['src/main/engine/runExecute.ts', 'launch.catch()', 1],
+  ['src/main/engine/template.ts', 'basedBody', 1],
+  ['src/main/engine/template.ts', 'sentValue', 2],
+  ['src/main/intent/language.ts', 'languageName', 1],
+  ['src/main/intent/wordnet.ts', 'dict', 1],
+  ['src/main/logins/signInBrowser.ts', 'siteStateOf', 1],
+  ['src/main/mcp/serveFile.ts', 'keepServeFile.setInterval()', 1],
+  ['src/main/mcp/serveFile.ts', 'readServeFile', 1],
+  ['src/main/mcp/serveFile.ts', 'removeServeFile', 1],
+  ['src/main/recorder/encodeBody.ts', 'decodeUtf8', 1],
+  ['src/main/recorder/traceRecorder.ts', 'addExchange', 1],
+  ['src/main/recorder/traceRecorder.ts', 'emitAction', 1],
+  ['src/main/recorder/traceRecorder.ts', 'fallbackPageUrl', 1],
+  ['src/main/recorder/traceRecorder.ts', 'initiatorUrl', 1],
+  ['src/main/recorder/traceRecorder.ts', 'isRecorded', 1],
+  ['src/main/recorder/traceRecorder.ts', 'readBody', 1],
+  ['src/main/recorder/uploadBodies.ts', 'attach', 1],
+  ['src/main/router/meaning/lemma.ts', 'load', 1],
+  ['src/main/router/meaning/products.ts', 'load', 1],
+  ['src/main/router/meaning/vectors.ts', 'vectorFile', 1],
+  ['src/main/router/toolProfile.ts', 'decodeSegment', 1],
+  ['src/main/server/release.ts', 'releaseNode', 1],
+  ['src/main/server/runQueue.ts', 'registerRunQueueMetrics.collect', 1],
+  ['src/main/serverNodes.ts', 'startNodeLiveness.setInterval()', 1],
+  ['src/main/store/dataDirLock.ts', 'readText', 1],
+  ['src/main/store/dataDirLock.ts', 'unlinkQuietly', 1],
+  ['src/main/store/postgres/pgSync.ts', 'connectSyncPg.close', 1],
+  ['src/main/store/postgres/pgSync.ts', 'connectSyncPg.transaction', 1],
+  ['src/main/store/walCheckpoints.ts', 'startWalCheckpoints.setInterval()', 1],
+  ['src/main/sync/deviceAgent.ts', 'startDeviceAgent.awaitApproval', 1],
+  ['src/main/sync/deviceAgent.ts', 'startDeviceAgent.sweep', 1],
+  ['src/main/vault/envelope.ts', 'open', 1],
+  ['src/renderer/api.ts', 'establishSession', 1],
+  ['src/renderer/api.ts', 'keepSessionFresh.refresh', 1],
+  ['src/shared/linkQuery.ts', 'parseLinkQuery', 1],
+  ['src/shared/safeJson.ts', 'safeJson', 1],
+  ['src/shared/safeJson.ts', 'safeUrl', 1],
+  ['src/shared/urls.ts', 'decodeOrKeep', 1],
+  ['src/shared/xmlTree.ts', 'xmlTree', 1],
+]
+
+describe('the house rules of src/', () => {
+  const figures = measureSources(root)
+
+  it(`has no function over ${MAX_FUNCTION_LINES} lines outside the pinned list`, () => {
+    const long = figures.functions
+      .filter((f) => f.lines > MAX_FUNCTION_LINES)
+      .map((f): Pin => [f.file, f.name, f.lines])
+    expect(pinProblems(LONG_FUNCTIONS, long, `function over ${MAX_FUNCTION_LINES} lines`)).toEqual(
+      [],
+    )
+  })
+
+  it('has no bare catch outside the pinned list', () => {
+    const counts = new Map<string, Pin>()
+    for (const c of figures.bareCatches) {
+      const row = counts.get(`${c.file} ${c.function}`) ?? [c.file, c.function, 0]
+      row[2] += 1
+      counts.set(`${c.file} ${c.function}`, row)
+    }
+    expect(pinProblems(BARE_CATCHES, [...counts.values()], 'bare catch')).toEqual([])
+  })
+
+  it('pins each row once', () => {
+    for (const pins of [LONG_FUNCTIONS, BARE_CATCHES]) {
+      const rows = pins.map(([file, name]) => `${file} ${name}`)
+      expect(rows.filter((row, i) => rows.indexOf(row) !== i)).toEqual([])
+    }
+  })
+})
