@@ -17,6 +17,12 @@ const up = (names) =>
     message: `Imports point down DESIGN.md §3: not ${n}.`,
   }))
 
+const apart = (names) =>
+  names.map((n) => ({
+    group: [`**/${n}/*`, `**/${n}`],
+    message: `Surfaces never import one another (docs/architecture.md): not ${n}; share through src/main/surface.`,
+  }))
+
 export default tseslint.config(
   { ignores: ['out/**', 'node_modules/**', 'test-results/**', 'playwright-report/**'] },
   js.configs.recommended,
@@ -83,16 +89,16 @@ export default tseslint.config(
     [electronOnly, ...up(['browse', 'logins', 'api', 'desktop', 'router'])],
   ),
   restrict(
-    [
-      'src/main/api/**',
-      'src/main/app/**',
-      'src/main/mcp/**',
-      'src/main/browse/**',
-      'src/main/core.ts',
-      'src/main/cli.ts',
-    ],
+    ['src/main/browse/**', 'src/main/core.ts', 'src/main/cli.ts'],
     [electronOnly, ...up(['desktop'])],
   ),
+  // The three surfaces stand side by side (issue 28): what they share lives in src/main/surface,
+  // and where one serves another's routes the composition root (core.ts) wires it.
+  restrict(['src/main/api/**'], [electronOnly, ...up(['desktop']), ...apart(['mcp', 'app'])]),
+  restrict(['src/main/mcp/**'], [electronOnly, ...up(['desktop']), ...apart(['api', 'app'])]),
+  restrict(['src/main/app/**'], [electronOnly, ...up(['desktop']), ...apart(['api', 'mcp'])]),
+  // What the surfaces share sits below them: it never imports a surface.
+  restrict(['src/main/surface/**'], [electronOnly, ...up(['desktop', 'api', 'mcp', 'app'])]),
   // The demo shop is a site like any other (issue 11 "Rooms"): it knows only src/shared.
   restrict(
     ['src/main/demo/**'],
@@ -119,6 +125,7 @@ export default tseslint.config(
     [
       electronOnly,
       ...up(['desktop']),
+      ...apart(['mcp', 'app']),
       {
         group: ['./*', '../server', '../server.ts'],
         message: 'Routes never import routes or the server: share through src/main/api/*.ts.',

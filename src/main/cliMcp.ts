@@ -6,7 +6,7 @@ import { isJSONRPCRequest, type JSONRPCMessage } from '@modelcontextprotocol/sdk
 import { isServiceError, ServiceError } from '../shared/errors'
 import { readServeFile, SERVE_FILE, type ServeFile } from './mcp/serveFile'
 import { createMcpSession } from './mcp/mcpServer'
-import { parseApps } from './mcp/toolsInScope'
+import { parseApps } from './surface/toolsInScope'
 import { createCore, LOCAL_TENANT } from './core'
 import type { ToolRepository } from './store/toolRepository'
 import { lockDataDir } from './store/dataDirLock'
@@ -58,6 +58,7 @@ export async function mcpCommand(args: string[]): Promise<number> {
       events: core.events,
       browse: core.browse,
       indexing: core.indexing,
+      routers: core.routers,
     },
     {
       tenant: LOCAL_TENANT,

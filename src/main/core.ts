@@ -14,10 +14,14 @@ import {
   type RateLimiter,
   type RateLimits,
 } from './api/rateLimit'
-import { scopeLookup } from './api/toolScopes'
+import { scopeLookup } from './surface/toolScopes'
 import { createAppHandlers, type AppHandlers } from './app/appHandlers'
 import { repointDemoTools } from './app/demoTools'
 import { buildServer, type ServerDeps } from './api/server'
+import { registerAppRoutes } from './app/appRoutes'
+import { registerMcpRoutes } from './mcp/mcpRoutes'
+import { localSitesOf } from './surface/localSites'
+import { createToolRouters, type ToolRouters } from './surface/toolRouters'
 import { createBrowseSessions, type BrowseSessions } from './browse/browseSessions'
 import { createBrowserWork } from './browse/browserWork'
 import { createIndexing, type Indexing, type IndexLimits } from './browse/indexJobs'
@@ -51,7 +55,7 @@ import { TRACE_CREDENTIALS } from './store/traceCredentials'
 import { createKeychain, createVault, type Keychain, type Vault } from './vault'
 import { summarizeTool } from '../shared/toolSpec'
 import { sharedGuardProxy, signInSiteCheck } from './engine/guardProxy'
-import { ownerWorkspace } from './api/localSites'
+import { ownerWorkspace } from './surface/localSites'
 import { toolSiteCheck } from './engine/destination'
 
 /** The workspace of the person who runs the app; end-user workspaces come with org keys. */
@@ -131,6 +135,8 @@ export interface Core<S extends Store = SqliteStore> {
   /** `POST /v1/index` and the index jobs of `/api/v1/index`. */
   indexing: Indexing
   handlers: AppHandlers
+  /** The tool routers every surface ranks with (one per workspace and list), made once here. */
+  routers: ToolRouters
   server: FastifyInstance
   /** The first owner token of this process (one hour): the UI's session, printed in its URL. */
   ownerToken: string
@@ -322,8 +328,10 @@ export function createCore(config: CoreConfig & { store?: Store } = {}): Core<St
           ...(env.SITECALL_DEVICE_NAME ? { name: env.SITECALL_DEVICE_NAME } : {}),
         })
       : null
+  const routers = createToolRouters()
   const handlers = createAppHandlers({
     store,
+    routers,
     engine,
     recordings,
     clock,
@@ -373,6 +381,22 @@ export function createCore(config: CoreConfig & { store?: Store } = {}): Core<St
   const teamAccounts = config.serverNode
     ? createTeamAccounts({ accounts: store.accounts, clock })
     : null
+  const auth = createAuthenticator({
+    keys: store.keys,
+    owner: ownerTokens,
+    tokens: oauthTokens,
+    scopes: scopeLookup(store.scopes),
+    toolsFor: store.toolsFor,
+    tenant: LOCAL_TENANT,
+    clock,
+    ...(teamAccounts ? { accounts: teamAccounts.auth } : {}),
+    ...('readAhead' in store ? { readAhead: (store as { readAhead: ReadAhead }).readAhead } : {}),
+    limiter:
+      config.rateLimits === null
+        ? null
+        : (config.rateLimiter ??
+          createRateLimiter(config.rateLimits ?? DEFAULT_RATE_LIMITS, clock)),
+  })
   const server = buildServer({
     ...(teamAccounts ? { teamAccounts } : {}),
     ...(config.devices ? { devices: config.devices } : {}),
@@ -381,23 +405,25 @@ export function createCore(config: CoreConfig & { store?: Store } = {}): Core<St
     clock,
     engine,
     events,
-    handlers,
-    auth: createAuthenticator({
-      keys: store.keys,
-      owner: ownerTokens,
-      tokens: oauthTokens,
-      scopes: scopeLookup(store.scopes),
-      toolsFor: store.toolsFor,
-      tenant: LOCAL_TENANT,
-      clock,
-      ...(teamAccounts ? { accounts: teamAccounts.auth } : {}),
-      ...('readAhead' in store ? { readAhead: (store as { readAhead: ReadAhead }).readAhead } : {}),
-      limiter:
-        config.rateLimits === null
-          ? null
-          : (config.rateLimiter ??
-            createRateLimiter(config.rateLimits ?? DEFAULT_RATE_LIMITS, clock)),
-    }),
+    auth,
+    routers,
+    // The UI's and MCP's routes are served by the same HTTP service, wired here so that no
+    // surface imports another.
+    appRoutes: (app) => registerAppRoutes(app, { auth, events, handlers }),
+    mcpRoutes: (app) =>
+      registerMcpRoutes(app, {
+        tools: store.tools,
+        toolsFor: store.toolsFor,
+        engine,
+        events,
+        browse,
+        indexing,
+        routers,
+        auth,
+        clock,
+        scopes: scopeLookup(store.scopes),
+        localSites: localSitesOf(store),
+      }),
     oauth: {
       authorizations: createAuthorizations({ repo: store.oauth, clock }),
       tokens: oauthTokens,
@@ -409,7 +435,6 @@ export function createCore(config: CoreConfig & { store?: Store } = {}): Core<St
     rendererDir: config.rendererDir === undefined ? defaultRendererDir() : config.rendererDir,
     ...(config.allowedHosts ? { allowedHosts: config.allowedHosts } : {}),
     vault,
-    browse,
     signIn: { links: signInLinks, flows: signIns },
     recordings,
     indexing,
@@ -436,6 +461,7 @@ export function createCore(config: CoreConfig & { store?: Store } = {}): Core<St
     signInLinks,
     indexing,
     handlers,
+    routers,
     server,
     ownerToken,
     ownerTokens,

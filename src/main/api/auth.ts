@@ -6,67 +6,19 @@ import type { KeyRepository } from '../store/keyRepository'
 import type { MemberRole } from '../store/memberRules'
 import type { ToolRepository } from '../store/toolRepository'
 import {
-  inScope,
   resolveToolScopes,
   type ScopeLookup,
   type ScopedTool,
   type ToolScope,
-} from '../mcp/toolsInScope'
+} from '../surface/toolsInScope'
+import { assertInScope, type Authenticator, type Caller } from '../surface/caller'
 import type { OwnerTokens } from './oauth/ownerTokens'
 import { scopeForRoute } from './oauth/routeScopes'
 import { ACCESS_TOKEN_PREFIX, type TokenService } from './oauth/tokens'
 import type { RateLimiter } from './rateLimit'
 
-export interface Caller {
-  tenant: string
-  /** The API key's id, or null for the owner and OAuth tokens. */
-  keyId: string | null
-  owner: boolean
-  /** `X-Service-End-User` of an org key: the run's workspace is that end user's. */
-  endUser: string | null
-  /**
-   * What the bearer value was: the owner token, an API key, an OAuth access token, or a team
-   * server account's owner token (`svc_owner_…`, from registration or login).
-   */
-  via: 'owner' | 'key' | 'oauth' | 'account'
-  /** The account of an account owner token, else null. */
-  accountId?: string | null
-  /** That account's role in the workspace it works in (`tenant`), else null. */
-  role?: MemberRole | null
-  /** OAuth scopes held: every scope for the owner and API keys, the approved ones for tokens. */
-  scopes: readonly ApiScope[]
-  /** The OAuth client of an access token, else null. */
-  clientId: string | null
-  /**
-   * Tool scopes this request chose (`X-Service-Scope: <slug>`, `?scope=<slug>`, `?apps=a,b`):
-   * a tool must be in every one of them; empty means unscoped.
-   */
-  toolScopes: ToolScope[]
-}
-
 /** Spec "Limits": end-user header max 200 characters. */
 const MAX_END_USER = 200
-export { MAX_SCOPE_ENTRIES, SCOPE_SLUG } from '../mcp/toolsInScope'
-
-export interface Authenticator {
-  /**
-   * Who is calling (spec "Authentication"): `Authorization: Bearer <svc_live_… key | OAuth
-   * access token | owner token>`. Errors: 401 `unauthorized` for no, an unknown, an expired or a
-   * revoked-by-reuse token; 403 `revoked` for a revoked key; 403 `forbidden` for
-   * `X-Service-End-User` without an org key, or an OAuth token without the route's scope; 429
-   * `rate_limited` past the key's rate; 404 `unknown_scope` / 400 `invalid_scope` for a bad tool
-   * scope; 403 `not_in_scope` for a tool call outside it. A key of another workspace passes: the
-   * routes read and write its own workspace's tools and traces only.
-   */
-  authenticate(request: FastifyRequest): Caller
-  /** Like authenticate, but only the owner token (the UI's own routes). */
-  requireOwner(request: FastifyRequest): Caller
-  /**
-   * Who may manage the workspace's keys: the owner token, or a team server account that is an
-   * owner or admin of the workspace it works in. 403 `forbidden` for anyone else.
-   */
-  requireManager(request: FastifyRequest): Caller
-}
 
 /**
  * What the authenticator asks about a team server's accounts (`sitecall server` gives it; the
@@ -290,19 +242,6 @@ export function refuseEndUser(caller: Pick<Caller, 'endUser'>, what: string): vo
     throw new ServiceError(
       'forbidden',
       `An end user may call the workspace's tools but not ${what}: send this request without X-Service-End-User.`,
-    )
-}
-
-/**
- * Refuses a tool outside the request's tool scopes (spec "Authentication" 5, "Request shape"):
- * 403 `not_in_scope`. An unscoped caller may use every tool of its workspace.
- */
-export function assertInScope(caller: Pick<Caller, 'toolScopes'>, tool: ScopedTool): void {
-  const outside = caller.toolScopes.find((scope) => !inScope(tool, scope))
-  if (outside)
-    throw new ServiceError(
-      'not_in_scope',
-      `${tool.name} is outside the tool scope ${outside.slug === null ? '"apps"' : `"${outside.slug}"`} of this connection.`,
     )
 }
 

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import { checkBody, compileBody } from './bodyCheck'
+import { checkBody, compileBody } from '../surface/bodyCheck'
 
 /**
  * Makes Fastify validate each route's declared `schema.body` with the service's own Ajv setup

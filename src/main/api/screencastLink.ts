@@ -7,7 +7,7 @@ import {
 import type { RecordingSessions } from '../browse/recordingSessions'
 import type { SignInFlows } from '../logins/signInFlows'
 import { startScreencast, type Screencast } from '../browse/screencast'
-import { compileBody } from './bodyCheck'
+import { compileBody } from '../surface/bodyCheck'
 
 /** One viewer's channel: the web UI's WebSocket, or the desktop window's message port. */
 export interface ViewerLink {

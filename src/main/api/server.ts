@@ -6,8 +6,7 @@ import {
   bodyParseRefusal,
   refuseUnreadBody,
   registerBodyGuards,
-} from './bodyGuards'
-import { registerAppRoutes } from './routes/appRoutes'
+} from '../surface/bodyGuards'
 import { registerSiteCallRoutes } from './routes/siteCalls'
 import { registerComposeRoutes } from './routes/compose'
 import { registerAccountToolRoutes } from './routes/accountTools'
@@ -19,10 +18,8 @@ import { registerTaskRunRoutes } from './routes/taskRuns'
 import { registerAccountRoutes } from './routes/accounts'
 import { registerUiRoutes } from './routes/uiRoutes'
 import { registerOrdersDemo } from '../demo/orders'
-import { registerMcpRoutes } from '../mcp/mcpRoutes'
 import { registerOAuthRoutes } from './routes/oauth'
 import { registerScopeRoutes } from './routes/scopes'
-import { scopeLookup } from './toolScopes'
 import { registerSignInRoutes } from './routes/signIn'
 import { registerOpenApiRoute } from './routes/openapi'
 import { registerOpenApiGenerator } from './openapi/document'
@@ -33,7 +30,6 @@ import { registerKeyRoutes } from './routes/keys'
 import { registerTeamAccountRoutes } from './routes/teamAccounts'
 import { registerToolSyncRoutes } from './routes/toolSync'
 import { registerDeviceRoutes } from './routes/devices'
-import { localSitesOf } from './localSites'
 import { registerBrowserRoutes } from './routes/browser'
 import { registerScreencastRoutes } from './routes/screencast'
 
@@ -124,7 +120,7 @@ function registerRoutes(app: FastifyInstance, deps: ServerDeps): void {
   registerSearchRoutes(app, deps)
   registerTaskRunRoutes(app, deps)
   registerAccountRoutes(app, deps)
-  registerAppRoutes(app, deps)
+  deps.appRoutes(app)
   registerScreencastRoutes(app, deps)
   registerUiRoutes(app, deps.rendererDir)
   // Public like the pages it serves: INTERFACE.md section B rule 3's demo observation page.
@@ -152,11 +148,5 @@ function registerRoutes(app: FastifyInstance, deps: ServerDeps): void {
   registerIndexRoutes(app, deps)
   registerBrowserRoutes(app, deps)
   // Last: OAuth routes registered before it serve the protected-resource metadata themselves.
-  registerMcpRoutes(app, {
-    ...deps,
-    tools: deps.store.tools,
-    toolsFor: deps.store.toolsFor,
-    scopes: scopeLookup(deps.store.scopes),
-    localSites: localSitesOf(deps.store),
-  })
+  deps.mcpRoutes(app)
 }

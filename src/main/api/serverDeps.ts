@@ -1,10 +1,9 @@
-import type { AppHandlers } from '../app/appHandlers'
-import type { Authenticator } from './auth'
+import type { FastifyInstance } from 'fastify'
+import type { Authenticator } from '../surface/caller'
 import type { BrowserWork } from '../browse/browserWork'
 import type { EventBus } from '../events'
 import type { Indexing } from '../browse/indexJobs'
 import type { RecordingSessions } from '../browse/recordingSessions'
-import type { McpBrowse } from '../mcp/serviceTools'
 import type { OAuthRouteDeps } from './routes/oauth'
 import type { RunEngine } from '../engine/runEngine'
 import type { SignInRouteDeps } from './routes/signIn'
@@ -12,6 +11,10 @@ import type { Store } from '../store/store'
 import type { Vault } from '../vault'
 import type { DeviceHub } from '../server/devices'
 import type { TeamAccounts } from '../serverAccounts'
+import type { ToolRouters } from '../surface/toolRouters'
+
+/** Registers another surface's routes on the service (the composition root gives them). */
+export type RegisterRoutes = (app: FastifyInstance) => void
 
 /**
  * What the local service is built from (DESIGN.md §2): the core's parts the routes use. Its own
@@ -21,14 +24,17 @@ export interface ServerDeps {
   store: Store
   engine: RunEngine
   auth: Authenticator
-  handlers: AppHandlers
+  /** The tool routers (search, tasks, index receipts), made once by the core. */
+  routers: ToolRouters
+  /** The UI's HTTP transport under `/app-api` (`app/appRoutes.ts`). */
+  appRoutes: RegisterRoutes
+  /** The MCP endpoint (`mcp/mcpRoutes.ts`): registered last, after the OAuth routes. */
+  mcpRoutes: RegisterRoutes
   events: EventBus
   /** Milliseconds since the Unix epoch (billing, expiry). */
   clock: () => number
   /** Directory of the built web UI (`out/renderer`), or null when it is not built. */
   rendererDir: string | null
-  /** The agents' browse sessions (the MCP browser tools). */
-  browse: McpBrowse
   /** Fastify's logger: off by default; `{level, stream}` sends its lines to a stream (tests). */
   logger?: boolean | { level?: string; stream: { write(line: string): void } }
   /** The vault of secrets (the credential routes; intents are checked for secret values). */

@@ -11,7 +11,7 @@ import type { ToolSpec } from '../../shared/toolSpec'
 import type { CallOutcome } from '../engine/callTool'
 import { hashInputs } from '../engine/inputsHash'
 import { isFinal, type StartedRun } from '../engine/runEngine'
-import { createToolRouter, type RouteResult, type ToolMatch } from '../router/router'
+import type { RouteResult, ToolMatch } from '../router/router'
 import type { RunRecord } from '../store/runRepository'
 import type { ServerDeps } from './serverDeps'
 import { slotInputs } from './slotInputs'
@@ -50,19 +50,19 @@ interface TaskReceipt {
 
 /** The parts a task runs with, made once per server. */
 export interface TaskRunner {
-  deps: Pick<ServerDeps, 'store' | 'engine' | 'clock'>
-  router: ReturnType<typeof createToolRouter>
+  deps: Pick<ServerDeps, 'store' | 'engine' | 'clock' | 'routers'>
   nextId: () => string
   /** The workspace's tools, parsed once per version. */
   tools: ReturnType<typeof createWorkspaceToolCache>
 }
 
-/** A task runner over the server's store, engine and clock. */
-export function createTaskRunner(deps: Pick<ServerDeps, 'store' | 'engine' | 'clock'>): TaskRunner {
+/** A task runner over the server's store, engine, clock and the verified-tools routers. */
+export function createTaskRunner(
+  deps: Pick<ServerDeps, 'store' | 'engine' | 'clock' | 'routers'>,
+): TaskRunner {
   const ulid = monotonicFactory()
   return {
     deps,
-    router: createToolRouter(),
     nextId: () => ulid(deps.clock()),
     tools: createWorkspaceToolCache(deps.store.toolsFor),
   }
@@ -86,7 +86,8 @@ export async function runTask(runner: TaskRunner, task: Task): Promise<TaskAnswe
   if (joined) return joined
   const { store } = runner.deps
   const verified = runner.tools(task.tenant).filter((t) => t.status === 'verified')
-  const routing = runner.router.route(body.intent, verified, { domain })
+  const router = runner.deps.routers.running(store.toolsFor(task.tenant))
+  const routing = router.route(body.intent, verified, { domain })
   const best = routing.status === 'matched' ? routing.tools[0]! : null
   const tool = best ? store.toolsFor(task.tenant).get(best.id) : null
   // The key's receipt names the run it started, so a repeat joins that run.

@@ -16,21 +16,21 @@ import { normalizeSecretHosts, type Vault } from '../vault'
 import type { SiteLogins } from '../logins/siteLogins'
 import type { AppSettingsService } from './appSettings'
 import type { SignInFlows } from '../logins/signInFlows'
-import { createToolRouter } from '../router/router'
+import type { ToolRouters } from '../surface/toolRouters'
 import type { SeenLogins } from '../logins/seenLogins'
 import { listInbox } from './appInbox'
 import { importHarRecording } from './appHarImport'
-import { parseLocalSiteHost } from '../api/localSites'
-import { toolNeeds } from '../api/toolNeeds'
+import { parseLocalSiteHost } from '../surface/localSites'
+import { toolNeeds } from '../surface/toolNeeds'
 import { traceDetail, traceExchange, traceHar } from './appTraces'
 import { DEFAULT_USER } from '../demo/orders'
-import { prepareCandidate } from './prepareCandidate'
-import { saveScope } from '../api/toolScopes'
-import { checkContract } from '../api/bodyCheck'
+import { prepareCandidate } from '../surface/prepareCandidate'
+import { saveScope } from '../surface/toolScopes'
+import { checkContract } from '../surface/bodyCheck'
 import { SCOPE_BODY_SCHEMA, type ScopeBody } from '../../shared/accountApiSchemas'
-import { editTool } from '../api/toolEdits'
-import { replaceableTool, replaceTool } from '../api/toolReplace'
-import { mcpStdioCommand } from '../mcp/stdioCommand'
+import { editTool } from '../surface/toolEdits'
+import { replaceableTool, replaceTool } from '../surface/toolReplace'
+import { mcpStdioCommand } from '../surface/stdioCommand'
 import type { AppSync } from '../sync/appSync'
 
 export type AppHandlers = {
@@ -42,6 +42,8 @@ export const DEMO_ORDERS_PATH = '/demo/orders'
 
 export interface AppHandlerDeps {
   store: Store
+  /** The service's tool routers (`tools.search` uses the owner workspace's search router). */
+  routers: ToolRouters
   engine: RunEngine
   recordings: RecordingSessions
   clock: () => number
@@ -77,8 +79,9 @@ export function createAppHandlers(deps: AppHandlerDeps): AppHandlers {
     if (!store.traces.list().some((t) => t.id === traceId))
       throw new ServiceError('not_found', `No trace ${traceId}.`)
   }
-  // One router per app: it keeps what it learned of each tool between searches.
-  const router = createToolRouter()
+  // The owner workspace's search router, shared with REST search: it keeps what it learned of
+  // each tool between searches.
+  const router = deps.routers.searching(store.tools)
   const detailOf = (tool: ToolSpec): ToolDetail => {
     const target = store.traces.getExchange(tool.evidence.traceId, tool.evidence.targetExchangeId)
     const replaces = replaceableTool(tool, store.tools)

@@ -1,6 +1,6 @@
-import { json } from '../api/openapi/docParts'
-import { schemaRef } from '../api/openapi/components'
-import { routeSchema, type ParamDoc, type RouteSchema } from '../api/openapi/routeSchema'
+import { json } from '../surface/openapi/docParts'
+import { schemaRef } from '../surface/openapi/components'
+import { routeSchema, type ParamDoc, type RouteSchema } from '../surface/openapi/routeSchema'
 
 const MCP_QUERY: ParamDoc[] = [
   {

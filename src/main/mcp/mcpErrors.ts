@@ -1,10 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import {
-  isServiceError,
-  ServiceError,
-  type ErrorCode,
-  type ErrorStatus,
-} from '../../shared/errors'
+import { isServiceError, ServiceError, type ErrorCode, type ErrorStatus } from '../../shared/errors'
 
 /** JSON-RPC error code of a URL elicitation (MCP 2025-11-25 "URL mode elicitation"). */
 export const URL_ELICITATION_REQUIRED = -32042

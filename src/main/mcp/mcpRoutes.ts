@@ -3,11 +3,11 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js'
 import { isServiceError, ServiceError } from '../../shared/errors'
-import type { Authenticator, Caller } from '../api/auth'
+import type { Authenticator, Caller } from '../surface/caller'
 import { createMcpSession, type McpDeps, type McpSession } from './mcpServer'
-import { ownOriginsOf } from '../api/localSites'
+import { ownOriginsOf } from '../surface/localSites'
 import { mcpRouteSchema, protectedResourceSchema } from './mcpContracts'
-import { resolveToolScopes, type ScopeLookup, type ToolScope } from './toolsInScope'
+import { resolveToolScopes, type ScopeLookup, type ToolScope } from '../surface/toolsInScope'
 
 export interface McpRouteDeps extends McpDeps {
   auth: Authenticator

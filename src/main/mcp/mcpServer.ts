@@ -8,19 +8,14 @@ import type { EventBus } from '../events'
 import type { Indexing } from '../browse/indexJobs'
 import type { RunEngine } from '../engine/runEngine'
 import type { ToolRepository } from '../store/toolRepository'
-import type { LocalSitesOf } from '../api/localSites'
+import type { LocalSitesOf } from '../surface/localSites'
 import { mcpError, toMcpError } from './mcpErrors'
-import {
-  callServiceTool,
-  isServiceTool,
-  listServiceTools,
-  type McpBrowse,
-  type RouteIntent,
-} from './serviceTools'
+import { callServiceTool, isServiceTool, listServiceTools, type McpBrowse } from './serviceTools'
 import { createRouteIntent } from './routeIntent'
+import type { ToolRouters } from '../surface/toolRouters'
 import { callSiteTool, findSiteTool, listSiteTools } from './siteTools'
 import { createToolNameTable } from './toolNames'
-import { inScope, type ToolScope } from './toolsInScope'
+import { inScope, type ToolScope } from '../surface/toolsInScope'
 import { assertMayCall, mayCall } from './mcpScopes'
 import { ALL_API_SCOPES, type ApiScope } from '../../shared/apiScopes'
 
@@ -31,8 +26,8 @@ export interface McpDeps {
   events: EventBus
   /** Browse sessions (the browser calls). */
   browse: McpBrowse
-  /** Ranks tools for `service_run`; default the tool router over the verified tools. */
-  route?: RouteIntent | undefined
+  /** The service's tool routers: `service_run` ranks with the one of this session's verified tools. */
+  routers: ToolRouters
   /** Observes a URL and compiles a tool (`service_index`). */
   indexing: Pick<Indexing, 'index'>
   /** The owner's allowed local sites per workspace; absent: none. */
@@ -80,7 +75,8 @@ export function createMcpSession(deps: McpDeps, connection: McpConnection): McpS
       'Sitecall runs private tools compiled from web workflows. Call a site tool by name; a run that waits on input_required is continued with service_resume; browse a site with service_browse_open, snapshot, act, finish to make a new tool.',
   })
 
-  const services = { ...deps, route: deps.route ?? createRouteIntent(deps.tools) }
+  const route = createRouteIntent(deps.tools, deps.routers.running(deps.tools))
+  const services = { ...deps, route }
   const names = createToolNameTable(deps.tools)
   const grants = connection.grants ?? ALL_API_SCOPES
   server.setRequestHandler(ListToolsRequestSchema, () => ({

@@ -6,7 +6,7 @@ import type { RunEngine } from '../engine/runEngine'
 import type { ToolRepository } from '../store/toolRepository'
 import { mcpError, toMcpError } from './mcpErrors'
 import { mcpToolNames } from './toolNames'
-import { inScope, toolsInScope, type ToolScope } from './toolsInScope'
+import { inScope, toolsInScope, type ToolScope } from '../surface/toolsInScope'
 import { balanceElicitation, MCP_DEADLINE_MS, runResult, type RunPresentation } from './runResults'
 
 /** What a site-tool call knows of its connection. */

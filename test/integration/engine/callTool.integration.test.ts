@@ -201,6 +201,7 @@ async function connectInMemory(core: Core, deadlineMs: number): Promise<Client> 
       events: core.events,
       browse: core.browse,
       indexing: core.indexing,
+      routers: core.routers,
       deadlineMs,
     },
     { tenant: LOCAL_TENANT, owner: false, scopes: [], usageUrl: null },

@@ -3,7 +3,7 @@ import type { FastifyInstance, RouteOptions } from 'fastify'
 import { API_SCOPES } from '../../../shared/apiScopes'
 import type { ToolSpec } from '../../../shared/toolSpec'
 import { scopeForRoute } from '../oauth/routeScopes'
-import { COMPONENT_SCHEMAS, schemaRef } from './components'
+import { COMPONENT_SCHEMAS, schemaRef } from '../../surface/openapi/components'
 import { parseErrorEntry } from './errorStatus'
 import {
   X_AUTH,
@@ -12,7 +12,7 @@ import {
   X_OAUTH_ERRORS,
   type RouteAuth,
   type RouteSchema,
-} from './routeSchema'
+} from '../../surface/openapi/routeSchema'
 
 /** Spec "Versioning" 2: the description's OpenAPI version and its own version string. */
 export const OPENAPI_VERSION = '3.1.0'

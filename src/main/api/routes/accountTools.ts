@@ -9,8 +9,8 @@ import { EXECUTE_BODY_SCHEMA, type ExecuteBody } from '../../../shared/accountAp
 import { validBody } from '../routeValidation'
 import { operationKey } from '../operationKey'
 import type { ServerDeps } from '../serverDeps'
-import { routeSchema } from '../openapi/routeSchema'
-import { OPERATION_KEY, json, toolCallErrors } from '../openapi/docParts'
+import { routeSchema } from '../../surface/openapi/routeSchema'
+import { OPERATION_KEY, json, toolCallErrors } from '../../surface/openapi/docParts'
 
 const EXECUTE_FIELDS = Object.keys(EXECUTE_BODY_SCHEMA.properties)
 

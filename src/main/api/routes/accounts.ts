@@ -2,8 +2,8 @@ import type { FastifyInstance } from 'fastify'
 import { ServiceError } from '../../../shared/errors'
 import { normalizeSecretHosts } from '../../vault'
 import type { ServerDeps } from '../serverDeps'
-import { routeSchema } from '../openapi/routeSchema'
-import { json } from '../openapi/docParts'
+import { routeSchema } from '../../surface/openapi/routeSchema'
+import { json } from '../../surface/openapi/docParts'
 import {
   ACCOUNT_PUT_BODY_SCHEMA,
   VAULT_UNLOCK_BODY_SCHEMA,

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import type { ServerDeps } from '../serverDeps'
-import { routeSchema } from '../openapi/routeSchema'
-import { json } from '../openapi/docParts'
+import { routeSchema } from '../../surface/openapi/routeSchema'
+import { json } from '../../surface/openapi/docParts'
 
 /**
  * The browser routes of spec "B" (no body; fields of the answer "not shown", ours):

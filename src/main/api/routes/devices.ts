@@ -4,9 +4,9 @@ import { ServiceError } from '../../../shared/errors'
 import type { DeviceHub, DeviceReport } from '../../server/devices'
 import { MAX_DEVICE_WAIT_S } from '../../server/devices'
 import { workspaceOf } from '../../store/workspaces'
-import type { Authenticator } from '../auth'
-import { json } from '../openapi/docParts'
-import { routeSchema, type ParamDoc } from '../openapi/routeSchema'
+import type { Authenticator } from '../../surface/caller'
+import { json } from '../../surface/openapi/docParts'
+import { routeSchema, type ParamDoc } from '../../surface/openapi/routeSchema'
 import { validBody } from '../routeValidation'
 
 const REGISTER_SCHEMA = Type.Object(

@@ -3,13 +3,13 @@ import { isServiceError, ServiceError } from '../../../shared/errors'
 import { httpUrl } from '../../../shared/urls'
 import type { IndexOutcome } from '../../browse/indexSite'
 import type { Indexing } from '../../browse/indexJobs'
-import { createToolRouter, type ToolMatch } from '../../router/router'
+import type { ToolMatch, ToolRouter } from '../../router/router'
 import { admitMetered, METERED_COST } from '../billing'
 import type { ServerDeps } from '../serverDeps'
 import { operationKey } from '../operationKey'
 import { validBody } from '../routeValidation'
 import { hashInputs } from '../../engine/inputsHash'
-import type { Caller } from '../auth'
+import type { Caller } from '../../surface/caller'
 import { presentReceipt, replayReceipt } from '../receiptReplay'
 import { INDEX_ENDPOINT } from '../accountPaths'
 import {
@@ -18,9 +18,9 @@ import {
   type IndexBody,
   type IndexJobBody,
 } from '../../../shared/accountApiSchemas'
-import { browseGuardFor, guardApiUrl, localSitesOf, ownOriginsOf } from '../localSites'
-import { routeSchema } from '../openapi/routeSchema'
-import { OPERATION_KEY, json, billing } from '../openapi/docParts'
+import { browseGuardFor, guardApiUrl, localSitesOf, ownOriginsOf } from '../../surface/localSites'
+import { routeSchema } from '../../surface/openapi/routeSchema'
+import { OPERATION_KEY, json, billing } from '../../surface/openapi/docParts'
 
 /** The result of an index receipt: the search result's shape plus `routing` (spec "B"). */
 export interface IndexResult {
@@ -84,7 +84,7 @@ function checkUrl(value: string): string {
  * `invalid_input`, 422 `unknown_argument`, 402, 503 `chromium_not_found` (checked before billing).
  */
 export function registerIndexRoutes(app: FastifyInstance, deps: ServerDeps): void {
-  const indexing: IndexOperations = { deps, router: createToolRouter(), inflight: new Map() }
+  const indexing: IndexOperations = { deps, router: deps.routers.candidates, inflight: new Map() }
   app.post('/v1/index', { schema: INDEX_ROUTE }, (request, reply) =>
     indexOnce(indexing, request, reply),
   )
@@ -152,7 +152,7 @@ const INDEX_JOB_READ_ROUTE = routeSchema({
 /** What `POST /v1/index` keeps between requests: its router and the observations running. */
 interface IndexOperations {
   deps: ServerDeps
-  router: ReturnType<typeof createToolRouter>
+  router: ToolRouter
   /** By workspace and operation key: a repeat of a running key waits for it. */
   inflight: Map<string, Promise<unknown>>
 }
@@ -281,11 +281,7 @@ async function admitUrl(
 }
 
 /** The receipt's result: the search result's shape, the candidate ranked for the intent. */
-function resultOf(
-  router: ReturnType<typeof createToolRouter>,
-  outcome: IndexOutcome,
-  intent: string,
-): IndexResult {
+function resultOf(router: ToolRouter, outcome: IndexOutcome, intent: string): IndexResult {
   const candidate = outcome.candidate ? router.rank(intent, [outcome.candidate])[0] : undefined
   return {
     status: outcome.status,

@@ -3,9 +3,9 @@ import { monotonicFactory } from 'ulid'
 import { KEY_BODY_SCHEMA, type KeyBody } from '../../../shared/accountApiSchemas'
 import { ServiceError } from '../../../shared/errors'
 import type { ApiKeyRecord, KeyRepository } from '../../store/keyRepository'
-import type { Authenticator } from '../auth'
-import { routeSchema } from '../openapi/routeSchema'
-import { json } from '../openapi/docParts'
+import type { Authenticator } from '../../surface/caller'
+import { routeSchema } from '../../surface/openapi/routeSchema'
+import { json } from '../../surface/openapi/docParts'
 import { validBody } from '../routeValidation'
 
 /** A key as listed: never the key itself (only its SHA-256 is stored). */

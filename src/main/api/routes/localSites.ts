@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify'
 import { ServiceError } from '../../../shared/errors'
 import type { LocalSiteRepository } from '../../store/localSiteRepository'
-import type { Authenticator } from '../auth'
-import { parseLocalSiteHost } from '../localSites'
-import { routeSchema } from '../openapi/routeSchema'
-import { json } from '../openapi/docParts'
+import type { Authenticator } from '../../surface/caller'
+import { parseLocalSiteHost } from '../../surface/localSites'
+import { routeSchema } from '../../surface/openapi/routeSchema'
+import { json } from '../../surface/openapi/docParts'
 
 /**
  * The owner's allow-list of local sites, owner token only (the app's UI):

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify'
 import type { ToolRepository } from '../../store/toolRepository'
-import type { Authenticator } from '../auth'
+import type { Authenticator } from '../../surface/caller'
 import { openApiDocument } from '../openapi/document'
-import { routeSchema } from '../openapi/routeSchema'
-import { json } from '../openapi/docParts'
+import { routeSchema } from '../../surface/openapi/routeSchema'
+import { json } from '../../surface/openapi/docParts'
 
 /** Path of the machine-readable description (spec "B"). */
 export const OPENAPI_PATH = '/openapi.json'

@@ -6,10 +6,10 @@ import { hashInputs } from '../../engine/inputsHash'
 import { admitMetered } from '../billing'
 import { operationKey } from '../operationKey'
 import { validBody } from '../routeValidation'
-import { prepareCandidate } from '../../app/prepareCandidate'
+import { prepareCandidate } from '../../surface/prepareCandidate'
 import type { ServerDeps } from '../serverDeps'
-import { routeSchema } from '../openapi/routeSchema'
-import { OPERATION_KEY, json } from '../openapi/docParts'
+import { routeSchema } from '../../surface/openapi/routeSchema'
+import { OPERATION_KEY, json } from '../../surface/openapi/docParts'
 
 /** Idempotent replays kept per server; older keys fall out first. */
 const MAX_REMEMBERED_KEYS = 1000

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify'
 import { ANSWER_ERROR_CODES, ServiceError } from '../../../shared/errors'
 import { isFinal, toPublicRun } from '../../engine/runEngine'
-import { DEADLINE_DEFAULT_MS, settleWithin } from '../deadline'
+import { DEADLINE_DEFAULT_MS, settleWithin } from '../../surface/deadline'
 import type { ServerDeps } from '../serverDeps'
-import { routeSchema } from '../openapi/routeSchema'
-import { run, runAnswers } from '../openapi/docParts'
+import { routeSchema } from '../../surface/openapi/routeSchema'
+import { run, runAnswers } from '../../surface/openapi/docParts'
 import { RUN_RESPONSES_BODY_SCHEMA } from '../../../shared/accountApiSchemas'
 
 /**

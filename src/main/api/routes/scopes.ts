@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify'
 import { ServiceError } from '../../../shared/errors'
 import type { ScopeRepository } from '../../store/scopeRepository'
-import type { Authenticator } from '../auth'
-import { saveScope } from '../toolScopes'
+import type { Authenticator } from '../../surface/caller'
+import { saveScope } from '../../surface/toolScopes'
 import { validBody } from '../routeValidation'
-import { routeSchema } from '../openapi/routeSchema'
-import { json } from '../openapi/docParts'
+import { routeSchema } from '../../surface/openapi/routeSchema'
+import { json } from '../../surface/openapi/docParts'
 import { SCOPE_BODY_SCHEMA, type ScopeBody } from '../../../shared/accountApiSchemas'
 
 /**

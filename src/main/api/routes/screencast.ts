@@ -1,6 +1,6 @@
 import websocket from '@fastify/websocket'
 import type { FastifyInstance } from 'fastify'
-import { routeSchema } from '../openapi/routeSchema'
+import { routeSchema } from '../../surface/openapi/routeSchema'
 import { openScreencastView } from '../screencastLink'
 import type { ServerDeps } from '../serverDeps'
 

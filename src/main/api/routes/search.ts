@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { SearchBody } from '../../../shared/accountApiSchemas'
-import { createToolRouter, type RouteResult, type ToolRouter } from '../../router/router'
+import type { RouteResult, ToolRouter } from '../../router/router'
 import type { ToolSpec } from '../../../shared/toolSpec'
 import { admitMetered, METERED_COST } from '../billing'
 import { operationKey } from '../operationKey'
@@ -10,10 +10,9 @@ import { validBody, validQuery } from '../routeValidation'
 import { hashInputs } from '../../engine/inputsHash'
 import { presentReceipt, replayReceipt } from '../receiptReplay'
 import { createWorkspaceToolCache } from '../toolCache'
-import type { ToolRepository } from '../../store/toolRepository'
 import { OWNER_WORKSPACE } from '../../store/workspaces'
-import { routeSchema } from '../openapi/routeSchema'
-import { searchContract } from '../openapi/docParts'
+import { routeSchema } from '../../surface/openapi/routeSchema'
+import { searchContract } from '../../surface/openapi/docParts'
 
 /** The search receipt of spec "Resources". */
 export interface SearchReceipt {
@@ -36,7 +35,7 @@ export interface SearchReceipt {
  */
 export function registerSearchRoutes(app: FastifyInstance, deps: ServerDeps): void {
   const tools = createWorkspaceToolCache(deps.store.toolsFor)
-  const routerOf = workspaceRouters(deps.store.toolsFor)
+  const routerOf = (tenant: string) => deps.routers.searching(deps.store.toolsFor(tenant))
   // Issue 25 "the first search after a start as fast": the owner workspace's index is built
   // when the service is ready, in steps between which it keeps answering; a search that comes
   // first waits for it (`search` awaits `ready()`), then syncs the tools of that moment.
@@ -69,22 +68,6 @@ export function registerSearchRoutes(app: FastifyInstance, deps: ServerDeps): vo
     },
     (request, reply) => handle(request, reply, true),
   )
-}
-
-/**
- * One router per workspace (keyed by its tool repository, as the tool cache is): a search of one
- * workspace never drops the index of another's tools.
- */
-function workspaceRouters(
-  toolsFor: (tenant: string) => ToolRepository,
-): (tenant: string) => ToolRouter {
-  const routers = new Map<ToolRepository, ToolRouter>()
-  return (tenant) => {
-    const repository = toolsFor(tenant)
-    const router = routers.get(repository) ?? createToolRouter()
-    routers.set(repository, router)
-    return router
-  }
 }
 
 async function search(

@@ -8,7 +8,7 @@ import {
   type SignInFinishBody,
   type SignInSubmitBody,
 } from '../../../shared/signInBodies'
-import { routeSchema, type RouteDoc } from '../openapi/routeSchema'
+import { routeSchema, type RouteDoc } from '../../surface/openapi/routeSchema'
 import { validBody } from '../routeValidation'
 
 export interface SignInRouteDeps {

@@ -2,11 +2,17 @@ import type { FastifyInstance } from 'fastify'
 import { ServiceError } from '../../../shared/errors'
 import type { ServerDeps } from '../serverDeps'
 import { sendOutcome, sendRun } from '../callReply'
-import { parseDeadline } from '../deadline'
+import { parseDeadline } from '../../surface/deadline'
 import { callKey } from '../operationKey'
-import { routeSchema } from '../openapi/routeSchema'
-import { IDEMPOTENCY_CALL, DEADLINE, json, runAnswers, toolCallErrors } from '../openapi/docParts'
-import { schemaRef } from '../openapi/components'
+import { routeSchema } from '../../surface/openapi/routeSchema'
+import {
+  IDEMPOTENCY_CALL,
+  DEADLINE,
+  json,
+  runAnswers,
+  toolCallErrors,
+} from '../../surface/openapi/docParts'
+import { schemaRef } from '../../surface/openapi/components'
 
 /**
  * Surface A (spec "A. Site tool calls") and runs (spec "C"): `POST

@@ -6,8 +6,8 @@ import { INVITATION_LIFE_MS } from '../../serverAccounts'
 import type { Account, AccountRepository, Member } from '../../store/accountRepository'
 import { memberChangeRefusal, type MemberRole } from '../../store/memberRules'
 import { ACCOUNT_TOKEN_PREFIX } from '../auth'
-import { json } from '../openapi/docParts'
-import { routeSchema } from '../openapi/routeSchema'
+import { json } from '../../surface/openapi/docParts'
+import { routeSchema } from '../../surface/openapi/routeSchema'
 import { validBody } from '../routeValidation'
 
 const refusal = (message: string) => ({ 'x-message': message })

@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify'
 import { TOOL_EDIT_SCHEMA, type ToolEdit } from '../../../shared/toolEdit'
 import { refuseEndUser } from '../auth'
-import { editTool } from '../toolEdits'
+import { editTool } from '../../surface/toolEdits'
 import type { ServerDeps } from '../serverDeps'
 import { validBody } from '../routeValidation'
-import { routeSchema } from '../openapi/routeSchema'
-import { json } from '../openapi/docParts'
+import { routeSchema } from '../../surface/openapi/routeSchema'
+import { json } from '../../surface/openapi/docParts'
 
 /**
  * `PATCH /v1/tools/{id}` ("the API exposes the same edit"): the body is a

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import fastifyStatic from '@fastify/static'
 import { UI_SECURITY_HEADERS } from '../uiSecurity'
-import { routeSchema } from '../openapi/routeSchema'
+import { routeSchema } from '../../surface/openapi/routeSchema'
 
 /**
  * Serves the built web UI under `/app/` and sends `/` there; without a build, says how to make

@@ -4,7 +4,7 @@ import {
   DEADLINE_MAX_MS,
   DEADLINE_MIN_MS,
   parseDeadline,
-} from '../../../src/main/api/deadline'
+} from '../../../src/main/surface/deadline'
 import { isServiceError } from '../../../src/shared/errors'
 
 /** The error parseDeadline throws, or null when it returns. */

@@ -4,8 +4,8 @@ import { parsePath, valuesAt, type PathPart } from '../../shared/jsonPath'
 import type { ToolSpec } from '../../shared/toolSpec'
 import { candidateError, quarantinedError } from '../engine/callTool'
 import type { ToolRepository } from '../store/toolRepository'
-import { assertInScope } from './auth'
-import type { ToolScope } from '../mcp/toolsInScope'
+import { assertInScope } from './caller'
+import type { ToolScope } from './toolsInScope'
 
 /** One call of a compose request, its tool resolved and its inputs checked by name. */
 export interface PlannedCall {

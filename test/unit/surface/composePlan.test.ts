@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { resolveInputs, type PlannedCall } from '../../../src/main/api/composePlan'
+import { resolveInputs, type PlannedCall } from '../../../src/main/surface/composePlan'
 import type { ToolSpec } from '../../../src/shared/toolSpec'
 import { isServiceError } from '../../../src/shared/errors'
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { toolNeeds, type NeedsContext } from '../../../src/main/api/toolNeeds'
+import { toolNeeds, type NeedsContext } from '../../../src/main/surface/toolNeeds'
 import type { ToolSpec } from '../../../src/shared/toolSpec'
 
 const tool = (login: ToolSpec['login']): ToolSpec =>

@@ -4,7 +4,7 @@ import type { RunEngine } from '../engine/runEngine'
 import { hashInputs } from '../engine/inputsHash'
 import type { ReceiptRepository } from '../store/receiptRepository'
 import type { ToolRepository } from '../store/toolRepository'
-import type { ToolScope } from '../mcp/toolsInScope'
+import type { ToolScope } from './toolsInScope'
 import { composeCallResult, refusedCall, type ComposeCallResult } from './composeOutcome'
 import { planCompose, resolveInputs, type AnsweredSteps, type PlannedCall } from './composePlan'
 

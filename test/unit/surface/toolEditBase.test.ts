@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { applyToolEdit } from '../../../src/main/api/toolEdit'
+import { applyToolEdit } from '../../../src/main/surface/toolEdit'
 import { answerKey, renderRequest } from '../../../src/main/engine/template'
 import type { ToolSpec } from '../../../src/shared/toolSpec'
 

@@ -1,17 +1,26 @@
 import type { FastifyInstance } from 'fastify'
-import { APP_EVENT_NAMES, type AppResult } from '../../../shared/appApi'
-import { createAppDispatch } from '../../app/appDispatch'
-import type { ServerDeps } from '../serverDeps'
-import { routeSchema } from '../openapi/routeSchema'
-import { json } from '../openapi/docParts'
-import { APP_API_INPUT_SCHEMAS, APP_API_METHODS } from '../../../shared/appApi'
-import { registerHarUploadRoute } from '../harUploadRoute'
+import { APP_EVENT_NAMES, type AppResult } from '../../shared/appApi'
+import { createAppDispatch } from './appDispatch'
+import type { Authenticator } from '../surface/caller'
+import type { EventBus } from '../events'
+import type { AppHandlers } from './appHandlers'
+import { routeSchema } from '../surface/openapi/routeSchema'
+import { json } from '../surface/openapi/docParts'
+import { APP_API_INPUT_SCHEMAS, APP_API_METHODS } from '../../shared/appApi'
+import { registerHarUploadRoute } from './harUploadRoute'
+
+/** What the UI's HTTP transport is built from: the owner check, the push events, the use cases. */
+export interface AppRouteDeps {
+  auth: Authenticator
+  events: EventBus
+  handlers: AppHandlers
+}
 
 /**
  * The web transport of the UI contract (DESIGN.md §7): `POST /app-api/<method>` answers an
  * `AppResult`, `GET /app-api/events` streams the push events as server-sent events. Owner token only.
  */
-export function registerAppRoutes(app: FastifyInstance, deps: ServerDeps): void {
+export function registerAppRoutes(app: FastifyInstance, deps: AppRouteDeps): void {
   const dispatch = createAppDispatch(deps.handlers, (error) => app.log.error(error))
   registerHarUploadRoute(app, deps)
 

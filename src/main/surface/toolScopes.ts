@@ -1,8 +1,7 @@
 import type { ScopeBody } from '../../shared/accountApiSchemas'
 import { ServiceError } from '../../shared/errors'
 import type { ScopeRepository, ToolScopeRecord } from '../store/scopeRepository'
-import { MAX_SCOPE_ENTRIES, SCOPE_SLUG } from './auth'
-import type { ScopeLookup, ToolScope } from '../mcp/toolsInScope'
+import { MAX_SCOPE_ENTRIES, SCOPE_SLUG, type ScopeLookup, type ToolScope } from './toolsInScope'
 
 /** Spec "Limits": tool scopes per workspace. */
 export const MAX_SCOPES_PER_WORKSPACE = 20
@@ -24,7 +23,7 @@ export function scopeLookup(scopes: ScopeRepository): ScopeLookup {
 
 /**
  * A workspace's scope by slug (spec "Request shape"): 404 `unknown_scope` when there is none.
- * Pair with `inScope(tool, scope)` of `mcp/toolsInScope.ts`.
+ * Pair with `inScope(tool, scope)` of `surface/toolsInScope.ts`.
  */
 export function scopeFor(scopes: ScopeRepository, tenant: string, slug: string): ToolScope {
   const found = SCOPE_SLUG.test(slug) ? scopes.find(tenant, slug) : null

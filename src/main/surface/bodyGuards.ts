@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http'
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify'
 import { ServiceError } from '../../shared/errors'
-import type { Authenticator } from './auth'
+import type { Authenticator } from './caller'
 import { X_AUTH } from './openapi/routeSchema'
 
 /** Request bodies at most this many bytes (the spec leaves body limits "not shown"). */

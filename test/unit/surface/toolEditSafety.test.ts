@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { applyToolEdit, type ToolEditContext } from '../../../src/main/api/toolEdit'
+import { applyToolEdit, type ToolEditContext } from '../../../src/main/surface/toolEdit'
 import { isServiceError } from '../../../src/shared/errors'
 import type { ToolEdit } from '../../../src/shared/toolEdit'
 import type { ToolSpec } from '../../../src/shared/toolSpec'

@@ -1,11 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { Readable } from 'node:stream'
 import { HAR_MAX_BYTES, type AppResult } from '../../shared/appApi'
-import { drainBody } from './bodyGuards'
-import { harTooLarge, harUploads, type HarUpload, type HarUploads } from '../app/harUploads'
-import type { ServerDeps } from './serverDeps'
-import { routeSchema } from './openapi/routeSchema'
-import { json } from './openapi/docParts'
+import { drainBody } from '../surface/bodyGuards'
+import { harTooLarge, harUploads, type HarUpload, type HarUploads } from './harUploads'
+import type { Authenticator } from '../surface/caller'
+import { routeSchema } from '../surface/openapi/routeSchema'
+import { json } from '../surface/openapi/docParts'
 
 /** Where web mode streams a HAR file before `recorder.importHar {uploadId}` imports it. */
 export const HAR_UPLOAD_PATH = '/app-api/har-upload'
@@ -19,7 +19,7 @@ export const HAR_UPLOAD_PATH = '/app-api/har-upload'
  */
 export function registerHarUploadRoute(
   app: FastifyInstance,
-  deps: Pick<ServerDeps, 'auth'>,
+  deps: { auth: Authenticator },
   uploads: Pick<HarUploads, 'receive'> = harUploads,
 ): void {
   void app.register(async (scoped) => {

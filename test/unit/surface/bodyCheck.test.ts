@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { checkContract, compileBody } from '../../../src/main/api/bodyCheck'
+import { checkContract, compileBody } from '../../../src/main/surface/bodyCheck'
 import {
   KEY_BODY_SCHEMA,
   PREPARE_BODY_SCHEMA,
