@@ -70,6 +70,30 @@ export default tseslint.config(
       },
     ],
   ),
+  // Judging an answer against a verify rule: below the compiler (which checks the rule it derives
+  // on the recorded answer) and the engine (which checks it on every run), so it knows only shared.
+  restrict(
+    ['src/main/verify/**'],
+    [
+      electronOnly,
+      ...up([
+        'store',
+        'vault',
+        'recorder',
+        'compiler',
+        'intent',
+        'router',
+        'engine',
+        'browse',
+        'logins',
+        'api',
+        'app',
+        'mcp',
+        'desktop',
+      ]),
+      { group: ['node:*', 'undici'], message: 'Judging an answer is pure: no I/O.' },
+    ],
+  ),
   restrict(
     ['src/main/recorder/**', 'src/main/vault/**'],
     [electronOnly, ...up(['compiler', 'router', 'engine', 'browse', 'logins', 'api', 'desktop'])],

@@ -1,18 +1,13 @@
 import { load } from 'cheerio'
-import type {
-  ErrorShape,
-  JsonSchema,
-  ResultShape,
-  ShownField,
-  VerifyRule,
-} from '../../shared/toolSpec'
+import type { ErrorShape, JsonSchema, ShownField, VerifyRule } from '../../shared/toolSpec'
 import { headerValue, mimeTypeOf, type Exchange } from '../../shared/trace'
 import { isWriteMethod, safeUrl } from './classify'
 import { inferSchema } from './inferSchema'
 import { removesRecord } from './operation'
-import { multipartFields, pathSegments, requestValues } from './requestValues'
+import { multipartFields, requestValues } from './requestValues'
 import { largestRecordList } from './answerShape'
-import { valueAt } from '../../shared/jsonPath'
+import { isAcknowledgement, pageShowsValue } from '../verify/answerChecks'
+import { matchErrorShape } from '../verify/errorShapes'
 
 /** How many fields of the record list's items the rule promises: the stable core of a record. */
 const MAX_ITEM_FIELDS = 12
@@ -145,12 +140,6 @@ export function titlePattern(exchange: Exchange): string | null {
   return title.replace(/\d+/g, '*').replace(/\*+/g, '*')
 }
 
-/** True when a page title matches a title pattern: `*` any text, whitespace collapsed. */
-export function titleMatches(pattern: string, title: string): boolean {
-  const parts = pattern.split('*').map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-  return new RegExp(`^${parts.join('.+')}$`, 'i').test(title.replace(/\s+/g, ' ').trim())
-}
-
 /**
  * The Location path of a recorded redirect as a pattern (`/page/*`, `/index.php/File:*`): a
  * segment equal to a value the request sent (the title the person typed, in any of its
@@ -263,27 +252,6 @@ export function redirectShows(exchange: Exchange, trace: Exchange[] | undefined)
     if (shown.length === MAX_SHOWN) break
   }
   return shown
-}
-
-/**
- * True when a page shows a value: its readable text (scripts and styles left out) contains the
- * value's letters and digits in order, case, spacing, punctuation and markup aside (wiki
- * markup `**bold**` renders as `bold`). A value with no letter or digit is never shown.
- */
-export function pageShowsValue(html: string, value: string): boolean {
-  const needle = letters(value)
-  if (!needle) return false
-  const $ = load(html)
-  $('script, style, noscript, template').remove()
-  const text = `${$('title').text()} ${$('body').length ? $('body').text() : $.root().text()}`
-  return letters(text).includes(needle)
-}
-
-function letters(text: string): string {
-  return text
-    .normalize('NFKC')
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, '')
 }
 
 /** Server scripts a path names (`index.php`): part of the route, never an uploaded file. */
@@ -499,161 +467,6 @@ export function deriveDocumentRule(
       ...errors,
     },
   }
-}
-
-/** Site messages are quoted into run errors; a page of text is no message. */
-const MAX_MESSAGE = 300
-
-/** An in-band error shape an answer matched, with the site's own code and message. */
-export interface ErrorShapeMatch {
-  shape: ErrorShape
-  /** The site's code (`badtoken`, `-1`), when it gave one. */
-  siteCode: string | null
-  /** The site's message (`Invalid CSRF token.`), else the shape's `meaning`, else null. */
-  siteMessage: string | null
-}
-
-/**
- * The first of `shapes` an answer `body` matches (the semantics of `ErrorShape`), or null. The
- * body is read as JSON when it parses, else as text for the whole-answer shapes (`path: ''`:
- * WordPress admin-ajax's bare `0` / `-1`); an empty body (a 204) matches nothing.
- */
-export function matchErrorShape(body: string, shapes: ErrorShape[]): ErrorShapeMatch | null {
-  const text = body.trim()
-  if (!text || !shapes.length) return null
-  let json: unknown
-  let parsed = false
-  try {
-    json = JSON.parse(text)
-    parsed = true
-  } catch {
-    // Not JSON: only the whole-answer shapes can match the text.
-  }
-  for (const shape of shapes) {
-    const value = shape.path
-      ? parsed
-        ? valueAt(json, shape.path)
-        : undefined
-      : parsed
-        ? json
-        : text
-    if (value === undefined || !matches(value, shape)) continue
-    const siteCode = shape.code ? wordOf(valueAt(json, shape.code)) : codeOf(value)
-    const said = shape.message
-      ? wordOf(valueAt(json, shape.message))
-      : messageOf(value, parsed ? json : undefined)
-    return { shape, siteCode, siteMessage: said?.slice(0, MAX_MESSAGE) ?? shape.meaning ?? null }
-  }
-  return null
-}
-
-function matches(value: unknown, shape: ErrorShape): boolean {
-  if (shape.equals || shape.pattern) {
-    const scalar = scalarText(value)
-    if (scalar === null) return false
-    if (shape.equals?.some((e) => scalar === String(e))) return true
-    return shape.pattern !== undefined && new RegExp(shape.pattern, 'i').test(scalar)
-  }
-  // Present and not empty: `"error": null`, `false`, `""`, `[]` or `{}` on a success is no error.
-  if (value === null || value === false || value === '' || value === 0) return false
-  if (Array.isArray(value)) return value.length > 0
-  if (typeof value === 'object') return Object.keys(value).length > 0
-  return true
-}
-
-const CODE_KEYS = ['code', 'error_code', 'errorCode', 'type', 'name']
-const MESSAGE_KEYS = [
-  'info',
-  'message',
-  'msg',
-  'error_description',
-  'description',
-  'detail',
-  'text',
-]
-
-/** The site's code: the error value itself when it is a word or number, else its `code`. */
-function codeOf(value: unknown): string | null {
-  if (typeof value === 'string' || typeof value === 'number') return String(value)
-  if (!isRecord(value)) return null
-  for (const key of CODE_KEYS) {
-    const code = wordOf(value[key])
-    if (code) return code
-  }
-  return null
-}
-
-/**
- * The site's message: a message field of the error object, else of the whole answer
- * (`{"success":false,"data":"…"}`, `{"status":"error","message":"…"}`, `errors[0].message`).
- */
-function messageOf(value: unknown, json: unknown): string | null {
-  for (const node of [value, json]) {
-    if (!isRecord(node)) continue
-    for (const key of MESSAGE_KEYS) {
-      const text = wordOf(node[key])
-      if (text) return text
-    }
-    for (const key of ['error', 'data', 'errors']) {
-      const inner = node[key]
-      if (typeof inner === 'string' && inner) return inner
-      const first = Array.isArray(inner) ? inner[0] : inner
-      if (node !== value && first === value) continue
-      if (typeof first === 'string' && first) return first
-      if (!isRecord(first)) continue
-      for (const k of MESSAGE_KEYS) {
-        const text = wordOf(first[k])
-        if (text) return text
-      }
-    }
-  }
-  return null
-}
-
-/**
- * True for a rule that judges a write's acknowledgement rather than data: a
- * redirect, status only (`mimeType: '*'`), or a text type with no promised fields. Rules written
- * before (JSON with fields, document pages with their shape) are never acknowledgements.
- */
-export function isAcknowledgement(verify: VerifyRule, shape?: ResultShape): boolean {
-  if (shape?.kind === 'document' || shape?.kind === 'text') return false
-  if (verify.redirect || verify.mimeType === '*') return true
-  return verify.mimeType.startsWith('text/') && !verify.required.length
-}
-
-/**
- * True when a Location path matches a rule's redirect pattern: the same number of non-empty
- * segments, each equal (percent-decoded), the pattern's `*` standing for any non-empty text.
- */
-export function locationMatches(pattern: string, path: string): boolean {
-  const want = segmentsOf(pattern)
-  const got = segmentsOf(path)
-  return want.length === got.length && want.every((w, i) => segmentMatches(w, got[i]!))
-}
-
-/** One segment: equal, or its `*` parts each standing for one or more characters (`File:*`). */
-function segmentMatches(pattern: string, segment: string): boolean {
-  if (!pattern.includes('*')) return pattern === segment
-  const parts = pattern.split('*').map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-  return new RegExp(`^${parts.join('.+')}$`).test(segment)
-}
-
-function segmentsOf(path: string): string[] {
-  return pathSegments(`http://localhost${path.startsWith('/') ? '' : '/'}${path.split('?')[0]}`)
-}
-
-/** A JSON scalar as text, for comparing with a shape's `equals` or `pattern`. */
-function scalarText(value: unknown): string | null {
-  if (typeof value === 'string') return value.trim()
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value)
-  if (value === null) return 'null'
-  return null
-}
-
-/** A code or message: a non-empty string or a number (never `null`, `true` or `false`). */
-function wordOf(value: unknown): string | null {
-  if (typeof value === 'string') return value.trim() || null
-  return typeof value === 'number' ? String(value) : null
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -2,13 +2,19 @@ import { chromium, type BrowserContext } from 'playwright-core'
 import type { StorageState } from '../../shared/trace'
 import { chromiumArgs } from '../recorder'
 import type { GuardedProxySettings } from './guardProxy'
+import {
+  closeSlots,
+  createSlots,
+  freeSlot,
+  poolClosedError,
+  takeSlot,
+  type BrowserSlots,
+} from './browserSlots'
 
 /** Leases at once when the caller names none (capacity 2). */
 export const DEFAULT_BROWSER_CAPACITY = 2
 /** How long a waiting caller queues for a lease (spec "browser_capacity": 503 after 30 s). */
 export const DEFAULT_BROWSER_WAIT_MS = 30_000
-/** The cooldown a refused caller is told (spec "browser_capacity": retry after about 30 s). */
-export const BROWSER_RETRY_AFTER_S = 30
 
 /** The part of a browser context the pool itself needs; Playwright's `BrowserContext` has it. */
 export interface PoolContext {
@@ -99,27 +105,6 @@ export interface BrowserPool<C extends PoolContext = BrowserContext> {
 }
 
 /**
- * All browser slots are taken (spec "Why a run failed": `browser_capacity`). `waited` tells the
- * REST edge 503 (the call waited its 30 s) from 429 (it did not wait).
- */
-export class BrowserCapacityError extends Error {
-  override readonly name = 'BrowserCapacityError'
-  readonly code = 'browser_capacity'
-  constructor(
-    readonly waited: boolean,
-    readonly retryAfterSeconds: number,
-    message: string,
-  ) {
-    super(message)
-  }
-}
-
-/** True for a {@link BrowserCapacityError}, also across module copies (checks the name). */
-export function isBrowserCapacityError(error: unknown): error is BrowserCapacityError {
-  return error instanceof Error && error.name === 'BrowserCapacityError'
-}
-
-/**
  * playwright-core's `chromium.launch`; the saved login's cookies get Playwright's defaults for
  * the flags a recording may leave out (not HttpOnly, not Secure, SameSite=Lax).
  */
@@ -150,9 +135,15 @@ const launchChromium: BrowserLauncher<BrowserContext> = async (options) => {
   }
 }
 
-interface Waiter {
-  grant(): void
-  refuse(error: unknown): void
+/** One pool: its options, its slots, the contexts leased out and the browser process. */
+interface PoolState<C extends PoolContext> {
+  readonly options: BrowserPoolOptions<C>
+  readonly launch: BrowserLauncher<C>
+  readonly slots: BrowserSlots
+  /** The contexts leased out and not yet released: closed with the pool. */
+  readonly contexts: Set<C>
+  /** The browser process, running or starting; null before the first lease and after a crash. */
+  browser: Promise<PoolBrowser<C>> | null
 }
 
 /**
@@ -163,160 +154,124 @@ interface Waiter {
 export function createBrowserPool<C extends PoolContext = BrowserContext>(
   options: BrowserPoolOptions<C>,
 ): BrowserPool<C> {
-  const capacity = Math.max(1, options.capacity ?? DEFAULT_BROWSER_CAPACITY)
-  const waitMs = options.waitMs ?? DEFAULT_BROWSER_WAIT_MS
-  const clock = options.clock ?? Date.now
-  const launch = (options.launch ?? launchChromium) as BrowserLauncher<C>
-  const queue: Waiter[] = []
-  const contexts = new Set<C>()
-  let leased = 0
-  let browser: Promise<PoolBrowser<C>> | null = null
-  let closed = false
+  const state: PoolState<C> = {
+    options,
+    launch: (options.launch ?? launchChromium) as BrowserLauncher<C>,
+    slots: createSlots(
+      options.capacity ?? DEFAULT_BROWSER_CAPACITY,
+      options.waitMs ?? DEFAULT_BROWSER_WAIT_MS,
+      options.clock ?? Date.now,
+    ),
+    contexts: new Set<C>(),
+    browser: null,
+  }
+  return {
+    acquire: (signal, acquireOptions) => acquireLease(state, signal, acquireOptions),
+    stats: () => ({
+      leased: state.slots.leased,
+      waiting: state.slots.queue.length,
+      running: state.browser !== null,
+    }),
+    close: () => closePool(state),
+  }
+}
 
-  const closedError = () => new Error('The browser pool is closed.')
-
-  /** The running browser, launching it when none runs or the last one crashed. */
-  function running(): Promise<PoolBrowser<C>> {
-    if (browser) return browser
-    const starting = launch({
-      executablePath: options.chromiumPath(),
-      headless: options.headless ?? true,
+/** The running browser, launching it when none runs or the last one crashed. */
+function runningBrowser<C extends PoolContext>(state: PoolState<C>): Promise<PoolBrowser<C>> {
+  if (state.browser) return state.browser
+  const starting = state
+    .launch({
+      executablePath: state.options.chromiumPath(),
+      headless: state.options.headless ?? true,
       args: chromiumArgs(),
-    }).then((b) => {
+    })
+    .then((b) => {
       b.on('disconnected', () => {
-        if (browser === starting) browser = null
+        if (state.browser === starting) state.browser = null
       })
       return b
     })
-    browser = starting
-    // A failed launch must not stick: the next lease tries again.
-    starting.catch(() => {
-      if (browser === starting) browser = null
-    })
-    return starting
-  }
+  state.browser = starting
+  // A failed launch must not stick: the next lease tries again.
+  starting.catch(() => {
+    if (state.browser === starting) state.browser = null
+  })
+  return starting
+}
 
-  function takeSlot(signal: AbortSignal, wait: boolean): Promise<void> {
-    if (closed) return Promise.reject(closedError())
-    if (signal.aborted) return Promise.reject(signal.reason)
-    if (leased < capacity) {
-      leased++
-      return Promise.resolve()
-    }
-    if (!wait)
-      return Promise.reject(
-        new BrowserCapacityError(
-          false,
-          BROWSER_RETRY_AFTER_S,
-          `All ${capacity} browser slots are busy: retry after ${BROWSER_RETRY_AFTER_S} s.`,
-        ),
-      )
-    const since = clock()
-    return new Promise<void>((resolve, reject) => {
-      const leave = () => {
-        clearTimeout(timer)
-        signal.removeEventListener('abort', onAbort)
-        const at = queue.indexOf(waiter)
-        if (at >= 0) queue.splice(at, 1)
-      }
-      const waiter: Waiter = {
-        grant: () => {
-          leave()
-          resolve()
-        },
-        refuse: (error) => {
-          leave()
-          reject(error)
-        },
-      }
-      const onAbort = () => waiter.refuse(signal.reason)
-      const timer = setTimeout(
-        () =>
-          waiter.refuse(
-            new BrowserCapacityError(
-              true,
-              BROWSER_RETRY_AFTER_S,
-              `All ${capacity} browser slots stayed busy for ${Math.round((clock() - since) / 1000)} s: retry after ${BROWSER_RETRY_AFTER_S} s.`,
-            ),
-          ),
-        waitMs,
-      )
-      signal.addEventListener('abort', onAbort, { once: true })
-      queue.push(waiter)
-    })
+/** A fresh context in the running browser, launching a new one when it was disconnected. */
+async function newContext<C extends PoolContext>(
+  state: PoolState<C>,
+  storageState: StorageState | null | undefined,
+  proxy: GuardedProxySettings | null | undefined,
+  httpCredentials: AcquireOptions['httpCredentials'],
+): Promise<C> {
+  let b = await runningBrowser(state)
+  if (!b.isConnected()) {
+    if (state.browser) state.browser = null
+    b = await runningBrowser(state)
   }
+  return b.newContext({
+    ...(storageState ? { storageState } : {}),
+    ...(proxy ? { proxy } : {}),
+    ...(httpCredentials ? { httpCredentials } : {}),
+  })
+}
 
-  function freeSlot(): void {
-    leased--
-    // The slot passes straight to the oldest waiter, so a newcomer cannot overtake the queue.
-    const next = queue[0]
-    if (next && !closed) {
-      leased++
-      next.grant()
-    }
+/**
+ * `BrowserPool.acquire`: a slot, then a fresh context in it. The slot is freed again when the
+ * context cannot be made, or when the pool closed or the signal aborted while it was made.
+ */
+async function acquireLease<C extends PoolContext>(
+  state: PoolState<C>,
+  signal: AbortSignal,
+  { wait, storageState, proxy, httpCredentials }: AcquireOptions,
+): Promise<BrowserLease<C>> {
+  await takeSlot(state.slots, signal, wait)
+  let context: C
+  try {
+    context = await newContext(state, storageState, proxy, httpCredentials)
+  } catch (error) {
+    freeSlot(state.slots)
+    throw error
   }
-
-  async function newContext(
-    storageState: StorageState | null | undefined,
-    proxy: GuardedProxySettings | null | undefined,
-    httpCredentials: AcquireOptions['httpCredentials'],
-  ): Promise<C> {
-    let b = await running()
-    if (!b.isConnected()) {
-      if (browser) browser = null
-      b = await running()
-    }
-    return b.newContext({
-      ...(storageState ? { storageState } : {}),
-      ...(proxy ? { proxy } : {}),
-      ...(httpCredentials ? { httpCredentials } : {}),
-    })
+  if (state.slots.closed || signal.aborted) {
+    await context.close().catch(() => {})
+    freeSlot(state.slots)
+    throw state.slots.closed ? poolClosedError() : signal.reason
   }
+  state.contexts.add(context)
+  return leaseOf(state, context)
+}
 
+/** The lease of a context: releasing it closes the context and frees its slot, once. */
+function leaseOf<C extends PoolContext>(state: PoolState<C>, context: C): BrowserLease<C> {
+  let released = false
   return {
-    async acquire(signal, { wait, storageState, proxy, httpCredentials }) {
-      await takeSlot(signal, wait)
-      let context: C
+    context,
+    async release() {
+      if (released) return
+      released = true
+      state.contexts.delete(context)
       try {
-        context = await newContext(storageState, proxy, httpCredentials)
-      } catch (error) {
-        freeSlot()
-        throw error
+        await context.close()
+      } catch {
+        // The browser may already be gone (crash, pool closed): the slot is freed anyway.
+      } finally {
+        freeSlot(state.slots)
       }
-      if (closed || signal.aborted) {
-        await context.close().catch(() => {})
-        freeSlot()
-        throw closed ? closedError() : signal.reason
-      }
-      contexts.add(context)
-      let released = false
-      return {
-        context,
-        async release() {
-          if (released) return
-          released = true
-          contexts.delete(context)
-          try {
-            await context.close()
-          } catch {
-            // The browser may already be gone (crash, pool closed): the slot is freed anyway.
-          } finally {
-            freeSlot()
-          }
-        },
-      }
-    },
-    stats: () => ({ leased, waiting: queue.length, running: browser !== null }),
-    async close() {
-      if (closed) return
-      closed = true
-      for (const waiter of [...queue]) waiter.refuse(closedError())
-      const open = [...contexts]
-      contexts.clear()
-      await Promise.allSettled(open.map((c) => c.close()))
-      const current = browser
-      browser = null
-      if (current) await current.then((b) => b.close()).catch(() => {})
     },
   }
+}
+
+/** `BrowserPool.close`: refuses waiters, closes every context and the browser; safe twice. */
+async function closePool<C extends PoolContext>(state: PoolState<C>): Promise<void> {
+  if (state.slots.closed) return
+  closeSlots(state.slots)
+  const open = [...state.contexts]
+  state.contexts.clear()
+  await Promise.allSettled(open.map((c) => c.close()))
+  const current = state.browser
+  state.browser = null
+  if (current) await current.then((b) => b.close()).catch(() => {})
 }

@@ -18,7 +18,7 @@ import {
   type HostLookup,
 } from './destination'
 import { extractValue, filterResult, lookupMiss } from './extract'
-import { locationMatches } from '../compiler/verifyRule'
+import { locationMatches } from '../verify/answerChecks'
 import {
   judgeResponse,
   judgeShown,

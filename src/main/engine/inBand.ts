@@ -1,7 +1,7 @@
 import { load } from 'cheerio'
 import type { RunFailureCode } from '../../shared/errors'
 import type { ErrorShape } from '../../shared/toolSpec'
-import { matchErrorShape } from '../compiler/verifyRule'
+import { matchErrorShape } from '../verify/errorShapes'
 
 /** An error the site answered inside a successful status, with the failure it means. */
 export interface InBandError {

@@ -6,7 +6,7 @@ import {
   locationMatches,
   pageShowsValue,
   titleMatches,
-} from '../compiler/verifyRule'
+} from '../verify/answerChecks'
 import { classifyInBand, inBandError, pageErrorText } from './inBand'
 import { readPage, type PageBarrier } from './pageView'
 import { mediaType } from '../../shared/trace'

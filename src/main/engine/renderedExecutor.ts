@@ -1,7 +1,8 @@
 import { bindStepSecrets } from '../vault'
 import type { BrowserContext, Page, Response } from 'playwright-core'
 import type { ResultShape, ToolSpec, ToolStep } from '../../shared/toolSpec'
-import { isBrowserCapacityError, type BrowserPool } from './browserPool'
+import type { BrowserPool } from './browserPool'
+import { isBrowserCapacityError } from './browserSlots'
 import {
   destinationDenied,
   generatedFor,

@@ -9,15 +9,17 @@ import {
   ACKNOWLEDGEMENT_SCHEMA,
   deriveDocumentRule,
   deriveVerifyRule,
-  locationMatches,
-  matchErrorShape,
   outputForRule,
-  pageShowsValue,
   redirectPattern,
   redirectShows,
-  titleMatches,
   titlePattern,
 } from '../../../src/main/compiler/verifyRule'
+import {
+  locationMatches,
+  pageShowsValue,
+  titleMatches,
+} from '../../../src/main/verify/answerChecks'
+import { matchErrorShape } from '../../../src/main/verify/errorShapes'
 import type { VerifyRule } from '../../../src/shared/toolSpec'
 import type { Exchange } from '../../../src/shared/trace'
 

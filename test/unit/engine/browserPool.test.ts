@@ -1,12 +1,11 @@
 import { EventEmitter } from 'node:events'
 import { describe, expect, it } from 'vitest'
 import {
-  BrowserCapacityError,
   createBrowserPool,
-  isBrowserCapacityError,
   type BrowserLauncher,
   type PoolBrowser,
 } from '../../../src/main/engine/browserPool'
+import { BrowserCapacityError, isBrowserCapacityError } from '../../../src/main/engine/browserSlots'
 import type { StorageState } from '../../../src/shared/trace'
 
 /** A context of the fake browser: remembers the storage state it was made with. */
