@@ -1,11 +1,11 @@
 import { ServiceError } from '../shared/errors'
 import {
-  OWNER_TOKEN_LIFE_MS,
   SIGN_IN_CODE_LIFE_MS,
   type IssuedOwnerToken,
   type OwnerTokens,
 } from './api/oauth/ownerTokens'
-import { randomSecret } from './api/oauth/secrets'
+import { OWNER_TOKEN_LIFE_MS } from './surface/caller'
+import { randomSecret } from './surface/secrets'
 import type { RateLimiter, RateLimits } from './api/rateLimit'
 import { hashSecretValue } from './store/oauthRepository'
 import type { SyncPg } from './store/postgres/pgSync'

@@ -3,7 +3,6 @@ import { ServiceError } from '../../shared/errors'
 import { ALL_API_SCOPES, type ApiScope } from '../../shared/apiScopes'
 import type { ReadAhead } from '../store/readAhead'
 import type { KeyRepository } from '../store/keyRepository'
-import type { MemberRole } from '../store/memberRules'
 import type { ToolRepository } from '../store/toolRepository'
 import {
   resolveToolScopes,
@@ -11,7 +10,13 @@ import {
   type ScopedTool,
   type ToolScope,
 } from '../surface/toolsInScope'
-import { assertInScope, type Authenticator, type Caller } from '../surface/caller'
+import {
+  ACCOUNT_TOKEN_PREFIX,
+  assertInScope,
+  type AccountAuth,
+  type Authenticator,
+  type Caller,
+} from '../surface/caller'
 import type { OwnerTokens } from './oauth/ownerTokens'
 import { scopeForRoute } from './oauth/routeScopes'
 import { ACCESS_TOKEN_PREFIX, type TokenService } from './oauth/tokens'
@@ -19,24 +24,6 @@ import type { RateLimiter } from './rateLimit'
 
 /** Spec "Limits": end-user header max 200 characters. */
 const MAX_END_USER = 200
-
-/**
- * What the authenticator asks about a team server's accounts (`sitecall server` gives it; the
- * desktop and `serve` have none, so `svc_owner_…` tokens mean nothing there).
- */
-export interface AccountAuth {
-  /** The account of an unexpired account owner token, or null. */
-  accountOf(token: string): { id: string } | null
-  /** The workspace an account works in without `X-Service-Workspace`: its first one, or null. */
-  defaultWorkspace(accountId: string): string | null
-  /** The account's role in a workspace, or null when it is not a member. */
-  roleIn(workspaceId: string, accountId: string): MemberRole | null
-  /** Called on each org-key end user's requests: makes their workspace on first use. */
-  endUserSeen(orgWorkspace: string, workspace: string, endUser: string): void
-}
-
-/** The prefix of a team server account's owner token. */
-export const ACCOUNT_TOKEN_PREFIX = 'svc_owner_'
 
 export interface AuthDeps {
   keys: KeyRepository

@@ -5,6 +5,26 @@ import type { MemberRole } from '../store/memberRules'
 import { inScope, type ScopedTool, type ToolScope } from './toolsInScope'
 
 /**
+ * What the authenticator asks about a team server's accounts (`sitecall server` gives it; the
+ * desktop and `serve` have none, so `svc_owner_…` tokens mean nothing there).
+ */
+export interface AccountAuth {
+  /** The account of an unexpired account owner token, or null. */
+  accountOf(token: string): { id: string } | null
+  /** The workspace an account works in without `X-Service-Workspace`: its first one, or null. */
+  defaultWorkspace(accountId: string): string | null
+  /** The account's role in a workspace, or null when it is not a member. */
+  roleIn(workspaceId: string, accountId: string): MemberRole | null
+  /** Called on each org-key end user's requests: makes their workspace on first use. */
+  endUserSeen(orgWorkspace: string, workspace: string, endUser: string): void
+}
+
+/** The prefix of a team server account's owner token. */
+export const ACCOUNT_TOKEN_PREFIX = 'svc_owner_'
+
+/** Spec "Other time-bound states" and "Limits": an owner token expires after one hour. */
+export const OWNER_TOKEN_LIFE_MS = 60 * 60_000
+/**
  * Who made a request, as every surface sees it: REST routes, the MCP endpoint and the UI's HTTP
  * transport all take a caller from the one {@link Authenticator} (`api/auth.ts` makes it).
  */

@@ -1,7 +1,7 @@
 import { ServiceError } from '../../../shared/errors'
 import { parseScopeParam, type ApiScope } from '../../../shared/apiScopes'
 import type { OAuthClient, OAuthRepository } from '../../store/oauthRepository'
-import { isS256Challenge, randomSecret } from './secrets'
+import { isS256Challenge, randomSecret } from '../../surface/secrets'
 
 /** RFC 6749 §4.1.2 recommends at most 10 minutes for a code; ours lives 5. */
 export const CODE_LIFE_MS = 5 * 60_000

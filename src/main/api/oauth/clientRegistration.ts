@@ -2,7 +2,7 @@ import type { OAuthClientBody } from '../../../shared/accountApiSchemas'
 import { ServiceError } from '../../../shared/errors'
 import type { OAuthClient, OAuthRepository } from '../../store/oauthRepository'
 import { createRateLimiter, type RateLimits } from '../rateLimit'
-import { randomSecret } from './secrets'
+import { randomSecret } from '../../surface/secrets'
 
 /** What `POST /oauth/clients` answers (RFC 7591 §3.2.1). Times in seconds since the epoch. */
 export interface ClientInformation {

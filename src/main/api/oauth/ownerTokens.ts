@@ -1,9 +1,8 @@
 import { ServiceError } from '../../../shared/errors'
 import { hashSecretValue } from '../../store/oauthRepository'
-import { randomSecret } from './secrets'
+import { OWNER_TOKEN_LIFE_MS } from '../../surface/caller'
+import { randomSecret } from '../../surface/secrets'
 
-/** Spec "Other time-bound states" and "Limits": an owner token expires after one hour. */
-export const OWNER_TOKEN_LIFE_MS = 60 * 60_000
 /** A sign-in code of the app's start link is good for this long, and for one use. */
 export const SIGN_IN_CODE_LIFE_MS = 10 * 60_000
 

@@ -1,6 +1,6 @@
 import { isApiScope, parseScopeParam, type ApiScope } from '../../../shared/apiScopes'
 import type { OAuthFamily, OAuthRepository } from '../../store/oauthRepository'
-import { randomSecret, verifyS256 } from './secrets'
+import { randomSecret, verifyS256 } from '../../surface/secrets'
 
 /** Spec "Limits": owner and access token life, one hour. */
 export const ACCESS_TOKEN_LIFE_MS = 60 * 60_000

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { isAllowedRedirectUri } from '../../../../src/main/api/oauth/clientRegistration'
 import { scopeForRoute } from '../../../../src/main/api/oauth/routeScopes'
-import { verifyS256 } from '../../../../src/main/api/oauth/secrets'
+import { verifyS256 } from '../../../../src/main/surface/secrets'
 import { parseScopeParam } from '../../../../src/shared/apiScopes'
 
 describe('verifyS256 (RFC 7636 §4.6)', () => {
