@@ -13,7 +13,8 @@
  *    `UNFOUND_RANGES`; the rules count such a tool at most 0.899), and so its score under the
  *    fitted weights (`INDEX_IS_EXACT`): `route` answers what ranking every tool (`rank`) would.
  * 3. Rank (`ranker.ts`): features of each tool from what its request does (`toolFacts.ts`), a
- *    conditional logit fitted leave-one-app-out, calibrated on out-of-fold scores.
+ *    conditional logit whose weights and calibration `test/bench/routerFit.ts` fits
+ *    (`rankerParams.json`; calibrated on leave-one-app-out scores).
  * 4. Answer: the verified tools at 0.9 or more (at most 10), else an untested candidate, else a
  *    quarantined tool (`unavailable`), else `needs_observation`, naming tied tools and what would
  *    tell them apart when two that do different things share the intent (issue 25 E).

@@ -73,14 +73,15 @@
  * Calibration (spec "Tool match": score at least 0.9). 0.9 sits on "this tool does what the
  * intent asks": reached only when the head is the tool's (strength 0.714 or more), every other
  * specific word is the tool's or its site's, every value can be taken by a slot and the verbs
- * agree; one missing specific word gives at most 0.88. The strengths were fitted on the dev half
- * of `test/apps/paraphrases.json` and are reported on its test half (`npm run bench`); the table
- * test in `test/unit/router/router.test.ts` holds the claims over the compiler corpus's tools.
- * A scale fitted over the top tool's features (score, margin to the next tool, words missing,
- * verb factor, action agreement) was measured on the dev half and not kept: between 0.75 and 0.9
- * the right tool and a wrong one (or one for an intent that must match nothing) come in nearly
- * equal numbers with the same features, so no scale lifts the one without the other; at 0.9 or
- * more the dev half's top tool is right 96% of the time.
+ * agree; one missing specific word gives at most 0.88. The strengths are set by hand against the
+ * dev half of `test/apps/paraphrases.json` (no script fits them) and are reported on its test half
+ * (`npm run bench`); the table test in `test/unit/router/router.test.ts` holds the claims over the
+ * compiler corpus's tools. No scale over the top tool's features (score, margin to the next tool,
+ * words missing, verb factor, action agreement) is applied: between 0.75 and 0.9 the right tool and
+ * a wrong one (or one for an intent that must match nothing) come in nearly equal numbers with the
+ * same features, so no scale lifts the one without the other; at 0.9 or more the dev half's top
+ * tool is right 96% of the time. The router's fitted model is the ranker's (`rankerParams.json`,
+ * `test/bench/routerFit.ts`), which takes these scores as features.
  *
  * Speed: `route` scores only the tools the inverted index says can reach 0.9 (`toolIndex.ts`;
  * an expansion too weak to be a head visits no postings), picks the ones it answers from those at
