@@ -108,7 +108,7 @@ async function main(): Promise<void> {
   const params = {
     features: [...FEATURES],
     weights: weights.map(round),
-    platt: { a: round(platt.a), b: round(platt.b) },
+    platt: { slope: round(platt.slope), offset: round(platt.offset) },
     fitted: {
       script: 'test/bench/routerFit.ts',
       seed: FOLD_SEED,
@@ -120,7 +120,7 @@ async function main(): Promise<void> {
     },
   }
   console.log(FEATURES.map((f, i) => `${f}=${params.weights[i]}`).join(' '))
-  console.log(`platt a=${params.platt.a} b=${params.platt.b}`)
+  console.log(`platt slope=${params.platt.slope} offset=${params.platt.offset}`)
   if (!dryRun) {
     writeFileSync(PARAMS, `${JSON.stringify(params, null, 2)}\n`)
     console.log(`wrote ${PARAMS}`)

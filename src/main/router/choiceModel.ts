@@ -5,7 +5,7 @@
  * `none`): each gets probability exp(w·x) / Σ exp(w·x). Fitted by Newton's method on the
  * log-likelihood of the right choice (several right ones: their summed probability) with an L2
  * penalty, deterministic; calibrated by Platt scaling (Platt 1999, "Probabilistic outputs for
- * support vector machines"): σ(a·logit(p) + b) fitted on out-of-fold probabilities, so 0.9 means
+ * support vector machines"): σ(slope·logit(p) + offset) fitted on out-of-fold probabilities, so 0.9 means
  * nine right in ten on apps the weights were not fitted on. Pure.
  */
 
@@ -17,9 +17,15 @@ export interface ChoiceGroup {
   weight?: number
 }
 
+/**
+ * Platt's calibration of a raw choice probability p: σ(slope · logit(p) + offset). Both are
+ * fitted (`fitPlatt`); the identity is slope 1, offset 0.
+ */
 export interface Platt {
-  a: number
-  b: number
+  /** Multiplies the logit of p; above 0 keeps the order of probabilities. */
+  slope: number
+  /** Added to the scaled logit: shifts every calibrated probability up (above 0) or down. */
+  offset: number
 }
 
 /** w·x */
@@ -46,7 +52,7 @@ export function logit(p: number): number {
 
 /** The calibrated probability of a raw choice probability `p`. */
 export function calibrate(p: number, platt: Platt): number {
-  return 1 / (1 + Math.exp(-(platt.a * logit(p) + platt.b)))
+  return 1 / (1 + Math.exp(-(platt.slope * logit(p) + platt.offset)))
 }
 
 /**
@@ -164,7 +170,7 @@ function solve(a: number[][], b: number[]): number[] {
 }
 
 /**
- * Fits Platt's a and b on (raw probability, right?) pairs by Newton's method on the log-loss,
+ * Fits Platt's slope (a) and offset (b) on (raw probability, right?) pairs by Newton's method on the log-loss,
  * with Platt's smoothed targets (N₊+1)/(N₊+2) and 1/(N₋+2), each step halved until the loss
  * falls (Lin, Lin and Weng 2007, "A note on Platt's probabilistic outputs"). A pair's `weight`
  * (1 when absent) counts it that many times. With no pairs, the identity.
@@ -172,7 +178,7 @@ function solve(a: number[][], b: number[]): number[] {
 export function fitPlatt(
   pairs: ReadonlyArray<{ p: number; right: boolean; weight?: number }>,
 ): Platt {
-  if (!pairs.length) return { a: 1, b: 0 }
+  if (!pairs.length) return { slope: 1, offset: 0 }
   const weightOf = (x: { weight?: number }) => x.weight ?? 1
   const pos = pairs.reduce((s, x) => s + (x.right ? weightOf(x) : 0), 0)
   const all = pairs.reduce((s, x) => s + weightOf(x), 0)
@@ -224,5 +230,5 @@ export function fitPlatt(
     current = next
     if (Math.abs(step * da) + Math.abs(step * db) < 1e-10 || moved < 1e-12) break
   }
-  return { a, b }
+  return { slope: a, offset: b }
 }

@@ -179,7 +179,7 @@ export function rankEntries(
  * that would match; `router.ts` scores every tool otherwise. O(features).
  */
 export function unfoundCeiling(params: RankerParams = FITTED): number {
-  if (!(params.platt.a > 0)) return 1
+  if (!(params.platt.slope > 0)) return 1
   let top = 0
   FEATURES.forEach((f, i) => {
     const [low, high] = UNFOUND_RANGES[f]

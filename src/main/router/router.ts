@@ -13,7 +13,8 @@
  *    `UNFOUND_RANGES`; the rules count such a tool at most 0.899), and so its score under the
  *    fitted weights (`INDEX_IS_EXACT`): `route` answers what ranking every tool (`rank`) would.
  * 3. Rank (`ranker.ts`): features of each tool from what its request does (`toolFacts.ts`), a
- *    conditional logit fitted leave-one-app-out, calibrated on out-of-fold scores.
+ *    conditional logit whose weights and calibration `test/bench/routerFit.ts` fits
+ *    (`rankerParams.json`; calibrated on leave-one-app-out scores).
  * 4. Answer: the verified tools at 0.9 or more (at most 10), else an untested candidate, else a
  *    quarantined tool (`unavailable`), else `needs_observation`, naming tied tools and what would
  *    tell them apart when two that do different things share the intent (issue 25 E).
@@ -37,6 +38,7 @@ import {
   unfoundCeiling,
   viewOf,
   type RankedTool,
+  type Ranking,
   type Tie,
 } from './ranker'
 import { createRuleScorer, type RuleScore, type RuleScorer } from './ruleEngine'
@@ -222,93 +224,165 @@ function counted(
   return out
 }
 
-/** Creates a router: its tool facts and rule index are kept between searches. */
-export function createToolRouter(): ToolRouter {
-  const index = new FactIndex()
-  const rules = createRuleScorer()
-  const ranked = (
-    intent: string,
-    tools: readonly ToolSpec[],
-    options: RouteOptions,
-    all: boolean,
-  ) => {
-    const set = choiceSet(intent, tools, index, rules, { all, domain: options.domain ?? null })
-    const ruleScores = new Map<string, number>()
-    const ownHead = new Set<string>()
-    for (const [id, r] of set.rules) {
-      ruleScores.set(id, r.score)
-      if (r.ownHead) ownHead.add(id)
-    }
-    return {
-      set,
-      ranking: rankEntries(set.view, set.entries, ruleScores, FITTED, set.outside, ownHead),
-    }
-  }
-  let building: Promise<void> = Promise.resolve()
-  const warm = (tools: readonly ToolSpec[]) => {
-    warmTagger()
-    index.sync(tools)
-    rules.scores('warm', tools)
-  }
-  const build = async (tools: readonly ToolSpec[]) => {
-    await nextTurn()
-    warmTagger()
-    const steps = [index.building(tools), ...(rules.building ? [rules.building(tools)] : [])]
-    let slice = performance.now()
-    for (const step of steps)
-      for (const _ of step)
-        if (performance.now() - slice >= BUILD_SLICE_MS) {
-          await nextTurn()
-          slice = performance.now()
-        }
-    warm(tools)
+/**
+ * What one router keeps between searches: the tool facts (`factIndex.ts`), the rule engine and
+ * its own index (`ruleEngine.ts`), and the build running now (resolved when none is).
+ */
+export interface RouterState {
+  index: FactIndex
+  rules: RuleScorer
+  building: Promise<void>
+}
+
+/** A fresh {@link RouterState}: nothing indexed, no build running. */
+export function routerState(): RouterState {
+  return { index: new FactIndex(), rules: createRuleScorer(), building: Promise.resolve() }
+}
+
+/** An intent's choice set and the ranker's ranking of it (`ranker.ts` `rankEntries`). */
+export interface RankedChoices {
+  set: ChoiceSet
+  ranking: Ranking
+}
+
+/**
+ * The choice set of `intent` among `tools` ({@link choiceSet}, on `options.domain` when given)
+ * ranked under the fitted weights; with `all`, the tools outside the choice set are ranked too.
+ * Syncs `state`'s indexes with `tools`.
+ */
+export function rankChoices(
+  state: RouterState,
+  intent: string,
+  tools: readonly ToolSpec[],
+  options: RouteOptions,
+  all: boolean,
+): RankedChoices {
+  const set = choiceSet(intent, tools, state.index, state.rules, {
+    all,
+    domain: options.domain ?? null,
+  })
+  const ruleScores = new Map<string, number>()
+  const ownHead = new Set<string>()
+  for (const [id, r] of set.rules) {
+    ruleScores.set(id, r.score)
+    if (r.ownHead) ownHead.add(id)
   }
   return {
-    warm,
-    build(tools) {
-      building = building.then(() => build(tools)).catch(() => undefined)
-      return building
-    },
-    ready: () => building,
-    rank(intent, tools, options = {}) {
-      const { set, ranking } = ranked(intent, tools, options, true)
-      return ranking.ranked.map((r) => toMatch(r, set, ranking.none))
-    },
-    route(intent, tools, options = {}) {
-      const { set, ranking } = ranked(intent, tools, options, !INDEX_IS_EXACT)
-      const readable = set.view.intent.readability
-      if (!readable.readable)
-        return {
-          status: 'needs_observation',
-          tools: [],
-          reason: `The router reads English only and cannot read this intent (${
-            readable.language ? languageName(readable.language) : `${readable.script} script`
-          }): say it in English, or index the workflow with the browser.`,
-        }
-      const confident = ranking.ranked.filter((r) => r.score >= MIN_SCORE)
-      const of = (status: ToolSpec['status']) =>
-        confident.filter((r) => r.entry.tool.status === status)
-      const match = (r: RankedTool) => toMatch(r, set, ranking.none)
-      const verified = of('verified').slice(0, MAX_MATCHES)
-      if (verified.length) return { status: 'matched', tools: verified.map(match) }
-      const [candidate] = of('candidate')
-      if (candidate) return { status: 'candidate', tools: [], candidate: match(candidate) }
-      const [quarantined] = of('quarantined')
-      if (quarantined)
-        return {
-          status: 'unavailable',
-          tools: [],
-          reason: `${quarantined.entry.tool.name} fits this intent but failed its checks and is quarantined; it is rechecked automatically. Index the workflow again to get a fresh candidate.`,
-        }
-      const tie = tieOf(ranking)
-      if (tie) return { status: 'needs_observation', tools: [], ...tieAnswer(tie) }
-      return {
-        status: 'needs_observation',
-        tools: [],
-        reason:
-          'No tool of this account does this with confidence: index the workflow with the browser, then inspect the routing result.',
+    set,
+    ranking: rankEntries(set.view, set.entries, ruleScores, FITTED, set.outside, ownHead),
+  }
+}
+
+/** {@link ToolRouter.warm}: loads the tagger, builds the facts and the rules' index of `tools`. */
+export function warmRouter(state: RouterState, tools: readonly ToolSpec[]): void {
+  warmTagger()
+  state.index.sync(tools)
+  state.rules.scores('warm', tools)
+}
+
+/**
+ * One build ({@link ToolRouter.build}): the fact index's and the rules' building steps, letting
+ * the event loop run whenever a slice reaches {@link BUILD_SLICE_MS} ms, then {@link warmRouter}.
+ * Starts after the event loop has run once. Rejects when a step throws (the caller swallows it).
+ */
+export async function buildRouter(state: RouterState, tools: readonly ToolSpec[]): Promise<void> {
+  await nextTurn()
+  warmTagger()
+  const steps = [
+    state.index.building(tools),
+    ...(state.rules.building ? [state.rules.building(tools)] : []),
+  ]
+  let slice = performance.now()
+  for (const step of steps)
+    for (const _ of step)
+      if (performance.now() - slice >= BUILD_SLICE_MS) {
+        await nextTurn()
+        slice = performance.now()
       }
+  warmRouter(state, tools)
+}
+
+/** {@link ToolRouter.rank}: every tool ranked, best first, each as a {@link ToolMatch}. */
+export function rankAll(
+  state: RouterState,
+  intent: string,
+  tools: readonly ToolSpec[],
+  options: RouteOptions,
+): ToolMatch[] {
+  const { set, ranking } = rankChoices(state, intent, tools, options, true)
+  return ranking.ranked.map((r) => toMatch(r, set, ranking.none))
+}
+
+/**
+ * {@link ToolRouter.route}: ranks the choice set (every tool when the index is not exact,
+ * {@link INDEX_IS_EXACT}) and answers from it ({@link answerOf}).
+ */
+export function routeIntent(
+  state: RouterState,
+  intent: string,
+  tools: readonly ToolSpec[],
+  options: RouteOptions,
+): RouteResult {
+  return answerOf(rankChoices(state, intent, tools, options, !INDEX_IS_EXACT))
+}
+
+/**
+ * The search answer to a ranked choice set (step 4 of the file comment), first that applies:
+ * `needs_observation` when the intent is unreadable; `matched` with the verified tools at
+ * {@link MIN_SCORE} or more (at most {@link MAX_MATCHES}); `candidate` with the best untested one;
+ * `unavailable` naming a quarantined one; `needs_observation` naming tied tools
+ * (`ranker.ts` `tieOf`); else `needs_observation`.
+ */
+export function answerOf({ set, ranking }: RankedChoices): RouteResult {
+  const readable = set.view.intent.readability
+  if (!readable.readable)
+    return {
+      status: 'needs_observation',
+      tools: [],
+      reason: `The router reads English only and cannot read this intent (${
+        readable.language ? languageName(readable.language) : `${readable.script} script`
+      }): say it in English, or index the workflow with the browser.`,
+    }
+  const confident = ranking.ranked.filter((r) => r.score >= MIN_SCORE)
+  const of = (status: ToolSpec['status']) => confident.filter((r) => r.entry.tool.status === status)
+  const match = (r: RankedTool) => toMatch(r, set, ranking.none)
+  const verified = of('verified').slice(0, MAX_MATCHES)
+  if (verified.length) return { status: 'matched', tools: verified.map(match) }
+  const [candidate] = of('candidate')
+  if (candidate) return { status: 'candidate', tools: [], candidate: match(candidate) }
+  const [quarantined] = of('quarantined')
+  if (quarantined)
+    return {
+      status: 'unavailable',
+      tools: [],
+      reason: `${quarantined.entry.tool.name} fits this intent but failed its checks and is quarantined; it is rechecked automatically. Index the workflow again to get a fresh candidate.`,
+    }
+  const tie = tieOf(ranking)
+  if (tie) return { status: 'needs_observation', tools: [], ...tieAnswer(tie) }
+  return {
+    status: 'needs_observation',
+    tools: [],
+    reason:
+      'No tool of this account does this with confidence: index the workflow with the browser, then inspect the routing result.',
+  }
+}
+
+/**
+ * Creates a router: its tool facts and rule index are kept between searches ({@link RouterState}).
+ * A facade over {@link routeIntent}, {@link rankAll}, {@link warmRouter} and {@link buildRouter};
+ * builds run one after another.
+ */
+export function createToolRouter(): ToolRouter {
+  const state = routerState()
+  return {
+    warm: (tools) => warmRouter(state, tools),
+    build(tools) {
+      state.building = state.building.then(() => buildRouter(state, tools)).catch(() => undefined)
+      return state.building
     },
+    ready: () => state.building,
+    rank: (intent, tools, options = {}) => rankAll(state, intent, tools, options),
+    route: (intent, tools, options = {}) => routeIntent(state, intent, tools, options),
   }
 }
 

@@ -73,14 +73,15 @@
  * Calibration (spec "Tool match": score at least 0.9). 0.9 sits on "this tool does what the
  * intent asks": reached only when the head is the tool's (strength 0.714 or more), every other
  * specific word is the tool's or its site's, every value can be taken by a slot and the verbs
- * agree; one missing specific word gives at most 0.88. The strengths were fitted on the dev half
- * of `test/apps/paraphrases.json` and are reported on its test half (`npm run bench`); the table
- * test in `test/unit/router/router.test.ts` holds the claims over the compiler corpus's tools.
- * A scale fitted over the top tool's features (score, margin to the next tool, words missing,
- * verb factor, action agreement) was measured on the dev half and not kept: between 0.75 and 0.9
- * the right tool and a wrong one (or one for an intent that must match nothing) come in nearly
- * equal numbers with the same features, so no scale lifts the one without the other; at 0.9 or
- * more the dev half's top tool is right 96% of the time.
+ * agree; one missing specific word gives at most 0.88. The strengths are set by hand against the
+ * dev half of `test/apps/paraphrases.json` (no script fits them) and are reported on its test half
+ * (`npm run bench`); the table test in `test/unit/router/router.test.ts` holds the claims over the
+ * compiler corpus's tools. No scale over the top tool's features (score, margin to the next tool,
+ * words missing, verb factor, action agreement) is applied: between 0.75 and 0.9 the right tool and
+ * a wrong one (or one for an intent that must match nothing) come in nearly equal numbers with the
+ * same features, so no scale lifts the one without the other; at 0.9 or more the dev half's top
+ * tool is right 96% of the time. The router's fitted model is the ranker's (`rankerParams.json`,
+ * `test/bench/routerFit.ts`), which takes these scores as features.
  *
  * Speed: `route` scores only the tools the inverted index says can reach 0.9 (`toolIndex.ts`;
  * an expansion too weak to be a head visits no postings), picks the ones it answers from those at
@@ -94,14 +95,14 @@
 import type { ToolSpec } from '../../shared/toolSpec'
 import { splitClauses } from './clauses'
 import { withoutCourtesy } from './courtesy'
-import { namedApps } from './otherApps'
+import { namedApps, type AppVocabulary } from './otherApps'
 import { fieldsAsSentence, filtersAsSentence, labelledTextQuoted } from './fields'
 import { isNumberWord } from './spoken'
 import { GENERIC_STEMS, isPlural, stem } from './text'
 import { isKindWord } from './toolProfile'
 import { isSiteKind } from './lexicon'
 import { isWord } from './meaning/related'
-import { correctSpelling } from './spelling'
+import { correctSpelling, type SpellingVocabulary } from './spelling'
 import { appVocabulary, spellingVocabulary } from './vocabularies'
 import { isNamedRecord, parseIntent, type IntentWord, type ParsedIntent } from './parseIntent'
 import { scoreTool, type MatchEvidence } from './score'
@@ -231,510 +232,574 @@ const COMPARED =
   /\b(?:(?:diff|compare|comparing|contrast)\b.*?\s(?:against|vs\.?|versus|with|and|to)|between\s+\S+(?:\s+\S+)?\s+and)\s+(?:the\s+|version\s+)?(\S+?)[.,;!?]*(?:\s|$)/i
 
 /**
+ * What one rule scorer keeps between searches: the phrasing-rule groups switched on (`on`), the
+ * rules' tool index with the vocabularies read from it, and the parse of each text searched while
+ * the index holds the same tools (`parses`, by `ToolIndex.version`).
+ */
+export interface RuleState {
+  on: (group: RuleGroup) => boolean
+  index: ToolIndex
+  spelling: SpellingVocabulary
+  appWords: AppVocabulary
+  parses: { version: number; byText: Map<string, ParsedIntent> }
+}
+
+/** A fresh {@link RuleState}: every group on but those in `without`, nothing indexed. */
+export function ruleState({ without = new Set() }: RuleScorerOptions = {}): RuleState {
+  const index = new ToolIndex()
+  return {
+    on: (group) => !without.has(group),
+    index,
+    spelling: spellingVocabulary(index),
+    appWords: appVocabulary(index),
+    parses: { version: -1, byText: new Map() },
+  }
+}
+
+/**
  * Creates a router. It keeps one profile per tool (replaced when the tool changes) and an inverted
  * index over them (`toolIndex.ts`): `route` scores only the tools that share a word with the
  * intent by meaning (the others cannot reach 0.9: their head word is missing, `score.ts`);
  * `rank` scores every tool.
  */
-export function createRuleScorer({ without = new Set() }: RuleScorerOptions = {}): RuleScorer {
-  const on = (group: RuleGroup) => !without.has(group)
-  const index = new ToolIndex()
-  const spelling = spellingVocabulary(index)
-  const appWords = appVocabulary(index)
+export function createRuleScorer(options: RuleScorerOptions = {}): RuleScorer {
+  const state = ruleState(options)
+  return {
+    building: (tools) => state.index.building(tools),
+    read(intent, tools) {
+      state.index.sync(tools)
+      return parseRequest(state, intent)
+    },
+    scores: (intent, tools, also = new Set()) => ruleScoresOf(state, intent, tools, also),
+  }
+}
 
-  // The rule score of each of `entries` by tool id (`found`: those the rules' index found), made
-  // in one pass: no intermediate records per tool.
-  const scoreEntries = (
-    parsed: ParsedIntent,
-    entries: Iterable<IndexEntry>,
-    found: ReadonlySet<IndexEntry>,
-  ): Map<string, RuleScore> => {
-    const memo = new Map<IntentWord, Expanded>()
-    const verbs = new Map<string, Expanded>()
-    const expand = (w: IntentWord, pos: 'noun' | 'verb' = 'noun') => {
-      if (pos === 'verb') {
-        let v = verbs.get(w.word)
-        if (!v) verbs.set(w.word, (v = index.expand(w, pos)))
-        return v
-      }
-      let e = memo.get(w)
-      if (!e) memo.set(w, (e = index.expand(w)))
-      return e
+/**
+ * The rule score of each of `entries` by tool id (`found`: those the rules' index found), made
+ * in one pass: no intermediate records per tool. Expansions of the intent's words through
+ * `index` are made once per call.
+ */
+export function scoreEntries(
+  index: ToolIndex,
+  parsed: ParsedIntent,
+  entries: Iterable<IndexEntry>,
+  found: ReadonlySet<IndexEntry>,
+): Map<string, RuleScore> {
+  const memo = new Map<IntentWord, Expanded>()
+  const verbs = new Map<string, Expanded>()
+  const expand = (w: IntentWord, pos: 'noun' | 'verb' = 'noun') => {
+    if (pos === 'verb') {
+      let v = verbs.get(w.word)
+      if (!v) verbs.set(w.word, (v = index.expand(w, pos)))
+      return v
     }
-    const out = new Map<string, RuleScore>()
-    for (const e of entries) {
-      const { score, evidence } = scoreTool(parsed, e.profile, expand)
-      out.set(e.tool.id, {
-        score,
-        evidence,
-        found: found.has(e),
-        ownHead:
-          evidence.head !== null &&
-          evidence.toolHead !== null &&
-          stem(evidence.head) === evidence.toolHead,
-      })
-    }
-    return out
+    let e = memo.get(w)
+    if (!e) memo.set(w, (e = index.expand(w)))
+    return e
   }
-  // `dokuwiki: page ids containing hr`: a site's name as a label says where; what follows is
-  // the request (not what to look for, as after `search:`).
-  const siteLabelLast = (request: string): string => {
-    const m = /^\s*([A-Za-z][\w-]*)\s*:\s+(.+)$/s.exec(request)
-    if (!m) return request
-    // (`Node-RED:` is the site labelled `nodered`.)
-    const label = m[1]!.toLowerCase()
-    const forms = [label, label.replace(/-/g, ''), label.replace(/-/g, '_')]
-    if (!forms.some((l) => index.isSiteName(l))) return request
-    const rest = m[2]!.replace(/[.!?]+\s*$/, '')
-    // (`what's under meetings:?`: a namespace ends it; the site after it would read as one.)
-    return rest.endsWith(':') ? request : `${rest} on ${m[1]}`
+  const out = new Map<string, RuleScore>()
+  for (const e of entries) {
+    const { score, evidence } = scoreTool(parsed, e.profile, expand)
+    out.set(e.tool.id, {
+      score,
+      evidence,
+      found: found.has(e),
+      ownHead:
+        evidence.head !== null &&
+        evidence.toolHead !== null &&
+        stem(evidence.head) === evidence.toolHead,
+    })
   }
-  // (`Node-RED`, `node red`: a site's name as said, without its case, spaces and dashes.)
-  const isSiteSaid = (said: string) => index.isSiteName(said.toLowerCase().replace(/[\s-]/g, ''))
-  // A word that names the site of some tool (`Redmine`, `dokuwiki`) names a site wherever it
-  // stands: the tool must be on that site, it is no value a slot may take.
-  const parse = (intent: string): ParsedIntent => {
-    // `The printer moved, so please rewrite the page`: the request is what is scored; the
-    // reasons only say where (`clauses.ts`).
-    // `Action: rename file. Site: Jupyter. Target: a.txt`: a record of fields, as a sentence.
-    // `renmae the file on the dokuwki`: typing slips read as the words meant (`spelling.ts`).
-    // `Sorry to bother you, but would you mind deleting X? Thanks!`: the request (`courtesy.ts`).
-    const spelled = on('spelling') ? correctSpelling(intent, spelling) : intent
-    const plain = on('courtesy') ? withoutCourtesy(spelled) : spelled
-    // `filter issues status=open tracker=Bug`: filters as a sentence says them (`fields.ts`).
-    // `new tiddler X text Call the plumber`: the text after its label is the value (`fields.ts`).
-    const fielded = on('fields')
-      ? labelledTextQuoted(filtersAsSentence(fieldsAsSentence(plain)))
-      : plain
-    const clauses = on('clauses') ? splitClauses(fielded) : { request: fielded, context: null }
-    let parsed = parseIntent(on('siteLabel') ? siteLabelLast(clauses.request) : clauses.request)
-    // `upload x.pdf to my Dropbox`: an app no tool is on is a site, never a value (`otherApps.ts`).
-    const apps = on('otherApps') ? namedApps(clauses.request, appWords) : []
-    if (apps.length) {
-      const other = (w: IntentWord) =>
-        apps.some((a) => w.word === a || w.word.split(' ').includes(a))
-      const keep = (list: IntentWord[]) => list.filter((w) => !other(w))
-      parsed = {
-        ...parsed,
-        core: keep(parsed.core),
-        values: keep(parsed.values),
-        places: keep(parsed.places),
-        sites: [
-          ...keep(parsed.sites),
-          ...apps.map((a) => ({
-            word: a,
-            stem: stem(a),
-            generic: false,
-            literal: false,
-            otherApp: true,
-          })),
-        ],
-      }
-    }
-    // `mark issue #4 as blocked by issue #6`: the second record is related to the first.
-    const relation = RELATED_RECORD.exec(clauses.request)
-    if (on('related') && relation && parsed.verb?.verbClass === 'update')
-      for (const w of parsed.values)
-        if (relation[3]!.toLowerCase().endsWith(w.word)) w.related = true
-    // `diff lunar-phase 1.1.0 against 1.2.0`: the second thing compared is no value of a tool
-    // that takes one.
-    const compared = COMPARED.exec(clauses.request)
-    if (on('compared') && compared)
-      for (const w of parsed.values) if (w.word === compared[1]!.toLowerCase()) w.related = true
-    // `download the page X as a PDF`: a format asked is what the tool must give, no value.
-    const formats = parsed.values.filter(
-      (w) => w.after === 'as' && !w.literal && FORMATS.has(w.word),
-    )
-    if (on('formats') && formats.length) {
-      parsed.values = parsed.values.filter((w) => !formats.includes(w))
-      parsed.qualifiers.push(...formats)
-    }
-    // `rm #12`, `rm #8 status resolved`: a shell command abbreviating a site's name, before a
-    // numbered record (no file it removes), names that site; what follows is the request.
-    const shortSite = parsed.verb ? index.abbreviated(parsed.verb.word) : null
-    const numberFirst = /^\s*\S+\s+#\d+\b/.test(clauses.request)
-    const shellCommand = parsed.core.length > 0 && parsed.core.every((w) => w.implied)
-    // (`redmine #8 → Resolved`: so does the site's own name, which no verb stands for.)
-    const firstWord = /^\s*([A-Za-z][\w-]*)/.exec(clauses.request)?.[1] ?? ''
-    const siteFirst = isSiteSaid(firstWord)
-    if (on('shellSite') && numberFirst && ((shortSite && shellCommand) || siteFirst)) {
-      const rest = clauses.request.replace(/^\s*\S+\s+/, '')
-      parsed = parseIntent(`${rest} on ${shortSite && shellCommand ? shortSite : firstWord}`)
-    }
-    // `redmine #42`: a site's name typed first is no verb nobody taught the router.
-    if (
-      on('siteAsVerb') &&
-      parsed.verb?.verbClass === 'write' &&
-      parsed.actionGuessed &&
-      index.isSiteName(parsed.verb.word)
-    ) {
-      const site = parsed.verb.word
-      parsed = { ...parsed, verb: null, action: null, actionGuessed: false }
-      parsed.sites.push({
-        word: site,
-        stem: stem(site),
-        generic: false,
-        literal: true,
-        siteName: true,
-      })
-    }
-    // `wp search [potatoes]`: after a search, a word no tool says is what to look for; so are
-    // words no site holds a thing by (`tiddlywiki search [invoice]`), when all are.
-    if (on('searchTerms') && parsed.verb?.verbClass === 'search') {
-      // (Terms right after the verb, with no article: `search the media manager` names a thing.)
-      const verbWord = parsed.verb.word.replace(/[^\w\s-]/g, '')
-      const bare = new RegExp(`\\b${verbWord}\\s+(?!${DETERMINER_WORDS})\\w`, 'i')
-      const terms = bare.test(clauses.request)
-      const unknown = parsed.core.filter(
-        (w) =>
-          !w.generic &&
-          !w.literal &&
-          (!index.knows(index.expand(w)) || (terms && !appWords.isThing(w.word))) &&
-          !isSiteKind(w.stem) &&
-          !index.isSiteName(w.word),
-      )
-      // (A site's name typed first, `tiddlywiki search garden`, is no word of the object.)
-      const object = parsed.core.filter((w) => !w.generic && !index.isSiteName(w.word))
-      if (unknown.length && unknown.length === object.length) {
-        parsed.core = parsed.core.filter((w) => !unknown.includes(w))
-        parsed.values.push(...unknown)
-      }
-    }
-    // `search [the private] npm registry`: how the site is, before what names it, asks nothing.
-    // (`the private npm registry`, `our private package site`: a word may stand between.)
-    const kindOfSite = (w: IntentWord | undefined) =>
-      w !== undefined && (isSiteKind(w.stem) || w.stem === SITE_STEM)
-    // (`on our [allotment gardening] blog`: so is a word no tool says, which tells what the
-    // site is about.)
-    if (on('siteKindWords'))
-      for (const list of [parsed.core, parsed.places, parsed.sites])
-        for (const [i, w] of list.entries()) {
-          const next = list[i + 1]
-          const site = kindOfSite(next) || (next && index.isSiteName(next.word))
-          // (`the [cache] of the wiki page`: what is asked of the thing, no word of the site.)
-          if (!(site || kindOfSite(list[i + 2])) || w.ofHead) continue
-          if (w.modifier || (!w.literal && !index.knows(index.expand(w)))) w.generic = true
-        }
-    // `the inject button on [refresh cache] in node-red`: where a site is named, words no tool
-    // says where a site stands name a thing there, a value.
-    const namesSite = [...parsed.sites, ...parsed.values, ...parsed.core, ...parsed.places].some(
-      (w) => isSiteSaid(w.word),
-    )
-    if (on('namesBesideSite') && namesSite) {
-      const unnamed = parsed.sites.filter(
-        (w) =>
-          !w.generic &&
-          !w.literal &&
-          !w.otherApp &&
-          !isSiteSaid(w.word) &&
-          !isSiteKind(w.stem) &&
-          !index.knowsAsWord(index.expand(w)),
-      )
-      // (A name of two words or more: one word alone is likelier a slip of the request, `add`.)
-      if (unnamed.length >= 2) {
-        parsed.sites = parsed.sites.filter((w) => !unnamed.includes(w))
-        parsed.values.push(...unnamed.map((w) => ({ ...w, literal: true, value: 'name' as const })))
-      }
-    }
-    // `the [backup] flow`, `the [hourly sync] flow`: words no tool says right before a record's
-    // noun are its name, a value; not when the name is said after (`the [talk] page for X`).
-    const namedAfter = parsed.values.some((v) =>
-      ['for', 'named', 'called', 'titled'].includes(v.after ?? ''),
-    )
-    const names = parsed.core.filter(
-      (w, i) =>
-        !namedAfter &&
-        !w.literal &&
-        !w.generic &&
-        !w.modifier &&
-        // (`the [revisions] of the page X`: what is asked of the record, no name of it; nor is
-        // `a [rundown] of the pages`.)
-        !w.ofHead &&
-        !w.partitive &&
-        !isNumberWord(w.word) &&
-        !index.knowsAsWord(index.expand(w)) &&
-        !index.isSiteName(w.word) &&
-        // (`the [orphan] tiddlers`: before a plural, a kind of them, no one's name.)
-        [parsed.core[i + 1], parsed.core[i + 2]].some(
-          (n) => n !== undefined && isNamedRecord(n.stem) && !n.literal && !isPlural(n.word),
-        ),
-    )
-    if (on('recordNames') && names.length) {
-      parsed.core = parsed.core.filter((w) => !names.includes(w))
-      parsed.values.push(...names.map((w) => ({ ...w, literal: true, value: 'name' as const })))
-    }
-    // A modifier no tool says (`now`, `quick`, `still`) cannot tell tools apart: generic; nor can
-    // how much of a thing is asked (`a [rundown] of the pages`).
-    if (on('modifiers'))
-      for (const w of parsed.core)
-        if ((w.modifier || w.partitive) && !w.generic && !index.knowsAsWord(index.expand(w)))
-          w.generic = true
-    // `from issue #5`: the sites whose tools work on the record a numbered place names.
-    if (on('numberedPlaces'))
-      for (const w of parsed.places)
-        if (w.numbered && !w.literal) {
-          const holding = index.sitesHolding(w.stem)
-          if (holding.length) w.heldBySites = holding
-        }
-    // `the Verdaccio page for package X`, `the registry page for the logger package`: a page
-    // of a site that holds no pages shows the thing (`the package page`, `parseIntent.ts`).
-    const page = parsed.core.find((w) => w.word === 'page' && !w.shownOn)
-    const pageHolders = page ? index.sitesHolding(PAGE_STEM) : []
-    const shown =
-      page &&
-      [...parsed.core, ...parsed.values].find((w) => {
-        if (w === page || w.literal || w.generic || PAGE_PARTS.has(w.stem)) return false
-        // (After a search's `for` is what to look for: `search page contents for invoice`.)
-        const after = w.after === 'of' || (w.after === 'for' && parsed.verb?.verbClass !== 'search')
-        if (!parsed.core.includes(w) && !after) return false
-        const holding = index.sitesHolding(w.stem)
-        return holding.length > 0 && !holding.some((h) => pageHolders.includes(h))
-      })
-    if (on('pageShows') && page && shown) {
-      Object.assign(page, { modifier: true, shownOn: true })
-      if (!parsed.core.includes(shown)) {
-        parsed.values = parsed.values.filter((w) => w !== shown)
-        parsed.places = parsed.places.filter((w) => w !== shown)
-        parsed.core.push(shown)
-      }
-    }
-    // What the tools that say a modifier work on (`verified` of AI tools, `old` of pages and
-    // posts): it tells apart only tools of sites that hold such things (`score.ts`).
-    if (on('saidOf'))
-      for (const w of parsed.core)
-        if (w.modifier && !w.generic) w.saidOf = index.objectsOfToolsSaying(index.expand(w))
-    // So is any word of the object that is no noun and no tool says (`an [older] release`),
-    // beside one a tool says: it cannot tell the tools apart, and it names no other object
-    // (a relation does: `which packages [depend] on X`).
-    const specific = parsed.core.filter((w) => !w.generic && !w.literal)
-    const known = specific.filter((w) => index.knows(index.expand(w)))
-    if (on('nonNounGeneric') && known.length)
-      for (const w of specific)
-        if (!known.includes(w) && !isWord(w.word, 'noun') && !w.relation) w.generic = true
-    // `the button on the [left]`, `at the [top] of Node-RED`: where on a screen says no site.
-    if (on('screenPlaces'))
-      for (const w of parsed.sites) if (SCREEN_PLACES.has(w.word)) w.generic = true
-    // A name (`Redmine`, `node-red`) or a word English does not have (`redmine`); an English word
-    // that is also a host label (`jobs` of jobs.example) stays a word.
-    // (`the Sitecall Wiki's files`: a site's name in the possessive names it too.)
-    const possessive = (w: IntentWord) => w.literal && /['’]s$/.test(w.word)
-    const asSite = (w: IntentWord): IntentWord =>
-      possessive(w)
-        ? {
-            ...w,
-            word: w.word.replace(/['’]s$/, ''),
-            stem: w.stem.replace(/s$/, ''),
-            siteName: true,
-          }
-        : { ...w, siteName: true }
-    const named = (w: IntentWord) =>
-      w.literal
-        ? index.isSiteName(w.stem) || (possessive(w) && index.isSiteName(w.stem.replace(/s$/, '')))
-        : index.isSiteName(w.word) && !isWord(w.word, 'noun') && !isWord(w.word, 'verb')
-    // `the blog's media library`, `on the wiki`: a word only some sites say of where they work.
-    // (A word for any site, `web`, `online`, is no one site's.)
-    if (on('saidBySites'))
-      for (const w of [...parsed.core, ...parsed.places, ...parsed.sites])
-        if (!w.literal && !w.generic && !GENERIC_STEMS.has(w.stem)) {
-          const sites = index.sitesSaying(w.stem)
-          if (sites.length) w.saidBySites = sites
-        }
-    // From the reasons, only what names a site: a site's name, what people call it, or a word
-    // only some sites say of where they work (`I can't edit anything on [the team wiki]`).
-    if (on('context') && clauses.context) {
-      const c = parseIntent(clauses.context)
-      // `log me in; it will want my 2FA code`: a sign-in that asks a code, wherever it is said.
-      if (c.secondFactor) parsed = { ...parsed, secondFactor: true }
-      // `'Untitled 2' is an empty tiddler, delete it please`: a request that names nothing
-      // acts on what the reasons name.
-      const refers = /\b(it|them|that|this|one)\b/i.test(clauses.request)
-      if (refers && !parsed.core.some((w) => !w.generic && !w.literal)) {
-        const known = (w: IntentWord) =>
-          !w.generic && !w.literal && !w.modifier && index.knows(index.expand(w))
-        // Said in passing, they may name what the tool works on, never cost as its object.
-        // What the reasons are about (`[the post] X is out of date`), not what kind of value
-        // they mention (`date`).
-        const things = c.core.filter((w) => known(w) && !isKindWord(w.stem))
-        parsed.core.push(...things.map((w) => ({ ...w, generic: true })))
-        parsed.values.push(...c.values.filter((w) => w.literal))
-      }
-      const said = new Set(parsed.sites.map((w) => w.stem))
-      // `where we run our notebooks`: a place described by what it holds is the site holding it.
-      for (const clause of clauses.context.split(/\.\s+/))
-        if (/^where\b/i.test(clause)) {
-          const d = parseIntent(clause)
-          for (const w of [...d.core, ...d.places, ...d.sites])
-            if (!w.literal && !w.generic && !said.has(w.stem) && isWord(w.word, 'noun')) {
-              const holding = index.sitesHolding(w.stem)
-              if (!holding.length) continue
-              said.add(w.stem)
-              parsed.sites.push({ ...w, saidBySites: holding })
-            }
-        }
-      // (A word of a site's name names it where the reasons say where, not who: `so [the team]
-      // knows` is no `Team Wiki`.)
-      const where = new Set([...c.places, ...c.sites])
-      for (const w of [...c.core, ...c.places, ...c.sites, ...c.values]) {
-        if (said.has(w.stem)) continue
-        said.add(w.stem)
-        if (named(w)) parsed.sites.push(asSite(w))
-        else if (
-          !w.literal &&
-          !w.generic &&
-          (isSiteKind(w.stem) ||
-            index.isSiteName(w.word) ||
-            (where.has(w) && isWord(w.word, 'noun') && index.namesASite(w.stem)))
-        ) {
-          const sites = index.sitesSaying(w.stem)
-          parsed.sites.push(sites.length ? { ...w, saidBySites: sites } : w)
-        } else if (
-          // `I need to manage some posts, so sign me in`: the site signed in to holds them.
-          parsed.verb?.verbClass === 'auth' &&
-          !w.literal &&
-          !w.generic &&
-          isWord(w.word, 'noun')
-        ) {
-          const holding = index.sitesHolding(w.stem)
-          if (holding.length) parsed.sites.push({ ...w, saidBySites: holding })
-        }
-      }
-    }
-    // `log in to the node-red [admin] UI`, `the notebook [page] asks for a password`: to sign in,
-    // the screens on the way say nothing of where.
-    if (on('signInScreens') && parsed.verb?.verbClass === 'auth')
-      for (const w of [...parsed.core, ...parsed.sites, ...parsed.places])
-        if (SIGN_IN_SCREENS.has(w.stem)) {
-          w.generic = true
-          delete w.saidBySites
-        }
-    // `redmine login jdoe`: beside the site's name, a word of a sign-in that no dictionary, site
-    // or tool has is who signs in, a value (`log in to hulu` names a site nobody has).
-    const siteNamed = [...parsed.sites, ...parsed.values, ...parsed.core].some(
-      (w) => index.isSiteName(w.word) || index.isSiteName(w.stem) || isSiteKind(w.stem),
-    )
-    if (on('signInWho') && parsed.verb?.verbClass === 'auth' && siteNamed) {
-      const who = parsed.sites.filter(
-        (w) =>
-          !w.literal &&
-          !w.generic &&
-          !isWord(w.word, 'noun') &&
-          !isWord(w.word, 'verb') &&
-          !index.isSiteName(w.word) &&
-          !index.knows(index.expand(w)),
-      )
-      parsed.sites = parsed.sites.filter((w) => !who.includes(w))
-      parsed.values.push(...who.map((w) => ({ ...w, literal: true })))
-    }
-    // `rm open bugs`: a short word no dictionary, site or tool has, which abbreviates one
-    // site's name, is that name.
-    if (on('abbreviations'))
-      for (const w of [...parsed.core, ...parsed.values, ...parsed.sites])
-        if (
-          !w.literal &&
-          !w.value &&
-          !named(w) &&
-          !isWord(w.word, 'noun') &&
-          !isWord(w.word, 'verb')
-        ) {
-          const site = index.knows(index.expand(w)) ? null : index.abbreviated(w.word)
-          if (site) Object.assign(w, { word: site, stem: stem(site), generic: false })
-        }
-    // `sign in to wp-admin`, `the doku-wiki page`: a site's short name as part of a value.
-    if (on('hyphenSites'))
-      for (const w of parsed.values)
-        for (const part of w.literal || w.value ? w.word.split('-') : [])
-          if (part !== w.word && part.length >= 2 && named({ ...w, word: part, literal: false }))
-            parsed.sites.push({
-              word: part,
-              stem: stem(part),
-              generic: false,
-              literal: false,
-              siteName: true,
-            })
-    const moved = on('namedMoved')
-      ? [parsed.core, parsed.values, parsed.places].flat().filter(named)
-      : []
-    if (!moved.length) return parsed
-    const keep = (list: IntentWord[]) => list.filter((w) => !moved.includes(w))
-    return {
+  return out
+}
+
+/**
+ * `dokuwiki: page ids containing hr`: a site's name (one `index` knows) as a label says where;
+ * what follows is the request (not what to look for, as after `search:`), rewritten as
+ * `<request> on <site>`. Any other text is returned as it is.
+ */
+function siteLabelLast(index: ToolIndex, request: string): string {
+  const m = /^\s*([A-Za-z][\w-]*)\s*:\s+(.+)$/s.exec(request)
+  if (!m) return request
+  // (`Node-RED:` is the site labelled `nodered`.)
+  const label = m[1]!.toLowerCase()
+  const forms = [label, label.replace(/-/g, ''), label.replace(/-/g, '_')]
+  if (!forms.some((l) => index.isSiteName(l))) return request
+  const rest = m[2]!.replace(/[.!?]+\s*$/, '')
+  // (`what's under meetings:?`: a namespace ends it; the site after it would read as one.)
+  return rest.endsWith(':') ? request : `${rest} on ${m[1]}`
+}
+
+/** `Node-RED`, `node red`: a site's name (one `index` knows) as said, without case, spaces and dashes. */
+function isSiteSaid(index: ToolIndex, said: string): boolean {
+  return index.isSiteName(said.toLowerCase().replace(/[\s-]/g, ''))
+}
+
+/**
+ * The rules' reading of `intent` (`parseIntent.ts`) after the phrasing rules switched on in
+ * `state` (`RULE_GROUPS`) rewrote it and marked its words against what `state.index` holds.
+ * A word that names the site of some tool (`Redmine`, `dokuwiki`) names a site wherever it
+ * stands: the tool must be on that site, it is no value a slot may take.
+ */
+export function parseRequest(state: RuleState, intent: string): ParsedIntent {
+  const { on, index, spelling, appWords } = state
+  // `The printer moved, so please rewrite the page`: the request is what is scored; the
+  // reasons only say where (`clauses.ts`).
+  // `Action: rename file. Site: Jupyter. Target: a.txt`: a record of fields, as a sentence.
+  // `renmae the file on the dokuwki`: typing slips read as the words meant (`spelling.ts`).
+  // `Sorry to bother you, but would you mind deleting X? Thanks!`: the request (`courtesy.ts`).
+  const spelled = on('spelling') ? correctSpelling(intent, spelling) : intent
+  const plain = on('courtesy') ? withoutCourtesy(spelled) : spelled
+  // `filter issues status=open tracker=Bug`: filters as a sentence says them (`fields.ts`).
+  // `new tiddler X text Call the plumber`: the text after its label is the value (`fields.ts`).
+  const fielded = on('fields')
+    ? labelledTextQuoted(filtersAsSentence(fieldsAsSentence(plain)))
+    : plain
+  const clauses = on('clauses') ? splitClauses(fielded) : { request: fielded, context: null }
+  let parsed = parseIntent(
+    on('siteLabel') ? siteLabelLast(index, clauses.request) : clauses.request,
+  )
+  // `upload x.pdf to my Dropbox`: an app no tool is on is a site, never a value (`otherApps.ts`).
+  const apps = on('otherApps') ? namedApps(clauses.request, appWords) : []
+  if (apps.length) {
+    const other = (w: IntentWord) => apps.some((a) => w.word === a || w.word.split(' ').includes(a))
+    const keep = (list: IntentWord[]) => list.filter((w) => !other(w))
+    parsed = {
       ...parsed,
       core: keep(parsed.core),
       values: keep(parsed.values),
       places: keep(parsed.places),
-      sites: [...parsed.sites, ...moved.map(asSite)],
+      sites: [
+        ...keep(parsed.sites),
+        ...apps.map((a) => ({
+          word: a,
+          stem: stem(a),
+          generic: false,
+          literal: false,
+          otherApp: true,
+        })),
+      ],
     }
   }
-  // The parse of each text searched, while what the index holds stays the same (a parse asks the
-  // index which words tools say and which sites there are): a text searched again is not parsed
-  // again (issue 25 speed). Shared between searches, so nothing after `parse` may change it.
-  let parses = { version: -1, byText: new Map<string, ParsedIntent>() }
-  const parseKept = (intent: string): ParsedIntent => {
-    if (parses.version !== index.version) parses = { version: index.version, byText: new Map() }
-    let parsed = parses.byText.get(intent)
-    if (!parsed) {
-      if (parses.byText.size >= PARSES_KEPT) parses.byText.clear()
-      parsed = parse(intent)
-      parses.byText.set(intent, parsed)
-    }
-    return parsed
+  // `mark issue #4 as blocked by issue #6`: the second record is related to the first.
+  const relation = RELATED_RECORD.exec(clauses.request)
+  if (on('related') && relation && parsed.verb?.verbClass === 'update')
+    for (const w of parsed.values) if (relation[3]!.toLowerCase().endsWith(w.word)) w.related = true
+  // `diff lunar-phase 1.1.0 against 1.2.0`: the second thing compared is no value of a tool
+  // that takes one.
+  const compared = COMPARED.exec(clauses.request)
+  if (on('compared') && compared)
+    for (const w of parsed.values) if (w.word === compared[1]!.toLowerCase()) w.related = true
+  // `download the page X as a PDF`: a format asked is what the tool must give, no value.
+  const formats = parsed.values.filter((w) => w.after === 'as' && !w.literal && FORMATS.has(w.word))
+  if (on('formats') && formats.length) {
+    parsed.values = parsed.values.filter((w) => !formats.includes(w))
+    parsed.qualifiers.push(...formats)
   }
-  const candidatesOf = (intent: string, tools: readonly ToolSpec[]) => {
-    index.sync(tools)
-    const parsed = parseKept(intent)
-    // The head decides (score.ts): with specific object words, the head is one of them and a tool
-    // must show it at MIN_HEAD_STRENGTH or more to reach 0.9; without, it may be a generic object
-    // word, a value or a place, or be implicit (the site named, a sign-in, a typed value).
-    const specific = parsed.core.filter((w) => !w.generic && !w.literal)
-    // A place may name the tool's head when the intent asks for what it holds (`the files in
-    // the data folder`: `asksMembers` in score.ts), so places are always looked up.
-    const places = parsed.places.filter((w) => !w.literal)
-    const heads = specific.length
-      ? [...specific, ...places]
-      : [...parsed.core, ...parsed.values, ...places].filter((w) => !w.literal)
-    const verb = parsed.verb?.verbClass
-    const keys = [
-      ...(verb === 'auth' || verb === 'logout' ? [`verb:${verb}`] : []),
-      ...parsed.values.flatMap((v) => (v.value ? [`kind:${v.value}`] : [])),
-    ]
-    const siteWords = specific.length ? [] : [...parsed.sites, ...parsed.core]
-    const entries = index.candidates(
-      heads.map((w) => index.expand(w)),
-      siteWords.map((w) => (w.literal ? w.stem : w.word)),
-      keys,
-      siteWords.map((w) => index.expand(w)),
-      parsed.core.filter((w) => w.ofHead && !w.literal).map((w) => index.expand(w)),
+  // `rm #12`, `rm #8 status resolved`: a shell command abbreviating a site's name, before a
+  // numbered record (no file it removes), names that site; what follows is the request.
+  const shortSite = parsed.verb ? index.abbreviated(parsed.verb.word) : null
+  const numberFirst = /^\s*\S+\s+#\d+\b/.test(clauses.request)
+  const shellCommand = parsed.core.length > 0 && parsed.core.every((w) => w.implied)
+  // (`redmine #8 → Resolved`: so does the site's own name, which no verb stands for.)
+  const firstWord = /^\s*([A-Za-z][\w-]*)/.exec(clauses.request)?.[1] ?? ''
+  const siteFirst = isSiteSaid(index, firstWord)
+  if (on('shellSite') && numberFirst && ((shortSite && shellCommand) || siteFirst)) {
+    const rest = clauses.request.replace(/^\s*\S+\s+/, '')
+    parsed = parseIntent(`${rest} on ${shortSite && shellCommand ? shortSite : firstWord}`)
+  }
+  // `redmine #42`: a site's name typed first is no verb nobody taught the router.
+  if (
+    on('siteAsVerb') &&
+    parsed.verb?.verbClass === 'write' &&
+    parsed.actionGuessed &&
+    index.isSiteName(parsed.verb.word)
+  ) {
+    const site = parsed.verb.word
+    parsed = { ...parsed, verb: null, action: null, actionGuessed: false }
+    parsed.sites.push({
+      word: site,
+      stem: stem(site),
+      generic: false,
+      literal: true,
+      siteName: true,
+    })
+  }
+  // `wp search [potatoes]`: after a search, a word no tool says is what to look for; so are
+  // words no site holds a thing by (`tiddlywiki search [invoice]`), when all are.
+  if (on('searchTerms') && parsed.verb?.verbClass === 'search') {
+    // (Terms right after the verb, with no article: `search the media manager` names a thing.)
+    const verbWord = parsed.verb.word.replace(/[^\w\s-]/g, '')
+    const bare = new RegExp(`\\b${verbWord}\\s+(?!${DETERMINER_WORDS})\\w`, 'i')
+    const terms = bare.test(clauses.request)
+    const unknown = parsed.core.filter(
+      (w) =>
+        !w.generic &&
+        !w.literal &&
+        (!index.knows(index.expand(w)) || (terms && !appWords.isThing(w.word))) &&
+        !isSiteKind(w.stem) &&
+        !index.isSiteName(w.word),
     )
-    // `search [the tracker] for X`: what people call a site stands for it (`score.ts` isSiteWord).
-    const kinds = [...parsed.core, ...parsed.sites, ...parsed.places].filter(
-      (w) => !w.literal && isSiteKind(w.stem),
-    )
-    if (kinds.length) {
-      const found = new Set(entries)
-      for (const w of kinds) for (const e of index.toolsOfSitesSaying(w.stem)) found.add(e)
-      return { parsed, entries: index.current([...found]) }
+    // (A site's name typed first, `tiddlywiki search garden`, is no word of the object.)
+    const object = parsed.core.filter((w) => !w.generic && !index.isSiteName(w.word))
+    if (unknown.length && unknown.length === object.length) {
+      parsed.core = parsed.core.filter((w) => !unknown.includes(w))
+      parsed.values.push(...unknown)
     }
-    return { parsed, entries }
   }
-  return {
-    building: (tools) => index.building(tools),
-    read(intent, tools) {
-      index.sync(tools)
-      return parse(intent)
-    },
-    scores(intent, tools, also = new Set()) {
-      const { parsed, entries } = candidatesOf(intent, tools)
-      const found = new Set(entries)
-      const wanted = new Set(entries)
-      // The tools of `also`, in the order of `tools`: looked up by id, not by a pass over every
-      // tool.
-      const more: IndexEntry[] = []
-      for (const id of also) {
-        const e = index.currentEntry(id)
-        if (e && !wanted.has(e)) more.push(e)
+  // `search [the private] npm registry`: how the site is, before what names it, asks nothing.
+  // (`the private npm registry`, `our private package site`: a word may stand between.)
+  const kindOfSite = (w: IntentWord | undefined) =>
+    w !== undefined && (isSiteKind(w.stem) || w.stem === SITE_STEM)
+  // (`on our [allotment gardening] blog`: so is a word no tool says, which tells what the
+  // site is about.)
+  if (on('siteKindWords'))
+    for (const list of [parsed.core, parsed.places, parsed.sites])
+      for (const [i, w] of list.entries()) {
+        const next = list[i + 1]
+        const site = kindOfSite(next) || (next && index.isSiteName(next.word))
+        // (`the [cache] of the wiki page`: what is asked of the thing, no word of the site.)
+        if (!(site || kindOfSite(list[i + 2])) || w.ofHead) continue
+        if (w.modifier || (!w.literal && !index.knows(index.expand(w)))) w.generic = true
       }
-      more.sort((a, b) => a.position - b.position)
-      for (const e of more) wanted.add(e)
-      return scoreEntries(parsed, wanted, found)
-    },
+  // `the inject button on [refresh cache] in node-red`: where a site is named, words no tool
+  // says where a site stands name a thing there, a value.
+  const namesSite = [...parsed.sites, ...parsed.values, ...parsed.core, ...parsed.places].some(
+    (w) => isSiteSaid(index, w.word),
+  )
+  if (on('namesBesideSite') && namesSite) {
+    const unnamed = parsed.sites.filter(
+      (w) =>
+        !w.generic &&
+        !w.literal &&
+        !w.otherApp &&
+        !isSiteSaid(index, w.word) &&
+        !isSiteKind(w.stem) &&
+        !index.knowsAsWord(index.expand(w)),
+    )
+    // (A name of two words or more: one word alone is likelier a slip of the request, `add`.)
+    if (unnamed.length >= 2) {
+      parsed.sites = parsed.sites.filter((w) => !unnamed.includes(w))
+      parsed.values.push(...unnamed.map((w) => ({ ...w, literal: true, value: 'name' as const })))
+    }
   }
+  // `the [backup] flow`, `the [hourly sync] flow`: words no tool says right before a record's
+  // noun are its name, a value; not when the name is said after (`the [talk] page for X`).
+  const namedAfter = parsed.values.some((v) =>
+    ['for', 'named', 'called', 'titled'].includes(v.after ?? ''),
+  )
+  const names = parsed.core.filter(
+    (w, i) =>
+      !namedAfter &&
+      !w.literal &&
+      !w.generic &&
+      !w.modifier &&
+      // (`the [revisions] of the page X`: what is asked of the record, no name of it; nor is
+      // `a [rundown] of the pages`.)
+      !w.ofHead &&
+      !w.partitive &&
+      !isNumberWord(w.word) &&
+      !index.knowsAsWord(index.expand(w)) &&
+      !index.isSiteName(w.word) &&
+      // (`the [orphan] tiddlers`: before a plural, a kind of them, no one's name.)
+      [parsed.core[i + 1], parsed.core[i + 2]].some(
+        (n) => n !== undefined && isNamedRecord(n.stem) && !n.literal && !isPlural(n.word),
+      ),
+  )
+  if (on('recordNames') && names.length) {
+    parsed.core = parsed.core.filter((w) => !names.includes(w))
+    parsed.values.push(...names.map((w) => ({ ...w, literal: true, value: 'name' as const })))
+  }
+  // A modifier no tool says (`now`, `quick`, `still`) cannot tell tools apart: generic; nor can
+  // how much of a thing is asked (`a [rundown] of the pages`).
+  if (on('modifiers'))
+    for (const w of parsed.core)
+      if ((w.modifier || w.partitive) && !w.generic && !index.knowsAsWord(index.expand(w)))
+        w.generic = true
+  // `from issue #5`: the sites whose tools work on the record a numbered place names.
+  if (on('numberedPlaces'))
+    for (const w of parsed.places)
+      if (w.numbered && !w.literal) {
+        const holding = index.sitesHolding(w.stem)
+        if (holding.length) w.heldBySites = holding
+      }
+  // `the Verdaccio page for package X`, `the registry page for the logger package`: a page
+  // of a site that holds no pages shows the thing (`the package page`, `parseIntent.ts`).
+  const page = parsed.core.find((w) => w.word === 'page' && !w.shownOn)
+  const pageHolders = page ? index.sitesHolding(PAGE_STEM) : []
+  const shown =
+    page &&
+    [...parsed.core, ...parsed.values].find((w) => {
+      if (w === page || w.literal || w.generic || PAGE_PARTS.has(w.stem)) return false
+      // (After a search's `for` is what to look for: `search page contents for invoice`.)
+      const after = w.after === 'of' || (w.after === 'for' && parsed.verb?.verbClass !== 'search')
+      if (!parsed.core.includes(w) && !after) return false
+      const holding = index.sitesHolding(w.stem)
+      return holding.length > 0 && !holding.some((h) => pageHolders.includes(h))
+    })
+  if (on('pageShows') && page && shown) {
+    Object.assign(page, { modifier: true, shownOn: true })
+    if (!parsed.core.includes(shown)) {
+      parsed.values = parsed.values.filter((w) => w !== shown)
+      parsed.places = parsed.places.filter((w) => w !== shown)
+      parsed.core.push(shown)
+    }
+  }
+  // What the tools that say a modifier work on (`verified` of AI tools, `old` of pages and
+  // posts): it tells apart only tools of sites that hold such things (`score.ts`).
+  if (on('saidOf'))
+    for (const w of parsed.core)
+      if (w.modifier && !w.generic) w.saidOf = index.objectsOfToolsSaying(index.expand(w))
+  // So is any word of the object that is no noun and no tool says (`an [older] release`),
+  // beside one a tool says: it cannot tell the tools apart, and it names no other object
+  // (a relation does: `which packages [depend] on X`).
+  const specific = parsed.core.filter((w) => !w.generic && !w.literal)
+  const known = specific.filter((w) => index.knows(index.expand(w)))
+  if (on('nonNounGeneric') && known.length)
+    for (const w of specific)
+      if (!known.includes(w) && !isWord(w.word, 'noun') && !w.relation) w.generic = true
+  // `the button on the [left]`, `at the [top] of Node-RED`: where on a screen says no site.
+  if (on('screenPlaces'))
+    for (const w of parsed.sites) if (SCREEN_PLACES.has(w.word)) w.generic = true
+  // A name (`Redmine`, `node-red`) or a word English does not have (`redmine`); an English word
+  // that is also a host label (`jobs` of jobs.example) stays a word.
+  // (`the Sitecall Wiki's files`: a site's name in the possessive names it too.)
+  const possessive = (w: IntentWord) => w.literal && /['’]s$/.test(w.word)
+  const asSite = (w: IntentWord): IntentWord =>
+    possessive(w)
+      ? {
+          ...w,
+          word: w.word.replace(/['’]s$/, ''),
+          stem: w.stem.replace(/s$/, ''),
+          siteName: true,
+        }
+      : { ...w, siteName: true }
+  const named = (w: IntentWord) =>
+    w.literal
+      ? index.isSiteName(w.stem) || (possessive(w) && index.isSiteName(w.stem.replace(/s$/, '')))
+      : index.isSiteName(w.word) && !isWord(w.word, 'noun') && !isWord(w.word, 'verb')
+  // `the blog's media library`, `on the wiki`: a word only some sites say of where they work.
+  // (A word for any site, `web`, `online`, is no one site's.)
+  if (on('saidBySites'))
+    for (const w of [...parsed.core, ...parsed.places, ...parsed.sites])
+      if (!w.literal && !w.generic && !GENERIC_STEMS.has(w.stem)) {
+        const sites = index.sitesSaying(w.stem)
+        if (sites.length) w.saidBySites = sites
+      }
+  // From the reasons, only what names a site: a site's name, what people call it, or a word
+  // only some sites say of where they work (`I can't edit anything on [the team wiki]`).
+  if (on('context') && clauses.context) {
+    const c = parseIntent(clauses.context)
+    // `log me in; it will want my 2FA code`: a sign-in that asks a code, wherever it is said.
+    if (c.secondFactor) parsed = { ...parsed, secondFactor: true }
+    // `'Untitled 2' is an empty tiddler, delete it please`: a request that names nothing
+    // acts on what the reasons name.
+    const refers = /\b(it|them|that|this|one)\b/i.test(clauses.request)
+    if (refers && !parsed.core.some((w) => !w.generic && !w.literal)) {
+      const known = (w: IntentWord) =>
+        !w.generic && !w.literal && !w.modifier && index.knows(index.expand(w))
+      // Said in passing, they may name what the tool works on, never cost as its object.
+      // What the reasons are about (`[the post] X is out of date`), not what kind of value
+      // they mention (`date`).
+      const things = c.core.filter((w) => known(w) && !isKindWord(w.stem))
+      parsed.core.push(...things.map((w) => ({ ...w, generic: true })))
+      parsed.values.push(...c.values.filter((w) => w.literal))
+    }
+    const said = new Set(parsed.sites.map((w) => w.stem))
+    // `where we run our notebooks`: a place described by what it holds is the site holding it.
+    for (const clause of clauses.context.split(/\.\s+/))
+      if (/^where\b/i.test(clause)) {
+        const d = parseIntent(clause)
+        for (const w of [...d.core, ...d.places, ...d.sites])
+          if (!w.literal && !w.generic && !said.has(w.stem) && isWord(w.word, 'noun')) {
+            const holding = index.sitesHolding(w.stem)
+            if (!holding.length) continue
+            said.add(w.stem)
+            parsed.sites.push({ ...w, saidBySites: holding })
+          }
+      }
+    // (A word of a site's name names it where the reasons say where, not who: `so [the team]
+    // knows` is no `Team Wiki`.)
+    const where = new Set([...c.places, ...c.sites])
+    for (const w of [...c.core, ...c.places, ...c.sites, ...c.values]) {
+      if (said.has(w.stem)) continue
+      said.add(w.stem)
+      if (named(w)) parsed.sites.push(asSite(w))
+      else if (
+        !w.literal &&
+        !w.generic &&
+        (isSiteKind(w.stem) ||
+          index.isSiteName(w.word) ||
+          (where.has(w) && isWord(w.word, 'noun') && index.namesASite(w.stem)))
+      ) {
+        const sites = index.sitesSaying(w.stem)
+        parsed.sites.push(sites.length ? { ...w, saidBySites: sites } : w)
+      } else if (
+        // `I need to manage some posts, so sign me in`: the site signed in to holds them.
+        parsed.verb?.verbClass === 'auth' &&
+        !w.literal &&
+        !w.generic &&
+        isWord(w.word, 'noun')
+      ) {
+        const holding = index.sitesHolding(w.stem)
+        if (holding.length) parsed.sites.push({ ...w, saidBySites: holding })
+      }
+    }
+  }
+  // `log in to the node-red [admin] UI`, `the notebook [page] asks for a password`: to sign in,
+  // the screens on the way say nothing of where.
+  if (on('signInScreens') && parsed.verb?.verbClass === 'auth')
+    for (const w of [...parsed.core, ...parsed.sites, ...parsed.places])
+      if (SIGN_IN_SCREENS.has(w.stem)) {
+        w.generic = true
+        delete w.saidBySites
+      }
+  // `redmine login jdoe`: beside the site's name, a word of a sign-in that no dictionary, site
+  // or tool has is who signs in, a value (`log in to hulu` names a site nobody has).
+  const siteNamed = [...parsed.sites, ...parsed.values, ...parsed.core].some(
+    (w) => index.isSiteName(w.word) || index.isSiteName(w.stem) || isSiteKind(w.stem),
+  )
+  if (on('signInWho') && parsed.verb?.verbClass === 'auth' && siteNamed) {
+    const who = parsed.sites.filter(
+      (w) =>
+        !w.literal &&
+        !w.generic &&
+        !isWord(w.word, 'noun') &&
+        !isWord(w.word, 'verb') &&
+        !index.isSiteName(w.word) &&
+        !index.knows(index.expand(w)),
+    )
+    parsed.sites = parsed.sites.filter((w) => !who.includes(w))
+    parsed.values.push(...who.map((w) => ({ ...w, literal: true })))
+  }
+  // `rm open bugs`: a short word no dictionary, site or tool has, which abbreviates one
+  // site's name, is that name.
+  if (on('abbreviations'))
+    for (const w of [...parsed.core, ...parsed.values, ...parsed.sites])
+      if (
+        !w.literal &&
+        !w.value &&
+        !named(w) &&
+        !isWord(w.word, 'noun') &&
+        !isWord(w.word, 'verb')
+      ) {
+        const site = index.knows(index.expand(w)) ? null : index.abbreviated(w.word)
+        if (site) Object.assign(w, { word: site, stem: stem(site), generic: false })
+      }
+  // `sign in to wp-admin`, `the doku-wiki page`: a site's short name as part of a value.
+  if (on('hyphenSites'))
+    for (const w of parsed.values)
+      for (const part of w.literal || w.value ? w.word.split('-') : [])
+        if (part !== w.word && part.length >= 2 && named({ ...w, word: part, literal: false }))
+          parsed.sites.push({
+            word: part,
+            stem: stem(part),
+            generic: false,
+            literal: false,
+            siteName: true,
+          })
+  const moved = on('namedMoved')
+    ? [parsed.core, parsed.values, parsed.places].flat().filter(named)
+    : []
+  if (!moved.length) return parsed
+  const keep = (list: IntentWord[]) => list.filter((w) => !moved.includes(w))
+  return {
+    ...parsed,
+    core: keep(parsed.core),
+    values: keep(parsed.values),
+    places: keep(parsed.places),
+    sites: [...parsed.sites, ...moved.map(asSite)],
+  }
+}
+
+/**
+ * {@link parseRequest} of `intent`, kept in `state.parses` while what the index holds stays the
+ * same (a parse asks the index which words tools say and which sites there are): a text searched
+ * again is not parsed again (issue 25 speed). Shared between searches, so nothing after the
+ * parse may change it. At most {@link PARSES_KEPT} are kept.
+ */
+function parseKept(state: RuleState, intent: string): ParsedIntent {
+  const { index } = state
+  if (state.parses.version !== index.version)
+    state.parses = { version: index.version, byText: new Map() }
+  let parsed = state.parses.byText.get(intent)
+  if (!parsed) {
+    if (state.parses.byText.size >= PARSES_KEPT) state.parses.byText.clear()
+    parsed = parseRequest(state, intent)
+    state.parses.byText.set(intent, parsed)
+  }
+  return parsed
+}
+
+/**
+ * The tools the rules' index finds for `intent` among `tools` (those that may reach 0.9), with
+ * the intent's kept parse. Syncs `state.index` with `tools`.
+ */
+function candidatesOf(
+  state: RuleState,
+  intent: string,
+  tools: readonly ToolSpec[],
+): { parsed: ParsedIntent; entries: IndexEntry[] } {
+  const { index } = state
+  index.sync(tools)
+  const parsed = parseKept(state, intent)
+  // The head decides (score.ts): with specific object words, the head is one of them and a tool
+  // must show it at MIN_HEAD_STRENGTH or more to reach 0.9; without, it may be a generic object
+  // word, a value or a place, or be implicit (the site named, a sign-in, a typed value).
+  const specific = parsed.core.filter((w) => !w.generic && !w.literal)
+  // A place may name the tool's head when the intent asks for what it holds (`the files in
+  // the data folder`: `asksMembers` in score.ts), so places are always looked up.
+  const places = parsed.places.filter((w) => !w.literal)
+  const heads = specific.length
+    ? [...specific, ...places]
+    : [...parsed.core, ...parsed.values, ...places].filter((w) => !w.literal)
+  const verb = parsed.verb?.verbClass
+  const keys = [
+    ...(verb === 'auth' || verb === 'logout' ? [`verb:${verb}`] : []),
+    ...parsed.values.flatMap((v) => (v.value ? [`kind:${v.value}`] : [])),
+  ]
+  const siteWords = specific.length ? [] : [...parsed.sites, ...parsed.core]
+  const entries = index.candidates(
+    heads.map((w) => index.expand(w)),
+    siteWords.map((w) => (w.literal ? w.stem : w.word)),
+    keys,
+    siteWords.map((w) => index.expand(w)),
+    parsed.core.filter((w) => w.ofHead && !w.literal).map((w) => index.expand(w)),
+  )
+  // `search [the tracker] for X`: what people call a site stands for it (`score.ts` isSiteWord).
+  const kinds = [...parsed.core, ...parsed.sites, ...parsed.places].filter(
+    (w) => !w.literal && isSiteKind(w.stem),
+  )
+  if (kinds.length) {
+    const found = new Set(entries)
+    for (const w of kinds) for (const e of index.toolsOfSitesSaying(w.stem)) found.add(e)
+    return { parsed, entries: index.current([...found]) }
+  }
+  return { parsed, entries }
+}
+
+/**
+ * {@link RuleScorer.scores}: rule scores of the tools the rules' index finds for `intent` and of
+ * those whose ids are in `also` (in the order of `tools`), by tool id.
+ */
+export function ruleScoresOf(
+  state: RuleState,
+  intent: string,
+  tools: readonly ToolSpec[],
+  also: ReadonlySet<string>,
+): Map<string, RuleScore> {
+  const { index } = state
+  const { parsed, entries } = candidatesOf(state, intent, tools)
+  const found = new Set(entries)
+  const wanted = new Set(entries)
+  // The tools of `also`, in the order of `tools`: looked up by id, not by a pass over every
+  // tool.
+  const more: IndexEntry[] = []
+  for (const id of also) {
+    const e = index.currentEntry(id)
+    if (e && !wanted.has(e)) more.push(e)
+  }
+  more.sort((a, b) => a.position - b.position)
+  for (const e of more) wanted.add(e)
+  return scoreEntries(index, parsed, wanted, found)
 }

@@ -32,7 +32,10 @@ import { profileTool, type TermField, type ToolProfile } from './toolProfile'
 /** Fields that say where a tool works or what it was recorded with, not what it does. */
 const WHERE_FIELDS = new Set<TermField>(['site', 'title', 'value', 'named'])
 
-/** Cosine below which two words are unrelated (fitted on the development paraphrases). */
+/**
+ * Cosine below which two words are unrelated. Set by hand against the development paraphrases
+ * (no script fits it).
+ */
 export const VECTOR_FLOOR = 0.6
 /** Cosine at which a word counts {@link VECTOR_MAX}. */
 export const VECTOR_FULL = 0.8

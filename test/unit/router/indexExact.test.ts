@@ -114,7 +114,7 @@ describe('the bound on what the index leaves out (issue 25)', () => {
     }
     expect(unfoundCeiling(heavy)).toBeGreaterThanOrEqual(MIN_SCORE)
     // A calibration that does not increase bounds nothing.
-    expect(unfoundCeiling({ ...FITTED, platt: { a: -1, b: 0 } })).toBe(1)
+    expect(unfoundCeiling({ ...FITTED, platt: { slope: -1, offset: 0 } })).toBe(1)
   })
 
   it('bounds the features of such a tool as the indexes guarantee, and the score it gets', () => {

@@ -145,7 +145,7 @@ describe('the choice model (issue 25 C)', () => {
     expect(calibrate(0.95, platt)).toBeGreaterThan(0.45)
     expect(calibrate(0.95, platt)).toBeLessThan(0.55)
     expect(calibrate(0.3, platt)).toBeLessThan(0.15)
-    expect(calibrate(0.5, { a: 1, b: 0 })).toBeCloseTo(0.5)
+    expect(calibrate(0.5, { slope: 1, offset: 0 })).toBeCloseTo(0.5)
   })
 
   it('is fitted: the committed weights are not all zero', () => {

@@ -4,7 +4,8 @@
  * does what the word asks). Word vectors are not used here: their neighbours depend on the
  * vocabulary of the tools searched, so the tool index (`../toolIndex.ts`) adds them.
  *
- * Strengths (fitted on the development half of `test/apps/paraphrases.json`):
+ * Strengths (set by hand against the development half of `test/apps/paraphrases.json`; no script
+ * fits them):
  * - the word's own stem and its lemmas' stems: 1;
  * - a synonym (a word of one of the word's first {@link SENSES} synsets, WordNet's most frequent
  *   senses): {@link THESAURUS};
