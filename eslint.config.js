@@ -1,4 +1,4 @@
-// Import directions of DESIGN.md §3 are enforced here so a wrong arrow fails `npm run lint`.
+// Import directions of docs/architecture.md "The pipeline and the rooms" are enforced here so a wrong arrow fails `npm run lint`.
 import js from '@eslint/js'
 import globals from 'globals'
 import tseslint from 'typescript-eslint'
@@ -14,7 +14,7 @@ const electronOnly = {
 const up = (names) =>
   names.map((n) => ({
     group: [`**/${n}/*`, `**/${n}`],
-    message: `Imports point down DESIGN.md §3: not ${n}.`,
+    message: `Imports point down docs/architecture.md "The pipeline and the rooms": not ${n}.`,
   }))
 
 const apart = (names) =>

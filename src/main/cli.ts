@@ -34,7 +34,7 @@ const USAGE = `Usage:
 Data lives in SITECALL_HOME (now: ${dataDir()}).`
 
 /**
- * The headless entry (DESIGN.md §2). Commands work on the data dir of SITECALL_HOME whether or not
+ * The headless entry (docs/architecture.md "Processes"). Commands work on the data dir of SITECALL_HOME whether or not
  * `serve` runs (SQLite WAL lets several processes share the file), except the two that run the
  * engine: a second `serve` or `mcp` beside one refuses (the data dir's lock).
  * Exit codes: 0 done, 1 failed, 2 bad usage (no command, an unknown one: the usage on stderr);

@@ -2,7 +2,7 @@ import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
 
-/** Default port of the local service (DESIGN.md §2). */
+/** Default port of the local service (docs/architecture.md "Processes"). */
 export const DEFAULT_PORT = 7411
 
 export interface Settings {
@@ -34,7 +34,7 @@ export function databasePath(home: string): string {
 
 /**
  * Writes `settings.json` of the data dir whole, as a new file renamed over the old one (a crash
- * leaves the old or the new file, never half of one), readable by its owner only (DESIGN.md §5).
+ * leaves the old or the new file, never half of one), readable by its owner only (docs/architecture.md "Rules that cut across").
  */
 export function writeSettings(home: string, settings: Settings): void {
   const path = join(home, 'settings.json')

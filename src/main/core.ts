@@ -84,7 +84,7 @@ export interface CoreConfig {
   browserCapacity?: number
   /** How long a rendered run queues for a browser before `browser_capacity`, ms; default 30,000. */
   browserWaitMs?: number
-  /** Index-job limits (spec "Limits"); default 3 running and 5 a day per workspace. */
+  /** Index-job limits (interface.md "Limits"); default 3 running and 5 a day per workspace. */
   indexLimits?: Partial<IndexLimits>
   /** Bounds of an unattended observation (load, settle, search), ms; tests shorten them. */
   observeLimits?: Partial<ObserveLimits>
@@ -140,7 +140,7 @@ export interface Core<S extends Store = SqliteStore> {
   server: FastifyInstance
   /** The first owner token of this process (one hour): the UI's session, printed in its URL. */
   ownerToken: string
-  /** Mints and refreshes owner tokens (spec "Other time-bound states": one hour each). */
+  /** Mints and refreshes owner tokens (interface.md "Other time-bound states": one hour each). */
   ownerTokens: OwnerTokens
   /**
    * Takes the data dir's lock (409 `resource_locked` naming the process holding it), recovers
@@ -151,7 +151,7 @@ export interface Core<S extends Store = SqliteStore> {
   close(): Promise<void>
 }
 
-/** The composition root (DESIGN.md §3): the only place that wires services together. */
+/** The composition root (docs/architecture.md "The pipeline and the rooms"): the only place that wires services together. */
 export function createCore(config?: CoreConfig): Core
 /**
  * A core over a store opened by the caller (the team server's PostgreSQL, `serverCommand.ts`)

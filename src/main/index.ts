@@ -10,7 +10,7 @@ import { watchRequirements } from './desktop/requirementAlerts'
 import { appPageUrl, createMainWindow } from './desktop/window'
 import { keepServeFile } from './mcp/serveFile'
 
-// The Electron entry (DESIGN.md §2): the same core as `sitecall serve`, plus a window over IPC.
+// The Electron entry (docs/architecture.md "Processes"): the same core as `sitecall serve`, plus a window over IPC.
 const dir = dirname(fileURLToPath(import.meta.url))
 let core: Core | null = null
 let forgetServeFile: (() => void) | null = null
@@ -40,7 +40,7 @@ async function start(): Promise<void> {
     win.on('closed', off)
   }
   open()
-  // A notification's click brings the app forward on its inbox (DESIGN.md §2: hash routes).
+  // A notification's click brings the app forward on its inbox (docs/architecture.md "Processes": hash routes).
   const openInbox = () => {
     const win = BrowserWindow.getAllWindows()[0]
     if (!win) return open()

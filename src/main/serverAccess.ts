@@ -18,7 +18,7 @@ const OWNER_TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/
  * every node of a team server accepts a token another node issued, and a start link's code works
  * once across all of them (the node that redeems it deletes it in the same statement). Same
  * contract as `createOwnerTokens` (`api/oauth/ownerTokens.ts`): tokens live `lifeMs` (default one
- * hour, spec "Other time-bound states"), codes 10 minutes; only SHA-256 hashes are stored.
+ * hour, interface.md "Other time-bound states"), codes 10 minutes; only SHA-256 hashes are stored.
  * Errors: 401 `unauthorized` from `refresh` and `redeem` as there; 503 when the database is away.
  */
 export function createPgOwnerTokens(

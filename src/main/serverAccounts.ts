@@ -25,12 +25,12 @@ const INVITATION_PREFIX = 'svc_invite_'
 
 interface IssuedAccountToken {
   token: string
-  /** ms since the Unix epoch: one hour after issue (spec "Authentication" 3). */
+  /** ms since the Unix epoch: one hour after issue (interface.md "Authentication" 3). */
   expiresAt: number
 }
 
 /**
- * A team server's accounts (issue 27 A; the spec marks these endpoints "not shown", so the
+ * A team server's accounts (issue 27 A; docs/interface.md marks these endpoints "not shown", so the
  * shapes here are decided and documented in docs/team-server.md): registration and login with a
  * scrypt-hashed password, owner tokens of one hour (`svc_owner_…`, stored as SHA-256), and the
  * `AccountAuth` the authenticator asks. Every record is in the store, so any node answers.

@@ -11,7 +11,7 @@ const EVENT_CHANNEL = 'sitecall:event'
 const SCREENCAST_CHANNEL = 'sitecall:screencast'
 
 /**
- * The renderer's only bridge (DESIGN.md §7, VS Code's preload allowlist): `invoke` refuses any
+ * The renderer's only bridge (docs/architecture.md "House style", VS Code's preload allowlist): `invoke` refuses any
  * method not in the contract and `on` any event not in it; nothing else of Electron is exposed.
  */
 const api = {

@@ -77,7 +77,7 @@ function shellWord(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`
 }
 
-/** `curl` that calls a tool on surface A (spec "A. Site tool calls") with `inputs` as the body. */
+/** `curl` that calls a tool on surface A (interface.md "A. Site tool calls") with `inputs` as the body. */
 export function toolCurl(
   apiUrl: string,
   key: string | null,
@@ -93,7 +93,7 @@ export function toolCurl(
   ].join(' \\\n')
 }
 
-/** `curl` that registers a public OAuth client (spec "Authentication" 3: S256 PKCE follows). */
+/** `curl` that registers a public OAuth client (interface.md "Authentication" 3: S256 PKCE follows). */
 export function oauthRegistrationCurl(apiUrl: string, redirectUri: string): string {
   const body = JSON.stringify({ client_name: 'My agent', redirect_uris: [redirectUri] })
   return [

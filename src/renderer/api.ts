@@ -203,7 +203,7 @@ export function hasOwnerSession(): boolean {
   return Boolean(window.sitecall) || takeToken() !== null
 }
 
-/** Owner tokens last an hour (spec "Other time-bound states"): trade them well before that. */
+/** Owner tokens last an hour (interface.md "Other time-bound states"): trade them well before that. */
 const SESSION_REFRESH_MS = 20 * 60_000
 
 /**

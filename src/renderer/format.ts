@@ -39,7 +39,7 @@ export function outlineResult(value: unknown): string {
 
 /**
  * Milliseconds left as `m:ss` (`14:59`), or `h:mm:ss` past an hour; 0 or less is `0:00`. The
- * inbox counts a requirement's 15 minutes down with it (spec "Limits").
+ * inbox counts a requirement's 15 minutes down with it (interface.md "Limits").
  */
 export function formatTimeLeft(ms: number): string {
   const total = Math.max(0, Math.ceil(ms / 1000))

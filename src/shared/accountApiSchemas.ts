@@ -1,8 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox'
 
 /**
- * JSON Schemas of account-API request bodies whose field names the spec leaves "not shown"
- * (INTERFACE.md "B"), with a description on every field so the OpenAPI generator documents them.
+ * JSON Schemas of account-API request bodies whose field names docs/interface.md leaves "not shown"
+ * (docs/interface.md "B"), with a description on every field so the OpenAPI generator documents them.
  */
 
 /**
@@ -61,18 +61,18 @@ export const PREPARE_BODY_SCHEMA = Type.Object(
 export type PrepareBody = Static<typeof PREPARE_BODY_SCHEMA>
 
 /**
- * Operation key (spec "Resources"): header `Idempotency-Key` of every metered account-API
+ * Operation key (interface.md "Resources"): header `Idempotency-Key` of every metered account-API
  * request, 8 to 128 letters, digits, `.`, `_`, `:`, `-`.
  */
 export const OPERATION_KEY_PATTERN = '^[A-Za-z0-9._:-]{8,128}$'
 
-/** A bare host name, optionally with a port: no scheme, no path (spec "B" search `domain`). */
+/** A bare host name, optionally with a port: no scheme, no path (interface.md "B" search `domain`). */
 const DOMAIN_PATTERN =
   '^(?=.{1,253}(:\\d{1,5})?$)[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\\.?(:\\d{1,5})?$'
 
 /**
  * Body of `POST /v1/tools/search` and `POST /v1/tool-router`, and the query of `GET /v1/tools`
- * (spec "B"): the three forms share one result and one operation-key ledger. The answer is a
+ * (interface.md "B"): the three forms share one result and one operation-key ledger. The answer is a
  * search receipt `{status, cost, result}`; repeating the key with the same inputs returns the
  * stored receipt unchanged (its `cost` is what the operation cost, charged once; the answer then
  * carries the header `Idempotent-Replayed: true`); other inputs are 409 `idempotency_conflict`.
@@ -105,7 +105,7 @@ export const SEARCH_BODY_SCHEMA = Type.Object(
 export type SearchBody = Static<typeof SEARCH_BODY_SCHEMA>
 
 /**
- * Body of `POST /api/v1/runs` (run by task; spec "C", body "not shown"): an intent routed to the
+ * Body of `POST /api/v1/runs` (run by task; interface.md "C", body "not shown"): an intent routed to the
  * best verified tool scoring 0.9 or more, run like a site tool call. Answers 200 with the run when
  * it finished, 202 while `accepted`, `working` or `input_required`, 504 `run_timeout` past the
  * deadline. With no tool that fits, the run is persisted as `failed` with `no_capability` and
@@ -163,7 +163,7 @@ export const TASK_RUN_BODY_SCHEMA = Type.Object(
 export type TaskRunBody = Static<typeof TASK_RUN_BODY_SCHEMA>
 
 /**
- * Body of `POST /v1/tools/{id}/execute` (spec "B"): runs a candidate or tool once with slot
+ * Body of `POST /v1/tools/{id}/execute` (interface.md "B"): runs a candidate or tool once with slot
  * inputs; the first real execution of a candidate verifies it. Header `Idempotency-Key`
  * required (operation key).
  */
@@ -191,7 +191,7 @@ export const EXECUTE_BODY_SCHEMA = Type.Object(
 )
 export type ExecuteBody = Static<typeof EXECUTE_BODY_SCHEMA>
 
-/** Body of `PUT /v1/accounts/{name}` (spec "B"): stores or replaces a secret. */
+/** Body of `PUT /v1/accounts/{name}` (interface.md "B"): stores or replaces a secret. */
 export const ACCOUNT_PUT_BODY_SCHEMA = Type.Object(
   {
     value: Type.String({
@@ -244,8 +244,8 @@ const scopeNames = (field: 'apps' | 'tools', description: string) =>
   )
 
 /**
- * Body of `POST /api/v1/scopes` (spec "C", "Limits": slug rules, 200 apps and tools). A field
- * that breaks a rule is 400 `invalid_scope` (spec "Request shape").
+ * Body of `POST /api/v1/scopes` (interface.md "C", "Limits": slug rules, 200 apps and tools). A field
+ * that breaks a rule is 400 `invalid_scope` (interface.md "Request shape").
  */
 export const SCOPE_BODY_SCHEMA = Type.Object(
   {
@@ -268,7 +268,7 @@ export const SCOPE_BODY_SCHEMA = Type.Object(
 )
 export type ScopeBody = Static<typeof SCOPE_BODY_SCHEMA>
 
-/** Body of `POST /v1/keys` (owner only; spec "Authentication" 1-2): mints an API key. */
+/** Body of `POST /v1/keys` (owner only; interface.md "Authentication" 1-2): mints an API key. */
 export const KEY_BODY_SCHEMA = Type.Object(
   {
     label: Type.Optional(
@@ -295,7 +295,7 @@ export const KEY_BODY_SCHEMA = Type.Object(
 )
 export type KeyBody = Static<typeof KEY_BODY_SCHEMA>
 
-/** Body of `POST /api/v1/runs/{runId}/responses` (spec "Answering an input_required run"). */
+/** Body of `POST /api/v1/runs/{runId}/responses` (interface.md "Answering an input_required run"). */
 export const RUN_RESPONSES_BODY_SCHEMA = {
   type: 'object',
   description: "Answers a run's open requirements; carries the run's current stateRevision.",
@@ -341,7 +341,7 @@ export const OAUTH_CLIENT_BODY_SCHEMA = Type.Object(
 )
 export type OAuthClientBody = Static<typeof OAUTH_CLIENT_BODY_SCHEMA>
 
-/** Body of `POST /v1/index` (spec "B"): the URL to observe and the intent to compile for. */
+/** Body of `POST /v1/index` (interface.md "B"): the URL to observe and the intent to compile for. */
 export const INDEX_BODY_SCHEMA = Type.Object(
   {
     url: Type.String({
@@ -377,7 +377,7 @@ export const INDEX_BODY_SCHEMA = Type.Object(
 )
 export type IndexBody = Static<typeof INDEX_BODY_SCHEMA>
 
-/** Body of `POST /api/v1/index` (spec "C"; body "not shown"): a URL and an optional intent. */
+/** Body of `POST /api/v1/index` (interface.md "C"; body "not shown"): a URL and an optional intent. */
 export const INDEX_JOB_BODY_SCHEMA = Type.Object(
   {
     url: Type.String({ minLength: 1, maxLength: 2048, description: 'The page to index.' }),

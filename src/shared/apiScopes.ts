@@ -1,6 +1,6 @@
 /**
- * The OAuth scopes of the local service (spec "Authentication" 3-4: clients request only the
- * scopes they need; `tools:read` is the spec's, the others are ours because the spec leaves them
+ * The OAuth scopes of the local service (interface.md "Authentication" 3-4: clients request only the
+ * scopes they need; `tools:read` is the interface's, the others are ours because docs/interface.md leaves them
  * "not shown"). API keys and the owner token hold every scope; an OAuth access token holds the
  * ones its owner approved on the consent page. A route that needs a scope the token lacks answers
  * 403 `forbidden` naming the scope.

@@ -6,7 +6,7 @@ import type { HttpAuthScheme, ToolSpec, ToolSummary } from './toolSpec'
 import type { Action, ExchangeSummary, Exchange } from './trace'
 
 /**
- * The one typed contract between the UI and the core (DESIGN.md §7). The Electron preload and the
+ * The one typed contract between the UI and the core (docs/architecture.md "House style"). The Electron preload and the
  * web transport (`POST /app-api/<method>`) both carry exactly these methods and events; a channel
  * not listed here is refused.
  */
@@ -189,7 +189,7 @@ export interface ToolSearchMatch {
   score: number
 }
 
-/** Credits and their movements (spec "What the service does" 7: pay as you go, prepaid). */
+/** Credits and their movements (interface.md "What the service does" 7: pay as you go, prepaid). */
 export interface UsageView {
   balance: number
   freeGrant: number
@@ -254,7 +254,7 @@ export interface InboxItem {
   requirements: InboxRequirement[]
 }
 
-/** One answer (spec "Answering an input_required run"). */
+/** One answer (interface.md "Answering an input_required run"). */
 export interface RequirementAnswer {
   requirementId: string
   value?: unknown
@@ -467,7 +467,7 @@ interface AppApiMethods {
   'runs.get': [{ runId: string }, RunDetail]
   'keys.list': [Record<string, never>, KeySummary[]]
   'keys.create': [{ label: string }, { key: string; summary: KeySummary }]
-  /** Tool scopes of the workspace (spec "Tool scope"): each restricts a connection to apps and tools. */
+  /** Tool scopes of the workspace (interface.md "Tool scope"): each restricts a connection to apps and tools. */
   'scopes.list': [Record<string, never>, ToolScopeSummary[]]
   /** Creates or replaces a tool scope, as `POST /api/v1/scopes` does. */
   'scopes.create': [{ slug: string; apps: string[]; tools: string[] }, ToolScopeSummary]

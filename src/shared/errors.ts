@@ -1,5 +1,5 @@
 /**
- * The refusals of an answer to an `input_required` run, in the order of spec INTERFACE.md
+ * The refusals of an answer to an `input_required` run, in the order of docs/interface.md
  * "Errors" ("Answering an input_required run"): what every route that takes answers may refuse.
  */
 export const ANSWER_ERROR_CODES = [
@@ -13,7 +13,7 @@ export const ANSWER_ERROR_CODES = [
 ] as const
 
 /**
- * The closed sets of error codes of spec/INTERFACE.md ("Errors"). Codes are API: never renamed,
+ * The closed sets of error codes of docs/interface.md ("Errors"). Codes are API: never renamed,
  * never reused. Every refusal and every failed run carries one of these.
  */
 export const REST_ERROR_CODES = [
@@ -54,21 +54,21 @@ export const REST_ERROR_CODES = [
   'page_unresponsive',
   'egress_unavailable',
   'blocked',
-  // MCP browser calls: a missing, blank or non-string sessionId (spec "C", MCP tools).
+  // MCP browser calls: a missing, blank or non-string sessionId (interface.md "C", MCP tools).
   'invalid_argument',
   'upstream_not_found',
   'upstream_conflict',
   'upstream_unavailable',
   'upstream_error',
-  // A body over the service's size limit (HTTP 413): the spec shows no body limits or code.
+  // A body over the service's size limit (HTTP 413): docs/interface.md shows no body limits or code.
   'payload_too_large',
-  // A run whose result the retention sweep dropped (HTTP 410, like `session_expired`): the spec
+  // A run whose result the retention sweep dropped (HTTP 410, like `session_expired`): docs/interface.md
   // keeps results without naming a limit or a code; the sweep keeps them 30 days and 1 GB.
   'result_expired',
   // A tool pushed to a team server's sync that carries a credential or recorded traffic (HTTP
-  // 400, issue 27 B): the spec has no sync, so no code for it.
+  // 400, issue 27 B): docs/interface.md has no sync, so no code for it.
   'credential_in_tool',
-  // Local-app codes for the desktop/recorder edge (not REST-visible in the spec's tables).
+  // Local-app codes for the desktop/recorder edge (not REST-visible in the interface's tables).
   'chromium_not_found',
   'recording_failed',
   'compile_failed',
@@ -101,11 +101,11 @@ export type RunFailureCode = (typeof RUN_FAILURE_CODES)[number]
 export type ErrorCode = RestErrorCode | RunFailureCode
 
 /**
- * The HTTP statuses of each code (spec INTERFACE.md "Errors": auth and billing, request shape,
+ * The HTTP statuses of each code (docs/interface.md "Errors": auth and billing, request shape,
  * capacity and timing, answering, logins, browse sessions, raw reads). The first status is a
- * code's usual one; a throw site names another only where the spec gives two (`invalid_input`
+ * code's usual one; a throw site names another only where docs/interface.md gives two (`invalid_input`
  * 400 or 422, `browser_capacity` 429 or 503). `satisfies` makes the compiler refuse a code
- * without a status. Codes the spec lists only as run failures ("Why a run failed") get the status
+ * without a status. Codes docs/interface.md lists only as run failures ("Why a run failed") get the status
  * a refusal of the same meaning answers, for the few places that refuse with them.
  */
 export const ERROR_STATUS = {
@@ -182,7 +182,7 @@ export const ERROR_STATUS = {
   resource_locked: [409],
 } as const satisfies Record<ErrorCode, readonly [number, ...number[]]>
 
-/** The HTTP statuses the spec allows for `code`, e.g. `429 | 503` for `browser_capacity`. */
+/** The HTTP statuses docs/interface.md allows for `code`, e.g. `429 | 503` for `browser_capacity`. */
 export type ErrorStatus<C extends ErrorCode> = (typeof ERROR_STATUS)[C][number]
 
 /** The usual HTTP status of `code`: the first of its `ERROR_STATUS` entry. */
@@ -198,8 +198,8 @@ export interface ErrorBody {
 }
 
 /**
- * The one error type of the app (DESIGN.md §5). `status` is the HTTP status the REST edge answers
- * with: the code's usual one from `ERROR_STATUS`, or `status` where the spec allows another
+ * The one error type of the app (docs/architecture.md "Rules that cut across"). `status` is the HTTP status the REST edge answers
+ * with: the code's usual one from `ERROR_STATUS`, or `status` where docs/interface.md allows another
  * (the type admits only the code's listed statuses). `details` are extra fields merged into the
  * error body (e.g. `runId`, `poll`).
  */
@@ -216,7 +216,7 @@ export class ServiceError<C extends ErrorCode = ErrorCode> extends Error {
     this.status = status ?? statusOf(code)
   }
 
-  /** The error body `{code, message, ...details}` of spec "Error body". */
+  /** The error body `{code, message, ...details}` of interface.md "Error body". */
   toBody(): ErrorBody {
     return { ...this.details, code: this.code, message: this.message }
   }

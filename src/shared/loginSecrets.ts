@@ -1,7 +1,7 @@
 /**
  * The secret names of a site's saved login (`login.<host>.<part>`, `:` written `_`), shared by the
  * vault that stores them and the compiler that points a sign-in tool at them. Secret names take
- * letters, digits, `_`, `-` and `.` up to 64 characters (spec "Secrets").
+ * letters, digits, `_`, `-` and `.` up to 64 characters (interface.md "Secrets").
  */
 export type LoginSecretPart = 'username' | 'password' | 'totp'
 

@@ -35,7 +35,7 @@ export interface Requirement {
 }
 
 /**
- * A run as the API shows it (spec "Run"): the spec's fields plus a few extras, which the spec
+ * A run as the API shows it (interface.md "Run"): the interface's fields plus a few extras, which docs/interface.md
  * allows ("Extra fields may appear on a run").
  */
 export interface Run {

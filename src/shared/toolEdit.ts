@@ -2,7 +2,7 @@
  * A person's (or program's) edit of a tool: its name and description, its
  * inputs, the target request's headers and body fields, and the verify rule. Every part is
  * optional; what is absent stays as it was. Saving any edit makes a new version that is a
- * candidate again: its first authorized run must verify it (spec "Tool candidate").
+ * candidate again: its first authorized run must verify it (interface.md "Tool candidate").
  */
 
 /** The JSON types an input may take (the compiler's slot types). */

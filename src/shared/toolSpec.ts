@@ -1,5 +1,5 @@
 /**
- * ToolSpec: a compiled tool (a candidate until its first execution verifies it). DESIGN.md §4.
+ * ToolSpec: a compiled tool (a candidate until its first execution verifies it). docs/architecture.md "The records".
  * Templates use `{{input.p0}}`, `{{step.<id>.<name>}}`, `{{login.<name>}}`, `{{secret:NAME}}`,
  * `{{gen.<kind>}}` (a fresh value per run) and `{{totp:NAME}}`: the current RFC 6238 code of the
  * TOTP seed kept as the secret NAME (a sign-in's second factor, `login.<host>.totp`), made by the
@@ -153,7 +153,7 @@ export interface ToolStep {
 }
 
 /**
- * What a tool takes from the site's saved login (DESIGN.md §4 `{{login.<name>}}`): the session
+ * What a tool takes from the site's saved login (docs/architecture.md "The records" `{{login.<name>}}`): the session
  * cookies its requests carry (sent from the login's cookie jar, never baked into the tool) and
  * values the page kept in storage (a bearer token in localStorage), named for templates.
  */

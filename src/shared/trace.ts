@@ -1,6 +1,6 @@
 /**
  * A trace: what the browser sent and received, and what the person did, during one recording
- * (DESIGN.md §4). Bodies are text; binary bodies are base64 with `encoding: 'base64'`.
+ * (docs/architecture.md "The records"). Bodies are text; binary bodies are base64 with `encoding: 'base64'`.
  */
 export interface Body {
   text: string
@@ -125,6 +125,6 @@ export function summarizeExchange(exchange: Exchange): ExchangeSummary {
 
 /**
  * What the recorder writes in place of a secret the person typed (a password or one-time code):
- * its value never enters a trace (DESIGN.md §5 "Typed secrets stay secret").
+ * its value never enters a trace (docs/architecture.md "Typed secrets stay secret").
  */
 export const SECRET_PLACEHOLDER = '[sitecall:secret]'

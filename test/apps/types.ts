@@ -1,5 +1,5 @@
 /**
- * The contract of the real-app corpus (issue 9, DESIGN.md §6): open-source web apps that nobody
+ * The contract of the real-app corpus (issue 9, docs/architecture.md "Tests"): open-source web apps that nobody
  * here wrote, installed from npm or apt, run offline on 127.0.0.1 with seed data, each with
  * scripted workflows and answer keys written by hand. Every app lives in `test/apps/<app>/` and
  * exports an {@link AppDefinition} as `app` from its `index.ts`; its recorded traces live in

@@ -86,7 +86,7 @@ export function mcpCall(client: Client, env: BenchEnv): Call {
 
 /**
  * Measures MCP against REST on `env`'s core and prints a short table; the figures are one run's
- * ratios (DESIGN.md §6), never asserted.
+ * ratios (docs/architecture.md "Tests"), never asserted.
  */
 export async function runMcpBench(
   env: BenchEnv,

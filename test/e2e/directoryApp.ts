@@ -54,8 +54,8 @@ export async function stopApp(app: CoreApp & { site?: DirectorySite }, page: Pag
 
 /**
  * Gives each test of the calling spec file a fresh {@link CoreApp}: started before the test and
- * handed to `take` (which keeps its parts in the spec's variables, and may set up more), stopped
- * after it with {@link stopApp}. Call at the spec's top level.
+ * handed to `take` (which keeps its parts in the interface's variables, and may set up more), stopped
+ * after it with {@link stopApp}. Call at the interface's top level.
  */
 export function coreAppEachTest(label: string, take: (app: CoreApp) => unknown): void {
   eachTest(() => startCoreApp(label), take)

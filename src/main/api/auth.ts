@@ -113,7 +113,7 @@ export function createAuthenticator(deps: AuthDeps): Authenticator {
         clientId: access.clientId,
       }
     }
-    // Each end user of an org key has a workspace of its own (spec "Authentication" 2).
+    // Each end user of an org key has a workspace of its own (interface.md "Authentication" 2).
     const workspaceOf = (key: { tenant: string }) =>
       endUser === null ? key.tenant : `${key.tenant}::${endUser}`
     // A key this process found before (PostgreSQL): its read, its workspace's tools' revision
@@ -206,7 +206,7 @@ export function createAuthenticator(deps: AuthDeps): Authenticator {
 }
 
 /**
- * Refuses a caller without an OAuth scope (spec "Authentication" 4 and "Account API status
+ * Refuses a caller without an OAuth scope (interface.md "Authentication" 4 and "Account API status
  * meanings": 403 for a missing scope) with 403 `forbidden` naming it. API keys and the owner
  * token hold every scope. For routes that check inside (MCP tool calls need `tools:execute`).
  */
@@ -222,7 +222,7 @@ export function requireScope(caller: Caller, scope: ApiScope): void {
 /**
  * Refuses an org key's end user (`X-Service-End-User`) on a route that changes what the whole
  * workspace shares: end users call the org's tools; editing them takes the owner or a key that
- * acts as itself. 403 `forbidden` (spec "Auth and billing": no grant on the workspace).
+ * acts as itself. 403 `forbidden` (interface.md "Auth and billing": no grant on the workspace).
  */
 export function refuseEndUser(caller: Pick<Caller, 'endUser'>, what: string): void {
   if (caller.endUser !== null)

@@ -1,11 +1,11 @@
 import { ServiceError } from '../../shared/errors'
 import type { LedgerRepository } from '../store/ledgerRepository'
 
-/** Credits one metered account-API request costs (spec "What the service does" 7). */
+/** Credits one metered account-API request costs (interface.md "What the service does" 7). */
 export const METERED_COST = 1
 
 /**
- * Admits one metered request (search, index, compilation, execution; spec "What the service
+ * Admits one metered request (search, index, compilation, execution; interface.md "What the service
  * does" 7): a repeat of an operation key already charged is free; otherwise the balance is
  * checked before anything is done (402 `quota_exceeded`, or `insufficient_paid_credits` when
  * only some paid credits are left). Returns the charge to make once the request is accepted:

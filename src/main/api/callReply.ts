@@ -6,7 +6,7 @@ import type { RunRecord } from '../store/runRepository'
 import { applySelect } from './select'
 
 /**
- * Renders a call's outcome over REST (spec "A. Site tool calls", "C"): 200 for a final run, 202
+ * Renders a call's outcome over REST (interface.md "A. Site tool calls", "C"): 200 for a final run, 202
  * while it runs or waits on a person, 504 `run_timeout` past the deadline (thrown, so the error
  * envelope renders it), 429/503 `browser_capacity` with `Retry-After`. `select` keeps parts of a
  * succeeded result (`selectMissing` lists paths that matched nothing); `extra` fields (a task's

@@ -5,7 +5,7 @@ import { ServiceError } from '../../shared/errors'
 const OPERATION_KEY = new RegExp(OPERATION_KEY_PATTERN)
 
 /**
- * The `Idempotency-Key` of a metered account-API request (spec "Resources": operation key, 8 to
+ * The `Idempotency-Key` of a metered account-API request (interface.md "Resources": operation key, 8 to
  * 128 of letters, digits, `.`, `_`, `:`, `-`). Missing or malformed: 400 `invalid_input`.
  */
 export function operationKey(request: FastifyRequest): string {
@@ -22,7 +22,7 @@ export function operationKey(request: FastifyRequest): string {
 const MAX_CALL_KEY = 200
 
 /**
- * The `Idempotency-Key` of a site tool call, a task run or a compose call (spec "A. Site tool
+ * The `Idempotency-Key` of a site tool call, a task run or a compose call (interface.md "A. Site tool
  * calls", "C"), in its own namespace (`call:<key>`, `task:<key>`, `compose:<key>`: the receipts
  * table is shared with account-API operation keys), or null when there is none. Empty or over
  * 200 characters: 400 `invalid_input`.

@@ -7,7 +7,7 @@ export interface RateLimits {
 }
 
 /**
- * Our choice where spec "Limits" says request rate limits are "not shown": 600 requests a minute
+ * Our choice where interface.md "Limits" says request rate limits are "not shown": 600 requests a minute
  * per key (10 a second sustained) with bursts of 100, far above what an agent or a program
  * polling runs needs, low enough to stop one runaway loop from starving the others.
  */
@@ -17,8 +17,8 @@ export interface RateLimiter {
   /**
    * Takes one request from the bucket of `key` (an API key id, an OAuth grant). Throws 429
    * `rate_limited` with `retryAfterSeconds` (the server sends it as `Retry-After`, RFC 9110
-   * §10.2.3) when the bucket is empty. `rate_limited` is the spec's code for "a rate limit was
-   * hit; wait, retry": its table names the site's limit, and no REST code of the spec's covers
+   * §10.2.3) when the bucket is empty. `rate_limited` is the interface's code for "a rate limit was
+   * hit; wait, retry": its table names the site's limit, and no REST code of the interface's covers
    * the service's own, so the same code and action serve both; a refusal (HTTP 429 with the error
    * body) is told apart from a failed run (HTTP 200, run `status: failed`) by its shape.
    */

@@ -2,13 +2,13 @@ import type { FastifyReply } from 'fastify'
 import { ServiceError } from '../../shared/errors'
 import type { OperationReceipt } from '../store/receiptRepository'
 
-/** A metered operation's receipt as answered (spec "Resources": `{status, cost, result}`). */
+/** A metered operation's receipt as answered (interface.md "Resources": `{status, cost, result}`). */
 export function presentReceipt<R>(receipt: OperationReceipt<R>) {
   return { status: receipt.status, cost: receipt.cost, result: receipt.result }
 }
 
 /**
- * Answers a repeated operation key (spec "Resources"): the stored receipt again, 200 with
+ * Answers a repeated operation key (interface.md "Resources"): the stored receipt again, 200 with
  * `Idempotent-Replayed: true`, when the inputs hash the same; 409 `idempotency_conflict`
  * otherwise.
  */

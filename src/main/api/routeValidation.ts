@@ -3,13 +3,13 @@ import { checkBody, compileBody } from '../surface/bodyCheck'
 
 /**
  * Makes Fastify validate each route's declared `schema.body` with the service's own Ajv setup
- * (no coercion, no removal, no defaults: a body is taken as sent) and the spec's refusals
+ * (no coercion, no removal, no defaults: a body is taken as sent) and the interface's refusals
  * (`checkBody`: 400 `bad_request`, 422 `unknown_argument`, 400 `invalid_input`). The refusal is
  * attached to the request, not answered at once: the handler raises it with `validBody` after
- * the checks the spec puts first (authentication, the operation key), so an anonymous caller
+ * the checks docs/interface.md puts first (authentication, the operation key), so an anonymous caller
  * still gets 401. Queries are checked the same way (`validQuery`); header and path schemas
  * describe the route for the document, their rules are the handlers' own. Answers are serialised as JSON as they are: response schemas
- * describe, they never drop a field ("extra fields may appear", spec "Resources").
+ * describe, they never drop a field ("extra fields may appear", interface.md "Resources").
  */
 export function registerRouteValidation(app: FastifyInstance): void {
   app.addHook('onRoute', (route) => {
@@ -48,7 +48,7 @@ export function validQuery<T>(request: FastifyRequest): T {
   return request.query as T
 }
 
-/** Throws what validation attached: the spec's refusal (a compiler fault answers as internal). */
+/** Throws what validation attached: the interface's refusal (a compiler fault answers as internal). */
 function raiseRefusal(request: FastifyRequest): void {
   if (request.validationError) throw request.validationError
 }

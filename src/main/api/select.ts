@@ -1,7 +1,7 @@
 import { setOwn } from '../../shared/safeKeys'
 
 /**
- * The `select` body field of spec "A. Site tool calls": keeps only the named parts of a result.
+ * The `select` body field of interface.md "A. Site tool calls": keeps only the named parts of a result.
  * Dots walk keys, `[]` maps over a list, a final brace group keeps several keys
  * (`data[].{toolName,slug}`). Paths that match nothing are returned in `missing`.
  */

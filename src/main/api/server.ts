@@ -38,8 +38,8 @@ export type { ServerDeps }
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]'])
 
 /**
- * Builds the local service (DESIGN.md §2): surface A under `/api/v1`, the account API under `/v1`,
- * the UI's transport under `/app-api`, the web UI under `/app/`. Every refusal is the spec's error
+ * Builds the local service (docs/architecture.md "Processes"): surface A under `/api/v1`, the account API under `/v1`,
+ * the UI's transport under `/app-api`, the web UI under `/app/`. Every refusal is the interface's error
  * body `{error:{code,message}}`. `Host` must be a loopback name and a present `Origin` must be
  * this server's own (no DNS rebinding, no drive-by requests from web pages).
  */
@@ -123,7 +123,7 @@ function registerRoutes(app: FastifyInstance, deps: ServerDeps): void {
   deps.appRoutes(app)
   registerScreencastRoutes(app, deps)
   registerUiRoutes(app, deps.rendererDir)
-  // Public like the pages it serves: INTERFACE.md section B rule 3's demo observation page.
+  // Public like the pages it serves: docs/interface.md section B rule 3's demo observation page.
   registerOrdersDemo(app, { prefix: '/demo/orders' })
   registerOAuthRoutes(app, { ...deps.oauth, oauthRepo: deps.store.oauth, clock: deps.clock })
   registerScopeRoutes(app, { auth: deps.auth, scopes: deps.store.scopes, clock: deps.clock })

@@ -17,7 +17,7 @@ import type { ToolRouters } from '../surface/toolRouters'
 export type RegisterRoutes = (app: FastifyInstance) => void
 
 /**
- * What the local service is built from (DESIGN.md §2): the core's parts the routes use. Its own
+ * What the local service is built from (docs/architecture.md "Processes"): the core's parts the routes use. Its own
  * module so routes take it without importing the server that registers them (no import circle).
  */
 export interface ServerDeps {

@@ -3,7 +3,7 @@ import type { SlotSchema, ToolSpec } from '../../shared/toolSpec'
 
 /**
  * Maps the account API's slot inputs (`{"p0": "writing"}`, values as strings) to semantic names,
- * converting each by its slot's declared type (DESIGN.md §4). Errors: 422 `unknown_argument` for
+ * converting each by its slot's declared type (docs/architecture.md "The records"). Errors: 422 `unknown_argument` for
  * a slot the tool lacks, 400 `invalid_input` for a value that does not convert.
  */
 export function slotInputs(tool: ToolSpec, raw: unknown): Record<string, unknown> {

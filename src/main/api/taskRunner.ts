@@ -1,5 +1,5 @@
 /**
- * Running a task by intent (spec "C", `POST /api/v1/runs`): the intent routed to the best verified
+ * Running a task by intent (interface.md "C", `POST /api/v1/runs`): the intent routed to the best verified
  * tool scoring at least 0.9 and called like a site tool (billed only when it succeeds); the
  * Idempotency-Key's receipt that lets a repeat join the run it started; the failed
  * `no_capability` run when no tool fits.
@@ -165,7 +165,7 @@ function keepReceipt(runner: TaskRunner, task: Task, inputHash: string, result: 
   })
 }
 
-/** Persists the failed run of a task no tool fits (spec "Why a run failed": `no_capability`). */
+/** Persists the failed run of a task no tool fits (interface.md "Why a run failed": `no_capability`). */
 function noCapability(runner: TaskRunner, task: Task, routing: RouteResult): RunRecord {
   const { store, clock } = runner.deps
   const { body, tenant } = task

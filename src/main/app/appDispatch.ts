@@ -11,7 +11,7 @@ export type AppDispatch = (method: string, input: unknown) => Promise<AppResult<
  * The one entry both UI transports share (IPC in Electron, `/app-api` in web mode): refuses a
  * method not in the contract (`not_found`) and input that fails its schema (`invalid_input`, said
  * in plain sentences by `describeInputProblem`),
- * then wraps the handler's value or error as an `AppResult` (DESIGN.md §7: Electron passes only
+ * then wraps the handler's value or error as an `AppResult` (docs/architecture.md "House style": Electron passes only
  * an error's message across `ipcMain.handle`, so errors travel as values).
  */
 export function createAppDispatch(

@@ -8,7 +8,7 @@ import type { Store } from '../store/store'
 /**
  * The requirements inbox: the workspace's runs that wait on
  * the person, oldest first. Each run is read through `engine.get`, which expires a run past its
- * 15 minutes (spec "Limits"), so an expired run never shows as answerable.
+ * 15 minutes (interface.md "Limits"), so an expired run never shows as answerable.
  */
 export function listInbox(deps: { store: Store; engine: RunEngine }, tenant: string): InboxItem[] {
   const items: InboxItem[] = []

@@ -17,7 +17,7 @@ export interface AppRouteDeps {
 }
 
 /**
- * The web transport of the UI contract (DESIGN.md §7): `POST /app-api/<method>` answers an
+ * The web transport of the UI contract (docs/architecture.md "House style"): `POST /app-api/<method>` answers an
  * `AppResult`, `GET /app-api/events` streams the push events as server-sent events. Owner token only.
  */
 export function registerAppRoutes(app: FastifyInstance, deps: AppRouteDeps): void {

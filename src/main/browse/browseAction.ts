@@ -27,7 +27,7 @@ export interface ActionLimits {
   actionMs: number
   /** How long the action's network may take to go quiet before the snapshot is taken anyway. */
   settleMs: number
-  /** Page load limit of `navigate` (spec "Limits": 30 seconds). */
+  /** Page load limit of `navigate` (interface.md "Limits": 30 seconds). */
   loadMs: number
   /** Bound on finding the ref's element in the page (the snapshot limit). */
   snapshotMs: number
@@ -60,7 +60,7 @@ export function checkActInput(input: BrowseActInput, pageUrl: string): CheckedAc
   const given = (input as { ref: unknown }).ref
   if (typeof given !== 'string' || given.trim() === '')
     throw bad(`${action} needs ref: an element ref of the latest snapshot, like e3.`)
-  // Agents often write refs as the spec does, `@e3`.
+  // Agents often write refs as docs/interface.md does, `@e3`.
   const ref = given.trim().replace(/^@/, '')
   const kind = action as Exclude<BrowseActionKind, 'navigate'>
   if (kind === 'click') return { action: kind, ref }
@@ -103,7 +103,7 @@ async function actOn(element: ElementHandle, act: CheckedAct, limits: ActionLimi
  *   `invalid_argument` (400) when the element cannot take the action (fill on a button);
  *   `site_unreachable` (504) when `navigate` did not load within `limits.loadMs`;
  *   `browser_network_failed` (502, details `{sessionId, outcome: 'unknown', retrySafe: false,
- *   failed}`) when a document, fetch or XHR request of the result got no answer (spec "Browse
+ *   failed}`) when a document, fetch or XHR request of the result got no answer (interface.md "Browse
  *   sessions": the outcome is unknown, the session stays open).
  */
 export async function performAction(

@@ -69,7 +69,7 @@ export interface BrowseSessions {
 /** Why a response from `url`, served from the IP `address`, may not be used; or null. */
 export type ConnectedAddressGuard = (url: string, address: string) => string | null
 
-/** The time and count limits of browse sessions; defaults from spec "Limits". */
+/** The time and count limits of browse sessions; defaults from interface.md "Limits". */
 export interface BrowseLimits {
   /** Open browse sessions per workspace. */
   maxOpen: number
@@ -79,9 +79,9 @@ export interface BrowseLimits {
   loadMs: number
   /** Snapshot limit, ms. */
   snapshotMs: number
-  /** How long an action waits for its element to be actionable, ms (not in the spec). */
+  /** How long an action waits for its element to be actionable, ms (not in docs/interface.md). */
   actionMs: number
-  /** How long an action's network may take to settle before the snapshot, ms (not in the spec). */
+  /** How long an action's network may take to settle before the snapshot, ms (not in docs/interface.md). */
   settleMs: number
   /** How often idle sessions are swept (they are also checked on every call), ms. */
   sweepMs: number
@@ -117,7 +117,7 @@ const SESSION_ID = /^bs_[0-9A-HJKMNP-TV-Z]{26}$/
 const PAGE_GONE = /has been closed|Target closed|Browser closed|browser has disconnected/i
 
 /**
- * Checks the form of a `sessionId` argument (spec "C", MCP tools: the browser calls require the
+ * Checks the form of a `sessionId` argument (interface.md "C", MCP tools: the browser calls require the
  * exact `sessionId` that `service_browse_open` returned).
  *
  * @throws ServiceError `invalid_argument` (400) when it is missing, blank, not a string, or not of
@@ -187,12 +187,12 @@ function checkIntent(intent: unknown): string | null {
 }
 
 /**
- * Browse sessions (spec "Browse sessions", "Other time-bound states",
+ * Browse sessions (interface.md "Browse sessions", "Other time-bound states",
  * "Limits"): an agent drives a page of the local headless Chromium by snapshot refs while the
  * recorder captures every exchange and the actions as a person's, and `finish` learns a
  * candidate tool from that trace.
  *
- * Rules chosen where the spec says nothing:
+ * Rules chosen where docs/interface.md says nothing:
  * - A session of another workspace answers `session_expired` (410), exactly like an unknown one,
  *   so an id reveals nothing about other workspaces.
  * - `close` drops what the session recorded: the caller chose not to learn from it. A session

@@ -2,7 +2,7 @@ import type { BrowseSessions } from './browseSessions'
 import type { Indexing } from './indexJobs'
 import type { RecordingSessions } from './recordingSessions'
 
-/** Answer of `POST /v1/browser/stop` (fields "not shown" in the spec: ours). */
+/** Answer of `POST /v1/browser/stop` (fields "not shown" in docs/interface.md: ours). */
 interface BrowserStopResult {
   stopped: true
   /** Browse sessions ended; their traces are kept uncompiled. */
@@ -38,7 +38,7 @@ export interface BrowserWorkDeps {
 }
 
 /**
- * The local browser work of a workspace (spec "B" `POST /v1/browser/stop`: "stops the remote
+ * The local browser work of a workspace (interface.md "B" `POST /v1/browser/stop`: "stops the remote
  * browser; its profile stays saved"; `DELETE /v1/browser`: "clears existing browser sessions").
  * This service's browser is the local Chromium, started per piece of work, so stopping it means
  * ending that work:

@@ -20,7 +20,7 @@ export interface IndexLimits {
 
 const INDEX_LIMITS: IndexLimits = { concurrentJobs: 3, jobsPerDay: 5, dayMs: 86_400_000 }
 
-/** The index job as the API answers it (spec "Index job"; fields beyond it "not shown"). */
+/** The index job as the API answers it (interface.md "Index job"; fields beyond it "not shown"). */
 export interface IndexJob {
   /** `idx_<ulid>` */
   id: string
@@ -96,7 +96,7 @@ interface Running {
 const FAILING_REASONS = new Set(['sign_in_required', 'site_unreachable', 'browser_failed'])
 
 /**
- * Creates the indexing service (spec "C" `POST /api/v1/index`, `GET /api/v1/index/{id}`,
+ * Creates the indexing service (interface.md "C" `POST /api/v1/index`, `GET /api/v1/index/{id}`,
  * "Index job", "Capacity and timing" `index_busy` / `index_limit`, "Limits").
  *
  * A job is stored `queued`, turns `running` as its browser starts, and ends `done` (observed and

@@ -16,7 +16,7 @@ import { siteStorageState } from '../logins/siteLogin'
 type IndexReason =
   'sign_in_required' | 'site_unreachable' | 'browser_failed' | 'stopped' | 'no_evidence'
 
-/** What one indexing produced (the `routing` of spec "B" `POST /v1/index`). */
+/** What one indexing produced (the `routing` of interface.md "B" `POST /v1/index`). */
 export interface IndexOutcome {
   /** The private trace the observation was recorded into (`trc_…`), kept in the store. */
   traceId: string
@@ -74,7 +74,7 @@ export function siteOf(url: string): string {
 }
 
 /**
- * Indexes one URL for one intent in a workspace (spec "B" `POST /v1/index`, "Search
+ * Indexes one URL for one intent in a workspace (interface.md "B" `POST /v1/index`, "Search
  * result status"): observes the page unattended ({@link observePage}) with the workspace's saved
  * login of the site, saves the trace, and compiles it with the intent (no language model: the
  * compiler is deterministic). A candidate is saved as a `candidate` tool (so

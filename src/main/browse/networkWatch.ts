@@ -23,7 +23,7 @@ export interface NetworkWatch {
 
 /** Requests that never end by design (streams) or that nobody waits on (beacons). */
 const NOT_AWAITED = new Set(['websocket', 'eventsource', 'ping', 'manifest'])
-/** The requests whose failure means the action's result did not load (spec "Browse sessions"). */
+/** The requests whose failure means the action's result did not load (interface.md "Browse sessions"). */
 const RESULT_TYPES = new Set(['document', 'xhr', 'fetch'])
 const DEFAULT_QUIET_MS = 500
 const POLL_MS = 50

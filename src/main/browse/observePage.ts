@@ -8,7 +8,7 @@ import { findSearchBox, intentSearchValue, submitSearch } from './searchHeuristi
 
 /** How long each part of an unattended observation may take, ms. */
 export interface ObserveLimits {
-  /** The page load limit (spec "Limits": 30 s). */
+  /** The page load limit (interface.md "Limits": 30 s). */
   loadMs: number
   /** How long the page may keep its network busy after loading (and after a search), ms. */
   settleMs: number

@@ -7,7 +7,7 @@ const NAVIGATED = /Execution context was destroyed|Cannot find context with spec
 
 /**
  * Takes the accessibility snapshot of `page` (see `snapshotScript`), retrying while a navigation
- * replaces the document under it, all within `limitMs` (spec "Limits": snapshot 15 seconds).
+ * replaces the document under it, all within `limitMs` (interface.md "Limits": snapshot 15 seconds).
  *
  * @throws ServiceError `page_unresponsive` (504) when no snapshot came within `limitMs` (a page
  *   whose main thread is busy never answers an evaluate); other Playwright errors (page closed)

@@ -10,7 +10,7 @@ import { placeXml } from './xmlBody'
  * Puts traced values into a target plan: a path segment, query or body value bound to
  * a dependency step, the login or a generated value stops being an input slot and takes its
  * placeholder; a bound header is set; the remaining slots are renumbered p0..pn in order, so slot
- * ids stay dense (DESIGN.md §4).
+ * ids stay dense (docs/architecture.md "The records").
  */
 export function applyBindings(
   plan: { inputs: ToolSpec['inputs']; request: RequestTemplate },

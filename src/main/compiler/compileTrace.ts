@@ -51,7 +51,7 @@ export interface CompileOptions {
   toolId: string
   /** Milliseconds since the Unix epoch: stamps `createdAt` and the version. */
   now: number
-  /** Overrides the trace's intent (the spec's search or prepare intent). */
+  /** Overrides the trace's intent (the interface's search or prepare intent). */
   intent?: string
   /** Compile exactly this exchange (manual compile); its evidence is still reported. */
   targetExchangeId?: string
@@ -367,7 +367,7 @@ function candidateOf(
   const plan = { ...signIn.plan, inputs: files.inputs }
   const siteUrl = safeUrl(exchange.url)!
   const site = siteOfTrace(trace)
-  // GraphQL operations and page reads keep their names (operationName; the spec's `read_page`).
+  // GraphQL operations and page reads keep their names (operationName; the interface's `read_page`).
   const keepsName =
     /__read_page$/.test(shaped.name) || !!graphqlOfExchange(exchange, parseJsonRequest(exchange))
   const name = (!keepsName && intentToolName(intent, siteUrl.host, site)) || shaped.name
@@ -474,7 +474,7 @@ function pickedValues(actions: Action[], eligible: Exchange[], known: TypedValue
   return out
 }
 
-/** Tool versions are dates (spec "Versioning" 3): `YYYY.MM.DD`. */
+/** Tool versions are dates (interface.md "Versioning" 3): `YYYY.MM.DD`. */
 function versionOf(now: number): string {
   return new Date(now).toISOString().slice(0, 10).replace(/-/g, '.')
 }

@@ -407,7 +407,7 @@ function carrying(properties: Record<string, SlotSchema>, value: string): string
   ]
 }
 
-/** The next free slot id after the highest `pN` in use (slot ids stay dense: DESIGN.md §4). */
+/** The next free slot id after the highest `pN` in use (slot ids stay dense: docs/architecture.md "The records"). */
 function nextSlot(properties: Record<string, SlotSchema>): string {
   const used = Object.values(properties).map((p) => Number(/^p(\d+)$/.exec(p['x-slot'])?.[1] ?? -1))
   return `p${Math.max(-1, ...used) + 1}`

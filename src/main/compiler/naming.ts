@@ -19,7 +19,7 @@ export function siteLabel(host: string): string {
 }
 
 /**
- * The `<site>__<verb_object>` tool name of DESIGN.md §4: the verb is the HTTP method, the object
+ * The `<site>__<verb_object>` tool name of docs/architecture.md "The records": the verb is the HTTP method, the object
  * the last meaningful path segment (`POST /api/search` → `post_search`).
  */
 export function toolName(method: string, url: string): string {
@@ -45,8 +45,8 @@ export function graphqlToolName(host: string, op: GraphqlOperation): string {
 }
 
 /**
- * The name of a document tool: a page read is `<site>__read_page` (the spec's `read_page`);
- * data the server rendered into a page is `<site>__get_<page>` (the spec's `get_search`).
+ * The name of a document tool: a page read is `<site>__read_page` (the interface's `read_page`);
+ * data the server rendered into a page is `<site>__get_<page>` (the interface's `get_search`).
  */
 export function documentToolName(url: string, pageRead: boolean): string {
   const host = safeUrl(url)?.host ?? ''

@@ -8,7 +8,7 @@ import type { SlotPlan } from './slots'
 export const USER_FIELD = /(^|[._-])(user(name)?|login|email|e-?mail|account|uname|u|name|log)$/i
 
 /**
- * Points a request that sends a typed secret at the site's saved login (DESIGN.md §5 "Typed secrets
+ * Points a request that sends a typed secret at the site's saved login (docs/architecture.md "Typed secrets
  * stay secret"): the redacted password becomes `{{secret:login.<host>.password}}` and, on a
  * sign-in, the user name typed beside it becomes
  * `{{secret:login.<host>.username}}` instead of an input, so the tool signs in as the saved
@@ -123,7 +123,7 @@ function bindOneTimeCode(plan: SlotPlan, seedSecret: string): SlotPlan | null {
 
 /**
  * The plan with its slots renumbered p0..pn in order once some became secrets, so slot ids stay
- * dense (DESIGN.md §4). Slots are renamed in one pass, so `p1` → `p0` never meets the old `p0`.
+ * dense (docs/architecture.md "The records"). Slots are renamed in one pass, so `p1` → `p0` never meets the old `p0`.
  */
 function densify(plan: SlotPlan): SlotPlan {
   const renamed = new Map<string, string>()

@@ -1,6 +1,6 @@
 import { getDomain } from 'tldts'
 
-/** What kind of third party a host is (DESIGN.md §5 "Third party means trackers"). */
+/** What kind of third party a host is (docs/architecture.md "Third party means trackers"). */
 export type ThirdPartyKind = 'ads' | 'analytics' | 'cdn' | 'social' | 'consent' | 'monitoring'
 
 /**
@@ -167,7 +167,7 @@ const AD_LABEL = /^(ads?|adservice|adserver|adsystem|pagead2?|doubleclick|google
  * social or consent service. Matched on the registrable domain (public-suffix list through
  * `tldts`) and on the full host, so `www.google-analytics.com`, `region1.google-analytics.com` and
  * `stats.g.doubleclick.net` all resolve. Never says "third party" merely because a host differs
- * from the page's: a site's own API often lives on another host or domain (DESIGN.md §5).
+ * from the page's: a site's own API often lives on another host or domain (docs/architecture.md "Rules that cut across").
  */
 export function thirdPartyKind(hostname: string): ThirdPartyKind | null {
   const host = hostname.toLowerCase().replace(/\.$/, '')

@@ -9,7 +9,7 @@ const INPUT = /\binput\.p(\d+)\b/g
  * A tool without the parts a rewrite left unused (after the read-modify-write pass): extractors
  * no later step names, dependency steps left without any (unless a later step reads their whole
  * answer, or their `Set-Cookie` feeds the run's jar), and inputs no step or result filter uses;
- * the remaining slots renumbered `p0..pn` in order (DESIGN.md §4: slot ids stay dense). Pure.
+ * the remaining slots renumbered `p0..pn` in order (docs/architecture.md "The records": slot ids stay dense). Pure.
  */
 export function pruneTool(tool: ToolSpec, trace: Trace): ToolSpec {
   const steps: ToolStep[] = []

@@ -400,7 +400,7 @@ function schemaAt(schema: JsonSchema, path: string): JsonSchema | undefined {
   return node
 }
 
-/** The page view every document tool returns (spec "Page result (read_page and get_search)"). */
+/** The page view every document tool returns (interface.md "Page result (read_page and get_search)"). */
 export const PAGE_VIEW_SCHEMA: JsonSchema = {
   type: 'object',
   properties: {

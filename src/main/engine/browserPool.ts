@@ -13,7 +13,7 @@ import {
 
 /** Leases at once when the caller names none (capacity 2). */
 export const DEFAULT_BROWSER_CAPACITY = 2
-/** How long a waiting caller queues for a lease (spec "browser_capacity": 503 after 30 s). */
+/** How long a waiting caller queues for a lease (interface.md "browser_capacity": 503 after 30 s). */
 export const DEFAULT_BROWSER_WAIT_MS = 30_000
 
 /** The part of a browser context the pool itself needs; Playwright's `BrowserContext` has it. */
@@ -147,7 +147,7 @@ interface PoolState<C extends PoolContext> {
 }
 
 /**
- * Creates the pool of rendered runs (DESIGN.md §1 "executor (rendered)"): one Chromium process
+ * Creates the pool of rendered runs (docs/architecture.md "executor (rendered)"): one Chromium process
  * shared by every lease, launched lazily with the recorder's flags, and one fresh context per
  * lease so runs never share cookies. Slots beyond `capacity` queue first-in first-out.
  */

@@ -1,8 +1,8 @@
-/** The cooldown a refused caller is told (spec "browser_capacity": retry after about 30 s). */
+/** The cooldown a refused caller is told (interface.md "browser_capacity": retry after about 30 s). */
 export const BROWSER_RETRY_AFTER_S = 30
 
 /**
- * All browser slots are taken (spec "Why a run failed": `browser_capacity`). `waited` tells the
+ * All browser slots are taken (interface.md "Why a run failed": `browser_capacity`). `waited` tells the
  * REST edge 503 (the call waited its 30 s) from 429 (it did not wait).
  */
 export class BrowserCapacityError extends Error {

@@ -45,10 +45,10 @@ export interface CallRequest extends StartOptions {
 export type CallOutcome =
   /** The run is final, or waits on a person (`input_required`). */
   | { kind: 'settled'; tool: ToolSpec; run: RunRecord; joined: boolean }
-  /** The deadline passed; the run goes on and is read at `poll` (spec "Run-timeout error body"). */
+  /** The deadline passed; the run goes on and is read at `poll` (interface.md "Run-timeout error body"). */
   | { kind: 'timed_out'; tool: ToolSpec; runId: string; deadlineMs: number; poll: string }
   /**
-   * The run needed a browser and none was free (spec "Capacity and timing" `browser_capacity`):
+   * The run needed a browser and none was free (interface.md "Capacity and timing" `browser_capacity`):
    * 503 when it queued for its 30 s first, 429 when it was refused at once.
    */
   | {
@@ -70,7 +70,7 @@ export interface CallDeps {
 const CAPACITY_RETRY_S = 30
 
 /**
- * The one call operation (DESIGN.md §1 "engine: the one call operation"): resolves
+ * The one call operation (docs/architecture.md "engine: the one call operation"): resolves
  * the tool, applies the status rules, starts the run (validation, idempotency, billing and
  * persistence are the engine's `start`), waits up to the deadline and returns a typed outcome.
  * Every surface (REST A/B/C, MCP over HTTP and stdio, the app) calls this and only parses its
@@ -144,7 +144,7 @@ function resolveTool(tools: CallDeps['tools'], ref: ToolRef): ToolSpec {
 }
 
 /**
- * 409 `tool_quarantined` (spec "A", 409): names what to use meanwhile: another verified tool of
+ * 409 `tool_quarantined` (interface.md "A", 409): names what to use meanwhile: another verified tool of
  * the site when there is one, else recording the flow again. The tool is rechecked by itself.
  */
 export function quarantinedError(
@@ -172,7 +172,7 @@ export function candidateError(tool: ToolSpec): ServiceError {
 }
 
 /**
- * The refusal of a `timed_out` outcome (spec "Capacity and timing" `run_timeout`, 504): the run
+ * The refusal of a `timed_out` outcome (interface.md "Capacity and timing" `run_timeout`, 504): the run
  * goes on; the body holds `runId`, `deadlineMs` and `poll`.
  */
 export function timeoutError(outcome: Extract<CallOutcome, { kind: 'timed_out' }>): ServiceError {

@@ -86,7 +86,7 @@ export function isLocalSite(siteHost: string): boolean {
 }
 
 /**
- * Why `url` may not be sent for a tool of the public site `siteHost`, or null (spec "Why a run
+ * Why `url` may not be sent for a tool of the public site `siteHost`, or null (interface.md "Why a run
  * failed": `destination_denied` for a private or loopback URL). The host is resolved with
  * `lookup` and refused when any of its addresses is loopback, private or link-local, so a public
  * name pointed at an internal address (DNS rebinding, a poisoned record) reaches nothing inside.
@@ -211,7 +211,7 @@ export function connectedAddressDenied(
 export const DENIED_CONNECT_CODE = 'EDESTINATIONDENIED'
 
 /**
- * A `net.connect` `lookup` (DESIGN.md §5 outbound checks) that checks the
+ * A `net.connect` `lookup` (docs/architecture.md "Rules that cut across" outbound checks) that checks the
  * addresses actually connected to, so no second resolution after the run's own check can swap
  * in an internal address (DNS rebinding): metadata addresses fail always; a name other than
  * `localhost` that resolves to a loopback, private or link-local address fails too (a local

@@ -11,7 +11,7 @@ import { pageLinks } from '../../shared/pageLinks'
 import { xmlTree } from '../../shared/xmlTree'
 
 /**
- * Reads one named value out of a dependency step's answer (DESIGN.md §4 extractors): a JSON leaf
+ * Reads one named value out of a dependency step's answer (docs/architecture.md "The records" extractors): a JSON leaf
  * by path (`a.b[2].c`; `flows[?name=={{input.p0}}].id` looks an item up by the run's input, its
  * placeholders resolved from `scope`: src/shared/jsonPath.ts), the same over an XML answer's JSON
  * view (src/shared/xmlTree.ts), a response header, a `Set-Cookie`

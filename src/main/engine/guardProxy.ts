@@ -69,7 +69,7 @@ export interface GuardProxy {
 
 /**
  * Starts the local forward proxy (proxy-chain, on 127.0.0.1, an ephemeral port) through which
- * Chromium reaches the web for API callers and runs (DESIGN.md §5). A browser
+ * Chromium reaches the web for API callers and runs (docs/architecture.md "Rules that cut across"). A browser
  * resolves names itself and follows redirects without asking Playwright's request interception,
  * so the address checks live where the connection is made: each context authenticates to the
  * proxy with its own credentials, which name its `DestinationCheck`; IP literals are judged

@@ -118,7 +118,7 @@ export interface RunContext {
 }
 
 /**
- * Runs a tool's steps over HTTP (DESIGN.md §1 "executor (http)"): dependency steps first, each
+ * Runs a tool's steps over HTTP (docs/architecture.md "executor (http)"): dependency steps first, each
  * answer's extractors naming values for later steps (`{{step.<id>.<name>}}`), then the target,
  * whose answer is judged against `verify`. One cookie jar per run (RFC 6265) starts with the
  * login's cookies and takes every `Set-Cookie`, so a CSRF token and its cookie are fetched anew
@@ -211,7 +211,11 @@ export async function executeHttp(
       return readBack(judged.result as Acknowledgement, values, page, read)
     }
     if (!judged.ok && writes && postRedirectGet(response, tool))
-      return readLanding(response.status, new URL(response.headers.location!, rendered.url).href, read)
+      return readLanding(
+        response.status,
+        new URL(response.headers.location!, rendered.url).href,
+        read,
+      )
     // A search the page did on its data is redone on the answer.
     return filterResult(judged, tool.result, scope)
   }
@@ -664,7 +668,7 @@ async function sendOnce(
   }
 }
 
-/** Why a URL may not be sent for a tool of `siteHost`, or null (DESIGN.md §5 outbound checks). */
+/** Why a URL may not be sent for a tool of `siteHost`, or null (docs/architecture.md "Rules that cut across" outbound checks). */
 export function destinationDenied(url: string, siteHost: string): string | null {
   let parsed: URL
   try {

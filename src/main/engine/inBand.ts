@@ -44,7 +44,7 @@ const NOT_FOUND =
   /not.?found|no.?such|missing.?(?:title|page|file|item|record|post|user|revision)|does ?n[o']?t exist|nonexistent/i
 
 /**
- * The failure code of an in-band error (spec "Why a run failed"): a bad or expired token, a
+ * The failure code of an in-band error (interface.md "Why a run failed"): a bad or expired token, a
  * missing login or permission → `session_or_permission`; a missing page or record → `not_found`;
  * a rate limit → `rate_limited`; anything else → `upstream_error`. The site's code decides when
  * it says something; its message only when the code does not.

@@ -3,14 +3,14 @@ import { ServiceError } from '../../shared/errors'
 import { renderRelativeTime } from '../../shared/relativeTime'
 import type { SlotSchema, ToolSpec } from '../../shared/toolSpec'
 
-/** Body fields every surface-A call accepts besides the tool's inputs (spec "A. Site tool calls"). */
+/** Body fields every surface-A call accepts besides the tool's inputs (interface.md "A. Site tool calls"). */
 export const COMMON_CALL_FIELDS = ['select', 'deadlineMs'] as const
 
 /**
  * Checks a call's inputs against the tool's input schema and resolves them to slot values.
  * Inputs are by semantic name (surface A, MCP, UI); absent optional slots take their default.
  * Errors: 422 `unknown_argument` naming the valid arguments; 400 `invalid_input` for a value of
- * the wrong type or a missing required slot (the spec's "Request shape" table).
+ * the wrong type or a missing required slot (the interface's "Request shape" table).
  */
 export interface InputValidator {
   resolve(tool: ToolSpec, inputs: Record<string, unknown>): Record<string, unknown>

@@ -13,7 +13,7 @@ export function canonicalJson(value: unknown): string {
 
 /**
  * sha256 (hex) of the canonical JSON of an operation's inputs: what an Idempotency-Key or an
- * operation key is compared on (spec "Resources": the same key with other input is a conflict).
+ * operation key is compared on (interface.md "Resources": the same key with other input is a conflict).
  */
 export function hashInputs(inputs: unknown): string {
   return createHash('sha256').update(canonicalJson(inputs)).digest('hex')

@@ -44,7 +44,7 @@ export type Outcome =
       signInUrl?: string
     }
 
-/** The site's own wait after a 429 when it names none (spec "Limits": 60 seconds). */
+/** The site's own wait after a 429 when it names none (interface.md "Limits": 60 seconds). */
 export const DEFAULT_RATE_LIMIT_WAIT_S = 60
 
 /**
@@ -64,7 +64,7 @@ export interface Acknowledgement {
 const MAX_ACK_TEXT = 2000
 
 /**
- * Judges a site's answer against the tool's declared outcome (spec "Why a run failed"; DESIGN.md
+ * Judges a site's answer against the tool's declared outcome (interface.md "Why a run failed"; docs/architecture.md
  * §5 "Verified means verified": a 2xx alone is never a success). Order: HTTP status signals,
  * then the site's in-band errors (`verify.errorShapes`: a 200 that says `badtoken` fails with
  * the site's message), then the status range, then pages where data used to be (sign-in, bot
@@ -421,7 +421,7 @@ function errorTexts(node: unknown, depth = 2): string[] {
 }
 
 /**
- * The failure of a JSON answer that refuses for want of a session (spec "Why a run failed":
+ * The failure of a JSON answer that refuses for want of a session (interface.md "Why a run failed":
  * `session_or_permission`), read from its error fields (`{"error":{"message":"Not
  * authenticated"}}`, `{"detail":"Authentication credentials were not provided."}`) by
  * `classifyInBand`'s words; null when it says nothing of a login. Where data was expected this is

@@ -1,6 +1,6 @@
 import { load, type CheerioAPI } from 'cheerio'
 
-/** The readable view of an HTML page (spec "Page result (read_page and get_search)"). */
+/** The readable view of an HTML page (interface.md "Page result (read_page and get_search)"). */
 export interface PageView {
   title: string
   /** The page's readable text: one line per block, whitespace collapsed. */

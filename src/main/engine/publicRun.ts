@@ -1,7 +1,7 @@
 import { FINAL_RUN_STATUSES, type Run } from '../../shared/run'
 import type { RunEffect, RunRecord } from '../store/runRepository'
 
-/** The run as the API shows it: the spec's fields and a few extras, without engine internals. */
+/** The run as the API shows it: the interface's fields and a few extras, without engine internals. */
 export function toPublicRun(record: RunRecord): Run {
   const run: Run & { effects?: RunEffect[] } = {
     runId: record.runId,

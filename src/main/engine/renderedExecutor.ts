@@ -68,7 +68,7 @@ const FORBIDDEN_HEADER =
   /^(cookie|cookie2|host|content-length|connection|keep-alive|origin|referer|te|trailer|transfer-encoding|upgrade|via|date|expect|dnt|accept-charset|accept-encoding|access-control-request-[a-z-]+|sec-[a-z-]+|proxy-[a-z-]+)$/i
 
 /**
- * Creates the rendered executor (DESIGN.md §1 "executor (rendered)"): runs a tool in a
+ * Creates the rendered executor (docs/architecture.md "executor (rendered)"): runs a tool in a
  * fresh context of the pooled Chromium holding the login's storage state. A GET page read (a
  * document tool, or a GET whose verify expects HTML) navigates to the URL, lets scripts and bot
  * checks settle (network idle, bounded), and judges the rendered DOM like the HTTP path judges

@@ -100,7 +100,7 @@ export function planRequirements(
 }
 
 /**
- * Applies answers to a waiting run's open requirements (spec "Answering an input_required run").
+ * Applies answers to a waiting run's open requirements (interface.md "Answering an input_required run").
  * Returns the new inputs, the requirements still open, and whether an approval was declined.
  * Errors: 422 `unknown_requirement` (an id of no requirement of this run), 409
  * `stale_requirement` (a replaced one), 409 `expired_requirement` (past its 15 minutes), 422

@@ -29,7 +29,7 @@ export interface RunEngine {
    */
   start(tool: ToolSpec, inputs: Record<string, unknown>, options: StartOptions): StartedRun
   /**
-   * Answers a waiting run's requirements and continues the same run (spec "Answering an
+   * Answers a waiting run's requirements and continues the same run (interface.md "Answering an
    * input_required run"): 404 `not_found`, 409 `conflict` / `stale_revision` /
    * `stale_requirement` / `expired_requirement`, 422 `unknown_requirement` / `invalid_option` /
    * `invalid_answer`, 400 `invalid_input` for a malformed body.
@@ -58,7 +58,7 @@ export interface RunEngine {
 const CANCELLABLE: RunStatus[] = ['accepted', 'working', 'input_required']
 
 /**
- * Creates the run engine (DESIGN.md §1 "engine"): the state machine of runs over the store. A
+ * Creates the run engine (docs/architecture.md "engine"): the state machine of runs over the store. A
  * run is started (`runStart`), executed (`runExecute`) and settled (`runSettle`); waiting runs
  * are answered and expired in `runWaiting`, runs left by a crash recovered in `runRecovery`.
  */

@@ -196,7 +196,7 @@ async function runVia(
 const NOT_AS_RECORDED = new Set(['schema_or_auth_drift', 'outcome_not_verified'])
 
 /**
- * A run made with no login saved for its tool's site (spec "Why a run failed":
+ * A run made with no login saved for its tool's site (interface.md "Why a run failed":
  * `session_or_permission`, "`signIn.url` present when no login is saved"): when its tool needs a
  * login (bound to one, or compiled from requests that carried one) and the site answered
  * something other than what was recorded (drift, an unverified answer, or a redirect where data

@@ -6,7 +6,7 @@ import type { EngineState, ViaOutcome } from './engineState'
 import type { ExecutionOutcome } from './httpExecutor'
 
 /**
- * Records what a `working` run came to (spec "Run status"): `succeeded` with its result stored
+ * Records what a `working` run came to (interface.md "Run status"): `succeeded` with its result stored
  * once, its credit and its tool's health in one transaction; `outcome_unknown` for a write whose
  * answer was lost; else `failed` with the code (a sign-in link when a login is missing, when to
  * retry a `browser_capacity` refusal) and a failure on the tool's streak. Every secret the run
@@ -27,7 +27,7 @@ export async function settle(
   const common = { from: ['working'] as RunStatus[], finished: true, effects }
   const via = outcome.via ? { via: outcome.via } : {}
   // A cancel won the race: the run stays cancelled, unbilled, and keeps every request that went
-  // out, including the one whose answer the cancel cut off (spec "Run status": cancelled).
+  // out, including the one whose answer the cancel cut off (interface.md "Run status": cancelled).
   const lostToCancel = (): RunRecord => {
     const current = deps.runs.get(run.runId)!
     if (current.status !== 'cancelled' || current.effects.length >= effects.length) return current
@@ -41,7 +41,7 @@ export async function settle(
     // One transaction for the success, its credit and the tool's health, its commit shared
     // with the other runs ending in this turn of the event loop. Charged
     // only once the run is succeeded, so a run a cancel overtook is never billed; a run
-    // succeeds once, so it is charged once (spec "Run status": only succeeded bills). `billed`
+    // succeeds once, so it is charged once (interface.md "Run status": only succeeded bills). `billed`
     // on the run is the charge's record, so it is set only when the balance covers it.
     const patch = {
       status: 'succeeded' as const,

@@ -210,7 +210,7 @@ function joinRun(
   }
 }
 
-/** 402 when the workspace's balance cannot pay one credit (spec "Account API status meanings"). */
+/** 402 when the workspace's balance cannot pay one credit (interface.md "Account API status meanings"). */
 function checkCredits(state: EngineState, tenant: string): void {
   const { ledger, clock } = state.deps
   if (!ledger) return

@@ -6,7 +6,7 @@ import { applyAnswers, type Answer, type OpenRequirement } from './requirements'
 import { launch } from './runExecute'
 import { settledRun, type StartedRun } from './runStart'
 
-/** The body of an answer to a waiting run (spec "Answering an input_required run"). */
+/** The body of an answer to a waiting run (interface.md "Answering an input_required run"). */
 export interface RespondBody {
   stateRevision: unknown
   answers: unknown
@@ -116,7 +116,7 @@ export function respondToRun(
   }
 }
 
-/** Checks the shape of `answers` (spec "Answering an input_required run"). */
+/** Checks the shape of `answers` (interface.md "Answering an input_required run"). */
 function parseAnswers(raw: unknown): Answer[] {
   if (!Array.isArray(raw) || !raw.length)
     throw new ServiceError('invalid_input', '"answers" must be a non-empty array.')

@@ -65,7 +65,7 @@ export function placeholderNames(template: RequestTemplate, pattern: RegExp): st
 }
 
 /**
- * Renders a step's request template (DESIGN.md §4). In a JSON body a string that is exactly one
+ * Renders a step's request template (docs/architecture.md "The records"). In a JSON body a string that is exactly one
  * placeholder takes the raw typed value (so an integer slot stays a number); placeholders inside
  * longer strings, headers and form fields are stringified; in the URL they are percent-encoded
  * (RFC 3986 §2.1). A placeholder naming nothing in scope renders as empty, except a slot with

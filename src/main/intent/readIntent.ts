@@ -1,5 +1,5 @@
 /**
- * One reader of what people ask (DESIGN.md §3 `intent/`), for the router and the compiler alike:
+ * One reader of what people ask (docs/architecture.md "The pipeline and the rooms" `intent/`), for the router and the compiler alike:
  * a pipeline of small pure stages, each with its golden examples in `test/unit/intent/`.
  *
  * 1. normalise (`normalise.ts`): one spelling of quotes, dashes, spaces, Unicode forms;

@@ -291,7 +291,7 @@ export interface SeenLogins {
 
 /** Creates the {@link SeenLogins} of one app over its saved logins and traces. */
 export function createSeenLogins(deps: SeenLoginsDeps): SeenLogins {
-  // Never written anywhere: the trace keeps credentials only sealed (DESIGN.md §5).
+  // Never written anywhere: the trace keeps credentials only sealed (docs/architecture.md "Rules that cut across").
   const held = new Map<string, SeenLogin>()
   const keep = deps.keep ?? 5
   /**

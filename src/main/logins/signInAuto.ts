@@ -11,7 +11,7 @@ export interface AutoSignInDeps {
   chromiumPath: () => string
   /** Milliseconds since the Unix epoch: the TOTP time step is read from it. */
   clock: () => number
-  /** How long the sign-in page may take to load, ms; default 30,000 (spec "Limits"). */
+  /** How long the sign-in page may take to load, ms; default 30,000 (interface.md "Limits"). */
   loadMs?: number
   /**
    * The guard proxy settings for a browser signing in to `siteHost` (the

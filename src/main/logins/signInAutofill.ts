@@ -6,14 +6,14 @@ import { fillLoginForm, findLoginFields } from './signInForm'
 
 export interface LoginAutofillDeps {
   logins: Pick<SiteLogins, 'credentials'>
-  /** A one-time sign-in link for the site (spec "Logins": carried by `credential_required`). */
+  /** A one-time sign-in link for the site (interface.md "Logins": carried by `credential_required`). */
   mintSignInLink: (tenant: string, siteHost: string, startUrl: string) => string
   /** Milliseconds since the Unix epoch (the TOTP time step). */
   clock: () => number
 }
 
 /**
- * Creates the browse-session autofill (spec "Logins"): fills and submits the login form
+ * Creates the browse-session autofill (interface.md "Logins"): fills and submits the login form
  * of the session's page with the site's saved username and password, and the one-time code of a
  * saved TOTP seed when the site asks one (without a seed the code field is left to the caller).
  * Errors: 422 `no_login_form` when no password or one-time-code field is visible; 412

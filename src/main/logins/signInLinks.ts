@@ -24,7 +24,7 @@ export interface SignInLinks {
   mint(tenant: string, host: string, startUrl?: string | null): string
   /**
    * Uses a link once (it opens the sign-in flow). Errors: 409 `request_closed` when the link is
-   * used, declined, expired after 30 minutes, or unknown (spec "Logins", "Other time-bound
+   * used, declined, expired after 30 minutes, or unknown (interface.md "Logins", "Other time-bound
    * states").
    */
   use(token: string): SignInLink
@@ -51,7 +51,7 @@ const closed = (why: string) =>
 
 /**
  * Creates the one-time sign-in links of the runs that met a sign-in wall with no saved login
- * (spec "Authentication" 7, run field `signIn.url`). Links live in this process's memory only:
+ * (interface.md "Authentication" 7, run field `signIn.url`). Links live in this process's memory only:
  * a restart closes them all, which callers see as `request_closed`, like an expired link.
  */
 export function createSignInLinks(deps: SignInLinksDeps): SignInLinks {

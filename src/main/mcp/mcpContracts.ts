@@ -23,7 +23,7 @@ const MCP_SUMMARY = {
 }
 
 /**
- * The route schema of one method of the MCP endpoint (`/mcp`, `/mcp/{slug}`; spec "C"): the
+ * The route schema of one method of the MCP endpoint (`/mcp`, `/mcp/{slug}`; interface.md "C"): the
  * Streamable HTTP transport's JSON-RPC body for POST, the scope parameters and the session
  * header; the JSON-RPC answers themselves are the MCP SDK's.
  */

@@ -20,7 +20,7 @@ export class McpToolError extends Error {
 }
 
 /**
- * The numeric JSON-RPC code of a refusal by its HTTP status (spec "Errors" → "Shapes" 3): 401 is
+ * The numeric JSON-RPC code of a refusal by its HTTP status (interface.md "Errors" → "Shapes" 3): 401 is
  * -32001, 403 is -32003, 404 is -32004, anything else -32000.
  */
 export function jsonRpcCodeOf(status: number): number {
@@ -31,7 +31,7 @@ export function jsonRpcCodeOf(status: number): number {
 }
 
 /**
- * Renders any thrown value as the spec's MCP error (spec "Errors" → "Shapes" 3): the string code
+ * Renders any thrown value as the interface's MCP error (interface.md "Errors" → "Shapes" 3): the string code
  * in `data.code`, the REST body's extra fields in `data.details`, with `retryAfter` (seconds)
  * where the refusal names one. Non-service errors become `internal`.
  */
@@ -63,7 +63,7 @@ export function mcpError<C extends ErrorCode>(
 }
 
 /**
- * The -32042 URL elicitation (spec "Errors" → "Shapes" 4): the person opens `url` (a site's
+ * The -32042 URL elicitation (interface.md "Errors" → "Shapes" 4): the person opens `url` (a site's
  * sign-in page, or the app's usage page), then the agent calls again. `code` is the error the
  * plain form would carry, kept in `data.code` so callers branch the same way.
  */

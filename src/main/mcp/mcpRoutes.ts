@@ -35,7 +35,7 @@ interface SessionEntry {
 }
 
 /**
- * The MCP endpoint (spec "C"): Streamable HTTP at `/mcp` and `/mcp/{slug}`
+ * The MCP endpoint (interface.md "C"): Streamable HTTP at `/mcp` and `/mcp/{slug}`
  * (also `?scope=` and `?apps=`), stateful: each client's `initialize` opens a session (its own
  * MCP server and transport, id in `Mcp-Session-Id`), closed by `DELETE`, by idling an hour, or
  * by the server closing. Every request needs the bearer key of the session's workspace; without
@@ -148,7 +148,7 @@ export function registerMcpRoutes(app: FastifyInstance, deps: McpRouteDeps): voi
   }
 
   /**
-   * The scopes of a connection (spec "C" and "Request shape"): the path slug and `?scope=` name
+   * The scopes of a connection (interface.md "C" and "Request shape"): the path slug and `?scope=` name
    * stored scopes (404 `unknown_scope` when the workspace has none of that slug), `?apps=` an
    * ad-hoc one (400 `invalid_scope` when empty or over 200 entries). All of them narrow.
    */

@@ -47,7 +47,7 @@ export interface McpConnection {
    * neither listed nor called. Default every scope (API keys, the owner, the stdio bridge).
    */
   grants?: readonly ApiScope[] | undefined
-  /** This server's own origins (its `/demo/` pages may be indexed, spec "B" rule 3). */
+  /** This server's own origins (its `/demo/` pages may be indexed, interface.md "B" rule 3). */
   ownOrigins?: readonly string[] | undefined
   /** The app's usage page for balance elicitations, or null (no page to send the person to). */
   usageUrl: string | null
@@ -63,8 +63,8 @@ export const MCP_SERVER_INFO = { name: 'sitecall', version: '0.1.0' }
 
 /**
  * One MCP server per client connection (the SDK binds a `Server` to one transport), on the
- * low-level `Server` so a thrown refusal stays a JSON-RPC error with the spec's `data.code`
- * (spec "Errors" → "Shapes" 3) instead of becoming an `isError` result. Lists the scope's
+ * low-level `Server` so a thrown refusal stays a JSON-RPC error with the interface's `data.code`
+ * (interface.md "Errors" → "Shapes" 3) instead of becoming an `isError` result. Lists the scope's
  * verified site tools and the service tools; tells the client `notifications/tools/list_changed`
  * when a tool of its scope is verified, quarantined or let out (the core's `tools.changed`).
  */

@@ -3,7 +3,7 @@ import type { ToolRepository } from '../store/toolRepository'
 import type { RouteIntent } from './serviceTools'
 
 /**
- * `service_run`'s routing (DESIGN.md §1 "router"): the verified tools that match the intent with
+ * `service_run`'s routing (docs/architecture.md "router"): the verified tools that match the intent with
  * a score of at least 0.9, best first, as `POST /api/v1/runs` routes a task; empty when none does.
  * `router` is the one the service keeps for the verified tools of `tools` (`surface/toolRouters.ts`).
  */

@@ -27,7 +27,7 @@ export function jsonResult(value: unknown, isError = false): CallToolResult {
 }
 
 /**
- * A run as an MCP tool result (spec "Errors" → "Shapes" 3): a run that ended without success
+ * A run as an MCP tool result (interface.md "Errors" → "Shapes" 3): a run that ended without success
  * (`failed`, `outcome_unknown`, `cancelled`, `expired`) is a normal result with `isError: true`,
  * never a JSON-RPC error; `input_required` is not a failure. Two failures are refused instead:
  * a missing login when the client takes URL elicitations (-32042 with the sign-in URL, spec
@@ -77,7 +77,7 @@ export function plainRunResult(record: RunRecord): CallToolResult {
 
 /**
  * An empty balance as a URL elicitation when the client takes them and a usage page is known
- * (spec "Errors" → "Shapes" 4); otherwise null and the caller sends the plain 402.
+ * (interface.md "Errors" → "Shapes" 4); otherwise null and the caller sends the plain 402.
  */
 export function balanceElicitation(
   error: unknown,

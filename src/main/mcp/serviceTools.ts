@@ -23,7 +23,7 @@ import { publicSchema } from './siteTools'
 /** The browse sessions service as MCP uses it (`core.browse`). */
 export type McpBrowse = Pick<BrowseSessions, 'open' | 'snapshot' | 'act' | 'finish' | 'close'>
 
-/** Ranks a workspace's tools for an intent (the router, DESIGN.md §1): best first, score ≥ 0.9. */
+/** Ranks a workspace's tools for an intent (the router, docs/architecture.md "The pipeline's parts"): best first, score ≥ 0.9. */
 export type RouteIntent = (tenant: string, intent: string) => ToolSpec[] | Promise<ToolSpec[]>
 
 export interface ServiceToolDeps {
@@ -48,7 +48,7 @@ const str = (description: string) => ({ type: 'string', description })
 const sessionId = str('The exact sessionId that service_browse_open returned.')
 
 /**
- * The service's own MCP tools (spec "C": `service_run`, `service_resume`, `service_inspect`,
+ * The service's own MCP tools (interface.md "C": `service_run`, `service_resume`, `service_inspect`,
  * `service_index`, `service_browse_open`, and the browser calls `snapshot`, `act`, `finish`,
  * `close`), each with its input schema and handler.
  */
@@ -303,7 +303,7 @@ async function serviceRun(
  * `service_compose`: the compose call (`POST /api/v1/compose/v1/call`, `compose`) over MCP, with
  * the connection's workspace and tool scopes and its call deadline (`MCP_DEADLINE_MS` unless
  * `timeoutMs` asks less). The envelope is the result; one that is not `ok` is a normal result
- * with `isError` (spec "Errors" → "Shapes" 3: a failed run is no JSON-RPC error). A refusal
+ * with `isError` (interface.md "Errors" → "Shapes" 3: a failed run is no JSON-RPC error). A refusal
  * before anything was sent (unknown tool, out of scope, a malformed body) is a JSON-RPC error.
  * MCP sends no Idempotency-Key: a repeat is a new call.
  */

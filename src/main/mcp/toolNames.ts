@@ -19,7 +19,7 @@ function fit(name: string, identity: string): string {
 }
 
 /**
- * The MCP name of every tool (DESIGN.md §4 `<site>__<verb_object>`): the tool's `name` when no
+ * The MCP name of every tool (docs/architecture.md "The records" `<site>__<verb_object>`): the tool's `name` when no
  * other site has a tool of that name; on a clash, the site part becomes the sanitized host
  * (`127_0_0_1_8080__post_search`). Names are computed over all tools, whatever their status or
  * scope, so a tool keeps one name everywhere and a call maps back by the same table.

@@ -19,7 +19,7 @@ export const ACTION_FLUSH = '__sitecallFlush'
 /** Milliseconds of typing silence after which a field's value is reported without a blur. */
 const FILL_DEBOUNCE_MS = 1000
 
-/** Field `name`/`id` values that mark a password or one-time-code field (DESIGN.md §5). */
+/** Field `name`/`id` values that mark a password or one-time-code field (docs/architecture.md "Rules that cut across"). */
 export const SECRET_FIELD_NAME = /pass(word)?|passwd|otp|one.?time|totp|2fa|twofa|mfa/i
 
 /** `autocomplete` tokens that mark a password or one-time-code field. */

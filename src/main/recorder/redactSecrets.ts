@@ -242,7 +242,7 @@ function replaceInBody(body: Body, all: Spelling[], contentType: string): Body {
  * (path and query), every request header and the request body, in each spelling a page may use
  * (see `spellings`), and the exchange's page URL. So a password the page sends as a positional
  * JSON-RPC parameter (`{"method":"auth.login","params":["…"]}`) or under a field name nobody
- * could guess (`pass=`, `pw1=`) is replaced by {@link SECRET_PLACEHOLDER} too (DESIGN.md §5
+ * could guess (`pass=`, `pw1=`) is replaced by {@link SECRET_PLACEHOLDER} too (docs/architecture.md "Rules that cut across"
  * "Typed secrets stay secret"). Values shorter than {@link MIN_TYPED_SECRET_CHARS} are skipped.
  * A value the page hashed, encrypted or base64-encoded cannot be recognised and stays; the values
  * of `Authorization` and `Cookie` are sealed by the store anyway (`traceCredentials.ts`).

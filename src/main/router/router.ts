@@ -1,6 +1,6 @@
 /**
- * The tool router (DESIGN.md §3 "router: intent ► ranked tools, calibrated scores"): an intent in
- * plain words, ranked tools out, each with a score whose meaning is fixed (spec "Tool match":
+ * The tool router (docs/architecture.md "router: intent ► ranked tools, calibrated scores"): an intent in
+ * plain words, ranked tools out, each with a score whose meaning is fixed (interface.md "Tool match":
  * matches score 0.9 or more).
  *
  * 1. Read the intent once (`../intent/readIntent.ts`). Text the router cannot read (another
@@ -72,7 +72,7 @@ export interface MatchEvidence {
   rules?: RuleEvidence & { score: number; scored?: number }
 }
 
-/** One ranked tool (spec "Tool match"). */
+/** One ranked tool (interface.md "Tool match"). */
 export interface ToolMatch {
   /** UUID */
   id: string
@@ -107,7 +107,7 @@ export interface RouteResult {
 }
 
 export interface RouteOptions {
-  /** Bare host: only tools on it or its subdomains (spec "B" `domain`); a port must also match. */
+  /** Bare host: only tools on it or its subdomains (interface.md "B" `domain`); a port must also match. */
   domain?: string | null
 }
 
@@ -405,7 +405,7 @@ function tieAnswer(tie: Tie): Pick<RouteResult, 'reason' | 'ties'> {
 }
 
 /**
- * True when `siteHost` (`host[:port]`) is `domain` or one of its subdomains (spec "B": "limits
+ * True when `siteHost` (`host[:port]`) is `domain` or one of its subdomains (interface.md "B": "limits
  * results to that host and its subdomains"). A domain with a port matches that port only.
  */
 export function hostInDomain(siteHost: string, domain: string): boolean {

@@ -5,7 +5,7 @@
  * An intent in plain words, each tool a rule score. Pure: no network, no
  * clock; it reads the lexical data of three npm packages once per process (`meaning/`).
  *
- * Scoring (spec "B": "never falls back to keyword matching"). The intent is parsed, not bagged:
+ * Scoring (interface.md "B": "never falls back to keyword matching"). The intent is parsed, not bagged:
  * 0. Clauses (`clauses.ts`): of an intent said with its reasons (`The printer moved, so please
  *    rewrite the page`), the clauses that ask are the request; the others only name the site and
  *    what a request that points back (`delete it`) acts on. Idioms said without their verb up
@@ -70,7 +70,7 @@
  *    a place absorbed by a slot 0.01, a site context word 0.005, a word of the tool's object the
  *    intent leaves unnamed 0.01.
  *
- * Calibration (spec "Tool match": score at least 0.9). 0.9 sits on "this tool does what the
+ * Calibration (interface.md "Tool match": score at least 0.9). 0.9 sits on "this tool does what the
  * intent asks": reached only when the head is the tool's (strength 0.714 or more), every other
  * specific word is the tool's or its site's, every value can be taken by a slot and the verbs
  * agree; one missing specific word gives at most 0.88. The strengths are set by hand against the

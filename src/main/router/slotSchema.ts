@@ -24,8 +24,8 @@ const PATTERNS: Record<string, string> = {
 }
 
 /**
- * The slot schema of a tool for the account API (spec "Tool match": "a slot is named like `p0`,
- * with a type declared in the returned schema"; DESIGN.md §4: the execute endpoint and search
+ * The slot schema of a tool for the account API (interface.md "Tool match": "a slot is named like `p0`,
+ * with a type declared in the returned schema"; docs/architecture.md "The records": the execute endpoint and search
  * matches take slots as strings, converted by the declared type). Booleans are `"true"`/`"false"`,
  * numbers carry a pattern, enums and defaults are given as strings.
  */

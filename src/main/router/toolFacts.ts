@@ -1,5 +1,5 @@
 /**
- * What a tool does, read from what it sends (issue 25 A; DESIGN.md §5 "What a tool does comes
+ * What a tool does, read from what it sends (issue 25 A; docs/architecture.md "What a tool does comes
  * from its request"): its act from the compiled target request (the compiler's sign-in evidence,
  * the operation it names: a JSON-RPC `method`, an action field, the last word of its path; its
  * HTTP method; `mutating`; a file body), its words from the request and the site (path, operation,

@@ -8,7 +8,7 @@ import type { PgStore } from '../store/postgres/pgStore'
 
 /** Longest long poll a device may ask (`GET /v1/devices/{id}/next?wait=S`), seconds. */
 export const MAX_DEVICE_WAIT_S = 25
-/** A run's deadline when its call named none (spec "Limits": site tool call default 60 s). */
+/** A run's deadline when its call named none (interface.md "Limits": site tool call default 60 s). */
 const DEFAULT_DEADLINE_MS = 60_000
 /** How long after its deadline a claimed run may still be reported before it counts as lost. */
 const CLAIM_GRACE_MS = 5 * 60_000
@@ -58,7 +58,7 @@ export interface DeviceReport {
   status: 'succeeded' | 'failed' | 'outcome_unknown' | 'expired'
   /** The verified result (status `succeeded`). */
   result?: unknown
-  /** Why it failed: `code` one of spec "Why a run failed" (status `failed`, `outcome_unknown`). */
+  /** Why it failed: `code` one of interface.md "Why a run failed" (status `failed`, `outcome_unknown`). */
   error?: { code: string; message: string } | null
   via?: 'http' | 'rendered' | null
   /** A failed run that met a sign-in wall: the device's own one-time link (spec `signIn.url`). */
@@ -521,7 +521,7 @@ function checkReport(report: DeviceReport): void {
   if (report.status === 'failed' && (!code || !FAILURE_CODES.has(code)))
     throw new ServiceError(
       'invalid_input',
-      `A failed run's "error.code" is one of spec "Why a run failed", not ${String(code)}.`,
+      `A failed run's "error.code" is one of interface.md "Why a run failed", not ${String(code)}.`,
     )
 }
 

@@ -9,7 +9,7 @@ export interface GroupCommit {
   /**
    * Queues `fn` for the turn's transaction, in a savepoint of its own (one that throws undoes
    * only itself). The promise settles once the transaction committed, `fn`'s writes then durable
-   * (DESIGN.md §4 "never lost"), or rejects with what `fn` threw or what failed the commit.
+   * (docs/architecture.md "never lost"), or rejects with what `fn` threw or what failed the commit.
    */
   soon<T>(fn: () => T): Promise<T>
   /**

@@ -3,7 +3,7 @@ import { createChangeMark } from './changeMark'
 import type { Db } from './db'
 import type { KeySummary } from '../../shared/appApi'
 
-/** The key prefix of spec "Authentication" 1 (`svc_live_` + characters). */
+/** The key prefix of interface.md "Authentication" 1 (`svc_live_` + characters). */
 export const API_KEY_PREFIX = 'svc_live_'
 
 export interface ApiKeyRecord extends KeySummary {

@@ -22,7 +22,7 @@ export interface LedgerRepository {
    */
   charge(tenant: string, ref: string, amount: number, reason: string, now: number): boolean
   /**
-   * Charges one credit for a succeeded site-tool run (spec "What the service does" 7), kept as a
+   * Charges one credit for a succeeded site-tool run (interface.md "What the service does" 7), kept as a
    * running count per workspace: the run's own `billed` flag, written in the same transaction by
    * the caller, is its record (no ledger row per call). Once per run is the caller's
    * rule (a run succeeds once). Returns false, writing nothing, when the balance is empty.

@@ -3,7 +3,7 @@ import type { Db } from './db'
 /** Spec "Search receipt": outer status. */
 export type ReceiptStatus = 'completed' | 'uncertain'
 
-/** The stored receipt of one account-API operation (spec "Resources": search receipt). */
+/** The stored receipt of one account-API operation (interface.md "Resources": search receipt). */
 export interface OperationReceipt<R = unknown> {
   tenant: string
   /** The operation key with its ledger namespace (`search:<key>`). */

@@ -6,7 +6,7 @@ import { decodeResult, type StoredResult } from './resultCodec'
 import type { ErrorBody } from '../../shared/errors'
 import type { Requirement, Run, RunStatus } from '../../shared/run'
 
-/** A run as stored: the public Run plus what only the engine needs (DESIGN.md §4). */
+/** A run as stored: the public Run plus what only the engine needs (docs/architecture.md "The records"). */
 export interface RunRecord extends Run {
   tenant: string
   inputs: Record<string, unknown>
@@ -17,7 +17,7 @@ export interface RunRecord extends Run {
   finishedAt: string | null
   /** The tool writes: a run lost in flight ends `outcome_unknown`, never retried. */
   mutating: boolean
-  /** Surface A: the run bills one credit when it ends `succeeded` (spec "What the service does" 7). */
+  /** Surface A: the run bills one credit when it ends `succeeded` (interface.md "What the service does" 7). */
   billOnSuccess: boolean
   /** Requests already sent, kept when the run is cancelled or its answer is lost. */
   effects: RunEffect[]
@@ -96,7 +96,7 @@ export interface RunRepository {
   /**
    * `create` with the insert's commit shared with the other writes of this event-loop turn
    * (group commit): `persisted` settles once the run is on disk and rejects when it could not
-   * be stored. Nothing may be sent for the run before then (DESIGN.md §4: a run is persisted
+   * be stored. Nothing may be sent for the run before then (docs/architecture.md "The records": a run is persisted
    * before its first outbound request). Reads of this repository see the run at once (they
    * commit what is queued first).
    */
@@ -141,7 +141,7 @@ export interface RunRepository {
    * at all) whose commit is shared with the other calls of the same event-loop turn (group
    * commit: at 16 runs in flight one commit ends several). Each `fn` runs in a savepoint of its
    * own, so one that throws undoes only itself; the promise settles once the shared commit is
-   * done, its writes then durable (DESIGN.md §4 "never lost").
+   * done, its writes then durable (docs/architecture.md "never lost").
    */
   atomicallySoon<T>(fn: () => T): Promise<T>
   /**

@@ -1,6 +1,6 @@
 import type { Db } from './db'
 
-/** A stored tool scope (spec "Tool scope"): the apps (site hosts) and tools a connection may use. */
+/** A stored tool scope (interface.md "Tool scope"): the apps (site hosts) and tools a connection may use. */
 export interface ToolScopeRecord {
   slug: string
   apps: string[]

@@ -18,7 +18,7 @@ import { startWalCheckpoints } from './walCheckpoints'
 import { OWNER_WORKSPACE, workspaceOf } from './workspaces'
 
 /**
- * The core's records, whatever holds them (DESIGN.md §3 "one store interface, two
+ * The core's records, whatever holds them (docs/architecture.md "one store interface, two
  * implementations"): the SQLite file of the desktop and `serve` (`createStore`), or PostgreSQL
  * shared by the nodes of a team server (`postgres/pgStore.ts`). Every repository is synchronous:
  * the engine, the API, MCP and the app call them as they did when SQLite was the only store.
@@ -43,7 +43,7 @@ export interface Store {
   health: ToolHealthRepository
   /** OAuth clients, grants, codes and tokens. */
   oauth: OAuthRepository
-  /** Tool scopes per workspace (spec "Tool scope"). */
+  /** Tool scopes per workspace (interface.md "Tool scope"). */
   scopes: ScopeRepository
   /** Receipts of account-API operations by operation key. */
   receipts: ReceiptRepository

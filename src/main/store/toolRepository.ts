@@ -3,7 +3,7 @@ import type { Db } from './db'
 import type { ToolSpec, ToolStatus } from '../../shared/toolSpec'
 
 /**
- * Compiled tools (candidates, verified, quarantined) of one workspace; the spec is kept whole as
+ * Compiled tools (candidates, verified, quarantined) of one workspace; docs/interface.md is kept whole as
  * JSON. Every query names the workspace: a tool of another workspace is not
  * found, listed, named or replaced through this repository.
  */

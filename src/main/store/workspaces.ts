@@ -6,7 +6,7 @@ export const OWNER_WORKSPACE = 'local'
 
 /**
  * The workspace whose tools and traces a caller works with. An org key's end user (tenant
- * `org::user`, spec "Authentication": `X-Service-End-User`) runs in their own workspace for runs
+ * `org::user`, interface.md "Authentication": `X-Service-End-User`) runs in their own workspace for runs
  * and logins but calls the org's tools, so tools and traces belong to the part before `::`.
  */
 export const workspaceOf = (tenant: string): string => tenant.split('::')[0]!

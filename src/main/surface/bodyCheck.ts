@@ -19,7 +19,7 @@ export function compileBody(schema: object): ValidateFunction {
 
 /**
  * Checks a body (or query) against its schema: not an object is 400 `bad_request`; a property
- * the schema does not name is 422 `unknown_argument` listing the accepted ones (spec "Request
+ * the schema does not name is 422 `unknown_argument` listing the accepted ones (interface.md "Request
  * shape"); any other mismatch is 400 `invalid_input` naming the field, or the code the schema
  * names in `x-refusal` (a scope's `invalid_scope`). A field's `x-message` is the refusal's
  * message when that field is missing or malformed.

@@ -4,7 +4,7 @@ import { ServiceError } from '../../shared/errors'
 import type { Authenticator } from './caller'
 import { X_AUTH } from './openapi/routeSchema'
 
-/** Request bodies at most this many bytes (the spec leaves body limits "not shown"). */
+/** Request bodies at most this many bytes (docs/interface.md leaves body limits "not shown"). */
 export const BODY_LIMIT_BYTES = 5 * 1024 * 1024
 
 /**
@@ -47,7 +47,7 @@ export function registerBodyGuards(app: FastifyInstance): void {
 
 /**
  * The refusal of a body over `BODY_LIMIT_BYTES`: 413 (RFC 9110 §15.5.14) `payload_too_large`,
- * a code of ours (the spec's tables have none for size).
+ * a code of ours (the interface's tables have none for size).
  */
 export function bodyTooLarge(): ServiceError {
   return new ServiceError(

@@ -57,7 +57,7 @@ export interface Caller {
 
 export interface Authenticator {
   /**
-   * Who is calling (spec "Authentication"): `Authorization: Bearer <svc_live_… key | OAuth
+   * Who is calling (interface.md "Authentication"): `Authorization: Bearer <svc_live_… key | OAuth
    * access token | owner token>`. Errors: 401 `unauthorized` for no, an unknown, an expired or a
    * revoked-by-reuse token; 403 `revoked` for a revoked key; 403 `forbidden` for
    * `X-Service-End-User` without an org key, or an OAuth token without the route's scope; 429
@@ -76,7 +76,7 @@ export interface Authenticator {
 }
 
 /**
- * Refuses a tool outside the request's tool scopes (spec "Authentication" 5, "Request shape"):
+ * Refuses a tool outside the request's tool scopes (interface.md "Authentication" 5, "Request shape"):
  * 403 `not_in_scope`. An unscoped caller may use every tool of its workspace.
  */
 export function assertInScope(caller: Pick<Caller, 'toolScopes'>, tool: ScopedTool): void {

@@ -22,14 +22,14 @@ const LOGIN_FAILURES = new Set<string>(['session_or_permission', 'mfa_required']
 const CHALLENGES = new Set<string>(['challenge', 'challenge_budget_exhausted'])
 
 /**
- * What a call of the compose route came to (issue 26 item 3, spec "Raw reads" and
+ * What a call of the compose route came to (issue 26 item 3, interface.md "Raw reads" and
  * `upstream_timeout`). A succeeded run is `{data, runId}`. A failed run is named by the status
  * the site last answered: 404 `upstream_not_found`, 409 `upstream_conflict`, 5xx
  * `upstream_unavailable` (502), another 4xx `upstream_error`; a bot check `blocked`; a missing
  * login `upstream_error` too (our own 401 is for the caller's credential); without an error
  * status, a page that says "not found" is `upstream_not_found`, a rate limit `upstream_error`,
  * and any other failure keeps the run's code (`outcome_not_verified`, `network_error`, …). Details carry
- * `httpStatus` and `httpOnly` (spec "Raw reads") and `reason`, the run's own failure code. Past
+ * `httpStatus` and `httpOnly` (interface.md "Raw reads") and `reason`, the run's own failure code. Past
  * the deadline: 504 `upstream_timeout`, outcome unknown; a write whose answer was lost: 502
  * `upstream_unavailable`, outcome unknown. Neither is ever sent again by the service.
  */

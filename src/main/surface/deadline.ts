@@ -7,7 +7,7 @@ export const DEADLINE_DEFAULT_MS = 60_000
 
 /**
  * The deadline of a call in milliseconds: the `x-service-deadline-ms` header wins over the body's
- * `deadlineMs` (spec "A. Site tool calls"). Out of range or not an integer: 400 `invalid_input`.
+ * `deadlineMs` (interface.md "A. Site tool calls"). Out of range or not an integer: 400 `invalid_input`.
  */
 export function parseDeadline(header: string | string[] | undefined, body: unknown): number {
   const raw = Array.isArray(header) ? header[0] : header

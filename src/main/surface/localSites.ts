@@ -20,11 +20,11 @@ export const ownerWorkspace = (tenant: string): string => tenant.split('::')[0]!
 
 /**
  * Refuses a URL that came in through the API with 403 `destination_denied`
- * (spec "Why a run failed": "URL private, loopback, or outside the tool's site; do not retry")
+ * (interface.md "Why a run failed": "URL private, loopback, or outside the tool's site; do not retry")
  * when it leads to a cloud metadata address, or to a loopback, private or link-local one that
  * the owner did not allow as a local site. The owner (the app, the stdio bridge) is not checked:
  * recording a local app is what the app is for; nor are the service's own `/demo/` pages on one
- * of `ownOrigins` (spec "B" rule 3).
+ * of `ownOrigins` (interface.md "B" rule 3).
  */
 export async function guardApiUrl(
   url: string,

@@ -25,7 +25,7 @@ const PLACEHOLDER = /\{\{\s*([a-zA-Z0-9_.:-]+)\s*\}\}/g
 const invalid = (message: string) => new ServiceError('invalid_input', message)
 
 /**
- * The next version string after `previous` on the day `now` (the spec's tool versions,
+ * The next version string after `previous` on the day `now` (the interface's tool versions,
  * "Versioning" 3: `2026.09.28`, and `2026.09.22.1` for a second version of the same day).
  */
 export function nextToolVersion(previous: string, now: number): string {
@@ -37,7 +37,7 @@ export function nextToolVersion(previous: string, now: number): string {
 
 /**
  * Applies an edit to a copy of `tool` and returns the new version: status
- * `candidate` (its first authorized run must verify it again, spec "Tool candidate"), a new
+ * `candidate` (its first authorized run must verify it again, interface.md "Tool candidate"), a new
  * `version`, `updatedAt` = `now`. The input `tool` is not changed.
  *
  * Errors (all 400 `invalid_input`, nothing saved): a name another tool of the site has; inputs
@@ -54,7 +54,7 @@ export function applyToolEdit(tool: ToolSpec, edit: ToolEdit, context: ToolEditC
   if (edit.name !== undefined && edit.name !== tool.name) {
     if (context.nameTaken(edit.name))
       throw invalid(`${tool.siteHost} already has a tool named ${edit.name}: pick another name.`)
-    // Capability ids made from the name follow it; ids given another way (the spec's) stay.
+    // Capability ids made from the name follow it; ids given another way (the interface's) stay.
     if (tool.capabilityId === `${tool.siteHost}/${tool.name}`)
       next.capabilityId = `${tool.siteHost}/${edit.name}`
     next.name = edit.name
@@ -140,7 +140,7 @@ function checkTyped(input: InputEdit, value: unknown, what: string): void {
 /**
  * Refuses a value whose `{{input.pN}}` names no slot of the tool, or whose `{{secret:NAME}}`
  * names a secret not stored or not bound to the tool's host (the run would be refused with
- * `policy_denied`; DESIGN.md §5 "every secret against the host it is bound to").
+ * `policy_denied`; docs/architecture.md "every secret against the host it is bound to").
  */
 function checkPlaceholders(
   where: string,

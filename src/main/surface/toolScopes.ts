@@ -22,7 +22,7 @@ export function scopeLookup(scopes: ScopeRepository): ScopeLookup {
 }
 
 /**
- * A workspace's scope by slug (spec "Request shape"): 404 `unknown_scope` when there is none.
+ * A workspace's scope by slug (interface.md "Request shape"): 404 `unknown_scope` when there is none.
  * Pair with `inScope(tool, scope)` of `surface/toolsInScope.ts`.
  */
 export function scopeFor(scopes: ScopeRepository, tenant: string, slug: string): ToolScope {
@@ -36,7 +36,7 @@ export function scopeFor(scopes: ScopeRepository, tenant: string, slug: string):
 }
 
 /**
- * Creates or replaces a workspace's scope (spec "C" `POST /api/v1/scopes`, "Limits") from a body
+ * Creates or replaces a workspace's scope (interface.md "C" `POST /api/v1/scopes`, "Limits") from a body
  * that passed `SCOPE_BODY_SCHEMA`: its lists without repeats, at least one app or tool and at most
  * 200 together (400 `invalid_scope`), at most 20 scopes a workspace (400 `too_many_scopes`). A
  * replaced scope keeps its `createdAt`. The REST route and the app's `scopes.create` both save

@@ -2,7 +2,7 @@ import { ServiceError } from '../../shared/errors'
 import type { ToolSpec } from '../../shared/toolSpec'
 
 /**
- * A tool scope (spec "Authentication" 5): the apps and tools a connection may use. An app is a
+ * A tool scope (interface.md "Authentication" 5): the apps and tools a connection may use. An app is a
  * site, named by its host (`127.0.0.1:8080`), its host name without port, or the site part of
  * its tools' names (`local`, `example`); a tool is named by its name, id or capability id.
  */
@@ -30,7 +30,7 @@ export function inScope(tool: ScopedTool, scope: ToolScope): boolean {
 }
 
 /**
- * The tools a connection may use (spec "C", `/mcp/{slug}`, `?scope=`, `?apps=`): all of them
+ * The tools a connection may use (interface.md "C", `/mcp/{slug}`, `?scope=`, `?apps=`): all of them
  * when it is unscoped (null or no scopes), else those every given scope admits (a slug scope and
  * `?apps=` together narrow each other). Order is kept.
  */
@@ -60,7 +60,7 @@ export const MAX_SCOPE_ENTRIES = 200
 /**
  * The tool scopes a connection names (REST: `X-Service-Scope` or `?scope=`; MCP: `/mcp/{slug}` or
  * `?scope=`) plus an ad-hoc scope of `?apps=` site hosts. Errors: 404 `unknown_scope` for a slug
- * the workspace lacks, 400 `invalid_scope` for an empty or over-long `apps` list (spec "Request
+ * the workspace lacks, 400 `invalid_scope` for an empty or over-long `apps` list (interface.md "Request
  * shape").
  */
 export function resolveToolScopes(

@@ -65,7 +65,7 @@ export function createRunSecrets(lookup: SecretLookup): RunSecrets {
   }
 }
 
-/** Why a step may not be sent, in the run failure's terms (spec "Why a run failed"). */
+/** Why a step may not be sent, in the run failure's terms (interface.md "Why a run failed"). */
 export interface SecretRefusal {
   ok: false
   code: 'policy_denied' | 'session_or_permission'

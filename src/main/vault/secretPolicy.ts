@@ -59,7 +59,7 @@ export function normalizeSecretHosts(hosts: unknown): string[] {
 }
 
 /**
- * True when a request to `url` may carry a secret bound to `hosts` (DESIGN.md §5 outbound
+ * True when a request to `url` may carry a secret bound to `hosts` (docs/architecture.md "Rules that cut across" outbound
  * checks): the URL's host matches an entry exactly; an entry without a port matches that host on
  * any port. Subdomains do not match: each host is bound by name.
  */

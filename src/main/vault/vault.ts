@@ -105,9 +105,9 @@ const sealedContext = (tenant: string, purpose: string) =>
   JSON.stringify(['sealed', tenant, purpose])
 
 /**
- * Creates the vault (DESIGN.md §3 `vault/`): a master key held in the OS
+ * Creates the vault (docs/architecture.md "The pipeline and the rooms" `vault/`): a master key held in the OS
  * keychain or derived from a passphrase with scrypt wraps one AES-256 data key per workspace,
- * which seals each secret as an AES-256-GCM envelope (spec "Authentication" 8). The database
+ * which seals each secret as an AES-256-GCM envelope (interface.md "Authentication" 8). The database
  * holds ciphertext only; keys live in this process's memory once unlocked.
  */
 export function createVault(deps: VaultDeps): Vault {

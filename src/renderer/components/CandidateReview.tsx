@@ -10,7 +10,7 @@ import { RunView } from './RunView'
 import { StatusBadge } from './StatusBadge'
 import { ListTable } from './ListTable'
 
-/** The surface-A path that calls `tool` (spec "A. Site tool calls"). */
+/** The surface-A path that calls `tool` (interface.md "A. Site tool calls"). */
 function callPath(tool: ToolSpec): string {
   return `/api/v1/sites/${tool.siteHost}/call/${tool.name}`
 }

@@ -14,7 +14,7 @@ function Stat({ value, label }: { value: number; label: string }) {
   )
 }
 
-/** Credits and the ledger (spec "What the service does" 7). */
+/** Credits and the ledger (interface.md "What the service does" 7). */
 export function UsageView() {
   const [usage, setUsage] = useState<Usage | null>(null)
   useEffect(() => void attempt(invoke('usage.get', {})).then((u) => u && setUsage(u)), [])

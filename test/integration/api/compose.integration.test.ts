@@ -10,7 +10,7 @@ import { makeSearchTool } from '../../fixtures/harness/searchTool'
 import { addNoteTool, connectHttp, startNotesSite, type NotesSite } from '../mcp/mcpClients'
 
 /**
- * The compose call (spec "C" `POST /api/v1/compose/v1/call`, issue 26 item 3) through the running
+ * The compose call (interface.md "C" `POST /api/v1/compose/v1/call`, issue 26 item 3) through the running
  * service: a real core on a SQLite file, the directory fixture and a notes site on 127.0.0.1.
  */
 let h: Harness

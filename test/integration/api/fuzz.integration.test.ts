@@ -21,14 +21,14 @@ const DAY_MS = 86_400_000
 const SEED = Number(process.env.SITECALL_FUZZ_SEED ?? Date.now() % 2 ** 31)
 
 /**
- * Codes a refusal may carry: the spec's tables, as `src/shared/errors.ts` holds them, without
- * the desktop app's own codes (not REST-visible in the spec's tables).
+ * Codes a refusal may carry: the interface's tables, as `src/shared/errors.ts` holds them, without
+ * the desktop app's own codes (not REST-visible in the interface's tables).
  */
 const LOCAL_CODES = new Set(['chromium_not_found', 'recording_failed', 'compile_failed'])
 const SPEC_CODES = new Set<string>(
   [...REST_ERROR_CODES, ...RUN_FAILURE_CODES].filter((c) => !LOCAL_CODES.has(c)),
 )
-/** RFC 6749 §5.2: the token endpoint answers these instead of the spec envelope. */
+/** RFC 6749 §5.2: the token endpoint answers these instead of docs/interface.md envelope. */
 const OAUTH_CODES = new Set([
   'invalid_request',
   'invalid_client',
@@ -563,7 +563,7 @@ async function send(req: FuzzRequest, failures: Failure[]): Promise<void> {
     return void fail('a refusal that is not JSON')
   }
   // The token endpoint's own errors are RFC 6749 §5.2's; the server's checks before it (Host,
-  // Origin, JSON parsing) still answer the spec envelope.
+  // Origin, JSON parsing) still answer docs/interface.md envelope.
   const oauthError = (parsed as { error?: unknown }).error
   if (req.route.path === '/oauth/token' && typeof oauthError === 'string') {
     const e = parsed as { error_description?: unknown }
@@ -574,7 +574,8 @@ async function send(req: FuzzRequest, failures: Failure[]): Promise<void> {
   const error = (parsed as { error?: { code?: unknown; message?: unknown } }).error
   if (!error || typeof error.code !== 'string' || typeof error.message !== 'string')
     return void fail('a refusal without the {error:{code,message}} envelope')
-  if (!SPEC_CODES.has(error.code)) return void fail(`code ${error.code} is not in the spec tables`)
+  if (!SPEC_CODES.has(error.code))
+    return void fail(`code ${error.code} is not in docs/interface.md tables`)
   let statusOk = true
   try {
     statusOk = parseErrorEntry(`${error.code}@${status}`).status === status

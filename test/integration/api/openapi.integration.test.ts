@@ -182,7 +182,7 @@ describe('request and error schemas', () => {
     )
   })
 
-  it('lists per operation and status the spec codes it can answer', () => {
+  it('lists per operation and status docs/interface.md codes it can answer', () => {
     const call = doc.paths['/api/v1/sites/{siteHost}/call/{toolId}']!.post!
     const codes = (status: string) =>
       (
@@ -231,7 +231,7 @@ describe('security and tools', () => {
       { bearer: [] },
       { oauth2: ['tools:read'] },
     ])
-    // DESIGN.md §5: every route but the OAuth metadata takes a key or token (issue 13).
+    // docs/architecture.md "Rules that cut across": every route but the OAuth metadata takes a key or token (issue 13).
     expect(doc.paths['/openapi.json']!.get!.security).toEqual([
       { bearer: [] },
       { oauth2: ['tools:read'] },

@@ -75,7 +75,7 @@ describe('POST /v1/tools/prepare', () => {
     const first = await prepare(body(), 'prepare-key-replay')
     const again = await prepare(body(), 'prepare-key-replay')
     expect(again.body.candidate!.id).toBe(first.body.candidate!.id)
-    // One credit for the compilation; the repeat is free (spec "What the service does" 7).
+    // One credit for the compilation; the repeat is free (interface.md "What the service does" 7).
     expect(charged()).toBe(before + 1)
     const other = await prepare<ErrorAnswerBody>(
       body({ intent: 'something else' }),
@@ -91,7 +91,7 @@ describe('POST /v1/tools/prepare', () => {
     expect(answer.body.candidate!.evidence.targetExchangeId).toBe(searchId)
   })
 
-  it('refuses unknown traces, unknown request ids, bad keys and bad bodies with the spec codes', async () => {
+  it('refuses unknown traces, unknown request ids, bad keys and bad bodies with docs/interface.md codes', async () => {
     const cases: Array<[unknown, string | null, number, string, RegExp?]> = [
       [body({ trace_id: 'trc_nope' }), 'prepare-key-e1', 404, 'not_found'],
       [

@@ -19,7 +19,7 @@ afterEach(async () => {
   await h.close()
 })
 
-/** A finished run answered 200 with status `failed` and exactly the spec's Run fields. */
+/** A finished run answered 200 with status `failed` and exactly the interface's Run fields. */
 function failedRun(code: string, signIn: { url: unknown } | null, message: unknown) {
   return {
     runId: expect.stringMatching(/^lrun_/),

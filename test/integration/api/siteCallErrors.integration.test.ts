@@ -28,7 +28,7 @@ afterEach(async () => {
 const expected = (query: string) =>
   searchRecords(h.site.records, { query, verified: false, page: 1, perPage: 12 })
 
-/** The error body of spec "Error body" with exactly these fields; `message` is human text. */
+/** The error body of interface.md "Error body" with exactly these fields; `message` is human text. */
 const refusal = (code: string, extra: Record<string, unknown> = {}) => ({
   error: { code, message: expect.any(String), ...extra },
 })

@@ -167,7 +167,7 @@ describe('PATCH /v1/tools/{id}', () => {
     expect(JSON.parse(sent.body)).toMatchObject({ query: 'image' })
   })
 
-  it('answers the spec’s codes for bad edits', async () => {
+  it('answers docs/interface.md’s codes for bad edits', async () => {
     const other = recordAgain()
     const clash = await patch<ErrorAnswerBody>(other.id, { name: tool.name })
     expect(clash.status).toBe(400)

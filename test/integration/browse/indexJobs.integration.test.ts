@@ -5,7 +5,7 @@ import { startIndexCore, startItemsSite, type IndexCore, type ItemsSite } from '
 
 const HOUR = 3_600_000
 const DAY = 24 * HOUR
-/** The core's clock: tests move it by hand (the 24-hour window of spec "Limits"). */
+/** The core's clock: tests move it by hand (the 24-hour window of interface.md "Limits"). */
 let now = Date.UTC(2026, 8, 28, 9, 0, 0)
 let app: IndexCore
 const sites: ItemsSite[] = []

@@ -327,7 +327,7 @@ describe('GET /app-api/screencast/:sessionId', { timeout: 90_000 }, () => {
     // No other route takes an upgrade (the plugin hands every upgrade request to Fastify).
     const events = `${base}/app-api/events?token=${core.ownerToken}`
     expect(await upgradeStatus(events, { origin: base })).toBe(400)
-    // Not as a WebSocket: a plain GET is refused with the spec's error body.
+    // Not as a WebSocket: a plain GET is refused with the interface's error body.
     const plain = await fetch(`${path}?token=${core.ownerToken}`)
     expect(plain.status).toBe(400)
     expect(((await plain.json()) as { error: { code: string } }).error.code).toBe('bad_request')

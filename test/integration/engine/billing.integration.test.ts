@@ -5,7 +5,13 @@ import { FREE_GRANT_CREDITS } from '../../../src/main/store/ledgerRepository'
 import type { Run } from '../../../src/shared/run'
 import type { ToolSpec } from '../../../src/shared/toolSpec'
 import { gate } from '../../fixtures/harness/harness'
-import { callTool, pollRun, searchRequests, send, type ErrorAnswerBody } from '../../fixtures/harness/http'
+import {
+  callTool,
+  pollRun,
+  searchRequests,
+  send,
+  type ErrorAnswerBody,
+} from '../../fixtures/harness/http'
 import { makeSearchTool } from '../../fixtures/harness/searchTool'
 import { charges, runsOf, startEngineHarness, type EngineHarness } from './engineHarness'
 
@@ -86,7 +92,7 @@ describe('the billing ledger', () => {
   })
 
   // insufficient_paid_credits is for a call that costs more than the paid balance. Every call
-  // costs 1 credit (spec "Limits": pricing), and credits are whole: any paid credit covers a call,
+  // costs 1 credit (interface.md "Limits": pricing), and credits are whole: any paid credit covers a call,
   // so this code cannot arise today. This shows the boundary on both sides instead.
   it('lets one paid credit pay a call once the free grant is spent, and refuses at none', async () => {
     spendEverything()

@@ -34,7 +34,7 @@ afterEach(async () => {
   await h.close()
 })
 
-/** A refusal as every surface shows it: the spec's string code and the message. */
+/** A refusal as every surface shows it: the interface's string code and the message. */
 interface Refusal {
   code: unknown
   message: string

@@ -1,4 +1,4 @@
-// Each failure code of the spec's "Why a run failed" from a real signal of a fixture server.
+// Each failure code of the interface's "Why a run failed" from a real signal of a fixture server.
 // Already proven elsewhere, not repeated here: the directory fixture's 401, 403, 429 with its
 // Retry-After, sign-in page, drift, empty answer (outcome_not_verified), 404, 500, connection reset
 // with the read's one retry counted at the site, and connection refused

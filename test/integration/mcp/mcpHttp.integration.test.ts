@@ -174,7 +174,7 @@ describe('MCP over Streamable HTTP', () => {
     expect(runOf(result)).toMatchObject({ status: 'failed', error: { code: 'not_found' } })
   })
 
-  it('refuses unknown and quarantined tools with the spec code in data.code', async () => {
+  it('refuses unknown and quarantined tools with docs/interface.md code in data.code', async () => {
     const { tool } = await makeSearchTool(h.core, h.site)
     const client = await connect()
     const unknown = await refusal(client.callTool({ name: 'local__nothing_here', arguments: {} }))

@@ -8,7 +8,7 @@
  * - no run is lost: every call ends with a `succeeded` run;
  * - one run per Idempotency-Key, whichever node each attempt reached;
  * - nothing is sent twice, except a read that the killed node had in flight, which the node
- *   that takes it over runs again (the spec's rule for reads): at most twice for those, once for
+ *   that takes it over runs again (the interface's rule for reads): at most twice for those, once for
  *   every other call.
  */
 import { spawn, type ChildProcess } from 'node:child_process'

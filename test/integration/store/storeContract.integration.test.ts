@@ -1,5 +1,5 @@
 /**
- * The store contract (issue 27 A, DESIGN.md §3 "one store interface, two implementations"): one
+ * The store contract (issue 27 A, docs/architecture.md "one store interface, two implementations"): one
  * suite, run against the embedded SQLite file and against PostgreSQL 15 (a private cluster,
  * `pgCluster.ts`). What the core relies on — idempotency, charging once, codes used once,
  * workspaces apart, transactions whole — must hold alike on both.

@@ -49,7 +49,7 @@ describe('judgeResponse', () => {
     )
   })
 
-  it('maps the site signals to the spec failure codes', () => {
+  it('maps the site signals to docs/interface.md failure codes', () => {
     expect(codeOf(judgeResponse(json({}, 401), verify))).toBe('session_or_permission')
     expect(codeOf(judgeResponse(json({}, 403), verify))).toBe('session_or_permission')
     expect(codeOf(judgeResponse(json({}, 404), verify))).toBe('not_found')

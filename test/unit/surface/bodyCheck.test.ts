@@ -25,7 +25,7 @@ describe('checking a body against its contract of src/shared', () => {
     expect(refusal(KEY_BODY_SCHEMA, {})).toBeNull()
   })
 
-  it('answers 400 bad_request for a body that is not an object (spec "Request shape")', () => {
+  it('answers 400 bad_request for a body that is not an object (interface.md "Request shape")', () => {
     for (const input of [null, [1], 'text', 3])
       expect(refusal(KEY_BODY_SCHEMA, input)).toMatchObject({ code: 'bad_request', status: 400 })
   })

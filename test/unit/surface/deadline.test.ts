@@ -21,7 +21,7 @@ function refusal(header: string | string[] | undefined, body: unknown) {
 const invalid = { code: 'invalid_input', status: 400 }
 
 describe('parseDeadline', () => {
-  it('uses the spec limits: 5000 to 300000 ms, default 60000', () => {
+  it('uses docs/interface.md limits: 5000 to 300000 ms, default 60000', () => {
     expect([DEADLINE_MIN_MS, DEADLINE_MAX_MS, DEADLINE_DEFAULT_MS]).toEqual([5000, 300000, 60000])
   })
 

@@ -19,7 +19,7 @@ const MAX_URI_LENGTH = 2000
 const LOOPBACK_NAMES = new Set(['127.0.0.1', '[::1]', 'localhost'])
 
 /**
- * Limits of unauthenticated registration (the spec leaves them "not shown").
+ * Limits of unauthenticated registration (docs/interface.md leaves them "not shown").
  * Every caller is on loopback, so one bucket serves them all: a person signing agents in
  * registers a few clients a day, a runaway loop thousands.
  */
@@ -86,7 +86,7 @@ export function isAllowedRedirectUri(value: string): boolean {
 }
 
 /**
- * Registers a public client (RFC 7591 dynamic registration; spec "B" `POST /oauth/clients`) from
+ * Registers a public client (RFC 7591 dynamic registration; interface.md "B" `POST /oauth/clients`) from
  * a body that passed `OAUTH_CLIENT_BODY_SCHEMA` (`{client_name?, redirect_uris}`; other metadata
  * is ignored as §2 allows). The answer says what was registered: no secret,
  * `token_endpoint_auth_method: "none"`, the code and refresh grants. Errors: 400 `invalid_input`

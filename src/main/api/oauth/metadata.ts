@@ -1,6 +1,6 @@
 import { ALL_API_SCOPES } from '../../../shared/apiScopes'
 
-/** Paths of the OAuth endpoints (spec "B": `POST /oauth/clients`). */
+/** Paths of the OAuth endpoints (interface.md "B": `POST /oauth/clients`). */
 export const OAUTH_PATHS = {
   metadata: '/.well-known/oauth-authorization-server',
   register: '/oauth/clients',

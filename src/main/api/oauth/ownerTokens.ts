@@ -40,7 +40,7 @@ export interface OwnerTokens {
 }
 
 /**
- * The owner's session tokens of this process (DESIGN.md §2: printed in the UI's URL). Held in
+ * The owner's session tokens of this process (docs/architecture.md "Processes": printed in the UI's URL). Held in
  * memory only, as hashes: a restart ends every session, as it did before tokens expired.
  */
 export function createOwnerTokens(options: { clock: () => number; lifeMs?: number }): OwnerTokens {

@@ -1,7 +1,7 @@
 import type { ApiScope } from '../../../shared/apiScopes'
 
 /**
- * Which OAuth scope each route needs (spec "Authentication" 4: search needs `tools:read`; the
+ * Which OAuth scope each route needs (interface.md "Authentication" 4: search needs `tools:read`; the
  * others are ours, see `src/shared/apiScopes.ts`). Matched on the path, so a route's parameter
  * names do not matter. A route missing here takes no OAuth token at all (API keys and the owner
  * token only), so a new route is closed to tokens until someone decides its scope.

@@ -64,7 +64,7 @@ const SCOPING_HEADERS = {
  * operation of `/openapi.json` is made from the route's own `schema` (`routeSchema`): body,
  * parameters and answers as declared, plus the refusals its auth, the server and its own
  * `x-errors` can answer, grouped per status with the `Error` envelope's `code` narrowed to them,
- * and its security (spec "Versioning" 2). A route without a contract is still listed, with a
+ * and its security (interface.md "Versioning" 2). A route without a contract is still listed, with a
  * generic body and the error envelope, and marked `x-undocumented`.
  */
 export function registerOpenApiGenerator(app: FastifyInstance): void {
@@ -151,7 +151,7 @@ export function openApiDocument(
   }
 }
 
-/** The OAuth code flow at `base` (RFC 6749 §4.1 with S256 PKCE; spec "Authentication"). */
+/** The OAuth code flow at `base` (RFC 6749 §4.1 with S256 PKCE; interface.md "Authentication"). */
 function oauth2Scheme(base: string) {
   return {
     type: 'oauth2',

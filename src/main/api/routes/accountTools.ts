@@ -15,7 +15,7 @@ import { OPERATION_KEY, json, toolCallErrors } from '../../surface/openapi/docPa
 const EXECUTE_FIELDS = Object.keys(EXECUTE_BODY_SCHEMA.properties)
 
 /**
- * The account API's tool routes (spec "B"): `GET /v1/tools/catalog` (free, unranked) and
+ * The account API's tool routes (interface.md "B"): `GET /v1/tools/catalog` (free, unranked) and
  * `POST /v1/tools/{id}/execute` (the first execution of a candidate verifies it).
  */
 export function registerAccountToolRoutes(app: FastifyInstance, deps: ServerDeps): void {
@@ -75,7 +75,7 @@ export function registerAccountToolRoutes(app: FastifyInstance, deps: ServerDeps
     async (request) => {
       const caller = auth.authenticate(request)
       const key = operationKey(request)
-      // The account API's refusals carry code and message only (spec "Account API status
+      // The account API's refusals carry code and message only (interface.md "Account API status
       // meanings"): an unknown field is named in the message, without the `valid` list the
       // schema's refusal adds.
       const raw = request.body ?? {}

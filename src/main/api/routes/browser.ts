@@ -4,7 +4,7 @@ import { routeSchema } from '../../surface/openapi/routeSchema'
 import { json } from '../../surface/openapi/docParts'
 
 /**
- * The browser routes of spec "B" (no body; fields of the answer "not shown", ours):
+ * The browser routes of interface.md "B" (no body; fields of the answer "not shown", ours):
  * `POST /v1/browser/stop` stops the workspace's browser work and answers
  * `{stopped: true, browseSessions, indexing, recording, profileKept: true}`; `DELETE /v1/browser`
  * closes the workspace's browse sessions and answers `{cleared: true, browseSessions,

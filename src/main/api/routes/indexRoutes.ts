@@ -22,7 +22,7 @@ import { browseGuardFor, guardApiUrl, localSitesOf, ownOriginsOf } from '../../s
 import { routeSchema } from '../../surface/openapi/routeSchema'
 import { OPERATION_KEY, json, billing } from '../../surface/openapi/docParts'
 
-/** The result of an index receipt: the search result's shape plus `routing` (spec "B"). */
+/** The result of an index receipt: the search result's shape plus `routing` (interface.md "B"). */
 export interface IndexResult {
   status: 'candidate' | 'unavailable'
   tools: ToolMatch[]
@@ -55,7 +55,7 @@ function checkUrl(value: string): string {
 /**
  * The indexing routes:
  *
- * `POST /v1/index` (spec "B"; body {@link INDEX_BODY_SCHEMA}; header `Idempotency-Key`
+ * `POST /v1/index` (interface.md "B"; body {@link INDEX_BODY_SCHEMA}; header `Idempotency-Key`
  * required; 1 credit per operation key, ledger and receipt key `index:<key>`): observes the URL
  * with the local headless Chromium (see `observePage`: load, settle, the one-search-box heuristic)
  * and compiles the trace with the intent. Answers the receipt `{status, cost, result}` where
@@ -69,14 +69,14 @@ function checkUrl(value: string): string {
  * (inspect before a new operation). A repeat with the same inputs replays the receipt
  * (`Idempotent-Replayed: true`), with other inputs 409 `idempotency_conflict`.
  *
- * `POST /api/v1/index` (spec "C"; body {@link INDEX_JOB_BODY_SCHEMA}): starts an index job in the
+ * `POST /api/v1/index` (interface.md "C"; body {@link INDEX_JOB_BODY_SCHEMA}): starts an index job in the
  * background, 202 with the job; a site the workspace is already indexing answers that job, 200.
  * 429 `index_limit` (5 jobs in 24 hours, `Retry-After` until the oldest leaves the window), 429
  * `index_busy` (3 jobs running). A new job costs 1 credit (402 before it starts). `GET
  * /api/v1/index/{jobId}` reads it (404 `not_found` for another workspace's or unknown id); done
  * means `status` `done` and `indexed` above 0.
  *
- * `model_unavailable` (spec "Index job": "carries model_unavailable as a reason when the indexing
+ * `model_unavailable` (interface.md "Index job": "carries model_unavailable as a reason when the indexing
  * model has no credit") never occurs here: Sitecall compiles without a language model, so no
  * job can wait on a model's credit. It is not faked.
  *
@@ -302,9 +302,9 @@ function resultOf(router: ToolRouter, outcome: IndexOutcome, intent: string): In
 }
 
 /**
- * No Chromium to observe with is 503 `unavailable` (spec "Account API status meanings": 503,
+ * No Chromium to observe with is 503 `unavailable` (interface.md "Account API status meanings": 503,
  * provider configuration required), its message saying how to point at one: the recorder's
- * `chromium_not_found` is the desktop app's code, not one of the spec's REST tables.
+ * `chromium_not_found` is the desktop app's code, not one of the interface's REST tables.
  */
 function requireBrowser(service: Indexing): void {
   try {

@@ -20,11 +20,11 @@ const summary = (k: ApiKeyRecord) => ({
 })
 
 /**
- * The workspace's API keys over the account API (spec "Authentication" 1-3),
+ * The workspace's API keys over the account API (interface.md "Authentication" 1-3),
  * owner token, or on a team server an owner or admin of the workspace: `GET /v1/keys` lists them; `POST /v1/keys {label?, kind?}` mints one (201,
  * the key shown once; `kind: "org"` may act for end users with `X-Service-End-User`);
  * `DELETE /v1/keys/{id}` revokes one (200 `{revoked}`, 404 `not_found` for a key of another
- * workspace or none). Bad bodies are refused as the spec's "Request shape" says (`KEY_BODY_SCHEMA`).
+ * workspace or none). Bad bodies are refused as the interface's "Request shape" says (`KEY_BODY_SCHEMA`).
  */
 export function registerKeyRoutes(
   app: FastifyInstance,

@@ -44,7 +44,7 @@ const cookieName = (request: FastifyRequest) =>
  * - `GET /oauth/authorize` shows the consent page to the owner; `POST /oauth/authorize` takes
  *   the Approve/Deny form and redirects (303) back to the client with `code` or `error`;
  * - `POST /oauth/token` (form-encoded) exchanges a code with its PKCE verifier, or rotates a
- *   refresh token. Its errors are RFC 6749 §5.2's `{error, error_description}`, not the spec's
+ *   refresh token. Its errors are RFC 6749 §5.2's `{error, error_description}`, not the interface's
  *   envelope, because OAuth clients branch on that `error` (a refresh answered `invalid_grant`
  *   makes them sign in again);
  * - `POST /app-api/session/refresh` trades the UI's valid owner token for a fresh one;

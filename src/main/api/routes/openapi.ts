@@ -5,12 +5,12 @@ import { openApiDocument } from '../openapi/document'
 import { routeSchema } from '../../surface/openapi/routeSchema'
 import { json } from '../../surface/openapi/docParts'
 
-/** Path of the machine-readable description (spec "B"). */
+/** Path of the machine-readable description (interface.md "B"). */
 export const OPENAPI_PATH = '/openapi.json'
 
 /**
- * `GET /openapi.json` (spec "B", "Versioning" 2): like every route of the account API but the
- * OAuth metadata (DESIGN.md §5 "Local server safety"), it takes an API key, the owner token or an
+ * `GET /openapi.json` (interface.md "B", "Versioning" 2): like every route of the account API but the
+ * OAuth metadata (docs/architecture.md "Local server safety"), it takes an API key, the owner token or an
  * OAuth token with `tools:read` (401 without one): its `x-tools` are the caller's workspace's
  * verified tools, which no one else may read. `registerOpenApiGenerator`
  * must have run on the server before any route. The document is the routes' own schemas, for the

@@ -15,7 +15,7 @@ import { OPERATION_KEY, json } from '../../surface/openapi/docParts'
 const MAX_REMEMBERED_KEYS = 1000
 
 /**
- * `POST /v1/tools/prepare` (spec "B"; 1 credit for manual compilation, billed later): body
+ * `POST /v1/tools/prepare` (interface.md "B"; 1 credit for manual compilation, billed later): body
  * `{trace_id, request_id, intent, dependency_ids?}` (`PREPARE_BODY_SCHEMA`), header
  * `Idempotency-Key` required. Answers `{candidate}` or `{explanation}`. A repeated key with the
  * same body answers the first result again; with another body it is 409 `idempotency_conflict`.

@@ -8,10 +8,10 @@ import { run, runAnswers } from '../../surface/openapi/docParts'
 import { RUN_RESPONSES_BODY_SCHEMA } from '../../../shared/accountApiSchemas'
 
 /**
- * Answering and cancelling runs (spec "C" and "Answering an input_required run"):
+ * Answering and cancelling runs (interface.md "C" and "Answering an input_required run"):
  * `POST /api/v1/runs/{runId}/responses` `{stateRevision, answers:[{requirementId, value |
  * optionId | approve}]}` continues the same run and answers like a call: 200 when it finished,
- * 202 while it waits or still runs; `POST /api/v1/runs/{runId}/cancel` (the cancel path the spec
+ * 202 while it waits or still runs; `POST /api/v1/runs/{runId}/cancel` (the cancel path docs/interface.md
  * leaves "not shown") stops it and answers the cancelled run.
  */
 export function registerRunRoutes(app: FastifyInstance, deps: ServerDeps): void {

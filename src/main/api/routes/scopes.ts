@@ -9,7 +9,7 @@ import { json } from '../../surface/openapi/docParts'
 import { SCOPE_BODY_SCHEMA, type ScopeBody } from '../../../shared/accountApiSchemas'
 
 /**
- * Tool scopes (spec "C" `POST /api/v1/scopes`): create or replace a workspace's scope (201, or
+ * Tool scopes (interface.md "C" `POST /api/v1/scopes`): create or replace a workspace's scope (201, or
  * 200 when the slug existed), 400 `too_many_scopes` for a 21st; `GET /api/v1/scopes` lists them;
  * `DELETE /api/v1/scopes/{slug}` deletes one (204, or 404 `unknown_scope`).
  * A scope is used as `/mcp/{slug}`, `/mcp?scope=`, or on REST as `X-Service-Scope` / `?scope=`.

@@ -14,7 +14,7 @@ import { OWNER_WORKSPACE } from '../../store/workspaces'
 import { routeSchema } from '../../surface/openapi/routeSchema'
 import { searchContract } from '../../surface/openapi/docParts'
 
-/** The search receipt of spec "Resources". */
+/** The search receipt of interface.md "Resources". */
 export interface SearchReceipt {
   status: 'completed' | 'uncertain'
   cost: number
@@ -22,7 +22,7 @@ export interface SearchReceipt {
 }
 
 /**
- * The three search forms of spec "B" (rule 1: one result and one operation-key ledger):
+ * The three search forms of interface.md "B" (rule 1: one result and one operation-key ledger):
  * `POST /v1/tools/search` and `POST /v1/tool-router` (JSON `{intent, domain?}`) and
  * `GET /v1/tools?intent=&domain=`. Each needs `Idempotency-Key`; the operation is keyed
  * `search:<key>` in the ledger and the receipts, whatever the form. The first request with a key

@@ -34,7 +34,7 @@ const private_ = (reply: FastifyReply) =>
   reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer')
 
 /**
- * The one-time sign-in links of runs (spec "Authentication" 7, "Logins", run `signIn.url`):
+ * The one-time sign-in links of runs (interface.md "Authentication" 7, "Logins", run `signIn.url`):
  * `GET /signin/<token>` uses the link once, starts the sign-in flow of its site and answers a
  * page that shows the flow's progress (for the headless web UI it also takes the username,
  * password and code, since the person cannot see a headless browser). The page reads and drives

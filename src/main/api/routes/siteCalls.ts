@@ -15,7 +15,7 @@ import {
 import { schemaRef } from '../../surface/openapi/components'
 
 /**
- * Surface A (spec "A. Site tool calls") and runs (spec "C"): `POST
+ * Surface A (interface.md "A. Site tool calls") and runs (interface.md "C"): `POST
  * /api/v1/sites/{site_host}/call/{tool_id}`, `GET /api/v1/sites/{site_host}`, `GET
  * /api/v1/runs/{runId}`.
  */

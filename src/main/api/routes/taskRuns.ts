@@ -32,7 +32,7 @@ const TASK_RUN_ROUTE = routeSchema({
 })
 
 /**
- * `POST /api/v1/runs`, run by task (spec "C"; body `TASK_RUN_BODY_SCHEMA`): the intent is routed
+ * `POST /api/v1/runs`, run by task (interface.md "C"; body `TASK_RUN_BODY_SCHEMA`): the intent is routed
  * to the best verified tool scoring at least 0.9 and run like a site tool call (billed only when
  * it succeeds): 200 when the run finished, 202 while `accepted`, `working` or `input_required`,
  * 504 `run_timeout` (`runId`, `deadlineMs`, `poll`) past the deadline while the run goes on. No

@@ -86,13 +86,13 @@ export interface TeamAccountRouteDeps {
 }
 
 /**
- * A team server's account routes (issue 27 A; the spec marks registration and login "not
+ * A team server's account routes (issue 27 A; docs/interface.md marks registration and login "not
  * shown": the shapes are decided here and in docs/team-server.md). Registered only by
  * `sitecall server`; the desktop and `serve` keep their single local owner.
  * - `POST /v1/auth/register {name, password}` → 201 `{account, workspace, token, expiresAt}`
  *   (409 `conflict`: name taken); `POST /v1/auth/login {name, password}` → `{account, token,
  *   expiresAt}` (401 `unauthorized`; 429 `rate_limited` past 10 attempts per name in 15 min).
- *   The token (`svc_owner_…`) lives one hour (spec "Authentication" 3); `POST /v1/auth/logout`
+ *   The token (`svc_owner_…`) lives one hour (interface.md "Authentication" 3); `POST /v1/auth/logout`
  *   ends it at once → `{loggedOut: true}`.
  * - `GET /v1/workspaces`, `POST /v1/workspaces {name}`: the caller's workspaces; a new one.
  * - `GET|POST /v1/workspaces/{id}/members`, `PATCH|DELETE /v1/workspaces/{id}/members/{accountId}`

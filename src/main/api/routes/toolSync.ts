@@ -38,7 +38,7 @@ const TOOL = Type.Object(
   },
   {
     additionalProperties: true,
-    description: 'The whole tool spec (DESIGN.md §4), never a credential.',
+    description: 'The whole tool spec (docs/architecture.md "The records"), never a credential.',
     ...refusal('"tool" is a whole tool spec: id, siteHost, name, status, steps, verify...'),
   },
 )

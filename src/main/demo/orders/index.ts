@@ -23,7 +23,7 @@ export { OPERATIONS, PERSISTED, queryHash } from './graphqlQueries'
 export { TOKEN_KEY } from './spaScripts'
 
 /**
- * Registers the synthetic orders site (INTERFACE.md section B rule 3: the demo observation page
+ * Registers the synthetic orders site (docs/interface.md section B rule 3: the demo observation page
  * for trying indexing) on `app` under `options.prefix`, in its own encapsulated plugin: its form
  * parser, hooks, error and not-found handlers touch no other route. The routes are public: the
  * service authenticates per route, and these never ask for a key (a browser opens them).

@@ -1,4 +1,4 @@
-// Shapes of the orders demo (INTERFACE.md section B rule 3: the service's own synthetic orders
+// Shapes of the orders demo (docs/interface.md section B rule 3: the service's own synthetic orders
 // page, served at /demo/orders and by the test fixture of the same name).
 
 /** The shipping choices of the create form's <select>, in its order. */
@@ -70,5 +70,5 @@ export interface OrdersDemoOptions {
   signal?: AbortSignal
 }
 
-/** The demo's default person (INTERFACE.md's demo is a page anyone may try). */
+/** The demo's default person (docs/interface.md's demo is a page anyone may try). */
 export const DEFAULT_USER: OrdersUser = { username: 'alice', password: 'wonderland' }

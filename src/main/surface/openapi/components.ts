@@ -7,15 +7,15 @@ export const ALL_ERROR_CODES = [...new Set<string>([...REST_ERROR_CODES, ...RUN_
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` })
 
 /**
- * Shared schemas of the document (`components.schemas`): the spec's error bodies ("Error body",
+ * Shared schemas of the document (`components.schemas`): the interface's error bodies ("Error body",
  * "Run-timeout error body"), the Run ("Run"), the search receipt ("Resources") and RFC 6749
- * §5.2's token error. Response shapes are open (`additionalProperties` allowed): the spec says
+ * §5.2's token error. Response shapes are open (`additionalProperties` allowed): docs/interface.md says
  * "extra fields may appear".
  */
 export const COMPONENT_SCHEMAS = {
   Error: {
     type: 'object',
-    description: 'A refused request (spec "Error body"). Branch on `error.code`.',
+    description: 'A refused request (interface.md "Error body"). Branch on `error.code`.',
     required: ['error'],
     properties: {
       error: {
@@ -30,7 +30,8 @@ export const COMPONENT_SCHEMAS = {
   },
   RunTimeoutError: {
     type: 'object',
-    description: 'HTTP 504: the deadline passed and the run goes on (spec "Run-timeout error").',
+    description:
+      'HTTP 504: the deadline passed and the run goes on (interface.md "Run-timeout error").',
     required: ['error'],
     properties: {
       error: {
@@ -48,7 +49,7 @@ export const COMPONENT_SCHEMAS = {
   },
   Run: {
     type: 'object',
-    description: 'A run (spec "Run"); extra fields may appear.',
+    description: 'A run (interface.md "Run"); extra fields may appear.',
     required: ['runId', 'status'],
     properties: {
       runId: { type: 'string', pattern: '^lrun_' },
@@ -79,7 +80,7 @@ export const COMPONENT_SCHEMAS = {
   },
   SearchReceipt: {
     type: 'object',
-    description: 'Receipt of a search form (spec "B"): one result per operation key.',
+    description: 'Receipt of a search form (interface.md "B"): one result per operation key.',
     required: ['status', 'cost', 'result'],
     properties: {
       status: { enum: ['completed', 'uncertain'] },
@@ -99,7 +100,7 @@ export const COMPONENT_SCHEMAS = {
   OAuthError: {
     type: 'object',
     description:
-      'Token endpoint error (RFC 6749 §5.2), not the spec envelope: clients branch on it.',
+      'Token endpoint error (RFC 6749 §5.2), not the envelope of docs/interface.md: clients branch on it.',
     required: ['error'],
     properties: {
       error: {

@@ -27,7 +27,7 @@ export const DEADLINE: ParamDoc = {
   schema: { type: 'integer', minimum: 5000, maximum: 300000 },
 }
 
-/** A run answer (spec "Run") with its description. */
+/** A run answer (interface.md "Run") with its description. */
 export const run = (description: string): ResponseDoc => ({ description, schema: schemaRef('Run') })
 /** A JSON answer whose shape the description names (an open object). */
 export const json = (description: string): ResponseDoc => ({
@@ -51,7 +51,7 @@ export const toolCallErrors = [
   ...billing,
 ]
 /**
- * The contract of the three search forms (spec "B" rule 1): the JSON body of POST, or the
+ * The contract of the three search forms (interface.md "B" rule 1): the JSON body of POST, or the
  * query of GET (`viaQuery`), with the operation key and the search receipt.
  */
 export const searchContract = (summary: string, viaQuery: boolean): RouteDoc => ({

@@ -28,7 +28,7 @@ export interface ResponseDoc {
 }
 
 /**
- * The contract of one route beyond its method and path. `errors` are the spec codes the route
+ * The contract of one route beyond its method and path. `errors` are docs/interface.md codes the route
  * itself answers (the auth layer's and the server's own are added when the document is made);
  * `code@status` names a status other than the code's first one in `ERROR_STATUS`.
  */
@@ -66,7 +66,7 @@ export type RouteSchema = FastifySchema & {
  * The Fastify `schema` of a route from its contract: `body` (validated by the server's compiler,
  * see `routeValidation.ts`), `querystring` and `headers` from its parameters, `response` from
  * its answers, and the summary, tag, auth and error codes @fastify/swagger turns into the
- * `/openapi.json` operation (spec "Versioning" 2). One object serves validation and document.
+ * `/openapi.json` operation (interface.md "Versioning" 2). One object serves validation and document.
  */
 export function routeSchema(doc: RouteDoc): RouteSchema {
   const schema: RouteSchema = {

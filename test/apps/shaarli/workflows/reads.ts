@@ -17,7 +17,7 @@ interface ListExpectation {
 
 /**
  * True when a list answer links to a seeded bookmark: its row's `href` in the page's HTML (a
- * replay by hand), or a link of the page result a tool run gives (spec "Page result":
+ * replay by hand), or a link of the page result a tool run gives (interface.md "Page result":
  * `{title, text, links: [{text, href}]}`, serialized as JSON).
  */
 const linksTo = (text: string, title: string): boolean => {
@@ -136,7 +136,7 @@ const STABLE_TAG_COUNTS: Record<string, number> = { finance: 3, database: 1, rec
 function tagCount(html: string, tag: string): number | null {
   const item =
     new RegExp(`data-tag="${tag}"[\\s\\S]*?class="count">(\\d+)<`).exec(html) ??
-    // The page result of a tool run reads the same row as a line "3 finance" (spec "Page result").
+    // The page result of a tool run reads the same row as a line "3 finance" (interface.md "Page result").
     new RegExp(`(?:^|\\\\n|\\n)(\\d+) ${tag}(?:\\\\n|\\n|$)`).exec(html)
   return item ? Number(item[1]) : null
 }

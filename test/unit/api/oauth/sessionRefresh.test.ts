@@ -20,7 +20,8 @@ it("trades the web UI's owner token for a fresh, working one at once", async () 
   const session = { token: core.ownerToken as string | null }
   const saved: string[] = []
   const stop = keepSessionFresh(fetch, session, { baseUrl: base, save: (t) => saved.push(t) })
-  await expect.poll(() => saved.length).toBe(1)
+  // The trade is one HTTP round trip; poll's 1 s default is too short on a loaded 2-core runner.
+  await expect.poll(() => saved.length, { timeout: 20_000 }).toBe(1)
   stop()
   expect(session.token).toBe(saved[0])
   expect(session.token).not.toBe(core.ownerToken)
