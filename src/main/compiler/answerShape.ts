@@ -3,7 +3,7 @@
  * bare strings (suggestions), or a bare count.
  */
 import type { Exchange } from '../../shared/trace'
-import { safeUrl } from './classify'
+import { httpUrl } from '../../shared/urls'
 
 /** The biggest array of objects in a JSON answer (its path, with `[]` for nesting), or null. */
 export function largestRecordList(
@@ -31,7 +31,7 @@ export function answerText(exchange: Exchange): string {
 
 /** A typeahead endpoint: named so in its path, or answering bare strings and no records. */
 export function isSuggestEndpoint(exchange: Exchange, json: unknown): boolean {
-  const path = safeUrl(exchange.url)?.pathname ?? ''
+  const path = httpUrl(exchange.url)?.pathname ?? ''
   if (/(suggest|autocomplete|auto-complete|typeahead|complet(e|ion)s?|hints?)(\/|$|\b)/i.test(path))
     return true
   const list = Array.isArray(json)
@@ -51,7 +51,7 @@ export function isSuggestEndpoint(exchange: Exchange, json: unknown): boolean {
 /** An answer that is a count (a number, or a small object of numbers, or a count/stats path). */
 export function isCountOnly(exchange: Exchange, json: unknown): boolean {
   if (typeof json === 'number') return true
-  const path = safeUrl(exchange.url)?.pathname ?? ''
+  const path = httpUrl(exchange.url)?.pathname ?? ''
   if (json === null || typeof json !== 'object' || Array.isArray(json)) return false
   if (largestRecordList(json)) return false
   const values = Object.values(json)

@@ -1,6 +1,6 @@
 import type { Exchange } from '../../shared/trace'
 import { headerValue, mimeTypeOf } from '../../shared/trace'
-import { httpUrl as safeUrl } from '../../shared/urls'
+import { httpUrl } from '../../shared/urls'
 import { isXmlMediaType, xmlTree } from '../../shared/xmlTree'
 import { safeJson } from '../../shared/safeJson'
 import { registrableDomain, thirdPartyKind } from './thirdParty'
@@ -20,7 +20,7 @@ export function rejectionReason(
   siteHosts: Set<string>,
   writes: (e: Exchange) => boolean = (e) => isWriteMethod(e.method),
 ): string | null {
-  const url = safeUrl(exchange.url)
+  const url = httpUrl(exchange.url)
   if (!url) return 'not an http(s) URL'
   if (exchange.method === 'OPTIONS') return 'CORS preflight'
   if (isAdRequest(url)) return 'ad request'
@@ -201,9 +201,6 @@ export function isSiteHost(host: string, siteHosts: Set<string>): boolean {
   for (const site of siteHosts) if (registrableDomain(site) === domain) return true
   return false
 }
-
-/** The URL when it is http(s), else null (the compiler's name for `httpUrl`). */
-export { safeUrl }
 
 /** Ad servers and ad paths: a host label or a path segment that names ads. */
 function isAdRequest(url: URL): boolean {

@@ -3,7 +3,8 @@ import type { ToolSpec } from '../../shared/toolSpec'
 import { SECRET_PLACEHOLDER, type Action, type Exchange, type Trace } from '../../shared/trace'
 import { applyBindings, stepsAfterBindings } from './bindings'
 import { rankCandidates } from './candidates'
-import { isWriteMethod, parseJsonRequest, rejectionReason, safeUrl } from './classify'
+import { isWriteMethod, parseJsonRequest, rejectionReason } from './classify'
+import { httpUrl } from '../../shared/urls'
 import { learnOperationFields, writesByOperation } from './operation'
 import { graphqlOfExchange } from './graphql'
 import { planDependencies, type DependencyPlan } from './dependencies'
@@ -173,9 +174,9 @@ export function targetCandidates(
   intent: string,
   byHandId?: string,
 ): TargetCandidates {
-  const start = safeUrl(trace.startUrl)
+  const start = httpUrl(trace.startUrl)
   const siteHosts = new Set(
-    [start?.host, ...trace.actions.map((a) => safeUrl(a.pageUrl)?.host)].filter(
+    [start?.host, ...trace.actions.map((a) => httpUrl(a.pageUrl)?.host)].filter(
       Boolean,
     ) as string[],
   )
@@ -321,7 +322,7 @@ function planRequests(
     forced: options.dependencyExchangeIds ?? [],
     pathSlots: pathInputs.map((p) => Number(p['x-path'])),
     pathInputs: new Map(pathInputs.map((p) => [Number(p['x-path']), `{{input.${p['x-slot']}}}`])),
-    sameSite: (e) => siteHosts.has(safeUrl(e.url)?.host ?? ''),
+    sameSite: (e) => siteHosts.has(httpUrl(e.url)?.host ?? ''),
   })
   const dependencies = readFormSiblings(
     trace,
@@ -346,7 +347,7 @@ function planRequests(
   dependencies.steps = stepsAfterBindings(dependencies.steps, before, bound.inputs)
   const signIn = bindSignIn(
     bound,
-    safeUrl(exchange.url)!.host,
+    httpUrl(exchange.url)!.host,
     chosen.signals.some((s) => s.name === 'sends_second_factor'),
     cls !== 'auth' && (cls !== null || !loginField),
   )
@@ -365,7 +366,7 @@ function candidateOf(
   const { exchange } = chosen
   const { output } = shaped
   const plan = { ...signIn.plan, inputs: files.inputs }
-  const siteUrl = safeUrl(exchange.url)!
+  const siteUrl = httpUrl(exchange.url)!
   const site = siteOfTrace(trace)
   // GraphQL operations and page reads keep their names (operationName; the interface's `read_page`).
   const keepsName =

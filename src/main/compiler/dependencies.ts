@@ -7,7 +7,7 @@ import type {
   ToolStep,
 } from '../../shared/toolSpec'
 import type { Exchange, Trace } from '../../shared/trace'
-import { safeUrl } from './classify'
+import { httpUrl } from '../../shared/urls'
 import { httpAuthSchemeOf } from './httpAuth'
 import { snake } from './naming'
 import { isOperationValue } from './operation'
@@ -239,7 +239,7 @@ function sourceOf(
   // so the run takes the token the saved login keeps, wherever in its storage that is.
   if (bearer && site === 'header:authorization') {
     plan.signals.push(signal('login_value', `${site} is a bearer token: the saved login's token`))
-    return loginValue(plan, 'localStorage', safeUrl(exchange.url)!.origin, ANY_TOKEN, '')
+    return loginValue(plan, 'localStorage', httpUrl(exchange.url)!.origin, ANY_TOKEN, '')
   }
   return null
 }
@@ -367,7 +367,7 @@ function assetSegments(trace: Trace): Set<string> {
   if (memo) return memo
   const paths = new Map<string, Set<string>>()
   for (const e of trace.exchanges) {
-    const path = safeUrl(e.url)?.pathname ?? ''
+    const path = httpUrl(e.url)?.pathname ?? ''
     if (!ASSET_TYPES.has(e.resourceType ?? '') && !ASSET_PATH.test(path)) continue
     for (const segment of pathSegments(e.url).slice(0, -1)) {
       const seen = paths.get(segment) ?? new Set<string>()
@@ -442,13 +442,13 @@ const PASSWORD_FIELD = /<input\b[^>]*\btype\s*=\s*["']?password\b/i
  * Null when the person signed in of their own accord (no such page).
  */
 function pageBehindSignIn(login: Exchange, earlier: readonly Exchange[]): Exchange | null {
-  const host = safeUrl(login.url)?.host
+  const host = httpUrl(login.url)?.host
   for (let i = earlier.length - 1; i >= 0; i--) {
     const e = earlier[i]!
-    if (e.method !== 'GET' || safeUrl(e.url)?.host !== host || e.status !== 200) continue
+    if (e.method !== 'GET' || httpUrl(e.url)?.host !== host || e.status !== 200) continue
     if (!PASSWORD_FIELD.test(e.responseBody?.text ?? '')) continue
     // The page must be more than the sign-in form: one of its own (a path or query) was asked.
-    return safeUrl(e.url)?.search || safeUrl(e.url)?.pathname !== safeUrl(login.url)?.pathname
+    return httpUrl(e.url)?.search || httpUrl(e.url)?.pathname !== httpUrl(login.url)?.pathname
       ? e
       : null
   }
@@ -498,5 +498,5 @@ function signal(name: string, detail: string): EvidenceSignal {
 }
 
 function pathOf(url: string): string {
-  return safeUrl(url)?.pathname ?? url
+  return httpUrl(url)?.pathname ?? url
 }

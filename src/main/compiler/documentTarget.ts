@@ -1,6 +1,6 @@
 import type { EvidenceSignal } from '../../shared/toolSpec'
 import type { Action, Exchange } from '../../shared/trace'
-import { safeUrl } from './classify'
+import { httpUrl } from '../../shared/urls'
 import { embeddedBlocks, valueAt, type EmbeddedBlock } from './embeddedData'
 import { pathSegments, requestValues } from './requestValues'
 import { largestRecordList } from './answerShape'
@@ -230,10 +230,10 @@ function varyingSegment(
 ): { slot: PathSlot; how: string } | null {
   const segments = pathSegments(doc.url)
   if (!segments.length) return null
-  const host = safeUrl(doc.url)?.host
+  const host = httpUrl(doc.url)?.host
   const counts = new Map<number, number>()
   for (const other of docs) {
-    if (other === doc || safeUrl(other.url)?.host !== host) continue
+    if (other === doc || httpUrl(other.url)?.host !== host) continue
     const o = pathSegments(other.url)
     if (o.length !== segments.length) continue
     const differing = segments.map((s, i) => (s === o[i] ? -1 : i)).filter((i) => i >= 0)

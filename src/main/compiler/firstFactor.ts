@@ -1,7 +1,7 @@
 import { plainLoginSecretName } from '../../shared/loginSecrets'
 import type { RequestTemplate, SlotSchema, ToolSpec, ToolStep } from '../../shared/toolSpec'
 import { SECRET_PLACEHOLDER, type Trace } from '../../shared/trace'
-import { safeUrl } from './classify'
+import { httpUrl } from '../../shared/urls'
 import { planDependencies } from './dependencies'
 import { requestValues } from './requestValues'
 import { firstFactorOf } from './secondFactor'
@@ -46,7 +46,7 @@ export function withFirstFactor(tool: ToolSpec, trace: Trace, intent: string): T
     typed: user ? [String(user.value)] : [],
     slotOf: new Map(given ? [[String(user.value), `{{input.${slot}}}`]] : []),
     forced: [first.id],
-    sameSite: (e) => hosts.has(safeUrl(e.url)?.host ?? ''),
+    sameSite: (e) => hosts.has(httpUrl(e.url)?.host ?? ''),
   })
   const last = tool.steps[tool.steps.length - 1]!
   const extracted = new Set(plan.steps.flatMap((s) => s.extract.map((x) => `${s.id}.${x.name}`)))
@@ -64,7 +64,7 @@ export function withFirstFactor(tool: ToolSpec, trace: Trace, intent: string): T
       'x-path': user.path,
       type: 'string',
       default: String(user.value),
-      description: `Who signs in: the user name the first factor sends (${first.method} ${safeUrl(first.url)?.pathname} ${user.location} ${user.path}); the password and the one-time code come from the saved login`,
+      description: `Who signs in: the user name the first factor sends (${first.method} ${httpUrl(first.url)?.pathname} ${user.location} ${user.path}); the password and the one-time code come from the saved login`,
     } satisfies SlotSchema
   const all = [...steps, last]
   return {
@@ -86,7 +86,7 @@ export function withFirstFactor(tool: ToolSpec, trace: Trace, intent: string): T
         {
           name: 'first_factor',
           weight: 0,
-          detail: `${first.method} ${safeUrl(first.url)?.pathname} (user name and password) runs first: the one-time code completes the session it opened`,
+          detail: `${first.method} ${httpUrl(first.url)?.pathname} (user name and password) runs first: the one-time code completes the session it opened`,
         },
       ],
     },
@@ -126,7 +126,7 @@ function slotName(key: string, properties: Record<string, unknown>): string {
 function siteHosts(trace: Trace): Set<string> {
   return new Set(
     [trace.startUrl, ...trace.actions.map((a) => a.pageUrl)]
-      .map((u) => safeUrl(u)?.host)
+      .map((u) => httpUrl(u)?.host)
       .filter((h): h is string => !!h),
   )
 }

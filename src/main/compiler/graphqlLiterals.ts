@@ -15,7 +15,8 @@ import { Kind, parse, visit, type ASTNode } from 'graphql'
 import { fold } from '../../shared/jsonPath'
 import type { EvidenceSignal, SlotSchema, ToolSpec, ToolStep } from '../../shared/toolSpec'
 import type { Exchange, Trace } from '../../shared/trace'
-import { parseJsonBody, safeUrl } from './classify'
+import { parseJsonBody } from './classify'
+import { httpUrl } from '../../shared/urls'
 import { snake } from './naming'
 import { personValues } from './personValues'
 import { extractorName, findPickedRecord, pickedRecordPath } from './pickedRecords'
@@ -106,7 +107,7 @@ export function parametriseGraphqlLiterals(
         signals.push({
           name: 'lookup_picked_record',
           weight: 0,
-          detail: `the query writes ${literal.value} (${literal.field}) inline: the ${picked.idField} of the record whose ${picked.field} is "${picked.person.value}" in ${picked.exchange.method} ${safeUrl(picked.exchange.url)?.pathname}, looked up by it (input ${slot})`,
+          detail: `the query writes ${literal.value} (${literal.field}) inline: the ${picked.idField} of the record whose ${picked.field} is "${picked.person.value}" in ${picked.exchange.method} ${httpUrl(picked.exchange.url)?.pathname}, looked up by it (input ${slot})`,
         })
         continue
       }
@@ -122,7 +123,7 @@ export function parametriseGraphqlLiterals(
       signals.push({
         name: 'dependency',
         weight: 0,
-        detail: `the query writes "${literal.value}" (${literal.field}) inline: it comes from json ${source.path} of ${source.exchange.method} ${safeUrl(source.exchange.url)?.pathname}`,
+        detail: `the query writes "${literal.value}" (${literal.field}) inline: it comes from json ${source.path} of ${source.exchange.method} ${httpUrl(source.exchange.url)?.pathname}`,
       })
     }
     if (!replacements.length) continue
@@ -215,11 +216,11 @@ function answerSource(
   before: Exchange,
   trace: Trace,
 ): { exchange: Exchange; path: string } | null {
-  const host = safeUrl(before.url)?.host
+  const host = httpUrl(before.url)?.host
   const earlier = trace.exchanges
     .filter(
       (e) =>
-        e.seq < before.seq && e.status >= 200 && e.status < 300 && safeUrl(e.url)?.host === host,
+        e.seq < before.seq && e.status >= 200 && e.status < 300 && httpUrl(e.url)?.host === host,
     )
     .reverse()
   for (const exchange of earlier) {

@@ -1,6 +1,7 @@
 import { plainLoginSecretName } from '../../shared/loginSecrets'
 import { SECRET_PLACEHOLDER } from '../../shared/trace'
-import { isWriteMethod, safeUrl } from './classify'
+import { isWriteMethod } from './classify'
+import { httpUrl } from '../../shared/urls'
 
 /**
  * Headers a replay must not copy: hop-by-hop and computed ones (RFC 9110 §7.6.1), browser-only
@@ -37,7 +38,7 @@ export function keptHeaders(
       // (WordPress' trash link), and the recorded one was the list page, not the origin.
       const origin =
         isWriteMethod(method) || (lower === 'referer' && options.pageRead)
-          ? safeUrl(value)?.origin
+          ? httpUrl(value)?.origin
           : undefined
       if (origin && origin !== 'null') kept[lower] = lower === 'referer' ? `${origin}/` : origin
     } else if (!DROPPED_HEADERS.test(name))

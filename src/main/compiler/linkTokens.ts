@@ -2,7 +2,7 @@ import * as cheerio from 'cheerio'
 import { formatLinkQuery, linkQueryValue, parseLinkQuery, queryPairs } from '../../shared/linkQuery'
 import type { EvidenceSignal, ToolSpec, ToolStep } from '../../shared/toolSpec'
 import { mimeTypeOf, type Exchange, type Trace } from '../../shared/trace'
-import { safeUrl } from './classify'
+import { httpUrl } from '../../shared/urls'
 import { keptHeaders } from './headers'
 import { queryEntries } from './requestValues'
 
@@ -132,7 +132,7 @@ function pageStep(page: Exchange): ToolStep {
     request: {
       method: 'GET',
       url: page.url,
-      headers: keptHeaders(page.requestHeaders, 'GET', safeUrl(page.url)?.host, { pageRead: true }),
+      headers: keptHeaders(page.requestHeaders, 'GET', httpUrl(page.url)?.host, { pageRead: true }),
       body: null,
     },
     extract: [],

@@ -1,5 +1,6 @@
 import type { Exchange } from '../../shared/trace'
-import { parseJsonRequest, safeUrl } from './classify'
+import { parseJsonRequest } from './classify'
+import { httpUrl } from '../../shared/urls'
 import { graphqlMutating, type GraphqlOperation } from './graphql'
 import { operationOf, WRITE_OPERATION, writesByOperation } from './operation'
 
@@ -23,7 +24,7 @@ export function siteLabel(host: string): string {
  * the last meaningful path segment (`POST /api/search` → `post_search`).
  */
 export function toolName(method: string, url: string): string {
-  const parsed = safeUrl(url)
+  const parsed = httpUrl(url)
   const segments = (parsed?.pathname ?? '/')
     .split('/')
     .filter((s) => s && !/^(api|v\d+|\d+|[0-9a-f-]{16,})$/i.test(s))
@@ -49,7 +50,7 @@ export function graphqlToolName(host: string, op: GraphqlOperation): string {
  * data the server rendered into a page is `<site>__get_<page>` (the interface's `get_search`).
  */
 export function documentToolName(url: string, pageRead: boolean): string {
-  const host = safeUrl(url)?.host ?? ''
+  const host = httpUrl(url)?.host ?? ''
   return pageRead ? `${siteLabel(host)}__read_page` : toolName('GET', url)
 }
 
@@ -139,7 +140,7 @@ export function isMutating(method: string, url: string, typedKeys: string[]): bo
 
 /** Lower-case words of the URL path: segments split on `-`, `_`, `.` and camelCase. */
 function pathWords(url: string): string[] {
-  const path = safeUrl(url)?.pathname ?? ''
+  const path = httpUrl(url)?.pathname ?? ''
   return path
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     .split(/[^A-Za-z0-9]+/)

@@ -1,5 +1,6 @@
 import type { Exchange } from '../../shared/trace'
-import { parseJsonRequest, safeUrl } from './classify'
+import { parseJsonRequest } from './classify'
+import { httpUrl } from '../../shared/urls'
 import { graphqlOfExchange } from './graphql'
 import { isRpcSubOperation, operationOf } from './operation'
 import { requestValues, type RequestValue } from './requestValues'
@@ -12,7 +13,7 @@ export const valueKey = (v: Pick<RequestValue, 'location' | 'path'>) => `${v.loc
  * `/graphql` URL serves many operations, each its own endpoint).
  */
 export function endpointKey(exchange: Exchange): string {
-  const url = safeUrl(exchange.url)
+  const url = httpUrl(exchange.url)
   const op = graphqlOfExchange(exchange, parseJsonRequest(exchange))
   // An action API is one endpoint per operation (`admin-ajax.php` `action=heartbeat` is not
   // `action=inline-save`): the operation field belongs to the endpoint's identity.

@@ -1,5 +1,6 @@
 import { mimeTypeOf, type Exchange } from '../../shared/trace'
-import { parseJsonRequest, safeUrl } from './classify'
+import { parseJsonRequest } from './classify'
+import { httpUrl } from '../../shared/urls'
 import { markOperationFields } from './learnedOperations'
 import { requestValues, type RequestValue } from './requestValues'
 
@@ -30,7 +31,9 @@ export const DELETE_WORDS = /(^|[/_.=&-])(delete|remove|trash|destroy|erase|disc
  */
 export function removesRecord(exchange: Exchange): boolean {
   if (exchange.method.toUpperCase() === 'DELETE') return true
-  return DELETE_WORDS.test(`${safeUrl(exchange.url)?.pathname ?? ''}&${operationOf(exchange) ?? ''}`)
+  return DELETE_WORDS.test(
+    `${httpUrl(exchange.url)?.pathname ?? ''}&${operationOf(exchange) ?? ''}`,
+  )
 }
 
 /** Form fields that carry a button's label, not a value (`wp-submit`, `_submit`, `commit`, `btn`). */
@@ -84,7 +87,7 @@ const OPERATION_NAME = /^[A-Za-z][\w:.-]{0,40}$/
 export function learnOperationFields(exchanges: Exchange[]): void {
   const endpoints = new Map<string, Array<{ exchange: Exchange; values: RequestValue[] }>>()
   for (const exchange of exchanges) {
-    const url = safeUrl(exchange.url)
+    const url = httpUrl(exchange.url)
     if (!url) continue
     const values = requestValues(exchange).filter(
       (v) => !v.inJson && (v.location === 'query' || v.form === true) && !v.path.includes('#'),
@@ -189,7 +192,7 @@ const PATH_ACT =
 
 /** The last two non-empty segments of an exchange's path, lower-cased, the last first. */
 function actSegments(exchange: Exchange): string[] {
-  const segments = (safeUrl(exchange.url)?.pathname ?? '').split('/').filter(Boolean)
+  const segments = (httpUrl(exchange.url)?.pathname ?? '').split('/').filter(Boolean)
   return segments
     .slice(-2)
     .reverse()

@@ -1,7 +1,8 @@
 import { fold, formatPath, type PathPart } from '../../shared/jsonPath'
 import type { EvidenceSignal, SlotSchema, ToolSpec } from '../../shared/toolSpec'
 import type { Exchange, Trace } from '../../shared/trace'
-import { parseJsonBody, safeUrl } from './classify'
+import { parseJsonBody } from './classify'
+import { httpUrl } from '../../shared/urls'
 import { intentValues } from './intentValues'
 import { intentVerbClass } from './intentVerb'
 import { intentWords } from './intentWords'
@@ -45,13 +46,13 @@ const MAX_DEPTH = 4
  */
 export function findPageSearch(trace: Trace, intent: string): PageSearch | null {
   if (intentVerbClass(intent) !== 'search' && !SEARCH_WORDS.test(intent)) return null
-  const host = safeUrl(trace.startUrl)?.host
+  const host = httpUrl(trace.startUrl)?.host
   const answers = trace.exchanges.filter(
     (e) =>
       e.method === 'GET' &&
       e.status >= 200 &&
       e.status < 300 &&
-      (!host || safeUrl(e.url)?.host === host) &&
+      (!host || httpUrl(e.url)?.host === host) &&
       parseJsonBody(e) !== undefined,
   )
   if (!answers.length) return null
@@ -67,7 +68,7 @@ export function findPageSearch(trace: Trace, intent: string): PageSearch | null 
   if (!terms.some((t) => t.strong) && intentValues(intent, trace.exchanges).length) return null
   const words = intentWords(intent)
   const named = (e: Exchange) =>
-    (safeUrl(e.url)?.pathname ?? '')
+    (httpUrl(e.url)?.pathname ?? '')
       .toLowerCase()
       .split(/[^a-z]+/)
       .some((w) => w.length > 2 && words.includes(singular(w)))

@@ -11,7 +11,8 @@ import type { EvidenceSignal, SlotSchema, ToolSpec, ToolStep } from '../../share
 import type { Exchange, Trace } from '../../shared/trace'
 import { stepsAfterBindings } from './bindings'
 import { isOperationValue } from './operation'
-import { parseJsonBody, parseXmlBody, safeUrl } from './classify'
+import { parseJsonBody, parseXmlBody } from './classify'
+import { httpUrl } from '../../shared/urls'
 import { snake } from './naming'
 import { personValues, type PersonValue } from './personValues'
 import {
@@ -120,7 +121,7 @@ export function lookupPickedRecords(tool: ToolSpec, trace: Trace, intent = tool.
     signals.push({
       name: 'lookup_picked_record',
       weight: 0,
-      detail: `${literal.value} is the ${idName} of the ${singular(found.list)} whose ${found.field} is "${found.person.value}" in ${found.exchange.method} ${safeUrl(found.exchange.url)?.pathname}: looked up by that ${found.field} (input ${slot})`,
+      detail: `${literal.value} is the ${idName} of the ${singular(found.list)} whose ${found.field} is "${found.person.value}" in ${found.exchange.method} ${httpUrl(found.exchange.url)?.pathname}: looked up by that ${found.field} (input ${slot})`,
     })
   }
   if (!signals.length) return tool
@@ -347,14 +348,14 @@ export function findPickedRecord(
 
 /** The successful answers of the same host before `exchange`, latest first (no event feeds). */
 function earlierAnswers(exchange: Exchange, trace: Trace): Exchange[] {
-  const host = safeUrl(exchange.url)?.host
+  const host = httpUrl(exchange.url)?.host
   return trace.exchanges
     .filter(
       (e) =>
         e.seq < exchange.seq &&
         e.status >= 200 &&
         e.status < 300 &&
-        safeUrl(e.url)?.host === host &&
+        httpUrl(e.url)?.host === host &&
         !isLongPoll(e),
     )
     .reverse()

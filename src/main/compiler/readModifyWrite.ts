@@ -1,6 +1,7 @@
 import type { EvidenceSignal, RequestTemplate, ToolSpec, ToolStep } from '../../shared/toolSpec'
 import type { Exchange, Trace } from '../../shared/trace'
-import { parseJsonBody, parseJsonRequest, safeUrl } from './classify'
+import { parseJsonBody, parseJsonRequest } from './classify'
+import { httpUrl } from '../../shared/urls'
 import { personValues, type PersonValue } from './personValues'
 import { asRename, renamed } from './renameWrite'
 import type { ResourceDiff } from './resourceDiff'
@@ -65,11 +66,11 @@ export function readModifyWrite(tool: ToolSpec, trace: Trace, intent = tool.inte
 
 /** The latest earlier `GET` of the write's path whose JSON answer holds most of the body's fields. */
 function sameRead(write: Exchange, sent: Rec, earlier: Exchange[]): Resource | null {
-  const url = safeUrl(write.url)
+  const url = httpUrl(write.url)
   if (!url) return null
   for (const e of [...earlier].reverse()) {
     if (e.method !== 'GET') continue
-    const at = safeUrl(e.url)
+    const at = httpUrl(e.url)
     if (!at || at.origin !== url.origin || at.pathname !== url.pathname) continue
     const answer = parseJsonBody(e)
     if (!isRec(answer)) continue
@@ -129,7 +130,7 @@ function readStepFor(
     const existing = tool.steps.find((s) => s.exchangeId === resource.from.id)
     // A copy: the ETag extractor `withIfMatch` may add must not change the tool given.
     if (existing) return { step: { ...existing, extract: [...existing.extract] }, added: false }
-    const query = safeUrl(resource.from.url)?.search ?? ''
+    const query = httpUrl(resource.from.url)?.search ?? ''
     const request = { ...readRequestOf(target), url: `${target.url.split('?')[0]}${query}` }
     const step = { id: `d${resource.from.seq}`, exchangeId: resource.from.id, request, extract: [] }
     return { step, added: true }
@@ -145,8 +146,8 @@ function signalOf(
 ): EvidenceSignal {
   const where =
     resource.kind === 'read'
-      ? `the answer of GET ${safeUrl(resource.from.url)?.pathname}`
-      : `GET ${safeUrl(write.url)?.pathname} (the record ${safeUrl(resource.from.url)?.pathname} listed)`
+      ? `the answer of GET ${httpUrl(resource.from.url)?.pathname}`
+      : `GET ${httpUrl(write.url)?.pathname} (the record ${httpUrl(resource.from.url)?.pathname} listed)`
   const stamped = diff.stamped.length ? `; ${diff.stamped.join(', ')} as read` : ''
   return {
     name: 'read_modify_write',

@@ -1,6 +1,7 @@
 import type { EvidenceSignal } from '../../shared/toolSpec'
 import type { Exchange } from '../../shared/trace'
-import { isWriteMethod, parseJsonBody, safeUrl } from './classify'
+import { isWriteMethod, parseJsonBody } from './classify'
+import { httpUrl } from '../../shared/urls'
 import { intentVerbClass } from './intentVerb'
 import { pathSegments } from './requestValues'
 import { singular, wordsOf } from './valueSpelling'
@@ -75,7 +76,7 @@ export function preferOpenedRecord(scored: ScoredRead[], intent: string, words: 
       adjust(s, {
         name: 'opened_from_listing',
         weight: W.detail,
-        detail: `reads one record that ${listing.exchange.method} ${safeUrl(listing.exchange.url)?.pathname} listed, as the intent asks for one ${singular(last)}`,
+        detail: `reads one record that ${listing.exchange.method} ${httpUrl(listing.exchange.url)?.pathname} listed, as the intent asks for one ${singular(last)}`,
       })
   }
 }
@@ -93,7 +94,7 @@ function adjust(s: ScoredRead, signal: EvidenceSignal): void {
 /** True when `listing`'s answer links to `read`'s path or holds its last segment as a value. */
 function opensRecordOf(read: Exchange, listing: Exchange): boolean {
   const text = listing.responseBody?.encoding === 'utf8' ? listing.responseBody.text : ''
-  const url = safeUrl(read.url)
+  const url = httpUrl(read.url)
   if (!text || !url) return false
   if (text.includes(`"${url.pathname}"`) || text.includes(`'${url.pathname}'`)) return true
   const name = pathSegments(read.url).at(-1)

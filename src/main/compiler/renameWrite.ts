@@ -1,7 +1,8 @@
 import { fold } from '../../shared/jsonPath'
 import type { RequestTemplate, SlotSchema, ToolSpec, ToolStep } from '../../shared/toolSpec'
 import type { Exchange, Trace } from '../../shared/trace'
-import { parseJsonBody, safeUrl } from './classify'
+import { parseJsonBody } from './classify'
+import { httpUrl } from '../../shared/urls'
 import { placePath } from './stepTemplate'
 import { keptHeaders } from './headers'
 import { inferSchema } from './inferSchema'
@@ -113,7 +114,7 @@ export function asRename(
   const verify =
     acknowledgementRule(rename.remove, answer) ??
     deriveVerifyRule(inferred, answer, { exchange: rename.remove })
-  const path = safeUrl(rename.remove.url)?.pathname ?? rename.remove.url
+  const path = httpUrl(rename.remove.url)?.pathname ?? rename.remove.url
   return pruneTool(
     {
       ...tool,
@@ -127,7 +128,7 @@ export function asRename(
         ...withSignal(tool, {
           name: 'rename',
           weight: 0,
-          detail: `PUT ${safeUrl(write.url)?.pathname} repeats the record "${rename.oldName}" that ${rename.remove.method} ${path} then removes: a rename; the old ${rename.field} is an input`,
+          detail: `PUT ${httpUrl(write.url)?.pathname} repeats the record "${rename.oldName}" that ${rename.remove.method} ${path} then removes: a rename; the old ${rename.field} is an input`,
         }),
         targetExchangeId: rename.remove.id,
       },
@@ -138,10 +139,10 @@ export function asRename(
 
 /** A rename's `DELETE` of the old record: its URL's last segment the old name's input. */
 function deleteRequest(remove: Exchange, put: RequestTemplate, slot: string): RequestTemplate {
-  const url = safeUrl(remove.url)!
+  const url = httpUrl(remove.url)!
   const last = pathSegments(remove.url).length - 1
   const path = placePath(url.pathname, new Map([[`path:${last}`, `{{input.${slot}}}`]]))
-  const headers = keptHeaders(remove.requestHeaders, remove.method, safeUrl(remove.url)?.host)
+  const headers = keptHeaders(remove.requestHeaders, remove.method, httpUrl(remove.url)?.host)
   // Session and CSRF headers as the write binds them (a login value, a token read fresh).
   for (const [name, value] of Object.entries(put.headers))
     if (name in headers || /\{\{/.test(value)) headers[name] = value

@@ -1,6 +1,7 @@
 import type { Exchange } from '../../shared/trace'
 import { headerValue } from '../../shared/trace'
-import { parseJsonRequest, safeUrl } from './classify'
+import { parseJsonRequest } from './classify'
+import { httpUrl } from '../../shared/urls'
 import { learnedOperationFields } from './learnedOperations'
 import { multipartParts } from './multipartBody'
 import { normalValue } from './valueSpelling'
@@ -179,7 +180,7 @@ export interface QueryEntry {
 export function queryEntries(url: string): QueryEntry[] {
   const out: QueryEntry[] = []
   const seen = new Map<string, number>()
-  safeUrl(url)?.searchParams.forEach((value, key) => {
+  httpUrl(url)?.searchParams.forEach((value, key) => {
     const n = (seen.get(key) ?? 0) + 1
     seen.set(key, n)
     out.push({ key, value, path: queryPath(key, n) })
@@ -315,7 +316,7 @@ function parseObject(text: string): Record<string, unknown> | undefined {
 
 /** The URL's path segments, decoded, without empty ones (`/tool/a%20b` → `['tool', 'a b']`). */
 export function pathSegments(url: string): string[] {
-  const parsed = safeUrl(url)
+  const parsed = httpUrl(url)
   if (!parsed) return []
   return parsed.pathname
     .split('/')

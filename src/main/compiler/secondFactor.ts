@@ -1,7 +1,8 @@
 import * as cheerio from 'cheerio'
 import type { EvidenceSignal } from '../../shared/toolSpec'
 import { mimeTypeOf, SECRET_PLACEHOLDER, type Exchange } from '../../shared/trace'
-import { isWriteMethod, safeUrl } from './classify'
+import { isWriteMethod } from './classify'
+import { httpUrl } from '../../shared/urls'
 import { requestValues, type RequestValue } from './requestValues'
 
 /**
@@ -40,7 +41,7 @@ export function oneTimeCodeField(exchange: Exchange): RequestValue | null {
 export function asksSecondFactor(exchange: Exchange): boolean {
   if (exchange.status >= 300 && exchange.status < 400) {
     const location = exchange.responseHeaders.location ?? ''
-    return CODE_PAGE.test(safeUrl(location)?.pathname ?? location.split(/[?#]/)[0]!)
+    return CODE_PAGE.test(httpUrl(location)?.pathname ?? location.split(/[?#]/)[0]!)
   }
   const body = exchange.responseBody
   if (!body || body.encoding !== 'utf8' || !mimeTypeOf(exchange.responseHeaders).includes('html'))
@@ -86,12 +87,12 @@ export function secondFactorSignals(exchange: Exchange): EvidenceSignal[] {
  */
 export function firstFactorOf(exchanges: Exchange[], target: Exchange): Exchange | null {
   if (!oneTimeCodeField(target)) return null
-  const host = safeUrl(target.url)?.host
+  const host = httpUrl(target.url)?.host
   const earlier = exchanges.filter((e) => e.seq < target.seq).reverse()
   return (
     earlier.find(
       (e) =>
-        safeUrl(e.url)?.host === host &&
+        httpUrl(e.url)?.host === host &&
         isWriteMethod(e.method) &&
         sendsPassword(e) &&
         asksSecondFactor(e),

@@ -1,6 +1,6 @@
 import type { Alternative } from '../../shared/toolSpec'
 import type { Action, Exchange } from '../../shared/trace'
-import { safeUrl } from './classify'
+import { httpUrl } from '../../shared/urls'
 import { endpointKey } from './observations'
 import { preferOpenedRecord } from './recordRead'
 import type { PageContext } from './shownProbes'
@@ -92,7 +92,7 @@ function penalizeMovedOn(scored: ScoredExchange[], actions: Action[]): void {
     s.signals.push({
       name: 'person_moved_on',
       weight: WEIGHTS.movedOn,
-      detail: `after this answer the person opened another page, where ${later.exchange.method} ${safeUrl(later.exchange.url)?.pathname} names the intent's words`,
+      detail: `after this answer the person opened another page, where ${later.exchange.method} ${httpUrl(later.exchange.url)?.pathname} names the intent's words`,
     })
     s.score = roundScore(Math.max(0.01, s.score + WEIGHTS.movedOn))
     s.rank = roundScore(Math.max(0.01, (s.rank ?? s.score) + WEIGHTS.movedOn))

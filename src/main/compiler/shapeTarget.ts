@@ -1,7 +1,8 @@
 import type { EvidenceSignal, JsonSchema, ResultShape, VerifyRule } from '../../shared/toolSpec'
 import type { Exchange } from '../../shared/trace'
 import { mimeTypeOf } from '../../shared/trace'
-import { isTextData, parseJsonBody, parseJsonRequest, safeUrl } from './classify'
+import { isTextData, parseJsonBody, parseJsonRequest } from './classify'
+import { httpUrl } from '../../shared/urls'
 import { graphqlOfExchange } from './graphql'
 import { inferSchema } from './inferSchema'
 import { documentToolName, graphqlToolName, mutationVerdict, toolName } from './naming'
@@ -43,7 +44,7 @@ export interface ShapedTarget {
  */
 export function shapeTarget(chosen: ScoredExchange, eligible: Exchange[]): ShapedTarget {
   const { exchange } = chosen
-  const host = safeUrl(exchange.url)?.host ?? ''
+  const host = httpUrl(exchange.url)?.host ?? ''
   const signals: EvidenceSignal[] = []
   const graphql = chosen.document ? null : graphqlOfExchange(exchange, parseJsonRequest(exchange))
   const observations = observationsOf(exchange, eligible)

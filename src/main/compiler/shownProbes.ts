@@ -3,7 +3,7 @@
  * addresses the page loaded. An answer holding one of them is an answer the page showed.
  */
 import type { Action, Exchange } from '../../shared/trace'
-import { safeUrl } from './classify'
+import { httpUrl } from '../../shared/urls'
 
 /** The trace around the candidates: what tells which answer the page showed. */
 export interface PageContext {
@@ -28,7 +28,7 @@ const MAX_SHOWN_PROBES = 120
 
 /** A request's route: method, host and path but its last segment (`GET h/-/data/search/*`). */
 export function routeOf(exchange: Exchange): string {
-  const url = safeUrl(exchange.url)
+  const url = httpUrl(exchange.url)
   const path = (url?.pathname ?? '').replace(/\/[^/]*\/?$/, '/*')
   return `${exchange.method} ${url?.host ?? ''}${path}`
 }
@@ -50,7 +50,7 @@ export function shownProbes(context: PageContext, committedAt: number | null): P
   for (const e of context.exchanges) {
     if (probes.length >= MAX_SHOWN_PROBES) break
     if (e.startedAt < since) continue
-    const url = safeUrl(e.url)
+    const url = httpUrl(e.url)
     if (!url || url.pathname.length < MIN_SHOWN_LENGTH || e.method !== 'GET') continue
     const last = url.pathname.split('/').filter(Boolean).pop() ?? ''
     // Only id-like or file-like segments (`a1.png`, `writing-pilot`): plain words are everywhere.

@@ -1,7 +1,8 @@
 import { relativeTimeName } from '../../shared/relativeTime'
 import type { RequestTemplate, SlotSchema, TemplateBody, ToolSpec } from '../../shared/toolSpec'
 import { SECRET_PLACEHOLDER, type Exchange } from '../../shared/trace'
-import { parseJsonRequest, safeUrl } from './classify'
+import { parseJsonRequest } from './classify'
+import { httpUrl } from '../../shared/urls'
 import {
   coerce,
   compareObservations,
@@ -141,7 +142,7 @@ export function planSlots(
     request: {
       method: exchange.method,
       url: urlTemplate(exchange.url, slotOf, options.pathSlot?.index, pathSlotId, values),
-      headers: keptHeaders(exchange.requestHeaders, exchange.method, safeUrl(exchange.url)?.host),
+      headers: keptHeaders(exchange.requestHeaders, exchange.method, httpUrl(exchange.url)?.host),
       body: bodyTemplate(exchange, values, slotOf),
     },
   }
@@ -266,7 +267,7 @@ function urlTemplate(
   pathSlot: string | null,
   values: RequestValue[],
 ): string {
-  const url = safeUrl(raw)
+  const url = httpUrl(raw)
   if (!url) return raw
   let pathname = url.pathname
   if (pathSlot !== null && pathIndex !== undefined) {

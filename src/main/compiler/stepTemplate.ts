@@ -5,7 +5,7 @@
 import type { RequestTemplate, ToolStep } from '../../shared/toolSpec'
 import type { Exchange } from '../../shared/trace'
 import { safeJson } from '../../shared/safeJson'
-import { safeUrl } from './classify'
+import { httpUrl } from '../../shared/urls'
 import { keptHeaders } from './headers'
 import { pathSegments, queryEntries, requestValues } from './requestValues'
 import { placeXml } from './xmlBody'
@@ -47,7 +47,7 @@ export function templateOf(
 ): RequestTemplate {
   const place = (site: ValueSite, value: string): string =>
     bindings.get(site) ?? slotOf.get(value) ?? value
-  const url = safeUrl(exchange.url)!
+  const url = httpUrl(exchange.url)!
   const params: string[] = []
   const pathname = placePath(url.pathname, bindings)
   // Each occurrence of a repeated key (`ids[]=a&ids[]=b`) is its own site (`query:ids[]#2`).

@@ -14,8 +14,8 @@ import {
   isWriteMethod,
   parseJsonBody,
   parseJsonRequest,
-  safeUrl,
 } from './classify'
+import { httpUrl } from '../../shared/urls'
 import { intentVerbClass } from './intentVerb'
 import { intentWords } from './intentWords'
 import { isRpcSubOperation, operationOf } from './operation'
@@ -549,7 +549,7 @@ export function matchValues(values: RequestValue[], typed: TypedValue[]) {
 
 /** Words of the request's path and GraphQL operation name, singular, lower-case. */
 function pathWords(exchange: Exchange): Set<string> {
-  const url = safeUrl(exchange.url)
+  const url = httpUrl(exchange.url)
   const body = parseJsonRequest(exchange) as { operationName?: unknown } | undefined
   const op = url?.searchParams.get('operationName') ?? body?.operationName
   // An action API names its operation in a field (`action=delete`): its words count too.

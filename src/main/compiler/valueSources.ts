@@ -2,7 +2,8 @@ import * as cheerio from 'cheerio'
 import type { Extractor } from '../../shared/toolSpec'
 import type { Exchange, StorageState } from '../../shared/trace'
 import { headerValue, mimeTypeOf } from '../../shared/trace'
-import { parseJsonBody, safeUrl } from './classify'
+import { parseJsonBody } from './classify'
+import { httpUrl } from '../../shared/urls'
 import { decodeOrKeep } from '../../shared/urls'
 import { formatAnchorPick, type AnchorPick } from '../../shared/anchorPick'
 
@@ -21,7 +22,7 @@ const FEED_CURSOR = /[?&](since|cursor|last[-_]?(event[-_]?)?id|after|seq|timeou
  */
 export function isLongPoll(exchange: Exchange): boolean {
   if (exchange.durationMs >= LONG_POLL_MS) return true
-  const url = safeUrl(exchange.url)
+  const url = httpUrl(exchange.url)
   return !!url && FEED_PATH.test(url.pathname) && FEED_CURSOR.test(url.search)
 }
 

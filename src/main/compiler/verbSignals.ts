@@ -1,6 +1,7 @@
 import type { EvidenceSignal } from '../../shared/toolSpec'
 import { headerValue, SECRET_PLACEHOLDER, type Action, type Exchange } from '../../shared/trace'
-import { isWriteMethod, parseJsonRequest, safeUrl } from './classify'
+import { isWriteMethod, parseJsonRequest } from './classify'
+import { httpUrl } from '../../shared/urls'
 import { graphqlOfExchange } from './graphql'
 import { mutationVerdict } from './naming'
 import { DELETE_WORDS, operationOf } from './operation'
@@ -132,7 +133,7 @@ function kindAgreement(
 ): EvidenceSignal | null {
   const method = exchange.method.toUpperCase()
   // The operation a JSON-RPC or action body names (`core.remove_torrents`) says what it does too.
-  const where = `${safeUrl(exchange.url)?.pathname ?? ''}?${safeUrl(exchange.url)?.search ?? ''}&${formText(exchange)}&${operationOf(exchange) ?? ''}`
+  const where = `${httpUrl(exchange.url)?.pathname ?? ''}?${httpUrl(exchange.url)?.search ?? ''}&${formText(exchange)}&${operationOf(exchange) ?? ''}`
   const deletes = method === 'DELETE' || DELETE_WORDS.test(where)
   if (cls === 'delete' && deletes)
     return {
@@ -301,14 +302,14 @@ const SEARCH_SEGMENT = /^(search|find|query|q|lookup|suggest)$/i
 
 /** The search word of a path that holds a term after it (`/data/search/lunar`), or null. */
 function searchPathTerm(exchange: Exchange): string | null {
-  const segments = (safeUrl(exchange.url)?.pathname ?? '').split('/').filter(Boolean)
+  const segments = (httpUrl(exchange.url)?.pathname ?? '').split('/').filter(Boolean)
   const at = segments.findIndex((s, i) => SEARCH_SEGMENT.test(s) && i < segments.length - 1)
   return at >= 0 ? segments[at]! : null
 }
 
 /** True when the request sends nothing that could vary: no query string and no body. */
 function carriesNothing(exchange: Exchange): boolean {
-  return !safeUrl(exchange.url)?.search && !exchange.requestBody
+  return !httpUrl(exchange.url)?.search && !exchange.requestBody
 }
 
 /** The request's non-empty search-term field, if it has one. */

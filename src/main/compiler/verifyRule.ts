@@ -1,7 +1,8 @@
 import { load } from 'cheerio'
 import type { ErrorShape, JsonSchema, ShownField, VerifyRule } from '../../shared/toolSpec'
 import { headerValue, mimeTypeOf, type Exchange } from '../../shared/trace'
-import { isWriteMethod, safeUrl } from './classify'
+import { isWriteMethod } from './classify'
+import { httpUrl } from '../../shared/urls'
 import { inferSchema } from './inferSchema'
 import { removesRecord } from './operation'
 import { multipartFields, requestValues } from './requestValues'
@@ -320,7 +321,7 @@ const OPERATION_PARAM = /^(?:action|do|op|cmd|method|task|operation)$/i
  */
 export function errorShapesOf(exchange: Exchange, answer: unknown): ErrorShape[] {
   const shapes: ErrorShape[] = []
-  const path = safeUrl(exchange.url)?.pathname ?? ''
+  const path = httpUrl(exchange.url)?.pathname ?? ''
   const record = isRecord(answer) ? answer : null
   if (/(?:^|\/)admin-ajax\.php$/i.test(path))
     shapes.push(
