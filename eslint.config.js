@@ -11,6 +11,23 @@ const electronOnly = {
   group: ['electron'],
   message: 'Only src/main/index.ts and src/main/desktop import electron.',
 }
+/** Every room of src/main: a room that knows only src/shared bans them all. */
+const MAIN_ROOMS = [
+  'store',
+  'vault',
+  'recorder',
+  'compiler',
+  'intent',
+  'router',
+  'engine',
+  'browse',
+  'logins',
+  'surface',
+  'api',
+  'app',
+  'mcp',
+  'desktop',
+]
 const up = (names) =>
   names.map((n) => ({
     group: [`**/${n}/*`, `**/${n}`],
@@ -76,21 +93,7 @@ export default tseslint.config(
     ['src/main/verify/**'],
     [
       electronOnly,
-      ...up([
-        'store',
-        'vault',
-        'recorder',
-        'compiler',
-        'intent',
-        'router',
-        'engine',
-        'browse',
-        'logins',
-        'api',
-        'app',
-        'mcp',
-        'desktop',
-      ]),
+      ...up(MAIN_ROOMS),
       { group: ['node:*', 'undici'], message: 'Judging an answer is pure: no I/O.' },
     ],
   ),
@@ -124,25 +127,7 @@ export default tseslint.config(
   // What the surfaces share sits below them: it never imports a surface.
   restrict(['src/main/surface/**'], [electronOnly, ...up(['desktop', 'api', 'mcp', 'app'])]),
   // The demo shop is a site like any other (issue 11 "Rooms"): it knows only src/shared.
-  restrict(
-    ['src/main/demo/**'],
-    [
-      electronOnly,
-      ...up([
-        'store',
-        'vault',
-        'recorder',
-        'compiler',
-        'router',
-        'engine',
-        'browse',
-        'api',
-        'app',
-        'mcp',
-        'desktop',
-      ]),
-    ],
-  ),
+  restrict(['src/main/demo/**'], [electronOnly, ...up(MAIN_ROOMS)]),
   // A route is a leaf: what routes share lives in src/main/api/*.ts (issue 11 "Rooms").
   restrict(
     ['src/main/api/routes/**'],
