@@ -1,4 +1,7 @@
-// Import directions of docs/architecture.md "The pipeline and the rooms" are enforced here so a wrong arrow fails `npm run lint`.
+// Which room may import which is one table, test/house/rooms.ts (denied by default, checked by
+// `npm run lint` and test/unit/importCycles.test.ts). What stays here are the bans on packages:
+// electron outside the desktop shell and its preload, Node in the shared contracts, I/O in the pure rooms, and a
+// route importing another route.
 import js from '@eslint/js'
 import globals from 'globals'
 import tseslint from 'typescript-eslint'
@@ -11,34 +14,10 @@ const electronOnly = {
   group: ['electron'],
   message: 'Only src/main/index.ts and src/main/desktop import electron.',
 }
-/** Every room of src/main: a room that knows only src/shared bans them all. */
-const MAIN_ROOMS = [
-  'store',
-  'vault',
-  'recorder',
-  'compiler',
-  'intent',
-  'router',
-  'engine',
-  'browse',
-  'logins',
-  'surface',
-  'api',
-  'app',
-  'mcp',
-  'desktop',
-]
-const up = (names) =>
-  names.map((n) => ({
-    group: [`**/${n}/*`, `**/${n}`],
-    message: `Imports point down docs/architecture.md "The pipeline and the rooms": not ${n}.`,
-  }))
-
-const apart = (names) =>
-  names.map((n) => ({
-    group: [`**/${n}/*`, `**/${n}`],
-    message: `Surfaces never import one another (docs/architecture.md): not ${n}; share through src/main/surface.`,
-  }))
+const pure = (what, group = ['node:*', 'undici']) => ({
+  group,
+  message: `${what} is pure: no I/O.`,
+})
 
 export default tseslint.config(
   { ignores: ['out/**', 'node_modules/**', 'test-results/**', 'playwright-report/**'] },
@@ -60,81 +39,19 @@ export default tseslint.config(
   },
   { files: ['**/*.js', '**/*.mjs'], ...tseslint.configs.disableTypeChecked },
   { files: ['bin/**', '.ci/**', '*.config.js'], languageOptions: { globals: globals.node } },
-  restrict(
-    ['src/shared/**'],
-    [
-      electronOnly,
-      ...up(['main', 'renderer', 'preload']),
-      { group: ['node:*'], message: 'src/shared is pure: no Node.' },
-    ],
-  ),
-  restrict(['src/renderer/**'], [electronOnly, ...up(['main', 'preload'])]),
-  restrict(
-    ['src/main/store/**'],
-    [
-      electronOnly,
-      ...up(['vault', 'recorder', 'compiler', 'router', 'engine', 'browse', 'api', 'desktop']),
-    ],
-  ),
+  restrict(['src/**'], [electronOnly]),
+  restrict(['src/main/index.ts', 'src/main/desktop/**', 'src/preload/**'], []),
+  restrict(['src/shared/**'], [electronOnly, pure('src/shared')]),
   restrict(
     ['src/main/compiler/**'],
-    [
-      electronOnly,
-      ...up(['store', 'vault', 'recorder', 'router', 'engine', 'browse', 'api', 'desktop']),
-      {
-        group: ['node:fs', 'node:net', 'node:http', 'undici'],
-        message: 'The compiler is pure: no I/O.',
-      },
-    ],
+    [electronOnly, pure('The compiler', ['node:fs', 'node:net', 'node:http', 'undici'])],
   ),
-  // Judging an answer against a verify rule: below the compiler (which checks the rule it derives
-  // on the recorded answer) and the engine (which checks it on every run), so it knows only shared.
-  restrict(
-    ['src/main/verify/**'],
-    [
-      electronOnly,
-      ...up(MAIN_ROOMS),
-      { group: ['node:*', 'undici'], message: 'Judging an answer is pure: no I/O.' },
-    ],
-  ),
-  restrict(
-    ['src/main/recorder/**', 'src/main/vault/**'],
-    [electronOnly, ...up(['compiler', 'router', 'engine', 'browse', 'logins', 'api', 'desktop'])],
-  ),
-  // Saved logins and sign-in flows (issue 11 "Rooms"): over the vault, the recorder's browser and
-  // the store; the surfaces, browse sessions and the core use them, never the other way round.
-  restrict(
-    ['src/main/logins/**'],
-    [
-      electronOnly,
-      ...up(['compiler', 'router', 'engine', 'browse', 'api', 'app', 'mcp', 'desktop']),
-    ],
-  ),
-  restrict(['src/main/router/**'], [electronOnly, ...up(['engine', 'browse', 'api', 'desktop'])]),
-  restrict(
-    ['src/main/engine/**'],
-    [electronOnly, ...up(['browse', 'logins', 'api', 'desktop', 'router'])],
-  ),
-  restrict(
-    ['src/main/browse/**', 'src/main/core.ts', 'src/main/cli.ts'],
-    [electronOnly, ...up(['desktop'])],
-  ),
-  // The three surfaces stand side by side (issue 28): what they share lives in src/main/surface,
-  // and where one serves another's routes the composition root (core.ts) wires it.
-  restrict(['src/main/api/**'], [electronOnly, ...up(['desktop']), ...apart(['mcp', 'app'])]),
-  restrict(['src/main/mcp/**'], [electronOnly, ...up(['desktop']), ...apart(['api', 'app'])]),
-  restrict(['src/main/app/**'], [electronOnly, ...up(['desktop']), ...apart(['api', 'mcp'])]),
-  // What the surfaces share sits below them: it never imports a surface.
-  restrict(['src/main/surface/**'], [electronOnly, ...up(['desktop', 'api', 'mcp', 'app'])]),
-  // The demo shop is a site like any other (issue 11 "Rooms"): it knows only src/shared.
-  restrict(['src/main/demo/**'], [electronOnly, ...up(MAIN_ROOMS)]),
-  // A route is a leaf: what routes share lives in src/main/api/*.ts (issue 11 "Rooms").
+  restrict(['src/main/verify/**'], [electronOnly, pure('Judging an answer')]),
+  // A route is a leaf: what routes share lives in src/main/api/*.ts.
   restrict(
     ['src/main/api/routes/**'],
     [
       electronOnly,
-      ...up(['desktop']),
-      ...apart(['mcp', 'app']),
       {
         group: ['./*', '../server', '../server.ts'],
         message: 'Routes never import routes or the server: share through src/main/api/*.ts.',

@@ -1,7 +1,8 @@
 import { dirname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { parseCircular, parseDependencyTree, type DependencyTree } from 'dpdm'
+import { parseCircular, type DependencyTree } from 'dpdm'
 import { beforeAll, describe, expect, it } from 'vitest'
+import { readImportTree, roomGraph, roomOf, roomProblems, ROOM_IMPORTS } from '../house/rooms'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
 
@@ -10,34 +11,6 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
  * no longer forms a circle fails the last test, so the list only shrinks.
  */
 const KNOWN_ROOM_CIRCLES: string[][] = []
-
-/**
- * The room of a file (docs/architecture.md "The pipeline and the rooms"): its folder under
- * `src/main/` (`src/main/api/routes/x.ts` is in `src/main/api`), a file at the top of `src/main/`
- * is a room of its own, and outside `src/main/` the folder under `src/`.
- */
-function roomOf(file: string): string {
-  const parts = file.split('/')
-  if (parts[1] !== 'main') return parts.slice(0, 2).join('/')
-  return parts.length > 3 ? parts.slice(0, 3).join('/') : file
-}
-
-/** The rooms each room imports (itself left out), from dpdm's file tree. */
-function roomGraph(tree: DependencyTree): Map<string, Set<string>> {
-  const graph = new Map<string, Set<string>>()
-  for (const [file, dependencies] of Object.entries(tree)) {
-    if (!file.startsWith('src/')) continue
-    const from = roomOf(file)
-    const to = graph.get(from) ?? new Set<string>()
-    graph.set(from, to)
-    for (const dependency of dependencies ?? []) {
-      if (!dependency.id?.startsWith('src/')) continue
-      const room = roomOf(dependency.id)
-      if (room !== from) to.add(room)
-    }
-  }
-  return graph
-}
 
 /** The strongly connected groups of more than one room (Tarjan), each sorted: the circles. */
 function circlesOf(graph: Map<string, Set<string>>): string[][] {
@@ -74,12 +47,7 @@ function circlesOf(graph: Map<string, Set<string>>): string[][] {
 describe('the import graph of src/', () => {
   let tree: DependencyTree
   beforeAll(async () => {
-    tree = await parseDependencyTree(['src/**/*.ts', 'src/**/*.tsx'], {
-      context: root,
-      tsconfig: resolve(root, 'tsconfig.json'),
-      transform: false,
-      skipDynamicImports: false,
-    })
+    tree = await readImportTree(root)
   }, 60_000)
 
   // Issue 11 "Rooms": no module reaches itself through its imports, type-only ones included
@@ -113,6 +81,38 @@ describe('the import graph of src/', () => {
     expect(KNOWN_ROOM_CIRCLES.map((c) => c.join(' <-> ')).filter((c) => !circles.has(c))).toEqual(
       [],
     )
+  })
+
+  // Issue 28 item 9: denied by default. A room imports only what its row names, and a row names
+  // only what the room imports, so the table is the layering as it is (test/house/rooms.ts).
+  it('has every room import only what its allow-list names, and no stale entry', () => {
+    expect(roomProblems(roomGraph(tree), ROOM_IMPORTS)).toEqual({
+      denied: [],
+      stale: [],
+      unlisted: [],
+      gone: [],
+    })
+  })
+
+  it('finds a denied import, a stale entry, a room without a row and a row without a room', () => {
+    const graph = new Map([
+      ['src/main/a', new Set(['src/main/b', 'src/shared'])],
+      ['src/main/b', new Set(['src/shared'])],
+      ['src/main/new.ts', new Set<string>()],
+      ['src/shared', new Set<string>()],
+    ])
+    const rules = {
+      'src/main/a': { imports: ['src/shared'], why: '' },
+      'src/main/b': { imports: ['src/main/c', 'src/shared'], why: '' },
+      'src/main/c': { imports: [], why: '' },
+      'src/shared': { imports: [], why: '' },
+    }
+    expect(roomProblems(graph, rules)).toEqual({
+      denied: ['src/main/a -> src/main/b'],
+      stale: ['src/main/b -> src/main/c'],
+      unlisted: ['src/main/new.ts (imports nothing)'],
+      gone: ['src/main/c'],
+    })
   })
 
   it('finds a circle between rooms when there is one', () => {
