@@ -43,10 +43,6 @@ const LONG_FUNCTIONS: Pin[] = [
   ['src/main/sync/deviceAgent.ts', 'startDeviceAgent', 226],
   ['src/main/sync/syncLocal.ts', 'createSyncLocal', 161],
   ['src/main/vault/vault.ts', 'createVault', 286],
-  ['src/renderer/components/ScreencastView.tsx', 'ScreencastView', 171],
-  ['src/renderer/components/ServerLink.tsx', 'ServerLink', 131],
-  ['src/renderer/components/ToolEditor.tsx', 'ToolEditor', 233],
-  ['src/renderer/views/TracePage.tsx', 'TracePage', 139],
 ]
 
 const BARE_CATCHES: Pin[] = [

@@ -1,14 +1,7 @@
-import {
-  useEffect,
-  useRef,
-  useState,
-  type KeyboardEvent,
-  type MouseEvent,
-  type RefObject,
-} from 'react'
+import { useEffect, useRef, useState, type RefObject } from 'react'
 import type { ScreencastViewerMessage } from '../../shared/screencast'
-import { keyMessage, mouseMessage, wheelMessage, type Stage } from '../screencastInput'
-import { useScreencast } from '../useScreencast'
+import { useScreencast, type ScreencastLink } from '../useScreencast'
+import { useScreencastInput } from '../useScreencastInput'
 import './screencast.css'
 
 /** The address bar: the tab's URL, editable; back, forward, reload. */
@@ -152,85 +145,13 @@ export function ScreencastView({
   const stageRef = useRef<HTMLDivElement>(null)
   const imgRef = useRef<HTMLImageElement>(null)
   const addressRef = useRef<HTMLInputElement>(null)
-  const pendingMove = useRef<ScreencastViewerMessage | null>(null)
   const live = status.kind === 'live'
 
-  const stage = (): Stage | null => {
-    const img = imgRef.current
-    if (!img || !frame) return null
-    const box = img.getBoundingClientRect()
-    return {
-      left: box.left,
-      top: box.top,
-      width: box.width,
-      height: box.height,
-      pageWidth: frame.width,
-      pageHeight: frame.height,
-    }
-  }
-
-  // Each frame is acked once the picture holds it: the server sends the next only then.
-  useEffect(() => {
-    const img = imgRef.current
-    if (!frame || !img) return
-    let current = true
-    void img
-      .decode()
-      .catch(() => undefined)
-      .then(() => current && send({ type: 'ack' }))
-    return () => {
-      current = false
-    }
-  }, [frame, send])
-
-  // Wheel listeners React adds are passive: this one must stop the app's page from scrolling.
-  useEffect(() => {
-    const el = stageRef.current
-    if (!el) return
-    const onWheel = (e: WheelEvent) => {
-      const at = stage()
-      if (!at) return
-      e.preventDefault()
-      send(wheelMessage(at, e))
-    }
-    el.addEventListener('wheel', onWheel, { passive: false })
-    return () => el.removeEventListener('wheel', onWheel)
+  const { mouse, key } = useScreencastInput(frame, send, {
+    stage: stageRef,
+    picture: imgRef,
+    address: addressRef,
   })
-
-  const mouse = (action: 'move' | 'down' | 'up') => (e: MouseEvent) => {
-    const at = stage()
-    if (!at) return
-    // Without preventScroll the browser scrolls the tall picture into view under the pointer,
-    // and the release lands elsewhere on the page than the press.
-    if (action === 'down') stageRef.current?.focus({ preventScroll: true })
-    if (action !== 'move') {
-      e.preventDefault()
-      pendingMove.current = null
-      return send(mouseMessage(at, action, e))
-    }
-    // Moves go at most once per animation frame: the latest one counts.
-    const waiting = pendingMove.current !== null
-    pendingMove.current = mouseMessage(at, 'move', e)
-    if (!waiting)
-      requestAnimationFrame(() => {
-        if (pendingMove.current) send(pendingMove.current)
-        pendingMove.current = null
-      })
-  }
-
-  const key = (action: 'down' | 'up') => (e: KeyboardEvent) => {
-    if (e.key === 'F6') {
-      e.preventDefault()
-      if (action === 'down') addressRef.current?.focus()
-      return
-    }
-    // Ctrl/Cmd+V stays with this page, whose paste event sends the clipboard's text.
-    if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 'v') return
-    const message = keyMessage(action, e)
-    if (!message) return
-    e.preventDefault()
-    send(message)
-  }
 
   const title = page?.title || page?.url || `the ${words.name}’s tab`
   return (
@@ -286,28 +207,49 @@ export function ScreencastView({
             draggable={false}
           />
         )}
-        {status.kind !== 'live' || !frame ? (
-          <div className="sc-cover" role="status" data-testid="screencast-status">
-            {status.kind === 'connecting' && `Connecting to the ${words.name}…`}
-            {status.kind === 'live' && 'Waiting for the first picture of the page…'}
-            {status.kind === 'gone' && (
-              <>
-                <strong>The {words.name} is gone.</strong> {status.reason} {words.gone}
-              </>
-            )}
-            {status.kind === 'unavailable' && status.reason}
-          </div>
-        ) : (
-          page?.loading && (
-            <div className="sc-loading" aria-hidden="true">
-              <span />
-            </div>
-          )
-        )}
+        <StageCover
+          status={status}
+          framed={frame !== null}
+          loading={page?.loading ?? false}
+          words={words}
+        />
       </div>
       <p className="hint sc-hint">
         {words.hint} <kbd>F6</kbd> moves to the address bar.
       </p>
     </section>
+  )
+}
+
+/** What covers the picture while there is none to show: connecting, gone, unavailable; or loading. */
+function StageCover({
+  status,
+  framed,
+  loading,
+  words,
+}: {
+  status: ScreencastLink['status']
+  framed: boolean
+  loading: boolean
+  words: (typeof PURPOSE)[keyof typeof PURPOSE]
+}) {
+  if (status.kind !== 'live' || !framed)
+    return (
+      <div className="sc-cover" role="status" data-testid="screencast-status">
+        {status.kind === 'connecting' && `Connecting to the ${words.name}…`}
+        {status.kind === 'live' && 'Waiting for the first picture of the page…'}
+        {status.kind === 'gone' && (
+          <>
+            <strong>The {words.name} is gone.</strong> {status.reason} {words.gone}
+          </>
+        )}
+        {status.kind === 'unavailable' && status.reason}
+      </div>
+    )
+  if (!loading) return null
+  return (
+    <div className="sc-loading" aria-hidden="true">
+      <span />
+    </div>
   )
 }

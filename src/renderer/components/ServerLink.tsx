@@ -211,7 +211,7 @@ export function ServerLink() {
   const now = useNow(0, 30_000)
   if (!status) return null
   if (!status.available) return null
-  const { link, linking, running, lastSync, error } = status
+  const { link, linking, running, error } = status
   return (
     <section className="card" data-testid="sync">
       <h2>Link to a server</h2>
@@ -243,57 +243,7 @@ export function ServerLink() {
       )}
       {link && (
         <>
-          <table className="kv" data-testid="sync-link">
-            <tbody>
-              <tr>
-                <td>Linked to</td>
-                <td>
-                  <code data-testid="sync-linked-server">{link.serverUrl}</code>
-                  <div className="hint">since {formatTime(link.linkedAt)}</div>
-                </td>
-              </tr>
-              <tr>
-                <td>Workspace</td>
-                <td data-testid="sync-workspace">
-                  {link.workspace ? <code>{link.workspace}</code> : "the account's first"}
-                  <div className="hint">
-                    {link.auth === 'oauth' ? 'Signed in through the browser' : 'An owner token'};
-                    its token is kept{' '}
-                    {link.tokenStore === 'keychain' ? 'in the OS keychain' : 'sealed by the vault'}.
-                  </div>
-                </td>
-              </tr>
-              <tr>
-                <td>Last sync</td>
-                <td data-testid="sync-last">
-                  {lastSync ? (
-                    <>
-                      {formatAgo(lastSync.at, now)}: pushed {lastSync.pushed}, deleted{' '}
-                      {lastSync.deleted}; pulled {lastSync.pulled}, removed {lastSync.removed};
-                      server revision {lastSync.revision}.
-                    </>
-                  ) : (
-                    <span className="muted">not since the app started</span>
-                  )}
-                  {lastSync?.refused.map((r) => (
-                    <div key={r.toolId} className="hint danger-text">
-                      Refused {r.toolId}: <code>{r.code}</code> {r.message}
-                    </div>
-                  ))}
-                </td>
-              </tr>
-              <tr>
-                <td>Waiting to push</td>
-                <td data-testid="sync-outbox">
-                  {status.outbox} {status.outbox === 1 ? 'change' : 'changes'}
-                </td>
-              </tr>
-              <tr>
-                <td>Conflicts</td>
-                <td data-testid="sync-conflict-count">{status.conflicts.length}</td>
-              </tr>
-            </tbody>
-          </table>
+          <LinkFacts status={status} now={now} />
           <div className="row">
             <button
               className="primary"
@@ -332,5 +282,64 @@ export function ServerLink() {
         </>
       )}
     </section>
+  )
+}
+
+/** What the desktop is linked to: the server, the workspace, the token's keeping, the last sync. */
+function LinkFacts({ status, now }: { status: SyncStatus; now: number }) {
+  const { link, lastSync } = status
+  if (!link) return null
+  return (
+    <table className="kv" data-testid="sync-link">
+      <tbody>
+        <tr>
+          <td>Linked to</td>
+          <td>
+            <code data-testid="sync-linked-server">{link.serverUrl}</code>
+            <div className="hint">since {formatTime(link.linkedAt)}</div>
+          </td>
+        </tr>
+        <tr>
+          <td>Workspace</td>
+          <td data-testid="sync-workspace">
+            {link.workspace ? <code>{link.workspace}</code> : "the account's first"}
+            <div className="hint">
+              {link.auth === 'oauth' ? 'Signed in through the browser' : 'An owner token'}; its
+              token is kept{' '}
+              {link.tokenStore === 'keychain' ? 'in the OS keychain' : 'sealed by the vault'}.
+            </div>
+          </td>
+        </tr>
+        <tr>
+          <td>Last sync</td>
+          <td data-testid="sync-last">
+            {lastSync ? (
+              <>
+                {formatAgo(lastSync.at, now)}: pushed {lastSync.pushed}, deleted {lastSync.deleted};
+                pulled {lastSync.pulled}, removed {lastSync.removed}; server revision{' '}
+                {lastSync.revision}.
+              </>
+            ) : (
+              <span className="muted">not since the app started</span>
+            )}
+            {lastSync?.refused.map((r) => (
+              <div key={r.toolId} className="hint danger-text">
+                Refused {r.toolId}: <code>{r.code}</code> {r.message}
+              </div>
+            ))}
+          </td>
+        </tr>
+        <tr>
+          <td>Waiting to push</td>
+          <td data-testid="sync-outbox">
+            {status.outbox} {status.outbox === 1 ? 'change' : 'changes'}
+          </td>
+        </tr>
+        <tr>
+          <td>Conflicts</td>
+          <td data-testid="sync-conflict-count">{status.conflicts.length}</td>
+        </tr>
+      </tbody>
+    </table>
   )
 }

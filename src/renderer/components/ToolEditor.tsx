@@ -29,8 +29,6 @@ export function ToolEditor({ tool, busy, onSave, onCancel }: Props) {
   const patch = (part: Partial<ToolDraft>) => setDraft({ ...draft, ...part })
   const setInput = (i: number, part: Partial<ToolDraft['inputs'][number]>) =>
     patch({ inputs: draft.inputs.map((input, j) => (j === i ? { ...input, ...part } : input)) })
-  const setHeader = (i: number, part: Partial<ToolDraft['headers'][number]>) =>
-    patch({ headers: draft.headers.map((h, j) => (j === i ? { ...h, ...part } : h)) })
   const setBody = (i: number, value: string) =>
     patch({ body: draft.body.map((f, j) => (j === i ? { ...f, value } : f)) })
 
@@ -70,14 +68,53 @@ export function ToolEditor({ tool, busy, onSave, onCancel }: Props) {
         />
       </label>
 
+      <InputsTable inputs={draft.inputs} setInput={setInput} />
+      <HeadersTable
+        headers={draft.headers}
+        secrets={bound.map((secret) => secret.name)}
+        setHeaders={(headers) => patch({ headers })}
+      />
+      <BodyFieldsTable fields={draft.body} setBody={setBody} />
+      <VerifyRuleFields draft={draft} patch={patch} />
+
+      {problem && (
+        <p className="banner banner-error" role="alert">
+          {problem}
+        </p>
+      )}
+      <div className="row">
+        <button className="primary" type="submit" data-testid="edit-save" disabled={busy}>
+          Save as a new version
+        </button>
+        <button type="button" onClick={onCancel}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  )
+}
+
+type DraftInput = ToolDraft['inputs'][number]
+type DraftHeader = ToolDraft['headers'][number]
+
+/** The inputs' table: each slot's name, type, default, options and whether it is required. */
+function InputsTable({
+  inputs,
+  setInput,
+}: {
+  inputs: DraftInput[]
+  setInput(i: number, part: Partial<DraftInput>): void
+}) {
+  return (
+    <>
       <h3>Inputs</h3>
-      {draft.inputs.length === 0 && <p className="muted">This tool takes no inputs.</p>}
-      {draft.inputs.length > 0 && (
+      {inputs.length === 0 && <p className="muted">This tool takes no inputs.</p>}
+      {inputs.length > 0 && (
         <ListTable
           columns={['Slot', 'Name', 'Type', 'Default', 'Options (comma-separated)', 'Required']}
           className="edit-table"
         >
-          {draft.inputs.map((input, i) => (
+          {inputs.map((input, i) => (
             <tr key={input.slot} data-testid="edit-input">
               <td>
                 <code>{input.slot}</code>
@@ -128,20 +165,38 @@ export function ToolEditor({ tool, busy, onSave, onCancel }: Props) {
           ))}
         </ListTable>
       )}
+    </>
+  )
+}
 
+/** The target request's headers; a value may name a stored secret of the tool's site. */
+function HeadersTable({
+  headers,
+  secrets,
+  setHeaders,
+}: {
+  headers: DraftHeader[]
+  /** Names of the stored secrets bound to the tool's site. */
+  secrets: string[]
+  setHeaders(headers: DraftHeader[]): void
+}) {
+  const setHeader = (i: number, part: Partial<DraftHeader>) =>
+    setHeaders(headers.map((h, j) => (j === i ? { ...h, ...part } : h)))
+  return (
+    <>
       <h3>Headers</h3>
       <p className="hint">
         A value may name a stored secret: <code>{'{{secret:NAME}}'}</code>
-        {bound.length > 0 ? ' (pick one from the list).' : '; store one under Secrets first.'}
+        {secrets.length > 0 ? ' (pick one from the list).' : '; store one under Secrets first.'}
       </p>
       <datalist id="secret-placeholders">
-        {bound.map((s) => (
-          <option key={s.name} value={`{{secret:${s.name}}}`} />
+        {secrets.map((name) => (
+          <option key={name} value={`{{secret:${name}}}`} />
         ))}
       </datalist>
       <table className="edit-table">
         <tbody>
-          {draft.headers.map((header, i) => (
+          {headers.map((header, i) => (
             <tr key={i} data-testid="edit-header">
               <td>
                 <input
@@ -162,7 +217,7 @@ export function ToolEditor({ tool, busy, onSave, onCancel }: Props) {
                 <button
                   type="button"
                   className="link danger-text"
-                  onClick={() => patch({ headers: draft.headers.filter((_, j) => j !== i) })}
+                  onClick={() => setHeaders(headers.filter((_, j) => j !== i))}
                 >
                   Remove
                 </button>
@@ -174,17 +229,30 @@ export function ToolEditor({ tool, busy, onSave, onCancel }: Props) {
       <button
         type="button"
         data-testid="edit-add-header"
-        onClick={() => patch({ headers: [...draft.headers, { name: '', value: '' }] })}
+        onClick={() => setHeaders([...headers, { name: '', value: '' }])}
       >
         Add header
       </button>
+    </>
+  )
+}
 
-      {draft.body.length > 0 && (
+/** The target request's body fields, each value editable (or a secret placeholder). */
+function BodyFieldsTable({
+  fields,
+  setBody,
+}: {
+  fields: ToolDraft['body']
+  setBody(i: number, value: string): void
+}) {
+  return (
+    <>
+      {fields.length > 0 && (
         <>
           <h3>Body fields</h3>
           <table className="edit-table">
             <tbody>
-              {draft.body.map((field, i) => (
+              {fields.map((field, i) => (
                 <tr key={field.path} data-testid="edit-body-field">
                   <td>
                     <code>{field.path}</code>
@@ -203,7 +271,20 @@ export function ToolEditor({ tool, busy, onSave, onCancel }: Props) {
           </table>
         </>
       )}
+    </>
+  )
+}
 
+/** The verify rule: the status range and the fields the answer must have. */
+function VerifyRuleFields({
+  draft,
+  patch,
+}: {
+  draft: ToolDraft
+  patch(part: Partial<ToolDraft>): void
+}) {
+  return (
+    <>
       <h3>Verify rule</h3>
       <div className="row">
         <label className="field">
@@ -233,20 +314,6 @@ export function ToolEditor({ tool, busy, onSave, onCancel }: Props) {
           onChange={(e) => patch({ required: e.target.value })}
         />
       </label>
-
-      {problem && (
-        <p className="banner banner-error" role="alert">
-          {problem}
-        </p>
-      )}
-      <div className="row">
-        <button className="primary" type="submit" data-testid="edit-save" disabled={busy}>
-          Save as a new version
-        </button>
-        <button type="button" onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
-    </form>
+    </>
   )
 }

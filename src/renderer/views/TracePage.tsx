@@ -188,6 +188,55 @@ export function TracePage({ id }: { id: string }) {
   const rows = filterExchanges(detail.exchanges, filter, search)
   return (
     <>
+      <TraceSummary id={id} detail={detail} />
+      <div className="tabs" role="group" aria-label="View">
+        <button
+          aria-pressed={tab === 'requests'}
+          data-testid="tab-requests"
+          onClick={() => setTab('requests')}
+        >
+          Requests
+        </button>
+        <button
+          aria-pressed={tab === 'timeline'}
+          data-testid="tab-timeline"
+          onClick={() => setTab('timeline')}
+        >
+          Timeline
+        </button>
+      </div>
+      <div className="split">
+        <div>
+          {tab === 'requests' ? (
+            <RequestsPanel
+              rows={rows}
+              filter={filter}
+              setFilter={setFilter}
+              search={search}
+              setSearch={setSearch}
+              selectedId={selected?.id}
+              onSelect={select}
+            />
+          ) : (
+            <Timeline detail={detail} onSelect={select} />
+          )}
+        </div>
+        <div>
+          {selected ? (
+            <ExchangeDetail traceId={id} exchange={selected} />
+          ) : (
+            <p className="muted">Pick a request to see its headers, bodies and timing.</p>
+          )}
+        </div>
+      </div>
+    </>
+  )
+}
+
+/** The recording's title, its export and delete buttons, what it holds and the tools made from it. */
+function TraceSummary({ id, detail }: { id: string; detail: TraceDetail }) {
+  return (
+    <>
       <div className="row">
         <h1>{detail.trace.intent}</h1>
         <span className="spacer" />
@@ -228,77 +277,68 @@ export function TracePage({ id }: { id: string }) {
           ))}
         </p>
       )}
-      <div className="tabs" role="group" aria-label="View">
-        <button
-          aria-pressed={tab === 'requests'}
-          data-testid="tab-requests"
-          onClick={() => setTab('requests')}
-        >
-          Requests
-        </button>
-        <button
-          aria-pressed={tab === 'timeline'}
-          data-testid="tab-timeline"
-          onClick={() => setTab('timeline')}
-        >
-          Timeline
-        </button>
+    </>
+  )
+}
+
+/** The requests like DevTools' Network panel: a type filter, a search and the table. */
+function RequestsPanel({
+  rows,
+  filter,
+  setFilter,
+  search,
+  setSearch,
+  selectedId,
+  onSelect,
+}: {
+  rows: TraceExchangeRow[]
+  filter: ExchangeFilter
+  setFilter(filter: ExchangeFilter): void
+  search: string
+  setSearch(search: string): void
+  selectedId: string | undefined
+  onSelect(id: string): void
+}) {
+  return (
+    <>
+      <div className="row wrap">
+        <label className="field">
+          <span className="field-name">Type</span>
+          <select
+            data-testid="exchange-filter"
+            value={filter}
+            onChange={(e) => setFilter(e.target.value as ExchangeFilter)}
+          >
+            {EXCHANGE_FILTERS.map((f) => (
+              <option key={f} value={f}>
+                {f === 'fetch' ? 'fetch / XHR' : f}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="field grow">
+          <span className="field-name">Search</span>
+          <input
+            type="search"
+            data-testid="exchange-search"
+            placeholder="URL, method or status"
+            value={search}
+            onChange={(e) => setSearch(e.target.value)}
+          />
+        </label>
       </div>
-      <div className="split">
-        <div>
-          {tab === 'requests' ? (
-            <>
-              <div className="row wrap">
-                <label className="field">
-                  <span className="field-name">Type</span>
-                  <select
-                    data-testid="exchange-filter"
-                    value={filter}
-                    onChange={(e) => setFilter(e.target.value as ExchangeFilter)}
-                  >
-                    {EXCHANGE_FILTERS.map((f) => (
-                      <option key={f} value={f}>
-                        {f === 'fetch' ? 'fetch / XHR' : f}
-                      </option>
-                    ))}
-                  </select>
-                </label>
-                <label className="field grow">
-                  <span className="field-name">Search</span>
-                  <input
-                    type="search"
-                    data-testid="exchange-search"
-                    placeholder="URL, method or status"
-                    value={search}
-                    onChange={(e) => setSearch(e.target.value)}
-                  />
-                </label>
-              </div>
-              <div className="card flush scroll">
-                <ListTable columns={['Method', 'Path', 'Status', 'Type', 'Time']}>
-                  {rows.map((row) => (
-                    <RequestRow
-                      key={row.id}
-                      row={row}
-                      selected={selected?.id === row.id}
-                      onSelect={select}
-                    />
-                  ))}
-                </ListTable>
-                {rows.length === 0 && <p className="muted pad">No request matches.</p>}
-              </div>
-            </>
-          ) : (
-            <Timeline detail={detail} onSelect={select} />
-          )}
-        </div>
-        <div>
-          {selected ? (
-            <ExchangeDetail traceId={id} exchange={selected} />
-          ) : (
-            <p className="muted">Pick a request to see its headers, bodies and timing.</p>
-          )}
-        </div>
+      <div className="card flush scroll">
+        <ListTable columns={['Method', 'Path', 'Status', 'Type', 'Time']}>
+          {rows.map((row) => (
+            <RequestRow
+              key={row.id}
+              row={row}
+              selected={selectedId === row.id}
+              onSelect={onSelect}
+            />
+          ))}
+        </ListTable>
+        {rows.length === 0 && <p className="muted pad">No request matches.</p>}
       </div>
     </>
   )
