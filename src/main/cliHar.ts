@@ -61,7 +61,7 @@ export async function compileHarCommand(args: string[]): Promise<number> {
  * `sitecall import-har FILE --intent TEXT [--save-login] [--json]`: as `compile`, and also stores
  * the trace and the candidate (named uniquely on its site) in the data dir of SITECALL_HOME, so
  * the candidate can be verified and run. The output carries `traceId`, and `login` when the HAR
- * shows a login to the site (issue 24 item E: HTTP Basic/Digest, cookies, a bearer token): with
+ * shows a login to the site (logins seen are kept: HTTP Basic/Digest, cookies, a bearer token): with
  * `--save-login` it is saved as the site's login, sealed in the vault (opened by the keychain or
  * SITECALL_PASSPHRASE; a locked vault keeps nothing, and says so); without it stderr says how.
  */

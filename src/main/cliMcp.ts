@@ -19,8 +19,8 @@ const TOOL_POLL_MS = 2_000
 const SERVE_FILE_WAIT_MS = 15_000
 
 /**
- * `sitecall mcp [--apps A,B]`: the MCP server over stdio for desktop clients that start a command
- * (issue 26 item 2.3). Where nothing else runs the engine on SITECALL_HOME's data dir, it runs an
+ * `sitecall mcp [--apps A,B]`: the MCP server over stdio for desktop clients that start a command.
+ * Where nothing else runs the engine on SITECALL_HOME's data dir, it runs an
  * in-process core there (no HTTP listener) as the owner workspace, holding the data dir's lock.
  * Beside a running `sitecall serve` it bridges instead: every JSON-RPC message goes to that
  * process's `/mcp` (with `?apps=`) under the owner token the serve file gives (`serveFile.ts`),

@@ -20,7 +20,7 @@ export interface SeenLoginPrompt {
 }
 
 /**
- * The CLI's offer of a seen login (issue 24 item E), told on stderr: without `--save-login`,
+ * The CLI's offer of a seen login, told on stderr: without `--save-login`,
  * one line saying a login was seen and how to keep it; with it, the login is saved sealed in the
  * vault (asking the vault's passphrase, or a Digest password, at a terminal). A locked vault
  * keeps nothing, in the clear or otherwise, and says so. Returns the offer as it ends (`saved`

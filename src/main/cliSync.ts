@@ -27,7 +27,7 @@ function openDesktopSync(env: Record<string, string | undefined> = process.env) 
 }
 
 /**
- * `sitecall link SERVER_URL`: links this desktop's tools to a team server (issue 27 B). Prints
+ * `sitecall link SERVER_URL`: links this desktop's tools to a team server (docs/team-server.md). Prints
  * the URL to open and waits for the approval (OAuth, PKCE S256, public client); `--token`
  * takes an owner token instead (scripts); `--remove` unlinks. Exit 0 linked, 1 refused.
  */

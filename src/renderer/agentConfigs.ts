@@ -19,7 +19,7 @@ export interface AgentConfig {
 const json = (value: unknown) => JSON.stringify(value, null, 2)
 
 /**
- * The MCP configurations (issue 26 item 2.3: each runs as shown). Cursor and VS Code reach `/mcp`
+ * The MCP configurations (each runs as shown). Cursor and VS Code reach `/mcp`
  * over Streamable HTTP with the key as a bearer. Claude Desktop's config file starts a command:
  * `stdio` is the service's own (`app.info` `mcpStdio`: absolute Node and `bin/sitecall.mjs`
  * paths, `SITECALL_HOME`), since `sitecall` is on no PATH after the set-up and `npx sitecall`

@@ -29,7 +29,7 @@ const COVERED = new Set(['name', 'description', 'steps', 'inputs', 'verify', 'st
 
 /**
  * The fields in which this desktop's version (`mine`) and the server's (`theirs`) of a tool in
- * sync conflict differ, as text side by side (issue 27 B: name, description, URL and method of
+ * sync conflict differ, as text side by side (name, description, URL and method of
  * each request, input slots, verify rule, status), then any other top-level field that differs
  * (as JSON; `updatedAt` never counts). A deleted side gives one row per readable field with that
  * side null. Both equal: [] (they differ only in time).

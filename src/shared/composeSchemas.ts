@@ -3,11 +3,11 @@ import { Type, type Static } from '@sinclair/typebox'
 /**
  * The compose call's contract (interface.md "C" `POST /api/v1/compose/v1/call`, "Raw reads",
  * `upstream_timeout`): docs/interface.md names the route and its errors but not its body, so the body is
- * ours (issue 26 item 3). One call of a tool by app and name, or `steps`: up to 10 calls in
+ * ours. One call of a tool by app and name, or `steps`: up to 10 calls in
  * order, whose inputs may take values from earlier results. Pure, no Node.
  */
 
-/** At most this many calls in one compose request (issue 26 item 3). */
+/** At most this many calls in one compose request (docs/api-guide.md "Compose"). */
 const MAX_COMPOSE_STEPS = 10
 
 /**

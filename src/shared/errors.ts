@@ -66,7 +66,7 @@ export const REST_ERROR_CODES = [
   // keeps results without naming a limit or a code; the sweep keeps them 30 days and 1 GB.
   'result_expired',
   // A tool pushed to a team server's sync that carries a credential or recorded traffic (HTTP
-  // 400, issue 27 B): docs/interface.md has no sync, so no code for it.
+  // 400): docs/interface.md has no sync, so no code for it.
   'credential_in_tool',
   // Local-app codes for the desktop/recorder edge (not REST-visible in the interface's tables).
   'chromium_not_found',

@@ -1,5 +1,5 @@
 /**
- * The changes of a based JSON body (ToolSpec `JsonBodyBase`, issue 9 item 8: write the resource
+ * The changes of a based JSON body (ToolSpec `JsonBodyBase`: write the resource
  * just read, changed), applied to a copy of what the site answered. Pure, no Node: the engine
  * renders with it, the compiler reads lists with the same rules.
  */

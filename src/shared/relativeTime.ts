@@ -1,5 +1,5 @@
 /**
- * Times a page computes when the person acts (issue 24 kind 9): a window from now to two hours
+ * Times a page computes when the person acts (architecture.md "What recorded traffic asks", 9): a window from now to two hours
  * later, a due date "tomorrow". The compiler keeps such a value as its distance from the moment it
  * was sent and the recorded value as the exemplar of its written form; the engine writes
  * `now + offset` in that same form at run time. Placeholder: `{{gen.time:<offsetMs>:<exemplar>}}`

@@ -48,7 +48,7 @@ function templatedOnly(value: string): boolean {
 }
 
 /**
- * The places of a tool that hold a credential or recorded traffic (issue 27 B: a tool pushed to
+ * The places of a tool that hold a credential or recorded traffic (docs/team-server.md: a tool pushed to
  * a team server carries its spec, schemas, verify rule and evidence, "never a credential, never
  * a recorded body that may hold one"). Looks at every step's headers, URL (userinfo, query
  * parameters) and body template (JSON, form, multipart text parts, a based body's recorded

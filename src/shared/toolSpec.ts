@@ -219,7 +219,7 @@ export interface ShownField {
 
 /**
  * The declared outcome that makes a run `succeeded` (a 2xx alone never does). Rules written
- * before issue 9 (a JSON answer with `required` fields) mean what they always meant; the optional
+ * first (a JSON answer with `required` fields) mean what they always meant; the optional
  * parts describe writes that answer no JSON and action APIs that answer errors in-band.
  */
 export interface VerifyRule {

@@ -193,7 +193,7 @@ export function targetCandidates(
   const accounts = signInAccounts(trace.actions, intent)
   const fromActions = typedValues(trace.actions).filter((t) => !accounts.has(t.value))
   // A value the intent names that a request carries counts beside what was typed: the row the
-  // person ticked or clicked (`s=batch2`) is named in the intent, not typed (issue 24 kind 2).
+  // person ticked or clicked (`s=batch2`) is named in the intent, not typed (a write chosen by clicking a row).
   const named = intentValues(intent, eligible).filter(
     (v) => !fromActions.some((t) => normalValue(t.value) === normalValue(v.value)),
   )

@@ -471,7 +471,7 @@ export function generatedKind(
   if (/^\d{13}$/.test(value) && Math.abs(Number(value) - sentAt) < near) return 'now_ms'
   if (/^\d{10}$/.test(value) && Math.abs(Number(value) * 1000 - sentAt) < near) return 'now_s'
   // A time computed from that clock (a window ending in two hours, a due date tomorrow): the
-  // same distance from the run's now (issue 24 kind 9).
+  // same distance from the run's now (times relative to the recording).
   const relative = relativeTimeName(value, sentAt)
   if (relative) return relative.slice('gen.'.length) as `time:${string}`
   if (UUID.test(value)) return 'uuid'

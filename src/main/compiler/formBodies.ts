@@ -20,7 +20,7 @@ const MEDIA_TYPES: Record<string, string> = {
 const FILE_NAME = /^[^\s/\\]+\.[A-Za-z0-9]{2,5}$/
 
 /**
- * A trace whose form posts with files got back the body a plain HAR left out (issue 9 uploads:
+ * A trace whose form posts with files got back the body a plain HAR left out (uploads:
  * Chromium gives no multipart body with a file to a HAR; `Content-Length` still says one was
  * sent). The body is written from the form that sent it: the latest earlier HTML page of the
  * site with a `<form method=post enctype=multipart/form-data>` whose action is the request's URL,

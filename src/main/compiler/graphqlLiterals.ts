@@ -2,7 +2,7 @@
  * GraphQL operations written with their values inline (a GraphiQL console, a client that builds
  * query text): `deleteTask(input: {nodeId: "WyJ0YXNrcyIsMTdd"})` has no variables for the
  * compiler's slots to take. Read with the `graphql` parser, each literal of a step's query text is
- * one of (issue 24 kinds 3 and 4, for GraphQL):
+ * one of (ids picked by click and one value in several places, for GraphQL):
  * - a value the person gave (typed, quoted, clicked, or said whole in the intent): an input, named
  *   by the field or argument that holds it, written into the query as a JSON string
  *   (`{{json:input.pN}}`: JSON string escapes are GraphQL's, GraphQL spec §2.9.4);

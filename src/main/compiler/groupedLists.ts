@@ -1,5 +1,5 @@
 /**
- * Issue 24 kind 8 one level up: a list of records nested in a list of groups (a feed reader's
+ * Values by key, not position (architecture.md "What recorded traffic asks", 8), one level up: a list of records nested in a list of groups (a feed reader's
  * feeds, one list per category: `items[5].items[?name==…]`) is searched in every group, so a
  * record the run names in another group than the recorded one is found too. Pure.
  */

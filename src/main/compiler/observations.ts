@@ -123,7 +123,7 @@ export interface ClockInValue {
  * digits (phpMyAdmin's `_nocache=1795963291238254858`); the 13 digits after the prefix are a
  * Unix time in ms within `withinMs` of `at` (ms). Null for anything else, the bare forms
  * (`1795962730488`) included: those are read by their own rules. A fresh value per request,
- * never an input nor a constant (issue 24 kind 3: a cache-buster is no slot).
+ * never an input nor a constant (a cache-buster is no slot).
  */
 export function clockInValue(text: string, at: number, withinMs: number): ClockInValue | null {
   const parts = /^([A-Za-z_-]{0,24})(\d{13})(\d{0,9})$/.exec(text)

@@ -74,7 +74,7 @@ const OPERATION_NAME = /^[A-Za-z][\w:.-]{0,40}$/
 
 /**
  * Learns, from the trace itself, which query or form field names the operation of an endpoint
- * that serves many (issue 24 kind 1: one URL, many operations), whatever the field is called:
+ * that serves many (one URL, many operations), whatever the field is called:
  * Gerbera's `GET /content/interface?req_type=items&parent_id=…` and `…?req_type=remove&object_id=…`.
  * A field is an operation field when, over three or more calls of one method and path, it is
  * sent in every call with a short code-like word, takes two or more values, and its value decides

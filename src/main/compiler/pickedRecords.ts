@@ -1,5 +1,5 @@
 /**
- * Issue 24 kind 3: an id the person picked by clicking a row, sent by the write as a value too
+ * Ids picked by click (architecture.md "What recorded traffic asks", 3): an id the person picked by clicking a row, sent by the write as a value too
  * short or too plain to trace by itself (NZBGet's `NZBID` 9, a task's `id` 5). Read from the
  * other end: a value the person gave (typed, quoted, clicked, named in the intent) names one record
  * of a list an earlier answer held; when an id field of that record holds a value the target

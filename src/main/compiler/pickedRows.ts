@@ -1,5 +1,5 @@
 /**
- * Issue 24 kind 3 on a server-rendered page: the person clicked an icon or a button in a table
+ * Ids picked by click on a server-rendered page: the person clicked an icon or a button in a table
  * row (Delete This Comment) whose link carries the row's id (`cmd.cgi?cmd_typ=2&com_id=3`), or
  * ticked the row's checkbox (`check[]=7`) and sent the list's form, and the write sends that id.
  * The link's own text names nothing; the row's text holds what the person named (the comment,

@@ -1,5 +1,5 @@
 /**
- * Issue 24 F: a write must not act on the record the person recorded on when a run gives another
+ * A caution (architecture.md "What recorded traffic asks"): a write must not act on the record the person recorded on when a run gives another
  * one. A write that names a record by a value the person gave (the title typed, a name quoted) in
  * a place the tool keeps constant (`PUT /tiddlers/Release%20notes` while only the body's `title`
  * became an input) is addressed by the recorded record: each such constant takes the input that

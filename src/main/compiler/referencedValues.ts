@@ -1,5 +1,6 @@
 /**
- * Issue 24 kinds 2 and 3, at target choice: the record the person named reaches the write only as
+ * A write chosen by clicking a row and ids picked by click (architecture.md "What recorded
+ * traffic asks", 2 and 3), at target choice: the record the person named reaches the write only as
  * its id. "mark the article 'Tram depot open day on Saturday' as read" sends `ids=6`, and 6 is the
  * `id` of the record whose `title` is that text in an earlier list answer. No request carries the
  * person's value, so nothing typed would point at the write; its id stands in for it, as a value

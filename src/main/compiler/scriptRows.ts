@@ -1,5 +1,5 @@
 /**
- * Issue 24 kind 3 where the list is code: an answer that carries its rows as script calls
+ * Ids picked by click where the list is code: an answer that carries its rows as script calls
  * (Roundcube's `{"exec":"this.add_message_row(13,{\"subject\":\"Welcome…\"},…);…"}`), the person
  * picked one row by what it shows (a subject), and the write sends the row's id (`_uid=13`). The
  * tool reads the list again and takes the id from the call whose arguments hold the caller's

@@ -59,7 +59,7 @@ export interface SlotOptions {
 
 /**
  * Turns the target request into a request template and its input slots (
- * issue 3 "Several observations"): each typed value becomes a required slot named after its
+ * several observations): each typed value becomes a required slot named after its
  * request key, typed (a `<select>`'s options become an enum); a varying path segment becomes a
  * required string slot; other values become optional slots whose default is the first observed
  * value, unless several calls show they stay the same (then they are constants). Values the page
@@ -80,7 +80,7 @@ export function planSlots(
   const typedByPath = new Map(matches.map((m) => [valueKey(m.value), m.typed]))
   const slottable = (v: RequestValue) => {
     // An action API's operation (`action=inline-save`, a JSON-RPC `method`) is what the tool
-    // does, not an input, even when the person picked it from a menu (issue 24 kind 6).
+    // does, not an input, even when the person picked it from a menu (an action API's operation field).
     if (isOperationValue(v) || isRpcCorrelation(v, exchange) || isSubmitField(v)) return false
     if (typedByPath.has(valueKey(v))) return true
     // A whole text body is an input only when the person typed or pasted it.

@@ -300,7 +300,7 @@ function formatNamed(exchange: Exchange, intent: string): string | null {
 /**
  * Keys of the JSON answer (top level and one level down) that hold a non-empty list or map and
  * whose singular is one of the intent's words: "list my torrents" and `result.torrents`, the
- * data a page-load read answers when nothing was typed (issue 24 kind 7).
+ * data a page-load read answers when nothing was typed (page-load reads).
  */
 function namedCollections(json: unknown, words: string[]): string[] {
   if (!words.length || json === null || typeof json !== 'object') return []

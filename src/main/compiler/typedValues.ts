@@ -127,7 +127,7 @@ export function commitTime(actions: Action[]): number | null {
 /**
  * Marks as `context` the values the intent names as the place it acts in (`namesPlace`: "from
  * the customers table of the shop database"): the record or the words the act is about stay
- * required, the place is an input whose default is the recorded one (issue 24 kinds 2 and 3: a
+ * required, the place is an input whose default is the recorded one (a row chosen by click: a
  * row picked in a table of a database the person had open). A write keeps a place required when
  * it names nothing else, since a default would then pick what it changes; a read may default
  * every place ("show the rows of the products table in the shop database").

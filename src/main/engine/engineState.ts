@@ -78,7 +78,7 @@ export interface RunEngineDeps {
   secrets?: { forRun(tenant: string): RunSecrets }
   /**
    * Hands a run to an executor elsewhere instead of running it here (a team server's device,
-   * issue 27 C, `server/devices.ts`): called once a run is `working`; null runs it here. The
+   * `server/devices.ts`): called once a run is `working`; null runs it here. The
    * function it returns resolves with what the run came to there (settled here as a run of this
    * engine would be) or with `expired` and its message (the run then ends `expired`).
    */
@@ -88,7 +88,7 @@ export interface RunEngineDeps {
   ) => ((signal: AbortSignal) => Promise<DelegatedOutcome>) | null
   /**
    * Whether the approval a write would ask here is asked where it runs instead (a team server's
-   * device asks its person in the desktop's Inbox, issue 27 C, `server/devices.ts`): called at
+   * device asks its person in the desktop's Inbox, `server/devices.ts`): called at
    * start for a run whose only open requirement is its approval, with the run's id. True: the
    * run is started without that requirement, and `delegate` must hand it to the executor that
    * asks (which reports a denial as a `declined` failure). Absent or false: asked here.

@@ -412,7 +412,7 @@ const SECOND_FACTOR_LOCATION = /\b(otp|totp|2fa|mfa|two-?factor|second-?factor)\
 /**
  * A 3xx to a sign-in page: the session is gone (a redirect is never followed, see above); to a
  * second-factor page (`/login/otp`, `/2fa`, `/mfa`): the site asks for a one-time code. Not when
- * the target's rule expects this very redirect (`expected`, issue 9: a sign-out's recorded
+ * the target's rule expects this very redirect (`expected`: a sign-out's recorded
  * redirect to `/login`), and only a sign-in page's own words count (`/author/x` is none).
  */
 export function signInRedirect(

@@ -25,7 +25,7 @@ export interface InputValidator {
 
 /**
  * What an absent slot takes: its relative time written for `now` (ms) when it has one
- * (`x-default-time`, issue 24 kind 9), else its `default` (undefined when it has none).
+ * (`x-default-time`: a time relative to the run), else its `default` (undefined when it has none).
  */
 export function slotDefault(slot: SlotSchema, now = Date.now()): unknown {
   const relative = slot['x-default-time']

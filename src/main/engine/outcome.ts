@@ -69,7 +69,7 @@ const MAX_ACK_TEXT = 2000
  * then the site's in-band errors (`verify.errorShapes`: a 200 that says `badtoken` fails with
  * the site's message), then the status range, then pages where data used to be (sign-in, bot
  * check, other HTML), then the JSON shape.
- * A document tool (`shape.kind === 'document'`, issue 3 "Page reads", "Server-rendered data")
+ * A document tool (`shape.kind === 'document'`: a page read, server-rendered data)
  * turns its HTML answer into `{data?, title, text, links}` (links resolved against `pageUrl`,
  * the URL the request went to) and judges that object instead.
  * An acknowledgement rule (`isAcknowledgement`: a write answering `204`, `text/plain "OK"`, an

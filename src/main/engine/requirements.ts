@@ -34,7 +34,7 @@ export interface PlannedInputs {
  * slot with known options whose value matches none or several of them (a case-insensitive
  * prefix that matches exactly one is taken as that option), and an approval when a mutating tool
  * is called without `allow_mutation` by a caller that may ask (or is a candidate the compiler
- * cautions about, whose message then says why: issue 24 F). Ids are `<runId>.<revision>.<n>`,
+ * cautions about, whose message then says why: architecture.md "What recorded traffic asks"). Ids are `<runId>.<revision>.<n>`,
  * so an answer naming a replaced requirement of the same run is told apart from a foreign id.
  */
 export function planRequirements(

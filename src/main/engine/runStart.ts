@@ -52,7 +52,7 @@ export function startRun(
   const { deps } = state
   state.validator.check(tool, inputs)
   const inputHash = hashInputs(inputs)
-  // A candidate the compiler cautions about (issue 24 F) is asked about even when the caller
+  // A candidate the compiler cautions about (architecture.md "What recorded traffic asks") is asked about even when the caller
   // allowed writes: its first run may act on the record the person recorded on.
   const caution = tool.status === 'candidate' && tool.mutating ? tool.evidence.caution : undefined
   const runId = `lrun_${deps.ulid()}`
@@ -119,7 +119,7 @@ export function startRun(
     )
   if (options.billOnSuccess) checkCredits(state, options.tenant)
   // A write whose only question is its approval and that runs where its login is (a team
-  // server's device, issue 27 C) is approved there, by that device's person: nothing is asked here.
+  // server's device) is approved there, by that device's person: nothing is asked here.
   const planned =
     asked.requirements.length === 1 &&
     asked.requirements[0]!.kind === 'approval' &&

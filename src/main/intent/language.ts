@@ -2,7 +2,7 @@
  * Stage 2: can the router read this text? Its words are English words of English sentences; text
  * in another script (Korean `위키 페이지 삭제`, Japanese `フローを削除`) or in another language
  * written in Latin letters (`supprimer la page du wiki`) cannot be read, and a match made from the
- * few words left (a brand, a Latin-letter value) would be a guess (issue 25 D). Quoted values,
+ * few words left (a brand, a Latin-letter value) would be a guess. Quoted values,
  * URLs and e-mail addresses may be in any script: they are data, not words to read.
  *
  * Scripts come from Unicode's Script property (`\p{Script=…}`, Unicode Standard Annex #24);

@@ -29,7 +29,7 @@ export interface ComposeStepReport {
   error?: ErrorBody
 }
 
-/** The compose envelope (interface.md "Capacity and timing" `upstream_timeout`; issue 26 item 3). */
+/** The compose envelope (interface.md "Capacity and timing" `upstream_timeout`). */
 export type ComposeEnvelope =
   | { ok: true; data: unknown; runId: string; steps?: ComposeStepReport[] }
   | {
@@ -73,7 +73,7 @@ export interface ComposeRequest {
 }
 
 /**
- * The compose call (interface.md "C" `POST /api/v1/compose/v1/call`; its body is issue 26 item 3's): one
+ * The compose call (interface.md "C" `POST /api/v1/compose/v1/call`; its body: docs/api-guide.md "Compose"): one
  * tool called by app and name through the engine's one call operation, as surface A calls it
  * (verified tools only, billed one credit when it succeeds, scopes and end users honoured), but
  * synchronous and never asking: a write needs `allow_mutation`, a missing input is refused.

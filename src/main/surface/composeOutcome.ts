@@ -22,7 +22,7 @@ const LOGIN_FAILURES = new Set<string>(['session_or_permission', 'mfa_required']
 const CHALLENGES = new Set<string>(['challenge', 'challenge_budget_exhausted'])
 
 /**
- * What a call of the compose route came to (issue 26 item 3, interface.md "Raw reads" and
+ * What a call of the compose route came to (docs/api-guide.md "Compose", interface.md "Raw reads" and
  * `upstream_timeout`). A succeeded run is `{data, runId}`. A failed run is named by the status
  * the site last answered: 404 `upstream_not_found`, 409 `upstream_conflict`, 5xx
  * `upstream_unavailable` (502), another 4xx `upstream_error`; a bot check `blocked`; a missing

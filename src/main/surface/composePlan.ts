@@ -30,7 +30,7 @@ export interface AnsweredSteps {
 }
 
 /**
- * Checks a compose body (issue 26 item 3) before anything is sent: `app` and `tool`, or `steps`
+ * Checks a compose body before anything is sent: `app` and `tool`, or `steps`
  * (400 `invalid_input` for both or neither); each call's tool must exist on its app (404
  * `not_found`), be verified (404 `not_found` for a candidate, 409 `tool_quarantined`), lie in
  * every tool scope of the connection (403 `not_in_scope`), take every input named (422

@@ -24,7 +24,7 @@ function holds(offer: LoginOffer): string[] {
 }
 
 /**
- * After Stop or a HAR import (issue 24 item E): the login the browser used on the recorded
+ * After Stop or a HAR import (architecture.md "What recorded traffic asks", 5): the login the browser used on the recorded
  * site, offered as "Save the login you used on <site>?" with what it holds and Save / Skip.
  * Saved, it is sealed in the vault as a sign-in saves one, so Verify and later runs use it; a
  * locked vault asks its passphrase right here, and nothing is kept until then.

@@ -198,7 +198,7 @@ function ConflictCard({
 }
 
 /**
- * Settings → "Link to a server" (issue 27 B): link this desktop to a team server (OAuth in the
+ * Settings → "Link to a server" (docs/app-guide.md "Link from the app"): link this desktop to a team server (OAuth in the
  * system browser, or an owner token), see what it is linked to, the last sync, the outbox and
  * the conflicts (both versions side by side, keep mine or theirs), sync now with progress, and
  * unlink (asked first; the tools stay).

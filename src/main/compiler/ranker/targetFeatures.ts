@@ -1,5 +1,5 @@
 /**
- * The features of a candidate target for the learned ranker (issue 24 C): every evidence signal
+ * The features of a candidate target for the learned ranker: every evidence signal
  * the compiler's rules gave it (summed by name: a signal is a feature, its hand weight its raw
  * value), plus facts of where the request stands in the trace that no single rule reads (is it
  * the last call of its endpoint, how often the page repeated it, does it write as the intent

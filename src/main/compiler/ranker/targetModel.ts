@@ -1,5 +1,5 @@
 /**
- * The fitted target ranker (issue 24 C): a conditional logit over the candidates' features
+ * The fitted target ranker (fitted by test/apps/fitTargetRanker.ts): a conditional logit over the candidates' features
  * (`targetFeatures`), with its weights, feature scales and Platt calibration read from
  * `targetModel.params.json`, which `test/apps/fitTargetRanker.ts` writes (its seed and the data
  * it was fitted on are recorded there). Pure.
