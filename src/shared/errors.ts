@@ -74,7 +74,7 @@ export const REST_ERROR_CODES = [
   'compile_failed',
 ] as const
 
-/** Spec "Why a run failed": the `error.code` of a run with status `failed`. */
+/** interface.md "Why a run failed": the `error.code` of a run with status `failed`. */
 export const RUN_FAILURE_CODES = [
   'no_capability',
   'session_or_permission',

@@ -1,6 +1,6 @@
 import type { ErrorBody } from './errors'
 
-/** Spec "Run status". */
+/** interface.md "Run status". */
 export const RUN_STATUSES = [
   'accepted',
   'working',

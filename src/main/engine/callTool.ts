@@ -66,7 +66,7 @@ export interface CallDeps {
   tools: Pick<ToolRepository, 'get' | 'getByName' | 'list'>
 }
 
-/** Spec "Capacity and timing": retry a browser_capacity refusal after about 30 s. */
+/** interface.md "Capacity and timing": retry a browser_capacity refusal after about 30 s. */
 const CAPACITY_RETRY_S = 30
 
 /**

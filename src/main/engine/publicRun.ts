@@ -17,7 +17,7 @@ export function toPublicRun(record: RunRecord): Run {
     updatedAt: record.updatedAt,
   }
   if (record.status === 'succeeded') run.result = record.result
-  // Spec "Why a run failed": a `no_capability` run carries `result.next.tool` (the index tool).
+  // interface.md "Why a run failed": a `no_capability` run carries `result.next.tool` (the index tool).
   else if (record.error?.code === 'no_capability' && record.result !== undefined)
     run.result = record.result
   // What a cancel could not undo, or a lost write may have done.

@@ -4,7 +4,7 @@ import type { SlotSchema, ToolSpec } from '../../shared/toolSpec'
 import { asRecorded, renderRequest, type TemplateScope } from './template'
 import { slotDefault } from './inputs'
 
-/** Spec "Limits": requirement answer window. */
+/** interface.md "Limits": requirement answer window. */
 export const REQUIREMENT_WINDOW_MS = 15 * 60 * 1000
 
 /** An open requirement with what the engine needs to apply its answer. */

@@ -22,7 +22,7 @@ export interface AccountAuth {
 /** The prefix of a team server account's owner token. */
 export const ACCOUNT_TOKEN_PREFIX = 'svc_owner_'
 
-/** Spec "Other time-bound states" and "Limits": an owner token expires after one hour. */
+/** interface.md "Other time-bound states" and "Limits": an owner token expires after one hour. */
 export const OWNER_TOKEN_LIFE_MS = 60 * 60_000
 /**
  * Who made a request, as every surface sees it: REST routes, the MCP endpoint and the UI's HTTP

@@ -1,6 +1,6 @@
 import { ServiceError } from '../../shared/errors'
 
-/** Spec "Limits": site tool call deadline 5000 to 300000 ms, default 60000. */
+/** interface.md "Limits": site tool call deadline 5000 to 300000 ms, default 60000. */
 export const DEADLINE_MIN_MS = 5_000
 export const DEADLINE_MAX_MS = 300_000
 export const DEADLINE_DEFAULT_MS = 60_000

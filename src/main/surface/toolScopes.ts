@@ -3,7 +3,7 @@ import { ServiceError } from '../../shared/errors'
 import type { ScopeRepository, ToolScopeRecord } from '../store/scopeRepository'
 import { MAX_SCOPE_ENTRIES, SCOPE_SLUG, type ScopeLookup, type ToolScope } from './toolsInScope'
 
-/** Spec "Limits": tool scopes per workspace. */
+/** interface.md "Limits": tool scopes per workspace. */
 export const MAX_SCOPES_PER_WORKSPACE = 20
 
 /** A stored scope as `inScope` and MCP take it. */

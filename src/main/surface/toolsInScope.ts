@@ -52,9 +52,9 @@ export function parseApps(raw: unknown): string[] | null {
     .filter(Boolean)
 }
 
-/** Spec "Limits" and "Request shape": slug of 1 to 40 lowercase letters, digits or dashes. */
+/** interface.md "Limits" and "Request shape": slug of 1 to 40 lowercase letters, digits or dashes. */
 export const SCOPE_SLUG = /^[a-z0-9-]{1,40}$/
-/** Spec "Limits": a scope lists at most 200 apps and tools. */
+/** interface.md "Limits": a scope lists at most 200 apps and tools. */
 export const MAX_SCOPE_ENTRIES = 200
 
 /**

@@ -3,7 +3,7 @@ import { formatAgo, formatTimeLeft } from '../format'
 import { useInboxStore } from '../stores/useInboxStore'
 import { RequirementForm } from './RequirementForm'
 
-/** Spec "Limits": a requirement waits 15 minutes; the last two are shown as urgent. */
+/** interface.md "Limits": a requirement waits 15 minutes; the last two are shown as urgent. */
 const URGENT_MS = 2 * 60_000
 
 /** A run waiting on the person: its tool and site, the time left, and each requirement. */
