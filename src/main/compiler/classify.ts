@@ -194,7 +194,7 @@ function parseRequest(exchange: Exchange): unknown {
  * registrable domain (`api.shop.example` for `www.shop.example`). IP and loopback hosts must match
  * exactly, port included.
  */
-export function isSiteHost(host: string, siteHosts: Set<string>): boolean {
+function isSiteHost(host: string, siteHosts: Set<string>): boolean {
   if (siteHosts.has(host)) return true
   const domain = registrableDomain(host)
   if (!domain) return false

@@ -77,7 +77,7 @@ const NEVER_A_TARGET =
  * request that carries something of the intent is plausible and becomes a candidate with its
  * confidence and alternatives; only when none carries anything is the answer an explanation.
  */
-export const MIN_TARGET_SCORE = 0.01
+const MIN_TARGET_SCORE = 0.01
 
 // --- hooks around the compile (page searches, lookups by name), kept apart ---
 /**
@@ -270,7 +270,7 @@ const roundTo = (n: number) => Math.round(n * 100) / 100
  * the page the person reached when one qualifies (`TARGET_THRESHOLD` of the rules' evidence),
  * not by the data a script fetched around it: the page is what was asked for.
  */
-export function pageReadFirst<T extends { candidate: ScoredExchange }>(ranked: T[]): T[] {
+function pageReadFirst<T extends { candidate: ScoredExchange }>(ranked: T[]): T[] {
   const page = ranked.find(
     (r) =>
       r.candidate.score >= TARGET_THRESHOLD &&
@@ -283,7 +283,7 @@ export function pageReadFirst<T extends { candidate: ScoredExchange }>(ranked: T
  * A sign-in the site answered by asking for a second factor is not done: the later request that
  * sends the code completes it (RFC 6238 flows), so it goes first whatever the ranker said.
  */
-export function completedSignIn<T extends { candidate: ScoredExchange }>(ranked: T[]): T[] {
+function completedSignIn<T extends { candidate: ScoredExchange }>(ranked: T[]): T[] {
   const first = ranked[0]
   const has = (r: T, name: string) => r.candidate.signals.some((s) => s.name === name)
   if (!first || !has(first, 'asks_second_factor')) return ranked
@@ -441,7 +441,7 @@ const writes = (e: Exchange): boolean => isWriteMethod(e.method) || writesByOper
  * How sure the choice is, 0..1: the evidence score, scaled down when the best other endpoint has
  * nearly as much (a margin of 0.2 or more keeps it whole; an equal runner-up halves it).
  */
-export function confidenceOf(chosen: ScoredExchange, scored: ScoredExchange[]): number {
+function confidenceOf(chosen: ScoredExchange, scored: ScoredExchange[]): number {
   const key = `${chosen.exchange.method} ${chosen.exchange.url.split('?')[0]}`
   const runnerUp = scored.find(
     (s) => s !== chosen && `${s.exchange.method} ${s.exchange.url.split('?')[0]}` !== key,

@@ -422,7 +422,7 @@ function tracedValues(exchange: Exchange): TracedValue[] {
  * The localStorage key of a login value that names no key: the engine takes the token the saved
  * login keeps under any key (a JWT, or an `access_token`/`token` field of a JSON item).
  */
-export const ANY_TOKEN = '*'
+const ANY_TOKEN = '*'
 
 /** One to three words of letters: an enum or an operation name, not a value to trace. */
 const PLAIN_WORDS = /^[A-Za-z]{1,24}([ _:-][A-Za-z]{1,24}){0,2}$/
@@ -460,7 +460,7 @@ function pageBehindSignIn(login: Exchange, earlier: readonly Exchange[]): Exchan
  * the clock's now, or a time at a fixed distance from now (`time:<offsetMs>:<exemplar>`,
  * `../../shared/relativeTime.ts`).
  */
-export function generatedKind(
+function generatedKind(
   key: string,
   value: string,
   sentAt: number,

@@ -32,7 +32,7 @@ export interface FilePlan {
  * Recorded files up to this size become the file slot's default; larger ones are required. Small:
  * the default travels in every listing of the tool's input schema (MCP `tools/list`, the catalog).
  */
-export const MAX_DEFAULT_FILE_BYTES = 64 * 1024
+const MAX_DEFAULT_FILE_BYTES = 64 * 1024
 
 /** Base64 text (RFC 4648 §4, and base64url §5): the file slot's schema checks it. */
 export const BASE64_PATTERN = '^[A-Za-z0-9+/_-]*={0,2}$'

@@ -8,7 +8,7 @@ import { httpUrl } from '../../shared/urls'
  * fetch metadata, and session-bound ones (cookies and credentials belong to the site's login).
  * `Origin` and `Referer` are kept apart (`keptHeaders`).
  */
-export const DROPPED_HEADERS =
+const DROPPED_HEADERS =
   /^(:|sec-|cookie$|authorization$|host$|content-length$|connection$|accept-encoding$|origin$|referer$|user-agent$|priority$|pragma$|cache-control$|upgrade-insecure-requests$|if-none-match$|if-modified-since$|keep-alive$|transfer-encoding$)/i
 
 /**

@@ -1,7 +1,1 @@
-export {
-  compileTrace,
-  MIN_TARGET_SCORE,
-  type CompileOptions,
-  type CompileResult,
-} from './compileTrace'
-export { inferSchema } from './inferSchema'
+export { compileTrace, type CompileResult } from './compileTrace'

@@ -1,7 +1,7 @@
 import type { JsonSchema } from '../../shared/toolSpec'
 
 /** The JSON Schema type of a JSON value: integers are told apart from other numbers. */
-export function jsonType(
+function jsonType(
   value: unknown,
 ): 'object' | 'array' | 'string' | 'integer' | 'number' | 'boolean' | 'null' {
   if (value === null) return 'null'
@@ -35,7 +35,7 @@ export function inferSchema(value: unknown, maxDepth = 8): JsonSchema {
  * Merges two schemas of values seen in the same place: object keys are unioned, `required` is the
  * intersection; different types become a type list; an integer merged with a number is a number.
  */
-export function mergeSchemas(a: JsonSchema, b: JsonSchema): JsonSchema {
+function mergeSchemas(a: JsonSchema, b: JsonSchema): JsonSchema {
   if (!a.type) return b
   if (!b.type) return a
   if (a.type === 'object' && b.type === 'object') {

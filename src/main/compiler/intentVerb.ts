@@ -8,7 +8,7 @@ export type VerbClass =
   'search' | 'read' | 'create' | 'update' | 'delete' | 'trigger' | 'upload' | 'auth'
 
 /** Every write class: the target must change the site's state. */
-export const WRITE_CLASSES: ReadonlySet<VerbClass> = new Set([
+const WRITE_CLASSES: ReadonlySet<VerbClass> = new Set([
   'create',
   'update',
   'delete',

@@ -38,7 +38,7 @@ const NAME_FIELDS = [
 ]
 
 /** One extractor turned into a lookup, for tests and the evidence signal. */
-export interface Lookup {
+interface Lookup {
   stepId: string
   extractor: string
   /** The extractor's path before (`flows[6].id`) and after (`flows[?name=={{input.p0}}].id`). */
@@ -277,11 +277,7 @@ interface FoundRecord {
  * `[n]` of the path whose list holds records, and a string field of that record equal (folded)
  * to a person's value held by no other record of the list. Null when none.
  */
-export function recordByName(
-  exchange: Exchange,
-  path: string,
-  values: PersonValue[],
-): FoundRecord | null {
+function recordByName(exchange: Exchange, path: string, values: PersonValue[]): FoundRecord | null {
   const parts = parsePath(path)
   if (!parts) return null
   const json = parseJsonBody(exchange)

@@ -126,18 +126,6 @@ export function mutationVerdict(
   return { mutating: true, detail: 'a POST that neither searches nor reads: it may write' }
 }
 
-/**
- * Whether a tool may change state (compatibility form of {@link mutationVerdict}): `typedKeys`
- * are the request keys that carried typed values.
- */
-export function isMutating(method: string, url: string, typedKeys: string[]): boolean {
-  const m = method.toUpperCase()
-  if (m === 'GET' || m === 'HEAD') return false
-  if (m !== 'POST') return true
-  if (pathWords(url).some((w) => READ_WORDS.has(w))) return false
-  return !typedKeys.some((k) => READ_KEYS.test(k))
-}
-
 /** Lower-case words of the URL path: segments split on `-`, `_`, `.` and camelCase. */
 function pathWords(url: string): string[] {
   const path = httpUrl(url)?.pathname ?? ''

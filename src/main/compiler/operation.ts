@@ -221,7 +221,7 @@ const GET_WRITE_OPERATION =
  * operation with its `params` (JSON-RPC 1.0 and 2.0, and the many APIs shaped like them: one
  * URL, many operations).
  */
-export function isRpcCall(body: unknown): boolean {
+function isRpcCall(body: unknown): boolean {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return false
   const call = body as Record<string, unknown>
   return typeof call.method === 'string' && ('params' in call || 'jsonrpc' in call)

@@ -16,7 +16,7 @@ export interface ResourceHistory {
 }
 
 /** The resource a URL names: its last two path segments, decoded, or null when it has one. */
-export function resourceOf(url: string): { parent: string; name: string } | null {
+function resourceOf(url: string): { parent: string; name: string } | null {
   const segments = pathSegments(url)
   if (segments.length < 2) return null
   return { parent: segments[segments.length - 2]!, name: segments[segments.length - 1]! }

@@ -104,7 +104,7 @@ export function basedWrite(
  * A write that sends `If-Match` (RFC 9110 §13.1.1) sends the read's `ETag`, read fresh: the
  * recorded one names a revision that is gone by the next run.
  */
-export function withIfMatch(request: RequestTemplate, read: ToolStep): RequestTemplate {
+function withIfMatch(request: RequestTemplate, read: ToolStep): RequestTemplate {
   const name = Object.keys(request.headers).find((h) => h.toLowerCase() === 'if-match')
   if (!name) return request
   if (!read.extract.some((x) => x.name === 'etag'))
@@ -130,7 +130,7 @@ export function withNameInUrl(step: ToolStep, sent: Rec): ToolStep {
 }
 
 /** A step's JSON body template (`{{…}}` placeholders in place), or undefined for any other body. */
-export function templateOf(step: ToolStep): unknown {
+function templateOf(step: ToolStep): unknown {
   return step.request.body?.kind === 'json' ? step.request.body.template : undefined
 }
 

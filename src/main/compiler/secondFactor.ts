@@ -38,7 +38,7 @@ export function oneTimeCodeField(exchange: Exchange): RequestValue | null {
  * (`/account/twofa/confirm`), or an HTML page with a one-time-code field (`autocomplete=
  * "one-time-code"`, HTML §4.10.18.7.1, or a field named like one).
  */
-export function asksSecondFactor(exchange: Exchange): boolean {
+function asksSecondFactor(exchange: Exchange): boolean {
   if (exchange.status >= 300 && exchange.status < 400) {
     const location = exchange.responseHeaders.location ?? ''
     return CODE_PAGE.test(httpUrl(location)?.pathname ?? location.split(/[?#]/)[0]!)

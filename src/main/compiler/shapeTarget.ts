@@ -12,7 +12,7 @@ import { planSlots, type SlotPlan } from './slots'
 import { deriveDocumentRule, deriveVerifyRule, outputForRule } from './verifyRule'
 
 /** The result of a tool that reads data in a text format: the whole text and its media type. */
-export const TEXT_RESULT_SCHEMA: JsonSchema = {
+const TEXT_RESULT_SCHEMA: JsonSchema = {
   type: 'object',
   properties: {
     text: { type: 'string', description: 'The data as the site sent it (CSV, XML, ...).' },

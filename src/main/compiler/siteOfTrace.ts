@@ -7,7 +7,7 @@ import type { ToolSite } from '../../shared/toolSpec'
 import { headerValue, type Trace } from '../../shared/trace'
 
 /** At most this many page titles are kept, each cut to {@link TITLE_CHARS} characters. */
-export const MAX_TITLES = 20
+const MAX_TITLES = 20
 const TITLE_CHARS = 120
 const MAX_BODY = 400_000
 

@@ -35,7 +35,7 @@ import { singular } from './valueSpelling'
 import { verbSignals } from './verbSignals'
 
 /** How a document target becomes a result: its result shape and its varying path segment. */
-export interface DocumentPlan {
+interface DocumentPlan {
   result: Extract<ResultShape, { kind: 'document' }>
   /** The embedded records the compiler saw (the `data` of the result), when there are any. */
   data?: unknown

@@ -171,7 +171,7 @@ export function jsonPathOf(json: unknown, value: string, path = ''): string | nu
  * a record: a map of records keyed by their ids (Deluge's torrents, qBittorrent-like sync data),
  * where the id the page sends is the key, not a field. `~` reads the key back (`jsonPath.ts`).
  */
-export function jsonKeyPathOf(json: unknown, value: string, path = ''): string | null {
+function jsonKeyPathOf(json: unknown, value: string, path = ''): string | null {
   if (Array.isArray(json)) {
     for (let i = 0; i < json.length; i++) {
       const found = jsonKeyPathOf(json[i], value, `${path}[${i}]`)
@@ -293,7 +293,7 @@ function anchorSource(
 }
 
 /** The key of an inline-script assignment `key: "value"` or `key = 'value'`, or null. */
-export function scriptKeyOf(script: string, value: string): string | null {
+function scriptKeyOf(script: string, value: string): string | null {
   const escaped = value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
   const match = new RegExp(`["']?([A-Za-z_$][\\w$.-]*)["']?\\s*[:=]\\s*["']${escaped}["']`).exec(
     script,

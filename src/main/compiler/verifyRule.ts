@@ -319,7 +319,7 @@ const OPERATION_PARAM = /^(?:action|do|op|cmd|method|task|operation)$/i
  * - a text acknowledgement starting `Error`, `Failed`, `Denied`, `Forbidden` or `Invalid`.
  * A shape the recorded answer itself matches is dropped: the recorded answer was a success.
  */
-export function errorShapesOf(exchange: Exchange, answer: unknown): ErrorShape[] {
+function errorShapesOf(exchange: Exchange, answer: unknown): ErrorShape[] {
   const shapes: ErrorShape[] = []
   const path = httpUrl(exchange.url)?.pathname ?? ''
   const record = isRecord(answer) ? answer : null
@@ -402,7 +402,7 @@ function schemaAt(schema: JsonSchema, path: string): JsonSchema | undefined {
 }
 
 /** The page view every document tool returns (interface.md "Page result (read_page and get_search)"). */
-export const PAGE_VIEW_SCHEMA: JsonSchema = {
+const PAGE_VIEW_SCHEMA: JsonSchema = {
   type: 'object',
   properties: {
     title: { type: 'string' },

@@ -28,7 +28,7 @@ export interface XmlField {
 type AnyNode = ReturnType<ReturnType<cheerio.CheerioAPI['root']>['contents']>[number]
 
 /** The placeholder prefix the engine renders XML-escaped (src/main/engine/template.ts). */
-export const XML_PREFIX = 'xml:'
+const XML_PREFIX = 'xml:'
 
 /**
  * True when a request's body is XML: a `text/xml`, `application/xml` or `application/*+xml`

@@ -12,9 +12,9 @@ import {
 } from './browserSlots'
 
 /** Leases at once when the caller names none (capacity 2). */
-export const DEFAULT_BROWSER_CAPACITY = 2
+const DEFAULT_BROWSER_CAPACITY = 2
 /** How long a waiting caller queues for a lease (interface.md "browser_capacity": 503 after 30 s). */
-export const DEFAULT_BROWSER_WAIT_MS = 30_000
+const DEFAULT_BROWSER_WAIT_MS = 30_000
 
 /** The part of a browser context the pool itself needs; Playwright's `BrowserContext` has it. */
 export interface PoolContext {
@@ -59,7 +59,7 @@ export interface BrowserPoolOptions<C extends PoolContext> {
   launch?: BrowserLauncher<C>
 }
 
-export interface AcquireOptions {
+interface AcquireOptions {
   /** Queue (FIFO, up to `waitMs`) when every lease is out; false refuses at once. */
   wait: boolean
   /** The login's cookies and localStorage for the fresh context; null for none. */
@@ -79,12 +79,12 @@ export interface AcquireOptions {
 }
 
 /** One browser context held by one run; `release()` closes it and frees the slot (idempotent). */
-export interface BrowserLease<C extends PoolContext> {
+interface BrowserLease<C extends PoolContext> {
   context: C
   release(): Promise<void>
 }
 
-export interface BrowserPoolStats {
+interface BrowserPoolStats {
   leased: number
   waiting: number
   /** True while a browser process is up (or starting). */

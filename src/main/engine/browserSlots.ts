@@ -1,5 +1,5 @@
 /** The cooldown a refused caller is told (interface.md "browser_capacity": retry after about 30 s). */
-export const BROWSER_RETRY_AFTER_S = 30
+const BROWSER_RETRY_AFTER_S = 30
 
 /**
  * All browser slots are taken (interface.md "Why a run failed": `browser_capacity`). `waited` tells the

@@ -261,7 +261,7 @@ export function screenedLookup(
 }
 
 /** `createPinnedLookup` over the system resolver. */
-export const pinnedLookup = createPinnedLookup()
+const pinnedLookup = createPinnedLookup()
 
 /**
  * The undici dispatcher of the HTTP executor: connects through `pinnedLookup`, so the address a

@@ -549,7 +549,7 @@ export function generatedFor(tool: ToolSpec): TemplateScope {
 }
 
 /** Fresh per-run values (`{{gen.*}}`): a UUID v4, epoch ms and s, a 128-bit hex nonce. */
-export function generatedScope(now = Date.now()): TemplateScope {
+function generatedScope(now = Date.now()): TemplateScope {
   return {
     'gen.uuid': randomUUID(),
     'gen.now_ms': String(now),

@@ -4,7 +4,7 @@ import { renderRelativeTime } from '../../shared/relativeTime'
 import type { SlotSchema, ToolSpec } from '../../shared/toolSpec'
 
 /** Body fields every surface-A call accepts besides the tool's inputs (interface.md "A. Site tool calls"). */
-export const COMMON_CALL_FIELDS = ['select', 'deadlineMs'] as const
+const COMMON_CALL_FIELDS = ['select', 'deadlineMs'] as const
 
 /**
  * Checks a call's inputs against the tool's input schema and resolves them to slot values.

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 
 /** JSON with object keys sorted, so equal inputs hash equally whatever their key order. */
-export function canonicalJson(value: unknown): string {
+function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`
   if (value !== null && typeof value === 'object')
     return `{${Object.keys(value)

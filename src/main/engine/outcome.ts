@@ -45,7 +45,7 @@ export type Outcome =
     }
 
 /** The site's own wait after a 429 when it names none (interface.md "Limits": 60 seconds). */
-export const DEFAULT_RATE_LIMIT_WAIT_S = 60
+const DEFAULT_RATE_LIMIT_WAIT_S = 60
 
 /**
  * What a write that answers no data returns: the HTTP status, the redirect's

@@ -5,7 +5,7 @@ import type { ToolHealthRepository } from '../store/toolHealthRepository'
 import type { ToolRepository } from '../store/toolRepository'
 
 /** Failures in a row that quarantine a verified tool. */
-export const QUARANTINE_AFTER = 3
+const QUARANTINE_AFTER = 3
 /** Failures that say the site changed under the tool, not that one call went wrong. */
 const DRIFT: RunFailureCode[] = ['schema_or_auth_drift', 'outcome_not_verified']
 
@@ -91,7 +91,7 @@ export function createQuarantine(deps: {
  * The inputs of the recording, for a tool verified before any run of its own succeeded: each
  * slot's default is the value the person used. Null when a required slot has none.
  */
-export function recordedInputs(tool: ToolSpec): Record<string, unknown> | null {
+function recordedInputs(tool: ToolSpec): Record<string, unknown> | null {
   const inputs: Record<string, unknown> = {}
   for (const [name, slot] of Object.entries(tool.inputs.properties))
     // A relative time is left to the run, which writes it from its own clock.

@@ -35,9 +35,9 @@ import {
 } from './template'
 
 /** A page load's limit (over 30 s is `render_failed`). */
-export const PAGE_LOAD_TIMEOUT_MS = 30_000
+const PAGE_LOAD_TIMEOUT_MS = 30_000
 /** How long a loaded page may keep fetching before it is read anyway. */
-export const NETWORK_IDLE_TIMEOUT_MS = 5_000
+const NETWORK_IDLE_TIMEOUT_MS = 5_000
 /** How long a bot check may take to clear itself within the page-load limit. */
 const CHALLENGE_BUDGET_MS = 15_000
 

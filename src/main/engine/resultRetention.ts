@@ -11,7 +11,7 @@ export interface RetentionSetting {
 }
 
 /** How often the background sweep drops expired results by default: every 10 minutes. */
-export const RESULT_SWEEP_MS = 10 * 60_000
+const RESULT_SWEEP_MS = 10 * 60_000
 
 const DAY_MS = 24 * 60 * 60_000
 

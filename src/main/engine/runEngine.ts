@@ -10,8 +10,7 @@ import { expireIfDue, expireWaiting, findRun, respondToRun, type RespondBody } f
 
 export type { RenderedExecutor, RunEngineDeps } from './engineState'
 export { isFinal, toPublicRun } from './publicRun'
-export type { StartedRun, StartOptions } from './runStart'
-export type { RespondBody } from './runWaiting'
+export type { StartedRun } from './runStart'
 
 export interface RunEngine {
   /**

@@ -15,7 +15,7 @@ import { ownValue, setOwn } from '../../shared/safeKeys'
 export type TemplateScope = Record<string, unknown>
 
 /** One rendered part of a multipart body: a text field, or a file with its bytes. */
-export type RenderedPart =
+type RenderedPart =
   | { name: string; value: string }
   | { name: string; filename: string; contentType: string; bytes: Uint8Array<ArrayBuffer> }
 

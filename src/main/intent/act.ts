@@ -25,7 +25,7 @@ export type Act =
   | 'logout'
 
 export const READ_ACTS: ReadonlySet<Act> = new Set(['search', 'list', 'read'])
-export const WRITE_ACTS: ReadonlySet<Act> = new Set([
+const WRITE_ACTS: ReadonlySet<Act> = new Set([
   'create',
   'update',
   'delete',

@@ -12,7 +12,7 @@
 import { createRequire } from 'node:module'
 
 /** Universal Dependencies part-of-speech tags (universaldependencies.org/u/pos), as wink gives. */
-export type PartOfSpeech =
+type PartOfSpeech =
   | 'ADJ'
   | 'ADP'
   | 'ADV'
@@ -48,7 +48,7 @@ export interface Token {
  * A placeholder's spelling: `qvx` and the value's index (lower case and without separators, so
  * no pattern of the values stage takes it for a value of its own).
  */
-export const PLACEHOLDER = /^qvx(\d+)$/
+const PLACEHOLDER = /^qvx(\d+)$/
 
 /** The placeholder standing for value `index`. */
 export function placeholder(index: number): string {

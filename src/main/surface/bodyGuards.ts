@@ -11,13 +11,13 @@ export const BODY_LIMIT_BYTES = 5 * 1024 * 1024
  * JSON nested deeper than this is refused: tool inputs and answers are flat records, a few levels
  * deep at most, and the engine's canonical JSON and hashing recurse once per level.
  */
-export const MAX_BODY_DEPTH = 64
+const MAX_BODY_DEPTH = 64
 
 /**
  * The nesting depth of a parsed JSON value (a scalar is 0, `[]` is 1), counted without recursion
  * so a hostile body cannot overflow the stack here; stops counting once past `limit`.
  */
-export function jsonDepth(value: unknown, limit = Infinity): number {
+function jsonDepth(value: unknown, limit = Infinity): number {
   let deepest = 0
   const stack: Array<[unknown, number]> = [[value, 0]]
   while (stack.length) {
@@ -49,7 +49,7 @@ export function registerBodyGuards(app: FastifyInstance): void {
  * The refusal of a body over `BODY_LIMIT_BYTES`: 413 (RFC 9110 §15.5.14) `payload_too_large`,
  * a code of ours (the interface's tables have none for size).
  */
-export function bodyTooLarge(): ServiceError {
+function bodyTooLarge(): ServiceError {
   return new ServiceError(
     'payload_too_large',
     `The body is over ${BODY_LIMIT_BYTES / 1024 / 1024} MB, the most this service takes.`,

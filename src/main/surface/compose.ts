@@ -9,10 +9,10 @@ import { composeCallResult, refusedCall, type ComposeCallResult } from './compos
 import { planCompose, resolveInputs, type AnsweredSteps, type PlannedCall } from './composePlan'
 
 /** How one step of a `steps` request ended. */
-export type ComposeStepStatus = 'succeeded' | 'failed' | 'refused' | 'unknown' | 'not_run'
+type ComposeStepStatus = 'succeeded' | 'failed' | 'refused' | 'unknown' | 'not_run'
 
 /** One step as the answer reports it: exactly what ran, and how it ended. */
-export interface ComposeStepReport {
+interface ComposeStepReport {
   step: number
   app: string
   tool: string
@@ -30,7 +30,7 @@ export interface ComposeStepReport {
 }
 
 /** The compose envelope (interface.md "Capacity and timing" `upstream_timeout`). */
-export type ComposeEnvelope =
+type ComposeEnvelope =
   | { ok: true; data: unknown; runId: string; steps?: ComposeStepReport[] }
   | {
       ok: false

@@ -1,10 +1,10 @@
 import type { ScopeBody } from '../../shared/accountApiSchemas'
 import { ServiceError } from '../../shared/errors'
 import type { ScopeRepository, ToolScopeRecord } from '../store/scopeRepository'
-import { MAX_SCOPE_ENTRIES, SCOPE_SLUG, type ScopeLookup, type ToolScope } from './toolsInScope'
+import { MAX_SCOPE_ENTRIES, type ScopeLookup, type ToolScope } from './toolsInScope'
 
 /** interface.md "Limits": tool scopes per workspace. */
-export const MAX_SCOPES_PER_WORKSPACE = 20
+const MAX_SCOPES_PER_WORKSPACE = 20
 
 /** A stored scope as `inScope` and MCP take it. */
 const toToolScope = (r: ToolScopeRecord): ToolScope => ({
@@ -19,20 +19,6 @@ export function scopeLookup(scopes: ScopeRepository): ScopeLookup {
     const found = scopes.find(tenant, slug)
     return found ? toToolScope(found) : null
   }
-}
-
-/**
- * A workspace's scope by slug (interface.md "Request shape"): 404 `unknown_scope` when there is none.
- * Pair with `inScope(tool, scope)` of `surface/toolsInScope.ts`.
- */
-export function scopeFor(scopes: ScopeRepository, tenant: string, slug: string): ToolScope {
-  const found = SCOPE_SLUG.test(slug) ? scopes.find(tenant, slug) : null
-  if (!found)
-    throw new ServiceError(
-      'unknown_scope',
-      `No tool scope "${slug}" in this workspace: POST /api/v1/scopes creates one.`,
-    )
-  return toToolScope(found)
 }
 
 /**

@@ -53,7 +53,7 @@ export function parseApps(raw: unknown): string[] | null {
 }
 
 /** interface.md "Limits" and "Request shape": slug of 1 to 40 lowercase letters, digits or dashes. */
-export const SCOPE_SLUG = /^[a-z0-9-]{1,40}$/
+const SCOPE_SLUG = /^[a-z0-9-]{1,40}$/
 /** interface.md "Limits": a scope lists at most 200 apps and tools. */
 export const MAX_SCOPE_ENTRIES = 200
 

@@ -25,10 +25,10 @@ export interface FitOptions {
   learningRate: number
 }
 
-export const DEFAULT_FIT: FitOptions = { l2: 0.05, iterations: 3000, learningRate: 0.5 }
+const DEFAULT_FIT: FitOptions = { l2: 0.05, iterations: 3000, learningRate: 0.5 }
 
 /** w·x */
-export function dot(weights: readonly number[], x: readonly number[]): number {
+function dot(weights: readonly number[], x: readonly number[]): number {
   let sum = 0
   for (let i = 0; i < weights.length; i++) sum += weights[i]! * (x[i] ?? 0)
   return sum

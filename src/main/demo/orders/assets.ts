@@ -42,7 +42,7 @@ function boxPng(): Buffer {
 }
 
 /** The translation dictionary every page fetches; the compiler must never pick it as a target. */
-export const ordersLocale: Record<string, string> = {
+const ordersLocale: Record<string, string> = {
   'site.title': 'Parcel & Co. Orders',
   'nav.orders': 'Orders',
   'nav.graphql': 'GraphQL orders',

@@ -3,7 +3,7 @@ import { drift } from './faults'
 import { readCookie } from './cookies'
 import type { OrdersState } from './state'
 
-export const HTML = 'text/html; charset=utf-8'
+const HTML = 'text/html; charset=utf-8'
 export const SESSION_COOKIE = 'parcel_session'
 export const PENDING_COOKIE = 'parcel_pending'
 

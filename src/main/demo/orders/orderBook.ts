@@ -2,7 +2,7 @@ import { SHIPPING } from './types'
 import type { Order, Shipping } from './types'
 
 /** What a create request carries, before checking. */
-export interface OrderInput {
+interface OrderInput {
   item: unknown
   quantity: unknown
   shipping: unknown
