@@ -35,7 +35,6 @@ const LONG_FUNCTIONS: Pin[] = [
   ['src/main/store/postgres/pgToolRepository.ts', 'createPgToolRepository', 124],
   ['src/main/store/postgres/pgTraceRepository.ts', 'createPgTraceRepository', 164],
   ['src/main/store/runRepository.ts', 'createRunRepository', 229],
-  ['src/main/store/toolRepository.ts', 'createToolRepository', 127],
   ['src/main/store/traceRepository.ts', 'createTraceRepository', 178],
   ['src/main/sync/appSync.ts', 'createAppSync', 209],
   ['src/main/sync/deviceAgent.ts', 'startDeviceAgent', 226],
