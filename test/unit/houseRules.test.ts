@@ -32,7 +32,6 @@ const LONG_FUNCTIONS: Pin[] = [
   ['src/main/serverCommand.ts', 'serverCommand', 145],
   ['src/main/store/accountRepository.ts', 'createAccountRepository', 209],
   ['src/main/store/postgres/pgAccountRepository.ts', 'createPgAccountRepository', 193],
-  ['src/main/store/postgres/pgToolRepository.ts', 'createPgToolRepository', 124],
   ['src/main/store/postgres/pgTraceRepository.ts', 'createPgTraceRepository', 164],
   ['src/main/store/runRepository.ts', 'createRunRepository', 229],
   ['src/main/store/traceRepository.ts', 'createTraceRepository', 178],
