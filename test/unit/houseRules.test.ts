@@ -33,7 +33,6 @@ const LONG_FUNCTIONS: Pin[] = [
   ['src/main/store/accountRepository.ts', 'createAccountRepository', 209],
   ['src/main/store/postgres/pgAccountRepository.ts', 'createPgAccountRepository', 193],
   ['src/main/store/postgres/pgTraceRepository.ts', 'createPgTraceRepository', 164],
-  ['src/main/store/runRepository.ts', 'createRunRepository', 229],
   ['src/main/store/traceRepository.ts', 'createTraceRepository', 178],
   ['src/main/sync/appSync.ts', 'createAppSync', 209],
   ['src/main/sync/deviceAgent.ts', 'startDeviceAgent', 226],
