@@ -30,7 +30,6 @@ const LONG_FUNCTIONS: Pin[] = [
   ['src/main/server/devices.ts', 'createDeviceHub', 340],
   ['src/main/server/runQueue.ts', 'startRunQueue', 136],
   ['src/main/serverCommand.ts', 'serverCommand', 145],
-  ['src/main/store/postgres/pgAccountRepository.ts', 'createPgAccountRepository', 193],
   ['src/main/store/postgres/pgTraceRepository.ts', 'createPgTraceRepository', 164],
   ['src/main/store/traceRepository.ts', 'createTraceRepository', 178],
   ['src/main/sync/appSync.ts', 'createAppSync', 209],
