@@ -31,7 +31,6 @@ const LONG_FUNCTIONS: Pin[] = [
   ['src/main/server/runQueue.ts', 'startRunQueue', 136],
   ['src/main/serverCommand.ts', 'serverCommand', 145],
   ['src/main/store/postgres/pgTraceRepository.ts', 'createPgTraceRepository', 164],
-  ['src/main/store/traceRepository.ts', 'createTraceRepository', 178],
   ['src/main/sync/appSync.ts', 'createAppSync', 209],
   ['src/main/sync/deviceAgent.ts', 'startDeviceAgent', 226],
   ['src/main/sync/syncLocal.ts', 'createSyncLocal', 161],
