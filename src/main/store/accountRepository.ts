@@ -193,27 +193,6 @@ export function refusedInvitation(
 
 /** The SQLite account repository (the same contract as PostgreSQL's). */
 export function createAccountRepository(db: Db): AccountRepository {
-  const roleIn = (workspaceId: string, accountId: string): MemberRole | null => {
-    const row = db
-      .prepare('SELECT role FROM workspace_members WHERE workspace_id = ? AND account_id = ?')
-      .get(workspaceId, accountId) as { role: MemberRole } | undefined
-    return row?.role ?? null
-  }
-  const owners = (workspaceId: string): number =>
-    (
-      db
-        .prepare(
-          "SELECT COUNT(*) AS n FROM workspace_members WHERE workspace_id = ? AND role = 'owner'",
-        )
-        .get(workspaceId) as { n: number }
-    ).n
-  const addMember = (workspaceId: string, accountId: string, role: MemberRole, now: number) =>
-    db
-      .prepare(
-        `INSERT INTO workspace_members (workspace_id, account_id, role, added_at) VALUES (?, ?, ?, ?)
-         ON CONFLICT (workspace_id, account_id) DO NOTHING`,
-      )
-      .run(workspaceId, accountId, role, now).changes > 0
   return {
     createAccount({ id, name, passwordHash }, now) {
       const made = db
@@ -255,7 +234,7 @@ export function createAccountRepository(db: Db): AccountRepository {
         db.prepare(
           'INSERT INTO workspaces (id, name, kind, parent, created_at) VALUES (?, ?, ?, ?, ?)',
         ).run(id, name, kind, parent, now)
-        if (ownerId) addMember(id, ownerId, 'owner', now)
+        if (ownerId) addMember(db, id, ownerId, 'owner', now)
       })()
       return { id, name, kind, parent, createdAt: now }
     },
@@ -283,56 +262,12 @@ export function createAccountRepository(db: Db): AccountRepository {
         .all(accountId) as Array<WorkspaceRow & { role: MemberRole }>
       return rows.map((r) => ({ ...toWorkspace(r), role: r.role }))
     },
-    roleIn,
-    members(workspaceId) {
-      const rows = db
-        .prepare(
-          `SELECT m.account_id, a.name, m.role, m.added_at FROM workspace_members m
-           JOIN accounts a ON a.id = m.account_id WHERE m.workspace_id = ?
-           ORDER BY m.added_at, a.name`,
-        )
-        .all(workspaceId) as Array<{
-        account_id: string
-        name: string
-        role: MemberRole
-        added_at: number
-      }>
-      return rows.map((r) => ({
-        accountId: r.account_id,
-        name: r.name,
-        role: r.role,
-        addedAt: r.added_at,
-      }))
-    },
-    addMember,
-    setRole(workspaceId, accountId, role) {
-      return db
-        .transaction(() => {
-          const was = roleIn(workspaceId, accountId)
-          if (was === null) return 'not_member' as const
-          if (was === 'owner' && role !== 'owner' && owners(workspaceId) <= 1)
-            return 'last_owner' as const
-          db.prepare(
-            'UPDATE workspace_members SET role = ? WHERE workspace_id = ? AND account_id = ?',
-          ).run(role, workspaceId, accountId)
-          return 'changed' as const
-        })
-        .immediate()
-    },
-    removeMember(workspaceId, accountId) {
-      return db
-        .transaction(() => {
-          const was = roleIn(workspaceId, accountId)
-          if (was === null) return 'not_member' as const
-          if (was === 'owner' && owners(workspaceId) <= 1) return 'last_owner' as const
-          db.prepare('DELETE FROM workspace_members WHERE workspace_id = ? AND account_id = ?').run(
-            workspaceId,
-            accountId,
-          )
-          return 'removed' as const
-        })
-        .immediate()
-    },
+    roleIn: (workspaceId, accountId) => roleIn(db, workspaceId, accountId),
+    members: (workspaceId) => membersOf(db, workspaceId),
+    addMember: (workspaceId, accountId, role, now) =>
+      addMember(db, workspaceId, accountId, role, now),
+    setRole: (workspaceId, accountId, role) => setRole(db, workspaceId, accountId, role),
+    removeMember: (workspaceId, accountId) => removeMember(db, workspaceId, accountId),
     createInvitation({ tokenHash, ...input }, now) {
       db.prepare(
         `INSERT INTO invitations (id, workspace_id, name, role, token_hash, invited_by, created_at,
@@ -358,46 +293,155 @@ export function createAccountRepository(db: Db): AccountRepository {
         .all(workspaceId) as InvitationRow[]
       return rows.map(toInvitation)
     },
-    acceptInvitation(tokenHash, account, now) {
-      return db
-        .transaction((): AcceptOutcome => {
-          const row = db
-            .prepare(
-              `UPDATE invitations SET accepted_by = ?, accepted_at = ?
-             WHERE token_hash = ? AND accepted_at IS NULL AND expires_at > ? AND name = ?
-             RETURNING *`,
-            )
-            .get(account.id, now, tokenHash, now, account.name) as InvitationRow | undefined
-          if (!row) {
-            const found = db
-              .prepare('SELECT * FROM invitations WHERE token_hash = ?')
-              .get(tokenHash) as InvitationRow | undefined
-            return refusedInvitation(found, account, now)
-          }
-          addMember(row.workspace_id, account.id, row.role, now)
-          return {
-            kind: 'accepted',
-            invitation: toInvitation(row),
-            role: roleIn(row.workspace_id, account.id)!,
-          }
-        })
-        .immediate()
-    },
-    countLoginAttempt(key, now, windowMs) {
-      const row = db
-        .prepare(
-          `INSERT INTO login_attempts (key, window_start, count) VALUES (?, ?, 1)
-           ON CONFLICT (key) DO UPDATE SET
-             count = CASE WHEN window_start <= excluded.window_start - ? THEN 1 ELSE count + 1 END,
-             window_start = CASE WHEN window_start <= excluded.window_start - ?
-               THEN excluded.window_start ELSE window_start END
-           RETURNING count`,
-        )
-        .get(key, now, windowMs, windowMs) as { count: number }
-      return row.count
-    },
+    acceptInvitation: (tokenHash, account, now) => acceptInvitation(db, tokenHash, account, now),
+    countLoginAttempt: (key, now, windowMs) => countLoginAttempt(db, key, now, windowMs),
     clearLoginAttempts(key) {
       db.prepare('DELETE FROM login_attempts WHERE key = ?').run(key)
     },
   }
+}
+
+/** The member's role in the workspace, or null when not a member. */
+function roleIn(db: Db, workspaceId: string, accountId: string): MemberRole | null {
+  const row = db
+    .prepare('SELECT role FROM workspace_members WHERE workspace_id = ? AND account_id = ?')
+    .get(workspaceId, accountId) as { role: MemberRole } | undefined
+  return row?.role ?? null
+}
+
+/** How many owners the workspace has. */
+function ownerCount(db: Db, workspaceId: string): number {
+  return (
+    db
+      .prepare(
+        "SELECT COUNT(*) AS n FROM workspace_members WHERE workspace_id = ? AND role = 'owner'",
+      )
+      .get(workspaceId) as { n: number }
+  ).n
+}
+
+/** `AccountRepository.addMember`: false when the account is a member already. */
+function addMember(
+  db: Db,
+  workspaceId: string,
+  accountId: string,
+  role: MemberRole,
+  now: number,
+): boolean {
+  return (
+    db
+      .prepare(
+        `INSERT INTO workspace_members (workspace_id, account_id, role, added_at) VALUES (?, ?, ?, ?)
+         ON CONFLICT (workspace_id, account_id) DO NOTHING`,
+      )
+      .run(workspaceId, accountId, role, now).changes > 0
+  )
+}
+
+/** `AccountRepository.members`: the workspace's members, first added first. */
+function membersOf(db: Db, workspaceId: string): Member[] {
+  const rows = db
+    .prepare(
+      `SELECT m.account_id, a.name, m.role, m.added_at FROM workspace_members m
+       JOIN accounts a ON a.id = m.account_id WHERE m.workspace_id = ?
+       ORDER BY m.added_at, a.name`,
+    )
+    .all(workspaceId) as Array<{
+    account_id: string
+    name: string
+    role: MemberRole
+    added_at: number
+  }>
+  return rows.map((r) => ({
+    accountId: r.account_id,
+    name: r.name,
+    role: r.role,
+    addedAt: r.added_at,
+  }))
+}
+
+/** `AccountRepository.setRole`, in one immediate transaction so the last owner stays. */
+function setRole(
+  db: Db,
+  workspaceId: string,
+  accountId: string,
+  role: MemberRole,
+): 'changed' | 'not_member' | 'last_owner' {
+  return db
+    .transaction(() => {
+      const was = roleIn(db, workspaceId, accountId)
+      if (was === null) return 'not_member' as const
+      if (was === 'owner' && role !== 'owner' && ownerCount(db, workspaceId) <= 1)
+        return 'last_owner' as const
+      db.prepare(
+        'UPDATE workspace_members SET role = ? WHERE workspace_id = ? AND account_id = ?',
+      ).run(role, workspaceId, accountId)
+      return 'changed' as const
+    })
+    .immediate()
+}
+
+/** `AccountRepository.removeMember`, in one immediate transaction so the last owner stays. */
+function removeMember(
+  db: Db,
+  workspaceId: string,
+  accountId: string,
+): 'removed' | 'not_member' | 'last_owner' {
+  return db
+    .transaction(() => {
+      const was = roleIn(db, workspaceId, accountId)
+      if (was === null) return 'not_member' as const
+      if (was === 'owner' && ownerCount(db, workspaceId) <= 1) return 'last_owner' as const
+      db.prepare('DELETE FROM workspace_members WHERE workspace_id = ? AND account_id = ?').run(
+        workspaceId,
+        accountId,
+      )
+      return 'removed' as const
+    })
+    .immediate()
+}
+
+/**
+ * `AccountRepository.acceptInvitation`: marks the invitation accepted and adds the member in one
+ * immediate transaction, so of two attempts one is `accepted` and the other `used`.
+ */
+function acceptInvitation(db: Db, tokenHash: string, account: Account, now: number): AcceptOutcome {
+  return db
+    .transaction((): AcceptOutcome => {
+      const row = db
+        .prepare(
+          `UPDATE invitations SET accepted_by = ?, accepted_at = ?
+         WHERE token_hash = ? AND accepted_at IS NULL AND expires_at > ? AND name = ?
+         RETURNING *`,
+        )
+        .get(account.id, now, tokenHash, now, account.name) as InvitationRow | undefined
+      if (!row) {
+        const found = db
+          .prepare('SELECT * FROM invitations WHERE token_hash = ?')
+          .get(tokenHash) as InvitationRow | undefined
+        return refusedInvitation(found, account, now)
+      }
+      addMember(db, row.workspace_id, account.id, row.role, now)
+      return {
+        kind: 'accepted',
+        invitation: toInvitation(row),
+        role: roleIn(db, row.workspace_id, account.id)!,
+      }
+    })
+    .immediate()
+}
+
+/** `AccountRepository.countLoginAttempt`: the attempts of `key` in its current window. */
+function countLoginAttempt(db: Db, key: string, now: number, windowMs: number): number {
+  const row = db
+    .prepare(
+      `INSERT INTO login_attempts (key, window_start, count) VALUES (?, ?, 1)
+       ON CONFLICT (key) DO UPDATE SET
+         count = CASE WHEN window_start <= excluded.window_start - ? THEN 1 ELSE count + 1 END,
+         window_start = CASE WHEN window_start <= excluded.window_start - ?
+           THEN excluded.window_start ELSE window_start END
+       RETURNING count`,
+    )
+    .get(key, now, windowMs, windowMs) as { count: number }
+  return row.count
 }

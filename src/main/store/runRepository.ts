@@ -1,7 +1,7 @@
 import type { Statement } from 'better-sqlite3'
 import type { Db } from './db'
 import { parseJson } from './json'
-import { createGroupCommit } from './groupCommit'
+import { createGroupCommit, type GroupCommit } from './groupCommit'
 import { decodeResult, type StoredResult } from './resultCodec'
 import type { ErrorBody } from '../../shared/errors'
 import type { Requirement, Run, RunStatus } from '../../shared/run'
@@ -295,9 +295,27 @@ export const COLUMNS = `id, tenant, tool_id, status, state_revision, inputs, inp
   error, requirements, via, sign_in, deadline_ms, billed, created_at, updated_at, finished_at,
   capability_id, effects, mutating, bill_on_success, result_codec, result_expired_at`
 
+/** What the SQLite run functions share: the database, its prepared statements, the group commit. */
+interface RunStore {
+  db: Db
+  /** The statement of `sql`, prepared once per SQL text. */
+  prepare: (sql: string) => Statement<unknown[]>
+  /**
+   * Writes of one event-loop turn (`createSoon`, `atomicallySoon`) commit together; every read
+   * and sync write commits what is queued first, so it sees those runs.
+   */
+  group: GroupCommit
+  /**
+   * A transition's UPDATE by the shape of its patch (which columns, which guards): the SQL text
+   * is built once per shape, not on every transition.
+   */
+  updates: Map<string, Statement<unknown[]>>
+}
+
+const SELECT_RUNS = `SELECT ${COLUMNS}, result FROM runs`
+
 /** Creates the run repository over an open database. */
 export function createRunRepository(db: Db): RunRepository {
-  const select = `SELECT ${COLUMNS}, result FROM runs`
   // Statements are prepared once per SQL text and reused: preparing costs more than running
   // these. None of them is put in pluck/raw/expand mode, so sharing is safe.
   const statements = new Map<string, Statement<unknown[]>>()
@@ -306,28 +324,90 @@ export function createRunRepository(db: Db): RunRepository {
     if (!statement) statements.set(sql, (statement = db.prepare<unknown[]>(sql)))
     return statement
   }
-  // Writes of one event-loop turn (`createSoon`, `atomicallySoon`) commit together; every read
-  // and sync write commits what is queued first, so it sees those runs.
-  const group = createGroupCommit(db)
-  const get = (runId: string) => {
-    group.flush()
-    const row = prepare(`${select} WHERE id = ?`).get(runId) as RunRow | undefined
-    return row ? toRecord(row) : null
+  const store: RunStore = { db, prepare, group: createGroupCommit(db), updates: new Map() }
+  const { group } = store
+  const create = db.transaction((run: NewRun, now: number) => {
+    if (run.idempotencyKey) {
+      const existing = runByKey(store, run.tenant, run.idempotencyKey)
+      if (existing) return { run: existing, created: false }
+    }
+    const inputs = JSON.stringify(run.inputs)
+    const requirements = JSON.stringify(run.requirements ?? [])
+    insertRun(store, run, inputs, requirements, now)
+    return { run: newRecord(run, inputs, requirements, now), created: true }
+  })
+  return {
+    create: (run, now) => {
+      group.flush()
+      return create(run, now)
+    },
+    createSoon: (run, now) => createRunSoon(store, run, now),
+    get(runId) {
+      group.flush()
+      const row = prepare(`${SELECT_RUNS} WHERE id = ?`).get(runId) as RunRow | undefined
+      return row ? toRecord(row) : null
+    },
+    findByKey: (tenant, key) => runByKey(store, tenant, key),
+    transition: (runId, patch, now) => transitionRun(store, runId, patch, now),
+    list(filter = {}) {
+      group.flush()
+      const rows = (
+        filter.toolId
+          ? prepare(`${SELECT_RUNS} WHERE tool_id = ? ORDER BY created_at DESC LIMIT ?`).all(
+              filter.toolId,
+              filter.limit ?? 50,
+            )
+          : prepare(`${SELECT_RUNS} ORDER BY created_at DESC LIMIT ?`).all(filter.limit ?? 50)
+      ) as RunRow[]
+      return rows.map((row) => toRecord(row))
+    },
+    withStatus(statuses) {
+      group.flush()
+      const marks = statuses.map(() => '?').join(', ')
+      const rows = db
+        .prepare(`${SELECT_RUNS} WHERE status IN (${marks}) ORDER BY created_at, id`)
+        .all(...statuses) as RunRow[]
+      return rows.map((row) => toRecord(row))
+    },
+    atomicallySoon: (fn) => group.soon(fn),
+    expireResults(rule, now) {
+      group.flush()
+      return expireResults(store, rule, now)
+    },
+    storedResults() {
+      group.flush()
+      return prepare(
+        'SELECT COUNT(*) AS runs, COALESCE(SUM(result_bytes), 0) AS bytes FROM runs WHERE result_bytes IS NOT NULL',
+      ).get() as { runs: number; bytes: number }
+    },
   }
-  const byKey = (tenant: string, key: string) => {
-    group.flush()
-    const row = prepare(`${select} WHERE tenant = ? AND idempotency_key = ?`).get(tenant, key) as
-      RunRow | undefined
-    return row ? toRecord(row) : null
-  }
-  /** Inserts a run's row, `inputs` and `requirements` as their JSON text. */
-  const insert = (run: NewRun, inputs: string, requirements: string, now: number): void => {
-    prepare(
+}
+
+/** The tenant's run of an idempotency key, or null (after the queued writes commit). */
+function runByKey(store: RunStore, tenant: string, key: string): RunRecord | null {
+  store.group.flush()
+  const row = store
+    .prepare(`${SELECT_RUNS} WHERE tenant = ? AND idempotency_key = ?`)
+    .get(tenant, key) as RunRow | undefined
+  return row ? toRecord(row) : null
+}
+
+/** Inserts a run's row, `inputs` and `requirements` as their JSON text. */
+function insertRun(
+  store: RunStore,
+  run: NewRun,
+  inputs: string,
+  requirements: string,
+  now: number,
+): void {
+  store
+    .prepare(
       `INSERT INTO runs (id, tenant, tool_id, capability_id, status, state_revision, inputs,
         input_hash, idempotency_key, via, deadline_ms, mutating, bill_on_success, requirements,
         created_at, updated_at)
        VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(
+    )
+    .run(
       run.runId,
       run.tenant,
       run.toolId,
@@ -344,186 +424,162 @@ export function createRunRepository(db: Db): RunRepository {
       now,
       now,
     )
+}
+
+/** `RunRepository.createSoon`: the run of the key when there is one, else an insert in the group commit. */
+function createRunSoon(
+  store: RunStore,
+  run: NewRun,
+  now: number,
+): { run: RunRecord; created: boolean; persisted: Promise<void> } {
+  if (run.idempotencyKey) {
+    const existing = runByKey(store, run.tenant, run.idempotencyKey)
+    if (existing) return { run: existing, created: false, persisted: Promise.resolve() }
   }
-  const create = db.transaction((run: NewRun, now: number) => {
-    if (run.idempotencyKey) {
-      const existing = byKey(run.tenant, run.idempotencyKey)
-      if (existing) return { run: existing, created: false }
-    }
-    const inputs = JSON.stringify(run.inputs)
-    const requirements = JSON.stringify(run.requirements ?? [])
-    insert(run, inputs, requirements, now)
-    return { run: newRecord(run, inputs, requirements, now), created: true }
+  const inputs = JSON.stringify(run.inputs)
+  const requirements = JSON.stringify(run.requirements ?? [])
+  const persisted = store.group.soon(() => insertRun(store, run, inputs, requirements, now))
+  return { run: newRecord(run, inputs, requirements, now), created: true, persisted }
+}
+
+/** The UPDATE of a transition of one patch shape, prepared once per shape. */
+function updateFor(
+  store: RunStore,
+  columns: string[],
+  fromCount: number,
+  revision: boolean,
+  known: boolean,
+): Statement<unknown[]> {
+  const shape = `${columns.join(',')}|${fromCount}|${revision}|${known}`
+  let statement = store.updates.get(shape)
+  if (!statement) {
+    const sets = ['status = @status', 'state_revision = state_revision + 1', 'updated_at = @now']
+    for (const column of columns)
+      sets.push(column === 'finished_at' ? 'finished_at = @now' : `${column} = @${column}`)
+    let where = 'id = @runId'
+    if (fromCount)
+      where += ` AND status IN (${Array.from({ length: fromCount }, (_, i) => `@from${i}`).join(', ')})`
+    if (revision) where += ' AND state_revision = @revision'
+    statement = store.prepare(
+      `UPDATE runs SET ${sets.join(', ')} WHERE ${where} RETURNING ${COLUMNS}${known ? '' : ', result'}`,
+    )
+    store.updates.set(shape, statement)
+  }
+  return statement
+}
+
+/**
+ * `RunRepository.transition` in one statement: the UPDATE returns the row, so nothing is read
+ * again. Without `result` in the patch the stored result is read back with it (a cancel of a
+ * finished run keeps its result); with it, the value just written is used as is.
+ */
+function transitionRun(
+  store: RunStore,
+  runId: string,
+  patch: RunPatch,
+  now: number,
+): RunRecord | null {
+  store.group.flush()
+  const columns: string[] = []
+  const args: Record<string, unknown> = { runId, status: patch.status, now }
+  const set = (column: string, value: unknown) => {
+    columns.push(column)
+    args[column] = value
+  }
+  let known: { value: unknown; text: string | undefined; bytes?: Buffer } | undefined
+  if (patch.stored) {
+    set('result', patch.stored.data)
+    set('result_codec', patch.stored.codec)
+    set('result_bytes', patch.stored.bytes)
+    known = { value: patch.result, text: patch.resultText, bytes: patch.resultBytes }
+  } else if ('result' in patch) {
+    const text = JSON.stringify(patch.result ?? null)
+    set('result', text)
+    set('result_codec', 'json')
+    set('result_bytes', Buffer.byteLength(text))
+    known = { value: asStored(patch.result, text), text }
+  }
+  if ('error' in patch) set('error', patch.error ? JSON.stringify(patch.error) : null)
+  if (patch.requirements) set('requirements', JSON.stringify(patch.requirements))
+  if (patch.via) set('via', patch.via)
+  if (patch.inputs) set('inputs', JSON.stringify(patch.inputs))
+  if (patch.effects) set('effects', JSON.stringify(patch.effects))
+  if ('signIn' in patch) set('sign_in', patch.signIn ? JSON.stringify(patch.signIn) : null)
+  if (patch.billed !== undefined) set('billed', patch.billed ? 1 : 0)
+  if (patch.finished) columns.push('finished_at')
+  patch.from?.forEach((status, i) => (args[`from${i}`] = status))
+  if (patch.revision !== undefined) args.revision = patch.revision
+  const update = updateFor(
+    store,
+    columns,
+    patch.from?.length ?? 0,
+    patch.revision !== undefined,
+    known !== undefined,
+  )
+  const row = update.get(args) as RunRow | undefined
+  return row ? toRecord(row, known) : null
+}
+
+/**
+ * Drops results older than `maxAgeMs` (by the run's `finished_at`, else `updated_at`), then the
+ * oldest results while all of them hold more than `maxBytes`; each dropped result leaves
+ * `result_expired_at` behind. One transaction per batch of 500 runs, so a large sweep never
+ * holds the write lock for long.
+ */
+function expireResults(
+  store: RunStore,
+  rule: ResultRetention,
+  now: number,
+): { runs: number; bytes: number } {
+  const { db, prepare } = store
+  const drop = prepare(
+    `UPDATE runs SET result = NULL, result_codec = NULL, result_bytes = NULL,
+       result_expired_at = @now
+     WHERE id = @id AND result_bytes IS NOT NULL`,
+  )
+  const dropAll = db.transaction((ids: Array<{ id: string; bytes: number }>) => {
+    for (const { id } of ids) drop.run({ id, now })
   })
-  const createSoon = (run: NewRun, now: number) => {
-    if (run.idempotencyKey) {
-      const existing = byKey(run.tenant, run.idempotencyKey)
-      if (existing) return { run: existing, created: false, persisted: Promise.resolve() }
+  const dropped = { runs: 0, bytes: 0 }
+  const batches = (ids: Array<{ id: string; bytes: number }>) => {
+    for (let i = 0; i < ids.length; i += 500) {
+      const batch = ids.slice(i, i + 500)
+      dropAll(batch)
+      dropped.runs += batch.length
+      dropped.bytes += batch.reduce((sum, r) => sum + r.bytes, 0)
     }
-    const inputs = JSON.stringify(run.inputs)
-    const requirements = JSON.stringify(run.requirements ?? [])
-    const persisted = group.soon(() => insert(run, inputs, requirements, now))
-    return { run: newRecord(run, inputs, requirements, now), created: true, persisted }
   }
-  // One statement per transition: the UPDATE returns the row, so nothing is read again. Without
-  // `result` in the patch the stored result is read back with it (a cancel of a finished run
-  // keeps its result); with it, the value just written is used as is.
-  // A transition's UPDATE by the shape of its patch (which columns, which guards): the SQL text is
-  // built once per shape, not on every transition.
-  const updates = new Map<string, Statement<unknown[]>>()
-  const updateFor = (columns: string[], fromCount: number, revision: boolean, known: boolean) => {
-    const shape = `${columns.join(',')}|${fromCount}|${revision}|${known}`
-    let statement = updates.get(shape)
-    if (!statement) {
-      const sets = ['status = @status', 'state_revision = state_revision + 1', 'updated_at = @now']
-      for (const column of columns)
-        sets.push(column === 'finished_at' ? 'finished_at = @now' : `${column} = @${column}`)
-      let where = 'id = @runId'
-      if (fromCount)
-        where += ` AND status IN (${Array.from({ length: fromCount }, (_, i) => `@from${i}`).join(', ')})`
-      if (revision) where += ' AND state_revision = @revision'
-      statement = prepare(
-        `UPDATE runs SET ${sets.join(', ')} WHERE ${where} RETURNING ${COLUMNS}${known ? '' : ', result'}`,
-      )
-      updates.set(shape, statement)
+  batches(
+    prepare(
+      `SELECT id, result_bytes AS bytes FROM runs
+       WHERE result_bytes IS NOT NULL AND COALESCE(finished_at, updated_at) < ?`,
+    ).all(now - rule.maxAgeMs) as Array<{ id: string; bytes: number }>,
+  )
+  let excess = storedBytes(store) - rule.maxBytes
+  if (excess > 0) {
+    const oldest: Array<{ id: string; bytes: number }> = []
+    for (const row of prepare(
+      `SELECT id, result_bytes AS bytes FROM runs WHERE result_bytes IS NOT NULL
+       ORDER BY COALESCE(finished_at, updated_at), id`,
+    ).iterate() as IterableIterator<{ id: string; bytes: number }>) {
+      if (excess <= 0) break
+      oldest.push(row)
+      excess -= row.bytes
     }
-    return statement
+    batches(oldest)
   }
-  const transition = (runId: string, patch: RunPatch, now: number) => {
-    group.flush()
-    const columns: string[] = []
-    const args: Record<string, unknown> = { runId, status: patch.status, now }
-    const set = (column: string, value: unknown) => {
-      columns.push(column)
-      args[column] = value
-    }
-    let known: { value: unknown; text: string | undefined; bytes?: Buffer } | undefined
-    if (patch.stored) {
-      set('result', patch.stored.data)
-      set('result_codec', patch.stored.codec)
-      set('result_bytes', patch.stored.bytes)
-      known = { value: patch.result, text: patch.resultText, bytes: patch.resultBytes }
-    } else if ('result' in patch) {
-      const text = JSON.stringify(patch.result ?? null)
-      set('result', text)
-      set('result_codec', 'json')
-      set('result_bytes', Buffer.byteLength(text))
-      known = { value: asStored(patch.result, text), text }
-    }
-    if ('error' in patch) set('error', patch.error ? JSON.stringify(patch.error) : null)
-    if (patch.requirements) set('requirements', JSON.stringify(patch.requirements))
-    if (patch.via) set('via', patch.via)
-    if (patch.inputs) set('inputs', JSON.stringify(patch.inputs))
-    if (patch.effects) set('effects', JSON.stringify(patch.effects))
-    if ('signIn' in patch) set('sign_in', patch.signIn ? JSON.stringify(patch.signIn) : null)
-    if (patch.billed !== undefined) set('billed', patch.billed ? 1 : 0)
-    if (patch.finished) columns.push('finished_at')
-    patch.from?.forEach((status, i) => (args[`from${i}`] = status))
-    if (patch.revision !== undefined) args.revision = patch.revision
-    const update = updateFor(
-      columns,
-      patch.from?.length ?? 0,
-      patch.revision !== undefined,
-      known !== undefined,
-    )
-    const row = update.get(args) as RunRow | undefined
-    return row ? toRecord(row, known) : null
-  }
-  return {
-    create: (run, now) => {
-      group.flush()
-      return create(run, now)
-    },
-    createSoon,
-    get,
-    findByKey: byKey,
-    transition,
-    list(filter = {}) {
-      group.flush()
-      const rows = (
-        filter.toolId
-          ? prepare(`${select} WHERE tool_id = ? ORDER BY created_at DESC LIMIT ?`).all(
-              filter.toolId,
-              filter.limit ?? 50,
-            )
-          : prepare(`${select} ORDER BY created_at DESC LIMIT ?`).all(filter.limit ?? 50)
-      ) as RunRow[]
-      return rows.map((row) => toRecord(row))
-    },
-    withStatus(statuses) {
-      group.flush()
-      const marks = statuses.map(() => '?').join(', ')
-      const rows = db
-        .prepare(`${select} WHERE status IN (${marks}) ORDER BY created_at, id`)
-        .all(...statuses) as RunRow[]
-      return rows.map((row) => toRecord(row))
-    },
-    atomicallySoon: (fn) => group.soon(fn),
-    expireResults(rule, now) {
-      group.flush()
-      return expireResults(rule, now)
-    },
-    storedResults() {
-      group.flush()
-      return prepare(
-        'SELECT COUNT(*) AS runs, COALESCE(SUM(result_bytes), 0) AS bytes FROM runs WHERE result_bytes IS NOT NULL',
-      ).get() as { runs: number; bytes: number }
-    },
-  }
+  return dropped
+}
 
-  /**
-   * Drops results older than `maxAgeMs` (by the run's `finished_at`, else `updated_at`), then the
-   * oldest results while all of them hold more than `maxBytes`; each dropped result leaves
-   * `result_expired_at` behind. One transaction per batch of 500 runs, so a large sweep never
-   * holds the write lock for long.
-   */
-  function expireResults(rule: ResultRetention, now: number): { runs: number; bytes: number } {
-    const drop = prepare(
-      `UPDATE runs SET result = NULL, result_codec = NULL, result_bytes = NULL,
-         result_expired_at = @now
-       WHERE id = @id AND result_bytes IS NOT NULL`,
-    )
-    const dropAll = db.transaction((ids: Array<{ id: string; bytes: number }>) => {
-      for (const { id } of ids) drop.run({ id, now })
-    })
-    const dropped = { runs: 0, bytes: 0 }
-    const batches = (ids: Array<{ id: string; bytes: number }>) => {
-      for (let i = 0; i < ids.length; i += 500) {
-        const batch = ids.slice(i, i + 500)
-        dropAll(batch)
-        dropped.runs += batch.length
-        dropped.bytes += batch.reduce((sum, r) => sum + r.bytes, 0)
-      }
-    }
-    batches(
-      prepare(
-        `SELECT id, result_bytes AS bytes FROM runs
-         WHERE result_bytes IS NOT NULL AND COALESCE(finished_at, updated_at) < ?`,
-      ).all(now - rule.maxAgeMs) as Array<{ id: string; bytes: number }>,
-    )
-    let excess = storedBytes() - rule.maxBytes
-    if (excess > 0) {
-      const oldest: Array<{ id: string; bytes: number }> = []
-      for (const row of prepare(
-        `SELECT id, result_bytes AS bytes FROM runs WHERE result_bytes IS NOT NULL
-         ORDER BY COALESCE(finished_at, updated_at), id`,
-      ).iterate() as IterableIterator<{ id: string; bytes: number }>) {
-        if (excess <= 0) break
-        oldest.push(row)
-        excess -= row.bytes
-      }
-      batches(oldest)
-    }
-    return dropped
-  }
-
-  function storedBytes(): number {
-    return (
-      prepare(
+/** The bytes all stored results take. */
+function storedBytes(store: RunStore): number {
+  return (
+    store
+      .prepare(
         'SELECT COALESCE(SUM(result_bytes), 0) AS bytes FROM runs WHERE result_bytes IS NOT NULL',
-      ).get() as { bytes: number }
-    ).bytes
-  }
+      )
+      .get() as { bytes: number }
+  ).bytes
 }
 
 /**

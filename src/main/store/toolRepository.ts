@@ -73,16 +73,7 @@ export function createToolRepository(db: Db, workspace: string): ToolRepository 
   }
   const save = (tool: ToolSpec) => {
     mark.wrote()
-    const { changes } = db
-      .prepare(
-        `INSERT INTO tools (id, tenant, name, site_host, status, spec, created_at, updated_at)
-         VALUES (@id, @workspace, @name, @siteHost, @status, @spec, @createdAt, @updatedAt)
-         ON CONFLICT(id) DO UPDATE SET name = excluded.name, site_host = excluded.site_host,
-           status = excluded.status, spec = excluded.spec, updated_at = excluded.updated_at
-         WHERE tools.tenant = excluded.tenant`,
-      )
-      .run({ ...tool, workspace, spec: JSON.stringify(tool) })
-    if (changes === 0) throw new Error(`Tool ${tool.id} belongs to another workspace.`)
+    saveTool(db, workspace, tool)
   }
   return {
     workspace,
@@ -122,23 +113,7 @@ export function createToolRepository(db: Db, workspace: string): ToolRepository 
         (r) => remember(r)!,
       )
     },
-    uniqueName(siteHost, base) {
-      const taken = new Set(
-        (
-          db
-            .prepare(
-              `SELECT name FROM tools WHERE tenant = ? AND site_host = ?
-                 AND (name = ? OR name LIKE ? ESCAPE '\\')`,
-            )
-            // Names are full of `_`, LIKE's one-character wildcard: escape it (and `%`, `\`).
-            .all(workspace, siteHost, base, `${base.replace(/[\\%_]/g, '\\$&')}\\_%`) as Array<{
-            name: string
-          }>
-        ).map((r) => r.name),
-      )
-      if (!taken.has(base)) return base
-      for (let n = 2; ; n++) if (!taken.has(`${base}_${n}`)) return `${base}_${n}`
-    },
+    uniqueName: (siteHost, base) => uniqueToolName(db, workspace, siteHost, base),
     setStatus(id, status, now) {
       const tool = get(id)
       if (!tool) return null
@@ -163,4 +138,37 @@ export function createToolRepository(db: Db, workspace: string): ToolRepository 
     },
     revision,
   }
+}
+
+/** Inserts or replaces `tool` in `workspace`; throws when its id belongs to another workspace. */
+function saveTool(db: Db, workspace: string, tool: ToolSpec): void {
+  const { changes } = db
+    .prepare(
+      `INSERT INTO tools (id, tenant, name, site_host, status, spec, created_at, updated_at)
+       VALUES (@id, @workspace, @name, @siteHost, @status, @spec, @createdAt, @updatedAt)
+       ON CONFLICT(id) DO UPDATE SET name = excluded.name, site_host = excluded.site_host,
+         status = excluded.status, spec = excluded.spec, updated_at = excluded.updated_at
+       WHERE tools.tenant = excluded.tenant`,
+    )
+    .run({ ...tool, workspace, spec: JSON.stringify(tool) })
+  if (changes === 0) throw new Error(`Tool ${tool.id} belongs to another workspace.`)
+}
+
+/** `ToolRepository.uniqueName`: `base`, else `base_2`, `base_3`... the first free on the site. */
+function uniqueToolName(db: Db, workspace: string, siteHost: string, base: string): string {
+  const taken = new Set(
+    (
+      db
+        .prepare(
+          `SELECT name FROM tools WHERE tenant = ? AND site_host = ?
+             AND (name = ? OR name LIKE ? ESCAPE '\\')`,
+        )
+        // Names are full of `_`, LIKE's one-character wildcard: escape it (and `%`, `\`).
+        .all(workspace, siteHost, base, `${base.replace(/[\\%_]/g, '\\$&')}\\_%`) as Array<{
+        name: string
+      }>
+    ).map((r) => r.name),
+  )
+  if (!taken.has(base)) return base
+  for (let n = 2; ; n++) if (!taken.has(`${base}_${n}`)) return `${base}_${n}`
 }

@@ -111,10 +111,6 @@ export function createTraceRepository(db: Db, workspace: string): TraceRepositor
   const putAction = db.prepare(
     'INSERT INTO actions (trace_id, seq, kind, at, data) VALUES (?, ?, ?, ?, ?)',
   )
-  const exchangeSelect = `SELECT e.*, rq.encoding AS req_encoding, rq.content AS req_content,
-      rs.encoding AS res_encoding, rs.content AS res_content
-    FROM exchanges e LEFT JOIN bodies rq ON rq.hash = e.request_body_hash
-    LEFT JOIN bodies rs ON rs.hash = e.response_body_hash`
 
   const storeBody = (body: Body | null): string | null => {
     if (!body) return null
@@ -191,92 +187,110 @@ export function createTraceRepository(db: Db, workspace: string): TraceRepositor
       }
       return ids.length
     },
-    get(id) {
-      const row = db
-        .prepare('SELECT * FROM traces WHERE id = ? AND tenant = ?')
-        .get(id, workspace) as
-        | {
-            id: string
-            intent: string
-            start_url: string
-            created_at: number
-            storage_state: string | null
-          }
-        | undefined
-      if (!row) return null
-      const sealer = sealerOf()
-      const exchanges = (
-        db.prepare(`${exchangeSelect} WHERE e.trace_id = ? ORDER BY e.seq`).all(id) as ExchangeRow[]
-      ).map((row) => openExchange(toExchange(row), sealer))
-      const actions = (
-        db.prepare('SELECT data FROM actions WHERE trace_id = ? ORDER BY seq').all(id) as Array<{
-          data: string
-        }>
-      ).map((r) => mapUrls(JSON.parse(r.data) as Action, (u) => openUserinfo(u, sealer)))
-      return {
-        id: row.id,
-        intent: row.intent,
-        startUrl: openUserinfo(row.start_url, sealer),
-        createdAt: row.created_at,
-        exchanges,
-        actions,
-        storageState: openStorageState(row.storage_state, sealer),
-      }
-    },
+    get: (id) => readTrace(db, workspace, sealerOf, id),
     getExchange(traceId, exchangeId) {
       const row = db
         .prepare(
-          `${exchangeSelect} WHERE e.trace_id = ? AND e.id = ?
+          `${EXCHANGE_SELECT} WHERE e.trace_id = ? AND e.id = ?
              AND e.trace_id IN (SELECT id FROM traces WHERE tenant = ?)`,
         )
         .get(traceId, exchangeId, workspace) as ExchangeRow | undefined
       return row ? openExchange(toExchange(row), sealerOf()) : null
     },
-    list() {
-      return (
-        db
-          .prepare(
-            `SELECT t.id, t.intent, t.start_url, t.created_at,
-              (SELECT COUNT(*) FROM exchanges e WHERE e.trace_id = t.id) AS n
-             FROM traces t WHERE t.tenant = ? ORDER BY t.created_at DESC`,
-          )
-          .all(workspace) as Array<{
-          id: string
-          intent: string
-          start_url: string
-          created_at: number
-          n: number
-        }>
-      ).map((r) => ({
-        id: r.id,
-        intent: r.intent,
-        startUrl: r.start_url,
-        createdAt: r.created_at,
-        exchangeCount: r.n,
-      }))
-    },
-    delete: db.transaction((id: string): boolean => {
-      if (!db.prepare('SELECT 1 FROM traces WHERE id = ? AND tenant = ?').get(id, workspace))
-        return false
-      const hashes = (
-        db
-          .prepare(
-            `SELECT request_body_hash AS h FROM exchanges WHERE trace_id = ? AND h IS NOT NULL
-             UNION SELECT response_body_hash FROM exchanges
-               WHERE trace_id = ? AND response_body_hash IS NOT NULL`,
-          )
-          .all(id, id) as Array<{ h: string }>
-      ).map((r) => r.h)
-      const deleted = db.prepare('DELETE FROM traces WHERE id = ?').run(id).changes > 0
-      const unused = db.prepare(
-        `DELETE FROM bodies WHERE hash = ?
-           AND NOT EXISTS (SELECT 1 FROM exchanges WHERE request_body_hash = ?)
-           AND NOT EXISTS (SELECT 1 FROM exchanges WHERE response_body_hash = ?)`,
-      )
-      for (const hash of hashes) unused.run(hash, hash, hash)
-      return deleted
-    }),
+    list: () => listTraces(db, workspace),
+    delete: db.transaction((id: string): boolean => deleteTrace(db, workspace, id)),
   }
+}
+
+/** An exchange's row with both its bodies. */
+const EXCHANGE_SELECT = `SELECT e.*, rq.encoding AS req_encoding, rq.content AS req_content,
+      rs.encoding AS res_encoding, rs.content AS res_content
+    FROM exchanges e LEFT JOIN bodies rq ON rq.hash = e.request_body_hash
+    LEFT JOIN bodies rs ON rs.hash = e.response_body_hash`
+
+/** `TraceRepository.get`: the workspace's trace, opened with the sealer `sealerOf` gives. */
+function readTrace(
+  db: Db,
+  workspace: string,
+  sealerOf: () => CredentialSealer | null,
+  id: string,
+): Trace | null {
+  const row = db.prepare('SELECT * FROM traces WHERE id = ? AND tenant = ?').get(id, workspace) as
+    | {
+        id: string
+        intent: string
+        start_url: string
+        created_at: number
+        storage_state: string | null
+      }
+    | undefined
+  if (!row) return null
+  const sealer = sealerOf()
+  const exchanges = (
+    db.prepare(`${EXCHANGE_SELECT} WHERE e.trace_id = ? ORDER BY e.seq`).all(id) as ExchangeRow[]
+  ).map((row) => openExchange(toExchange(row), sealer))
+  const actions = (
+    db.prepare('SELECT data FROM actions WHERE trace_id = ? ORDER BY seq').all(id) as Array<{
+      data: string
+    }>
+  ).map((r) => mapUrls(JSON.parse(r.data) as Action, (u) => openUserinfo(u, sealer)))
+  return {
+    id: row.id,
+    intent: row.intent,
+    startUrl: openUserinfo(row.start_url, sealer),
+    createdAt: row.created_at,
+    exchanges,
+    actions,
+    storageState: openStorageState(row.storage_state, sealer),
+  }
+}
+
+/** `TraceRepository.list`: the workspace's traces, newest first, with their exchange counts. */
+function listTraces(db: Db, workspace: string): TraceListItem[] {
+  return (
+    db
+      .prepare(
+        `SELECT t.id, t.intent, t.start_url, t.created_at,
+          (SELECT COUNT(*) FROM exchanges e WHERE e.trace_id = t.id) AS n
+         FROM traces t WHERE t.tenant = ? ORDER BY t.created_at DESC`,
+      )
+      .all(workspace) as Array<{
+      id: string
+      intent: string
+      start_url: string
+      created_at: number
+      n: number
+    }>
+  ).map((r) => ({
+    id: r.id,
+    intent: r.intent,
+    startUrl: r.start_url,
+    createdAt: r.created_at,
+    exchangeCount: r.n,
+  }))
+}
+
+/** `TraceRepository.delete` inside its transaction: the trace and the bodies no exchange keeps. */
+function deleteTrace(db: Db, workspace: string, id: string): boolean {
+  if (!db.prepare('SELECT 1 FROM traces WHERE id = ? AND tenant = ?').get(id, workspace))
+    return false
+  const hashes = (
+    db
+      .prepare(
+        `SELECT request_body_hash AS h FROM exchanges WHERE trace_id = ? AND h IS NOT NULL
+         UNION SELECT response_body_hash FROM exchanges
+           WHERE trace_id = ? AND response_body_hash IS NOT NULL`,
+      )
+      .all(id, id) as Array<{ h: string }>
+  ).map((r) => r.h)
+  const deleted = db.prepare('DELETE FROM traces WHERE id = ?').run(id).changes > 0
+  const unused = db.prepare(
+    `DELETE FROM bodies WHERE hash = ?
+       AND NOT EXISTS (SELECT 1 FROM exchanges WHERE request_body_hash = ?)
+       AND NOT EXISTS (SELECT 1 FROM exchanges WHERE response_body_hash = ?)`,
+  )
+  for (const hash of hashes) unused.run(hash, hash, hash)
+  return deleted
 }
 
 export function toExchange(r: ExchangeRow): Exchange {

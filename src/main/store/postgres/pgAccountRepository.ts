@@ -4,9 +4,11 @@ import {
   toInvitation,
   toWorkspace,
   type AcceptOutcome,
+  type Account,
   type AccountRepository,
   type AccountRow,
   type InvitationRow,
+  type Member,
   type WorkspaceRow,
 } from '../accountRepository'
 import type { MemberRole } from '../memberRules'
@@ -20,26 +22,6 @@ import type { SyncPg } from './pgSync'
  * which a concurrent one waits on and then finds spent.
  */
 export function createPgAccountRepository(pg: SyncPg): AccountRepository {
-  const roleIn = (workspaceId: string, accountId: string): MemberRole | null =>
-    pg.one<{ role: MemberRole }>(
-      'SELECT role FROM workspace_members WHERE workspace_id = $1 AND account_id = $2',
-      [workspaceId, accountId],
-    )?.role ?? null
-  const lockedOwners = (workspaceId: string): number => {
-    pg.query('SELECT id FROM workspaces WHERE id = $1 FOR UPDATE', [workspaceId])
-    return Number(
-      pg.one<{ n: string }>(
-        "SELECT COUNT(*) AS n FROM workspace_members WHERE workspace_id = $1 AND role = 'owner'",
-        [workspaceId],
-      )!.n,
-    )
-  }
-  const addMember = (workspaceId: string, accountId: string, role: MemberRole, now: number) =>
-    pg.query(
-      `INSERT INTO workspace_members (workspace_id, account_id, role, added_at)
-       VALUES ($1, $2, $3, $4) ON CONFLICT (workspace_id, account_id) DO NOTHING`,
-      [workspaceId, accountId, role, now],
-    ).rowCount > 0
   return {
     createAccount({ id, name, passwordHash }, now) {
       const made = pg.query(
@@ -80,7 +62,7 @@ export function createPgAccountRepository(pg: SyncPg): AccountRepository {
           'INSERT INTO workspaces (id, name, kind, parent, created_at) VALUES ($1, $2, $3, $4, $5)',
           [id, name, kind, parent, now],
         )
-        if (ownerId) addMember(id, ownerId, 'owner', now)
+        if (ownerId) addMember(pg, id, ownerId, 'owner', now)
       })
       return { id, name, kind, parent, createdAt: now }
     },
@@ -106,49 +88,12 @@ export function createPgAccountRepository(pg: SyncPg): AccountRepository {
         )
         .rows.map((r) => ({ ...toWorkspace(r), role: r.role }))
     },
-    roleIn,
-    members(workspaceId) {
-      return pg
-        .query<{ account_id: string; name: string; role: MemberRole; added_at: number }>(
-          `SELECT m.account_id, a.name, m.role, m.added_at FROM workspace_members m
-           JOIN accounts a ON a.id = m.account_id WHERE m.workspace_id = $1
-           ORDER BY m.added_at, a.name`,
-          [workspaceId],
-        )
-        .rows.map((r) => ({
-          accountId: r.account_id,
-          name: r.name,
-          role: r.role,
-          addedAt: Number(r.added_at),
-        }))
-    },
-    addMember,
-    setRole(workspaceId, accountId, role) {
-      return pg.transaction(() => {
-        const owners = lockedOwners(workspaceId)
-        const was = roleIn(workspaceId, accountId)
-        if (was === null) return 'not_member' as const
-        if (was === 'owner' && role !== 'owner' && owners <= 1) return 'last_owner' as const
-        pg.query(
-          'UPDATE workspace_members SET role = $1 WHERE workspace_id = $2 AND account_id = $3',
-          [role, workspaceId, accountId],
-        )
-        return 'changed' as const
-      })
-    },
-    removeMember(workspaceId, accountId) {
-      return pg.transaction(() => {
-        const owners = lockedOwners(workspaceId)
-        const was = roleIn(workspaceId, accountId)
-        if (was === null) return 'not_member' as const
-        if (was === 'owner' && owners <= 1) return 'last_owner' as const
-        pg.query('DELETE FROM workspace_members WHERE workspace_id = $1 AND account_id = $2', [
-          workspaceId,
-          accountId,
-        ])
-        return 'removed' as const
-      })
-    },
+    roleIn: (workspaceId, accountId) => roleIn(pg, workspaceId, accountId),
+    members: (workspaceId) => membersOf(pg, workspaceId),
+    addMember: (workspaceId, accountId, role, now) =>
+      addMember(pg, workspaceId, accountId, role, now),
+    setRole: (workspaceId, accountId, role) => setRole(pg, workspaceId, accountId, role),
+    removeMember: (workspaceId, accountId) => removeMember(pg, workspaceId, accountId),
     createInvitation({ tokenHash, ...input }, now) {
       pg.query(
         `INSERT INTO invitations (id, workspace_id, name, role, token_hash, invited_by, created_at,
@@ -175,40 +120,149 @@ export function createPgAccountRepository(pg: SyncPg): AccountRepository {
         )
         .rows.map(toInvitation)
     },
-    acceptInvitation(tokenHash, account, now) {
-      return pg.transaction((): AcceptOutcome => {
-        const row = pg.one<InvitationRow>(
-          `UPDATE invitations SET accepted_by = $1, accepted_at = $2
-           WHERE token_hash = $3 AND accepted_at IS NULL AND expires_at > $2 AND name = $4
-           RETURNING *`,
-          [account.id, now, tokenHash, account.name],
-        )
-        if (!row)
-          return refusedInvitation(
-            pg.one<InvitationRow>('SELECT * FROM invitations WHERE token_hash = $1', [tokenHash]),
-            account,
-            now,
-          )
-        addMember(row.workspace_id, account.id, row.role, now)
-        return {
-          kind: 'accepted',
-          invitation: toInvitation(row),
-          role: roleIn(row.workspace_id, account.id)!,
-        }
-      })
-    },
-    countLoginAttempt(key, now, windowMs) {
-      return pg.one<{ count: number }>(
-        `INSERT INTO login_attempts AS a (key, window_start, count) VALUES ($1, $2, 1)
-         ON CONFLICT (key) DO UPDATE SET
-           count = CASE WHEN a.window_start <= $2 - $3::bigint THEN 1 ELSE a.count + 1 END,
-           window_start = CASE WHEN a.window_start <= $2 - $3::bigint THEN $2 ELSE a.window_start END
-         RETURNING count`,
-        [key, now, windowMs],
-      )!.count
-    },
+    acceptInvitation: (tokenHash, account, now) => acceptInvitation(pg, tokenHash, account, now),
+    countLoginAttempt: (key, now, windowMs) => countLoginAttempt(pg, key, now, windowMs),
     clearLoginAttempts(key) {
       pg.query('DELETE FROM login_attempts WHERE key = $1', [key])
     },
   }
+}
+
+/** The member's role in the workspace, or null when not a member. */
+function roleIn(pg: SyncPg, workspaceId: string, accountId: string): MemberRole | null {
+  return (
+    pg.one<{ role: MemberRole }>(
+      'SELECT role FROM workspace_members WHERE workspace_id = $1 AND account_id = $2',
+      [workspaceId, accountId],
+    )?.role ?? null
+  )
+}
+
+/** How many owners the workspace has, its row locked until the transaction ends. */
+function lockedOwners(pg: SyncPg, workspaceId: string): number {
+  pg.query('SELECT id FROM workspaces WHERE id = $1 FOR UPDATE', [workspaceId])
+  return Number(
+    pg.one<{ n: string }>(
+      "SELECT COUNT(*) AS n FROM workspace_members WHERE workspace_id = $1 AND role = 'owner'",
+      [workspaceId],
+    )!.n,
+  )
+}
+
+/** `AccountRepository.addMember`: false when the account is a member already. */
+function addMember(
+  pg: SyncPg,
+  workspaceId: string,
+  accountId: string,
+  role: MemberRole,
+  now: number,
+): boolean {
+  return (
+    pg.query(
+      `INSERT INTO workspace_members (workspace_id, account_id, role, added_at)
+       VALUES ($1, $2, $3, $4) ON CONFLICT (workspace_id, account_id) DO NOTHING`,
+      [workspaceId, accountId, role, now],
+    ).rowCount > 0
+  )
+}
+
+/** `AccountRepository.members`: the workspace's members, first added first. */
+function membersOf(pg: SyncPg, workspaceId: string): Member[] {
+  return pg
+    .query<{ account_id: string; name: string; role: MemberRole; added_at: number }>(
+      `SELECT m.account_id, a.name, m.role, m.added_at FROM workspace_members m
+       JOIN accounts a ON a.id = m.account_id WHERE m.workspace_id = $1
+       ORDER BY m.added_at, a.name`,
+      [workspaceId],
+    )
+    .rows.map((r) => ({
+      accountId: r.account_id,
+      name: r.name,
+      role: r.role,
+      addedAt: Number(r.added_at),
+    }))
+}
+
+/** `AccountRepository.setRole`, the workspace row locked so the last owner stays. */
+function setRole(
+  pg: SyncPg,
+  workspaceId: string,
+  accountId: string,
+  role: MemberRole,
+): 'changed' | 'not_member' | 'last_owner' {
+  return pg.transaction(() => {
+    const owners = lockedOwners(pg, workspaceId)
+    const was = roleIn(pg, workspaceId, accountId)
+    if (was === null) return 'not_member' as const
+    if (was === 'owner' && role !== 'owner' && owners <= 1) return 'last_owner' as const
+    pg.query('UPDATE workspace_members SET role = $1 WHERE workspace_id = $2 AND account_id = $3', [
+      role,
+      workspaceId,
+      accountId,
+    ])
+    return 'changed' as const
+  })
+}
+
+/** `AccountRepository.removeMember`, the workspace row locked so the last owner stays. */
+function removeMember(
+  pg: SyncPg,
+  workspaceId: string,
+  accountId: string,
+): 'removed' | 'not_member' | 'last_owner' {
+  return pg.transaction(() => {
+    const owners = lockedOwners(pg, workspaceId)
+    const was = roleIn(pg, workspaceId, accountId)
+    if (was === null) return 'not_member' as const
+    if (was === 'owner' && owners <= 1) return 'last_owner' as const
+    pg.query('DELETE FROM workspace_members WHERE workspace_id = $1 AND account_id = $2', [
+      workspaceId,
+      accountId,
+    ])
+    return 'removed' as const
+  })
+}
+
+/**
+ * `AccountRepository.acceptInvitation`: one conditional UPDATE marks it accepted (a concurrent
+ * attempt waits on it and finds it spent), then the member is added in the same transaction.
+ */
+function acceptInvitation(
+  pg: SyncPg,
+  tokenHash: string,
+  account: Account,
+  now: number,
+): AcceptOutcome {
+  return pg.transaction((): AcceptOutcome => {
+    const row = pg.one<InvitationRow>(
+      `UPDATE invitations SET accepted_by = $1, accepted_at = $2
+       WHERE token_hash = $3 AND accepted_at IS NULL AND expires_at > $2 AND name = $4
+       RETURNING *`,
+      [account.id, now, tokenHash, account.name],
+    )
+    if (!row)
+      return refusedInvitation(
+        pg.one<InvitationRow>('SELECT * FROM invitations WHERE token_hash = $1', [tokenHash]),
+        account,
+        now,
+      )
+    addMember(pg, row.workspace_id, account.id, row.role, now)
+    return {
+      kind: 'accepted',
+      invitation: toInvitation(row),
+      role: roleIn(pg, row.workspace_id, account.id)!,
+    }
+  })
+}
+
+/** `AccountRepository.countLoginAttempt`: the attempts of `key` in its current window. */
+function countLoginAttempt(pg: SyncPg, key: string, now: number, windowMs: number): number {
+  return pg.one<{ count: number }>(
+    `INSERT INTO login_attempts AS a (key, window_start, count) VALUES ($1, $2, 1)
+     ON CONFLICT (key) DO UPDATE SET
+       count = CASE WHEN a.window_start <= $2 - $3::bigint THEN 1 ELSE a.count + 1 END,
+       window_start = CASE WHEN a.window_start <= $2 - $3::bigint THEN $2 ELSE a.window_start END
+     RETURNING count`,
+    [key, now, windowMs],
+  )!.count
 }

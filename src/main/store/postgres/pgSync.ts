@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module'
-import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads'
+import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads'
 import { ServiceError } from '../../../shared/errors'
+import { WORKER_SOURCE } from './pgWorkerSource'
 
 /** What a statement gave back: its rows (columns by name) and how many rows it touched. */
 interface PgResult<R = Record<string, unknown>> {
@@ -92,95 +93,6 @@ export interface SyncPgOptions {
   applicationName?: string
 }
 
-/**
- * The thread that holds the connection: plain CommonJS run with `eval` (as `walCheckpoints.ts`),
- * so neither a bundler nor vitest has to know of a second entry file. It answers each request on
- * its port, then raises the shared flag the caller waits on. `pg` (node-postgres, pure
- * JavaScript) parses columns: int8 and numeric as numbers (milliseconds and counts, within 2^53),
- * bytea as Buffers.
- */
-const WORKER_SOURCE = `
-const { workerData } = require('node:worker_threads')
-const pg = require(workerData.driver)
-const { port, flag, config } = workerData
-const asNumber = (text) => Number(text)
-const types = {
-  getTypeParser: (oid, format) =>
-    oid === 20 || oid === 1700 ? asNumber : pg.types.getTypeParser(oid, format),
-}
-let client = null
-let connecting = null
-let names = new Map()
-let roundTrips = 0
-let statements = 0
-const drop = () => {
-  const old = client
-  client = null
-  connecting = null
-  names = new Map()
-  if (old) old.end().catch(() => undefined)
-}
-const connection = () => {
-  if (client) return Promise.resolve(client)
-  if (!connecting) {
-    const next = new pg.Client({ ...config, types, pipeline: true })
-    next.on('error', () => { if (client === next) drop() })
-    roundTrips++
-    connecting = next.connect().then(() => { client = next; connecting = null; return next },
-      (error) => { connecting = null; next.end().catch(() => undefined); throw error })
-  }
-  return connecting
-}
-const answer = (id, body) => {
-  port.postMessage({ id, ...body, roundTrips, statements })
-  Atomics.store(flag, 0, 1)
-  Atomics.notify(flag, 0)
-}
-const toParam = (value) => value instanceof Uint8Array && !Buffer.isBuffer(value)
-  ? Buffer.from(value.buffer, value.byteOffset, value.byteLength) : value
-const failure = (error) => {
-  const code = error && typeof error.code === 'string' && /^[0-9A-Z]{5}$/.test(error.code)
-    ? error.code : ''
-  // No SQLSTATE (a socket error, a connection ended), class 08 or a shutdown: the server went
-  // away; the next request connects again.
-  const lost = !code || code.startsWith('08') || /^57P0[1-3]$/.test(code)
-  return { message: String((error && error.message) || error), code, lost }
-}
-port.on('message', async (message) => {
-  const { id, op, sql, items } = message
-  if (op === 'close') { drop(); answer(id, {}); port.close(); return }
-  try {
-    const conn = await connection()
-    if (op === 'exec') {
-      roundTrips++
-      statements++
-      await conn.query(sql)
-      answer(id, { results: [{ rows: [], rowCount: 0 }] })
-      return
-    }
-    // Every statement of the batch is written before any answer is read (pipeline mode, each
-    // with its own Sync): one round trip for all of them, each still its own statement.
-    roundTrips++
-    statements += items.length
-    const sent = items.map((item) => {
-      let name = names.get(item.sql)
-      if (name === undefined) { name = 's' + (names.size + 1); names.set(item.sql, name) }
-      return conn.query({ name, text: item.sql, values: item.params.map(toParam) })
-    })
-    const settled = await Promise.allSettled(sent)
-    const results = settled.map((s) => s.status === 'fulfilled'
-      ? { rows: s.value.rows, rowCount: s.value.rowCount ?? s.value.rows.length }
-      : { error: failure(s.reason) })
-    if (results.some((r) => r.error && r.error.lost)) drop()
-    answer(id, { results })
-  } catch (error) {
-    const described = failure(error)
-    if (described.lost) drop()
-    answer(id, { error: described })
-  }
-})
-`
-
 /** SQLSTATEs of a transaction PostgreSQL gave up on that may be run again as is. */
 const RETRYABLE = new Set(['40001', '40P01'])
 
@@ -217,6 +129,31 @@ const ANSWER_MARGIN_MS = 5_000
 const prefetchKey = (sql: string, params: readonly unknown[]): string =>
   `${sql}\u0000${JSON.stringify(params)}`
 
+/** One connection's helper thread and state: what the functions below share. */
+interface PgConnection {
+  worker: Worker
+  /** The calling thread's end of the channel to the helper. */
+  port: MessagePort
+  /** Raised by the helper when it answered (`Atomics.wait` on it). */
+  flag: Int32Array
+  statementTimeoutMs: number
+  connectTimeoutMs: number
+  nextId: number
+  roundTrips: number
+  statements: number
+  /** 0 outside a transaction, 1 in one, one more per open savepoint. */
+  depth: number
+  closed: boolean
+  listeners: Set<(sql: string) => void>
+  /** Statements to send with the next round trip. */
+  queued: Queued[]
+  /** Results of prefetched reads not asked for yet (kept until the current task ends). */
+  prefetched: Map<string, PgResult>
+  forgetScheduled: boolean
+  /** Whether the open transaction's `BEGIN` went out already (else a rollback sends nothing). */
+  begun: boolean
+}
+
 /**
  * Opens a synchronous connection to `url` (a `postgres://` URL): a helper thread holds a
  * node-postgres client (pipeline mode) and the calling thread blocks on a shared flag
@@ -230,6 +167,44 @@ const prefetchKey = (sql: string, params: readonly unknown[]): string =>
  * function sent nothing costs no round trip.
  */
 export function connectSyncPg(url: string, options: SyncPgOptions = {}): SyncPg {
+  const conn = startHelper(url, options)
+  // Connect now: a wrong URL or a database that is down fails the caller's start.
+  try {
+    simple(conn, 'SELECT 1')
+  } catch (error) {
+    closeConnection(conn)
+    throw error
+  }
+  return {
+    query: (sql, params) => query(conn, sql, params),
+    exec: (sql) => simple(conn, sql),
+    defer(sql, params) {
+      if (conn.depth === 0) query(conn, sql, params)
+      else queue(conn, sql, params)
+    },
+    forget: () => forgetPrefetched(conn),
+    prefetch: (sql, params = []) => prefetch(conn, sql, params),
+    one: (sql, params) => query(conn, sql, params).rows[0] as never,
+    transaction: (fn) => runTransaction(conn, fn),
+    get inTransaction() {
+      return conn.depth > 0
+    },
+    get roundTrips() {
+      return conn.roundTrips
+    },
+    get statements() {
+      return conn.statements
+    },
+    watch(listener) {
+      conn.listeners.add(listener)
+      return () => void conn.listeners.delete(listener)
+    },
+    close: () => closeConnection(conn),
+  }
+}
+
+/** Starts the helper thread of a connection to `url` (it connects on its first request). */
+function startHelper(url: string, options: SyncPgOptions): PgConnection {
   const statementTimeoutMs = options.statementTimeoutMs ?? 15_000
   const connectTimeoutMs = (options.connectTimeoutS ?? 3) * 1000
   const flag = new Int32Array(new SharedArrayBuffer(4))
@@ -254,230 +229,230 @@ export function connectSyncPg(url: string, options: SyncPgOptions = {}): SyncPg 
   })
   worker.unref()
   port1.unref()
-  let nextId = 0
-  let roundTrips = 0
-  let statements = 0
-  let depth = 0
-  let closed = false
-  const listeners = new Set<(sql: string) => void>()
-  /** Statements to send with the next round trip. */
-  let queued: Queued[] = []
-  /** Results of prefetched reads not asked for yet (kept until the current task ends). */
-  const prefetched = new Map<string, PgResult>()
-  let forgetScheduled = false
-  /** Whether the open transaction's `BEGIN` went out already (else a rollback sends nothing). */
-  let begun = false
-
-  const unavailable = (detail: string) => {
-    depth = 0
-    queued = []
-    prefetched.clear()
-    return new ServiceError(
-      'unavailable',
-      `The database is not reachable (${detail.trim()}): retry in a few seconds.`,
-      { retryAfterSeconds: 2 },
-    )
-  }
-  const told = (sql: string) => {
-    for (const listener of listeners) listener(sql)
-  }
-  /** Sends one request and blocks until its answer (answers of requests given up on are dropped). */
-  const call = (request: { op: 'batch' | 'exec' | 'close'; sql?: string; items?: Queued[] }) => {
-    if (closed) throw new Error('The database connection is closed.')
-    const id = ++nextId
-    Atomics.store(flag, 0, 0)
-    port1.postMessage({ id, ...request })
-    const until = Date.now() + statementTimeoutMs + connectTimeoutMs + ANSWER_MARGIN_MS
-    for (;;) {
-      const received = receiveMessageOnPort(port1)
-      if (received) {
-        const message = received.message as Answer
-        roundTrips = message.roundTrips
-        statements = message.statements
-        if (message.id === id) return message
-        continue
-      }
-      const left = until - Date.now()
-      if (left <= 0) throw unavailable('no answer in time')
-      Atomics.wait(flag, 0, 0, left)
-      Atomics.store(flag, 0, 0)
-    }
-  }
-  const refused = (error: Failure) =>
-    error.lost
-      ? unavailable(error.message || 'connection lost')
-      : new PgError(error.message, error.code)
-  /** Buffers cross threads as plain Uint8Arrays. */
-  const withBuffers = (result: PgResult): PgResult => {
-    for (const row of result.rows)
-      for (const [key, value] of Object.entries(row))
-        if (value instanceof Uint8Array && !Buffer.isBuffer(value))
-          row[key] = Buffer.from(value.buffer, value.byteOffset, value.byteLength)
-    return result
-  }
-  /**
-   * Sends what is queued and `last` (when given) in one round trip; returns `last`'s result.
-   * Throws the first failure among them in order (a prefetch's failure only when the
-   * connection was lost: its reader then reads again).
-   */
-  const flush = (last?: Queued): PgResult | undefined => {
-    const items = last ? [...queued, last] : queued
-    queued = []
-    if (!items.length) return undefined
-    if (depth > 0) begun = true
-    const message = call({ op: 'batch', items })
-    if (message.error) throw refused(message.error)
-    const results = message.results!
-    let first: Failure | undefined
-    for (const [i, item] of items.entries()) {
-      const result = results[i]!
-      if ('error' in result) {
-        if (!first && (!item.prefetch || result.error.lost)) first = result.error
-      } else if (item.prefetch) prefetched.set(item.prefetch, withBuffers(result))
-    }
-    if (first) throw refused(first)
-    const answer = results[items.length - 1]!
-    return last && !('error' in answer) ? withBuffers(answer) : undefined
-  }
-  const query = <R>(sql: string, params: readonly unknown[] = []): PgResult<R> => {
-    const values = params.map(toParam)
-    if (prefetched.size || queued.some((item) => item.prefetch)) {
-      const key = prefetchKey(sql, values)
-      // Prefetched but not sent yet: it goes out now with what is queued.
-      if (queued.some((item) => item.prefetch === key)) flush()
-      const kept = prefetched.get(key)
-      if (kept) {
-        prefetched.delete(key)
-        return kept as PgResult<R>
-      }
-    }
-    if (closed) throw new Error('The database connection is closed.')
-    told(sql)
-    return flush({ sql, params: values }) as PgResult<R>
-  }
-  const queue = (sql: string, params: readonly unknown[] = []) => {
-    if (closed) throw new Error('The database connection is closed.')
-    told(sql)
-    queued.push({ sql, params: params.map(toParam) })
-  }
-  const simple = (sql: string) => {
-    flush()
-    told(sql)
-    const message = call({ op: 'exec', sql })
-    if (message.error) throw refused(message.error)
-  }
-
-  const transaction = <T>(fn: () => T): T => {
-    if (depth > 0) {
-      const savepoint = `sp${depth}`
-      queue(`SAVEPOINT ${savepoint}`)
-      depth++
-      try {
-        const value = fn()
-        queue(`RELEASE SAVEPOINT ${savepoint}`)
-        return value
-      } catch (error) {
-        if (depth > 0) queue(`ROLLBACK TO SAVEPOINT ${savepoint}`)
-        throw error
-      } finally {
-        if (depth > 0) depth--
-      }
-    }
-    for (let attempt = 1; ; attempt++) {
-      // Sent with the transaction's first statement.
-      queue('BEGIN')
-      depth = 1
-      begun = false
-      try {
-        const value = fn()
-        if (begun || queued.length > 1) {
-          // Answered or refused, a COMMIT ends the transaction (PostgreSQL rolls back one whose
-          // statement failed, the COMMIT's own round trip included): no ROLLBACK follows it.
-          depth = 0
-          query('COMMIT')
-        } else queued = []
-        depth = 0
-        return value
-      } catch (error) {
-        if (depth > 0) {
-          depth = 0
-          if (!begun) queued = []
-          else
-            try {
-              query('ROLLBACK')
-            } catch {
-              // The connection broke: the error below says so.
-            }
-        }
-        const retry = error instanceof PgError && RETRYABLE.has(error.code) && attempt < 5
-        if (!retry) throw error
-      }
-    }
-  }
-
-  // Connect now: a wrong URL or a database that is down fails the caller's start.
-  try {
-    simple('SELECT 1')
-  } catch (error) {
-    close()
-    throw error
-  }
-  function close() {
-    if (closed) return
-    try {
-      call({ op: 'close' })
-    } catch {
-      // The helper is gone already.
-    }
-    closed = true
-    port1.close()
-    void worker.terminate()
-  }
-  /** Drops prefetched results nobody asked for once the current task ends. */
-  const forgetLater = () => {
-    if (forgetScheduled) return
-    forgetScheduled = true
-    setImmediate(() => {
-      forgetScheduled = false
-      prefetched.clear()
-      queued = queued.filter((item) => !item.prefetch)
-    })
-  }
   return {
-    query,
-    exec: simple,
-    defer(sql, params) {
-      if (depth === 0) query(sql, params)
-      else queue(sql, params)
-    },
-    forget() {
-      prefetched.clear()
-      queued = queued.filter((item) => !item.prefetch)
-    },
-    prefetch(sql, params = []) {
-      const values = params.map(toParam)
-      const key = prefetchKey(sql, values)
-      if (prefetched.has(key) || queued.some((item) => item.prefetch === key)) return
-      if (closed) return
-      told(sql)
-      queued.push({ sql, params: values, prefetch: key })
-      forgetLater()
-    },
-    one: (sql, params) => query(sql, params).rows[0] as never,
-    transaction,
-    get inTransaction() {
-      return depth > 0
-    },
-    get roundTrips() {
-      return roundTrips
-    },
-    get statements() {
-      return statements
-    },
-    watch(listener) {
-      listeners.add(listener)
-      return () => void listeners.delete(listener)
-    },
-    close,
+    worker,
+    port: port1,
+    flag,
+    statementTimeoutMs,
+    connectTimeoutMs,
+    nextId: 0,
+    roundTrips: 0,
+    statements: 0,
+    depth: 0,
+    closed: false,
+    listeners: new Set(),
+    queued: [],
+    prefetched: new Map(),
+    forgetScheduled: false,
+    begun: false,
   }
+}
+
+/** The 503 of a connection that cannot be reached; what it had queued or open is dropped. */
+function unavailable(conn: PgConnection, detail: string): ServiceError {
+  conn.depth = 0
+  conn.queued = []
+  conn.prefetched.clear()
+  return new ServiceError(
+    'unavailable',
+    `The database is not reachable (${detail.trim()}): retry in a few seconds.`,
+    { retryAfterSeconds: 2 },
+  )
+}
+
+/** Tells the `watch` listeners of a statement sent. */
+function told(conn: PgConnection, sql: string): void {
+  for (const listener of conn.listeners) listener(sql)
+}
+
+/** Sends one request and blocks until its answer (answers of requests given up on are dropped). */
+function call(
+  conn: PgConnection,
+  request: { op: 'batch' | 'exec' | 'close'; sql?: string; items?: Queued[] },
+): Answer {
+  if (conn.closed) throw new Error('The database connection is closed.')
+  const id = ++conn.nextId
+  Atomics.store(conn.flag, 0, 0)
+  conn.port.postMessage({ id, ...request })
+  const until = Date.now() + conn.statementTimeoutMs + conn.connectTimeoutMs + ANSWER_MARGIN_MS
+  for (;;) {
+    const received = receiveMessageOnPort(conn.port)
+    if (received) {
+      const message = received.message as Answer
+      conn.roundTrips = message.roundTrips
+      conn.statements = message.statements
+      if (message.id === id) return message
+      continue
+    }
+    const left = until - Date.now()
+    if (left <= 0) throw unavailable(conn, 'no answer in time')
+    Atomics.wait(conn.flag, 0, 0, left)
+    Atomics.store(conn.flag, 0, 0)
+  }
+}
+
+/** The error of a failed statement: 503 when the connection was lost, else a `PgError`. */
+function refused(conn: PgConnection, error: Failure): Error {
+  return error.lost
+    ? unavailable(conn, error.message || 'connection lost')
+    : new PgError(error.message, error.code)
+}
+
+/** Buffers cross threads as plain Uint8Arrays. */
+function withBuffers(result: PgResult): PgResult {
+  for (const row of result.rows)
+    for (const [key, value] of Object.entries(row))
+      if (value instanceof Uint8Array && !Buffer.isBuffer(value))
+        row[key] = Buffer.from(value.buffer, value.byteOffset, value.byteLength)
+  return result
+}
+
+/**
+ * Sends what is queued and `last` (when given) in one round trip; returns `last`'s result.
+ * Throws the first failure among them in order (a prefetch's failure only when the
+ * connection was lost: its reader then reads again).
+ */
+function flush(conn: PgConnection, last?: Queued): PgResult | undefined {
+  const items = last ? [...conn.queued, last] : conn.queued
+  conn.queued = []
+  if (!items.length) return undefined
+  if (conn.depth > 0) conn.begun = true
+  const message = call(conn, { op: 'batch', items })
+  if (message.error) throw refused(conn, message.error)
+  const results = message.results!
+  let first: Failure | undefined
+  for (const [i, item] of items.entries()) {
+    const result = results[i]!
+    if ('error' in result) {
+      if (!first && (!item.prefetch || result.error.lost)) first = result.error
+    } else if (item.prefetch) conn.prefetched.set(item.prefetch, withBuffers(result))
+  }
+  if (first) throw refused(conn, first)
+  const answer = results[items.length - 1]!
+  return last && !('error' in answer) ? withBuffers(answer) : undefined
+}
+
+/** `SyncPg.query`: a prefetched result when one was kept, else one round trip. */
+function query<R>(conn: PgConnection, sql: string, params: readonly unknown[] = []): PgResult<R> {
+  const values = params.map(toParam)
+  if (conn.prefetched.size || conn.queued.some((item) => item.prefetch)) {
+    const key = prefetchKey(sql, values)
+    // Prefetched but not sent yet: it goes out now with what is queued.
+    if (conn.queued.some((item) => item.prefetch === key)) flush(conn)
+    const kept = conn.prefetched.get(key)
+    if (kept) {
+      conn.prefetched.delete(key)
+      return kept as PgResult<R>
+    }
+  }
+  if (conn.closed) throw new Error('The database connection is closed.')
+  told(conn, sql)
+  return flush(conn, { sql, params: values }) as PgResult<R>
+}
+
+/** Queues a statement for the next round trip. */
+function queue(conn: PgConnection, sql: string, params: readonly unknown[] = []): void {
+  if (conn.closed) throw new Error('The database connection is closed.')
+  told(conn, sql)
+  conn.queued.push({ sql, params: params.map(toParam) })
+}
+
+/** `SyncPg.exec`: what is queued, then `sql` as simple (unprepared) SQL text. */
+function simple(conn: PgConnection, sql: string): void {
+  flush(conn)
+  told(conn, sql)
+  const message = call(conn, { op: 'exec', sql })
+  if (message.error) throw refused(conn, message.error)
+}
+
+/** `SyncPg.transaction`: a savepoint inside an open transaction, else a retried transaction. */
+function runTransaction<T>(conn: PgConnection, fn: () => T): T {
+  if (conn.depth > 0) return inSavepoint(conn, fn)
+  for (let attempt = 1; ; attempt++) {
+    // Sent with the transaction's first statement.
+    queue(conn, 'BEGIN')
+    conn.depth = 1
+    conn.begun = false
+    try {
+      const value = fn()
+      if (conn.begun || conn.queued.length > 1) {
+        // Answered or refused, a COMMIT ends the transaction (PostgreSQL rolls back one whose
+        // statement failed, the COMMIT's own round trip included): no ROLLBACK follows it.
+        conn.depth = 0
+        query(conn, 'COMMIT')
+      } else conn.queued = []
+      conn.depth = 0
+      return value
+    } catch (error) {
+      if (conn.depth > 0) {
+        conn.depth = 0
+        if (!conn.begun) conn.queued = []
+        else
+          try {
+            query(conn, 'ROLLBACK')
+          } catch {
+            // The connection broke: the error below says so.
+          }
+      }
+      const retry = error instanceof PgError && RETRYABLE.has(error.code) && attempt < 5
+      if (!retry) throw error
+    }
+  }
+}
+
+/** Runs `fn` in a savepoint of the open transaction, rolled back to when `fn` throws. */
+function inSavepoint<T>(conn: PgConnection, fn: () => T): T {
+  const savepoint = `sp${conn.depth}`
+  queue(conn, `SAVEPOINT ${savepoint}`)
+  conn.depth++
+  try {
+    const value = fn()
+    queue(conn, `RELEASE SAVEPOINT ${savepoint}`)
+    return value
+  } catch (error) {
+    if (conn.depth > 0) queue(conn, `ROLLBACK TO SAVEPOINT ${savepoint}`)
+    throw error
+  } finally {
+    if (conn.depth > 0) conn.depth--
+  }
+}
+
+/** `SyncPg.close`: ends the helper's client and the thread; safe to call twice. */
+function closeConnection(conn: PgConnection): void {
+  if (conn.closed) return
+  try {
+    call(conn, { op: 'close' })
+  } catch {
+    // The helper is gone already.
+  }
+  conn.closed = true
+  conn.port.close()
+  void conn.worker.terminate()
+}
+
+/** `SyncPg.forget`: drops prefetched results and prefetches not sent yet. */
+function forgetPrefetched(conn: PgConnection): void {
+  conn.prefetched.clear()
+  conn.queued = conn.queued.filter((item) => !item.prefetch)
+}
+
+/** `SyncPg.prefetch`: queues a read once per statement and parameters. */
+function prefetch(conn: PgConnection, sql: string, params: readonly unknown[]): void {
+  const values = params.map(toParam)
+  const key = prefetchKey(sql, values)
+  if (conn.prefetched.has(key) || conn.queued.some((item) => item.prefetch === key)) return
+  if (conn.closed) return
+  told(conn, sql)
+  conn.queued.push({ sql, params: values, prefetch: key })
+  forgetLater(conn)
+}
+
+/** Drops prefetched results nobody asked for once the current task ends. */
+function forgetLater(conn: PgConnection): void {
+  if (conn.forgetScheduled) return
+  conn.forgetScheduled = true
+  setImmediate(() => {
+    conn.forgetScheduled = false
+    forgetPrefetched(conn)
+  })
 }

@@ -51,24 +51,7 @@ export function createPgToolRepository(pg: SyncPg, workspace: string): ToolRepos
   const save = (tool: ToolSpec) => {
     // The save moves the revision a request may have prefetched: its next read must see it.
     pg.forget()
-    const { rowCount } = pg.query(
-      `INSERT INTO tools (id, tenant, name, site_host, status, spec, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-         ON CONFLICT (id) DO UPDATE SET name = excluded.name, site_host = excluded.site_host,
-           status = excluded.status, spec = excluded.spec, updated_at = excluded.updated_at
-         WHERE tools.tenant = excluded.tenant`,
-      [
-        tool.id,
-        workspace,
-        tool.name,
-        tool.siteHost,
-        tool.status,
-        JSON.stringify(tool),
-        tool.createdAt,
-        tool.updatedAt,
-      ],
-    )
-    if (rowCount === 0) throw new Error(`Tool ${tool.id} belongs to another workspace.`)
+    saveTool(pg, workspace, tool)
   }
   return {
     workspace,
@@ -105,19 +88,7 @@ export function createPgToolRepository(pg: SyncPg, workspace: string): ToolRepos
       if (ids.every((r) => parsed.has(r.id))) return ids.map((r) => parsed.get(r.id)!)
       return pg.query<{ spec: string }>(`SELECT spec ${clause}`, args).rows.map((r) => remember(r)!)
     },
-    uniqueName(siteHost, base) {
-      const taken = new Set(
-        pg
-          .query<{ name: string }>(
-            `SELECT name FROM tools WHERE tenant = $1 AND site_host = $2
-               AND (name = $3 OR name LIKE $4 ESCAPE '\\')`,
-            [workspace, siteHost, base, `${base.replace(/[\\%_]/g, '\\$&')}\\_%`],
-          )
-          .rows.map((r) => r.name),
-      )
-      if (!taken.has(base)) return base
-      for (let n = 2; ; n++) if (!taken.has(`${base}_${n}`)) return `${base}_${n}`
-    },
+    uniqueName: (siteHost, base) => uniqueToolName(pg, workspace, siteHost, base),
     setStatus(id, status, now) {
       const tool = get(id)
       if (!tool) return null
@@ -139,4 +110,41 @@ export function createPgToolRepository(pg: SyncPg, workspace: string): ToolRepos
     },
     revision,
   }
+}
+
+/** Inserts or replaces `tool` in `workspace`; throws when its id belongs to another workspace. */
+function saveTool(pg: SyncPg, workspace: string, tool: ToolSpec): void {
+  const { rowCount } = pg.query(
+    `INSERT INTO tools (id, tenant, name, site_host, status, spec, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+       ON CONFLICT (id) DO UPDATE SET name = excluded.name, site_host = excluded.site_host,
+         status = excluded.status, spec = excluded.spec, updated_at = excluded.updated_at
+       WHERE tools.tenant = excluded.tenant`,
+    [
+      tool.id,
+      workspace,
+      tool.name,
+      tool.siteHost,
+      tool.status,
+      JSON.stringify(tool),
+      tool.createdAt,
+      tool.updatedAt,
+    ],
+  )
+  if (rowCount === 0) throw new Error(`Tool ${tool.id} belongs to another workspace.`)
+}
+
+/** `ToolRepository.uniqueName`: `base`, else `base_2`, `base_3`... the first free on the site. */
+function uniqueToolName(pg: SyncPg, workspace: string, siteHost: string, base: string): string {
+  const taken = new Set(
+    pg
+      .query<{ name: string }>(
+        `SELECT name FROM tools WHERE tenant = $1 AND site_host = $2
+           AND (name = $3 OR name LIKE $4 ESCAPE '\\')`,
+        [workspace, siteHost, base, `${base.replace(/[\\%_]/g, '\\$&')}\\_%`],
+      )
+      .rows.map((r) => r.name),
+  )
+  if (!taken.has(base)) return base
+  for (let n = 2; ; n++) if (!taken.has(`${base}_${n}`)) return `${base}_${n}`
 }
