@@ -23,7 +23,6 @@ const LONG_FUNCTIONS: Pin[] = [
   ['src/main/core.ts', 'createCore', 351],
   ['src/main/logins/signInFlows.ts', 'createSignInFlows', 343],
   ['src/main/mcp/mcpRoutes.ts', 'registerMcpRoutes', 153],
-  ['src/main/router/parseIntent.ts', 'parseIntent', 698],
   ['src/main/server/devices.ts', 'createDeviceHub', 340],
   ['src/main/server/runQueue.ts', 'startRunQueue', 136],
   ['src/main/serverCommand.ts', 'serverCommand', 145],
