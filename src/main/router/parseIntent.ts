@@ -378,8 +378,83 @@ const PARTICLES = new Set(['up', 'off', 'out', 'down', 'in', 'on', 'over', 'away
  * anywhere in the intent. `log out` / `sign out` are `logout`. A sign-in or a navigation step
  * before the work (`log in and rename the file`, `go to the wiki and create a page`) is not the
  * intent's verb: the verb after `and` / `then` is.
+ *
+ * The stages run in this order on one {@link IntentReading}, then on the parse they build.
  */
 export function parseIntent(said: string): ParsedIntent {
+  const st = readingOf(said)
+  const { lead, leadName } = readLead(st)
+  takeVerb(st, lead, leadName)
+  readRenaming(st)
+  readMaking(st)
+  readPlacing(st)
+  const objectKinds = readShell(st)
+  // `which pages talk about X`: a question about what records say is a search.
+  const asksIn = looksIn(st.tokens)
+  readQuestionVerb(st, asksIn)
+  const { intent, verb } = st
+  const parsed: ParsedIntent = {
+    verb,
+    action: st.action,
+    actionGuessed: st.guessed,
+    objectKinds,
+    looksIn: asksIn,
+    secondFactor: SECOND_FACTOR.test(intent),
+    ...(/^\W*who\b/i.test(intent) ? { asksWho: true } : {}),
+    ...(verb && changesMany(intent, verb) ? { bulk: true } : {}),
+    core: [],
+    qualifiers: [],
+    values: [],
+    places: [],
+    sites: [],
+    quoted: st.quoted,
+  }
+  const openedOf = walkTokens(st, parsed)
+  readSought(st, parsed)
+  // One signs in or out *to* a site: the place is the site (`log in to the flow editor`), and so
+  // is the object of `sign into the flow editor`.
+  if (st.verb?.verbClass === 'auth' || st.verb?.verbClass === 'logout') readSignInSites(st, parsed)
+  else readRoles(st, parsed)
+  addTrailingValues(st, parsed, openedOf)
+  return parsed
+}
+
+/** What the stages of {@link parseIntent} read and set, in order. */
+interface IntentReading {
+  /** The intent with spoken forms written (`readme dot md` → `readme.md`). */
+  intent: string
+  /** Its text with each value replaced by its mark (`markOf`), idioms read; and the values. */
+  extracted: ReturnType<typeof extractValues>
+  /** How many quoted values it has. */
+  quoted: number
+  /** The words of the request (a clause after a colon first). */
+  tokens: string[]
+  /** The words after a colon that are a value, not a clause. */
+  afterColon: string[]
+  /** Those words are one capitalised name. */
+  afterColonNamed: boolean
+  /** The tokens start with the clause after a colon. */
+  clauseFirst: boolean
+  /** Where the request starts in `tokens` (filler and leading names skipped). */
+  start: number
+  verb: ParsedIntent['verb']
+  /** The verb is a word nobody taught the router. */
+  guessed: boolean
+  action: string | null
+  /** The words after the verb, to be placed in the parse's parts. */
+  rest: string[]
+  /** The object a shell command implies (`folder` of `mkdir`). */
+  shell: string | undefined
+  /** A shell command's arguments: values. */
+  shellArgs: string[]
+}
+
+/**
+ * Reads the said text: spoken forms written, values taken out as marks, idioms read; then the
+ * tokens, with a colon's two sides ordered (a clause after it first, else what follows it kept
+ * as values). Returns the reading before any verb is read.
+ */
+function readingOf(said: string): IntentReading {
   // (`readme dot md`, `issue four`: as people type them.)
   const intent = spokenAsWritten(said)
   // (`brand-new` before values, which would take it for an identifier; `the hr: namespace`,
@@ -397,53 +472,82 @@ export function parseIntent(said: string): ParsedIntent {
   // `scratch.py should be called utils.py`: an idiom read as the request it stands for.
   const extracted = { ...marked, text: plainRequest(marked.text) }
   const quoted = extracted.values.filter((v) => v.kind === 'quoted').length
-  // `Redmine search: login`, `new tiddler: Weekend Plans`: after a colon comes the value, unless
-  // a clause starts there (`DokuWiki: create a page`).
-  let tokens = words(extracted.text)
-  let afterColon: string[] = []
-  // (`mediawiki delete: Temp Notes`: a capitalised run after what is asked is one name.)
-  let afterColonNamed = false
-  let clauseFirst = false
-  const colon = /:\s/.exec(extracted.text)
-  if (colon) {
-    const left = words(extracted.text.slice(0, colon.index))
-    const right = words(extracted.text.slice(colon.index + 1))
-    // After a colon a clause starts with its verb, even one that is a noun too (`export`); one
-    // word after a verb is what it works on (`Redmine search: login`).
-    const leftVerb = left.some((t) => verbClassOf(stem(t)) !== null)
-    // (`Redmine search: login error`: after a search, what follows is what to look for.)
-    const searchFirst = left.some((t) => verbClassOf(stem(t)) === 'search')
-    // (`New tiddler: Book Ideas`, `blog draft: Water Butts`: after what is asked, a capitalised
-    // run is the name, not a verb.)
-    const named =
-      (leftVerb || left.includes('new')) && /^\s*[A-Z]/.test(extracted.text.slice(colon.index + 1))
-    const lone = (right.filter((t) => !isMark(t)).length === 1 && leftVerb) || searchFirst || named
-    // Values may come first (`Jupyter: scratch.py rename to utils.py`).
-    const verbAt = skipFiller(
-      right,
-      Math.max(
-        0,
-        right.findIndex((t) => !isMark(t)),
-      ),
-    )
-    // (`WordPress: posts in category X`: a plural is what is asked about, no verb.)
-    // (`Jupyter: new folder 'data'`: a new thing asked for opens a clause as a verb does.)
-    // (`Verdaccio: every package, private ones too`: so does a phrase of many, an object.)
-    const firstWord = right.find((t) => !isMark(t)) ?? ''
-    const opens =
-      (!isPlural(right[verbAt] ?? '') && readVerb(right, verbAt, true) !== null) ||
-      ['new', 'every', 'all', 'each'].includes(firstWord) ||
-      // (`DokuWiki: text search for X`: a search named a word in.)
-      right.slice(verbAt, verbAt + 3).some((t) => verbClassOf(stem(t)) === 'search')
-    if (right.length && !lone && opens) {
-      tokens = [...right, ...left]
-      clauseFirst = true
-    } else if (right.length) {
-      tokens = left
-      afterColon = right
-      afterColonNamed = named && right.every((t) => !isMark(t))
-    }
+  const st: IntentReading = {
+    intent,
+    extracted,
+    quoted,
+    tokens: words(extracted.text),
+    afterColon: [],
+    afterColonNamed: false,
+    clauseFirst: false,
+    start: 0,
+    verb: null,
+    guessed: false,
+    action: null,
+    rest: [],
+    shell: undefined,
+    shellArgs: [],
   }
+  readColon(st)
+  return st
+}
+
+/**
+ * `Redmine search: login`, `new tiddler: Weekend Plans`: after a colon comes the value, unless
+ * a clause starts there (`DokuWiki: create a page`). Reads `extracted.text`; sets `tokens`
+ * (the clause first), or `tokens` to the left side and `afterColon` (and `afterColonNamed`).
+ */
+function readColon(st: IntentReading): void {
+  const { extracted } = st
+  const colon = /:\s/.exec(extracted.text)
+  if (!colon) return
+  const left = words(extracted.text.slice(0, colon.index))
+  const right = words(extracted.text.slice(colon.index + 1))
+  // After a colon a clause starts with its verb, even one that is a noun too (`export`); one
+  // word after a verb is what it works on (`Redmine search: login`).
+  const leftVerb = left.some((t) => verbClassOf(stem(t)) !== null)
+  // (`Redmine search: login error`: after a search, what follows is what to look for.)
+  const searchFirst = left.some((t) => verbClassOf(stem(t)) === 'search')
+  // (`New tiddler: Book Ideas`, `blog draft: Water Butts`: after what is asked, a capitalised
+  // run is the name, not a verb.)
+  // (`mediawiki delete: Temp Notes`: a capitalised run after what is asked is one name.)
+  const named =
+    (leftVerb || left.includes('new')) && /^\s*[A-Z]/.test(extracted.text.slice(colon.index + 1))
+  const lone = (right.filter((t) => !isMark(t)).length === 1 && leftVerb) || searchFirst || named
+  // Values may come first (`Jupyter: scratch.py rename to utils.py`).
+  const verbAt = skipFiller(
+    right,
+    Math.max(
+      0,
+      right.findIndex((t) => !isMark(t)),
+    ),
+  )
+  // (`WordPress: posts in category X`: a plural is what is asked about, no verb.)
+  // (`Jupyter: new folder 'data'`: a new thing asked for opens a clause as a verb does.)
+  // (`Verdaccio: every package, private ones too`: so does a phrase of many, an object.)
+  const firstWord = right.find((t) => !isMark(t)) ?? ''
+  const opens =
+    (!isPlural(right[verbAt] ?? '') && readVerb(right, verbAt, true) !== null) ||
+    ['new', 'every', 'all', 'each'].includes(firstWord) ||
+    // (`DokuWiki: text search for X`: a search named a word in.)
+    right.slice(verbAt, verbAt + 3).some((t) => verbClassOf(stem(t)) === 'search')
+  if (right.length && !lone && opens) {
+    st.tokens = [...right, ...left]
+    st.clauseFirst = true
+  } else if (right.length) {
+    st.tokens = left
+    st.afterColon = right
+    st.afterColonNamed = named && right.every((t) => !isMark(t))
+  }
+}
+
+/**
+ * Reads the leading verb of `tokens`: skips filler and a name before the verb, reads a shell
+ * command's verb after its site's short name (`leadName`), and passes over a sign-in or a
+ * navigation step to the work after `and`/`then`. Sets `start`; returns the verb, if any.
+ */
+function readLead(st: IntentReading): { lead: LeadVerb | null; leadName: string[] } {
+  const { tokens, extracted, clauseFirst } = st
   let start = skipFiller(tokens, 0)
   // `DokuWiki subscribe to ...`: a name before the verb is where, not what is asked.
   // (Not after an article: `the DokuWiki [page]` names a page.)
@@ -484,86 +588,102 @@ export function parseIntent(said: string): ParsedIntent {
     start = nextStart
     lead = next
   }
-  let verb: ParsedIntent['verb'] = null
-  let guessed = false
-  let action: string | null = null
-  let rest = tokens
+  st.start = start
+  return { lead, leadName }
+}
+
+/**
+ * Sets `verb`, `guessed`, `action` and `rest` from the leading verb; without one, from a verb
+ * after a joint, a table verb that is no participle, a leading `new`, or an unknown first word
+ * before its object (a guessed `write`). `rest` is what follows the verb (what stood before it
+ * kept as a phrase of its own), or the tokens from `start` when no verb is found.
+ */
+function takeVerb(st: IntentReading, lead: LeadVerb | null, leadName: string[]): void {
+  const { tokens, start } = st
   if (lead) {
-    verb = withAlternatives(lead)
-    guessed = lead.guessed === true
-    action = lead.action
-    rest = [...leadName, ...tokens.slice(start + lead.length)]
-  } else {
-    // No verb leads (`go to the tracker and file a bug`, `the wiki: create a page`): a verb
-    // right after `and`/`then`/`to`, else a table verb that is not a participle.
-    let at = -1
-    let found: LeadVerb | null = null
-    for (let i = start + 1; i < tokens.length && !found; i++)
-      // A verb after `to` is a base form (`to [changes]` is a noun).
-      if (JOINTS.has(tokens[i - 1]!) && verbLemma(tokens[i]!) === tokens[i]) {
-        found = readVerb(tokens, i)
-        if (found) at = i
-      }
-    if (!found) {
-      // Not a participle (`orders placed`, `pages starting with`), a plural (`blog posts`), a
-      // noun after its determiner (`the post`) or an adjective after a copula (`still open`).
-      at = tokens.findIndex(
-        (t, i) =>
-          i >= start &&
-          !t.endsWith('ed') &&
-          !t.endsWith('ing') &&
-          !PREDICATE_LEADS.has(tokens[i - 1] ?? '') &&
-          !isPlural(t) &&
-          !DETERMINERS.has(tokens[i - 1] ?? '') &&
-          !POSSESSIVES.has(tokens[i - 1] ?? '') &&
-          // `pages under [archive]`: a noun after a preposition; `a blog [post]`: a compound
-          // (`a text [search]` is still a search).
-          OPENERS[tokens[i - 1] ?? ''] === undefined &&
-          !(
-            i > start &&
-            isWord(tokens[i - 1]!, 'noun') &&
-            isWord(t, 'noun') &&
-            !isMark(tokens[i - 1]) &&
-            !READ_CLASSES.includes(verbClassOf(stem(t))!)
-          ) &&
-          (verbClassOf(stem(t)) !== null || (verbLemma(t) === t && actClassOf(t) !== null)),
-      )
-      if (at >= 0) found = readVerb(tokens, at)
-    }
-    // `new page Picnic Plan`, `DokuWiki new page`: a leading `new` asks to create one.
-    if (!found) {
-      const at2 = tokens.indexOf('new', start)
-      if (at2 >= 0 && at2 <= start + 1) {
-        found = { word: 'new', verbClass: 'create', action: 'create', length: 1 }
-        at = at2
-      }
-    }
-    // `unpublish the package`: a word no dictionary has, first and before its object, is a verb
-    // nobody taught the router: an act of unknown kind, which no read serves.
-    const first = tokens[start]
-    const next = tokens[start + 1]
-    if (
-      !found &&
-      first !== undefined &&
-      /^[a-z]{3,}$/.test(first) &&
-      (DETERMINERS.has(next ?? '') || isMark(next) || undoes(first)) &&
-      !isWord(first, 'noun') &&
-      !isWord(first, 'verb') &&
-      !isModifier(first)
-    ) {
-      found = { word: first, verbClass: 'write', action: first, length: 1, guessed: true }
-      at = start
-    }
-    if (found) {
-      verb = withAlternatives(found)
-      guessed = found.guessed === true
-      action = found.action
-      // What stood before the verb is a phrase of its own (`in the tracker, can you [write] a
-      // reply`): its opener does not reach past the verb.
-      rest = [...tokens.slice(start, at), BOUNDARY, ...tokens.slice(at + found.length)]
-    } else rest = tokens.slice(start)
+    st.verb = withAlternatives(lead)
+    st.guessed = lead.guessed === true
+    st.action = lead.action
+    st.rest = [...leadName, ...tokens.slice(start + lead.length)]
+    return
   }
-  // `give X a new name`, `change the name of X`: to rename X (the name is no object).
+  // No verb leads (`go to the tracker and file a bug`, `the wiki: create a page`): a verb
+  // right after `and`/`then`/`to`, else a table verb that is not a participle.
+  let at = -1
+  let found: LeadVerb | null = null
+  for (let i = start + 1; i < tokens.length && !found; i++)
+    // A verb after `to` is a base form (`to [changes]` is a noun).
+    if (JOINTS.has(tokens[i - 1]!) && verbLemma(tokens[i]!) === tokens[i]) {
+      found = readVerb(tokens, i)
+      if (found) at = i
+    }
+  if (!found) {
+    // Not a participle (`orders placed`, `pages starting with`), a plural (`blog posts`), a
+    // noun after its determiner (`the post`) or an adjective after a copula (`still open`).
+    at = tokens.findIndex(
+      (t, i) =>
+        i >= start &&
+        !t.endsWith('ed') &&
+        !t.endsWith('ing') &&
+        !PREDICATE_LEADS.has(tokens[i - 1] ?? '') &&
+        !isPlural(t) &&
+        !DETERMINERS.has(tokens[i - 1] ?? '') &&
+        !POSSESSIVES.has(tokens[i - 1] ?? '') &&
+        // `pages under [archive]`: a noun after a preposition; `a blog [post]`: a compound
+        // (`a text [search]` is still a search).
+        OPENERS[tokens[i - 1] ?? ''] === undefined &&
+        !(
+          i > start &&
+          isWord(tokens[i - 1]!, 'noun') &&
+          isWord(t, 'noun') &&
+          !isMark(tokens[i - 1]) &&
+          !READ_CLASSES.includes(verbClassOf(stem(t))!)
+        ) &&
+        (verbClassOf(stem(t)) !== null || (verbLemma(t) === t && actClassOf(t) !== null)),
+    )
+    if (at >= 0) found = readVerb(tokens, at)
+  }
+  // `new page Picnic Plan`, `DokuWiki new page`: a leading `new` asks to create one.
+  if (!found) {
+    const at2 = tokens.indexOf('new', start)
+    if (at2 >= 0 && at2 <= start + 1) {
+      found = { word: 'new', verbClass: 'create', action: 'create', length: 1 }
+      at = at2
+    }
+  }
+  // `unpublish the package`: a word no dictionary has, first and before its object, is a verb
+  // nobody taught the router: an act of unknown kind, which no read serves.
+  const first = tokens[start]
+  const next = tokens[start + 1]
+  if (
+    !found &&
+    first !== undefined &&
+    /^[a-z]{3,}$/.test(first) &&
+    (DETERMINERS.has(next ?? '') || isMark(next) || undoes(first)) &&
+    !isWord(first, 'noun') &&
+    !isWord(first, 'verb') &&
+    !isModifier(first)
+  ) {
+    found = { word: first, verbClass: 'write', action: first, length: 1, guessed: true }
+    at = start
+  }
+  if (found) {
+    st.verb = withAlternatives(found)
+    st.guessed = found.guessed === true
+    st.action = found.action
+    // What stood before the verb is a phrase of its own (`in the tracker, can you [write] a
+    // reply`): its opener does not reach past the verb.
+    st.rest = [...tokens.slice(start, at), BOUNDARY, ...tokens.slice(at + found.length)]
+  } else st.rest = tokens.slice(start)
+}
+
+/**
+ * `give X a new name`, `change the name of X`: to rename X (the name is no object). Reads
+ * `verb`, `action`, `rest`; sets the verb to an update, `action` to `rename`, and takes the
+ * name (and its `new`) out of `rest`.
+ */
+function readRenaming(st: IntentReading): void {
+  const { verb, action, rest } = st
   const naming = rest.findIndex((t) => t === 'name' || t === 'title')
   const renames =
     naming >= 0 &&
@@ -578,10 +698,20 @@ export function parseIntent(said: string): ParsedIntent {
             (t) => STOP_WORDS.has(t) || NAMED_RECORDS.has(stem(t)) || FILE_NOUNS.has(stem(t)),
           )))
   if (renames) {
-    verb = { word: verb!.word, verbClass: 'update' }
-    action = 'rename'
-    rest = rest.filter((t, i) => i !== naming && !(i === naming - 1 && t === 'new'))
+    st.verb = { word: verb!.word, verbClass: 'update' }
+    st.action = 'rename'
+    st.rest = rest.filter((t, i) => i !== naming && !(i === naming - 1 && t === 'new'))
   }
+}
+
+/**
+ * A new thing asked for is made; a record given a new value is set to it. Reads `verb`, `rest`,
+ * `extracted`; sets `verb`, `action` and `guessed` (to a create of `new`, a `set` update, or a
+ * create of a verb that makes what it names when it is new).
+ */
+function readMaking(st: IntentReading): void {
+  const { rest, extracted } = st
+  let { verb } = st
   // `set up a new folder`, `open a new ticket`: an object that does not exist yet is made,
   // whatever the verb says elsewhere (`open the page`, `start the flow`).
   // A read asks to make one only with an article (`open a new ticket`; `show new posts` reads).
@@ -595,18 +725,18 @@ export function parseIntent(said: string): ParsedIntent {
     NEW_WORDS.has(rest[0] ?? '') ||
     ((rest[0] === 'a' || rest[0] === 'an') && NEW_WORDS.has(rest[1] ?? ''))
   if (!verb && madeNew) {
-    verb = { word: 'new', verbClass: 'create' }
-    action = 'create'
+    st.verb = verb = { word: 'new', verbClass: 'create' }
+    st.action = 'create'
   }
   // `#11 to Rejected`, `#3 → In Progress`: a record given a new value is set to it.
   // (`redmine #3 -> in progress`: a word no dictionary has before it is no verb then.)
   // (`move ticket 6 to Feedback`, `move issue #2 in the tracker to 'In Progress'`: moved to a
   // value, not into a place.)
   const moves = verb?.word === 'move' && !/\b(?:trash|bin|recycle)\b/.test(extracted.text)
-  if ((!verb || guessed || moves) && setsTo(extracted, moves ? 4 : 0)) {
-    verb = { word: 'set', verbClass: 'update' }
-    action = 'set'
-    guessed = false
+  if ((!verb || st.guessed || moves) && setsTo(extracted, moves ? 4 : 0)) {
+    st.verb = verb = { word: 'set', verbClass: 'update' }
+    st.action = 'set'
+    st.guessed = false
   }
   if (
     verb &&
@@ -616,10 +746,19 @@ export function parseIntent(said: string): ParsedIntent {
       // `put a new ticket into the tracker`, `send a new message`: placed, so made.
       PLACING.has(verbLemma(verb.word)))
   ) {
-    verb = { word: verb.word, verbClass: 'create' }
-    action = 'create'
-    guessed = false
+    st.verb = { word: verb.word, verbClass: 'create' }
+    st.action = 'create'
+    st.guessed = false
   }
+}
+
+/**
+ * A file put somewhere is uploaded there; a thing put in the trash is deleted. Reads `verb`,
+ * `rest`, `extracted`; sets `verb`, `action`, `guessed` and takes the trash out of `rest`.
+ */
+function readPlacing(st: IntentReading): void {
+  const { extracted } = st
+  let { verb, rest } = st
   // `put the file x.pdf onto the server`, `drop a picture into the media library`: a file put
   // somewhere is uploaded there.
   // (`push logo.svg to the media manager`; `copy x.xlsx from my laptop into the files`.)
@@ -633,31 +772,46 @@ export function parseIntent(said: string): ParsedIntent {
     (['copy', 'move'].includes(lemma) && rest.includes('up'))
   if (verb && placing && placesFile(rest, extracted.values)) {
     verb = { word: verb.word, verbClass: 'create' }
-    action = 'upload'
-    guessed = false
+    st.action = 'upload'
+    st.guessed = false
   }
   // `move the post to the trash`, `throw it in the bin`: to delete it.
   const bin = rest.findIndex((t) => t === 'trash' || t === 'bin' || t === 'recycle')
   if (bin > 0 && verb && ['move', 'put', 'send', 'throw', 'drag', 'drop'].includes(verb.word)) {
     verb = { word: verb.word, verbClass: 'delete' }
-    action = 'delete'
+    st.action = 'delete'
     // The trash is no place, but what follows it may be (`to the trash [on our blog]`).
     const before = rest.slice(0, bin).filter((t) => !['to', 'in', 'into', 'the'].includes(t))
     rest = [...before, ...rest.slice(bin + 1)]
   } else if (bin > 0 && verb?.verbClass === 'delete')
     // `get rid of the post, put it in the bin`: where a deleted thing goes is no place.
     rest = rest.filter((t, i) => i !== bin && !(PLACING.has(t) && i < bin && i >= bin - 4))
-  // Shell commands take their arguments as values and imply their object (`mkdir projects`).
+  st.verb = verb
+  st.rest = rest
+}
+
+/** A token that marks a file value. */
+function isFileMark(st: IntentReading, token: string | undefined): boolean {
+  return isMark(token) && st.extracted.values[markIndex(token!)]?.kind === 'file'
+}
+
+/**
+ * Shell commands take their arguments as values and imply their object (`mkdir projects`):
+ * sets `shell`, `shellArgs` and `rest`. Returns the kinds of the values that stand first in the
+ * object (`rename [budget.xlsx]`).
+ */
+function readShell(st: IntentReading): ValueKind[] {
+  const { verb, tokens, start, extracted } = st
   // What stands before the command stays (`tw rm 'Test'`: the site it is typed to).
   const shell = verb ? SHELL_OBJECTS[verb.word] : undefined
   const shellAt = shell ? tokens.indexOf(verb!.word, start) : -1
-  if (shell) rest = [...tokens.slice(start, shellAt), BOUNDARY, shell]
-  const shellArgs = shell ? tokens.slice(shellAt + 1) : []
+  if (shell) st.rest = [...tokens.slice(start, shellAt), BOUNDARY, shell]
+  st.shell = shell
+  st.shellArgs = shell ? tokens.slice(shellAt + 1) : []
   // `rename [budget.xlsx]`, `delete the file [old.txt]`: values before any other word of the
   // object, after its determiners and generic nouns.
   const objectKinds: ValueKind[] = []
-  const isFileMark = (token: string | undefined) =>
-    isMark(token) && extracted.values[markIndex(token!)]?.kind === 'file'
+  const { rest } = st
   if (verb)
     for (const [i, token] of rest.entries()) {
       if (isMark(token)) {
@@ -667,12 +821,20 @@ export function parseIntent(said: string): ParsedIntent {
         !DETERMINERS.has(token) &&
         !GENERIC_STEMS.has(stem(token)) &&
         // (`delete the [image] plot.png`: what the file is, said before it.)
-        !isFileMark(rest[i + 1])
+        !isFileMark(st, rest[i + 1])
       )
         break
     }
-  // `which pages talk about X`: a question about what records say is a search.
-  const asksIn = looksIn(tokens)
+  return objectKinds
+}
+
+/**
+ * Without a verb, a question or a named sign-in says the act: `is there anything about X`,
+ * `any posts about X`, `where's X` (a search), `blog login` (a sign-in), `which pages mention X`
+ * (a search, when `asksIn` has text). Reads `tokens`, `start`; sets `verb`.
+ */
+function readQuestionVerb(st: IntentReading, asksIn: Set<'name' | 'text'>): void {
+  const { tokens, start } = st
   // `is there anything in the tracker about X?`, `are there any packages with Y`: to find them.
   const there = tokens.findIndex(
     (t, i) => (t === 'is' || t === 'are') && tokens[i + 1] === 'there' && i <= start + 1,
@@ -682,40 +844,47 @@ export function parseIntent(said: string): ParsedIntent {
     ? there + 3
     : there + 2
   if (
-    !verb &&
+    !st.verb &&
     there >= 0 &&
     ['any', 'anything', 'some', 'something', 'a', 'an'].includes(tokens[thereAt] ?? '')
   )
-    verb = { word: 'find', verbClass: 'search' }
+    st.verb = { word: 'find', verbClass: 'search' }
   // `Any posts on the blog about compost?`, `anything about X?`: the same question, shorter.
-  if (!verb && ['any', 'anything'].includes(tokens[0] ?? '') && tokens.includes('about'))
-    verb = { word: 'find', verbClass: 'search' }
+  if (!st.verb && ['any', 'anything'].includes(tokens[0] ?? '') && tokens.includes('about'))
+    st.verb = { word: 'find', verbClass: 'search' }
   // `Redmine 2FA sign-in`, `blog login`: a sign-in named is a sign-in asked.
-  if (!verb && tokens.some((t, i) => SIGN_IN_NOUN.test(`${t} ${tokens[i + 1] ?? ''}`)))
-    verb = { word: 'log', verbClass: 'auth' }
+  if (!st.verb && tokens.some((t, i) => SIGN_IN_NOUN.test(`${t} ${tokens[i + 1] ?? ''}`)))
+    st.verb = { word: 'log', verbClass: 'auth' }
   // `where's the 'parse csv' node?`: to find it.
-  if (!verb && tokens[start] === 'where') verb = { word: 'find', verbClass: 'search' }
+  if (!st.verb && tokens[start] === 'where') st.verb = { word: 'find', verbClass: 'search' }
   const q = tokens.findIndex((t) => QUESTION_WORDS.has(t))
   const many = (t: string) => t !== 'does' && t !== 'is' && isPlural(t) && isWord(t, 'noun')
-  if (!verb && asksIn.has('text') && q >= 0 && tokens.slice(q + 1, q + 4).some(many))
-    verb = { word: 'search', verbClass: 'search' }
-  const parsed: ParsedIntent = {
-    verb,
-    action,
-    actionGuessed: guessed,
-    objectKinds,
-    looksIn: asksIn,
-    secondFactor: SECOND_FACTOR.test(intent),
-    ...(/^\W*who\b/i.test(intent) ? { asksWho: true } : {}),
-    ...(verb && changesMany(intent, verb) ? { bulk: true } : {}),
-    core: [],
-    qualifiers: [],
-    values: [],
-    places: [],
-    sites: [],
-    quoted,
-  }
-  let part: Part = 'core'
+  if (!st.verb && asksIn.has('text') && q >= 0 && tokens.slice(q + 1, q + 4).some(many))
+    st.verb = { word: 'search', verbClass: 'search' }
+}
+
+/** Where the walk over `rest` is: the part words go to, and what opened it. */
+interface TokenWalk {
+  part: Part
+  /** The opener of the current part (`with` for `using` and `via`). */
+  opened: string | undefined
+  /** The opener of each value mark met in a values part, by the value's index. */
+  openedOf: Map<number, string>
+  /** After `a photo of`: what a file shows, no word of any tool. */
+  describing: boolean
+  /** Tokens still to skip (a verb said again, a name taken whole). */
+  skip: number
+  /** The index in `rest` of the noun a question asks about, or -1. */
+  asked: number
+}
+
+/**
+ * Walks `rest` and places each word in the parse's parts (core, qualifiers, values, places,
+ * sites), as its opener says; marks on the words what the stages below find. Reads the reading;
+ * fills `parsed`'s parts. Returns the opener of each value by its index in `extracted.values`.
+ */
+function walkTokens(st: IntentReading, parsed: ParsedIntent): Map<number, string> {
+  const { tokens, rest } = st
   // `which [packages] does the registry hold?`: the noun a question asks about is its head.
   // The noun is the first plural of the words after `which` (`which feature [issues] are`),
   // else the last of them (`which [package] has`).
@@ -726,219 +895,303 @@ export function parseIntent(said: string): ParsedIntent {
     if (FILLER.has(t) || AUXILIARIES.has(t) || OPENERS[t] || run.length === 3) break
     run.push(t)
   }
-  const asked = rest.indexOf(run.find(isPlural) ?? run.at(-1) ?? '')
-  let opened: string | undefined
-  const openedOf = new Map<number, string>()
-  let describing = false
-  let skip = 0
-  for (const [i, token] of rest.entries()) {
-    if (skip > 0) {
-      skip--
-      continue
-    }
-    // `grey out and [switch off] the tab`: a second verb of the same act says it again.
-    if (verb && rest[i - 1] === 'and' && part === 'core') {
-      const again = readVerb(rest, i)
-      if (
-        again &&
-        again.verbClass === verb.verbClass &&
-        sameAct(again.action ?? '', action ?? '')
-      ) {
-        skip = again.length - 1
-        continue
-      }
-    }
-    if (token === BOUNDARY) {
-      describing = false
-      part = 'core'
-      opened = undefined
-      continue
-    }
-    const opener = OPENERS[token]
-    if (opener) {
-      describing = false
-      part = opener
-      // `posts on courgettes`: what a search's records are on is their topic, when it is a plain
-      // plural (`on the blog`, `on DokuWiki`, `on the wiki` stay the site).
-      if (token === 'on' && verb?.verbClass === 'search' && topicAfter(rest[i + 1])) part = 'values'
-      opened = token === 'using' || token === 'via' ? 'with' : token
-      continue
-    }
-    // A value stood here: it is among the values already (`extracted`); what opened it is
-    // kept (`including [the team-only] ones`).
-    if (isMark(token)) {
-      if (part === 'values' && opened) openedOf.set(markIndex(token), opened)
-      continue
-    }
-    // `the [priority] of issue #2`: the noun before `of` is what is asked of the one after it.
-    if (token === 'of') {
-      const before = parsed[part].at(-1)
-      // `a photo [of the marrows]`: what a file shows is no word of any tool. (`the files of
-      // [folder] X` are what a place holds.)
-      const next = rest.slice(i + 1).find((t) => !ARTICLES.has(t) && !POSSESSIVES.has(t))
-      const ofPlace = next !== undefined && HOLDERS.has(stem(next))
-      if (before && rest[i - 1] === before.word && FILE_NOUNS.has(before.stem) && !ofPlace) {
-        describing = true
-        continue
-      }
-      // (`change [the type] of the tiddler`: a partitive is what is asked of a thing when a
-      // change sets it; `make [a backup] of the wiki` makes the copy, not the wiki.)
-      const asked =
-        before !== undefined &&
-        ((verb?.verbClass === 'update' &&
-          (rest[i - 2] === 'the' || rest[i - 3] === 'the') &&
-          ATTRIBUTES.has(before.stem)) ||
-          (verb?.verbClass === 'create' && COPIES.has(before.stem)))
-      if (before && rest[i - 1] === before.word && (asked || !PARTITIVES.has(before.stem)))
-        before.ofHead = true
-      // (`a [rundown] of all the pages`: how much of them, no name of them.)
-      else if (before && rest[i - 1] === before.word) before.partitive = true
-      continue
-    }
-    if (describing && part === 'core' && !isMark(token)) continue
-    // `what packages do we [host]`: the verb of a question about what there is, no object.
-    if (
-      part === 'core' &&
-      ['we', 'you', 'they', 'i'].includes(rest[i - 1] ?? '') &&
-      ['do', 'does', 'did'].includes(rest[i - 2] ?? '') &&
-      isWord(verbLemma(token), 'verb')
-    )
-      continue
-    if (STOP_WORDS.has(token) || CLITICS.has(token) || AUXILIARIES.has(token)) continue
-    if (PRONOUNS.has(token)) continue
-    // `issue [number] 15`, `ticket [no.] 6`: part of how the id is said.
-    if ((token === 'number' || token === 'no' || token === 'num') && isMark(rest[i + 1])) {
-      const kind = extracted.values[markIndex(rest[i + 1]!)]?.kind
-      if (kind === 'number') continue
-    }
-    // Manner adverbs (`manually`, `quickly`) say how, not what: no tool needs to say them.
-    if (/..ly$/.test(token) && !isWord(token, 'noun') && !isWord(token, 'verb')) continue
-    // (`flip bug #14 [back] to New`: to a state it had, no thing.)
-    if (token === 'back' && rest[i + 1] === 'to') continue
-    // `posts that [talk] about X` outside the object (`on the blog [talk] about X`): the verb
-    // of a clause about what is sought says only that it is about X.
-    if (part !== 'core' && predicate(rest, token)) continue
-    // (`which packages in our registry [depend] on X`: a relation asked, outside the object.)
-    // (`which pages on the wiki [link] to X`: after a plural asked, a base form is its verb, a
-    // noun too or not.)
-    if (
-      part !== 'core' &&
-      asked >= 0 &&
-      relationAt(rest, i) &&
-      (!isWord(token, 'noun') || isPlural(rest[asked] ?? ''))
-    ) {
-      parsed.core.push({
-        word: token,
-        stem: stem(token),
-        generic: false,
-        literal: false,
-        relation: true,
-      })
-      continue
-    }
-    const s = stem(token)
-    const word: IntentWord = {
-      word: token,
-      stem: s,
-      generic: GENERIC_STEMS.has(s) || token === shell,
-      ...(token === shell && part === 'core' ? { implied: true } : {}),
-      literal: /\d/.test(token),
-      ...(i === asked && part === 'core' ? { asked: true } : {}),
-      // (`which pages [link] to X`: how the things asked stand to another, no field they show.)
-      ...(i === asked + 1 && part === 'core' && relationAt(rest, i) ? { relation: true } : {}),
-      ...(part === 'core' &&
-      (isModifier(token) ||
-        predicate(rest, token) ||
-        participleAfterNoun(rest, i, parsed.core) ||
-        (parsed.core.length > 0 && isMostlyVerb(token)))
-        ? { modifier: true }
-        : {}),
-    }
-    // `on our [private] registry`: how the site is, not what is asked.
-    if ((part === 'sites' || part === 'places') && isModifier(token)) word.generic = true
-    // `from [issue] #5`: a place named by its number is one record of some site.
-    if (part === 'places' && isNumberMark(rest[i + 1])) word.numbered = true
-    else if (part === 'places' && isMark(rest[i + 1]) && rest[i + 1]!.endsWith('x'))
-      word.named = true
-    // `by [clicking] its inject button`: a gerund taking an object after `by` says how it is
-    // done, not by what (`by pricing` sorts by a thing).
-    if (
-      part === 'qualifiers' &&
-      rest[i - 1] === 'by' &&
-      token.endsWith('ing') &&
-      verbLemma(token) !== token &&
-      isWord(verbLemma(token), 'verb') &&
-      GERUND_OBJECTS.has(rest[i + 1] ?? '')
-    )
-      word.generic = true
-    // `the [scan] contract.pdf`, `the [mockup] home-v3.pdf`, `the [log] file error.log`: what a
-    // file is, said before it.
-    if (
-      part === 'core' &&
-      (isFileMark(rest[i + 1]) ||
-        (FILE_NOUNS.has(stem(rest[i + 1] ?? '')) && isFileMark(rest[i + 2])))
-    )
-      word.generic = true
-    // `add the page to [my watchlist]`: a place of one's own that something goes to, named by
-    // one word, is a thing of the account, not a value some slot takes (where it comes from
-    // may be anything: `from my machine`).
-    // (`to my [MediaWiki] watchlist`: a site's name may stand between.)
-    const own = isMark(rest[i - 1]) ? i - 1 : i
-    if (
-      part === 'places' &&
-      ['my', 'our', 'your'].includes(rest[own - 1] ?? '') &&
-      ['to', 'into', 'onto'].includes(rest[own - 2] ?? '') &&
-      (rest[i + 1] === undefined || OPENERS[rest[i + 1]!] !== undefined) &&
-      !isWord(token, 'verb')
-    )
-      word.owned = true
-    // `posts [filed] under X`: where the object is kept, not what it is.
-    if (part === 'core' && participleAfterNoun(rest, i, parsed.core)) word.generic = true
-    // `search the [text] of the pages`: where a search looks (`looksIn`), no object.
-    if (verb?.verbClass === 'search' && LOOKS_IN[token] === 'text' && part === 'core') continue
-    // (`title search, prefix 'Garden'`: how a name is matched, no object either.)
-    if (token === 'prefix' || token === 'prefixes') continue
-    // `the namespace [archive]`, `the tiddler [weekend plans] to say X`: up to three words
-    // right after a record's noun, ending the phrase, are its name, a value (as said aloud,
-    // without capitals or quotes).
-    const prevWord = parsed.core.at(-1)
-    const named =
-      // (Many records have no one name, `packages incl private`, unless they are searched for
-      // by it: `find tiddlers holiday`.)
-      part === 'core' &&
-      prevWord !== undefined &&
-      rest[i - 1] === prevWord.word &&
-      (!isPlural(prevWord.word) || verb?.verbClass === 'search')
-        ? nameAfterRecord(rest, i, prevWord.stem)
-        : 0
-    if (named > 0) {
-      const name = rest.slice(i, i + named).join(' ')
-      parsed.values.push({ ...word, word: name, stem: stem(name), literal: true, value: 'name' })
-      skip = named - 1
-      continue
-    }
-    // `the package [page]`: where a thing is shown, right after the thing, qualifies the thing,
-    // which is the object (a wiki's page is its own: `the wiki page`).
-    const before = parsed.core.at(-1)
-    if (
-      part === 'core' &&
-      SHOWN_ON.has(s) &&
-      before !== undefined &&
-      rest[i - 1] === before.word &&
-      !before.generic &&
-      !PARTITIVES.has(before.stem) &&
-      !isSiteKind(before.stem) &&
-      // (`the doku page`: a name English does not have is a site's, and the page its own.)
-      isWord(before.word, 'noun')
-    ) {
-      word.modifier = true
-      // (`the package [page]` is mostly the package: a word a tool need hardly say.)
-      word.shownOn = true
-    }
-    if (part === 'values' && opened) word.after = opened
-    // A literal (an id, a date, a count) is a value wherever it stands.
-    parsed[word.literal ? 'values' : part].push(word)
+  const walk: TokenWalk = {
+    part: 'core',
+    opened: undefined,
+    openedOf: new Map(),
+    describing: false,
+    skip: 0,
+    asked: rest.indexOf(run.find(isPlural) ?? run.at(-1) ?? ''),
   }
+  for (const [i, token] of rest.entries()) {
+    if (walk.skip > 0) {
+      walk.skip--
+      continue
+    }
+    if (readsStructure(st, parsed, walk, i, token)) continue
+    if (skipsWord(st, parsed, walk, i, token)) continue
+    placeWord(st, parsed, walk, i, contentWord(st, parsed, walk, i, token))
+  }
+  return walk.openedOf
+}
+
+/**
+ * The tokens that shape the walk and are no word: a verb said again, a phrase boundary, an
+ * opener (sets `part`, `opened`), a value mark (its opener kept), `of` (marks the word before it
+ * `ofHead` or `partitive`, or starts `describing`). True when `token` was one (or is skipped
+ * while describing).
+ */
+function readsStructure(
+  st: IntentReading,
+  parsed: ParsedIntent,
+  walk: TokenWalk,
+  i: number,
+  token: string,
+): boolean {
+  const { verb, action, rest } = st
+  // `grey out and [switch off] the tab`: a second verb of the same act says it again.
+  if (verb && rest[i - 1] === 'and' && walk.part === 'core') {
+    const again = readVerb(rest, i)
+    if (again && again.verbClass === verb.verbClass && sameAct(again.action ?? '', action ?? '')) {
+      walk.skip = again.length - 1
+      return true
+    }
+  }
+  if (token === BOUNDARY) {
+    walk.describing = false
+    walk.part = 'core'
+    walk.opened = undefined
+    return true
+  }
+  const opener = OPENERS[token]
+  if (opener) {
+    walk.describing = false
+    walk.part = opener
+    // `posts on courgettes`: what a search's records are on is their topic, when it is a plain
+    // plural (`on the blog`, `on DokuWiki`, `on the wiki` stay the site).
+    if (token === 'on' && verb?.verbClass === 'search' && topicAfter(rest[i + 1]))
+      walk.part = 'values'
+    walk.opened = token === 'using' || token === 'via' ? 'with' : token
+    return true
+  }
+  // A value stood here: it is among the values already (`extracted`); what opened it is
+  // kept (`including [the team-only] ones`).
+  if (isMark(token)) {
+    if (walk.part === 'values' && walk.opened) walk.openedOf.set(markIndex(token), walk.opened)
+    return true
+  }
+  // `the [priority] of issue #2`: the noun before `of` is what is asked of the one after it.
+  if (token === 'of') {
+    const before = parsed[walk.part].at(-1)
+    // `a photo [of the marrows]`: what a file shows is no word of any tool. (`the files of
+    // [folder] X` are what a place holds.)
+    const next = rest.slice(i + 1).find((t) => !ARTICLES.has(t) && !POSSESSIVES.has(t))
+    const ofPlace = next !== undefined && HOLDERS.has(stem(next))
+    if (before && rest[i - 1] === before.word && FILE_NOUNS.has(before.stem) && !ofPlace) {
+      walk.describing = true
+      return true
+    }
+    // (`change [the type] of the tiddler`: a partitive is what is asked of a thing when a
+    // change sets it; `make [a backup] of the wiki` makes the copy, not the wiki.)
+    const asked =
+      before !== undefined &&
+      ((verb?.verbClass === 'update' &&
+        (rest[i - 2] === 'the' || rest[i - 3] === 'the') &&
+        ATTRIBUTES.has(before.stem)) ||
+        (verb?.verbClass === 'create' && COPIES.has(before.stem)))
+    if (before && rest[i - 1] === before.word && (asked || !PARTITIVES.has(before.stem)))
+      before.ofHead = true
+    // (`a [rundown] of all the pages`: how much of them, no name of them.)
+    else if (before && rest[i - 1] === before.word) before.partitive = true
+    return true
+  }
+  return walk.describing && walk.part === 'core' && !isMark(token)
+}
+
+/**
+ * The words that say nothing a tool must say: a question's verb, stop words, pronouns, how an
+ * id is said, manner adverbs, `back to`, a clause's predicate outside the object. A relation
+ * asked outside the object (`[depend] on X`) goes to the core as a `relation`. True when
+ * `token` was one of them.
+ */
+function skipsWord(
+  st: IntentReading,
+  parsed: ParsedIntent,
+  walk: TokenWalk,
+  i: number,
+  token: string,
+): boolean {
+  const { rest, extracted } = st
+  const { part, asked } = walk
+  // `what packages do we [host]`: the verb of a question about what there is, no object.
+  if (
+    part === 'core' &&
+    ['we', 'you', 'they', 'i'].includes(rest[i - 1] ?? '') &&
+    ['do', 'does', 'did'].includes(rest[i - 2] ?? '') &&
+    isWord(verbLemma(token), 'verb')
+  )
+    return true
+  if (STOP_WORDS.has(token) || CLITICS.has(token) || AUXILIARIES.has(token)) return true
+  if (PRONOUNS.has(token)) return true
+  // `issue [number] 15`, `ticket [no.] 6`: part of how the id is said.
+  if ((token === 'number' || token === 'no' || token === 'num') && isMark(rest[i + 1])) {
+    const kind = extracted.values[markIndex(rest[i + 1]!)]?.kind
+    if (kind === 'number') return true
+  }
+  // Manner adverbs (`manually`, `quickly`) say how, not what: no tool needs to say them.
+  if (/..ly$/.test(token) && !isWord(token, 'noun') && !isWord(token, 'verb')) return true
+  // (`flip bug #14 [back] to New`: to a state it had, no thing.)
+  if (token === 'back' && rest[i + 1] === 'to') return true
+  // `posts that [talk] about X` outside the object (`on the blog [talk] about X`): the verb
+  // of a clause about what is sought says only that it is about X.
+  if (part !== 'core' && predicate(rest, token)) return true
+  // (`which packages in our registry [depend] on X`: a relation asked, outside the object.)
+  // (`which pages on the wiki [link] to X`: after a plural asked, a base form is its verb, a
+  // noun too or not.)
+  if (
+    part !== 'core' &&
+    asked >= 0 &&
+    relationAt(rest, i) &&
+    (!isWord(token, 'noun') || isPlural(rest[asked] ?? ''))
+  ) {
+    parsed.core.push({
+      word: token,
+      stem: stem(token),
+      generic: false,
+      literal: false,
+      relation: true,
+    })
+    return true
+  }
+  return false
+}
+
+/**
+ * The word `rest[i]` as the part it stands in reads it: generic, implied by a shell command,
+ * literal, asked, a relation, a modifier, numbered or named as a place, owned, a file's kind or
+ * where a thing is kept. Reads the reading, the walk and the core so far; returns a new word.
+ */
+function contentWord(
+  st: IntentReading,
+  parsed: ParsedIntent,
+  walk: TokenWalk,
+  i: number,
+  token: string,
+): IntentWord {
+  const { rest, shell } = st
+  const { part, asked } = walk
+  const s = stem(token)
+  const word: IntentWord = {
+    word: token,
+    stem: s,
+    generic: GENERIC_STEMS.has(s) || token === shell,
+    ...(token === shell && part === 'core' ? { implied: true } : {}),
+    literal: /\d/.test(token),
+    ...(i === asked && part === 'core' ? { asked: true } : {}),
+    // (`which pages [link] to X`: how the things asked stand to another, no field they show.)
+    ...(i === asked + 1 && part === 'core' && relationAt(rest, i) ? { relation: true } : {}),
+    ...(part === 'core' &&
+    (isModifier(token) ||
+      predicate(rest, token) ||
+      participleAfterNoun(rest, i, parsed.core) ||
+      (parsed.core.length > 0 && isMostlyVerb(token)))
+      ? { modifier: true }
+      : {}),
+  }
+  // `on our [private] registry`: how the site is, not what is asked.
+  if ((part === 'sites' || part === 'places') && isModifier(token)) word.generic = true
+  // `from [issue] #5`: a place named by its number is one record of some site.
+  if (part === 'places' && isNumberMark(rest[i + 1])) word.numbered = true
+  else if (part === 'places' && isMark(rest[i + 1]) && rest[i + 1]!.endsWith('x'))
+    word.named = true
+  // `by [clicking] its inject button`: a gerund taking an object after `by` says how it is
+  // done, not by what (`by pricing` sorts by a thing).
+  if (
+    part === 'qualifiers' &&
+    rest[i - 1] === 'by' &&
+    token.endsWith('ing') &&
+    verbLemma(token) !== token &&
+    isWord(verbLemma(token), 'verb') &&
+    GERUND_OBJECTS.has(rest[i + 1] ?? '')
+  )
+    word.generic = true
+  // `the [scan] contract.pdf`, `the [mockup] home-v3.pdf`, `the [log] file error.log`: what a
+  // file is, said before it.
+  if (
+    part === 'core' &&
+    (isFileMark(st, rest[i + 1]) ||
+      (FILE_NOUNS.has(stem(rest[i + 1] ?? '')) && isFileMark(st, rest[i + 2])))
+  )
+    word.generic = true
+  // `add the page to [my watchlist]`: a place of one's own that something goes to, named by
+  // one word, is a thing of the account, not a value some slot takes (where it comes from
+  // may be anything: `from my machine`).
+  // (`to my [MediaWiki] watchlist`: a site's name may stand between.)
+  const own = isMark(rest[i - 1]) ? i - 1 : i
+  if (
+    part === 'places' &&
+    ['my', 'our', 'your'].includes(rest[own - 1] ?? '') &&
+    ['to', 'into', 'onto'].includes(rest[own - 2] ?? '') &&
+    (rest[i + 1] === undefined || OPENERS[rest[i + 1]!] !== undefined) &&
+    !isWord(token, 'verb')
+  )
+    word.owned = true
+  // `posts [filed] under X`: where the object is kept, not what it is.
+  if (part === 'core' && participleAfterNoun(rest, i, parsed.core)) word.generic = true
+  return word
+}
+
+/**
+ * Places `word` (from `rest[i]`) in the parse: not at all when it says where a search looks or
+ * how a name is matched; as a record's name (a value, skipping its other words); else in the
+ * current part (a literal among the values), marked `shownOn` after a thing a page shows and
+ * with the opener of a value.
+ */
+function placeWord(
+  st: IntentReading,
+  parsed: ParsedIntent,
+  walk: TokenWalk,
+  i: number,
+  word: IntentWord,
+): void {
+  const { verb, rest } = st
+  const { part } = walk
+  const token = word.word
+  const s = word.stem
+  // `search the [text] of the pages`: where a search looks (`looksIn`), no object.
+  if (verb?.verbClass === 'search' && LOOKS_IN[token] === 'text' && part === 'core') return
+  // (`title search, prefix 'Garden'`: how a name is matched, no object either.)
+  if (token === 'prefix' || token === 'prefixes') return
+  // `the namespace [archive]`, `the tiddler [weekend plans] to say X`: up to three words
+  // right after a record's noun, ending the phrase, are its name, a value (as said aloud,
+  // without capitals or quotes).
+  const prevWord = parsed.core.at(-1)
+  const named =
+    // (Many records have no one name, `packages incl private`, unless they are searched for
+    // by it: `find tiddlers holiday`.)
+    part === 'core' &&
+    prevWord !== undefined &&
+    rest[i - 1] === prevWord.word &&
+    (!isPlural(prevWord.word) || verb?.verbClass === 'search')
+      ? nameAfterRecord(rest, i, prevWord.stem)
+      : 0
+  if (named > 0) {
+    const name = rest.slice(i, i + named).join(' ')
+    parsed.values.push({ ...word, word: name, stem: stem(name), literal: true, value: 'name' })
+    walk.skip = named - 1
+    return
+  }
+  // `the package [page]`: where a thing is shown, right after the thing, qualifies the thing,
+  // which is the object (a wiki's page is its own: `the wiki page`).
+  const before = parsed.core.at(-1)
+  if (
+    part === 'core' &&
+    SHOWN_ON.has(s) &&
+    before !== undefined &&
+    rest[i - 1] === before.word &&
+    !before.generic &&
+    !PARTITIVES.has(before.stem) &&
+    !isSiteKind(before.stem) &&
+    // (`the doku page`: a name English does not have is a site's, and the page its own.)
+    isWord(before.word, 'noun')
+  ) {
+    word.modifier = true
+    // (`the package [page]` is mostly the package: a word a tool need hardly say.)
+    word.shownOn = true
+  }
+  if (part === 'values' && walk.opened) word.after = walk.opened
+  // A literal (an id, a date, a count) is a value wherever it stands.
+  parsed[word.literal ? 'values' : part].push(word)
+}
+
+/**
+ * After the walk: a search's first `for` word, a plural noun a clause about it follows, is what
+ * it finds when it has no object of its own (moved from the values to the core); a change made
+ * to a search (`refine the search`) may be a search (sets `verb` and `parsed.verb`).
+ */
+function readSought(st: IntentReading, parsed: ParsedIntent): void {
+  const { rest } = st
+  const verb = st.verb
   // `look for [tickets] about X`, `search for [pages] that mention X`: with no object of its own, a
   // search's first `for` word, a plural noun that a clause about it follows, is what it finds
   // (`search DokuWiki for [invoices]` looks for the word).
@@ -963,72 +1216,99 @@ export function parseIntent(said: string): ParsedIntent {
   const searchNoun = parsed.core.some((w) => SEARCH_NOUNS.has(w.word))
   if (verb && searchNoun && !READ_CLASSES.includes(verb.verbClass) && verb.verbClass !== 'auth')
     if (!verb.alternatives?.includes('search'))
-      parsed.verb = verb = { ...verb, alternatives: [...(verb.alternatives ?? []), 'search'] }
-  // One signs in or out *to* a site: the place is the site (`log in to the flow editor`), and so
-  // is the object of `sign into the flow editor`.
-  if (verb?.verbClass === 'auth' || verb?.verbClass === 'logout') {
-    parsed.sites.push(...parsed.places.splice(0), ...parsed.core.splice(0))
-    // `as editor`: who signs in, a stored login's name, no word of any tool.
-    parsed.values = parsed.values.filter((w) => w.literal || w.after !== 'as')
-    // (`sign on to redmine, user manager`, `with the team account`: whose login, as `as`.)
-    const whose = new Set<string>()
-    for (const [i, t] of tokens.entries()) {
-      if (ACCOUNT_WORDS.has(t) && tokens[i + 1] && !STOP_WORDS.has(tokens[i + 1]!))
-        whose.add(tokens[i + 1]!)
-      if (t === 'account' && i > 0 && !STOP_WORDS.has(tokens[i - 1]!)) whose.add(tokens[i - 1]!)
-    }
-    const notWhose = (w: IntentWord) => w.literal || !whose.has(w.word)
-    parsed.sites = parsed.sites.filter(notWhose)
-    parsed.values = parsed.values.filter(notWhose)
-    for (const w of parsed.sites) if (ACCOUNT_WORDS.has(w.word) && whose.size) w.generic = true
-    // `with my username and password`: what every sign-in takes, naming none.
-    for (const w of parsed.values) if (SIGN_IN_MEANS.has(w.stem)) w.generic = true
-    // `the private registry's web UI`, `the back end of the blog`: how or where on the site.
-    // (`log in with two-factor authentication`, `login 2fa code`: how one signs in, no place;
-    // the second factor itself is weighed apart.)
-    for (const w of parsed.sites)
-      if (
-        isModifier(w.word) ||
-        SIGN_IN_PLACES.has(w.stem) ||
-        SIGN_IN_MEANS.has(w.stem) ||
-        // (`the editor is [asking] me to sign in`: what the site does, no place.)
-        (/..ing$/.test(w.word) && isWord(verbLemma(w.word), 'verb'))
-      )
-        w.generic = true
-    // `authenticate with [the npm registry]`: where one signs in, unless it is the credential
-    // (`with my password`, `using the code from my authenticator`).
-    // (`with the account ops`: a credential's name, no site.)
-    // (`with the team wiki using my account`: a place before the credential is still one.)
-    let credential = false
-    const where = parsed.values.filter((w) => {
-      if (w.after !== 'with') return false
-      if (SIGN_IN_MEANS.has(w.stem)) credential = true
-      // (`with the [stored] password`: how the credential is, no place.)
-      const thing =
-        isSiteKind(w.stem) ||
-        (isWord(w.word, 'noun') && !/..ed$/.test(w.word) && !isModifier(w.word))
-      return !credential && !w.literal && thing
-    })
-    parsed.values = parsed.values.filter((w) => !where.includes(w))
-    parsed.sites.push(...where)
-  } else {
-    // `add Sam [as a watcher]`, `mockup.pdf onto #2 [as an attachment]`: what it is added as.
-    // (`tag the tiddler X as [baking]`: what it is tagged or set as is a value.)
-    const labels = action !== null && (sameAct(action, 'tag') || sameAct(action, 'set'))
-    const roles = parsed.values.filter(
-      (w) =>
-        !labels &&
-        !w.literal &&
-        !w.generic &&
-        w.after === 'as' &&
-        isWord(w.word, 'noun') &&
-        !isModifier(w.word) &&
-        !/ed$/.test(w.word),
-    )
-    parsed.values = parsed.values.filter((w) => !roles.includes(w))
-    parsed.core.push(...roles)
+      parsed.verb = st.verb = { ...verb, alternatives: [...(verb.alternatives ?? []), 'search'] }
+}
+
+/**
+ * For a sign-in or out: places and the object are the site; whose login (`as editor`, `user
+ * manager`) and what every sign-in takes are no tool's words; how or where on the site is
+ * generic; `with` a site (not a credential) is the site. Reads `tokens`; moves words of `parsed`.
+ */
+function readSignInSites(st: IntentReading, parsed: ParsedIntent): void {
+  const { tokens } = st
+  parsed.sites.push(...parsed.places.splice(0), ...parsed.core.splice(0))
+  // `as editor`: who signs in, a stored login's name, no word of any tool.
+  parsed.values = parsed.values.filter((w) => w.literal || w.after !== 'as')
+  // (`sign on to redmine, user manager`, `with the team account`: whose login, as `as`.)
+  const whose = new Set<string>()
+  for (const [i, t] of tokens.entries()) {
+    if (ACCOUNT_WORDS.has(t) && tokens[i + 1] && !STOP_WORDS.has(tokens[i + 1]!))
+      whose.add(tokens[i + 1]!)
+    if (t === 'account' && i > 0 && !STOP_WORDS.has(tokens[i - 1]!)) whose.add(tokens[i - 1]!)
   }
-  if (afterColonNamed) {
+  const notWhose = (w: IntentWord) => w.literal || !whose.has(w.word)
+  parsed.sites = parsed.sites.filter(notWhose)
+  parsed.values = parsed.values.filter(notWhose)
+  for (const w of parsed.sites) if (ACCOUNT_WORDS.has(w.word) && whose.size) w.generic = true
+  // `with my username and password`: what every sign-in takes, naming none.
+  for (const w of parsed.values) if (SIGN_IN_MEANS.has(w.stem)) w.generic = true
+  // `the private registry's web UI`, `the back end of the blog`: how or where on the site.
+  // (`log in with two-factor authentication`, `login 2fa code`: how one signs in, no place;
+  // the second factor itself is weighed apart.)
+  for (const w of parsed.sites)
+    if (
+      isModifier(w.word) ||
+      SIGN_IN_PLACES.has(w.stem) ||
+      SIGN_IN_MEANS.has(w.stem) ||
+      // (`the editor is [asking] me to sign in`: what the site does, no place.)
+      (/..ing$/.test(w.word) && isWord(verbLemma(w.word), 'verb'))
+    )
+      w.generic = true
+  // `authenticate with [the npm registry]`: where one signs in, unless it is the credential
+  // (`with my password`, `using the code from my authenticator`).
+  // (`with the account ops`: a credential's name, no site.)
+  // (`with the team wiki using my account`: a place before the credential is still one.)
+  let credential = false
+  const where = parsed.values.filter((w) => {
+    if (w.after !== 'with') return false
+    if (SIGN_IN_MEANS.has(w.stem)) credential = true
+    // (`with the [stored] password`: how the credential is, no place.)
+    const thing =
+      isSiteKind(w.stem) ||
+      (isWord(w.word, 'noun') && !/..ed$/.test(w.word) && !isModifier(w.word))
+    return !credential && !w.literal && thing
+  })
+  parsed.values = parsed.values.filter((w) => !where.includes(w))
+  parsed.sites.push(...where)
+}
+
+/**
+ * `add Sam [as a watcher]`: what a thing is added as is part of the object (moved from the
+ * values to the core), unless the act tags or sets (`tag X as [baking]`: a value). Reads
+ * `action`.
+ */
+function readRoles(st: IntentReading, parsed: ParsedIntent): void {
+  const { action } = st
+  // `add Sam [as a watcher]`, `mockup.pdf onto #2 [as an attachment]`: what it is added as.
+  // (`tag the tiddler X as [baking]`: what it is tagged or set as is a value.)
+  const labels = action !== null && (sameAct(action, 'tag') || sameAct(action, 'set'))
+  const roles = parsed.values.filter(
+    (w) =>
+      !labels &&
+      !w.literal &&
+      !w.generic &&
+      w.after === 'as' &&
+      isWord(w.word, 'noun') &&
+      !isModifier(w.word) &&
+      !/ed$/.test(w.word),
+  )
+  parsed.values = parsed.values.filter((w) => !roles.includes(w))
+  parsed.core.push(...roles)
+}
+
+/**
+ * Adds the values that stood apart: a name after a colon (one value), the other words after a
+ * colon and a shell command's arguments; reads `contents of <path>` as a folder; then every
+ * extracted value with the opener it stood after (`openedOf`). Fills `parsed.values`.
+ */
+function addTrailingValues(
+  st: IntentReading,
+  parsed: ParsedIntent,
+  openedOf: ReadonlyMap<number, string>,
+): void {
+  const { rest, extracted, shellArgs } = st
+  let { afterColon } = st
+  if (st.afterColonNamed) {
     const name = afterColon.join(' ')
     parsed.values.push({
       word: name,
@@ -1075,7 +1355,6 @@ export function parseIntent(said: string): ParsedIntent {
       ...(after ? { after } : {}),
     })
   }
-  return parsed
 }
 
 /**

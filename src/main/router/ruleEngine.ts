@@ -340,9 +340,36 @@ function isSiteSaid(index: ToolIndex, said: string): boolean {
  * `state` (`RULE_GROUPS`) rewrote it and marked its words against what `state.index` holds.
  * A word that names the site of some tool (`Redmine`, `dokuwiki`) names a site wherever it
  * stands: the tool must be on that site, it is no value a slot may take.
+ * The stages run in this order, each on the parse the one before left (some mark its words in
+ * place, some return a new parse).
  */
 export function parseRequest(state: RuleState, intent: string): ParsedIntent {
-  const { on, index, spelling, appWords } = state
+  const clauses = rewriteRequest(state, intent)
+  const { request } = clauses
+  let parsed = parseIntent(
+    state.on('siteLabel') ? siteLabelLast(state.index, request) : request,
+  )
+  parsed = markOtherApps(state, parsed, request)
+  markRelatedValues(state, parsed, request)
+  parsed = readShellSite(state, parsed, request)
+  readSearchTerms(state, parsed, request)
+  readNamesBesideSite(state, parsed)
+  markGenericWords(state, parsed)
+  parsed = readContext(state, parsed, clauses)
+  readSignIn(state, parsed)
+  return readSiteNames(state, parsed)
+}
+
+/**
+ * Rewrites the text before it is parsed (each by its group): typing slips (`spelling`),
+ * courtesy (`courtesy`), fields and filters as a sentence (`fields`); then splits the request
+ * from its reasons (`clauses`; `context` null when off or none).
+ */
+function rewriteRequest(
+  state: RuleState,
+  intent: string,
+): { request: string; context: string | null } {
+  const { on, spelling } = state
   // `The printer moved, so please rewrite the page`: the request is what is scored; the
   // reasons only say where (`clauses.ts`).
   // `Action: rename file. Site: Jupyter. Target: a.txt`: a record of fields, as a sentence.
@@ -355,39 +382,51 @@ export function parseRequest(state: RuleState, intent: string): ParsedIntent {
   const fielded = on('fields')
     ? labelledTextQuoted(filtersAsSentence(fieldsAsSentence(plain)))
     : plain
-  const clauses = on('clauses') ? splitClauses(fielded) : { request: fielded, context: null }
-  let parsed = parseIntent(
-    on('siteLabel') ? siteLabelLast(index, clauses.request) : clauses.request,
-  )
+  return on('clauses') ? splitClauses(fielded) : { request: fielded, context: null }
+}
+
+/**
+ * `otherApps`: the apps `request` names that no tool is on leave the core, values and places
+ * and join the sites as `otherApp`. Returns a new parse when there are any.
+ */
+function markOtherApps(state: RuleState, parsed: ParsedIntent, request: string): ParsedIntent {
   // `upload x.pdf to my Dropbox`: an app no tool is on is a site, never a value (`otherApps.ts`).
-  const apps = on('otherApps') ? namedApps(clauses.request, appWords) : []
-  if (apps.length) {
-    const other = (w: IntentWord) => apps.some((a) => w.word === a || w.word.split(' ').includes(a))
-    const keep = (list: IntentWord[]) => list.filter((w) => !other(w))
-    parsed = {
-      ...parsed,
-      core: keep(parsed.core),
-      values: keep(parsed.values),
-      places: keep(parsed.places),
-      sites: [
-        ...keep(parsed.sites),
-        ...apps.map((a) => ({
-          word: a,
-          stem: stem(a),
-          generic: false,
-          literal: false,
-          otherApp: true,
-        })),
-      ],
-    }
+  const apps = state.on('otherApps') ? namedApps(request, state.appWords) : []
+  if (!apps.length) return parsed
+  const other = (w: IntentWord) => apps.some((a) => w.word === a || w.word.split(' ').includes(a))
+  const keep = (list: IntentWord[]) => list.filter((w) => !other(w))
+  return {
+    ...parsed,
+    core: keep(parsed.core),
+    values: keep(parsed.values),
+    places: keep(parsed.places),
+    sites: [
+      ...keep(parsed.sites),
+      ...apps.map((a) => ({
+        word: a,
+        stem: stem(a),
+        generic: false,
+        literal: false,
+        otherApp: true,
+      })),
+    ],
   }
+}
+
+/**
+ * Marks values that are no tool's value, in place: a related record of an update (`related`)
+ * and the second thing compared (`compared`) set `related`; a format asked (`formats`) moves
+ * from the values to the qualifiers.
+ */
+function markRelatedValues(state: RuleState, parsed: ParsedIntent, request: string): void {
+  const { on } = state
   // `mark issue #4 as blocked by issue #6`: the second record is related to the first.
-  const relation = RELATED_RECORD.exec(clauses.request)
+  const relation = RELATED_RECORD.exec(request)
   if (on('related') && relation && parsed.verb?.verbClass === 'update')
     for (const w of parsed.values) if (relation[3]!.toLowerCase().endsWith(w.word)) w.related = true
   // `diff lunar-phase 1.1.0 against 1.2.0`: the second thing compared is no value of a tool
   // that takes one.
-  const compared = COMPARED.exec(clauses.request)
+  const compared = COMPARED.exec(request)
   if (on('compared') && compared)
     for (const w of parsed.values) if (w.word === compared[1]!.toLowerCase()) w.related = true
   // `download the page X as a PDF`: a format asked is what the tool must give, no value.
@@ -396,16 +435,25 @@ export function parseRequest(state: RuleState, intent: string): ParsedIntent {
     parsed.values = parsed.values.filter((w) => !formats.includes(w))
     parsed.qualifiers.push(...formats)
   }
+}
+
+/**
+ * A site named first: a shell command abbreviating a site before a numbered record
+ * (`shellSite`) parses the rest of `request` on that site; a site's name read as an unknown
+ * verb (`siteAsVerb`) becomes a site with no verb. Returns the parse to go on with.
+ */
+function readShellSite(state: RuleState, parsed: ParsedIntent, request: string): ParsedIntent {
+  const { on, index } = state
   // `rm #12`, `rm #8 status resolved`: a shell command abbreviating a site's name, before a
   // numbered record (no file it removes), names that site; what follows is the request.
   const shortSite = parsed.verb ? index.abbreviated(parsed.verb.word) : null
-  const numberFirst = /^\s*\S+\s+#\d+\b/.test(clauses.request)
+  const numberFirst = /^\s*\S+\s+#\d+\b/.test(request)
   const shellCommand = parsed.core.length > 0 && parsed.core.every((w) => w.implied)
   // (`redmine #8 → Resolved`: so does the site's own name, which no verb stands for.)
-  const firstWord = /^\s*([A-Za-z][\w-]*)/.exec(clauses.request)?.[1] ?? ''
+  const firstWord = /^\s*([A-Za-z][\w-]*)/.exec(request)?.[1] ?? ''
   const siteFirst = isSiteSaid(index, firstWord)
   if (on('shellSite') && numberFirst && ((shortSite && shellCommand) || siteFirst)) {
-    const rest = clauses.request.replace(/^\s*\S+\s+/, '')
+    const rest = request.replace(/^\s*\S+\s+/, '')
     parsed = parseIntent(`${rest} on ${shortSite && shellCommand ? shortSite : firstWord}`)
   }
   // `redmine #42`: a site's name typed first is no verb nobody taught the router.
@@ -425,13 +473,22 @@ export function parseRequest(state: RuleState, intent: string): ParsedIntent {
       siteName: true,
     })
   }
+  return parsed
+}
+
+/**
+ * In place: after a search, object words no tool says move to the values (`searchTerms`); words
+ * that say how a site is, before what names it, become generic (`siteKindWords`).
+ */
+function readSearchTerms(state: RuleState, parsed: ParsedIntent, request: string): void {
+  const { on, index, appWords } = state
   // `wp search [potatoes]`: after a search, a word no tool says is what to look for; so are
   // words no site holds a thing by (`tiddlywiki search [invoice]`), when all are.
   if (on('searchTerms') && parsed.verb?.verbClass === 'search') {
     // (Terms right after the verb, with no article: `search the media manager` names a thing.)
     const verbWord = parsed.verb.word.replace(/[^\w\s-]/g, '')
     const bare = new RegExp(`\\b${verbWord}\\s+(?!${DETERMINER_WORDS})\\w`, 'i')
-    const terms = bare.test(clauses.request)
+    const terms = bare.test(request)
     const unknown = parsed.core.filter(
       (w) =>
         !w.generic &&
@@ -462,6 +519,15 @@ export function parseRequest(state: RuleState, intent: string): ParsedIntent {
         if (!(site || kindOfSite(list[i + 2])) || w.ofHead) continue
         if (w.modifier || (!w.literal && !index.knows(index.expand(w)))) w.generic = true
       }
+}
+
+/**
+ * In place: where a site is named, two or more site words no tool says are a thing's name, a
+ * value (`namesBesideSite`); words no tool says before a record's noun are its name, a value
+ * (`recordNames`).
+ */
+function readNamesBesideSite(state: RuleState, parsed: ParsedIntent): void {
+  const { on, index } = state
   // `the inject button on [refresh cache] in node-red`: where a site is named, words no tool
   // says where a site stands name a thing there, a value.
   const namesSite = [...parsed.sites, ...parsed.values, ...parsed.core, ...parsed.places].some(
@@ -510,6 +576,17 @@ export function parseRequest(state: RuleState, intent: string): ParsedIntent {
     parsed.core = parsed.core.filter((w) => !names.includes(w))
     parsed.values.push(...names.map((w) => ({ ...w, literal: true, value: 'name' as const })))
   }
+}
+
+/**
+ * In place, by group: unknown modifiers become generic (`modifiers`); numbered places get the
+ * sites holding them (`numberedPlaces`); a page of a site holding no pages shows the thing
+ * (`pageShows`); modifiers get the objects of the tools saying them (`saidOf`); unknown non-nouns
+ * beside a known word become generic (`nonNounGeneric`), as do screen places (`screenPlaces`);
+ * words only some sites say get those sites (`saidBySites`).
+ */
+function markGenericWords(state: RuleState, parsed: ParsedIntent): void {
+  const { on, index } = state
   // A modifier no tool says (`now`, `quick`, `still`) cannot tell tools apart: generic; nor can
   // how much of a thing is asked (`a [rundown] of the pages`).
   if (on('modifiers'))
@@ -523,28 +600,7 @@ export function parseRequest(state: RuleState, intent: string): ParsedIntent {
         const holding = index.sitesHolding(w.stem)
         if (holding.length) w.heldBySites = holding
       }
-  // `the Verdaccio page for package X`, `the registry page for the logger package`: a page
-  // of a site that holds no pages shows the thing (`the package page`, `parseIntent.ts`).
-  const page = parsed.core.find((w) => w.word === 'page' && !w.shownOn)
-  const pageHolders = page ? index.sitesHolding(PAGE_STEM) : []
-  const shown =
-    page &&
-    [...parsed.core, ...parsed.values].find((w) => {
-      if (w === page || w.literal || w.generic || PAGE_PARTS.has(w.stem)) return false
-      // (After a search's `for` is what to look for: `search page contents for invoice`.)
-      const after = w.after === 'of' || (w.after === 'for' && parsed.verb?.verbClass !== 'search')
-      if (!parsed.core.includes(w) && !after) return false
-      const holding = index.sitesHolding(w.stem)
-      return holding.length > 0 && !holding.some((h) => pageHolders.includes(h))
-    })
-  if (on('pageShows') && page && shown) {
-    Object.assign(page, { modifier: true, shownOn: true })
-    if (!parsed.core.includes(shown)) {
-      parsed.values = parsed.values.filter((w) => w !== shown)
-      parsed.places = parsed.places.filter((w) => w !== shown)
-      parsed.core.push(shown)
-    }
-  }
+  markPageShows(state, parsed)
   // What the tools that say a modifier work on (`verified` of AI tools, `old` of pages and
   // posts): it tells apart only tools of sites that hold such things (`score.ts`).
   if (on('saidOf'))
@@ -561,23 +617,6 @@ export function parseRequest(state: RuleState, intent: string): ParsedIntent {
   // `the button on the [left]`, `at the [top] of Node-RED`: where on a screen says no site.
   if (on('screenPlaces'))
     for (const w of parsed.sites) if (SCREEN_PLACES.has(w.word)) w.generic = true
-  // A name (`Redmine`, `node-red`) or a word English does not have (`redmine`); an English word
-  // that is also a host label (`jobs` of jobs.example) stays a word.
-  // (`the Sitecall Wiki's files`: a site's name in the possessive names it too.)
-  const possessive = (w: IntentWord) => w.literal && /['’]s$/.test(w.word)
-  const asSite = (w: IntentWord): IntentWord =>
-    possessive(w)
-      ? {
-          ...w,
-          word: w.word.replace(/['’]s$/, ''),
-          stem: w.stem.replace(/s$/, ''),
-          siteName: true,
-        }
-      : { ...w, siteName: true }
-  const named = (w: IntentWord) =>
-    w.literal
-      ? index.isSiteName(w.stem) || (possessive(w) && index.isSiteName(w.stem.replace(/s$/, '')))
-      : index.isSiteName(w.word) && !isWord(w.word, 'noun') && !isWord(w.word, 'verb')
   // `the blog's media library`, `on the wiki`: a word only some sites say of where they work.
   // (A word for any site, `web`, `online`, is no one site's.)
   if (on('saidBySites'))
@@ -586,66 +625,145 @@ export function parseRequest(state: RuleState, intent: string): ParsedIntent {
         const sites = index.sitesSaying(w.stem)
         if (sites.length) w.saidBySites = sites
       }
-  // From the reasons, only what names a site: a site's name, what people call it, or a word
-  // only some sites say of where they work (`I can't edit anything on [the team wiki]`).
-  if (on('context') && clauses.context) {
-    const c = parseIntent(clauses.context)
-    // `log me in; it will want my 2FA code`: a sign-in that asks a code, wherever it is said.
-    if (c.secondFactor) parsed = { ...parsed, secondFactor: true }
-    // `'Untitled 2' is an empty tiddler, delete it please`: a request that names nothing
-    // acts on what the reasons name.
-    const refers = /\b(it|them|that|this|one)\b/i.test(clauses.request)
-    if (refers && !parsed.core.some((w) => !w.generic && !w.literal)) {
-      const known = (w: IntentWord) =>
-        !w.generic && !w.literal && !w.modifier && index.knows(index.expand(w))
-      // Said in passing, they may name what the tool works on, never cost as its object.
-      // What the reasons are about (`[the post] X is out of date`), not what kind of value
-      // they mention (`date`).
-      const things = c.core.filter((w) => known(w) && !isKindWord(w.stem))
-      parsed.core.push(...things.map((w) => ({ ...w, generic: true })))
-      parsed.values.push(...c.values.filter((w) => w.literal))
-    }
-    const said = new Set(parsed.sites.map((w) => w.stem))
-    // `where we run our notebooks`: a place described by what it holds is the site holding it.
-    for (const clause of clauses.context.split(/\.\s+/))
-      if (/^where\b/i.test(clause)) {
-        const d = parseIntent(clause)
-        for (const w of [...d.core, ...d.places, ...d.sites])
-          if (!w.literal && !w.generic && !said.has(w.stem) && isWord(w.word, 'noun')) {
-            const holding = index.sitesHolding(w.stem)
-            if (!holding.length) continue
-            said.add(w.stem)
-            parsed.sites.push({ ...w, saidBySites: holding })
-          }
-      }
-    // (A word of a site's name names it where the reasons say where, not who: `so [the team]
-    // knows` is no `Team Wiki`.)
-    const where = new Set([...c.places, ...c.sites])
-    for (const w of [...c.core, ...c.places, ...c.sites, ...c.values]) {
-      if (said.has(w.stem)) continue
-      said.add(w.stem)
-      if (named(w)) parsed.sites.push(asSite(w))
-      else if (
-        !w.literal &&
-        !w.generic &&
-        (isSiteKind(w.stem) ||
-          index.isSiteName(w.word) ||
-          (where.has(w) && isWord(w.word, 'noun') && index.namesASite(w.stem)))
-      ) {
-        const sites = index.sitesSaying(w.stem)
-        parsed.sites.push(sites.length ? { ...w, saidBySites: sites } : w)
-      } else if (
-        // `I need to manage some posts, so sign me in`: the site signed in to holds them.
-        parsed.verb?.verbClass === 'auth' &&
-        !w.literal &&
-        !w.generic &&
-        isWord(w.word, 'noun')
-      ) {
-        const holding = index.sitesHolding(w.stem)
-        if (holding.length) parsed.sites.push({ ...w, saidBySites: holding })
-      }
+}
+
+/**
+ * `pageShows`, in place: `the Verdaccio page for package X` — a `page` of a site that holds no
+ * pages becomes a modifier `shownOn`, and the thing it shows joins the core.
+ */
+function markPageShows(state: RuleState, parsed: ParsedIntent): void {
+  const { index } = state
+  // `the Verdaccio page for package X`, `the registry page for the logger package`: a page
+  // of a site that holds no pages shows the thing (`the package page`, `parseIntent.ts`).
+  const page = parsed.core.find((w) => w.word === 'page' && !w.shownOn)
+  const pageHolders = page ? index.sitesHolding(PAGE_STEM) : []
+  const shown =
+    page &&
+    [...parsed.core, ...parsed.values].find((w) => {
+      if (w === page || w.literal || w.generic || PAGE_PARTS.has(w.stem)) return false
+      // (After a search's `for` is what to look for: `search page contents for invoice`.)
+      const after = w.after === 'of' || (w.after === 'for' && parsed.verb?.verbClass !== 'search')
+      if (!parsed.core.includes(w) && !after) return false
+      const holding = index.sitesHolding(w.stem)
+      return holding.length > 0 && !holding.some((h) => pageHolders.includes(h))
+    })
+  if (state.on('pageShows') && page && shown) {
+    Object.assign(page, { modifier: true, shownOn: true })
+    if (!parsed.core.includes(shown)) {
+      parsed.values = parsed.values.filter((w) => w !== shown)
+      parsed.places = parsed.places.filter((w) => w !== shown)
+      parsed.core.push(shown)
     }
   }
+}
+
+/** A literal word in the possessive (`Sitecall Wiki's`). */
+function possessive(w: IntentWord): boolean {
+  return w.literal && /['’]s$/.test(w.word)
+}
+
+/** `w` as a site's name (`siteName`), without a possessive's `'s`. */
+function asSite(w: IntentWord): IntentWord {
+  return possessive(w)
+    ? {
+        ...w,
+        word: w.word.replace(/['’]s$/, ''),
+        stem: w.stem.replace(/s$/, ''),
+        siteName: true,
+      }
+    : { ...w, siteName: true }
+}
+
+/**
+ * A name (`Redmine`, `node-red`) or a word English does not have (`redmine`) of a site `index`
+ * holds; an English word that is also a host label (`jobs` of jobs.example) stays a word.
+ * (`the Sitecall Wiki's files`: a site's name in the possessive names it too.)
+ */
+function namesSiteOf(index: ToolIndex, w: IntentWord): boolean {
+  return w.literal
+    ? index.isSiteName(w.stem) || (possessive(w) && index.isSiteName(w.stem.replace(/s$/, '')))
+    : index.isSiteName(w.word) && !isWord(w.word, 'noun') && !isWord(w.word, 'verb')
+}
+
+/**
+ * `context`: from the reasons (`clauses.context`), only what names a site, a second factor, and
+ * for a request that only refers (`delete it`), the things and literal values the reasons name.
+ * Returns the parse (a new one when a second factor is said), with sites and words added.
+ */
+function readContext(
+  state: RuleState,
+  parsed: ParsedIntent,
+  clauses: { request: string; context: string | null },
+): ParsedIntent {
+  const { index } = state
+  // From the reasons, only what names a site: a site's name, what people call it, or a word
+  // only some sites say of where they work (`I can't edit anything on [the team wiki]`).
+  if (!state.on('context') || !clauses.context) return parsed
+  const c = parseIntent(clauses.context)
+  // `log me in; it will want my 2FA code`: a sign-in that asks a code, wherever it is said.
+  if (c.secondFactor) parsed = { ...parsed, secondFactor: true }
+  // `'Untitled 2' is an empty tiddler, delete it please`: a request that names nothing
+  // acts on what the reasons name.
+  const refers = /\b(it|them|that|this|one)\b/i.test(clauses.request)
+  if (refers && !parsed.core.some((w) => !w.generic && !w.literal)) {
+    const known = (w: IntentWord) =>
+      !w.generic && !w.literal && !w.modifier && index.knows(index.expand(w))
+    // Said in passing, they may name what the tool works on, never cost as its object.
+    // What the reasons are about (`[the post] X is out of date`), not what kind of value
+    // they mention (`date`).
+    const things = c.core.filter((w) => known(w) && !isKindWord(w.stem))
+    parsed.core.push(...things.map((w) => ({ ...w, generic: true })))
+    parsed.values.push(...c.values.filter((w) => w.literal))
+  }
+  const said = new Set(parsed.sites.map((w) => w.stem))
+  // `where we run our notebooks`: a place described by what it holds is the site holding it.
+  for (const clause of clauses.context.split(/\.\s+/))
+    if (/^where\b/i.test(clause)) {
+      const d = parseIntent(clause)
+      for (const w of [...d.core, ...d.places, ...d.sites])
+        if (!w.literal && !w.generic && !said.has(w.stem) && isWord(w.word, 'noun')) {
+          const holding = index.sitesHolding(w.stem)
+          if (!holding.length) continue
+          said.add(w.stem)
+          parsed.sites.push({ ...w, saidBySites: holding })
+        }
+    }
+  // (A word of a site's name names it where the reasons say where, not who: `so [the team]
+  // knows` is no `Team Wiki`.)
+  const where = new Set([...c.places, ...c.sites])
+  for (const w of [...c.core, ...c.places, ...c.sites, ...c.values]) {
+    if (said.has(w.stem)) continue
+    said.add(w.stem)
+    if (namesSiteOf(index, w)) parsed.sites.push(asSite(w))
+    else if (
+      !w.literal &&
+      !w.generic &&
+      (isSiteKind(w.stem) ||
+        index.isSiteName(w.word) ||
+        (where.has(w) && isWord(w.word, 'noun') && index.namesASite(w.stem)))
+    ) {
+      const sites = index.sitesSaying(w.stem)
+      parsed.sites.push(sites.length ? { ...w, saidBySites: sites } : w)
+    } else if (
+      // `I need to manage some posts, so sign me in`: the site signed in to holds them.
+      parsed.verb?.verbClass === 'auth' &&
+      !w.literal &&
+      !w.generic &&
+      isWord(w.word, 'noun')
+    ) {
+      const holding = index.sitesHolding(w.stem)
+      if (holding.length) parsed.sites.push({ ...w, saidBySites: holding })
+    }
+  }
+  return parsed
+}
+
+/**
+ * In place, for a sign-in: the screens on the way become generic (`signInScreens`); beside a
+ * named site, a site word no dictionary, site or tool has is who signs in, a value (`signInWho`).
+ */
+function readSignIn(state: RuleState, parsed: ParsedIntent): void {
+  const { on, index } = state
   // `log in to the node-red [admin] UI`, `the notebook [page] asks for a password`: to sign in,
   // the screens on the way say nothing of where.
   if (on('signInScreens') && parsed.verb?.verbClass === 'auth')
@@ -672,6 +790,16 @@ export function parseRequest(state: RuleState, intent: string): ParsedIntent {
     parsed.sites = parsed.sites.filter((w) => !who.includes(w))
     parsed.values.push(...who.map((w) => ({ ...w, literal: true })))
   }
+}
+
+/**
+ * Site names last: a short unknown word abbreviating one site's name becomes that name
+ * (`abbreviations`, in place); a site's short name inside a value joins the sites
+ * (`hyphenSites`); words that name a site move to the sites (`namedMoved`, a new parse).
+ */
+function readSiteNames(state: RuleState, parsed: ParsedIntent): ParsedIntent {
+  const { on, index } = state
+  const named = (w: IntentWord) => namesSiteOf(index, w)
   // `rm open bugs`: a short word no dictionary, site or tool has, which abbreviates one
   // site's name, is that name.
   if (on('abbreviations'))

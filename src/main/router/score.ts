@@ -309,12 +309,51 @@ function find(
  * `base = 1 − Σ penalties` of the intent words the tool cannot account for, times the verb
  * agreement, capped at 0.6 on a contradicting verb and at 0.8 when the intent names nothing.
  * `expand` gives each intent word's expansions by meaning (`ToolIndex.expand`).
+ * The stages run in this order on one {@link ScoreContext} (a word's `find` is cached by the
+ * first stage that asks, and penalties add up in order).
  */
 export function scoreTool(
   parsed: ParsedIntent,
   profile: ToolProfile,
   expand: (w: IntentWord, pos?: 'noun' | 'verb') => Expanded,
 ): ToolScore {
+  const { intent, alternative } = readForTool(parsed, profile, expand)
+  // The per-tool state lives in one record handed to module functions: closures made here for
+  // every candidate tool cost allocation and, under tsx (esbuild keepNames), a `__name` call each.
+  const ctx: ScoreContext = {
+    profile,
+    expand,
+    found: new Map(),
+    evidence: [],
+    intent,
+    made: madeThing(intent),
+    core: [],
+    sites: [],
+    head: null,
+    listVerb: intent.verb === null || READ_CLASSES.includes(intent.verb.verbClass),
+    penalty: 0,
+  }
+  splitSites(ctx)
+  accountWords(ctx)
+  const named = addHeadPenalties(ctx)
+  const said = addToolHeadPenalty(ctx, named)
+  addLookPenalties(ctx, said)
+  const actionAgrees = addActionPenalties(ctx)
+  addValuePenalties(ctx)
+  const verb = verbFit(ctx, named, said, alternative)
+  return finalScore(ctx, verb, said, actionAgrees)
+}
+
+/**
+ * Reads the parsed intent and the tool; returns the intent as asked of this tool: a plain verb
+ * with the noun of the tool's own act takes the tool's act (`namesToolAct`), and the verb takes
+ * the class it has for this tool (`askedClass`; `alternative` when that differs).
+ */
+function readForTool(
+  parsed: ParsedIntent,
+  profile: ToolProfile,
+  expand: (w: IntentWord, pos?: 'noun' | 'verb') => Expanded,
+): { intent: ParsedIntent; alternative: boolean } {
   // `add a [tag] to the tiddler` asks to tag it: a plain verb with the noun of the tool's own
   // act (`tag`, `label`, `attachment` of `attach`) asks that act.
   if (namesToolAct(parsed, profile, expand))
@@ -330,28 +369,30 @@ export function scoreTool(
   const intent: ParsedIntent = alternative
     ? { ...parsed, verb: { word: parsed.verb!.word, verbClass: askedOfTool! } }
     : parsed
-  const evidence: WordEvidence[] = []
-  // The per-tool state lives in one record handed to module functions: closures made here for
-  // every candidate tool cost allocation and, under tsx (esbuild keepNames), a `__name` call each.
-  const ctx: ScoreContext = {
-    profile,
-    expand,
-    found: new Map(),
-    evidence,
-    intent,
-    made: madeThing(intent),
-    core: [],
-    head: null,
-    listVerb: intent.verb === null || READ_CLASSES.includes(intent.verb.verbClass),
-  }
+  return { intent, alternative }
+}
+
+/**
+ * Reads the intent's sites and core; sets `ctx.sites` (its sites and the core words that name
+ * this tool's site), `ctx.core` (the other core words) and `ctx.head` (`pickHead`).
+ */
+function splitSites(ctx: ScoreContext): void {
+  const { intent } = ctx
   const core: IntentWord[] = []
   const sites: IntentWord[] = [...intent.sites]
   for (const w of intent.core) if (isSiteWord(ctx, w)) sites.push(w)
   for (const w of intent.core) if (!isSiteWord(ctx, w)) core.push(w)
   ctx.core = core
-  const head = pickHead(core, intent, ctx)
-  ctx.head = head
-  const listVerb = ctx.listVerb
+  ctx.sites = sites
+  ctx.head = pickHead(core, intent, ctx)
+}
+
+/**
+ * Accounts for every intent word in order (core, qualifiers, sites, values, places) with its
+ * cost and whether a slot may absorb it; appends to `ctx.evidence` (`accountWord`).
+ */
+function accountWords(ctx: ScoreContext): void {
+  const { intent, profile, core, sites, head } = ctx
   for (const w of core) accountWord(ctx, w, 'core', false, coreCost(ctx, w))
   for (const w of intent.qualifiers)
     accountWord(ctx, w, 'qualifier', false, w.generic ? PENALTY.generic : PENALTY.word)
@@ -391,7 +432,26 @@ export function scoreTool(
         (head !== null || part === 'value')
       accountWord(ctx, w, part, free, cost)
     }
-  let penalty = evidence.reduce((sum, e) => sum + e.penalty, 0)
+}
+
+/** What the head stage found of how the intent names the tool's object. */
+interface HeadFit {
+  /** With no head, the intent still names what the tool does (a sign-in, a typed value...). */
+  implicit: boolean
+  /** A value of the kind the tool was recorded with names the object. */
+  typedValue: boolean
+  /** The intent asks `everything` or `all`. */
+  everything: boolean
+}
+
+/**
+ * Sets `ctx.penalty` to the sum of the words' penalties, then adds (in order) those of a link by
+ * another sense only, a `who` the tool cannot answer, a bulk act of a tool of one, and of no
+ * head (less when the intent names the tool's act without one: `implicit`).
+ */
+function addHeadPenalties(ctx: ScoreContext): HeadFit {
+  const { intent, profile, evidence, sites, head } = ctx
+  ctx.penalty = evidence.reduce((sum, e) => sum + e.penalty, 0)
   // Signing in is done to a site, not to a thing; and `search Redmine for "timeout"` searches
   // what the named site holds: with the verbs agreeing, the site stands for the object.
   const asked = intent.verb?.verbClass ?? null
@@ -415,13 +475,13 @@ export function scoreTool(
     !siteNamed &&
     evidence.every((e) => e.word === head.word || e.outcome !== 'matched') &&
     evidence.some((e) => e.word === head.word && e.via === 'thesaurus')
-  if (onlyBySense) penalty += PENALTY.otherSense
+  if (onlyBySense) ctx.penalty += PENALTY.otherSense
   // `who last edited the page X?` of a tool whose answer names no person.
   if (intent.asksWho && ![...PERSON_STEMS].some((p) => profile.terms.has(p)))
-    penalty += PENALTY.word
+    ctx.penalty += PENALTY.word
   // `delete every page in archive:` of a tool that deletes one.
   if (intent.bulk && !/\b(?:all|every|each|bulk|batch)\b/i.test(profile.tool.intent))
-    penalty += PENALTY.word
+    ctx.penalty += PENALTY.word
   // `rename budget.xlsx`: a value of the kind the tool was recorded with names the object.
   // (A number names nothing by itself: `what's 17% of 240` is no issue.)
   // (A file names the object of a tool of files only: `save the flow as x.json` names a flow.)
@@ -467,7 +527,26 @@ export function scoreTool(
             v.value !== 'version' &&
             !(v.value === 'number' && /[.,]/.test(v.word)),
         )))
-  if (!head) penalty += implicit ? PENALTY.implicit : PENALTY.head
+  if (!head) ctx.penalty += implicit ? PENALTY.implicit : PENALTY.head
+  return { implicit, typedValue, everything }
+}
+
+/** The intent's words as the later stages read them. */
+interface SaidWords {
+  /** Every word: core, qualifiers, values, places, sites. */
+  all: IntentWord[]
+  allStems: Set<string>
+  /** A list tool asked by the container it lists (`the namespace archive`). */
+  listsPlace: boolean
+}
+
+/**
+ * Adds the penalty of a tool whose head the intent does not name (by its words, its site's
+ * objects, a named thing, a value's kind, a write's path, a listed place, a list noun).
+ */
+function addToolHeadPenalty(ctx: ScoreContext, named: HeadFit): SaidWords {
+  const { intent, profile, expand, core, sites, head } = ctx
+  const { implicit, typedValue } = named
   // (`concat`, not `flat`: this runs for every candidate tool.)
   const all = core.concat(intent.qualifiers, intent.values, intent.places, sites)
   const allStems = new Set(all.map((w) => w.stem))
@@ -510,11 +589,22 @@ export function scoreTool(
     listsPlace ||
     // `the prefix [index] for Help`, `a [list] of X`: a list names what a list tool lists.
     (head !== null && profile.verb === 'list' && LIST_NOUNS.has(head.word))
-  if (!toolHeadNamed) penalty += PENALTY.toolHead
+  if (!toolHeadNamed) ctx.penalty += PENALTY.toolHead
+  return { all, allStems, listsPlace }
+}
+
+/**
+ * Adds (in order) the penalties of a second factor asked of a sign-in without one (or the
+ * other way), of a read that looks in names when text is asked (or wider), and of each object
+ * word of the tool the intent does not name.
+ */
+function addLookPenalties(ctx: ScoreContext, said: SaidWords): void {
+  const { intent, profile, expand } = ctx
+  const asked = intent.verb?.verbClass ?? null
   // `log in with two-factor` of a plain sign-in, `log in` of one that asks a code too.
   if (profile.verb === 'auth' && intent.verb?.verbClass === 'auth') {
-    if (intent.secondFactor && !profile.secondFactor) penalty += PENALTY.secondFactor
-    else if (!intent.secondFactor && profile.secondFactor) penalty += PENALTY.noSecondFactor
+    if (intent.secondFactor && !profile.secondFactor) ctx.penalty += PENALTY.secondFactor
+    else if (!intent.secondFactor && profile.secondFactor) ctx.penalty += PENALTY.noSecondFactor
   }
   // `pages that mention X` of a tool that looks at names, `page names with X` of one that looks
   // at the whole text.
@@ -526,12 +616,12 @@ export function scoreTool(
     const lookedFor =
       asked === 'search' || intent.values.some((v) => QUERY_OPENERS.has(v.after ?? ''))
     if (text && (profile.searchesNames || (profile.verb === 'list' && lookedFor)))
-      penalty += PENALTY.looksElsewhere
+      ctx.penalty += PENALTY.looksElsewhere
     // Nor does a list look at names it is not limited to (`pages that have X in their name`).
     else if (name && profile.verb === 'list' && !profile.searchesNames)
-      penalty += PENALTY.looksElsewhere
+      ctx.penalty += PENALTY.looksElsewhere
     else if (name && !profile.searchesNames && profile.verb === 'search')
-      penalty += PENALTY.looksWider
+      ctx.penalty += PENALTY.looksWider
   }
   // `show version 1.1.0 of the package` is more than `what do we know about the package X` asks.
   for (const s of profile.objectStems)
@@ -539,9 +629,18 @@ export function scoreTool(
       s !== profile.head &&
       !profile.siteVocabulary.has(s) &&
       !profile.siteLabels.some((l) => l.includes(s)) &&
-      !all.some((w) => !w.literal && expand(w).has(s))
+      !said.all.some((w) => !w.literal && expand(w).has(s))
     )
-      penalty += PENALTY.unnamedObject
+      ctx.penalty += PENALTY.unnamedObject
+}
+
+/**
+ * Adds (in order) the penalties of a role set as a rename, a file's text changed by a rename,
+ * and of an action that does not agree with the tool's (less for a lenient change of state);
+ * returns whether the actions agree (`agreesInAction`).
+ */
+function addActionPenalties(ctx: ScoreContext): boolean {
+  const { intent, profile, expand, head } = ctx
   const actionAgrees = agreesInAction(intent, profile, expand)
   // `set x.png as the featured image of Y`, `make X a sticky post`: set as a role, said in
   // words, not renamed to a name (`set X as 'Y'`, `set X as the new name 'Y'`).
@@ -552,7 +651,7 @@ export function scoreTool(
     intent.values.some((v) => v.after === 'as' && !v.literal && !NAME_STEMS.has(v.stem)) &&
     !intent.values.some((v) => v.literal && v.after === 'to')
   )
-    penalty += PENALTY.word
+    ctx.penalty += PENALTY.word
   // `change the text of notes.md to X` of a rename: what a file says is no name of it.
   if (
     profile.action === 'rename' &&
@@ -561,7 +660,7 @@ export function scoreTool(
     head.ofHead &&
     CONTENT_STEMS.has(head.stem)
   )
-    penalty += PENALTY.word
+    ctx.penalty += PENALTY.word
   // Only a change of state goes by many names (`mark`, `set`, `turn off`, `disable`); a new
   // thing's verb names what it makes (`subscribe`, `publish`, `schedule` are no `create` of a
   // draft).
@@ -573,7 +672,7 @@ export function scoreTool(
     ![...profile.siteActions].some((a) => sameSense(intent.action!, a)) &&
     // A more general act than the tool's (`move` of `set`) may be any other of its kinds.
     !(profile.action !== null && isKindOf(profile.action, intent.action!))
-  if (!actionAgrees) penalty += lenient ? PENALTY.otherAction : PENALTY.action
+  if (!actionAgrees) ctx.penalty += lenient ? PENALTY.otherAction : PENALTY.action
   else if (
     intent.action !== null &&
     GENERIC_VERBS.has(intent.action) &&
@@ -582,7 +681,16 @@ export function scoreTool(
     intent.verb?.verbClass === profile.verb &&
     !sameAction(intent.action, profile.action)
   )
-    penalty += PENALTY.toolAction
+    ctx.penalty += PENALTY.toolAction
+  return actionAgrees
+}
+
+/**
+ * Adds (in order) the penalties of an object of a kind the tool takes no value of, a value of
+ * a distinct kind the tool was never recorded with, and an identifier of another shape.
+ */
+function addValuePenalties(ctx: ScoreContext): void {
+  const { intent, profile } = ctx
   // `copy [budget.xlsx] into the archive folder`: the object is a file, so a tool that takes no
   // file and is about something else (a folder) does not act on it.
   const objectKindMissed = intent.objectKinds.some(
@@ -591,7 +699,7 @@ export function scoreTool(
       !profile.valueKinds.has(k) &&
       !(profile.head && kindStems(k).includes(profile.head)),
   )
-  if (objectKindMissed) penalty += PENALTY.word
+  if (objectKindMissed) ctx.penalty += PENALTY.word
   // `view lunar-cal [2.1.0]`: a value of a kind only some tools were recorded with (a release, a
   // file, a link) is asked of a tool that takes values of other kinds only.
   const kindMissed = intent.values.some(
@@ -601,14 +709,28 @@ export function scoreTool(
       profile.valueKinds.size > 0 &&
       !profile.valueKinds.has(v.value),
   )
-  if (kindMissed) penalty += PENALTY.valueKind
+  if (kindMissed) ctx.penalty += PENALTY.valueKind
   // `projects:launch_plan` is shaped like the page ids a DokuWiki tool was recorded with, not
   // like a MediaWiki title: an identifier of a shape the tool was never given was meant for
   // another (`lunar-cal` of a tool recorded with `lunar-cal` is a fit; of one given `lunar`, less).
   const shapeMissed = intent.values.some(
     (v) => v.value === 'identifier' && !profile.valueShapes.has(valueShape(v.word)),
   )
-  if (shapeMissed) penalty += PENALTY.valueShape
+  if (shapeMissed) ctx.penalty += PENALTY.valueShape
+}
+
+type VerbFit = ReturnType<typeof verbAgreement>
+
+/**
+ * The verbs' agreement (`verbAgreement`) adjusted by how many things the intent asks for: the
+ * members of a container, many of a one-item read, many as a list, one of a search or list, an
+ * alternative reading. Adds the penalty of a list asked of a search with nothing to look for.
+ */
+function verbFit(ctx: ScoreContext, named: HeadFit, said: SaidWords, alternative: boolean): VerbFit {
+  const { intent, profile, expand, core, head, listVerb } = ctx
+  const { everything } = named
+  const { listsPlace } = said
+  const asked = intent.verb?.verbClass ?? null
   const verb = verbAgreement(intent.verb?.verbClass ?? null, profile.verb)
   // `show all the packages`, `what files do I have`: a read of many is a list.
   // `every page`, `all packages`: a quantifier asks for many whatever the noun's number.
@@ -647,7 +769,7 @@ export function scoreTool(
         (v.literal || v.value !== undefined || QUERY_OPENERS.has(v.after ?? '')),
     )
   )
-    penalty += PENALTY.noQuery
+    ctx.penalty += PENALTY.noQuery
   // And the other way: the details of one item (`show the post X`, `what do we know about the
   // package X`) are not a search or a list.
   const asksOne =
@@ -674,7 +796,22 @@ export function scoreTool(
   )
     verb.factor = Math.min(verb.factor, ONE_ITEM_FACTOR)
   if (alternative) verb.factor = Math.min(verb.factor, ALTERNATIVE_FACTOR)
-  let score = Math.max(0, 1 - penalty) * (verb.contradicts ? 1 : verb.factor)
+  return verb
+}
+
+/**
+ * Reads the summed penalty, the verb's fit and the words; returns the score (times the other
+ * site factor, capped on a contradiction or a vague intent), its closeness and evidence.
+ */
+function finalScore(
+  ctx: ScoreContext,
+  verb: VerbFit,
+  said: SaidWords,
+  actionAgrees: boolean,
+): ToolScore {
+  const { intent, profile, expand, evidence, sites, head } = ctx
+  const { all, allStems } = said
+  let score = Math.max(0, 1 - ctx.penalty) * (verb.contradicts ? 1 : verb.factor)
   // (An app no tool is on is matched by no tool, whatever its word means: `Box`, `Notion`.)
   const otherSite = sites.some(
     (w) =>
@@ -711,7 +848,7 @@ export function scoreTool(
   }
 }
 
-/** One tool's scoring state, shared by the helpers of {@link scoreTool}. */
+/** One tool's scoring state, shared by the stages and helpers of {@link scoreTool}. */
 interface ScoreContext {
   profile: ToolProfile
   expand: (w: IntentWord, pos?: 'noun' | 'verb') => Expanded
@@ -723,9 +860,13 @@ interface ScoreContext {
   /** The one thing the intent asks to make, if any (`madeThing`). */
   made: IntentWord | null
   core: IntentWord[]
+  /** The intent's sites and the core words that name this tool's site (`splitSites`). */
+  sites: IntentWord[]
   head: IntentWord | null
   /** The intent asks a read (or has no verb). */
   listVerb: boolean
+  /** The penalties so far, added in stage order. */
+  penalty: number
 }
 
 function findCached(ctx: ScoreContext, w: IntentWord, roles: boolean): Found | null {

@@ -122,150 +122,17 @@ export interface ToolProfile {
  * the tool's words: they are taken out of the intent first. Pure; cache it by `id@updatedAt`.
  */
 export function profileTool(tool: ToolSpec, siteNamesOfHost: readonly string[] = []): ToolProfile {
-  const terms = new Map<string, ToolTerm>()
-  const add = (texts: string[], field: TermField) => {
-    for (const w of texts) {
-      if (STOP_WORDS.has(w)) continue
-      const s = stem(w)
-      const strength = FIELD_STRENGTH[field]
-      const known = terms.get(s)
-      if (!known || known.strength < strength) terms.set(s, { stem: s, word: w, field, strength })
-    }
-  }
-  const [sitePart = '', objectPart = ''] = tool.name.includes('__')
-    ? tool.name.split('__', 2)
-    : ['', tool.name]
-  const nameWords = words(objectPart)
-  if (nameWords.length > 1 && METHOD_WORDS.has(nameWords[0]!)) nameWords.shift()
-  const hostname = tool.siteHost.replace(/:\d+$/, '')
-  // What the site calls itself on any page of any of its tools (`siteNamesOfHost`).
-  const siteNames = [...new Set([...(tool.site?.names ?? []), ...siteNamesOfHost])]
-  // A name's first word, when it is no English word, is the name people use (`Jupyter` of
-  // `Jupyter Notebook`, `Sitecall` of `Sitecall Wiki`).
-  const aliases = siteNames
-    .map((n) => words(n))
-    .filter((w) => w.length > 1 && !isWord(w[0]!, 'noun') && !isWord(w[0]!, 'verb'))
-    .map((w) => w[0]!)
-  const siteLabels = [
-    ...new Set(
-      [
-        ...hostname.split('.'),
-        sitePart,
-        ...siteNames.map((n) => words(n).join('')),
-        ...aliases,
-        // `tw` of TiddlyWiki, `wp` of WordPress: what people type for a two-word name.
-        ...siteNames.map(initials).filter((i) => i.length >= 2),
-      ]
-        .map((l) => l.toLowerCase())
-        .filter((l) => l && !HOST_NOISE.has(l) && !/^\d+$/.test(l)),
-    ),
-  ]
+  const naming = namingOfTool(tool, siteNamesOfHost)
+  const { nameWords, siteLabels } = naming
   const intent = withoutValues(tool)
   // Values the tool cannot vary (no slot has them: `the inject node "run nightly import"`) are
   // what it is about: they stay its words. The parse (head, verb) sees them as values.
   const bare = intent
-  const path = pathWithoutValues(tool.description.split(' — ')[1] ?? '', tool)
   const slotNames = Object.keys(tool.inputs.properties ?? {})
-  // `wikitext`, `pagename`: a slot name made of words says each of them.
-  const slotWords = slotNames.flatMap(words).flatMap((w) => [w, ...compoundTail(w)])
-  const siteWords = [...siteLabels, ...siteNames.flatMap(words)]
-  add(words(bare), 'intent')
-  // `change the page to say X`, `a page that says X`: what it sets or makes is the text.
-  if (/\b(say|says|saying|reads|reading|wording)\b/i.test(intent)) add(['text'], 'intent')
-  add(nameWords, 'name')
-  add(
-    words(path).filter((w) => !METHOD_WORDS.has(w) && !/^(api|v\d+|\d+)$/.test(w)),
-    'path',
-  )
-  add(slotWords, 'slot')
-  add(Object.keys(tool.output?.properties ?? {}).flatMap(words), 'output')
-  add(siteWords, 'site')
-  add((tool.site?.titles ?? []).flatMap(words), 'title')
-  // One-word defaults of slots are the site's vocabulary too (`type: tab`); the options of a
-  // slot are what the tool can be asked about (`type` ∈ repositories, code, issues).
-  const oneWord = (v: unknown): v is string => typeof v === 'string' && /^[a-z]{3,20}$/i.test(v)
-  const slotSchemas = Object.values(tool.inputs.properties ?? {})
-  // The default of a slot named `type` or `kind` says what the tool works on (`type: tab` of a
-  // flow tab, `type: directory` of a folder listing): the kind of its object.
-  const kindSlot = (name: string) => /^(type|kind)$/i.test(name)
-  const slotEntries = Object.entries(tool.inputs.properties ?? {})
-  add(
-    slotEntries
-      .filter(([name]) => kindSlot(name))
-      .map(([, s]) => s.default)
-      .filter(oneWord)
-      .flatMap(words),
-    'kind',
-  )
-  add(
-    slotEntries
-      .filter(([name]) => !kindSlot(name))
-      .map(([, s]) => s.default)
-      .filter(oneWord)
-      .flatMap(words),
-    'value',
-  )
-  // A quoted name in the tool's intent that a slot took (`the inject node "run nightly import"`)
-  // is what people call the thing it works on: its words, as strong as an answer's field names.
-  add(quotedNames(tool).flatMap(words), 'named')
-  add(
-    slotSchemas
-      .flatMap((s) => (Array.isArray(s.enum) ? s.enum : []))
-      .filter(oneWord)
-      .flatMap(words),
-    'option',
-  )
-  // A tool recorded with a file name, a URL, an e-mail... in a slot works on files, links, mail.
-  add(
-    valueKinds(tool).flatMap((k) => KIND_WORDS[k] ?? []),
-    'kind',
-  )
-  // A wiki's pages are its articles (`update the wiki article Garden Tips`); elsewhere a page
-  // is a page (`read a tool page` is no article).
-  const page = terms.get(stem('page'))
-  const wikiPage = page !== undefined && siteLabels.some((l) => l.includes('wiki'))
-  if (page && wikiPage && !terms.has(stem('article')))
-    terms.set(stem('article'), {
-      ...page,
-      stem: stem('article'),
-      word: 'article',
-      strength: page.strength * NOUN_SYNONYM_STRENGTH,
-    })
-  const siteStems = new Set(
-    siteWords
-      .map(stem)
-      .filter((s) => terms.get(s)?.field === 'site' || terms.get(s)?.field === 'title'),
-  )
+  const { terms, slotWords, wikiPage, siteStems } = termsOfTool(tool, intent, naming)
   const parsed = parseIntent(intent)
-  const specificOf = (list: typeof parsed.core) =>
-    list.filter((w) => !w.generic && !w.literal && !siteStems.has(w.stem))
-  // `search the blog for posts about X`: what is searched (`the blog`) is a place, the plural
-  // after `for` is what the search finds (`posts`): the object.
-  const first = parsed.values.find((w) => !w.literal)
-  const found = first && !first.generic && isPlural(first.word) ? first : undefined
-  const searched = parsed.verb?.verbClass === 'search' && parsed.core.length > 0 && found
-  // `what's in the invoices folder`: no object after a verb, the place names what it is about.
-  const specific = searched
-    ? [found]
-    : specificOf(parsed.core).length
-      ? specificOf(parsed.core)
-      : specificOf([...parsed.places, ...parsed.values])
+  const { specific, headWord, searchedPlace, context } = objectOfIntent(parsed, siteStems)
   const signsIn = parsed.verb?.verbClass === 'auth' || parsed.verb?.verbClass === 'logout'
-  // `set the [status] of issue #1`: the noun before `of` is what it works on.
-  const headWord = specific.find((w) => w!.ofHead) ?? specific.at(-1)
-  // Words that name where the tool works: what a search searches, its `in`/`on` places, the
-  // site's names and page titles. Shared with the other tools of the site (`toolIndex.ts`).
-  // `search the Website project for "duplicate"`: the project is where it searches, not what.
-  const searchedPlace =
-    parsed.verb?.verbClass === 'search' &&
-    !searched &&
-    specificOf(parsed.core).length > 0 &&
-    parsed.values.length > 0
-  const context = [
-    ...(searched || searchedPlace ? parsed.core : []),
-    ...parsed.places.filter((w) => !w.literal),
-    ...parsed.sites.filter((w) => !w.literal),
-  ].map((w) => w.stem)
   const nameHead = nameWords.map(stem).filter((s) => !GENERIC_STEMS.has(s) && !verbClassOf(s))
   const nameVerb = nameWords.length && verbClassOf(stem(nameWords[0]!)) ? nameWords[0]! : null
   const properties = Object.values(tool.inputs.properties ?? {})
@@ -321,6 +188,228 @@ export function profileTool(tool: ToolSpec, siteNamesOfHost: readonly string[] =
       ...specific.flatMap((w) => siteKinds(w.stem)),
     ]),
   }
+}
+
+/** How a tool and its site are named: the words of its name, the site's names and labels. */
+interface ToolNaming {
+  /** The words of the tool's name after `site__`, without a leading HTTP method. */
+  nameWords: string[]
+  /** What the site calls itself on any page of any of its tools (`siteNamesOfHost`). */
+  siteNames: string[]
+  /** `ToolProfile.siteLabels`. */
+  siteLabels: string[]
+}
+
+/**
+ * Reads the tool's name (`site__object`), its host and the names its site gives itself (its own
+ * and `siteNamesOfHost`); returns the name's words, the site's names and its labels (host labels,
+ * the name's site part, joined names, a non-English first word, initials), lower case, without
+ * host noise or numbers.
+ */
+function namingOfTool(tool: ToolSpec, siteNamesOfHost: readonly string[]): ToolNaming {
+  const [sitePart = '', objectPart = ''] = tool.name.includes('__')
+    ? tool.name.split('__', 2)
+    : ['', tool.name]
+  const nameWords = words(objectPart)
+  if (nameWords.length > 1 && METHOD_WORDS.has(nameWords[0]!)) nameWords.shift()
+  const hostname = tool.siteHost.replace(/:\d+$/, '')
+  const siteNames = [...new Set([...(tool.site?.names ?? []), ...siteNamesOfHost])]
+  // A name's first word, when it is no English word, is the name people use (`Jupyter` of
+  // `Jupyter Notebook`, `Sitecall` of `Sitecall Wiki`).
+  const aliases = siteNames
+    .map((n) => words(n))
+    .filter((w) => w.length > 1 && !isWord(w[0]!, 'noun') && !isWord(w[0]!, 'verb'))
+    .map((w) => w[0]!)
+  const siteLabels = [
+    ...new Set(
+      [
+        ...hostname.split('.'),
+        sitePart,
+        ...siteNames.map((n) => words(n).join('')),
+        ...aliases,
+        // `tw` of TiddlyWiki, `wp` of WordPress: what people type for a two-word name.
+        ...siteNames.map(initials).filter((i) => i.length >= 2),
+      ]
+        .map((l) => l.toLowerCase())
+        .filter((l) => l && !HOST_NOISE.has(l) && !/^\d+$/.test(l)),
+    ),
+  ]
+  return { nameWords, siteNames, siteLabels }
+}
+
+/**
+ * Adds each word of `texts` (stop words aside) to `terms` under its stem with the strength of
+ * `field`, unless the stem is already there at least as strong. Mutates `terms`.
+ */
+function addTerms(terms: Map<string, ToolTerm>, texts: string[], field: TermField): void {
+  for (const w of texts) {
+    if (STOP_WORDS.has(w)) continue
+    const s = stem(w)
+    const strength = FIELD_STRENGTH[field]
+    const known = terms.get(s)
+    if (!known || known.strength < strength) terms.set(s, { stem: s, word: w, field, strength })
+  }
+}
+
+/** A tool's words by stem, and what the profile needs of how they were found. */
+interface ToolTerms {
+  terms: Map<string, ToolTerm>
+  /** The words of its slot names, with the tails of compound names (`text` of `wikitext`). */
+  slotWords: string[]
+  /** Its `page` is a wiki's page, which people call an article too. */
+  wikiPage: boolean
+  /** `ToolProfile.siteStems`. */
+  siteStems: Set<string>
+}
+
+/**
+ * Collects the tool's words from each field in a fixed order (a stem keeps its strongest field,
+ * the first one on a tie): its intent without values (`intent`), its name, its URL path, slot
+ * names, output fields, site names, page titles, one-word slot defaults, quoted names a slot
+ * took, slot options and the kinds of its recorded values; then adds `article` for a wiki's
+ * `page`. Reads the tool, its value-free intent and its naming; sets nothing outside its result.
+ */
+function termsOfTool(tool: ToolSpec, intent: string, naming: ToolNaming): ToolTerms {
+  const { nameWords, siteNames, siteLabels } = naming
+  const terms = new Map<string, ToolTerm>()
+  const add = (texts: string[], field: TermField) => addTerms(terms, texts, field)
+  const path = pathWithoutValues(tool.description.split(' — ')[1] ?? '', tool)
+  const slotNames = Object.keys(tool.inputs.properties ?? {})
+  // `wikitext`, `pagename`: a slot name made of words says each of them.
+  const slotWords = slotNames.flatMap(words).flatMap((w) => [w, ...compoundTail(w)])
+  const siteWords = [...siteLabels, ...siteNames.flatMap(words)]
+  add(words(intent), 'intent')
+  // `change the page to say X`, `a page that says X`: what it sets or makes is the text.
+  if (/\b(say|says|saying|reads|reading|wording)\b/i.test(intent)) add(['text'], 'intent')
+  add(nameWords, 'name')
+  add(
+    words(path).filter((w) => !METHOD_WORDS.has(w) && !/^(api|v\d+|\d+)$/.test(w)),
+    'path',
+  )
+  add(slotWords, 'slot')
+  add(Object.keys(tool.output?.properties ?? {}).flatMap(words), 'output')
+  add(siteWords, 'site')
+  add((tool.site?.titles ?? []).flatMap(words), 'title')
+  addSlotValueTerms(terms, tool)
+  // A wiki's pages are its articles (`update the wiki article Garden Tips`); elsewhere a page
+  // is a page (`read a tool page` is no article).
+  const page = terms.get(stem('page'))
+  const wikiPage = page !== undefined && siteLabels.some((l) => l.includes('wiki'))
+  if (page && wikiPage && !terms.has(stem('article')))
+    terms.set(stem('article'), {
+      ...page,
+      stem: stem('article'),
+      word: 'article',
+      strength: page.strength * NOUN_SYNONYM_STRENGTH,
+    })
+  const siteStems = new Set(
+    siteWords
+      .map(stem)
+      .filter((s) => terms.get(s)?.field === 'site' || terms.get(s)?.field === 'title'),
+  )
+  return { terms, slotWords, wikiPage, siteStems }
+}
+
+/**
+ * Adds the words the tool's slots carry (in this order): one-word defaults of a `type`/`kind`
+ * slot (`kind`), of other slots (`value`), quoted names a slot took (`named`), one-word options
+ * (`option`) and the words of the kinds of its recorded values (`kind`). Mutates `terms`.
+ */
+function addSlotValueTerms(terms: Map<string, ToolTerm>, tool: ToolSpec): void {
+  const add = (texts: string[], field: TermField) => addTerms(terms, texts, field)
+  // One-word defaults of slots are the site's vocabulary too (`type: tab`); the options of a
+  // slot are what the tool can be asked about (`type` ∈ repositories, code, issues).
+  const oneWord = (v: unknown): v is string => typeof v === 'string' && /^[a-z]{3,20}$/i.test(v)
+  const slotSchemas = Object.values(tool.inputs.properties ?? {})
+  // The default of a slot named `type` or `kind` says what the tool works on (`type: tab` of a
+  // flow tab, `type: directory` of a folder listing): the kind of its object.
+  const kindSlot = (name: string) => /^(type|kind)$/i.test(name)
+  const slotEntries = Object.entries(tool.inputs.properties ?? {})
+  add(
+    slotEntries
+      .filter(([name]) => kindSlot(name))
+      .map(([, s]) => s.default)
+      .filter(oneWord)
+      .flatMap(words),
+    'kind',
+  )
+  add(
+    slotEntries
+      .filter(([name]) => !kindSlot(name))
+      .map(([, s]) => s.default)
+      .filter(oneWord)
+      .flatMap(words),
+    'value',
+  )
+  // A quoted name in the tool's intent that a slot took (`the inject node "run nightly import"`)
+  // is what people call the thing it works on: its words, as strong as an answer's field names.
+  add(quotedNames(tool).flatMap(words), 'named')
+  add(
+    slotSchemas
+      .flatMap((s) => (Array.isArray(s.enum) ? s.enum : []))
+      .filter(oneWord)
+      .flatMap(words),
+    'option',
+  )
+  // A tool recorded with a file name, a URL, an e-mail... in a slot works on files, links, mail.
+  add(
+    valueKinds(tool).flatMap((k) => KIND_WORDS[k] ?? []),
+    'kind',
+  )
+}
+
+type IntentWord = ReturnType<typeof parseIntent>['core'][number]
+
+/** What a tool's intent works on, and where. */
+interface IntentObject {
+  /** The specific words of its object (`ToolProfile.objectStems`). */
+  specific: IntentWord[]
+  /** The word that names its head, if any. */
+  headWord: IntentWord | undefined
+  /** A search of a place for a value (`ToolProfile.searchesSite`). */
+  searchedPlace: boolean
+  /** Stems of the words that name where it works. */
+  context: string[]
+}
+
+/**
+ * Reads the parse of a tool's intent and the stems that only name its site; returns the specific
+ * words of its object (what a search finds, else its object, else its places and values), its
+ * head word, whether it searches a place for a value, and the stems of where it works.
+ */
+function objectOfIntent(
+  parsed: ReturnType<typeof parseIntent>,
+  siteStems: ReadonlySet<string>,
+): IntentObject {
+  const specificOf = (list: typeof parsed.core) =>
+    list.filter((w) => !w.generic && !w.literal && !siteStems.has(w.stem))
+  // `search the blog for posts about X`: what is searched (`the blog`) is a place, the plural
+  // after `for` is what the search finds (`posts`): the object.
+  const first = parsed.values.find((w) => !w.literal)
+  const found = first && !first.generic && isPlural(first.word) ? first : undefined
+  const searched = parsed.verb?.verbClass === 'search' && parsed.core.length > 0 && found
+  // `what's in the invoices folder`: no object after a verb, the place names what it is about.
+  const specific = searched
+    ? [found]
+    : specificOf(parsed.core).length
+      ? specificOf(parsed.core)
+      : specificOf([...parsed.places, ...parsed.values])
+  // `set the [status] of issue #1`: the noun before `of` is what it works on.
+  const headWord = specific.find((w) => w.ofHead) ?? specific.at(-1)
+  // Words that name where the tool works: what a search searches, its `in`/`on` places, the
+  // site's names and page titles. Shared with the other tools of the site (`toolIndex.ts`).
+  // `search the Website project for "duplicate"`: the project is where it searches, not what.
+  const searchedPlace =
+    parsed.verb?.verbClass === 'search' &&
+    !searched &&
+    specificOf(parsed.core).length > 0 &&
+    parsed.values.length > 0
+  const context = [
+    ...(searched || searchedPlace ? parsed.core : []),
+    ...parsed.places.filter((w) => !w.literal),
+    ...parsed.sites.filter((w) => !w.literal),
+  ].map((w) => w.stem)
+  return { specific, headWord, searchedPlace, context }
 }
 
 /**
