@@ -1,7 +1,7 @@
 import type { ErrorBody } from './errors'
 import type { RecordingView } from './screencast'
 import type { Requirement, Run } from './run'
-import { TOOL_EDIT_SCHEMA, type ToolEdit } from './toolEdit'
+import { APP_API_INPUT_SCHEMAS, type AppApiMethod } from './appApiSchemas'
 import type { HttpAuthScheme, ToolSpec, ToolSummary } from './toolSpec'
 import type { Action, ExchangeSummary, Exchange } from './trace'
 
@@ -386,147 +386,72 @@ export interface SyncStatus {
   error: SyncProblem | null
 }
 
-/** Method name → `[input, result]`. */
-interface AppApiMethods {
-  'app.info': [Record<string, never>, AppInfo]
-  'settings.get': [Record<string, never>, AppSettings]
-  /**
-   * Saves settings into settings.json and applies them at once: a Chromium path (null clears
-   * it) that must be an executable file, a result retention of whole days (1-3650) and MiB
-   * (1-1048576). 400 `invalid_input` names the field; nothing is saved then.
-   */
-  'settings.update': [
-    {
-      chromiumPath?: string | null
-      resultRetention?: { days: number; maxMB: number }
-    },
-    AppSettings,
-  ]
-  /** `cdpEndpoint`: record in the person's own Chromium (`--remote-debugging-port`) instead. */
-  'recorder.start': [{ url: string; intent: string; cdpEndpoint?: string }, RecordingState]
-  'recorder.current': [Record<string, never>, RecordingState | null]
-  'recorder.stop': [{ sessionId: string }, RecordingResult]
-  /**
-   * Answers the recording's HTTP authentication challenge: saves the username and password as
-   * the site's login (sealed: 503 `unavailable` while the vault is locked), then loads the page
-   * again with them.
-   */
-  'recorder.answerAuth': [{ sessionId: string; username: string; password: string }, RecordingState]
-  /**
-   * A HAR 1.2 file imported as a recording and compiled: its text (`har`, the desktop window), or
-   * the id `POST /app-api/har-upload` gave the file streamed to it (`uploadId`, web mode). At
-   * most {@link HAR_MAX_BYTES} either way.
-   */
-  'recorder.importHar': [
-    ({ har: string } | { uploadId: string }) & { intent: string; fileName?: string },
-    RecordingResult,
-  ]
-  'tools.list': [Record<string, never>, ToolSummary[]]
-  /**
-   * Tools for an intent through the router, with scores: free in the app, where
-   * nothing is metered; `status` and `reason` as the account API's search result.
-   */
-  'tools.search': [
-    { intent: string },
-    { status: string; matches: ToolSearchMatch[]; reason: string | null },
-  ]
-  'usage.get': [Record<string, never>, UsageView]
-  /** What a run of the tool needs first (a saved login, an open vault, a secret); [] when ready. */
-  'tools.needs': [{ id: string }, ToolNeed[]]
-  /** The login a recording or HAR showed the browser used on `host`; null when none. */
-  'logins.offer': [{ traceId: string; host: string }, LoginOffer | null]
-  /**
-   * Saves that login, sealed in the vault as `sitecall login` saves one (503 `unavailable` while
-   * the vault is locked: nothing is kept); `password` completes a Digest login (400 without).
-   */
-  'logins.saveFromTrace': [{ traceId: string; host: string; password?: string }, LoginOffer]
-  /** The person declined the offer: the login held in memory for it is forgotten. */
-  'logins.skipFromTrace': [{ traceId: string; host: string }, { skipped: boolean }]
-  /** Recordings, newest first. */
-  'traces.list': [Record<string, never>, TraceSummary[]]
-  'traces.get': [{ id: string }, TraceDetail]
-  /** One exchange with its headers and bodies. */
-  'traces.exchange': [{ traceId: string; exchangeId: string }, Exchange]
-  /** The trace as HAR 1.2 (JSON), to save as a file. */
-  'traces.exportHar': [{ id: string }, { fileName: string; har: unknown }]
-  'traces.delete': [{ id: string }, { deleted: boolean }]
-  /** Manual compile: exactly this exchange of a stored trace ("use this request instead"). */
-  'compile.prepare': [
-    { traceId: string; exchangeId: string; intent?: string; dependencyExchangeIds?: string[] },
-    RecordingResult,
-  ]
-  'tools.get': [{ id: string }, ToolDetail]
-  'tools.run': [{ id: string; inputs: Record<string, unknown> }, Run]
-  'tools.delete': [{ id: string }, { deleted: boolean }]
-  /** Saves an edit as a new version, a candidate again until a run verifies it. */
-  'tools.update': [{ id: string; edit: ToolEdit }, ToolDetail]
-  /** The candidate `id` takes the place (and name) of the tool `replaces`, which is deleted. */
-  'tools.replace': [{ id: string; replaces: string }, ToolDetail]
-  'runs.list': [{ toolId?: string }, Run[]]
-  /** One run with its inputs, effects, timing and its tool's steps; 404 `not_found`. */
-  'runs.get': [{ runId: string }, RunDetail]
-  'keys.list': [Record<string, never>, KeySummary[]]
-  'keys.create': [{ label: string }, { key: string; summary: KeySummary }]
-  /** Tool scopes of the workspace (interface.md "Tool scope"): each restricts a connection to apps and tools. */
-  'scopes.list': [Record<string, never>, ToolScopeSummary[]]
-  /** Creates or replaces a tool scope, as `POST /api/v1/scopes` does. */
-  'scopes.create': [{ slug: string; apps: string[]; tools: string[] }, ToolScopeSummary]
-  /** Deletes a tool scope, as `DELETE /api/v1/scopes/{slug}` does. */
-  'scopes.delete': [{ slug: string }, { deleted: boolean }]
-  /** Revokes a key of the workspace: requests with it answer 403 `revoked` from then on. */
-  'keys.revoke': [{ id: string }, { revoked: boolean }]
-  /** Local sites API keys and OAuth clients may index and browse. */
-  'localSites.list': [Record<string, never>, LocalSiteSummary[]]
-  'localSites.allow': [{ host: string }, LocalSiteSummary]
-  'localSites.remove': [{ host: string }, { removed: boolean }]
-  /** Runs waiting on the person, oldest first; `now` is the core's clock (ms) for the countdown. */
-  'requirements.list': [Record<string, never>, { now: number; items: InboxItem[] }]
-  /** Answers a waiting run and resolves with it once it is final or waits again. */
-  'requirements.answer': [
-    { runId: string; stateRevision: number; answers: RequirementAnswer[] },
-    Run,
-  ]
-  'secrets.list': [Record<string, never>, SecretSummary[]]
-  /** Stores or replaces a secret bound to `hosts`; the value never comes back. */
-  'secrets.set': [{ name: string; value: string; hosts: string[] }, SecretSummary]
-  'secrets.delete': [{ name: string }, { deleted: boolean }]
-  'vault.status': [Record<string, never>, VaultState]
-  /** With a passphrase: unlocks (or sets a new vault's); without: asks the keychain again. */
-  'vault.unlock': [{ passphrase?: string }, VaultState]
-  'logins.list': [Record<string, never>, LoginSummary[]]
-  /** Opens the site in a browser for the person to sign in (by `host` or `url`). */
-  'logins.signIn': [{ host?: string; url?: string }, SignInState]
-  'logins.signInState': [{ signInId: string }, SignInState]
-  /** Saves the login and, as chosen, the typed username and password and a TOTP seed. */
-  'logins.finishSignIn': [
-    { signInId: string; saveCredentials: boolean; totpSeed?: string },
-    SignInState,
-  ]
-  'logins.cancelSignIn': [{ signInId: string }, SignInState]
-  /** Answers a sign-in's HTTP authentication challenge; saved as the site's login once accepted. */
-  'logins.answerAuth': [{ signInId: string; username: string; password: string }, SignInState]
-  /** Deletes a site's login and its secrets. */
-  'logins.forget': [{ host: string }, { forgotten: boolean }]
-  'sync.status': [Record<string, never>, SyncStatus]
-  /**
-   * Links this desktop to a team server: with `token` (an owner token, for self-hosted scripts)
-   * at once; without, by OAuth in the system browser (answers while it waits: `linking`; the
-   * `sync.changed` event tells the end). A refusal is the status's `error`, not a thrown error.
-   */
-  'sync.link': [{ serverUrl: string; token?: string; workspace?: string }, SyncStatus]
-  /** Gives up a link waiting on the browser (`link_cancelled`). */
-  'sync.cancelLink': [Record<string, never>, SyncStatus]
-  /** Pushes the outbox and pulls (progress by `sync.changed`); answers when it ends. */
-  'sync.run': [Record<string, never>, SyncStatus]
-  /** Settles a conflict as `sitecall sync --take mine|theirs TOOL` does, then syncs. */
-  'sync.take': [{ toolId: string; side: 'mine' | 'theirs' }, SyncStatus]
-  /** Forgets the link and its token; the tools stay. */
-  'sync.unlink': [Record<string, never>, SyncStatus]
+/**
+ * Method name → what it resolves with. What each method takes, and its documentation, is its
+ * schema in `APP_API_INPUT_SCHEMAS` (src/shared/appApiSchemas.ts).
+ */
+interface AppApiResults {
+  'app.info': AppInfo
+  'settings.get': AppSettings
+  'settings.update': AppSettings
+  'recorder.start': RecordingState
+  'recorder.current': RecordingState | null
+  'recorder.stop': RecordingResult
+  'recorder.answerAuth': RecordingState
+  'recorder.importHar': RecordingResult
+  'tools.list': ToolSummary[]
+  'tools.search': { status: string; matches: ToolSearchMatch[]; reason: string | null }
+  'usage.get': UsageView
+  'tools.needs': ToolNeed[]
+  'logins.offer': LoginOffer | null
+  'logins.saveFromTrace': LoginOffer
+  'logins.skipFromTrace': { skipped: boolean }
+  'traces.list': TraceSummary[]
+  'traces.get': TraceDetail
+  'traces.exchange': Exchange
+  'traces.exportHar': { fileName: string; har: unknown }
+  'traces.delete': { deleted: boolean }
+  'compile.prepare': RecordingResult
+  'tools.get': ToolDetail
+  'tools.run': Run
+  'tools.delete': { deleted: boolean }
+  'tools.update': ToolDetail
+  'tools.replace': ToolDetail
+  'runs.list': Run[]
+  'runs.get': RunDetail
+  'keys.list': KeySummary[]
+  'keys.create': { key: string; summary: KeySummary }
+  'scopes.list': ToolScopeSummary[]
+  'scopes.create': ToolScopeSummary
+  'scopes.delete': { deleted: boolean }
+  'keys.revoke': { revoked: boolean }
+  'localSites.list': LocalSiteSummary[]
+  'localSites.allow': LocalSiteSummary
+  'localSites.remove': { removed: boolean }
+  'requirements.list': { now: number; items: InboxItem[] }
+  'requirements.answer': Run
+  'secrets.list': SecretSummary[]
+  'secrets.set': SecretSummary
+  'secrets.delete': { deleted: boolean }
+  'vault.status': VaultState
+  'vault.unlock': VaultState
+  'logins.list': LoginSummary[]
+  'logins.signIn': SignInState
+  'logins.signInState': SignInState
+  'logins.finishSignIn': SignInState
+  'logins.cancelSignIn': SignInState
+  'logins.answerAuth': SignInState
+  'logins.forget': { forgotten: boolean }
+  'sync.status': SyncStatus
+  'sync.link': SyncStatus
+  'sync.cancelLink': SyncStatus
+  'sync.run': SyncStatus
+  'sync.take': SyncStatus
+  'sync.unlink': SyncStatus
 }
 
-export type AppApiMethod = keyof AppApiMethods
-export type AppApiInput<M extends AppApiMethod> = AppApiMethods[M][0]
-export type AppApiResult<M extends AppApiMethod> = AppApiMethods[M][1]
+export { APP_API_INPUT_SCHEMAS, type AppApiInput, type AppApiMethod } from './appApiSchemas'
+export type AppApiResult<M extends AppApiMethod> = AppApiResults[M]
 
 /** Push events, main → UI. */
 export interface AppEventMap {
@@ -552,320 +477,9 @@ export type AppResult<T> = { ok: true; value: T } | { ok: false; error: ErrorBod
  */
 export const HAR_MAX_BYTES = 200 * 1024 * 1024
 
-const emptyObject = { type: 'object', additionalProperties: false, properties: {} } as const
-const idOnly = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['id'],
-  properties: { id: { type: 'string', minLength: 1 } },
-} as const
-
-const traceHost = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['traceId', 'host'],
-  properties: {
-    traceId: { type: 'string', minLength: 1, maxLength: 200 },
-    host: { type: 'string', minLength: 1, maxLength: 260 },
-  },
-} as const
-
-/** A username and password typed for an HTTP authentication challenge (RFC 7617 §2: no colon in the user-id). */
-const httpCredentials = {
-  username: { type: 'string', minLength: 1, maxLength: 200, pattern: '^[^:]*$' },
-  password: { type: 'string', maxLength: 500 },
-} as const
-
-const signInIdOnly = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['signInId'],
-  properties: { signInId: { type: 'string', minLength: 1, maxLength: 100 } },
-} as const
-
-/** JSON Schema of each method's input: the allowlist of channels and what each may carry. */
-export const APP_API_INPUT_SCHEMAS: Record<AppApiMethod, object> = {
-  'app.info': emptyObject,
-  'settings.get': emptyObject,
-  'settings.update': {
-    type: 'object',
-    additionalProperties: false,
-    properties: {
-      chromiumPath: { type: ['string', 'null'], maxLength: 4096 },
-      resultRetention: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['days', 'maxMB'],
-        properties: { days: { type: 'number' }, maxMB: { type: 'number' } },
-      },
-    },
-  },
-  'recorder.start': {
-    type: 'object',
-    additionalProperties: false,
-    required: ['url', 'intent'],
-    properties: {
-      url: { type: 'string', minLength: 1, maxLength: 2000 },
-      intent: { type: 'string', minLength: 1, maxLength: 2000 },
-      cdpEndpoint: { type: 'string', pattern: '^(https?|wss?)://', maxLength: 2000 },
-    },
-  },
-  'recorder.current': emptyObject,
-  'recorder.importHar': {
-    type: 'object',
-    additionalProperties: false,
-    required: ['intent'],
-    oneOf: [{ required: ['har'] }, { required: ['uploadId'] }],
-    properties: {
-      // The JSON transport's body limit (5 MiB) bounds it there: web mode uploads bigger files.
-      har: { type: 'string', minLength: 2 },
-      uploadId: { type: 'string', minLength: 1, maxLength: 100 },
-      intent: { type: 'string', minLength: 1, maxLength: 2000 },
-      fileName: { type: 'string', maxLength: 255 },
-    },
-  },
-  'recorder.stop': {
-    type: 'object',
-    additionalProperties: false,
-    required: ['sessionId'],
-    properties: { sessionId: { type: 'string', minLength: 1 } },
-  },
-  'recorder.answerAuth': {
-    type: 'object',
-    additionalProperties: false,
-    required: ['sessionId', 'username', 'password'],
-    properties: {
-      sessionId: { type: 'string', minLength: 1, maxLength: 100 },
-      ...httpCredentials,
-    },
-  },
-  'tools.list': emptyObject,
-  'tools.search': {
-    type: 'object',
-    additionalProperties: false,
-    required: ['intent'],
-    properties: { intent: { type: 'string', minLength: 1, maxLength: 2000 } },
-  },
-  'usage.get': emptyObject,
-  'tools.needs': idOnly,
-  'logins.offer': traceHost,
-  'logins.saveFromTrace': {
-    ...traceHost,
-    properties: { ...traceHost.properties, password: httpCredentials.password },
-  },
-  'logins.skipFromTrace': traceHost,
-  'traces.list': emptyObject,
-  'traces.get': idOnly,
-  'traces.exchange': {
-    type: 'object',
-    additionalProperties: false,
-    required: ['traceId', 'exchangeId'],
-    properties: {
-      traceId: { type: 'string', minLength: 1, maxLength: 200 },
-      exchangeId: { type: 'string', minLength: 1, maxLength: 200 },
-    },
-  },
-  'traces.exportHar': idOnly,
-  'traces.delete': idOnly,
-  'compile.prepare': {
-    type: 'object',
-    additionalProperties: false,
-    required: ['traceId', 'exchangeId'],
-    properties: {
-      traceId: { type: 'string', minLength: 1, maxLength: 200 },
-      exchangeId: { type: 'string', minLength: 1, maxLength: 200 },
-      intent: { type: 'string', minLength: 1, maxLength: 2000 },
-      dependencyExchangeIds: {
-        type: 'array',
-        maxItems: 50,
-        items: { type: 'string', minLength: 1, maxLength: 200 },
-      },
-    },
-  },
-  'tools.get': idOnly,
-  'tools.run': {
-    type: 'object',
-    additionalProperties: false,
-    required: ['id', 'inputs'],
-    properties: { id: { type: 'string', minLength: 1 }, inputs: { type: 'object' } },
-  },
-  'tools.delete': idOnly,
-  'tools.update': {
-    type: 'object',
-    additionalProperties: false,
-    required: ['id', 'edit'],
-    properties: { id: { type: 'string', minLength: 1, maxLength: 200 }, edit: TOOL_EDIT_SCHEMA },
-  },
-  'tools.replace': {
-    type: 'object',
-    additionalProperties: false,
-    required: ['id', 'replaces'],
-    properties: {
-      id: { type: 'string', minLength: 1, maxLength: 200 },
-      replaces: { type: 'string', minLength: 1, maxLength: 200 },
-    },
-  },
-  'runs.list': {
-    type: 'object',
-    additionalProperties: false,
-    properties: { toolId: { type: 'string' } },
-  },
-  'runs.get': {
-    type: 'object',
-    additionalProperties: false,
-    required: ['runId'],
-    properties: { runId: { type: 'string', minLength: 1, maxLength: 100 } },
-  },
-  'keys.list': emptyObject,
-  'keys.create': {
-    type: 'object',
-    additionalProperties: false,
-    required: ['label'],
-    properties: { label: { type: 'string', minLength: 1, maxLength: 100 } },
-  },
-  'keys.revoke': idOnly,
-  'localSites.list': emptyObject,
-  'localSites.allow': {
-    type: 'object',
-    additionalProperties: false,
-    required: ['host'],
-    properties: { host: { type: 'string', minLength: 1, maxLength: 260 } },
-  },
-  'localSites.remove': {
-    type: 'object',
-    additionalProperties: false,
-    required: ['host'],
-    properties: { host: { type: 'string', minLength: 1, maxLength: 260 } },
-  },
-  'scopes.list': emptyObject,
-  'scopes.delete': {
-    type: 'object',
-    additionalProperties: false,
-    required: ['slug'],
-    properties: { slug: { type: 'string', minLength: 1, maxLength: 40 } },
-  },
-  'scopes.create': {
-    type: 'object',
-    additionalProperties: false,
-    required: ['slug', 'apps', 'tools'],
-    properties: {
-      slug: { type: 'string', minLength: 1, maxLength: 40 },
-      apps: { type: 'array', maxItems: 200, items: { type: 'string', maxLength: 260 } },
-      tools: { type: 'array', maxItems: 200, items: { type: 'string', maxLength: 300 } },
-    },
-  },
-  'requirements.list': emptyObject,
-  'requirements.answer': {
-    type: 'object',
-    additionalProperties: false,
-    required: ['runId', 'stateRevision', 'answers'],
-    properties: {
-      runId: { type: 'string', minLength: 1, maxLength: 200 },
-      stateRevision: { type: 'integer' },
-      answers: {
-        type: 'array',
-        minItems: 1,
-        maxItems: 50,
-        items: {
-          type: 'object',
-          additionalProperties: false,
-          required: ['requirementId'],
-          properties: {
-            requirementId: { type: 'string', minLength: 1, maxLength: 300 },
-            value: {},
-            optionId: { type: 'string', maxLength: 200 },
-            approve: { type: 'boolean' },
-          },
-        },
-      },
-    },
-  },
-  'secrets.list': emptyObject,
-  'secrets.set': {
-    type: 'object',
-    additionalProperties: false,
-    required: ['name', 'value', 'hosts'],
-    properties: {
-      name: { type: 'string', minLength: 1, maxLength: 64 },
-      value: { type: 'string', minLength: 1 },
-      hosts: { type: 'array', maxItems: 20, items: { type: 'string', maxLength: 260 } },
-    },
-  },
-  'secrets.delete': {
-    type: 'object',
-    additionalProperties: false,
-    required: ['name'],
-    properties: { name: { type: 'string', minLength: 1, maxLength: 64 } },
-  },
-  'vault.status': emptyObject,
-  'vault.unlock': {
-    type: 'object',
-    additionalProperties: false,
-    properties: { passphrase: { type: 'string', minLength: 1, maxLength: 1024 } },
-  },
-  'logins.list': emptyObject,
-  'logins.signIn': {
-    type: 'object',
-    additionalProperties: false,
-    minProperties: 1,
-    properties: {
-      host: { type: 'string', minLength: 1, maxLength: 260 },
-      url: { type: 'string', minLength: 1, maxLength: 2000 },
-    },
-  },
-  'logins.signInState': signInIdOnly,
-  'logins.finishSignIn': {
-    type: 'object',
-    additionalProperties: false,
-    required: ['signInId', 'saveCredentials'],
-    properties: {
-      signInId: { type: 'string', minLength: 1, maxLength: 100 },
-      saveCredentials: { type: 'boolean' },
-      totpSeed: { type: 'string', maxLength: 2000 },
-    },
-  },
-  'logins.cancelSignIn': signInIdOnly,
-  'logins.answerAuth': {
-    type: 'object',
-    additionalProperties: false,
-    required: ['signInId', 'username', 'password'],
-    properties: {
-      signInId: { type: 'string', minLength: 1, maxLength: 100 },
-      ...httpCredentials,
-    },
-  },
-  'logins.forget': {
-    type: 'object',
-    additionalProperties: false,
-    required: ['host'],
-    properties: { host: { type: 'string', minLength: 1, maxLength: 260 } },
-  },
-  'sync.status': emptyObject,
-  'sync.link': {
-    type: 'object',
-    additionalProperties: false,
-    required: ['serverUrl'],
-    properties: {
-      serverUrl: { type: 'string', minLength: 1, maxLength: 2000 },
-      token: { type: 'string', minLength: 1, maxLength: 4000 },
-      workspace: { type: 'string', minLength: 1, maxLength: 200 },
-    },
-  },
-  'sync.cancelLink': emptyObject,
-  'sync.run': emptyObject,
-  'sync.take': {
-    type: 'object',
-    additionalProperties: false,
-    required: ['toolId', 'side'],
-    properties: {
-      toolId: { type: 'string', minLength: 1, maxLength: 200 },
-      side: { enum: ['mine', 'theirs'] },
-    },
-  },
-  'sync.unlink': emptyObject,
-}
-
-export const APP_API_METHODS = Object.keys(APP_API_INPUT_SCHEMAS) as AppApiMethod[]
+/** The contract's methods, in its order. */
+export const APP_API_METHODS: AppApiMethod[] =
+  Object.keys(APP_API_INPUT_SCHEMAS).filter(isAppApiMethod)
 export const APP_EVENT_NAMES: AppEventName[] = [
   'recorder.exchange',
   'recorder.action',

@@ -15,7 +15,6 @@ const LONG_FUNCTIONS: Pin[] = [
   ['src/main/api/oauth/tokens.ts', 'createTokenService', 124],
   ['src/main/api/routes/teamAccounts.ts', 'registerTeamAccountRoutes', 396],
   ['src/main/api/routes/toolSync.ts', 'registerToolSyncRoutes', 157],
-  ['src/main/app/appHandlers.ts', 'createAppHandlers', 235],
   ['src/main/browse/browseSessions.ts', 'createBrowseSessions', 316],
   ['src/main/browse/indexJobs.ts', 'createIndexing', 175],
   ['src/main/browse/recordingSessions.ts', 'createRecordingSessions', 136],

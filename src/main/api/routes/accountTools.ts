@@ -5,7 +5,7 @@ import { slotInputs } from '../slotInputs'
 import { timeoutError } from '../../engine/callTool'
 import { toPublicRun } from '../../engine/runEngine'
 import { admitMetered } from '../billing'
-import { EXECUTE_BODY_SCHEMA, type ExecuteBody } from '../../../shared/accountApiSchemas'
+import { EXECUTE_BODY_SCHEMA } from '../../../shared/accountApiSchemas'
 import { validBody } from '../routeValidation'
 import { operationKey } from '../operationKey'
 import type { ServerDeps } from '../serverDeps'
@@ -89,7 +89,7 @@ export function registerAccountToolRoutes(app: FastifyInstance, deps: ServerDeps
           `Unknown fields ${unknown.join(', ')}. Valid: ${EXECUTE_FIELDS.join(', ')}.`,
         )
       // Spec B: the body is optional (no inputs, no confirmation).
-      const body = validBody<ExecuteBody>(request, {})
+      const body = validBody(request, EXECUTE_BODY_SCHEMA, {})
       const tools = store.toolsFor(caller.tenant)
       const tool = tools.get(request.params.id)
       if (!tool) throw new ServiceError('not_found', `No tool ${request.params.id}.`)

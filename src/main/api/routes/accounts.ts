@@ -7,8 +7,6 @@ import { json } from '../../surface/openapi/docParts'
 import {
   ACCOUNT_PUT_BODY_SCHEMA,
   VAULT_UNLOCK_BODY_SCHEMA,
-  type AccountPutBody,
-  type VaultUnlockBody,
 } from '../../../shared/accountApiSchemas'
 import { validBody } from '../routeValidation'
 
@@ -40,7 +38,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: ServerDeps): v
     },
     async (request) => {
       const caller = deps.auth.authenticate(request)
-      const body = validBody<AccountPutBody>(request)
+      const body = validBody(request, ACCOUNT_PUT_BODY_SCHEMA)
       const hosts = body.hosts === undefined ? null : normalizeSecretHosts(body.hosts)
       const { created, secret } = await deps.vault.put(
         caller.tenant,
@@ -120,7 +118,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: ServerDeps): v
     },
     async (request) => {
       deps.auth.requireOwner(request)
-      const body = validBody<VaultUnlockBody>(request, {})
+      const body = validBody(request, VAULT_UNLOCK_BODY_SCHEMA, {})
       return { vault: await deps.vault.unlock(body.passphrase) }
     },
   )

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { COMPOSE_BODY_SCHEMA, type ComposeBody } from '../../../shared/composeSchemas'
+import { COMPOSE_BODY_SCHEMA } from '../../../shared/composeSchemas'
 import { compose } from '../../surface/compose'
 import { parseDeadline } from '../../surface/deadline'
 import { callKey } from '../operationKey'
@@ -68,7 +68,7 @@ export function registerComposeRoutes(app: FastifyInstance, deps: ServerDeps): v
     },
     async (request, reply) => {
       const caller = deps.auth.authenticate(request)
-      const body = validBody<ComposeBody>(request)
+      const body = validBody(request, COMPOSE_BODY_SCHEMA)
       const deadlineMs = parseDeadline(request.headers['x-service-deadline-ms'], body.timeoutMs)
       const answer = await compose(composeDeps, {
         tenant: caller.tenant,

@@ -1,7 +1,7 @@
-import { Type, type Static } from '@sinclair/typebox'
+import { Type } from '@sinclair/typebox'
 import type { FastifyInstance } from 'fastify'
 import { ServiceError } from '../../../shared/errors'
-import type { DeviceHub, DeviceReport } from '../../server/devices'
+import type { DeviceHub } from '../../server/devices'
 import { MAX_DEVICE_WAIT_S } from '../../server/devices'
 import { workspaceOf } from '../../store/workspaces'
 import type { Authenticator } from '../../surface/caller'
@@ -20,7 +20,6 @@ const REGISTER_SCHEMA = Type.Object(
     'x-message': '`{name, sites: ["host[:port]", ...], asksApprovals?}`',
   },
 )
-type Register = Static<typeof REGISTER_SCHEMA>
 
 const REPORT_SCHEMA = Type.Object(
   {
@@ -127,7 +126,7 @@ export function registerDeviceRoutes(
     },
     async (request) => {
       const caller = deps.auth.authenticate(request)
-      const body = validBody<Register>(request)
+      const body = validBody(request, REGISTER_SCHEMA)
       return devices.register(
         workspace(caller.tenant),
         body.name,
@@ -195,7 +194,7 @@ export function registerDeviceRoutes(
     },
     async (request) => {
       const caller = deps.auth.authenticate(request)
-      const body = validBody<DeviceReport>(request)
+      const body = validBody(request, REPORT_SCHEMA)
       const { id, runId } = request.params
       return { ...devices.report(workspace(caller.tenant), id, runId, body), received: true }
     },

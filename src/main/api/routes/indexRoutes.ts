@@ -12,12 +12,7 @@ import { hashInputs } from '../../engine/inputsHash'
 import type { Caller } from '../../surface/caller'
 import { presentReceipt, replayReceipt } from '../receiptReplay'
 import { INDEX_ENDPOINT } from '../accountPaths'
-import {
-  INDEX_BODY_SCHEMA,
-  INDEX_JOB_BODY_SCHEMA,
-  type IndexBody,
-  type IndexJobBody,
-} from '../../../shared/accountApiSchemas'
+import { INDEX_BODY_SCHEMA, INDEX_JOB_BODY_SCHEMA } from '../../../shared/accountApiSchemas'
 import { browseGuardFor, guardApiUrl, localSitesOf, ownOriginsOf } from '../../surface/localSites'
 import { routeSchema } from '../../surface/openapi/routeSchema'
 import { OPERATION_KEY, json, billing } from '../../surface/openapi/docParts'
@@ -162,7 +157,7 @@ async function indexOnce(ops: IndexOperations, request: FastifyRequest, reply: F
   const { store, auth, clock } = ops.deps
   const caller = auth.authenticate(request)
   const key = operationKey(request)
-  const body = validBody<IndexBody>(request)
+  const body = validBody(request, INDEX_BODY_SCHEMA)
   const url = await admitUrl(ops.deps, caller, request, body.url)
   const inputHash = hashInputs({ url, intent: body.intent })
   const opKey = `index:${key}`
@@ -251,7 +246,7 @@ function openReceipt(
 async function startIndexJob(deps: ServerDeps, request: FastifyRequest, reply: FastifyReply) {
   const { store, auth, clock } = deps
   const caller = auth.authenticate(request)
-  const body = validBody<IndexJobBody>(request)
+  const body = validBody(request, INDEX_JOB_BODY_SCHEMA)
   const url = await admitUrl(deps, caller, request, body.url)
   if (body.intent) await deps.vault.refuseSecretValues(body.intent, caller.tenant)
   const service = deps.indexing

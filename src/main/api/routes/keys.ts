@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { monotonicFactory } from 'ulid'
-import { KEY_BODY_SCHEMA, type KeyBody } from '../../../shared/accountApiSchemas'
+import { KEY_BODY_SCHEMA } from '../../../shared/accountApiSchemas'
 import { ServiceError } from '../../../shared/errors'
 import type { ApiKeyRecord, KeyRepository } from '../../store/keyRepository'
 import type { Authenticator } from '../../surface/caller'
@@ -65,7 +65,7 @@ export function registerKeyRoutes(
     },
     async (request, reply) => {
       const caller = deps.auth.requireManager(request)
-      const body = validBody<KeyBody>(request, {})
+      const body = validBody(request, KEY_BODY_SCHEMA, {})
       const label = (body.label ?? 'api').trim()
       const kind = body.kind ?? 'personal'
       const { key, record } = deps.keys.create(

@@ -1,3 +1,4 @@
+import { Type } from '@sinclair/typebox'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { ServiceError } from '../../../shared/errors'
 import type { OAuthRepository } from '../../store/oauthRepository'
@@ -70,13 +71,13 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: OAuthRouteDeps):
     reply
       .status(201)
       .header('cache-control', 'no-store')
-      .send(register(validBody<OAuthClientBody>(request))),
+      .send(register(validBody(request, OAUTH_CLIENT_BODY_SCHEMA))),
   )
   app.post('/app-api/session/refresh', { schema: REFRESH_ROUTE }, async (request, reply) =>
     refreshSession(deps, request, reply),
   )
   app.post('/app-api/session/redeem', { schema: REDEEM_ROUTE }, async (request, reply) => {
-    const { code } = validBody<{ code: string }>(request)
+    const { code } = validBody(request, REDEEM_BODY_SCHEMA)
     return sendSession(deps, request, reply, deps.ownerTokens.redeem(code))
   })
   app.post('/app-api/session/resume', { schema: RESUME_ROUTE }, async (request, reply) => {
@@ -132,17 +133,18 @@ const REFRESH_ROUTE = routeSchema({
   errors: ['bad_request'],
 })
 
+/** Body of `POST /app-api/session/redeem`: the start link's one-time code. */
+const REDEEM_BODY_SCHEMA = Type.Object(
+  { code: Type.String({ minLength: 1, maxLength: 200 }) },
+  { additionalProperties: false },
+)
+
 const REDEEM_ROUTE = routeSchema({
   summary: "Trade the one-time code of the app's start link for an owner token (one hour).",
   tag: 'app',
   auth: 'public',
   body: {
-    schema: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['code'],
-      properties: { code: { type: 'string', minLength: 1, maxLength: 200 } },
-    },
+    schema: REDEEM_BODY_SCHEMA,
     required: true,
   },
   responses: { '200': json('`{token, expiresAt, expiresInSeconds}`') },

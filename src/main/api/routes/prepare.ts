@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
-import { PREPARE_BODY_SCHEMA, type PrepareBody } from '../../../shared/accountApiSchemas'
+import { PREPARE_BODY_SCHEMA } from '../../../shared/accountApiSchemas'
 import { ServiceError } from '../../../shared/errors'
 import { hashInputs } from '../../engine/inputsHash'
 import { admitMetered } from '../billing'
@@ -46,7 +46,7 @@ export function registerPrepareRoutes(app: FastifyInstance, deps: ServerDeps): v
     async (request) => {
       const caller = deps.auth.authenticate(request)
       const key = operationKey(request)
-      const body = validBody<PrepareBody>(request)
+      const body = validBody(request, PREPARE_BODY_SCHEMA)
       // Spec B rule 4: a secret's value in an intent is refused before the intent is stored.
       await deps.vault.refuseSecretValues(body.intent, caller.tenant)
       const bodyHash = hashInputs(body)

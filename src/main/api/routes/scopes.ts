@@ -6,7 +6,7 @@ import { saveScope } from '../../surface/toolScopes'
 import { validBody } from '../routeValidation'
 import { routeSchema } from '../../surface/openapi/routeSchema'
 import { json } from '../../surface/openapi/docParts'
-import { SCOPE_BODY_SCHEMA, type ScopeBody } from '../../../shared/accountApiSchemas'
+import { SCOPE_BODY_SCHEMA } from '../../../shared/accountApiSchemas'
 
 /**
  * Tool scopes (interface.md "C" `POST /api/v1/scopes`): create or replace a workspace's scope (201, or
@@ -35,7 +35,7 @@ export function registerScopeRoutes(
     },
     async (request, reply) => {
       const caller = deps.auth.authenticate(request)
-      const body = validBody<ScopeBody>(request)
+      const body = validBody(request, SCOPE_BODY_SCHEMA)
       const { record, replaced } = saveScope(deps.scopes, caller.tenant, body, deps.clock())
       return reply.status(replaced ? 200 : 201).send({ ...record, mcp: `/mcp/${record.slug}` })
     },

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import type { SearchBody } from '../../../shared/accountApiSchemas'
+import { SEARCH_BODY_SCHEMA } from '../../../shared/accountApiSchemas'
 import type { RouteResult, ToolRouter } from '../../router/router'
 import type { ToolSpec } from '../../../shared/toolSpec'
 import { admitMetered, METERED_COST } from '../billing'
@@ -81,7 +81,9 @@ async function search(
   const { store, auth, clock } = deps
   const caller = auth.authenticate(request)
   const key = operationKey(request)
-  const body = viaQuery ? validQuery<SearchBody>(request) : validBody<SearchBody>(request)
+  const body = viaQuery
+    ? validQuery(request, SEARCH_BODY_SCHEMA)
+    : validBody(request, SEARCH_BODY_SCHEMA)
   // Spec B rule 4: secret values never appear in intents; name them as {{secret:NAME}}.
   await deps.vault.refuseSecretValues(body.intent, caller.tenant)
   const domain = body.domain?.toLowerCase().replace(/\.(?=:|$)/, '') ?? null

@@ -5,8 +5,6 @@ import type { SignInLinks } from '../../logins/signInLinks'
 import {
   SIGN_IN_FINISH_BODY_SCHEMA,
   SIGN_IN_SUBMIT_BODY_SCHEMA,
-  type SignInFinishBody,
-  type SignInSubmitBody,
 } from '../../../shared/signInBodies'
 import { routeSchema, type RouteDoc } from '../../surface/openapi/routeSchema'
 import { validBody } from '../routeValidation'
@@ -91,7 +89,7 @@ export function registerSignInRoutes(app: FastifyInstance, deps: SignInRouteDeps
     },
     async (request, reply) => {
       const { tenant, signInId } = flowOf(tokenOf(request.params))
-      const body = validBody<SignInSubmitBody>(request)
+      const body = validBody(request, SIGN_IN_SUBMIT_BODY_SCHEMA)
       const state = await deps.flows.submit(tenant, signInId, {
         username: body.username,
         password: body.password,
@@ -113,7 +111,7 @@ export function registerSignInRoutes(app: FastifyInstance, deps: SignInRouteDeps
     },
     async (request, reply) => {
       const { tenant, signInId } = flowOf(tokenOf(request.params))
-      const body = validBody<SignInFinishBody>(request, {})
+      const body = validBody(request, SIGN_IN_FINISH_BODY_SCHEMA, {})
       const state = await deps.flows.finish(tenant, signInId, {
         saveCredentials: body.saveCredentials === true,
         totpSeed: body.totpSeed || null,

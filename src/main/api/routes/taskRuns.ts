@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify'
-import { TASK_RUN_BODY_SCHEMA, type TaskRunBody } from '../../../shared/accountApiSchemas'
+import { TASK_RUN_BODY_SCHEMA } from '../../../shared/accountApiSchemas'
 import { sendOutcome, sendRun } from '../callReply'
 import { parseDeadline } from '../../surface/deadline'
 import { schemaRef } from '../../surface/openapi/components'
@@ -47,7 +47,7 @@ export function registerTaskRunRoutes(app: FastifyInstance, deps: ServerDeps): v
   const runner = createTaskRunner(deps)
   app.post('/api/v1/runs', { schema: TASK_RUN_ROUTE }, async (request, reply) => {
     const caller = deps.auth.authenticate(request)
-    const body = validBody<TaskRunBody>(request)
+    const body = validBody(request, TASK_RUN_BODY_SCHEMA)
     // Spec B rule 4: secret values never appear in intents; name them as {{secret:NAME}}.
     await deps.vault.refuseSecretValues(body.intent, caller.tenant)
     const deadlineMs = parseDeadline(request.headers['x-service-deadline-ms'], body.deadlineMs)

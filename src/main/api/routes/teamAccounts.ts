@@ -1,4 +1,4 @@
-import { Type, type Static } from '@sinclair/typebox'
+import { Type } from '@sinclair/typebox'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { ServiceError } from '../../../shared/errors'
 import type { TeamAccounts } from '../../serverAccounts'
@@ -37,7 +37,6 @@ const CREDENTIALS_SCHEMA = Type.Object(
   },
   { additionalProperties: false },
 )
-type Credentials = Static<typeof CREDENTIALS_SCHEMA>
 const WORKSPACE_SCHEMA = Type.Object(
   {
     name: Type.String({
@@ -145,7 +144,7 @@ export function registerTeamAccountRoutes(app: FastifyInstance, deps: TeamAccoun
       }),
     },
     async (request, reply) => {
-      const body = validBody<Credentials>(request)
+      const body = validBody(request, CREDENTIALS_SCHEMA)
       const made = await team.register(body.name, body.password)
       return reply
         .status(201)
@@ -178,7 +177,7 @@ export function registerTeamAccountRoutes(app: FastifyInstance, deps: TeamAccoun
       }),
     },
     async (request, reply) => {
-      const body = validBody<Credentials>(request)
+      const body = validBody(request, CREDENTIALS_SCHEMA)
       const { account, token, expiresAt } = await team.login(body.name, body.password)
       return reply
         .header('cache-control', 'no-store')
@@ -243,7 +242,7 @@ export function registerTeamAccountRoutes(app: FastifyInstance, deps: TeamAccoun
     },
     async (request, reply) => {
       const account = signedIn(request)
-      const body = validBody<Static<typeof WORKSPACE_SCHEMA>>(request)
+      const body = validBody(request, WORKSPACE_SCHEMA)
       const made = accounts.createWorkspace(
         { id: team.newId('ws_'), name: body.name.trim(), ownerId: account.id },
         clock(),
@@ -292,7 +291,7 @@ export function registerTeamAccountRoutes(app: FastifyInstance, deps: TeamAccoun
     async (request, reply) => {
       const account = signedIn(request)
       const { id } = request.params
-      const body = validBody<Static<typeof MEMBER_SCHEMA>>(request)
+      const body = validBody(request, MEMBER_SCHEMA)
       const role = body.role ?? 'member'
       refuse(memberChangeRefusal(roleIn(id, account), { kind: 'add', role }))
       const target = accounts.findByName(body.name.trim().toLowerCase())
@@ -327,7 +326,7 @@ export function registerTeamAccountRoutes(app: FastifyInstance, deps: TeamAccoun
     async (request) => {
       const account = signedIn(request)
       const { id, accountId } = request.params
-      const { role } = validBody<Static<typeof ROLE_SCHEMA>>(request)
+      const { role } = validBody(request, ROLE_SCHEMA)
       const actor = roleIn(id, account)
       const targetRole = accounts.roleIn(id, accountId)
       if (targetRole === null) throw new ServiceError('not_found', `No member ${accountId} here.`)
@@ -396,7 +395,7 @@ export function registerTeamAccountRoutes(app: FastifyInstance, deps: TeamAccoun
     async (request, reply) => {
       const account = signedIn(request)
       const { id } = request.params
-      const body = validBody<Static<typeof INVITE_SCHEMA>>(request)
+      const body = validBody(request, INVITE_SCHEMA)
       const role = (body.role ?? 'member') as 'admin' | 'member'
       refuse(memberChangeRefusal(roleIn(id, account), { kind: 'invite', role }))
       const token = team.newInvitationToken()
@@ -471,7 +470,7 @@ export function registerTeamAccountRoutes(app: FastifyInstance, deps: TeamAccoun
     },
     async (request) => {
       const account = signedIn(request)
-      const { token } = validBody<Static<typeof ACCEPT_SCHEMA>>(request)
+      const { token } = validBody(request, ACCEPT_SCHEMA)
       const outcome = accounts.acceptInvitation(team.invitationHash(token), account, clock())
       switch (outcome.kind) {
         case 'unknown':

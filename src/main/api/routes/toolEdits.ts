@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify'
+import { Type } from '@sinclair/typebox'
 import { TOOL_EDIT_SCHEMA, type ToolEdit } from '../../../shared/toolEdit'
 import { refuseEndUser } from '../auth'
 import { editTool } from '../../surface/toolEdits'
@@ -6,6 +7,9 @@ import type { ServerDeps } from '../serverDeps'
 import { validBody } from '../routeValidation'
 import { routeSchema } from '../../surface/openapi/routeSchema'
 import { json } from '../../surface/openapi/docParts'
+
+/** `TOOL_EDIT_SCHEMA` typed as the `ToolEdit` it describes, for the route and its body. */
+const TOOL_EDIT_BODY = Type.Unsafe<ToolEdit>(TOOL_EDIT_SCHEMA)
 
 /**
  * `PATCH /v1/tools/{id}` ("the API exposes the same edit"): the body is a
@@ -25,7 +29,7 @@ export function registerToolEditRoutes(app: FastifyInstance, deps: ServerDeps): 
           'version is a candidate again until its next authorized execution verifies it.',
         tag: 'tools',
         auth: 'key',
-        body: { schema: TOOL_EDIT_SCHEMA, required: true },
+        body: { schema: TOOL_EDIT_BODY, required: true },
         responses: { '200': json('`{tool}`: the new version of the tool (its ToolSpec).') },
         errors: ['bad_request', 'unknown_argument', 'invalid_input', 'forbidden', 'not_found'],
       }),
@@ -33,7 +37,7 @@ export function registerToolEditRoutes(app: FastifyInstance, deps: ServerDeps): 
     async (request) => {
       const caller = deps.auth.authenticate(request)
       refuseEndUser(caller, 'edit them')
-      const edit = validBody<ToolEdit>(request)
+      const edit = validBody(request, TOOL_EDIT_BODY)
       const tool = editTool(
         {
           store: { tools: deps.store.toolsFor(caller.tenant) },

@@ -1,4 +1,4 @@
-import { Type, type Static } from '@sinclair/typebox'
+import { Type } from '@sinclair/typebox'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { ServiceError, isServiceError } from '../../../shared/errors'
 import { findCredentials } from '../../../shared/toolCredentials'
@@ -46,7 +46,6 @@ const PUSH_SCHEMA = Type.Object(
   { baseRevision: REVISION, tool: TOOL },
   { additionalProperties: false },
 )
-type Push = Static<typeof PUSH_SCHEMA>
 
 const SINCE: ParamDoc = {
   name: 'since',
@@ -199,7 +198,7 @@ export function registerToolSyncRoutes(app: FastifyInstance, deps: ToolSyncDeps)
     async (request, reply) => {
       const caller = deps.auth.authenticate(request)
       const key = operationKey(request)
-      const body = validBody<Push>(request)
+      const body = validBody(request, PUSH_SCHEMA)
       const { toolId } = request.params
       const tool = body.tool as unknown as ToolSpec
       if (tool.id !== toolId)
