@@ -20,7 +20,6 @@ const LONG_FUNCTIONS: Pin[] = [
   ['src/main/browse/indexJobs.ts', 'createIndexing', 175],
   ['src/main/browse/recordingSessions.ts', 'createRecordingSessions', 136],
   ['src/main/browse/screencast.ts', 'startScreencast', 238],
-  ['src/main/logins/signInFlows.ts', 'createSignInFlows', 343],
   ['src/main/mcp/mcpRoutes.ts', 'registerMcpRoutes', 153],
   ['src/main/router/parseIntent.ts', 'parseIntent', 698],
   ['src/main/router/ruleEngine.ts', 'parseRequest', 370],
