@@ -39,7 +39,6 @@ const LONG_FUNCTIONS: Pin[] = [
   ['src/main/sync/appSync.ts', 'createAppSync', 209],
   ['src/main/sync/deviceAgent.ts', 'startDeviceAgent', 226],
   ['src/main/sync/syncLocal.ts', 'createSyncLocal', 161],
-  ['src/main/vault/vault.ts', 'createVault', 286],
   ['src/renderer/components/ScreencastView.tsx', 'ScreencastView', 171],
   ['src/renderer/components/ServerLink.tsx', 'ServerLink', 131],
   ['src/renderer/components/ToolEditor.tsx', 'ToolEditor', 233],
