@@ -18,7 +18,6 @@ const LONG_FUNCTIONS: Pin[] = [
   ['src/main/app/appHandlers.ts', 'createAppHandlers', 235],
   ['src/main/browse/indexJobs.ts', 'createIndexing', 175],
   ['src/main/browse/recordingSessions.ts', 'createRecordingSessions', 136],
-  ['src/main/browse/screencast.ts', 'startScreencast', 238],
   ['src/main/mcp/mcpRoutes.ts', 'registerMcpRoutes', 153],
   ['src/main/router/parseIntent.ts', 'parseIntent', 698],
   ['src/main/router/ruleEngine.ts', 'parseRequest', 370],
