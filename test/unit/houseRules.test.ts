@@ -16,7 +16,6 @@ const LONG_FUNCTIONS: Pin[] = [
   ['src/main/api/routes/teamAccounts.ts', 'registerTeamAccountRoutes', 396],
   ['src/main/api/routes/toolSync.ts', 'registerToolSyncRoutes', 157],
   ['src/main/app/appHandlers.ts', 'createAppHandlers', 235],
-  ['src/main/browse/recordingSessions.ts', 'createRecordingSessions', 136],
   ['src/main/mcp/mcpRoutes.ts', 'registerMcpRoutes', 153],
   ['src/main/router/parseIntent.ts', 'parseIntent', 698],
   ['src/main/router/ruleEngine.ts', 'parseRequest', 370],
