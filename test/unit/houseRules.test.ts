@@ -15,12 +15,6 @@ const LONG_FUNCTIONS: Pin[] = [
   ['src/main/api/oauth/tokens.ts', 'createTokenService', 124],
   ['src/main/api/routes/teamAccounts.ts', 'registerTeamAccountRoutes', 396],
   ['src/main/api/routes/toolSync.ts', 'registerToolSyncRoutes', 157],
-  ['src/main/browse/browseSessions.ts', 'createBrowseSessions', 316],
-  ['src/main/browse/indexJobs.ts', 'createIndexing', 175],
-  ['src/main/browse/recordingSessions.ts', 'createRecordingSessions', 136],
-  ['src/main/browse/screencast.ts', 'startScreencast', 238],
-  ['src/main/core.ts', 'createCore', 351],
-  ['src/main/logins/signInFlows.ts', 'createSignInFlows', 343],
   ['src/main/mcp/mcpRoutes.ts', 'registerMcpRoutes', 153],
   ['src/main/server/devices.ts', 'createDeviceHub', 340],
   ['src/main/server/runQueue.ts', 'startRunQueue', 136],
@@ -29,7 +23,6 @@ const LONG_FUNCTIONS: Pin[] = [
   ['src/main/sync/appSync.ts', 'createAppSync', 209],
   ['src/main/sync/deviceAgent.ts', 'startDeviceAgent', 226],
   ['src/main/sync/syncLocal.ts', 'createSyncLocal', 161],
-  ['src/main/vault/vault.ts', 'createVault', 286],
 ]
 
 const BARE_CATCHES: Pin[] = [
@@ -39,7 +32,7 @@ const BARE_CATCHES: Pin[] = [
   ['src/main/api/routes/screencast.ts', 'parse', 1],
   ['src/main/api/routes/signIn.ts', 'registerSignInRoutes.post()#3', 1],
   ['src/main/app/demoTools.ts', 'repointDemoTools', 1],
-  ['src/main/browse/browseSessions.ts', 'createBrowseSessions.track.then()', 1],
+  ['src/main/browse/browseSession.ts', 'trackSession.then()', 1],
   ['src/main/browse/searchHeuristic.ts', 'findSearchBox', 1],
   ['src/main/cliHar.ts', 'refuseOversized', 1],
   ['src/main/cliHar.ts', 'sitecallVersion', 1],

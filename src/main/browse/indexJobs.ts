@@ -94,6 +94,15 @@ interface Running {
 
 /** Reasons after which a job `failed` rather than being `done` with nothing indexed. */
 const FAILING_REASONS = new Set(['sign_in_required', 'site_unreachable', 'browser_failed'])
+/** The indexing service's deps, limits, and the observations running now. */
+interface IndexingContext {
+  deps: IndexingDeps
+  limits: IndexLimits
+  jobs: IndexJobRepository
+  running: Set<Running>
+  /** Set by `close`: observations started later are stopped at once. */
+  closed: boolean
+}
 
 /**
  * Creates the indexing service (interface.md "C" `POST /api/v1/index`, `GET /api/v1/index/{id}`,
@@ -111,150 +120,22 @@ const FAILING_REASONS = new Set(['sign_in_required', 'site_unreachable', 'browse
  * with an active job returns that job; it counts against neither limit.
  */
 export function createIndexing(deps: IndexingDeps): Indexing {
-  const limits: IndexLimits = { ...INDEX_LIMITS, ...deps.jobLimits }
-  const jobs: IndexJobRepository = deps.store.indexJobs
-  const running = new Set<Running>()
-  let closed = false
-
-  const idle = async () => {
-    while (running.size) await Promise.all([...running].map((r) => r.done))
+  const ctx: IndexingContext = {
+    deps,
+    limits: { ...INDEX_LIMITS, ...deps.jobLimits },
+    jobs: deps.store.indexJobs,
+    running: new Set(),
+    closed: false,
   }
-
-  const present = (record: IndexJobRecord): IndexJob => ({
-    id: record.id,
-    status: record.status,
-    indexed: record.indexed,
-    url: record.url,
-    site: record.site,
-    intent: record.intent,
-    reason: record.reason,
-    message: record.message,
-    traceId: record.traceId,
-    tools: record.toolIds.flatMap((id) => {
-      const tool = deps.store.toolsFor(record.tenant).get(id)
-      return tool
-        ? [{ id, name: tool.name, status: tool.status, endpoint: `/v1/tools/${id}/execute` }]
-        : []
-    }),
-    signIn: record.signInUrl ? { url: record.signInUrl } : null,
-    createdAt: record.createdAt,
-    finishedAt: record.finishedAt,
-  })
-
-  /** Runs `work` with a stop signal tracked for `stop(tenant)` and `close()`. */
-  const track = <T>(tenant: string, work: (signal: AbortSignal) => Promise<T>): Promise<T> => {
-    const controller = new AbortController()
-    if (closed) controller.abort()
-    const entry: Running = { tenant, controller, done: Promise.resolve() }
-    const done = work(controller.signal).finally(() => running.delete(entry))
-    entry.done = done.catch(() => undefined)
-    running.add(entry)
-    return done
-  }
-
-  const runJob = async (
-    record: IndexJobRecord,
-    signal: AbortSignal,
-    guard: DestinationCheck | undefined,
-  ): Promise<void> => {
-    jobs.update(record.id, { status: 'running' }, deps.clock())
-    let outcome: IndexOutcome
-    try {
-      outcome = await indexSite(deps, record.tenant, {
-        url: record.url,
-        intent: record.intent ?? `list the data of ${record.url}`,
-        signal,
-        ...(guard ? { guard } : {}),
-      })
-    } catch (error) {
-      const denied = isServiceError(error) && error.code === 'destination_denied'
-      jobs.update(
-        record.id,
-        {
-          status: 'failed',
-          reason: denied ? 'destination_denied' : 'browser_failed',
-          message: isServiceError(error) ? error.message : String(error),
-          finishedAt: deps.clock(),
-        },
-        deps.clock(),
-      )
-      return
-    }
-    const failed = outcome.reason !== null && FAILING_REASONS.has(outcome.reason)
-    jobs.update(
-      record.id,
-      {
-        status: failed ? 'failed' : 'done',
-        indexed: outcome.candidate ? 1 : 0,
-        reason: outcome.reason,
-        message: outcome.message,
-        traceId: outcome.traceId,
-        toolIds: outcome.candidate ? [outcome.candidate.id] : [],
-        signInUrl: outcome.signIn?.url ?? null,
-        finishedAt: deps.clock(),
-      },
-      deps.clock(),
-    )
-  }
-
+  const { jobs, running } = ctx
   return {
     index: (tenant, input) =>
-      track(tenant, (signal) => indexSite(deps, tenant, { ...input, signal })),
-
-    startJob(tenant, input, admit) {
-      const site = siteOf(input.url)
-      const active = jobs.active(tenant)
-      const same = active.find((j) => j.site === site)
-      if (same) return { job: present(same), created: false }
-      const now = deps.clock()
-      const since = now - limits.dayMs
-      if (jobs.countSince(tenant, since) >= limits.jobsPerDay) {
-        const oldest = jobs.oldestSince(tenant, since)
-        const retryAfterSeconds = oldest
-          ? Math.max(1, Math.ceil((oldest.createdAt + limits.dayMs - now) / 1000))
-          : 1
-        throw new ServiceError(
-          'index_limit',
-          `This workspace has started ${limits.jobsPerDay} index jobs in the last 24 hours: try tomorrow.`,
-          { limit: limits.jobsPerDay, retryAfterSeconds },
-        )
-      }
-      if (active.length >= limits.concurrentJobs)
-        throw new ServiceError(
-          'index_busy',
-          `This workspace has ${limits.concurrentJobs} index jobs running: wait, and GET one of them.`,
-          { limit: limits.concurrentJobs, jobs: active.map((j) => `/api/v1/index/${j.id}`) },
-        )
-      const id = `idx_${deps.ulid()}`
-      const charge = admit?.(id)
-      const record: IndexJobRecord = {
-        id,
-        tenant,
-        url: input.url,
-        site,
-        intent: input.intent ?? null,
-        status: 'queued',
-        indexed: 0,
-        reason: null,
-        message: null,
-        traceId: null,
-        toolIds: [],
-        signInUrl: null,
-        createdAt: now,
-        updatedAt: now,
-        finishedAt: null,
-      }
-      jobs.create(record)
-      charge?.()
-      void track(tenant, (signal) => runJob(record, signal, input.guard)).catch(() => undefined)
-      return { job: present(jobs.get(tenant, id) ?? record), created: true }
-    },
-
+      track(ctx, tenant, (signal) => indexSite(deps, tenant, { ...input, signal })),
+    startJob: (tenant, input, admit) => startJob(ctx, tenant, input, admit),
     getJob(tenant, id) {
       const record = jobs.get(tenant, id)
-      return record ? present(record) : null
+      return record ? present(ctx, record) : null
     },
-
     stop(tenant) {
       let count = 0
       for (const entry of running)
@@ -276,12 +157,175 @@ export function createIndexing(deps: IndexingDeps): Indexing {
 
     requireBrowser: () => void deps.chromiumPath(),
 
-    idle,
-
+    idle: () => idle(ctx),
     async close() {
-      closed = true
+      ctx.closed = true
       for (const entry of running) entry.controller.abort()
-      await idle()
+      await idle(ctx)
     },
   }
+}
+
+/** Resolves once no observation is running, including ones started while waiting. */
+async function idle(ctx: IndexingContext): Promise<void> {
+  while (ctx.running.size) await Promise.all([...ctx.running].map((r) => r.done))
+}
+
+/** A stored job as the API answers it, with the candidates it compiled that still exist. */
+function present(ctx: IndexingContext, record: IndexJobRecord): IndexJob {
+  return {
+    id: record.id,
+    status: record.status,
+    indexed: record.indexed,
+    url: record.url,
+    site: record.site,
+    intent: record.intent,
+    reason: record.reason,
+    message: record.message,
+    traceId: record.traceId,
+    tools: record.toolIds.flatMap((id) => {
+      const tool = ctx.deps.store.toolsFor(record.tenant).get(id)
+      return tool
+        ? [{ id, name: tool.name, status: tool.status, endpoint: `/v1/tools/${id}/execute` }]
+        : []
+    }),
+    signIn: record.signInUrl ? { url: record.signInUrl } : null,
+    createdAt: record.createdAt,
+    finishedAt: record.finishedAt,
+  }
+}
+
+/** Runs `work` with a stop signal tracked for `stop(tenant)` and `close()`. */
+function track<T>(
+  ctx: IndexingContext,
+  tenant: string,
+  work: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
+  const controller = new AbortController()
+  if (ctx.closed) controller.abort()
+  const entry: Running = { tenant, controller, done: Promise.resolve() }
+  const done = work(controller.signal).finally(() => ctx.running.delete(entry))
+  entry.done = done.catch(() => undefined)
+  ctx.running.add(entry)
+  return done
+}
+
+/** Runs a stored job: `running`, then `done` or `failed` with what the observation found. */
+async function runJob(
+  ctx: IndexingContext,
+  record: IndexJobRecord,
+  signal: AbortSignal,
+  guard: DestinationCheck | undefined,
+): Promise<void> {
+  const { deps, jobs } = ctx
+  jobs.update(record.id, { status: 'running' }, deps.clock())
+  let outcome: IndexOutcome
+  try {
+    outcome = await indexSite(deps, record.tenant, {
+      url: record.url,
+      intent: record.intent ?? `list the data of ${record.url}`,
+      signal,
+      ...(guard ? { guard } : {}),
+    })
+  } catch (error) {
+    const denied = isServiceError(error) && error.code === 'destination_denied'
+    jobs.update(
+      record.id,
+      {
+        status: 'failed',
+        reason: denied ? 'destination_denied' : 'browser_failed',
+        message: isServiceError(error) ? error.message : String(error),
+        finishedAt: deps.clock(),
+      },
+      deps.clock(),
+    )
+    return
+  }
+  const failed = outcome.reason !== null && FAILING_REASONS.has(outcome.reason)
+  jobs.update(
+    record.id,
+    {
+      status: failed ? 'failed' : 'done',
+      indexed: outcome.candidate ? 1 : 0,
+      reason: outcome.reason,
+      message: outcome.message,
+      traceId: outcome.traceId,
+      toolIds: outcome.candidate ? [outcome.candidate.id] : [],
+      signInUrl: outcome.signIn?.url ?? null,
+      finishedAt: deps.clock(),
+    },
+    deps.clock(),
+  )
+}
+
+/**
+ * Throws when the workspace may start no job now: 429 `index_limit` (`jobsPerDay` in the
+ * window, `retryAfterSeconds` until the oldest leaves it), 429 `index_busy` (`concurrentJobs`).
+ */
+function checkJobLimits(
+  ctx: IndexingContext,
+  tenant: string,
+  active: IndexJobRecord[],
+  now: number,
+): void {
+  const { jobs, limits } = ctx
+  const since = now - limits.dayMs
+  if (jobs.countSince(tenant, since) >= limits.jobsPerDay) {
+    const oldest = jobs.oldestSince(tenant, since)
+    const retryAfterSeconds = oldest
+      ? Math.max(1, Math.ceil((oldest.createdAt + limits.dayMs - now) / 1000))
+      : 1
+    throw new ServiceError(
+      'index_limit',
+      `This workspace has started ${limits.jobsPerDay} index jobs in the last 24 hours: try tomorrow.`,
+      { limit: limits.jobsPerDay, retryAfterSeconds },
+    )
+  }
+  if (active.length >= limits.concurrentJobs)
+    throw new ServiceError(
+      'index_busy',
+      `This workspace has ${limits.concurrentJobs} index jobs running: wait, and GET one of them.`,
+      { limit: limits.concurrentJobs, jobs: active.map((j) => `/api/v1/index/${j.id}`) },
+    )
+}
+
+/** `Indexing.startJob`: the site's active job, or a new one stored `queued` and started. */
+function startJob(
+  ctx: IndexingContext,
+  tenant: string,
+  input: { url: string; intent?: string; guard?: DestinationCheck },
+  admit?: (jobId: string) => () => void,
+): { job: IndexJob; created: boolean } {
+  const { deps, jobs } = ctx
+  const site = siteOf(input.url)
+  const active = jobs.active(tenant)
+  const same = active.find((j) => j.site === site)
+  if (same) return { job: present(ctx, same), created: false }
+  const now = deps.clock()
+  checkJobLimits(ctx, tenant, active, now)
+  const id = `idx_${deps.ulid()}`
+  const charge = admit?.(id)
+  const record: IndexJobRecord = {
+    id,
+    tenant,
+    url: input.url,
+    site,
+    intent: input.intent ?? null,
+    status: 'queued',
+    indexed: 0,
+    reason: null,
+    message: null,
+    traceId: null,
+    toolIds: [],
+    signInUrl: null,
+    createdAt: now,
+    updatedAt: now,
+    finishedAt: null,
+  }
+  jobs.create(record)
+  charge?.()
+  void track(ctx, tenant, (signal) => runJob(ctx, record, signal, input.guard)).catch(
+    () => undefined,
+  )
+  return { job: present(ctx, jobs.get(tenant, id) ?? record), created: true }
 }
