@@ -27,7 +27,6 @@ const LONG_FUNCTIONS: Pin[] = [
   ['src/main/router/ruleEngine.ts', 'parseRequest', 370],
   ['src/main/router/score.ts', 'scoreTool', 400],
   ['src/main/router/toolProfile.ts', 'profileTool', 201],
-  ['src/main/server/devices.ts', 'createDeviceHub', 340],
   ['src/main/server/runQueue.ts', 'startRunQueue', 136],
   ['src/main/serverCommand.ts', 'serverCommand', 145],
   ['src/main/store/accountRepository.ts', 'createAccountRepository', 209],
