@@ -11,7 +11,6 @@ import { MAX_FUNCTION_LINES, measureSources, pinProblems, type Pin } from '../ho
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
 
 const LONG_FUNCTIONS: Pin[] = [
-  ['src/main/api/oauth/tokens.ts', 'createTokenService', 124],
   ['src/main/api/routes/teamAccounts.ts', 'registerTeamAccountRoutes', 396],
   ['src/main/api/routes/toolSync.ts', 'registerToolSyncRoutes', 157],
   ['src/main/app/appHandlers.ts', 'createAppHandlers', 235],
