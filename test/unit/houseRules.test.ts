@@ -36,7 +36,6 @@ const LONG_FUNCTIONS: Pin[] = [
   ['src/main/store/runRepository.ts', 'createRunRepository', 229],
   ['src/main/store/toolRepository.ts', 'createToolRepository', 127],
   ['src/main/store/traceRepository.ts', 'createTraceRepository', 178],
-  ['src/main/sync/syncLocal.ts', 'createSyncLocal', 161],
   ['src/main/vault/vault.ts', 'createVault', 286],
   ['src/renderer/components/ScreencastView.tsx', 'ScreencastView', 171],
   ['src/renderer/components/ServerLink.tsx', 'ServerLink', 131],
