@@ -11,18 +11,12 @@ import { MAX_FUNCTION_LINES, measureSources, pinProblems, type Pin } from '../ho
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
 
 const LONG_FUNCTIONS: Pin[] = [
-  ['src/main/api/auth.ts', 'createAuthenticator', 159],
-  ['src/main/api/oauth/tokens.ts', 'createTokenService', 124],
   ['src/main/api/routes/teamAccounts.ts', 'registerTeamAccountRoutes', 396],
   ['src/main/api/routes/toolSync.ts', 'registerToolSyncRoutes', 157],
   ['src/main/mcp/mcpRoutes.ts', 'registerMcpRoutes', 153],
-  ['src/main/server/devices.ts', 'createDeviceHub', 340],
   ['src/main/server/runQueue.ts', 'startRunQueue', 136],
   ['src/main/serverCommand.ts', 'serverCommand', 145],
   ['src/main/store/postgres/pgTraceRepository.ts', 'createPgTraceRepository', 164],
-  ['src/main/sync/appSync.ts', 'createAppSync', 209],
-  ['src/main/sync/deviceAgent.ts', 'startDeviceAgent', 226],
-  ['src/main/sync/syncLocal.ts', 'createSyncLocal', 161],
 ]
 
 const BARE_CATCHES: Pin[] = [
@@ -101,8 +95,8 @@ const BARE_CATCHES: Pin[] = [
   ['src/main/store/postgres/pgSync.ts', 'closeConnection', 1],
   ['src/main/store/postgres/pgSync.ts', 'runTransaction', 1],
   ['src/main/store/walCheckpoints.ts', 'startWalCheckpoints.setInterval()', 1],
-  ['src/main/sync/deviceAgent.ts', 'startDeviceAgent.awaitApproval', 1],
-  ['src/main/sync/deviceAgent.ts', 'startDeviceAgent.sweep', 1],
+  ['src/main/sync/deviceAgent.ts', 'sweep', 1],
+  ['src/main/sync/deviceWork.ts', 'awaitApproval', 1],
   ['src/main/vault/envelope.ts', 'open', 1],
   ['src/main/verify/errorShapes.ts', 'matchErrorShape', 1],
   ['src/renderer/api.ts', 'establishSession', 1],

@@ -44,154 +44,210 @@ export interface AuthDeps {
   readAhead?: Pick<ReadAhead, 'caller'>
 }
 
-/** Creates the authenticator over the key store, OAuth tokens and this process's owner tokens. */
-export function createAuthenticator(deps: AuthDeps): Authenticator {
-  const { keys, owner, tokens, tenant, clock, limiter } = deps
-  // A route may authenticate more than once; it is still one request against the rate.
-  const counted = new WeakSet<object>()
+/**
+ * What the authenticator works with: its parts, and the requests already counted against the
+ * rate (a route may authenticate more than once; it is still one request against the rate).
+ */
+interface AuthContext {
+  deps: AuthDeps
+  counted: WeakSet<object>
+}
 
-  const identify = (request: FastifyRequest, allowQuery: boolean): Caller => {
-    const token = bearer(request, allowQuery)
-    if (!token) throw new ServiceError('unauthorized', 'Send Authorization: Bearer <API key>.')
-    const endUser = endUserOf(request)
-    const base = { endUser: null, clientId: null, toolScopes: [] }
-    if (owner.isValid(token)) {
-      if (endUser !== null) throw endUserRefused()
-      return { ...base, tenant, keyId: null, owner: true, via: 'owner', scopes: ALL_API_SCOPES }
+/** The caller's fields no credential sets by itself (fresh for each caller). */
+const blankCaller = () => ({ endUser: null, clientId: null, toolScopes: [] })
+
+/** Counts `request` once against the rate of `key` (429 `rate_limited` past it). */
+function take(ctx: AuthContext, request: FastifyRequest, key: string): void {
+  const { limiter } = ctx.deps
+  if (!limiter || ctx.counted.has(request.raw)) return
+  ctx.counted.add(request.raw)
+  limiter.take(key)
+}
+
+/**
+ * The caller of a team server account's owner token, in the workspace it names
+ * (`X-Service-Workspace`) or its first: 401 for an expired token, 403 outside any workspace.
+ */
+function accountCaller(
+  ctx: AuthContext,
+  accounts: AccountAuth,
+  request: FastifyRequest,
+  token: string,
+  endUser: string | null,
+): Caller {
+  const account = accounts.accountOf(token)
+  if (!account)
+    throw new ServiceError(
+      'unauthorized',
+      'The owner token expired (one hour) or is unknown: log in again at POST /v1/auth/login.',
+    )
+  if (endUser !== null) throw endUserRefused()
+  const header = request.headers['x-service-workspace']
+  const workspace =
+    typeof header === 'string' && header ? header : accounts.defaultWorkspace(account.id)
+  const role = workspace === null ? null : accounts.roleIn(workspace, account.id)
+  if (workspace === null || role === null)
+    throw new ServiceError(
+      'forbidden',
+      workspace === null
+        ? 'This account is in no workspace: create one at POST /v1/workspaces.'
+        : `This account is not a member of workspace ${workspace}: ask one of its owners.`,
+    )
+  take(ctx, request, `account:${account.id}`)
+  return {
+    ...blankCaller(),
+    tenant: workspace,
+    keyId: null,
+    owner: false,
+    via: 'account',
+    accountId: account.id,
+    role,
+    scopes: ALL_API_SCOPES,
+  }
+}
+
+/** The caller of an OAuth access token: 401 when expired, revoked or unknown. */
+function oauthCaller(
+  ctx: AuthContext,
+  request: FastifyRequest,
+  token: string,
+  endUser: string | null,
+): Caller {
+  const access = ctx.deps.tokens.checkAccess(token)
+  if (access.kind !== 'valid')
+    throw new ServiceError(
+      'unauthorized',
+      access.kind === 'expired'
+        ? 'The access token expired (one hour): refresh it at POST /oauth/token.'
+        : access.kind === 'revoked'
+          ? 'The access token was revoked: sign in again.'
+          : 'Unknown access token.',
+    )
+  if (endUser !== null) throw endUserRefused()
+  take(ctx, request, `oauth:${access.familyId}`)
+  return {
+    ...blankCaller(),
+    tenant: access.tenant,
+    keyId: null,
+    owner: false,
+    via: 'oauth',
+    scopes: access.scopes,
+    clientId: access.clientId,
+  }
+}
+
+/**
+ * The caller of an API key (an org key's end user in a workspace of its own): 401 unknown,
+ * `revoked`, 403 for an end user of a key that is not an org key.
+ */
+function keyCaller(
+  ctx: AuthContext,
+  request: FastifyRequest,
+  token: string,
+  endUser: string | null,
+): Caller {
+  // Each end user of an org key has a workspace of its own (interface.md "Authentication" 2).
+  const workspaceOf = (key: { tenant: string }) =>
+    endUser === null ? key.tenant : `${key.tenant}::${endUser}`
+  // A key this process found before (PostgreSQL): its read, its workspace's tools' revision
+  // and the rate limit's statement go in one round trip. A refusal the read gives (unknown,
+  // revoked) still comes before the rate limit's.
+  const known = ctx.deps.keys.readAhead?.(token) ?? null
+  let limited: unknown = null
+  if (known && (endUser === null || known.kind === 'org')) {
+    ctx.deps.readAhead?.caller(workspaceOf(known))
+    try {
+      take(ctx, request, `key:${known.id}`)
+    } catch (error) {
+      limited = error
     }
-    if (deps.accounts && token.startsWith(ACCOUNT_TOKEN_PREFIX)) {
-      const account = deps.accounts.accountOf(token)
-      if (!account)
-        throw new ServiceError(
-          'unauthorized',
-          'The owner token expired (one hour) or is unknown: log in again at POST /v1/auth/login.',
-        )
-      if (endUser !== null) throw endUserRefused()
-      const header = request.headers['x-service-workspace']
-      const workspace =
-        typeof header === 'string' && header ? header : deps.accounts.defaultWorkspace(account.id)
-      const role = workspace === null ? null : deps.accounts.roleIn(workspace, account.id)
-      if (workspace === null || role === null)
-        throw new ServiceError(
-          'forbidden',
-          workspace === null
-            ? 'This account is in no workspace: create one at POST /v1/workspaces.'
-            : `This account is not a member of workspace ${workspace}: ask one of its owners.`,
-        )
-      take(request, `account:${account.id}`)
-      return {
-        ...base,
-        tenant: workspace,
-        keyId: null,
-        owner: false,
-        via: 'account',
-        accountId: account.id,
-        role,
-        scopes: ALL_API_SCOPES,
-      }
-    }
-    if (token.startsWith(ACCESS_TOKEN_PREFIX)) {
-      const access = tokens.checkAccess(token)
-      if (access.kind !== 'valid')
-        throw new ServiceError(
-          'unauthorized',
-          access.kind === 'expired'
-            ? 'The access token expired (one hour): refresh it at POST /oauth/token.'
-            : access.kind === 'revoked'
-              ? 'The access token was revoked: sign in again.'
-              : 'Unknown access token.',
-        )
-      if (endUser !== null) throw endUserRefused()
-      take(request, `oauth:${access.familyId}`)
-      return {
-        ...base,
-        tenant: access.tenant,
-        keyId: null,
-        owner: false,
-        via: 'oauth',
-        scopes: access.scopes,
-        clientId: access.clientId,
-      }
-    }
-    // Each end user of an org key has a workspace of its own (interface.md "Authentication" 2).
-    const workspaceOf = (key: { tenant: string }) =>
-      endUser === null ? key.tenant : `${key.tenant}::${endUser}`
-    // A key this process found before (PostgreSQL): its read, its workspace's tools' revision
-    // and the rate limit's statement go in one round trip. A refusal the read gives (unknown,
-    // revoked) still comes before the rate limit's.
-    const known = keys.readAhead?.(token) ?? null
-    let limited: unknown = null
-    if (known && (endUser === null || known.kind === 'org')) {
-      deps.readAhead?.caller(workspaceOf(known))
-      try {
-        take(request, `key:${known.id}`)
-      } catch (error) {
-        limited = error
-      }
-    }
-    const record = keys.findByKey(token)
-    if (!record)
-      throw new ServiceError('unauthorized', 'Unknown API key, or an expired owner token.')
-    if (record.revokedAt !== null)
-      throw new ServiceError('revoked', 'This API key was revoked: create a new one.')
-    if (endUser !== null && record.kind !== 'org') throw endUserRefused()
-    if (limited) throw limited
-    const workspace = workspaceOf(record)
-    if (!known) {
-      // The workspace's tools' revision rides with the rate limit's statement (PostgreSQL).
-      deps.readAhead?.caller(workspace)
-      take(request, `key:${record.id}`)
-    }
-    keys.touch(record.id, clock())
-    if (endUser !== null) deps.accounts?.endUserSeen(record.tenant, workspace, endUser)
+  }
+  const record = ctx.deps.keys.findByKey(token)
+  if (!record) throw new ServiceError('unauthorized', 'Unknown API key, or an expired owner token.')
+  if (record.revokedAt !== null)
+    throw new ServiceError('revoked', 'This API key was revoked: create a new one.')
+  if (endUser !== null && record.kind !== 'org') throw endUserRefused()
+  if (limited) throw limited
+  const workspace = workspaceOf(record)
+  if (!known) {
+    // The workspace's tools' revision rides with the rate limit's statement (PostgreSQL).
+    ctx.deps.readAhead?.caller(workspace)
+    take(ctx, request, `key:${record.id}`)
+  }
+  ctx.deps.keys.touch(record.id, ctx.deps.clock())
+  if (endUser !== null) ctx.deps.accounts?.endUserSeen(record.tenant, workspace, endUser)
+  return {
+    ...blankCaller(),
+    tenant: workspace,
+    keyId: record.id,
+    owner: false,
+    endUser,
+    via: 'key',
+    scopes: ALL_API_SCOPES,
+  }
+}
+
+/** Who sent `request` (the bearer, or `?token=` when `allowQuery`); 401 without a credential. */
+function identify(ctx: AuthContext, request: FastifyRequest, allowQuery: boolean): Caller {
+  const { deps } = ctx
+  const token = bearer(request, allowQuery)
+  if (!token) throw new ServiceError('unauthorized', 'Send Authorization: Bearer <API key>.')
+  const endUser = endUserOf(request)
+  if (deps.owner.isValid(token)) {
+    if (endUser !== null) throw endUserRefused()
     return {
-      ...base,
-      tenant: workspace,
-      keyId: record.id,
-      owner: false,
-      endUser,
-      via: 'key',
+      ...blankCaller(),
+      tenant: deps.tenant,
+      keyId: null,
+      owner: true,
+      via: 'owner',
       scopes: ALL_API_SCOPES,
     }
   }
+  if (deps.accounts && token.startsWith(ACCOUNT_TOKEN_PREFIX))
+    return accountCaller(ctx, deps.accounts, request, token, endUser)
+  if (token.startsWith(ACCESS_TOKEN_PREFIX)) return oauthCaller(ctx, request, token, endUser)
+  return keyCaller(ctx, request, token, endUser)
+}
 
-  const take = (request: FastifyRequest, key: string) => {
-    if (!limiter || counted.has(request.raw)) return
-    counted.add(request.raw)
-    limiter.take(key)
+/** `Authenticator.authenticate`: the caller, its OAuth scope and its tool scopes checked. */
+function authenticate(ctx: AuthContext, request: FastifyRequest): Caller {
+  const { deps } = ctx
+  const caller = identify(ctx, request, false)
+  const path = request.url.split('?')[0]!
+  if (caller.via === 'oauth') {
+    const needed = scopeForRoute(request.method, path)
+    if (needed === null)
+      throw new ServiceError(
+        'forbidden',
+        `${request.method} ${path} takes an API key, not an OAuth access token.`,
+      )
+    requireScope(caller, needed)
   }
+  // MCP reads its scope from its own path and query.
+  if (!path.startsWith('/mcp')) {
+    caller.toolScopes = toolScopesOf(request, caller.tenant, deps.scopes)
+    const tool = caller.toolScopes.length
+      ? calledTool(request.method, path, deps.toolsFor(caller.tenant))
+      : null
+    if (tool) assertInScope(caller, tool)
+  }
+  return caller
+}
 
+/** Creates the authenticator over the key store, OAuth tokens and this process's owner tokens. */
+export function createAuthenticator(deps: AuthDeps): Authenticator {
+  const ctx: AuthContext = { deps, counted: new WeakSet<object>() }
   return {
-    authenticate(request) {
-      const caller = identify(request, false)
-      const path = request.url.split('?')[0]!
-      if (caller.via === 'oauth') {
-        const needed = scopeForRoute(request.method, path)
-        if (needed === null)
-          throw new ServiceError(
-            'forbidden',
-            `${request.method} ${path} takes an API key, not an OAuth access token.`,
-          )
-        requireScope(caller, needed)
-      }
-      // MCP reads its scope from its own path and query.
-      if (!path.startsWith('/mcp')) {
-        caller.toolScopes = toolScopesOf(request, caller.tenant, deps.scopes)
-        const tool = caller.toolScopes.length
-          ? calledTool(request.method, path, deps.toolsFor(caller.tenant))
-          : null
-        if (tool) assertInScope(caller, tool)
-      }
-      return caller
-    },
+    authenticate: (request) => authenticate(ctx, request),
     requireOwner(request) {
-      const caller = identify(request, true)
+      const caller = identify(ctx, request, true)
       if (!caller.owner)
         throw new ServiceError('forbidden', 'Only the app itself may use this route.')
       return caller
     },
     requireManager(request) {
-      const caller = identify(request, true)
+      const caller = identify(ctx, request, true)
       if (caller.owner) return caller
       if (caller.via === 'account' && (caller.role === 'owner' || caller.role === 'admin'))
         return caller

@@ -47,6 +47,186 @@ interface Linking {
 }
 
 /**
+ * What the app's sync works with: its parts (the desktop's sync and its local tables, null on a
+ * store that does not sync) and the state the Settings view is shown (the link in progress, the
+ * sync running, the last sync's counts, the last refusal).
+ */
+interface AppSyncContext {
+  deps: AppSyncDeps
+  local: SyncLocal | null
+  sync: DesktopSync | null
+  linking: Linking | null
+  running: SyncProgressView | null
+  runningWork: Promise<SyncStatus> | null
+  lastSync: SyncStatus['lastSync']
+  error: SyncProblem | null
+  /** When the last `sync.changed` event went out, ms of `deps.clock`. */
+  lastEmit: number
+}
+
+/** The sync's status as the Settings view shows it (`sync.status`). */
+function syncStatus(ctx: AppSyncContext): SyncStatus {
+  const link = ctx.sync?.link() ?? null
+  return {
+    available: ctx.sync !== null,
+    link: link && {
+      serverUrl: link.serverUrl,
+      workspace: link.workspace,
+      auth: link.auth,
+      tokenStore: link.tokenStore,
+      linkedAt: link.linkedAt,
+      pulledRevision: link.pulledRevision,
+    },
+    linking: ctx.linking && {
+      serverUrl: ctx.linking.serverUrl,
+      authorizeUrl: ctx.linking.authorizeUrl,
+      startedAt: ctx.linking.startedAt,
+    },
+    running: ctx.running,
+    lastSync: ctx.lastSync,
+    outbox: ctx.local && link ? ctx.local.outbox(ctx.deps.tenant).length : 0,
+    conflicts: link ? (ctx.sync?.conflicts() ?? []) : [],
+    error: ctx.error,
+  }
+}
+
+/** Tells the window the status moved (`sync.changed`). */
+function changed(ctx: AppSyncContext): void {
+  ctx.lastEmit = ctx.deps.clock()
+  ctx.deps.emit(syncStatus(ctx))
+}
+
+/** The desktop's sync; throws on a core that keeps none. */
+function need(ctx: AppSyncContext): DesktopSync {
+  if (!ctx.sync) throw new Error('This core keeps no desktop sync.')
+  return ctx.sync
+}
+
+/** Runs one sync (or a take and its sync) with progress events; never rejects. */
+function syncing(
+  ctx: AppSyncContext,
+  work: (onProgress: (p: SyncProgressView) => void) => Promise<SyncReport>,
+): Promise<SyncStatus> {
+  if (ctx.runningWork) return ctx.runningWork
+  const serverUrl = ctx.sync?.link()?.serverUrl ?? ''
+  ctx.running = { phase: 'push', done: 0, total: 0, pulled: 0 }
+  changed(ctx)
+  ctx.runningWork = work((progress) => {
+    ctx.running = progress
+    if (ctx.deps.clock() - ctx.lastEmit >= PROGRESS_EVERY_MS) changed(ctx)
+  })
+    .then((report) => {
+      ctx.lastSync = {
+        at: ctx.deps.clock(),
+        pushed: report.pushed.length,
+        deleted: report.deleted.length,
+        pulled: report.pulled.length,
+        removed: report.removed.length,
+        revision: report.revision,
+        refused: report.refused,
+      }
+      ctx.error = report.stopped ? describeSyncError(report.stopped, serverUrl, 'sync') : null
+    })
+    .catch((e: unknown) => {
+      ctx.error = describeSyncError(e, serverUrl, 'sync')
+    })
+    .then(() => {
+      ctx.running = null
+      ctx.runningWork = null
+      changed(ctx)
+      return syncStatus(ctx)
+    })
+  return ctx.runningWork
+}
+
+/** Ends a link waiting on the browser (its loopback listener answers as a refusal would). */
+async function cancelWaiting(ctx: AppSyncContext): Promise<void> {
+  const waiting = ctx.linking
+  if (!waiting) return
+  waiting.cancelled = true
+  // The loopback listener of `linkServer` ends its wait as an authorization server's refusal
+  // does (RFC 6749 §4.1.2.1): the same redirect, with `error` and the flow's own state.
+  const query = waiting.authorizeUrl ? new URL(waiting.authorizeUrl).searchParams : null
+  const redirect = query?.get('redirect_uri')
+  if (redirect) {
+    const back = new URL(redirect)
+    back.searchParams.set('error', 'access_denied')
+    back.searchParams.set('state', query!.get('state') ?? '')
+    await fetch(back, { signal: AbortSignal.timeout(5_000) }).catch(() => undefined)
+    await waiting.done
+  }
+}
+
+/** `sync.link`: links with a token at once, or starts a browser sign-in and answers its URL. */
+async function startLink(
+  ctx: AppSyncContext,
+  input: { serverUrl: string; token?: string; workspace?: string },
+): Promise<SyncStatus> {
+  const desktop = need(ctx)
+  if (ctx.runningWork) await ctx.runningWork
+  await cancelWaiting(ctx)
+  let serverUrl: string
+  try {
+    serverUrl = normaliseServerUrl(input.serverUrl.trim())
+  } catch (e) {
+    ctx.error = describeSyncError(e, input.serverUrl, 'link')
+    changed(ctx)
+    return syncStatus(ctx)
+  }
+  const options = input.workspace ? { workspace: input.workspace } : {}
+  if (input.token) {
+    try {
+      await desktop.connect(serverUrl, { ...options, token: input.token })
+      ctx.error = null
+      ctx.lastSync = null
+    } catch (e) {
+      ctx.error = describeSyncError(e, serverUrl, 'link')
+    }
+    changed(ctx)
+    return syncStatus(ctx)
+  }
+  const mine: Linking = {
+    serverUrl,
+    authorizeUrl: null,
+    startedAt: ctx.deps.clock(),
+    cancelled: false,
+    done: Promise.resolve(),
+  }
+  ctx.linking = mine
+  ctx.error = null
+  let shown!: () => void
+  const urlShown = new Promise<void>((resolve) => (shown = resolve))
+  mine.done = desktop
+    .connect(serverUrl, {
+      ...options,
+      openUrl: (url) => {
+        mine.authorizeUrl = url
+        shown()
+      },
+    })
+    .then(
+      () => {
+        ctx.error = null
+        ctx.lastSync = null
+      },
+      (e: unknown) => {
+        ctx.error = mine.cancelled
+          ? {
+              code: 'link_cancelled',
+              message: 'The sign-in was cancelled: nothing was linked.',
+            }
+          : describeSyncError(e, serverUrl, 'link')
+      },
+    )
+    .then(() => {
+      if (ctx.linking === mine) ctx.linking = null
+      changed(ctx)
+    })
+  await Promise.race([urlShown, mine.done])
+  return syncStatus(ctx)
+}
+
+/**
  * The Settings view's side of sync over the CLI's parts (`createDesktopSync`: `linkServer`,
  * `runSync`, `resolveConflict`), adding only what a window needs: a link that waits on the
  * browser without holding the call (its URL comes back at once, its end as an event), a cancel,
@@ -69,197 +249,54 @@ export function createAppSync(deps: AppSyncDeps): AppSync {
         ...(deps.fetch ? { fetch: deps.fetch } : {}),
       })
     : null
-  let linking: Linking | null = null
-  let running: SyncProgressView | null = null
-  let runningWork: Promise<SyncStatus> | null = null
-  let lastSync: SyncStatus['lastSync'] = null
-  let error: SyncProblem | null = null
-  let lastEmit = 0
-
-  const status = (): SyncStatus => {
-    const link = sync?.link() ?? null
-    return {
-      available: sync !== null,
-      link: link && {
-        serverUrl: link.serverUrl,
-        workspace: link.workspace,
-        auth: link.auth,
-        tokenStore: link.tokenStore,
-        linkedAt: link.linkedAt,
-        pulledRevision: link.pulledRevision,
-      },
-      linking: linking && {
-        serverUrl: linking.serverUrl,
-        authorizeUrl: linking.authorizeUrl,
-        startedAt: linking.startedAt,
-      },
-      running,
-      lastSync,
-      outbox: local && link ? local.outbox(deps.tenant).length : 0,
-      conflicts: link ? (sync?.conflicts() ?? []) : [],
-      error,
-    }
+  const ctx: AppSyncContext = {
+    deps,
+    local,
+    sync,
+    linking: null,
+    running: null,
+    runningWork: null,
+    lastSync: null,
+    error: null,
+    lastEmit: 0,
   }
-  const changed = () => {
-    lastEmit = deps.clock()
-    deps.emit(status())
-  }
-  const need = (): DesktopSync => {
-    if (!sync) throw new Error('This core keeps no desktop sync.')
-    return sync
-  }
-
-  /** Runs one sync (or a take and its sync) with progress events; never rejects. */
-  const syncing = (work: (onProgress: (p: SyncProgressView) => void) => Promise<SyncReport>) => {
-    if (runningWork) return runningWork
-    const serverUrl = sync?.link()?.serverUrl ?? ''
-    running = { phase: 'push', done: 0, total: 0, pulled: 0 }
-    changed()
-    runningWork = work((progress) => {
-      running = progress
-      if (deps.clock() - lastEmit >= PROGRESS_EVERY_MS) changed()
-    })
-      .then((report) => {
-        lastSync = {
-          at: deps.clock(),
-          pushed: report.pushed.length,
-          deleted: report.deleted.length,
-          pulled: report.pulled.length,
-          removed: report.removed.length,
-          revision: report.revision,
-          refused: report.refused,
-        }
-        error = report.stopped ? describeSyncError(report.stopped, serverUrl, 'sync') : null
-      })
-      .catch((e: unknown) => {
-        error = describeSyncError(e, serverUrl, 'sync')
-      })
-      .then(() => {
-        running = null
-        runningWork = null
-        changed()
-        return status()
-      })
-    return runningWork
-  }
-
-  const cancelWaiting = async (): Promise<void> => {
-    const waiting = linking
-    if (!waiting) return
-    waiting.cancelled = true
-    // The loopback listener of `linkServer` ends its wait as an authorization server's refusal
-    // does (RFC 6749 §4.1.2.1): the same redirect, with `error` and the flow's own state.
-    const query = waiting.authorizeUrl ? new URL(waiting.authorizeUrl).searchParams : null
-    const redirect = query?.get('redirect_uri')
-    if (redirect) {
-      const back = new URL(redirect)
-      back.searchParams.set('error', 'access_denied')
-      back.searchParams.set('state', query!.get('state') ?? '')
-      await fetch(back, { signal: AbortSignal.timeout(5_000) }).catch(() => undefined)
-      await waiting.done
-    }
-  }
-
   return {
-    status,
-    async link(input) {
-      const desktop = need()
-      if (runningWork) await runningWork
-      await cancelWaiting()
-      let serverUrl: string
-      try {
-        serverUrl = normaliseServerUrl(input.serverUrl.trim())
-      } catch (e) {
-        error = describeSyncError(e, input.serverUrl, 'link')
-        changed()
-        return status()
-      }
-      const options = input.workspace ? { workspace: input.workspace } : {}
-      if (input.token) {
-        try {
-          await desktop.connect(serverUrl, { ...options, token: input.token })
-          error = null
-          lastSync = null
-        } catch (e) {
-          error = describeSyncError(e, serverUrl, 'link')
-        }
-        changed()
-        return status()
-      }
-      const mine: Linking = {
-        serverUrl,
-        authorizeUrl: null,
-        startedAt: deps.clock(),
-        cancelled: false,
-        done: Promise.resolve(),
-      }
-      linking = mine
-      error = null
-      let shown!: () => void
-      const urlShown = new Promise<void>((resolve) => (shown = resolve))
-      mine.done = desktop
-        .connect(serverUrl, {
-          ...options,
-          openUrl: (url) => {
-            mine.authorizeUrl = url
-            shown()
-          },
-        })
-        .then(
-          () => {
-            error = null
-            lastSync = null
-          },
-          (e: unknown) => {
-            error = mine.cancelled
-              ? {
-                  code: 'link_cancelled',
-                  message: 'The sign-in was cancelled: nothing was linked.',
-                }
-              : describeSyncError(e, serverUrl, 'link')
-          },
-        )
-        .then(() => {
-          if (linking === mine) linking = null
-          changed()
-        })
-      await Promise.race([urlShown, mine.done])
-      return status()
-    },
+    status: () => syncStatus(ctx),
+    link: (input) => startLink(ctx, input),
     async cancelLink() {
-      const waiting = linking
-      await cancelWaiting()
+      const waiting = ctx.linking
+      await cancelWaiting(ctx)
       if (waiting) {
-        linking = null
-        error = {
+        ctx.linking = null
+        ctx.error = {
           code: 'link_cancelled',
           message: 'The sign-in was cancelled: nothing was linked.',
         }
-        changed()
+        changed(ctx)
       }
-      return status()
+      return syncStatus(ctx)
     },
     async run() {
-      const desktop = need()
+      const desktop = need(ctx)
       if (!desktop.link()) {
-        error = { code: 'not_linked', message: 'This desktop is not linked to a server.' }
-        return status()
+        ctx.error = { code: 'not_linked', message: 'This desktop is not linked to a server.' }
+        return syncStatus(ctx)
       }
-      return syncing((onProgress) => desktop.sync(onProgress))
+      return syncing(ctx, (onProgress) => desktop.sync(onProgress))
     },
     async take({ toolId, side }) {
-      const desktop = need()
-      if (runningWork) await runningWork
-      return syncing((onProgress) => desktop.take(toolId, side, onProgress))
+      const desktop = need(ctx)
+      if (ctx.runningWork) await ctx.runningWork
+      return syncing(ctx, (onProgress) => desktop.take(toolId, side, onProgress))
     },
     async unlink() {
-      const desktop = need()
-      if (runningWork) await runningWork
+      const desktop = need(ctx)
+      if (ctx.runningWork) await ctx.runningWork
       await desktop.disconnect()
-      error = null
-      lastSync = null
-      changed()
-      return status()
+      ctx.error = null
+      ctx.lastSync = null
+      changed(ctx)
+      return syncStatus(ctx)
     },
   }
 }

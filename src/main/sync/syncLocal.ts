@@ -88,36 +88,27 @@ export interface SyncLocal {
   applying<T>(tenant: string, fn: () => T): T
 }
 
-/** The desktop's sync rows over its open SQLite database. */
-export function createSyncLocal(db: Db): SyncLocal {
-  const link = (tenant: string): SyncLink | null => {
-    const row = db
-      .prepare(
-        `SELECT tenant, server_url AS serverUrl, workspace, auth, client_id AS clientId,
-           token_store AS tokenStore, sealed_token AS sealedToken,
-           pulled_revision AS pulledRevision, linked_at AS linkedAt
-         FROM sync_links WHERE tenant = ?`,
-      )
-      .get(tenant) as SyncLink | undefined
-    return row ?? null
-  }
+/** The link's rows of `db` (`sync_links`); forgetting a link forgets what hangs on it. */
+function linkRows(
+  db: Db,
+): Pick<SyncLocal, 'link' | 'saveLink' | 'saveTokenPlace' | 'unlink' | 'setPulledRevision'> {
   const forget = (tenant: string) => {
     db.prepare('DELETE FROM sync_outbox WHERE tenant = ?').run(tenant)
     db.prepare('DELETE FROM sync_bases WHERE tenant = ?').run(tenant)
     db.prepare('DELETE FROM sync_conflicts WHERE tenant = ?').run(tenant)
   }
-  const parse = (text: string | null) => (text === null ? null : (JSON.parse(text) as ToolSpec))
-  const conflictRow = (r: {
-    toolId: string
-    mine: string | null
-    theirs: string | null
-    theirRevision: number
-    createdAt: number
-  }): SyncConflict => ({ ...r, mine: parse(r.mine), theirs: parse(r.theirs) })
-  const CONFLICT_COLUMNS = `tool_id AS toolId, mine, theirs, their_revision AS theirRevision,
-    created_at AS createdAt`
   return {
-    link,
+    link: (tenant) => {
+      const row = db
+        .prepare(
+          `SELECT tenant, server_url AS serverUrl, workspace, auth, client_id AS clientId,
+             token_store AS tokenStore, sealed_token AS sealedToken,
+             pulled_revision AS pulledRevision, linked_at AS linkedAt
+           FROM sync_links WHERE tenant = ?`,
+        )
+        .get(tenant) as SyncLink | undefined
+      return row ?? null
+    },
     saveLink: (l) =>
       db.transaction(() => {
         forget(l.tenant)
@@ -153,6 +144,14 @@ export function createSyncLocal(db: Db): SyncLocal {
       void db
         .prepare('UPDATE sync_links SET pulled_revision = ? WHERE tenant = ?')
         .run(revision, tenant),
+  }
+}
+
+/** The outbox's rows of `db` (`sync_outbox`): the changes waiting to be pushed, in order. */
+function outboxRows(
+  db: Db,
+): Pick<SyncLocal, 'enqueueAll' | 'outbox' | 'enqueue' | 'dropOutbox' | 'markSent' | 'done'> {
+  return {
     enqueueAll: (tenant) =>
       db
         .prepare(
@@ -188,6 +187,12 @@ export function createSyncLocal(db: Db): SyncLocal {
         .prepare('UPDATE sync_outbox SET sent_at = ? WHERE seq = ? AND sent_at IS NULL')
         .run(now, seq),
     done: (seq) => void db.prepare('DELETE FROM sync_outbox WHERE seq = ?').run(seq),
+  }
+}
+
+/** The bases' rows of `db` (`sync_bases`): the server revision each tool was in step with. */
+function baseRows(db: Db): Pick<SyncLocal, 'base' | 'setBase' | 'dropBase'> {
+  return {
     base: (tenant, toolId) =>
       (
         db
@@ -205,18 +210,45 @@ export function createSyncLocal(db: Db): SyncLocal {
       void db
         .prepare('DELETE FROM sync_bases WHERE tenant = ? AND tool_id = ?')
         .run(tenant, toolId),
+  }
+}
+
+const CONFLICT_COLUMNS = `tool_id AS toolId, mine, theirs, their_revision AS theirRevision,
+    created_at AS createdAt`
+
+/** A `sync_conflicts` row as SQLite returns it (the two versions as JSON text). */
+interface ConflictRow {
+  toolId: string
+  mine: string | null
+  theirs: string | null
+  theirRevision: number
+  createdAt: number
+}
+
+const parse = (text: string | null) => (text === null ? null : (JSON.parse(text) as ToolSpec))
+const conflictRow = (r: ConflictRow): SyncConflict => ({
+  ...r,
+  mine: parse(r.mine),
+  theirs: parse(r.theirs),
+})
+
+/** The conflicts' rows of `db` (`sync_conflicts`): pushes refused as stale, kept until chosen. */
+function conflictRows(
+  db: Db,
+): Pick<SyncLocal, 'conflicts' | 'conflict' | 'saveConflict' | 'dropConflict'> {
+  return {
     conflicts: (tenant) =>
       (
         db
           .prepare(
             `SELECT ${CONFLICT_COLUMNS} FROM sync_conflicts WHERE tenant = ? ORDER BY created_at`,
           )
-          .all(tenant) as Parameters<typeof conflictRow>[0][]
+          .all(tenant) as ConflictRow[]
       ).map(conflictRow),
     conflict: (tenant, toolId) => {
       const row = db
         .prepare(`SELECT ${CONFLICT_COLUMNS} FROM sync_conflicts WHERE tenant = ? AND tool_id = ?`)
-        .get(tenant, toolId) as Parameters<typeof conflictRow>[0] | undefined
+        .get(tenant, toolId) as ConflictRow | undefined
       return row ? conflictRow(row) : null
     },
     saveConflict: (tenant, c) =>
@@ -239,6 +271,16 @@ export function createSyncLocal(db: Db): SyncLocal {
       void db
         .prepare('DELETE FROM sync_conflicts WHERE tenant = ? AND tool_id = ?')
         .run(tenant, toolId),
+  }
+}
+
+/** The desktop's sync rows over its open SQLite database. */
+export function createSyncLocal(db: Db): SyncLocal {
+  return {
+    ...linkRows(db),
+    ...outboxRows(db),
+    ...baseRows(db),
+    ...conflictRows(db),
     applying: (tenant, fn) =>
       db.transaction(() => {
         db.prepare('INSERT OR IGNORE INTO sync_applying (tenant) VALUES (?)').run(tenant)
