@@ -84,8 +84,21 @@ export interface TeamAccountRouteDeps {
   clock: () => number
 }
 
+/** What the team account routes share: the stores, the clock and the caller checks. */
+interface TeamRouteContext {
+  accounts: TeamAccountRouteDeps['accounts']
+  team: TeamAccountRouteDeps['team']
+  clock: TeamAccountRouteDeps['clock']
+  /** The signed-in account of an account owner token (401 `unauthorized` otherwise). */
+  signedIn(request: FastifyRequest): Account
+  /** The caller's role in workspace `id`; 403 `forbidden` when not a member. */
+  roleIn(id: string, account: Account): MemberRole
+  /** Throws 403 `forbidden` with `reason` when there is one. */
+  refuse(reason: string | null): void
+}
+
 /**
- * A team server's account routes (issue 27 A; docs/interface.md marks registration and login "not
+ * A team server's account routes (docs/interface.md marks registration and login "not
  * shown": the shapes are decided here and in docs/team-server.md). Registered only by
  * `sitecall server`; the desktop and `serve` keep their single local owner.
  * - `POST /v1/auth/register {name, password}` → 201 `{account, workspace, token, expiresAt}`
@@ -101,8 +114,18 @@ export interface TeamAccountRouteDeps {
  * Every workspace route answers 403 `forbidden` to an account that is not its member.
  */
 export function registerTeamAccountRoutes(app: FastifyInstance, deps: TeamAccountRouteDeps): void {
-  const { accounts, team, clock } = deps
+  const ctx = teamRouteContext(deps)
+  registerAuthRoutes(app, ctx)
+  registerWorkspaceRoutes(app, ctx)
+  registerMemberListRoutes(app, ctx)
+  registerMemberChangeRoutes(app, ctx)
+  registerInvitationRoutes(app, ctx)
+  registerInvitationAcceptRoute(app, ctx)
+}
 
+/** The shared record of the team account routes, built once from their parts. */
+function teamRouteContext(deps: TeamAccountRouteDeps): TeamRouteContext {
+  const { accounts, team, clock } = deps
   /** The signed-in account of an account owner token (401 `unauthorized` otherwise). */
   const signedIn = (request: FastifyRequest): Account => {
     const match = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')
@@ -127,7 +150,12 @@ export function registerTeamAccountRoutes(app: FastifyInstance, deps: TeamAccoun
   const refuse = (reason: string | null) => {
     if (reason) throw new ServiceError('forbidden', reason)
   }
+  return { accounts, team, clock, signedIn, roleIn, refuse }
+}
 
+/** Registration, sign-in and sign-out: the routes an account uses before it has a workspace. */
+function registerAuthRoutes(app: FastifyInstance, ctx: TeamRouteContext): void {
+  const { team, signedIn } = ctx
   app.post(
     '/v1/auth/register',
     {
@@ -202,7 +230,11 @@ export function registerTeamAccountRoutes(app: FastifyInstance, deps: TeamAccoun
       return { loggedOut: team.logout(token) }
     },
   )
+}
 
+/** The signed-in account's workspaces: list them, create one. */
+function registerWorkspaceRoutes(app: FastifyInstance, ctx: TeamRouteContext): void {
+  const { accounts, team, clock, signedIn } = ctx
   app.get(
     '/v1/workspaces',
     {
@@ -250,7 +282,11 @@ export function registerTeamAccountRoutes(app: FastifyInstance, deps: TeamAccoun
       return reply.status(201).send({ ...made, role: 'owner' })
     },
   )
+}
 
+/** A workspace's members: list them, add one. */
+function registerMemberListRoutes(app: FastifyInstance, ctx: TeamRouteContext): void {
+  const { accounts, clock, signedIn, roleIn, refuse } = ctx
   app.get<{ Params: { id: string } }>(
     '/v1/workspaces/:id/members',
     {
@@ -303,7 +339,11 @@ export function registerTeamAccountRoutes(app: FastifyInstance, deps: TeamAccoun
       return reply.status(201).send({ accountId: target.id, name: target.name, role, addedAt: now })
     },
   )
+}
 
+/** A member's role changed, or the member removed. */
+function registerMemberChangeRoutes(app: FastifyInstance, ctx: TeamRouteContext): void {
+  const { accounts, signedIn, roleIn, refuse } = ctx
   app.patch<{ Params: { id: string; accountId: string } }>(
     '/v1/workspaces/:id/members/:accountId',
     {
@@ -378,7 +418,11 @@ export function registerTeamAccountRoutes(app: FastifyInstance, deps: TeamAccoun
       return { accountId, removed: true }
     },
   )
+}
 
+/** A workspace's invitations: create one, list them. */
+function registerInvitationRoutes(app: FastifyInstance, ctx: TeamRouteContext): void {
+  const { accounts, team, clock, signedIn, roleIn, refuse } = ctx
   app.post<{ Params: { id: string } }>(
     '/v1/workspaces/:id/invitations',
     {
@@ -448,7 +492,11 @@ export function registerTeamAccountRoutes(app: FastifyInstance, deps: TeamAccoun
       }
     },
   )
+}
 
+/** An invitation accepted by the account it names. */
+function registerInvitationAcceptRoute(app: FastifyInstance, ctx: TeamRouteContext): void {
+  const { accounts, team, clock, signedIn } = ctx
   app.post(
     '/v1/invitations/accept',
     {

@@ -104,9 +104,19 @@ function queryNumber(request: FastifyRequest, name: string, fallback: number | n
  * apply one after the other and the second meets the first's revision.
  */
 export function registerToolSyncRoutes(app: FastifyInstance, deps: ToolSyncDeps): void {
-  const { store } = deps
-  const workspaceOf = (tenant: string) => store.toolsFor(tenant).workspace
+  registerPullRoute(app, deps)
+  registerPushRoute(app, deps)
+  registerDeleteRoute(app, deps)
+}
 
+/** The workspace of a caller's tenant, as the tool store names it. */
+function workspaceOf(deps: ToolSyncDeps, tenant: string): string {
+  return deps.store.toolsFor(tenant).workspace
+}
+
+/** `GET /v1/sync/tools`: the tools changed and deleted after a revision, a page at a time. */
+function registerPullRoute(app: FastifyInstance, deps: ToolSyncDeps): void {
+  const { store } = deps
   app.get(
     '/v1/sync/tools',
     {
@@ -126,50 +136,14 @@ export function registerToolSyncRoutes(app: FastifyInstance, deps: ToolSyncDeps)
         Math.max(queryNumber(request, 'limit', MAX_SYNC_PAGE), 1),
         MAX_SYNC_PAGE,
       )
-      return store.toolSync.changes(workspaceOf(caller.tenant), since, limit)
+      return store.toolSync.changes(workspaceOf(deps, caller.tenant), since, limit)
     },
   )
+}
 
-  /**
-   * Runs one push: with the workspace locked, answers a seen key's answer, else checks the base
-   * revision and applies `apply` (which returns the answer), keeping the answer under the key.
-   */
-  const push = (
-    workspace: string,
-    key: string,
-    toolId: string,
-    baseRevision: number | null,
-    yours: ToolSpec | null,
-    apply: (current: { revision: number; tool: ToolSpec | null } | null) => Record<string, unknown>,
-  ): SyncOperation =>
-    store.transaction(() => {
-      const before = store.toolSync.lock(workspace)
-      const seen = store.toolSync.operation(workspace, key)
-      if (seen) {
-        if (seen.toolId !== toolId)
-          throw new ServiceError(
-            'idempotency_conflict',
-            `Idempotency-Key ${key} was used for another tool's push.`,
-          )
-        return seen
-      }
-      const current = store.toolSync.state(workspace, toolId)
-      const base = baseRevision ?? 0
-      const fresh =
-        current === null
-          ? base === 0
-          : current.revision === base || (current.tool === null && base === 0 && yours !== null)
-      if (!fresh)
-        throw new ServiceError(
-          'stale_revision',
-          `Tool ${toolId} is at revision ${current?.revision ?? 0}, not ${base}: pull, choose, push again.`,
-          { current: current ?? { revision: 0, tool: null }, yours },
-        )
-      const op: SyncOperation = { toolId, status: 200, answer: { ...apply(current), before } }
-      store.toolSync.recordOperation(workspace, key, op, deps.clock())
-      return op
-    })
-
+/** `PUT /v1/sync/tools/{toolId}`: a tool pushed on its base revision. */
+function registerPushRoute(app: FastifyInstance, deps: ToolSyncDeps): void {
+  const { store } = deps
   app.put<{ Params: { toolId: string } }>(
     '/v1/sync/tools/:toolId',
     {
@@ -212,8 +186,8 @@ export function registerToolSyncRoutes(app: FastifyInstance, deps: ToolSyncDeps)
             .join(', ')}: push it without (a saved login or {{secret:NAME}} instead).`,
           { findings },
         )
-      const workspace = workspaceOf(caller.tenant)
-      const op = push(workspace, key, toolId, body.baseRevision, tool, () => {
+      const workspace = workspaceOf(deps, caller.tenant)
+      const op = pushTool(deps, workspace, key, toolId, body.baseRevision, tool, () => {
         try {
           store.toolsFor(caller.tenant).save(tool)
         } catch (error) {
@@ -229,7 +203,11 @@ export function registerToolSyncRoutes(app: FastifyInstance, deps: ToolSyncDeps)
       return reply.status(op.status).send(op.answer)
     },
   )
+}
 
+/** `DELETE /v1/sync/tools/{toolId}`: a tool deleted on its base revision (a tombstone kept). */
+function registerDeleteRoute(app: FastifyInstance, deps: ToolSyncDeps): void {
+  const { store } = deps
   app.delete<{ Params: { toolId: string } }>(
     '/v1/sync/tools/:toolId',
     {
@@ -247,8 +225,8 @@ export function registerToolSyncRoutes(app: FastifyInstance, deps: ToolSyncDeps)
       const key = operationKey(request)
       const base = queryNumber(request, 'baseRevision', null)
       const { toolId } = request.params
-      const workspace = workspaceOf(caller.tenant)
-      const op = push(workspace, key, toolId, base, null, (current) => {
+      const workspace = workspaceOf(deps, caller.tenant)
+      const op = pushTool(deps, workspace, key, toolId, base, null, (current) => {
         if (current?.tool) store.toolsFor(caller.tenant).delete(toolId)
         return {
           toolId,
@@ -259,4 +237,47 @@ export function registerToolSyncRoutes(app: FastifyInstance, deps: ToolSyncDeps)
       return reply.status(op.status).send(op.answer)
     },
   )
+}
+
+/**
+ * Runs one push: with the workspace locked, answers a seen key's answer, else checks the base
+ * revision and applies `apply` (which returns the answer), keeping the answer under the key.
+ */
+function pushTool(
+  deps: ToolSyncDeps,
+  workspace: string,
+  key: string,
+  toolId: string,
+  baseRevision: number | null,
+  yours: ToolSpec | null,
+  apply: (current: { revision: number; tool: ToolSpec | null } | null) => Record<string, unknown>,
+): SyncOperation {
+  const { store } = deps
+  return store.transaction(() => {
+    const before = store.toolSync.lock(workspace)
+    const seen = store.toolSync.operation(workspace, key)
+    if (seen) {
+      if (seen.toolId !== toolId)
+        throw new ServiceError(
+          'idempotency_conflict',
+          `Idempotency-Key ${key} was used for another tool's push.`,
+        )
+      return seen
+    }
+    const current = store.toolSync.state(workspace, toolId)
+    const base = baseRevision ?? 0
+    const fresh =
+      current === null
+        ? base === 0
+        : current.revision === base || (current.tool === null && base === 0 && yours !== null)
+    if (!fresh)
+      throw new ServiceError(
+        'stale_revision',
+        `Tool ${toolId} is at revision ${current?.revision ?? 0}, not ${base}: pull, choose, push again.`,
+        { current: current ?? { revision: 0, tool: null }, yours },
+      )
+    const op: SyncOperation = { toolId, status: 200, answer: { ...apply(current), before } }
+    store.toolSync.recordOperation(workspace, key, op, deps.clock())
+    return op
+  })
 }
