@@ -195,8 +195,8 @@ async function openQueue(
 }
 
 /**
- * Starts a node's part of the durable run queue (issue 27 A: "runs go through a durable queue
- * on PostgreSQL"), on pg-boss 10 (why pg-boss: docs/team-server.md "The run queue"). Creates
+ * Starts a node's part of the durable run queue (runs go through a durable queue on
+ * PostgreSQL), on pg-boss 10 (why pg-boss: docs/team-server.md "The run queue"). Creates
  * pg-boss's schema and the queue when absent (pg-boss migrates under its own advisory lock, so
  * nodes starting together are safe), then polls for due jobs every lease/5 (at least pg-boss's
  * 0.5 s) and gives jobs to jobless runs in flight every lease. Each run created on a node gets a
@@ -204,107 +204,18 @@ async function openQueue(
  * every node looks at the due ones (`workDue`). Rejects when the database cannot be reached.
  */
 export async function startRunQueue(options: RunQueueOptions): Promise<RunQueue> {
-  const { store, nodeId, recover } = options
   const leaseSeconds = Math.max(1, Math.ceil(options.leaseMs / 1000))
   const boss = await openQueue(options, leaseSeconds)
-  const counts: Record<RunJobOutcome, number> = { ended: 0, held: 0, taken_over: 0 }
-  const executor = storeExecutor(store)
-  const sendOptions = (runId: string): PgBoss.SendOptions => ({
-    singletonKey: runId,
-    startAfter: leaseSeconds,
-    retryLimit: 100_000,
-    retryDelay: leaseSeconds,
-  })
-
-  /**
-   * What the runs of due jobs need (see `RunQueue.workDue`): one read on pg-boss's pool for all
-   * of them (the node's event loop is not blocked by it), then the store only for a takeover.
-   */
-  const judge = async (runIds: string[]): Promise<Map<string, RunJobOutcome>> => {
-    const { rows } = (await boss.getDb().executeSql(
-      `SELECT r.id, r.status, r.node_id, n.heartbeat_at >= ${DB_NOW} - $2 AS alive
-         FROM runs r LEFT JOIN server_nodes n ON n.id = r.node_id WHERE r.id = ANY($1::text[])`,
-      [runIds, options.leaseMs],
-    )) as {
-      rows: Array<{ id: string; status: string; node_id: string | null; alive: boolean | null }>
-    }
-    const outcomes = new Map<string, RunJobOutcome>(runIds.map((id) => [id, 'ended']))
-    const dead = new Set<string>()
-    for (const row of rows) {
-      if (!IN_FLIGHT.includes(row.status) || row.node_id === null) continue
-      if (row.node_id === nodeId || row.alive) outcomes.set(row.id, 'held')
-      else {
-        outcomes.set(row.id, 'taken_over')
-        dead.add(row.node_id)
-      }
-    }
-    if (dead.size) {
-      // One guarded UPDATE: a run another worker took first is not taken again.
-      const taken = store.runs.adopt([...dead])
-      if (taken.length) recover(taken)
-    }
-    return outcomes
+  const queue: QueueNode = {
+    boss,
+    options,
+    leaseSeconds,
+    counts: { ended: 0, held: 0, taken_over: 0 },
+    working: false,
   }
-
-  let working = false
-  const workDue = async (): Promise<RunJobOutcome[]> => {
-    if (working) return []
-    working = true
-    try {
-      const jobs = await boss.fetch<RunJob>(RUN_QUEUE, { batchSize: 100 })
-      if (!jobs.length) return []
-      let judged: Map<string, RunJobOutcome>
-      try {
-        judged = await judge(jobs.map((job) => job.data.runId))
-      } catch (error) {
-        options.onError?.(error)
-        await boss.fail(
-          RUN_QUEUE,
-          jobs.map((job) => job.id),
-        )
-        return []
-      }
-      const outcomes = jobs.map((job) => judged.get(job.data.runId) ?? 'ended')
-      const idsOf = (outcome: RunJobOutcome) =>
-        jobs.filter((_, i) => outcomes[i] === outcome).map((job) => job.id)
-      for (const outcome of outcomes) counts[outcome]++
-      const held = idsOf('held')
-      if (held.length) await boss.fail(RUN_QUEUE, held)
-      const ended = idsOf('ended')
-      if (ended.length) await boss.complete(RUN_QUEUE, ended)
-      // A takeover is rare and worth its record: its job's output names the node.
-      for (const id of idsOf('taken_over'))
-        await boss.complete(RUN_QUEUE, id, { outcome: 'taken_over', by: nodeId })
-      return outcomes
-    } finally {
-      working = false
-    }
-  }
-
-  const enlistMissing = async (): Promise<number> => {
-    const db = boss.getDb()
-    const { rows } = (await db.executeSql(
-      `SELECT r.id FROM runs r
-        WHERE r.status = ANY($1::text[]) AND r.node_id IS NOT NULL
-          AND r.created_at < ${DB_NOW} - $2
-          AND NOT EXISTS (SELECT 1 FROM ${RUN_QUEUE_SCHEMA}.job j
-                           WHERE j.name = $3 AND j.singleton_key = r.id
-                             AND j.state IN ('created', 'retry', 'active'))`,
-      [IN_FLIGHT, options.leaseMs, RUN_QUEUE],
-    )) as { rows: Array<{ id: string }> }
-    if (rows.length)
-      await boss.insert(
-        rows.map((r) => ({ name: RUN_QUEUE, data: { runId: r.id }, ...jobInsertOptions(r.id) })),
-      )
-    return rows.length
-  }
-  const jobInsertOptions = (runId: string) => ({
-    singletonKey: runId,
-    startAfter: new Date(Date.now() + leaseSeconds * 1000),
-    retryLimit: 100_000,
-    retryDelay: leaseSeconds,
-  })
-
+  const executor = storeExecutor(options.store)
+  const workDue = () => workDueJobs(queue)
+  const enlistMissing = () => enlistMissingRuns(queue)
   const timers: NodeJS.Timeout[] = []
   if (options.poll !== false) {
     const guarded = (fn: () => Promise<unknown>) => () => {
@@ -319,25 +230,145 @@ export async function startRunQueue(options: RunQueueOptions): Promise<RunQueue>
   return {
     enlist(runId) {
       void boss
-        .send(RUN_QUEUE, { runId }, { ...sendOptions(runId), db: executor })
+        .send(
+          RUN_QUEUE,
+          { runId },
+          {
+            singletonKey: runId,
+            startAfter: leaseSeconds,
+            retryLimit: 100_000,
+            retryDelay: leaseSeconds,
+            db: executor,
+          },
+        )
         .catch((error: unknown) => options.onError?.(error))
     },
     workDue,
     enlistMissing,
-    counts,
-    async depth() {
-      const { rows } = (await boss.getDb().executeSql(
-        `SELECT state, count(*)::int AS n FROM ${RUN_QUEUE_SCHEMA}.job
-            WHERE name = $1 AND state IN ('created', 'retry', 'active') GROUP BY state`,
-        [RUN_QUEUE],
-      )) as { rows: Array<{ state: string; n: number }> }
-      return Object.fromEntries(rows.map((r) => [r.state, Number(r.n)]))
-    },
+    counts: queue.counts,
+    depth: () => queueDepth(boss),
     async stop() {
       for (const timer of timers) clearInterval(timer)
       await boss.stop({ graceful: false, wait: true, close: true })
     },
   }
+}
+
+/** One node's part of the run queue: pg-boss, its options, the lease, counts, the busy flag. */
+interface QueueNode {
+  boss: PgBoss
+  options: RunQueueOptions
+  leaseSeconds: number
+  /** Due jobs judged since start, by outcome (`RunQueue.counts`). */
+  counts: Record<RunJobOutcome, number>
+  /** A `workDue` pass is running: a second one in the meantime does nothing. */
+  working: boolean
+}
+
+/**
+ * What the runs of due jobs need (see `RunQueue.workDue`): one read on pg-boss's pool for all
+ * of them (the node's event loop is not blocked by it), then the store only for a takeover.
+ */
+async function judgeRuns(queue: QueueNode, runIds: string[]): Promise<Map<string, RunJobOutcome>> {
+  const { boss, options } = queue
+  const { rows } = (await boss.getDb().executeSql(
+    `SELECT r.id, r.status, r.node_id, n.heartbeat_at >= ${DB_NOW} - $2 AS alive
+       FROM runs r LEFT JOIN server_nodes n ON n.id = r.node_id WHERE r.id = ANY($1::text[])`,
+    [runIds, options.leaseMs],
+  )) as {
+    rows: Array<{ id: string; status: string; node_id: string | null; alive: boolean | null }>
+  }
+  const outcomes = new Map<string, RunJobOutcome>(runIds.map((id) => [id, 'ended']))
+  const dead = new Set<string>()
+  for (const row of rows) {
+    if (!IN_FLIGHT.includes(row.status) || row.node_id === null) continue
+    if (row.node_id === options.nodeId || row.alive) outcomes.set(row.id, 'held')
+    else {
+      outcomes.set(row.id, 'taken_over')
+      dead.add(row.node_id)
+    }
+  }
+  if (dead.size) {
+    // One guarded UPDATE: a run another worker took first is not taken again.
+    const taken = options.store.runs.adopt([...dead])
+    if (taken.length) options.recover(taken)
+  }
+  return outcomes
+}
+
+/** `RunQueue.workDue`: fetches due jobs, judges their runs, and settles each job by outcome. */
+async function workDueJobs(queue: QueueNode): Promise<RunJobOutcome[]> {
+  const { boss, options } = queue
+  if (queue.working) return []
+  queue.working = true
+  try {
+    const jobs = await boss.fetch<RunJob>(RUN_QUEUE, { batchSize: 100 })
+    if (!jobs.length) return []
+    let judged: Map<string, RunJobOutcome>
+    try {
+      judged = await judgeRuns(
+        queue,
+        jobs.map((job) => job.data.runId),
+      )
+    } catch (error) {
+      options.onError?.(error)
+      await boss.fail(
+        RUN_QUEUE,
+        jobs.map((job) => job.id),
+      )
+      return []
+    }
+    const outcomes = jobs.map((job) => judged.get(job.data.runId) ?? 'ended')
+    const idsOf = (outcome: RunJobOutcome) =>
+      jobs.filter((_, i) => outcomes[i] === outcome).map((job) => job.id)
+    for (const outcome of outcomes) queue.counts[outcome]++
+    const held = idsOf('held')
+    if (held.length) await boss.fail(RUN_QUEUE, held)
+    const ended = idsOf('ended')
+    if (ended.length) await boss.complete(RUN_QUEUE, ended)
+    // A takeover is rare and worth its record: its job's output names the node.
+    for (const id of idsOf('taken_over'))
+      await boss.complete(RUN_QUEUE, id, { outcome: 'taken_over', by: options.nodeId })
+    return outcomes
+  } finally {
+    queue.working = false
+  }
+}
+
+/** `RunQueue.enlistMissing`: a job for every run in flight older than a lease that has none. */
+async function enlistMissingRuns(queue: QueueNode): Promise<number> {
+  const { boss, options, leaseSeconds } = queue
+  const { rows } = (await boss.getDb().executeSql(
+    `SELECT r.id FROM runs r
+      WHERE r.status = ANY($1::text[]) AND r.node_id IS NOT NULL
+        AND r.created_at < ${DB_NOW} - $2
+        AND NOT EXISTS (SELECT 1 FROM ${RUN_QUEUE_SCHEMA}.job j
+                         WHERE j.name = $3 AND j.singleton_key = r.id
+                           AND j.state IN ('created', 'retry', 'active'))`,
+    [IN_FLIGHT, options.leaseMs, RUN_QUEUE],
+  )) as { rows: Array<{ id: string }> }
+  if (rows.length)
+    await boss.insert(
+      rows.map((r) => ({
+        name: RUN_QUEUE,
+        data: { runId: r.id },
+        singletonKey: r.id,
+        startAfter: new Date(Date.now() + leaseSeconds * 1000),
+        retryLimit: 100_000,
+        retryDelay: leaseSeconds,
+      })),
+    )
+  return rows.length
+}
+
+/** `RunQueue.depth`: jobs not done yet, by state. */
+async function queueDepth(boss: PgBoss): Promise<Record<string, number>> {
+  const { rows } = (await boss.getDb().executeSql(
+    `SELECT state, count(*)::int AS n FROM ${RUN_QUEUE_SCHEMA}.job
+        WHERE name = $1 AND state IN ('created', 'retry', 'active') GROUP BY state`,
+    [RUN_QUEUE],
+  )) as { rows: Array<{ state: string; n: number }> }
+  return Object.fromEntries(rows.map((r) => [r.state, Number(r.n)]))
 }
 
 /**
