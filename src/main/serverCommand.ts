@@ -3,9 +3,9 @@ import { parseArgs } from 'node:util'
 import { ServiceError } from '../shared/errors'
 import { DEFAULT_PORT } from './config'
 import { DEFAULT_RATE_LIMITS, type RateLimits } from './api/rateLimit'
-import { createCore } from './core'
+import { createCore, type Core } from './core'
 import { createPgOwnerTokens, createPgRateLimiter } from './serverAccess'
-import { createPgStore } from './store/postgres/pgStore'
+import { createPgStore, type PgStore } from './store/postgres/pgStore'
 import { startNodeLiveness } from './serverNodes'
 import { createDrain } from './server/drain'
 import { HEALTH_PATH, READY_PATH, registerHealthRoutes } from './server/health'
@@ -64,6 +64,52 @@ export async function serverCommand(
   args: string[],
   env: Record<string, string | undefined> = process.env,
 ): Promise<number> {
+  const options = serverOptionsOf(args, env)
+  if (!options) {
+    process.stderr.write(
+      `sitecall server needs SITECALL_DATABASE_URL (postgres://user@host:5432/db)\n${SERVER_USAGE}\n`,
+    )
+    return 2
+  }
+  const node = await startServerNode(options, env)
+  const stopped = new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve)
+    process.once('SIGTERM', resolve)
+  })
+  writeLifecycleLine(
+    process.stdout,
+    options.nodeId,
+    `Sitecall server listening at ${node.base} as node ${options.nodeId}`,
+    { url: node.base },
+  )
+  await stopped
+  await stopServerNode(node, options)
+  // Work cut at the deadline may leave sockets or timers behind: they must not hold the exit.
+  setTimeout(() => process.exit(0), 2_000).unref()
+  return 0
+}
+
+/** What `sitecall server`'s flags and environment say, checked. */
+interface ServerOptions {
+  url: string
+  port: number
+  host: string
+  limits: ReturnType<typeof parseRateLimit>
+  timeoutMs: number
+  drainSeconds: number
+  nodeId: string
+  publicHosts: string[]
+}
+
+/**
+ * The options of `sitecall server` (see SERVER_USAGE); null without SITECALL_DATABASE_URL.
+ * Throws 400 `invalid_input` for a port outside 0..65535, a node timeout under 500 ms or a
+ * negative drain.
+ */
+function serverOptionsOf(
+  args: string[],
+  env: Record<string, string | undefined>,
+): ServerOptions | null {
   const { values } = parseArgs({
     args,
     options: {
@@ -77,12 +123,7 @@ export async function serverCommand(
     },
   })
   const url = env.SITECALL_DATABASE_URL
-  if (!url) {
-    process.stderr.write(
-      `sitecall server needs SITECALL_DATABASE_URL (postgres://user@host:5432/db)\n${SERVER_USAGE}\n`,
-    )
-    return 2
-  }
+  if (!url) return null
   const port = values.port === undefined ? DEFAULT_PORT : Number(values.port)
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new ServiceError('invalid_input', `--port takes 0 to 65535, not ${values.port}`)
@@ -100,27 +141,57 @@ export async function serverCommand(
       'invalid_input',
       `--drain-seconds takes 0 or more, not ${values['drain-seconds']}`,
     )
-  const nodeId = values['node-id'] ?? `${hostname()}:${process.pid}`
-  const publicHosts = (values['public-host'] ?? '')
-    .split(',')
-    .map((h) => h.trim().toLowerCase())
-    .filter(Boolean)
+  return {
+    url,
+    port,
+    host: values.host ?? '127.0.0.1',
+    limits,
+    timeoutMs,
+    drainSeconds,
+    nodeId: values['node-id'] ?? `${hostname()}:${process.pid}`,
+    publicHosts: (values['public-host'] ?? '')
+      .split(',')
+      .map((h) => h.trim().toLowerCase())
+      .filter(Boolean),
+  }
+}
+
+/** A started server node: what `stopServerNode` stops, in order. */
+interface ServerNode {
+  core: Core<PgStore>
+  devices: ReturnType<typeof createDeviceHub>
+  queue: Awaited<ReturnType<typeof startRunQueue>>
+  drain: ReturnType<typeof createDrain>
+  liveness: ReturnType<typeof startNodeLiveness>
+  base: string
+}
+
+/**
+ * Starts one node: the PostgreSQL store, the device hub, the core with the server's routes
+ * (health, metrics), the durable run queue, then the listener and the heartbeats. A step that
+ * fails closes what the earlier ones opened, and the error is thrown.
+ */
+async function startServerNode(
+  options: ServerOptions,
+  env: Record<string, string | undefined>,
+): Promise<ServerNode> {
+  const { url, nodeId, timeoutMs, drainSeconds, publicHosts } = options
   const clock = Date.now
   const store = createPgStore(url, { nodeId, applicationName: `sitecall ${nodeId}` })
-  // Devices (issue 27 C): runs of sites only a linked desktop holds a login for go to it.
+  // Devices: runs of sites only a linked desktop holds a login for go to it.
   let warn: (error: unknown) => void = () => undefined
   const devices = createDeviceHub({ url, store, clock, onError: (error) => warn(error) })
   const core = createCore({
     store,
     env,
-    port,
-    host: values.host ?? '127.0.0.1',
+    port: options.port,
+    host: options.host,
     serverNode: true,
     logger: serverLoggerOptions(nodeId, process.stdout, env.SITECALL_LOG_LEVEL ?? 'info'),
     // A server has no person's keychain: its vault opens with SITECALL_PASSPHRASE.
     keychain: null,
     ownerTokens: createPgOwnerTokens(store.pg, { clock }),
-    rateLimiter: createPgRateLimiter(store.pg, limits, clock),
+    rateLimiter: createPgRateLimiter(store.pg, options.limits, clock),
     ...(publicHosts.length ? { allowedHosts: new Set(publicHosts) } : {}),
     devices,
   })
@@ -170,21 +241,17 @@ export async function serverCommand(
     recover,
     adoptOrphans: false,
   })
-  const stopped = new Promise<void>((resolve) => {
-    process.once('SIGINT', resolve)
-    process.once('SIGTERM', resolve)
-  })
+  return { core, devices, queue, drain, liveness, base }
+}
+
+/**
+ * Stops a node after SIGINT or SIGTERM: drains requests and runs in flight (up to the drain
+ * deadline), then stops heartbeats, the queue, the devices and the core, and releases the node.
+ */
+async function stopServerNode(node: ServerNode, options: ServerOptions): Promise<void> {
+  const { core, devices, queue, drain, liveness } = node
   const log = core.server.log
-  writeLifecycleLine(
-    process.stdout,
-    nodeId,
-    `Sitecall server listening at ${base} as node ${nodeId}`,
-    {
-      url: base,
-    },
-  )
-  await stopped
-  log.info(`Draining: up to ${drainSeconds} s for requests and runs in flight`)
+  log.info(`Draining: up to ${options.drainSeconds} s for requests and runs in flight`)
   // Devices' long polls answer now (204): they would hold the drain for up to 25 s.
   devices.stopPolls()
   const drained = await drain.drain()
@@ -196,12 +263,9 @@ export async function serverCommand(
   await queue.stop().catch(() => undefined)
   await devices.close()
   await core.close()
-  const released = await releaseNode(url, nodeId)
+  const released = await releaseNode(options.url, options.nodeId)
   log.info(
     { released },
     released ? 'Node released: stopped' : 'Stopped (node row left to time out)',
   )
-  // Work cut at the deadline may leave sockets or timers behind: they must not hold the exit.
-  setTimeout(() => process.exit(0), 2_000).unref()
-  return 0
 }

@@ -10,14 +10,7 @@ import { MAX_FUNCTION_LINES, measureSources, pinProblems, type Pin } from '../ho
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
 
-const LONG_FUNCTIONS: Pin[] = [
-  ['src/main/api/routes/teamAccounts.ts', 'registerTeamAccountRoutes', 396],
-  ['src/main/api/routes/toolSync.ts', 'registerToolSyncRoutes', 157],
-  ['src/main/mcp/mcpRoutes.ts', 'registerMcpRoutes', 153],
-  ['src/main/server/runQueue.ts', 'startRunQueue', 136],
-  ['src/main/serverCommand.ts', 'serverCommand', 145],
-  ['src/main/store/postgres/pgTraceRepository.ts', 'createPgTraceRepository', 164],
-]
+const LONG_FUNCTIONS: Pin[] = []
 
 const BARE_CATCHES: Pin[] = [
   ['src/main/api/auth.ts', 'calledTool.decode', 1],
