@@ -41,7 +41,7 @@ export interface Core<S extends Store = SqliteStore> {
   browse: BrowseSessions
   /** Saved site logins, sealed in the vault. */
   logins: SiteLogins
-  /** The logins recordings and HARs showed, offered for saving (issue 24 item E). */
+  /** The logins recordings and HARs showed, offered for saving. */
   seenLogins: SeenLogins
   /** Sign-in flows in a browser (UI `logins.signIn`, `sitecall login HOST`, one-time links). */
   signIns: SignInFlows

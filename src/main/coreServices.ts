@@ -85,7 +85,7 @@ export interface CoreConfig {
   /** Hosts a request's `Host` may name besides loopback ones (a team server's public name). */
   allowedHosts?: ServerDeps['allowedHosts']
   /**
-   * A team server's devices (issue 27 C, `server/devices.ts`): runs of sites only a device holds
+   * A team server's devices (`server/devices.ts`): runs of sites only a device holds
    * go to it, and its routes are served. Default none.
    */
   devices?: DeviceHub
@@ -351,7 +351,7 @@ export function buildCoreServices(
   const chromiumPath = () => requireChromium({ env, settingPath: settings.chromiumPath ?? null })
   const engineParts = buildEngine(config, stores, state, chromiumPath)
   const sessions = buildSessions(config, stores, engineParts.signInLinks, chromiumPath)
-  // A linked desktop runs what only it holds for its team server (issue 27 C) while it serves.
+  // A linked desktop runs what only it holds for its team server while it serves.
   const device =
     !config.serverNode && store.kind === 'sqlite' && env.SITECALL_DEVICE !== 'off'
       ? createDeviceSwitch({

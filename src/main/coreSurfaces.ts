@@ -108,7 +108,7 @@ function buildCoreServer(
   const { store, clock, events, ownerTokens } = stores
   const { engine, browse, indexing, recordings } = services
   const oauthTokens = createTokenService({ repo: store.oauth, clock })
-  // A team server's accounts, workspaces and invitations (issue 27 A); the desktop has one owner.
+  // A team server's accounts, workspaces and invitations; the desktop has one owner.
   const teamAccounts: TeamAccounts | null = config.serverNode
     ? createTeamAccounts({ accounts: store.accounts, clock })
     : null

@@ -30,7 +30,7 @@ interface IssuedAccountToken {
 }
 
 /**
- * A team server's accounts (issue 27 A; docs/interface.md marks these endpoints "not shown", so the
+ * A team server's accounts (docs/interface.md marks these endpoints "not shown", so the
  * shapes here are decided and documented in docs/team-server.md): registration and login with a
  * scrypt-hashed password, owner tokens of one hour (`svc_owner_…`, stored as SHA-256), and the
  * `AccountAuth` the authenticator asks. Every record is in the store, so any node answers.

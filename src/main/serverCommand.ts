@@ -30,7 +30,7 @@ function parseRateLimit(text: string | undefined): RateLimits {
 }
 
 /**
- * `sitecall server`: one node of a team server (issue 27 A). Surfaces A/B/C, MCP and the account
+ * `sitecall server`: one node of a team server. Surfaces A/B/C, MCP and the account
  * API, as `serve` answers them, with every record in the PostgreSQL database of
  * SITECALL_DATABASE_URL (migrated on start, once across nodes starting together): runs and
  * idempotency keys, the ledger, keys, OAuth clients, codes and refresh tokens, receipts, owner
@@ -46,7 +46,7 @@ function parseRateLimit(text: string | undefined): RateLimits {
  * again). Node ids must be unique among
  * running nodes (default host:pid); a node restarted under the same id takes back its own runs.
  *
- * Operable (issue 27 D, docs/team-server.md): `GET /healthz` (alive) and `GET /readyz` (database
+ * Operable (docs/team-server.md): `GET /healthz` (alive) and `GET /readyz` (database
  * answers, migrations applied, not draining) without auth (`server/health.ts`); `GET /metrics`
  * for the bearer token SITECALL_METRICS_TOKEN, absent without one (`server/metrics.ts`); logs
  * are JSON lines on stdout, one per answered request, never a header, body or query

@@ -38,7 +38,7 @@ export interface NodeLivenessOptions {
 
 /**
  * Keeps a team server node's heartbeat in `server_nodes` and takes over the runs of nodes that
- * died (issue 27 A: "a node that dies mid-run loses nothing"). At start it takes back the runs
+ * died ("a node that dies mid-run loses nothing"). At start it takes back the runs
  * its own id left in flight in an earlier life (a restart under the same `--node-id`). Two nodes
  * sweeping at once never take one run twice (`adoptOrphans` is one UPDATE). A node that lost the
  * database waits a whole timeout after it is back before it judges others, so a database outage

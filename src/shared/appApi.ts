@@ -210,7 +210,7 @@ export interface ToolNeed {
 
 /**
  * The login the browser used on the recorded site, offered for saving after Stop and HAR import
- * (issue 24 item E): what it holds, never a secret value.
+ * (architecture.md "What recorded traffic asks", 5): what it holds, never a secret value.
  */
 export interface LoginOffer {
   traceId: string
@@ -350,7 +350,7 @@ export interface SyncProblem {
 }
 
 /**
- * The Settings view's "Link to a server" (issue 27 B, docs/team-server.md "Sync"): the link, a
+ * The Settings view's "Link to a server" (docs/team-server.md "Sync"): the link, a
  * link waiting on the browser, a sync running, the last sync of this app session, the outbox and
  * the open conflicts.
  */

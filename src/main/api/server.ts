@@ -135,10 +135,10 @@ function registerRoutes(app: FastifyInstance, deps: ServerDeps): void {
       team: deps.teamAccounts,
       clock: deps.clock,
     })
-  // Tool sync with desktops (issue 27 B): a team server's, like its accounts.
+  // Tool sync with desktops: a team server's, like its accounts.
   if (deps.teamAccounts)
     registerToolSyncRoutes(app, { auth: deps.auth, store: deps.store, clock: deps.clock })
-  // Devices that run what only they hold (issue 27 C): a team server's, like sync.
+  // Devices that run what only they hold: a team server's, like sync.
   if (deps.devices) registerDeviceRoutes(app, { auth: deps.auth, devices: deps.devices })
   registerLocalSiteRoutes(app, {
     auth: deps.auth,

@@ -56,6 +56,6 @@ export interface ServerDeps {
   allowedHosts?: ReadonlySet<string>
   /** A team server's accounts (`sitecall server`): their routes are registered only then. */
   teamAccounts?: TeamAccounts
-  /** A team server's devices (issue 27 C): their routes are registered only then. */
+  /** A team server's devices: their routes are registered only then. */
   devices?: DeviceHub
 }

@@ -14,7 +14,7 @@ export interface HarImportDeps {
   clock: () => number
   ulid: () => string
   uuid: () => string
-  /** Where the login the HAR shows is held for the offer (issue 24 item E). */
+  /** Where the login the HAR shows is held for the offer. */
   seenLogins: Pick<SeenLogins, 'note'>
   /** The workspace whose saved logins say whether one is saved already. */
   tenant: string

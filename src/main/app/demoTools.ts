@@ -1,7 +1,7 @@
 /**
  * The demo shop is mounted on the local service itself (`/demo/orders`, `api/server.ts`), so a
  * tool recorded on it names the service's address of that day. When the service starts on another
- * port, those tools would call a port nothing answers on (issue 26 item 2.5): they are re-pointed
+ * port, those tools would call a port nothing answers on: they are re-pointed
  * to the address the service listens on now. Tools of any other site are never touched.
  */
 import type { ToolSpec } from '../../shared/toolSpec'

@@ -113,7 +113,7 @@ async function settle(page: Page, ms: number, signal: AbortSignal | undefined): 
 }
 
 /**
- * Observes a page with nobody at the keyboard (issue 5 `POST /v1/index`): launches headless
+ * Observes a page with nobody at the keyboard (`POST /v1/index`): launches headless
  * Chromium through the recorder, puts the workspace's saved login of the site in it, opens `url`
  * and lets it load and settle (network idle, at most `settleMs`). Then, unless the page asks to
  * sign in, the search heuristic acts like a person once: when the intent names a value

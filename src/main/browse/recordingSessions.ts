@@ -27,7 +27,7 @@ export interface RecordingSessionsDeps extends SessionBrowserDeps {
     saved(tenant: string, siteHost: string): Promise<HttpLogin | null>
     save(tenant: string, siteHost: string, login: HttpLogin, pageUrl: string): Promise<void>
   }
-  /** Where the login a recording used is held for the offer at Stop (issue 24 item E). */
+  /** Where the login a recording used is held for the offer at Stop. */
   seenLogins?: Pick<SeenLogins, 'note'>
 }
 
@@ -75,7 +75,7 @@ interface RecordingBook {
 }
 
 /**
- * Recording sessions of the Record view and `sitecall record` (issue 2 step 2-3): each ends when
+ * Recording sessions of the Record view and `sitecall record`: each ends when
  * the caller stops it or the person closes the window; either way the trace is saved and compiled
  * into a candidate (or an explanation) exactly once. The login the browser used on the recorded
  * site is not saved by itself: the result offers it (`login`), and the person saves or skips it.

@@ -262,8 +262,8 @@ export interface SeenLoginsDeps {
 }
 
 /**
- * The logins seen at Stop and at HAR import, offered to the person as saved logins (issue 24
- * item E). A seen login is held in memory only, so one recorded while the vault was locked
+ * The logins seen at Stop and at HAR import, offered to the person as saved logins
+ * (architecture.md "What recorded traffic asks", 5). A seen login is held in memory only, so one recorded while the vault was locked
  * (its trace then keeps none) can still be saved once the vault opens; it is dropped once saved
  * or skipped, or when newer ones push it out.
  */

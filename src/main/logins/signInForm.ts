@@ -83,7 +83,7 @@ async function submitFrom(page: Page, kind: keyof LoginFields): Promise<void> {
 }
 
 /**
- * Fills and submits the page's login form with `values` (issue 6 "automatic re-login" and
+ * Fills and submits the page's login form with `values` ("automatic re-login" and
  * browse autofill): username and password, then, when a one-time-code field follows, the current
  * TOTP code. Values go to the page through Playwright's `fill` only; nothing here logs them.
  */

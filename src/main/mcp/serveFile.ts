@@ -5,7 +5,7 @@ import { createPrivateFile } from '../store/fileModes'
 /**
  * The file by which a running `sitecall serve` tells other processes of its data dir where it
  * answers and with which owner credential: `sitecall mcp` started beside it bridges stdio to its
- * `/mcp` (issue 26 item 2.3). Mode 0600 inside the 0700 data dir: whoever may read it may read
+ * `/mcp`. Mode 0600 inside the 0700 data dir: whoever may read it may read
  * the database too.
  */
 export const SERVE_FILE = 'sitecall.serve.json'

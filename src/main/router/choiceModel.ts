@@ -1,5 +1,5 @@
 /**
- * The ranker's model (issue 25 C): a conditional logit (McFadden 1974, "Conditional logit
+ * The ranker's model: a conditional logit (McFadden 1974, "Conditional logit
  * analysis of qualitative choice behavior"), the softmax over a choice set of learning to rank.
  * An intent's choice set is the tools that may fit it and the choice of no tool (its own feature,
  * `none`): each gets probability exp(w·x) / Σ exp(w·x). Fitted by Newton's method on the

@@ -8,7 +8,7 @@
  * Facts are kept per tool id and replaced when the tool's `updatedAt` or status changes; a tool
  * no longer passed in is dropped at the next sweep.
  *
- * Speed (issue 25): what a search asks of every tool held is kept, not recomputed per search: the
+ * Speed: what a search asks of every tool held is kept, not recomputed per search: the
  * set of site names (rebuilt only when a site is added or dropped), each tool's `sameThing` and
  * the reading of an intent's text (`viewOf` in `ranker.ts`, kept per text until the tools held
  * change: {@link FactIndex.version}).

@@ -1,5 +1,5 @@
 /**
- * The ranker's features (issue 25 C): what one intent and one tool have in common, as numbers
+ * The ranker's features: what one intent and one tool have in common, as numbers
  * in [0, 1]. Each says one thing a person would check: does the tool do what is asked (the acts),
  * on the thing asked (the head noun, in what the request sends or in the words it was recorded
  * with), are the intent's words the tool's, is it on the site named, can it take the values
@@ -53,7 +53,7 @@ export const RULE_MATCH = 0.9
 /**
  * The most a rule score counts for a tool the rules' own index did not find (`router.ts`
  * `choiceSet`): that index lists the tools that may reach the rules' {@link RULE_MATCH}, so a tool
- * it leaves out counts just under it, whatever the rules' scoring made of it (issue 25: a Deluge
+ * it leaves out counts just under it, whatever the rules' scoring made of it (a Deluge
  * tool the index never looked at scored 0.966 by the rules for `mark the latest edit to Book Club
  * as patrolled`, and 0.918 in the ranker). Not fitted: the rules' own threshold, less 0.001.
  */

@@ -1,5 +1,5 @@
 /**
- * `rank(intent, tools) → scored tools with evidence` (issue 25 C): the intent is read once
+ * `rank(intent, tools) → scored tools with evidence`: the intent is read once
  * (`../intent/readIntent.ts`), each tool that may fit it gets its features (`features.ts`) and a
  * logit under the fitted weights (`rankerParams.json`, written by `test/bench/routerFit.ts`),
  * and the choice model (`choiceModel.ts`) turns them into the probability that each is the one
@@ -9,7 +9,7 @@
  * never saw.
  *
  * Two tools that do different things and fit equally share the probability, so neither reaches
- * 0.9 (issue 25 E: ties are not matches); `tieOf` says which they are and what would tell them
+ * 0.9 (ties are not matches); `tieOf` says which they are and what would tell them
  * apart.
  */
 import { readIntent } from '../intent/readIntent'
@@ -73,8 +73,8 @@ const views = new WeakMap<FactIndex, { version: number; byText: Map<string, Inte
 /**
  * Reads `text` as the index's features need it: the intent, its head and words expanded. The
  * reading is kept per text while what `index` holds stays the same (`FactIndex.version`: the site
- * names, how many tools say each word), so a text searched again is not read again (issue 25
- * speed); it is shared, so callers must not change it.
+ * names, how many tools say each word), so a text searched again is not read again
+ * (speed); it is shared, so callers must not change it.
  */
 export function viewOf(text: string, index: FactIndex): IntentView {
   let kept = views.get(index)
@@ -195,7 +195,7 @@ function compareIds(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0
 }
 
-/** Two or more tools that do different things and share what the intent asks (issue 25 E). */
+/** Two or more tools that do different things and share what the intent asks. */
 export interface Tie {
   tools: RankedTool[]
   /** What would tell them apart, in words (`which site: DokuWiki or MediaWiki`). */

@@ -4,11 +4,11 @@
  * matches score 0.9 or more).
  *
  * 1. Read the intent once (`../intent/readIntent.ts`). Text the router cannot read (another
- *    script, another language) answers `needs_observation` and says so (issue 25 D): a match
+ *    script, another language) answers `needs_observation` and says so: a match
  *    built from the few words left would be a guess.
  * 2. The choice set: the tools that share a word with the intent by meaning, or are on the site
  *    it names, or do the sign-in it asks (`factIndex.ts`), and those the rule engine finds
- *    (`ruleEngine.ts`, one feature source among the others). Exact by construction (issue 25):
+ *    (`ruleEngine.ts`, one feature source among the others). Exact by construction:
  *    what the indexes guarantee of a tool they leave out bounds its features (`features.ts`
  *    `UNFOUND_RANGES`; the rules count such a tool at most 0.899), and so its score under the
  *    fitted weights (`INDEX_IS_EXACT`): `route` answers what ranking every tool (`rank`) would.
@@ -17,12 +17,12 @@
  *    (`rankerParams.json`; calibrated on leave-one-app-out scores).
  * 4. Answer: the verified tools at 0.9 or more (at most 10), else an untested candidate, else a
  *    quarantined tool (`unavailable`), else `needs_observation`, naming tied tools and what would
- *    tell them apart when two that do different things share the intent (issue 25 E).
+ *    tell them apart when two that do different things share the intent.
  *
  * Speed: facts are kept per tool (`factIndex.ts`, the rules' own index in `ruleEngine.ts`); a
  * search looks only at its choice set. `warm(tools)` builds both ahead of the first search;
- * `build(tools)` does it in steps that leave the event loop free (the build at start, issue 25
- * "the first search after a start as fast"), and `ready()` is what a search awaits.
+ * `build(tools)` does it in steps that leave the event loop free (the build at start:
+ * the first search after a start is as fast as the next), and `ready()` is what a search awaits.
  */
 import { performance } from 'node:perf_hooks'
 import type { JsonSchema, ToolSpec } from '../../shared/toolSpec'
@@ -102,7 +102,7 @@ export interface RouteResult {
   candidate?: ToolMatch
   /** Why there is no match (needs_observation, unavailable). */
   reason?: string
-  /** With a tie (issue 25 E): the tools that share the intent and what would tell them apart. */
+  /** With a tie: the tools that share the intent and what would tell them apart. */
   ties?: { tools: Array<{ id: string; name: string; siteHost: string }>; tellApart: string }
 }
 
@@ -123,7 +123,7 @@ export interface ToolRouter {
   rank(intent: string, tools: readonly ToolSpec[], options?: RouteOptions): ToolMatch[]
   /**
    * Builds the facts of `tools` and loads the language model now, so the first search after a
-   * start does not pay for them (issue 25 "the first search after a start as fast").
+   * start does not pay for them (the first search after a start is as fast as the next).
    */
   warm(tools: readonly ToolSpec[]): void
   /**
@@ -164,7 +164,7 @@ export interface ChoiceSet {
    * not find counts at most `UNFOUND_RULE_MAX` (0.899, `features.ts`), its own score kept in
    * `scored`. The rules' index lists the tools that may reach the rules' 0.9 and `route` looks
    * only at what the indexes list, so a rule score of 0.9 or more outside them would lift a tool
-   * no search sees (issue 25: Deluge's limit-speed tool, scored 0.966 by the rules for `mark the
+   * no search sees (Deluge's limit-speed tool, scored 0.966 by the rules for `mark the
    * latest edit to Book Club as patrolled` though their index did not find it, scored 0.918 in
    * `rank` and was absent from `route`).
    */
@@ -196,7 +196,7 @@ export function choiceSet(
   )
   const set = new Set(found)
   // And the tools the rules' own index finds (those that may reach the rules' 0.9), in the
-  // order of `tools`: looked up by id, not by a pass over every tool (issue 25 speed).
+  // order of `tools`: looked up by id, not by a pass over every tool (speed).
   const more: FactEntry[] = []
   for (const [id, score] of scores)
     if (score.found) {

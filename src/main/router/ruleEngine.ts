@@ -1,5 +1,5 @@
 /**
- * The rule engine: the router's hand-written English phrasing rules before issue 25, kept as one
+ * The rule engine: the router's hand-written English phrasing rules, kept as one
  * source of the ranker's features (`rules`, `ranker.ts`) while it earns its place there. Its score
  * is no longer the router's answer: the fitted ranker's calibrated probability is.
  * An intent in plain words, each tool a rule score. Pure: no network, no
@@ -140,8 +140,8 @@ export interface RuleScorer {
 }
 
 /**
- * The rule engine's groups of phrasing rules, each switched off on its own for the ablation of
- * issue 25 (`test/bench/routerAblation.ts`: leave-one-app-out with and without each group).
+ * The rule engine's groups of phrasing rules, each switched off on its own for the ablation
+ * (`test/bench/routerAblation.ts`: leave-one-app-out with and without each group).
  */
 export const RULE_GROUPS = [
   'spelling',
@@ -346,9 +346,7 @@ function isSiteSaid(index: ToolIndex, said: string): boolean {
 export function parseRequest(state: RuleState, intent: string): ParsedIntent {
   const clauses = rewriteRequest(state, intent)
   const { request } = clauses
-  let parsed = parseIntent(
-    state.on('siteLabel') ? siteLabelLast(state.index, request) : request,
-  )
+  let parsed = parseIntent(state.on('siteLabel') ? siteLabelLast(state.index, request) : request)
   parsed = markOtherApps(state, parsed, request)
   markRelatedValues(state, parsed, request)
   parsed = readShellSite(state, parsed, request)
@@ -843,7 +841,7 @@ function readSiteNames(state: RuleState, parsed: ParsedIntent): ParsedIntent {
 /**
  * {@link parseRequest} of `intent`, kept in `state.parses` while what the index holds stays the
  * same (a parse asks the index which words tools say and which sites there are): a text searched
- * again is not parsed again (issue 25 speed). Shared between searches, so nothing after the
+ * again is not parsed again (speed). Shared between searches, so nothing after the
  * parse may change it. At most {@link PARSES_KEPT} are kept.
  */
 function parseKept(state: RuleState, intent: string): ParsedIntent {

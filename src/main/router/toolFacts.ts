@@ -1,5 +1,5 @@
 /**
- * What a tool does, read from what it sends (issue 25 A; docs/architecture.md "What a tool does comes
+ * What a tool does, read from what it sends (docs/architecture.md "What a tool does comes
  * from its request"): its act from the compiled target request (the compiler's sign-in evidence,
  * the operation it names: a JSON-RPC `method`, an action field, the last word of its path; its
  * HTTP method; `mutating`; a file body), its words from the request and the site (path, operation,
@@ -37,7 +37,7 @@ export interface ToolFacts {
   /** Number of input slots, and whether one takes free text. */
   slots: number
   textSlot: boolean
-  /** Slots without a default a caller must give (what tells two tools apart, issue 25 E). */
+  /** Slots without a default a caller must give (what tells two tools apart). */
   required: string[]
   /** Operation and path words in order (`pause torrent`), for messages. */
   does: string

@@ -86,7 +86,7 @@ export interface DeviceHubOptions {
 }
 
 /**
- * The device registry and device-bound runs of a team server node (issue 27 C; docs/team-server.md
+ * The device registry and device-bound runs of a team server node (docs/team-server.md
  * "Devices"). State is in PostgreSQL (`devices`, `device_runs`, migration 006) so any node
  * answers a device; one LISTEN connection per node wakes long polls and run waiters at once
  * (triggers NOTIFY on each new run and report) and keeps a per-node cache of who holds which

@@ -35,7 +35,7 @@ function longLived(headers: Record<string, string | string[] | undefined>): bool
 }
 
 /**
- * Graceful shutdown for a team server node (issue 27 D): the node keeps its port open while it
+ * Graceful shutdown for a team server node: the node keeps its port open while it
  * drains, so a request that reaches it during the drain (a load balancer's last one, a keep-alive
  * connection) gets a clear 503 that a client or the balancer retries on another node, rather
  * than a refused connection or a reset. Requests already being answered (a synchronous call

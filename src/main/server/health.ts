@@ -57,7 +57,7 @@ export function readinessCheck(options: HealthOptions): ReadinessCheck {
 }
 
 /**
- * `GET /healthz` and `GET /readyz` (issue 27 D), without authentication (they say nothing
+ * `GET /healthz` and `GET /readyz`, without authentication (they say nothing
  * private; the `Host` rule of the service still applies, so checks send `Host: localhost`).
  * - `/healthz`: 200 `{status:"ok", node}` whenever this process answers HTTP, draining or not:
  *   a liveness probe, it touches no database (a database outage must not restart every node).

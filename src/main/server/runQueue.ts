@@ -4,7 +4,7 @@ import type { PgStore } from '../store/postgres/pgStore'
 import { PgError } from '../store/postgres/pgSync'
 import { refusedAhead } from '../store/postgres/pgRunRepository'
 
-/** The pg-boss queue that holds every run in flight on a team server (issue 27 A). */
+/** The pg-boss queue that holds every run in flight on a team server. */
 export const RUN_QUEUE = 'sitecall-runs'
 /** pg-boss's own schema in the server's database (made and migrated by pg-boss itself). */
 export const RUN_QUEUE_SCHEMA = 'pgboss'

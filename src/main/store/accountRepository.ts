@@ -1,7 +1,7 @@
 import type { Db } from './db'
 import type { MemberRole } from './memberRules'
 
-/** An account of a team server (issue 27 A). `name` is email-like and lower-case. */
+/** An account of a team server. `name` is email-like and lower-case. */
 export interface Account {
   id: string
   name: string
@@ -48,7 +48,7 @@ export type AcceptOutcome =
   | { kind: 'used' | 'expired' | 'wrong_account'; invitation: Invitation }
 
 /**
- * Accounts, their owner-token sessions, workspaces, members and invitations (issue 27 A), on
+ * Accounts, their owner-token sessions, workspaces, members and invitations, on
  * both stores (`createAccountRepository` on SQLite, `pgAccountRepository.ts` on PostgreSQL). The
  * store keeps what must be decided atomically: a name is taken once (`createAccount` answers
  * null for the second); the last owner cannot go (`removeMember`/`setRole` answer `last_owner`,

@@ -1,5 +1,5 @@
 /**
- * Who may change a workspace's members (issue 27 A, decided here: docs/interface.md marks roles "not
+ * Who may change a workspace's members (decided here: docs/interface.md marks roles "not
  * shown"). Three roles, most to least: `owner`, `admin`, `member`.
  */
 export type MemberRole = 'owner' | 'admin' | 'member'

@@ -173,7 +173,7 @@ export interface ResultRetention {
   maxBytes: number
 }
 
-/** Issue 12: results are kept 30 days and at most 1 GB by default; run records longer. */
+/** Results are kept 30 days and at most 1 GB by default; run records longer. */
 export const DEFAULT_RESULT_RETENTION: ResultRetention = {
   maxAgeMs: 30 * 24 * 60 * 60_000,
   maxBytes: 1024 ** 3,

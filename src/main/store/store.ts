@@ -54,12 +54,12 @@ export interface Store {
   /** The vault's key record, data keys and sealed secrets. */
   secrets: SecretRepository
   /**
-   * A team server's accounts, sessions, workspaces, members and invitations (issue 27 A). The
+   * A team server's accounts, sessions, workspaces, members and invitations. The
    * desktop and `serve` never write them: their one owner works in `OWNER_WORKSPACE`.
    */
   accounts: AccountRepository
   /**
-   * Tool revisions, tombstones and push answers of a team server's sync (issue 27 B). The
+   * Tool revisions, tombstones and push answers of a team server's sync. The
    * desktop keeps its own side (links, outbox, conflicts) in `src/main/sync/`.
    */
   toolSync: ToolSyncRepository

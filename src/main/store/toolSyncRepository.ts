@@ -33,7 +33,7 @@ export interface SyncOperation {
 }
 
 /**
- * The team server's side of tool sync (issue 27 B) over the `tools` table, whose revisions the
+ * The team server's side of tool sync over the `tools` table, whose revisions the
  * store's triggers keep (SQLite 014, PostgreSQL 005): every insert, change or delete of a tool,
  * through any path, takes the workspace's next revision; a delete leaves a tombstone. Every
  * method names the workspace (`ws_…`, or `local`).

@@ -26,7 +26,7 @@ export interface AppSyncDeps {
   fetch?: typeof fetch
 }
 
-/** The app's methods of tool sync (`sync.*` of the UI contract, issue 27 B). */
+/** The app's methods of tool sync (`sync.*` of the UI contract). */
 export interface AppSync {
   status(): SyncStatus
   /** See the contract's `sync.link`: a refusal is the answer's `error`, never a rejection. */

@@ -113,7 +113,7 @@ async function loop(ctx: DeviceAgentContext, registered: (id: string) => void): 
 }
 
 /**
- * A linked desktop's device loop (issue 27 C, docs/team-server.md "Devices"): registers the
+ * A linked desktop's device loop (docs/team-server.md "Devices"): registers the
  * desktop as a device of its workspace with the host names of its saved logins (never a value),
  * then keeps one outbound long poll (`GET /v1/devices/{id}/next?wait=25`; no inbound port). Each
  * run handed over runs on this desktop's engine with its own vault and logins, under the
@@ -204,7 +204,7 @@ export interface DeviceSwitch {
 }
 
 /**
- * The device loop of a desktop core (issue 27 C): runs while the app serves and its workspace
+ * The device loop of a desktop core: runs while the app serves and its workspace
  * is linked to a team server, so runs of sites only this desktop holds a login for come here.
  * The core calls `update` when it starts serving and whenever its sync status changes (a link
  * made or removed in Settings or by the CLI's process is seen at the next change or start).

@@ -30,7 +30,7 @@ export interface LinkOptions extends TokenPlace {
 }
 
 /**
- * Links a workspace of this desktop to a team server (`sitecall link SERVER_URL`, issue 27 B).
+ * Links a workspace of this desktop to a team server (`sitecall link SERVER_URL`).
  * With OAuth (the default): registers a public client (RFC 7591) whose redirect is a loopback
  * listener on a free port (RFC 8252 §7.3), shows the authorize URL with a PKCE S256 challenge
  * (RFC 7636) and a state, waits for the browser's redirect, checks the state, trades the code

@@ -42,7 +42,7 @@ export interface SyncConflict {
 }
 
 /**
- * The desktop's side of tool sync (issue 27 B) in its SQLite file (migration 014): the link, the
+ * The desktop's side of tool sync in its SQLite file (migration 014): the link, the
  * server revision each tool was last in step with (its base), the outbox that the `tools`
  * table's triggers fill when a linked workspace's tool is verified, edited, quarantined or
  * deleted, and the conflicts. Holds no token (see `SyncLink.tokenStore`). One job: these rows.

@@ -53,7 +53,7 @@ export interface SyncProgress {
 }
 
 /**
- * One sync of a linked workspace (issue 27 B): drains the outbox in order, each change under
+ * One sync of a linked workspace: drains the outbox in order, each change under
  * its own operation key (marked sent before it goes, so a crash between send and answer sends
  * the same key again and the server applies it once), then pulls every change after the last
  * pulled revision and applies it without refilling the outbox. A 409 `stale_revision` keeps a

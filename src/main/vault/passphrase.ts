@@ -3,8 +3,8 @@ import type { KdfParams } from '../store/secretRepository'
 import { KEY_BYTES } from './envelope'
 
 /**
- * scrypt cost for a new passphrase vault: N = 2^16, r = 8, p = 1 (RFC 7914 §2; issue 13 item 8
- * raised it from 2^15): 64 MiB and about 0.2 s per try on an idle 2-core machine, 0.5 to 1.3 s
+ * scrypt cost for a new passphrase vault: N = 2^16, r = 8, p = 1 (RFC 7914 §2;
+ * up from 2^15): 64 MiB and about 0.2 s per try on an idle 2-core machine, 0.5 to 1.3 s
  * under heavy load, so an unlock stays under a second where people wait on it while each
  * offline guess costs twice what it did. Stored with the salt, so vaults made at 2^15 still open.
  */

@@ -31,7 +31,7 @@ const ROUTE_SCOPES: Array<{ methods: string[] | null; path: RegExp; scope: ApiSc
   { methods: ['DELETE'], path: /^\/api\/v1\/scopes\/[^/]+$/, scope: 'scopes:write' },
   { methods: ['GET'], path: /^\/v1\/sync\/tools$/, scope: 'tools:read' },
   { methods: ['PUT', 'DELETE'], path: /^\/v1\/sync\/tools\/[^/]+$/, scope: 'tools:sync' },
-  // A device (a linked desktop) claims and reports runs under the link's sync grant (issue 27 C).
+  // A device (a linked desktop) claims and reports runs under the link's sync grant.
   {
     methods: ['GET', 'POST'],
     path: /^\/v1\/devices(\/[^/]+\/(next|runs\/[^/]+))?$/,

@@ -34,7 +34,7 @@ const COMPOSE_ERRORS = [
 ]
 
 /**
- * The compose call (interface.md "C" `POST /api/v1/compose/v1/call`, issue 26 item 3): one tool by app
+ * The compose call (interface.md "C" `POST /api/v1/compose/v1/call`): one tool by app
  * and name, or up to 10 `steps`, answered in the compose envelope (`compose`). Every answer of
  * this route is an envelope: a refusal raised before the handler's own (401, a malformed body)
  * gets `ok: false` and `code` beside its usual `error` by the route's `onSend`.

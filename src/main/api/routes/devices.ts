@@ -75,7 +75,7 @@ const WAIT: ParamDoc = {
 }
 
 /**
- * The device routes of a team server (issue 27 C, docs/team-server.md "Devices"), for a linked
+ * The device routes of a team server (docs/team-server.md "Devices"), for a linked
  * desktop's credential like the sync routes (an OAuth token needs `tools:sync`):
  *
  * - `POST /v1/devices {name, sites, asksApprovals?}`: registers the desktop as a device of the

@@ -36,7 +36,7 @@ export interface SearchReceipt {
 export function registerSearchRoutes(app: FastifyInstance, deps: ServerDeps): void {
   const tools = createWorkspaceToolCache(deps.store.toolsFor)
   const routerOf = (tenant: string) => deps.routers.searching(deps.store.toolsFor(tenant))
-  // Issue 25 "the first search after a start as fast": the owner workspace's index is built
+  // The first search after a start is as fast as the next: owner workspace's index is built
   // when the service is ready, in steps between which it keeps answering; a search that comes
   // first waits for it (`search` awaits `ready()`), then syncs the tools of that moment.
   app.addHook('onReady', () => {

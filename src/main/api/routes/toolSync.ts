@@ -83,7 +83,7 @@ function queryNumber(request: FastifyRequest, name: string, fallback: number | n
 }
 
 /**
- * Tool sync of a team server (issue 27 B; docs/team-server.md "Sync"), for a workspace's
+ * Tool sync of a team server (docs/team-server.md "Sync"), for a workspace's
  * members and its keys and OAuth tokens (`tools:read` to pull, `tools:sync` to push):
  *
  * - `GET /v1/sync/tools?since=N&limit=M`: `{revision, tools: [{revision, tool}], deleted:
