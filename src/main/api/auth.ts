@@ -22,7 +22,7 @@ import { scopeForRoute } from './oauth/routeScopes'
 import { ACCESS_TOKEN_PREFIX, type TokenService } from './oauth/tokens'
 import type { RateLimiter } from './rateLimit'
 
-/** Spec "Limits": end-user header max 200 characters. */
+/** interface.md "Limits": end-user header max 200 characters. */
 const MAX_END_USER = 200
 
 export interface AuthDeps {

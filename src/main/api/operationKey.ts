@@ -18,7 +18,7 @@ export function operationKey(request: FastifyRequest): string {
   return key
 }
 
-/** Spec "Limits": the Idempotency-Key of a site tool call or a task run, at most 200 characters. */
+/** interface.md "Limits": the Idempotency-Key of a site tool call or a task run, at most 200 characters. */
 const MAX_CALL_KEY = 200
 
 /**

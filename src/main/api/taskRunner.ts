@@ -17,7 +17,7 @@ import type { ServerDeps } from './serverDeps'
 import { slotInputs } from './slotInputs'
 import { createWorkspaceToolCache } from './toolCache'
 
-/** Spec "Why a run failed" `no_capability`: the index tool `result.next.tool` names. */
+/** interface.md "Why a run failed" `no_capability`: the index tool `result.next.tool` names. */
 export const INDEX_TOOL = 'service_index'
 
 /** One task request, checked: whose it is, what it asks, by when, under which key. */

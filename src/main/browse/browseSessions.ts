@@ -70,7 +70,7 @@ export interface BrowseSessions {
   closeAll(): Promise<void>
 }
 
-/** Spec "Limits": 3 sessions per workspace, 2 minutes idle, 30 s page load, 15 s snapshot. */
+/** interface.md "Limits": 3 sessions per workspace, 2 minutes idle, 30 s page load, 15 s snapshot. */
 const BROWSE_LIMITS: BrowseLimits = {
   maxOpen: 3,
   idleMs: 2 * 60_000,

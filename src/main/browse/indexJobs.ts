@@ -8,7 +8,7 @@ import type { Store } from '../store/store'
 import { indexSite, siteOf, type IndexOutcome, type IndexSiteDeps } from './indexSite'
 import type { DestinationCheck } from '../engine/guardProxy'
 
-/** Spec "Limits": concurrent indexing jobs 3 by default, index jobs per day 5. */
+/** interface.md "Limits": concurrent indexing jobs 3 by default, index jobs per day 5. */
 export interface IndexLimits {
   /** Jobs `queued` or `running` at once per workspace; one more is 429 `index_busy`. */
   concurrentJobs: number

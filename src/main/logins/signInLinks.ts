@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { ServiceError } from '../../shared/errors'
 
-/** Spec "Limits": a one-time login link lives 30 minutes. */
+/** interface.md "Limits": a one-time login link lives 30 minutes. */
 const SIGN_IN_LINK_MS = 30 * 60_000
 
 /** One minted link: a bearer capability for starting one sign-in of one site. */

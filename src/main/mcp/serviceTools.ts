@@ -369,7 +369,7 @@ function optionalString(args: Args, key: string): string | undefined {
   return args[key]
 }
 
-/** Spec "C": the browser calls need the exact sessionId; missing, blank or non-string → 400. */
+/** interface.md "C": the browser calls need the exact sessionId; missing, blank or non-string → 400. */
 function requireSessionId(args: Args): string {
   return checkSessionId(args.sessionId)
 }

@@ -141,7 +141,7 @@ const READ_AGREEMENT: Partial<Record<VerbClass, Partial<Record<VerbClass, number
 
 /**
  * How well a tool's verb class serves an intent's, from 0 (contradiction) to 1, and why.
- * Spec "B": a score of 0.9 or more must mean the tool does what the intent asks, so a write
+ * interface.md "B": a score of 0.9 or more must mean the tool does what the intent asks, so a write
  * never serves a read, nor a read a write, nor one kind of write another.
  */
 export function verbAgreement(

@@ -45,11 +45,11 @@ import { createRuleScorer, type RuleScore, type RuleScorer } from './ruleEngine'
 import type { MatchEvidence as RuleEvidence } from './score'
 import { slotInputSchema, type SlotInputs } from './slotSchema'
 
-/** Spec "Limits": search matches at most 10, minimum score 0.9. */
+/** interface.md "Limits": search matches at most 10, minimum score 0.9. */
 export const MIN_SCORE = 0.9
 export const MAX_MATCHES = 10
 
-/** Spec "Search result status". */
+/** interface.md "Search result status". */
 export type RouteStatus = 'matched' | 'candidate' | 'needs_observation' | 'unavailable'
 
 /** Why a tool was ranked where it is. */

@@ -1,6 +1,6 @@
 import type { Db } from './db'
 
-/** Spec "Index job": `done` when finished; `failed` when the site or the browser could not be read. */
+/** interface.md "Index job": `done` when finished; `failed` when the site or the browser could not be read. */
 export type IndexJobStatus = 'queued' | 'running' | 'done' | 'failed'
 
 /** One index job of `POST /api/v1/index` (migration 007). */

@@ -1,6 +1,6 @@
 import type { Db } from './db'
 
-/** Spec "What the service does" 7 and "Limits": a one-time free grant of 10,000 calls. */
+/** interface.md "What the service does" 7 and "Limits": a one-time free grant of 10,000 calls. */
 export const FREE_GRANT_CREDITS = 10_000
 
 interface Usage {

@@ -1,6 +1,6 @@
 import type { Db } from './db'
 
-/** Spec "Search receipt": outer status. */
+/** interface.md "Search receipt": outer status. */
 export type ReceiptStatus = 'completed' | 'uncertain'
 
 /** The stored receipt of one account-API operation (interface.md "Resources": search receipt). */

@@ -2,9 +2,9 @@ import { isApiScope, parseScopeParam, type ApiScope } from '../../../shared/apiS
 import type { OAuthClient, OAuthFamily, OAuthRepository } from '../../store/oauthRepository'
 import { randomSecret, verifyS256 } from '../../surface/secrets'
 
-/** Spec "Limits": owner and access token life, one hour. */
+/** interface.md "Limits": owner and access token life, one hour. */
 export const ACCESS_TOKEN_LIFE_MS = 60 * 60_000
-/** Spec "Limits": refresh token life, 30 days (each rotation starts a new 30 days). */
+/** interface.md "Limits": refresh token life, 30 days (each rotation starts a new 30 days). */
 export const REFRESH_TOKEN_LIFE_MS = 30 * 24 * 60 * 60_000
 /** Prefixes tell our bearer values apart at a glance (and in leak scanners). */
 export const ACCESS_TOKEN_PREFIX = 'svc_oat_'

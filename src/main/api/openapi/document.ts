@@ -14,7 +14,7 @@ import {
   type RouteSchema,
 } from '../../surface/openapi/routeSchema'
 
-/** Spec "Versioning" 2: the description's OpenAPI version and its own version string. */
+/** interface.md "Versioning" 2: the description's OpenAPI version and its own version string. */
 export const OPENAPI_VERSION = '3.1.0'
 export const API_VERSION = '2026.09.28'
 

@@ -60,7 +60,7 @@ export function registerPrepareRoutes(app: FastifyInstance, deps: ServerDeps): v
           )
         return seen.answer
       }
-      // Spec "What the service does" 7: one credit per admitted compilation; a repeat is free.
+      // interface.md "What the service does" 7: one credit per admitted compilation; a repeat is free.
       const charge = admitMetered(
         deps.store.ledger,
         caller.tenant,
