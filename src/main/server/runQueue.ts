@@ -234,10 +234,8 @@ export async function startRunQueue(options: RunQueueOptions): Promise<RunQueue>
           RUN_QUEUE,
           { runId },
           {
-            singletonKey: runId,
+            ...jobOptions(runId, leaseSeconds),
             startAfter: leaseSeconds,
-            retryLimit: 100_000,
-            retryDelay: leaseSeconds,
             db: executor,
           },
         )
@@ -252,6 +250,14 @@ export async function startRunQueue(options: RunQueueOptions): Promise<RunQueue>
       await boss.stop({ graceful: false, wait: true, close: true })
     },
   }
+}
+
+/**
+ * A run's job: one per run (its id is the singleton key), retried every lease for as long as the
+ * run is in flight (`retryLimit` high enough never to end a live run's job).
+ */
+function jobOptions(runId: string, leaseSeconds: number) {
+  return { singletonKey: runId, retryLimit: 100_000, retryDelay: leaseSeconds }
 }
 
 /** One node's part of the run queue: pg-boss, its options, the lease, counts, the busy flag. */
@@ -352,10 +358,8 @@ async function enlistMissingRuns(queue: QueueNode): Promise<number> {
       rows.map((r) => ({
         name: RUN_QUEUE,
         data: { runId: r.id },
-        singletonKey: r.id,
+        ...jobOptions(r.id, leaseSeconds),
         startAfter: new Date(Date.now() + leaseSeconds * 1000),
-        retryLimit: 100_000,
-        retryDelay: leaseSeconds,
       })),
     )
   return rows.length
