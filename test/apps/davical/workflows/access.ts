@@ -37,8 +37,9 @@ export const addGroupMember: Workflow = {
   async play(page) {
     await openList(page, 'List Groups')
     await openPrincipal(page, 'Sales Team')
-    await page.locator('#add_group select[name=member_id]').selectOption({ label: 'Alice Martin' })
-    await page.locator('#add_group').getByRole('button', { name: 'Add' }).click()
+    // The member form sits in a table row, outside its <form> in the DOM: find fields by name.
+    await page.locator('select[name=member_id]').selectOption({ label: 'Alice Martin' })
+    await page.locator('input[name=savegrouprow]').click()
     await message(page, 'Adding new member to this Group Principal')
   },
   key: {
@@ -95,10 +96,9 @@ export const grantReadAccess: Workflow = {
   async play(page) {
     await openList(page, 'List Users')
     await openPrincipal(page, 'Alice Martin')
-    const form = page.locator('form', { has: page.locator('select[name=to_principal]') })
-    await form.locator('select[name=to_principal]').selectOption({ label: 'Bob Stone' })
-    await form.locator('#toggle_priv_grant_privileges_read').click()
-    await form.getByRole('button', { name: 'Create' }).click()
+    await page.locator('select[name=to_principal]').selectOption({ label: 'Bob Stone' })
+    await page.locator('#toggle_priv_grant_privileges_read').click()
+    await page.locator('input[name=savegrantrow]').click()
     await message(page, 'Granting new privileges from this Principal')
   },
   key: {

@@ -49,11 +49,12 @@ export const createUser: Workflow = {
   },
   key: {
     target: admin('POST', 'edit', 'principal', { field: 'submit', value: 'Create' }),
+    // The password is typed too, but the recording redacts it (`[sitecall:secret]`): no recorded
+    // value to call with, so the check does not sign the new user in.
     inputs: [
       { recorded: 'erin', changed: ['paula', 'quinn'] },
       { recorded: 'Erin Cole', changed: ['Paula Grant', 'Quinn Hale'] },
       { recorded: 'erin@example.org', changed: ['paula@example.org', 'quinn@example.org'] },
-      { recorded: 'Erin-Cal-2026', changed: ['Paula-Cal-2026', 'Quinn-Cal-2026'] },
     ],
     dependencies: [PRINCIPAL_PAGE],
     mutating: true,
@@ -72,17 +73,13 @@ export const createUser: Workflow = {
           'paula',
           'Paula Grant',
           'paula@example.org',
-          'Paula-Cal-2026',
         ]),
       )
+      // By hand the password is known: the new user signs in with it.
+      await signInByHttp(app.origin, { name: 'paula', password: 'Paula-Cal-2026' })
     },
     async check(app, _run, session, used) {
-      const [username, fullname, email, password] = used.map(String) as [
-        string,
-        string,
-        string,
-        string,
-      ]
+      const [username, fullname, email] = used.map(String) as [string, string, string]
       const rows = await allPrincipals(app, session)
       const row = rows.find((r) => r.username === username)
       if (!row) return `there is no principal "${username}"`
@@ -90,11 +87,6 @@ export const createUser: Workflow = {
         return `"${username}" is named "${row.fullname}", not "${fullname}"`
       if (row.email !== email) return `"${username}" has the email "${row.email}", not "${email}"`
       if (rows.some((r) => r.username === 'erin')) return 'the recorded user erin was created'
-      try {
-        await signInByHttp(app.origin, { name: username, password })
-      } catch {
-        return `"${username}" cannot sign in with the password "${password}"`
-      }
       return null
     },
   },
