@@ -45,6 +45,8 @@ export const createGroup: Workflow = {
     async replayByHand(app, session) {
       await postEditor(app, session, '/templates/account/edit.php?type=group', [
         [
+          ['accountContainerSuffix', GROUPS],
+          ['accountContainerRDN', 'cn'],
           ['cn', 'legal'],
           ['description', 'Legal counsel'],
           ['accountContainerSaveAccount', ''],

@@ -2,7 +2,7 @@
  * A setting: a new account profile for users (Tools → Profile editor, "Create a new profile" for
  * Users, a form of defaults that new accounts made with the profile get). The main page posts
  * `createProfile=user` and redirects to `profedit/profilepage.php?type=user`, whose form (with
- * the sec_token) is posted back with `save`; LAM writes the profile as JSON to
+ * the sec_token) is posted back with `save`; LAM writes the profile (one `field: value` line each) to
  * `config/profiles/<server profile>/<name>.user`.
  */
 import { existsSync, readFileSync } from 'node:fs'
@@ -12,13 +12,21 @@ import { mustPass, page, postForm } from '../keys'
 import { openTool } from '../person'
 import { CONFIG_DIRS } from '../server'
 
-/** The profile `name`'s saved values (JSON: field name to values), or null when there is none. */
-function savedProfile(origin: string, name: string): Record<string, string[]> | null {
+/**
+ * The profile `name`'s saved values (LAM writes one `field: value` line per field), or null when
+ * there is none.
+ */
+function savedProfile(origin: string, name: string): Record<string, string> | null {
   const dir = CONFIG_DIRS.get(origin)
   if (!dir) throw new Error(`no LAM config dir for ${origin}`)
   const file = join(dir, 'profiles', 'lam', `${name}.user`)
   if (!existsSync(file)) return null
-  return JSON.parse(readFileSync(file, 'utf8')) as Record<string, string[]>
+  const fields: Record<string, string> = {}
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    const at = line.indexOf(': ')
+    if (at > 0) fields[line.slice(0, at)] = line.slice(at + 2)
+  }
+  return fields
 }
 
 /**
@@ -88,11 +96,10 @@ export const createProfile: Workflow = {
       const [name, shell, group] = used.map(String)
       const saved = savedProfile(app.origin, name!)
       if (!saved) return `no user profile ${name}`
-      const text = JSON.stringify(saved)
-      if (!text.includes(JSON.stringify(shell)))
-        return `profile ${name} has no login shell ${shell}: ${text.slice(0, 300)}`
-      if (!text.includes(JSON.stringify(group)))
-        return `profile ${name} has no primary group ${group}`
+      if (saved.posixAccount_loginShell !== shell)
+        return `profile ${name} has the login shell ${saved.posixAccount_loginShell}, not ${shell}`
+      if (saved.posixAccount_primaryGroup !== group)
+        return `profile ${name} has the primary group ${saved.posixAccount_primaryGroup}, not ${group}`
       if (savedProfile(app.origin, 'contractors'))
         return 'the recorded profile contractors was saved too'
       return null

@@ -74,6 +74,8 @@ export const createUser: Workflow = {
       const [first, last, mail, uid] = NEW_USERS.changed[0]!
       await postEditor(app, session, '/templates/account/edit.php?type=user', [
         [
+          ['accountContainerSuffix', PEOPLE],
+          ['accountContainerRDN', 'cn'],
           ['givenName', first!],
           ['sn', last!],
           ['mail_0', mail!],
@@ -82,8 +84,14 @@ export const createUser: Workflow = {
           ['form_main_posixAccount', ''],
         ],
         [
+          ['accountContainerSuffix', PEOPLE],
+          ['accountContainerRDN', 'cn'],
           ['uid', uid!],
-          ['cn', `${first} ${last}`],
+          ['cn_0', `${first} ${last}`],
+          // Empty: LAM gives the next free number of its range.
+          ['uidNumber', ''],
+          ['gecos', ''],
+          ['gidNumber', '10000'],
           ['homeDirectory', `/home/${uid}`],
           ['loginShell', '/bin/bash'],
           ['accountContainerSaveAccount', ''],
