@@ -44,7 +44,8 @@ export const filterUsers: Workflow = {
       .waitFor({ state: 'detached' })
   },
   key: {
-    target: page('POST', 'lists/list.php', 'apply_filter'),
+    // The filter button is an image input whose value is one space.
+    target: page('POST', 'lists/list.php', 'apply_filter', ' '),
     inputs: [{ recorded: 'Rinaldi', changed: ['Haddad', 'Novak'] }],
     dependencies: [],
     mutating: false,
