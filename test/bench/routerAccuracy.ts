@@ -51,6 +51,13 @@ export const HELD_OUT_WAVE9 = fileURLToPath(
 export const HELD_OUT_WAVE10 = fileURLToPath(
   new URL('../apps/paraphrases-wave10.json', import.meta.url),
 )
+/**
+ * Paraphrases of the apps of wave 11 (DAViCal, LDAP Account Manager), written blind by someone who
+ * never saw the router; first measured on arrival, never tuned on.
+ */
+export const HELD_OUT_WAVE11 = fileURLToPath(
+  new URL('../apps/paraphrases-wave11.json', import.meta.url),
+)
 /** The pinned answers of the development half (`routerPins.ts` writes them). */
 export const DEV_PINS = fileURLToPath(
   new URL('../integration/router/devPins.json', import.meta.url),
@@ -274,6 +281,7 @@ export async function runRouterAccuracyBench(): Promise<AccuracyFigures[]> {
     ['waves 7-8', loadParaphrases(HELD_OUT_WAVE78), 'all'],
     ['wave 9', loadParaphrases(HELD_OUT_WAVE9), 'all'],
     ['wave 10', loadParaphrases(HELD_OUT_WAVE10), 'all'],
+    ['wave 11', loadParaphrases(HELD_OUT_WAVE11), 'all'],
   ]
   const results = sets.map(([, list, split]) => measureAccuracy(corpus.tools, list, split, router))
   const pct = (x: number) => `${(x * 100).toFixed(1)}%`.padStart(7)
