@@ -109,6 +109,19 @@ export function mimeTypeOf(headers: Record<string, string>): string {
   return mediaType(headerValue(headers, 'content-type'))
 }
 
+/**
+ * True when an answer of media type `mime` (as {@link mediaType} gives it) is a web page: HTML,
+ * or XHTML served as generic XML (XHTML 1.0 §5.1 allows `text/xml` and `application/xml`;
+ * Icecast's admin pages are served so), known by its root `html` element in the XHTML namespace.
+ */
+export function isPageAnswer(mime: string, body: string): boolean {
+  if (mime === 'text/html' || mime === 'application/xhtml+xml') return true
+  if (mime === 'text/xml' || mime === 'application/xml') return XHTML_ROOT.test(body.slice(0, 1024))
+  return false
+}
+
+const XHTML_ROOT = /<html\b[^>]*\bxmlns\s*=\s*["']http:\/\/www\.w3\.org\/1999\/xhtml["']/
+
 /** Summarises an exchange for lists (no headers, no bodies). */
 export function summarizeExchange(exchange: Exchange): ExchangeSummary {
   return {

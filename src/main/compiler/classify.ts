@@ -1,5 +1,5 @@
 import type { Exchange } from '../../shared/trace'
-import { headerValue, mimeTypeOf } from '../../shared/trace'
+import { headerValue, isPageAnswer, mimeTypeOf } from '../../shared/trace'
 import { httpUrl } from '../../shared/urls'
 import { isXmlMediaType, xmlTree } from '../../shared/xmlTree'
 import { safeJson } from '../../shared/safeJson'
@@ -116,7 +116,8 @@ export function isHtmlDocument(exchange: Exchange): boolean {
   const mime = mimeTypeOf(exchange.responseHeaders)
   const body = exchange.responseBody
   if (!body || body.encoding !== 'utf8') return false
-  if (mime) return mime === 'text/html' || mime === 'application/xhtml+xml'
+  if (isPageAnswer(mime, body.text)) return true
+  if (mime) return false
   return exchange.resourceType === 'document' && /^\s*<(!doctype html|html)/i.test(body.text)
 }
 

@@ -9,7 +9,7 @@ import {
 } from '../verify/answerChecks'
 import { classifyInBand, inBandError, pageErrorText } from './inBand'
 import { readPage, type PageBarrier } from './pageView'
-import { mediaType } from '../../shared/trace'
+import { isPageAnswer, mediaType } from '../../shared/trace'
 import { ownValue } from '../../shared/safeKeys'
 
 /** What the executor got back from the site for the target request. */
@@ -115,7 +115,10 @@ export function judgeResponse(
     )
   }
   const mime = mediaType(response.headers['content-type'])
-  const html = mime.includes('html') || /^\s*<(!doctype|html)/i.test(response.body)
+  const html =
+    mime.includes('html') ||
+    isPageAnswer(mime, response.body) ||
+    /^\s*<(!doctype|html)/i.test(response.body)
   const ack = isAcknowledgement(verify, shape)
   if (status < verify.status[0] || status > verify.status[1]) {
     // A form answered with a page where it used to redirect: the page says why (a sign-in form,

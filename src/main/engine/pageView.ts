@@ -115,7 +115,9 @@ function barrierOf($: CheerioAPI, html: string): PageBarrier {
       .join(' ')
     if (
       /sign\s?in|log\s?in|login|sign on/.test(heading) ||
-      /login|signin|sign_in|session|auth/i.test(action)
+      // `auth` as a word (`/auth/`, `oauth`), not a suffix: Icecast's `manageauth` form adds a
+      // listener account with a password field and is no sign-in.
+      /login|signin|sign_in|session|(^|[^a-z])o?auth/i.test(action)
     )
       return 'sign_in'
   }
