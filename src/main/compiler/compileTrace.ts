@@ -32,7 +32,7 @@ import { bindSignIn } from './signIn'
 import { intentToolName } from './intentName'
 import { siteOfTrace } from './siteOfTrace'
 import { normalValue } from './valueSpelling'
-import { intentVerbClass } from './intentVerb'
+import { intentVerbClass, isWriteClass } from './intentVerb'
 import {
   commitTime,
   markContext,
@@ -313,7 +313,7 @@ function planRequests(
   options: CompileOptions,
 ): PlannedRequests {
   const { exchange } = chosen
-  const shaped = shapeTarget(chosen, eligible)
+  const shaped = shapeTarget(chosen, eligible, isWriteClass(intentVerbClass(intent)))
   const slotPlan = shaped.plan
   const pathInputs = Object.values(slotPlan.inputs.properties).filter((p) => p['x-in'] === 'path')
   const planned = planDependencies(trace, exchange, {

@@ -2,7 +2,7 @@ import type { Exchange } from '../../shared/trace'
 import { parseJsonRequest } from './classify'
 import { httpUrl } from '../../shared/urls'
 import { graphqlMutating, type GraphqlOperation } from './graphql'
-import { operationOf, WRITE_OPERATION, writesByOperation } from './operation'
+import { getActsAsAsked, operationOf, WRITE_OPERATION, writesByOperation } from './operation'
 
 /**
  * The site part of a tool name: the host's main label (`www.example.co.uk` → `example`);
@@ -89,17 +89,24 @@ export interface MutationVerdict {
  * Decides whether a tool may change state: GET/HEAD read; a GraphQL query
  * reads and a mutation writes (a persisted query by its name); a POST whose path words or body
  * keys say it searches, filters, lists or looks up reads; every other POST, PUT, PATCH or DELETE
- * writes. When unsure: writes.
+ * writes. With `asksWrite` (the intent asks for a write), a GET whose own words name a write act
+ * writes too ({@link getActsAsAsked}). When unsure: writes.
  */
 export function mutationVerdict(
   exchange: Exchange,
   graphql: GraphqlOperation | null,
+  asksWrite = false,
 ): MutationVerdict {
   const method = exchange.method.toUpperCase()
   if (writesByOperation(exchange))
     return {
       mutating: true,
       detail: `its operation field says ${operationOf(exchange)}: it writes`,
+    }
+  if (getActsAsAsked(exchange, asksWrite))
+    return {
+      mutating: true,
+      detail: 'a GET whose path or operation names the write the intent asks for: it writes',
     }
   if (method === 'GET' || method === 'HEAD')
     return { mutating: false, detail: `${method} reads (RFC 9110 §9.2.1 safe method)` }

@@ -253,3 +253,33 @@ export function isRpcPositional(v: RequestValue, exchange: Exchange): boolean {
 
 /** A name written as code: words joined by case, a dot or an underscore (`GroupPause`, `a.b_c`). */
 const CODE_NAME = /^[A-Za-z][a-z0-9]*(?:(?:[A-Z]|[._][A-Za-z])[a-z0-9]*)+$/
+
+/**
+ * Verbs that, said by a GET's own path or operation field, name the write it does. Matched as a
+ * whole word (`action=add`), or glued to what they act on (`/admin/killsource`, `moveclients`)
+ * when the verb has four letters or more, so `address` or `settings` never read as acts.
+ */
+const GET_ACT_WORD =
+  /^(add|kill|move|delete|remove|create|rename|update|insert|restart|start|stop|pause|resume|clear|reset|enable|disable|purge|flush|approve|publish|revoke|grant|ban|unban|block|unblock)$/
+const GET_ACT_PREFIX =
+  /^(kill|move|delete|remove|create|rename|update|insert|restart|pause|resume|clear|reset|enable|disable|purge|flush|approve|publish|revoke|grant)[a-z]{3,}$/
+
+/**
+ * True when a GET writes by the agreement of two independent witnesses: the person asked for a
+ * write (`asksWrite`, from the intent's verb) and the request's own words name a write or control
+ * act (see {@link GET_ACT_WORD}). Apps send such acts as GET links or GET forms against RFC 9110
+ * §9.2.1 (Icecast's `/admin/killsource?mount=…`, `manageauth?…&action=add`). Either witness alone
+ * is not enough: a write intent is often answered by a page read, and `/updates` is a list.
+ */
+export function getActsAsAsked(exchange: Exchange, asksWrite: boolean): boolean {
+  if (!asksWrite || exchange.method.toUpperCase() !== 'GET') return false
+  const segments = (httpUrl(exchange.url)?.pathname ?? '')
+    .split('/')
+    .filter(Boolean)
+    .map((s) => s.replace(/\.[a-z0-9]+$/i, '').toLowerCase())
+  const ops = requestValues(exchange)
+    .filter(isOperationValue)
+    .map((op) => String(op.value).toLowerCase())
+  const words = [...segments, ...ops].flatMap((w) => w.split(/[^a-z]+/)).filter(Boolean)
+  return words.some((w) => GET_ACT_WORD.test(w) || GET_ACT_PREFIX.test(w))
+}

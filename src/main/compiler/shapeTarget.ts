@@ -41,8 +41,13 @@ export interface ShapedTarget {
  * GraphQL operations are named by `operationName` and take their slots from `variables` only
  * (the query text and persisted hash stay constant); document targets return the page view
  * (and the embedded data); several calls of the endpoint decide which values are inputs.
+ * `asksWrite`: the intent asks for a write (see `mutationVerdict`).
  */
-export function shapeTarget(chosen: ScoredExchange, eligible: Exchange[]): ShapedTarget {
+export function shapeTarget(
+  chosen: ScoredExchange,
+  eligible: Exchange[],
+  asksWrite = false,
+): ShapedTarget {
   const { exchange } = chosen
   const host = httpUrl(exchange.url)?.host ?? ''
   const signals: EvidenceSignal[] = []
@@ -60,7 +65,7 @@ export function shapeTarget(chosen: ScoredExchange, eligible: Exchange[]): Shape
     ...(graphql ? { slottable: (v) => v.path.startsWith('variables.') } : {}),
     ...(pathSlot ? { pathSlot } : {}),
   })
-  const verdict = mutationVerdict(exchange, graphql)
+  const verdict = mutationVerdict(exchange, graphql, asksWrite)
   signals.push({
     name: verdict.mutating ? 'mutating' : 'read_only',
     weight: 0,
