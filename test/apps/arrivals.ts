@@ -221,6 +221,22 @@ export const ARRIVALS: Arrival[] = [
     recording: { n, target: rt, working: rw },
     har: { n, target: ht, working: hw },
   })),
+  // Wave 11: measured on arrival at 727db50, after wave 10 (raw output:
+  // arrivals/wave11-727db50-davical.txt and arrivals/wave11-727db50-lam.txt; DAViCal's figures are
+  // its first run, before its helper took a password out of a key).
+  ...(
+    [
+      ['davical', 8, [7, 1], [7, 1]],
+      ['lam', 8, [6, 0], [6, 0]],
+    ] as const
+  ).map(([app, n, [rt, rw], [ht, hw]]): Arrival => ({
+    app,
+    wave: 11,
+    measured: '2026-11-30',
+    commit: '727db50',
+    recording: { n, target: rt, working: rw },
+    har: { n, target: ht, working: hw },
+  })),
 ]
 
 /** Apps whose arrival was measured: the only ones rules and the ranker may learn from. */
