@@ -41,6 +41,17 @@ describe('pageView', () => {
       readPage('<title>Sign in</title><form action="/session"><input type="password"></form>', url)
         .barrier,
     ).toBe('sign_in')
+    expect(
+      readPage('<h1>Account</h1><form action="/auth/login"><input type="password"></form>', url)
+        .barrier,
+    ).toBe('sign_in')
+    // A form that manages accounts (Icecast's `manageauth`) has a password field and is no sign-in.
+    expect(
+      readPage(
+        '<h1>Listener accounts</h1><form action="manageauth.xsl"><input name="username"><input type="password" name="password"></form>',
+        url,
+      ).barrier,
+    ).toBeNull()
     expect(readPage('<title>Verify</title><input autocomplete="one-time-code">', url).barrier).toBe(
       'mfa_required',
     )
