@@ -266,7 +266,7 @@ export function createAuthenticator(deps: AuthDeps): Authenticator {
  * meanings": 403 for a missing scope) with 403 `forbidden` naming it. API keys and the owner
  * token hold every scope. For routes that check inside (MCP tool calls need `tools:execute`).
  */
-export function requireScope(caller: Caller, scope: ApiScope): void {
+function requireScope(caller: Caller, scope: ApiScope): void {
   if (!caller.scopes.includes(scope))
     throw new ServiceError(
       'forbidden',

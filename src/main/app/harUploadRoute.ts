@@ -8,7 +8,7 @@ import { routeSchema } from '../surface/openapi/routeSchema'
 import { json } from '../surface/openapi/docParts'
 
 /** Where web mode streams a HAR file before `recorder.importHar {uploadId}` imports it. */
-export const HAR_UPLOAD_PATH = '/app-api/har-upload'
+const HAR_UPLOAD_PATH = '/app-api/har-upload'
 
 /**
  * `POST /app-api/har-upload`: the HAR file as the raw body (`application/octet-stream`, up to

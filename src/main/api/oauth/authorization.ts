@@ -4,9 +4,9 @@ import type { OAuthClient, OAuthRepository } from '../../store/oauthRepository'
 import { isS256Challenge, randomSecret } from '../../surface/secrets'
 
 /** RFC 6749 §4.1.2 recommends at most 10 minutes for a code; ours lives 5. */
-export const CODE_LIFE_MS = 5 * 60_000
+const CODE_LIFE_MS = 5 * 60_000
 /** How long a consent page may wait for the owner's Approve or Deny. */
-export const CONSENT_LIFE_MS = 10 * 60_000
+const CONSENT_LIFE_MS = 10 * 60_000
 /** Scope granted when the request names none (RFC 6749 §3.3 lets the server pick a default). */
 const DEFAULT_SCOPES: ApiScope[] = ['tools:read']
 const MAX_PENDING = 1000
@@ -27,7 +27,7 @@ export interface PendingConsent {
  * client with an error (RFC 6749 §4.1.2.1), or refuse without redirecting (the client or its
  * redirect URI cannot be trusted).
  */
-export type AuthorizationCheck =
+type AuthorizationCheck =
   | { kind: 'consent'; consent: PendingConsent }
   | { kind: 'redirect'; url: string }
   | { kind: 'refuse'; error: ServiceError }

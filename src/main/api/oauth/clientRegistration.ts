@@ -28,7 +28,7 @@ export interface RegistrationLimits extends RateLimits {
   maxClients: number
 }
 
-export const DEFAULT_REGISTRATION_LIMITS: RegistrationLimits = {
+const DEFAULT_REGISTRATION_LIMITS: RegistrationLimits = {
   perMinute: 10,
   burst: 30,
   maxClients: 500,
@@ -114,7 +114,7 @@ export function registerClient(
 }
 
 /** The RFC 7591 §3.2.1 view of a stored client. */
-export function clientInformation(client: OAuthClient): ClientInformation {
+function clientInformation(client: OAuthClient): ClientInformation {
   return {
     client_id: client.id,
     client_id_issued_at: Math.floor(client.createdAt / 1000),

@@ -12,7 +12,7 @@ import { operationKey } from '../operationKey'
 import { validBody } from '../routeValidation'
 
 /** Most changes one pull answers (`limit` may ask fewer); the rest come with `more`. */
-export const MAX_SYNC_PAGE = 500
+const MAX_SYNC_PAGE = 500
 
 const refusal = (message: string) => ({ 'x-message': message })
 const REVISION = Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], {
