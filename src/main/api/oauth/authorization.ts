@@ -2,6 +2,7 @@ import { ServiceError } from '../../../shared/errors'
 import { parseScopeParam, type ApiScope } from '../../../shared/apiScopes'
 import type { OAuthClient, OAuthRepository } from '../../store/oauthRepository'
 import { isS256Challenge, randomSecret } from '../../surface/secrets'
+import { queryParam } from '../../../shared/queryParam'
 
 /** RFC 6749 §4.1.2 recommends at most 10 minutes for a code; ours lives 5. */
 const CODE_LIFE_MS = 5 * 60_000
@@ -34,7 +35,7 @@ type AuthorizationCheck =
 
 export interface Authorizations {
   /** Checks an authorization request's query (RFC 6749 §4.1.1 with RFC 7636 §4.3). */
-  check(query: Record<string, unknown>, issuer: string): AuthorizationCheck
+  check(query: unknown, issuer: string): AuthorizationCheck
   /** A consent still waiting, or null (unknown, decided or expired). */
   pending(id: string): PendingConsent | null
   /**
@@ -61,7 +62,10 @@ export function createAuthorizations(deps: {
 
   return {
     check(query, issuer) {
-      const one = (name: string) => (typeof query[name] === 'string' ? query[name] : undefined)
+      const one = (name: string) => {
+        const value = queryParam(query, name)
+        return typeof value === 'string' ? value : undefined
+      }
       const clientId = one('client_id')
       const client = clientId === undefined ? null : repo.getClient(clientId)
       if (!client)
