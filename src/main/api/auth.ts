@@ -314,6 +314,7 @@ function calledTool(
     try {
       return decodeURIComponent(s)
     } catch {
+      // Malformed percent-encoding (a lone `%`): the text stands as written.
       return s
     }
   }

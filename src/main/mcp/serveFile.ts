@@ -44,6 +44,7 @@ export function readServeFile(home: string): ServeFile | null {
   try {
     value = JSON.parse(readFileSync(join(home, SERVE_FILE), 'utf8')) as Partial<ServeFile>
   } catch {
+    // No file (no serve ever started) or a torn one: no serve to tell of.
     return null
   }
   if (

@@ -472,6 +472,7 @@ function decodeSegment(segment: string): string {
   try {
     return decodeURIComponent(segment)
   } catch {
+    // Malformed percent-encoding (a lone `%`): the text stands as written.
     return segment
   }
 }

@@ -3,6 +3,7 @@ import { ServiceError } from '../../../shared/errors'
 import type { OAuthClient, OAuthRepository } from '../../store/oauthRepository'
 import { createRateLimiter, type RateLimits } from '../rateLimit'
 import { randomSecret } from '../../surface/secrets'
+import { safeUrl } from '../../../shared/safeJson'
 
 /** What `POST /oauth/clients` answers (RFC 7591 §3.2.1). Times in seconds since the epoch. */
 export interface ClientInformation {
@@ -74,12 +75,8 @@ export function createClientRegistrar(
  */
 export function isAllowedRedirectUri(value: string): boolean {
   if (value.length > MAX_URI_LENGTH) return false
-  let url: URL
-  try {
-    url = new URL(value)
-  } catch {
-    return false
-  }
+  const url = safeUrl(value)
+  if (!url) return false
   if (url.hash || value.includes('#') || url.username || url.password) return false
   if (url.protocol === 'https:') return true
   return url.protocol === 'http:' && LOOPBACK_NAMES.has(url.hostname)

