@@ -58,7 +58,6 @@ export const PREPARE_BODY_SCHEMA = Type.Object(
       'Send the header Idempotency-Key (8 to 128 letters, digits, ".", "_", ":" or "-").',
   },
 )
-export type PrepareBody = Static<typeof PREPARE_BODY_SCHEMA>
 
 /**
  * Operation key (interface.md "Resources"): header `Idempotency-Key` of every metered account-API
@@ -102,7 +101,6 @@ export const SEARCH_BODY_SCHEMA = Type.Object(
       '(8 to 128 letters, digits, ".", "_", ":" or "-"). Costs 1 credit per operation key.',
   },
 )
-export type SearchBody = Static<typeof SEARCH_BODY_SCHEMA>
 
 /**
  * Body of `POST /api/v1/runs` (run by task; interface.md "C", body "not shown"): an intent routed to the
@@ -189,7 +187,6 @@ export const EXECUTE_BODY_SCHEMA = Type.Object(
     description: 'Executes a tool or candidate once. Costs 1 credit per operation key.',
   },
 )
-export type ExecuteBody = Static<typeof EXECUTE_BODY_SCHEMA>
 
 /** Body of `PUT /v1/accounts/{name}` (interface.md "B"): stores or replaces a secret. */
 export const ACCOUNT_PUT_BODY_SCHEMA = Type.Object(
@@ -214,7 +211,6 @@ export const ACCOUNT_PUT_BODY_SCHEMA = Type.Object(
     description: 'Stores or replaces the secret {name}; the value is never returned.',
   },
 )
-export type AccountPutBody = Static<typeof ACCOUNT_PUT_BODY_SCHEMA>
 
 /** Body of `POST /v1/vault/unlock` (owner only). */
 export const VAULT_UNLOCK_BODY_SCHEMA = Type.Object(
@@ -232,7 +228,6 @@ export const VAULT_UNLOCK_BODY_SCHEMA = Type.Object(
       "Unlocks the vault, or sets a new vault's passphrase; empty asks the OS keychain again.",
   },
 )
-export type VaultUnlockBody = Static<typeof VAULT_UNLOCK_BODY_SCHEMA>
 
 /** A scope's list of site hosts or tool names: names without spaces. */
 const scopeNames = (field: 'apps' | 'tools', description: string) =>
@@ -293,7 +288,6 @@ export const KEY_BODY_SCHEMA = Type.Object(
   },
   { additionalProperties: false, description: 'Mints an API key; the key is shown once.' },
 )
-export type KeyBody = Static<typeof KEY_BODY_SCHEMA>
 
 /** Body of `POST /api/v1/runs/{runId}/responses` (interface.md "Answering an input_required run"). */
 export const RUN_RESPONSES_BODY_SCHEMA = {
@@ -375,7 +369,6 @@ export const INDEX_BODY_SCHEMA = Type.Object(
       '"_", ":" or "-"). Costs 1 credit per operation key.',
   },
 )
-export type IndexBody = Static<typeof INDEX_BODY_SCHEMA>
 
 /** Body of `POST /api/v1/index` (interface.md "C"; body "not shown"): a URL and an optional intent. */
 export const INDEX_JOB_BODY_SCHEMA = Type.Object(
@@ -397,4 +390,3 @@ export const INDEX_JOB_BODY_SCHEMA = Type.Object(
       'start a day (429 index_limit); a site already being indexed answers its job.',
   },
 )
-export type IndexJobBody = Static<typeof INDEX_JOB_BODY_SCHEMA>

@@ -2,7 +2,7 @@
  * Bodies of a one-time sign-in link's page (`/signin/<token>/submit` and `/finish`): what the
  * person types where the site's own window cannot be seen (headless), and what to keep after.
  */
-import { Type, type Static } from '@sinclair/typebox'
+import { Type } from '@sinclair/typebox'
 
 const REQUIRED = { 'x-message': '"username" and "password" are required.' }
 
@@ -28,8 +28,6 @@ export const SIGN_IN_SUBMIT_BODY_SCHEMA = Type.Object(
   },
   { additionalProperties: false },
 )
-export type SignInSubmitBody = Static<typeof SIGN_IN_SUBMIT_BODY_SCHEMA>
 
 /** Body of `POST /signin/{token}/finish`: the person signed in in the window; what to keep. */
 export const SIGN_IN_FINISH_BODY_SCHEMA = Type.Object(KEEP, { additionalProperties: false })
-export type SignInFinishBody = Static<typeof SIGN_IN_FINISH_BODY_SCHEMA>

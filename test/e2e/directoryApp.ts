@@ -8,7 +8,7 @@ import { startDirectorySite, type DirectorySite } from '../fixtures/sites/direct
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
 /** The built web UI the core serves at `/app/`. */
-export const rendererDir = join(root, 'out/renderer')
+const rendererDir = join(root, 'out/renderer')
 /** Where e2e specs save their screenshots (`test-results/`, looked at by hand). */
 export const SHOTS = join(root, 'test-results')
 

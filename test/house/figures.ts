@@ -1,8 +1,9 @@
 // The house's figures of issue 28 "Done when", for src/: `npx tsx test/house/figures.ts`.
 // `--list` also prints every function over 120 lines, every file over 400 and every bare catch;
 // `--json` prints the figures as one JSON object; `--pins` prints the pinned lists of
-// test/unit/houseRules.test.ts as they stand now. Dead exports come from knip (knip.json names
-// the entries); KNIP_BIN names another knip binary, `--no-knip` leaves that figure out.
+// test/unit/houseRules.test.ts as they stand now. Dead exports come from knip (knip.jsonc names
+// the entries, as for `npm run lint`); KNIP_BIN names another knip binary, `--no-knip` leaves that
+// figure out.
 import { spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'

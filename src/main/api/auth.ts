@@ -21,6 +21,7 @@ import type { OwnerTokens } from './oauth/ownerTokens'
 import { scopeForRoute } from './oauth/routeScopes'
 import { ACCESS_TOKEN_PREFIX, type TokenService } from './oauth/tokens'
 import type { RateLimiter } from './rateLimit'
+import { queryParam } from '../../shared/queryParam'
 
 /** interface.md "Limits": end-user header max 200 characters. */
 const MAX_END_USER = 200
@@ -266,7 +267,7 @@ export function createAuthenticator(deps: AuthDeps): Authenticator {
  * meanings": 403 for a missing scope) with 403 `forbidden` naming it. API keys and the owner
  * token hold every scope. For routes that check inside (MCP tool calls need `tools:execute`).
  */
-export function requireScope(caller: Caller, scope: ApiScope): void {
+function requireScope(caller: Caller, scope: ApiScope): void {
   if (!caller.scopes.includes(scope))
     throw new ServiceError(
       'forbidden',
@@ -294,10 +295,9 @@ export function refuseEndUser(caller: Pick<Caller, 'endUser'>, what: string): vo
  * `invalid_scope` when empty or over 200 names).
  */
 function toolScopesOf(request: FastifyRequest, tenant: string, lookup: ScopeLookup): ToolScope[] {
-  const query = (request.query ?? {}) as Record<string, unknown>
   return resolveToolScopes(
-    [request.headers['x-service-scope'], query.scope].flat(),
-    query.apps,
+    [request.headers['x-service-scope'], queryParam(request.query, 'scope')].flat(),
+    queryParam(request.query, 'apps'),
     tenant,
     lookup,
   )
@@ -314,6 +314,7 @@ function calledTool(
     try {
       return decodeURIComponent(s)
     } catch {
+      // Malformed percent-encoding (a lone `%`): the text stands as written.
       return s
     }
   }
@@ -333,8 +334,8 @@ function bearer(request: FastifyRequest, allowQuery: boolean): string | null {
   const match = header ? /^Bearer\s+(\S+)$/i.exec(header) : null
   if (match) return match[1]!
   // EventSource cannot send headers: the UI's event stream carries the owner token in the query.
-  const query = request.query as Record<string, unknown> | undefined
-  return allowQuery && typeof query?.token === 'string' ? query.token : null
+  const token = allowQuery ? queryParam(request.query, 'token') : undefined
+  return typeof token === 'string' ? token : null
 }
 
 /** The `X-Service-End-User` header, or null; 400 `invalid_input` when blank or over 200. */

@@ -14,7 +14,7 @@ import type { TeamAccounts } from '../serverAccounts'
 import type { ToolRouters } from '../surface/toolRouters'
 
 /** Registers another surface's routes on the service (the composition root gives them). */
-export type RegisterRoutes = (app: FastifyInstance) => void
+type RegisterRoutes = (app: FastifyInstance) => void
 
 /**
  * What the local service is built from (docs/architecture.md "Processes"): the core's parts the routes use. Its own

@@ -18,7 +18,7 @@ import { slotInputs } from './slotInputs'
 import { createWorkspaceToolCache } from './toolCache'
 
 /** interface.md "Why a run failed" `no_capability`: the index tool `result.next.tool` names. */
-export const INDEX_TOOL = 'service_index'
+const INDEX_TOOL = 'service_index'
 
 /** One task request, checked: whose it is, what it asks, by when, under which key. */
 export interface Task {
@@ -30,7 +30,7 @@ export interface Task {
 }
 
 /** Which tool a task went to, with what confidence: the `routing` field of its run. */
-export interface TaskRouting {
+interface TaskRouting {
   status: RouteResult['status']
   toolId: string | null
   name: string | null

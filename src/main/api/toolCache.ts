@@ -6,7 +6,7 @@ import type { ToolSpec } from '../../shared/toolSpec'
  * reads ids, versions and statuses, and parses the specs of tools that are new or changed (specs
  * are kilobytes each).
  */
-export function createToolCache(repository: ToolRepository): () => ToolSpec[] {
+function createToolCache(repository: ToolRepository): () => ToolSpec[] {
   const cache = new Map<string, { version: string; tool: ToolSpec }>()
   let last: { revision: string; tools: ToolSpec[] } | null = null
   return () => {

@@ -22,7 +22,7 @@ export function listInbox(deps: { store: Store; engine: RunEngine }, tenant: str
 }
 
 /** A waiting run as an inbox item; a deleted tool still shows by id so the run can be declined. */
-export function toInboxItem(run: RunRecord, tool: ToolSpec | null): InboxItem {
+function toInboxItem(run: RunRecord, tool: ToolSpec | null): InboxItem {
   return {
     runId: run.runId,
     stateRevision: run.stateRevision,

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { Readable } from 'node:stream'
 import { HAR_MAX_BYTES, type AppResult } from '../../shared/appApi'
+import { ServiceError } from '../../shared/errors'
 import { drainBody } from '../surface/bodyGuards'
 import { harTooLarge, harUploads, type HarUpload, type HarUploads } from './harUploads'
 import type { Authenticator } from '../surface/caller'
@@ -8,7 +9,7 @@ import { routeSchema } from '../surface/openapi/routeSchema'
 import { json } from '../surface/openapi/docParts'
 
 /** Where web mode streams a HAR file before `recorder.importHar {uploadId}` imports it. */
-export const HAR_UPLOAD_PATH = '/app-api/har-upload'
+const HAR_UPLOAD_PATH = '/app-api/har-upload'
 
 /**
  * `POST /app-api/har-upload`: the HAR file as the raw body (`application/octet-stream`, up to
@@ -56,10 +57,24 @@ export function registerHarUploadRoute(
         // Before the body is read: a caller without the owner token sends nothing to disk.
         onRequest: async (request) => deps.auth.requireOwner(request),
       },
-      async (request): Promise<AppResult<HarUpload>> => ({
-        ok: true,
-        value: request.body as HarUpload,
-      }),
+      async (request): Promise<AppResult<HarUpload>> => {
+        // Fastify's own JSON and text parsers still answer other content types on this path.
+        if (!isHarUpload(request.body))
+          throw new ServiceError('bad_request', 'Send the HAR file as application/octet-stream.')
+        return { ok: true, value: request.body }
+      },
     )
   })
+}
+
+/** What the octet-stream parser above leaves as the body: an upload's id and size. */
+function isHarUpload(body: unknown): body is HarUpload {
+  return (
+    typeof body === 'object' &&
+    body !== null &&
+    'uploadId' in body &&
+    typeof body.uploadId === 'string' &&
+    'bytes' in body &&
+    typeof body.bytes === 'number'
+  )
 }

@@ -49,7 +49,7 @@ export function harTooLarge(maxBytes: number = HAR_MAX_BYTES): ServiceError {
 }
 
 /** A registry of {@link HarUploads} in the OS temp folder. */
-export function createHarUploads(): HarUploads {
+function createHarUploads(): HarUploads {
   const waiting = new Map<string, { path: string; timer: NodeJS.Timeout }>()
   const remove = async (path: string) => {
     await rm(join(path, '..'), { recursive: true, force: true }).catch(() => undefined)

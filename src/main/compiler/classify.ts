@@ -165,11 +165,7 @@ function parseAnswer(exchange: Exchange): unknown {
   if (!body || body.encoding !== 'utf8' || !body.text.trim()) return undefined
   const mime = mimeTypeOf(exchange.responseHeaders)
   if (mime && !mime.includes('json') && !mime.startsWith('text/plain')) return undefined
-  try {
-    return JSON.parse(body.text)
-  } catch {
-    return undefined
-  }
+  return safeJson(body.text)
 }
 
 /** The request's JSON body, if it has one. Parsed once. */
@@ -183,11 +179,7 @@ function parseRequest(exchange: Exchange): unknown {
   const type = headerValue(exchange.requestHeaders, 'content-type') ?? ''
   // Some clients (Algolia's) send JSON labelled as a form or text to skip the CORS preflight.
   if (type && !type.includes('json') && !/^\s*[{[]/.test(body.text)) return undefined
-  try {
-    return JSON.parse(body.text)
-  } catch {
-    return undefined
-  }
+  return safeJson(body.text)
 }
 
 /**

@@ -1,6 +1,7 @@
 import * as cheerio from 'cheerio'
 import { headerValue, mimeTypeOf, type Exchange, type Trace } from '../../shared/trace'
 import { multipartBoundary } from './multipartBody'
+import { safeJson, safeUrl } from '../../shared/safeJson'
 
 /** Media types of common upload extensions, for a file part whose bytes a HAR did not keep. */
 const MEDIA_TYPES: Record<string, string> = {
@@ -170,14 +171,11 @@ function jsonObjectsWith(text: string, key: string): Array<Record<string, unknow
     for (let tries = 0; start >= 0 && tries < 20; tries++) {
       const end = closingBrace(text, start)
       if (end > at) {
-        try {
-          const value: unknown = JSON.parse(text.slice(start, end + 1))
-          if (value && typeof value === 'object' && !Array.isArray(value)) {
-            out.push(value as Record<string, unknown>)
-            break
-          }
-        } catch {
-          // Not JSON from here (a script block's brace): try the next brace out.
+        // Not JSON from here (a script block's brace): the next brace out is tried.
+        const value = safeJson(text.slice(start, end + 1))
+        if (value && typeof value === 'object' && !Array.isArray(value)) {
+          out.push(value as Record<string, unknown>)
+          break
         }
       }
       start = text.lastIndexOf('{', start - 1)
@@ -227,11 +225,7 @@ function escape(text: string): string {
 }
 
 function resolve(action: string, base: string): string {
-  try {
-    return new URL(action || base, base).href
-  } catch {
-    return ''
-  }
+  return safeUrl(action || base, base)?.href ?? ''
 }
 
 function withoutHash(url: string): string {

@@ -1,5 +1,6 @@
 import { Kind, parse, type OperationDefinitionNode } from 'graphql'
 import type { Exchange } from '../../shared/trace'
+import { safeJson, safeUrl } from '../../shared/safeJson'
 
 /** A GraphQL operation carried in a request body. */
 export interface GraphqlOperation {
@@ -19,21 +20,11 @@ export interface GraphqlOperation {
  */
 export function graphqlOfExchange(exchange: Exchange, body: unknown): GraphqlOperation | null {
   if (exchange.method.toUpperCase() !== 'GET') return graphqlOperation(body, exchange.url)
-  let url: URL
-  try {
-    url = new URL(exchange.url)
-  } catch {
-    return null
-  }
+  const url = safeUrl(exchange.url)
+  if (!url) return null
   const params = url.searchParams
   if (!params.has('query') && !params.has('extensions')) return null
-  const json = (name: string) => {
-    try {
-      return JSON.parse(params.get(name) ?? 'null') as unknown
-    } catch {
-      return null
-    }
-  }
+  const json = (name: string) => safeJson(params.get(name) ?? 'null') ?? null
   const pseudo: Record<string, unknown> = { variables: json('variables') ?? {} }
   if (params.has('query')) pseudo.query = params.get('query')
   if (params.has('operationName')) pseudo.operationName = params.get('operationName')
@@ -105,6 +96,7 @@ function parseOperation(text: string, name: string | null): OperationDefinitionN
     )
     return (name ? ops.find((o) => o.name?.value === name) : undefined) ?? ops[0] ?? null
   } catch {
+    // Not GraphQL (or not this grammar): the request is read as plain HTTP.
     return null
   }
 }

@@ -154,6 +154,7 @@ function literalsOf(query: string): Literal[] {
   try {
     document = parse(query)
   } catch {
+    // Not a GraphQL document: it has no literals to lift.
     return []
   }
   const out: Literal[] = []

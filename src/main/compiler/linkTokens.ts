@@ -164,6 +164,7 @@ function safeDecode(text: string): string {
   try {
     return decodeURIComponent(text.replace(/\+/g, ' '))
   } catch {
+    // Malformed percent-encoding (a lone `%`): the text stands as written.
     return text
   }
 }

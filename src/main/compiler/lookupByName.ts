@@ -390,6 +390,7 @@ function decodeQuery(text: string): string {
   try {
     return decodeURIComponent(text.replace(/\+/g, ' '))
   } catch {
+    // Malformed percent-encoding (a lone `%`): the text stands as written.
     return text
   }
 }

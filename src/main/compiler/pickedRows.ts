@@ -13,6 +13,7 @@ import { pageLinks } from '../../shared/pageLinks'
 import type { Exchange } from '../../shared/trace'
 import { mimeTypeOf } from '../../shared/trace'
 import type { PersonValue } from './personValues'
+import { safeUrl } from '../../shared/safeJson'
 
 /** The base the engine resolves a page's links against (src/main/engine/extract.ts). */
 const ENGINE_BASE = 'http://localhost/'
@@ -136,12 +137,8 @@ function picksCarrying(links: PageLink[], id: string): AnchorPick[] {
   const out = new Map<string, AnchorPick>()
   for (const link of links) {
     if (!link.row) continue
-    let url: URL
-    try {
-      url = new URL(link.href, ENGINE_BASE)
-    } catch {
-      continue
-    }
+    const url = safeUrl(link.href, ENGINE_BASE)
+    if (!url) continue
     url.searchParams.forEach((value, param) => {
       if (value === id) out.set(`param:${param}`, { text: '', param })
     })
@@ -159,6 +156,7 @@ function safeDecode(segment: string): string {
   try {
     return decodeURIComponent(segment)
   } catch {
+    // Malformed percent-encoding (a lone `%`): the text stands as written.
     return segment
   }
 }

@@ -112,6 +112,7 @@ function swapPath(url: string, swap: Swap): string {
       try {
         decoded = decodeURIComponent(segment)
       } catch {
+        // Malformed percent-encoding (a lone `%`): the text stands as written.
         return segment
       }
       const swapped = swap(decoded, `path segment ${i}`)

@@ -6,6 +6,7 @@ import { learnedOperationFields } from './learnedOperations'
 import { multipartParts } from './multipartBody'
 import { normalValue } from './valueSpelling'
 import { isXmlRequest, xmlFields } from './xmlBody'
+import { safeJson } from '../../shared/safeJson'
 
 /** One scalar value of a request, with where it sits. */
 export interface RequestValue {
@@ -304,14 +305,10 @@ function walk(
 }
 
 function parseObject(text: string): Record<string, unknown> | undefined {
-  try {
-    const value: unknown = JSON.parse(text)
-    return value && typeof value === 'object' && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : undefined
-  } catch {
-    return undefined
-  }
+  const value = safeJson(text)
+  return value && typeof value === 'object' && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined
 }
 
 /** The URL's path segments, decoded, without empty ones (`/tool/a%20b` → `['tool', 'a b']`). */
@@ -325,6 +322,7 @@ export function pathSegments(url: string): string[] {
       try {
         return decodeURIComponent(s)
       } catch {
+        // Malformed percent-encoding (a lone `%`): the text stands as written.
         return s
       }
     })

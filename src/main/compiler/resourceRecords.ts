@@ -150,6 +150,7 @@ export function lastSegment(url: string): string | null {
   try {
     return decodeURIComponent(last)
   } catch {
+    // Malformed percent-encoding (a lone `%`): the text stands as written.
     return last
   }
 }

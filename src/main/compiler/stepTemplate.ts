@@ -208,6 +208,7 @@ export function decodePart(text: string): string {
   try {
     return decodeURIComponent(text.replace(/\+/g, ' '))
   } catch {
+    // Malformed percent-encoding (a lone `%`): the text stands as written.
     return text
   }
 }

@@ -6,6 +6,7 @@ import { parseJsonBody } from './classify'
 import { httpUrl } from '../../shared/urls'
 import { decodeOrKeep } from '../../shared/urls'
 import { formatAnchorPick, type AnchorPick } from '../../shared/anchorPick'
+import { safeJson, safeUrl } from '../../shared/safeJson'
 
 /** An answer that took this long, ms, came from a long poll, not a read. */
 const LONG_POLL_MS = 8_000
@@ -273,12 +274,8 @@ function anchorSource(
     .get()
   for (const link of links) {
     if (!link.text) continue
-    let url: URL
-    try {
-      url = new URL(link.href, 'http://localhost/')
-    } catch {
-      continue
-    }
+    const url = safeUrl(link.href, 'http://localhost/')
+    if (!url) continue
     const segments = url.pathname.split('/').filter(Boolean).map(decodeOrKeep)
     const segment = segments.indexOf(value)
     const param = [...url.searchParams].find(([, v]) => v === value)?.[0]
@@ -343,13 +340,11 @@ export function findStorageSource(value: string, state: StorageState | null): St
       if (item.value === value)
         return { from: 'localStorage', origin: origin.origin, key: item.name, path: '' }
       if (!item.value.includes(value)) continue
-      try {
-        const path = jsonPathOf(JSON.parse(item.value), value)
-        if (path !== null)
-          return { from: 'localStorage', origin: origin.origin, key: item.name, path }
-      } catch {
-        // not JSON: a partial match is not the value
-      }
+      // Not JSON: a partial match is not the value.
+      const json = safeJson(item.value)
+      const path = json === undefined ? null : jsonPathOf(json, value)
+      if (path !== null)
+        return { from: 'localStorage', origin: origin.origin, key: item.name, path }
     }
   }
   for (const cookie of state.cookies)

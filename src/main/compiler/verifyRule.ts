@@ -9,6 +9,7 @@ import { multipartFields, requestValues } from './requestValues'
 import { largestRecordList } from './answerShape'
 import { isAcknowledgement, pageShowsValue } from '../verify/answerChecks'
 import { matchErrorShape } from '../verify/errorShapes'
+import { safeUrl } from '../../shared/safeJson'
 
 /** How many fields of the record list's items the rule promises: the stable core of a record. */
 const MAX_ITEM_FIELDS = 12
@@ -153,12 +154,8 @@ export function titlePattern(exchange: Exchange): string | null {
 export function redirectPattern(exchange: Exchange, pathValues: string[] = []): string | null {
   const location = headerValue(exchange.responseHeaders, 'location')
   if (!location) return null
-  let target: URL
-  try {
-    target = new URL(location, exchange.url)
-  } catch {
-    return null
-  }
+  const target = safeUrl(location, exchange.url)
+  if (!target) return null
   const values = [...sentValues(exchange), ...pathValues]
   const sent = new Set(values.map(spelling).filter(Boolean))
   const long = values.filter((v) => v.trim().length >= 3)
@@ -208,12 +205,9 @@ export function redirectShows(exchange: Exchange, trace: Exchange[] | undefined)
   // What a removal wrote is gone: a page that still names it (a recent-changes list) shows no
   // change, and one that no longer does is the change, not a value to find.
   if (!trace || !location || removesRecord(exchange)) return []
-  let target: string
-  try {
-    target = new URL(location, exchange.url).href.split('#')[0]!
-  } catch {
-    return []
-  }
+  const resolved = safeUrl(location, exchange.url)
+  if (!resolved) return []
+  const target = resolved.href.split('#')[0]!
   const page = trace.find(
     (e) =>
       e.seq > exchange.seq &&
@@ -296,6 +290,7 @@ function decoded(segment: string): string {
   try {
     return decodeURIComponent(segment)
   } catch {
+    // Malformed percent-encoding (a lone `%`): the text stands as written.
     return segment
   }
 }

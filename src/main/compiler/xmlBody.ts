@@ -53,6 +53,7 @@ export function xmlFields(text: string): XmlField[] {
   try {
     $ = cheerio.load(text, { xml: { withStartIndices: true, withEndIndices: true } })
   } catch {
+    // Text the XML parser refuses holds no fields (as documented above).
     return []
   }
   const out: XmlField[] = []

@@ -114,6 +114,7 @@ export async function addressDenied(
     try {
       addresses = await lookup(hostname)
     } catch {
+      // A name that does not resolve has no private address: the request itself then fails.
       addresses = []
     }
     const inside = addresses.find((a) => isPrivateAddress(a.address))
@@ -178,6 +179,7 @@ export async function apiUrlDenied(
     try {
       addresses = (await lookup(hostname)).map((a) => a.address)
     } catch {
+      // A name that does not resolve has no private address: the request itself then fails.
       addresses = []
     }
   }

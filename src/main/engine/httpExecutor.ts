@@ -39,6 +39,7 @@ import {
   type RenderedUpload,
   type TemplateScope,
 } from './template'
+import { safeJson, safeUrl } from '../../shared/safeJson'
 
 /** `headers` without those the sender owns (`SENDER_HEADER`), whatever a stored tool says. */
 function ownHeaders(headers: Record<string, string>): Record<string, string> {
@@ -365,7 +366,7 @@ export function readDependency(
       ANY_ANSWER,
     )
     if (!page.ok && page.code !== 'schema_or_auth_drift') return page
-    const wall = loginWallIn(parsedJson(response.body))
+    const wall = loginWallIn(safeJson(response.body))
     if (wall) return wall
     return {
       ok: false,
@@ -396,14 +397,6 @@ function seedMissing(
 }
 
 const ANY_ANSWER: VerifyRule = { status: [200, 399], mimeType: '', required: [] }
-
-function parsedJson(text: string): unknown {
-  try {
-    return JSON.parse(text)
-  } catch {
-    return undefined
-  }
-}
 
 /** Locations of sign-in pages (`/login`, `/users/sign_in`, `/session/new`, `/auth/…`). */
 const SIGN_IN_LOCATION = /log[-_]?in|sign[-_]?in|\bauth\b|oauth|authenticat|authori[sz]e|session/i
@@ -445,11 +438,7 @@ export function signInRedirect(
 
 /** The path of a Location header (absolute or relative: RFC 9110 §10.2.2), '' when unreadable. */
 function locationPath(location: string): string {
-  try {
-    return new URL(location, 'http://localhost/').pathname
-  } catch {
-    return ''
-  }
+  return safeUrl(location, 'http://localhost/')?.pathname ?? ''
 }
 
 const JWT = /^[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}$/
@@ -468,12 +457,8 @@ function anyToken(state: StorageState, origin: string): string | undefined {
   for (const o of origins)
     for (const item of o.localStorage) {
       if (JWT.test(item.value)) return item.value
-      let json: unknown
-      try {
-        json = JSON.parse(item.value)
-      } catch {
-        continue
-      }
+      const json = safeJson(item.value)
+      if (json === undefined) continue
       const found = tokenField(json, 2)
       if (found) return found
     }
@@ -527,6 +512,7 @@ function pathValue(raw: string, path: string): string | undefined {
   try {
     return extractValue({ status: 200, headers: {}, body: raw }, { name: '', from: 'json', path })
   } catch {
+    // A stored value that is not JSON or lacks the path: the login value is missing.
     return undefined
   }
 }

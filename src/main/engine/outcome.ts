@@ -11,6 +11,7 @@ import { classifyInBand, inBandError, pageErrorText } from './inBand'
 import { readPage, type PageBarrier } from './pageView'
 import { isPageAnswer, mediaType } from '../../shared/trace'
 import { ownValue } from '../../shared/safeKeys'
+import { safeUrl } from '../../shared/safeJson'
 
 /** What the executor got back from the site for the target request. */
 export interface SiteResponse {
@@ -355,11 +356,7 @@ function barrierOutcome(
 }
 
 function resolveUrl(href: string, base: string): URL | null {
-  try {
-    return new URL(href, base || 'http://localhost/')
-  } catch {
-    return null
-  }
+  return safeUrl(href, base || 'http://localhost/') ?? null
 }
 
 function judgePage(html: string): Outcome {

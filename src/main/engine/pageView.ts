@@ -1,4 +1,5 @@
 import { load, type CheerioAPI } from 'cheerio'
+import { safeUrl } from '../../shared/safeJson'
 
 /** The readable view of an HTML page (interface.md "Page result (read_page and get_search)"). */
 export interface PageView {
@@ -132,12 +133,8 @@ function baseUrl($: CheerioAPI, pageUrl: string): string {
 function resolve(href: string, base: string): string | null {
   const trimmed = href.trim()
   if (!trimmed || trimmed.startsWith('#')) return null
-  try {
-    const url = new URL(trimmed, base)
-    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : null
-  } catch {
-    return null
-  }
+  const url = safeUrl(trimmed, base)
+  return url?.protocol === 'http:' || url?.protocol === 'https:' ? url.href : null
 }
 
 function clean(text: string): string {

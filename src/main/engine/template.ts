@@ -10,6 +10,7 @@ import type {
 } from '../../shared/toolSpec'
 import type { Outcome } from './outcome'
 import { ownValue, setOwn } from '../../shared/safeKeys'
+import { safeJson, safeUrl } from '../../shared/safeJson'
 
 /** Values a template may name: `input.p0`, `step.<id>.<name>`, `login.<name>`, `secret:NAME`. */
 export type TemplateScope = Record<string, unknown>
@@ -258,11 +259,7 @@ function sentValue(
   field: ShownField,
 ): string | undefined {
   if (field.in === 'query') {
-    try {
-      return new URL(rendered.url).searchParams.get(field.path) ?? undefined
-    } catch {
-      return undefined
-    }
+    return safeUrl(rendered.url)?.searchParams.get(field.path) ?? undefined
   }
   if (rendered.upload?.kind === 'multipart') {
     const part = rendered.upload.parts.find((p) => p.name === field.path)
@@ -272,12 +269,8 @@ function sentValue(
   if (template.body?.kind === 'form')
     return new URLSearchParams(rendered.body).get(field.path) ?? undefined
   if (template.body?.kind !== 'json') return undefined
-  let node: unknown
-  try {
-    node = JSON.parse(rendered.body)
-  } catch {
-    return undefined
-  }
+  let node = safeJson(rendered.body)
+  if (node === undefined) return undefined
   for (const part of field.path.split('.')) node = ownValue(node, part)
   return typeof node === 'string' || typeof node === 'number' ? String(node) : undefined
 }
@@ -336,12 +329,7 @@ export function asRecorded(template: RequestTemplate): RequestTemplate {
 /** The body a base names: the step's JSON answer (its part at `path`) with the changes applied. */
 function basedBody(base: JsonBodyBase, scope: TemplateScope): unknown {
   const text = scope[answerKey(base.step)]
-  let answer: unknown
-  try {
-    answer = typeof text === 'string' ? JSON.parse(text) : undefined
-  } catch {
-    answer = undefined
-  }
+  const answer = typeof text === 'string' ? safeJson(text) : undefined
   if (answer === undefined)
     throw new BaseUnavailable(
       'schema_or_auth_drift',

@@ -111,6 +111,7 @@ export function languageName(code: string): string {
   try {
     return new Intl.DisplayNames(['en'], { type: 'language' }).of(code) ?? code
   } catch {
+    // A code Intl does not know: the code is the best name there is.
     return code
   }
 }

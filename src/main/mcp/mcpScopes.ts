@@ -17,7 +17,7 @@ const INDEX_TOOLS = new Set([
  * `/v1/browser`); site tools, `service_run`, `service_compose`, `service_resume` and `service_inspect` need
  * `tools:execute` (site calls and `/api/v1/runs`). A name that is no service tool is a site tool.
  */
-export function requiredScope(toolName: string): ApiScope {
+function requiredScope(toolName: string): ApiScope {
   return INDEX_TOOLS.has(toolName) ? 'tools:index' : 'tools:execute'
 }
 

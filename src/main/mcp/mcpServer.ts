@@ -59,7 +59,7 @@ export interface McpSession {
   dispose(): void
 }
 
-export const MCP_SERVER_INFO = { name: 'sitecall', version: '0.1.0' }
+const MCP_SERVER_INFO = { name: 'sitecall', version: '0.1.0' }
 
 /**
  * One MCP server per client connection (the SDK binds a `Server` to one transport), on the

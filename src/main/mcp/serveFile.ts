@@ -11,7 +11,7 @@ import { createPrivateFile } from '../store/fileModes'
 export const SERVE_FILE = 'sitecall.serve.json'
 
 /** How often `serve` writes a fresh owner token to the file: well inside the token's hour. */
-export const SERVE_FILE_REFRESH_MS = 20 * 60_000
+const SERVE_FILE_REFRESH_MS = 20 * 60_000
 
 /** What the serve file holds. */
 export interface ServeFile {
@@ -27,7 +27,7 @@ export interface ServeFile {
  * Writes (or replaces, atomically: a private temp file renamed over it) the serve file of `home`.
  * Throws what the file system throws.
  */
-export function writeServeFile(home: string, value: ServeFile): void {
+function writeServeFile(home: string, value: ServeFile): void {
   const path = join(home, SERVE_FILE)
   const temp = `${path}.${process.pid}.tmp`
   createPrivateFile(temp)
@@ -44,6 +44,7 @@ export function readServeFile(home: string): ServeFile | null {
   try {
     value = JSON.parse(readFileSync(join(home, SERVE_FILE), 'utf8')) as Partial<ServeFile>
   } catch {
+    // No file (no serve ever started) or a torn one: no serve to tell of.
     return null
   }
   if (
@@ -61,7 +62,7 @@ export function readServeFile(home: string): ServeFile | null {
 }
 
 /** Removes the serve file of `home` when it is this process's; safe to call twice. */
-export function removeServeFile(home: string): void {
+function removeServeFile(home: string): void {
   const path = join(home, SERVE_FILE)
   try {
     const value = JSON.parse(readFileSync(path, 'utf8')) as Partial<ServeFile>

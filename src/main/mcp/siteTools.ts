@@ -47,7 +47,7 @@ export function publicSchema(schema: JsonSchema): JsonSchema {
 }
 
 /** A verified tool as MCP lists it: its schema, and hints from `mutating`. */
-export function toMcpTool(name: string, tool: ToolSpec): Tool {
+function toMcpTool(name: string, tool: ToolSpec): Tool {
   return {
     name,
     title: tool.intent || tool.name,

@@ -7,7 +7,7 @@ const MCP_NAME = /^[a-zA-Z0-9_-]{1,64}$/
 const MAX_NAME = 64
 
 /** Replaces what MCP names cannot hold (dots, colons of `127.0.0.1:8080`) with `_`. */
-export function sanitizeName(raw: string): string {
+function sanitizeName(raw: string): string {
   return raw.replace(/[^a-zA-Z0-9_-]/g, '_')
 }
 

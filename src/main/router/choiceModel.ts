@@ -45,7 +45,7 @@ export function softmax(logits: readonly number[]): number[] {
 }
 
 /** The logit of `p`, clamped to [1e-9, 1 − 1e-9]. */
-export function logit(p: number): number {
+function logit(p: number): number {
   const q = Math.min(1 - 1e-9, Math.max(1e-9, p))
   return Math.log(q / (1 - q))
 }

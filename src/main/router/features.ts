@@ -48,7 +48,7 @@ const AT = Object.fromEntries(FEATURES.map((f, i) => [f, i])) as Record<FeatureN
 export const FINDS = 0.9
 
 /** A rule score at this or more is the rules' own match (`rules_match`). */
-export const RULE_MATCH = 0.9
+const RULE_MATCH = 0.9
 
 /**
  * The most a rule score counts for a tool the rules' own index did not find (`router.ts`
@@ -118,7 +118,7 @@ export const UNFOUND_RANGES: Readonly<Record<FeatureName, readonly [number, numb
 }
 
 /** The best strength at which `tool` shows `word` in the fields of `mask`, 0 when it does not. */
-export function shows(facts: ToolFacts, word: ExpandedWord, mask: number): number {
+function shows(facts: ToolFacts, word: ExpandedWord, mask: number): number {
   let best = 0
   for (const [s, strength] of word.stems)
     if (strength > best && ((facts.stems.get(s) ?? 0) & mask) !== 0) best = strength

@@ -50,10 +50,10 @@ export const MIN_SCORE = 0.9
 export const MAX_MATCHES = 10
 
 /** interface.md "Search result status". */
-export type RouteStatus = 'matched' | 'candidate' | 'needs_observation' | 'unavailable'
+type RouteStatus = 'matched' | 'candidate' | 'needs_observation' | 'unavailable'
 
 /** Why a tool was ranked where it is. */
-export interface MatchEvidence {
+interface MatchEvidence {
   /** The act asked and the tool's act (from its request: `toolFacts.ts`). */
   verb: { intent: string | null; tool: string; from: string }
   /** The intent's head noun, or null. */
@@ -106,7 +106,7 @@ export interface RouteResult {
   ties?: { tools: Array<{ id: string; name: string; siteHost: string }>; tellApart: string }
 }
 
-export interface RouteOptions {
+interface RouteOptions {
   /** Bare host: only tools on it or its subdomains (interface.md "B" `domain`); a port must also match. */
   domain?: string | null
 }
@@ -151,7 +151,7 @@ export interface ToolRouter {
 export const INDEX_IS_EXACT = unfoundCeiling(FITTED) < MIN_SCORE
 
 /** Longest step of a {@link ToolRouter.build} before it lets the event loop run, in ms. */
-export const BUILD_SLICE_MS = 15
+const BUILD_SLICE_MS = 15
 
 /** The choice set of one intent: its reading, the tools to rank, the rule engine's scores. */
 export interface ChoiceSet {
@@ -228,19 +228,19 @@ function counted(
  * What one router keeps between searches: the tool facts (`factIndex.ts`), the rule engine and
  * its own index (`ruleEngine.ts`), and the build running now (resolved when none is).
  */
-export interface RouterState {
+interface RouterState {
   index: FactIndex
   rules: RuleScorer
   building: Promise<void>
 }
 
 /** A fresh {@link RouterState}: nothing indexed, no build running. */
-export function routerState(): RouterState {
+function routerState(): RouterState {
   return { index: new FactIndex(), rules: createRuleScorer(), building: Promise.resolve() }
 }
 
 /** An intent's choice set and the ranker's ranking of it (`ranker.ts` `rankEntries`). */
-export interface RankedChoices {
+interface RankedChoices {
   set: ChoiceSet
   ranking: Ranking
 }
@@ -250,7 +250,7 @@ export interface RankedChoices {
  * ranked under the fitted weights; with `all`, the tools outside the choice set are ranked too.
  * Syncs `state`'s indexes with `tools`.
  */
-export function rankChoices(
+function rankChoices(
   state: RouterState,
   intent: string,
   tools: readonly ToolSpec[],
@@ -274,7 +274,7 @@ export function rankChoices(
 }
 
 /** {@link ToolRouter.warm}: loads the tagger, builds the facts and the rules' index of `tools`. */
-export function warmRouter(state: RouterState, tools: readonly ToolSpec[]): void {
+function warmRouter(state: RouterState, tools: readonly ToolSpec[]): void {
   warmTagger()
   state.index.sync(tools)
   state.rules.scores('warm', tools)
@@ -285,7 +285,7 @@ export function warmRouter(state: RouterState, tools: readonly ToolSpec[]): void
  * the event loop run whenever a slice reaches {@link BUILD_SLICE_MS} ms, then {@link warmRouter}.
  * Starts after the event loop has run once. Rejects when a step throws (the caller swallows it).
  */
-export async function buildRouter(state: RouterState, tools: readonly ToolSpec[]): Promise<void> {
+async function buildRouter(state: RouterState, tools: readonly ToolSpec[]): Promise<void> {
   await nextTurn()
   warmTagger()
   const steps = [
@@ -303,7 +303,7 @@ export async function buildRouter(state: RouterState, tools: readonly ToolSpec[]
 }
 
 /** {@link ToolRouter.rank}: every tool ranked, best first, each as a {@link ToolMatch}. */
-export function rankAll(
+function rankAll(
   state: RouterState,
   intent: string,
   tools: readonly ToolSpec[],
@@ -317,7 +317,7 @@ export function rankAll(
  * {@link ToolRouter.route}: ranks the choice set (every tool when the index is not exact,
  * {@link INDEX_IS_EXACT}) and answers from it ({@link answerOf}).
  */
-export function routeIntent(
+function routeIntent(
   state: RouterState,
   intent: string,
   tools: readonly ToolSpec[],
@@ -333,7 +333,7 @@ export function routeIntent(
  * `unavailable` naming a quarantined one; `needs_observation` naming tied tools
  * (`ranker.ts` `tieOf`); else `needs_observation`.
  */
-export function answerOf({ set, ranking }: RankedChoices): RouteResult {
+function answerOf({ set, ranking }: RankedChoices): RouteResult {
   const readable = set.view.intent.readability
   if (!readable.readable)
     return {

@@ -236,7 +236,7 @@ const COMPARED =
  * rules' tool index with the vocabularies read from it, and the parse of each text searched while
  * the index holds the same tools (`parses`, by `ToolIndex.version`).
  */
-export interface RuleState {
+interface RuleState {
   on: (group: RuleGroup) => boolean
   index: ToolIndex
   spelling: SpellingVocabulary
@@ -245,7 +245,7 @@ export interface RuleState {
 }
 
 /** A fresh {@link RuleState}: every group on but those in `without`, nothing indexed. */
-export function ruleState({ without = new Set() }: RuleScorerOptions = {}): RuleState {
+function ruleState({ without = new Set() }: RuleScorerOptions = {}): RuleState {
   const index = new ToolIndex()
   return {
     on: (group) => !without.has(group),
@@ -279,7 +279,7 @@ export function createRuleScorer(options: RuleScorerOptions = {}): RuleScorer {
  * in one pass: no intermediate records per tool. Expansions of the intent's words through
  * `index` are made once per call.
  */
-export function scoreEntries(
+function scoreEntries(
   index: ToolIndex,
   parsed: ParsedIntent,
   entries: Iterable<IndexEntry>,
@@ -343,7 +343,7 @@ function isSiteSaid(index: ToolIndex, said: string): boolean {
  * The stages run in this order, each on the parse the one before left (some mark its words in
  * place, some return a new parse).
  */
-export function parseRequest(state: RuleState, intent: string): ParsedIntent {
+function parseRequest(state: RuleState, intent: string): ParsedIntent {
   const clauses = rewriteRequest(state, intent)
   const { request } = clauses
   let parsed = parseIntent(state.on('siteLabel') ? siteLabelLast(state.index, request) : request)
@@ -908,7 +908,7 @@ function candidatesOf(
  * {@link RuleScorer.scores}: rule scores of the tools the rules' index finds for `intent` and of
  * those whose ids are in `also` (in the order of `tools`), by tool id.
  */
-export function ruleScoresOf(
+function ruleScoresOf(
   state: RuleState,
   intent: string,
   tools: readonly ToolSpec[],

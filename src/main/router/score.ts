@@ -38,7 +38,7 @@ import {
  * from a base of 1. Chosen so that a single missing specific word (0.12) already leaves a tool
  * below the 0.9 threshold, while a few missing generic words (0.02 each) do not.
  */
-export const PENALTY = {
+const PENALTY = {
   /** The intent's head noun (what it wants to act on) is not the tool's. */
   head: HEAD_PENALTY,
   /** Any other specific word of the object, a `by` qualifier or an `on`/`at` site. */
@@ -130,7 +130,7 @@ const PERSON_STEMS: ReadonlySet<string> = new Set(
 const ANSWERED_FIELD = 0.95
 
 /** What a place word absorbed by a slot costs (`in [paris]`): ranks the tool saying it first. */
-export const ABSORBED_WORD = 0.01
+const ABSORBED_WORD = 0.01
 
 /** What a record's name is called (`title`, `heading`): what a rename changes. */
 const NAME_STEMS: ReadonlySet<string> = new Set(
@@ -156,35 +156,35 @@ const DISTINCT_KINDS: ReadonlySet<string> = new Set([
 ])
 
 /** A site word found only as part of the site's name (`wiki` of `dokuwiki`) counts this much. */
-export const SITE_LABEL = 0.85
+const SITE_LABEL = 0.85
 
 /**
  * What a search of its whole site (`ToolProfile.searchesSite`) shows of an object of some tool of
  * its site (`find [issues] that mention login` of `search the Website project for X`).
  */
-export const SITE_OBJECT = 0.9
+const SITE_OBJECT = 0.9
 
 /** Verb agreement at least this when many are read (`show all the packages`) of a list. */
-export const MANY_AS_LIST_FACTOR = 0.97
+const MANY_AS_LIST_FACTOR = 0.97
 
 /** Verb agreement at most this when many are asked of a tool that reads one (`list orders` of `track an order`). */
-export const ONE_ITEM_FACTOR = 0.85
+const ONE_ITEM_FACTOR = 0.85
 
 /** Score at most this when the verbs contradict: below the 0.9 threshold whatever else agrees. */
-export const CONTRADICTION_CAP = 0.6
+const CONTRADICTION_CAP = 0.6
 /**
  * The score is multiplied by this when the intent names a site by the name of some tool's site
  * (`upload a file to MediaWiki`) and it is not this tool's: the intent asked for another site,
  * so whatever else agrees stays under the threshold (1 × 0.75), and the order among such tools
  * is kept for `rank`.
  */
-export const OTHER_SITE_FACTOR = 0.75
+const OTHER_SITE_FACTOR = 0.75
 
 /**
  * Verb agreement at most this when the intent's verb serves the tool only through another class
  * its meaning allows (`put [a file] onto the server` of an upload: `put` is first `set`).
  */
-export const ALTERNATIVE_FACTOR = 0.97
+const ALTERNATIVE_FACTOR = 0.97
 
 /** Words after which a value is what a search looks for (`for X`, `named X`, `mentioning X`). */
 const QUERY_OPENERS: ReadonlySet<string> = new Set(
@@ -212,10 +212,10 @@ const QUANTIFIERS: ReadonlySet<string> = new Set(['all', 'every', 'each', 'any',
 const LIST_NOUNS: ReadonlySet<string> = new Set([...MANY_NOUNS, 'listing', 'directory'])
 
 /** Score at most this when the intent names nothing to act on (`search`). */
-export const VAGUE_CAP = 0.8
+const VAGUE_CAP = 0.8
 
 /** How an intent word was accounted for. */
-export interface WordEvidence {
+interface WordEvidence {
   word: string
   part: 'core' | 'qualifier' | 'value' | 'place' | 'site'
   /** `matched`: a tool word; `absorbed`: a value a text slot takes; `missing`: neither. */
@@ -726,7 +726,12 @@ type VerbFit = ReturnType<typeof verbAgreement>
  * members of a container, many of a one-item read, many as a list, one of a search or list, an
  * alternative reading. Adds the penalty of a list asked of a search with nothing to look for.
  */
-function verbFit(ctx: ScoreContext, named: HeadFit, said: SaidWords, alternative: boolean): VerbFit {
+function verbFit(
+  ctx: ScoreContext,
+  named: HeadFit,
+  said: SaidWords,
+  alternative: boolean,
+): VerbFit {
   const { intent, profile, expand, core, head, listVerb } = ctx
   const { everything } = named
   const { listsPlace } = said
@@ -1027,7 +1032,7 @@ const LIGHT_VERBS: ReadonlySet<string> = new Set([
  * True when the intent asks the tool's own act by a light verb and the act's noun (`add a [tag]`
  * of a tool that tags, `put an [attachment]` of one that attaches): the noun is the act.
  */
-export function namesToolAct(
+function namesToolAct(
   parsed: ParsedIntent,
   profile: ToolProfile,
   expand: (w: IntentWord, pos?: 'noun' | 'verb') => Expanded,
@@ -1050,7 +1055,7 @@ export function namesToolAct(
  * when that contradicts the tool's, the first other class its meaning allows that does not
  * (`ParsedIntent.verb.alternatives`); null without a verb.
  */
-export function askedClass(verb: ParsedIntent['verb'], tool: VerbClass): VerbClass | null {
+function askedClass(verb: ParsedIntent['verb'], tool: VerbClass): VerbClass | null {
   if (!verb) return null
   if (!verbAgreement(verb.verbClass, tool).contradicts) return verb.verbClass
   return verb.alternatives?.find((c) => !verbAgreement(c, tool).contradicts) ?? verb.verbClass

@@ -1,7 +1,7 @@
 import type { JsonSchema, ToolSpec } from '../../shared/toolSpec'
 
 /** One input slot as the account API shows it: a string, with the type it converts to. */
-export interface SlotInputSchema extends JsonSchema {
+interface SlotInputSchema extends JsonSchema {
   type: 'string'
   /** The declared type the string is converted to (`integer`, `boolean`...). */
   'x-type': string

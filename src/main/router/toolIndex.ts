@@ -36,19 +36,19 @@ const WHERE_FIELDS = new Set<TermField>(['site', 'title', 'value', 'named'])
  * Cosine below which two words are unrelated. Set by hand against the development paraphrases
  * (no script fits it).
  */
-export const VECTOR_FLOOR = 0.6
+const VECTOR_FLOOR = 0.6
 /** Cosine at which a word counts {@link VECTOR_MAX}. */
-export const VECTOR_FULL = 0.8
+const VECTOR_FULL = 0.8
 /**
  * The most a word found through vectors counts: below what a head needs to score 0.9
  * (`MIN_HEAD_STRENGTH`, 0.714), so a vector likeness never makes a match on its own (cosine
  * cannot tell folder/directory, 0.51, from folder/file, 0.54).
  */
-export const VECTOR_MAX = 0.7
+const VECTOR_MAX = 0.7
 /** Strength of one of the router's hand-kept noun synonyms (`lexicon.ts`). */
-export const NOUN_SYNONYM = 0.95
+const NOUN_SYNONYM = 0.95
 
-export type { Expanded, Expansion }
+export type { Expanded }
 
 export interface IndexEntry {
   tool: ToolSpec

@@ -44,7 +44,7 @@ export const FIELD_STRENGTH: Record<TermField, number> = {
   named: 0.8,
 }
 
-export interface ToolTerm {
+interface ToolTerm {
   stem: string
   /** A surface form of the word (word vectors are keyed by words, not stems). */
   word: string
@@ -472,6 +472,7 @@ function decodeSegment(segment: string): string {
   try {
     return decodeURIComponent(segment)
   } catch {
+    // Malformed percent-encoding (a lone `%`): the text stands as written.
     return segment
   }
 }

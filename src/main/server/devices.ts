@@ -14,7 +14,7 @@ import { pickDevice, registerDevice, removeDevice } from './deviceRegistry'
 import { awaitDevice, nextWork, reportRun } from './deviceRuns'
 
 export { MAX_DEVICE_WAIT_S } from './deviceRecords'
-export type { DeviceRecord, DeviceReport, DeviceWork } from './deviceRecords'
+export type { DeviceReport, DeviceWork } from './deviceRecords'
 
 export interface DeviceHub {
   /** Connects the node's listener (LISTEN) and loads the routing cache; rejects if unreachable. */

@@ -9,7 +9,7 @@ export const HEALTH_PATH = '/healthz'
 export const READY_PATH = '/readyz'
 
 /** The migration versions a node of this build expects applied (`NNN_name.sql` under `dir`). */
-export function expectedMigrations(dir = defaultPgMigrationsDir()): number[] {
+function expectedMigrations(dir = defaultPgMigrationsDir()): number[] {
   return readdirSync(dir)
     .filter((f) => /^\d{3}_.+\.sql$/.test(f))
     .map((f) => Number(f.slice(0, 3)))
@@ -17,7 +17,7 @@ export function expectedMigrations(dir = defaultPgMigrationsDir()): number[] {
 }
 
 /** Why this node should not take traffic now, or null when it is ready. */
-export type ReadinessCheck = () => string | null
+type ReadinessCheck = () => string | null
 
 export interface HealthOptions {
   pg: SyncPg
@@ -34,7 +34,7 @@ export interface HealthOptions {
  * ready (shown in the 503 body), or null. One round trip; blocks for it (the store's connection
  * is synchronous), at most the connect timeout (3 s) when the database is away.
  */
-export function readinessCheck(options: HealthOptions): ReadinessCheck {
+function readinessCheck(options: HealthOptions): ReadinessCheck {
   const wanted = options.migrations ?? expectedMigrations()
   return () => {
     if (options.draining()) return 'draining: this node is shutting down'

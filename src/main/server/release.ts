@@ -24,6 +24,7 @@ export async function releaseNode(
     await client.query('DELETE FROM server_nodes WHERE id = $1', [nodeId])
     return true
   } catch {
+    // No answer in time: the row times out as a dead node's would (see above).
     return false
   } finally {
     await client.end().catch(() => undefined)

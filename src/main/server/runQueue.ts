@@ -16,12 +16,12 @@ const UNIQUE_VIOLATION = '23505'
 const DB_NOW = `(extract(epoch from clock_timestamp()) * 1000)::bigint`
 
 /** A run's job payload: only the run's id (the run record holds the rest). */
-export interface RunJob {
+interface RunJob {
   runId: string
 }
 
 /** What a worker did with one due job (kept as the job's output, and counted). */
-export type RunJobOutcome = 'ended' | 'held' | 'taken_over'
+type RunJobOutcome = 'ended' | 'held' | 'taken_over'
 
 export interface RunQueue {
   /**

@@ -2,6 +2,7 @@
 // on a match, and the compiler drops a shape its recorded success already matches.
 import type { ErrorShape } from '../../shared/toolSpec'
 import { valueAt } from '../../shared/jsonPath'
+import { safeJson } from '../../shared/safeJson'
 
 /** Site messages are quoted into run errors; a page of text is no message. */
 const MAX_MESSAGE = 300
@@ -23,14 +24,9 @@ export interface ErrorShapeMatch {
 export function matchErrorShape(body: string, shapes: ErrorShape[]): ErrorShapeMatch | null {
   const text = body.trim()
   if (!text || !shapes.length) return null
-  let json: unknown
-  let parsed = false
-  try {
-    json = JSON.parse(text)
-    parsed = true
-  } catch {
-    // Not JSON: only the whole-answer shapes can match the text.
-  }
+  // Not JSON: only the whole-answer shapes can match the text.
+  const json = safeJson(text)
+  const parsed = json !== undefined
   for (const shape of shapes) {
     const value = shape.path
       ? parsed

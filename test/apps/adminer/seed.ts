@@ -18,7 +18,7 @@ export const DB_USER = { name: 'ada', password: 'Lovelace-1815' }
 export const SERVER = '127.0.0.1'
 
 /** A seeded customer. */
-export interface SeedCustomer {
+interface SeedCustomer {
   id: number
   name: string
   email: string
@@ -26,7 +26,7 @@ export interface SeedCustomer {
 }
 
 /** A seeded product; `price` is numeric(8,2), written as Adminer shows it. */
-export interface SeedProduct {
+interface SeedProduct {
   id: number
   name: string
   price: string
@@ -44,7 +44,7 @@ export interface SeedOrder {
   orderedOn: string
 }
 
-export const CUSTOMERS: SeedCustomer[] = [
+const CUSTOMERS: SeedCustomer[] = [
   { id: 1, name: 'Ada Lovelace', email: 'ada@example.org', city: 'London' },
   { id: 2, name: 'Grace Hopper', email: 'grace@example.org', city: 'New York' },
   { id: 3, name: 'Linus Pauling', email: 'linus@example.org', city: 'Portland' },
@@ -59,7 +59,7 @@ export const CUSTOMERS: SeedCustomer[] = [
   { id: 12, name: 'Enrico Fermi', email: 'enrico@example.org', city: 'Rome' },
 ]
 
-export const PRODUCTS: SeedProduct[] = [
+const PRODUCTS: SeedProduct[] = [
   { id: 1, name: 'Notebook A5', price: '4.50', stock: 120 },
   { id: 2, name: 'Fountain pen', price: '24.00', stock: 35 },
   { id: 3, name: 'Desk lamp', price: '39.90', stock: 14 },

@@ -24,7 +24,7 @@ import { postgresUnavailable, startPostgresCluster, stopPostgresCluster } from '
 import { DATABASE, DB_USER, seedSql } from './seed'
 
 /** Debian's compiled Adminer (package `adminer`). */
-export const ADMINER_PHP = '/usr/share/adminer/adminer.php'
+const ADMINER_PHP = '/usr/share/adminer/adminer.php'
 const PHP = '/usr/bin/php'
 
 /** A running Adminer over its own PostgreSQL. */

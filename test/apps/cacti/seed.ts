@@ -32,7 +32,7 @@ export const SITE_IDS: Record<string, number> = {
 }
 
 /** The Device Template `Generic SNMP Device` the installer imports (id 6 in every install). */
-export const GENERIC_SNMP = 6
+const GENERIC_SNMP = 6
 
 /** Devices added by the seed, in id order (1..9): [description, hostname, site, template id]. */
 export const DEVICES: Array<[string, string, string, number]> = [

@@ -94,7 +94,7 @@ let building: Promise<string> | null = null
  * seeded; builds it when the machine has none yet (about 1.5 minutes). Concurrent builders in other
  * processes race harmlessly: each builds in its own temp dir and the first rename wins.
  */
-export function seededTemplate(): Promise<string> {
+function seededTemplate(): Promise<string> {
   building ??= buildTemplate().catch((error: unknown) => {
     building = null
     throw error

@@ -11,7 +11,7 @@ import type { AppInstance } from '../types'
 import { cookieHeader, mergeCookies, setCookiesOf } from '../sessionFetch'
 
 /** The `__csrf_magic` value printed in `html` (a page's form), or null. */
-export function csrfOf(html: string): string | null {
+function csrfOf(html: string): string | null {
   return /name='__csrf_magic' value="([^"]+)"/.exec(html)?.[1] ?? null
 }
 

@@ -95,13 +95,6 @@ export function jobById(id: number): SeedJob {
   return job
 }
 
-/** The seeded queue named `name`. */
-export function printerByName(name: string): SeedPrinter {
-  const printer = PRINTERS.find((p) => p.name === name)
-  if (!printer) throw new Error(`no seeded printer ${name}`)
-  return printer
-}
-
 /** The directories of one instance, all under its temp dir. */
 export interface Dirs {
   root: string

@@ -24,7 +24,7 @@ import { JOBS, JOB_TEXT, cupsFilesConf, cupsdConf, seedCommands, type Dirs } fro
 const run = promisify(execFile)
 
 /** Where Debian's `cups-daemon` package puts the scheduler. */
-export const CUPSD = '/usr/sbin/cupsd'
+const CUPSD = '/usr/sbin/cupsd'
 /** The admin tools of `cups-client` the seed uses. */
 const CLIENT_TOOLS = ['/usr/sbin/lpadmin', '/usr/sbin/cupsdisable', '/usr/bin/lp']
 

@@ -33,7 +33,7 @@ export function fetchCups(
  * same value in a hidden field of every form; a POST is carried out only when both agree. Read
  * from the Administration page, as a browser gets it.
  */
-export async function freshSid(app: AppInstance): Promise<string> {
+async function freshSid(app: AppInstance): Promise<string> {
   const res = await app.fetch('/admin/')
   const html = await res.text()
   const cookie = res.headers

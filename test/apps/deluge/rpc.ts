@@ -12,19 +12,19 @@ import type { AppInstance } from '../types'
 let nextId = 1
 
 /** The body of one JSON-RPC call. */
-export function rpcBody(method: string, params: unknown[]): string {
+function rpcBody(method: string, params: unknown[]): string {
   return JSON.stringify({ method, params, id: nextId++ })
 }
 
 /** One JSON-RPC answer. */
-export interface RpcAnswer {
+interface RpcAnswer {
   result: unknown
   error: { message: string; code: number } | null
   id: number
 }
 
 /** Sends one call with `session`'s cookies; throws when the answer is not JSON-RPC. */
-export async function rpcSend(
+async function rpcSend(
   send: (init: RequestInit) => Promise<Response>,
   method: string,
   params: unknown[],

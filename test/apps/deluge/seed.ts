@@ -16,10 +16,10 @@ export const PASSWORD = 'Sitecall-Deluge-2026'
 export const USER_NAME = 'admin'
 
 /** What a seeded torrent is doing when the instance is ready. */
-export type SeedState = 'Seeding' | 'Downloading' | 'Paused'
+type SeedState = 'Seeding' | 'Downloading' | 'Paused'
 
 /** A seeded .torrent: with `dataSize` its file is written to the download folder and seeds. */
-export interface SeedTorrent {
+interface SeedTorrent {
   name: string
   state: SeedState
   /** Bytes of the file on disk (a seeding torrent), or the made-up size of a stalled one. */
@@ -27,7 +27,7 @@ export interface SeedTorrent {
 }
 
 /** The seeded .torrent files, in the order they are added (their queue order). */
-export const SEED_TORRENTS: SeedTorrent[] = [
+const SEED_TORRENTS: SeedTorrent[] = [
   { name: 'big-buck-bunny-1080p.mp4', state: 'Seeding', size: 160 * 1024 },
   { name: 'sintel-trailer-720p.mp4', state: 'Seeding', size: 96 * 1024 },
   { name: 'elephants-dream-1080p.mp4', state: 'Seeding', size: 128 * 1024 },
@@ -45,10 +45,7 @@ export const SEED_TORRENTS: SeedTorrent[] = [
 ]
 
 /** The seeded magnet links (no metadata ever arrives: they stay "Downloading" at 0 %). */
-export const SEED_MAGNETS = [
-  'wikipedia_en_all_nopic_2024-06.zim',
-  'openstreetmap-planet-240603.osm.pbf',
-]
+const SEED_MAGNETS = ['wikipedia_en_all_nopic_2024-06.zim', 'openstreetmap-planet-240603.osm.pbf']
 
 /** The .torrent file a person uploads in `upload_torrent` (not seeded). */
 export const UPLOAD_TORRENT = buildTorrent('tears-of-steel-1080p.mkv', 1_213_464_576)
@@ -63,7 +60,7 @@ export const NEW_MAGNETS = [
 ]
 
 /** The seeded torrent `name`, built (its bytes and info hash). */
-export function seedTorrent(name: string): BuiltTorrent {
+function seedTorrent(name: string): BuiltTorrent {
   const spec = SEED_TORRENTS.find((t) => t.name === name)
   if (!spec) throw new Error(`no seeded torrent ${name}`)
   return spec.state === 'Seeding'
@@ -72,7 +69,7 @@ export function seedTorrent(name: string): BuiltTorrent {
 }
 
 /** The info hash (Deluge's torrent id) of a seeded torrent. */
-export const seedHash = (name: string): string => seedTorrent(name).hash
+const seedHash = (name: string): string => seedTorrent(name).hash
 
 /** A Deluge config file: its version header object, then the values (two JSON objects in a row). */
 function configFile(fileVersion: number, values: object): string {
@@ -80,7 +77,7 @@ function configFile(fileVersion: number, values: object): string {
 }
 
 /** A fixed host id of the one daemon in the web UI's host list (Deluge makes a uuid4 hex). */
-export const HOST_ID = 'a11ce5eedde1a9e0000000000000c0de'
+const HOST_ID = 'a11ce5eedde1a9e0000000000000c0de'
 /** The daemon's password for the `localclient` account the web UI connects with. */
 const LOCALCLIENT_PASSWORD = 'f0e1d2c3b4a5968778695a4b3c2d1e0f00112233'
 /** The salt of the web password (web.conf keeps salt and sha1(salt + password)). */

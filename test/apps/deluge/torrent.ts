@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto'
 type Bencodable = number | string | Buffer | Bencodable[] | { [key: string]: Bencodable }
 
 /** Bencodes a value (BEP 3): dictionary keys sorted by their raw bytes, as docs/interface.md requires. */
-export function bencode(value: Bencodable): Buffer {
+function bencode(value: Bencodable): Buffer {
   if (typeof value === 'number') return Buffer.from(`i${Math.trunc(value)}e`)
   if (typeof value === 'string') return bencode(Buffer.from(value, 'utf8'))
   if (Buffer.isBuffer(value)) return Buffer.concat([Buffer.from(`${value.length}:`), value])

@@ -17,7 +17,7 @@ export function hiddenField(html: string, name: string): string | null {
 }
 
 /** The editor form's fields a save must echo: the session's CSRF token and the page's date. */
-export interface EditorFields {
+interface EditorFields {
   sectok: string
   /** The page file's mtime (Unix seconds) when the editor opened; '' for a new page. */
   date: string
@@ -25,7 +25,7 @@ export interface EditorFields {
 }
 
 /** Opens `/doku.php?id=<id>&do=edit` (which also locks the page for the user) and reads its form. */
-export async function openEditor(
+async function openEditor(
   app: AppInstance,
   session: StorageState,
   id: string,

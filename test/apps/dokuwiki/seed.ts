@@ -21,7 +21,7 @@ export const MAIN_USER: SeedUser = {
 }
 
 /** Two more users, so a login tool can be called with other credentials than the recorded ones. */
-export const OTHER_USERS: [SeedUser, SeedUser] = [
+const OTHER_USERS: [SeedUser, SeedUser] = [
   { name: 'grace', password: 'grace-Hopper-1906', fullName: 'Grace Hopper' },
   { name: 'linus', password: 'linus-Pauling-1901', fullName: 'Linus Pauling' },
 ]
@@ -37,10 +37,10 @@ const HASHES: Record<string, string> = {
 }
 
 /** The wiki's title, shown in the header and in every page's <title>. */
-export const WIKI_TITLE = 'Team Wiki'
+const WIKI_TITLE = 'Team Wiki'
 
 /** Seeded pages by id (namespaces separated by `:`), with their wiki text. */
-export const PAGES: Record<string, string> = {
+const PAGES: Record<string, string> = {
   start: [
     '====== Team Wiki ======',
     '',
@@ -121,7 +121,7 @@ export const PDF_BYTES = Buffer.from(
  * Seeded media files: the media manager's tree lists only namespaces that hold media, so one file
  * in `meetings` lets the person pick that namespace for an upload.
  */
-export const MEDIA_IDS = ['projects:floorplan.pdf', 'meetings:agenda-template.pdf']
+const MEDIA_IDS = ['projects:floorplan.pdf', 'meetings:agenda-template.pdf']
 
 /** The data directories DokuWiki expects under its savedir. */
 const DATA_DIRS = [

@@ -22,7 +22,7 @@ import { freePort, instanceStopper, orStop, spawnServer, waitForHttp } from '../
 import { writeConfig, writeData } from './seed'
 
 /** Where Debian's `dokuwiki` package puts the code and the default configuration. */
-export const DOKU_TREE = '/usr/share/dokuwiki'
+const DOKU_TREE = '/usr/share/dokuwiki'
 const DOKU_ETC = '/etc/dokuwiki'
 const PHP = '/usr/bin/php'
 /** Parts of the tree linked instead of copied (see startDokuServer). */

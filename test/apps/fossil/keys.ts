@@ -8,7 +8,7 @@ import type { StorageState } from '../../../src/shared/trace'
 import type { AppInstance } from '../types'
 
 /** Common HTML entities back to text (Fossil escapes titles and field values). */
-export function unescapeHtml(text: string): string {
+function unescapeHtml(text: string): string {
   return text
     .replace(/&lt;/g, '<')
     .replace(/&gt;/g, '>')
@@ -105,7 +105,7 @@ export interface TicketRow {
  * The "All Tickets" report (`/rptview/1`) as its tab-separated download (`tablist=1`): one row
  * per ticket with its id prefix, type, status and title.
  */
-export async function ticketRows(app: AppInstance, session: StorageState): Promise<TicketRow[]> {
+async function ticketRows(app: AppInstance, session: StorageState): Promise<TicketRow[]> {
   const text = await getPage(app, session, '/rptview/1?tablist=1')
   const [head, ...lines] = text.trim().split('\n')
   const cols = head!.split('\t')

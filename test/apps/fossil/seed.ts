@@ -23,18 +23,18 @@ export interface SeedUser {
 export const MAIN_USER: SeedUser = { name: 'ada', password: 'Sitecall-Fossil-2026' }
 
 /** A developer who commits and writes tickets too (Fossil's capability letters). */
-export const OTHER_USER: SeedUser & { caps: string } = {
+const OTHER_USER: SeedUser & { caps: string } = {
   name: 'grace',
   password: 'grace-Hopper-1906',
   caps: 'bcdefhijkmnrstw234',
 }
 
-export const PROJECT_NAME = 'Orbit Tracker'
+const PROJECT_NAME = 'Orbit Tracker'
 /**
  * The project code, normally random: Fossil names its login cookie after it
  * (`fossil-<first 16 hex>`), so a fixed code gives every instance the same cookie name.
  */
-export const PROJECT_CODE = '5a7e11c0de0b17a5eed0f0551c0a11ba57e0f0ce'
+const PROJECT_CODE = '5a7e11c0de0b17a5eed0f0551c0a11ba57e0f0ce'
 /** The login cookie's name, from {@link PROJECT_CODE}. */
 export const LOGIN_COOKIE = `fossil-${PROJECT_CODE.slice(0, 16)}`
 
@@ -167,14 +167,14 @@ export function ticketByTitle(title: string): SeedTicket {
 }
 
 /** A seeded wiki page (Markdown). */
-export interface SeedWikiPage {
+interface SeedWikiPage {
   name: string
   text: string
   date: string
   user: string
 }
 
-export const WIKI_PAGES: SeedWikiPage[] = [
+const WIKI_PAGES: SeedWikiPage[] = [
   {
     // Fossil's default home page shows the wiki page named after the project.
     name: PROJECT_NAME,
@@ -218,12 +218,12 @@ export const WIKI_PAGES: SeedWikiPage[] = [
 ]
 
 /** A seeded forum thread: its first post and replies, each by a user at a fixed date. */
-export interface SeedThread {
+interface SeedThread {
   title: string
   posts: Array<{ text: string; date: string; user: string }>
 }
 
-export const FORUM_THREADS: SeedThread[] = [
+const FORUM_THREADS: SeedThread[] = [
   {
     title: 'Welcome to the Orbit Tracker forum',
     posts: [
@@ -252,7 +252,7 @@ export const FORUM_THREADS: SeedThread[] = [
 ]
 
 /** A check-in made with the CLI: files written, then committed at a fixed date by a user. */
-export interface SeedCheckin {
+interface SeedCheckin {
   branch: string
   /** Starts a new branch from the current check-out when set. */
   newBranch?: boolean
@@ -263,7 +263,7 @@ export interface SeedCheckin {
   files: Record<string, string>
 }
 
-export const CHECKINS: SeedCheckin[] = [
+const CHECKINS: SeedCheckin[] = [
   {
     branch: 'trunk',
     comment: 'Add the README and the orbit calculator',
@@ -334,7 +334,7 @@ export const CHECKINS: SeedCheckin[] = [
  * A value as a Fossil card argument ("fossilized"): spaces, newlines and backslashes escaped, as
  * `fossil artifact` shows them (J, H and C cards).
  */
-export function fossilize(value: string): string {
+function fossilize(value: string): string {
   return value.replace(/[\\ \n\r\t\f\v\0]/g, (c) => {
     const map: Record<string, string> = {
       '\\': '\\\\',
@@ -364,7 +364,7 @@ function wCard(text: string): string {
 const stamp = (date: string): string => `${date}.000`
 
 /** A new-ticket artifact as Fossil's own ticket form writes it (J cards sorted by field). */
-export function ticketArtifact(t: SeedTicket): string {
+function ticketArtifact(t: SeedTicket): string {
   const fields: Record<string, string> = {
     comment: t.comment,
     login: t.user,
@@ -382,7 +382,7 @@ export function ticketArtifact(t: SeedTicket): string {
 }
 
 /** A wiki page's first version. */
-export function wikiArtifact(p: SeedWikiPage): string {
+function wikiArtifact(p: SeedWikiPage): string {
   return artifact([
     `D ${stamp(p.date)}`,
     `L ${fossilize(p.name)}`,
@@ -393,7 +393,7 @@ export function wikiArtifact(p: SeedWikiPage): string {
 }
 
 /** The artifacts of a forum thread: the first post (H card: title), then replies to it. */
-export function forumArtifacts(thread: SeedThread): string[] {
+function forumArtifacts(thread: SeedThread): string[] {
   const [first, ...replies] = thread.posts
   const root = artifact([
     `D ${stamp(first!.date)}`,

@@ -9,7 +9,7 @@ import { LOGIN_COOKIE } from './seed'
 type Cookie = StorageState['cookies'][number]
 
 /** The login cookie `res` set, as a storage-state cookie for `host`, or null. */
-export function loginCookieFrom(res: Response, host: string): Cookie | null {
+function loginCookieFrom(res: Response, host: string): Cookie | null {
   for (const line of res.headers.getSetCookie()) {
     const [pair] = line.split(';')
     const eq = pair!.indexOf('=')

@@ -83,7 +83,7 @@ export const PHOTOS: string[] = [
 ]
 
 /** Plain text files (Gerbera adds them as items of the PC Directory tree only). */
-export const DOCUMENTS: Record<string, string> = {
+const DOCUMENTS: Record<string, string> = {
   'Documents/Playlist Ideas.txt': 'Road trip: Harbor Song, Night Bus, Window Seat.\n',
   'Documents/Photo Credits.txt': 'Lisbon photos: Ada. Garden photos: Grace.\n',
 }
@@ -120,13 +120,13 @@ export const SEEDED_AUTOSCANS: Array<{ folder: string; interval: number; file: S
  * Files and folders on disk that are NOT in the database at start: what the add-from-filesystem
  * and add-autoscan workflows pick in the Filesystem view.
  */
-export const INBOX_SONGS: Song[] = [
+const INBOX_SONGS: Song[] = [
   song('Inbox/Demo Tape.mp3', 'Demo Tape', 'Mila Ferro', 'Sunday Tapes', 3),
   song('Inbox/Voice Memo.mp3', 'Voice Memo', 'Mila Ferro', 'Sunday Tapes', 4),
   song('Inbox/Rehearsal.mp3', 'Rehearsal', 'The Quiet Hours', 'Paper Boats', 4),
 ]
 /** Empty folders of the inbox, the add-autoscan workflow's choices. */
-export const INBOX_FOLDERS = ['Inbox/Podcasts', 'Inbox/Radio Shows', 'Inbox/Lectures']
+const INBOX_FOLDERS = ['Inbox/Podcasts', 'Inbox/Radio Shows', 'Inbox/Lectures']
 
 /** Every file Gerbera is given at start with `--add`, in the order it imports them. */
 export function startupFiles(): string[] {
@@ -156,7 +156,7 @@ function syncsafe(n: number): Buffer {
  * A tiny valid MP3: an ID3v2.3 tag (title, artist, album, year, genre, track) and four silent
  * MPEG-1 Layer III frames (128 kbit/s, 44.1 kHz, 417 bytes each), about 0.1 s of audio.
  */
-export function mp3Bytes(s: Song): Buffer {
+function mp3Bytes(s: Song): Buffer {
   const frames = Buffer.concat([
     id3Frame('TIT2', s.title),
     id3Frame('TPE1', s.artist),
@@ -172,7 +172,7 @@ export function mp3Bytes(s: Song): Buffer {
 }
 
 /** A 16x16 baseline JPEG (a blue square with a white centre), made once with a canvas. */
-export const JPEG_BYTES = Buffer.from(
+const JPEG_BYTES = Buffer.from(
   '/9j/4AAQSkZJRgABAQAAAQABAAD/2wBDABALDA4MChAODQ4SERATGCgaGBYWGDEjJR0oOjM9PDkzODdASFxOQERXRTc4UG1RV19iZ2hnPk1xeXBkeFxlZ2P/2wBDARESEhgVGC8aGi9jQjhCY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2P/wAARCAAQABADASIAAhEBAxEB/8QAFQABAQAAAAAAAAAAAAAAAAAAAAP/xAAeEAAABAcAAAAAAAAAAAAAAAAFERITAAEVI0JRYf/EABQBAQAAAAAAAAAAAAAAAAAAAAT/xAAXEQADAQAAAAAAAAAAAAAAAAAAEiJh/9oADAMBAAIRAxEAPwCgKD1Z6+00nBRmfZagNA9JZvuuqwSRF2e4AoxSXrDrqc0kR8nuA0MVZmw00rNRmXJahdNgKE0//9k=',
   'base64',
 )

@@ -42,7 +42,7 @@ export const DASHBOARDS: Array<[string, string[]]> = [
 ]
 
 /** Events: [what, space-separated tags, data, hours before the seed]. */
-export const EVENTS: Array<[string, string, string, number]> = [
+const EVENTS: Array<[string, string, string, number]> = [
   ['Deploy checkout v2.3', 'deploy checkout', 'Rolled out by CI', 5],
   ['Deploy search v1.8', 'deploy search', 'Rolled out by CI', 4],
   ['DB failover drill', 'drill database', 'Planned drill on db02', 3],

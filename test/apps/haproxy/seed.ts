@@ -8,9 +8,6 @@
 /** The one account of the stats page (`stats auth`): HTTP Basic, nothing else. */
 export const USER = { name: 'ops', password: 'Balance-the-load-7' } as const
 
-/** The realm HAProxy's 401 names (its default, "HAProxy Statistics"). */
-export const REALM = 'HAProxy Statistics'
-
 /** The path of the listener's `monitor-uri`: the one page it serves without the Basic prompt. */
 export const HEALTH_PATH = '/healthz'
 

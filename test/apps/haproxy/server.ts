@@ -12,7 +12,7 @@ import { BACKENDS, USER, haproxyConfig, seededStatus } from './seed'
 import { basicAuthorization, parseStatsCsv } from './session'
 
 /** Where Debian's `haproxy` package puts the binary. */
-export const HAPROXY = '/usr/sbin/haproxy'
+const HAPROXY = '/usr/sbin/haproxy'
 
 /** A running HAProxy. */
 export interface HaproxyServer {

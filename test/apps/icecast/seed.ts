@@ -13,9 +13,6 @@ export const USER = { name: 'admin', password: 'Kestrel-admin-42' } as const
 /** The password every source client gives (user `source`, `<source-password>`). */
 export const SOURCE_PASSWORD = 'Kestrel-source-7'
 
-/** The realm of Icecast's 401 (fixed in its code). */
-export const REALM = 'Icecast2 Server'
-
 /** The mount whose listener accounts the delete workflow manages (htpasswd login). */
 export const MEMBERS_MOUNT = '/members.mp3'
 
@@ -205,8 +202,8 @@ export interface IcecastPaths {
 }
 
 /** Debian's stylesheets and static files, used read-only. */
-export const WEBROOT = '/usr/share/icecast2/web'
-export const ADMINROOT = '/usr/share/icecast2/admin'
+const WEBROOT = '/usr/share/icecast2/web'
+const ADMINROOT = '/usr/share/icecast2/admin'
 
 /** The `<mount>` section of an authenticated mount: its htpasswd file in the temp dir. */
 function authMount(mount: string, paths: IcecastPaths): string {

@@ -22,7 +22,7 @@ import {
 } from './seed'
 
 /** Where Debian's `icecast2` package puts the binary and the stylesheets. */
-export const ICECAST = '/usr/bin/icecast2'
+const ICECAST = '/usr/bin/icecast2'
 const STYLESHEETS = '/usr/share/icecast2/admin/listclients.xsl'
 
 /** The feeder script, run by Node with tsx's loader (it is TypeScript, like the rest). */

@@ -8,14 +8,9 @@ import { readFileSync } from 'node:fs'
 import type { StorageState } from '../../../src/shared/trace'
 import type { AppInstance } from '../types'
 import { htpasswdFile } from './server'
-import {
-  basicAuthorization,
-  fetchBasic,
-  signInBasic as signInBasicAt,
-  type BasicUser,
-} from '../basicAuth'
+import { fetchBasic, signInBasic as signInBasicAt, type BasicUser } from '../basicAuth'
 
-export { basicAuthorization, fetchBasic }
+export { fetchBasic }
 
 /**
  * Checks the credentials with one request (`GET /admin/listmounts`, raw XML) and returns the

@@ -157,7 +157,7 @@ export async function pageSource(
 }
 
 /** Unescapes the entities ikiwiki's templates and FormBuilder write. */
-export function unescapeHtml(text: string): string {
+function unescapeHtml(text: string): string {
   return text
     .replace(/&lt;/g, '<')
     .replace(/&gt;/g, '>')

@@ -30,7 +30,7 @@ export const OTHER_USER: SeedUser = {
 }
 
 /** The wiki's name: the header's first link, and part of the session cookie's name. */
-export const WIKI_NAME = 'TeamWiki'
+const WIKI_NAME = 'TeamWiki'
 /** The session cookie ikiwiki sets (`ikiwiki_session_<wikiname>`). */
 export const SESSION_COOKIE = `ikiwiki_session_${WIKI_NAME}`
 /** Where the CGI answers, under the origin. */

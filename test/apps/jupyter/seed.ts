@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path'
  * valid: each workflow's recorded value and both of its changed values are here (or, for
  * creates and uploads, deliberately absent).
  */
-export const SEED_FILES: Record<string, string> = {
+const SEED_FILES: Record<string, string> = {
   'invoices/invoice-2026-001.pdf': '%PDF-1.4\n% invoice 001 for Acme Corp\n',
   'invoices/invoice-2026-002.pdf': '%PDF-1.4\n% invoice 002 for Globex\n',
   'invoices/invoice-2026-003.pdf': '%PDF-1.4\n% invoice 003 for Initech\n',

@@ -6,7 +6,7 @@ import { freePort, instanceStopper, orStop, spawnServer, waitForHttp } from '../
 import { seedFiles } from './seed'
 
 /** The Debian launcher of the classic notebook server (package `jupyter-notebook`). */
-export const JUPYTER_BIN = '/usr/bin/jupyter-notebook'
+const JUPYTER_BIN = '/usr/bin/jupyter-notebook'
 
 /** A running notebook server. */
 export interface JupyterServer {

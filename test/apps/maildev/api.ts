@@ -8,7 +8,7 @@ import type { AppInstance, RequestKey } from '../types'
 import { resultText } from '../match'
 
 /** One address of an email as MailDev gives it. */
-export interface Address {
+interface Address {
   address: string
   name?: string
 }
@@ -74,7 +74,7 @@ export async function send(
 }
 
 /** Every email held, bodies included. `GET /api/email` does not mark anything read. */
-export function allEmails(app: AppInstance, session: StorageState): Promise<StoredEmail[]> {
+function allEmails(app: AppInstance, session: StorageState): Promise<StoredEmail[]> {
   return getJson<StoredEmail[]>(app, session, '/api/email')
 }
 

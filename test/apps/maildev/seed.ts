@@ -16,9 +16,6 @@ import { Socket } from 'node:net'
 /** The one account of the web UI (`--web-user`/`--web-pass`): HTTP Basic, nothing else. */
 export const USER = { name: 'dana', password: 'Catch-Every-Mail-7' } as const
 
-/** The realm MailDev's 401 names. */
-export const REALM = 'MailDev'
-
 /** One attachment: its file name, type and text. */
 export interface SeedAttachment {
   filename: string
@@ -264,7 +261,7 @@ function base64Lines(text: string): string {
  * The raw message (CRLF lines): plain text alone, text and HTML as multipart/alternative, and an
  * attachment (base64) wrapped with them in multipart/mixed. Boundaries and Message-IDs are fixed.
  */
-export function rawMessage(email: SeedEmail, key: string): string {
+function rawMessage(email: SeedEmail, key: string): string {
   const head = [
     `From: ${address(email.from)}`,
     `To: ${address(email.to)}`,

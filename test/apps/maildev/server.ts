@@ -40,7 +40,7 @@ export interface MailDevServer {
 }
 
 /** MailDev's CLI script (`maildev/dist/bin/maildev.js`), or null when it is not installed. */
-export function maildevBin(): string | null {
+function maildevBin(): string | null {
   // By path: the package's `exports` allow `import` of its main module only, so neither
   // require.resolve nor a subpath import can name its package.json or the CLI.
   const bin = fileURLToPath(

@@ -35,10 +35,3 @@ export async function pickPageAction(page: Page, name: 'Move' | 'Delete'): Promi
   await page.locator('#p-cactions-checkbox').click()
   await page.locator('#p-cactions').getByRole('link', { name, exact: true }).click()
 }
-
-/**
- * Waits until the page's body text holds `text`: the UI showing the result of what the person did.
- */
-export async function waitForText(page: Page, text: string): Promise<void> {
-  await page.locator('#mw-content-text', { hasText: text }).first().waitFor()
-}

@@ -34,7 +34,7 @@ function parseSetCookie(header: string): Cookie {
  * Folds a response's `Set-Cookie` headers into `session` (a new state; the old one is unchanged),
  * dropping cookies the server expires, as a browser would.
  */
-export function absorbCookies(session: StorageState, res: Response): StorageState {
+function absorbCookies(session: StorageState, res: Response): StorageState {
   const cookies = new Map(session.cookies.map((c) => [c.name, c]))
   const now = Date.now() / 1000
   for (const header of res.headers.getSetCookie()) {
@@ -57,7 +57,7 @@ export function hiddenField(html: string, name: string): string {
 }
 
 /** Undoes the HTML escaping MediaWiki applies to attribute values. */
-export function decodeEntities(text: string): string {
+function decodeEntities(text: string): string {
   return text
     .replace(/&quot;/g, '"')
     .replace(/&#039;/g, "'")

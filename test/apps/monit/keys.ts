@@ -56,17 +56,6 @@ export async function postAction(
     throw new Error(`${action} of ${service} answered ${res.status} ${res.location}`)
 }
 
-/** `name`'s state in the XML status; throws when Monit does not list it. */
-export async function stateOf(
-  app: AppInstance,
-  session: StorageState,
-  name: string,
-): Promise<ServiceState> {
-  const state = (await readStates(app.fetch, session)).find((s) => s.name === name)
-  if (!state) throw new Error(`Monit lists no service ${name}`)
-  return state
-}
-
 /**
  * Reads the states of `names` until `problem` (given each one's state, in that order) is null, or
  * 10 s passed: Monit carries out an action asked from the page a moment after answering it (a

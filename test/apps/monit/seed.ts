@@ -13,9 +13,6 @@ import { join } from 'node:path'
 /** The one account of the web interface (`allow <user>:<password>`): HTTP Basic, nothing else. */
 export const USER = { name: 'admin', password: 'Watch-the-daemons-5' } as const
 
-/** The realm Monit's 401 names. */
-export const REALM = 'monit'
-
 /**
  * The name of the `check system` service: Monit also shows it as the host it runs on ("Monit is
  * running on apphost") and in every page title, instead of the machine's own hostname.
@@ -34,10 +31,10 @@ export const MONIT_ID = '5e1f0c7a9b3d4e2f8a6c1b0d9e8f7a6b'
  * reloads by itself while a person is on it; actions from the page wake Monit up at once anyway,
  * and the start forces the second cycle (see `server.ts`).
  */
-export const POLL_SECONDS = 30
+const POLL_SECONDS = 30
 
 /** The kinds of service the seed has, as Monit's pages name their tables. */
-export type ServiceKind = 'System' | 'Process' | 'File' | 'Directory' | 'Program'
+type ServiceKind = 'System' | 'Process' | 'File' | 'Directory' | 'Program'
 
 /** One seeded service. */
 export interface SeedService {
@@ -59,15 +56,13 @@ export interface SeedService {
 }
 
 /** Processes that run from the start: the stop workflow's group. */
-export const STOP_GROUP = ['queue-worker', 'mail-relay', 'thumbnailer'] as const
+const STOP_GROUP = ['queue-worker', 'mail-relay', 'thumbnailer'] as const
 /** Processes that run from the start: the restart workflow's group. */
-export const RESTART_GROUP = ['api-gateway', 'cache-warmer', 'metrics-exporter'] as const
+const RESTART_GROUP = ['api-gateway', 'cache-warmer', 'metrics-exporter'] as const
 /** Processes that are stopped and not monitored at start (`onreboot nostart`): start's group. */
-export const START_GROUP = ['report-builder', 'search-indexer', 'backup-agent'] as const
-/** Files monitored from the start: the unmonitor workflow's group. */
-export const UNMONITOR_GROUP = ['app-config', 'tls-cert', 'access-log'] as const
+const START_GROUP = ['report-builder', 'search-indexer', 'backup-agent'] as const
 /** Directories not monitored at start (`onreboot nostart`): the monitor workflow's group. */
-export const MONITOR_GROUP = ['upload-spool', 'mail-queue', 'backup-archive'] as const
+const MONITOR_GROUP = ['upload-spool', 'mail-queue', 'backup-archive'] as const
 /** Programs with a fixed output and exit status: the status page read's group. */
 export const PROGRAM_GROUP = ['nightly-backup', 'disk-usage', 'cert-expiry'] as const
 

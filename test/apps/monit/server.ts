@@ -38,7 +38,7 @@ import type { AppInstance } from '../types'
 import { fetchBasic, readStates, type ServiceState } from './session'
 
 /** Where Debian's `monit` package puts the binary. */
-export const MONIT = '/usr/bin/monit'
+const MONIT = '/usr/bin/monit'
 
 /** A running Monit. */
 export interface MonitServer {

@@ -7,14 +7,9 @@
  */
 import type { StorageState } from '../../../src/shared/trace'
 import type { AppInstance } from '../types'
-import {
-  basicAuthorization,
-  fetchBasic,
-  signInBasic as signInBasicAt,
-  type BasicUser,
-} from '../basicAuth'
+import { fetchBasic, signInBasic as signInBasicAt, type BasicUser } from '../basicAuth'
 
-export { basicAuthorization, fetchBasic }
+export { fetchBasic }
 
 /**
  * Checks the credentials with one request (the XML status) and returns what a browser keeps of
@@ -106,7 +101,7 @@ const tag = (xml: string, name: string): string | null =>
   new RegExp(`<${name}>([^<]*)</${name}>`).exec(xml)?.[1] ?? null
 
 /** Parses the services of Monit's XML status (flat enough for a few regular expressions). */
-export function parseStatusXml(xml: string): ServiceState[] {
+function parseStatusXml(xml: string): ServiceState[] {
   return [...xml.matchAll(/<service type="(\d+)">([\s\S]*?)<\/service>/g)].map((m) => {
     const body = m[2]!
     const pid = tag(body, 'pid')

@@ -7,7 +7,7 @@ import type { RequestKey } from '../types'
 import { CGI } from './seed'
 
 /** cmd.cgi's path. */
-export const CMD = `${CGI}/cmd.cgi`
+const CMD = `${CGI}/cmd.cgi`
 
 /** The commit of a command form: `POST cmd.cgi` with `cmd_typ=<n>&cmd_mod=2&...`. */
 export function commandKey(cmdTyp: number): RequestKey {

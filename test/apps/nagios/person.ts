@@ -20,7 +20,7 @@ export const MENU = {
 }
 
 /** What cmd.cgi says once it wrote a command to Nagios' command file. */
-export const SUBMITTED = 'Your command request was successfully submitted to Nagios'
+const SUBMITTED = 'Your command request was successfully submitted to Nagios'
 
 /** The two frames of the Nagios page. */
 export interface NagiosPage {
@@ -78,7 +78,7 @@ export async function openAnsweringPrompt(page: Page, app: AppInstance): Promise
 }
 
 /** Waits until the main frame shows a page whose URL matches `url` and that holds `text`. */
-export async function mainShows(n: NagiosPage, url: RegExp, text: string): Promise<void> {
+async function mainShows(n: NagiosPage, url: RegExp, text: string): Promise<void> {
   await n.mainFrame.waitForURL(url)
   await n.main.getByText(text).first().waitFor()
 }

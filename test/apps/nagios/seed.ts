@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto'
 export const USER = { name: 'ops', password: 'Watch-the-hosts-4' } as const
 
 /** The realm Apache's 401 names. */
-export const REALM = 'Nagios Access'
+const REALM = 'Nagios Access'
 
 /** Where the CGIs answer (Debian's ScriptAlias) and where the HTML pages live (its Alias). */
 export const CGI = '/cgi-bin/nagios4'
@@ -21,11 +21,11 @@ export const HTML = '/nagios4'
 export const LANDING_PATH = '/'
 
 /** Nagios' state codes: 0-3 for services, 0 UP / 1 DOWN for hosts. */
-export type ServiceState = 0 | 1 | 2 | 3
-export const STATE_NAME = ['OK', 'WARNING', 'CRITICAL', 'UNKNOWN'] as const
+type ServiceState = 0 | 1 | 2 | 3
+const STATE_NAME = ['OK', 'WARNING', 'CRITICAL', 'UNKNOWN'] as const
 
 /** One seeded service: its name, the state its check gives and the check's output. */
-export interface SeedService {
+interface SeedService {
   name: string
   state: ServiceState
   output: string
@@ -548,7 +548,7 @@ export function retentionFile(now: number): string {
 }
 
 /** The output of a host's check: a ping answer, or none for the host that is down. */
-export function hostOutput(host: SeedHost): string {
+function hostOutput(host: SeedHost): string {
   return host.down
     ? `CRITICAL - Host Unreachable, no answer from ${host.address}`
     : 'PING OK - Packet loss = 0, RTA = 0.42 ms'

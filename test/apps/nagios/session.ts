@@ -30,11 +30,7 @@ export function signInBasic(origin: string, user: BasicUser): Promise<StorageSta
 }
 
 /** Reads a statusjson.cgi query's `data`, signed in; throws unless Nagios answered success. */
-export async function statusJson<T>(
-  app: AppInstance,
-  session: StorageState,
-  query: string,
-): Promise<T> {
+async function statusJson<T>(app: AppInstance, session: StorageState, query: string): Promise<T> {
   const res = await app.fetch(`${CGI}/statusjson.cgi?${query}`, { session })
   const text = await res.text()
   if (res.status !== 200) throw new Error(`statusjson.cgi?${query} answered ${res.status}`)

@@ -4,7 +4,7 @@ import type { StorageState } from '../../../src/shared/trace'
  * The localStorage key the editor keeps its login in. Node-RED suffixes it with the editor's
  * path (`/` gives no suffix), and stores the whole `/auth/token` answer as JSON there.
  */
-export const TOKEN_KEY = 'auth-tokens'
+const TOKEN_KEY = 'auth-tokens'
 
 /** The answer of `POST /auth/token`. */
 export interface TokenAnswer {

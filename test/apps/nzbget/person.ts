@@ -8,7 +8,7 @@ import type { Locator, Page } from 'playwright-core'
 import type { AppInstance } from '../types'
 
 /** Waits until the first refresh filled the download list ("Loading..." is gone, rows shown). */
-export async function waitForList(page: Page): Promise<void> {
+async function waitForList(page: Page): Promise<void> {
   await page.locator('#FirstUpdateInfo').waitFor({ state: 'hidden' })
   await page.locator('#DownloadsTable tbody tr a[data-nzbid]').first().waitFor()
 }
@@ -57,7 +57,7 @@ export function downloadRow(page: Page, name: string): Locator {
 }
 
 /** The status badge of `name`'s row (`QUEUED`, `PAUSED`...). */
-export function statusBadge(page: Page, name: string): Locator {
+function statusBadge(page: Page, name: string): Locator {
   return downloadRow(page, name).locator('.label-status')
 }
 

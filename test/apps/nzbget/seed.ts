@@ -20,10 +20,10 @@ export const USER = { name: 'ops', password: 'Grab-the-binaries-9' }
 export const CONTROL = { name: 'nzbget', password: 'Seed-only-control-7' }
 
 /** The categories of the config, in its order (the web UI's category menus list them so). */
-export const CATEGORIES = ['Movies', 'TV', 'Music', 'Audiobooks', 'Software']
+const CATEGORIES = ['Movies', 'TV', 'Music', 'Audiobooks', 'Software']
 
 /** What a seeded download starts as. */
-export type SeedState = 'queued' | 'paused'
+type SeedState = 'queued' | 'paused'
 
 /** One NZB the seed adds to the queue. */
 export interface SeedDownload {
@@ -38,7 +38,7 @@ export interface SeedDownload {
 }
 
 /** How a seeded history entry ends. */
-export type HistoryEnd = 'success' | 'bad' | 'deleted'
+type HistoryEnd = 'success' | 'bad' | 'deleted'
 
 /** One download the seed adds and then moves to the history. */
 export interface SeedHistory {
@@ -180,13 +180,6 @@ export function nzbFile(name: string, sizeMb: number): Uint8Array {
 /** The upload workflow's file (`Valkaama 2010 720p WEB-DL.nzb`) and the key's other file. */
 export const UPLOAD_NZB = nzbFile(UPLOAD_NAME, 1120)
 export const OTHER_UPLOAD_NZB = nzbFile(OTHER_UPLOAD_NAME, 690)
-
-/** The seeded download named `name`, or throws. */
-export function seeded(name: string): SeedDownload {
-  const found = QUEUE.find((d) => d.name === name)
-  if (!found) throw new Error(`no seeded download ${name}`)
-  return found
-}
 
 /** The instance's folders, all inside its temp dir. */
 export interface NzbgetDirs {

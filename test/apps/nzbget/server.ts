@@ -20,7 +20,7 @@ import { basicAuthorization, call, fetchBasic, groups, history, type Caller } fr
 import { CONTROL, HISTORY, QUEUE, nzbgetConfig, nzbFile } from './seed'
 
 /** Where Debian's `nzbget` package puts the binary and the web UI. */
-export const NZBGET = '/usr/bin/nzbget'
+const NZBGET = '/usr/bin/nzbget'
 const WEBUI = '/usr/share/nzbget/webui/index.html'
 
 /** A running NZBGet. */

@@ -154,14 +154,14 @@ export const PEOPLE_SEED: Person[] = [
 ]
 
 /** A seeded group: `cn=<cn>,ou=groups,dc=example,dc=org`, a groupOfNames whose members are DNs. */
-export interface Group {
+interface Group {
   cn: string
   description: string
   members: string[]
 }
 
 /** Everything in ou=groups. */
-export const GROUPS_SEED: Group[] = [
+const GROUPS_SEED: Group[] = [
   { cn: 'developers', description: 'Software developers', members: ['alice', 'dmitri'] },
   { cn: 'designers', description: 'Product designers', members: ['bruno'] },
   { cn: 'support', description: 'Customer support', members: ['farid'] },

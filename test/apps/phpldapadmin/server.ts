@@ -23,7 +23,7 @@ import {
 import { ADMIN, SUFFIX, configPhp, seedLdif, slapdConf } from './seed'
 
 /** Where Debian's `phpldapadmin` package puts the code. */
-export const PLA_TREE = '/usr/share/phpldapadmin'
+const PLA_TREE = '/usr/share/phpldapadmin'
 /** Where Debian's package keeps the templates (the tree's `templates` links there). */
 const PLA_TEMPLATES = '/etc/phpldapadmin/templates'
 const PHP = '/usr/bin/php'

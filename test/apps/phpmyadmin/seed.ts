@@ -8,7 +8,7 @@
 export const MAIN_USER = { name: 'ada', password: 'Sitecall-Pma-2026' }
 
 /** Other accounts that exist from the start (the user-accounts page lists them). */
-export const OTHER_USERS = [
+const OTHER_USERS = [
   { name: 'grace', password: 'grace-Hopper-1906' },
   { name: 'linus', password: 'linus-Pauling-1901' },
 ]
@@ -31,7 +31,7 @@ export const CUSTOMERS: Array<[number, string, string, string]> = [
 ]
 
 /** Seeded products of `shop.products`: id, name, price, stock. */
-export const PRODUCTS: Array<[number, string, string, number]> = [
+const PRODUCTS: Array<[number, string, string, number]> = [
   [1, 'Desk Lamp', '19.90', 40],
   [2, 'Office Chair', '149.00', 12],
   [3, 'Notebook A5', '3.50', 300],
@@ -43,7 +43,7 @@ export const PRODUCTS: Array<[number, string, string, number]> = [
 ]
 
 /** Seeded orders of `shop.orders`: id, customer id, product id, quantity, date. */
-export const ORDERS: Array<[number, number, number, number, string]> = [
+const ORDERS: Array<[number, number, number, number, string]> = [
   [1, 1, 3, 10, '2026-11-02'],
   [2, 2, 2, 1, '2026-11-05'],
   [3, 4, 1, 2, '2026-11-09'],
@@ -53,7 +53,7 @@ export const ORDERS: Array<[number, number, number, number, string]> = [
 ]
 
 /** Seeded staff of `hr.employees`: id, name, department, salary. */
-export const EMPLOYEES: Array<[number, string, string, number]> = [
+const EMPLOYEES: Array<[number, string, string, number]> = [
   [1, 'Ada Lovelace', 'Engineering', 72000],
   [2, 'Grace Hopper', 'Operations', 68000],
   [3, 'Linus Pauling', 'Facilities', 51000],

@@ -31,7 +31,7 @@ import {
 import { configPhp, seedSql } from './seed'
 
 /** Where Debian's `phpmyadmin` package puts the code. */
-export const PMA_TREE = '/usr/share/phpmyadmin'
+const PMA_TREE = '/usr/share/phpmyadmin'
 const PHP = '/usr/bin/php'
 const MARIADBD = '/usr/sbin/mariadbd'
 const INSTALL_DB = '/usr/bin/mariadb-install-db'

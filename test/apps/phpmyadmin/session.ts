@@ -8,7 +8,7 @@ import type { StorageState } from '../../../src/shared/trace'
 import { cookieHeader, mergeCookies, setCookiesOf } from '../sessionFetch'
 
 /** The value of the hidden `<input name="...">` in `html`, or null when there is none. */
-export function hiddenField(html: string, name: string): string | null {
+function hiddenField(html: string, name: string): string | null {
   const m = new RegExp(`<input[^>]*name="${name}"[^>]*value="([^"]*)"`).exec(html)
   return m ? m[1]! : null
 }

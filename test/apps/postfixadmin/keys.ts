@@ -83,7 +83,7 @@ function csvLine(line: string): string[] {
  * session of its own: the export filters by the domain last opened in the virtual list and by
  * the last search, both kept in the PHP session, so the caller's session could hide rows.
  */
-export async function csvRows(
+async function csvRows(
   app: AppInstance,
   _session: StorageState,
   table: string,
@@ -151,9 +151,4 @@ export function resultText(result: unknown): string {
 /** Throws `message` when `problem` is not null (replayByHand reuses the checks this way). */
 export function mustPass(problem: string | null): void {
   if (problem) throw new Error(problem)
-}
-
-/** The run's state as a check's problem, or null when it succeeded. */
-export function runProblem(run: { status: string }): string | null {
-  return run.status === 'succeeded' ? null : `the run ${run.status}`
 }

@@ -10,13 +10,13 @@ import { join } from 'node:path'
 export const ADMIN = { name: 'admin@example.org', password: 'Admin-pass-123' }
 
 /** A seeded domain. */
-export interface SeedDomain {
+interface SeedDomain {
   domain: string
   description: string
 }
 
 /** A seeded mailbox (PostfixAdmin also makes an alias row `address -> address` for each). */
-export interface SeedMailbox {
+interface SeedMailbox {
   local: string
   domain: string
   name: string
@@ -26,12 +26,12 @@ export interface SeedMailbox {
 }
 
 /** A seeded alias with its targets. */
-export interface SeedAlias {
+interface SeedAlias {
   address: string
   goto: string[]
 }
 
-export const DOMAINS: SeedDomain[] = [
+const DOMAINS: SeedDomain[] = [
   { domain: 'acme.test', description: 'Acme Corp' },
   { domain: 'example.org', description: 'Example Org' },
   { domain: 'globex.test', description: 'Globex' },
@@ -46,7 +46,7 @@ const mailbox = (local: string, domain: string, name: string, quota: number): Se
   password: `${local[0]!.toUpperCase()}${local.slice(1)}-pass-12`,
 })
 
-export const MAILBOXES: SeedMailbox[] = [
+const MAILBOXES: SeedMailbox[] = [
   mailbox('alice', 'example.org', 'Alice Archer', 100),
   mailbox('bob', 'example.org', 'Bob Baker', 200),
   mailbox('carol', 'example.org', 'Carol Cole', 300),
@@ -63,7 +63,7 @@ export const MAILBOXES: SeedMailbox[] = [
   mailbox('trent', 'globex.test', 'Trent Tate', 100),
 ]
 
-export const ALIASES: SeedAlias[] = [
+const ALIASES: SeedAlias[] = [
   { address: 'info@example.org', goto: ['alice@example.org'] },
   { address: 'sales@example.org', goto: ['bob@example.org', 'carol@example.org'] },
   { address: 'support@example.org', goto: ['dave@example.org'] },

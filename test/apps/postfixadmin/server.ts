@@ -12,7 +12,7 @@ import { freePort, instanceStopper, orStop, spawnServer, waitForHttp } from '../
 import { seedWithCli } from './seed'
 
 /** Where Debian's `postfixadmin` package puts the code and its default configuration. */
-export const PFA_TREE = '/usr/share/postfixadmin'
+const PFA_TREE = '/usr/share/postfixadmin'
 const PFA_DEFAULT_CONFIG = '/etc/postfixadmin/config.inc.php'
 const PHP = '/usr/bin/php'
 /** The setup password of every instance (setup.php is not used by the workflows). */

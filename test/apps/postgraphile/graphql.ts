@@ -16,7 +16,7 @@ export function operationTarget(operationName: string): RequestKey {
 }
 
 /** A GraphQL answer: data and/or errors. */
-export interface GraphqlAnswer {
+interface GraphqlAnswer {
   data?: Record<string, unknown> | null
   errors?: Array<{ message: string }>
 }

@@ -198,7 +198,7 @@ export const TASKS: SeedTask[] = [
 ]
 
 /** The first id `task_id_seq` hands out, so created tasks get the same ids on every start. */
-export const FIRST_NEW_TASK_ID = 100
+const FIRST_NEW_TASK_ID = 100
 
 /** The seeded task titled `title`, or throws (a key names only seeded tasks). */
 export function seededTask(title: string): SeedTask {

@@ -30,7 +30,7 @@ export interface PostGraphileServer {
 }
 
 /** Where postgraphile's `cli.js` is (a dev dependency of the repo), or null. */
-export function postgraphileCli(): string | null {
+function postgraphileCli(): string | null {
   try {
     const pkg = createRequire(import.meta.url).resolve('postgraphile/package.json')
     const cli = join(dirname(pkg), 'cli.js')

@@ -5,7 +5,7 @@
 import type { Locator, Page } from 'playwright-core'
 
 /** The expression box of the (first) graph panel. */
-export function expressionBox(page: Page): Locator {
+function expressionBox(page: Page): Locator {
   return page.locator('textarea[name=expr]').first()
 }
 

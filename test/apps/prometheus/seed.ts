@@ -6,7 +6,7 @@
  */
 
 /** One exposed sample: a metric name, its labels, a fixed value. */
-export interface Sample {
+interface Sample {
   name: string
   labels: Record<string, string>
   value: number
@@ -110,14 +110,14 @@ export function exposition(exporter: Exporter): string {
 }
 
 /** 2026-01-15T00:00:00Z: where the backfilled window starts (Unix seconds). */
-export const BACKFILL_START = 1768435200
+const BACKFILL_START = 1768435200
 /** 2026-01-15T12:00:00Z: where it ends, and the end the fixed-window graph picks. */
 export const BACKFILL_END = 1768478400
 /** Seconds between two backfilled samples. */
-export const BACKFILL_STEP = 300
+const BACKFILL_STEP = 300
 
 /** Power drawn per data-centre site at the start of the backfilled day, kW. */
-export const SITE_BASE_KW: Record<string, number> = { berlin: 410, paris: 385, madrid: 290 }
+const SITE_BASE_KW: Record<string, number> = { berlin: 410, paris: 385, madrid: 290 }
 
 /**
  * The backfilled power of `site` at Unix second `t` of the window: the site's base, plus 5 kW
@@ -128,7 +128,7 @@ export function sitePowerAt(site: string, t: number): number {
 }
 
 /** Metrics of a retired batch system, only in the backfilled window. */
-export const LEGACY_METRICS = [
+const LEGACY_METRICS = [
   'legacy_queue_depth',
   'legacy_cron_runs_total',
   'legacy_mail_sent_total',
@@ -158,7 +158,7 @@ function omFamily(name: string, type: 'counter' | 'gauge'): string {
  * The OpenMetrics text (without its `# EOF`) of the fixed past window: the power per site and the
  * legacy metrics, one sample every 5 minutes.
  */
-export function pastOpenMetrics(): string {
+function pastOpenMetrics(): string {
   const times: number[] = []
   for (let t = BACKFILL_START; t <= BACKFILL_END; t += BACKFILL_STEP) times.push(t)
   const lines: string[] = [
@@ -190,7 +190,7 @@ export function backfillOpenMetrics(now: number): string {
 }
 
 /** Seconds between two samples of the exporters' hour backfilled before a start. */
-export const RECENT_STEP = 15
+const RECENT_STEP = 15
 
 /**
  * The OpenMetrics text of the exporters' last hour before a start at Unix second `now`: their
@@ -198,7 +198,7 @@ export const RECENT_STEP = 15
  * labels the scrapes give them. A graph of "the last hour" then shows a full hour on a fresh
  * instance too (the scrapes go on from there with the same values).
  */
-export function recentOpenMetrics(now: number): string {
+function recentOpenMetrics(now: number): string {
   const end = Math.floor(now / RECENT_STEP) * RECENT_STEP - RECENT_STEP
   const times: number[] = []
   for (let t = end - 3600 + RECENT_STEP; t <= end; t += RECENT_STEP) times.push(t)

@@ -28,8 +28,8 @@ import {
 } from './seed'
 
 /** Where Debian's `prometheus` package puts the server and its tool. */
-export const PROMETHEUS = '/usr/bin/prometheus'
-export const PROMTOOL = '/usr/bin/promtool'
+const PROMETHEUS = '/usr/bin/prometheus'
+const PROMTOOL = '/usr/bin/promtool'
 
 /** A running Prometheus. */
 export interface PrometheusServer {

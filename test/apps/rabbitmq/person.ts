@@ -14,7 +14,7 @@ export async function typeInto(field: Locator, text: string): Promise<void> {
 }
 
 /** Waits until the signed-in layout shows (its tabs and the "User" line of the header). */
-export async function signedInShown(page: Page): Promise<void> {
+async function signedInShown(page: Page): Promise<void> {
   await page.locator('#tabs').waitFor()
 }
 

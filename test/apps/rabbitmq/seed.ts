@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto'
 export const USER = { name: 'ops', password: 'Hop-Rabbit-2026' } as const
 
 /** Every seeded user: name, tags (the UI's "Tags" column). All share one password. */
-export const USERS: Array<{ name: string; tags: string[] }> = [
+const USERS: Array<{ name: string; tags: string[] }> = [
   { name: USER.name, tags: ['administrator'] },
   { name: 'alice', tags: ['monitoring'] },
   { name: 'bob', tags: ['management'] },
@@ -21,7 +21,7 @@ export const USERS: Array<{ name: string; tags: string[] }> = [
 ]
 
 /** The vhosts, `/` first (the broker's default). */
-export const VHOSTS = ['/', 'shop', 'analytics'] as const
+const VHOSTS = ['/', 'shop', 'analytics'] as const
 
 /** One seeded queue: its vhost, name, and the messages published to it at start, in order. */
 export interface SeedQueue {
@@ -72,7 +72,7 @@ export interface SeedExchange {
 }
 
 /** The shop's topic exchanges: routing key `order.<state>` to `orders.<state>`, and so on. */
-export const SHOP_EXCHANGES: SeedExchange[] = [
+const SHOP_EXCHANGES: SeedExchange[] = [
   {
     name: 'shop.orders',
     routes: {
@@ -96,10 +96,7 @@ export function shopExchange(name: string): SeedExchange {
  * A RabbitMQ `rabbit_password_hashing_sha256` hash: base64 of a 4-byte salt followed by
  * SHA-256(salt + password). The salt is fixed, so the definitions file is the same every start.
  */
-export function passwordHash(
-  password: string,
-  salt = Buffer.from([0x51, 0x7e, 0x2a, 0x90]),
-): string {
+function passwordHash(password: string, salt = Buffer.from([0x51, 0x7e, 0x2a, 0x90])): string {
   const digest = createHash('sha256')
     .update(Buffer.concat([salt, Buffer.from(password)]))
     .digest()

@@ -23,9 +23,9 @@ import { QUEUES, SEED_TIMESTAMP, USER, definitions } from './seed'
 import { basicAuth } from './session'
 
 /** The start script of Debian's package (runs `erl` in the foreground). */
-export const RABBITMQ_SERVER = '/usr/lib/rabbitmq/bin/rabbitmq-server'
+const RABBITMQ_SERVER = '/usr/lib/rabbitmq/bin/rabbitmq-server'
 /** Erlang's port mapper, started privately per instance. */
-export const EPMD = '/usr/bin/epmd'
+const EPMD = '/usr/bin/epmd'
 
 /** A running RabbitMQ node. */
 export interface RabbitServer {

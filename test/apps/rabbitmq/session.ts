@@ -9,13 +9,13 @@ import type { StorageState } from '../../../src/shared/trace'
 import { fetchWithSession } from '../sessionFetch'
 
 /** The page's cookie that holds its preferences, the login among them (`prefs.js`). */
-export const PREFS_COOKIE = 'm'
+const PREFS_COOKIE = 'm'
 
 /**
  * The key the page stores `auth` under in that cookie: its `short_key('auth')`, a 16-bit Java
  * style string hash in hex (`prefs.js`), which is `2258`.
  */
-export function shortKey(key: string): string {
+function shortKey(key: string): string {
   let hash = 0
   for (let i = 0; i < key.length; i++) hash = (31 * hash + key.charCodeAt(i)) | 0
   return Math.abs((hash << 16) >> 16).toString(16)
@@ -30,13 +30,13 @@ export function basicAuth(user: { name: string; password: string }): string {
  * The `m` cookie's value after a login: `2258:<b64>` where the page stored the base64 of
  * `user:password` through `encodeURIComponent` and then `escape` (`store_cookie_with_expiration`).
  */
-export function prefsCookieValue(user: { name: string; password: string }): string {
+function prefsCookieValue(user: { name: string; password: string }): string {
   const b64 = Buffer.from(`${user.name}:${user.password}`).toString('base64')
   return `${shortKey('auth')}:${escape(encodeURIComponent(b64))}`
 }
 
 /** The `Authorization` header a page holding `session`'s `m` cookie sends, or null. */
-export function authorizationOf(session: StorageState | undefined): string | null {
+function authorizationOf(session: StorageState | undefined): string | null {
   const cookie = session?.cookies.find((c) => c.name === PREFS_COOKIE)?.value
   if (!cookie) return null
   const prefix = `${shortKey('auth')}:`

@@ -35,7 +35,7 @@ const LIST_QUEUES = { method: 'GET', path: '/api/queues' }
 const KEPT_QUEUES = QUEUES.filter((q) => !q.name.startsWith('tmp.'))
 
 /** Opens the Queues tab: the page-load read of every queue, nothing typed. */
-export const listQueues: Workflow = {
+const listQueues: Workflow = {
   id: 'list_queues',
   intent: 'list my RabbitMQ queues',
   rewordings: {
@@ -79,7 +79,7 @@ export const listQueues: Workflow = {
 }
 
 /** Types a word into the queue list's Filter box and presses Enter. */
-export const searchQueues: Workflow = {
+const searchQueues: Workflow = {
   id: 'search_queues',
   intent: 'find the queues whose name contains payments',
   rewordings: {
@@ -140,7 +140,7 @@ export const searchQueues: Workflow = {
 }
 
 /** Not signed in: logs in, Queues, "Add a new queue" in vhost shop with a Message TTL. */
-export const addQueue: Workflow = {
+const addQueue: Workflow = {
   id: 'add_queue',
   intent: 'add a durable queue refunds.pending in the shop vhost with a message TTL of 60000 ms',
   rewordings: {
@@ -210,7 +210,7 @@ export const addQueue: Workflow = {
 }
 
 /** Queues, clicks tmp.import-2024, unfolds Delete, Delete Queue, confirms. */
-export const deleteQueue: Workflow = {
+const deleteQueue: Workflow = {
   id: 'delete_queue',
   intent: 'delete the queue tmp.import-2024',
   rewordings: {
@@ -258,7 +258,7 @@ export const deleteQueue: Workflow = {
 }
 
 /** Queues, clicks payments.failed, unfolds Purge, Purge Messages, confirms. */
-export const purgeQueue: Workflow = {
+const purgeQueue: Workflow = {
   id: 'purge_queue',
   intent: 'purge all messages from the queue payments.failed',
   rewordings: {
@@ -307,7 +307,7 @@ export const purgeQueue: Workflow = {
 }
 
 /** Exchanges, clicks shop.orders, unfolds Publish message, types a routing key and a payload. */
-export const publishMessage: Workflow = {
+const publishMessage: Workflow = {
   id: 'publish_message',
   intent:
     'publish the message "order 1042 created" to the exchange shop.orders with routing key order.created',
@@ -398,7 +398,7 @@ export const publishMessage: Workflow = {
 }
 
 /** Not signed in: logs in, Queues, clicks emails.outbound, Get messages with a count of 2. */
-export const getMessages: Workflow = {
+const getMessages: Workflow = {
   id: 'get_messages',
   intent: 'show me the first 2 messages waiting in the queue emails.outbound without removing them',
   rewordings: {
@@ -470,7 +470,7 @@ export const getMessages: Workflow = {
 }
 
 /** Admin, "Add a user": user name, password twice, tags typed. */
-export const addUser: Workflow = {
+const addUser: Workflow = {
   id: 'add_user',
   intent: 'add a RabbitMQ user called reporting with the monitoring tag',
   rewordings: {
@@ -531,7 +531,7 @@ export const addUser: Workflow = {
 }
 
 /** Admin, clicks carol, "Set permission": picks the vhost shop, types the read pattern. */
-export const setPermission: Workflow = {
+const setPermission: Workflow = {
   id: 'set_permission',
   intent: 'let user carol read the queues matching ^orders\\. on the shop vhost, and nothing else',
   rewordings: {

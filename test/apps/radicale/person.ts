@@ -43,13 +43,13 @@ export async function signInWithForm(
 }
 
 /** Waits until the Collections scene shows its cards. */
-export async function listShown(page: Page): Promise<void> {
+async function listShown(page: Page): Promise<void> {
   await page.locator('#collectionsscene').getByRole('heading', { name: 'Collections' }).waitFor()
   await page.locator('#collectionsscene article:not(.hidden)').first().waitFor()
 }
 
 /** The card of the collection titled `title` in the list. */
-export function card(page: Page, title: string): Locator {
+function card(page: Page, title: string): Locator {
   const exact = new RegExp(`^${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`)
   return page
     .locator('#collectionsscene article:not(.hidden)')
@@ -57,7 +57,7 @@ export function card(page: Page, title: string): Locator {
 }
 
 /** Clicks Edit on `title`'s card and waits for the Edit form. */
-export async function openEdit(page: Page, title: string): Promise<Locator> {
+async function openEdit(page: Page, title: string): Promise<Locator> {
   await card(page, title).getByRole('link', { name: 'Edit' }).click()
   const form = page.locator('#editcollectionscene')
   await form.getByRole('heading', { name: 'Edit collection' }).waitFor()

@@ -29,7 +29,7 @@ export const OTHER_USER: SeedUser = {
 }
 
 /** The realm of Radicale's 401 (the config's `[auth] realm`, its default). */
-export const REALM = 'Radicale - Password Required'
+const REALM = 'Radicale - Password Required'
 
 /** One event of a seeded calendar: fixed UID and times (UTC). */
 export interface SeedEvent {

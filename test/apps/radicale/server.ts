@@ -30,7 +30,7 @@ import {
 import { basicAuthorization } from './session'
 
 /** Debian's Python, which has the `radicale` module (a pyenv `python3` on PATH may not). */
-export const PYTHON = '/usr/bin/python3'
+const PYTHON = '/usr/bin/python3'
 
 /** Where Debian's `python3-radicale` puts the module. */
 const MODULE = '/usr/lib/python3/dist-packages/radicale/__init__.py'

@@ -23,7 +23,7 @@ export function basicAuthorization(user: Login): string {
  * The body of the web UI's first request after its login form (`PROPFIND /`, depth 0): asks
  * for the signed-in user's principal.
  */
-export const PRINCIPAL_PROPFIND =
+const PRINCIPAL_PROPFIND =
   '<?xml version="1.0" encoding="utf-8" ?><propfind xmlns="DAV:"><prop>' +
   '<current-user-principal /><displayname /></prop></propfind>'
 

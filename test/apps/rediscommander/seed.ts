@@ -8,31 +8,31 @@
 import { createConnection } from 'node:net'
 
 /** A string key. */
-export interface SeedString {
+interface SeedString {
   type: 'string'
   key: string
   value: string
 }
 /** A hash key, its fields in order. */
-export interface SeedHash {
+interface SeedHash {
   type: 'hash'
   key: string
   fields: Array<[string, string]>
 }
 /** A list key, head first (as LRANGE 0 -1 gives it). */
-export interface SeedList {
+interface SeedList {
   type: 'list'
   key: string
   items: string[]
 }
 /** A set key. */
-export interface SeedSet {
+interface SeedSet {
   type: 'set'
   key: string
   members: string[]
 }
 /** A sorted set key: member and score. */
-export interface SeedZSet {
+interface SeedZSet {
   type: 'zset'
   key: string
   members: Array<[string, number]>
@@ -40,7 +40,7 @@ export interface SeedZSet {
 export type SeedKey = SeedString | SeedHash | SeedList | SeedSet | SeedZSet
 
 /** Customers read by `view_key` (hashes under `user:`). */
-export const USERS: SeedHash[] = [
+const USERS: SeedHash[] = [
   {
     type: 'hash',
     key: 'user:1001',
@@ -71,7 +71,7 @@ export const USERS: SeedHash[] = [
 ]
 
 /** Products whose `price` field `edit_hash_field` changes (hashes under `product:`). */
-export const PRODUCTS: SeedHash[] = [
+const PRODUCTS: SeedHash[] = [
   {
     type: 'hash',
     key: 'product:p100',
@@ -102,42 +102,42 @@ export const PRODUCTS: SeedHash[] = [
 ]
 
 /** Orders: the keys `search_keys` finds with `order:*` (strings holding JSON). */
-export const ORDERS: SeedString[] = [
+const ORDERS: SeedString[] = [
   { type: 'string', key: 'order:5001', value: '{"user":1001,"total":49.80,"status":"paid"}' },
   { type: 'string', key: 'order:5002', value: '{"user":1002,"total":59.00,"status":"shipped"}' },
   { type: 'string', key: 'order:5003', value: '{"user":1001,"total":18.50,"status":"open"}' },
 ]
 
 /** Queues (lists) `add_list_value` pushes to. */
-export const QUEUES: SeedList[] = [
+const QUEUES: SeedList[] = [
   { type: 'list', key: 'queue:emails', items: ['welcome:1001', 'receipt:5001'] },
   { type: 'list', key: 'queue:sms', items: ['otp:1002'] },
   { type: 'list', key: 'queue:push', items: ['promo:spring', 'promo:summer'] },
 ]
 
 /** Sessions (strings) `set_ttl` gives an expiry; none expires at start. */
-export const SESSIONS: SeedString[] = [
+const SESSIONS: SeedString[] = [
   { type: 'string', key: 'session:abc', value: 'user=1001;cart=3' },
   { type: 'string', key: 'session:def', value: 'user=1002;cart=0' },
   { type: 'string', key: 'session:ghi', value: 'user=1003;cart=1' },
 ]
 
 /** Draft reports `rename_key` renames (strings under `draft:`). */
-export const DRAFTS: SeedString[] = [
+const DRAFTS: SeedString[] = [
   { type: 'string', key: 'draft:q1-report', value: 'Q1 revenue 120k, 3 new stores' },
   { type: 'string', key: 'draft:q2-report', value: 'Q2 revenue 134k, 1 new store' },
   { type: 'string', key: 'draft:q3-report', value: 'Q3 revenue 128k, no new stores' },
 ]
 
 /** Cached pages `delete_key` deletes (strings under `cache:`). */
-export const CACHES: SeedString[] = [
+const CACHES: SeedString[] = [
   { type: 'string', key: 'cache:homepage', value: '<h1>Welcome to the shop</h1>' },
   { type: 'string', key: 'cache:pricing', value: '<h1>Pricing</h1>' },
   { type: 'string', key: 'cache:faq', value: '<h1>Questions</h1>' },
 ]
 
 /** Keys no workflow touches: the tree and the server info show them. */
-export const OTHERS: SeedKey[] = [
+const OTHERS: SeedKey[] = [
   { type: 'string', key: 'config:currency', value: 'EUR' },
   { type: 'string', key: 'config:maintenance', value: 'off' },
   {

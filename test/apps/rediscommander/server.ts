@@ -30,9 +30,9 @@ import {
 import { SEED, writeSeed } from './seed'
 
 /** The lock directory holding the socket: a fixed path, so the connection id is fixed. */
-export const LOCK_DIR = '/tmp/sitecall-rediscommander'
+const LOCK_DIR = '/tmp/sitecall-rediscommander'
 /** Redis's unix socket, inside {@link LOCK_DIR}. */
-export const REDIS_SOCKET = `${LOCK_DIR}/redis.sock`
+const REDIS_SOCKET = `${LOCK_DIR}/redis.sock`
 /** The connection id Redis Commander derives from {@link REDIS_SOCKET} (database 0). */
 export const CONNECTION_ID = 'U:15874114cfbb95e3:0'
 
@@ -45,7 +45,7 @@ export interface RedisCommanderServer {
 }
 
 /** Redis Commander's CLI script, or null when it is not installed. */
-export function redisCommanderBin(): string | null {
+function redisCommanderBin(): string | null {
   const bin = fileURLToPath(
     new URL('../../../node_modules/redis-commander/bin/redis-commander.js', import.meta.url),
   )

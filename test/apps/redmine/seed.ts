@@ -34,7 +34,7 @@ export const STATUS = {
 } as const
 
 /** Projects, in creation order (ids 1, 2). */
-export const PROJECTS = [
+const PROJECTS = [
   { identifier: 'website', name: 'Website', description: 'The public company website.' },
   { identifier: 'mobile-app', name: 'Mobile App', description: 'The iOS and Android app.' },
 ] as const

@@ -16,7 +16,7 @@ import { freePort, instanceStopper, spawnServer, waitForHttp } from '../childPro
 import { seedJson } from './seed'
 
 /** Where Debian's `redmine` package puts the Rails app. */
-export const REDMINE_ROOT = '/usr/share/redmine'
+const REDMINE_ROOT = '/usr/share/redmine'
 const HERE = fileURLToPath(new URL('.', import.meta.url))
 const GEMS = '/usr/share/rubygems-integration/all/gems'
 
@@ -83,7 +83,7 @@ function run(cmd: string, args: string[], env: NodeJS.ProcessEnv): Promise<void>
  * default data, seed) takes about 15 s, so it is cached under the temp dir, keyed by Redmine's
  * version file and the seed, and written atomically so concurrent starts cannot see half of it.
  */
-export async function templateDatabase(): Promise<string> {
+async function templateDatabase(): Promise<string> {
   const seed = seedJson()
   const hash = createHash('sha256')
     .update(readFileSync(join(REDMINE_ROOT, 'lib/redmine/version.rb')))

@@ -186,7 +186,7 @@ export function messageText(m: SeedMessage, mailbox: string, i: number): string 
 }
 
 /** Contacts of the personal address book (ids 1..n). */
-export const CONTACTS = [
+const CONTACTS = [
   { firstname: 'Grace', surname: 'Hopper', email: 'grace@example.org' },
   { firstname: 'Linus', surname: 'Pauling', email: 'linus@example.org' },
   { firstname: 'Margaret', surname: 'Hamilton', email: 'margaret@example.org' },

@@ -29,7 +29,7 @@ import { appendSeed, imapAnswers } from './imap'
 import { FOLDERS, MAIN_USER, seedSql } from './seed'
 
 /** Debian's Roundcube tree: `public_html` is the web root, its parent the INSTALL_PATH. */
-export const RC_ROOT = '/var/lib/roundcube'
+const RC_ROOT = '/var/lib/roundcube'
 const RC_DEFAULTS = '/etc/roundcube/defaults.inc.php'
 const RC_SQL = '/usr/share/roundcube/SQL/sqlite.initial.sql'
 const PHP = '/usr/bin/php'

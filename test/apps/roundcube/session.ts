@@ -10,7 +10,7 @@ import type { AppInstance } from '../types'
 import { cookieHeader, mergeCookies, setCookiesOf } from '../sessionFetch'
 
 /** The value of the hidden `<input name="...">` in `html`, or null. */
-export function hiddenField(html: string, name: string): string | null {
+function hiddenField(html: string, name: string): string | null {
   const tag = new RegExp(`<input[^>]*name="${name}"[^>]*>`).exec(html)?.[0]
   return tag ? (/value="([^"]*)"/.exec(tag)?.[1] ?? '') : null
 }
@@ -103,7 +103,7 @@ export interface ListRow {
 }
 
 /** The rows of a `list`/`search` answer's `exec` script. */
-export function listRows(exec: string | undefined): ListRow[] {
+function listRows(exec: string | undefined): ListRow[] {
   const rows: ListRow[] = []
   for (const m of (exec ?? '').matchAll(/add_message_row\((\d+),(\{.*?\}),(\{.*?\}),/g)) {
     const cols = JSON.parse(m[2]!) as { subject?: string }

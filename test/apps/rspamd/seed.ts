@@ -13,7 +13,7 @@
 export const USER = { name: 'admin', password: 'Spam-Wrangler-42' }
 
 /** The read-only password (`password` of the controller worker); no workflow uses it. */
-export const VIEWER_PASSWORD = 'Viewer-Only-7'
+const VIEWER_PASSWORD = 'Viewer-Only-7'
 
 /** One multimap map: its file under `maps/`, the symbol it raises, its lines. */
 export interface SeedMap {
@@ -60,7 +60,7 @@ export const SYMBOLS: Array<{ name: string; score: number; description: string }
 ]
 
 /** The action thresholds (`actions` section). */
-export const ACTIONS = { reject: 15, add_header: 6, greylist: 4 }
+const ACTIONS = { reject: 15, add_header: 6, greylist: 4 }
 
 /** Builds a small raw message with a fixed Message-ID (Rspamd's history and learn cache key). */
 export function message(m: {

@@ -22,7 +22,7 @@ import { freePort, instanceStopper, orStop, spawnServer, waitForHttp } from '../
 import { LEARNED, MAPS, SCANNED, TLDS, USER, rspamdConfig } from './seed'
 
 /** Where Debian's `rspamd` package puts the binary. */
-export const RSPAMD = '/usr/bin/rspamd'
+const RSPAMD = '/usr/bin/rspamd'
 
 /** A running Rspamd. */
 export interface RspamdServer {

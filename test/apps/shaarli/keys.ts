@@ -164,7 +164,7 @@ export async function saveEdited(
 }
 
 /** Reverses {@link escapeHtml}. */
-export function unescapeHtml(text: string): string {
+function unescapeHtml(text: string): string {
   return text
     .replace(/&quot;/g, '"')
     .replace(/&#0?39;/g, "'")

@@ -17,7 +17,7 @@ const SALT = '5e1fc0de0b17a5a1d5ea5a1ce0ffee5717c4ca11'
 export const API_SECRET = 'c0ffee5a17ba5e5ec12e7'
 
 /** The title shown in the header and in every page's <title> (the Configure page changes it). */
-export const TITLE = 'Ada Links'
+const TITLE = 'Ada Links'
 /** The instance's timezone; seeded dates are wall-clock times in it. */
 export const TIMEZONE = 'Europe/Paris'
 

@@ -28,7 +28,7 @@ import {
 import { BOOKMARKS, configFile, TIMEZONE, updatesFile, type DataPaths } from './seed'
 
 /** Where Debian's `shaarli` package puts the code. */
-export const SHAARLI_TREE = '/usr/share/shaarli'
+const SHAARLI_TREE = '/usr/share/shaarli'
 const PHP = '/usr/bin/php'
 /** The parts of Debian's tree the instance links to (everything but index.php and the cache link). */
 const LINKED = [

@@ -12,9 +12,6 @@ import { join } from 'node:path'
 /** The one account of the web interface (`[inet_http_server] username/password`): HTTP Basic. */
 export const USER = { name: 'admin', password: 'Keep-them-running-4' } as const
 
-/** The realm Supervisor's 401 names. */
-export const REALM = 'default'
-
 /** One seeded program, as the web UI names it (`group:name`, or `name` when it is its own group). */
 export interface SeedProgram {
   /** The `[program:x]` name. */
@@ -32,16 +29,8 @@ export function namespec(p: SeedProgram): string {
   return p.group ? `${p.group}:${p.name}` : p.name
 }
 
-/** Running programs of the group `web`: the stop workflow's set. */
-export const STOP_SET = ['web:api', 'web:frontend', 'web:websocket'] as const
-/** Programs with `autostart=false`: the start workflow's set. */
-export const START_SET = ['report-builder', 'search-indexer', 'backup-agent'] as const
-/** Running programs: the restart workflow's set. */
-export const RESTART_SET = ['queue-worker', 'cache-warmer', 'metrics-exporter'] as const
 /** Running programs that printed fixed lines: the tail workflow's set. */
 export const TAIL_SET = ['nightly-backup', 'disk-report', 'cert-check'] as const
-/** Running programs of the group `batch` that printed a line: the clear-log workflow's set. */
-export const CLEAR_SET = ['batch:importer', 'batch:exporter', 'batch:mailer'] as const
 
 /** Every seeded program, in the order of the config file (the page sorts them by group, name). */
 export const PROGRAMS: SeedProgram[] = [

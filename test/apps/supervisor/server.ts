@@ -21,7 +21,7 @@ import { PROGRAMS, USER, logPath, namespec, supervisordConf } from './seed'
 import { fetchBasic, readStates, type ProcessInfo } from './session'
 
 /** Where Debian's `supervisor` package puts the daemon. */
-export const SUPERVISORD = '/usr/bin/supervisord'
+const SUPERVISORD = '/usr/bin/supervisord'
 
 /** A running Supervisor. */
 export interface SupervisorServer {

@@ -6,9 +6,9 @@
  */
 import type { StorageState } from '../../../src/shared/trace'
 import type { AppInstance } from '../types'
-import { basicAuthorization, fetchBasic } from '../basicAuth'
+import { fetchBasic } from '../basicAuth'
 
-export { basicAuthorization, fetchBasic }
+export { fetchBasic }
 
 /** An XML-RPC value as this client reads it. */
 export type RpcValue = string | number | boolean | RpcValue[] | { [key: string]: RpcValue }

@@ -19,7 +19,7 @@ export interface FolderConfig {
 }
 
 /** One device as `GET /rest/config` gives it. */
-export interface DeviceConfig {
+interface DeviceConfig {
   deviceID: string
   name: string
   addresses: string[]
@@ -47,7 +47,7 @@ export async function readConfig(
  * `PUT /rest/config` with the whole configuration, as the GUI's `saveConfig()` sends every change
  * in 1.19 (folders, devices, settings alike). Syncthing answers 200 with an empty body.
  */
-export async function writeConfig(
+async function writeConfig(
   app: AppInstance,
   session: StorageState,
   config: SyncthingConfig,

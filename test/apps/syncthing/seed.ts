@@ -26,7 +26,7 @@ export const API_KEY = 'sitecall-syncthing-corpus-key'
  * characters (`CSRF-Token-UDANZ`, `X-CSRF-Token-UDANZ`): a fresh key per start would rename them
  * and stored recordings would no longer fit a new instance.
  */
-export const IDENTITY = {
+const IDENTITY = {
   cert: [
     '-----BEGIN CERTIFICATE-----',
     'MIICHDCCAaKgAwIBAgIIayYW2FPuaFEwCgYIKoZIzj0EAwIwSjESMBAGA1UEChMJ',
@@ -58,14 +58,12 @@ export const IDENTITY = {
 /** The device ID {@link IDENTITY} gives (what `syncthing serve --device-id` prints). */
 export const MY_ID = 'UDANZS5-YQK45H6-ZLNLGAD-CTFY77O-DPHJIEH-6UKJOYN-S4ZTGUD-RHGZVQZ'
 /** The first five characters of {@link MY_ID}: the suffix of the GUI's cookie and header names. */
-export const SHORT_ID = MY_ID.slice(0, 5)
-/** The cookie Syncthing keeps the GUI session in. */
-export const SESSION_COOKIE = `sessionid-${SHORT_ID}`
+const SHORT_ID = MY_ID.slice(0, 5)
 /** The cookie Syncthing sets the CSRF token in; the GUI echoes it in {@link CSRF_HEADER}. */
 export const CSRF_COOKIE = `CSRF-Token-${SHORT_ID}`
 export const CSRF_HEADER = `X-CSRF-Token-${SHORT_ID}`
 /** This device's name as seeded (Settings > General > Device Name). */
-export const MY_NAME = 'workstation'
+const MY_NAME = 'workstation'
 
 /** A remote device: valid device IDs (made by `syncthing generate`, keys thrown away). */
 export interface SeedDevice {
@@ -100,7 +98,7 @@ export interface SeedFolder {
 }
 
 /** Where folders live: relative to the instance dir (the server's cwd), see {@link folderPath}. */
-export const SYNC_DIR = 'Sync'
+const SYNC_DIR = 'Sync'
 
 /**
  * A folder's path as the config holds it. Relative paths are resolved against Syncthing's
@@ -214,7 +212,7 @@ function folderXml(f: SeedFolder): string {
  * and password hash; sync protocol on a loopback port the kernel picks; no global or local
  * discovery, relays, NAT, STUN, usage or crash reports, upgrade checks; no notices waiting.
  */
-export function configXml(guiAddress: string): string {
+function configXml(guiAddress: string): string {
   return [
     '<configuration version="36">',
     ...FOLDERS.map(folderXml),

@@ -19,7 +19,7 @@ import {
 import { API_KEY, FOLDERS, writeSeed } from './seed'
 
 /** Debian's binary. */
-export const SYNCTHING = '/usr/bin/syncthing'
+const SYNCTHING = '/usr/bin/syncthing'
 
 /**
  * The GUI address the config file holds. The real one (a free port) is given with

@@ -13,7 +13,7 @@ import { CSRF_COOKIE, CSRF_HEADER } from './seed'
 type Cookie = StorageState['cookies'][number]
 
 /** `Authorization: Basic` for a user name and password (RFC 7617). */
-export function basicAuth(user: { name: string; password: string }): string {
+function basicAuth(user: { name: string; password: string }): string {
   return `Basic ${Buffer.from(`${user.name}:${user.password}`).toString('base64')}`
 }
 
@@ -55,7 +55,7 @@ export async function signInByHttp(
 }
 
 /** The CSRF token a session holds, or null. */
-export function csrfOf(session: StorageState | undefined): string | null {
+function csrfOf(session: StorageState | undefined): string | null {
   return session?.cookies.find((c) => c.name === CSRF_COOKIE)?.value ?? null
 }
 

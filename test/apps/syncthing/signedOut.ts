@@ -13,7 +13,7 @@ import { READ_CONFIG } from './reads'
 import { MY_ID, seededFolder } from './seed'
 
 /** The page that sets the CSRF cookie once the login was answered. */
-export const SIGNED_IN_PAGE: RequestKey = { method: 'GET', path: '/' }
+const SIGNED_IN_PAGE: RequestKey = { method: 'GET', path: '/' }
 
 /** Resolves once the page's own rescan request (`POST /rest/db/scan`) has been answered. */
 function rescanAnswered(page: Page): Promise<unknown> {

@@ -19,7 +19,7 @@ export async function waitForFirstSync(page: Page): Promise<void> {
 }
 
 /** The sidebar's search box. */
-export function searchBox(page: Page): Locator {
+function searchBox(page: Page): Locator {
   return page.locator('.tc-sidebar-search input').first()
 }
 

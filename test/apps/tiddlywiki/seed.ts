@@ -9,7 +9,7 @@ export interface SeedTiddler {
 }
 
 /** The wiki's content: a small team wiki with notes, recipes and plans. */
-export const SEED_TIDDLERS: SeedTiddler[] = [
+const SEED_TIDDLERS: SeedTiddler[] = [
   {
     title: 'Welcome',
     tags: [],

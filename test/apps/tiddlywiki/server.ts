@@ -13,7 +13,7 @@ import {
 import { writeSeed } from './seed'
 
 /** TiddlyWiki's Node entry point, installed as a dev dependency. */
-export const TIDDLYWIKI_JS = resolve('node_modules/tiddlywiki/tiddlywiki.js')
+const TIDDLYWIKI_JS = resolve('node_modules/tiddlywiki/tiddlywiki.js')
 
 /** A running TiddlyWiki server (Node, the client-server edition) on loopback. */
 export interface TiddlyWikiServer {

@@ -5,7 +5,7 @@ import type { AnswerKey, AppInstance } from '../types'
  * The CSRF guard of TiddlyWiki's server: every PUT and DELETE must carry this header (the browser
  * client's `$tw.utils.httpRequest` adds it), else the server answers 403.
  */
-export const WRITE_HEADERS = { 'x-requested-with': 'TiddlyWiki' }
+const WRITE_HEADERS = { 'x-requested-with': 'TiddlyWiki' }
 
 /** A tiddler as `GET /recipes/default/tiddlers/<title>` answers it (tags as one string). */
 export interface StoredTiddler {

@@ -20,7 +20,7 @@ export function mustPass(problem: string | null): void {
 }
 
 /** GETs `path` as the checker (text APIs, status) and returns the text; throws unless 200. */
-export async function checkerText(app: AppInstance, path: string): Promise<string> {
+async function checkerText(app: AppInstance, path: string): Promise<string> {
   const res = await app.fetch(path, { headers: { authorization: basicAuthorization(CHECKER) } })
   const text = await res.text()
   if (res.status !== 200) throw new Error(`GET ${path} answered ${res.status}`)
@@ -57,7 +57,7 @@ export async function listHosts(app: AppInstance): Promise<Map<string, string[]>
 }
 
 /** Opens `page` (`/manager/html`, `/host-manager/html`) signed in: its cookie and nonce. */
-export async function visit(app: AppInstance, session: StorageState, page: string): Promise<Visit> {
+async function visit(app: AppInstance, session: StorageState, page: string): Promise<Visit> {
   const res = await app.fetch(page, { session })
   const html = await res.text()
   if (res.status !== 200) throw new Error(`GET ${page} answered ${res.status}`)
@@ -65,7 +65,7 @@ export async function visit(app: AppInstance, session: StorageState, page: strin
 }
 
 /** The text of the page's "Message:" box (`OK - Stopped application ...`), entities decoded. */
-export function messageOf(html: string): string {
+function messageOf(html: string): string {
   const pre = /Message:[\s\S]*?<pre>([\s\S]*?)<\/pre>/.exec(html)?.[1] ?? ''
   return pre
     .replace(/&#47;/g, '/')

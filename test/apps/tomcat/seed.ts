@@ -51,7 +51,7 @@ export const APPS: SeedApp[] = [
  * sessions idle at least N minutes; these ages keep every threshold the workflows use (60, 150,
  * 300) far from any age, so the expected count holds for an hour after the start.
  */
-export const SESSION_AGES_MIN = [0, 90, 200, 400, 800] as const
+const SESSION_AGES_MIN = [0, 90, 200, 400, 800] as const
 
 /** Sessions of a seeded session app that outlive "expire idle ≥ `minutes`". */
 export function sessionsLeftAfter(minutes: number): number {
@@ -59,7 +59,7 @@ export function sessionsLeftAfter(minutes: number): number {
 }
 
 /** The virtual hosts server.xml declares besides `localhost` (Host Manager lists them). */
-export const HOSTS = [
+const HOSTS = [
   'intranet.example.test',
   'legacy.example.test',
   'blog.example.test',

@@ -12,9 +12,9 @@ import { APPS, CHECKER, SESSION_SEED_JSP, baseFiles } from './seed'
 import { basicAuthorization } from './session'
 
 /** Debian's CATALINA_HOME (tomcat10 + libtomcat10-java). */
-export const CATALINA_HOME = '/usr/share/tomcat10'
+const CATALINA_HOME = '/usr/share/tomcat10'
 /** Debian's tomcat10-admin: the Manager and Host Manager web apps. */
-export const ADMIN_APPS = '/usr/share/tomcat10-admin'
+const ADMIN_APPS = '/usr/share/tomcat10-admin'
 const JAVA = '/usr/bin/java'
 
 /** A running Tomcat. */

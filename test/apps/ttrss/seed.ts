@@ -8,13 +8,13 @@
 /** The user every workflow signs in as (tt-rss's internal auth, MODE2 salted SHA-256). */
 export const MAIN_USER = { name: 'reader', password: 'feeds-2026' }
 /** A fixed salt: tt-rss hashes MODE2 passwords as sha256(salt . password). */
-export const MAIN_SALT = 'sitecall0ttrss0salt0for0the0reader0account0fixed0value'
+const MAIN_SALT = 'sitecall0ttrss0salt0for0the0reader0account0fixed0value'
 
 /** The made-up host every feed URL names; only the instance's proxy answers for it. */
 export const FEED_HOST = 'feeds.example'
 
 /** One item of a seeded feed. */
-export interface SeedItem {
+interface SeedItem {
   title: string
   /** A short paragraph: search reads it too. */
   body: string
@@ -293,7 +293,7 @@ export function feedId(title: string): number {
 }
 
 /** The labels (created through SQL with fixed ids; tt-rss shows label N as feed -1024-N). */
-export const LABELS = ['Read later', 'Recipes']
+const LABELS = ['Read later', 'Recipes']
 
 const xml = (s: string) =>
   s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
@@ -360,7 +360,7 @@ export function seedSql(): string {
 }
 
 /** Articles seeded as starred (by title), set after the feeds were fetched. */
-export const STARRED = ['Geminid meteor shower peaks in December', 'Sourdough starter in five days']
+const STARRED = ['Geminid meteor shower peaks in December', 'Sourdough starter in five days']
 
 /** SQL run once the feeds were fetched: the starred articles. */
 export function afterFetchSql(): string {

@@ -38,7 +38,7 @@ import { afterFetchSql, FEED_HOST, FEEDS, feedXml, seedSql, SUBSCRIBED } from '.
 const run = promisify(execFile)
 
 /** Debian's tt-rss web root (`tt-rss` package) and its PostgreSQL schema. */
-export const TTRSS_WWW = '/usr/share/tt-rss/www'
+const TTRSS_WWW = '/usr/share/tt-rss/www'
 const TTRSS_SCHEMA = '/usr/share/tt-rss/schema/ttrss_schema_pgsql.sql'
 const PHP = '/usr/bin/php'
 const SETPRIV = '/usr/bin/setpriv'

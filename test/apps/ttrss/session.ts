@@ -42,7 +42,7 @@ export async function signInByHttp(
 }
 
 /** The session's CSRF token, read from the main page as the page script reads it. */
-export async function csrfToken(app: AppInstance, session: StorageState): Promise<string> {
+async function csrfToken(app: AppInstance, session: StorageState): Promise<string> {
   const res = await app.fetch('/index.php', { session })
   const token = /const __csrf_token = "(\w+)"/.exec(await res.text())?.[1]
   if (!token) throw new Error(`the main page holds no CSRF token (${res.status})`)

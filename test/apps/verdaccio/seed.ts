@@ -21,7 +21,7 @@ export const PRIVATE_PACKAGE: PackageSeed = {
  * An older release of lunar-phase, published before the seed's 1.2.0, so its versions list has
  * two entries and the person can open the older one.
  */
-export const OLD_LUNAR_PHASE: PackageSeed = {
+const OLD_LUNAR_PHASE: PackageSeed = {
   name: 'lunar-phase',
   version: '1.1.0',
   description: 'Phase of the moon for a given date (old)',

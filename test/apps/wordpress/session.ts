@@ -32,7 +32,7 @@ function parseSetCookie(header: string, host: string): Cookie | null {
 }
 
 /** Adds the cookies a response sets to `cookies`, dropping those it expires. */
-export function keepCookies(cookies: Cookie[], res: Response, host: string): Cookie[] {
+function keepCookies(cookies: Cookie[], res: Response, host: string): Cookie[] {
   let jar = cookies
   for (const header of res.headers.getSetCookie()) {
     const cookie = parseSetCookie(header, host)

@@ -15,7 +15,7 @@ export const ADMIN = { name: 'Admin', password: 'Sitecall-Mon-2026' }
 const STOCK_PASSWORD = 'zabbix'
 
 /** Host groups added by the seed, in id order (after Zabbix's own groups). */
-export const HOST_GROUPS = [
+const HOST_GROUPS = [
   'Web servers',
   'Database servers',
   'Office printers',
@@ -26,7 +26,7 @@ export const HOST_GROUPS = [
 ]
 
 /** Hosts added by the seed: [technical name, visible name, host group]. */
-export const HOSTS: Array<[string, string, string]> = [
+const HOSTS: Array<[string, string, string]> = [
   ['web-01', 'Web frontend 1', 'Web servers'],
   ['web-02', 'Web frontend 2', 'Web servers'],
   ['db-01', 'Primary database', 'Database servers'],
@@ -36,10 +36,10 @@ export const HOSTS: Array<[string, string, string]> = [
 ]
 
 /** The user group the seeded users belong to. */
-export const USER_GROUP = 'Operators'
+const USER_GROUP = 'Operators'
 
 /** Users added by the seed: [username, first name, last name]. */
-export const USERS: Array<[string, string, string]> = [
+const USERS: Array<[string, string, string]> = [
   ['alice.martin', 'Alice', 'Martin'],
   ['bruno.keller', 'Bruno', 'Keller'],
   ['chloe.dubois', 'Chloe', 'Dubois'],
@@ -67,7 +67,7 @@ export async function apiCall<T = unknown>(
 }
 
 /** Signs in to the API as Admin (with `password`); resolves the API token. */
-export function apiLogin(origin: string, password = ADMIN.password): Promise<string> {
+function apiLogin(origin: string, password = ADMIN.password): Promise<string> {
   return apiCall<string>(origin, 'user.login', { username: ADMIN.name, password }, null)
 }
 

@@ -26,7 +26,7 @@ import { postgresUnavailable, startPostgresCluster, stopPostgresCluster } from '
 import { seedThroughApi } from './seed'
 
 /** Debian's Zabbix web root (`zabbix-frontend-php`) and SQL files (`zabbix-server-pgsql`). */
-export const ZABBIX_WWW = '/usr/share/zabbix'
+const ZABBIX_WWW = '/usr/share/zabbix'
 const ZABBIX_SQL = '/usr/share/zabbix-server-pgsql'
 const CONFIG_CLASS = join(ZABBIX_WWW, 'include/classes/core/CConfigFile.php')
 const PHP = '/usr/bin/php8.2'

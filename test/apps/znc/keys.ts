@@ -11,7 +11,7 @@ import type { AppInstance } from '../types'
 export const WEBADMIN = '/mods/global/webadmin'
 
 /** Undoes the HTML escaping ZNC's templates apply to values. */
-export function unescapeHtml(text: string): string {
+function unescapeHtml(text: string): string {
   return text
     .replace(/&lt;/g, '<')
     .replace(/&gt;/g, '>')

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto'
 
 /** A seeded network of a user: its name, its one server line, and whether ZNC connects it. */
-export interface SeedNetwork {
+interface SeedNetwork {
   name: string
   /** `host [+]port`, as ZNC's config and the webadmin's server list write it. */
   server: string
@@ -43,7 +43,7 @@ const net = (name: string, active: boolean): SeedNetwork => ({ name, server: SEE
  * The other users. alice, bob and carol are the ones nicks are changed for, networks added to and
  * networks disabled of; dave, erin and frank exist for the delete workflow only.
  */
-export const USERS: SeedUser[] = [
+const USERS: SeedUser[] = [
   {
     name: 'alice',
     password: 'alice-Pass-2026',
@@ -95,7 +95,7 @@ export const USERS: SeedUser[] = [
 ]
 
 /** Global settings (ZNC's defaults, written out): the settings workflows change the delay. */
-export const CONNECT_DELAY = 5
+const CONNECT_DELAY = 5
 export const SERVER_THROTTLE = 30
 
 /** The seeded user named `name` (throws for an unknown one: keys only name seeded users). */

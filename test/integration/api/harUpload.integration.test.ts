@@ -122,6 +122,19 @@ describe('HAR files streamed to the app (issue 26 item 2.2)', () => {
     expect((await upload(chromeHar(), 'sk_not_a_token')).status).toBe(401)
   })
 
+  it('refuses a body sent as JSON, which no upload received', async () => {
+    const res = await fetch(`${h.base}/app-api/har-upload`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Bearer ${h.core.ownerToken}`,
+      },
+      body: JSON.stringify({ uploadId: 42, log: {} }),
+    })
+    expect(res.status).toBe(400)
+    expect(await res.json()).toMatchObject({ error: { code: 'bad_request' } })
+  })
+
   it('names the file, not the temp path, when it is not a HAR', async () => {
     const sent = await upload('{"not": "a har"}')
     const id = (sent.body.value as { uploadId: string }).uploadId

@@ -8,7 +8,7 @@ import { createCore, LOCAL_TENANT, type Core, type CoreConfig } from '../../../s
 import { chromiumArgs } from '../../../src/main/recorder/chromium'
 import type { StorageState } from '../../../src/shared/trace'
 
-export const CHROMIUM = '/usr/bin/chromium'
+const CHROMIUM = '/usr/bin/chromium'
 const ARGS = chromiumArgs()
 
 export interface IndexCore {

@@ -129,7 +129,7 @@ export function addNoteTool(site: NotesSite): ToolSpec {
 }
 
 /** The ref of the snapshot line `<role> "<name>" … [ref=eN]`. */
-export function refOf(snapshotText: string, role: string, name: string): string {
+function refOf(snapshotText: string, role: string, name: string): string {
   const line = snapshotText
     .split('\n')
     .find((l) => l.includes(`${role} ${JSON.stringify(name)}`) && l.includes('[ref='))

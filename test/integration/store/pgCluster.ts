@@ -15,7 +15,7 @@ import pg from 'pg'
 const run = promisify(execFile)
 
 /** Debian's PostgreSQL 15 server binaries (package `postgresql-15`, pulled in by `postgresql`). */
-export const PG_BIN = '/usr/lib/postgresql/15/bin'
+const PG_BIN = '/usr/lib/postgresql/15/bin'
 const PG_USER = 'postgres'
 const isRoot = (): boolean => process.getuid?.() === 0
 

@@ -3,7 +3,7 @@ import { createServer, type IncomingHttpHeaders } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { ToolSpec } from '../../../src/shared/toolSpec'
 
-export interface SeenRequest {
+interface SeenRequest {
   method: string
   url: string
   headers: IncomingHttpHeaders

@@ -2,11 +2,12 @@ import { ServiceError } from '../../../shared/errors'
 import { parseScopeParam, type ApiScope } from '../../../shared/apiScopes'
 import type { OAuthClient, OAuthRepository } from '../../store/oauthRepository'
 import { isS256Challenge, randomSecret } from '../../surface/secrets'
+import { queryParam } from '../../../shared/queryParam'
 
 /** RFC 6749 §4.1.2 recommends at most 10 minutes for a code; ours lives 5. */
-export const CODE_LIFE_MS = 5 * 60_000
+const CODE_LIFE_MS = 5 * 60_000
 /** How long a consent page may wait for the owner's Approve or Deny. */
-export const CONSENT_LIFE_MS = 10 * 60_000
+const CONSENT_LIFE_MS = 10 * 60_000
 /** Scope granted when the request names none (RFC 6749 §3.3 lets the server pick a default). */
 const DEFAULT_SCOPES: ApiScope[] = ['tools:read']
 const MAX_PENDING = 1000
@@ -27,14 +28,14 @@ export interface PendingConsent {
  * client with an error (RFC 6749 §4.1.2.1), or refuse without redirecting (the client or its
  * redirect URI cannot be trusted).
  */
-export type AuthorizationCheck =
+type AuthorizationCheck =
   | { kind: 'consent'; consent: PendingConsent }
   | { kind: 'redirect'; url: string }
   | { kind: 'refuse'; error: ServiceError }
 
 export interface Authorizations {
   /** Checks an authorization request's query (RFC 6749 §4.1.1 with RFC 7636 §4.3). */
-  check(query: Record<string, unknown>, issuer: string): AuthorizationCheck
+  check(query: unknown, issuer: string): AuthorizationCheck
   /** A consent still waiting, or null (unknown, decided or expired). */
   pending(id: string): PendingConsent | null
   /**
@@ -61,7 +62,10 @@ export function createAuthorizations(deps: {
 
   return {
     check(query, issuer) {
-      const one = (name: string) => (typeof query[name] === 'string' ? query[name] : undefined)
+      const one = (name: string) => {
+        const value = queryParam(query, name)
+        return typeof value === 'string' ? value : undefined
+      }
       const clientId = one('client_id')
       const client = clientId === undefined ? null : repo.getClient(clientId)
       if (!client)

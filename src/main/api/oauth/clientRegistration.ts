@@ -3,6 +3,7 @@ import { ServiceError } from '../../../shared/errors'
 import type { OAuthClient, OAuthRepository } from '../../store/oauthRepository'
 import { createRateLimiter, type RateLimits } from '../rateLimit'
 import { randomSecret } from '../../surface/secrets'
+import { safeUrl } from '../../../shared/safeJson'
 
 /** What `POST /oauth/clients` answers (RFC 7591 §3.2.1). Times in seconds since the epoch. */
 export interface ClientInformation {
@@ -28,7 +29,7 @@ export interface RegistrationLimits extends RateLimits {
   maxClients: number
 }
 
-export const DEFAULT_REGISTRATION_LIMITS: RegistrationLimits = {
+const DEFAULT_REGISTRATION_LIMITS: RegistrationLimits = {
   perMinute: 10,
   burst: 30,
   maxClients: 500,
@@ -74,12 +75,8 @@ export function createClientRegistrar(
  */
 export function isAllowedRedirectUri(value: string): boolean {
   if (value.length > MAX_URI_LENGTH) return false
-  let url: URL
-  try {
-    url = new URL(value)
-  } catch {
-    return false
-  }
+  const url = safeUrl(value)
+  if (!url) return false
   if (url.hash || value.includes('#') || url.username || url.password) return false
   if (url.protocol === 'https:') return true
   return url.protocol === 'http:' && LOOPBACK_NAMES.has(url.hostname)
@@ -114,7 +111,7 @@ export function registerClient(
 }
 
 /** The RFC 7591 §3.2.1 view of a stored client. */
-export function clientInformation(client: OAuthClient): ClientInformation {
+function clientInformation(client: OAuthClient): ClientInformation {
   return {
     client_id: client.id,
     client_id_issued_at: Math.floor(client.createdAt / 1000),

@@ -3,15 +3,15 @@ import type { OAuthClient, OAuthFamily, OAuthRepository } from '../../store/oaut
 import { randomSecret, verifyS256 } from '../../surface/secrets'
 
 /** interface.md "Limits": owner and access token life, one hour. */
-export const ACCESS_TOKEN_LIFE_MS = 60 * 60_000
+const ACCESS_TOKEN_LIFE_MS = 60 * 60_000
 /** interface.md "Limits": refresh token life, 30 days (each rotation starts a new 30 days). */
-export const REFRESH_TOKEN_LIFE_MS = 30 * 24 * 60 * 60_000
+const REFRESH_TOKEN_LIFE_MS = 30 * 24 * 60 * 60_000
 /** Prefixes tell our bearer values apart at a glance (and in leak scanners). */
 export const ACCESS_TOKEN_PREFIX = 'svc_oat_'
-export const REFRESH_TOKEN_PREFIX = 'svc_ort_'
+const REFRESH_TOKEN_PREFIX = 'svc_ort_'
 
 /** RFC 6749 §5.1 successful token response. */
-export interface TokenResponse {
+interface TokenResponse {
   access_token: string
   token_type: 'Bearer'
   /** Seconds. */
@@ -38,7 +38,7 @@ export class OAuthError extends Error {
 }
 
 /** What an access token presented as a bearer value stands for. */
-export type AccessCheck =
+type AccessCheck =
   | { kind: 'valid'; familyId: string; clientId: string; tenant: string; scopes: ApiScope[] }
   | { kind: 'expired' | 'revoked' | 'unknown' }
 

@@ -15,11 +15,11 @@ import {
 } from '../../surface/openapi/routeSchema'
 
 /** interface.md "Versioning" 2: the description's OpenAPI version and its own version string. */
-export const OPENAPI_VERSION = '3.1.0'
-export const API_VERSION = '2026.09.28'
+const OPENAPI_VERSION = '3.1.0'
+const API_VERSION = '2026.09.28'
 
 /** Marks an operation whose route declares no contract (`schema`) of its own. */
-export const UNDOCUMENTED = 'x-undocumented'
+const UNDOCUMENTED = 'x-undocumented'
 
 const AUTH_ERRORS: Record<RouteAuth, string[]> = {
   key: [
@@ -168,7 +168,7 @@ function oauth2Scheme(base: string) {
 }
 
 /** Fastify's `:name` and `*` as OpenAPI path templates. */
-export function openApiPath(url: string): string {
+function openApiPath(url: string): string {
   return url.replace(/:([A-Za-z0-9_]+)/g, '{$1}').replace(/\*$/, '{wildcard}')
 }
 

@@ -8,6 +8,7 @@ import { DEADLINE, IDEMPOTENCY_CALL, toolCallErrors } from '../../surface/openap
 import { schemaRef } from '../../surface/openapi/components'
 import { validBody } from '../routeValidation'
 import type { ServerDeps } from '../serverDeps'
+import { safeJson } from '../../../shared/safeJson'
 
 /** What the compose route answers besides a tool call's refusals (see `composeCallResult`). */
 const COMPOSE_ERRORS = [
@@ -94,12 +95,7 @@ async function asEnvelope(
   payload: unknown,
 ): Promise<unknown> {
   if (reply.statusCode < 400 || typeof payload !== 'string') return payload
-  let body: unknown
-  try {
-    body = JSON.parse(payload)
-  } catch {
-    return payload
-  }
+  const body = safeJson(payload)
   if (!isRefusal(body)) return payload
   return JSON.stringify({ ok: false, code: body.error.code, error: body.error })
 }

@@ -18,7 +18,7 @@ import { routeSchema } from '../../surface/openapi/routeSchema'
 import { OPERATION_KEY, json, billing } from '../../surface/openapi/docParts'
 
 /** The result of an index receipt: the search result's shape plus `routing` (interface.md "B"). */
-export interface IndexResult {
+interface IndexResult {
   status: 'candidate' | 'unavailable'
   tools: ToolMatch[]
   index_endpoint: string

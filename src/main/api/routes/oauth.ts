@@ -16,6 +16,7 @@ import { routeSchema } from '../../surface/openapi/routeSchema'
 import { json } from '../../surface/openapi/docParts'
 import { OAUTH_CLIENT_BODY_SCHEMA, type OAuthClientBody } from '../../../shared/accountApiSchemas'
 import { validBody } from '../routeValidation'
+import { queryParam } from '../../../shared/queryParam'
 
 export interface OAuthRouteDeps {
   oauthRepo: OAuthRepository
@@ -255,10 +256,7 @@ function sendSession(
 function showConsent(deps: OAuthRouteDeps, request: FastifyRequest, reply: FastifyReply) {
   const session = ownerSession(deps, request, true)
   if (!session) return signInNeeded(request, reply)
-  const checked = deps.authorizations.check(
-    request.query as Record<string, unknown>,
-    baseOf(request),
-  )
+  const checked = deps.authorizations.check(request.query, baseOf(request))
   if (checked.kind === 'refuse') throw checked.error
   if (checked.kind === 'redirect') return reply.redirect(checked.url, 302)
   if (readCookie(request.headers.cookie, cookieName(request)) !== session)
@@ -325,7 +323,7 @@ function ownerSession(
 ): string | null {
   const candidates = [
     /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1],
-    allowQuery ? (request.query as Record<string, unknown>).token : undefined,
+    allowQuery ? queryParam(request.query, 'token') : undefined,
     readCookie(request.headers.cookie, cookieName(request)),
   ]
   return (

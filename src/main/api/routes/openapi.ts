@@ -6,7 +6,7 @@ import { routeSchema } from '../../surface/openapi/routeSchema'
 import { json } from '../../surface/openapi/docParts'
 
 /** Path of the machine-readable description (interface.md "B"). */
-export const OPENAPI_PATH = '/openapi.json'
+const OPENAPI_PATH = '/openapi.json'
 
 /**
  * `GET /openapi.json` (interface.md "B", "Versioning" 2): like every route of the account API but the

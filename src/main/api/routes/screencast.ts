@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify'
 import { routeSchema } from '../../surface/openapi/routeSchema'
 import { openScreencastView } from '../screencastLink'
 import type { ServerDeps } from '../serverDeps'
+import { safeJson } from '../../../shared/safeJson'
 
 /** Largest viewer message: a pasted text of 100 000 characters, 4 bytes each at worst, and JSON. */
 const MAX_MESSAGE_BYTES = 512 * 1024
@@ -77,18 +78,10 @@ export function registerScreencastRoutes(app: FastifyInstance, deps: ServerDeps)
           deps.signIn.flows,
         )
         socket.on('message', (data, isBinary) =>
-          view.receive(isBinary ? undefined : parse(data.toString())),
+          view.receive(isBinary ? undefined : safeJson(data.toString())),
         )
         socket.on('close', () => view.end())
       },
     })
   })
-}
-
-function parse(text: string): unknown {
-  try {
-    return JSON.parse(text)
-  } catch {
-    return undefined
-  }
 }

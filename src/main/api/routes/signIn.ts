@@ -129,6 +129,7 @@ export function registerSignInRoutes(app: FastifyInstance, deps: SignInRouteDeps
       try {
         used = flowOf(token)
       } catch {
+        // A link not opened or whose sign-in never started: it is declined unused below.
         used = null
       }
       // A used link declines by cancelling the sign-in it started; an open one is closed unused.

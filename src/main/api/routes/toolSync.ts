@@ -10,9 +10,10 @@ import { json, OPERATION_KEY } from '../../surface/openapi/docParts'
 import { routeSchema, type ParamDoc } from '../../surface/openapi/routeSchema'
 import { operationKey } from '../operationKey'
 import { validBody } from '../routeValidation'
+import { queryParam } from '../../../shared/queryParam'
 
 /** Most changes one pull answers (`limit` may ask fewer); the rest come with `more`. */
-export const MAX_SYNC_PAGE = 500
+const MAX_SYNC_PAGE = 500
 
 const refusal = (message: string) => ({ 'x-message': message })
 const REVISION = Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], {
@@ -75,7 +76,7 @@ export interface ToolSyncDeps {
 
 /** A non-negative whole number of a query parameter, or `fallback` when absent; else 400. */
 function queryNumber(request: FastifyRequest, name: string, fallback: number | null): number {
-  const value = (request.query as Record<string, unknown>)[name]
+  const value = queryParam(request.query, name)
   if (value === undefined && fallback !== null) return fallback
   if (typeof value !== 'string' || !/^[0-9]{1,15}$/.test(value))
     throw new ServiceError('invalid_input', `"${name}" is a whole number of 0 or more.`)

@@ -9,17 +9,10 @@ import { createOrdersState } from './state'
 import type { OrdersRequestRecord, OrdersState } from './state'
 import type { OrdersDemoOptions } from './types'
 
-export type { OrdersRequestRecord, OrdersState } from './state'
-export { ORDERS_FAULTS, DEFAULT_USER, SHIPPING } from './types'
-export type {
-  Order,
-  OrdersDemoOptions,
-  OrdersFault,
-  OrdersSwitches,
-  OrdersUser,
-  Shipping,
-} from './types'
-export { OPERATIONS, PERSISTED, queryHash } from './graphqlQueries'
+export type { OrdersState } from './state'
+export { ORDERS_FAULTS, DEFAULT_USER } from './types'
+export type { Order, OrdersDemoOptions, OrdersSwitches } from './types'
+export { OPERATIONS, queryHash } from './graphqlQueries'
 export { TOKEN_KEY } from './spaScripts'
 
 /**

@@ -44,6 +44,7 @@ async function checkCode(state: OrdersState, user: OrdersUser, code: string): Pr
     })
     return result.valid
   } catch {
+    // A code the TOTP library cannot read is a wrong code, as a person would be told.
     return false
   }
 }

@@ -19,6 +19,7 @@ function load(): Lemmatizer | null {
     try {
       lemmatizer = createRequire(import.meta.url)('wink-lemmatizer') as Lemmatizer
     } catch {
+      // wink-lemmatizer not installed: words are taken as written.
       lemmatizer = null
     }
   }

@@ -48,6 +48,7 @@ function load(): Set<string> | null {
     for (const short of shortNames(all)) all.add(short)
     return all
   } catch {
+    // simple-icons missing or unreadable: no product names are known.
     return null
   }
 }

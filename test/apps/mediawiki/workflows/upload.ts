@@ -4,7 +4,7 @@ import { getPage, pageInfo, postForm, rawText } from '../http'
 import { hiddenField } from '../session'
 
 /** A 1×1 PNG: the file the person picks from their disk. */
-export const PICTURE = Buffer.from(
+const PICTURE = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
   'base64',
 )

@@ -11,7 +11,7 @@ import { HISTORY } from '../seed'
 import { LISTGROUPS } from './queue'
 
 /** `GET /jsonrpc/history` (`?=false`): the History tab's list. */
-export const HISTORY_READ: RequestKey = { method: 'GET', path: '/jsonrpc/history' }
+const HISTORY_READ: RequestKey = { method: 'GET', path: '/jsonrpc/history' }
 
 /** Seeded downloads no workflow deletes: every list read must show them. */
 const ALWAYS = ['Big Buck Bunny 2008 1080p BluRay x264', 'Ubuntu Noble Desktop amd64 ISO']

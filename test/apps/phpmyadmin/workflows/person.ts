@@ -42,7 +42,7 @@ export function linkText(scope: Page | Locator, text: string): Locator {
 }
 
 /** A tab of the top menu (Browse, Structure, SQL, Search, Insert, Export, Databases...). */
-export function tab(page: Page, name: string): Locator {
+function tab(page: Page, name: string): Locator {
   return linkText(page.locator('#topmenu'), name)
 }
 

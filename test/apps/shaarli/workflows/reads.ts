@@ -31,7 +31,7 @@ const linksTo = (text: string, title: string): boolean => {
  * A list read's check: null when the page lists the bookmark `expected[value].shows` and not
  * `expected[value].hides` (so an unfiltered list does not pass), else what is wrong.
  */
-export function listHolds(
+function listHolds(
   result: unknown,
   expected: Record<string, ListExpectation>,
   used: string | number | boolean | undefined,
