@@ -39,7 +39,7 @@ export interface PrincipalRow {
 }
 
 /** The rows of the principal list of `type` (1 people, 2 resources, 3 groups). */
-export async function principals(
+async function principals(
   app: AppInstance,
   session: StorageState,
   type: number,

@@ -67,7 +67,7 @@ export const PRINCIPALS: SeedPrincipal[] = [
 ]
 
 /** Group memberships of the seed: group username → member usernames. */
-export const MEMBERS: Record<string, string[]> = {
+const MEMBERS: Record<string, string[]> = {
   sales: ['bob', 'carol'],
   support: ['irene', 'kevin'],
   engineering: ['laura', 'mike'],
@@ -75,7 +75,7 @@ export const MEMBERS: Record<string, string[]> = {
 }
 
 /** A seeded person's password. */
-export const passwordOf = (username: string): string => `${username}-Pass-2026`
+const passwordOf = (username: string): string => `${username}-Pass-2026`
 
 /** The create form's fields for `p` (what the "Create Principal" page posts). */
 export function principalFields(

@@ -43,7 +43,7 @@ import { ADMIN, seedThroughUi } from './seed'
 const run = promisify(execFile)
 
 /** Debian's DAViCal tree (`davical` package): web root, libraries and database scripts. */
-export const DAVICAL_HOME = '/usr/share/davical'
+const DAVICAL_HOME = '/usr/share/davical'
 const CREATE_DATABASE = join(DAVICAL_HOME, 'dba/create-database.sh')
 const PHP = '/usr/bin/php8.2'
 const DATABASE = 'davical'

@@ -95,7 +95,7 @@ export const SAVE_ACCOUNT: RequestKey = page(
 export const EDITOR_PAGE: RequestKey = { method: 'GET', path: '/templates/account/edit.php' }
 
 /** A page's hidden `sec_token` (LAM's CSRF token: one per session, in every form). */
-export function secToken(html: string): string {
+function secToken(html: string): string {
   const m = /name="sec_token"[^>]*value="([^"]+)"/.exec(html)
   if (!m) throw new Error('the page holds no sec_token')
   return m[1]!

@@ -19,7 +19,7 @@ export const ADMIN = { dn: `cn=admin,${SUFFIX}`, password: 'Ldap-admin-2026' }
  * The password of LAM's own settings pages (the server profile's `Passwd` and the main
  * configuration's): not the Debian default `lam`, so it never matches a path or a value by chance.
  */
-export const CONFIG_PASSWORD = 'Lam-settings-2026'
+const CONFIG_PASSWORD = 'Lam-settings-2026'
 
 /** A seeded user: `uid=<uid>,ou=people,dc=example,dc=org`. */
 export interface User {

@@ -34,7 +34,7 @@ import {
 import { ADMIN, SUFFIX, mainConfig, seedLdif, serverProfile, slapdConf } from './seed'
 
 /** Where Debian's `ldap-account-manager` package puts the code. */
-export const LAM_TREE = '/usr/share/ldap-account-manager'
+const LAM_TREE = '/usr/share/ldap-account-manager'
 /** Debian's config dir (the tree's `config` link), read for its stock templates only. */
 const LAM_CONFIG = '/var/lib/ldap-account-manager/config'
 const PHP = '/usr/bin/php'
