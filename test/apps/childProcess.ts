@@ -3,7 +3,7 @@
  * free loopback port, in its own process group (so stopping it reaches the workers it forks), and
  * waits until it answers HTTP before a test uses it.
  */
-import { spawn, type ChildProcess } from 'node:child_process'
+import { execFile, spawn, type ChildProcess } from 'node:child_process'
 import { createServer } from 'node:net'
 
 /** A port on 127.0.0.1 that was free a moment ago (the kernel picks it, then it is released). */
@@ -233,4 +233,28 @@ export async function orStop<T>(stop: () => Promise<void>, start: () => Promise<
     await stop()
     throw error
   }
+}
+
+/**
+ * Runs a command to its end and resolves with its stdout; rejects with the command, the error
+ * and its output when it fails or runs past `timeout` ms (60 s by default). `input` is written to
+ * its stdin. Output is buffered up to 8 MiB.
+ */
+export function runCommand(
+  command: string,
+  args: string[],
+  options: { input?: string; timeout?: number } = {},
+): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = execFile(
+      command,
+      args,
+      { timeout: options.timeout ?? 60_000, maxBuffer: 8 << 20 },
+      (error, stdout, stderr) => {
+        if (error) reject(new Error(`${command} failed: ${String(error)}\n${stdout}${stderr}`))
+        else resolve(stdout)
+      },
+    )
+    if (options.input !== undefined) child.stdin?.end(options.input)
+  })
 }

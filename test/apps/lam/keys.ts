@@ -8,7 +8,8 @@
 import type { StorageState } from '../../../src/shared/trace'
 import type { AppInstance, RequestKey } from '../types'
 import { ADMIN, SUFFIX } from './seed'
-import { LDAP_URLS, run } from './server'
+import { runCommand } from '../childProcess'
+import { LDAP_URLS } from './server'
 
 /** One entry as ldapsearch prints it: its DN and each attribute's values (names lower-cased). */
 export interface LdapEntry {
@@ -30,7 +31,7 @@ export async function ldapEntries(
   if (!url) throw new Error(`no LDAP server for ${app.origin}`)
   let out: string
   try {
-    out = await run('/usr/bin/ldapsearch', [
+    out = await runCommand('/usr/bin/ldapsearch', [
       ...['-x', '-LLL', '-o', 'ldif-wrap=no', '-H', url, '-D', ADMIN.dn, '-w', ADMIN.password],
       ...['-b', base, '-s', scope, filter],
     ])

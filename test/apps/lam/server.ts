@@ -8,7 +8,6 @@
  * lead back to /usr/share), the static parts (graphics, style, locale, help) are links, and
  * `config/`, `sess/` and `tmp/` are the instance's own. Nothing under /etc or /var/lib is written.
  */
-import { execFile } from 'node:child_process'
 import {
   cpSync,
   existsSync,
@@ -26,10 +25,11 @@ import {
   killGroup,
   killOnExit,
   orStop,
+  runCommand,
+  type ServerProcess,
   spawnServer,
   waitForHttp,
   waitUntil,
-  type ServerProcess,
 } from '../childProcess'
 import { ADMIN, SUFFIX, mainConfig, seedLdif, serverProfile, slapdConf } from './seed'
 
@@ -71,26 +71,6 @@ export function lamUnavailable(): string | null {
   for (const bin of [SLAPD, SLAPADD, LDAPSEARCH, PHP])
     if (!existsSync(bin)) return `${bin} is missing: ${install}`
   return null
-}
-
-/** Runs a command to its end and resolves with its stdout; rejects with its output on failure. */
-export function run(
-  command: string,
-  args: string[],
-  options: { input?: string; timeout?: number } = {},
-): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = execFile(
-      command,
-      args,
-      { timeout: options.timeout ?? 60_000, maxBuffer: 8 << 20 },
-      (error, stdout, stderr) => {
-        if (error) reject(new Error(`${command} failed: ${String(error)}\n${stdout}${stderr}`))
-        else resolve(stdout)
-      },
-    )
-    if (options.input !== undefined) child.stdin?.end(options.input)
-  })
 }
 
 /**
@@ -142,7 +122,7 @@ export async function startLamServer(lifetimeMs: number): Promise<LamServer> {
     const conf = join(dir, 'slapd.conf')
     writeFileSync(conf, slapdConf(dir))
     writeFileSync(join(dir, 'seed.ldif'), seedLdif())
-    await run(SLAPADD, ['-q', '-f', conf, '-l', join(dir, 'seed.ldif')])
+    await runCommand(SLAPADD, ['-q', '-f', conf, '-l', join(dir, 'seed.ldif')])
     const ldapPort = await freePort()
     const ldapUrl = `ldap://127.0.0.1:${ldapPort}/`
     // -d 0: stay in the foreground (in this process group) without debug output.
@@ -156,7 +136,7 @@ export async function startLamServer(lifetimeMs: number): Promise<LamServer> {
       'slapd',
       ldap.child,
       () =>
-        run(
+        runCommand(
           LDAPSEARCH,
           ['-x', '-H', ldapUrl, '-D', ADMIN.dn, '-w', ADMIN.password, '-b', SUFFIX, '-s', 'base'],
           { timeout: 5000 },

@@ -5,7 +5,6 @@
  * to /etc/phpldapadmin/config.php, which is neither read nor written). Debian keeps the templates
  * in /etc/phpldapadmin/templates: they are copied, never changed.
  */
-import { execFile } from 'node:child_process'
 import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -15,10 +14,11 @@ import {
   killGroup,
   killOnExit,
   orStop,
+  runCommand,
+  type ServerProcess,
   spawnServer,
   waitForHttp,
   waitUntil,
-  type ServerProcess,
 } from '../childProcess'
 import { ADMIN, SUFFIX, configPhp, seedLdif, slapdConf } from './seed'
 
@@ -54,26 +54,6 @@ export function plaUnavailable(): string | null {
   if (!existsSync(LDAPSEARCH)) return 'ldapsearch is missing: apt-get install ldap-utils'
   if (!existsSync(PHP)) return 'php is not installed: apt-get install php-cli php-ldap'
   return null
-}
-
-/** Runs a command to its end and resolves with its stdout; rejects with its output on failure. */
-export function run(
-  command: string,
-  args: string[],
-  options: { input?: string; timeout?: number } = {},
-): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = execFile(
-      command,
-      args,
-      { timeout: options.timeout ?? 60_000, maxBuffer: 8 << 20 },
-      (error, stdout, stderr) => {
-        if (error) reject(new Error(`${command} failed: ${String(error)}\n${stdout}${stderr}`))
-        else resolve(stdout)
-      },
-    )
-    if (options.input !== undefined) child.stdin?.end(options.input)
-  })
 }
 
 /**
@@ -112,7 +92,7 @@ export async function startPlaServer(lifetimeMs: number): Promise<PlaServer> {
     const conf = join(dir, 'slapd.conf')
     writeFileSync(conf, slapdConf(dir))
     writeFileSync(join(dir, 'seed.ldif'), seedLdif())
-    await run(SLAPADD, ['-q', '-f', conf, '-l', join(dir, 'seed.ldif')])
+    await runCommand(SLAPADD, ['-q', '-f', conf, '-l', join(dir, 'seed.ldif')])
     const ldapPort = await freePort()
     const ldapUrl = `ldap://127.0.0.1:${ldapPort}/`
     // -d 0: stay in the foreground (in this process group) without debug output.
@@ -126,7 +106,7 @@ export async function startPlaServer(lifetimeMs: number): Promise<PlaServer> {
       'slapd',
       ldap.child,
       () =>
-        run(
+        runCommand(
           LDAPSEARCH,
           ['-x', '-H', ldapUrl, '-D', ADMIN.dn, '-w', ADMIN.password, '-b', SUFFIX, '-s', 'base'],
           { timeout: 5000 },

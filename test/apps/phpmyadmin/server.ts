@@ -4,7 +4,6 @@
  * of Debian's tree whose `libraries/vendor_config.php` names the instance's own config file, temp
  * and cache dirs. Nothing under /etc or /var/lib is read or written.
  */
-import { execFile } from 'node:child_process'
 import {
   copyFileSync,
   existsSync,
@@ -23,10 +22,11 @@ import {
   killGroup,
   killOnExit,
   orStop,
+  runCommand,
+  type ServerProcess,
   spawnServer,
   waitForHttp,
   waitUntil,
-  type ServerProcess,
 } from '../childProcess'
 import { configPhp, seedSql } from './seed'
 
@@ -61,26 +61,6 @@ export function pmaUnavailable(): string | null {
     if (!existsSync(bin)) return `${bin} is missing: apt-get install mariadb-server`
   if (!existsSync(PHP)) return 'php is not installed: apt-get install php-cli php-mysql'
   return null
-}
-
-/** Runs a command to its end; rejects with its output when it fails. */
-function run(
-  command: string,
-  args: string[],
-  options: { input?: string; timeout?: number } = {},
-): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = execFile(
-      command,
-      args,
-      { timeout: options.timeout ?? 120_000, maxBuffer: 4 << 20 },
-      (error, stdout, stderr) => {
-        if (error) reject(new Error(`${command} failed: ${String(error)}\n${stdout}${stderr}`))
-        else resolve()
-      },
-    )
-    if (options.input !== undefined) child.stdin?.end(options.input)
-  })
 }
 
 /** mariadbd refuses to run as root unless told to; as another user it runs as that user. */
@@ -146,7 +126,7 @@ export async function startPmaServer(lifetimeMs: number): Promise<PmaServer> {
     const socket = join(dir, 'mysqld.sock')
     // Small redo log and buffer pool: a data dir of 20 MB, and several apps share the machine.
     const small = ['--innodb-log-file-size=4M', '--innodb-buffer-pool-size=16M']
-    await run(INSTALL_DB, [
+    await runCommand(INSTALL_DB, [
       '--no-defaults',
       `--datadir=${datadir}`,
       '--auth-root-authentication-method=normal',
@@ -177,7 +157,7 @@ export async function startPmaServer(lifetimeMs: number): Promise<PmaServer> {
     forget = killOnExit(mariadb.child)
     const db = mariadb
     const client = (sql: string) =>
-      run(MARIADB, ['--no-defaults', `--socket=${socket}`, '-uroot'], {
+      runCommand(MARIADB, ['--no-defaults', `--socket=${socket}`, '-uroot'], {
         input: sql,
         timeout: 60_000,
       })
