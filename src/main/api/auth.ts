@@ -21,7 +21,7 @@ import type { OwnerTokens } from './oauth/ownerTokens'
 import { scopeForRoute } from './oauth/routeScopes'
 import { ACCESS_TOKEN_PREFIX, type TokenService } from './oauth/tokens'
 import type { RateLimiter } from './rateLimit'
-import { queryParam } from '../../shared/queryParam'
+import { ownValue } from '../../shared/safeKeys'
 
 /** interface.md "Limits": end-user header max 200 characters. */
 const MAX_END_USER = 200
@@ -296,8 +296,8 @@ export function refuseEndUser(caller: Pick<Caller, 'endUser'>, what: string): vo
  */
 function toolScopesOf(request: FastifyRequest, tenant: string, lookup: ScopeLookup): ToolScope[] {
   return resolveToolScopes(
-    [request.headers['x-service-scope'], queryParam(request.query, 'scope')].flat(),
-    queryParam(request.query, 'apps'),
+    [request.headers['x-service-scope'], ownValue(request.query, 'scope')].flat(),
+    ownValue(request.query, 'apps'),
     tenant,
     lookup,
   )
@@ -334,7 +334,7 @@ function bearer(request: FastifyRequest, allowQuery: boolean): string | null {
   const match = header ? /^Bearer\s+(\S+)$/i.exec(header) : null
   if (match) return match[1]!
   // EventSource cannot send headers: the UI's event stream carries the owner token in the query.
-  const token = allowQuery ? queryParam(request.query, 'token') : undefined
+  const token = allowQuery ? ownValue(request.query, 'token') : undefined
   return typeof token === 'string' ? token : null
 }
 

@@ -43,8 +43,9 @@ const LAST_READ_WEIGHT = 0.05
  * last, so it is offered as a low-confidence candidate instead of none. A read is a fetch/XHR or
  * a page that answered data or HTML and changes nothing (a GET, or a POST that reads: DokuWiki's
  * `call=index`). In a HAR (no actions) that is the last read of the trace. In a recording where
- * nothing was typed or chosen it is the answer to the person's last step ({@link answerToLastStep}): background polls keep running
- * after the person has what they came for, so "last" there would be a poll.
+ * nothing was typed or chosen it is the answer to the person's last step
+ * ({@link answerToLastStep}): background polls keep running after the person has what they came
+ * for, so "last" there would be a poll.
  */
 function lastRead(
   trace: Trace,
@@ -89,8 +90,8 @@ function lastRead(
 }
 
 /**
- * The read that answered the person's last step (a click, key or choice): the last page loaded after it
- * (what the person was looking at when they stopped), else the first data read after it (the
+ * The read that answered the person's last step (a click, key or choice): the last page loaded
+ * after it (what the person was looking at when they stopped), else the first data read after it (the
  * answer to that step, before any later poll), else the last read before it; none without a step.
  * `reads` in trace order; times in ms since the epoch, as the recorder stamps both.
  */

@@ -255,19 +255,29 @@ export function isRpcPositional(v: RequestValue, exchange: Exchange): boolean {
 const CODE_NAME = /^[A-Za-z][a-z0-9]*(?:(?:[A-Z]|[._][A-Za-z])[a-z0-9]*)+$/
 
 /**
- * Verbs that, said by a GET's own path or operation field, name the write it does. Matched as a
- * whole word (`action=add`), or glued to what they act on (`/admin/killsource`, `moveclients`)
- * when the verb has four letters or more, so `address` or `settings` never read as acts.
+ * Verbs that, said by a GET's own path or operation field, name the write it does. Each counts as
+ * a whole word (`action=add`); the glued ones also count joined to what they act on
+ * (`/admin/killsource`, `moveclients`). The others begin everyday words when glued (`address`,
+ * `startup`, `stopwatch`, `banner`, `blocklist`), so only their whole word counts.
  */
-const GET_ACT_WORD =
-  /^(add|kill|move|delete|remove|create|rename|update|insert|restart|start|stop|pause|resume|clear|reset|enable|disable|purge|flush|approve|publish|revoke|grant|ban|unban|block|unblock)$/
-const GET_ACT_PREFIX =
-  /^(kill|move|delete|remove|create|rename|update|insert|restart|pause|resume|clear|reset|enable|disable|purge|flush|approve|publish|revoke|grant)[a-z]{3,}$/
+const GLUED_ACTS = `kill move delete remove create rename update insert restart pause resume
+  clear reset enable disable purge flush approve publish revoke grant`.split(/\s+/)
+const ACT_WORDS: ReadonlySet<string> = new Set([
+  ...GLUED_ACTS,
+  ...'add start stop ban unban block unblock'.split(' '),
+])
+
+/** A word of letters that is an act ({@link GLUED_ACTS}), whole or glued to 3+ more letters. */
+function namesAct(word: string): boolean {
+  return (
+    ACT_WORDS.has(word) || GLUED_ACTS.some((v) => word.length >= v.length + 3 && word.startsWith(v))
+  )
+}
 
 /**
  * True when a GET writes by the agreement of two independent witnesses: the person asked for a
  * write (`asksWrite`, from the intent's verb) and the request's own words name a write or control
- * act (see {@link GET_ACT_WORD}). Apps send such acts as GET links or GET forms against RFC 9110
+ * act ({@link namesAct}). Apps send such acts as GET links or GET forms against RFC 9110
  * §9.2.1 (Icecast's `/admin/killsource?mount=…`, `manageauth?…&action=add`). Either witness alone
  * is not enough: a write intent is often answered by a page read, and `/updates` is a list.
  */
@@ -281,5 +291,5 @@ export function getActsAsAsked(exchange: Exchange, asksWrite: boolean): boolean 
     .filter(isOperationValue)
     .map((op) => String(op.value).toLowerCase())
   const words = [...segments, ...ops].flatMap((w) => w.split(/[^a-z]+/)).filter(Boolean)
-  return words.some((w) => GET_ACT_WORD.test(w) || GET_ACT_PREFIX.test(w))
+  return words.some(namesAct)
 }

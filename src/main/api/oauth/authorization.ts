@@ -2,7 +2,7 @@ import { ServiceError } from '../../../shared/errors'
 import { parseScopeParam, type ApiScope } from '../../../shared/apiScopes'
 import type { OAuthClient, OAuthRepository } from '../../store/oauthRepository'
 import { isS256Challenge, randomSecret } from '../../surface/secrets'
-import { queryParam } from '../../../shared/queryParam'
+import { ownValue } from '../../../shared/safeKeys'
 
 /** RFC 6749 §4.1.2 recommends at most 10 minutes for a code; ours lives 5. */
 const CODE_LIFE_MS = 5 * 60_000
@@ -63,7 +63,7 @@ export function createAuthorizations(deps: {
   return {
     check(query, issuer) {
       const one = (name: string) => {
-        const value = queryParam(query, name)
+        const value = ownValue(query, name)
         return typeof value === 'string' ? value : undefined
       }
       const clientId = one('client_id')

@@ -8,7 +8,7 @@ import type { Authenticator } from '../../surface/caller'
 import { json } from '../../surface/openapi/docParts'
 import { routeSchema, type ParamDoc } from '../../surface/openapi/routeSchema'
 import { validBody } from '../routeValidation'
-import { queryParam } from '../../../shared/queryParam'
+import { ownValue } from '../../../shared/safeKeys'
 
 const REGISTER_SCHEMA = Type.Object(
   {
@@ -154,7 +154,7 @@ export function registerDeviceRoutes(
     },
     async (request, reply) => {
       const caller = deps.auth.authenticate(request)
-      const raw = queryParam(request.query, 'wait')
+      const raw = ownValue(request.query, 'wait')
       if (raw !== undefined && (typeof raw !== 'string' || !/^[0-9]{1,2}$/.test(raw)))
         throw new ServiceError('invalid_input', `"wait" is 0 to ${MAX_DEVICE_WAIT_S} seconds.`)
       const wait = raw === undefined ? MAX_DEVICE_WAIT_S : Number(raw)

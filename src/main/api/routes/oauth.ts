@@ -16,7 +16,7 @@ import { routeSchema } from '../../surface/openapi/routeSchema'
 import { json } from '../../surface/openapi/docParts'
 import { OAUTH_CLIENT_BODY_SCHEMA, type OAuthClientBody } from '../../../shared/accountApiSchemas'
 import { validBody } from '../routeValidation'
-import { queryParam } from '../../../shared/queryParam'
+import { ownValue } from '../../../shared/safeKeys'
 
 export interface OAuthRouteDeps {
   oauthRepo: OAuthRepository
@@ -323,7 +323,7 @@ function ownerSession(
 ): string | null {
   const candidates = [
     /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1],
-    allowQuery ? queryParam(request.query, 'token') : undefined,
+    allowQuery ? ownValue(request.query, 'token') : undefined,
     readCookie(request.headers.cookie, cookieName(request)),
   ]
   return (

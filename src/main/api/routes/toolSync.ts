@@ -10,7 +10,7 @@ import { json, OPERATION_KEY } from '../../surface/openapi/docParts'
 import { routeSchema, type ParamDoc } from '../../surface/openapi/routeSchema'
 import { operationKey } from '../operationKey'
 import { validBody } from '../routeValidation'
-import { queryParam } from '../../../shared/queryParam'
+import { ownValue } from '../../../shared/safeKeys'
 
 /** Most changes one pull answers (`limit` may ask fewer); the rest come with `more`. */
 const MAX_SYNC_PAGE = 500
@@ -76,7 +76,7 @@ export interface ToolSyncDeps {
 
 /** A non-negative whole number of a query parameter, or `fallback` when absent; else 400. */
 function queryNumber(request: FastifyRequest, name: string, fallback: number | null): number {
-  const value = queryParam(request.query, name)
+  const value = ownValue(request.query, name)
   if (value === undefined && fallback !== null) return fallback
   if (typeof value !== 'string' || !/^[0-9]{1,15}$/.test(value))
     throw new ServiceError('invalid_input', `"${name}" is a whole number of 0 or more.`)

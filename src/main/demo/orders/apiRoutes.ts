@@ -3,7 +3,7 @@ import { createGraphqlEndpoint } from './graphql'
 import { readCookie } from './cookies'
 import { bearerUser, cookieUser, SESSION_COOKIE, sendJson } from './http'
 import type { OrdersState } from './state'
-import { queryParam } from '../../../shared/queryParam'
+import { ownValue } from '../../../shared/safeKeys'
 
 const UNAUTHORIZED = { error: 'unauthorized', message: 'Sign in first.' }
 const CSRF_INVALID = {
@@ -26,7 +26,7 @@ function registerOrderRoutes(app: FastifyInstance, state: OrdersState, base: str
   app.get(base, async (request, reply) => {
     const username = guard.user(request)
     if (!username) return sendJson(state, reply, 401, UNAUTHORIZED)
-    const status = queryParam(request.query, 'status')
+    const status = ownValue(request.query, 'status')
     const orders = state.orders.list(username, typeof status === 'string' ? status : null)
     return sendJson(state, reply, 200, { orders, count: orders.length })
   })
