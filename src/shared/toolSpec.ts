@@ -110,9 +110,20 @@ export interface RequestTemplate {
  * run's scope: a per-record token such as WordPress's trash link `_wpnonce` of the post named),
  * or the quoted string after a fixed text of a script answer (`literal`). `xml` reads an XML answer
  * with a JSON path over its JSON view (src/shared/xmlTree.ts: `root[0].items[0].item[?title==x].id`).
+ * `option` sends the value of a `<select>`'s option picked by its label (src/shared/optionPick.ts).
  */
 type ExtractorSource =
-  'json' | 'xml' | 'header' | 'cookie' | 'meta' | 'input' | 'script' | 'link' | 'literal' | 'anchor'
+  | 'json'
+  | 'xml'
+  | 'header'
+  | 'cookie'
+  | 'meta'
+  | 'input'
+  | 'script'
+  | 'link'
+  | 'literal'
+  | 'anchor'
+  | 'option'
 
 /**
  * Names a value of a step's response for later steps (`{{step.<id>.<name>}}`).

@@ -19,6 +19,9 @@ import { pickedNames } from './pathValues'
 import { requestValues } from './requestValues'
 import { lookupByName } from './lookupByName'
 import { lookupPickedRecords } from './pickedRecords'
+import { pickOptionsByLabel } from './optionPicks'
+import { readSameRecord } from './sameRecordReads'
+import { readPrefilledFields } from './prefilledFields'
 import { referencedValues } from './referencedValues'
 import { commandArguments } from './commandArguments'
 import { parametriseGraphqlLiterals } from './graphqlLiterals'
@@ -97,14 +100,12 @@ export function compileTrace(recorded: Trace, options: CompileOptions): CompileR
   if (!result.ok) return result
   // A write that sends a whole resource reads it first and changes only what the person did.
   const signedIn = withFirstFactor(result.candidate, trace, intent)
-  const looked = readLinkTokens(
-    parametriseGraphqlLiterals(
-      lookupPickedRecords(lookupByName(signedIn, trace, intent), trace, intent),
-      trace,
-      intent,
-    ),
-    trace,
+  // Values a page gives the person: ids behind names, the picked record's page, its fields.
+  const picked = [pickOptionsByLabel, readSameRecord, readPrefilledFields].reduce(
+    (tool, pass) => pass(tool, trace),
+    lookupPickedRecords(lookupByName(signedIn, trace, intent), trace, intent),
   )
+  const looked = readLinkTokens(parametriseGraphqlLiterals(picked, trace, intent), trace)
   const tool = guardRecordedRecord(
     readModifyWrite(commandArguments(looked, intent), trace, intent),
     trace,

@@ -15,13 +15,7 @@ import { parseJsonBody, parseXmlBody } from './classify'
 import { httpUrl } from '../../shared/urls'
 import { snake } from './naming'
 import { personValues, type PersonValue } from './personValues'
-import {
-  decodePart,
-  queryParts,
-  templateOf,
-  withBoundCredentials,
-  withQueryValues,
-} from './stepTemplate'
+import { decodePart, queryParts, seqOf, stepFor, withQueryValues } from './stepTemplate'
 import { isLongPoll } from './valueSources'
 import { findRow } from './pickedRows'
 import { findCallRecord } from './scriptRows'
@@ -425,24 +419,6 @@ function listsOf(
   )
 }
 
-/** The tool's step made from `exchange`, made (and inserted before the target) on first use. */
-function stepFor(steps: ToolStep[], exchange: Exchange): ToolStep {
-  const existing = steps.find((s) => s.exchangeId === exchange.id)
-  if (existing) return existing
-  const step = withBoundCredentials(
-    {
-      id: `d${exchange.seq}`,
-      exchangeId: exchange.id,
-      request: templateOf(exchange, new Map(), new Map()),
-      extract: [],
-    },
-    steps.at(-1)!,
-    exchange.seq,
-  )
-  steps.splice(steps.length - 1, 0, step)
-  return step
-}
-
 /** Shortest text a list read may have searched for (one letter finds too much to be typed). */
 const MIN_SEARCH = 2
 
@@ -499,10 +475,6 @@ function uniqueName(base: string, taken: Record<string, unknown>): string {
 function nextSlot(properties: Record<string, SlotSchema>): string {
   const used = Object.values(properties).map((p) => Number(/^p(\d+)$/.exec(p['x-slot'])?.[1] ?? -1))
   return `p${Math.max(-1, ...used) + 1}`
-}
-
-function seqOf(trace: Trace, step: ToolStep): number {
-  return trace.exchanges.find((e) => e.id === step.exchangeId)?.seq ?? 0
 }
 
 /** The request with the literal at its place replaced by `placeholder`. */

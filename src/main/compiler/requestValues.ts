@@ -37,8 +37,8 @@ export interface RequestValue {
 }
 
 /**
- * Every scalar value a request carries in its URL query (a repeated key's later occurrences
- * named `key#n`, see {@link queryEntries}), JSON body (leaves of nested objects and
+ * Every scalar value a request carries in its URL query or urlencoded form body (a repeated
+ * key's later occurrences named `key#n`, see {@link queryEntries}), JSON body (leaves of nested objects and
  * lists: a list item's path part is its index, its key the list's key), form body (RFC 1866
  * urlencoded) or XML body (each text-only element, see xmlBody.ts), in document order. GraphQL `variables` are walked like any nested object.
  */
@@ -59,9 +59,14 @@ export function requestValues(exchange: Exchange): RequestValue[] {
   if (isFlatList(json) || (json !== null && typeof json === 'object' && !Array.isArray(json))) {
     walk(json as Record<string, unknown> | unknown[], '', '', out, 0)
   } else if (isFormBody(exchange)) {
-    new URLSearchParams(exchange.requestBody!.text).forEach((value, key) =>
-      out.push({ location: 'body', path: key, key, value, form: true }),
-    )
+    // A repeated field is sent as often as it was (a checkbox's hidden `off` and its `on`, the
+    // items of a multi-select), each occurrence its own value, named as query repeats are.
+    const seen = new Map<string, number>()
+    new URLSearchParams(exchange.requestBody!.text).forEach((value, key) => {
+      const n = (seen.get(key) ?? 0) + 1
+      seen.set(key, n)
+      out.push({ location: 'body', path: queryPath(key, n), key, value, form: true })
+    })
   } else if (exchange.requestBody?.encoding === 'base64') {
     // A multipart body with a binary file is stored as base64; its text fields still count.
     for (const part of multipartParts(exchange) ?? [])
@@ -77,8 +82,14 @@ export function requestValues(exchange: Exchange): RequestValue[] {
       })
   } else if (exchange.requestBody?.encoding === 'utf8') {
     const multipart = multipartFields(exchange)
-    if (multipart) for (const part of multipart.fields) out.push(multipartValue(part))
-    else if (isWholeText(exchange)) out.push(wholeTextValue(exchange.requestBody.text))
+    if (multipart) {
+      const seen = new Map<string, number>()
+      for (const part of multipart.fields) {
+        const n = (seen.get(part.name) ?? 0) + 1
+        seen.set(part.name, n)
+        out.push({ ...multipartValue(part), path: queryPath(part.name, n) })
+      }
+    } else if (isWholeText(exchange)) out.push(wholeTextValue(exchange.requestBody.text))
   }
   const operations = learnedOperationFields(exchange)
   if (operations)
@@ -226,7 +237,8 @@ export function multipartFields(
 /**
  * `text` (a multipart body, or a template made of one) with the value of each field in `fields`
  * (offsets into `text`, as `multipartFields` gives them) that `placeholderOf` names replaced by
- * that placeholder; the boundaries and the other fields stay as they are.
+ * that placeholder; the boundaries and the other fields stay as they are. A repeated field's
+ * later occurrences are asked for by their request value path (`name#n`, `queryPath`).
  */
 export function placeMultipartFields(
   text: string,
@@ -235,8 +247,11 @@ export function placeMultipartFields(
 ): string {
   let out = ''
   let from = 0
+  const seen = new Map<string, number>()
   for (const field of fields) {
-    const placeholder = placeholderOf(field.name)
+    const n = (seen.get(field.name) ?? 0) + 1
+    seen.set(field.name, n)
+    const placeholder = placeholderOf(queryPath(field.name, n))
     if (placeholder === undefined) continue
     out += text.slice(from, field.start) + placeholder
     from = field.end

@@ -1,7 +1,7 @@
 import type { EvidenceSignal, JsonSchema, ResultShape, VerifyRule } from '../../shared/toolSpec'
 import type { Exchange } from '../../shared/trace'
 import { mimeTypeOf } from '../../shared/trace'
-import { isTextData, parseJsonBody, parseJsonRequest } from './classify'
+import { isHtmlDocument, isTextData, parseJsonBody, parseJsonRequest } from './classify'
 import { httpUrl } from '../../shared/urls'
 import { graphqlOfExchange } from './graphql'
 import { inferSchema } from './inferSchema'
@@ -9,7 +9,7 @@ import { documentToolName, graphqlToolName, mutationVerdict, toolName } from './
 import { observationsOf } from './observations'
 import type { ScoredExchange } from './targetSignals'
 import { planSlots, type SlotPlan } from './slots'
-import { deriveDocumentRule, deriveVerifyRule, outputForRule } from './verifyRule'
+import { deriveDocumentRule, deriveVerifyRule, landingPage, outputForRule } from './verifyRule'
 
 /** The result of a tool that reads data in a text format: the whole text and its media type. */
 const TEXT_RESULT_SCHEMA: JsonSchema = {
@@ -87,6 +87,27 @@ export function shapeTarget(
       mutating: verdict.mutating,
       verify,
       result: chosen.document.result,
+      signals,
+    }
+  }
+  // A read answered by a redirect (a filter form posted, then the list it names): what the
+  // person read is the page the browser followed to, so the tool reads it there too.
+  const landing = verdict.mutating ? null : landingPage(exchange, eligible)
+  if (landing && isHtmlDocument(landing)) {
+    const { output, verify } = deriveDocumentRule(undefined, { exchange: landing })
+    signals.push({
+      name: 'redirect_landing',
+      weight: 0,
+      detail: `answered HTTP ${exchange.status}: the tool reads the page it leads to (GET ${httpUrl(landing.url)?.pathname ?? landing.url})`,
+    })
+    return {
+      answer: undefined,
+      output,
+      plan,
+      name: toolName(exchange.method, exchange.url),
+      mutating: false,
+      verify,
+      result: { kind: 'document', page: true },
       signals,
     }
   }

@@ -3,7 +3,7 @@
  * traced to an earlier step, the login or a generated value, and the person's inputs, put in place.
  */
 import type { RequestTemplate, ToolStep } from '../../shared/toolSpec'
-import type { Exchange } from '../../shared/trace'
+import type { Exchange, Trace } from '../../shared/trace'
 import { safeJson } from '../../shared/safeJson'
 import { httpUrl } from '../../shared/urls'
 import { keptHeaders } from './headers'
@@ -217,4 +217,38 @@ export function decodePart(text: string): string {
 function splitHash(url: string): [string, string] {
   const at = url.indexOf('#')
   return at < 0 ? [url, ''] : [url.slice(0, at), url.slice(at)]
+}
+
+/**
+ * The tool's step that sends `exchange`, made from the recorded request (its credentials bound
+ * as the target's are: `withBoundCredentials`) and put just before the target when the tool has
+ * none. Changes `steps` in place.
+ */
+export function stepFor(steps: ToolStep[], exchange: Exchange): ToolStep {
+  const existing = steps.find((s) => s.exchangeId === exchange.id)
+  if (existing) return existing
+  const step = withBoundCredentials(
+    {
+      id: `d${exchange.seq}`,
+      exchangeId: exchange.id,
+      request: templateOf(exchange, new Map(), new Map()),
+      extract: [],
+    },
+    steps.at(-1)!,
+    exchange.seq,
+  )
+  steps.splice(steps.length - 1, 0, step)
+  return step
+}
+
+/** Where a step's request came in the trace (its exchange's `seq`; 0 for a step of none). */
+export function seqOf(trace: Trace, step: ToolStep): number {
+  return trace.exchanges.find((e) => e.id === step.exchangeId)?.seq ?? 0
+}
+
+/** `base`, or `base_2`, `base_3` …: the first name no extractor of `step` has yet. */
+export function uniqueExtractorName(step: ToolStep, base: string): string {
+  let name = base
+  for (let i = 2; step.extract.some((e) => e.name === name); i++) name = `${base}_${i}`
+  return name
 }

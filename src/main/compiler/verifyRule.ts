@@ -192,6 +192,29 @@ export function redirectPattern(exchange: Exchange, pathValues: string[] = []): 
 const MAX_SHOWN = 2
 
 /**
+ * The page a recorded redirect led to (RFC 9110 §15.4: the Location names the result): the
+ * first 2xx GET of the Location's URL (fragment aside) after `exchange` in `trace`, with a text
+ * body. Null when `exchange` is no redirect, or the browser's follow-up is not in the trace.
+ */
+export function landingPage(exchange: Exchange, trace: Exchange[]): Exchange | null {
+  if (exchange.status < 300 || exchange.status >= 400) return null
+  const location = headerValue(exchange.responseHeaders, 'location')
+  const resolved = location ? safeUrl(location, exchange.url) : null
+  if (!resolved) return null
+  const target = resolved.href.split('#')[0]!
+  const page = trace.find(
+    (e) =>
+      e.seq > exchange.seq &&
+      e.method === 'GET' &&
+      e.url.split('#')[0] === target &&
+      e.status >= 200 &&
+      e.status < 300 &&
+      e.responseBody?.encoding === 'utf8',
+  )
+  return page ?? null
+}
+
+/**
  * The request fields the page behind a recorded redirect showed ("a read that
  * shows the change"): the trace's GET of the Location after the write, and each query or body
  * field whose recorded value of 3 characters or more (not a URL or path) that page shows
@@ -205,18 +228,7 @@ export function redirectShows(exchange: Exchange, trace: Exchange[] | undefined)
   // What a removal wrote is gone: a page that still names it (a recent-changes list) shows no
   // change, and one that no longer does is the change, not a value to find.
   if (!trace || !location || removesRecord(exchange)) return []
-  const resolved = safeUrl(location, exchange.url)
-  if (!resolved) return []
-  const target = resolved.href.split('#')[0]!
-  const page = trace.find(
-    (e) =>
-      e.seq > exchange.seq &&
-      e.method === 'GET' &&
-      e.url.split('#')[0] === target &&
-      e.status >= 200 &&
-      e.status < 300 &&
-      e.responseBody?.encoding === 'utf8',
-  )
+  const page = landingPage(exchange, trace)
   if (!page?.responseBody) return []
   const html = page.responseBody.text
   const from = exchange.pageUrl.split('#')[0]

@@ -4,6 +4,7 @@ import { filterList, parsePath, textAt, valueAt, type PathScope } from '../../sh
 import { formControlValue } from '../../shared/formControl'
 import { linkQueryValue, parseLinkQuery } from '../../shared/linkQuery'
 import { anchorValue, parseAnchorPick } from '../../shared/anchorPick'
+import { optionValue, parseOptionPick } from '../../shared/optionPick'
 import type { Extractor, ResultShape } from '../../shared/toolSpec'
 import type { Outcome, SiteResponse } from './outcome'
 import { safeJson } from '../../shared/safeJson'
@@ -18,7 +19,8 @@ import { xmlTree } from '../../shared/xmlTree'
  * cookie (RFC 6265 §4.1), an HTML `<meta name|property>`'s content, a named form control's
  * current value (`<input>`, `<textarea>`, `<select>`: src/shared/formControl.ts),
  * an inline script's `key: "value"` / `key = "value"`, or a query parameter of the first link
- * whose query holds the path's pairs (src/shared/linkQuery.ts), or the quoted string that
+ * whose query holds the path's pairs (src/shared/linkQuery.ts), the value of a `<select>`'s
+ * option picked by its text (`option`: src/shared/optionPick.ts), or the quoted string that
  * follows the path's text in a script answer (`literal`). Returns undefined when the answer no
  * longer carries it (for a lookup: no item has that name).
  */
@@ -68,6 +70,11 @@ export function extractValue(
       // Links are read by their path: a relative one is taken from the site's root.
       return anchorValue(pageLinks(response.body), pick, 'http://localhost/', scope)
     }
+    case 'option': {
+      const pick = parseOptionPick(extractor.path)
+      const read = pick ? optionValue(response.body, pick, scope) : undefined
+      return read?.found ? read.value : undefined
+    }
     case 'link': {
       const query = parseLinkQuery(extractor.path)
       if (!query) return undefined
@@ -92,6 +99,16 @@ export function lookupMiss(
   scope: PathScope,
   where: string,
 ): Outcome | null {
+  if (extractor.from === 'option') {
+    const pick = parseOptionPick(extractor.path)
+    const read = pick ? optionValue(response.body, pick, scope) : undefined
+    if (!pick || !read || read.found) return null
+    return {
+      ok: false,
+      code: 'not_found',
+      message: `No choice of the list "${pick.select}" on ${where} is named "${read.wanted}": check the name.`,
+    }
+  }
   const parts =
     extractor.from === 'json' || extractor.from === 'xml' ? parsePath(extractor.path) : null
   const at = parts?.findIndex((p) => p.kind === 'where') ?? -1

@@ -211,7 +211,7 @@ export async function executeHttp(
       const page = new URL(response.headers.location, rendered.url).href
       return readBack(judged.result as Acknowledgement, values, page, read)
     }
-    if (!judged.ok && writes && postRedirectGet(response, tool))
+    if (!judged.ok && postRedirectGet(response, tool))
       return readLanding(
         response.status,
         new URL(response.headers.location!, rendered.url).href,
@@ -235,10 +235,11 @@ interface ReadAfterWrite {
 }
 
 /**
- * True when a write the recording saw answered by a page (a 2xx document rule) was answered by a
- * redirect with a Location this time: the site's Post/Redirect/Get, taken when the form was
- * posted from elsewhere than the person's page (ikiwiki's rename answers its editor when posted
- * from the editor, a redirect to the renamed page otherwise).
+ * True when a target whose answer is a page (a 2xx document rule) was answered by a redirect
+ * with a Location: the site's Post/Redirect/Get. A write takes it when the form was posted from
+ * elsewhere than the person's page (ikiwiki's rename answers its editor when posted from the
+ * editor, a redirect to the renamed page otherwise); a read whose recorded redirect the browser
+ * followed (a filter form answered by the filtered list's URL) was compiled to read that page.
  */
 function postRedirectGet(response: SiteResponse, tool: ToolSpec): boolean {
   return (
@@ -251,7 +252,7 @@ function postRedirectGet(response: SiteResponse, tool: ToolSpec): boolean {
 }
 
 /**
- * Reads the page a write's redirect landed on when the recording got a page instead
+ * Reads the page a target's redirect landed on when the tool's answer is a page
  * (`postRedirectGet`) and judges it as the tool's answer: the same document rule (RFC 9110
  * §15.4.4: the Location names the result), less the recorded title, which named the page the
  * form came back on. Sent as `readBack` sends; a sign-in page or barrier fails as usual.
@@ -297,7 +298,7 @@ async function getAfterWrite(
   const unread = (why: string): Outcome => ({
     ok: false,
     code: 'outcome_not_verified',
-    message: `The site acknowledged the write (HTTP ${status}) but ${why}.`,
+    message: `The site answered HTTP ${status} but ${why}.`,
   })
   const denied =
     destinationDenied(url, tool.siteHost) ??

@@ -107,7 +107,7 @@ export function renderRequest(template: RequestTemplate, given: TemplateScope): 
       // An optional slot left out drops its field; `{{num:…}}` names the same value as a number.
       const whole = WHOLE.exec(v)
       if (whole && scope[whole[1]!.replace(/^(num|json|xml):/, '')] === undefined) continue
-      form.append(k, text(v))
+      form.append(formKey(k), text(v))
     }
     body = form.toString()
   } else if (template.body?.kind === 'text') body = text(template.body.template)
@@ -241,6 +241,14 @@ export function shownValues(
   return out
 }
 
+/**
+ * The field name of a form template key: a repeated field's later occurrences are keyed
+ * `name#n` (the compiler's `queryPath`), sent as `name` again, in template order.
+ */
+function formKey(key: string): string {
+  return key.replace(/#\d+$/, '')
+}
+
 /** The template text of a field (the whole body template for JSON: its secrets count). */
 function fieldTemplate(template: RequestTemplate, field: ShownField): string {
   if (field.in === 'query') {
@@ -266,8 +274,10 @@ function sentValue(
     return part === undefined ? undefined : 'value' in part ? part.value : part.filename
   }
   if (rendered.body === null) return undefined
-  if (template.body?.kind === 'form')
-    return new URLSearchParams(rendered.body).get(field.path) ?? undefined
+  if (template.body?.kind === 'form') {
+    const n = Number(/#(\d+)$/.exec(field.path)?.[1] ?? 1)
+    return new URLSearchParams(rendered.body).getAll(formKey(field.path))[n - 1]
+  }
   if (template.body?.kind !== 'json') return undefined
   let node = safeJson(rendered.body)
   if (node === undefined) return undefined

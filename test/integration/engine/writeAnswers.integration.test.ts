@@ -16,6 +16,7 @@ import type { BrowserContext } from 'playwright-core'
 import { createCore, LOCAL_TENANT, type Core } from '../../../src/main/core'
 import { createBrowserPool, type BrowserPool } from '../../../src/main/engine/browserPool'
 import { createRenderedExecutor } from '../../../src/main/engine/renderedExecutor'
+import { compileTrace } from '../../../src/main/compiler'
 import { parseJsonBody } from '../../../src/main/compiler/classify'
 import { inferSchema } from '../../../src/main/compiler/inferSchema'
 import {
@@ -40,6 +41,8 @@ interface WikiState {
   dropText: boolean
   /** `METHOD /path` of every request, in arrival order. */
   requests: string[]
+  /** The page filter a form post stored in the session (a filter answered by a redirect). */
+  filter: string
 }
 
 let server: Server
@@ -150,6 +153,22 @@ async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     state.pages.set(title, '')
     return json(res, { success: true, data: { id: 5, title } })
   }
+  if (req.method === 'POST' && path === '/pages/filter') {
+    state.filter = form.get('q') ?? ''
+    res.writeHead(302, { location: '/pages' })
+    return void res.end()
+  }
+  if (req.method === 'GET' && path === '/pages') {
+    const titles = [...state.pages.keys()].filter((t) =>
+      t.toLowerCase().includes(state.filter.toLowerCase()),
+    )
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+    return void res.end(
+      `<!DOCTYPE html><html><head><title>Pages - Wiki</title></head><body><ul>` +
+        titles.map((t) => `<li><a href="/page/${encodeURIComponent(t)}">${t}</a></li>`).join('') +
+        `</ul></body></html>`,
+    )
+  }
   const page = /^\/page\/([^/]+)$/.exec(path)
   if (req.method === 'GET' && page && page[1] !== 'new') {
     const title = decodeURIComponent(page[1]!).replace(/_/g, ' ')
@@ -197,6 +216,7 @@ beforeEach(() => {
     formTokenError: false,
     dropText: false,
     requests: [],
+    filter: '',
   }
 })
 
@@ -455,6 +475,56 @@ describe('writes that answer no JSON succeed on their declared outcome', () => {
         message: expect.stringContaining('Security Token did not match'),
       },
     })
+  })
+})
+
+describe('a read answered by a redirect', () => {
+  it('is compiled to read the page the redirect led to, and the run reads it there', async () => {
+    state.pages.set('Budget 2027', 'Numbers')
+    state.pages.set('Roadmap', 'Plans')
+    const post = await record('POST', '/pages/filter', { q: 'Budget' }, 2)
+    expect(post.status).toBe(302)
+    const landing = await record('GET', '/pages', null, 3)
+    const compiled = compileTrace(
+      {
+        id: 'trc_filter',
+        intent: 'find the wiki pages whose title contains Budget',
+        startUrl: `${origin}/pages`,
+        createdAt: Date.now(),
+        exchanges: [post, { ...landing, resourceType: 'document' }],
+        actions: [
+          {
+            seq: 1,
+            kind: 'fill',
+            at: post.startedAt - 10,
+            pageUrl: `${origin}/pages`,
+            selector: '[name=q]',
+            role: 'textbox',
+            name: 'Title contains',
+            value: 'Budget',
+            fieldName: 'q',
+            inputType: 'text',
+          },
+        ],
+        storageState: null,
+      },
+      { toolId: randomUUID(), now: Date.now(), targetModel: null },
+    )
+    if (!compiled.ok) throw new Error(compiled.explanation.reason)
+    const tool = compiled.candidate
+    expect(tool.mutating).toBe(false)
+    expect(tool.result).toEqual({ kind: 'document', page: true })
+    const slot = Object.keys(tool.inputs.properties).find(
+      (k) => tool.inputs.properties[k]!['x-path'] === 'q',
+    )!
+    state.requests = []
+    const result = await run(tool, { [slot]: 'Road' })
+    expect(result).toMatchObject({
+      status: 'succeeded',
+      result: { title: 'Pages - Wiki', text: expect.stringContaining('Roadmap') },
+    })
+    expect(JSON.stringify(result.result)).not.toContain('Budget')
+    expect(state.requests).toEqual(['POST /pages/filter', 'GET /pages'])
   })
 })
 

@@ -65,6 +65,8 @@ export function traceBuilder(origin = 'https://tools.example.com') {
         type?: string
         mime?: string
         responseText?: string
+        /** Response headers besides the content type (a redirect's `location`). */
+        headers?: Record<string, string>
       } = {},
     ) {
       const requestBody =
@@ -95,7 +97,10 @@ export function traceBuilder(origin = 'https://tools.example.com') {
         },
         requestBody,
         status: options.status ?? 200,
-        responseHeaders: { 'content-type': options.mime ?? 'application/json' },
+        responseHeaders: {
+          'content-type': options.mime ?? 'application/json',
+          ...options.headers,
+        },
         responseBody: responseText ? { text: responseText, encoding: 'utf8' } : null,
         resourceType: options.type ?? 'fetch',
         startedAt: tick(),

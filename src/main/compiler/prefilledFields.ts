@@ -1,0 +1,124 @@
+/**
+ * A field the page filled in (HTML §4.10: an `<input value>`, a `<textarea>`'s text, a
+ * `<select>`'s selected option): the record an editor shows (DAViCal's `xxxxusername` on the
+ * picked user's page). When the tool reads that page for the record the run picks (its URL
+ * carries an input or a looked-up value), such a field is read from the page again, never asked
+ * of the caller, even when the intent named its recorded value: the page gives it, not the
+ * person. Pure: the tool and its trace in, the tool out.
+ */
+import { load } from 'cheerio'
+import type { EvidenceSignal, ToolSpec, ToolStep } from '../../shared/toolSpec'
+import type { Exchange, Trace } from '../../shared/trace'
+import { httpUrl } from '../../shared/urls'
+import { isHtmlDocument } from './classify'
+import { uniqueExtractorName } from './stepTemplate'
+import { typedValues } from './typedValues'
+import { normalValue } from './valueSpelling'
+
+/**
+ * The tool with each body input of its target that a page step addressed by the run's values
+ * filled in (`isPrefilled`), and that the person did not type, read from that page instead: an
+ * `input` extractor on the page step, the input gone. Unchanged when none.
+ */
+export function readPrefilledFields(tool: ToolSpec, trace: Trace): ToolSpec {
+  const target = tool.steps.at(-1)
+  if (!target) return tool
+  const pages = tool.steps.slice(0, -1).flatMap((step) => {
+    const exchange = trace.exchanges.find((e) => e.id === step.exchangeId)
+    const addressed = step.request.url.includes('{{')
+    return exchange && addressed && step.request.method === 'GET' && isHtmlDocument(exchange)
+      ? [{ step, exchange }]
+      : []
+  })
+  if (!pages.length) return tool
+  const typed = new Set(typedValues(trace.actions).map((t) => normalValue(t.value)))
+  const properties = { ...tool.inputs.properties }
+  let required = [...(tool.inputs.required ?? [])]
+  const steps = tool.steps.map((s) => ({ ...s, extract: [...s.extract] }))
+  let request = target.request
+  const signals: EvidenceSignal[] = []
+  for (const [name, slot] of Object.entries(tool.inputs.properties)) {
+    const value = slot.default
+    const field = slot['x-path']
+    if (slot['x-in'] !== 'body' || typeof value !== 'string' || field.includes('#')) continue
+    if (typed.has(normalValue(value))) continue
+    const placeholder = new RegExp(`\\{\\{\\s*input\\.${slot['x-slot']}\\s*\\}\\}`, 'g')
+    // An input another step sends too is the caller's to give.
+    const own = `{{input.${slot['x-slot']}}}`
+    if (steps.slice(0, -1).some((s) => JSON.stringify(s.request).includes(own))) continue
+    const page = pages.find((p) => isPrefilled(p.exchange, field, value))
+    if (!page) continue
+    const step = steps.find((s) => s.id === page.step.id)!
+    const extractor =
+      step.extract.find((e) => e.from === 'input' && e.path === field && e.index === undefined)
+        ?.name ?? uniqueExtractorName(step, field.replace(/\W+/g, '_') || 'field')
+    if (!step.extract.some((e) => e.name === extractor))
+      step.extract.push({ name: extractor, from: 'input', path: field })
+    request = replaceInBody(request, placeholder, `{{step.${step.id}.${extractor}}}`)
+    delete properties[name]
+    required = required.filter((r) => r !== name)
+    signals.push({
+      name: 'prefilled_field',
+      weight: 0,
+      detail: `body:${field} is what the page GET ${httpUrl(page.exchange.url)?.pathname ?? ''} filled in ("${value}"): read from the page of the record the run picks`,
+    })
+  }
+  if (!signals.length) return tool
+  steps[steps.length - 1] = { ...target, request }
+  return {
+    ...tool,
+    inputs: { ...tool.inputs, properties, required },
+    steps,
+    evidence: { ...tool.evidence, signals: [...tool.evidence.signals, ...signals] },
+  }
+}
+
+/**
+ * True when form field `key` of the HTML `page` holds `value` as served (an input's `value`, a
+ * textarea's text, a select's selected option; normalised spelling): the page filled it in. A
+ * box or button's value is what it sends when picked, not a filled-in value.
+ */
+export function isPrefilled(page: Exchange, key: string, value: string): boolean {
+  if (!value.trim() || page.responseBody?.encoding !== 'utf8') return false
+  const $ = load(page.responseBody.text)
+  const wanted = normalValue(value)
+  const named = $('input, textarea, select').filter(
+    (_, el) =>
+      $(el).attr('name') === key &&
+      !/^(checkbox|radio|submit|button|image|reset)$/i.test($(el).attr('type') ?? ''),
+  )
+  return named.toArray().some((el) => {
+    const control = $(el)
+    const shown =
+      el.tagName === 'textarea'
+        ? control.text()
+        : el.tagName === 'select'
+          ? (control.find('option[selected]').attr('value') ?? '')
+          : (control.attr('value') ?? '')
+    return shown.trim() !== '' && normalValue(shown) === wanted
+  })
+}
+
+function replaceInBody(
+  request: ToolStep['request'],
+  pattern: RegExp,
+  placeholder: string,
+): ToolStep['request'] {
+  const body = request.body
+  if (body?.kind === 'form')
+    return {
+      ...request,
+      body: {
+        kind: 'form',
+        template: Object.fromEntries(
+          Object.entries(body.template).map(([k, v]) => [k, v.replace(pattern, placeholder)]),
+        ),
+      },
+    }
+  if (body?.kind === 'text')
+    return {
+      ...request,
+      body: { kind: 'text', template: body.template.replace(pattern, placeholder) },
+    }
+  return request
+}
