@@ -10,8 +10,16 @@ import { apiOf } from './session'
 
 /** The host's pages under web admin: `/admin/server/<host>/`. */
 export const HOST_PATH = `/admin/server/${HOST}/`
-/** The Users page: every account, and the "Add User" form. */
+/** The Users page of the workflows' host: every account, and the "Add User" form. */
 export const USERS_PATH = `${HOST_PATH}users/`
+
+/** The Users page of any virtual host `host`. */
+export function usersPath(host: string): string {
+  return `/admin/server/${encodeURIComponent(host)}/users/`
+}
+
+/** Any virtual host's Users page, the host a path segment. */
+export const USERS_PAGE = /\/admin\/server\/[^/]+\/users\//
 /** The Shared Roster Groups page: every group, and the "Add New" form. */
 export const GROUPS_PATH = `${HOST_PATH}shared-roster/`
 

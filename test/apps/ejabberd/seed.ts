@@ -1,5 +1,5 @@
 /**
- * The seed of an ejabberd instance: one virtual host, the web admin's account, the accounts,
+ * The seed of an ejabberd instance: three virtual hosts (the workflows work in one), the web admin's account, the accounts,
  * rosters, shared roster groups and chat rooms the workflows read and change, and the config
  * file (`ejabberd.yml`) written fresh into the instance's temp dir on every start.
  *
@@ -7,8 +7,17 @@
  * working-tools check uses instead, which no other workflow touches.
  */
 
-/** The one virtual host (`hosts:`); every account is `<name>@HOST`. */
+/** The virtual host the workflows work in (`hosts:`); its accounts are `<name>@HOST`. */
 export const HOST = 'chat.example.test'
+
+/**
+ * The server's other virtual hosts, each with a few accounts of its own: a server seldom serves
+ * one domain, and the Users page the person reads is the one of the host they picked.
+ */
+export const OTHER_HOSTS: Array<{ host: string; users: string[] }> = [
+  { host: 'team.example.test', users: ['quinn', 'rosa', 'sam'] },
+  { host: 'guest.example.test', users: ['uma', 'victor'] },
+]
 
 /** The MUC service of the host (`mod_muc` `host: conference.@HOST@`). */
 export const MUC_HOST = `conference.${HOST}`
@@ -128,7 +137,7 @@ export interface EjabberdPorts {
 export function ejabberdConfig(ports: EjabberdPorts): string {
   return `hosts:
   - ${HOST}
-loglevel: info
+${OTHER_HOSTS.map((h) => `  - ${h.host}\n`).join('')}loglevel: info
 log_rotate_count: 0
 acme:
   auto: false
@@ -218,6 +227,13 @@ export async function seed(api: ApiCall): Promise<void> {
       { user: a.user, host: HOST, password: a.password },
       'successfully registered',
     )
+  for (const h of OTHER_HOSTS)
+    for (const user of h.users)
+      await ok(
+        'register',
+        { user, host: h.host, password: `Seed-${user}-pw-1` },
+        'successfully registered',
+      )
   for (const [owner, contacts] of Object.entries(ROSTERS))
     for (const c of contacts) {
       const [user, host] = c.jid.split('@') as [string, string]

@@ -3,14 +3,14 @@
  * roster, reached by clicking the account in that list and then "View Roster".
  */
 import type { Workflow } from '../../types'
-import { ROSTER_PAGE, USERS_PATH, mustPass, resultText, rosterPath } from '../keys'
+import { ROSTER_PAGE, USERS_PAGE, mustPass, resultText, rosterPath, usersPath } from '../keys'
 import { openAccount, openAdminSignedIn, openHostSection, openRoster } from '../person'
-import { ACCOUNTS, HOST, ROSTERS } from '../seed'
+import { ACCOUNTS, HOST, OTHER_HOSTS, ROSTERS } from '../seed'
 import { getText } from '../session'
 
 /**
- * Virtual Hosts, the host, Users: the page lists every account with its offline messages and
- * last activity. Nothing typed or picked.
+ * Virtual Hosts, the host, Users: the page lists every account of the host with its offline
+ * messages and last activity. The host is what the person picked among the server's three.
  */
 export const listUsers: Workflow = {
   id: 'list_users',
@@ -29,21 +29,34 @@ export const listUsers: Workflow = {
     await page.getByRole('link', { name: `trent@${HOST}`, exact: true }).waitFor()
   },
   key: {
-    target: { method: 'GET', path: USERS_PATH },
-    inputs: [],
+    target: { method: 'GET', path: USERS_PAGE },
+    inputs: [{ recorded: HOST, changed: [OTHER_HOSTS[0]!.host, OTHER_HOSTS[1]!.host] }],
     dependencies: [],
     mutating: false,
     async replayByHand(app, session) {
-      const html = await getText(app, session, USERS_PATH)
-      mustPass(await listUsers.key.check(app, { status: 'succeeded', result: html }, session, []))
-    },
-    async check(_app, run) {
-      const text = resultText(run.result)
-      // The accounts the writes of this app leave alone (those are deleted or added later).
-      const missing = ACCOUNTS.map((a) => `${a.user}@${HOST}`).filter(
-        (jid) => !/^(mallory|olaf|peggy)@/.test(jid) && !text.includes(jid),
+      const host = OTHER_HOSTS[0]!.host
+      const html = await getText(app, session, usersPath(host))
+      mustPass(
+        await listUsers.key.check(app, { status: 'succeeded', result: html }, session, [host]),
       )
-      return missing.length ? `the answer does not list ${missing.join(', ')}` : null
+    },
+    async check(_app, run, _session, used) {
+      const host = String(used[0])
+      const text = resultText(run.result)
+      const seeded = (h: string): string[] =>
+        h === HOST
+          ? // The accounts the writes of this app leave alone (those are deleted or added later).
+            ACCOUNTS.map((a) => a.user).filter((u) => !/^(mallory|olaf|peggy)$/.test(u))
+          : (OTHER_HOSTS.find((o) => o.host === h)?.users ?? [])
+      const wanted = seeded(host).map((u) => `${u}@${host}`)
+      if (!wanted.length) return `${host} is not a seeded host`
+      const missing = wanted.filter((jid) => !text.includes(jid))
+      if (missing.length) return `the answer does not list ${missing.join(', ')}`
+      const others = [HOST, ...OTHER_HOSTS.map((o) => o.host)]
+        .filter((h) => h !== host)
+        .flatMap((h) => seeded(h).map((u) => `${u}@${h}`))
+        .filter((jid) => text.includes(jid))
+      return others.length ? `the answer lists other hosts' accounts ${others.join(', ')}` : null
     },
   },
 }
