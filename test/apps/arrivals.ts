@@ -237,6 +237,21 @@ export const ARRIVALS: Arrival[] = [
     recording: { n, target: rt, working: rw },
     har: { n, target: ht, working: hw },
   })),
+  // Wave 12: measured on arrival at 3717762, after wave 11 (raw output:
+  // arrivals/wave12-3717762-rt.txt and arrivals/wave12-3717762-ejabberd.txt).
+  ...(
+    [
+      ['rt', 8, [6, 2], [6, 2]],
+      ['ejabberd', 8, [6, 0], [7, 0]],
+    ] as const
+  ).map(([app, n, [rt, rw], [ht, hw]]): Arrival => ({
+    app,
+    wave: 12,
+    measured: '2026-11-30',
+    commit: '3717762',
+    recording: { n, target: rt, working: rw },
+    har: { n, target: ht, working: hw },
+  })),
 ]
 
 /** Apps whose arrival was measured: the only ones rules and the ranker may learn from. */

@@ -5,6 +5,7 @@
  */
 import { Cookie as ParsedCookie } from 'tough-cookie'
 import type { StorageState } from '../../src/shared/trace'
+import type { AppInstance } from './types'
 
 type Cookie = StorageState['cookies'][number]
 
@@ -76,4 +77,19 @@ export function mergeCookies(jar: Cookie[], fresh: Cookie[]): Cookie[] {
   const byName = new Map(jar.map((c) => [c.name, c]))
   for (const c of fresh) byName.set(c.name, c)
   return [...byName.values()]
+}
+
+/**
+ * GETs `path` of a corpus app as its signed-in person (`session`; anonymous when undefined) and
+ * returns the answer's text; throws unless the app answered 200.
+ */
+export async function getText(
+  app: AppInstance,
+  session: StorageState | undefined,
+  path: string,
+): Promise<string> {
+  const res = await app.fetch(path, session ? { session } : {})
+  const text = await res.text()
+  if (res.status !== 200) throw new Error(`GET ${path} answered ${res.status}`)
+  return text
 }

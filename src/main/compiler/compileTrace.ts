@@ -5,7 +5,8 @@ import { applyBindings, stepsAfterBindings } from './bindings'
 import { rankCandidates } from './candidates'
 import { isWriteMethod, parseJsonRequest, rejectionReason } from './classify'
 import { httpUrl } from '../../shared/urls'
-import { learnOperationFields, writesByOperation } from './operation'
+import { getActsAsAsked, learnOperationFields, writesByOperation } from './operation'
+import { titleFreeOf } from './verifyRule'
 import { graphqlOfExchange } from './graphql'
 import { planDependencies, type DependencyPlan } from './dependencies'
 import { withFileSteps } from './fileBodies'
@@ -106,11 +107,13 @@ export function compileTrace(recorded: Trace, options: CompileOptions): CompileR
     lookupPickedRecords(lookupByName(signedIn, trace, intent), trace, intent),
   )
   const looked = readLinkTokens(parametriseGraphqlLiterals(picked, trace, intent), trace)
-  const tool = guardRecordedRecord(
+  const guarded = guardRecordedRecord(
     readModifyWrite(commandArguments(looked, intent), trace, intent),
     trace,
     intent,
   )
+  const defaults = Object.values(guarded.inputs.properties).map((p) => p.default)
+  const tool = { ...guarded, verify: titleFreeOf(guarded.verify, defaults) }
   // A lookup that added a read of its own (a list the person picked from) made that step from the
   // recorded request; compiled again with it as a dependency, its own values (a token in a
   // header) are traced to their sources like the target's.
@@ -225,8 +228,11 @@ function chooseTarget(
   const found = targetCandidates(trace, intent, options.targetExchangeId)
   const { typed, committedAt, eligible, considered } = found
   const model = options.targetModel === undefined ? TARGET_MODEL : options.targetModel
-  const ranked = pageReadFirst(
-    completedSignIn(rankByModel(found.scored, { intent, exchanges: trace.exchanges }, model)),
+  const ranked = actingGetFirst(
+    pageReadFirst(
+      completedSignIn(rankByModel(found.scored, { intent, exchanges: trace.exchanges }, model)),
+    ),
+    isWriteClass(intentVerbClass(intent)),
   )
   const scored = ranked.map((r) => r.candidate)
   const byHand = options.targetExchangeId !== undefined
@@ -278,6 +284,25 @@ function pageReadFirst<T extends { candidate: ScoredExchange }>(ranked: T[]): T[
       r.candidate.signals.some((s) => s.name === 'page_read_intent'),
   )
   return page && page !== ranked[0] ? [page, ...ranked.filter((r) => r !== page)] : ranked
+}
+
+/**
+ * A write chosen by clicking a row (kind 2) and sent as a link's GET (DAViCal's
+ * `?subaction=delete_principal&id=…`): when the intent asks a write, the first candidate is a
+ * read with no more evidence than such a GET (the same rules' score), the GET whose own words name
+ * the act (`getActsAsAsked`) goes first. The list read around it only ties with it.
+ */
+function actingGetFirst<T extends { candidate: ScoredExchange }>(
+  ranked: T[],
+  asksWrite: boolean,
+): T[] {
+  const first = ranked[0]
+  if (!first || !asksWrite || getActsAsAsked(first.candidate.exchange, true)) return ranked
+  if (first.candidate.exchange.method.toUpperCase() !== 'GET') return ranked
+  const acting = ranked.find(
+    (r) => r.candidate.score >= first.candidate.score && getActsAsAsked(r.candidate.exchange, true),
+  )
+  return acting ? [acting, ...ranked.filter((r) => r !== acting)] : ranked
 }
 
 /**

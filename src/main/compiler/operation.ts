@@ -10,7 +10,7 @@ import { requestValues, type RequestValue } from './requestValues'
  * `doku.php?do=`, and the usual `op`, `cmd`, `method`, `task`; each also with the leading `_`
  * apps put on the fields they reserve for themselves (Roundcube's `_task=mail&_action=move`).
  */
-const OPERATION_FIELD = /^_?(action|do|call|op|operation|cmd|command|method|task|mode)$/i
+const OPERATION_FIELD = /^_?(sub_?)?(action|do|call|op|operation|cmd|command|method|task|mode)$/i
 
 /**
  * The operation a request names in its query or form fields (`action=inline-save`, or

@@ -1,6 +1,6 @@
 /**
- * A field the page filled in (HTML §4.10: an `<input value>`, a `<textarea>`'s text, a
- * `<select>`'s selected option): the record an editor shows (DAViCal's `xxxxusername` on the
+ * A field the page filled in (HTML §4.10: an `<input value>`, a `<textarea>`'s text): the record
+ * an editor shows (DAViCal's `xxxxusername` on the
  * picked user's page). When the tool reads that page for the record the run picks (its URL
  * carries an input or a looked-up value), such a field is read from the page again, never asked
  * of the caller, even when the intent named its recorded value: the page gives it, not the
@@ -43,9 +43,11 @@ export function readPrefilledFields(tool: ToolSpec, trace: Trace): ToolSpec {
     if (slot['x-in'] !== 'body' || typeof value !== 'string' || field.includes('#')) continue
     if (typed.has(normalValue(value))) continue
     const placeholder = new RegExp(`\\{\\{\\s*input\\.${slot['x-slot']}\\s*\\}\\}`, 'g')
-    // An input another step sends too is the caller's to give.
+    // An input another step sends or looks a record up by is the caller's to give.
     const own = `{{input.${slot['x-slot']}}}`
-    if (steps.slice(0, -1).some((s) => JSON.stringify(s.request).includes(own))) continue
+    const sends = (s: ToolStep) =>
+      JSON.stringify(s.request).includes(own) || s.extract.some((e) => e.path.includes(own))
+    if (steps.slice(0, -1).some(sends)) continue
     const page = pages.find((p) => isPrefilled(p.exchange, field, value))
     if (!page) continue
     const step = steps.find((s) => s.id === page.step.id)!
@@ -75,26 +77,21 @@ export function readPrefilledFields(tool: ToolSpec, trace: Trace): ToolSpec {
 
 /**
  * True when form field `key` of the HTML `page` holds `value` as served (an input's `value`, a
- * textarea's text, a select's selected option; normalised spelling): the page filled it in. A
- * box or button's value is what it sends when picked, not a filled-in value.
+ * textarea's text; normalised spelling): the page filled it in. A box, a button or a select's
+ * option is a choice, sent when picked: the person's, not the page's.
  */
-export function isPrefilled(page: Exchange, key: string, value: string): boolean {
+function isPrefilled(page: Exchange, key: string, value: string): boolean {
   if (!value.trim() || page.responseBody?.encoding !== 'utf8') return false
   const $ = load(page.responseBody.text)
   const wanted = normalValue(value)
-  const named = $('input, textarea, select').filter(
+  const named = $('input, textarea').filter(
     (_, el) =>
       $(el).attr('name') === key &&
       !/^(checkbox|radio|submit|button|image|reset)$/i.test($(el).attr('type') ?? ''),
   )
   return named.toArray().some((el) => {
     const control = $(el)
-    const shown =
-      el.tagName === 'textarea'
-        ? control.text()
-        : el.tagName === 'select'
-          ? (control.find('option[selected]').attr('value') ?? '')
-          : (control.attr('value') ?? '')
+    const shown = el.tagName === 'textarea' ? control.text() : (control.attr('value') ?? '')
     return shown.trim() !== '' && normalValue(shown) === wanted
   })
 }

@@ -143,6 +143,27 @@ export function titlePattern(exchange: Exchange): string | null {
 }
 
 /**
+ * `verify` with each of `values` (the tool's inputs' recorded values, 3 characters or more) in
+ * its page title pattern made `*`, as `titlePattern` does for the values the target sends: a
+ * record looked up by name ("Sales Team") is named by the title another run gets.
+ */
+export function titleFreeOf(verify: VerifyRule, values: unknown[]): VerifyRule {
+  if (!verify.title) return verify
+  let title = verify.title
+  const texts = values
+    .filter((v): v is string => typeof v === 'string')
+    .map((v) => v.trim())
+    .filter((v) => v.length >= 3 && v.length <= 200)
+    .sort((a, b) => b.length - a.length)
+  for (const value of texts) {
+    const at = indexOfValue(title, value)
+    if (at) title = `${title.slice(0, at.start)}*${title.slice(at.end)}`
+  }
+  title = title.replace(/\*+/g, '*')
+  return title === verify.title ? verify : { ...verify, title }
+}
+
+/**
  * The Location path of a recorded redirect as a pattern (`/page/*`, `/index.php/File:*`): a
  * segment equal to a value the request sent (the title the person typed, in any of its
  * spellings) becomes `*`; a segment holding such a value (3 characters or more) or, after an

@@ -9,7 +9,7 @@ import { HOST } from './seed'
 import { apiOf } from './session'
 
 /** The host's pages under web admin: `/admin/server/<host>/`. */
-export const HOST_PATH = `/admin/server/${HOST}/`
+const HOST_PATH = `/admin/server/${HOST}/`
 /** The Users page of the workflows' host: every account, and the "Add User" form. */
 export const USERS_PATH = `${HOST_PATH}users/`
 
@@ -66,11 +66,6 @@ export async function passwordIs(
   password: string,
 ): Promise<boolean> {
   return (await apiOf(app)('check_password', { user, host: HOST, password })) === 0
-}
-
-/** The local parts of every account of the host (`registered_users`). */
-export async function accounts(app: AppInstance): Promise<string[]> {
-  return (await apiOf(app)('registered_users', { host: HOST })) as string[]
 }
 
 /** One roster entry as `get_roster` gives it. */

@@ -20,7 +20,7 @@ export const OTHER_HOSTS: Array<{ host: string; users: string[] }> = [
 ]
 
 /** The MUC service of the host (`mod_muc` `host: conference.@HOST@`). */
-export const MUC_HOST = `conference.${HOST}`
+const MUC_HOST = `conference.${HOST}`
 
 /**
  * The web admin's account: an XMPP account of the host in the `admin` ACL. Web admin's HTTP
@@ -29,7 +29,7 @@ export const MUC_HOST = `conference.${HOST}`
 export const USER = { name: `admin@${HOST}`, password: 'Talk-to-the-admin-23' } as const
 
 /** The local part of the admin's JID (the account the seed registers). */
-export const ADMIN_LOCAL = 'admin'
+const ADMIN_LOCAL = 'admin'
 
 /** A seeded account: local part and password. */
 export interface SeedAccount {
@@ -56,13 +56,6 @@ export const ACCOUNTS: SeedAccount[] = [
   'peggy',
   'trent',
 ].map((user) => ({ user, password: `Seed-${user}-pw-1` }))
-
-/** The seeded password of `user`; throws when it is not a seeded account. */
-export function seedPassword(user: string): string {
-  const found = ACCOUNTS.find((a) => a.user === user)
-  if (!found) throw new Error(`${user} is not a seeded account`)
-  return found.password
-}
 
 /** A roster entry: the contact's bare JID, the nickname and one group. */
 export interface SeedContact {
@@ -100,7 +93,7 @@ export interface SeedGroup {
 }
 
 /** The seeded shared roster groups. */
-export const GROUPS: SeedGroup[] = [
+const GROUPS: SeedGroup[] = [
   { name: 'staff', label: 'Staff', description: 'Everyone at work', members: ['alice', 'bob'] },
   { name: 'sales', label: 'Sales', description: 'Sales team', members: ['bob', 'carol'] },
   { name: 'finance', label: 'Finance', description: 'Budget owners', members: ['dave', 'erin'] },
@@ -115,7 +108,7 @@ export function seededGroup(name: string): SeedGroup {
 }
 
 /** The seeded persistent chat rooms of {@link MUC_HOST}. */
-export const ROOMS = ['lobby', 'release-planning']
+const ROOMS = ['lobby', 'release-planning']
 
 /** The ports an instance listens on, all on 127.0.0.1. */
 export interface EjabberdPorts {

@@ -58,7 +58,7 @@ async function distinctPorts(count: number): Promise<number[]> {
  * `mod_http_api` at `apiBase`: `POST <apiBase>/<command>` with the arguments as a JSON object;
  * resolves with the parsed JSON answer, throws on any status but 200 (with the body).
  */
-export function apiCaller(apiBase: string): ApiCall {
+function apiCaller(apiBase: string): ApiCall {
   return async (command, args) => {
     const res = await fetch(`${apiBase}/${command}`, {
       method: 'POST',

@@ -8,6 +8,9 @@ import type { StorageState } from '../../../src/shared/trace'
 import type { AppInstance } from '../types'
 import { fetchBasic, signInBasic as signInBasicAt, type BasicUser } from '../basicAuth'
 import type { ApiCall } from './seed'
+import { getText } from '../sessionFetch'
+
+export { getText }
 
 export { fetchBasic }
 
@@ -29,18 +32,6 @@ export function apiOf(app: AppInstance): ApiCall {
  */
 export function signInBasic(origin: string, user: BasicUser): Promise<StorageState> {
   return signInBasicAt(origin, user, { path: '/admin/', app: 'ejabberd web admin' })
-}
-
-/** GETs `path` of web admin signed in and returns its text; throws unless it answered 200. */
-export async function getText(
-  app: AppInstance,
-  session: StorageState,
-  path: string,
-): Promise<string> {
-  const res = await app.fetch(path, { session })
-  const text = await res.text()
-  if (res.status !== 200) throw new Error(`GET ${path} answered ${res.status}`)
-  return text
 }
 
 /**

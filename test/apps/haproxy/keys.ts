@@ -7,6 +7,9 @@ import type { AppInstance, RequestKey } from '../types'
 import { backendField } from './seed'
 import { readServers } from './session'
 import { resultText } from '../match'
+import { getText } from '../sessionFetch'
+
+export { getText }
 
 /**
  * The admin form's POST for `action`: the page posts to its own URL (`/` here), the form fields
@@ -59,16 +62,4 @@ export { resultText }
 /** Throws `problem` when it is not null (replayByHand reuses the checks this way). */
 export function mustPass(problem: string | null): void {
   if (problem) throw new Error(problem)
-}
-
-/** GETs `path` signed in and returns its text; throws unless HAProxy answered 200. */
-export async function getText(
-  app: AppInstance,
-  session: StorageState,
-  path: string,
-): Promise<string> {
-  const res = await app.fetch(path, { session })
-  const text = await res.text()
-  if (res.status !== 200) throw new Error(`GET ${path} answered ${res.status}`)
-  return text
 }

@@ -7,18 +7,9 @@ import type { StorageState } from '../../../src/shared/trace'
 import { delay } from '../childProcess'
 import type { AppInstance } from '../types'
 import { resultText } from '../match'
+import { getText } from '../sessionFetch'
 
-/** GETs `path` signed in and returns its text; throws unless Icecast answered 200. */
-export async function getText(
-  app: AppInstance,
-  session: StorageState | undefined,
-  path: string,
-): Promise<string> {
-  const res = await app.fetch(path, session ? { session } : {})
-  const text = await res.text()
-  if (res.status !== 200) throw new Error(`GET ${path} answered ${res.status}`)
-  return text
-}
+export { getText }
 
 /**
  * Sends an admin operation's GET (the page a link or form opens) and throws unless the response

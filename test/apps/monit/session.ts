@@ -8,6 +8,9 @@
 import type { StorageState } from '../../../src/shared/trace'
 import type { AppInstance } from '../types'
 import { fetchBasic, signInBasic as signInBasicAt, type BasicUser } from '../basicAuth'
+import { getText } from '../sessionFetch'
+
+export { getText }
 
 export { fetchBasic }
 
@@ -20,18 +23,6 @@ export { fetchBasic }
  */
 export function signInBasic(origin: string, user: BasicUser): Promise<StorageState> {
   return signInBasicAt(origin, user, { path: '/_status?format=xml', app: 'Monit' })
-}
-
-/** GETs `path` signed in and returns its text; throws unless Monit answered 200. */
-export async function getText(
-  app: AppInstance,
-  session: StorageState,
-  path: string,
-): Promise<string> {
-  const res = await app.fetch(path, { session })
-  const text = await res.text()
-  if (res.status !== 200) throw new Error(`GET ${path} answered ${res.status}`)
-  return text
 }
 
 /**

@@ -27,7 +27,7 @@ export const QUEUES: Array<[string, string]> = [
 ]
 
 /** A seeded ticket: queue, subject, requestor's email, status, owner (null: Nobody), first message. */
-export interface SeedTicket {
+interface SeedTicket {
   queue: string
   subject: string
   requestor: string
@@ -37,7 +37,7 @@ export interface SeedTicket {
 }
 
 /** The seeded tickets in id order (ticket N is `TICKETS[N - 1]`). */
-export const TICKETS: SeedTicket[] = [
+const TICKETS: SeedTicket[] = [
   {
     queue: 'Facilities',
     subject: 'Printer jams on floor 2',
@@ -135,13 +135,6 @@ export const TICKETS: SeedTicket[] = [
     body: 'Since yesterday the Wi-Fi on floor 3 barely loads a page.',
   },
 ]
-
-/** The id of the seeded ticket whose subject is `subject`; throws for an unknown subject. */
-export function ticketId(subject: string): number {
-  const index = TICKETS.findIndex((t) => t.subject === subject)
-  if (index < 0) throw new Error(`no seeded ticket "${subject}"`)
-  return index + 1
-}
 
 /** A Perl single-quoted string literal of `value`. */
 function perlString(value: string): string {

@@ -31,7 +31,7 @@ const SQLITE_DRIVER = '/usr/lib/x86_64-linux-gnu/perl5/5.36/DBD/SQLite.pm'
 const STARLET = '/usr/share/perl5/Starlet.pm'
 
 /** The organisation name RT puts in its session cookie's name and in ticket mail. */
-export const RT_NAME = 'sitecall.test'
+const RT_NAME = 'sitecall.test'
 
 /** A running RT with its database. */
 export interface RtServer {

@@ -68,8 +68,3 @@ export function postForm(
   })
 }
 
-/** The value of the hidden field `name` in `html` (a form page), or null. */
-export function hiddenField(html: string, name: string): string | null {
-  const tag = new RegExp(`<input[^>]*name="${name}"[^>]*>`).exec(html)?.[0]
-  return tag ? (/value="([^"]*)"/.exec(tag)?.[1] ?? null) : null
-}

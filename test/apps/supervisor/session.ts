@@ -7,6 +7,9 @@
 import type { StorageState } from '../../../src/shared/trace'
 import type { AppInstance } from '../types'
 import { fetchBasic } from '../basicAuth'
+import { getText } from '../sessionFetch'
+
+export { getText }
 
 export { fetchBasic }
 
@@ -182,16 +185,4 @@ export async function signInBasic(
   const session: StorageState = { cookies: [], origins: [] }
   await rpc((path, init) => fetchBasic(origin, user, path, init), session, 'supervisor.getState')
   return session
-}
-
-/** GETs `path` signed in and returns its text; throws unless Supervisor answered 200. */
-export async function getText(
-  app: AppInstance,
-  session: StorageState,
-  path: string,
-): Promise<string> {
-  const res = await app.fetch(path, { session })
-  const text = await res.text()
-  if (res.status !== 200) throw new Error(`GET ${path} answered ${res.status}`)
-  return text
 }

@@ -113,4 +113,31 @@ describe('a GET that acts', () => {
     expect(mutationVerdict(get('/account/address'), null, true).mutating).toBe(false)
     expect(mutationVerdict(get('/user/settings'), null, true).mutating).toBe(false)
   })
+
+  it('is the target a write intent gets, ahead of the list read around it', () => {
+    const list = (rows: string) =>
+      `<!doctype html><html><head><title>Users</title></head><body><table>${rows}</table></body></html>`
+    const tool = compiled(
+      traceBuilder('http://127.0.0.1:8080')
+        .exchange('GET', '/admin.php?action=browse&t=principal', {
+          mime: 'text/html',
+          responseText: list('<tr><td>Dave Kim</td></tr><tr><td>Alice Martin</td></tr>'),
+          type: 'document',
+        })
+        .click('Delete')
+        .exchange('GET', '/admin.php?action=edit&subaction=delete_principal&id=1016', {
+          mime: 'text/html',
+          responseText: list('<tr><td>Deleted.</td></tr>'),
+          type: 'document',
+        })
+        .exchange('GET', '/admin.php?action=browse&t=principal', {
+          mime: 'text/html',
+          responseText: list('<tr><td>Alice Martin</td></tr>'),
+          type: 'document',
+        })
+        .build('delete the user Dave Kim'),
+    )
+    expect(tool.steps.at(-1)!.request.url).toContain('subaction=delete_principal')
+    expect(tool.mutating).toBe(true)
+  })
 })

@@ -44,13 +44,22 @@ describe('a choice the intent names by its label', () => {
     ])
   })
 
-  it('makes the select field the required input of the compiled tool', () => {
+  it('makes the select field the required input of the compiled tool, asked by its label', () => {
     const result = compileTrace(filterHar(), options)
     if (!result.ok) throw new Error(result.explanation.reason)
     const tool = result.candidate
-    expect(tool.steps[tool.steps.length - 1]!.request.url).toContain('cat={{input.p0}}')
+    const page = tool.steps.find((s) => s.extract.some((e) => e.from === 'option'))!
+    const choice = page.extract.find((e) => e.from === 'option')!
+    expect(tool.steps[tool.steps.length - 1]!.request.url).toContain(
+      `cat={{step.${page.id}.${choice.name}}}`,
+    )
+    expect(choice.path).toBe(JSON.stringify({ select: 'cat', text: '{{input.p0}}' }))
     expect(tool.inputs.required).toEqual(['cat'])
-    expect(tool.inputs.properties.cat).toMatchObject({ default: 4, enum: [0, 2, 4] })
+    expect(tool.inputs.properties.cat).toMatchObject({
+      type: 'string',
+      default: 'Recipes',
+      examples: ['Recipes', '4', 'All Categories', 'Vegetables'],
+    })
   })
 
   it('reads a label that opens a terse intent, where a verb would stand', () => {

@@ -12,6 +12,7 @@ import {
   outputForRule,
   redirectPattern,
   redirectShows,
+  titleFreeOf,
   titlePattern,
 } from '../../../src/main/compiler/verifyRule'
 import {
@@ -233,7 +234,10 @@ describe('writes that answer no JSON', () => {
   it('reads nothing back after a removal: the page may still list what went', () => {
     const before = exchange('GET', '/wiki.cgi?do=edit&page=archive/old_plan')
     before.seq = 1
-    before.responseBody = { text: '<html><title>edit</title><body></body></html>', encoding: 'utf8' }
+    before.responseBody = {
+      text: '<html><title>edit</title><body></body></html>',
+      encoding: 'utf8',
+    }
     const post = exchange('POST', '/wiki.cgi', {
       status: 302,
       form: 'do=remove&page=archive/old_plan&_submit=Remove',
@@ -246,7 +250,10 @@ describe('writes that answer no JSON', () => {
     })
     after.seq = 3
     expect(redirectShows(post, [before, post, after])).toEqual([])
-    const deleted = exchange('DELETE', '/notes/Old plan', { status: 303, headers: { location: '/' } })
+    const deleted = exchange('DELETE', '/notes/Old plan', {
+      status: 303,
+      headers: { location: '/' },
+    })
     deleted.seq = 2
     expect(redirectShows(deleted, [before, deleted, after])).toEqual([])
   })
@@ -419,5 +426,24 @@ describe('action APIs: errors answered as HTTP 200', () => {
       }),
     )
     expect(busy.errorShapes).not.toContainEqual({ path: 'error' })
+  })
+})
+
+describe('titleFreeOf', () => {
+  const rule: VerifyRule = {
+    status: [200, 299],
+    mimeType: 'text/html',
+    required: [],
+    title: 'Principal: Sales Team',
+  }
+
+  it('makes the recorded values of inputs a wildcard of the page title', () => {
+    expect(titleFreeOf(rule, ['Sales Team', 12, 'ab']).title).toBe('Principal: *')
+  })
+
+  it('leaves a title that names none of them, and a rule without a title, as they were', () => {
+    expect(titleFreeOf(rule, ['Engineering'])).toBe(rule)
+    const bare: VerifyRule = { status: [200, 299], mimeType: 'text/html', required: [] }
+    expect(titleFreeOf(bare, ['Sales Team'])).toBe(bare)
   })
 })
