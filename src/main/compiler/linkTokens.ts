@@ -7,7 +7,7 @@ import { keptHeaders } from './headers'
 import { queryEntries } from './requestValues'
 
 /** Shorter values match by chance (`1`, `yes`); a token is longer and holds a digit. */
-const TOKEN = /^(?=.*\d)[A-Za-z0-9._~-]{6,}$/
+const TOKEN = /^(?=.*\d)[A-Za-z0-9._~*!$'()+,;:@-]{6,}$/
 const WHOLE_PLACEHOLDER = /^\{\{\s*([a-zA-Z0-9_.:-]+)\s*\}\}$/
 
 /**
@@ -19,7 +19,8 @@ const WHOLE_PLACEHOLDER = /^\{\{\s*([a-zA-Z0-9_.:-]+)\s*\}\}$/
  * record's id, the operation), the tool reads that page first and takes the token from the link
  * whose query holds those values as the run sends them (`_wpnonce?post={{input.p0}}&action=trash`,
  * the `link` extractor), so another record gets its own token. Only a query value that the
- * compile left constant or generated (`{{gen.*}}`) is read so, and only when the recorded page's
+ * compile left constant, generated (`{{gen.*}}`) or an optional input holding just the recorded
+ * token (the input is then dropped) is read so, and only when the recorded page's
  * first matching link is the one that carried it. Pure: the tool (unchanged when nothing
  * applies) out.
  */
@@ -34,10 +35,15 @@ export function readLinkTokens(tool: ToolSpec, trace: Trace): ToolSpec {
   let url = target.request.url
   const signals: EvidenceSignal[] = []
   const dropped = new Set<string>()
+  const unasked = new Set<string>()
   sent.forEach((entry, index) => {
     const text = placed[index]!.text
     const generated = /^\{\{\s*gen\./.test(text)
-    if (!TOKEN.test(entry.value) || (!generated && text !== encodeURIComponent(entry.value))) return
+    // An optional input that only carries the recorded token (the endpoint was sent without it
+    // first, so it varied) is no value of the caller's either.
+    const slot = recordedSlot(tool, text, entry.value)
+    const constant = text === encodeURIComponent(entry.value)
+    if (!TOKEN.test(entry.value) || (!generated && !constant && !slot)) return
     const found = linkSource(trace, exchange, entry.key, entry.value, sent, placed)
     if (!found) return
     const { page, path } = found
@@ -53,6 +59,7 @@ export function readLinkTokens(tool: ToolSpec, trace: Trace): ToolSpec {
     placed[index] = { key: entry.key, text: `{{step.${step.id}.${name}}}` }
     url = withQuery(url, placed)
     if (generated) dropped.add(`query:${entry.path}`)
+    if (slot) unasked.add(slot)
     signals.push({
       name: 'dependency',
       weight: 0,
@@ -62,8 +69,12 @@ export function readLinkTokens(tool: ToolSpec, trace: Trace): ToolSpec {
   if (!signals.length) return tool
   const last = { ...target, request: { ...target.request, url } }
   const all = [...steps, last]
+  const properties = Object.fromEntries(
+    Object.entries(tool.inputs.properties).filter(([name]) => !unasked.has(name)),
+  )
   return {
     ...tool,
+    inputs: { ...tool.inputs, properties },
     steps: all,
     evidence: {
       ...tool.evidence,
@@ -76,6 +87,24 @@ export function readLinkTokens(tool: ToolSpec, trace: Trace): ToolSpec {
       ],
     },
   }
+}
+
+/**
+ * The name of the optional input whose whole placeholder is `text` and whose default is the
+ * recorded `value`, when no other step sends it; null otherwise.
+ */
+function recordedSlot(tool: ToolSpec, text: string, value: string): string | null {
+  const slot = WHOLE_PLACEHOLDER.exec(text)?.[1]?.replace(/^input\./, '')
+  if (!slot || !/^p\d+$/.test(slot)) return null
+  const entry = Object.entries(tool.inputs.properties).find(([, p]) => p['x-slot'] === slot)
+  if (!entry || entry[1].default !== value || tool.inputs.required?.includes(entry[0])) return null
+  const own = `{{input.${slot}}}`
+  const elsewhere = tool.steps
+    .slice(0, -1)
+    .some(
+      (s) => JSON.stringify(s.request).includes(own) || s.extract.some((e) => e.path.includes(own)),
+    )
+  return elsewhere ? null : entry[0]
 }
 
 /**
@@ -96,7 +125,9 @@ function linkSource(
   for (const page of earlier) {
     const body = page.responseBody
     if (page.method !== 'GET' || page.status < 200 || page.status >= 300) continue
-    if (!body || body.encoding !== 'utf8' || !body.text.includes(value)) continue
+    // The page may write the token escaped (`%2A` for `*`): its longest plain run must be there.
+    const core = (value.match(/[A-Za-z0-9]+/g) ?? []).sort((a, b) => b.length - a.length)[0]
+    if (!body || body.encoding !== 'utf8' || !body.text.includes(core ?? value)) continue
     if (!mimeTypeOf(page.responseHeaders).includes('html') || new URL(page.url).host !== host)
       continue
     const $ = cheerio.load(body.text)

@@ -67,6 +67,40 @@ describe('readLinkTokens', () => {
     expect(tool.steps[0]!.request.url).not.toContain('step.')
   })
 
+  it('reads an escaped confirmation token the endpoint was first sent without, and asks none', () => {
+    const confirmPage = (token: string) =>
+      `<html><title>Delete</title><p>Deleting 'Dave Kim' <a href="/admin.php?action=edit&amp;subaction=delete_principal&amp;id=1016&amp;confirm=${encodeURIComponent(token).replace(/\*/g, '%2A')}">Confirm</a></p></html>`
+    const token = '*f710fa67*399d7c9989b8738cbafe2971'
+    const tool = compiled(
+      traceBuilder('http://127.0.0.1:8080')
+        .click('Delete')
+        .exchange('GET', '/admin.php?action=edit&subaction=delete_principal&id=1016', {
+          mime: 'text/html',
+          type: 'document',
+          responseText: confirmPage(token),
+        })
+        .click('Confirm Deletion')
+        .exchange(
+          'GET',
+          `/admin.php?action=edit&subaction=delete_principal&id=1016&confirm=${encodeURIComponent(token)}`,
+          { mime: 'text/html', type: 'document', responseText: '<html><title>Done</title></html>' },
+        )
+        .build('delete the principal 1016'),
+    )
+    const [page, target] = tool.steps
+    expect(target!.request.url).toContain(`confirm={{step.${page!.id}.confirm}}`)
+    expect(Object.values(tool.inputs.properties).map((p) => p['x-path'])).not.toContain('confirm')
+    const answer = {
+      status: 200,
+      headers: { 'content-type': 'text/html' },
+      body: confirmPage('*0000aaaa*1111'),
+    }
+    const scope = Object.fromEntries(
+      Object.values(tool.inputs.properties).map((p) => [`input.${p['x-slot']}`, p.default]),
+    )
+    expect(extractValue(answer, page!.extract.at(-1)!, scope)).toBe('*0000aaaa*1111')
+  })
+
   it('writes and reads link paths with bracketed keys, literals and placeholders', () => {
     const path = formatLinkQuery('_token', [
       ['ids[]', '{{input.p1}}'],
