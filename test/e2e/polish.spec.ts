@@ -86,9 +86,11 @@ test('an open sign-in survives a reload of the page, and a cancelled one does no
     const row = page.getByTestId('login-row').filter({ hasText: orders.host })
     await row.getByTestId('login-sign-in').click()
     const panel = page.getByTestId('sign-in-panel')
-    await expect(panel).toContainText('in the browser below')
+    // The panel shows once a sign-in browser has started: slow on a loaded machine.
+    const started = { timeout: 20_000 }
+    await expect(panel).toContainText('in the browser below', started)
     await page.reload()
-    await expect(panel).toContainText('in the browser below')
+    await expect(panel).toContainText('in the browser below', started)
     await expect(row.getByTestId('login-sign-in')).toBeDisabled()
     await panel.getByRole('button', { name: 'Cancel' }).click()
     await expect(panel).not.toContainText('in the browser below')
