@@ -24,7 +24,16 @@ export interface StoredHar {
 const fileOf = (app: string, workflow: string, path: RecordingPath): string =>
   join(APP_FIXTURES_DIR, app, `${workflow}.${path === 'recording' ? 'trace' : 'har'}.json.gz`)
 
-/** Writes one stored recording (gzip level 9, JSON without indentation). */
+/**
+ * Static assets a page loads: the compiler never targets them or reads their bytes (only their
+ * URLs, to find where an app is mounted), so a stored recording keeps them without a body.
+ */
+const ASSET_TYPES = new Set(['script', 'stylesheet', 'font', 'image', 'media'])
+
+/**
+ * Writes one stored recording (gzip level 9, JSON without indentation), the bodies of its static
+ * assets left out (`ASSET_TYPES`: a bundled script can weigh megabytes and is loaded on every page).
+ */
 export function writeStored(
   app: string,
   workflow: string,
@@ -33,8 +42,24 @@ export function writeStored(
 ): string {
   mkdirSync(join(APP_FIXTURES_DIR, app), { recursive: true })
   const file = fileOf(app, workflow, path)
-  writeFileSync(file, gzipSync(JSON.stringify(value), { level: 9 }))
+  writeFileSync(file, gzipSync(JSON.stringify(withoutAssetBodies(value)), { level: 9 }))
   return file
+}
+
+function withoutAssetBodies(value: StoredTrace | StoredHar): StoredTrace | StoredHar {
+  if ('trace' in value) {
+    const exchanges = value.trace.exchanges.map((e) =>
+      ASSET_TYPES.has(e.resourceType) ? { ...e, responseBody: null } : e,
+    )
+    return { ...value, trace: { ...value.trace, exchanges } }
+  }
+  const entries = value.har.log.entries.map((entry) => {
+    const type = (entry as { _resourceType?: string })._resourceType ?? ''
+    if (!ASSET_TYPES.has(type)) return entry
+    const { text: _bytes, encoding: _encoding, ...content } = entry.response.content
+    return { ...entry, response: { ...entry.response, content } }
+  })
+  return { ...value, har: { ...value.har, log: { ...value.har.log, entries } } }
 }
 
 /** Reads a stored recorder trace, or null when none was recorded. */
