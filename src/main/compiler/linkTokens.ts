@@ -5,6 +5,7 @@ import { mimeTypeOf, type Exchange, type Trace } from '../../shared/trace'
 import { httpUrl } from '../../shared/urls'
 import { keptHeaders } from './headers'
 import { queryEntries } from './requestValues'
+import { dependencyUses } from './stepTemplate'
 
 /** Shorter values match by chance (`1`, `yes`); a token is longer and holds a digit. */
 const TOKEN = /^(?=.*\d)[A-Za-z0-9._~*!$'()+,;:@-]{6,}$/
@@ -98,13 +99,7 @@ function recordedSlot(tool: ToolSpec, text: string, value: string): string | nul
   if (!slot || !/^p\d+$/.test(slot)) return null
   const entry = Object.entries(tool.inputs.properties).find(([, p]) => p['x-slot'] === slot)
   if (!entry || entry[1].default !== value || tool.inputs.required?.includes(entry[0])) return null
-  const own = `{{input.${slot}}}`
-  const elsewhere = tool.steps
-    .slice(0, -1)
-    .some(
-      (s) => JSON.stringify(s.request).includes(own) || s.extract.some((e) => e.path.includes(own)),
-    )
-  return elsewhere ? null : entry[0]
+  return dependencyUses(tool.steps, slot) ? null : entry[0]
 }
 
 /**

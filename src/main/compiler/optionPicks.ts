@@ -6,12 +6,12 @@
  * was on (an `option` extractor, src/shared/optionPick.ts). Pure: the tool and its trace in, the
  * tool out.
  */
-import type { EvidenceSignal, SlotSchema, ToolSpec, ToolStep } from '../../shared/toolSpec'
+import type { EvidenceSignal, SlotSchema, ToolSpec } from '../../shared/toolSpec'
 import type { Exchange, Trace } from '../../shared/trace'
 import { formatOptionPick, selectOptions } from '../../shared/optionPick'
 import { httpUrl } from '../../shared/urls'
 import { isHtmlDocument } from './classify'
-import { seqOf, stepFor, uniqueExtractorName } from './stepTemplate'
+import { seqOf, stepFor, uniqueExtractorName, withInputSwapped } from './stepTemplate'
 
 /** How many of a list's labels an input shows as examples. */
 const MAX_EXAMPLES = 12
@@ -50,7 +50,10 @@ export function pickOptionsByLabel(tool: ToolSpec, trace: Trace): ToolSpec {
   const verb = tool.intent.trim().split(/\s+/)[0]?.toLowerCase() ?? ''
   const choices = Object.entries(tool.inputs.properties).flatMap(([input, slot]) => {
     const choice = labelledChoice(input, slot, pages)
-    const act = choice?.label.toLowerCase().split(/[^\p{L}]+/u).includes(verb)
+    const act = choice?.label
+      .toLowerCase()
+      .split(/[^\p{L}]+/u)
+      .includes(verb)
     return choice && !act ? [choice] : []
   })
   if (!choices.length) return tool
@@ -75,12 +78,12 @@ export function pickOptionsByLabel(tool: ToolSpec, trace: Trace): ToolSpec {
     // Every step after the page that sends the choice sends the value the page gives it.
     const extracted = `{{step.${step.id}.${name}}}`
     const from = seqOf(trace, step)
-    request = sendsExtracted(request, choice.slot['x-slot'], extracted)
+    request = withInputSwapped(request, choice.slot['x-slot'], extracted)
     steps.forEach((other, i) => {
       if (i < steps.length - 1 && other !== step && seqOf(trace, other) > from)
         steps[i] = {
           ...other,
-          request: sendsExtracted(other.request, choice.slot['x-slot'], extracted),
+          request: withInputSwapped(other.request, choice.slot['x-slot'], extracted),
         }
     })
     const { enum: _values, minimum: _min, maximum: _max, ...rest } = choice.slot
@@ -130,25 +133,4 @@ function labelledChoice(input: string, slot: SlotSchema, pages: Exchange[]): Lab
     return { input, slot, select, label: option.label, labels, page }
   }
   return null
-}
-
-/** `request` with the slot's placeholders (`{{input.pN}}`, `{{num:input.pN}}`) replaced. */
-function sendsExtracted(
-  request: ToolStep['request'],
-  slot: string,
-  placeholder: string,
-): ToolStep['request'] {
-  const pattern = new RegExp(`\\{\\{\\s*(?:num:)?input\\.${slot}\\s*\\}\\}`, 'g')
-  const swap = (text: string) => text.replace(pattern, placeholder)
-  const body = request.body
-  const swapped =
-    body?.kind === 'form'
-      ? {
-          kind: 'form' as const,
-          template: Object.fromEntries(Object.entries(body.template).map(([k, v]) => [k, swap(v)])),
-        }
-      : body?.kind === 'text'
-        ? { kind: 'text' as const, template: swap(body.template) }
-        : body
-  return { ...request, url: swap(request.url), body: swapped }
 }

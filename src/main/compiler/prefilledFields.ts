@@ -7,11 +7,11 @@
  * person. Pure: the tool and its trace in, the tool out.
  */
 import { load } from 'cheerio'
-import type { EvidenceSignal, ToolSpec, ToolStep } from '../../shared/toolSpec'
+import type { EvidenceSignal, ToolSpec } from '../../shared/toolSpec'
 import type { Exchange, Trace } from '../../shared/trace'
 import { httpUrl } from '../../shared/urls'
 import { isHtmlDocument } from './classify'
-import { uniqueExtractorName } from './stepTemplate'
+import { dependencyUses, uniqueExtractorName, withInputSwapped } from './stepTemplate'
 import { typedValues } from './typedValues'
 import { normalValue } from './valueSpelling'
 
@@ -42,12 +42,8 @@ export function readPrefilledFields(tool: ToolSpec, trace: Trace): ToolSpec {
     const field = slot['x-path']
     if (slot['x-in'] !== 'body' || typeof value !== 'string' || field.includes('#')) continue
     if (typed.has(normalValue(value))) continue
-    const placeholder = new RegExp(`\\{\\{\\s*input\\.${slot['x-slot']}\\s*\\}\\}`, 'g')
     // An input another step sends or looks a record up by is the caller's to give.
-    const own = `{{input.${slot['x-slot']}}}`
-    const sends = (s: ToolStep) =>
-      JSON.stringify(s.request).includes(own) || s.extract.some((e) => e.path.includes(own))
-    if (steps.slice(0, -1).some(sends)) continue
+    if (dependencyUses(steps, slot['x-slot'])) continue
     const page = pages.find((p) => isPrefilled(p.exchange, field, value))
     if (!page) continue
     const step = steps.find((s) => s.id === page.step.id)!
@@ -56,7 +52,7 @@ export function readPrefilledFields(tool: ToolSpec, trace: Trace): ToolSpec {
         ?.name ?? uniqueExtractorName(step, field.replace(/\W+/g, '_') || 'field')
     if (!step.extract.some((e) => e.name === extractor))
       step.extract.push({ name: extractor, from: 'input', path: field })
-    request = replaceInBody(request, placeholder, `{{step.${step.id}.${extractor}}}`)
+    request = withInputSwapped(request, slot['x-slot'], `{{step.${step.id}.${extractor}}}`)
     delete properties[name]
     required = required.filter((r) => r !== name)
     signals.push({
@@ -94,28 +90,4 @@ function isPrefilled(page: Exchange, key: string, value: string): boolean {
     const shown = el.tagName === 'textarea' ? control.text() : (control.attr('value') ?? '')
     return shown.trim() !== '' && normalValue(shown) === wanted
   })
-}
-
-function replaceInBody(
-  request: ToolStep['request'],
-  pattern: RegExp,
-  placeholder: string,
-): ToolStep['request'] {
-  const body = request.body
-  if (body?.kind === 'form')
-    return {
-      ...request,
-      body: {
-        kind: 'form',
-        template: Object.fromEntries(
-          Object.entries(body.template).map(([k, v]) => [k, v.replace(pattern, placeholder)]),
-        ),
-      },
-    }
-  if (body?.kind === 'text')
-    return {
-      ...request,
-      body: { kind: 'text', template: body.template.replace(pattern, placeholder) },
-    }
-  return request
 }

@@ -252,3 +252,40 @@ export function uniqueExtractorName(step: ToolStep, base: string): string {
   for (let i = 2; step.extract.some((e) => e.name === name); i++) name = `${base}_${i}`
   return name
 }
+
+/**
+ * `request` with input `slot`'s placeholders (`{{input.pN}}`, `{{num:input.pN}}`) in its URL and
+ * its form or text body replaced by `placeholder` (a value a step reads instead).
+ */
+export function withInputSwapped(
+  request: RequestTemplate,
+  slot: string,
+  placeholder: string,
+): RequestTemplate {
+  const pattern = new RegExp(`\\{\\{\\s*(?:num:)?input\\.${slot}\\s*\\}\\}`, 'g')
+  const swap = (text: string) => text.replace(pattern, placeholder)
+  const body = request.body
+  const swapped =
+    body?.kind === 'form'
+      ? {
+          kind: 'form' as const,
+          template: Object.fromEntries(Object.entries(body.template).map(([k, v]) => [k, swap(v)])),
+        }
+      : body?.kind === 'text'
+        ? { kind: 'text' as const, template: swap(body.template) }
+        : body
+  return { ...request, url: swap(request.url), body: swapped }
+}
+
+/**
+ * True when a step before the target (all of `steps` but the last) sends input `slot` or looks a
+ * record up by it (`{{input.pN}}` in its request or an extractor's path).
+ */
+export function dependencyUses(steps: ToolStep[], slot: string): boolean {
+  const own = `{{input.${slot}}}`
+  return steps
+    .slice(0, -1)
+    .some(
+      (s) => JSON.stringify(s.request).includes(own) || s.extract.some((e) => e.path.includes(own)),
+    )
+}
