@@ -16,6 +16,10 @@ import {
 } from '../keys'
 import { addTransaction as fillAddForm } from '../person'
 
+/** The values of a key's inputs, in order. */
+type Five = [string, string, string, string, string]
+type Seven = [string, string, string, string, string, string, string]
+
 /**
  * The check of an add: null when the journal holds one transaction described `description`
  * dated `date` that posts each `[account, typed amount]` of `postings` (and the balancing rest
@@ -66,29 +70,30 @@ export const addTransaction: Workflow = {
   },
   key: {
     target: { method: 'POST', path: '/add' },
+    // Every value the person typed: the date, the description, both accounts and the amount.
     inputs: [
       { recorded: '2026-03-28', changed: ['2026-03-29', '2026-03-30'] },
       { recorded: 'Bakery Hofer', changed: ['Florist Rosa', 'Bike Shop Lenz'] },
+      { recorded: 'expenses:food:groceries', changed: ['expenses:household', 'expenses:fun'] },
       { recorded: '12.40 EUR', changed: ['8.90 EUR', '31.15 EUR'] },
+      { recorded: 'assets:cash', changed: ['liabilities:creditcard', 'assets:bank:checking'] },
     ],
     dependencies: [ADD_FORM_PAGE],
     mutating: true,
     async replayByHand(app, session) {
-      await addByHand(app, session, '2026-03-29', 'Florist Rosa', [
-        ['expenses:food:groceries', '8.90 EUR'],
-        ['assets:cash', ''],
+      const used = addTransaction.key.inputs.map((input) => input.changed[0])
+      const [date, description, account, amount, from] = used.map(String) as Five
+      await addByHand(app, session, date, description, [
+        [account, amount],
+        [from, ''],
       ])
       mustPass(
-        await addTransaction.key.check(app, { status: 'succeeded', result: null }, session, [
-          '2026-03-29',
-          'Florist Rosa',
-          '8.90 EUR',
-        ]),
+        await addTransaction.key.check(app, { status: 'succeeded', result: null }, session, used),
       )
     },
     async check(app, _run, _session, used) {
-      const [date, description, amount] = used.map(String) as [string, string, string]
-      return added(app, date, description, [['expenses:food:groceries', amount]], 'assets:cash')
+      const [date, description, account, amount, from] = used.map(String) as Five
+      return added(app, date, description, [[account, amount]], from)
     },
   },
 }
@@ -115,38 +120,50 @@ export const addSplitTransaction: Workflow = {
   },
   key: {
     target: { method: 'POST', path: '/add' },
+    // Every value the person typed: the date, the description, three accounts, two amounts.
     inputs: [
+      { recorded: '2026-03-21', changed: ['2026-03-22', '2026-03-23'] },
       { recorded: 'Supermarket Kaufland', changed: ['Drugstore DM', 'Market Hall Lindner'] },
+      { recorded: 'expenses:food:groceries', changed: ['expenses:food:dining', 'expenses:health'] },
       { recorded: '60.00 EUR', changed: ['42.00 EUR', '18.30 EUR'] },
+      { recorded: 'expenses:household', changed: ['expenses:fun', 'expenses:transport'] },
       { recorded: '15.50 EUR', changed: ['7.25 EUR', '22.10 EUR'] },
+      { recorded: 'liabilities:creditcard', changed: ['assets:cash', 'assets:bank:checking'] },
     ],
     dependencies: [ADD_FORM_PAGE],
     mutating: true,
     async replayByHand(app, session) {
-      await addByHand(app, session, '2026-03-21', 'Drugstore DM', [
-        ['expenses:food:groceries', '42.00 EUR'],
-        ['expenses:household', '7.25 EUR'],
-        ['liabilities:creditcard', ''],
+      const used = addSplitTransaction.key.inputs.map((input) => input.changed[0])
+      const [date, description, first, firstAmount, second, secondAmount, from] = used.map(
+        String,
+      ) as Seven
+      await addByHand(app, session, date, description, [
+        [first, firstAmount],
+        [second, secondAmount],
+        [from, ''],
       ])
       mustPass(
-        await addSplitTransaction.key.check(app, { status: 'succeeded', result: null }, session, [
-          'Drugstore DM',
-          '42.00 EUR',
-          '7.25 EUR',
-        ]),
+        await addSplitTransaction.key.check(
+          app,
+          { status: 'succeeded', result: null },
+          session,
+          used,
+        ),
       )
     },
     async check(app, _run, _session, used) {
-      const [description, food, household] = used.map(String) as [string, string, string]
+      const [date, description, first, firstAmount, second, secondAmount, from] = used.map(
+        String,
+      ) as Seven
       return added(
         app,
-        '2026-03-21',
+        date,
         description,
         [
-          ['expenses:food:groceries', food],
-          ['expenses:household', household],
+          [first, firstAmount],
+          [second, secondAmount],
         ],
-        'liabilities:creditcard',
+        from,
       )
     },
   },
