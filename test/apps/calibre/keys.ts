@@ -31,6 +31,13 @@ export const BOOKS_INIT: RequestKey = { method: 'GET', path: '/interface-data/bo
  */
 export const INTERFACE_INIT: RequestKey = { method: 'GET', path: '/interface-data/init' }
 
+/**
+ * The library segment of a target's path, as a RegExp source: the library id is a value calibre
+ * hands out (`library_id` and `library_map` of `/interface-data/init`), so a tool may read it
+ * at run time instead of sending the recorded `Books`; either is the same request.
+ */
+export const ANY_LIBRARY = '[^/]+'
+
 /** What the search answers: the ids found and each one's metadata (title, authors, ...). */
 export interface SearchAnswer {
   search_result: { book_ids: number[]; total_num: number }

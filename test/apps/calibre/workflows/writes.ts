@@ -4,7 +4,14 @@
  * page, a file uploaded with "Add books", and the book list's display mode.
  */
 import type { Workflow } from '../../types'
-import { BOOKS_INIT, bookTitled, mustPass, searchByHand, setFieldsByHand } from '../keys'
+import {
+  ANY_LIBRARY,
+  BOOKS_INIT,
+  bookTitled,
+  mustPass,
+  searchByHand,
+  setFieldsByHand,
+} from '../keys'
 import {
   answered,
   applyChanges,
@@ -46,7 +53,7 @@ export const addTag: Workflow = {
     await applyChanges(page)
   },
   key: {
-    target: { method: 'POST', path: new RegExp(`/cdb/set-fields/\\d+/${LIBRARY_ID}`) },
+    target: { method: 'POST', path: new RegExp(`/cdb/set-fields/\\d+/${ANY_LIBRARY}`) },
     inputs: [
       { recorded: 'Orbit of Stones', changed: ['The Quiet Engine', 'Rivers of Glass'] },
       { recorded: 'space opera', changed: ['first contact', 'dragons'] },
@@ -106,7 +113,7 @@ export const renameBook: Workflow = {
     await applyChanges(page)
   },
   key: {
-    target: { method: 'POST', path: new RegExp(`/cdb/set-fields/\\d+/${LIBRARY_ID}`) },
+    target: { method: 'POST', path: new RegExp(`/cdb/set-fields/\\d+/${ANY_LIBRARY}`) },
     inputs: [
       { recorded: 'Teh Silent Shore', changed: ['Murder at Marsh End', 'The Glass Orchard'] },
       {
@@ -164,7 +171,7 @@ export const deleteBook: Workflow = {
     await deleted
   },
   key: {
-    target: { method: 'POST', path: new RegExp(`/cdb/delete-books/\\d+/${LIBRARY_ID}`) },
+    target: { method: 'POST', path: new RegExp(`/cdb/delete-books/\\d+/${ANY_LIBRARY}`) },
     inputs: [{ recorded: 'Bread at Home', changed: ['A Field Guide to Moths', 'Harbor Lights'] }],
     dependencies: [BOOKS_INIT],
     mutating: true,
@@ -239,7 +246,7 @@ export const uploadBook: Workflow = {
     await page.getByText('Added successfully').waitFor()
   },
   key: {
-    target: { method: 'POST', path: new RegExp(`/cdb/add-book/\\d+/n/[^/]+/${LIBRARY_ID}`) },
+    target: { method: 'POST', path: new RegExp(`/cdb/add-book/\\d+/n/[^/]+/${ANY_LIBRARY}`) },
     inputs: [
       {
         recorded: 'rivers-of-the-north.txt',
