@@ -30,7 +30,7 @@ export interface DigestChallenge {
  * Parses a `WWW-Authenticate` value holding a Digest challenge; null when it is not Digest.
  * Values may be quoted (with `\` escapes) or bare tokens.
  */
-export function parseDigestChallenge(header: string | null): DigestChallenge | null {
+function parseDigestChallenge(header: string | null): DigestChallenge | null {
   if (!header || !/^\s*Digest\s/i.test(header)) return null
   const params = new Map<string, string>()
   for (const m of header
@@ -57,7 +57,7 @@ const md5 = (text: string): string => createHash('md5').update(text, 'utf8').dig
  * §3.4.1: response = H(H(user:realm:password):nonce:nc:cnonce:qop:H(method:uri)). Throws for an
  * algorithm other than MD5.
  */
-export function digestAuthorization(
+function digestAuthorization(
   user: DigestUser,
   challenge: DigestChallenge,
   method: string,

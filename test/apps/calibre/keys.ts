@@ -9,7 +9,6 @@ import type { AppInstance, RequestKey } from '../types'
 import { LIBRARY_ID } from './seed'
 import { readBooks, type BookState } from './session'
 
-export { resultText }
 
 /** Throws `problem` when there is one (a key's replay must pass its own check). */
 export function mustPass(problem: string | null): void {
@@ -29,7 +28,6 @@ export const BOOKS_INIT: RequestKey = { method: 'GET', path: '/interface-data/bo
  * the library's first page of books with their metadata, from which the covers are drawn (a book
  * picked from the covers has its id from there).
  */
-export const INTERFACE_INIT: RequestKey = { method: 'GET', path: '/interface-data/init' }
 
 /**
  * The library segment of a target's path, as a RegExp source: the library id is a value calibre

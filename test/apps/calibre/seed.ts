@@ -67,16 +67,11 @@ export function seededId(title: string): number {
   return i + 1
 }
 
-/** The seeded book titled `title`; throws when none is. */
-export function seeded(title: string): SeedBook {
-  return BOOKS[seededId(title) - 1]!
-}
-
 /**
  * The text of a seeded book's TXT file: its title and author on the first line, so a download
  * shows whose file it is, and a sentence no other book holds.
  */
-export function bookText(book: SeedBook): string {
+function bookText(book: SeedBook): string {
   return `${book.title} by ${book.authors.join(' & ')}\n\nChapter one. The first page of ${book.title}.\n`
 }
 

@@ -10,7 +10,7 @@ import { setCookiesOf } from '../sessionFetch'
 import { JOURNAL_SEGMENT } from './seed'
 
 /** One posting of `GET /transactions` (hledger's JSON), reduced to what the checks read. */
-export interface Posting {
+interface Posting {
   paccount: string
   pamount: Array<{ acommodity: string; aquantity: { floatingPoint: number } }>
 }

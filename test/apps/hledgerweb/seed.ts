@@ -9,7 +9,7 @@
 /** Where the journal lives as hledger-web sees it (a private mount, see server.ts). */
 export const JOURNAL_DIR = '/home/sam/finance'
 /** The journal's absolute path, as hledger-web names it in its /edit, /upload, /download URLs. */
-export const JOURNAL_PATH = `${JOURNAL_DIR}/main.journal`
+const JOURNAL_PATH = `${JOURNAL_DIR}/main.journal`
 /** `JOURNAL_PATH` as one URL path segment (hledger-web percent-encodes the slashes). */
 export const JOURNAL_SEGMENT = encodeURIComponent(JOURNAL_PATH)
 
