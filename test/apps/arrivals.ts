@@ -252,6 +252,23 @@ export const ARRIVALS: Arrival[] = [
     recording: { n, target: rt, working: rw },
     har: { n, target: ht, working: hw },
   })),
+  // Wave 13: measured on arrival at c85c96c, after wave 12 (raw output:
+  // arrivals/wave13-c85c96c-hledgerweb.txt and arrivals/wave13-c85c96c-calibre.txt; the first
+  // runs, before hledger-web's helper added typed accounts and a date its add keys lacked and
+  // calibre's let its write targets take any library segment).
+  ...(
+    [
+      ['hledgerweb', 8, [7, 4], [7, 4]],
+      ['calibre', 8, [4, 2], [4, 4]],
+    ] as const
+  ).map(([app, n, [rt, rw], [ht, hw]]): Arrival => ({
+    app,
+    wave: 13,
+    measured: '2026-11-30',
+    commit: 'c85c96c',
+    recording: { n, target: rt, working: rw },
+    har: { n, target: ht, working: hw },
+  })),
 ]
 
 /** Apps whose arrival was measured: the only ones rules and the ranker may learn from. */
