@@ -139,6 +139,18 @@ function placeConstants(
     const multipart = placeMultipart(body.template, placed)
     return { kind: 'text', template: multipart ?? placeXml(body.template, placed) }
   }
+  // A form that sends a file (a multipart template) carries its token in a text part.
+  if (body.kind === 'multipart') {
+    const placed = new Map(fields.map(([site, p]) => [site.slice(5), p]))
+    const seen = new Map<string, number>()
+    const template = body.template.map((part) => {
+      const n = (seen.get(part.name) ?? 0) + 1
+      seen.set(part.name, n)
+      const placeholder = placed.get(n > 1 ? `${part.name}#${n}` : part.name)
+      return 'value' in part && placeholder !== undefined ? { ...part, value: placeholder } : part
+    })
+    return { kind: 'multipart', template }
+  }
   if (body.kind !== 'json') return body
   const template = structuredClone(body.template)
   for (const [site, placeholder] of fields) {

@@ -189,6 +189,53 @@ describe('compiling an upload', () => {
     ])
   })
 
+  it("sends the form page's fresh token in a multipart upload's text part", () => {
+    const token = 'adLuLh6bSlH7WM1gGu7aCGqJUC56wwcjefNXSFgC'
+    const body = Buffer.from(
+      multipartBody('----WebKitFormBoundaryAbC', PNG)
+        .toString('latin1')
+        .replace('abc123token', token),
+      'latin1',
+    )
+    const form = exchange({
+      method: 'GET',
+      url: `${ORIGIN}/upload`,
+      responseHeaders: { 'content-type': 'text/html' },
+      responseBody: {
+        text: `<html><body><form method="post" enctype="multipart/form-data"><input type="hidden" name="token" value="${token}"><input type="file" name="upload"></form></body></html>`,
+        encoding: 'utf8',
+      },
+      resourceType: 'document',
+    })
+    const upload = exchange({
+      id: 'exc_2',
+      seq: 2,
+      startedAt: 1_700_000_000_050,
+      method: 'POST',
+      url: `${ORIGIN}/upload`,
+      requestHeaders: {
+        'content-type': 'multipart/form-data; boundary=----WebKitFormBoundaryAbC',
+      },
+      requestBody: { text: body.toString('base64'), encoding: 'base64' },
+      status: 302,
+      responseHeaders: { location: `${ORIGIN}/File:Sunset.png` },
+      responseBody: null,
+      resourceType: 'document',
+    })
+    const tool = compile({
+      ...trace('upload the picture Sunset.png', upload),
+      exchanges: [form, upload],
+    })
+    const page = tool.steps.find((s) => s.request.method === 'GET')!
+    const extractor = page.extract.find((e) => e.from === 'input' && e.path === 'token')!
+    const target = tool.steps.at(-1)!.request
+    const parts = target.body?.kind === 'multipart' ? target.body.template : []
+    expect(parts.find((p) => p.name === 'token')).toEqual({
+      name: 'token',
+      value: `{{step.${page.id}.${extractor.name}}}`,
+    })
+  })
+
   it('requires the file when a capture kept its binary bytes as text (U+FFFD)', () => {
     // A HAR's postData.text: the PNG's invalid UTF-8 became U+FFFD, the bytes are not the file.
     const lossy = Buffer.from(multipartBody('b', PNG).toString('utf8'), 'utf8')
