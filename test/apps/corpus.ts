@@ -103,9 +103,11 @@ export function inputFor(
   tool: ToolSpec,
   recorded: unknown,
   taken: Set<string> = new Set(),
+  secret = false,
 ): string | null {
   for (const [name, schema] of Object.entries(tool.inputs.properties)) {
     if (taken.has(name)) continue
+    if (secret && schema.writeOnly === true && schema.default === undefined) return name
     const examples = Array.isArray(schema['examples']) ? (schema['examples'] as unknown[]) : []
     if (same(schema.default, recorded) || examples.some((e) => same(e, recorded))) return name
   }
@@ -156,7 +158,7 @@ export function judge(result: CompileResult | null, key: AnswerKey): Verdict {
 
   const taken = new Set<string>()
   for (const input of key.inputs) {
-    const name = inputFor(tool, input.recorded, taken)
+    const name = inputFor(tool, input.recorded, taken, input.secret)
     if (name) taken.add(name)
     else problems.push(`slots: no input carries ${JSON.stringify(input.recorded)}`)
   }

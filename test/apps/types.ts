@@ -108,6 +108,11 @@ export interface AnswerKey {
     recorded: string | number | boolean
     /** Values to call the tool with instead: one per run, never used twice (writes must differ). */
     changed: [string | number | boolean, string | number | boolean]
+    /**
+     * The person typed it into a password field, which the recorder seals: no tool can hold it,
+     * so a required `writeOnly` input without a default is the one that carries it.
+     */
+    secret?: true
   }>
   /**
    * Requests whose answers the tool must read before the target (CSRF or revision tokens, ids

@@ -48,7 +48,7 @@ export async function checkWorking(
   const used: Array<string | number | boolean> = []
   const taken = new Set<string>()
   for (const input of key.inputs) {
-    const name = inputFor(tool, input.recorded, taken)
+    const name = inputFor(tool, input.recorded, taken, input.secret)
     if (!name)
       return { working: false, detail: `no input carries ${JSON.stringify(input.recorded)}` }
     taken.add(name)

@@ -23,6 +23,8 @@ import { lookupPickedRecords } from './pickedRecords'
 import { pickOptionsByLabel } from './optionPicks'
 import { readSameRecord } from './sameRecordReads'
 import { readPrefilledFields } from './prefilledFields'
+import { splitEmbeddedValues } from './embeddedValues'
+import { inputsForRedacted } from './redactedFields'
 import { referencedValues } from './referencedValues'
 import { commandArguments } from './commandArguments'
 import { parametriseGraphqlLiterals } from './graphqlLiterals'
@@ -104,7 +106,11 @@ export function compileTrace(recorded: Trace, options: CompileOptions): CompileR
   // Values a page gives the person: ids behind names, the picked record's page, its fields.
   const picked = [pickOptionsByLabel, readSameRecord, readPrefilledFields].reduce(
     (tool, pass) => pass(tool, trace),
-    lookupPickedRecords(lookupByName(signedIn, trace, intent), trace, intent),
+    lookupPickedRecords(
+      lookupByName(splitEmbeddedValues(signedIn, trace, intent), trace, intent),
+      trace,
+      intent,
+    ),
   )
   const looked = readLinkTokens(parametriseGraphqlLiterals(picked, trace, intent), trace)
   const guarded = guardRecordedRecord(
@@ -391,7 +397,9 @@ function candidateOf(
 ): ToolSpec {
   const { exchange } = chosen
   const { output } = shaped
-  const plan = { ...signIn.plan, inputs: files.inputs }
+  // A secret typed into a form that signs nobody in (a new account's password) is the caller's.
+  const sealed = { ...signIn.plan, inputs: files.inputs }
+  const plan = signIn.signIn ? sealed : inputsForRedacted(sealed, trace, intent)
   const siteUrl = httpUrl(exchange.url)!
   const site = siteOfTrace(trace)
   // GraphQL operations and page reads keep their names (operationName; the interface's `read_page`).

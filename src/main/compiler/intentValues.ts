@@ -29,11 +29,16 @@ export function intentValues(intent: string, exchanges: Exchange[]): TypedValue[
     t.toLowerCase().replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ''),
   )
   const phrases = new Set<string>()
+  const quoted = quotedSpans(original)
   for (let start = 0; start < tokens.length; start++)
     for (let n = 1; n <= MAX_PHRASE_WORDS && start + n <= tokens.length; n++) {
       if (start === 0 && n === 1) continue
       const phrase = tokens.slice(start, start + n)
       if (phrase.some((t) => !t)) break
+      // Words inside a quoted value are that value's, not values of their own ("Enoch Root" of
+      // 'Enoch Root, IT helpdesk' is not the user's real name the form also sends).
+      if (quoted.some(([from, to]) => start >= from && start + n - 1 <= to && n < to - from + 1))
+        continue
       const text = phrase.join(' ')
       // A number with dots or dashes (a version `1.1.0`, a date) is a value though no word.
       const numeric = /^\d+([.:/-]\d+)+$/.test(text)
@@ -112,4 +117,25 @@ export function intentValues(intent: string, exchanges: Exchange[]): TypedValue[
   if ((tokens[0] ?? '').length >= MIN_VALUE_LENGTH) labels.add(tokens[0]!)
   for (const t of labelledValues(labels, exchanges)) if (!found.has(t.value)) found.set(t.value, t)
   return [...found.values()]
+}
+
+/**
+ * The token ranges `[first, last]` (inclusive) of the quoted values of whitespace-split intent
+ * words: a word that starts with a quote opens one, the first word from there that ends with a
+ * quote closes it. Used only to keep a quoted value's inner words from counting on their own.
+ */
+function quotedSpans(words: string[]): Array<[number, number]> {
+  const out: Array<[number, number]> = []
+  for (let i = 0; i < words.length; i++) {
+    if (!/^["“'‘]/.test(words[i]!)) continue
+    for (let j = i; j < words.length; j++) {
+      const word = j === i ? words[j]!.slice(1) : words[j]!
+      if (/["”'’][^\p{L}\p{N}]*$/u.test(word) && !/['’]s$/.test(word)) {
+        if (j > i) out.push([i, j])
+        i = j
+        break
+      }
+    }
+  }
+  return out
 }

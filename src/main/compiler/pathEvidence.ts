@@ -4,7 +4,10 @@
  */
 import type { Action, Exchange } from '../../shared/trace'
 import { STOP_WORDS } from './intentWords'
+import { linkFollows } from './linkFollows'
+import { intentVerbClass } from './intentVerb'
 import { hasSiblings, normalValue, pickedNames, segmentCarrying, tracePaths } from './pathValues'
+import { pathSegments } from './requestValues'
 import type { PageContext } from './shownProbes'
 import type { PathSlot } from './slots'
 import { CONTAINER_NOUNS, NAME_INTRODUCERS, presentedAsValue } from './valueCues'
@@ -13,17 +16,23 @@ import { singular, wordsOf } from './valueSpelling'
 /** What the trace says about paths: every requested path, and what the person clicked. */
 export interface PathContext {
   paths: string[][]
-  picked: Array<{ value: string; at: number }>
+  /** `inferred`: read back from the pages of a trace with no recorded clicks ({@link linkFollows}). */
+  picked: Array<{ value: string; at: number; pageUrl: string; inferred?: boolean }>
   actions: Action[]
   /** Every exchange of the trace, in order. */
   exchanges: Exchange[]
 }
 
-/** The path facts of a trace (empty when there is no page context). */
+/** The path facts of a trace (empty when there is no page context); picks as {@link linkFollows} reads them when no click was recorded. */
 export function pathContext(context: PageContext | undefined): PathContext {
+  const actions = context?.actions ?? []
+  // Without recorded clicks (a plain HAR), the links the pages show tell what was followed.
+  const clicked = actions.some((a) => a.kind === 'click')
   return {
     paths: tracePaths(context?.exchanges ?? []),
-    picked: pickedNames(context?.actions ?? []),
+    picked: clicked
+      ? pickedNames(actions)
+      : linkFollows(context?.exchanges ?? []).map((f) => ({ ...f, inferred: true })),
     actions: context?.actions ?? [],
     exchanges: context?.exchanges ?? [],
   }
@@ -32,28 +41,64 @@ export function pathContext(context: PageContext | undefined): PathContext {
 /**
  * A path segment that names an item the person picked before the request (a folder link, a
  * page in a list), where the path varies across the trace: the picked item becomes a path slot.
- * With `namedIn` (an intent), the picked item must be one the intent names.
+ * With `namedIn` (an intent), the picked item must be one the intent names. A part of a picked
+ * name (see {@link nameParts}) counts only when `intent` names it.
  */
 export function pickedInPath(
   segments: string[],
   where: PathContext,
   namedIn: string | null,
+  intent: string,
 ): { slot: PathSlot; value: string } | null {
   const intentText = namedIn === null ? null : ` ${wordsOf(namedIn).join(' ')} `
+  const spoken = ` ${wordsOf(intent).join(' ')} `
+  const says = (text: string, value: string) => text.includes(` ${wordsOf(value).join(' ')} `)
   for (const p of where.picked) {
     const index = segmentCarrying(segments, p.value)
     if (index < 0 || !hasSiblings(segments, index, where.paths)) continue
-    if (intentText !== null && !intentText.includes(` ${wordsOf(p.value).join(' ')} `)) continue
-    return {
-      value: p.value,
-      slot: {
-        index,
-        name: pathSlotName(segments, index, null),
-        description: `The item the person picked ("${p.value}", path segment ${index})`,
-      },
+    if (intentText !== null && !says(intentText, p.value)) continue
+    // A followed link only guessed from the pages is as likely a menu's ("Users", "Alerts"),
+    // whose name is the route: only a part of a longer name (below) counts from it.
+    if (p.inferred) continue
+    return { value: p.value, slot: pickedSlot(segments, index, p.value) }
+  }
+  // A link named by more than its key (`mallory@chat.example.test` for `/user/mallory/`, "Alice
+  // Martin (alice)" for `/people/alice`): the part the path carries is the value, when the intent
+  // names that part too, so a host or a display word the path shares is not taken for it.
+  // The click must have led to it: the page the link was on does not carry the part, and a verb
+  // part ("Edit" of "Edit alice") names the route, not the record.
+  for (const p of where.picked) {
+    const from = pathSegments(p.pageUrl).map(normalValue)
+    for (const part of nameParts(p.value)) {
+      const index = segmentCarrying(segments, part)
+      if (index < 0 || from.includes(normalValue(part)) || !says(spoken, part)) continue
+      if (STOP_WORDS.has(part.toLowerCase()) || intentVerbClass(part) !== null) continue
+      return { value: part, slot: pickedSlot(segments, index, p.value) }
     }
   }
   return null
+}
+
+function pickedSlot(segments: string[], index: number, name: string): PathSlot {
+  return {
+    index,
+    name: pathSlotName(segments, index, null),
+    description: `The item the person picked ("${name}", path segment ${index})`,
+  }
+}
+
+/**
+ * The parts a link's name is made of where it joins a key to more: an address's local part and
+ * domain (`user@host`), a name and its key in brackets or after a separator. Words a space
+ * separates are left whole ("Server Status" names a page, not a record). The whole name is not
+ * one of them.
+ */
+function nameParts(name: string): string[] {
+  const parts = name
+    .split(/\s*[@()[\]<>|,;:/]+\s*/)
+    .map((p) => p.trim())
+    .filter((p) => p.length >= 2)
+  return parts.length > 1 ? parts : []
 }
 
 /**
@@ -78,6 +123,15 @@ export function intentValueInPath(
     if (!found) continue
     const at = found.start
     const after = found.end
+    // A route of several words the intent says as words ("a shared roster group" for
+    // `shared-roster`) names a kind of page, not a value, unless quoted, capitalised or
+    // introduced; so do the words before a kind the intent then names ("… group called support").
+    if (
+      after > at &&
+      !/\d/.test(segment) &&
+      (!presentedAsValue(raw, tokens, at, after, NAME_INTRODUCERS) || namedAfter(tokens, after))
+    )
+      continue
     // A plain word is a value only where the path varies across the trace and the intent
     // names it as one: quoted, capitalised, or before a container noun ("the invoices folder");
     // else it is a route word such as `search` or `jobs`.
@@ -106,6 +160,14 @@ export function intentValueInPath(
 }
 
 const NO_WORDS: ReadonlySet<string> = new Set()
+
+/** True when the words after `end` are a kind and its name ("… group called support"). */
+function namedAfter(tokens: string[], end: number): boolean {
+  return (
+    CONTAINER_NOUNS.has(singular(tokens[end + 1] ?? '')) &&
+    NAME_INTRODUCERS.has(tokens[end + 2] ?? '')
+  )
+}
 
 /** Where in the intent's tokens a path segment is spelled (one to five words), or null. */
 function phraseAt(tokens: string[], segment: string): { start: number; end: number } | null {

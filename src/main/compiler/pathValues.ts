@@ -28,12 +28,14 @@ const PICK_ROLES = new Set([
  * The names of the items the person picked by clicking (a folder's link, a page in a list, a
  * suggestion): what a request's path then names. Buttons are left out: their names are commands.
  */
-export function pickedNames(actions: Action[]): Array<{ value: string; at: number }> {
-  const out: Array<{ value: string; at: number }> = []
+export function pickedNames(
+  actions: Action[],
+): Array<{ value: string; at: number; pageUrl: string }> {
+  const out: Array<{ value: string; at: number; pageUrl: string }> = []
   for (const a of actions) {
     if (a.kind !== 'click' || !a.role || !PICK_ROLES.has(a.role)) continue
     const name = (a.name ?? '').trim()
-    if (name.length >= 2 && name.length <= 80) out.push({ value: name, at: a.at })
+    if (name.length >= 2 && name.length <= 80) out.push({ value: name, at: a.at, pageUrl: a.pageUrl })
   }
   return out
 }

@@ -60,12 +60,13 @@ export function shapeTarget(
       weight: 0,
       detail: `${observations.length} calls of this endpoint: what varies became slots, the rest is constant`,
     })
+  const verdict = mutationVerdict(exchange, graphql, asksWrite)
   const plan = planSlots(exchange, chosen.exactMatches, {
     observations,
+    writes: verdict.mutating,
     ...(graphql ? { slottable: (v) => v.path.startsWith('variables.') } : {}),
     ...(pathSlot ? { pathSlot } : {}),
   })
-  const verdict = mutationVerdict(exchange, graphql, asksWrite)
   signals.push({
     name: verdict.mutating ? 'mutating' : 'read_only',
     weight: 0,

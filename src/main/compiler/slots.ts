@@ -55,6 +55,11 @@ export interface SlotOptions {
   /** Which request values may become slots at all (GraphQL: only `variables`). */
   slottable?: (v: RequestValue) => boolean
   pathSlot?: PathSlot
+  /**
+   * The request changes state: a value nobody typed defaults to what it sent, not to what the
+   * first call of its endpoint sent (a form posted back to reload it).
+   */
+  writes?: boolean
 }
 
 /**
@@ -109,7 +114,13 @@ export function planSlots(
     const slot = take()
     const name = uniqueName(v.key, v.path, used)
     const typed = typedByPath.get(valueKey(v))
-    properties[name] = slotSchema(v, slot, typed, observed.get(valueKey(v)))
+    properties[name] = slotSchema(
+      v,
+      slot,
+      typed,
+      observed.get(valueKey(v)),
+      options.writes === true,
+    )
     // A time set as a setting is written at each run at its distance from the run's now.
     const relative =
       typed?.setting && typeof v.value === 'string'
@@ -216,6 +227,7 @@ function slotSchema(
   slot: string,
   typed: TypedValue | undefined,
   observed: Observed | undefined,
+  writes: boolean,
 ): SlotSchema {
   const text = v.location === 'query' || v.form === true
   const seen = observed?.values.length ? observed.values : [v.value]
@@ -225,9 +237,11 @@ function slotSchema(
     type = 'string'
   const schema: SlotSchema = { 'x-slot': slot, 'x-in': v.location, 'x-path': v.path, type }
   const first = seen.find((x) => x !== null)
-  // A typed slot's default is what the person typed (forms prefill it); others take the first
-  // call's (page 1 of a paged list). What the target itself sent stays as its example.
-  if (typed && v.value !== null) schema.default = coerce(v.value, type)
+  // A typed slot's default is what the person typed (forms prefill it); a read's others take the
+  // first call's (page 1 of a paged list), a write's what the write itself sent (a form first
+  // posted back to reload it, as RT's queue change does, is not the save the person asked for).
+  // What the target itself sent stays as its example.
+  if ((typed || writes) && v.value !== null) schema.default = coerce(v.value, type)
   else if (!typed && first !== undefined) schema.default = coerce(first, type)
   if (v.value !== null && schema.default !== coerce(v.value, type))
     schema.examples = [coerce(v.value, type)]

@@ -289,3 +289,15 @@ export function dependencyUses(steps: ToolStep[], slot: string): boolean {
       (s) => JSON.stringify(s.request).includes(own) || s.extract.some((e) => e.path.includes(own)),
     )
 }
+
+/** `name`, or `name_2`, `name_3`… when an input of that name is already in `taken`. */
+export function freshInputName(name: string, taken: Record<string, unknown>): string {
+  if (!(name in taken)) return name
+  for (let n = 2; ; n++) if (!(`${name}_${n}` in taken)) return `${name}_${n}`
+}
+
+/** The number of the next free placeholder slot (`pN`) after those `properties` use. */
+export function nextSlotNumber(properties: Record<string, { 'x-slot': string }>): number {
+  const used = Object.values(properties).map((p) => Number(/^p(\d+)$/.exec(p['x-slot'])?.[1] ?? -1))
+  return Math.max(-1, ...used) + 1
+}

@@ -232,7 +232,7 @@ function factsOf(
   // A click that only led to the form the person then filled (MediaWiki's Special:PrefixIndex
   // link) picks no record: with a typed value sent, a picked segment must be one the intent names.
   const picked = !pathSlot
-    ? pickedInPath(segments, page.where, exactMatches.length ? page.intent : null)
+    ? pickedInPath(segments, page.where, exactMatches.length ? page.intent : null, page.intent)
     : null
   pathSlot ??= picked?.slot
   const named = !pathSlot ? intentValueInPath(segments, page.intent, page.where.paths) : null

@@ -502,6 +502,7 @@ const addUser: Workflow = {
     inputs: [
       { recorded: 'reporting', changed: ['auditor', 'billing-bot'] },
       { recorded: 'monitoring', changed: ['management', 'policymaker'] },
+      { recorded: 'Dash-Board-77', changed: ['Audit-Trail-31', 'Bill-Bot-42'], secret: true },
     ],
     dependencies: [],
     mutating: true,

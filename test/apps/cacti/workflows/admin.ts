@@ -114,6 +114,7 @@ export const createUser: Workflow = {
     inputs: [
       { recorded: 'nina.perez', changed: ['omar.haddad', 'pia.lund'] },
       { recorded: 'Nina Perez', changed: ['Omar Haddad', 'Pia Lund'] },
+      { recorded: NEW_USER_PASSWORD, changed: ['Omar-Pass-51', 'Pia-Pass-62'], secret: true },
     ],
     dependencies: [{ method: 'GET', path: '/user_admin.php' }],
     mutating: true,

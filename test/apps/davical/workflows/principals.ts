@@ -55,6 +55,7 @@ export const createUser: Workflow = {
       { recorded: 'erin', changed: ['paula', 'quinn'] },
       { recorded: 'Erin Cole', changed: ['Paula Grant', 'Quinn Hale'] },
       { recorded: 'erin@example.org', changed: ['paula@example.org', 'quinn@example.org'] },
+      { recorded: 'Erin-Cal-2026', changed: ['Paula-Cal-2027', 'Quinn-Cal-2028'], secret: true },
     ],
     dependencies: [PRINCIPAL_PAGE],
     mutating: true,

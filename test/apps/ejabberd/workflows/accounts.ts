@@ -53,7 +53,7 @@ export const registerUser: Workflow = {
     target: buttonKey(USERS_PATH, 'addnewuser', 'Add User'),
     inputs: [
       { recorded: 'zoe', changed: ['yusuf', 'xena'] },
-      { recorded: 'Blue-Harbor-58', changed: ['Green-Field-31', 'Red-Canyon-74'] },
+      { recorded: 'Blue-Harbor-58', changed: ['Green-Field-31', 'Red-Canyon-74'], secret: true },
     ],
     dependencies: [],
     mutating: true,
@@ -108,7 +108,7 @@ export const changePassword: Workflow = {
     target: buttonKey(ACCOUNT_PAGE, 'chpassword', 'Change Password'),
     inputs: [
       { recorded: 'carol', changed: ['heidi', 'ivan'] },
-      { recorded: 'Spring-Rain-42', changed: ['Autumn-Leaf-17', 'Winter-Frost-93'] },
+      { recorded: 'Spring-Rain-42', changed: ['Autumn-Leaf-17', 'Winter-Frost-93'], secret: true },
     ],
     dependencies: [],
     mutating: true,

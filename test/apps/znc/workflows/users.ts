@@ -149,12 +149,13 @@ export const addUser: Workflow = {
   },
   key: {
     target: post('adduser'),
-    // The password is typed too, but the recording redacts it: no recorded value to call with.
+    // The password is typed too; the recording seals it, so the tool asks for it at each run.
     inputs: [
       { recorded: NEW_USER.name, changed: ['ivan', 'judy'] },
       { recorded: NEW_USER.nick, changed: ['ivanp', 'judyk'] },
       { recorded: NEW_USER.ident, changed: ['ipetrov', 'jkim'] },
       { recorded: NEW_USER.realName, changed: ['Ivan Petrov', 'Judy Kim'] },
+      { recorded: NEW_PASSWORD, changed: ['Ivan-Pass-51', 'Judy-Pass-62'], secret: true },
     ],
     dependencies: [get('adduser')],
     mutating: true,
