@@ -5,6 +5,7 @@
  */
 import type { Exchange } from '../../shared/trace'
 import { pageLinks } from '../../shared/pageLinks'
+import { safeUrl } from '../../shared/safeJson'
 import { isHtmlDocument } from './classify'
 
 /** A link followed: its text, when the page it led to was asked for, and the page it was on. */
@@ -43,13 +44,8 @@ function linksOf(html: string, base: string): Map<string, string> {
   for (const link of pageLinks(html)) {
     const text = link.text.replace(/\s+/g, ' ').trim()
     if (text.length < 2 || text.length > 80 || !link.href) continue
-    let target: URL
-    try {
-      target = new URL(link.href, base)
-    } catch {
-      continue
-    }
-    if (target.origin !== origin) continue
+    const target = safeUrl(link.href, base)
+    if (!target || target.origin !== origin) continue
     const key = withoutFragment(target.href)
     if (!out.has(key)) out.set(key, text)
   }
