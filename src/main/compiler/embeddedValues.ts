@@ -64,7 +64,7 @@ export function splitEmbeddedValues(tool: ToolSpec, trace: Trace, intent: string
     const inner = escaped ? `{{xml:input.${id}}}` : `{{input.${id}}}`
     const encode = slot['x-in'] === 'query' ? encodeURIComponent : (t: string) => t
     request = withInputSwapped(request, slot['x-slot'], `${encode(before)}${inner}${encode(after)}`)
-    const fresh = freshInputName(nameFor(before, found.g.fieldName, name), properties)
+    const fresh = freshInputName(nameFor(before, found.g.fieldName, name), properties, name)
     delete properties[name]
     required = required.filter((r) => r !== name)
     properties[fresh] = {
@@ -150,6 +150,5 @@ function boundedIndex(text: string, part: string): number | null {
  */
 function nameFor(before: string, fieldName: string | null, old: string): string {
   const compared = /([A-Za-z_][\w.]*)\s*(?:=|==|!=|:|~|\bLIKE\b|\bIS\b)\s*['"]?$/i.exec(before)
-  const raw = compared?.[1] ?? fieldName ?? old
-  return raw.replace(/\W+/g, '_').replace(/^_+|_+$/g, '') || old
+  return compared?.[1] ?? fieldName ?? old
 }

@@ -19,8 +19,8 @@ const CONFIRMATION = /confirm|again|repeat|retype|verify|[^\d]2$/i
  * (a raw text body's placeholders from one input, `secret`). Unchanged when the request carries
  * none, and when nobody typed a secret (a page's own sealed value, such as a settings document's
  * password hash, stays as it is): a secret field filled in the recording, or, in a trace without
- * actions (a plain HAR), a form body, or a JSON body with an intent that names a password. Run it after the sign-in binding, which
- * takes a sign-in form's placeholders for the login.
+ * actions (a plain HAR), a form body, or a JSON body with an intent that names a password. Run
+ * it after the sign-in binding, which takes a sign-in form's placeholders for the login.
  */
 export function inputsForRedacted(plan: SlotPlan, trace: Trace, intent: string): SlotPlan {
   const body = plan.request.body
@@ -30,10 +30,7 @@ export function inputsForRedacted(plan: SlotPlan, trace: Trace, intent: string):
   let next = nextSlotNumber(properties)
   const add = (field: string, path: string): string => {
     const slot = `p${next++}`
-    const name = freshInputName(
-      field.replace(/\W+/g, '_').replace(/^_+|_+$/g, '') || 'secret',
-      properties,
-    )
+    const name = freshInputName(field, properties, 'secret')
     properties[name] = {
       'x-slot': slot,
       'x-in': 'body',

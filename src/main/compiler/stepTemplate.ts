@@ -290,8 +290,16 @@ export function dependencyUses(steps: ToolStep[], slot: string): boolean {
     )
 }
 
-/** `name`, or `name_2`, `name_3`… when an input of that name is already in `taken`. */
-export function freshInputName(name: string, taken: Record<string, unknown>): string {
+/**
+ * `raw` made an identifier (runs of other characters become `_`, none at the ends; `fallback`
+ * when nothing is left), or that with `_2`, `_3`… when an input of that name is in `taken`.
+ */
+export function freshInputName(
+  raw: string,
+  taken: Record<string, unknown>,
+  fallback: string,
+): string {
+  const name = raw.replace(/\W+/g, '_').replace(/^_+|_+$/g, '') || fallback
   if (!(name in taken)) return name
   for (let n = 2; ; n++) if (!(`${name}_${n}` in taken)) return `${name}_${n}`
 }
