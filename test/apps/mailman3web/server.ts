@@ -63,7 +63,18 @@ export function mailmanUnavailable(): string | null {
  * sends (LMTP from an MTA, NNTP, bounces, digests, retries, the outgoing queues).
  */
 function coreConfig(varDir: string, ports: { rest: number; smtp: number; lmtp: number }): string {
-  const off = ['lmtp', 'nntp', 'bounces', 'digest', 'retry', 'task', 'out', 'virgin', 'archive']
+  const off = [
+    'lmtp',
+    'nntp',
+    'bounces',
+    'digest',
+    'retry',
+    'task',
+    'out',
+    'virgin',
+    'archive',
+    'command',
+  ]
   return `[mailman]
 site_owner: postmaster@example.org
 layout: sitecall
