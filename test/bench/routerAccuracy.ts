@@ -72,6 +72,13 @@ export const HELD_OUT_WAVE12 = fileURLToPath(
 export const HELD_OUT_WAVE13 = fileURLToPath(
   new URL('../apps/paraphrases-wave13.json', import.meta.url),
 )
+/**
+ * Paraphrases of the apps of wave 14 (Icinga Web 2, Mailman 3's web UI Postorius), written blind
+ * by someone who never saw the router; first measured on arrival, never tuned on.
+ */
+export const HELD_OUT_WAVE14 = fileURLToPath(
+  new URL('../apps/paraphrases-wave14.json', import.meta.url),
+)
 /** The pinned answers of the development half (`routerPins.ts` writes them). */
 export const DEV_PINS = fileURLToPath(
   new URL('../integration/router/devPins.json', import.meta.url),
@@ -298,6 +305,7 @@ export async function runRouterAccuracyBench(): Promise<AccuracyFigures[]> {
     ['wave 11', loadParaphrases(HELD_OUT_WAVE11), 'all'],
     ['wave 12', loadParaphrases(HELD_OUT_WAVE12), 'all'],
     ['wave 13', loadParaphrases(HELD_OUT_WAVE13), 'all'],
+    ['wave 14', loadParaphrases(HELD_OUT_WAVE14), 'all'],
   ]
   const results = sets.map(([, list, split]) => measureAccuracy(corpus.tools, list, split, router))
   const pct = (x: number) => `${(x * 100).toFixed(1)}%`.padStart(7)
