@@ -269,6 +269,23 @@ export const ARRIVALS: Arrival[] = [
     recording: { n, target: rt, working: rw },
     har: { n, target: ht, working: hw },
   })),
+  // Wave 14: measured on arrival at e70d513, after wave 13 (raw output:
+  // arrivals/wave14-e70d513-icingaweb2.txt and arrivals/wave14-e70d513-mailman3web.txt; the first
+  // runs, before Mailman's helper ticked "Pre Verified" in subscribe_member's person and gave
+  // create_list's key the domain the person picked).
+  ...(
+    [
+      ['icingaweb2', 8, [6, 5], [7, 6]],
+      ['mailman3web', 8, [8, 2], [8, 3]],
+    ] as const
+  ).map(([app, n, [rt, rw], [ht, hw]]): Arrival => ({
+    app,
+    wave: 14,
+    measured: '2026-11-30',
+    commit: 'e70d513',
+    recording: { n, target: rt, working: rw },
+    har: { n, target: ht, working: hw },
+  })),
 ]
 
 /** Apps whose arrival was measured: the only ones rules and the ranker may learn from. */
