@@ -14,7 +14,7 @@ export const ADMIN = { name: 'icingaadmin', password: 'Sitecall-Icinga-2026' }
 const USER_PASSWORD = 'Sitecall-Pass-2026'
 
 /** Users besides the admin, in the `db` backend named `icingaweb2`. */
-export const USERS = [
+const USERS = [
   'alice.martin',
   'alina.popescu',
   'bruno.keller',
@@ -27,7 +27,7 @@ export const USERS = [
 ]
 
 /** Groups of the `db` group backend and their members. */
-export const GROUPS: Array<[string, string[]]> = [
+const GROUPS: Array<[string, string[]]> = [
   ['Administrators', [ADMIN.name]],
   ['Operators', ['alice.martin', 'chloe.dubois']],
   ['Support', ['david.novak']],

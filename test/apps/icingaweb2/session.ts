@@ -14,7 +14,7 @@ import { cookieHeader, mergeCookies as merge, setCookiesOf } from '../sessionFet
 type Cookie = StorageState['cookies'][number]
 
 /** The hidden `CSRFToken` of the form named `form` in `html`, or undefined. */
-export function formToken(html: string, form: string): string | undefined {
+function formToken(html: string, form: string): string | undefined {
   const start = html.indexOf(`name="${form}"`)
   if (start < 0) return undefined
   const end = html.indexOf('</form>', start)

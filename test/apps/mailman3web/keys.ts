@@ -11,7 +11,7 @@ import { coreCall, listId } from './seed'
 export const coreApis = new WeakMap<AppInstance, string>()
 
 /** A GET of core's REST API `path` on `app`'s core. */
-export function core<T = unknown>(app: AppInstance, path: string): Promise<T> {
+function core<T = unknown>(app: AppInstance, path: string): Promise<T> {
   const api = coreApis.get(app)
   if (!api) throw new Error('this instance has no Mailman core API recorded')
   return coreCall<T>(api, path)

@@ -18,11 +18,6 @@ export async function logIn(page: Page, app: AppInstance): Promise<void> {
   await page.waitForURL((url) => !url.pathname.startsWith('/accounts/login'))
 }
 
-/** Clicks the top bar's `item` (Lists, Domains, Bans, Users). */
-export async function topMenu(page: Page, item: string): Promise<void> {
-  await page.locator('nav.navbar').getByRole('link', { name: item, exact: true }).click()
-}
-
 /**
  * On the list index, opens the list shown as `name` ("Team", "Old-project"). Once the user owns
  * a list the index shows only their own lists: then the person first clicks the role filter
