@@ -93,3 +93,23 @@ export async function getText(
   if (res.status !== 200) throw new Error(`GET ${path} answered ${res.status}`)
   return text
 }
+
+/**
+ * Opens the signed-in page `path` of a Django app and returns its first form's CSRF token
+ * (`csrfmiddlewaretoken`), the session plus any `csrftoken` cookie the page set (Django's CSRF
+ * check wants the pair: the form's token and the cookie), and the page's HTML. Throws when the
+ * page holds no token.
+ */
+export async function djangoForm(
+  app: AppInstance,
+  session: StorageState,
+  path: string,
+): Promise<{ token: string; session: StorageState; html: string }> {
+  const res = await app.fetch(path, { session })
+  const html = await res.text()
+  const token = /name="csrfmiddlewaretoken" value="([^"]+)"/.exec(html)?.[1]
+  if (!token) throw new Error(`${path} holds no CSRF token (${res.status})`)
+  const host = new URL(app.origin).hostname
+  const cookies = mergeCookies(session.cookies, setCookiesOf(res.headers, host))
+  return { token, session: { ...session, cookies }, html }
+}

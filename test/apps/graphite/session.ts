@@ -9,7 +9,7 @@
  */
 import type { StorageState } from '../../../src/shared/trace'
 import type { AppInstance } from '../types'
-import { mergeCookies, setCookiesOf } from '../sessionFetch'
+import { setCookiesOf } from '../sessionFetch'
 
 /** Logs in with the account login form and returns the cookies a browser would hold after. */
 export async function signInByHttp(
@@ -27,24 +27,6 @@ export async function signInByHttp(
   if (res.status !== 302 || !cookies.some((c) => c.name === 'sessionid'))
     throw new Error(`graphite refused the login of ${user.name} (${res.status})`)
   return { cookies, origins: [] }
-}
-
-/**
- * Opens the admin page `path` signed in with `session` and returns its form's CSRF token with the
- * session plus the `csrftoken` cookie the page set (the pair a form post must carry).
- */
-export async function adminForm(
-  app: AppInstance,
-  session: StorageState,
-  path: string,
-): Promise<{ token: string; session: StorageState; html: string }> {
-  const res = await app.fetch(path, { session })
-  const html = await res.text()
-  const token = /name="csrfmiddlewaretoken" value="([^"]+)"/.exec(html)?.[1]
-  if (!token) throw new Error(`${path} holds no CSRF token (${res.status})`)
-  const host = new URL(app.origin).hostname
-  const cookies = mergeCookies(session.cookies, setCookiesOf(res.headers, host))
-  return { token, session: { ...session, cookies }, html }
 }
 
 /** A form POST (`fields` in order) to `path`, signed in with `session`; redirects not followed. */

@@ -7,7 +7,7 @@
  */
 import type { StorageState } from '../../../src/shared/trace'
 import type { AppInstance } from '../types'
-import { cookieHeader, mergeCookies, setCookiesOf } from '../sessionFetch'
+import { cookieHeader, djangoForm, mergeCookies, setCookiesOf } from '../sessionFetch'
 
 /** Logs in with allauth's login form and returns the cookies a browser would hold after. */
 export async function signInByHttp(
@@ -42,24 +42,6 @@ export async function signInByHttp(
 }
 
 /**
- * Opens the signed-in page `path` and returns its first form's CSRF token, with the session
- * plus any `csrftoken` cookie the page set (the pair a form post must carry), and the page.
- */
-export async function formToken(
-  app: AppInstance,
-  session: StorageState,
-  path: string,
-): Promise<{ token: string; session: StorageState; html: string }> {
-  const res = await app.fetch(path, { session })
-  const html = await res.text()
-  const token = /name="csrfmiddlewaretoken" value="([^"]+)"/.exec(html)?.[1]
-  if (!token) throw new Error(`${path} holds no CSRF token (${res.status})`)
-  const host = new URL(app.origin).hostname
-  const cookies = mergeCookies(session.cookies, setCookiesOf(res.headers, host))
-  return { token, session: { ...session, cookies }, html }
-}
-
-/**
  * A form POST (`fields` in order, repeated keys allowed) to `path` with the CSRF token of that
  * page, signed in with `session`; Django also wants a same-origin Referer. Redirects are not
  * followed: Postorius answers a good post with 302.
@@ -70,7 +52,7 @@ export async function postForm(
   path: string,
   fields: Array<[string, string]>,
 ): Promise<Response> {
-  const { token, session: withCsrf } = await formToken(app, session, path)
+  const { token, session: withCsrf } = await djangoForm(app, session, path)
   const body = new URLSearchParams([['csrfmiddlewaretoken', token], ...fields])
   return app.fetch(path, {
     method: 'POST',

@@ -9,7 +9,8 @@
 import type { Workflow } from '../../types'
 import { allEvents, mustPass } from '../keys'
 import { tickAdminRow } from '../person'
-import { adminForm, postForm } from '../session'
+import { djangoForm } from '../../sessionFetch'
+import { postForm } from '../session'
 
 const EVENTS = '/admin/events/event/'
 const ADD = '/admin/events/event/add/'
@@ -48,7 +49,7 @@ export const createEvent: Workflow = {
     dependencies: [{ method: 'GET', path: ADD }],
     mutating: true,
     async replayByHand(app, session) {
-      const form = await adminForm(app, session, ADD)
+      const form = await djangoForm(app, session, ADD)
       const now = new Date()
       const res = await postForm(app, form.session, ADD, [
         ['csrfmiddlewaretoken', form.token],
@@ -118,7 +119,7 @@ export const deleteEvent: Workflow = {
     dependencies: [{ method: 'GET', path: EVENTS }],
     mutating: true,
     async replayByHand(app, session) {
-      const form = await adminForm(app, session, EVENTS)
+      const form = await djangoForm(app, session, EVENTS)
       const id = (await allEvents(app)).find((e) => e.what === 'Load balancer restart')?.id
       if (!id) throw new Error('no event Load balancer restart')
       const res = await postForm(app, form.session, EVENTS, [

@@ -8,7 +8,8 @@
 import type { Workflow } from '../../types'
 import { listConfig, listPage, mustPass } from '../keys'
 import { listTab, openList, success } from '../person'
-import { formToken, postForm } from '../session'
+import { djangoForm } from '../../sessionFetch'
+import { postForm } from '../session'
 
 const IDENTITY = '/postorius/lists/team.lists.example.org/settings/list_identity'
 
@@ -44,7 +45,7 @@ export const changeDescription: Workflow = {
     mutating: true,
     async replayByHand(app, session) {
       // The section posts all its fields: keep the page's current values, change one.
-      const { html } = await formToken(app, session, IDENTITY)
+      const { html } = await djangoForm(app, session, IDENTITY)
       const value = (name: string): string =>
         new RegExp(`name="${name}"[^>]*value="([^"]*)"`).exec(html)?.[1] ?? ''
       const res = await postForm(app, session, IDENTITY, [
