@@ -20,7 +20,7 @@ export const app: AppDefinition = {
     'named by a `list` query or form field: the Config page (GET /edit.php?list=) whose one form ' +
     'POSTs every tunable to /save.php, which rewrites them all (a field left out is deleted, a ' +
     'box left out switched off); the Subscribers page (GET /subscribers.php?list=) whose forms ' +
-    'POST back to it, `tosubscribe` with submit=Add, or a row\'s `email` with delete=Remove.',
+    "POST back to it, `tosubscribe` with submit=Add, or a row's `email` with delete=Remove.",
   unavailable: mlmmjUnavailable,
   async start(options = {}): Promise<AppInstance> {
     const server = await startMlmmjServer(options.lifetimeMs ?? 15 * 60_000)

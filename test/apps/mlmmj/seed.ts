@@ -126,11 +126,7 @@ export const LISTS: SeedList[] = [
       footer: 'Bring your own music stand.',
       maxmailsize: '2097152',
     },
-    subscribers: [
-      'felix.garcia@example.com',
-      'greta.holm@example.com',
-      'hana.ito@example.com',
-    ],
+    subscribers: ['felix.garcia@example.com', 'greta.holm@example.com', 'hana.ito@example.com'],
   },
   {
     name: 'youth-group',

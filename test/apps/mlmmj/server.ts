@@ -166,10 +166,11 @@ export async function startMlmmjServer(lifetimeMs: number): Promise<MlmmjServer>
     writeFileSync(join(dir, 'php8-each.php'), EACH_PHP)
     writeFileSync(join(dir, 'conf', 'config.php'), configPhp(spool, join(dir, 'conf')))
     const htpasswd = join(dir, 'htpasswd')
-    const hash = await runCommand(PHP, [
-      '-r',
-      'echo password_hash(stream_get_contents(STDIN), PASSWORD_BCRYPT);',
-    ], { input: USER.password })
+    const hash = await runCommand(
+      PHP,
+      ['-r', 'echo password_hash(stream_get_contents(STDIN), PASSWORD_BCRYPT);'],
+      { input: USER.password },
+    )
     writeFileSync(htpasswd, `${USER.name}:${hash.trim()}\n`)
     writeFileSync(join(dir, 'router.php'), routerPhp(htpasswd))
     await seedLists(spool)

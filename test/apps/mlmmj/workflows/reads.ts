@@ -57,7 +57,8 @@ export const viewListSettings: Workflow = {
   intent: 'show me the settings of the choir mailing list',
   rewordings: {
     terse: 'choir list config',
-    chatty: 'can you pull up how the choir list is set up? I want to check who owns it and what its footer says',
+    chatty:
+      'can you pull up how the choir list is set up? I want to check who owns it and what its footer says',
     withoutValue: "show a mailing list's settings",
   },
   startPath: '/',
@@ -86,7 +87,8 @@ export const viewListSettings: Workflow = {
       // The text areas' contents (the page's own text; a text box's value is an attribute).
       for (const tunable of ['footer', 'owner']) {
         const value = list.values[tunable]!
-        if (!text.includes(value)) return `the answer does not show ${list.name}'s ${tunable} ${value}`
+        if (!text.includes(value))
+          return `the answer does not show ${list.name}'s ${tunable} ${value}`
       }
       if (text.includes(seedList('choir').values.footer!))
         return "the answer shows choir's footer: the recorded list was read"

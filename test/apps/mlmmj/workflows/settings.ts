@@ -200,7 +200,8 @@ export const allowNonSubscribers: Workflow = {
     },
     async check(app) {
       const settings = await readSettings(app, 'board')
-      if (settings.flags.has('subonlypost')) return 'board still accepts posts from subscribers only'
+      if (settings.flags.has('subonlypost'))
+        return 'board still accepts posts from subscribers only'
       return otherSettingsKept('board', settings, ['subonlypost'])
     },
   },

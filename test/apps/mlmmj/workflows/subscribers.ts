@@ -31,9 +31,7 @@ export const subscribeAddress: Workflow = {
     await box.click()
     await box.pressSequentially('maria.lopez@example.org', { delay: 30 })
     await page.getByRole('button', { name: 'Add', exact: true }).click()
-    await page
-      .locator('#subscribers td', { hasText: /^maria\.lopez@example\.org$/ })
-      .waitFor()
+    await page.locator('#subscribers td', { hasText: /^maria\.lopez@example\.org$/ }).waitFor()
   },
   key: {
     target: ADD_SUBSCRIBERS,
@@ -79,7 +77,7 @@ export const removeSubscriber: Workflow = {
   rewordings: {
     terse: 'unsubscribe kevin.ng@example.com from garden-club',
     chatty:
-      "Kevin moved away and asked to stop getting the garden club mails, please take kevin.ng@example.com off",
+      'Kevin moved away and asked to stop getting the garden club mails, please take kevin.ng@example.com off',
     withoutValue: 'remove a subscriber from the garden-club list',
   },
   startPath: '/',
