@@ -79,6 +79,13 @@ export const HELD_OUT_WAVE13 = fileURLToPath(
 export const HELD_OUT_WAVE14 = fileURLToPath(
   new URL('../apps/paraphrases-wave14.json', import.meta.url),
 )
+/**
+ * Paraphrases of the apps of wave 15 (mlmmj's web admin, Privoxy), written blind by someone who
+ * never saw the router; first measured on arrival, never tuned on.
+ */
+export const HELD_OUT_WAVE15 = fileURLToPath(
+  new URL('../apps/paraphrases-wave15.json', import.meta.url),
+)
 /** The pinned answers of the development half (`routerPins.ts` writes them). */
 export const DEV_PINS = fileURLToPath(
   new URL('../integration/router/devPins.json', import.meta.url),
@@ -306,6 +313,7 @@ export async function runRouterAccuracyBench(): Promise<AccuracyFigures[]> {
     ['wave 12', loadParaphrases(HELD_OUT_WAVE12), 'all'],
     ['wave 13', loadParaphrases(HELD_OUT_WAVE13), 'all'],
     ['wave 14', loadParaphrases(HELD_OUT_WAVE14), 'all'],
+    ['wave 15', loadParaphrases(HELD_OUT_WAVE15), 'all'],
   ]
   const results = sets.map(([, list, split]) => measureAccuracy(corpus.tools, list, split, router))
   const pct = (x: number) => `${(x * 100).toFixed(1)}%`.padStart(7)
