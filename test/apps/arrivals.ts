@@ -286,6 +286,21 @@ export const ARRIVALS: Arrival[] = [
     recording: { n, target: rt, working: rw },
     har: { n, target: ht, working: hw },
   })),
+  // Wave 15: measured on arrival at 9cab30b, after wave 14 (raw output:
+  // arrivals/wave15-9cab30b-mlmmj.txt and arrivals/wave15-9cab30b-privoxy.txt; one run each).
+  ...(
+    [
+      ['mlmmj', 8, [8, 6], [8, 6]],
+      ['privoxy', 8, [2, 1], [2, 1]],
+    ] as const
+  ).map(([app, n, [rt, rw], [ht, hw]]): Arrival => ({
+    app,
+    wave: 15,
+    measured: '2026-12-01',
+    commit: '9cab30b',
+    recording: { n, target: rt, working: rw },
+    har: { n, target: ht, working: hw },
+  })),
 ]
 
 /** Apps whose arrival was measured: the only ones rules and the ranker may learn from. */
