@@ -28,7 +28,7 @@ export interface SeedList {
 }
 
 /** The seven lists, in the order the index shows them (alphabetical, mlmmj's `scandir`). */
-export const LISTS: SeedList[] = [
+const LISTS: SeedList[] = [
   {
     // allow_non_subscribers unticks subonlypost here.
     name: 'board',

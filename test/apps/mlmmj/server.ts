@@ -67,7 +67,7 @@ if (!function_exists('each')) {
 }
 `
 /** The realm Debian's `.htaccess` names. */
-export const REALM = 'mlmmj web-interface on Debian GNU/Linux'
+const REALM = 'mlmmj web-interface on Debian GNU/Linux'
 
 /** A running web admin. */
 export interface MlmmjServer {

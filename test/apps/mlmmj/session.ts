@@ -38,7 +38,7 @@ export interface ListSettings {
 }
 
 /** Parses the Config page's form: checkboxes, text boxes and text areas by name. */
-export function parseSettings(html: string): ListSettings {
+function parseSettings(html: string): ListSettings {
   const flags = new Set<string>()
   const values: Record<string, string> = {}
   for (const m of html.matchAll(/<input type="checkbox" name="([^"]+)" value="1"( checked)?>/g))
@@ -61,7 +61,7 @@ export async function readSettings(app: AppInstance, name: string): Promise<List
 }
 
 /** The addresses a Subscribers page lists (one table row each, with its Remove form). */
-export function parseSubscribers(html: string): string[] {
+function parseSubscribers(html: string): string[] {
   return [...html.matchAll(/<tr><td>([^<]+)<\/td><td><form/g)].map((m) => unescapeHtml(m[1]!))
 }
 

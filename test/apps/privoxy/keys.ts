@@ -13,7 +13,7 @@ import { USER_ACTION } from './seed'
 export const EDITOR_LIST: RequestKey = { method: 'GET', path: '/edit-actions-list' }
 
 /** One URL pattern of a section. */
-export interface PatternRow {
+interface PatternRow {
   /** Its line number, the `p=` of the editor's Edit and Remove links. */
   p: number
   pattern: string
@@ -35,7 +35,7 @@ export interface ActionFile {
 }
 
 /** Decodes the HTML entities Privoxy's templates write. */
-export function unescape(text: string): string {
+function unescape(text: string): string {
   return text
     .replace(/&quot;/g, '"')
     .replace(/&#0?39;/g, "'")

@@ -18,7 +18,7 @@ export const STOCK_FILES = [
  * The action files in the order the config loads them: their index is the `f=` of the editor's
  * URLs and the `index=` of `show-status?file=actions`. The fourth is the instance's own (below).
  */
-export const ACTION_FILES = [
+const ACTION_FILES = [
   'match-all.action',
   'default.action',
   'user.action',
