@@ -37,7 +37,7 @@ import { shapeTarget } from './shapeTarget'
 import { bindSignIn } from './signIn'
 import { intentToolName } from './intentName'
 import { siteOfTrace } from './siteOfTrace'
-import { normalValue } from './valueSpelling'
+import { normalValue, wordsOf } from './valueSpelling'
 import { intentVerbClass, isWriteClass } from './intentVerb'
 import {
   commitTime,
@@ -191,8 +191,22 @@ export function targetCandidates(
     ) as string[],
   )
   const considered: CompileExplanation['considered'] = []
+  // A GET link or form that does the act asked (`/edit-actions-add-url?…` for "block …") and is
+  // answered by a redirect writes as a form post does (Post/Redirect/Get), so it stays a candidate.
+  const asksWrite = isWriteClass(intentVerbClass(intent))
+  // So does a GET form that sends a value the intent names and is answered by a redirect
+  // (Privoxy's `edit-actions-url?…&u=wiki.corp.example` for "change the pattern … to
+  // wiki.corp.example"): a read would answer with what it found.
+  const acts = (e: Exchange) =>
+    writes(e) ||
+    getActsAsAsked(e, asksWrite) ||
+    (asksWrite &&
+      e.method.toUpperCase() === 'GET' &&
+      e.status >= 300 &&
+      e.status < 400 &&
+      intentValues(intent, [e]).length > 0)
   const eligible = trace.exchanges.filter((e) => {
-    const why = rejectionReason(e, siteHosts, writes)
+    const why = rejectionReason(e, siteHosts, acts)
     if (why)
       considered.push({ exchangeId: e.id, method: e.method, url: e.url, rejectedBecause: why })
     // A request chosen by hand may be a page or another host's API, never an asset or noise.
@@ -204,8 +218,11 @@ export function targetCandidates(
   const fromActions = typedValues(trace.actions).filter((t) => !accounts.has(t.value))
   // A value the intent names that a request carries counts beside what was typed: the row the
   // person ticked or clicked (`s=batch2`) is named in the intent, not typed (a write chosen by clicking a row).
+  const siteWords = new Set(siteOfTrace(trace).names.flatMap(wordsOf))
   const named = intentValues(intent, eligible).filter(
-    (v) => !fromActions.some((t) => normalValue(t.value) === normalValue(v.value)),
+    (v) =>
+      !fromActions.some((t) => normalValue(t.value) === normalValue(v.value)) &&
+      !namesTheSite(v.value, intent, siteWords),
   )
   const base = [...fromActions, ...named]
   // An item picked by a click (a version, a tab) that a later request sends as a query or body
@@ -222,6 +239,19 @@ export function targetCandidates(
 }
 
 /**
+ * True when `value` is the site's own name (or part of it) said unquoted in the intent ("sign in
+ * to Icinga Web and …" while a theme is called `Icinga`): the intent says where, not what to send.
+ */
+function namesTheSite(value: string, intent: string, siteWords: ReadonlySet<string>): boolean {
+  const words = wordsOf(value)
+  if (!words.length || !words.every((w) => siteWords.has(w))) return false
+  const spelled = value.toLowerCase()
+  return ![...intent.matchAll(/["“'‘]([^"”'’]{1,200})["”'’]/g)].some((m) =>
+    m[1]!.toLowerCase().includes(spelled),
+  )
+}
+
+/**
  * The target exchange: the candidate the ranker puts first (the fitted model by default, else the
  * rules' order; at least {@link MIN_TARGET_SCORE} of evidence), or the one named by hand; else an
  * explanation of what is missing.
@@ -234,11 +264,15 @@ function chooseTarget(
   const found = targetCandidates(trace, intent, options.targetExchangeId)
   const { typed, committedAt, eligible, considered } = found
   const model = options.targetModel === undefined ? TARGET_MODEL : options.targetModel
-  const ranked = actingGetFirst(
-    pageReadFirst(
-      completedSignIn(rankByModel(found.scored, { intent, exchanges: trace.exchanges }, model)),
+  const asksWrite = isWriteClass(intentVerbClass(intent))
+  const ranked = confirmedByForm(
+    actingGetFirst(
+      pageReadFirst(
+        completedSignIn(rankByModel(found.scored, { intent, exchanges: trace.exchanges }, model)),
+      ),
+      asksWrite,
     ),
-    isWriteClass(intentVerbClass(intent)),
+    asksWrite,
   )
   const scored = ranked.map((r) => r.candidate)
   const byHand = options.targetExchangeId !== undefined
@@ -309,6 +343,31 @@ function actingGetFirst<T extends { candidate: ScoredExchange }>(
     (r) => r.candidate.score >= first.candidate.score && getActsAsAsked(r.candidate.exchange, true),
   )
   return acting ? [acting, ...ranked.filter((r) => r !== acting)] : ranked
+}
+
+/**
+ * A confirmation page and its answer (kind 2): a GET whose words name the act
+ * (`/user/remove?user=frank`) shows a form, and its "Yes" posts to the same address. When the
+ * intent asks a write and the first candidate is such a GET, the later POST to its address (path
+ * and query alike) that the ranker kept as a candidate goes first: the GET only asked.
+ */
+function confirmedByForm<T extends { candidate: ScoredExchange }>(
+  ranked: T[],
+  asksWrite: boolean,
+): T[] {
+  const first = ranked[0]?.candidate.exchange
+  if (!first || !asksWrite || first.method.toUpperCase() !== 'GET') return ranked
+  const address = (url: string) => {
+    const u = httpUrl(url)
+    return u ? `${u.host}${u.pathname.replace(/\/+$/, '')}${u.search}` : url
+  }
+  const answer = ranked.find(
+    (r) =>
+      r.candidate.exchange.method.toUpperCase() === 'POST' &&
+      r.candidate.exchange.startedAt > first.startedAt &&
+      address(r.candidate.exchange.url) === address(first.url),
+  )
+  return answer ? [answer, ...ranked.filter((r) => r !== answer)] : ranked
 }
 
 /**

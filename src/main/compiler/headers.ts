@@ -25,7 +25,7 @@ export function keptHeaders(
   headers: Record<string, string>,
   method = 'GET',
   siteHost?: string,
-  options: { pageRead?: boolean } = {},
+  options: { pageRead?: boolean; actingGet?: boolean } = {},
 ): Record<string, string> {
   const kept: Record<string, string> = {}
   const password = siteHost ? plainLoginSecretName(siteHost, 'password') : null
@@ -34,10 +34,12 @@ export function keptHeaders(
     if (lower === 'origin' || lower === 'referer') {
       // A page read before the target keeps its Referer too: pages build forms from it
       // (Shaarli's edit form carries a `returnurl` only when the page was reached from
-      // another). The target's own GET does not: a GET that writes redirects to its Referer
-      // (WordPress' trash link), and the recorded one was the list page, not the origin.
+      // another). The target's own GET does not when it sent the browser back to its Referer
+      // (WordPress' trash link: the recorded one was the list page, not the origin); a GET that
+      // writes elsewhere keeps it (`actingGet`), as CSRF checks by Referer want (Privoxy's
+      // `trusted-cgi-referer`).
       const origin =
-        isWriteMethod(method) || (lower === 'referer' && options.pageRead)
+        isWriteMethod(method) || (lower === 'referer' && (options.pageRead || options.actingGet))
           ? httpUrl(value)?.origin
           : undefined
       if (origin && origin !== 'null') kept[lower] = lower === 'referer' ? `${origin}/` : origin

@@ -1,8 +1,9 @@
-import type { Exchange } from '../../shared/trace'
+import { headerValue, type Exchange } from '../../shared/trace'
 import { parseJsonRequest } from './classify'
 import { httpUrl } from '../../shared/urls'
 import { graphqlMutating, type GraphqlOperation } from './graphql'
 import { getActsAsAsked, operationOf, WRITE_OPERATION, writesByOperation } from './operation'
+import { requestValues } from './requestValues'
 
 /**
  * The site part of a tool name: the host's main label (`www.example.co.uk` → `example`);
@@ -108,6 +109,13 @@ export function mutationVerdict(
       mutating: true,
       detail: 'a GET whose path or operation names the write the intent asks for: it writes',
     }
+  // A GET the person's write was answered by with a redirect (a GET form that saved, then sent
+  // the browser back to the list) acted; only such a GET is a target (`classify.ts`).
+  if (asksWrite && method === 'GET' && exchange.status >= 300 && exchange.status < 400)
+    return {
+      mutating: true,
+      detail: 'a GET answered by a redirect where a write was asked: it acted',
+    }
   if (method === 'GET' || method === 'HEAD')
     return { mutating: false, detail: `${method} reads (RFC 9110 §9.2.1 safe method)` }
   if (graphql) return graphqlMutating(graphql)
@@ -125,12 +133,57 @@ export function mutationVerdict(
       return { mutating: false, detail: `its operation field says ${action}: it reads` }
   }
   if (method !== 'POST') return { mutating: true, detail: `${method} changes the resource` }
-  const words = pathWords(exchange.url)
-  const word = words.find((w) => READ_WORDS.has(w))
-  if (word) return { mutating: false, detail: `a POST whose path says "${word}": it reads` }
   const key = bodyKeys(parseJsonRequest(exchange), exchange).find((k) => READ_KEYS.test(k))
   if (key) return { mutating: false, detail: `a POST whose body carries "${key}": it searches` }
+  // Where a write was asked, a path word is weaker than what the site answered: a form that
+  // posts to its own page and is sent back to it (Post/Redirect/Get) saved something, whatever a
+  // segment says ("list" in `/lists/team/settings/list_identity`). A filter kept in the session
+  // answers so too, so a read asked keeps the path's word.
+  if (asksWrite && redirectsToItself(exchange))
+    return {
+      mutating: true,
+      detail: 'a POST answered by a redirect back to its own page (Post/Redirect/Get): it saved',
+    }
+  const word = pathWords(exchange.url).find((w) => READ_WORDS.has(w))
+  if (word) return { mutating: false, detail: `a POST whose path says "${word}": it reads` }
   return { mutating: true, detail: 'a POST that neither searches nor reads: it may write' }
+}
+
+/**
+ * True when `exchange` was answered by a redirect (RFC 9110 §15.4) to its own path: the
+ * Post/Redirect/Get of a form saved on its own page.
+ */
+function redirectsToItself(exchange: Exchange): boolean {
+  if (exchange.status < 300 || exchange.status > 399) return false
+  const location = headerValue(exchange.responseHeaders, 'location')
+  if (!location) return false
+  const from = httpUrl(exchange.url)
+  let to: URL
+  try {
+    to = new URL(location, exchange.url)
+  } catch {
+    return false
+  }
+  const path = (u: URL) => u.pathname.replace(/\/+$/, '')
+  if (!from || from.host !== to.host || path(from) !== path(to)) return false
+  // A search form redirects to itself too, with what it was sent now in the address
+  // (`list.php?…&filtersn=Rinaldi`): that one read.
+  const target = safeDecode(to.search).toLowerCase()
+  return !requestValues(exchange).some(
+    (v) =>
+      v.location === 'body' &&
+      typeof v.value === 'string' &&
+      v.value.trim().length >= 2 &&
+      target.includes(v.value.trim().toLowerCase()),
+  )
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, ' '))
+  } catch {
+    return text
+  }
 }
 
 /** Lower-case words of the URL path: segments split on `-`, `_`, `.` and camelCase. */

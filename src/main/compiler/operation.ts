@@ -258,13 +258,14 @@ const CODE_NAME = /^[A-Za-z][a-z0-9]*(?:(?:[A-Z]|[._][A-Za-z])[a-z0-9]*)+$/
  * Verbs that, said by a GET's own path or operation field, name the write it does. Each counts as
  * a whole word (`action=add`); the glued ones also count joined to what they act on
  * (`/admin/killsource`, `moveclients`). The others begin everyday words when glued (`address`,
- * `startup`, `stopwatch`, `banner`, `blocklist`), so only their whole word counts.
+ * `startup`, `stopwatch`, `banner`, `blocklist`, `submitted`, `saved`), so only their whole word
+ * counts; `submit` and `save` name a form sent by GET (Privoxy's `edit-actions-submit`).
  */
 const GLUED_ACTS = `kill move delete remove create rename update insert restart pause resume
   clear reset enable disable purge flush approve publish revoke grant`.split(/\s+/)
 const ACT_WORDS: ReadonlySet<string> = new Set([
   ...GLUED_ACTS,
-  ...'add start stop ban unban block unblock'.split(' '),
+  ...'add start stop ban unban block unblock submit save'.split(' '),
 ])
 
 /** A word of letters that is an act ({@link GLUED_ACTS}), whole or glued to 3+ more letters. */

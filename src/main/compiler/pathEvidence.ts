@@ -60,6 +60,12 @@ export function pickedInPath(
     // A followed link only guessed from the pages is as likely a menu's ("Users", "Alerts"),
     // whose name is the route: only a part of a longer name (below) counts from it.
     if (p.inferred) continue
+    // A tab or menu item names its route in another case (`Members` for `/members/`), where a
+    // record's key shows as it is sent (`sales`, `Projects`): such a pick is a value only when the
+    // intent presents it as one (failure kind 3, Postorius).
+    const segment = segments[index]!
+    if (/^[a-z]+$/i.test(segment) && p.value.trim() !== segment && !presentedIn(intent, p.value))
+      continue
     return { value: p.value, slot: pickedSlot(segments, index, p.value) }
   }
   // A link named by more than its key (`mallory@chat.example.test` for `/user/mallory/`, "Alice
@@ -76,7 +82,53 @@ export function pickedInPath(
       return { value: part, slot: pickedSlot(segments, index, p.value) }
     }
   }
+  // A key made of the picked name and more (`announce.lists.example.org` for "Announce",
+  // `42-summer-fair` for "Summer fair"): the whole segment is the value, when the intent names
+  // the picked name and the page the link was on does not carry the segment already.
+  for (const p of where.picked) {
+    if (!says(spoken, p.value) || STOP_WORDS.has(p.value.toLowerCase())) continue
+    if (intentVerbClass(p.value) !== null) continue
+    // A kind ("New → Folder" making `Untitled Folder`) is no name: the name is shaped like a
+    // value (a digit, `.`, `_` or `-`) or presented as one.
+    if (!/[\d._-]/.test(p.value) && !presentedIn(intent, p.value)) continue
+    const from = pathSegments(p.pageUrl).map(normalValue)
+    const index = segments.findIndex((s) => keyOfName(s, p.value))
+    if (index < 0 || from.includes(normalValue(segments[index]!))) continue
+    if (!hasSiblings(segments, index, where.paths)) continue
+    return { value: segments[index]!, slot: pickedSlot(segments, index, p.value) }
+  }
   return null
+}
+
+/**
+ * True when path segment `segment` is the key of a record named `name` plus more: the name
+ * spelled whole at the segment's start or end, joined to the rest by `.`, `@`, `-` or `_`
+ * (`announce.lists.example.org` and "Announce", `42-summer-fair` and "Summer fair"). A name of
+ * fewer than three letters is found in too many keys to count.
+ */
+function keyOfName(segment: string, name: string): boolean {
+  const want = normalValue(name)
+  if (want.replace(/[^a-z0-9]/g, '').length < 3) return false
+  const key = normalValue(segment)
+  if (key === want) return false
+  return (
+    key.startsWith(`${want}.`) ||
+    key.startsWith(`${want}@`) ||
+    key.startsWith(`${want} `) ||
+    key.endsWith(` ${want}`)
+  )
+}
+
+/** True when the intent presents `value` as a value (quoted, capitalised, introduced). */
+function presentedIn(intent: string, value: string): boolean {
+  const raw = intent.split(/[\s,;:!?()]+/).filter(Boolean)
+  const lower = raw.map((t) => t.toLowerCase().replace(/^["'“”‘’#]+|["'“”‘’]+$/g, ''))
+  const want = wordsOf(value).join(' ')
+  for (let start = 0; start < lower.length; start++)
+    for (let end = start; end < Math.min(lower.length, start + 5); end++)
+      if (wordsOf(lower.slice(start, end + 1).join(' ')).join(' ') === want)
+        return presentedAsValue(raw, lower, start, end, NAME_INTRODUCERS)
+  return false
 }
 
 function pickedSlot(segments: string[], index: number, name: string): PathSlot {
@@ -84,6 +136,7 @@ function pickedSlot(segments: string[], index: number, name: string): PathSlot {
     index,
     name: pathSlotName(segments, index, null),
     description: `The item the person picked ("${name}", path segment ${index})`,
+    picked: true,
   }
 }
 

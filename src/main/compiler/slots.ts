@@ -1,6 +1,6 @@
 import { relativeTimeName } from '../../shared/relativeTime'
 import type { RequestTemplate, SlotSchema, TemplateBody, ToolSpec } from '../../shared/toolSpec'
-import { SECRET_PLACEHOLDER, type Exchange } from '../../shared/trace'
+import { headerValue, SECRET_PLACEHOLDER, type Exchange } from '../../shared/trace'
 import { parseJsonRequest } from './classify'
 import { httpUrl } from '../../shared/urls'
 import {
@@ -44,6 +44,12 @@ export interface PathSlot {
   /** The slot's semantic name (`tool`). */
   name: string
   description: string
+  /**
+   * The segment names a record the person picked by clicking, not one they typed: beside a
+   * typed value it is where the act happens (the list a member joins), so it keeps the recorded
+   * record as its default and is optional; alone it is what the tool is about, and required.
+   */
+  picked?: boolean
 }
 
 export interface SlotOptions {
@@ -145,7 +151,7 @@ export function planSlots(
       description: options.pathSlot.description,
       ...recordedSegment(exchange.url, options.pathSlot.index),
     }
-    required.push(name)
+    if (!options.pathSlot.picked || !required.length) required.push(name)
   }
   ordered.filter((v) => !typedSlot(v)).forEach(place)
   const plan: SlotPlan = {
@@ -153,7 +159,9 @@ export function planSlots(
     request: {
       method: exchange.method,
       url: urlTemplate(exchange.url, slotOf, options.pathSlot?.index, pathSlotId, values),
-      headers: keptHeaders(exchange.requestHeaders, exchange.method, httpUrl(exchange.url)?.host),
+      headers: keptHeaders(exchange.requestHeaders, exchange.method, httpUrl(exchange.url)?.host, {
+        actingGet: !!options.writes && !redirectsToReferer(exchange),
+      }),
       body: bodyTemplate(exchange, values, slotOf),
     },
   }
@@ -375,4 +383,21 @@ function placeJson(value: unknown, path: string, slotOf: Map<string, string>): u
   const at = (k: string) => (path ? `${path}.${k}` : k)
   if (Array.isArray(value)) return value.map((v, i) => placeJson(v, at(String(i)), slotOf))
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, placeJson(v, at(k), slotOf)]))
+}
+
+/**
+ * True when `exchange` was answered by a redirect to the page it was sent from (its Referer's
+ * host and path; the query may add a notice, as WordPress' `?trashed=1`).
+ */
+function redirectsToReferer(exchange: Exchange): boolean {
+  const location = headerValue(exchange.responseHeaders, 'location')
+  const referer = headerValue(exchange.requestHeaders, 'referer')
+  if (!location || !referer) return false
+  try {
+    const to = new URL(location, exchange.url)
+    const from = new URL(referer)
+    return to.host === from.host && to.pathname === from.pathname
+  } catch {
+    return false
+  }
 }
