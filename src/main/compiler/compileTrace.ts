@@ -37,6 +37,7 @@ import { shapeTarget } from './shapeTarget'
 import { bindSignIn } from './signIn'
 import { intentToolName } from './intentName'
 import { siteOfTrace } from './siteOfTrace'
+import { sameField } from './stepTemplate'
 import { normalValue, wordsOf } from './valueSpelling'
 import { intentVerbClass, isWriteClass } from './intentVerb'
 import {
@@ -595,5 +596,12 @@ function typedSlots(
       !out.has(p.default)
     )
       out.set(p.default, `{{input.${p['x-slot']}}}`)
+  for (const p of Object.values(inputs.properties))
+    if (
+      (p['x-in'] === 'body' || p['x-in'] === 'query') &&
+      typeof p.default === 'string' &&
+      p.default.length >= 3
+    )
+      out.set(sameField(p['x-path'], p.default), `{{input.${p['x-slot']}}}`)
   return out
 }

@@ -39,6 +39,16 @@ export function withPathInputs(
   return out
 }
 
+/**
+ * The `slotOf` key of an input by its field and value: a page read before the write that asks
+ * for the same field with the same value (`edit.php?list=hiking` before `save.php` sending
+ * `list=hiking`) asks for what the input holds (kind 4, one value in several places), however
+ * plain the value.
+ */
+export function sameField(field: string, value: string): string {
+  return `\u0000field:${field}=${value}`
+}
+
 /** A dependency step's request: the observed one with its own traced values and inputs placed. */
 export function templateOf(
   exchange: Exchange,
@@ -52,7 +62,10 @@ export function templateOf(
   const pathname = placePath(url.pathname, bindings)
   // Each occurrence of a repeated key (`ids[]=a&ids[]=b`) is its own site (`query:ids[]#2`).
   for (const { key, value, path } of queryEntries(exchange.url)) {
-    const placed = place(`query:${path}`, value)
+    const site: ValueSite = `query:${path}`
+    const placed = bindings.has(site)
+      ? place(site, value)
+      : (slotOf.get(value) ?? slotOf.get(sameField(key, value)) ?? value)
     params.push(
       `${encodeURIComponent(key)}=${placed === value ? encodeURIComponent(value) : placed}`,
     )

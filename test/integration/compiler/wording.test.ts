@@ -17,8 +17,9 @@ const expected = readExpected()
 
 describe('real-app corpus: the target however the intent is worded (plain HARs)', () => {
   for (const entry of entries)
-    // Three compiles of a trace of up to a few MB: up to ~3 s on a loaded 2-core machine.
-    it(entry.ref, { timeout: 60_000 }, () => {
+    // Three compiles of a trace of up to a few MB: Syncthing's 205-exchange HAR takes 2–8 s a
+    // compile on a 2-core machine, and over 60 s for the three when other suites share it.
+    it(entry.ref, { timeout: 180_000 }, () => {
       const pinned = expected[entry.ref]?.har.wording
       if (!pinned) throw new Error(`${entry.ref} has no pinned rewordings: ${REFRESH}`)
       const moved = rewordingHits(entry)
