@@ -392,12 +392,9 @@ function placeJson(value: unknown, path: string, slotOf: Map<string, string>): u
 function redirectsToReferer(exchange: Exchange): boolean {
   const location = headerValue(exchange.responseHeaders, 'location')
   const referer = headerValue(exchange.requestHeaders, 'referer')
-  if (!location || !referer) return false
-  try {
-    const to = new URL(location, exchange.url)
-    const from = new URL(referer)
-    return to.host === from.host && to.pathname === from.pathname
-  } catch {
-    return false
-  }
+  if (!location || !referer || !URL.canParse(referer)) return false
+  if (!URL.canParse(location, exchange.url)) return false
+  const to = new URL(location, exchange.url)
+  const from = new URL(referer)
+  return to.host === from.host && to.pathname === from.pathname
 }
