@@ -86,7 +86,12 @@ describe('a message picked by subject from a list answered as script calls', () 
   })
 
   it("sends the page's token in the list step's header, read from the page, not the echo", () => {
-    const page = tool.steps.find((s) => s.request.url.endsWith('_task=mail&_mbox=INBOX'))!
+    // The page opens the mailbox the move acts on: the same field with the same value takes the
+    // move's input (kind 4), so a run on another mailbox reads that one's page.
+    const mbox = Object.values(tool.inputs.properties).find((p) => p['x-path'] === '_mbox')!
+    const page = tool.steps.find((s) =>
+      s.request.url.endsWith(`_task=mail&_mbox={{input.${mbox['x-slot']}}}`),
+    )!
     const token = page.extract.find((x) => x.from === 'input')!
     expect(list.request.headers['x-app-request']).toBe(`{{step.${page.id}.${token.name}}}`)
     expect(target.request.headers['x-app-request']).toBe(`{{step.${page.id}.${token.name}}}`)
