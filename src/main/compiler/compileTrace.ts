@@ -166,6 +166,8 @@ interface ChosenTarget {
 /** The candidate targets of a trace in the rules' order, with what scored them. */
 export interface TargetCandidates {
   intent: string
+  /** The intent asks for a write (its verb's class, `intentVerb.ts`). */
+  asksWrite: boolean
   siteHosts: Set<string>
   eligible: Exchange[]
   typed: TypedValue[]
@@ -236,7 +238,7 @@ export function targetCandidates(
   )
   const committedAt = commitTime(trace.actions)
   const scored = rankCandidates(trace, eligible, typed, committedAt, intent)
-  return { intent, siteHosts, eligible, typed, committedAt, scored, considered }
+  return { intent, asksWrite, siteHosts, eligible, typed, committedAt, scored, considered }
 }
 
 /**
@@ -263,9 +265,8 @@ function chooseTarget(
 ): ChosenTarget | { explanation: CompileExplanation } {
   const intent = options.intent ?? trace.intent
   const found = targetCandidates(trace, intent, options.targetExchangeId)
-  const { typed, committedAt, eligible, considered } = found
+  const { typed, committedAt, eligible, considered, asksWrite } = found
   const model = options.targetModel === undefined ? TARGET_MODEL : options.targetModel
-  const asksWrite = isWriteClass(intentVerbClass(intent))
   const ranked = confirmedByForm(
     actingGetFirst(
       pageReadFirst(

@@ -4,6 +4,7 @@ import { httpUrl } from '../../shared/urls'
 import { graphqlMutating, type GraphqlOperation } from './graphql'
 import { getActsAsAsked, operationOf, WRITE_OPERATION, writesByOperation } from './operation'
 import { requestValues } from './requestValues'
+import { safeUrl } from '../../shared/safeJson'
 
 /**
  * The site part of a tool name: the host's main label (`www.example.co.uk` → `example`);
@@ -150,18 +151,24 @@ export function mutationVerdict(
 }
 
 /**
- * True when `exchange` was answered by a redirect (RFC 9110 §15.4) to its own path: the
- * Post/Redirect/Get of a form saved on its own page.
+ * Where a redirect (RFC 9110 §15.4: a 3xx with `Location`) sent the browser, resolved against
+ * the request's URL; undefined for any other answer or a Location that is no URL.
+ */
+export function redirectedTo(exchange: Exchange): URL | undefined {
+  if (exchange.status < 300 || exchange.status > 399) return undefined
+  const location = headerValue(exchange.responseHeaders, 'location')
+  return location ? safeUrl(location, exchange.url) : undefined
+}
+
+/**
+ * True when `exchange` was answered by a redirect to its own path: the Post/Redirect/Get of a
+ * form saved on its own page.
  */
 function redirectsToItself(exchange: Exchange): boolean {
-  if (exchange.status < 300 || exchange.status > 399) return false
-  const location = headerValue(exchange.responseHeaders, 'location')
-  if (!location) return false
+  const to = redirectedTo(exchange)
   const from = httpUrl(exchange.url)
-  if (!URL.canParse(location, exchange.url)) return false
-  const to = new URL(location, exchange.url)
   const path = (u: URL) => u.pathname.replace(/\/+$/, '')
-  if (!from || from.host !== to.host || path(from) !== path(to)) return false
+  if (!to || !from || from.host !== to.host || path(from) !== path(to)) return false
   // A search form redirects to itself too, with what it was sent now in the address
   // (`list.php?…&filtersn=Rinaldi`): that one read.
   const target = [...to.searchParams.values()].join('\n').toLowerCase()

@@ -121,14 +121,16 @@ function keyOfName(segment: string, name: string): boolean {
 
 /** True when the intent presents `value` as a value (quoted, capitalised, introduced). */
 function presentedIn(intent: string, value: string): boolean {
+  const { raw, tokens } = intentTokens(intent)
+  const found = phraseAt(tokens, value)
+  return !!found && presentedAsValue(raw, tokens, found.start, found.end, NAME_INTRODUCERS)
+}
+
+/** The intent's words as written (`raw`) and lower-cased without quotes (`tokens`). */
+function intentTokens(intent: string): { raw: string[]; tokens: string[] } {
   const raw = intent.split(/[\s,;:!?()]+/).filter(Boolean)
-  const lower = raw.map((t) => t.toLowerCase().replace(/^["'“”‘’#]+|["'“”‘’]+$/g, ''))
-  const want = wordsOf(value).join(' ')
-  for (let start = 0; start < lower.length; start++)
-    for (let end = start; end < Math.min(lower.length, start + 5); end++)
-      if (wordsOf(lower.slice(start, end + 1).join(' ')).join(' ') === want)
-        return presentedAsValue(raw, lower, start, end, NAME_INTRODUCERS)
-  return false
+  const tokens = raw.map((t) => t.toLowerCase().replace(/^["'“”‘’#]+|["'“”‘’]+$/g, ''))
+  return { raw, tokens }
 }
 
 function pickedSlot(segments: string[], index: number, name: string): PathSlot {
@@ -166,8 +168,7 @@ export function intentValueInPath(
   paths: string[][],
 ): { slot: PathSlot } | null {
   if (!intent) return null
-  const raw = intent.split(/[\s,;:!?()]+/).filter(Boolean)
-  const tokens = raw.map((t) => t.toLowerCase().replace(/^["'“”‘’#]+|["'“”‘’]+$/g, ''))
+  const { raw, tokens } = intentTokens(intent)
   for (let index = 0; index < segments.length; index++) {
     const segment = segments[index]!.toLowerCase()
     // Short words are route words; short numbers are ids ("issue #3").

@@ -31,6 +31,8 @@ import { placeXml } from './xmlBody'
 import { normalValue } from './valueSpelling'
 import { typedIntoWords, type TypedValue } from './typedValues'
 import { keptHeaders } from './headers'
+import { redirectedTo } from './naming'
+import { safeUrl } from '../../shared/safeJson'
 
 export interface SlotPlan {
   inputs: ToolSpec['inputs']
@@ -390,11 +392,8 @@ function placeJson(value: unknown, path: string, slotOf: Map<string, string>): u
  * host and path; the query may add a notice, as WordPress' `?trashed=1`).
  */
 function redirectsToReferer(exchange: Exchange): boolean {
-  const location = headerValue(exchange.responseHeaders, 'location')
+  const to = redirectedTo(exchange)
   const referer = headerValue(exchange.requestHeaders, 'referer')
-  if (!location || !referer || !URL.canParse(referer)) return false
-  if (!URL.canParse(location, exchange.url)) return false
-  const to = new URL(location, exchange.url)
-  const from = new URL(referer)
-  return to.host === from.host && to.pathname === from.pathname
+  const from = referer ? safeUrl(referer) : undefined
+  return !!to && !!from && to.host === from.host && to.pathname === from.pathname
 }
