@@ -86,6 +86,13 @@ export const HELD_OUT_WAVE14 = fileURLToPath(
 export const HELD_OUT_WAVE15 = fileURLToPath(
   new URL('../apps/paraphrases-wave15.json', import.meta.url),
 )
+/**
+ * Paraphrases of the app of wave 16 (Gitit), written blind by someone who never saw the router;
+ * first measured on arrival, never tuned on.
+ */
+export const HELD_OUT_WAVE16A = fileURLToPath(
+  new URL('../apps/paraphrases-wave16a.json', import.meta.url),
+)
 /** The pinned answers of the development half (`routerPins.ts` writes them). */
 export const DEV_PINS = fileURLToPath(
   new URL('../integration/router/devPins.json', import.meta.url),
@@ -314,6 +321,7 @@ export async function runRouterAccuracyBench(): Promise<AccuracyFigures[]> {
     ['wave 13', loadParaphrases(HELD_OUT_WAVE13), 'all'],
     ['wave 14', loadParaphrases(HELD_OUT_WAVE14), 'all'],
     ['wave 15', loadParaphrases(HELD_OUT_WAVE15), 'all'],
+    ['wave 16a', loadParaphrases(HELD_OUT_WAVE16A), 'all'],
   ]
   const results = sets.map(([, list, split]) => measureAccuracy(corpus.tools, list, split, router))
   const pct = (x: number) => `${(x * 100).toFixed(1)}%`.padStart(7)
