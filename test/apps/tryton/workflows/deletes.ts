@@ -4,9 +4,8 @@
  * the context holding the `_timestamp` the list's `model.party.party.read` gave that row.
  */
 import type { Workflow } from '../../types'
-import { mustPass, parties, rpcKey } from '../keys'
+import { mustPass, parties, partyNamed, rpcKey } from '../keys'
 import { openMenu, row, settle } from '../person'
-import { partyId } from '../seed'
 import { call } from '../session'
 
 /** Parties → clicks Old Mill Bakery's row, Parties menu → Delete, OK. */
@@ -32,19 +31,15 @@ export const deleteParty: Workflow = {
   },
   key: {
     target: rpcKey('model.party.party.delete'),
-    // The row is named by its id (Old Mill Bakery is 7); the others are Soylent Foods and
-    // Cyberdyne Systems.
-    inputs: [
-      {
-        recorded: partyId('Old Mill Bakery'),
-        changed: [partyId('Soylent Foods'), partyId('Cyberdyne Systems')],
-      },
-    ],
-    // sao sends the _timestamp the list's read gave the row (a revision token trytond checks).
+    // The row the person clicked, by the name it shows; the delete names it by the id behind
+    // that name, which the list's read gives.
+    inputs: [{ recorded: 'Old Mill Bakery', changed: ['Soylent Foods', 'Cyberdyne Systems'] }],
+    // The list's read gives the id behind the name, and the _timestamp sao sends with it.
     dependencies: [rpcKey('model.party.party.read')],
     mutating: true,
     async replayByHand(app, session) {
-      const id = partyId('Soylent Foods')
+      const id = (await partyNamed(app, session, 'Soylent Foods'))?.id
+      if (id === undefined) throw new Error('there is no party Soylent Foods')
       const [r] = await call<Array<{ _timestamp: string }>>(
         app.origin,
         session,
@@ -56,15 +51,18 @@ export const deleteParty: Workflow = {
         { _timestamp: { [`party.party,${id}`]: r?._timestamp } },
       ])
       mustPass(
-        await deleteParty.key.check(app, { status: 'succeeded', result: null }, session, [id]),
+        await deleteParty.key.check(app, { status: 'succeeded', result: null }, session, [
+          'Soylent Foods',
+        ]),
       )
     },
     async check(app, _run, session, used) {
-      const ids = (await parties(app, session)).map((p) => p.id)
-      if (ids.includes(Number(used[0]))) return `party ${String(used[0])} is still there`
-      if (!ids.includes(partyId('Old Mill Bakery')))
+      const all = await parties(app, session)
+      const names = all.map((p) => p.name)
+      if (names.includes(String(used[0]))) return `the party ${String(used[0])} is still there`
+      if (!names.includes('Old Mill Bakery'))
         return 'the recorded party Old Mill Bakery was deleted'
-      if (ids.length < 8) return `only ${ids.length} parties are left`
+      if (all.length < 8) return `only ${all.length} parties are left`
       return null
     },
   },
