@@ -56,7 +56,11 @@ function matches(method: string, url: URL, body: string | null, key: RequestKey)
   if (!pathMatches(url.pathname, key.path)) return false
   if (!key.operation) return true
   const operations = Array.isArray(key.operation) ? key.operation : [key.operation]
-  return operations.every((op) => fieldValue(url, body, op.field) === op.value)
+  // A value read at run time (from a page a step opened) matches, as a run-time path segment does.
+  return operations.every((op) => {
+    const value = fieldValue(url, body, op.field)
+    return value === op.value || (value?.includes(WILD) ?? false)
+  })
 }
 
 /** Does a recorded exchange match a key? */

@@ -7,6 +7,7 @@ import { largestRecordList } from './answerShape'
 import { intentWords } from './intentWords'
 import { sortScored } from './selectTarget'
 import { decodePart } from './stepTemplate'
+import { reservedWord } from './pathEvidence'
 import { matchValues, type ScoredExchange } from './targetSignals'
 import { singular } from './valueSpelling'
 import type { PathSlot } from './slots'
@@ -237,7 +238,14 @@ function varyingSegment(
     const o = pathSegments(other.url)
     if (o.length !== segments.length) continue
     const differing = segments.map((s, i) => (s === o[i] ? -1 : i)).filter((i) => i >= 0)
-    if (differing.length === 1) counts.set(differing[0]!, (counts.get(differing[0]!) ?? 0) + 1)
+    // Pages that differ by the site's own routes (`/_history/X`, `/_diff/X`) are views of one
+    // page, not pages of one kind.
+    const [at] = differing
+    if (
+      differing.length === 1 &&
+      !(reservedWord(segments[at!]!) !== null && reservedWord(o[at!]!) !== null)
+    )
+      counts.set(at!, (counts.get(at!) ?? 0) + 1)
   }
   const slotAt = (index: number, how: string) => ({
     slot: {

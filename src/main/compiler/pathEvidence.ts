@@ -188,8 +188,9 @@ export function intentValueInPath(
       continue
     // A plain word is a value only where the path varies across the trace and the intent
     // names it as one: quoted, capitalised, or before a container noun ("the invoices folder");
-    // else it is a route word such as `search` or `jobs`.
-    if (!/[\d._-]/.test(segment)) {
+    // else it is a route word such as `search` or `jobs`. A word marked as the site's own
+    // (`_search`, `_upload`: Gitit, CouchDB, Elasticsearch) is a route word too.
+    if (!/[\d._-]/.test(reservedWord(segment) ?? segment)) {
       // A word that names a kind of thing (`packages`, `pages`) is the collection's route word
       // even after "for" ("search the registry for packages by name"); it is a value only when
       // quoted, capitalised or before such a noun ("the Projects folder").
@@ -214,6 +215,15 @@ export function intentValueInPath(
 }
 
 const NO_WORDS: ReadonlySet<string> = new Set()
+
+/**
+ * The word of a path segment that marks itself as the site's own route by a leading underscore
+ * (`_search`, `_edit`, `_all_docs`: Gitit, CouchDB, Elasticsearch name their system endpoints
+ * so, apart from what users name), else null.
+ */
+export function reservedWord(segment: string): string | null {
+  return /^_[a-z][a-z_]*$/i.test(segment) ? segment.replace(/_/g, '') : null
+}
 
 /** True when the words after `end` are a kind and its name ("… group called support"). */
 function namedAfter(tokens: string[], end: number): boolean {

@@ -1,4 +1,3 @@
-import { relativeTimeName } from '../../shared/relativeTime'
 import type { Action } from '../../shared/trace'
 import { READ_ACTS } from '../intent/act'
 import { namesPlace } from '../intent/place'
@@ -24,10 +23,10 @@ export interface TypedValue {
    */
   context?: boolean
   /**
-   * A choice from a list (a `<select>`), or a time set relative to the moment the person acted,
-   * that the intent does not name while it spells out another typed value: a setting of the form
-   * the person kept or chose on the way ("durable" left as offered, a downtime's end), so its slot
-   * is optional with the chosen value (a time: the same distance from the run) as default.
+   * A value typed or chosen that the intent does not name while it spells out another typed
+   * value: a setting of the form the person kept or chose on the way ("durable" left as offered,
+   * a downtime's end, a wiki edit's log message), so its slot is optional with the chosen value
+   * (a time: the same distance from the run, `slots.ts`) as default.
    */
   setting?: boolean
 }
@@ -165,8 +164,10 @@ export function markContext(given: TypedValue[], intent: string): TypedValue[] {
     if (described) return { ...t, context: true }
     // A time the person set from the moment they acted (a window's end three hours on) that the
     // intent does not spell: its distance is the setting, written anew at each run (kind 9).
-    const relativeTime = t.kind === 'fill' && relativeTimeName(t.value.trim(), t.at) !== null
-    return (t.kind === 'select' || relativeTime) && !literal(t) ? { ...t, setting: true } : t
+    // A text typed on the way that the intent neither spells nor describes, while it spells
+    // another (a wiki edit's log message, a commit note): what the form asked for, not what the
+    // task is about.
+    return !literal(t) ? { ...t, setting: true } : t
   })
 }
 
