@@ -301,6 +301,22 @@ export const ARRIVALS: Arrival[] = [
     recording: { n, target: rt, working: rw },
     har: { n, target: ht, working: hw },
   })),
+  // Wave 16: measured on arrival at dd117d9, after wave 15 (raw output:
+  // arrivals/wave16-dd117d9-gitit.txt and arrivals/wave16-dd117d9-tryton.txt; one run each, the
+  // Tryton rerun after a fix to its own key is beside it and not counted).
+  ...(
+    [
+      ['gitit', 8, [7, 2], [6, 2]],
+      ['tryton', 8, [7, 0], [7, 0]],
+    ] as const
+  ).map(([app, n, [rt, rw], [ht, hw]]): Arrival => ({
+    app,
+    wave: 16,
+    measured: '2026-12-01',
+    commit: 'dd117d9',
+    recording: { n, target: rt, working: rw },
+    har: { n, target: ht, working: hw },
+  })),
 ]
 
 /** Apps whose arrival was measured: the only ones rules and the ranker may learn from. */
