@@ -52,7 +52,7 @@ export function pagePath(title: string): string {
 }
 
 /** A page's own URL (not an action path such as `/_edit/...`). */
-export const PAGE = /\/(?!_)[^/]+/
+const PAGE = /\/(?!_)[^/]+/
 
 /** The action `action` (`edit`, `history`, `diff`, `delete`) of any page: `/_action/Title`. */
 export function pageAction(method: string, action: string): RequestKey {
@@ -87,7 +87,7 @@ export async function openEditor(
 }
 
 /** Undoes the HTML escaping of a textarea's content. */
-export function unescapeHtml(s: string): string {
+function unescapeHtml(s: string): string {
   return s
     .replace(/&lt;/g, '<')
     .replace(/&gt;/g, '>')

@@ -154,7 +154,7 @@ const FRONT_PAGE =
   '- [Release Checklist]()\n- [Meeting Notes]()\n- [Team Contacts]()\n'
 
 /** A tiny PNG (1x1, grey): the seeded upload `team-logo.png`. */
-export const SEEDED_PNG = Buffer.from(
+const SEEDED_PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAAAAAA6fptVAAAACklEQVR4nGNoAAAAggCBd81ytgAAAABJRU5ErkJggg==',
   'base64',
 )

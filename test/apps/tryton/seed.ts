@@ -12,7 +12,7 @@ export const ADMIN = { name: 'admin', password: 'sitecall-tryton-1', email: 'adm
 export const DATABASE = 'tryton'
 
 /** Categories, ids 1.. in this order. */
-export const CATEGORIES = ['Customer', 'Supplier', 'Prospect', 'Partner', 'Reseller']
+const CATEGORIES = ['Customer', 'Supplier', 'Prospect', 'Partner', 'Reseller']
 
 /** One seeded party: its name, categories (by name), address and contact mechanisms. */
 export interface SeedParty {

@@ -8,7 +8,7 @@ import type { StorageState } from '../../../src/shared/trace'
 import { DATABASE, login, rpc, sessionAuth } from './seed'
 
 /** The localStorage key sao keeps its login in. */
-export const SESSION_KEY = `sao_session_${DATABASE}`
+const SESSION_KEY = `sao_session_${DATABASE}`
 
 /** Logs in by RPC and returns what a signed-in sao holds: its session in localStorage. */
 export async function signInByRpc(
