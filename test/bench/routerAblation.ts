@@ -15,9 +15,6 @@
  * compiled corpus is kept in `bench-results/router-corpus.json` between runs (delete it after a
  * compiler change). Prints one line per run; fails nothing.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { dirname } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import {
   createRuleScorer,
   RULE_GROUPS,
@@ -25,24 +22,12 @@ import {
   type RuleScorer,
 } from '../../src/main/router/ruleEngine'
 import type { ToolSpec } from '../../src/shared/toolSpec'
-import { appNames } from '../apps/registry'
 import fitted from '../../src/main/router/rankerParams.json' with { type: 'json' }
-import { loadCorpusTools, loadParaphrases } from './routerAccuracy'
-import { leaveOneAppOut, prepareChoices, type Figures } from './routerLoao'
+import { loadParaphrases } from './routerAccuracy'
+import { cachedCorpusTools, leaveOneAppOut, prepareChoices, type Figures } from './routerLoao'
 
 /** The fitting script's penalty, as it recorded it (importing `routerFit.ts` would run it). */
 const L2 = fitted.fitted.l2
-
-const CACHE = fileURLToPath(new URL('../../bench-results/router-corpus.json', import.meta.url))
-
-/** The corpus tools, compiled once and kept in {@link CACHE}. */
-async function corpusTools(): Promise<ToolSpec[]> {
-  if (existsSync(CACHE)) return JSON.parse(readFileSync(CACHE, 'utf8')) as ToolSpec[]
-  const { tools } = await loadCorpusTools(appNames())
-  mkdirSync(dirname(CACHE), { recursive: true })
-  writeFileSync(CACHE, JSON.stringify(tools))
-  return tools
-}
 
 /** A rule engine that scores nothing (the ranker without its rule features). */
 const NO_RULES: RuleScorer = { scores: () => new Map() }
@@ -88,7 +73,7 @@ async function main(): Promise<void> {
     const i = process.argv.indexOf(name)
     return i < 0 ? null : ((process.argv[i + 1] ?? '').split(',').filter(Boolean) as RuleGroup[])
   }
-  const tools = await corpusTools()
+  const tools = await cachedCorpusTools()
   const dev = loadParaphrases().filter((p) => p.split === 'dev')
   const together = arg('--together')
   const groups = together ?? arg('--only') ?? RULE_GROUPS

@@ -4,6 +4,9 @@
 // that must match nothing are dealt to the folds by a seeded hash. Used by the fitting script
 // (`test/bench/routerFit.ts`) and by `npm run bench`.
 import { createHash } from 'node:crypto'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { dirname } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import {
   calibrate,
   fitChoiceModel,
@@ -19,7 +22,26 @@ import { createRuleScorer, type RuleScorer } from '../../src/main/router/ruleEng
 import { sameThing } from '../../src/main/router/ranker'
 import { choiceSet } from '../../src/main/router/router'
 import type { ToolSpec } from '../../src/shared/toolSpec'
-import type { Paraphrase } from './routerAccuracy'
+import { appNames } from '../apps/registry'
+import { loadCorpusTools, type Paraphrase } from './routerAccuracy'
+
+const CACHE = fileURLToPath(new URL('../../bench-results/router-corpus.json', import.meta.url))
+
+/**
+ * The corpus tools (`routerAccuracy.ts` `loadCorpusTools`), kept in {@link CACHE} between bench
+ * runs; apps the cache lacks (new ones) are compiled and added. Delete the file after a compiler
+ * change.
+ */
+export async function cachedCorpusTools(): Promise<ToolSpec[]> {
+  const kept = existsSync(CACHE) ? (JSON.parse(readFileSync(CACHE, 'utf8')) as ToolSpec[]) : []
+  const held = new Set(kept.map((t) => t.id.split('/')[0]))
+  const missing = appNames().filter((a) => !held.has(a))
+  if (!missing.length) return kept
+  const { tools } = await loadCorpusTools(missing)
+  mkdirSync(dirname(CACHE), { recursive: true })
+  writeFileSync(CACHE, JSON.stringify([...kept, ...tools]))
+  return [...kept, ...tools]
+}
 
 /** The seed of the deal of must-match-nothing intents to folds (committed with the weights). */
 export const FOLD_SEED = 25
@@ -39,6 +61,18 @@ export interface Choice {
   readable: boolean
   /** How much it counts in a fit (1 when absent; `weighByApp`). */
   weight?: number
+  /**
+   * Length of its rows when a bench adds features after `features.ts`'s (`routerLexical.ts`);
+   * `features.ts` `DIMENSIONS` when absent.
+   */
+  width?: number
+}
+
+/** The row of the choice of no tool, as long as `c`'s rows. */
+function noneRowOf(c: Choice): number[] {
+  const x = noneFeatures()
+  while (x.length < (c.width ?? DIMENSIONS)) x.push(0)
+  return x
 }
 
 /**
@@ -99,7 +133,7 @@ function dealt(text: string, folds: readonly string[]): string {
 /** The choice group the model fits: no tool first, then the candidates. */
 export function groupOf(c: Choice): ChoiceGroup {
   return {
-    rows: [noneFeatures(), ...c.rows],
+    rows: [noneRowOf(c), ...c.rows],
     right: [c.expect === null, ...c.right],
     ...(c.weight === undefined ? {} : { weight: c.weight }),
   }
@@ -115,7 +149,7 @@ export function probabilities(c: Choice, weights: readonly number[]): number[] {
   const groups = new Map<string, number>()
   keys.forEach((k, i) => groups.set(k, Math.max(groups.get(k) ?? -Infinity, logits[i]!)))
   const groupKeys = [...groups.keys()]
-  const p = softmax([dot(weights, noneFeatures()), ...groupKeys.map((k) => groups.get(k)!)])
+  const p = softmax([dot(weights, noneRowOf(c)), ...groupKeys.map((k) => groups.get(k)!)])
   const pOf = new Map(groupKeys.map((k, i) => [k, p[i + 1]!]))
   return [
     p[0]!,
@@ -216,9 +250,13 @@ export interface LoaoResult {
 
 /**
  * Leave one app out over `choices` (see the file comment): per fold, weights fitted on the other
- * folds; then per fold, a calibration fitted on the other folds' out-of-fold probabilities.
+ * folds (`dimensions` of them: the rows' width); then per fold, a calibration fitted on the other folds' out-of-fold probabilities.
  */
-export function leaveOneAppOut(choices: readonly Choice[], l2?: number): LoaoResult {
+export function leaveOneAppOut(
+  choices: readonly Choice[],
+  l2?: number,
+  dimensions: number = choices[0]?.width ?? DIMENSIONS,
+): LoaoResult {
   const folds = [...new Set(choices.map((c) => c.fold))].sort()
   const weightsOf = new Map<string, number[]>()
   for (const fold of folds)
@@ -226,7 +264,7 @@ export function leaveOneAppOut(choices: readonly Choice[], l2?: number): LoaoRes
       fold,
       fitChoiceModel(
         choices.filter((c) => c.fold !== fold && c.readable).map(groupOf),
-        DIMENSIONS,
+        dimensions,
         l2,
       ),
     )
