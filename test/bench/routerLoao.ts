@@ -250,13 +250,11 @@ export interface LoaoResult {
 
 /**
  * Leave one app out over `choices` (see the file comment): per fold, weights fitted on the other
- * folds (`dimensions` of them: the rows' width); then per fold, a calibration fitted on the other folds' out-of-fold probabilities.
+ * folds (as many as the rows are wide); then per fold, a calibration fitted on the other folds'
+ * out-of-fold probabilities.
  */
-export function leaveOneAppOut(
-  choices: readonly Choice[],
-  l2?: number,
-  dimensions: number = choices[0]?.width ?? DIMENSIONS,
-): LoaoResult {
+export function leaveOneAppOut(choices: readonly Choice[], l2?: number): LoaoResult {
+  const dimensions = choices[0]?.width ?? DIMENSIONS
   const folds = [...new Set(choices.map((c) => c.fold))].sort()
   const weightsOf = new Map<string, number[]>()
   for (const fold of folds)

@@ -238,14 +238,12 @@ function varyingSegment(
     const o = pathSegments(other.url)
     if (o.length !== segments.length) continue
     const differing = segments.map((s, i) => (s === o[i] ? -1 : i)).filter((i) => i >= 0)
+    if (differing.length !== 1) continue
+    const at = differing[0]!
     // Pages that differ by the site's own routes (`/_history/X`, `/_diff/X`) are views of one
     // page, not pages of one kind.
-    const [at] = differing
-    if (
-      differing.length === 1 &&
-      !(reservedWord(segments[at!]!) !== null && reservedWord(o[at!]!) !== null)
-    )
-      counts.set(at!, (counts.get(at!) ?? 0) + 1)
+    if (reservedWord(segments[at]!) !== null && reservedWord(o[at]!) !== null) continue
+    counts.set(at, (counts.get(at) ?? 0) + 1)
   }
   const slotAt = (index: number, how: string) => ({
     slot: {

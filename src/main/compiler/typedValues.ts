@@ -147,7 +147,8 @@ function markPlaces(typed: TypedValue[], intent: string): TypedValue[] {
 /**
  * Marks typed values the intent only describes (`context`, see TypedValue): the places it names
  * (`markPlaces`), and values whose words it holds in order but not their spelling while it spells
- * out at least one other typed value; and choices from a list it does not spell out (`setting`).
+ * out at least one other typed value; and, beside a spelled one, the values it does not spell
+ * (`setting`).
  * Returns new records; the input is not changed.
  */
 export function markContext(given: TypedValue[], intent: string): TypedValue[] {
@@ -162,11 +163,10 @@ export function markContext(given: TypedValue[], intent: string): TypedValue[] {
     // "rename the post Weekly Update to Weekly Roundup") names the record, not the change.
     const described = !literal(t) && words.length > 1 && intentText.includes(` ${words.join(' ')} `)
     if (described) return { ...t, context: true }
-    // A time the person set from the moment they acted (a window's end three hours on) that the
-    // intent does not spell: its distance is the setting, written anew at each run (kind 9).
-    // A text typed on the way that the intent neither spells nor describes, while it spells
-    // another (a wiki edit's log message, a commit note): what the form asked for, not what the
-    // task is about.
+    // What the intent neither spells nor describes, while it spells another value, is what the
+    // form asked on the way, not what the task is about: a choice left as offered, a time set
+    // from the moment the person acted (its distance is written anew at each run, kind 9), a
+    // wiki edit's log message.
     return !literal(t) ? { ...t, setting: true } : t
   })
 }
