@@ -9,6 +9,12 @@ export const MAX_DEVICE_WAIT_S = 25
 export const DEFAULT_DEADLINE_MS = 60_000
 /** How long after its deadline a claimed run may still be reported before it counts as lost. */
 export const CLAIM_GRACE_MS = 5 * 60_000
+/**
+ * How long a run offered to a long poll waits for the device to take it (`POST
+ * /v1/devices/{id}/runs/{runId}/take`) before it is offered again: an answer written to a poll
+ * whose device hung up at that moment is lost without either side knowing.
+ */
+export const HANDOVER_MS = 15_000
 /** Waiters look at the database this often even without a notification (one may be lost). */
 export const RECHECK_MS = 5_000
 

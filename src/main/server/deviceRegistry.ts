@@ -76,7 +76,7 @@ export function removeDevice(
     `WITH gone AS (DELETE FROM devices WHERE id = $1 AND workspace = $2 RETURNING id, name),
      ended AS (
        UPDATE device_runs dr SET reported_at = $3, outcome = CASE
-           WHEN dr.claimed_at IS NULL THEN $4
+           WHEN dr.taken_at IS NULL THEN $4
            WHEN r.mutating <> 0 THEN ${lost('upstream_error')}
            ELSE ${lost('worker_lost')} END
          FROM gone, runs r

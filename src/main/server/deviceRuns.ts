@@ -5,6 +5,7 @@ import { wake } from './deviceListener'
 import {
   CLAIM_GRACE_MS,
   DEFAULT_DEADLINE_MS,
+  HANDOVER_MS,
   MAX_DEVICE_WAIT_S,
   RECHECK_MS,
   type DeviceHubContext,
@@ -14,20 +15,24 @@ import {
 } from './deviceRecords'
 import { findDevice } from './deviceRegistry'
 
-/** One claim: the oldest unclaimed run of the device whose deadline has not passed. */
+/**
+ * One claim: the oldest run of the device whose deadline has not passed that is unclaimed, or
+ * was offered and not taken within `HANDOVER_MS` (its poll's answer went nowhere).
+ */
 function claim(ctx: DeviceHubContext, deviceId: string): DeviceWork | null {
   const { store } = ctx
   const now = ctx.clock()
   const row = store.pg.one<{ run_id: string; due_by: string; asks_approval: boolean }>(
     `UPDATE device_runs SET claimed_at = $2
       WHERE run_id = (SELECT run_id FROM device_runs
-                       WHERE device_id = $1 AND claimed_at IS NULL AND due_by > $2
-                         AND outcome IS NULL
+                       WHERE device_id = $1 AND due_by > $2 AND outcome IS NULL
+                         AND (claimed_at IS NULL
+                              OR (taken_at IS NULL AND claimed_at <= $2 - $3::bigint))
                          AND EXISTS (SELECT 1 FROM runs r WHERE r.id = device_runs.run_id
                                        AND r.status IN ('accepted', 'working'))
                        ORDER BY created_at LIMIT 1 FOR UPDATE SKIP LOCKED)
       RETURNING run_id, due_by, asks_approval`,
-    [deviceId, now],
+    [deviceId, now, HANDOVER_MS],
   )
   if (!row) return null
   const run = store.runs.get(row.run_id)
@@ -62,8 +67,10 @@ export async function nextWork(
   if (!seen.rowCount) throw new ServiceError('not_found', `No device ${id} in this workspace.`)
   const until = ctx.clock() + Math.min(waitMs, MAX_DEVICE_WAIT_S * 1000)
   for (;;) {
+    // A poll whose device hung up claims nothing (the offer would only wait out its handover).
+    if (ctx.stopped || signal?.aborted) return null
     const work = claim(ctx, id)
-    if (work || ctx.stopped || signal?.aborted) return work
+    if (work) return work
     const left = until - ctx.clock()
     if (left <= 0) return null
     await wake(ctx, 'sitecall_device_runs', id, Math.min(left, RECHECK_MS), signal)
@@ -88,20 +95,22 @@ export async function awaitDevice(
   )
   const offline = `desktop '${device.name}' was offline until the run's deadline`
   for (;;) {
-    const row = store.pg.one<{ claimed_at: string | null; outcome: string | null }>(
-      'SELECT claimed_at, outcome FROM device_runs WHERE run_id = $1',
+    const row = store.pg.one<{ taken_at: string | null; outcome: string | null }>(
+      'SELECT taken_at, outcome FROM device_runs WHERE run_id = $1',
       [run.runId],
     )
     if (row?.outcome) return fromReport(JSON.parse(row.outcome) as DeviceReport, device.name)
     const now = ctx.clock()
-    if (!row || row.claimed_at === null) {
+    // Offered to a poll and not taken is as good as waiting: the device runs only what it took.
+    const taken = !!row && row.taken_at !== null
+    if (!taken) {
       if (now >= dueBy) {
         const gone = store.pg.query(
-          'DELETE FROM device_runs WHERE run_id = $1 AND claimed_at IS NULL',
+          'DELETE FROM device_runs WHERE run_id = $1 AND taken_at IS NULL AND outcome IS NULL',
           [run.runId],
         )
         if (gone.rowCount || !row) return { expired: offline }
-        continue // claimed at this very moment
+        continue // taken or reported at this very moment
       }
     } else if (now >= dueBy + CLAIM_GRACE_MS) {
       const lost = `desktop '${device.name}' took the run and did not report it`
@@ -113,9 +122,48 @@ export async function awaitDevice(
       }
     }
     if (signal.aborted) return { expired: `cancelled while waiting for desktop '${device.name}'` }
-    const until = row?.claimed_at === null ? dueBy : dueBy + CLAIM_GRACE_MS
+    const until = taken ? dueBy + CLAIM_GRACE_MS : dueBy
     await wake(ctx, 'sitecall_device_done', run.runId, Math.min(RECHECK_MS, until - now), signal)
   }
+}
+
+/**
+ * `DeviceHub.take`: device `id` takes run `runId` its long poll was offered (see `HANDOVER_MS`),
+ * before it runs anything; taking it again is the same take. 409 `conflict` when it was not
+ * offered yet, its deadline passed or it was reported (the device then runs nothing); 404 `not_found`
+ * for a run that is not the device's (or already ended unclaimed).
+ */
+export function takeRun(
+  ctx: DeviceHubContext,
+  workspace: string,
+  id: string,
+  runId: string,
+): { runId: string; taken: true } {
+  const now = ctx.clock()
+  const updated = ctx.store.pg.query(
+    `UPDATE device_runs r SET taken_at = $4 FROM devices d
+      WHERE r.run_id = $1 AND r.device_id = $2 AND d.id = r.device_id AND d.workspace = $3
+        AND r.claimed_at IS NOT NULL AND r.taken_at IS NULL AND r.outcome IS NULL
+        AND r.due_by > $4`,
+    [runId, id, workspace, now],
+  )
+  if (updated.rowCount) return { runId, taken: true }
+  findDevice(ctx, workspace, id)
+  const row = ctx.store.pg.one<{
+    claimed_at: string | null
+    taken_at: string | null
+    outcome: string | null
+  }>('SELECT claimed_at, taken_at, outcome FROM device_runs WHERE run_id = $1 AND device_id = $2', [
+    runId,
+    id,
+  ])
+  if (!row) throw new ServiceError('not_found', `Run ${runId} is not this device's.`)
+  if (row.outcome !== null) throw new ServiceError('conflict', `Run ${runId} was reported already.`)
+  // Taking twice is one take: a device whose first answer was lost asks again.
+  if (row.taken_at !== null) return { runId, taken: true }
+  if (row.claimed_at === null)
+    throw new ServiceError('conflict', `Run ${runId} was not offered to this device yet.`)
+  throw new ServiceError('conflict', `Run ${runId} is past its deadline.`)
 }
 
 /** `DeviceHub.report`: records device `id`'s report of `runId` (refusals: see the hub). */

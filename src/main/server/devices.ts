@@ -11,7 +11,7 @@ import {
   type DeviceWork,
 } from './deviceRecords'
 import { pickDevice, registerDevice, removeDevice } from './deviceRegistry'
-import { awaitDevice, nextWork, reportRun } from './deviceRuns'
+import { awaitDevice, nextWork, reportRun, takeRun } from './deviceRuns'
 
 export { MAX_DEVICE_WAIT_S } from './deviceRecords'
 export type { DeviceReport, DeviceWork } from './deviceRecords'
@@ -26,8 +26,8 @@ export interface DeviceHub {
    */
   register(workspace: string, name: string, sites: string[], asksApprovals?: boolean): DeviceRecord
   /**
-   * Claims the oldest unclaimed run of device `id` (FOR UPDATE SKIP LOCKED: two polls never get
-   * one run), waiting up to `waitMs` for one to come (woken by NOTIFY, so at once); null after
+   * Offers device `id` its oldest run not taken (FOR UPDATE SKIP LOCKED: two polls never get
+   * one run; the device then `take`s it), waiting up to `waitMs` for one to come (woken by NOTIFY, so at once); null after
    * the wait or when `signal` aborts. Marks the device seen. 404 `not_found` for a device
    * `workspace` does not have.
    */
@@ -37,6 +37,12 @@ export interface DeviceHub {
     waitMs: number,
     signal?: AbortSignal,
   ): Promise<DeviceWork | null>
+  /**
+   * Device `id` takes run `runId` its poll was offered, before it runs it; a run offered and not
+   * taken within `HANDOVER_MS` is offered again; a second take is the same take. 404
+   * `not_found`, 409 `conflict` (not offered, past its deadline, reported: it runs nothing).
+   */
+  take(workspace: string, id: string, runId: string): { runId: string; taken: true }
   /**
    * Records device `id`'s report of `runId`; the node that started the run settles it (any
    * node may take the report). 404 `not_found` (no such device, or the run is not this
@@ -112,6 +118,7 @@ export function createDeviceHub(options: DeviceHubOptions): DeviceHub {
     register: (workspace, name, sites, asksApprovals = false) =>
       registerDevice(ctx, workspace, name, sites, asksApprovals),
     next: (workspace, id, waitMs, signal) => nextWork(ctx, workspace, id, waitMs, signal),
+    take: (workspace, id, runId) => takeRun(ctx, workspace, id, runId),
     report: (workspace, id, runId, report) => reportRun(ctx, workspace, id, runId, report),
     delegate(run, tool) {
       const asked = ctx.asking.get(run.runId)

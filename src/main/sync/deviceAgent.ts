@@ -117,8 +117,9 @@ async function loop(ctx: DeviceAgentContext, registered: (id: string) => void): 
  * desktop as a device of its workspace with the host names of its saved logins (never a value),
  * then keeps one outbound long poll (`GET /v1/devices/{id}/next?wait=25`; no inbound port). Each
  * run handed over runs on this desktop's engine with its own vault and logins, under the
- * server's run id as idempotency key (a run handed over twice is sent once), and its outcome is
- * reported (`POST /v1/devices/{id}/runs/{runId}`). A write the caller did not confirm
+ * server's run id as idempotency key (a run handed over twice is sent once) once the device took
+ * it (`POST .../runs/{runId}/take`: a run offered to a poll that hung up is offered again), and
+ * its outcome is reported (`POST /v1/devices/{id}/runs/{runId}`). A write the caller did not confirm
  * (`asksApproval`) waits in this desktop's Inbox for its person: approved, it runs and its outcome
  * is reported; declined, it is reported `failed` `declined`; unanswered at the run's deadline
  * (or when the loop stops) it is cancelled here and reported `expired`, so an approval can never
@@ -134,6 +135,7 @@ function startDeviceAgent(options: DeviceAgentOptions): DeviceAgent {
     name: options.name ?? hostname(),
     stopping: new AbortController(),
     working: new Set(),
+    taken: new Set(),
     sitesSent: '',
     swept: false,
   }

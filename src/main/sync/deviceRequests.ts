@@ -77,6 +77,8 @@ export interface DeviceAgentContext {
   stopping: AbortController
   /** The runs handed over and not reported yet. */
   working: Set<Promise<void>>
+  /** The run ids of those runs (one offered twice runs once). */
+  taken: Set<string>
   /** The sites of the last registration, sorted and joined by commas. */
   sitesSent: string
   /** The approvals a former run of this desktop left waiting were cancelled. */

@@ -4,6 +4,7 @@ import type { RunRecord } from '../store/runRepository'
 import type { DeviceReport, DeviceWork } from '../server/devices'
 import {
   APPROVAL_POLL_MS,
+  DeviceHttpError,
   deviceRequest,
   pause,
   REPORT_TIMEOUT_MS,
@@ -48,10 +49,49 @@ async function awaitApproval(
 }
 
 /**
- * Runs `work` handed to device `deviceId` on this desktop's engine (a write the caller did not
+ * Takes run `runId` the poll offered (`POST /v1/devices/{id}/runs/{runId}/take`, docs/team-server.md
+ * "Devices") before anything runs: true when the server recorded the take. A refusal (409: offered
+ * again, past its deadline, reported; 404: ended) means run nothing. A lost answer is asked
+ * again (a second take is the same take) up to three times, so a take the server recorded is not
+ * left unrun for want of its answer; false after that (the run then ends lost on the server).
+ */
+async function take(ctx: DeviceAgentContext, deviceId: string, runId: string): Promise<boolean> {
+  const path = `/v1/devices/${encodeURIComponent(deviceId)}/runs/${encodeURIComponent(runId)}/take`
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await deviceRequest(ctx, 'POST', path, undefined, REPORT_TIMEOUT_MS, false)
+      return true
+    } catch (error) {
+      const refused = error instanceof DeviceHttpError && error.status < 500
+      if (!refused || error.status !== 409) ctx.options.onError?.(error)
+      if (refused || attempt === 3) return false
+      await pause(ctx, 1_000)
+    }
+  }
+}
+
+/**
+ * Takes `work` handed to device `deviceId`, then runs it on this desktop's engine (a write the caller did not
  * confirm waits for its person's approval) and reports its outcome; never rejects.
  */
 export async function executeWork(
+  ctx: DeviceAgentContext,
+  deviceId: string,
+  work: DeviceWork,
+): Promise<void> {
+  const { run } = work
+  // Offered twice (a take slower than the handover) is run once.
+  if (ctx.taken.has(run.runId)) return
+  ctx.taken.add(run.runId)
+  try {
+    if (await take(ctx, deviceId, run.runId)) await runAndReport(ctx, deviceId, work)
+  } finally {
+    ctx.taken.delete(run.runId)
+  }
+}
+
+/** Runs taken `work` on this desktop's engine and reports its outcome; never rejects. */
+async function runAndReport(
   ctx: DeviceAgentContext,
   deviceId: string,
   work: DeviceWork,

@@ -31,6 +31,7 @@ const idleDeviceHub: DeviceHub = {
   start: async () => undefined,
   register: unused,
   next: async () => null,
+  take: unused,
   report: unused,
   remove: unused,
   delegate: () => null,

@@ -200,6 +200,40 @@ describe.skipIf(skip !== null)(`devices${skip ? ` (skipped: ${skip})` : ''}`, ()
     }
   })
 
+  it('a run offered to a poll whose answer went nowhere is offered again, taken and run once', async () => {
+    await agent!.stop()
+    agent = null
+    const deviceId = store.pg.one<{ id: string }>(
+      "SELECT id FROM devices WHERE name = 'ann-laptop'",
+    )!.id
+    const before = orders.state.requestCount('/api/orders')
+    // A poll answered as its device hung up: the offer is never taken.
+    const lost = send<{ run: { runId: string } }>(
+      node.base,
+      'GET',
+      `/v1/devices/${deviceId}/next?wait=25`,
+      { key: owner },
+    )
+    const call = callTool<Run>(node.base, owner, tool, {}, { 'x-service-deadline-ms': '60000' })
+    const offered = await lost
+    expect(offered.status).toBe(200)
+    const runId = offered.body.run.runId
+    // A back: once the handover window passed its poll is offered the run, takes it and runs it.
+    agent = startAgent()
+    const done = await call
+    expect(done.status, JSON.stringify(done.body)).toBe(200)
+    expect(done.body).toMatchObject({ runId, status: 'succeeded' })
+    expect(orders.state.requestCount('/api/orders')).toBe(before + 1)
+    expect(reported.at(-1)).toBe(`${runId} succeeded`)
+    // The lost poll's take, arriving now, finds the run reported: the device runs nothing.
+    const late = await send(node.base, 'POST', `/v1/devices/${deviceId}/runs/${runId}/take`, {
+      key: owner,
+    })
+    expect(late.status).toBe(409)
+    expect(late.body).toMatchObject({ error: { code: 'conflict' } })
+    // Real time: the 15 s handover and a 5 s recheck of the poll.
+  }, 90_000)
+
   it('with A offline, a run waits until its deadline, then ends expired naming the device', async () => {
     await agent!.stop()
     agent = null
@@ -434,7 +468,7 @@ describe.skipIf(skip !== null)(`devices${skip ? ` (skipped: ${skip})` : ''}`, ()
     expect(next.body.status).toBe('succeeded')
   })
 
-  it('unlinking a device that claimed a read and did not report it ends that run failed worker_lost', async () => {
+  it('unlinking a device that took a read and did not report it ends that run failed worker_lost', async () => {
     const spare = await send<{ id: string }>(node.base, 'POST', '/v1/devices', {
       key: owner,
       json: { name: 'claiming-laptop', sites: [orders.host] },
@@ -446,6 +480,12 @@ describe.skipIf(skip !== null)(`devices${skip ? ` (skipped: ${skip})` : ''}`, ()
         key: owner,
       })
     expect(claimed.status).toBe(200)
+    const runPath = `/v1/devices/${spare.body.id}/runs/${claimed.body.run!.runId}`
+    const taken = await send(node.base, 'POST', `${runPath}/take`, { key: owner })
+    expect(taken.body).toEqual({ runId: claimed.body.run!.runId, taken: true })
+    // A second take (its first answer lost) is the same take.
+    const twice = await send(node.base, 'POST', `${runPath}/take`, { key: owner })
+    expect(twice.status).toBe(200)
     const removed = await send(node.base, 'DELETE', `/v1/devices/${spare.body.id}`, { key: owner })
     expect(removed.body).toMatchObject({ deleted: true, endedRuns: 1 })
     const answer = await call

@@ -84,9 +84,13 @@ const WAIT: ParamDoc = {
  *   lastSeenAt, asksApprovals}`. `sites` are host names (`host[:port]`) it holds logins for,
  *   never a value; `asksApprovals` (default false): it asks its person to approve a write the
  *   caller did not confirm, so such writes are handed to it unapproved.
- * - `GET /v1/devices/{id}/next?wait=S` (S ≤ 25): the next run the device is to execute, claimed
- *   for it: 200 `{run: {runId, toolId, inputs, mutating, dueBy}, tool}`; 204 when none came
+ * - `GET /v1/devices/{id}/next?wait=S` (S ≤ 25): the next run the device is to execute, offered
+ *   to it: 200 `{run: {runId, toolId, inputs, mutating, dueBy}, tool}`; 204 when none came
  *   within the wait.
+ * - `POST /v1/devices/{id}/runs/{runId}/take`: the device takes the offered run before it runs
+ *   anything: 200 `{runId, taken: true}` (again for a second take). A run not taken within 15 s
+ *   is offered again (the poll's answer may have gone to a device that hung up); 409 `conflict`
+ *   tells the device to run nothing.
  * - `POST /v1/devices/{id}/runs/{runId}` `{status, result?, error?, via?, signIn?, effects?}`:
  *   the outcome of a claimed run (`expired`: nobody approved it on the device in time; `signIn`:
  *   the device's own sign-in link of a run that met a sign-in wall); 200 `{runId, received:
@@ -95,7 +99,7 @@ const WAIT: ParamDoc = {
  *   nobody claimed end `expired`, its claims and reports are refused from then on.
  *
  * Refusals: 404 `not_found` (no such device in the workspace, a run not the device's), 409
- * `conflict` (a run not claimed, or reported already), 400 `invalid_input`, and bad bodies as
+ * `conflict` (a run not offered or claimed, past its deadline, or reported already), 400 `invalid_input`, and bad bodies as
  * every route (400 `bad_request`, 422 `unknown_argument`).
  */
 export function registerDeviceRoutes(
@@ -171,6 +175,24 @@ export function registerDeviceRoutes(
       )
       if (!work) return reply.status(204).send()
       return reply.header('cache-control', 'no-store').send(work)
+    },
+  )
+
+  app.post<{ Params: { id: string; runId: string } }>(
+    '/v1/devices/:id/runs/:runId/take',
+    {
+      schema: routeSchema({
+        summary: 'Take a run a long poll offered, before running it.',
+        tag: 'sync',
+        auth: 'key',
+        responses: { '200': json('`{runId, taken: true}`') },
+        errors: ['not_found', 'conflict', 'forbidden'],
+      }),
+    },
+    async (request) => {
+      const caller = deps.auth.authenticate(request)
+      const { id, runId } = request.params
+      return devices.take(workspace(caller.tenant), id, runId)
     },
   )
 
