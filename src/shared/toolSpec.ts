@@ -178,6 +178,8 @@ export interface LoginBinding {
     key: string
     /** Dot path inside a JSON storage value, or '' for the whole value. */
     path: string
+    /** The value is built from several fields of the stored JSON (see `LoginCompose`). */
+    compose?: LoginCompose
   }>
   /**
    * The site asks HTTP authentication (RFC 9110 §11: Basic, RFC 7617; Digest, RFC 7616): each
@@ -185,6 +187,17 @@ export interface LoginBinding {
    * tool itself never holds them.
    */
   httpAuth?: { scheme: HttpAuthScheme }
+}
+
+/**
+ * A login value the page builds from several fields of one stored JSON value: the fields at
+ * `paths` (dot paths) joined by `separator`, then base64-encoded (RFC 4648 §4), as RFC 7617's
+ * Basic credentials are (Tryton's sao: `Session base64(login:user_id:session)`).
+ */
+export interface LoginCompose {
+  paths: string[]
+  separator: string
+  encoding: 'base64'
 }
 
 /** An HTTP authentication scheme a site's challenge names (`WWW-Authenticate`). */

@@ -4,10 +4,12 @@ import type {
   Extractor,
   GeneratedValue,
   LoginBinding,
+  LoginCompose,
   ToolStep,
 } from '../../shared/toolSpec'
 import type { Exchange, Trace } from '../../shared/trace'
 import { httpUrl } from '../../shared/urls'
+import { findComposedSource } from './composedCredential'
 import { httpAuthSchemeOf } from './httpAuth'
 import { snake } from './naming'
 import { isOperationValue } from './operation'
@@ -185,7 +187,28 @@ function valueSource(
   const bearer = /^Bearer\s+(\S+)$/i.exec(traced.value)
   const raw = bearer ? { ...traced, value: bearer[1]! } : traced
   const placeholder = sourceOf(plan, exchange, raw, !!bearer, depth)
-  return placeholder && bearer ? `Bearer ${placeholder}` : placeholder
+  if (placeholder) return bearer ? `Bearer ${placeholder}` : placeholder
+  return composedValue(plan, traced)
+}
+
+/**
+ * A credential the page built from several stored fields (`composedCredential.ts`; failure kind
+ * 5 of issue 24: a login seen is a login kept), rebuilt per run from the saved login; any scheme
+ * word before it (`Session`, `Basic`) is kept. Null when it is not one.
+ */
+function composedValue(plan: Planning, { site, value }: TracedValue): string | null {
+  const scheme = /^([A-Za-z][\w-]*)\s+(\S+)$/.exec(value)
+  const found = findComposedSource(scheme ? scheme[2]! : value, plan.trace.storageState)
+  if (!found) return null
+  const { origin, key, ...compose } = found
+  plan.signals.push(
+    signal(
+      'login_value',
+      `${site} is built from localStorage "${key}": ${compose.paths.join(` "${compose.separator}" `)}, ${compose.encoding}`,
+    ),
+  )
+  const placeholder = loginValue(plan, 'localStorage', origin, key, '', compose)
+  return scheme ? `${scheme[1]} ${placeholder}` : placeholder
 }
 
 /**
@@ -334,15 +357,22 @@ function loginValue(
   origin: string,
   key: string,
   path: string,
+  compose?: LoginCompose,
 ): string {
   const { login } = plan
+  const same = JSON.stringify(compose ?? null)
   const existing = login.values.find(
-    (v) => v.from === from && v.origin === origin && v.key === key && v.path === path,
+    (v) =>
+      v.from === from &&
+      v.origin === origin &&
+      v.key === key &&
+      v.path === path &&
+      JSON.stringify(v.compose ?? null) === same,
   )
   if (existing) return `{{login.${existing.name}}}`
   let name = snake(path.split('.').pop() || key) || 'token'
   while (login.values.some((v) => v.name === name)) name = `${name}_${login.values.length}`
-  login.values.push({ name, from, origin, key, path })
+  login.values.push({ name, from, origin, key, path, ...(compose ? { compose } : {}) })
   return `{{login.${name}}}`
 }
 

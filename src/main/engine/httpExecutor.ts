@@ -4,6 +4,7 @@ import { Cookie, CookieJar } from 'tough-cookie'
 import { FormData, request } from 'undici'
 import type {
   LoginBinding,
+  LoginCompose,
   RequestTemplate,
   ToolSpec,
   ToolStep,
@@ -502,11 +503,28 @@ export function loginScope(
       raw = state.origins
         .find((o) => o.origin === v.origin)
         ?.localStorage.find((item) => item.name === v.key)?.value
-    const value = raw === undefined || !v.path || v.key === '*' ? raw : pathValue(raw, v.path)
+    const value =
+      raw === undefined || v.key === '*'
+        ? raw
+        : v.compose
+          ? composedValue(raw, v.compose)
+          : v.path
+            ? pathValue(raw, v.path)
+            : raw
     if (value === undefined) return { ok: false, outcome: missing }
     scope[`login.${v.name}`] = value
   }
   return { ok: true, scope }
+}
+
+/**
+ * A value built from stored JSON `raw` as `compose` says (toolSpec.ts `LoginCompose`): its
+ * fields joined, base64 (RFC 4648 §4) of the UTF-8 text; undefined when a field is missing.
+ */
+function composedValue(raw: string, compose: LoginCompose): string | undefined {
+  const parts = compose.paths.map((path) => pathValue(raw, path))
+  if (parts.some((p) => p === undefined)) return undefined
+  return Buffer.from(parts.join(compose.separator), 'utf8').toString('base64')
 }
 
 function pathValue(raw: string, path: string): string | undefined {

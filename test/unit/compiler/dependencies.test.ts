@@ -219,6 +219,42 @@ describe('dependencies', () => {
     ])
   })
 
+  it('rebuilds an Authorization credential the page composed from stored fields (Session base64(login:id:session))', () => {
+    const session = '84991c24b6e01d4addf4956fad5389565860de8e'
+    const credential = Buffer.from(`alice:7:${session}`).toString('base64')
+    const b = build()
+    b.noise().fill('status', 'open').click('Filter')
+    b.exchange('POST', '/rpc', {
+      headers: { authorization: `Session ${credential}` },
+      body: { method: 'orders.search', params: [['status', '=', 'open']] },
+      response: { result: [1, 2] },
+    })
+    const trace = b.build('list my open orders', {
+      cookies: [],
+      origins: [
+        {
+          origin: ORIGIN,
+          localStorage: [
+            { name: 'theme', value: '{"dark":true}' },
+            { name: 'app_session', value: JSON.stringify({ login: 'alice', user_id: 7, session }) },
+          ],
+        },
+      ],
+    })
+    const tool = compile(trace)
+    expect(tool.steps.at(-1)!.request.headers.authorization).toBe('Session {{login.app_session}}')
+    expect(tool.login?.values).toEqual([
+      {
+        name: 'app_session',
+        from: 'localStorage',
+        origin: ORIGIN,
+        key: 'app_session',
+        path: '',
+        compose: { paths: ['login', 'user_id', 'session'], separator: ':', encoding: 'base64' },
+      },
+    ])
+  })
+
   it('binds a multipart field that repeats the session cookie to the login and keeps the button pressed', () => {
     const b = build()
     b.fill('text', 'Status: amber').click('Save Page')
