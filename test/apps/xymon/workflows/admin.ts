@@ -393,18 +393,18 @@ export const editCritical: Workflow = {
     inputs: [
       { recorded: 'web01.example.net', changed: ['db01.example.net', 'mail01.example.net'] },
       { recorded: 'http', changed: ['disk', 'smtp'] },
-      { recorded: '3', changed: ['1', '2'] },
+      { recorded: 3, changed: [1, 2] },
       { recorded: INSTRUCTION, changed: ['Page the DBA on call', 'Ask the mail admin first'] },
     ],
     dependencies: [CRITICAL_SEARCH],
     mutating: true,
     async replayByHand(app, session) {
-      const [host, test, priority, instruction] = ['db01.example.net', 'disk', '1', 'Page the DBA on call']
+      const [host, test, priority, instruction] = ['db01.example.net', 'disk', 1, 'Page the DBA on call']
       const current = await criticalRecord(app, session, host, test)
       const q = new URLSearchParams([
         ['HOSTNAME', host],
         ['SERVICE', test],
-        ['PRIORITY', priority],
+        ['PRIORITY', String(priority)],
         ['CRITWKDAYS', '*'],
         ['CRITSTARTHOUR', '0000'],
         ['CRITENDHOUR', '2400'],
