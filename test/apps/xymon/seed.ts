@@ -91,18 +91,21 @@ export function greenRound(): SeedStatus[] {
   for (const h of HOSTS)
     for (const test of COMMON_TESTS)
       all.push({ host: h.short, test, color: 'green', text: `${test} OK on ${h.short}` })
-  for (const e of EXTRA_GREEN)
-    all.push({ ...e, color: 'green', text: `${e.test} OK on ${e.host}` })
+  for (const e of EXTRA_GREEN) all.push({ ...e, color: 'green', text: `${e.test} OK on ${e.host}` })
   return all
 }
 
 /** Tests disabled by the seed (as a person does with the Enable/disable page), one per host. */
-export const SEEDED_DISABLES: Array<{ host: string; test: string; cause: string; minutes: number }> =
-  [
-    { host: 'xymon', test: 'disk', cause: 'Waiting for the new data disk', minutes: 240 },
-    { host: 'db02', test: 'cpu', cause: 'Kernel upgrade in progress', minutes: 240 },
-    { host: 'mail01', test: 'disk', cause: 'Mailbox migration to the new array', minutes: 240 },
-  ]
+export const SEEDED_DISABLES: Array<{
+  host: string
+  test: string
+  cause: string
+  minutes: number
+}> = [
+  { host: 'xymon', test: 'disk', cause: 'Waiting for the new data disk', minutes: 240 },
+  { host: 'db02', test: 'cpu', cause: 'Kernel upgrade in progress', minutes: 240 },
+  { host: 'mail01', test: 'disk', cause: 'Mailbox migration to the new array', minutes: 240 },
+]
 
 /**
  * Disables the seed schedules for later (days ahead, so none fires during a run), in this order:

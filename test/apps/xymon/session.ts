@@ -55,7 +55,11 @@ export interface BoardEntry {
 }
 
 /** One status of the board; throws when xymond does not know it. */
-export async function boardEntry(app: AppInstance, host: string, test: string): Promise<BoardEntry> {
+export async function boardEntry(
+  app: AppInstance,
+  host: string,
+  test: string,
+): Promise<BoardEntry> {
   const line = (
     await xymond(
       app,

@@ -5,6 +5,7 @@
  * the alert's number), and change a critical-systems record (looked up with the editor's Search,
  * saved with its Update). The checks read xymond's board and job list, or the editor's record.
  */
+import type { Page } from 'playwright-core'
 import type { StorageState } from '../../../../src/shared/trace'
 import type { AppInstance, Workflow } from '../../types'
 import {
@@ -18,13 +19,7 @@ import {
 } from '../keys'
 import { holdLogin, mainView, menu, retype } from '../person'
 import { HOME_PATH, SEEDED_CRITICAL, fqdn } from '../seed'
-import {
-  boardEntry,
-  mustPass,
-  postAdminForm,
-  scheduledJobs,
-  settle,
-} from '../session'
+import { boardEntry, mustPass, postAdminForm, scheduledJobs, settle } from '../session'
 
 /** Runs a write key's check as replayByHand's last step, with what it used. */
 async function judged(
@@ -42,7 +37,7 @@ function short(host: string): string {
 }
 
 /** Opens Administration > Enable/disable (the browser holds the login). */
-async function openEnadis(page: import('playwright-core').Page, app: AppInstance): Promise<void> {
+async function openEnadis(page: Page, app: AppInstance): Promise<void> {
   await holdLogin(page, app)
   await mainView(page)
   await menu(page, 'Administration', 'Enable/disable', 'Currently disabled tests')
@@ -92,7 +87,12 @@ export const disableTest: Workflow = {
     dependencies: [],
     mutating: true,
     async replayByHand(app, session) {
-      const [host, test, cause, minutes] = ['web01.example.net', 'disk', 'Swapping a failed disk', 45]
+      const [host, test, cause, minutes] = [
+        'web01.example.net',
+        'disk',
+        'Swapping a failed disk',
+        45,
+      ]
       const res = await postAdminForm(app, session, ENADIS, [
         ['hostname', host],
         ['disabletest', test],
@@ -195,7 +195,10 @@ export const cancelScheduledDisable: Workflow = {
   signedIn: true,
   async play(page, app) {
     await openEnadis(page, app)
-    const row = page.locator('tr').filter({ hasText: `Reason: ${CANCELLED}` }).last()
+    const row = page
+      .locator('tr')
+      .filter({ hasText: `Reason: ${CANCELLED}` })
+      .last()
     await row.getByRole('button', { name: 'Cancel' }).click()
     await page.getByText('Currently disabled tests').waitFor()
     await page.getByText(`Reason: ${CANCELLED}`).waitFor({ state: 'detached' })
@@ -284,10 +287,19 @@ export const acknowledgeAlert: Workflow = {
     dependencies: [ACKNOWLEDGE_PAGE],
     mutating: true,
     async replayByHand(app, session) {
-      const [host, test, minutes, message] = ['mail01.example.net', 'smtp', 30, 'Looking into the mail relay']
+      const [host, test, minutes, message] = [
+        'mail01.example.net',
+        'smtp',
+        30,
+        'Looking into the mail relay',
+      ]
       const page = await (await app.fetch(ACKNOWLEDGE, { session })).text()
       // The row of host/test: its number N and the alert's number.
-      const rows = [...page.matchAll(/NAME="NUMBER_(\d+)" VALUE="(\d+)">\s*<INPUT TYPE="HIDDEN" NAME="HOSTNAME_\1" VALUE="([^"]+)">\s*<INPUT TYPE="HIDDEN" NAME="TESTNAME_\1" VALUE="([^"]+)">/g)]
+      const rows = [
+        ...page.matchAll(
+          /NAME="NUMBER_(\d+)" VALUE="(\d+)">\s*<INPUT TYPE="HIDDEN" NAME="HOSTNAME_\1" VALUE="([^"]+)">\s*<INPUT TYPE="HIDDEN" NAME="TESTNAME_\1" VALUE="([^"]+)">/g,
+        ),
+      ]
       const row = rows.find((r) => r[3] === host && r[4] === test)
       if (!row) throw new Error(`the Acknowledge page has no row for ${host}'s ${test}`)
       const n = row[1]!
@@ -342,7 +354,11 @@ async function criticalRecord(
   const html = await (await app.fetch(`${CRITICAL_EDITOR}?${q}`, { session })).text()
   const prioritySelect = /<SELECT NAME="PRIORITY">([\s\S]*?)<\/SELECT>/i.exec(html)?.[1] ?? ''
   const decode = (s: string) =>
-    s.replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&')
+    s
+      .replace(/&quot;/g, '"')
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&amp;/g, '&')
   return {
     priority: /<option value="(\d+)" selected>/i.exec(prioritySelect)?.[1] ?? '',
     group: decode(/NAME="GROUP" TYPE="TEXT" SIZE=\d+ VALUE="([^"]*)"/i.exec(html)?.[1] ?? ''),
@@ -399,7 +415,12 @@ export const editCritical: Workflow = {
     dependencies: [CRITICAL_SEARCH],
     mutating: true,
     async replayByHand(app, session) {
-      const [host, test, priority, instruction] = ['db01.example.net', 'disk', 1, 'Page the DBA on call']
+      const [host, test, priority, instruction] = [
+        'db01.example.net',
+        'disk',
+        1,
+        'Page the DBA on call',
+      ]
       const current = await criticalRecord(app, session, host, test)
       const q = new URLSearchParams([
         ['HOSTNAME', host],
@@ -436,7 +457,8 @@ export const editCritical: Workflow = {
       const seeded = SEEDED_CRITICAL.find((c) => fqdn(c.host) === host && c.test === test)
       return settle(async () => {
         const r = await criticalRecord(app, session, host, test)
-        if (r.priority !== priority) return `${host}'s ${test} has priority ${r.priority}, not ${priority}`
+        if (r.priority !== priority)
+          return `${host}'s ${test} has priority ${r.priority}, not ${priority}`
         if (r.instruction !== instruction)
           return `${host}'s ${test} has the instruction "${r.instruction}"`
         if (seeded && r.group !== seeded.group)

@@ -138,7 +138,9 @@ export const testHistory: Workflow = {
   signedIn: false,
   async play(page) {
     await mainView(page)
-    await page.locator('a[href="/xymon-cgi/svcstatus.sh?HOST=web01.example.net&SERVICE=http"]').click()
+    await page
+      .locator('a[href="/xymon-cgi/svcstatus.sh?HOST=web01.example.net&SERVICE=http"]')
+      .click()
     await page.getByText('HTTP check failed').first().waitFor()
     await page.getByRole('button', { name: 'HISTORY' }).click()
     await page.waitForURL(/history\.sh\?HISTFILE=/)
