@@ -38,7 +38,8 @@ export async function putAction(
     body: new URLSearchParams({ action: JSON.stringify({ ...action, date: Date.now() }) }),
   })
   const text = await res.text()
-  if (res.status !== 200) throw new Error(`PUT /page/${slug}/action answered ${res.status}: ${text}`)
+  if (res.status !== 200)
+    throw new Error(`PUT /page/${slug}/action answered ${res.status}: ${text}`)
 }
 
 /** The slugs of the pages in the site's recycler (owner only). */

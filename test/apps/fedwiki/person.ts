@@ -15,14 +15,24 @@ export async function shownPage(page: Page, slug: string): Promise<Locator> {
 }
 
 /** Clicks the link `title` on the page `from` and waits for the page it opens. */
-export async function followLink(page: Page, from: string, title: string, slug: string): Promise<Locator> {
+export async function followLink(
+  page: Page,
+  from: string,
+  title: string,
+  slug: string,
+): Promise<Locator> {
   const source = await shownPage(page, from)
   await source.locator('a.internal', { hasText: title }).first().click()
   return shownPage(page, slug)
 }
 
 /** Types `term` into the footer's search box and clicks the result titled `title`. */
-export async function searchAndOpen(page: Page, term: string, title: string, slug: string): Promise<Locator> {
+export async function searchAndOpen(
+  page: Page,
+  term: string,
+  title: string,
+  slug: string,
+): Promise<Locator> {
   await shownPage(page, 'welcome-visitors')
   await page.locator('footer input.search').pressSequentially(term, { delay: 40 })
   await page.locator('.incremental-search a.internal', { hasText: title }).first().click()

@@ -8,7 +8,10 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 
 /** The site's owner: the nickname the footer shows and the reclaim code (its "password"). */
-export const OWNER = { name: 'ada', secret: 'b7c1e9a04f3d2e6a8c5b1f0e9d7a6c4b3e2f1a0d9c8b7a6e5f4d3c2b1a0f9e8d' }
+export const OWNER = {
+  name: 'ada',
+  secret: 'b7c1e9a04f3d2e6a8c5b1f0e9d7a6c4b3e2f1a0d9c8b7a6e5f4d3c2b1a0f9e8d',
+}
 
 /** One paragraph of a seeded page. */
 export interface SeedItem {
@@ -33,7 +36,10 @@ export const PAGES: SeedPage[] = [
     title: 'Welcome Visitors',
     story: [
       p('a1b2c3d4e5f60718', 'Welcome to the Riverside Allotment wiki, kept by [[Ada]].'),
-      p('b2c3d4e5f6071829', 'Our pages: [[Garden Plan]], [[Sourdough Bread]], [[Tool Shed]], [[Compost Heap]], [[Meeting Notes]].'),
+      p(
+        'b2c3d4e5f6071829',
+        'Our pages: [[Garden Plan]], [[Sourdough Bread]], [[Tool Shed]], [[Compost Heap]], [[Meeting Notes]].',
+      ),
     ],
   },
   {
@@ -99,9 +105,21 @@ export const PAGES: SeedPage[] = [
 
 /** Pages already deleted, kept in the site's recycler (`recycle/<slug>`), as the owner can list them. */
 export const RECYCLED: SeedPage[] = [
-  { slug: 'draft-budget', title: 'Draft Budget', story: [p('d930415263748596', 'Draft of the 2025 budget, superseded.')] },
-  { slug: 'old-minutes', title: 'Old Minutes', story: [p('e041526374859607', 'Minutes of the 2022 meetings.')] },
-  { slug: 'spare-plots', title: 'Spare Plots', story: [p('f152637485960718', 'No spare plots this year.')] },
+  {
+    slug: 'draft-budget',
+    title: 'Draft Budget',
+    story: [p('d930415263748596', 'Draft of the 2025 budget, superseded.')],
+  },
+  {
+    slug: 'old-minutes',
+    title: 'Old Minutes',
+    story: [p('e041526374859607', 'Minutes of the 2022 meetings.')],
+  },
+  {
+    slug: 'spare-plots',
+    title: 'Spare Plots',
+    story: [p('f152637485960718', 'No spare plots this year.')],
+  },
 ]
 
 /** A fixed date (1 March 2026) for the seeded journals, so the pages are the same every time. */

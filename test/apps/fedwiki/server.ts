@@ -8,7 +8,14 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { freePort, instanceStopper, killOnExit, orStop, spawnServer, waitForHttp } from '../childProcess'
+import {
+  freePort,
+  instanceStopper,
+  killOnExit,
+  orStop,
+  spawnServer,
+  waitForHttp,
+} from '../childProcess'
 import { writeSeed } from './seed'
 
 /** The wiki's CLI, installed as a dev dependency. */

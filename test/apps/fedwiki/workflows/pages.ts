@@ -17,7 +17,8 @@ export const createPage: Workflow = {
   intent: 'create a new wiki page called "Harvest Festival"',
   rewordings: {
     terse: 'new page Harvest Festival',
-    chatty: 'the festival planning needs a home, can you start a page named Harvest Festival on the wiki?',
+    chatty:
+      'the festival planning needs a home, can you start a page named Harvest Festival on the wiki?',
     withoutValue: 'create a new page',
   },
   startPath: '/view/welcome-visitors',
@@ -25,7 +26,9 @@ export const createPage: Workflow = {
   async play(page) {
     await followLink(page, 'welcome-visitors', 'Meeting Notes', 'meeting-notes')
     const ghost = page.locator('.page[id="harvest-festival"]')
-    await page.locator('.page[id="meeting-notes"] a.internal', { hasText: 'Harvest Festival' }).click()
+    await page
+      .locator('.page[id="meeting-notes"] a.internal', { hasText: 'Harvest Festival' })
+      .click()
     const saved = page.waitForResponse(
       (r) => r.request().method() === 'PUT' && r.url().includes('/page/harvest-festival/action'),
     )
@@ -58,7 +61,8 @@ export const createPage: Workflow = {
       const page = await readPage(app, slug)
       if (!page) return `there is no page ${slug}`
       if (page.title !== title) return `the page ${slug} is titled "${page.title}", not "${title}"`
-      if (await readPage(app, 'harvest-festival')) return 'the recorded page Harvest Festival was created'
+      if (await readPage(app, 'harvest-festival'))
+        return 'the recorded page Harvest Festival was created'
       return null
     },
   },
@@ -70,7 +74,7 @@ export const deletePage: Workflow = {
   intent: 'delete the Old Rota page from the wiki',
   rewordings: {
     terse: 'delete page old-rota',
-    chatty: "nobody needs the 2023 watering rota any more, please get rid of the Old Rota page",
+    chatty: 'nobody needs the 2023 watering rota any more, please get rid of the Old Rota page',
     withoutValue: 'delete a page',
   },
   startPath: '/view/welcome-visitors',
@@ -95,7 +99,11 @@ export const deletePage: Workflow = {
       const res = await app.fetch('/seed-swap.json', { method: 'DELETE', session })
       if (!res.ok) throw new Error(`DELETE /seed-swap.json answered ${res.status}`)
       await res.arrayBuffer()
-      mustPass(await deletePage.key.check(app, { status: 'succeeded', result: '' }, session, ['seed-swap']))
+      mustPass(
+        await deletePage.key.check(app, { status: 'succeeded', result: '' }, session, [
+          'seed-swap',
+        ]),
+      )
     },
     async check(app, _run, _session, used) {
       const slug = String(used[0])
@@ -142,7 +150,9 @@ export const discardRecycled: Workflow = {
       if (!res.ok) throw new Error(`DELETE /recycler/draft-budget.json answered ${res.status}`)
       await res.arrayBuffer()
       mustPass(
-        await discardRecycled.key.check(app, { status: 'succeeded', result: '' }, session, ['draft-budget']),
+        await discardRecycled.key.check(app, { status: 'succeeded', result: '' }, session, [
+          'draft-budget',
+        ]),
       )
     },
     async check(app, _run, session, used) {
@@ -153,4 +163,3 @@ export const discardRecycled: Workflow = {
     },
   },
 }
-

@@ -28,7 +28,8 @@ export const addParagraph: Workflow = {
   intent: 'add a paragraph "Order more bean poles." to the Garden Plan page',
   rewordings: {
     terse: 'garden plan: add "Order more bean poles."',
-    chatty: "we're short of bean poles, could you put a line on the Garden Plan page saying Order more bean poles.?",
+    chatty:
+      "we're short of bean poles, could you put a line on the Garden Plan page saying Order more bean poles.?",
     withoutValue: 'add a paragraph to the garden plan',
   },
   startPath: '/view/welcome-visitors',
@@ -155,7 +156,8 @@ export const removeParagraph: Workflow = {
   intent: 'remove the paragraph about the broken rake from the Tool Shed page',
   rewordings: {
     terse: 'tool shed: delete broken rake line',
-    chatty: 'the rake got its new handle, so please take the broken rake paragraph off the Tool Shed page',
+    chatty:
+      'the rake got its new handle, so please take the broken rake paragraph off the Tool Shed page',
     withoutValue: 'remove a paragraph from a page',
   },
   startPath: '/view/welcome-visitors',
@@ -171,9 +173,7 @@ export const removeParagraph: Workflow = {
   },
   key: {
     target: ACTION('tool-shed'),
-    inputs: [
-      { recorded: '5263748596071829', changed: ['4152637485960718', '3041526374859607'] },
-    ],
+    inputs: [{ recorded: '5263748596071829', changed: ['4152637485960718', '3041526374859607'] }],
     dependencies: [],
     mutating: true,
     async replayByHand(app, session) {
@@ -189,7 +189,8 @@ export const removeParagraph: Workflow = {
       if (!page) return 'the Tool Shed page is gone'
       const ids = page.story.map((i) => i.id)
       if (ids.includes(String(used[0]))) return `the paragraph ${String(used[0])} is still there`
-      if (!ids.includes('5263748596071829')) return 'the recorded paragraph (broken rake) was removed'
+      if (!ids.includes('5263748596071829'))
+        return 'the recorded paragraph (broken rake) was removed'
       return null
     },
   },
