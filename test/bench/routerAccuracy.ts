@@ -100,6 +100,13 @@ export const HELD_OUT_WAVE16A = fileURLToPath(
 export const HELD_OUT_WAVE16B = fileURLToPath(
   new URL('../apps/paraphrases-wave16b.json', import.meta.url),
 )
+/**
+ * Paraphrases of the app of wave 17 (Federated Wiki), written blind by someone who never saw the
+ * router; first measured on arrival, never tuned on.
+ */
+export const HELD_OUT_WAVE17A = fileURLToPath(
+  new URL('../apps/paraphrases-wave17a.json', import.meta.url),
+)
 /** The pinned answers of the development half (`routerPins.ts` writes them). */
 export const DEV_PINS = fileURLToPath(
   new URL('../integration/router/devPins.json', import.meta.url),
@@ -330,6 +337,7 @@ export async function runRouterAccuracyBench(): Promise<AccuracyFigures[]> {
     ['wave 15', loadParaphrases(HELD_OUT_WAVE15), 'all'],
     ['wave 16a', loadParaphrases(HELD_OUT_WAVE16A), 'all'],
     ['wave 16b', loadParaphrases(HELD_OUT_WAVE16B), 'all'],
+    ['wave 17a', loadParaphrases(HELD_OUT_WAVE17A), 'all'],
   ]
   const results = sets.map(([, list, split]) => measureAccuracy(corpus.tools, list, split, router))
   const pct = (x: number) => `${(x * 100).toFixed(1)}%`.padStart(7)
