@@ -101,6 +101,13 @@ export const HELD_OUT_WAVE16B = fileURLToPath(
   new URL('../apps/paraphrases-wave16b.json', import.meta.url),
 )
 /**
+ * Paraphrases of the app of wave 17 (Federated Wiki), written blind by someone who never saw the
+ * router; first measured on arrival, never tuned on.
+ */
+export const HELD_OUT_WAVE17A = fileURLToPath(
+  new URL('../apps/paraphrases-wave17a.json', import.meta.url),
+)
+/**
  * Paraphrases of the app of wave 17 (Xymon), written blind by someone who never saw the router;
  * first measured on arrival, never tuned on.
  */
@@ -337,6 +344,7 @@ export async function runRouterAccuracyBench(): Promise<AccuracyFigures[]> {
     ['wave 15', loadParaphrases(HELD_OUT_WAVE15), 'all'],
     ['wave 16a', loadParaphrases(HELD_OUT_WAVE16A), 'all'],
     ['wave 16b', loadParaphrases(HELD_OUT_WAVE16B), 'all'],
+    ['wave 17a', loadParaphrases(HELD_OUT_WAVE17A), 'all'],
     ['wave 17b', loadParaphrases(HELD_OUT_WAVE17B), 'all'],
   ]
   const results = sets.map(([, list, split]) => measureAccuracy(corpus.tools, list, split, router))
