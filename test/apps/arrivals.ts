@@ -317,6 +317,24 @@ export const ARRIVALS: Arrival[] = [
     recording: { n, target: rt, working: rw },
     har: { n, target: ht, working: hw },
   })),
+  // Wave 17: measured on arrival at 6bd508f, after wave 16 (raw output:
+  // arrivals/wave17-6bd508f-fedwiki.txt and arrivals/wave17-6bd508f-xymon.txt). Federated Wiki
+  // counts its rerun (`-rerun.txt`, same compiler): the first run's one working tool passed a
+  // search check too weak to tell the sitemap from the search index, so 1/8 was not a working
+  // tool. Xymon's rerun after a fix to its own key moved no figure.
+  ...(
+    [
+      ['fedwiki', 8, [6, 0], [6, 0]],
+      ['xymon', 8, [8, 2], [8, 2]],
+    ] as const
+  ).map(([app, n, [rt, rw], [ht, hw]]): Arrival => ({
+    app,
+    wave: 17,
+    measured: '2026-12-01',
+    commit: '6bd508f',
+    recording: { n, target: rt, working: rw },
+    har: { n, target: ht, working: hw },
+  })),
 ]
 
 /** Apps whose arrival was measured: the only ones rules and the ranker may learn from. */

@@ -153,20 +153,30 @@ function placeConstants(
   }
   if (body.kind !== 'json') return body
   const template = structuredClone(body.template)
-  for (const [site, placeholder] of fields) {
-    const keys = site.slice(5).split('.')
-    let node = template as Record<string, unknown>
-    if (unsafeSegment(site)) continue
-    for (const key of keys.slice(0, -1)) {
-      const next = ownValue(node, key)
-      if (next === null || typeof next !== 'object') break
-      node = next as Record<string, unknown>
-    }
-    const last = keys[keys.length - 1]!
-    if (node && typeof node === 'object' && Object.hasOwn(node, last))
-      node[last] = typeof node[last] === 'number' ? asNumber(placeholder) : placeholder
-  }
+  for (const [site, placeholder] of fields)
+    if (!unsafeSegment(site)) placeAt(template, site.slice(5), placeholder)
   return { kind: 'json', template }
+}
+
+/**
+ * Puts `placeholder` on the JSON leaf at dotted `path` (`params.2._timestamp.party.party,2`),
+ * matching whole keys so a key that holds dots (Tryton's `party.party,2`) is one step; a
+ * number's placeholder sends a number. False when no leaf is there.
+ */
+function placeAt(node: unknown, path: string, placeholder: string): boolean {
+  if (node === null || typeof node !== 'object') return false
+  const record = node as Record<string, unknown>
+  for (const key of Object.keys(record)) {
+    if (path === key) {
+      const leaf = record[key]
+      if (leaf !== null && typeof leaf === 'object') return false
+      record[key] = typeof leaf === 'number' ? asNumber(placeholder) : placeholder
+      return true
+    }
+    if (path.startsWith(`${key}.`) && placeAt(record[key], path.slice(key.length + 1), placeholder))
+      return true
+  }
+  return false
 }
 
 /**

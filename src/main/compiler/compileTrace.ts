@@ -576,6 +576,9 @@ function versionOf(now: number): string {
 }
 
 /** The input placeholder of each typed value, for dependency requests that carry it too. */
+/** Typed values shorter than this match a step's value only at the target's own place. */
+const SHORT_VALUE = 3
+
 function typedSlots(
   inputs: ToolSpec['inputs'],
   matches: Array<{ typed: { value: string }; value: { location: string; path: string } }>,
@@ -585,7 +588,11 @@ function typedSlots(
     const slot = Object.values(inputs.properties).find(
       (p) => p['x-in'] === m.value.location && p['x-path'] === m.value.path,
     )
-    if (slot) out.set(m.typed.value, `{{input.${slot['x-slot']}}}`)
+    if (!slot) continue
+    // A short value (`2`, an id the intent names) is taken only where the target sends it: in a
+    // step it may be anything else (the second of a list of groups).
+    if (m.typed.value.length >= SHORT_VALUE) out.set(m.typed.value, `{{input.${slot['x-slot']}}}`)
+    out.set(sameField(m.value.path, m.typed.value), `{{input.${slot['x-slot']}}}`)
   }
   // A dependency request that sends what an input holds (the page it opens the editor of) takes
   // that input too, so the tool reads the token of the page it writes.

@@ -12,7 +12,7 @@ import { httpUrl } from '../../shared/urls'
 import { findComposedSource } from './composedCredential'
 import { httpAuthSchemeOf } from './httpAuth'
 import { snake } from './naming'
-import { isOperationValue } from './operation'
+import { isOperationValue, operationOf } from './operation'
 import { pathSegments, requestValues } from './requestValues'
 import { templateOf, withPathInputs, type ValueSite } from './stepTemplate'
 import {
@@ -230,7 +230,9 @@ function sourceOf(
   }
   const source =
     depth < MAX_DEPTH
-      ? findExchangeSource(value, earlierThan(plan, exchange), plan.options.sameSite)
+      ? findExchangeSource(value, earlierThan(plan, exchange), plan.options.sameSite, (e) =>
+          resourceAffinity(e, exchange),
+        )
       : null
   if (source && !isLoginExchange(source.exchange)) return dependOn(plan, source, key, site, depth)
   // The sign-in answered with the page the person had asked for: signed in, that page gives it.
@@ -265,6 +267,26 @@ function sourceOf(
     return loginValue(plan, 'localStorage', httpUrl(exchange.url)!.origin, ANY_TOKEN, '')
   }
   return null
+}
+
+/**
+ * How much of `target`'s resource `source` names: the length of the leading words two requests
+ * share in their path and operation (`/tryton/ method=model.party.party.read` and `…party.write`
+ * share `/tryton/ method=model.party.party.`; a read of `/api/items/3` shares all of a write's
+ * `/api/items/3`). A value several answers hold is read from the answer about what the request
+ * acts on.
+ */
+function resourceAffinity(source: Exchange, target: Exchange): number {
+  const a = resourceKey(source)
+  const b = resourceKey(target)
+  let common = 0
+  for (let i = 0; i < Math.min(a.length, b.length) && a[i] === b[i]; i++)
+    if (/[/.=&\s]/.test(a[i]!)) common = i + 1
+  return a === b ? a.length : common
+}
+
+function resourceKey(exchange: Exchange): string {
+  return `${httpUrl(exchange.url)?.pathname ?? ''} ${operationOf(exchange) ?? ''}`
 }
 
 /**

@@ -16,7 +16,8 @@ const DROPPED_HEADERS =
  * browser sent, and so does a dependency step's read (`options.pageRead`) its `Referer`, cut to
  * the page's origin (`http://host:port`, `http://host:port/`): sites refuse
  * a cross-site write by them (Fossil, CSRF checks by Origin as in the Fetch standard's CORS
- * rules), and the origin alone carries no recorded path or id. A header that carries what the
+ * rules), and the origin alone carries no recorded path or id; a write whose Referer was its own
+ * page (`options.path`, the request's path) keeps that path. A header that carries what the
  * person typed into a password field (Rspamd's `Password`) is the site's login on every call,
  * never a new password: given `siteHost`, it takes the saved login's password
  * (`{{secret:login.<host>.password}}`, src/shared/loginSecrets.ts) instead of the redaction.
@@ -25,7 +26,7 @@ export function keptHeaders(
   headers: Record<string, string>,
   method = 'GET',
   siteHost?: string,
-  options: { pageRead?: boolean; actingGet?: boolean } = {},
+  options: { pageRead?: boolean; actingGet?: boolean; path?: string } = {},
 ): Record<string, string> {
   const kept: Record<string, string> = {}
   const password = siteHost ? plainLoginSecretName(siteHost, 'password') : null
@@ -38,11 +39,16 @@ export function keptHeaders(
       // (WordPress' trash link: the recorded one was the list page, not the origin); a GET that
       // writes elsewhere keeps it (`actingGet`), as CSRF checks by Referer want (Privoxy's
       // `trusted-cgi-referer`).
+      const url = httpUrl(value)
       const origin =
         isWriteMethod(method) || (lower === 'referer' && (options.pageRead || options.actingGet))
-          ? httpUrl(value)?.origin
+          ? url?.origin
           : undefined
-      if (origin && origin !== 'null') kept[lower] = lower === 'referer' ? `${origin}/` : origin
+      // A form that posts to its own address (a CGI's `enadis.sh`) says so: Xymon's admin CGIs
+      // act only on a Referer of their own page. That path is the request's own, so no new one.
+      const own = isWriteMethod(method) && !!options.path && url?.pathname === options.path
+      if (origin && origin !== 'null')
+        kept[lower] = lower !== 'referer' ? origin : own ? `${origin}${options.path}` : `${origin}/`
     } else if (!DROPPED_HEADERS.test(name))
       kept[lower] =
         password && value.includes(SECRET_PLACEHOLDER)

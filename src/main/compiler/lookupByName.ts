@@ -72,6 +72,7 @@ export function lookupByName(tool: ToolSpec, trace: Trace, intent = tool.intent)
     if (index === tool.steps.length - 1) return step
     const exchange = trace.exchanges.find((e) => e.id === step.exchangeId)
     if (!exchange) return step
+    const addressed = /\{\{\s*(num:|json:)?input\./.test(JSON.stringify(step.request))
     const extract = step.extract.map((extractor) => {
       if (extractor.from === 'anchor') {
         // A value every link of the page carries (a CSRF nonce in each link's query, the app's
@@ -93,7 +94,7 @@ export function lookupByName(tool: ToolSpec, trace: Trace, intent = tool.intent)
         return looked ? { ...extractor, path: looked.path } : extractor
       }
       if (extractor.from !== 'json') return extractor
-      const found = recordByName(exchange, extractor.path, values)
+      const found = recordByName(exchange, extractor.path, values, addressed)
       if (!found || copiesRecord(step.extract, extractor.path, found)) return extractor
       const key = `${found.field}=${fold(found.value.value)}`
       // An input that already carries the value (a typed filter sent as `?q=`) is the name.
@@ -275,9 +276,15 @@ interface FoundRecord {
 /**
  * The record of `path` in the exchange's recorded answer that a person's value names: the last
  * `[n]` of the path whose list holds records, and a string field of that record equal (folded)
- * to a person's value held by no other record of the list. Null when none.
+ * to a person's value held by no other record of the list. Null when none, or when the list
+ * holds one record and the step's request is `addressed` by an input (it names what it reads).
  */
-function recordByName(exchange: Exchange, path: string, values: PersonValue[]): FoundRecord | null {
+function recordByName(
+  exchange: Exchange,
+  path: string,
+  values: PersonValue[],
+  addressed = false,
+): FoundRecord | null {
   const parts = parsePath(path)
   if (!parts) return null
   const json = parseJsonBody(exchange)
@@ -298,6 +305,9 @@ function recordByName(exchange: Exchange, path: string, values: PersonValue[]): 
       list = Object.values(holder)
     } else continue
     if (!isRecord(record)) continue
+    // The request asked for this record by an input (`read([{{input.p0}}])`) and got it alone:
+    // its place is the input's to choose, a name would only ask again what the id already says.
+    if (list.length === 1 && addressed) return null
     const found = nameField(record, list, values, picked)
     if (found) return { parts, at, ...found, list: listName(parts.slice(0, at)) }
   }

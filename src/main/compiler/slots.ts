@@ -163,6 +163,7 @@ export function planSlots(
       url: urlTemplate(exchange.url, slotOf, options.pathSlot?.index, pathSlotId, values),
       headers: keptHeaders(exchange.requestHeaders, exchange.method, httpUrl(exchange.url)?.host, {
         actingGet: !!options.writes && !redirectsToReferer(exchange),
+        path: httpUrl(exchange.url)?.pathname,
       }),
       body: bodyTemplate(exchange, values, slotOf),
     },

@@ -56,7 +56,10 @@ export function templateOf(
   slotOf: Map<string, string>,
 ): RequestTemplate {
   const place = (site: ValueSite, value: string): string =>
-    bindings.get(site) ?? slotOf.get(value) ?? value
+    bindings.get(site) ??
+    slotOf.get(value) ??
+    (site.startsWith('body:') ? slotOf.get(sameField(site.slice(5), value)) : undefined) ??
+    value
   const url = httpUrl(exchange.url)!
   const params: string[] = []
   const pathname = placePath(url.pathname, bindings)
@@ -72,6 +75,7 @@ export function templateOf(
   }
   const headers = keptHeaders(exchange.requestHeaders, exchange.method, url.host, {
     pageRead: true,
+    path: url.pathname,
   })
   for (const name of Object.keys(exchange.requestHeaders)) {
     const lower = name.toLowerCase()
@@ -136,10 +140,11 @@ function placeJson(
       ? placed.replace(/^\{\{\s*(?!num:|json:)([\w.:-]+)\s*\}\}$/, '{{num:$1}}')
       : placed
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value
-  return Object.fromEntries(
-    Object.entries(value).map(([k, v]) => [k, placeJson(v, path ? `${path}.${k}` : k, place)]),
-  )
+  if (value === null || typeof value !== 'object') return value
+  const at = (k: string | number) => (path ? `${path}.${k}` : String(k))
+  // Positional parameters (JSON-RPC `params`) are sites too, by index as requestValues names them.
+  if (Array.isArray(value)) return value.map((v, i) => placeJson(v, at(i), place))
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, placeJson(v, at(k), place)]))
 }
 
 /**

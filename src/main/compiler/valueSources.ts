@@ -52,27 +52,37 @@ export interface StorageSource {
  * token back in every AJAX answer, to calls that sent it): the latest answer to a request
  * without the value wins over echoes, so a tool reads the value where it came from instead of
  * replaying the chain of calls that passed it on; an echo is the source only when no other
- * answer holds the value. Bodies are searched as text first, so only answers that contain the
- * value are parsed.
+ * answer holds the value. With `affinity` (higher: closer to the request that sends the value),
+ * the closest answer wins and the latest among equals: a record read of the resource the request
+ * writes, over a later read of another that holds the same value (a timestamp all records share).
+ * Bodies are searched as text first, so only answers that contain the value are parsed.
  */
 export function findExchangeSource(
   value: string,
   earlier: Exchange[],
   sameSite: (e: Exchange) => boolean,
+  affinity?: (e: Exchange) => number,
 ): ExchangeSource | null {
   let echo: ExchangeSource | null = null
+  let best: { source: ExchangeSource; score: number } | null = null
   for (let i = earlier.length - 1; i >= 0; i--) {
     const exchange = earlier[i]!
     if (!sameSite(exchange) || exchange.status < 200 || exchange.status >= 400) continue
     // A long poll (an event stream that answers when something happens) answers what happened
     // then; a run would wait on it, so it is no source.
     if (isLongPoll(exchange)) continue
+    const score = affinity ? affinity(exchange) : 0
+    if (best && score <= best.score) continue
     const found = sourceIn(exchange, value)
     if (!found) continue
-    if (!sends(exchange, value)) return { exchange, ...found }
-    echo ??= { exchange, ...found }
+    if (sends(exchange, value)) {
+      echo ??= { exchange, ...found }
+      continue
+    }
+    best = { source: { exchange, ...found }, score }
+    if (!affinity) break
   }
-  return echo
+  return best?.source ?? echo
 }
 
 /** True when a request sent `value` itself (in its URL, a header or its body). */

@@ -255,6 +255,35 @@ describe('dependencies', () => {
     ])
   })
 
+  it("reads a write's lock timestamp from the read of the record it writes, at a key with dots in positional params", () => {
+    const stamp = '1796096474'
+    const read = (model: string, id: number, name: string) => ({
+      body: { method: `model.${model}.read`, params: [[id], ['name', '_timestamp'], {}] },
+      response: { result: [{ id, name, _timestamp: stamp }] },
+    })
+    const b = build()
+    b.noise()
+    b.exchange('POST', '/rpc', read('party', 3, 'Globex Industries'))
+    // Read later, and holding the same timestamp (all records were seeded at once).
+    b.exchange('POST', '/rpc', read('category', 4, 'Supplier'))
+    b.fill('name', 'Globex Corporation').click('Save')
+    b.exchange('POST', '/rpc', {
+      body: {
+        method: 'model.party.write',
+        params: [[3], { name: 'Globex Corporation' }, { _timestamp: { 'party.party,3': stamp } }],
+      },
+      response: { result: null },
+    })
+    const tool = compile(b.build('rename the party Globex Industries to Globex Corporation'))
+    const target = tool.steps.at(-1)!.request.body as { template: { params: unknown[] } }
+    const lock = (target.template.params[2] as { _timestamp: Record<string, string> })._timestamp
+    const placeholder = /^\{\{step\.(d\d+)\.(\w+)\}\}$/.exec(lock['party.party,3']!)
+    expect(placeholder, JSON.stringify(lock)).not.toBeNull()
+    const step = tool.steps.find((s) => s.id === placeholder![1])!
+    expect(JSON.stringify(step.request.body)).toContain('model.party.read')
+    expect(step.extract.find((e) => e.name === placeholder![2])?.path).toMatch(/\._timestamp$/)
+  })
+
   it('binds a multipart field that repeats the session cookie to the login and keeps the button pressed', () => {
     const b = build()
     b.fill('text', 'Status: amber').click('Save Page')
@@ -436,6 +465,27 @@ describe('dependencies', () => {
     expect(tool.steps[0]!.request.headers.referer).toBe(`${ORIGIN}/`)
     // A GET that writes redirects to it: the recorded page, never the origin.
     expect(tool.steps[1]!.request.headers.referer).toBeUndefined()
+  })
+
+  it("keeps a write's Referer path when the form posted to its own page (Xymon's admin CGIs check it), never its query", () => {
+    const b = build()
+    b.fill('cause', 'patching').click('Apply')
+    b.exchange('POST', '/xymon-seccgi/enadis.sh', {
+      headers: { referer: `${ORIGIN}/xymon-seccgi/enadis.sh?host=web01` },
+      body: { hostname: 'web01', cause: 'patching' },
+      response: { ok: true },
+    })
+    const own = compile(b.build('disable web01 because patching')).steps.at(-1)!
+    expect(own.request.headers.referer).toBe(`${ORIGIN}/xymon-seccgi/enadis.sh`)
+    const other = build()
+    other.fill('cause', 'patching').click('Apply')
+    other.exchange('POST', '/api/disable', {
+      headers: { referer: `${ORIGIN}/hosts/web01?tab=tests` },
+      body: { hostname: 'web01', cause: 'patching' },
+      response: { ok: true },
+    })
+    const elsewhere = compile(other.build('disable web01 because patching')).steps.at(-1)!
+    expect(elsewhere.request.headers.referer).toBe(`${ORIGIN}/`)
   })
 
   it('traces ids in the URL path to the answers that handed them out, as a chain of steps', () => {
