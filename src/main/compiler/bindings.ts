@@ -2,7 +2,7 @@ import type { RequestTemplate, SlotSchema, ToolSpec, ToolStep } from '../../shar
 import { placePath, type ValueSite } from './stepTemplate'
 import { multipartTextParts, placeMultipartFields, queryPath } from './requestValues'
 import { rewriteBodyText } from './fileBodies'
-import { ownValue, unsafeSegment } from '../../shared/safeKeys'
+import { unsafeSegment } from '../../shared/safeKeys'
 import { escapeXml } from '../../shared/xmlTree'
 import { placeXml } from './xmlBody'
 
