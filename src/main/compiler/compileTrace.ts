@@ -1,5 +1,5 @@
 import type { CompileExplanation } from '../../shared/appApi'
-import type { ToolSpec } from '../../shared/toolSpec'
+import type { SlotSchema, ToolSpec } from '../../shared/toolSpec'
 import { SECRET_PLACEHOLDER, type Action, type Exchange, type Trace } from '../../shared/trace'
 import { applyBindings, stepsAfterBindings } from './bindings'
 import { rankCandidates } from './candidates'
@@ -16,8 +16,8 @@ import { readLinkTokens } from './linkTokens'
 import { withFirstFactor } from './firstFactor'
 import { explainMissing } from './explain'
 import { intentValues } from './intentValues'
-import { pickedNames } from './pathValues'
-import { requestValues } from './requestValues'
+import { formatSuffix, pickedNames } from './pathValues'
+import { pathSegments, requestValues } from './requestValues'
 import { lookupByName } from './lookupByName'
 import { lookupPickedRecords } from './pickedRecords'
 import { pickOptionsByLabel } from './optionPicks'
@@ -414,7 +414,12 @@ function planRequests(
     slotOf: typedSlots(slotPlan.inputs, chosen.exactMatches),
     forced: options.dependencyExchangeIds ?? [],
     pathSlots: pathInputs.map((p) => Number(p['x-path'])),
-    pathInputs: new Map(pathInputs.map((p) => [Number(p['x-path']), `{{input.${p['x-slot']}}}`])),
+    pathInputs: new Map(
+      pathInputs.map((p) => [
+        Number(p['x-path']),
+        `{{input.${p['x-slot']}}}${valueSuffix(exchange.url, p)}`,
+      ]),
+    ),
     sameSite: (e) => siteHosts.has(httpUrl(e.url)?.host ?? ''),
   })
   const dependencies = readFormSiblings(
@@ -576,6 +581,18 @@ function versionOf(now: number): string {
 }
 
 /** The input placeholder of each typed value, for dependency requests that carry it too. */
+/**
+ * The format extension a path input's segment keeps after the value (`.json` of `old-rota.json`
+ * when the input holds `old-rota`): a step that names the same record writes it too.
+ */
+function valueSuffix(url: string, input: SlotSchema): string {
+  const segment = pathSegments(url)[Number(input['x-path'])] ?? ''
+  const suffix = formatSuffix(segment)
+  return suffix && typeof input.default === 'string' && !input.default.endsWith(suffix)
+    ? suffix
+    : ''
+}
+
 /** Typed values shorter than this match a step's value only at the target's own place. */
 const SHORT_VALUE = 3
 

@@ -6,7 +6,14 @@ import type { Action, Exchange } from '../../shared/trace'
 import { STOP_WORDS } from './intentWords'
 import { linkFollows } from './linkFollows'
 import { intentVerbClass } from './intentVerb'
-import { hasSiblings, normalValue, pickedNames, segmentCarrying, tracePaths } from './pathValues'
+import {
+  formatSuffix,
+  hasSiblings,
+  normalValue,
+  pickedNames,
+  segmentCarrying,
+  tracePaths,
+} from './pathValues'
 import { pathSegments } from './requestValues'
 import type { PageContext } from './shownProbes'
 import type { PathSlot } from './slots'
@@ -170,7 +177,10 @@ export function intentValueInPath(
   if (!intent) return null
   const { raw, tokens } = intentTokens(intent)
   for (let index = 0; index < segments.length; index++) {
-    const segment = segments[index]!.toLowerCase()
+    const whole = segments[index]!.toLowerCase()
+    // The value before a format extension is the record's name (`old-rota.json`).
+    const suffix = formatSuffix(whole)
+    const segment = suffix ? whole.slice(0, -suffix.length) : whole
     // Short words are route words; short numbers are ids ("issue #3").
     if (segment.length < 3 && !/^\d+$/.test(segment)) continue
     const found = phraseAt(tokens, segment)
@@ -208,6 +218,7 @@ export function intentValueInPath(
         index,
         name: noun ? singular(noun) : pathSlotName(segments, index, null),
         description: `The part of the address that names the ${noun ?? 'item'} (path segment ${index}, observed "${segments[index]}")`,
+        ...(suffix ? { suffix: segments[index]!.slice(-suffix.length) } : {}),
       },
     }
   }

@@ -4,6 +4,18 @@ import { normalValue } from './valueSpelling'
 
 export { normalValue }
 
+/** Extensions that ask for a format of the record the segment names (`/old-rota.json`). */
+const FORMAT_SUFFIX = /\.(json|xml|html?|txt|md|csv|ya?ml|rss|atom)$/i
+
+/**
+ * The format extension after a path segment's value (`.json` of `old-rota.json`), or '' when it
+ * has none or nothing before it.
+ */
+export function formatSuffix(segment: string): string {
+  const found = FORMAT_SUFFIX.exec(segment)
+  return found && found.index > 0 ? found[0] : ''
+}
+
 /** The index of the first path segment that spells `value` in any encoding, or -1. */
 export function segmentCarrying(segments: string[], value: string): number {
   const want = normalValue(value)
@@ -35,7 +47,8 @@ export function pickedNames(
   for (const a of actions) {
     if (a.kind !== 'click' || !a.role || !PICK_ROLES.has(a.role)) continue
     const name = (a.name ?? '').trim()
-    if (name.length >= 2 && name.length <= 80) out.push({ value: name, at: a.at, pageUrl: a.pageUrl })
+    if (name.length >= 2 && name.length <= 80)
+      out.push({ value: name, at: a.at, pageUrl: a.pageUrl })
   }
   return out
 }

@@ -52,6 +52,11 @@ export interface PathSlot {
    * record as its default and is optional; alone it is what the tool is about, and required.
    */
   picked?: boolean
+  /**
+   * A format extension the segment carries after the value (`/old-rota.json`, `/items/7.xml`):
+   * the input holds the value alone and the address keeps the extension after it.
+   */
+  suffix?: string
 }
 
 export interface SlotOptions {
@@ -151,7 +156,7 @@ export function planSlots(
       type: 'string',
       minLength: 1,
       description: options.pathSlot.description,
-      ...recordedSegment(exchange.url, options.pathSlot.index),
+      ...recordedSegment(exchange.url, options.pathSlot.index, options.pathSlot.suffix),
     }
     if (!options.pathSlot.picked || !required.length) required.push(name)
   }
@@ -160,7 +165,13 @@ export function planSlots(
     inputs: { type: 'object', properties, required, additionalProperties: false },
     request: {
       method: exchange.method,
-      url: urlTemplate(exchange.url, slotOf, options.pathSlot?.index, pathSlotId, values),
+      url: urlTemplate(
+        exchange.url,
+        slotOf,
+        options.pathSlot?.index,
+        pathSlotId && `{{input.${pathSlotId}}}${options.pathSlot?.suffix ?? ''}`,
+        values,
+      ),
       headers: keptHeaders(exchange.requestHeaders, exchange.method, httpUrl(exchange.url)?.host, {
         actingGet: !!options.writes && !redirectsToReferer(exchange),
         path: httpUrl(exchange.url)?.pathname,
@@ -223,9 +234,10 @@ function picksListShape(typed: TypedValue, v: RequestValue, values: RequestValue
 }
 
 /** What the path segment held when recorded (percent-decoded), as the slot's default. */
-function recordedSegment(url: string, index: number): { default?: string } {
-  const segment = new URL(url).pathname.split('/').filter(Boolean)[index]
-  if (segment === undefined) return {}
+function recordedSegment(url: string, index: number, suffix = ''): { default?: string } {
+  const whole = new URL(url).pathname.split('/').filter(Boolean)[index]
+  if (whole === undefined) return {}
+  const segment = suffix && whole.endsWith(suffix) ? whole.slice(0, -suffix.length) : whole
   try {
     return { default: decodeURIComponent(segment) }
   } catch {
@@ -289,17 +301,17 @@ function urlTemplate(
   raw: string,
   slotOf: Map<string, string>,
   pathIndex: number | undefined,
-  pathSlot: string | null,
+  pathPlaceholder: string | null,
   values: RequestValue[],
 ): string {
   const url = httpUrl(raw)
   if (!url) return raw
   let pathname = url.pathname
-  if (pathSlot !== null && pathIndex !== undefined) {
+  if (pathPlaceholder !== null && pathIndex !== undefined) {
     let seen = -1
     pathname = pathname
       .split('/')
-      .map((segment) => (segment && ++seen === pathIndex ? `{{input.${pathSlot}}}` : segment))
+      .map((segment) => (segment && ++seen === pathIndex ? pathPlaceholder : segment))
       .join('/')
   }
   if (!url.search) return `${url.origin}${pathname}`

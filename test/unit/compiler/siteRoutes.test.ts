@@ -3,11 +3,13 @@
  * segment with a leading underscore (`/_search`, `/_diff/Page`) is the site's route, never the
  * value the intent names nor the part that varies per page; a log message the person typed while
  * the intent spells the page's title and text is an optional input with what they typed as its
- * default.
+ * default. A record named before a format extension (`/old-rota.json`, Federated Wiki, wave 17)
+ * is the input, the extension stays in the address.
  */
 import { describe, expect, it } from 'vitest'
 import { compileTrace } from '../../../src/main/compiler'
 import { reservedWord } from '../../../src/main/compiler/pathEvidence'
+import { formatSuffix } from '../../../src/main/compiler/pathValues'
 import { markContext, type TypedValue } from '../../../src/main/compiler/typedValues'
 import type { ToolSpec } from '../../../src/shared/toolSpec'
 import type { Trace } from '../../../src/shared/trace'
@@ -122,5 +124,28 @@ describe('text typed on the way', () => {
       ([, s]) => s['x-path'] === 'editedText',
     )
     expect(tool.inputs.required).toContain(text![0])
+  })
+})
+
+describe('a record named before a format extension', () => {
+  it('makes the value before `.json` the input and keeps the extension in the address', () => {
+    const trace = traceBuilder('http://wiki.example')
+      .exchange('GET', '/old-rota.json', { response: { title: 'Old Rota', story: [] } })
+      .click('Delete')
+      .exchange('DELETE', '/old-rota.json', { response: { ok: true } })
+      .build('delete the Old Rota page from the wiki')
+    const tool = compiled(trace)
+    const target = tool.steps.at(-1)!.request
+    const [input] = Object.values(tool.inputs.properties).filter((s) => s['x-in'] === 'path')
+    expect(input).toMatchObject({ default: 'old-rota' })
+    expect(target.url).toBe(`http://wiki.example/{{input.${input!['x-slot']}}}.json`)
+  })
+
+  it('reads only a known format as an extension', () => {
+    expect(formatSuffix('old-rota.json')).toBe('.json')
+    expect(formatSuffix('items.XML')).toBe('.XML')
+    expect(formatSuffix('.json')).toBe('')
+    expect(formatSuffix('release-1.2')).toBe('')
+    expect(formatSuffix('photo.jpg')).toBe('')
   })
 })
