@@ -277,8 +277,8 @@ function namesAct(word: string): boolean {
 
 /**
  * True when a GET writes by the agreement of two independent witnesses: the person asked for a
- * write (`asksWrite`, from the intent's verb) and the request's own words name a write or control
- * act ({@link namesAct}). Apps send such acts as GET links or GET forms against RFC 9110
+ * write (`asksWrite`, from the intent's verb) and the request's own words (its path, operation
+ * field, or the button it was sent by) name a write or control act ({@link namesAct}). Apps send such acts as GET links or GET forms against RFC 9110
  * §9.2.1 (Icecast's `/admin/killsource?mount=…`, `manageauth?…&action=add`). Either witness alone
  * is not enough: a write intent is often answered by a page read, and `/updates` is a list.
  */
@@ -288,9 +288,20 @@ export function getActsAsAsked(exchange: Exchange, asksWrite: boolean): boolean 
     .split('/')
     .filter(Boolean)
     .map((s) => s.replace(/\.[a-z0-9]+$/i, '').toLowerCase())
-  const ops = requestValues(exchange)
-    .filter(isOperationValue)
-    .map((op) => String(op.value).toLowerCase())
-  const words = [...segments, ...ops].flatMap((w) => w.split(/[^a-z]+/)).filter(Boolean)
+  const values = requestValues(exchange)
+  const ops = values.filter(isOperationValue).map((op) => String(op.value).toLowerCase())
+  // The button a GET form was sent by names itself and says its label (Xymon's critical systems
+  // editor: `Update=Update record`).
+  const buttons = values
+    .filter((v) => v.location === 'query' && isButtonField(v))
+    .map((v) => v.key.toLowerCase())
+  const words = [...segments, ...ops, ...buttons].flatMap((w) => w.split(/[^a-z]+/)).filter(Boolean)
   return words.some(namesAct)
+}
+
+/** A field sent by the button pressed: its value, the label, begins with its name. */
+function isButtonField(v: RequestValue): boolean {
+  const label = String(v.value ?? '').toLowerCase()
+  const name = v.key.toLowerCase()
+  return /^[a-z]{3,}$/.test(name) && (label === name || label.startsWith(`${name} `))
 }

@@ -102,6 +102,15 @@ describe('a GET that acts', () => {
     ).toBe(true)
   })
 
+  it('writes when the button a GET form was sent by names the act (`Update=Update record`)', () => {
+    const form = '/cgi/criticaleditor.sh?HOSTNAME=web01&SERVICE=http&PRIORITY=3'
+    expect(mutationVerdict(get(`${form}&Update=Update+record`), null, true).mutating).toBe(true)
+    // A search button is no act, nor is a field whose value is not its own label.
+    expect(mutationVerdict(get(`${form}&Find=Search`), null, true).mutating).toBe(false)
+    expect(mutationVerdict(get(`${form}&Update=yes`), null, true).mutating).toBe(false)
+    expect(mutationVerdict(get(`${form}&Update=Update+record`), null, false).mutating).toBe(false)
+  })
+
   it('reads when only one witness says write', () => {
     // The intent alone: a write is often answered by reading a page first.
     expect(mutationVerdict(get('/admin/listmounts.xsl'), null, true).mutating).toBe(false)
