@@ -14,7 +14,7 @@ export const OWNER = {
 }
 
 /** One paragraph of a seeded page. */
-export interface SeedItem {
+interface SeedItem {
   type: 'paragraph'
   id: string
   text: string
@@ -104,7 +104,7 @@ export const PAGES: SeedPage[] = [
 ]
 
 /** Pages already deleted, kept in the site's recycler (`recycle/<slug>`), as the owner can list them. */
-export const RECYCLED: SeedPage[] = [
+const RECYCLED: SeedPage[] = [
   {
     slug: 'draft-budget',
     title: 'Draft Budget',

@@ -38,7 +38,7 @@ export const DEBIAN_FILES = {
 }
 
 /** The short domain every seeded host has. */
-export const DOMAIN = 'example.net'
+const DOMAIN = 'example.net'
 
 /** One seeded host with its IP and the tests it reports. */
 export interface SeedHost {

@@ -34,7 +34,7 @@ export function forgetXymond(origin: string): void {
 }
 
 /** Sends one message to the instance's xymond with Debian's `xymon` client; returns its answer. */
-export async function xymond(app: AppInstance | string, message: string): Promise<string> {
+async function xymond(app: AppInstance | string, message: string): Promise<string> {
   const origin = typeof app === 'string' ? app : app.origin
   const port = XYMOND_PORTS.get(origin)
   if (!port) throw new Error(`no xymond known for ${origin}`)
@@ -103,7 +103,7 @@ export async function scheduledJobs(app: AppInstance): Promise<ScheduledJob[]> {
 }
 
 /** The Referer a browser sends from a page of the instance: the page itself. */
-export function referer(app: AppInstance, path: string): Record<string, string> {
+function referer(app: AppInstance, path: string): Record<string, string> {
   return { referer: `${app.origin}${path}` }
 }
 

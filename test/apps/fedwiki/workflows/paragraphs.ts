@@ -8,6 +8,7 @@
  * turns that item into a paragraph: without the add there is no item for the edit to change.
  */
 import { randomBytes } from 'node:crypto'
+import type { Page } from 'playwright-core'
 import type { Workflow } from '../../types'
 import { mustPass, putAction, readPage } from '../keys'
 import { editParagraph, followLink, leaveEditor } from '../person'
@@ -16,7 +17,7 @@ import { PAGES } from '../seed'
 const ACTION = (slug: string) => ({ method: 'PUT', path: `/page/${slug}/action` })
 
 /** Waits for the client's save of an action to page `slug`. */
-function saved(page: import('playwright-core').Page, slug: string) {
+function saved(page: Page, slug: string) {
   return page.waitForResponse(
     (r) => r.request().method() === 'PUT' && r.url().endsWith(`/page/${slug}/action`),
   )
