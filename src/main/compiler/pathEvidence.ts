@@ -178,12 +178,15 @@ export function intentValueInPath(
   const { raw, tokens } = intentTokens(intent)
   for (let index = 0; index < segments.length; index++) {
     const whole = segments[index]!.toLowerCase()
-    // The value before a format extension is the record's name (`old-rota.json`).
-    const suffix = formatSuffix(whole)
-    const segment = suffix ? whole.slice(0, -suffix.length) : whole
+    // A file's name is said with its extension ("notes.txt"); else the value before a format
+    // extension is the record's name (`old-rota.json` for "the Old Rota page").
+    const stem = formatSuffix(whole) ? whole.slice(0, -formatSuffix(whole).length) : whole
+    const said = phraseAt(tokens, whole)
+    const segment = said || stem.length < 3 ? whole : stem
+    const suffix = whole.slice(segment.length)
     // Short words are route words; short numbers are ids ("issue #3").
     if (segment.length < 3 && !/^\d+$/.test(segment)) continue
-    const found = phraseAt(tokens, segment)
+    const found = said ?? phraseAt(tokens, segment)
     if (!found) continue
     const at = found.start
     const after = found.end
