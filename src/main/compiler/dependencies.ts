@@ -285,8 +285,16 @@ function resourceAffinity(source: Exchange, target: Exchange): number {
   return a === b ? a.length : common
 }
 
+/** Each exchange's path and operation, parsed once per trace (every traced value asks again). */
+const resourceKeys = new WeakMap<Exchange, string>()
+
 function resourceKey(exchange: Exchange): string {
-  return `${httpUrl(exchange.url)?.pathname ?? ''} ${operationOf(exchange) ?? ''}`
+  let key = resourceKeys.get(exchange)
+  if (key === undefined) {
+    key = `${httpUrl(exchange.url)?.pathname ?? ''} ${operationOf(exchange) ?? ''}`
+    resourceKeys.set(exchange, key)
+  }
+  return key
 }
 
 /**
