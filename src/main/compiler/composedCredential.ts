@@ -1,4 +1,5 @@
 import type { StorageState } from '../../shared/trace'
+import { safeJson } from '../../shared/safeJson'
 import { jsonPathOf } from './valueSources'
 
 /**
@@ -54,10 +55,6 @@ export function findComposedSource(
 
 function parseObject(text: string): object | null {
   if (!text.startsWith('{')) return null
-  try {
-    const json: unknown = JSON.parse(text)
-    return json && typeof json === 'object' ? json : null
-  } catch {
-    return null
-  }
+  const json = safeJson(text)
+  return json && typeof json === 'object' ? json : null
 }

@@ -178,23 +178,7 @@ export function registerDeviceRoutes(
     },
   )
 
-  app.post<{ Params: { id: string; runId: string } }>(
-    '/v1/devices/:id/runs/:runId/take',
-    {
-      schema: routeSchema({
-        summary: 'Take a run a long poll offered, before running it.',
-        tag: 'sync',
-        auth: 'key',
-        responses: { '200': json('`{runId, taken: true}`') },
-        errors: ['not_found', 'conflict', 'forbidden'],
-      }),
-    },
-    async (request) => {
-      const caller = deps.auth.authenticate(request)
-      const { id, runId } = request.params
-      return devices.take(workspace(caller.tenant), id, runId)
-    },
-  )
+  registerTakeRoute(app, deps, workspace)
 
   app.post<{ Params: { id: string; runId: string } }>(
     '/v1/devices/:id/runs/:runId',
@@ -223,6 +207,40 @@ export function registerDeviceRoutes(
     },
   )
 
+  registerUnlinkRoute(app, deps, workspace)
+}
+
+/** `POST /v1/devices/{id}/runs/{runId}/take` (see `registerDeviceRoutes`). */
+function registerTakeRoute(
+  app: FastifyInstance,
+  deps: { auth: Authenticator; devices: DeviceHub },
+  workspace: (tenant: string) => string,
+): void {
+  app.post<{ Params: { id: string; runId: string } }>(
+    '/v1/devices/:id/runs/:runId/take',
+    {
+      schema: routeSchema({
+        summary: 'Take a run a long poll offered, before running it.',
+        tag: 'sync',
+        auth: 'key',
+        responses: { '200': json('`{runId, taken: true}`') },
+        errors: ['not_found', 'conflict', 'forbidden'],
+      }),
+    },
+    async (request) => {
+      const caller = deps.auth.authenticate(request)
+      const { id, runId } = request.params
+      return deps.devices.take(workspace(caller.tenant), id, runId)
+    },
+  )
+}
+
+/** `DELETE /v1/devices/{id}` (see `registerDeviceRoutes`). */
+function registerUnlinkRoute(
+  app: FastifyInstance,
+  deps: { auth: Authenticator; devices: DeviceHub },
+  workspace: (tenant: string) => string,
+): void {
   app.delete<{ Params: { id: string } }>(
     '/v1/devices/:id',
     {
@@ -236,7 +254,7 @@ export function registerDeviceRoutes(
     },
     async (request) => {
       const caller = deps.auth.authenticate(request)
-      return devices.remove(workspace(caller.tenant), request.params.id)
+      return deps.devices.remove(workspace(caller.tenant), request.params.id)
     },
   )
 }
