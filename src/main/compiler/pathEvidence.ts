@@ -180,8 +180,9 @@ export function intentValueInPath(
     const whole = segments[index]!.toLowerCase()
     // A file's name is said with its extension ("notes.txt"); else the value before a format
     // extension is the record's name (`old-rota.json` for "the Old Rota page").
-    const stem = formatSuffix(whole) ? whole.slice(0, -formatSuffix(whole).length) : whole
+    const extension = formatSuffix(whole)
     const said = phraseAt(tokens, whole)
+    const stem = whole.slice(0, whole.length - extension.length)
     const segment = said || stem.length < 3 ? whole : stem
     const suffix = whole.slice(segment.length)
     // Short words are route words; short numbers are ids ("issue #3").
