@@ -21,7 +21,7 @@
  * Newton's method from zero weights with a fixed penalty has no random draw: a rerun on the same
  * corpus writes the same file.
  *
- * Run: `npx tsx test/bench/routerFit.ts [--dry-run] [--learn-blind-sets]` (about 10 minutes on two cores), then
+ * Run: `npx tsx test/bench/routerFit.ts [--dry-run] [--learn-blind-sets] [--out=FILE]` (about 10 minutes on two cores), then
  * re-pin the development results (`npx tsx test/bench/routerPins.ts --write`) and commit both.
  */
 import { writeFileSync } from 'node:fs'
@@ -32,7 +32,17 @@ import { appNames } from '../apps/registry'
 import {
   HELD_OUT,
   HELD_OUT_NEW,
+  HELD_OUT_WAVE10,
+  HELD_OUT_WAVE11,
+  HELD_OUT_WAVE12,
+  HELD_OUT_WAVE13,
+  HELD_OUT_WAVE14,
+  HELD_OUT_WAVE15,
+  HELD_OUT_WAVE16A,
+  HELD_OUT_WAVE16B,
   HELD_OUT_WAVE6,
+  HELD_OUT_WAVE78,
+  HELD_OUT_WAVE9,
   loadCorpusTools,
   loadParaphrases,
 } from './routerAccuracy'
@@ -50,9 +60,23 @@ import {
  * The paraphrase sets written blind for later apps that the fit learns from, besides the
  * development half: each was measured on arrival first (its figure is in the closing notes and
  * `routerAccuracy.ts`), then joined the data. The newest set stays out until a newer one comes,
- * so there is always one the weights never saw (`HELD_OUT_WAVE78` now).
+ * so there is always one the weights never saw (waves 17a and 17b now).
  */
-export const LEARNED_SETS = [HELD_OUT, HELD_OUT_NEW, HELD_OUT_WAVE6]
+export const LEARNED_SETS = [
+  HELD_OUT,
+  HELD_OUT_NEW,
+  HELD_OUT_WAVE6,
+  HELD_OUT_WAVE78,
+  HELD_OUT_WAVE9,
+  HELD_OUT_WAVE10,
+  HELD_OUT_WAVE11,
+  HELD_OUT_WAVE12,
+  HELD_OUT_WAVE13,
+  HELD_OUT_WAVE14,
+  HELD_OUT_WAVE15,
+  HELD_OUT_WAVE16A,
+  HELD_OUT_WAVE16B,
+]
 
 /** The L2 penalty, set before looking at any fold (not tuned on the figures it reports). */
 export const L2 = 0.01
@@ -121,9 +145,10 @@ async function main(): Promise<void> {
   }
   console.log(FEATURES.map((f, i) => `${f}=${params.weights[i]}`).join(' '))
   console.log(`platt slope=${params.platt.slope} offset=${params.platt.offset}`)
+  const out = process.argv.find((a) => a.startsWith('--out='))?.slice('--out='.length) ?? PARAMS
   if (!dryRun) {
-    writeFileSync(PARAMS, `${JSON.stringify(params, null, 2)}\n`)
-    console.log(`wrote ${PARAMS}`)
+    writeFileSync(out, `${JSON.stringify(params, null, 2)}\n`)
+    console.log(`wrote ${out}`)
   }
 }
 

@@ -131,7 +131,13 @@ export class FactIndex {
     return this.names
   }
 
+  /** How many tools of the last sync say stem `s` (in any field). */
+  saying(s: string): number {
+    return this.postings.get(s)?.size ?? 0
+  }
+
   /** log(1 + N / (1 + tools saying `s`)): how much a stem tells tools apart. */
+
   idf(s: string): number {
     return Math.log(1 + this.entries.size / (1 + (this.postings.get(s)?.size ?? 0)))
   }

@@ -12,7 +12,7 @@
  * 0.9 (ties are not matches); `tieOf` says which they are and what would tell them
  * apart.
  */
-import { readIntent } from '../intent/readIntent'
+import { readIntent, type Intent } from '../intent/readIntent'
 import { calibrate, dot, softmax, type Platt } from './choiceModel'
 import type { FactEntry, FactIndex } from './factIndex'
 import {
@@ -100,8 +100,44 @@ function readView(text: string, index: FactIndex): IntentView {
     for (const [s, strength] of stems) if (strength === 1) idf = Math.max(idf, index.idf(s))
     return { lemma, stems, idf }
   }
-  const words = [...new Set(intent.words)].filter((w) => !EMPTY_WORDS.has(w)).map(expanded)
+  const units = unitsOfNumbers(intent)
+  const words = [...new Set(intent.words)]
+    .filter((w) => !EMPTY_WORDS.has(w) && !units.has(w))
+    .map(expanded)
+    .filter((w) => !isUnknownName(w, index))
   return { intent, head: intent.head ? expanded(intent.head) : null, words }
+}
+
+/** Units that belong to the number before them (`for 30 min`, `90 minutes`, `2 hours`). */
+const UNITS = new Set([
+  ...['s', 'sec', 'second', 'm', 'min', 'mins', 'minute', 'h', 'hr', 'hrs', 'hour'],
+  ...['d', 'day', 'week', 'month', 'year', 'mb', 'gb', 'kb', 'percent'],
+])
+
+/**
+ * The unit lemmas of `intent` that stand right after a number value: they are part of the value
+ * (a duration, a size), which is matched against the tool's slots, never a topic word a tool
+ * must say (issue 25 A: a word unaccounted for counts against every tool alike).
+ */
+function unitsOfNumbers(intent: Intent): Set<string> {
+  const out = new Set<string>()
+  intent.tokens.forEach((t, i) => {
+    const before = intent.tokens[i - 1]
+    if (before?.value !== undefined && intent.values[before.value]?.kind === 'number')
+      if (UNITS.has(t.lemma)) out.add(t.lemma)
+  })
+  return out
+}
+
+/**
+ * True when `word` carries a digit and no tool says it (`db01`, `web02`, `mail01`): a record's
+ * name written without quotes, not what is asked of a tool; left out of the words the tool must
+ * account for. A digit word a tool does say (`ipv6`, `base64`) stays a word.
+ */
+function isUnknownName(word: ExpandedWord, index: FactIndex): boolean {
+  if (!/\d/.test(word.lemma)) return false
+  for (const [s, strength] of word.stems) if (strength === 1 && index.saying(s) > 0) return false
+  return true
 }
 
 export { sameThing }

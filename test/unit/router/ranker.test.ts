@@ -2,7 +2,8 @@
 // choice model and its calibration (C), text it cannot read (D), ties that are not matches (E).
 import { describe, expect, it } from 'vitest'
 import { calibrate, fitChoiceModel, fitPlatt, softmax } from '../../../src/main/router/choiceModel'
-import { FITTED } from '../../../src/main/router/ranker'
+import { FactIndex } from '../../../src/main/router/factIndex'
+import { FITTED, viewOf } from '../../../src/main/router/ranker'
 import { createToolRouter, MIN_SCORE } from '../../../src/main/router/router'
 import { siteNamesOf, toolFacts } from '../../../src/main/router/toolFacts'
 import type { ToolSpec } from '../../../src/shared/toolSpec'
@@ -198,5 +199,40 @@ describe('ties are not matches (issue 25 E)', () => {
     // Naming the site tells them apart.
     const named = router.route('search Betawiki pages for roadmap', [one, two])
     expect(named.tools[0]?.id).toBe('search_b')
+  })
+})
+
+describe('values a request writes bare are not words a tool must say (issue 25 A)', () => {
+  const ack = requestTool(
+    'acknowledge_alert',
+    'status.example',
+    'acknowledge the alert of a host test',
+    { method: 'POST', url: 'http://status.example/ack', body: { host: '{{p0}}', min: '{{p1}}' } },
+    { mutating: true },
+  )
+  const decode = requestTool(
+    'base64_decode',
+    'tools.example',
+    'decode a base64 text',
+    { method: 'POST', url: 'http://tools.example/base64', body: { text: '{{p0}}' } },
+    { mutating: false },
+  )
+
+  it('leaves out a word with a digit that no tool says, and keeps one a tool says', () => {
+    const index = new FactIndex()
+    index.sync([ack, decode])
+    expect(viewOf('acknowledge the db01 alert', index).words.map((w) => w.lemma)).not.toContain(
+      'db01',
+    )
+    expect(viewOf('decode this base64 text', index).words.map((w) => w.lemma)).toContain('base64')
+  })
+
+  it('counts the unit after a number as part of the value, not as a word', () => {
+    const index = new FactIndex()
+    index.sync([ack, decode])
+    const lemmas = (text: string) => viewOf(text, index).words.map((w) => w.lemma)
+    expect(lemmas('acknowledge the disk alert for 30 minutes')).not.toContain('minute')
+    // Without a number before it, the same word is a word of the request.
+    expect(lemmas('acknowledge the alert of the last minute')).toContain('minute')
   })
 })
