@@ -114,6 +114,28 @@ export const HELD_OUT_WAVE17A = fileURLToPath(
 export const HELD_OUT_WAVE17B = fileURLToPath(
   new URL('../apps/paraphrases-wave17b.json', import.meta.url),
 )
+/**
+ * The blind paraphrase sets of later apps, in the order they arrived (name, file): each measured
+ * on arrival first.
+ */
+export const BLIND_SETS: ReadonlyArray<readonly [string, string]> = [
+  ['held-out', HELD_OUT],
+  ['waves 4-5', HELD_OUT_NEW],
+  ['wave 6', HELD_OUT_WAVE6],
+  ['waves 7-8', HELD_OUT_WAVE78],
+  ['wave 9', HELD_OUT_WAVE9],
+  ['wave 10', HELD_OUT_WAVE10],
+  ['wave 11', HELD_OUT_WAVE11],
+  ['wave 12', HELD_OUT_WAVE12],
+  ['wave 13', HELD_OUT_WAVE13],
+  ['wave 14', HELD_OUT_WAVE14],
+  ['wave 15', HELD_OUT_WAVE15],
+  ['wave 16a', HELD_OUT_WAVE16A],
+  ['wave 16b', HELD_OUT_WAVE16B],
+  ['wave 17a', HELD_OUT_WAVE17A],
+  ['wave 17b', HELD_OUT_WAVE17B],
+]
+
 /** The pinned answers of the development half (`routerPins.ts` writes them). */
 export const DEV_PINS = fileURLToPath(
   new URL('../integration/router/devPins.json', import.meta.url),
@@ -331,21 +353,11 @@ export async function runRouterAccuracyBench(): Promise<AccuracyFigures[]> {
   const sets: Array<[string, Paraphrase[], 'dev' | 'test' | 'all']> = [
     ['dev', loadParaphrases(), 'dev'],
     ['test', loadParaphrases(), 'test'],
-    ['held-out', loadParaphrases(HELD_OUT), 'all'],
-    ['waves 4-5', loadParaphrases(HELD_OUT_NEW), 'all'],
-    ['wave 6', loadParaphrases(HELD_OUT_WAVE6), 'all'],
-    ['waves 7-8', loadParaphrases(HELD_OUT_WAVE78), 'all'],
-    ['wave 9', loadParaphrases(HELD_OUT_WAVE9), 'all'],
-    ['wave 10', loadParaphrases(HELD_OUT_WAVE10), 'all'],
-    ['wave 11', loadParaphrases(HELD_OUT_WAVE11), 'all'],
-    ['wave 12', loadParaphrases(HELD_OUT_WAVE12), 'all'],
-    ['wave 13', loadParaphrases(HELD_OUT_WAVE13), 'all'],
-    ['wave 14', loadParaphrases(HELD_OUT_WAVE14), 'all'],
-    ['wave 15', loadParaphrases(HELD_OUT_WAVE15), 'all'],
-    ['wave 16a', loadParaphrases(HELD_OUT_WAVE16A), 'all'],
-    ['wave 16b', loadParaphrases(HELD_OUT_WAVE16B), 'all'],
-    ['wave 17a', loadParaphrases(HELD_OUT_WAVE17A), 'all'],
-    ['wave 17b', loadParaphrases(HELD_OUT_WAVE17B), 'all'],
+    ...BLIND_SETS.map(([name, file]): [string, Paraphrase[], 'all'] => [
+      name,
+      loadParaphrases(file),
+      'all',
+    ]),
   ]
   const results = sets.map(([, list, split]) => measureAccuracy(corpus.tools, list, split, router))
   const pct = (x: number) => `${(x * 100).toFixed(1)}%`.padStart(7)
