@@ -96,9 +96,6 @@ describe('intent stage 6: acts', () => {
     ['edit', 'update'],
     ['upload', 'upload'],
     ['do', null],
-    ['re-enable', 'update'],
-    ['re-upload', 'upload'],
-    ['re-do', null],
   ])('the verb %j says %s', (verb, act) => {
     expect(actOfVerb(verb)).toBe(act)
   })
