@@ -137,9 +137,8 @@ export class FactIndex {
   }
 
   /** log(1 + N / (1 + tools saying `s`)): how much a stem tells tools apart. */
-
   idf(s: string): number {
-    return Math.log(1 + this.entries.size / (1 + (this.postings.get(s)?.size ?? 0)))
+    return Math.log(1 + this.entries.size / (1 + this.saying(s)))
   }
 
   /**
