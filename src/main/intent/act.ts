@@ -101,9 +101,12 @@ const PHRASAL: ReadonlyMap<string, Act> = new Map([
   ['add to', 'update'],
 ])
 
-/** The act a verb lemma says, or null for a verb of no act (`make`, `do`, `want`). */
+/**
+ * The act a verb lemma says, or null for a verb of no act (`make`, `do`, `want`). A verb written
+ * with `re-` (`re-enable`, `re-send`, `re-index`) does its verb's act again: the same act.
+ */
 export function actOfVerb(lemma: string): Act | null {
-  return ACT_OF.get(lemma) ?? null
+  return ACT_OF.get(lemma) ?? (lemma.startsWith('re-') ? ACT_OF.get(lemma.slice(3)) : null) ?? null
 }
 
 /** The act a verb with its particle says (`log in` → auth), or null. */

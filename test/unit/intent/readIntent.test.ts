@@ -96,6 +96,9 @@ describe('intent stage 6: acts', () => {
     ['edit', 'update'],
     ['upload', 'upload'],
     ['do', null],
+    ['re-enable', 'update'],
+    ['re-upload', 'upload'],
+    ['re-do', null],
   ])('the verb %j says %s', (verb, act) => {
     expect(actOfVerb(verb)).toBe(act)
   })
