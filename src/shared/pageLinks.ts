@@ -5,6 +5,11 @@
  * "select this row" box, a per-row delete form's id) is read as a link whose query holds
  * `name=value`, so a row pick's `param` reads what the row's form would send; a box named after
  * its own value (`userids[8]=8`) reads as one of its list (`userids[]=8`).
+ *
+ * A link's row is its table row or list item; on a page that lists records as blocks of `<div>`s
+ * (a card per bookmark, each with its own Delete icon), it is the largest block around the link
+ * that holds no other link that looks the same (text, title, `aria-label`) and goes elsewhere:
+ * the record's block, whatever its tags.
  */
 import * as cheerio from 'cheerio'
 import type { PageLink } from './anchorPick'
@@ -19,13 +24,16 @@ const ROW_CONTROLS = 'input[name][value]:is([type=checkbox i], [type=radio i], [
  */
 export function pageLinks(html: string): PageLink[] {
   const $ = cheerio.load(html)
-  const links: PageLink[] = $('a[href]')
-    .map((_, a) => ({
+  const anchors = $('a[href]').get()
+  const blocks = recordBlocks($, anchors)
+  const links: PageLink[] = anchors.map((a, i) => {
+    const row = $(a).closest('tr, li')
+    return {
       text: $(a).text(),
       href: $(a).attr('href') ?? '',
-      row: $(a).closest('tr, li').text(),
-    }))
-    .get()
+      row: row.length ? row.text() : (blocks[i]?.text() ?? ''),
+    }
+  })
   $(ROW_CONTROLS).each((_, input) => {
     const row = $(input).closest('tr, li')
     if (!row.length) return
@@ -44,4 +52,70 @@ export function pageLinks(html: string): PageLink[] {
 function listName(name: string, value: string): string {
   const own = /^(.+)\[([^\]]+)\]$/.exec(name)
   return own && own[2] === value ? `${own[1]}[]` : name
+}
+
+type Loaded = ReturnType<typeof cheerio.load>
+type Node = ReturnType<Loaded>[number]
+
+/** What a link looks like to a person: its text, title and `aria-label` (an icon has only these). */
+function lookOf($: Loaded, a: Node): string {
+  const el = $(a)
+  const said = (v: string | undefined) => (v ?? '').replace(/\s+/g, ' ').trim().toLowerCase()
+  return [said(el.text()), said(el.attr('title')), said(el.attr('aria-label'))].join('|')
+}
+
+/**
+ * For each of `anchors` (page order), its record block, or null: the largest element around it
+ * that holds no other anchor of the same look with another href, found as the child, on the
+ * anchor's way up, of its deepest common ancestor with such an anchor. Null when the anchor's
+ * look is the page's only one (nothing tells records apart) or the block would be the page's
+ * `<body>` or `<html>`. O(anchors × same-looking anchors × depth).
+ */
+function recordBlocks($: Loaded, anchors: Node[]): Array<ReturnType<Loaded> | null> {
+  const paths = anchors.map((a) => [a, ...$(a).parents().get()].reverse())
+  const looks = anchors.map((a) => lookOf($, a))
+  const byLook = new Map<string, number[]>()
+  looks.forEach((look, i) => {
+    const same = byLook.get(look)
+    if (same) same.push(i)
+    else byLook.set(look, [i])
+  })
+  const hrefs = anchors.map((a) => $(a).attr('href') ?? '')
+  return anchors.map((_, i) => {
+    const mine = paths[i]!
+    let deepest = -1
+    for (const j of byLook.get(looks[i]!)!) {
+      if (hrefs[j] === hrefs[i]) continue
+      const theirs = paths[j]!
+      let d = 0
+      while (d < mine.length && d < theirs.length && mine[d] === theirs[d]) d++
+      deepest = Math.max(deepest, d - 1)
+    }
+    if (deepest < 0 || deepest + 1 >= mine.length - 1) return null
+    const block = mine[deepest + 1]!
+    return /^(body|html)$/i.test((block as { tagName?: string }).tagName ?? '') ? null : $(block)
+  })
+}
+
+/**
+ * The cells of each record block of `html` (see {@link pageLinks}) that is no table row or list
+ * item, by the block's text folded (lower case, runs of white space as one space): the folded
+ * texts of the block's elements, each one a field the block shows (a title, a date).
+ */
+export function blockCells(html: string): Map<string, Set<string>> {
+  const $ = cheerio.load(html)
+  const anchors = $('a[href]').get()
+  const blocks = recordBlocks($, anchors)
+  const out = new Map<string, Set<string>>()
+  const fold = (text: string) => text.replace(/\s+/g, ' ').trim().toLowerCase()
+  anchors.forEach((a, i) => {
+    const block = blocks[i]
+    if (!block || $(a).closest('tr, li').length) return
+    const key = fold(block.text())
+    if (out.has(key)) return
+    const cells = new Set<string>()
+    block.find('*').each((_, el) => void cells.add(fold($(el).text())))
+    out.set(key, cells)
+  })
+  return out
 }

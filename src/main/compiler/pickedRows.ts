@@ -5,11 +5,13 @@
  * The link's own text names nothing; the row's text holds what the person named (the comment,
  * the customer). The tool reads the page again and takes the id from the link or checkbox of the
  * row that holds the caller's value, as the engine's `anchor` extractor with `row` does (a row's
- * checkbox reads as a link, see src/shared/pageLinks.ts).
+ * checkbox reads as a link, see src/shared/pageLinks.ts). A row is a table row, a list item, or
+ * on a page of cards the record's block of `<div>`s (`pageLinks.ts`), whose cells are its
+ * elements.
  */
 import { load } from 'cheerio'
 import { anchorValue, linkPart, type AnchorPick, type PageLink } from '../../shared/anchorPick'
-import { pageLinks } from '../../shared/pageLinks'
+import { blockCells, pageLinks } from '../../shared/pageLinks'
 import type { Exchange } from '../../shared/trace'
 import { mimeTypeOf } from '../../shared/trace'
 import type { PersonValue } from './personValues'
@@ -55,7 +57,7 @@ export function findRow(id: string, earlier: Exchange[], people: PersonValue[]):
     )
       continue
     const links = pageLinks(body.text)
-    const cells = rowCells(body.text)
+    const cells = new Map([...blockCells(body.text), ...rowCells(body.text)])
     for (const pick of picksCarrying(links, id)) {
       const rows = new Map<string, Set<string>>()
       for (const link of links) {

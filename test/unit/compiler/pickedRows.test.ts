@@ -190,4 +190,37 @@ describe('an id picked by a row of a server-rendered list', () => {
     })
     expect(id).toBe('9')
   })
+
+  it('finds the record block of a page that lists records as cards of <div>s, not rows', () => {
+    const card = (id: number, title: string) =>
+      `<div class="item" data-id="${id}"><h2><a href="https://elsewhere.example/${id}"><span>${title}</span></a></h2>` +
+      `<div class="controls"><a href="/admin/edit/${id}" title="Edit"><i class="icon-edit"></i></a>` +
+      `<a href="/admin/delete?id=${id}&token=t0k" title="Delete"><i class="icon-trash"></i></a></div></div>`
+    const list =
+      '<html><body><div class="list">' +
+      card(14, 'Rust by Example') +
+      card(15, 'Old company wiki') +
+      card(16, 'Printer manual') +
+      '</div></body></html>'
+    const trace = traceBuilder('http://127.0.0.1:8080')
+      .exchange('GET', '/', { responseText: list, mime: 'text/html', type: 'document' })
+      .click('Delete')
+      .exchange('GET', '/admin/delete?id=15&token=t0k', {
+        responseText: '<p>deleted</p>',
+        mime: 'text/html',
+        type: 'document',
+      })
+      .build('delete the bookmark "Old company wiki"')
+    const result = compileTrace(trace, options)
+    if (!result.ok) throw new Error(result.explanation.reason)
+    const tool = result.candidate
+    const read = tool.steps.find((s) => s.extract.some((x) => x.from === 'anchor'))!
+    const extractor = read.extract.find((x) => x.from === 'anchor')!
+    const input = Object.values(tool.inputs.properties).find((p) => p['x-in'] === 'answer')!
+    expect(input.default).toBe('Old company wiki')
+    const id = extractValue({ status: 200, headers: {}, body: list }, extractor, {
+      [`input.${input['x-slot']}`]: 'Printer manual',
+    })
+    expect(id).toBe('16')
+  })
 })
