@@ -36,6 +36,19 @@ export interface RequestValue {
   xml?: true
 }
 
+/** How far from the moment it was sent a cache-buster's clock may be (a page loaded days ago). */
+const CLOCK_KEY_MS = 7 * 24 * 3600 * 1000
+
+/**
+ * True for a cache-buster written as a query key with no value (`?1796057586505=`, calibre's
+ * content server): the page's clock in ms when it sent, within a week of `sentAt` (ms since the
+ * Unix epoch). It carries nothing of the request's: no input, no value to look for; the tool sends
+ * it as recorded, which a server that only uses it to dodge caches ignores.
+ */
+function isClockKey(key: string, value: string, sentAt: number): boolean {
+  return value === '' && /^\d{13}$/.test(key) && Math.abs(Number(key) - sentAt) < CLOCK_KEY_MS
+}
+
 /**
  * Every scalar value a request carries in its URL query or urlencoded form body (a repeated
  * key's later occurrences named `key#n`, see {@link queryEntries}), JSON body (leaves of nested objects and
@@ -45,6 +58,7 @@ export interface RequestValue {
 export function requestValues(exchange: Exchange): RequestValue[] {
   const out: RequestValue[] = []
   for (const { key, value, path } of queryEntries(exchange.url)) {
+    if (isClockKey(key, value, exchange.startedAt)) continue
     const nested = /^\s*\{/.test(value) ? parseObject(value) : undefined
     if (!nested) {
       out.push({ location: 'query', path, key, value })
