@@ -67,32 +67,48 @@ function lookOf($: Loaded, a: Node): string {
 /**
  * For each of `anchors` (page order), its record block, or null: the largest element around it
  * that holds no other anchor of the same look with another href, found as the child, on the
- * anchor's way up, of its deepest common ancestor with such an anchor. Null when the anchor's
- * look is the page's only one (nothing tells records apart) or the block would be the page's
- * `<body>` or `<html>`. O(anchors × same-looking anchors × depth).
+ * anchor's way up, of its deepest common ancestor with such an anchor. In document order the
+ * deepest common ancestor with a set is shared with the set's nearest member before or after, so
+ * only those two are compared. Null when the anchor's look is the page's only one (nothing tells
+ * records apart) or the block would be the page's `<body>` or `<html>`. O(anchors × depth).
  */
 function recordBlocks($: Loaded, anchors: Node[]): Array<ReturnType<Loaded> | null> {
   const paths = anchors.map((a) => [a, ...$(a).parents().get()].reverse())
-  const looks = anchors.map((a) => lookOf($, a))
+  const hrefs = anchors.map((a) => $(a).attr('href') ?? '')
   const byLook = new Map<string, number[]>()
-  looks.forEach((look, i) => {
+  anchors.forEach((a, i) => {
+    const look = lookOf($, a)
     const same = byLook.get(look)
     if (same) same.push(i)
     else byLook.set(look, [i])
   })
-  const hrefs = anchors.map((a) => $(a).attr('href') ?? '')
+  const shared = (i: number, j: number) => {
+    const [mine, theirs] = [paths[i]!, paths[j]!]
+    let d = 0
+    while (d < mine.length && d < theirs.length && mine[d] === theirs[d]) d++
+    return d - 1
+  }
+  const deepest = new Array<number>(anchors.length).fill(-1)
+  for (const group of byLook.values()) {
+    // The nearest member with another href on each side: the last one before the current run of
+    // equal hrefs, and the first one after it.
+    let before = -1
+    group.forEach((i, k) => {
+      if (k > 0 && hrefs[group[k - 1]!] !== hrefs[i]) before = group[k - 1]!
+      if (before >= 0) deepest[i] = Math.max(deepest[i]!, shared(i, before))
+    })
+    let after = -1
+    for (let k = group.length - 1; k >= 0; k--) {
+      const i = group[k]!
+      if (k < group.length - 1 && hrefs[group[k + 1]!] !== hrefs[i]) after = group[k + 1]!
+      if (after >= 0) deepest[i] = Math.max(deepest[i]!, shared(i, after))
+    }
+  }
   return anchors.map((_, i) => {
     const mine = paths[i]!
-    let deepest = -1
-    for (const j of byLook.get(looks[i]!)!) {
-      if (hrefs[j] === hrefs[i]) continue
-      const theirs = paths[j]!
-      let d = 0
-      while (d < mine.length && d < theirs.length && mine[d] === theirs[d]) d++
-      deepest = Math.max(deepest, d - 1)
-    }
-    if (deepest < 0 || deepest + 1 >= mine.length - 1) return null
-    const block = mine[deepest + 1]!
+    const at = deepest[i]!
+    if (at < 0 || at + 1 >= mine.length - 1) return null
+    const block = mine[at + 1]!
     return /^(body|html)$/i.test((block as { tagName?: string }).tagName ?? '') ? null : $(block)
   })
 }

@@ -193,7 +193,9 @@ describe('an id picked by a row of a server-rendered list', () => {
 
   it('finds the record block of a page that lists records as cards of <div>s, not rows', () => {
     const card = (id: number, title: string) =>
-      `<div class="item" data-id="${id}"><h2><a href="https://elsewhere.example/${id}"><span>${title}</span></a></h2>` +
+      // Two Delete icons per card (one by the title, one in the controls), as Shaarli has.
+      `<div class="item" data-id="${id}"><h2><a href="https://elsewhere.example/${id}"><span>${title}</span></a>` +
+      `<a href="/admin/delete?id=${id}&token=t0k" title="Delete"><i class="icon-trash"></i></a></h2>` +
       `<div class="controls"><a href="/admin/edit/${id}" title="Edit"><i class="icon-edit"></i></a>` +
       `<a href="/admin/delete?id=${id}&token=t0k" title="Delete"><i class="icon-trash"></i></a></div></div>`
     const list =
