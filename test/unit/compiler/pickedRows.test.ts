@@ -52,6 +52,24 @@ function deleteComment(intent: string): Trace {
   return trace
 }
 
+/**
+ * Compiles `trace` and reads the tool's anchor extractor over `page` with `other` as the caller's
+ * value: the tool, its step that reads the page, the extractor, the input's recorded default and
+ * the id read for `other`.
+ */
+function lookedUp(trace: Trace, page: string, other: string) {
+  const result = compileTrace(trace, options)
+  if (!result.ok) throw new Error(result.explanation.reason)
+  const tool = result.candidate
+  const read = tool.steps.find((s) => s.extract.some((x) => x.from === 'anchor'))!
+  const extractor = read.extract.find((x) => x.from === 'anchor')!
+  const input = Object.values(tool.inputs.properties).find((p) => p['x-in'] === 'answer')!
+  const id = extractValue({ status: 200, headers: {}, body: page }, extractor, {
+    [`input.${input['x-slot']}`]: other,
+  })
+  return { tool, read, extractor, recorded: input.default, id }
+}
+
 describe('an id picked by a row of a server-rendered list', () => {
   it('is read from the link of the row that holds the caller value', () => {
     const trace = deleteComment('delete the comment "Old log rotation job still enabled here"')
@@ -139,16 +157,8 @@ describe('an id picked by a row of a server-rendered list', () => {
         type: 'document',
       })
       .build('delete the customer Niels Bohr')
-    const result = compileTrace(trace, options)
-    if (!result.ok) throw new Error(result.explanation.reason)
-    const tool = result.candidate
-    const read = tool.steps.find((s) => s.extract.some((x) => x.from === 'anchor'))!
-    const extractor = read.extract.find((x) => x.from === 'anchor')!
-    const input = Object.values(tool.inputs.properties).find((p) => p['x-in'] === 'answer')!
-    expect(input.default).toBe('Niels Bohr')
-    const id = extractValue({ status: 200, headers: {}, body: list }, extractor, {
-      [`input.${input['x-slot']}`]: 'Lise Meitner',
-    })
+    const { tool, read, extractor, recorded, id } = lookedUp(trace, list, 'Lise Meitner')
+    expect(recorded).toBe('Niels Bohr')
     expect(id).toBe('where%5Bid%5D=8')
     const body = tool.steps.at(-1)!.request.body
     if (body?.kind !== 'form') throw new Error('expected a form body')
@@ -178,16 +188,8 @@ describe('an id picked by a row of a server-rendered list', () => {
         response: { success: true },
       })
       .build("delete the user 'frank.ortiz'")
-    const result = compileTrace(trace, options)
-    if (!result.ok) throw new Error(result.explanation.reason)
-    const tool = result.candidate
-    const read = tool.steps.find((s) => s.extract.some((x) => x.from === 'anchor'))!
-    const extractor = read.extract.find((x) => x.from === 'anchor')!
-    const input = Object.values(tool.inputs.properties).find((p) => p['x-in'] === 'answer')!
-    expect(input.default).toBe('frank.ortiz')
-    const id = extractValue({ status: 200, headers: {}, body: list }, extractor, {
-      [`input.${input['x-slot']}`]: 'gina.park',
-    })
+    const { recorded, id } = lookedUp(trace, list, 'gina.park')
+    expect(recorded).toBe('frank.ortiz')
     expect(id).toBe('9')
   })
 
@@ -213,16 +215,8 @@ describe('an id picked by a row of a server-rendered list', () => {
         type: 'document',
       })
       .build('delete the bookmark "Old company wiki"')
-    const result = compileTrace(trace, options)
-    if (!result.ok) throw new Error(result.explanation.reason)
-    const tool = result.candidate
-    const read = tool.steps.find((s) => s.extract.some((x) => x.from === 'anchor'))!
-    const extractor = read.extract.find((x) => x.from === 'anchor')!
-    const input = Object.values(tool.inputs.properties).find((p) => p['x-in'] === 'answer')!
-    expect(input.default).toBe('Old company wiki')
-    const id = extractValue({ status: 200, headers: {}, body: list }, extractor, {
-      [`input.${input['x-slot']}`]: 'Printer manual',
-    })
+    const { recorded, id } = lookedUp(trace, list, 'Printer manual')
+    expect(recorded).toBe('Old company wiki')
     expect(id).toBe('16')
   })
 })
