@@ -23,7 +23,7 @@ import {
 } from '../../shared/anchorPick'
 
 /** Fields that name a record, most telling first; any other string field may too. */
-const NAME_FIELDS = [
+export const NAME_FIELDS = [
   'name',
   'title',
   'label',

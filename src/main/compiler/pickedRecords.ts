@@ -22,6 +22,7 @@ import { findCallRecord } from './scriptRows'
 import { everyGroup } from './groupedLists'
 import { formatAnchorPick, type AnchorPick } from '../../shared/anchorPick'
 import { singular } from './valueSpelling'
+import { NAME_FIELDS } from './lookupByName'
 
 /** Fields that hold a record's id (`id`, `NZBID`, `uuid`, `nodeId`, `folder_id`). */
 const ID_FIELD = /^(id|_id|uuid|guid|key|slug)$|(id|Id|ID|_key|Key|uuid)$/
@@ -34,6 +35,15 @@ function idRank(field: string): number {
   if (/^(_?id|uuid|guid)$/i.test(field)) return 0
   return /^(first|last|min|max|parent|prev|next|old|new|root)/i.test(field) ? 2 : 1
 }
+
+/** Where `field` stands among the fields that name a record (`NAME_FIELDS`), after them if none. */
+function nameRank(field: string): number {
+  const at = NAME_FIELDS.indexOf(field.toLowerCase())
+  return at < 0 ? NAME_FIELDS.length : at
+}
+
+/** `FoundRecord.idField` of a record in a map keyed by id: the key is the id (path `~`). */
+const MAP_KEY = '~'
 
 /** How deep in an answer lists of records are looked for. */
 const MAX_DEPTH = 4
@@ -264,6 +274,7 @@ export interface FoundRecord {
   field: string
   /** Where the field sits in a record when deeper than one key (`["1", "subject"]`). */
   fieldPath?: string[]
+  /** The record's field that holds the id, or `~` for the key of a map of records. */
   idField: string
   /** What to call the id when its field is no name (a call's argument `0`). */
   idName?: string
@@ -287,7 +298,7 @@ function findRecord(
     const xml = json === undefined ? parseXmlBody(exchange) : undefined
     if (json === undefined && xml === undefined) continue
     const source = json === undefined ? 'xml' : 'json'
-    for (const { path, list } of listsOf(json ?? xml, [], 0)) {
+    for (const { path, list, keys } of listsOf(json ?? xml, [], 0)) {
       for (const person of [...ordered, ...namedInIntent(list, intent)]) {
         const wanted = fold(person.value)
         const matches = list.filter((r) =>
@@ -295,12 +306,17 @@ function findRecord(
         )
         if (matches.length !== 1) continue
         const record = matches[0]!
-        const field = Object.keys(record).find(
-          (k) => typeof record[k] === 'string' && fold(record[k] as string) === wanted,
-        )!
-        const idField = Object.keys(record)
-          .filter((k) => ID_FIELD.test(k) && String(record[k]) === String(literal.value))
-          .sort((a, b) => idRank(a) - idRank(b))[0]
+        // The field that names the record when several hold the value (a title and its sort key).
+        const field = Object.keys(record)
+          .filter((k) => typeof record[k] === 'string' && fold(record[k] as string) === wanted)
+          .sort((a, b) => nameRank(a) - nameRank(b))[0]!
+        // In a map of records, the key the record sits under is its id.
+        const underKey = keys?.[list.indexOf(record)] === String(literal.value)
+        const idField = underKey
+          ? MAP_KEY
+          : Object.keys(record)
+              .filter((k) => ID_FIELD.test(k) && String(record[k]) === String(literal.value))
+              .sort((a, b) => idRank(a) - idRank(b))[0]
         if (!idField || field === idField) continue
         const key = [...path].reverse().find((p) => p.kind === 'key') as
           { kind: 'key'; key: string } | undefined
@@ -311,6 +327,7 @@ function findRecord(
           list: key?.key ?? 'item',
           field,
           idField,
+          ...(underKey ? { idName: 'id' } : {}),
           person,
         }
       }
@@ -367,7 +384,7 @@ export function pickedRecordPath(found: FoundRecord, slot: string): string {
   return formatPath([
     ...everyGroup(answer, found.listPath, field, found.person.value),
     wherePart(found.fieldPath ?? [found.field], `input.${slot}`),
-    { kind: 'key', key: found.idField },
+    found.idField === MAP_KEY ? { kind: 'keyOf' } : { kind: 'key', key: found.idField },
   ])
 }
 
@@ -391,16 +408,28 @@ function namedInIntent(list: Rec[], intent: string): PersonValue[] {
     .map((value) => ({ value, strong: false, source: 'intent' }))
 }
 
+/** Keys that look like ids a site hands out (`8`, `a1b2c3`, a UUID): a map of records by id. */
+const ID_KEY = /^(?=.*\d)[A-Za-z0-9_-]{1,64}$/
+
 /**
  * Every array of records in a JSON value, with its path, up to `MAX_DEPTH` keys down (lists in a
- * list's records too, outer lists first).
+ * list's records too, outer lists first); and every map of records keyed by their ids
+ * (calibre's `metadata: {"8": {"title": …}}`: two or more entries, every key an id, every value
+ * a record), its keys beside its records.
  */
 function listsOf(
   node: unknown,
   path: PathPart[],
   depth: number,
-): Array<{ path: PathPart[]; list: Rec[] }> {
+): Array<{ path: PathPart[]; list: Rec[]; keys?: string[] }> {
   if (depth > MAX_DEPTH || node === null || typeof node !== 'object') return []
+  if (!Array.isArray(node)) {
+    const entries = Object.entries(node)
+    const isRecord = (v: unknown): v is Rec =>
+      v !== null && typeof v === 'object' && !Array.isArray(v)
+    if (entries.length >= 2 && entries.every(([k, v]) => ID_KEY.test(k) && isRecord(v)))
+      return [{ path, list: entries.map(([, v]) => v as Rec), keys: entries.map(([k]) => k) }]
+  }
   if (Array.isArray(node)) {
     const records = node.filter(
       (x): x is Rec => x !== null && typeof x === 'object' && !Array.isArray(x),
