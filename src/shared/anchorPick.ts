@@ -34,7 +34,7 @@ export function parseAnchorPick(path: string): AnchorPick | null {
 }
 
 /** Lower case with runs of white space as one space, trimmed: how a link's text compares. */
-function fold(text: string): string {
+export function foldText(text: string): string {
   return text.trim().replace(/\s+/g, ' ').toLowerCase()
 }
 
@@ -60,10 +60,10 @@ export function anchorValue(
   const placeholder = /^\{\{\s*([a-zA-Z0-9_.:-]+)\s*\}\}$/.exec(pick.text)
   const wanted = placeholder ? scope[placeholder[1]!] : pick.text
   if (typeof wanted !== 'string' && typeof wanted !== 'number') return undefined
-  const text = fold(String(wanted))
+  const text = foldText(String(wanted))
   const fits = pick.row
-    ? (l: PageLink) => fold(l.row).includes(text) && linkPart(l.href, pick, base) !== undefined
-    : (l: PageLink) => fold(l.text) === text
+    ? (l: PageLink) => foldText(l.row).includes(text) && linkPart(l.href, pick, base) !== undefined
+    : (l: PageLink) => foldText(l.text) === text
   const link = links.find(fits)
   return link ? linkPart(link.href, pick, base) : undefined
 }

@@ -12,7 +12,7 @@
  * the record's block, whatever its tags.
  */
 import * as cheerio from 'cheerio'
-import type { PageLink } from './anchorPick'
+import { foldText, type PageLink } from './anchorPick'
 
 /** Form controls of a row that carry a value the row's form sends as is. */
 const ROW_CONTROLS = 'input[name][value]:is([type=checkbox i], [type=radio i], [type=hidden i])'
@@ -54,14 +54,14 @@ function listName(name: string, value: string): string {
   return own && own[2] === value ? `${own[1]}[]` : name
 }
 
-type Loaded = ReturnType<typeof cheerio.load>
+/** A page as cheerio loads it. */
+export type Loaded = ReturnType<typeof cheerio.load>
 type Node = ReturnType<Loaded>[number]
 
 /** What a link looks like to a person: its text, title and `aria-label` (an icon has only these). */
 function lookOf($: Loaded, a: Node): string {
   const el = $(a)
-  const said = (v: string | undefined) => (v ?? '').replace(/\s+/g, ' ').trim().toLowerCase()
-  return [said(el.text()), said(el.attr('title')), said(el.attr('aria-label'))].join('|')
+  return [el.text(), el.attr('title') ?? '', el.attr('aria-label') ?? ''].map(foldText).join('|')
 }
 
 /**
@@ -114,23 +114,21 @@ function recordBlocks($: Loaded, anchors: Node[]): Array<ReturnType<Loaded> | nu
 }
 
 /**
- * The cells of each record block of `html` (see {@link pageLinks}) that is no table row or list
- * item, by the block's text folded (lower case, runs of white space as one space): the folded
- * texts of the block's elements, each one a field the block shows (a title, a date).
+ * The cells of each record block of the page `$` (a cheerio document; see {@link pageLinks}) that
+ * is no table row or list item, by the block's text folded (`foldText`): the folded texts of the
+ * block's elements, each one a field the block shows (a title, a date).
  */
-export function blockCells(html: string): Map<string, Set<string>> {
-  const $ = cheerio.load(html)
+export function blockCells($: Loaded): Map<string, Set<string>> {
   const anchors = $('a[href]').get()
   const blocks = recordBlocks($, anchors)
   const out = new Map<string, Set<string>>()
-  const fold = (text: string) => text.replace(/\s+/g, ' ').trim().toLowerCase()
   anchors.forEach((a, i) => {
     const block = blocks[i]
     if (!block || $(a).closest('tr, li').length) return
-    const key = fold(block.text())
+    const key = foldText(block.text())
     if (out.has(key)) return
     const cells = new Set<string>()
-    block.find('*').each((_, el) => void cells.add(fold($(el).text())))
+    block.find('*').each((_, el) => void cells.add(foldText($(el).text())))
     out.set(key, cells)
   })
   return out

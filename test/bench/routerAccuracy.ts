@@ -393,13 +393,13 @@ export async function runRouterAccuracyBench(): Promise<AccuracyFigures[]> {
       `${name} misses: ${r.misses.length} (right tool first under ${MIN_SCORE}: ${r.misses.length - wrongTool.length - r.falseMatches}, another tool first: ${wrongTool.length}, false matches: ${r.falseMatches})`,
     )
   }
-  let [matched, first, intents] = [0, 0, 0]
-  for (const [, file] of BLIND_SETS) {
-    const own = measureOwnApps(corpus.tools, loadParaphrases(file), router)
-    ;[matched, first, intents] = [matched + own.matched, first + own.first, intents + own.intents]
-  }
+  const own = measureOwnApps(
+    corpus.tools,
+    BLIND_SETS.flatMap(([, file]) => loadParaphrases(file)),
+    router,
+  )
   console.log(
-    `Blind sets, each intent among its own app's tools alone: right tool first ${first}/${intents}, at ${MIN_SCORE} or more ${matched}/${intents}`,
+    `Blind sets, each intent among its own app's tools alone: right tool first ${own.first}/${own.intents}, at ${MIN_SCORE} or more ${own.matched}/${own.intents}`,
   )
   return results
 }

@@ -423,17 +423,8 @@ function listsOf(
   depth: number,
 ): Array<{ path: PathPart[]; list: Rec[]; keys?: string[] }> {
   if (depth > MAX_DEPTH || node === null || typeof node !== 'object') return []
-  if (!Array.isArray(node)) {
-    const entries = Object.entries(node)
-    const isRecord = (v: unknown): v is Rec =>
-      v !== null && typeof v === 'object' && !Array.isArray(v)
-    if (entries.length >= 2 && entries.every(([k, v]) => ID_KEY.test(k) && isRecord(v)))
-      return [{ path, list: entries.map(([, v]) => v as Rec), keys: entries.map(([k]) => k) }]
-  }
   if (Array.isArray(node)) {
-    const records = node.filter(
-      (x): x is Rec => x !== null && typeof x === 'object' && !Array.isArray(x),
-    )
+    const records = node.filter(isRec)
     if (records.length < 1 || records.length !== node.length) return []
     // Records may hold lists of their own (an XML answer's `items[0].item`); a position is no level.
     return [
@@ -443,9 +434,17 @@ function listsOf(
       ),
     ]
   }
-  return Object.entries(node).flatMap(([key, child]) =>
+  const entries = Object.entries(node)
+  if (entries.length >= 2 && entries.every(([k, v]) => ID_KEY.test(k) && isRec(v)))
+    return [{ path, list: entries.map(([, v]) => v as Rec), keys: entries.map(([k]) => k) }]
+  return entries.flatMap(([key, child]) =>
     listsOf(child, [...path, { kind: 'key', key }], depth + 1),
   )
+}
+
+/** True for a JSON object that is no list (a record). */
+function isRec(value: unknown): value is Rec {
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
 }
 
 /** Shortest text a list read may have searched for (one letter finds too much to be typed). */

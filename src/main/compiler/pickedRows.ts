@@ -10,8 +10,14 @@
  * elements.
  */
 import { load } from 'cheerio'
-import { anchorValue, linkPart, type AnchorPick, type PageLink } from '../../shared/anchorPick'
-import { blockCells, pageLinks } from '../../shared/pageLinks'
+import {
+  anchorValue,
+  foldText as fold,
+  linkPart,
+  type AnchorPick,
+  type PageLink,
+} from '../../shared/anchorPick'
+import { blockCells, pageLinks, type Loaded } from '../../shared/pageLinks'
 import type { Exchange } from '../../shared/trace'
 import { mimeTypeOf } from '../../shared/trace'
 import type { PersonValue } from './personValues'
@@ -57,7 +63,8 @@ export function findRow(id: string, earlier: Exchange[], people: PersonValue[]):
     )
       continue
     const links = pageLinks(body.text)
-    const cells = new Map([...blockCells(body.text), ...rowCells(body.text)])
+    const page = load(body.text)
+    const cells = new Map([...blockCells(page), ...rowCells(page)])
     for (const pick of picksCarrying(links, id)) {
       const rows = new Map<string, Set<string>>()
       for (const link of links) {
@@ -115,11 +122,10 @@ function columnName(html: string, value: string): string | undefined {
 }
 
 /**
- * The folded text of each cell of each table row (`<td>`, `<th>`), and of each list item as one
+ * The folded text of each cell of each table row (`<td>`, `<th>`) of the page `$`, and of each list item as one
  * cell, by the row's folded text (as `PageLink.row` holds it).
  */
-function rowCells(html: string): Map<string, Set<string>> {
-  const $ = load(html)
+function rowCells($: Loaded): Map<string, Set<string>> {
   const out = new Map<string, Set<string>>()
   $('tr, li').each((_, row) => {
     const key = fold($(row).text())
@@ -161,9 +167,4 @@ function safeDecode(segment: string): string {
     // Malformed percent-encoding (a lone `%`): the text stands as written.
     return segment
   }
-}
-
-/** Lower case, runs of white space as one space, trimmed (as anchorPick.ts compares). */
-function fold(text: string): string {
-  return text.trim().replace(/\s+/g, ' ').toLowerCase()
 }
